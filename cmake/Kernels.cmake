@@ -1,0 +1,40 @@
+# gpulab_family(NAME KERNELS a.cu ... CPU a_cpu.c ... LIB a_lib.cu ... HOST a.c ...)
+#
+# Makes the static library gpulab_<NAME>. Every file under KERNELS is compiled
+# three times from the same source:
+#   nvcc               -> the timed GPU build        (entry points end in _gpu)
+#   nvcc -DLAB_TRACE   -> the traced GPU build       (entry points end in _gput)
+#   g++ -DGPULAB_SIM   -> the CPU simulator build    (entry points end in _sim)
+# LIB files (thrust, CUB, cuBLAS) exist only for the GPU; CPU and HOST files are
+# C (or C++). kernels/CMakeLists.txt links every family into gpulab_kernels.
+define_property(GLOBAL PROPERTY GPULAB_FAMILIES
+  BRIEF_DOCS "family libraries" FULL_DOCS "family libraries")
+
+function(gpulab_family name)
+  cmake_parse_arguments(F "" "" "KERNELS;CPU;LIB;HOST" ${ARGN})
+  set(out "")
+  set(gen ${CMAKE_BINARY_DIR}/gen/${name})
+  foreach(src IN LISTS F_KERNELS)
+    get_filename_component(abs ${src} ABSOLUTE)
+    get_filename_component(base ${src} NAME_WE)
+    file(CONFIGURE OUTPUT ${gen}/${base}.sim.cpp CONTENT
+         "/* generated: ${src} for the CPU simulator */\n#define GPULAB_SIM 1\n#include \"${abs}\"\n")
+    file(CONFIGURE OUTPUT ${gen}/${base}.traced.cu CONTENT
+         "/* generated: ${src} with trace recording */\n#define LAB_TRACE 1\n#include \"${abs}\"\n")
+    list(APPEND out ${abs} ${gen}/${base}.traced.cu ${gen}/${base}.sim.cpp)
+  endforeach()
+  foreach(src IN LISTS F_LIB F_CPU F_HOST)
+    get_filename_component(abs ${src} ABSOLUTE)
+    list(APPEND out ${abs})
+  endforeach()
+  add_library(gpulab_${name} STATIC ${out})
+  target_link_libraries(gpulab_${name} PUBLIC gpulab_core)
+  gpulab_kernel_options(gpulab_${name})
+  set_property(GLOBAL APPEND PROPERTY GPULAB_FAMILIES gpulab_${name})
+endfunction()
+
+function(gpulab_kernel_options target)
+  target_compile_options(${target} PRIVATE
+    $<$<COMPILE_LANGUAGE:CUDA>:--expt-relaxed-constexpr -Xcompiler=-Wall -lineinfo>
+    $<$<COMPILE_LANGUAGE:CXX>:-Wno-unused-function -Wno-unknown-pragmas>)
+endfunction()
