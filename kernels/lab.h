@@ -131,6 +131,8 @@ typedef struct lab_trace {
     lab_backend backend;           /* GPU or SIM */
     char algo[LAB_NAME_MAX], variant[LAB_NAME_MAX];
     long long n;
+    lab_dtype dtype;
+    int smem_elem_bytes;           /* bytes per shared-memory element (bank conflicts) */
     double *input;                 /* the traced input as doubles (n of them) */
     double result;                 /* the variant's answer */
 } lab_trace;
