@@ -35,6 +35,6 @@ endfunction()
 
 function(gpulab_kernel_options target)
   target_compile_options(${target} PRIVATE
-    $<$<COMPILE_LANGUAGE:CUDA>:--expt-relaxed-constexpr -Xcompiler=-Wall -lineinfo>
+    $<$<COMPILE_LANGUAGE:CUDA>:--expt-relaxed-constexpr -Xcompiler=-Wall,-Wno-maybe-uninitialized -lineinfo>
     $<$<COMPILE_LANGUAGE:CXX>:-Wno-unused-function -Wno-unknown-pragmas>)
 endfunction()

@@ -69,6 +69,8 @@ namespace cg = cooperative_groups;
 
 /* ------------------------------------------------------------ memory */
 
+static void lab_free_device(void *p) { cudaFree(p); }
+
 /* Device memory for count elements of T, freed by the harness. On the GPU the
  * request is refused before allocating when it exceeds free memory. */
 template <class T>
@@ -85,6 +87,7 @@ static inline int lab_alloc(lab_job *job, T **p, size_t count)
 #endif
     void *v = NULL;
     CK(cudaMalloc(&v, bytes));
+    job->alloc_free[job->nallocs] = lab_free_device;
     job->allocs[job->nallocs++] = v;
     *p = (T *)v;
     return 0;

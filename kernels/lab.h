@@ -185,7 +185,8 @@ typedef struct lab_algo {
     int nvariants;
     unsigned dtypes;
     const char *const *patterns; /* NULL-terminated; first is the default */
-    long long n_default;
+    long long n_default;     /* the lecture's size, for a GPU */
+    long long sim_default_n; /* default n on the simulator (0 = n_default) */
     lab_dtype dtype_default;
     /* Make the host input (job->in, job->in_bytes), size job->out, set
      * job->bytes (bytes one run moves) and anything family-specific. */
@@ -218,6 +219,7 @@ typedef struct lab_job {
     const lab_variant *variant;
     lab_backend backend;     /* GPU, SIM or CPU: resolved */
     long long n;             /* resolved n (after padding) */
+    long long sim_items;     /* elements the simulator limit applies to (0 = n) */
     int block, block_y;      /* resolved block */
     long long grid, grid_y;  /* resolved grid; families set it when they derive it */
     void *in;                /* host input, n elements of dtype (family-defined) */
@@ -232,6 +234,7 @@ typedef struct lab_job {
     int nsamples;
     /* device allocations, freed by the harness after the entry returns */
     void *allocs[LAB_MAX_ALLOCS];
+    void (*alloc_free[LAB_MAX_ALLOCS])(void *); /* how to free each (GPU or simulator) */
     int nallocs;
     lab_trace *trace;        /* non-NULL: record events */
     char note[LAB_NOTE_MAX];
@@ -300,7 +303,7 @@ int lab_device_fail(int cuda_err, const char *expr, const char *file, int line,
                     char *err, size_t errlen);
 /* Can n bytes be allocated on the device now? 0 yes; -1 with a message. */
 int lab_device_reserve(size_t bytes, char *msg, size_t msglen);
-/* Free a pointer from lab_job's allocs (GPU or simulator memory). */
+/* Free the job's device allocations (GPU or simulator memory). */
 void lab_job_free_allocs(lab_job *job);
 
 #ifdef __cplusplus

@@ -1,0 +1,173 @@
+/* reduce_algo.c - the reduction family in the registry: its variants and
+ * limits, its inputs (the lecture's data among them) and its checks. */
+#include "family.h"
+#include "reduce.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+LAB_DECLARE_KERNEL(reduce_interleaved);
+LAB_DECLARE_KERNEL(reduce_sequential);
+LAB_DECLARE_KERNEL(reduce_warp_shuffle);
+LAB_DECLARE_KERNEL(reduce_atomic_float);
+LAB_DECLARE_KERNEL(reduce_vector);
+int reduce_thrust(lab_job *job);
+int reduce_cub(lab_job *job);
+int reduce_cpu_omp(lab_job *job);
+int reduce_cpu_seq(lab_job *job);
+
+#define DTS (LAB_DT(LAB_INT) | LAB_DT(LAB_FLOAT) | LAB_DT(LAB_DOUBLE))
+
+static const lab_variant variants[] = {
+    {.name = "interleaved",
+     .summary = "interleaved addressing with %, block sums by atomicAdd (lecture)",
+     .idea = "divergence: at every step only every (2*step)-th thread works, so each warp idles half-full",
+     .kind = LAB_ROW_KERNEL, .flags = LAB_POW2_BLOCK | LAB_FIXED_GRID,
+     .block_min = 32, .block_max = 1024, .block_default = 256, .trace_max_n = 4096,
+     LAB_KERNEL_FNS(reduce_interleaved)},
+    {.name = "sequential",
+     .summary = "sequential addressing, two elements per thread while loading (lecture)",
+     .idea = "contiguous active threads: whole warps finish together, and half as many blocks",
+     .kind = LAB_ROW_KERNEL, .flags = LAB_POW2_BLOCK | LAB_FIXED_GRID,
+     .block_min = 32, .block_max = 1024, .block_default = 256, .trace_max_n = 4096,
+     LAB_KERNEL_FNS(reduce_sequential)},
+    {.name = "warp-shuffle",
+     .summary = "grid-stride loop, shared tree to 32, tile<32> shfl_down, two launches (article)",
+     .idea = "warp shuffles replace the last shared-memory steps; a second launch replaces atomics",
+     .kind = LAB_ROW_KERNEL, .flags = LAB_POW2_BLOCK,
+     .block_min = 32, .block_max = 1024, .block_default = 128, .grid_default = 0, .trace_max_n = 4096,
+     LAB_KERNEL_FNS(reduce_warp_shuffle)},
+    {.name = "atomic-float",
+     .summary = "the same kernel, block sums by atomicAdd: compare the float result (article)",
+     .idea = "atomicAdd adds block sums in arrival order: float rounding changes the answer",
+     .kind = LAB_ROW_KERNEL, .flags = LAB_POW2_BLOCK,
+     .block_min = 32, .block_max = 1024, .block_default = 128, .grid_default = 0, .trace_max_n = 4096,
+     LAB_KERNEL_FNS(reduce_atomic_float)},
+    {.name = "vector",
+     .summary = "16-byte loads, persistent grid, warp shuffles, one result per block",
+     .idea = "wide loads and several loads in flight per thread get close to the memory's limit",
+     .kind = LAB_ROW_KERNEL, .flags = LAB_POW2_BLOCK,
+     .block_min = 32, .block_max = 1024, .block_default = 256, .trace_max_n = 4096,
+     LAB_KERNEL_FNS(reduce_vector)},
+    {.name = "thrust", .summary = "thrust::reduce (library)",
+     .idea = "the library row: what a one-line call gets", .kind = LAB_ROW_LIB,
+     .gpu = reduce_thrust},
+    {.name = "cub", .summary = "cub::DeviceReduce::Sum (library)",
+     .idea = "the library row: tuned per GPU by its authors", .kind = LAB_ROW_LIB,
+     .gpu = reduce_cub},
+    {.name = "cpu-omp", .summary = "OpenMP reduction on every CPU core (the speedup baseline)",
+     .idea = "the CPU baseline", .kind = LAB_ROW_CPU, .flags = LAB_OMP_BASELINE,
+     .cpu = reduce_cpu_omp},
+    {.name = "cpu-seq", .summary = "one CPU thread, a plain loop",
+     .idea = "the sequential baseline", .kind = LAB_ROW_CPU, .cpu = reduce_cpu_seq},
+};
+
+static const char *const patterns[] = {"lecture", "ones", "const", "random", NULL};
+
+static int prepare(lab_job *job)
+{
+    const lab_config *cfg = job->cfg;
+    const long long n = job->n;
+    const char *pat = cfg->pattern[0] ? cfg->pattern : "lecture";
+    size_t es = lab_dtype_size(cfg->dtype);
+    job->in_bytes = (size_t)n * es;
+    job->in = malloc(job->in_bytes ? job->in_bytes : 1);
+    reduce_ref *ref = calloc(1, sizeof *ref);
+    if (!job->in || !ref) {
+        free(ref);
+        snprintf(job->err, sizeof job->err, "out of host memory for %lld elements", n);
+        return -1;
+    }
+    job->priv = ref;
+    job->out_bytes = sizeof(reduce_out);
+    job->bytes = (double)job->in_bytes;
+
+    /* Integer values first (lecture: mt19937 seed 26, values % 100), then as
+     * the chosen type. */
+    int *iv = NULL;
+    if (strcmp(pat, "lecture") == 0 || strcmp(pat, "random") == 0) {
+        iv = malloc(sizeof(int) * (size_t)(n ? n : 1));
+        if (!iv) {
+            snprintf(job->err, sizeof job->err, "out of host memory for %lld elements", n);
+            return -1;
+        }
+        lab_gen_mt_mod_int(iv, n, strcmp(pat, "lecture") == 0 ? 26u : cfg->seed, 100u);
+    } else if (strcmp(pat, "ones") != 0 && strcmp(pat, "const") != 0) {
+        snprintf(job->err, sizeof job->err,
+                 "reduce has no pattern \"%s\"; patterns: lecture, ones, const, random", pat);
+        return -1;
+    }
+    double c = strcmp(pat, "ones") == 0 ? 1.0 : cfg->value;
+    if (cfg->dtype == LAB_INT && !iv && c != floor(c)) {
+        snprintf(job->err, sizeof job->err,
+                 "pattern const with dtype int needs a whole number (value is %g)", c);
+        return -1;
+    }
+    long long isum = 0;
+    long double lsum = 0; /* a long double sum of the values as stored */
+    for (long long i = 0; i < n; i++) {
+        double x = iv ? iv[i] : c;
+        switch (cfg->dtype) {
+        case LAB_INT: ((int *)job->in)[i] = (int)x; isum += (int)x; lsum += (int)x; break;
+        case LAB_FLOAT: ((float *)job->in)[i] = (float)x; lsum += (float)x; break;
+        default: ((double *)job->in)[i] = x; lsum += x; break;
+        }
+    }
+    free(iv);
+    ref->isum = isum;
+    ref->sum = (double)lsum;
+    return 0;
+}
+
+static int check(const lab_job *job, const lab_job *refjob, lab_result *r)
+{
+    const reduce_out *o = (const reduce_out *)job->out;
+    const reduce_ref *ref = (const reduce_ref *)job->priv;
+    if (job->cfg->dtype == LAB_INT) {
+        snprintf(r->result, sizeof r->result, "%lld", o->isum);
+        r->value = (double)o->isum;
+        r->correct = o->isum == ref->isum;
+        if (!r->correct)
+            snprintf(r->note, sizeof r->note, "expected %lld", ref->isum);
+        return 0;
+    }
+    snprintf(r->result, sizeof r->result, "%.10g", o->sum);
+    r->value = o->sum;
+    r->rel_error = ref->sum != 0 ? fabs(o->sum - ref->sum) / fabs(ref->sum) : fabs(o->sum);
+    /* float sums of millions of values drift: a tolerance that a careful
+     * float sum meets and a stagnating one does not */
+    double tol = job->cfg->dtype == LAB_FLOAT ? 1e-2 : 1e-9;
+    r->correct = r->rel_error <= tol;
+    snprintf(r->note, sizeof r->note, "exact %.10g, relative error %.2e%s", ref->sum, r->rel_error,
+             r->correct ? "" : " (past the tolerance: float rounding)");
+    return 0;
+}
+
+static double host_bytes(const lab_config *cfg)
+{
+    double n = cfg->n > 0 ? (double)cfg->n : (double)(1LL << 26);
+    return n * (lab_dtype_size(cfg->dtype) + 8.0);
+}
+
+static void release(lab_job *job)
+{
+    free(job->priv);
+    job->priv = NULL;
+}
+
+const lab_algo lab_algo_reduce = {
+    .name = "reduce",
+    .summary = "sum of n numbers: interleaved, sequential, warp shuffles, vector loads",
+    .lesson = "04-reduction",
+    .variants = variants,
+    .nvariants = LAB_COUNT(variants),
+    .dtypes = DTS,
+    .patterns = patterns,
+    .n_default = 1LL << 26,
+    .sim_default_n = 1LL << 20,
+    .dtype_default = LAB_INT,
+    .prepare = prepare,
+    .check = check,
+    .host_bytes = host_bytes,
+    .release = release,
+};

@@ -1,0 +1,16 @@
+/* registry.c - every algorithm gpulab knows, in the order `list` shows them.
+ * The REPL, completion, help and the tests read this list and nothing else. */
+#include "lab.h"
+
+extern const lab_algo lab_algo_reduce;
+
+static const lab_algo *const algos[] = {
+    &lab_algo_reduce,
+};
+
+int lab_algo_count(void) { return (int)(sizeof algos / sizeof algos[0]); }
+
+const lab_algo *lab_algo_at(int i)
+{
+    return i >= 0 && i < lab_algo_count() ? algos[i] : NULL;
+}
