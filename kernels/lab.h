@@ -133,6 +133,7 @@ typedef struct lab_trace {
     long long n;
     lab_dtype dtype;
     int smem_elem_bytes;           /* bytes per shared-memory element (bank conflicts) */
+    int width, height;             /* 2D data (matrices, images): the shape; 0 = 1D */
     double *input;                 /* the traced input as doubles (n of them) */
     double result;                 /* the variant's answer */
 } lab_trace;
