@@ -1,0 +1,23 @@
+#!/bin/sh
+# Stage what a GPU machine needs to run gpulab's GPU tests and benchmarks:
+# the sm_90 build's programs (build-gpu/) and the shared libraries they use
+# that a bare CUDA machine may lack, into .devcarry/ (ignored by git).
+# Usage: scripts/stage-device.sh   (after `make gpu`)
+set -eu
+cd "$(dirname "$0")/.."
+out=.devcarry
+rm -rf "$out"
+mkdir -p "$out/bin" "$out/lib"
+cp build-gpu/gpulab "$out/bin/"
+find build-gpu/tests -type f -perm -u+x \( -name 'gpu_*' -o -name 'test_*' -o -name 'bench_*' \) \
+    -exec cp {} "$out/bin/" \;
+# Libraries outside the C runtime and the CUDA driver: carried along.
+for b in "$out"/bin/*; do
+    ldd "$b" 2>/dev/null | awk '/=> \// {print $3}'
+done | sort -u | while read -r lib; do
+    case "$(basename "$lib")" in
+        libc.so*|libm.so*|libpthread.so*|libdl.so*|librt.so*|ld-linux*|libstdc++.so*|libgcc_s.so*|libcuda.so*) ;;
+        *) cp -L "$lib" "$out/lib/" ;;
+    esac
+done
+du -sh "$out"
