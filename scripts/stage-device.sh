@@ -16,7 +16,7 @@ for b in "$out"/bin/*; do
     ldd "$b" 2>/dev/null | awk '/=> \// {print $3}'
 done | sort -u | while read -r lib; do
     case "$(basename "$lib")" in
-        libc.so*|libm.so*|libpthread.so*|libdl.so*|librt.so*|ld-linux*|libstdc++.so*|libgcc_s.so*|libcuda.so*) ;;
+        libc.so*|libm.so*|libpthread.so*|libdl.so*|librt.so*|ld-linux*|libstdc++.so*|libgcc_s.so*|libcuda.so*|libcublas*) ;; # cuBLAS comes with the toolkit there
         *) cp -L "$lib" "$out/lib/" ;;
     esac
 done
