@@ -1,0 +1,82 @@
+/* cmd.h - the command table.
+ *
+ * Every command is a const struct cmd: its name, aliases, usage, help texts
+ * and handler sit together, so help cannot drift from what the handler does.
+ * Commands come in groups, one file per group (repl/cmd_run.c, ...), each
+ * exporting a table ended by an entry whose name is NULL:
+ *
+ *     static enum cmd_status cmd_hello(struct session *s, int argc, char **argv)
+ *     {
+ *         if (argc > 2) return sess_error(s, 2, "hello takes at most one name");
+ *         out_printf("hello, %s\n", argc > 1 ? argv[1] : "world");
+ *         return CMD_OK;
+ *     }
+ *     const struct cmd cmd_hello_group[] = {
+ *         { .name = "hello", .usage = "hello [NAME]", .help = "say hello",
+ *           .run = cmd_hello },
+ *         { 0 }
+ *     };
+ *
+ * and one line `X(cmd_hello_group)` in repl/commands.c adds the group.
+ *
+ * Handlers get argv[0] = the command's name as typed; they report errors
+ * through sess_error() (which prints the caret under argv[i]) and return
+ * CMD_ERROR; they never exit the process.
+ */
+#ifndef GPULAB_CMD_H
+#define GPULAB_CMD_H
+
+#include <stddef.h>
+
+struct session;
+
+enum cmd_status {
+    CMD_OK = 0,
+    CMD_ERROR,   /* the command failed; its message has been printed */
+    CMD_QUIT     /* leave the REPL (or stop the script) */
+};
+
+/* What the arguments of a command complete to at the prompt. */
+enum cmd_complete {
+    CMP_NONE = 0,
+    CMP_COMMAND,  /* command names (help) */
+    CMP_ALGO,     /* ALGO and ALGO/VARIANT (use) */
+    CMP_VARIANT,  /* variants of the current algorithm (run, trace, animate) */
+    CMP_SETTING,  /* a setting name, then its values (set) */
+    CMP_FILE,     /* file names (source) */
+    CMP_CUSTOM    /* call .complete_fn */
+};
+
+/* Completion: a custom completer adds candidate words (all of them; the
+ * caller keeps those that start with what was typed). */
+struct cmp_list;
+void cmp_add(struct cmp_list *l, const char *word);
+/* argc/argv: the words typed before the one being completed (argv[0] is the
+ * command); text: the partial word. */
+typedef void (*cmd_complete_fn)(struct session *s, int argc, char **argv, const char *text,
+                                struct cmp_list *out);
+
+struct cmd {
+    const char *name;       /* full name, lower case */
+    const char *aliases;    /* other exact names, space-separated, or NULL */
+    const char *usage;      /* "set KEY VALUE" */
+    const char *help;       /* one line for `help` */
+    const char *long_help;  /* paragraphs for `help NAME`, or NULL */
+    enum cmd_status (*run)(struct session *s, int argc, char **argv);
+    enum cmd_complete complete;
+    cmd_complete_fn complete_fn;          /* for CMP_CUSTOM */
+    void (*more_help)(struct session *s); /* printed after long_help, or NULL */
+};
+
+/* All groups, in the order `help` lists them; NULL-terminated. */
+extern const struct cmd *const cmd_groups[];
+
+/* Look up a command: exact name, then an alias, then a unique prefix of a
+ * name. NULL when not found, with a message in err ("unknown command ...",
+ * "ambiguous: could be run, repeats"). */
+const struct cmd *cmd_find(const char *name, char *err, size_t errlen);
+
+/* Iterate over every command: i from 0 until NULL. */
+const struct cmd *cmd_at(int i);
+
+#endif

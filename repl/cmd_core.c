@@ -1,0 +1,121 @@
+/* cmd_core.c - help, source, echo, quit: the commands of the loop itself. */
+#include <errno.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "out.h"
+#include "session.h"
+
+static void help_one(struct session *s, const struct cmd *c)
+{
+    out_printf("%susage:%s %s\n", out_color(OUT_BOLD), out_color(OUT_RESET),
+               c->usage ? c->usage : c->name);
+    if (c->aliases && *c->aliases) out_printf("aliases: %s\n", c->aliases);
+    out_printf("\n%s\n", c->help ? c->help : "");
+    if (c->long_help && *c->long_help) out_printf("\n%s", c->long_help);
+    if (c->long_help && *c->long_help && c->long_help[strlen(c->long_help) - 1] != '\n')
+        out_printf("\n");
+    if (c->more_help) {
+        out_printf("\n");
+        c->more_help(s);
+    }
+}
+
+static enum cmd_status cmd_help(struct session *s, int argc, char **argv)
+{
+    if (argc > 2) return sess_error(s, 2, "help takes one command name at most");
+    if (argc == 2) {
+        char err[512];
+        const struct cmd *c = cmd_find(argv[1], err, sizeof err);
+        if (!c) return sess_error(s, 1, "%s", err);
+        help_one(s, c);
+        return CMD_OK;
+    }
+    int w = 0;
+    for (int i = 0; cmd_at(i); i++) {
+        const struct cmd *c = cmd_at(i);
+        int l = (int)strlen(c->usage ? c->usage : c->name);
+        if (l > w) w = l;
+    }
+    if (w > 34) w = 34;
+    out_printf("Commands (any unique prefix works; help COMMAND says more):\n");
+    for (int g = 0; cmd_groups[g]; g++) {
+        for (const struct cmd *c = cmd_groups[g]; c->name; c++) {
+            const char *u = c->usage ? c->usage : c->name;
+            if ((int)strlen(u) > w)
+                out_printf("  %s\n  %*s  %s\n", u, w, "", c->help ? c->help : "");
+            else
+                out_printf("  %-*s  %s\n", w, u, c->help ? c->help : "");
+        }
+    }
+    out_printf("\nSeveral commands on one line are separated by ';'; '#' starts a comment.\n");
+    return CMD_OK;
+}
+
+static enum cmd_status cmd_quit(struct session *s, int argc, char **argv)
+{
+    if (argc > 1) return sess_error(s, 1, "quit takes no arguments");
+    s->quit = 1;
+    return CMD_QUIT;
+}
+
+static enum cmd_status cmd_echo(struct session *s, int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) out_printf("%s%s", i > 1 ? " " : "", argv[i]);
+    out_printf("\n");
+    return CMD_OK;
+}
+
+static enum cmd_status cmd_source(struct session *s, int argc, char **argv)
+{
+    if (argc != 2) return sess_error(s, argc < 2 ? 1 : 2, "usage: source FILE");
+    FILE *f = fopen(argv[1], "r");
+    if (!f) return sess_error(s, 1, "cannot open %s: %s", argv[1], strerror(errno));
+    fclose(f);
+    if (s->depth >= SESS_MAX_DEPTH)
+        return sess_error(s, 1, "scripts nested more than %d deep (does %s source itself?)",
+                          SESS_MAX_DEPTH, argv[1]);
+    /* The script's errors are reported and counted where they happen. */
+    enum cmd_status st = sess_run_file(s, argv[1]);
+    return st;
+}
+
+const struct cmd cmd_core[] = {
+    {
+        .name = "help",
+        .aliases = "?",
+        .usage = "help [COMMAND]",
+        .help = "list the commands, or explain one",
+        .long_help = "Without an argument, lists every command with one line about it.\n"
+                     "With a command name (or a unique prefix of one), shows its usage and\n"
+                     "a longer explanation.\n",
+        .run = cmd_help,
+        .complete = CMP_COMMAND,
+    },
+    {
+        .name = "source",
+        .aliases = ".",
+        .usage = "source FILE",
+        .help = "run the commands in FILE, as if typed",
+        .long_help = "Reads FILE line by line and runs each line. Lines may hold several\n"
+                     "commands separated by ';'; '#' starts a comment. Errors name the line\n"
+                     "(\"line N of FILE\") and the script goes on, unless gpulab was started\n"
+                     "with --bail. A quit in the file ends gpulab.\n",
+        .run = cmd_source,
+        .complete = CMP_FILE,
+    },
+    {
+        .name = "echo",
+        .usage = "echo [TEXT...]",
+        .help = "print the words given (useful in scripts and lessons)",
+        .run = cmd_echo,
+    },
+    {
+        .name = "quit",
+        .aliases = "exit",
+        .usage = "quit",
+        .help = "leave gpulab (Ctrl-D at the prompt does the same)",
+        .run = cmd_quit,
+    },
+    {0},
+};

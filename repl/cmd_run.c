@@ -1,0 +1,278 @@
+/* cmd_run.c - run and compare: rows over one prepared input, printed as the
+ * lecture's timing table or as JSON lines. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "out.h"
+#include "parse.h"
+#include "session.h"
+
+/* ms with about four significant digits. */
+static void fmt_ms(double ms, char *buf, size_t len)
+{
+    if (ms < 0.01) snprintf(buf, len, "%.4f", ms);
+    else if (ms < 10) snprintf(buf, len, "%.3f", ms);
+    else if (ms < 100) snprintf(buf, len, "%.2f", ms);
+    else snprintf(buf, len, "%.1f", ms);
+}
+
+static void fmt_result(const lab_result *r, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s", r->result[0] ? r->result : "-");
+    if (strlen(buf) > 24) snprintf(buf + 21, len - 21, "...");
+}
+
+/* The table, then footnotes: notes of rows, and what sim times mean. */
+void sess_print_results(struct session *s, const lab_result *rows, int n)
+{
+    if (s->json) {
+        for (int i = 0; i < n; i++) out_json_result(&rows[i]);
+        return;
+    }
+    static const char *const head[] = {"variant", "backend", "block", "grid", "ms", "min", "max",
+                                       "GB/s", "% peak", "speedup", "result", "ok"};
+    struct out_table *t = out_table_new(12, head, "llrrrrrrrrrl");
+    char notes[64][LAB_NOTE_MAX + LAB_NAME_MAX + 16];
+    int nnotes = 0, sim_rows = 0;
+    for (int i = 0; i < n; i++) {
+        const lab_result *r = &rows[i];
+        char c[12][64];
+        const char *cells[12];
+        for (int k = 0; k < 12; k++) {
+            strcpy(c[k], "-");
+            cells[k] = c[k];
+        }
+        snprintf(c[0], sizeof c[0], "%s", r->variant);
+        snprintf(c[1], sizeof c[1], "%s", lab_backend_name(r->backend));
+        int kernel = r->backend != LAB_BACKEND_CPU;
+        if (kernel && r->block > 0) {
+            if (r->block_y > 0) snprintf(c[2], sizeof c[2], "%dx%d", r->block, r->block_y);
+            else snprintf(c[2], sizeof c[2], "%d", r->block);
+        }
+        if (kernel && r->grid > 0) {
+            if (r->grid_y > 0) snprintf(c[3], sizeof c[3], "%lldx%lld", r->grid, r->grid_y);
+            else snprintf(c[3], sizeof c[3], "%lld", r->grid);
+        }
+        char mark[8] = "";
+        if (r->note[0] && nnotes < 64) {
+            snprintf(notes[nnotes], sizeof notes[nnotes], "[%d] %s: %s%s", nnotes + 1, r->variant,
+                     r->ran ? "" : "not run: ", r->note);
+            snprintf(mark, sizeof mark, " [%d]", ++nnotes);
+        }
+        if (r->ran) {
+            const char *star = r->backend == LAB_BACKEND_SIM ? "*" : "";
+            if (*star) sim_rows++;
+            fmt_ms(r->ms, c[4], sizeof c[4]);
+            strcat(c[4], star);
+            fmt_ms(r->ms_min, c[5], sizeof c[5]);
+            fmt_ms(r->ms_max, c[6], sizeof c[6]);
+            if (r->gbps > 0) snprintf(c[7], sizeof c[7], "%.1f", r->gbps);
+            if (r->pct_peak >= 0 && r->gbps > 0) snprintf(c[8], sizeof c[8], "%.0f%%", r->pct_peak);
+            if (r->speedup > 0)
+                snprintf(c[9], sizeof c[9], r->speedup < 10 ? "%.2fx" : "%.1fx", r->speedup);
+            fmt_result(r, c[10], sizeof c[10]);
+            if (r->correct > 0 && r->rel_error > 0)
+                snprintf(c[11], sizeof c[11], "ok (%.0e)%s", r->rel_error, mark);
+            else if (r->correct > 0)
+                snprintf(c[11], sizeof c[11], "ok%s", mark);
+            else if (r->correct == 0 && r->rel_error > 0)
+                snprintf(c[11], sizeof c[11], "WRONG (%.0e)%s", r->rel_error, mark);
+            else if (r->correct == 0)
+                snprintf(c[11], sizeof c[11], "WRONG%s", mark);
+            else
+                snprintf(c[11], sizeof c[11], "-%s", mark);
+        } else {
+            snprintf(c[10], sizeof c[10], "not run");
+            snprintf(c[11], sizeof c[11], "-%s", mark);
+        }
+        out_table_row(t, cells);
+        if (!r->ran) out_table_color(t, 10, OUT_DIM);
+        if (r->ran && r->correct == 0) out_table_color(t, 11, OUT_ERROR);
+        else if (r->ran && r->correct > 0) out_table_color(t, 11, OUT_GOOD);
+    }
+    out_table_print(t);
+    out_table_free(t);
+    for (int i = 0; i < nnotes; i++) out_printf("%s\n", notes[i]);
+    if (sim_rows)
+        out_printf("* sim rows: simulator time on this CPU, not GPU time (no GB/s, %% of peak or speedup)\n");
+}
+
+/* The line above a table: what ran on what. */
+static void print_header(struct session *s, const lab_input *in)
+{
+    if (s->json) return;
+    char nb[32];
+    parse_fmt_size(in->job.n, nb, sizeof nb);
+    out_printf("%s%s%s  n = %lld%s%s%s  dtype %s  pattern %s  repeats %d\n", out_color(OUT_BOLD),
+               s->algo->name, out_color(OUT_RESET), in->job.n, strchr(nb, 'i') ? " (" : "",
+               strchr(nb, 'i') ? nb : "", strchr(nb, 'i') ? ")" : "", lab_dtype_name(s->cfg.dtype),
+               s->cfg.pattern[0] ? s->cfg.pattern : "-", s->cfg.repeats);
+}
+
+/* Run the variants vs[0..n) over one input prepared once. Returns the
+ * number of rows that did not run (-1: the input could not be made). */
+static int run_rows(struct session *s, const lab_variant **vs, int n, lab_result *rows)
+{
+    lab_input in;
+    char msg[LAB_ERR_MAX];
+    int kernels = 0;
+    for (int i = 0; i < n; i++)
+        if (vs[i]->kind == LAB_ROW_KERNEL) kernels++;
+    if (kernels && s->cfg.backend == LAB_BACKEND_AUTO) sess_note_no_gpu(s);
+    if (lab_input_prepare(&in, s->algo, &s->cfg, msg, sizeof msg) != 0) {
+        sess_error(s, -1, "%s", msg);
+        return -1;
+    }
+    print_header(s, &in);
+    int notrun = 0;
+    for (int i = 0; i < n; i++) {
+        if (lab_interrupted) {
+            memset(&rows[i], 0, sizeof rows[i]);
+            snprintf(rows[i].algo, sizeof rows[i].algo, "%s", s->algo->name);
+            snprintf(rows[i].variant, sizeof rows[i].variant, "%s", vs[i]->name);
+            rows[i].backend = vs[i]->kind == LAB_ROW_CPU ? LAB_BACKEND_CPU
+                            : vs[i]->kind == LAB_ROW_LIB ? LAB_BACKEND_GPU
+                            : lab_kernel_backend(&s->cfg);
+            rows[i].n = in.job.n;
+            rows[i].dtype = s->cfg.dtype;
+            rows[i].correct = -1;
+            rows[i].pct_peak = rows[i].speedup = rows[i].rel_error = -1;
+            snprintf(rows[i].note, sizeof rows[i].note, "interrupted (Ctrl-C)");
+            notrun++;
+            continue;
+        }
+        if (s->interactive && !s->json) {
+            fprintf(out_err_stream(), "  running %s on %s...\r", vs[i]->name,
+                    vs[i]->kind == LAB_ROW_CPU   ? "the CPU"
+                    : vs[i]->kind == LAB_ROW_LIB ? "the GPU"
+                    : lab_backend_name(lab_kernel_backend(&s->cfg)));
+            fflush(out_err_stream());
+        }
+        if (lab_run(&in, vs[i], &rows[i], NULL) != 0) notrun++;
+        if (s->interactive && !s->json) {
+            fprintf(out_err_stream(), "\r\033[K");
+            fflush(out_err_stream());
+        }
+    }
+    lab_input_free(&in);
+    sess_set_results(s, rows, n);
+    sess_print_results(s, rows, n);
+    return notrun;
+}
+
+static enum cmd_status do_run(struct session *s, int argc, char **argv)
+{
+    char err[1024];
+    if (!s->algo || !s->variant) return sess_error(s, -1, "choose an algorithm first: use ALGO/VARIANT");
+    int n = argc > 1 ? argc - 1 : 1;
+    const lab_variant **vs = calloc((size_t)n, sizeof *vs);
+    lab_result *rows = calloc((size_t)n, sizeof *rows);
+    if (!vs || !rows) {
+        free(vs);
+        free(rows);
+        return sess_error(s, -1, "out of memory");
+    }
+    enum cmd_status st = CMD_OK;
+    if (argc == 1) vs[0] = s->variant;
+    for (int i = 1; i < argc; i++) {
+        const char *name = argv[i];
+        const char *slash = strchr(name, '/');
+        if (slash) {
+            size_t l = (size_t)(slash - name);
+            if (strncmp(name, s->algo->name, l) != 0 || l == 0) {
+                st = sess_error(s, i, "run takes variants of %s; `use ALGO` first to run another algorithm",
+                                s->algo->name);
+                goto done;
+            }
+            name = slash + 1;
+        }
+        vs[i - 1] = sess_find_variant(s->algo, name, err, sizeof err);
+        if (!vs[i - 1]) {
+            st = sess_error(s, i, "%s", err);
+            goto done;
+        }
+        /* Limits first, with the caret under the variant they concern. */
+        if (lab_validate(s->algo, vs[i - 1], &s->cfg, err, sizeof err) != 0) {
+            st = sess_error(s, i, "%s", err);
+            goto done;
+        }
+    }
+    if (argc == 1 && lab_validate(s->algo, s->variant, &s->cfg, err, sizeof err) != 0) {
+        st = sess_error(s, -1, "%s", err);
+        goto done;
+    }
+    int notrun = run_rows(s, vs, n, rows);
+    if (notrun < 0) {
+        st = CMD_ERROR;
+    } else if (notrun > 0) {
+        /* A row asked for by name that could not run is a failed command. */
+        for (int i = 0; i < n; i++)
+            if (!rows[i].ran) {
+                st = sess_error(s, argc > 1 ? i + 1 : -1, "%s did not run: %s", rows[i].variant,
+                                rows[i].note[0] ? rows[i].note : "no reason given");
+                break;
+            }
+    }
+done:
+    free(vs);
+    free(rows);
+    return st;
+}
+
+static enum cmd_status do_compare(struct session *s, int argc, char **argv)
+{
+    if (!s->algo) return sess_error(s, -1, "choose an algorithm first: use ALGO");
+    if (argc > 1) return sess_error(s, 1, "compare takes no arguments: it runs every variant of %s",
+                                    s->algo->name);
+    int n = s->algo->nvariants;
+    const lab_variant **vs = calloc((size_t)n, sizeof *vs);
+    lab_result *rows = calloc((size_t)n, sizeof *rows);
+    enum cmd_status st = CMD_OK;
+    if (!vs || !rows) {
+        st = sess_error(s, -1, "out of memory");
+    } else {
+        for (int i = 0; i < n; i++) vs[i] = &s->algo->variants[i];
+        int notrun = run_rows(s, vs, n, rows);
+        if (notrun < 0) st = CMD_ERROR;
+        if (notrun > 0 && lab_interrupted) st = sess_error(s, -1, "compare interrupted: %d rows did not run", notrun);
+    }
+    free(vs);
+    free(rows);
+    return st;
+}
+
+const struct cmd cmd_run[] = {
+    {
+        .name = "run",
+        .aliases = "r",
+        .usage = "run [VARIANT...]",
+        .help = "run the chosen variant (or the ones named) and print the timing table",
+        .long_help =
+            "Runs on the GPU, or on gpulab's CPU simulator when there is none (set backend\n"
+            "chooses on a machine with both). The input is made once and shared by all the\n"
+            "rows. Columns: ms is the median of `repeats` timed runs after a warm-up, with\n"
+            "min and max; GB/s counts the bytes one run reads and writes; % peak compares\n"
+            "it with the measured device-to-device copy (see device); speedup is against\n"
+            "the OpenMP CPU row; ok says whether the result matches the CPU reference\n"
+            "(floats: with the relative error). Simulator rows (backend sim) show\n"
+            "simulator time on this CPU, not GPU time. Ctrl-C stops between repeats.\n"
+            "With --json, one JSON object per row.\n",
+        .run = do_run,
+        .complete = CMP_VARIANT,
+    },
+    {
+        .name = "compare",
+        .usage = "compare",
+        .help = "run every variant, library and CPU row of the algorithm: the lecture's table",
+        .long_help =
+            "Runs all the variants of the current algorithm in the registry's order over\n"
+            "one input: the hand-written kernels, the vendor library rows (thrust, CUB:\n"
+            "GPU only, so marked not run without a GPU) and the CPU baselines. Rows that\n"
+            "cannot run say why in a footnote. With --json, one JSON object per row.\n",
+        .run = do_compare,
+    },
+    {0},
+};

@@ -1,0 +1,627 @@
+/* cmd_set.c - set, reset and the table of settings. Each setting parses its
+ * value, checks it (against the chosen variant's limits through
+ * lab_validate() where they apply) and says what is allowed when it refuses. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "out.h"
+#include "parse.h"
+#include "session.h"
+#include "settings.h"
+
+#define INT_MAXV 2147483647LL
+
+/* Check a changed config against the current variant; on failure the
+ * message comes from the registry's limits. */
+static int validate(struct session *s, const lab_config *c, char *err, size_t errlen)
+{
+    if (!s->algo) return 0;
+    return lab_validate(s->algo, s->variant, c, err, errlen);
+}
+
+/* ------------------------------------------------------- n, block, grid */
+
+static int set_n(struct session *s, const char *v, char *err, size_t errlen)
+{
+    long long n;
+    lab_config c = s->cfg;
+    if (parse_is_auto(v)) {
+        c.n = 0;
+    } else {
+        if (parse_size(v, 1, 1LL << 50, &n, err, errlen) != 0) return -1;
+        c.n = n;
+    }
+    if (validate(s, &c, err, errlen) != 0) return -1;
+    s->cfg = c;
+    return 0;
+}
+
+static void show_n(const struct session *s, char *buf, size_t len)
+{
+    char a[32];
+    if (s->cfg.n > 0) {
+        parse_fmt_size(s->cfg.n, a, sizeof a);
+        if (strcmp(a, "") && s->cfg.n >= 1024 && strchr(a, 'i'))
+            snprintf(buf, len, "%s (%lld)", a, s->cfg.n);
+        else
+            snprintf(buf, len, "%lld", s->cfg.n);
+        return;
+    }
+    if (!s->algo) {
+        snprintf(buf, len, "auto");
+        return;
+    }
+    char g[32], m[32];
+    parse_fmt_size(s->algo->n_default, g, sizeof g);
+    if (s->algo->sim_default_n > 0 && s->algo->sim_default_n != s->algo->n_default) {
+        parse_fmt_size(s->algo->sim_default_n, m, sizeof m);
+        snprintf(buf, len, "auto (%s on a GPU, %s on the simulator)", g, m);
+    } else {
+        snprintf(buf, len, "auto (%s)", g);
+    }
+}
+
+static void complete_n(struct session *s, struct cmp_list *out)
+{
+    static const char *const v[] = {"auto", "1Ki", "1Mi", "2^20", "2^26", "64Mi", "1e6", "1e8"};
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) cmp_add(out, v[i]);
+}
+
+static int set_block(struct session *s, const char *v, char *err, size_t errlen)
+{
+    lab_config c = s->cfg;
+    long long x, y;
+    if (parse_is_auto(v)) {
+        c.block = c.block_y = 0;
+    } else {
+        if (parse_dims(v, 1, INT_MAXV, &x, &y, err, errlen) != 0) {
+            if (strstr(err, "zero") || strstr(err, "negative") || strstr(err, "range")) {
+                char tmp[512];
+                snprintf(tmp, sizeof tmp, "%s; block is threads per block (or auto)", err);
+                snprintf(err, errlen, "%s", tmp);
+            }
+            return -1;
+        }
+        if (y > 0 && s->variant && !(s->variant->flags & LAB_BLOCK_2D)) {
+            snprintf(err, errlen, "%s/%s takes a 1D block: one number (or auto), not %s",
+                     s->algo->name, s->variant->name, v);
+            return -1;
+        }
+        if (x * (y > 0 ? y : 1) > 1024) {
+            snprintf(err, errlen,
+                     "block %s is %lld threads; CUDA allows at most 1024 threads per block", v,
+                     x * (y > 0 ? y : 1));
+            return -1;
+        }
+        c.block = (int)x;
+        c.block_y = (int)y;
+    }
+    if (validate(s, &c, err, errlen) != 0) return -1;
+    s->cfg = c;
+    return 0;
+}
+
+static void show_block(const struct session *s, char *buf, size_t len)
+{
+    if (s->cfg.block <= 0) {
+        if (s->variant && s->variant->block_default > 0)
+            snprintf(buf, len, "auto (%d)", s->variant->block_default);
+        else
+            snprintf(buf, len, "auto");
+    } else if (s->cfg.block_y > 0) {
+        snprintf(buf, len, "%dx%d", s->cfg.block, s->cfg.block_y);
+    } else {
+        snprintf(buf, len, "%d", s->cfg.block);
+    }
+}
+
+static void complete_block(struct session *s, struct cmp_list *out)
+{
+    cmp_add(out, "auto");
+    int lo = s->variant && s->variant->block_min > 0 ? s->variant->block_min : 32;
+    int hi = s->variant && s->variant->block_max > 0 ? s->variant->block_max : 1024;
+    char b[16];
+    for (int v = 32; v <= 1024; v *= 2)
+        if (v >= lo && v <= hi) {
+            snprintf(b, sizeof b, "%d", v);
+            cmp_add(out, b);
+        }
+}
+
+static int set_grid(struct session *s, const char *v, char *err, size_t errlen)
+{
+    lab_config c = s->cfg;
+    long long x, y;
+    if (parse_is_auto(v)) {
+        c.grid = c.grid_y = 0;
+    } else {
+        if (parse_dims(v, 1, INT_MAXV, &x, &y, err, errlen) != 0) {
+            char tmp[512];
+            snprintf(tmp, sizeof tmp, "%s; grid is a number of blocks, or auto", err);
+            snprintf(err, errlen, "%s", tmp);
+            return -1;
+        }
+        c.grid = x;
+        c.grid_y = y;
+    }
+    if (validate(s, &c, err, errlen) != 0) return -1;
+    s->cfg = c;
+    return 0;
+}
+
+static void show_grid(const struct session *s, char *buf, size_t len)
+{
+    if (s->cfg.grid <= 0) {
+        if (s->variant && s->variant->grid_default > 0)
+            snprintf(buf, len, "auto (%lld)", s->variant->grid_default);
+        else
+            snprintf(buf, len, "auto (from n)");
+    } else if (s->cfg.grid_y > 0) {
+        snprintf(buf, len, "%lldx%lld", s->cfg.grid, s->cfg.grid_y);
+    } else {
+        snprintf(buf, len, "%lld", s->cfg.grid);
+    }
+}
+
+static void complete_auto(struct session *s, struct cmp_list *out)
+{
+    cmp_add(out, "auto");
+}
+
+/* ------------------------------------------------------ dtype, pattern */
+
+static unsigned allowed_dtypes(const struct session *s)
+{
+    if (!s->algo) return (1u << LAB_NDTYPES) - 1;
+    unsigned m = s->variant && s->variant->dtypes ? s->variant->dtypes : s->algo->dtypes;
+    return m ? m : (1u << LAB_NDTYPES) - 1;
+}
+
+static void dtype_list(const struct session *s, unsigned mask, char *buf, size_t len)
+{
+    buf[0] = 0;
+    for (int i = 0; i < LAB_NDTYPES; i++)
+        if (mask & LAB_DT(i)) {
+            size_t l = strlen(buf);
+            snprintf(buf + l, len - l, "%s%s", l ? ", " : "", lab_dtype_name((lab_dtype)i));
+        }
+}
+
+static int set_dtype(struct session *s, const char *v, char *err, size_t errlen)
+{
+    lab_dtype t;
+    char list[128];
+    unsigned mask = allowed_dtypes(s);
+    if (lab_dtype_parse(v, &t) != 0) {
+        dtype_list(s, mask, list, sizeof list);
+        snprintf(err, errlen, "unknown dtype \"%s\"; %s%s%s takes %s", v,
+                 s->algo ? s->algo->name : "", s->variant ? "/" : "",
+                 s->variant ? s->variant->name : "", list);
+        return -1;
+    }
+    lab_config c = s->cfg;
+    c.dtype = t;
+    if (validate(s, &c, err, errlen) != 0) return -1;
+    s->cfg = c;
+    return 0;
+}
+
+static void show_dtype(const struct session *s, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s", lab_dtype_name(s->cfg.dtype));
+}
+
+static void complete_dtype(struct session *s, struct cmp_list *out)
+{
+    unsigned mask = allowed_dtypes(s);
+    for (int i = 0; i < LAB_NDTYPES; i++)
+        if (mask & LAB_DT(i)) cmp_add(out, lab_dtype_name((lab_dtype)i));
+}
+
+static int set_pattern(struct session *s, const char *v, char *err, size_t errlen)
+{
+    if (!s->algo || !s->algo->patterns || !s->algo->patterns[0]) {
+        snprintf(err, errlen, "%s has no input patterns to choose from",
+                 s->algo ? s->algo->name : "this algorithm");
+        return -1;
+    }
+    int n = 0;
+    while (s->algo->patterns[n]) n++;
+    int amb[8], namb = 0;
+    int k = parse_lookup(v, (const char *const *)s->algo->patterns, n, amb, 8, &namb);
+    if (k < 0) {
+        char list[256] = "";
+        for (int i = 0; i < n; i++) {
+            size_t l = strlen(list);
+            snprintf(list + l, sizeof list - l, "%s%s", i ? ", " : "", s->algo->patterns[i]);
+        }
+        snprintf(err, errlen, "%s pattern \"%s\"; %s takes %s", k == -2 ? "ambiguous" : "unknown", v,
+                 s->algo->name, list);
+        return -1;
+    }
+    snprintf(s->cfg.pattern, sizeof s->cfg.pattern, "%s", s->algo->patterns[k]);
+    return 0;
+}
+
+static void show_pattern(const struct session *s, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s", s->cfg.pattern[0] ? s->cfg.pattern : "-");
+}
+
+static void complete_pattern(struct session *s, struct cmp_list *out)
+{
+    if (!s->algo || !s->algo->patterns) return;
+    for (int i = 0; s->algo->patterns[i]; i++) cmp_add(out, s->algo->patterns[i]);
+}
+
+/* ------------------------------------------------------ plain numbers */
+
+static int set_value(struct session *s, const char *v, char *err, size_t errlen)
+{
+    double d;
+    if (parse_double(v, &d, err, errlen) != 0) return -1;
+    s->cfg.value = d;
+    return 0;
+}
+
+static void show_value(const struct session *s, char *buf, size_t len)
+{
+    snprintf(buf, len, "%.9g", s->cfg.value);
+}
+
+static int set_seed(struct session *s, const char *v, char *err, size_t errlen)
+{
+    long long x;
+    if (parse_int(v, 0, 4294967295LL, &x, err, errlen) != 0) return -1;
+    s->cfg.seed = (unsigned)x;
+    return 0;
+}
+
+static void show_seed(const struct session *s, char *buf, size_t len)
+{
+    snprintf(buf, len, "%u", s->cfg.seed);
+}
+
+static int set_repeats(struct session *s, const char *v, char *err, size_t errlen)
+{
+    long long x;
+    if (parse_int(v, 1, LAB_MAX_REPEATS, &x, err, errlen) != 0) return -1;
+    s->cfg.repeats = (int)x;
+    return 0;
+}
+
+static void show_repeats(const struct session *s, char *buf, size_t len)
+{
+    snprintf(buf, len, "%d", s->cfg.repeats);
+}
+
+static void complete_repeats(struct session *s, struct cmp_list *out)
+{
+    static const char *const v[] = {"1", "5", "10", "20", "100"};
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) cmp_add(out, v[i]);
+}
+
+/* ------------------------------------------------------ backend and sim */
+
+static int set_backend(struct session *s, const char *v, char *err, size_t errlen)
+{
+    static const char *const names[] = {"auto", "gpu", "sim"};
+    static const lab_backend be[] = {LAB_BACKEND_AUTO, LAB_BACKEND_GPU, LAB_BACKEND_SIM};
+    int k = parse_lookup(v, names, 3, NULL, 0, NULL);
+    if (k < 0) {
+        snprintf(err, errlen, "unknown backend \"%s\"; allowed: auto (GPU when there is one), gpu, sim", v);
+        return -1;
+    }
+    if (be[k] == LAB_BACKEND_GPU && !lab_gpu_available()) {
+        const char *off = lab_device_disabled();
+        snprintf(err, errlen, "no GPU here (%s); allowed: auto or sim",
+                 off ? off : lab_device()->why_not[0] ? lab_device()->why_not : "none found");
+        return -1;
+    }
+    s->cfg.backend = be[k];
+    return 0;
+}
+
+static void show_backend(const struct session *s, char *buf, size_t len)
+{
+    if (s->cfg.backend == LAB_BACKEND_AUTO)
+        snprintf(buf, len, "auto");
+    else
+        snprintf(buf, len, "%s", lab_backend_name(s->cfg.backend));
+}
+
+static void complete_backend(struct session *s, struct cmp_list *out)
+{
+    cmp_add(out, "auto");
+    cmp_add(out, "gpu");
+    cmp_add(out, "sim");
+}
+
+static int set_sim_limit(struct session *s, const char *v, char *err, size_t errlen)
+{
+    long long x;
+    if (parse_size(v, 1, 1LL << 40, &x, err, errlen) != 0) return -1;
+    s->cfg.sim_limit = x;
+    return 0;
+}
+
+static void show_sim_limit(const struct session *s, char *buf, size_t len)
+{
+    char a[32];
+    parse_fmt_size(s->cfg.sim_limit, a, sizeof a);
+    snprintf(buf, len, "%s", a);
+}
+
+static void complete_sim_limit(struct session *s, struct cmp_list *out)
+{
+    cmp_add(out, "2^20");
+    cmp_add(out, "4Mi");
+    cmp_add(out, "16Mi");
+}
+
+static int set_onoff(int *dst, const char *v, char *err, size_t errlen)
+{
+    int b;
+    if (parse_bool(v, &b, err, errlen) != 0) return -1;
+    *dst = b;
+    return 0;
+}
+
+static int set_race(struct session *s, const char *v, char *err, size_t errlen)
+{
+    return set_onoff(&s->cfg.race_check, v, err, errlen);
+}
+
+static void show_race(const struct session *s, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s", s->cfg.race_check ? "on" : "off");
+}
+
+static int set_pad(struct session *s, const char *v, char *err, size_t errlen)
+{
+    lab_config c = s->cfg;
+    if (set_onoff(&c.pad, v, err, errlen) != 0) return -1;
+    if (validate(s, &c, err, errlen) != 0) return -1;
+    s->cfg = c;
+    return 0;
+}
+
+static void show_pad(const struct session *s, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s", s->cfg.pad ? "on" : "off");
+}
+
+static void complete_onoff(struct session *s, struct cmp_list *out)
+{
+    cmp_add(out, "on");
+    cmp_add(out, "off");
+}
+
+/* ------------------------------------------------------------- 2D data */
+
+static int set_dim(int *dst, const char *v, char *err, size_t errlen)
+{
+    long long x;
+    if (parse_is_auto(v)) {
+        *dst = 0;
+        return 0;
+    }
+    if (parse_size(v, 1, 65536, &x, err, errlen) != 0) return -1;
+    *dst = (int)x;
+    return 0;
+}
+
+static int set_width(struct session *s, const char *v, char *err, size_t errlen)
+{
+    return set_dim(&s->cfg.width, v, err, errlen);
+}
+
+static int set_height(struct session *s, const char *v, char *err, size_t errlen)
+{
+    return set_dim(&s->cfg.height, v, err, errlen);
+}
+
+static void show_width(const struct session *s, char *buf, size_t len)
+{
+    if (s->cfg.width > 0) snprintf(buf, len, "%d", s->cfg.width);
+    else snprintf(buf, len, "auto");
+}
+
+static void show_height(const struct session *s, char *buf, size_t len)
+{
+    if (s->cfg.height > 0) snprintf(buf, len, "%d", s->cfg.height);
+    else snprintf(buf, len, "auto");
+}
+
+static int set_image(struct session *s, const char *v, char *err, size_t errlen)
+{
+    if (!*v || strcmp(v, "none") == 0 || strcmp(v, "generated") == 0) {
+        s->cfg.image[0] = 0;
+        return 0;
+    }
+    if (strlen(v) >= sizeof s->cfg.image) {
+        snprintf(err, errlen, "the path is too long (at most %zu bytes)", sizeof s->cfg.image - 1);
+        return -1;
+    }
+    FILE *f = fopen(v, "rb");
+    if (!f) {
+        snprintf(err, errlen, "cannot open %s: %s; give a PGM or PNG file, or none for the generated image",
+                 v, strerror(errno));
+        return -1;
+    }
+    fclose(f);
+    snprintf(s->cfg.image, sizeof s->cfg.image, "%s", v);
+    return 0;
+}
+
+static void show_image(const struct session *s, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s", s->cfg.image[0] ? s->cfg.image : "none (generated)");
+}
+
+static int set_model(struct session *s, const char *v, char *err, size_t errlen)
+{
+    size_t l = strlen(v);
+    int ok = l > 0 && l < sizeof s->cfg.model;
+    for (size_t i = 0; ok && i < l; i++) {
+        char c = v[i];
+        ok = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '_';
+    }
+    if (!ok) {
+        snprintf(err, errlen,
+                 "\"%s\" is not a GPU model name; use a lower-case name such as h200, a100 or t4", v);
+        return -1;
+    }
+    snprintf(s->cfg.model, sizeof s->cfg.model, "%s", v);
+    return 0;
+}
+
+static void show_model(const struct session *s, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s", s->cfg.model);
+}
+
+static void complete_model(struct session *s, struct cmp_list *out)
+{
+    cmp_add(out, "h200");
+    cmp_add(out, "a100");
+    cmp_add(out, "t4");
+}
+
+/* -------------------------------------------------------------- table */
+
+static const struct setting settings[] = {
+    {"n", "a size like " PARSE_SIZE_FORMS ", or auto", "elements of the input (matrix side for 2D)",
+     set_n, show_n, complete_n},
+    {"block", "threads per block: a number (or BXxBY for 2D), or auto for the variant's default",
+     "threads per block", set_block, show_block, complete_block},
+    {"grid", "a number of blocks (or GXxGY), or auto", "blocks in the grid", set_grid, show_grid,
+     complete_auto},
+    {"dtype", "the data types the algorithm takes (int, float, double, u8)", "element type",
+     set_dtype, show_dtype, complete_dtype},
+    {"pattern", "one of the algorithm's patterns (show lists them)", "how the input is made",
+     set_pattern, show_pattern, complete_pattern},
+    {"value", "a number like 1.23", "the constant of pattern const", set_value, show_value, NULL},
+    {"seed", "a whole number 0..4294967295", "seed of pattern random", set_seed, show_seed, NULL},
+    {"repeats", "1..1000", "timed runs after the warm-up (median, min, max)", set_repeats,
+     show_repeats, complete_repeats},
+    {"backend", "auto, gpu or sim", "where kernel variants run", set_backend, show_backend,
+     complete_backend},
+    {"sim-limit", "a size like 4Mi", "largest n the simulator accepts", set_sim_limit,
+     show_sim_limit, complete_sim_limit},
+    {"race-check", "on or off", "simulator: report shared-memory races", set_race, show_race,
+     complete_onoff},
+    {"pad", "on or off", "pad n up to a power of two where a variant needs one", set_pad, show_pad,
+     complete_onoff},
+    {"width", "1..65536, or auto", "width of 2D data (images, Mandelbrot)", set_width, show_width,
+     complete_auto},
+    {"height", "1..65536, or auto", "height of 2D data", set_height, show_height, complete_auto},
+    {"image", "a PGM or PNG file, or none", "histogram input image", set_image, show_image, NULL},
+    {"model", "a GPU model name such as h200, a100, t4", "occupancy model on the simulator",
+     set_model, show_model, complete_model},
+};
+#define NSETTINGS ((int)(sizeof settings / sizeof settings[0]))
+
+const struct setting *setting_at(int i)
+{
+    return i >= 0 && i < NSETTINGS ? &settings[i] : NULL;
+}
+
+const struct setting *setting_find(const char *name, char *err, size_t errlen)
+{
+    const char *names[NSETTINGS];
+    for (int i = 0; i < NSETTINGS; i++) names[i] = settings[i].name;
+    int amb[NSETTINGS], namb = 0;
+    int k = parse_lookup(name, names, NSETTINGS, amb, NSETTINGS, &namb);
+    if (k >= 0) return &settings[k];
+    size_t off;
+    if (k == -2) {
+        off = (size_t)snprintf(err, errlen, "ambiguous setting \"%s\": could be ", name);
+        for (int i = 0; i < namb && off < errlen; i++)
+            off += (size_t)snprintf(err + off, errlen - off, "%s%s", i ? ", " : "", names[amb[i]]);
+        return NULL;
+    }
+    off = (size_t)snprintf(err, errlen, "unknown setting \"%s\"; settings: ", name);
+    for (int i = 0; i < NSETTINGS && off < errlen; i++)
+        off += (size_t)snprintf(err + off, errlen - off, "%s%s", i ? ", " : "", names[i]);
+    return NULL;
+}
+
+/* ------------------------------------------------------------ commands */
+
+static enum cmd_status do_set(struct session *s, int argc, char **argv)
+{
+    char err[1024];
+    if (argc < 2) {
+        const char *names[NSETTINGS];
+        for (int i = 0; i < NSETTINGS; i++) names[i] = settings[i].name;
+        size_t off = 0;
+        err[0] = 0;
+        for (int i = 0; i < NSETTINGS && off < sizeof err; i++)
+            off += (size_t)snprintf(err + off, sizeof err - off, "%s%s", i ? ", " : "", names[i]);
+        return sess_error(s, 1, "set needs KEY VALUE; settings: %s", err);
+    }
+    const struct setting *st = setting_find(argv[1], err, sizeof err);
+    if (!st) return sess_error(s, 1, "%s", err);
+    if (argc < 3) return sess_error(s, 2, "set %s needs a value: %s", st->name, st->allowed);
+    if (argc > 3)
+        return sess_error(s, 3, "set %s takes one value (quote it if it has spaces)", st->name);
+    err[0] = 0;
+    if (st->set(s, argv[2], err, sizeof err) != 0)
+        return sess_error(s, 2, "%s: %s", st->name, err[0] ? err : st->allowed);
+    if (s->interactive) {
+        char buf[256];
+        st->show(s, buf, sizeof buf);
+        out_printf("%s = %s\n", st->name, buf);
+    }
+    return CMD_OK;
+}
+
+static void set_more_help(struct session *s)
+{
+    out_printf("Settings:\n");
+    for (int i = 0; i < NSETTINGS; i++) {
+        char buf[256];
+        settings[i].show(s, buf, sizeof buf);
+        out_printf("  %-11s %s\n  %-11s   allowed: %s; now: %s\n", settings[i].name, settings[i].help,
+                   "", settings[i].allowed, buf);
+    }
+}
+
+static enum cmd_status do_reset(struct session *s, int argc, char **argv)
+{
+    if (argc > 1) return sess_error(s, 1, "reset takes no arguments");
+    const lab_algo *a = s->algo;
+    const lab_variant *v = s->variant;
+    lab_config_defaults(&s->cfg);
+    s->algo = NULL; /* so sess_use applies the algorithm's defaults */
+    sess_use(s, a, v);
+    if (s->interactive) out_printf("settings back to their defaults\n");
+    return CMD_OK;
+}
+
+const struct cmd cmd_set[] = {
+    {
+        .name = "set",
+        .usage = "set KEY VALUE",
+        .help = "change a setting (n, block, grid, dtype, pattern, repeats, backend, ...)",
+        .long_help =
+            "Sizes are written as people write them: 1000000, 1e6, 64Mi, 4k, 2^26, 1<<26,\n"
+            "3*2^20. n, block, grid and dtype are checked against the chosen variant's\n"
+            "limits at once (show lists them), so a refused value says what is allowed.\n"
+            "Setting names may be shortened to a unique prefix (set rep 10).\n",
+        .run = do_set,
+        .complete = CMP_SETTING,
+        .more_help = set_more_help,
+    },
+    {
+        .name = "reset",
+        .usage = "reset",
+        .help = "put every setting back to its default (the algorithm stays)",
+        .run = do_reset,
+    },
+    {0},
+};

@@ -1,0 +1,335 @@
+/* cmd_trace.c - trace: record every step of every thread of the chosen
+ * variant at a small n, print it as text grouped by launch, block and
+ * barrier epoch, or save it as JSON (the same data the animations play). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "cmd.h"
+#include "out.h"
+#include "parse.h"
+#include "session.h"
+
+#define TRACE_AUTO_N 64 /* n when n is auto: small enough to read */
+
+int sess_record_trace(struct session *s, const lab_variant *v, lab_trace *t, lab_result *r,
+                      char *err, size_t errlen)
+{
+    memset(t, 0, sizeof *t);
+    memset(r, 0, sizeof *r);
+    if (!s->algo || !v) {
+        snprintf(err, errlen, "choose an algorithm first: use ALGO/VARIANT");
+        return -1;
+    }
+    if (v->trace_max_n <= 0) {
+        snprintf(err, errlen, "%s/%s cannot be traced%s", s->algo->name, v->name,
+                 v->kind == LAB_ROW_LIB   ? " (library code records nothing)"
+                 : v->kind == LAB_ROW_CPU ? " (it is a CPU row)"
+                                          : "");
+        return -1;
+    }
+    lab_config cfg = s->cfg;
+    if (cfg.n <= 0) cfg.n = v->trace_max_n < TRACE_AUTO_N ? v->trace_max_n : TRACE_AUTO_N;
+    cfg.repeats = 1;
+    lab_input in;
+    if (lab_input_prepare(&in, s->algo, &cfg, err, errlen) != 0) return -1;
+    int rc = lab_run(&in, v, r, t);
+    lab_input_free(&in);
+    if (rc != 0) {
+        snprintf(err, errlen, "%s", r->note[0] ? r->note : "the trace could not be recorded");
+        lab_trace_free(t);
+        memset(t, 0, sizeof *t);
+        return -1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ text */
+
+static char space_letter(int sp)
+{
+    return sp == LAB_SP_SHARED ? 's' : sp == LAB_SP_REG ? 'r' : 'g';
+}
+
+static void fmt_num(double v, char *buf, size_t len)
+{
+    snprintf(buf, len, "%.10g", v);
+}
+
+static void fmt_event(const lab_event *e, char *buf, size_t len)
+{
+    char v[32], v2[32];
+    char sp = space_letter(e->space);
+    fmt_num(e->v, v, sizeof v);
+    fmt_num(e->v2, v2, sizeof v2);
+    switch (e->kind) {
+    case LAB_EV_READ: snprintf(buf, len, "read %c[%d]=%s", sp, e->a, v); break;
+    case LAB_EV_WRITE: snprintf(buf, len, "write %c[%d]=%s", sp, e->a, v); break;
+    case LAB_EV_ADD: snprintf(buf, len, "%c[%d] += %c[%d] -> %s (+%s)", sp, e->a, sp, e->b, v, v2); break;
+    case LAB_EV_CSWAP:
+        snprintf(buf, len, "compare %c[%d],%c[%d] %s: %s", sp, e->a, sp, e->b,
+                 e->v2 != 0 ? "ascending" : "descending", e->v != 0 ? "swapped" : "kept");
+        break;
+    case LAB_EV_ATOMIC: snprintf(buf, len, "atomic %c[%d] += %s (was %s)", sp, e->a, v, v2); break;
+    case LAB_EV_BARRIER: snprintf(buf, len, "barrier (line %d)", e->a); break;
+    case LAB_EV_SHFL: snprintf(buf, len, "shfl from lane %d: got %s, now %s", e->b, v, v2); break;
+    case LAB_EV_MARK: snprintf(buf, len, "mark %d (%d, %s, %s)", e->a, e->b, v, v2); break;
+    default: snprintf(buf, len, "%s", lab_event_kind_name(e->kind)); break;
+    }
+}
+
+/* Reading order: launch, block, epoch, then each thread's steps in turn. */
+static int read_order(const void *x, const void *y)
+{
+    const lab_event *a = *(const lab_event *const *)x, *b = *(const lab_event *const *)y;
+#define CMPF(f) if (a->f != b->f) return a->f < b->f ? -1 : 1
+    CMPF(launch);
+    CMPF(block);
+    CMPF(epoch);
+    CMPF(thread);
+    CMPF(seq);
+#undef CMPF
+    return 0;
+}
+
+static void print_trace(struct session *s, const lab_trace *t, const lab_result *r)
+{
+    out_printf("%strace of %s/%s on %s%s: n = %lld %s, %d launch%s, %zu events%s\n",
+               out_color(OUT_BOLD), t->algo, t->variant, lab_backend_name(t->backend),
+               out_color(OUT_RESET), t->n, lab_dtype_name(t->dtype), t->nlaunches,
+               t->nlaunches == 1 ? "" : "es", t->count, t->truncated ? " (truncated)" : "");
+    if (t->input && t->n > 0) {
+        out_printf("input:");
+        long long shown = t->n < 64 ? t->n : 64;
+        for (long long i = 0; i < shown; i++) {
+            char b[32];
+            fmt_num(t->input[i], b, sizeof b);
+            out_printf(" %s", b);
+        }
+        if (shown < t->n) out_printf(" ... (%lld more)", t->n - shown);
+        out_printf("\n");
+    }
+    out_printf("g[i] is global memory, s[i] shared memory, tN thread N of its block\n");
+
+    const lab_event **ev = malloc((t->count ? t->count : 1) * sizeof *ev);
+    if (!ev) {
+        out_printf("(out of memory)\n");
+        return;
+    }
+    for (size_t i = 0; i < t->count; i++) ev[i] = &t->ev[i];
+    qsort(ev, t->count, sizeof *ev, read_order);
+
+    size_t i = 0;
+    long long cur_launch = -1, cur_block = -1, cur_epoch = -1, cur_thread = -1;
+    int barrier_line = 0;
+    while (i < t->count) {
+        const lab_event *e = ev[i];
+        if ((long long)e->launch != cur_launch) {
+            cur_launch = e->launch;
+            cur_block = cur_epoch = cur_thread = -1;
+            if (e->launch < (unsigned)t->nlaunches && e->launch < LAB_TRACE_MAX_LAUNCHES) {
+                const lab_launch_info *l = &t->launches[e->launch];
+                out_printf("\n%slaunch %u: %s%s  grid %u", out_color(OUT_ACCENT), e->launch,
+                           l->kernel, out_color(OUT_RESET), l->grid[0]);
+                if (l->grid[1] > 1 || l->grid[2] > 1) out_printf("x%ux%u", l->grid[1], l->grid[2]);
+                out_printf("  block %u", l->block[0]);
+                if (l->block[1] > 1 || l->block[2] > 1) out_printf("x%ux%u", l->block[1], l->block[2]);
+                out_printf("\n");
+            } else {
+                out_printf("\nlaunch %u\n", e->launch);
+            }
+        }
+        if ((long long)e->block != cur_block) {
+            cur_block = e->block;
+            cur_epoch = cur_thread = -1;
+            barrier_line = 0;
+            out_printf("  block %u\n", e->block);
+        }
+        if ((long long)e->epoch != cur_epoch) {
+            cur_epoch = e->epoch;
+            cur_thread = -1;
+            if (e->epoch == 0)
+                out_printf("    epoch 0\n");
+            else if (barrier_line > 0)
+                out_printf("    epoch %u (after the barrier at line %d)\n", e->epoch, barrier_line);
+            else
+                out_printf("    epoch %u (after barrier %u)\n", e->epoch, e->epoch);
+            barrier_line = 0;
+        }
+        /* One line per thread and epoch: its steps, barriers left out. */
+        cur_thread = e->thread;
+        char line[4096];
+        size_t off = 0;
+        int steps = 0;
+        off += (size_t)snprintf(line, sizeof line, "      t%u:", e->thread);
+        while (i < t->count && ev[i]->launch == e->launch && ev[i]->block == e->block &&
+               ev[i]->epoch == e->epoch && (long long)ev[i]->thread == cur_thread) {
+            const lab_event *x = ev[i++];
+            if (x->kind == LAB_EV_BARRIER) {
+                barrier_line = x->a;
+                continue;
+            }
+            char b[160];
+            fmt_event(x, b, sizeof b);
+            if (off + strlen(b) + 8 < sizeof line)
+                off += (size_t)snprintf(line + off, sizeof line - off, "%s %s", steps ? "," : "", b);
+            else if (off + 6 < sizeof line)
+                off += (size_t)snprintf(line + off, sizeof line - off, " ...");
+            steps++;
+        }
+        if (steps) out_printf("%s\n", line);
+    }
+    free(ev);
+    char res[LAB_NAME_MAX + 64];
+    snprintf(res, sizeof res, "%s", r->result[0] ? r->result : "-");
+    out_printf("\nresult: %s%s\n", res,
+               r->correct > 0 ? " (correct)" : r->correct == 0 ? " (WRONG)" : "");
+    (void)s;
+}
+
+/* ------------------------------------------------------------------ JSON */
+
+static json_t *trace_json(const lab_trace *t, const lab_result *r)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "algo", json_string(t->algo));
+    json_object_set_new(o, "variant", json_string(t->variant));
+    json_object_set_new(o, "backend", json_string(lab_backend_name(t->backend)));
+    json_object_set_new(o, "n", json_integer(t->n));
+    json_object_set_new(o, "dtype", json_string(lab_dtype_name(t->dtype)));
+    json_object_set_new(o, "smem_elem_bytes", json_integer(t->smem_elem_bytes));
+    if (t->width > 0) json_object_set_new(o, "width", json_integer(t->width));
+    if (t->height > 0) json_object_set_new(o, "height", json_integer(t->height));
+    json_object_set_new(o, "result", json_real(t->result));
+    json_object_set_new(o, "result_text", json_string(r->result));
+    json_object_set_new(o, "correct", r->correct < 0 ? json_null() : json_boolean(r->correct > 0));
+    json_object_set_new(o, "truncated", json_boolean(t->truncated));
+    json_t *in = json_array();
+    for (long long i = 0; t->input && i < t->n; i++) json_array_append_new(in, json_real(t->input[i]));
+    json_object_set_new(o, "input", in);
+    json_t *ls = json_array();
+    for (int i = 0; i < t->nlaunches && i < LAB_TRACE_MAX_LAUNCHES; i++) {
+        const lab_launch_info *l = &t->launches[i];
+        json_t *lo = json_object();
+        json_object_set_new(lo, "kernel", json_string(l->kernel));
+        json_object_set_new(lo, "grid", json_pack("[III]", (json_int_t)l->grid[0],
+                                                  (json_int_t)l->grid[1], (json_int_t)l->grid[2]));
+        json_object_set_new(lo, "block", json_pack("[III]", (json_int_t)l->block[0],
+                                                   (json_int_t)l->block[1], (json_int_t)l->block[2]));
+        json_array_append_new(ls, lo);
+    }
+    json_object_set_new(o, "launches", ls);
+    static const char *const spaces[] = {"global", "shared", "reg"};
+    json_t *evs = json_array();
+    for (size_t i = 0; i < t->count; i++) {
+        const lab_event *e = &t->ev[i];
+        json_t *eo = json_object();
+        json_object_set_new(eo, "launch", json_integer(e->launch));
+        json_object_set_new(eo, "block", json_integer(e->block));
+        json_object_set_new(eo, "thread", json_integer(e->thread));
+        json_object_set_new(eo, "epoch", json_integer(e->epoch));
+        json_object_set_new(eo, "seq", json_integer(e->seq));
+        json_object_set_new(eo, "kind", json_string(lab_event_kind_name(e->kind)));
+        json_object_set_new(eo, "space", json_string(e->space < 3 ? spaces[e->space] : "?"));
+        json_object_set_new(eo, "a", json_integer(e->a));
+        json_object_set_new(eo, "b", json_integer(e->b));
+        json_object_set_new(eo, "v", json_real(e->v));
+        json_object_set_new(eo, "v2", json_real(e->v2));
+        json_array_append_new(evs, eo);
+    }
+    json_object_set_new(o, "events", evs);
+    return o;
+}
+
+/* ------------------------------------------------------------- command */
+
+static enum cmd_status do_trace(struct session *s, int argc, char **argv)
+{
+    char err[LAB_ERR_MAX];
+    const lab_variant *v = s->variant;
+    const char *save = NULL;
+    int i = 1;
+    if (!s->algo) return sess_error(s, -1, "choose an algorithm first: use ALGO/VARIANT");
+    if (i < argc && strcmp(argv[i], "save") != 0) {
+        const char *name = argv[i];
+        const char *slash = strchr(name, '/');
+        if (slash) name = slash + 1;
+        v = sess_find_variant(s->algo, name, err, sizeof err);
+        if (!v) return sess_error(s, i, "%s", err);
+        i++;
+    }
+    if (i < argc) {
+        if (strcmp(argv[i], "save") != 0)
+            return sess_error(s, i, "expected save FILE.json here (usage: trace [VARIANT] [save FILE.json])");
+        if (i + 1 >= argc) return sess_error(s, i + 1, "trace save needs a file name, e.g. trace save steps.json");
+        save = argv[i + 1];
+        if (i + 2 < argc) return sess_error(s, i + 2, "too many arguments: trace [VARIANT] [save FILE.json]");
+    }
+    int var_argi = argc > 1 && strcmp(argv[1], "save") != 0 ? 1 : -1;
+    if (v->kind == LAB_ROW_KERNEL && s->cfg.backend == LAB_BACKEND_AUTO) sess_note_no_gpu(s);
+    lab_trace t;
+    lab_result r;
+    if (sess_record_trace(s, v, &t, &r, err, sizeof err) != 0) {
+        if (strstr(err, "up to n =") && s->cur) {
+            /* too large to trace: that is the n setting's fault */
+            return sess_error(s, var_argi, "%s; `set n` to at most %lld and trace again", err,
+                              v->trace_max_n);
+        }
+        return sess_error(s, var_argi, "%s", err);
+    }
+    enum cmd_status st = CMD_OK;
+    if (save) {
+        json_t *o = trace_json(&t, &r);
+        if (json_dump_file(o, save, JSON_COMPACT | JSON_PRESERVE_ORDER) != 0) {
+            st = sess_error(s, i + 1, "cannot write %s: %s", save, strerror(errno));
+        } else if (!s->json) {
+            out_printf("saved %zu events of %s/%s (n = %lld, %s) to %s\n", t.count, t.algo, t.variant,
+                       t.n, lab_backend_name(t.backend), save);
+        }
+        json_decref(o);
+    } else if (s->json) {
+        out_json(trace_json(&t, &r));
+    } else {
+        print_trace(s, &t, &r);
+    }
+    if (t.truncated && !s->json)
+        out_warn("the trace was cut short: it reached its size bound; trace at a smaller n");
+    lab_trace_free(&t);
+    return st;
+}
+
+static void complete_trace(struct session *s, int argc, char **argv, const char *text,
+                           struct cmp_list *out)
+{
+    if (argc == 1) {
+        if (s->algo)
+            for (int i = 0; i < s->algo->nvariants; i++)
+                if (s->algo->variants[i].trace_max_n > 0) cmp_add(out, s->algo->variants[i].name);
+        cmp_add(out, "save");
+    } else if (argc == 2 && strcmp(argv[1], "save") != 0) {
+        cmp_add(out, "save");
+    }
+}
+
+const struct cmd cmd_trace[] = {
+    {
+        .name = "trace",
+        .usage = "trace [VARIANT] [save FILE.json]",
+        .help = "record every step of every thread at a small n; print it or save it as JSON",
+        .long_help =
+            "Runs the chosen variant (or VARIANT) once with recording on, on the GPU or\n"
+            "the simulator, and prints each launch, block and barrier epoch with one line\n"
+            "per thread: its reads, writes, additions, atomics and shuffles. Tracing is for\n"
+            "small inputs: when n is auto it traces at n = 64 (or the variant's limit);\n"
+            "a larger n is refused with the limit (show lists it). trace save FILE.json\n"
+            "writes the events as JSON, the data the animations play; with --json the\n"
+            "trace is printed as one JSON object.\n",
+        .run = do_trace,
+        .complete = CMP_CUSTOM,
+        .complete_fn = complete_trace,
+    },
+    {0},
+};

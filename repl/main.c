@@ -1,0 +1,162 @@
+/* main.c - gpulab's entry: options, then -c commands, a script, a pipe or
+ * the interactive prompt. The exit status is 1 when any command failed. */
+#include <ctype.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lecture.h"
+#include "out.h"
+#include "session.h"
+#include "signals.h"
+
+#ifndef GPULAB_VERSION
+#define GPULAB_VERSION "0.0.0"
+#endif
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: gpulab [OPTIONS] [SCRIPT]\n"
+            "\n"
+            "A terminal lab for GPU parallel algorithms: pick an algorithm and a variant,\n"
+            "run it on the GPU (or on gpulab's CPU simulator), compare it with the CPU and\n"
+            "the vendor libraries, and watch what the threads did.\n"
+            "\n"
+            "Without SCRIPT or -c, gpulab reads commands from the terminal (with a prompt,\n"
+            "completion and history) or, when standard input is not a terminal, from it\n"
+            "as a script.\n"
+            "\n"
+            "options:\n"
+            "  -c \"CMD; CMD\"     run these commands (may be given more than once)\n"
+            "  SCRIPT           run the commands in this file ('#' starts a comment)\n"
+            "  --json           run, compare and trace print JSON lines\n"
+            "  --bail           stop at the first command that fails\n"
+            "  --no-color       no colours (also when NO_COLOR is set)\n"
+            "  --lang LANG      language of the lessons (en, uk, sl, zh, de)\n"
+            "  --lecture FILE   run a lecture\n"
+            "  -h, --help       this text\n"
+            "  -V, --version    the version\n"
+            "\n"
+            "Inside, `help` lists the commands. Exit status: 0 when every command\n"
+            "succeeded, 1 when one failed, 2 for a bad option.\n");
+}
+
+/* A language code: two or three lower-case letters, optionally _XX. */
+static int lang_ok(const char *s)
+{
+    size_t n = 0;
+    while (islower((unsigned char)s[n])) n++;
+    if (n < 2 || n > 3) return 0;
+    if (!s[n]) return 1;
+    return s[n] == '_' && isupper((unsigned char)s[n + 1]) && isupper((unsigned char)s[n + 2]) &&
+           !s[n + 3];
+}
+
+static int want_color(int no_color_opt)
+{
+    if (no_color_opt) return 0;
+    const char *nc = getenv("NO_COLOR");
+    if (nc && *nc) return 0;
+    const char *term = getenv("TERM");
+    if (!term || strcmp(term, "dumb") == 0) return 0;
+    return isatty(STDOUT_FILENO) && isatty(STDERR_FILENO);
+}
+
+int main(int argc, char **argv)
+{
+    enum { OPT_JSON = 256, OPT_BAIL, OPT_NOCOLOR, OPT_LANG, OPT_LECTURE };
+    static const struct option opts[] = {
+        {"json", no_argument, NULL, OPT_JSON},
+        {"bail", no_argument, NULL, OPT_BAIL},
+        {"no-color", no_argument, NULL, OPT_NOCOLOR},
+        {"no-colour", no_argument, NULL, OPT_NOCOLOR},
+        {"lang", required_argument, NULL, OPT_LANG},
+        {"lecture", required_argument, NULL, OPT_LECTURE},
+        {"help", no_argument, NULL, 'h'},
+        {"version", no_argument, NULL, 'V'},
+        {NULL, 0, NULL, 0},
+    };
+    const char **cmds = calloc((size_t)argc + 1, sizeof *cmds);
+    int ncmds = 0, json = 0, bail = 0, no_color = 0, opt;
+    const char *lang = NULL, *lecture = NULL;
+    if (!cmds) return 2;
+    opterr = 0;
+    while ((opt = getopt_long(argc, argv, "c:hV", opts, NULL)) != -1) {
+        switch (opt) {
+        case 'c': cmds[ncmds++] = optarg; break;
+        case OPT_JSON: json = 1; break;
+        case OPT_BAIL: bail = 1; break;
+        case OPT_NOCOLOR: no_color = 1; break;
+        case OPT_LANG: lang = optarg; break;
+        case OPT_LECTURE: lecture = optarg; break;
+        case 'h': usage(stdout); free(cmds); return 0;
+        case 'V': printf("gpulab %s\n", GPULAB_VERSION); free(cmds); return 0;
+        default:
+            if (optopt == 'c' || optopt == OPT_LANG || optopt == OPT_LECTURE)
+                fprintf(stderr, "error: option %s needs a value\n", argv[optind - 1]);
+            else
+                fprintf(stderr, "error: unknown option %s\n", argv[optind - 1]);
+            fprintf(stderr, "(gpulab --help lists the options)\n");
+            free(cmds);
+            return 2;
+        }
+    }
+    if (lang && !lang_ok(lang)) {
+        fprintf(stderr, "error: --lang %s: expected a language code like en, uk, sl, zh or de\n", lang);
+        free(cmds);
+        return 2;
+    }
+    const char *script = NULL;
+    if (optind < argc) script = argv[optind++];
+    if (optind < argc) {
+        fprintf(stderr, "error: one script at a time (got %s and %s)\n", script, argv[optind]);
+        free(cmds);
+        return 2;
+    }
+
+    out_set_color(want_color(no_color));
+    struct session s;
+    sess_init(&s);
+    s.json = json;
+    s.bail = bail;
+    s.color = out_color_enabled();
+    if (lang) snprintf(s.lang, sizeof s.lang, "%s", lang);
+    if (lecture) snprintf(s.lecture, sizeof s.lecture, "%s", lecture);
+    sig_install();
+
+    int status = 0;
+    int quit = 0;
+    for (int i = 0; i < ncmds && !quit; i++) {
+        s.script = NULL;
+        s.line = 0;
+        enum cmd_status st = sess_exec_line(&s, cmds[i]);
+        if (st == CMD_QUIT) quit = 1;
+        if (s.bail && s.errors) quit = 1;
+        if (sig_int_count) quit = 1;
+    }
+    if (!quit && script) {
+        enum cmd_status st = strcmp(script, "-") == 0 ? sess_run_stream(&s, stdin, "stdin")
+                                                      : sess_run_file(&s, script);
+        if (st == CMD_QUIT || (s.bail && s.errors)) quit = 1;
+    }
+    if (!quit && lecture) {
+        status = lecture_main(&s, lecture);
+        quit = 1;
+    }
+    if (!quit && !script && ncmds == 0) {
+        if (isatty(STDIN_FILENO)) {
+            s.interactive = 1;
+            sess_interactive(&s);
+        } else {
+            sess_run_stream(&s, stdin, "stdin");
+        }
+    }
+    out_flush();
+    if (s.errors > 0) status = 1;
+    sess_free(&s);
+    free(cmds);
+    return status;
+}

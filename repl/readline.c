@@ -1,0 +1,227 @@
+/* readline.c - the interactive prompt: GNU readline in callback mode, so a
+ * Ctrl-C at the prompt abandons the line and the prompt comes back, while a
+ * Ctrl-C during a command only sets lab_interrupted (signals.c). History is
+ * kept in $XDG_STATE_HOME/gpulab/history, written after every command. */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <readline/history.h>
+#include <readline/readline.h>
+
+#include "complete.h"
+#include "out.h"
+#include "session.h"
+#include "signals.h"
+
+#define HISTORY_LINES 1000
+
+#ifndef GPULAB_VERSION
+#define GPULAB_VERSION "0.0.0"
+#endif
+
+static struct session *g_sess;
+static char *g_line;
+static int g_have_line;
+static struct cmp_list g_cands;
+static int g_cand_i;
+
+/* ------------------------------------------------------------- history */
+
+/* mkdir -p for the directory part of path. */
+static int mkdirs(const char *path)
+{
+    char *p = strdup(path);
+    if (!p) return -1;
+    for (char *q = p + 1; *q; q++) {
+        if (*q != '/') continue;
+        *q = 0;
+        if (mkdir(p, 0700) != 0 && errno != EEXIST) {
+            free(p);
+            return -1;
+        }
+        *q = '/';
+    }
+    free(p);
+    return 0;
+}
+
+/* $XDG_STATE_HOME/gpulab/history, else ~/.local/state/gpulab/history;
+ * NULL when there is no home to put it in. */
+static char *history_path(void)
+{
+    const char *xdg = getenv("XDG_STATE_HOME");
+    const char *home = getenv("HOME");
+    char buf[4096];
+    if (xdg && xdg[0] == '/')
+        snprintf(buf, sizeof buf, "%s/gpulab/history", xdg);
+    else if (home && *home)
+        snprintf(buf, sizeof buf, "%s/.local/state/gpulab/history", home);
+    else
+        return NULL;
+    return strdup(buf);
+}
+
+static char *history_open(void)
+{
+    char *path = history_path();
+    using_history();
+    stifle_history(HISTORY_LINES);
+    if (!path) return NULL;
+    if (mkdirs(path) != 0) {
+        out_warn("cannot create the directory of %s: %s; history is not saved", path, strerror(errno));
+        free(path);
+        return NULL;
+    }
+    int fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0600);
+    if (fd < 0) {
+        out_warn("cannot open %s: %s; history is not saved", path, strerror(errno));
+        free(path);
+        return NULL;
+    }
+    close(fd);
+    read_history(path);
+    return path;
+}
+
+/* Written after each command, so a crash loses nothing. */
+static void history_save(const char *path, const char *line)
+{
+    HIST_ENTRY *last = history_length > 0 ? history_get(history_base + history_length - 1) : NULL;
+    if (last && strcmp(last->line, line) == 0) return; /* no immediate repeats */
+    add_history(line);
+    if (!path) return;
+    if (append_history(1, path) != 0) write_history(path);
+    history_truncate_file(path, HISTORY_LINES);
+}
+
+/* ---------------------------------------------------------- completion */
+
+static char *cand_gen(const char *text, int state)
+{
+    size_t l = strlen(text);
+    if (state == 0) g_cand_i = 0;
+    while (g_cand_i < g_cands.n) {
+        const char *w = g_cands.words[g_cand_i++];
+        if (strncmp(w, text, l) == 0) return strdup(w);
+    }
+    return NULL;
+}
+
+static char **on_complete(const char *text, int start, int end)
+{
+    (void)end;
+    int files = 0;
+    cmp_free(&g_cands);
+    cmp_candidates(g_sess, rl_line_buffer, start, text, &g_cands, &files);
+    if (files) return NULL; /* readline's file-name completion */
+    rl_attempted_completion_over = 1;
+    /* An algorithm name alone is usually followed by /VARIANT: no space. */
+    rl_completion_append_character = ' ';
+    for (int i = 0; i < g_cands.n; i++) {
+        if (strncmp(g_cands.words[i], text, strlen(text)) == 0 &&
+            strchr(g_cands.words[i], '/') && !strchr(text, '/')) {
+            rl_completion_append_character = '\0';
+            break;
+        }
+    }
+    return rl_completion_matches(text, cand_gen);
+}
+
+/* ---------------------------------------------------------------- loop */
+
+static void on_line(char *line)
+{
+    rl_callback_handler_remove();
+    g_line = line;
+    g_have_line = 1;
+}
+
+static void prompt_text(struct session *s, char *buf, size_t len)
+{
+    if (s->algo && s->variant)
+        snprintf(buf, len, "gpulab %s/%s> ", s->algo->name, s->variant->name);
+    else if (s->algo)
+        snprintf(buf, len, "gpulab %s> ", s->algo->name);
+    else
+        snprintf(buf, len, "gpulab> ");
+}
+
+/* Ctrl-C at the prompt: drop what was typed and show a fresh prompt. */
+static void abandon_line(void)
+{
+    rl_free_line_state();
+    rl_callback_sigcleanup();
+    rl_replace_line("", 0);
+    rl_point = rl_end = 0;
+    rl_mark = 0;
+    fputs("^C", rl_outstream ? rl_outstream : stdout);
+    rl_crlf();
+    rl_on_new_line();
+    rl_redisplay();
+}
+
+void sess_interactive(struct session *s)
+{
+    g_sess = s;
+    rl_readline_name = "gpulab";
+    rl_change_environment = 0; /* leave LINES/COLUMNS alone: ncurses reads the real size */
+    rl_catch_signals = 0;      /* our SIGINT handler only sets flags */
+    rl_attempted_completion_function = on_complete;
+    rl_completer_quote_characters = "\"'";
+    rl_basic_word_break_characters = " \t\n;";
+    char *hist = history_open();
+
+    out_printf("gpulab %s: a lab for GPU parallel algorithms. Type help to begin;\n"
+               "Tab completes, Ctrl-C abandons a line or stops a run, Ctrl-D quits.\n",
+               GPULAB_VERSION);
+    out_flush();
+
+    for (;;) {
+        char prompt[256];
+        prompt_text(s, prompt, sizeof prompt);
+        sig_clear();
+        g_have_line = 0;
+        g_line = NULL;
+        rl_callback_handler_install(prompt, on_line);
+        while (!g_have_line) {
+            struct pollfd p = {.fd = fileno(rl_instream ? rl_instream : stdin), .events = POLLIN};
+            int r = poll(&p, 1, -1);
+            if (sig_int_count > 0) {
+                sig_clear();
+                lab_interrupted = 0;
+                abandon_line();
+                continue;
+            }
+            if (r < 0) {
+                if (errno == EINTR) continue;
+                break;
+            }
+            if (p.revents & (POLLIN | POLLHUP | POLLERR)) rl_callback_read_char();
+        }
+        if (!g_have_line) {
+            rl_callback_handler_remove();
+            break;
+        }
+        if (!g_line) { /* Ctrl-D */
+            out_printf("\n");
+            break;
+        }
+        char *line = g_line;
+        int blank = line[strspn(line, " \t")] == 0;
+        if (!blank) history_save(hist, line);
+        s->script = NULL;
+        s->line = 0;
+        enum cmd_status st = blank ? CMD_OK : sess_exec_line(s, line);
+        free(line);
+        out_flush();
+        if (st == CMD_QUIT || s->quit) break;
+    }
+    cmp_free(&g_cands);
+    free(hist);
+}

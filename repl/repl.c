@@ -1,0 +1,128 @@
+/* repl.c - the input loop shared by -c, scripts, pipes, `source` and the
+ * prompt: split a line into commands, look each one up, run it. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "out.h"
+#include "session.h"
+#include "signals.h"
+
+enum cmd_status sess_exec_cmd(struct session *s, const struct tok_cmd *c)
+{
+    char err[512];
+    const struct tok_cmd *saved = s->cur;
+    s->cur = c;
+    const struct cmd *cmd = cmd_find(c->argv[0], err, sizeof err);
+    enum cmd_status st;
+    if (!cmd) {
+        st = sess_error(s, 0, "%s", err);
+    } else {
+        lab_interrupted = 0; /* a Ctrl-C belongs to the command it interrupted */
+        st = cmd->run(s, c->argc, c->argv);
+        if (lab_interrupted && st == CMD_OK) out_note("interrupted");
+        lab_interrupted = 0;
+    }
+    out_flush();
+    s->cur = saved;
+    return st;
+}
+
+enum cmd_status sess_exec_line(struct session *s, const char *line)
+{
+    struct tok_line t;
+    char err[256];
+    int errpos = -1;
+    const char *saved_text = s->cur_text;
+    s->cur_text = line;
+    if (tok_split(line, &t, err, sizeof err, &errpos) != 0) {
+        sess_error_at(s, errpos, 1, "%s", err);
+        s->cur_text = saved_text;
+        return CMD_ERROR;
+    }
+    enum cmd_status result = CMD_OK;
+    for (int i = 0; i < t.ncmds; i++) {
+        enum cmd_status st = sess_exec_cmd(s, &t.cmds[i]);
+        if (st == CMD_QUIT || s->quit) {
+            s->quit = 1;
+            result = CMD_QUIT;
+            break;
+        }
+        if (st == CMD_ERROR) {
+            result = CMD_ERROR;
+            if (s->bail) break;
+        }
+        if (sig_int_count > 0) break; /* Ctrl-C: skip the rest of the line */
+    }
+    tok_line_free(&t);
+    s->cur_text = saved_text;
+    return result;
+}
+
+enum cmd_status sess_run_stream(struct session *s, FILE *f, const char *name)
+{
+    const char *saved_script = s->script;
+    int saved_line = s->line;
+    char *buf = NULL;
+    size_t cap = 0;
+    ssize_t got;
+    enum cmd_status result = CMD_OK;
+    s->script = name;
+    s->line = 0;
+    for (;;) {
+        errno = 0;
+        got = getline(&buf, &cap, f);
+        if (sig_int_count > 0) {
+            /* Ctrl-C stops the script, also a sourced one at the prompt. */
+            out_error(NULL, "interrupted: %s stopped at line %d", name, s->line + (got >= 0));
+            s->errors++;
+            result = CMD_ERROR;
+            break;
+        }
+        if (got < 0) break;
+        s->line++;
+        if (got > 0 && buf[got - 1] == '\n') buf[--got] = 0;
+        if (got > 0 && buf[got - 1] == '\r') buf[--got] = 0;
+        enum cmd_status st = sess_exec_line(s, buf);
+        if (st == CMD_QUIT) {
+            result = CMD_QUIT;
+            break;
+        }
+        if (st == CMD_ERROR) {
+            result = CMD_ERROR;
+            if (s->bail) break;
+        }
+        if (sig_int_count > 0) {
+            out_error(NULL, "interrupted: %s stopped after line %d", name, s->line);
+            s->errors++;
+            result = CMD_ERROR;
+            break;
+        }
+    }
+    free(buf);
+    s->script = saved_script;
+    s->line = saved_line;
+    return result;
+}
+
+enum cmd_status sess_run_file(struct session *s, const char *path)
+{
+    if (s->depth >= SESS_MAX_DEPTH) {
+        out_error(NULL, "%s: scripts nested more than %d deep (does it source itself?)", path,
+                  SESS_MAX_DEPTH);
+        s->errors++;
+        return CMD_ERROR;
+    }
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        out_error(NULL, "cannot open %s: %s", path, strerror(errno));
+        s->errors++;
+        return CMD_ERROR;
+    }
+    s->depth++;
+    enum cmd_status st = sess_run_stream(s, f, path);
+    s->depth--;
+    fclose(f);
+    return st;
+}

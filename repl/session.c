@@ -1,0 +1,140 @@
+/* session.c - the session's state and how errors are reported. */
+#include "session.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "out.h"
+#include "parse.h"
+
+/* The first variant that runs on the GPU and the simulator, else the first. */
+static const lab_variant *first_kernel_variant(const lab_algo *a)
+{
+    if (!a || a->nvariants <= 0) return NULL;
+    for (int i = 0; i < a->nvariants; i++)
+        if (a->variants[i].kind == LAB_ROW_KERNEL) return &a->variants[i];
+    return &a->variants[0];
+}
+
+void sess_init(struct session *s)
+{
+    memset(s, 0, sizeof *s);
+    lab_config_defaults(&s->cfg);
+    snprintf(s->lang, sizeof s->lang, "en");
+    if (lab_algo_count() > 0) sess_use(s, lab_algo_at(0), NULL);
+}
+
+void sess_free(struct session *s)
+{
+    free(s->results);
+    s->results = NULL;
+    s->nresults = 0;
+}
+
+void sess_use(struct session *s, const lab_algo *a, const lab_variant *v)
+{
+    if (!a) return;
+    if (a != s->algo) {
+        s->cfg.n = 0; /* auto: the algorithm's default for the backend */
+        s->cfg.dtype = a->dtype_default;
+        if (a->patterns && a->patterns[0])
+            snprintf(s->cfg.pattern, sizeof s->cfg.pattern, "%s", a->patterns[0]);
+        s->cfg.block = s->cfg.block_y = 0;
+        s->cfg.grid = s->cfg.grid_y = 0;
+    }
+    s->algo = a;
+    s->variant = v ? v : first_kernel_variant(a);
+}
+
+static enum cmd_status sess_verror(struct session *s, int pos, int len, const char *fmt, va_list ap)
+{
+    struct out_loc loc = {0};
+    loc.script = s->script;
+    loc.line = s->line;
+    loc.text = pos >= 0 ? s->cur_text : NULL;
+    loc.pos = pos;
+    loc.len = len;
+    out_verror(&loc, fmt, ap);
+    s->errors++;
+    return CMD_ERROR;
+}
+
+enum cmd_status sess_error(struct session *s, int argi, const char *fmt, ...)
+{
+    int pos = -1, len = 0;
+    if (s->cur && argi >= 0 && argi < s->cur->argc) {
+        pos = s->cur->pos[argi];
+        len = s->cur->len[argi];
+    } else if (s->cur && argi >= s->cur->argc && s->cur->argc > 0) {
+        /* a missing word: point just past the last one */
+        int last = s->cur->argc - 1;
+        pos = s->cur->pos[last] + s->cur->len[last] + 1;
+        len = 1;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    enum cmd_status st = sess_verror(s, pos, len, fmt, ap);
+    va_end(ap);
+    return st;
+}
+
+enum cmd_status sess_error_at(struct session *s, int pos, int len, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    enum cmd_status st = sess_verror(s, pos, len, fmt, ap);
+    va_end(ap);
+    return st;
+}
+
+void sess_set_results(struct session *s, const lab_result *rows, int n)
+{
+    free(s->results);
+    s->results = NULL;
+    s->nresults = 0;
+    if (n <= 0) return;
+    s->results = malloc((size_t)n * sizeof *rows);
+    if (!s->results) return;
+    memcpy(s->results, rows, (size_t)n * sizeof *rows);
+    s->nresults = n;
+    s->results_cfg = s->cfg;
+    s->results_algo = s->algo;
+}
+
+void sess_note_no_gpu(struct session *s)
+{
+    if (s->gpu_note_shown) return;
+    const lab_device_info *d = lab_device();
+    const char *off = lab_device_disabled();
+    if (d->present && !off) return;
+    s->gpu_note_shown = 1;
+    if (off)
+        out_note("the GPU is disabled for this session: %s; GPU variants run on the simulator", off);
+    else
+        out_note("no GPU: %s; GPU variants run on the simulator",
+                 d->why_not[0] ? d->why_not : "none found");
+}
+
+/* Find a variant of a by exact name or unique prefix. */
+const lab_variant *sess_find_variant(const lab_algo *a, const char *name, char *err, size_t errlen)
+{
+    const char *names[128];
+    int n = a->nvariants > 128 ? 128 : a->nvariants;
+    for (int i = 0; i < n; i++) names[i] = a->variants[i].name;
+    int amb[128], namb = 0;
+    int k = parse_lookup(name, names, n, amb, 128, &namb);
+    if (k >= 0) return &a->variants[k];
+    size_t off;
+    if (k == -2) {
+        off = (size_t)snprintf(err, errlen, "ambiguous variant \"%s\" of %s: could be ", name, a->name);
+        for (int i = 0; i < namb && off < errlen; i++)
+            off += (size_t)snprintf(err + off, errlen - off, "%s%s", i ? ", " : "", names[amb[i]]);
+        return NULL;
+    }
+    off = (size_t)snprintf(err, errlen, "%s has no variant \"%s\"; variants: ", a->name, name);
+    for (int i = 0; i < n && off < errlen; i++)
+        off += (size_t)snprintf(err + off, errlen - off, "%s%s", i ? ", " : "", names[i]);
+    return NULL;
+}
+

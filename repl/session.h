@@ -1,0 +1,113 @@
+/* session.h - everything one REPL session remembers, and the input loop.
+ *
+ * One struct session lives for the whole program (main.c makes it). Command
+ * handlers read and change it; other modules (animate, lessons, sweeps) read
+ * the settings and the current variant from it and keep the last results.
+ */
+#ifndef GPULAB_SESSION_H
+#define GPULAB_SESSION_H
+
+#include <stdio.h>
+
+#include "cmd.h"
+#include "lab.h"
+#include "parse.h"
+
+#define SESS_MAX_DEPTH 16 /* nested `source` files */
+
+struct session {
+    /* ---- what the student chose */
+    lab_config cfg;                /* every setting (set/show) */
+    const lab_algo *algo;          /* current algorithm; never NULL once started */
+    const lab_variant *variant;    /* current variant of algo; never NULL once started */
+
+    /* ---- the last run/compare, for export and for others to read */
+    lab_result *results;           /* malloc'd array, nresults rows (ran = 0 rows too) */
+    int nresults;
+    lab_config results_cfg;        /* the settings they ran with */
+    const lab_algo *results_algo;
+
+    /* ---- how to talk */
+    int json;                      /* --json: run/compare/trace print JSON lines */
+    int color;                     /* ANSI colours on stdout/stderr */
+    int interactive;               /* reading from a terminal: prompt, history */
+    int bail;                      /* --bail: stop at the first error */
+    char lang[16];                 /* --lang (lesson language), "en" by default */
+    char lecture[1024];            /* --lecture FILE, "" when not given */
+
+    /* ---- where the current command came from (for error messages) */
+    const char *script;            /* script name, "-c", "stdin", or NULL at the prompt */
+    int line;                      /* line number within script (1-based), 0 if none */
+    const char *cur_text;          /* the whole input line being run */
+    const struct tok_cmd *cur;     /* the command being run: words and positions */
+    int depth;                     /* nesting of `source` */
+
+    /* ---- bookkeeping */
+    int errors;                    /* commands that failed so far */
+    int quit;                      /* a quit command was seen */
+    int gpu_note_shown;            /* "no GPU" said once */
+};
+
+/* Make a session with default settings and the first algorithm of the
+ * registry (and its first kernel variant) chosen. */
+void sess_init(struct session *s);
+void sess_free(struct session *s);
+
+/* Choose an algorithm (when it changes: n back to auto, dtype and pattern to
+ * the algorithm's defaults, block and grid to auto) and a variant (NULL: its first kernel variant). */
+void sess_use(struct session *s, const lab_algo *a, const lab_variant *v);
+
+/* A variant of a by exact name or unique prefix; NULL with a message that
+ * lists the variants (or the candidates of an ambiguous prefix). */
+const lab_variant *sess_find_variant(const lab_algo *a, const char *name, char *err, size_t errlen);
+
+/* Report a failed command: "error: [line N of FILE: ]message" on stderr, then
+ * the input line with a caret under word argi of the current command (argi <
+ * 0: no caret). Counts the error. Returns CMD_ERROR so handlers can write
+ * `return sess_error(s, 1, "...")`. */
+enum cmd_status sess_error(struct session *s, int argi, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* The same with the caret at byte offset pos of the line (len bytes). */
+enum cmd_status sess_error_at(struct session *s, int pos, int len, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* Replace the last results (takes a copy of rows[0..n)). */
+void sess_set_results(struct session *s, const lab_result *rows, int n);
+
+/* Print rows as run/compare do: the timing table with its footnotes, or
+ * one JSON line per row with --json. (cmd_run.c) */
+void sess_print_results(struct session *s, const lab_result *rows, int n);
+
+/* Record a trace of variant v with the current settings (n auto: a small n
+ * that v can be traced at). Fills *t and *r; 0 ok, -1 with a message in err
+ * (e.g. lab_run's refusal when n is too large to trace). (cmd_trace.c) */
+int sess_record_trace(struct session *s, const lab_variant *v, lab_trace *t, lab_result *r,
+                      char *err, size_t errlen);
+
+/* Say once per session that there is no GPU and why (on stderr). */
+void sess_note_no_gpu(struct session *s);
+
+/* ---- the input loop (repl.c) */
+
+/* Run one line: split it into commands and run each one. Returns CMD_QUIT
+ * when a command asked to quit, CMD_ERROR when some command failed (and the
+ * session should stop because of --bail, or the line did not parse),
+ * else CMD_OK. */
+enum cmd_status sess_exec_line(struct session *s, const char *line);
+
+/* Run one command already split into words. */
+enum cmd_status sess_exec_cmd(struct session *s, const struct tok_cmd *c);
+
+/* Run a script from a stream (no prompt, no history); name is used in error
+ * messages ("line N of NAME"). Returns as sess_exec_line. */
+enum cmd_status sess_run_stream(struct session *s, FILE *f, const char *name);
+
+/* Open and run a script file. CMD_ERROR when it cannot be opened. */
+enum cmd_status sess_run_file(struct session *s, const char *path);
+
+/* The interactive loop on a terminal: prompt, completion, history, Ctrl-C.
+ * Returns when the user quits or at end of input. (readline.c) */
+void sess_interactive(struct session *s);
+
+#endif
