@@ -85,6 +85,7 @@ typedef struct lab_result {
     int correct;           /* 1 right, 0 wrong, -1 not checked */
     double rel_error;      /* floats: |got - ref| / |ref|; -1 when not applicable */
     char note[LAB_NOTE_MAX];
+    double gflops;         /* arithmetic rows (matmul): GFLOP/s; 0 when not applicable */
 } lab_result;
 
 /* ---------------------------------------------------------------- traces */
