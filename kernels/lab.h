@@ -165,6 +165,8 @@ typedef enum lab_row_kind {
 #define LAB_WRONG_ON_PURPOSE (1u << 4) /* a lecture's bug, kept to be seen */
 #define LAB_BLOCK_2D      (1u << 5) /* block is bx x by */
 #define LAB_OMP_BASELINE  (1u << 6) /* the row speedups are measured against */
+#define LAB_GRID_COVERS_N (1u << 7) /* no grid-stride loop: a grid the user sets must cover n
+                                       (grid * block * items_per_thread >= n) */
 
 typedef struct lab_variant {
     const char *name;
@@ -177,6 +179,7 @@ typedef struct lab_variant {
     long long grid_default;  /* 0 = derived from n */
     long long trace_max_n;   /* largest n it can be traced at; 0 = not traceable */
     lab_fn gpu, gpu_traced, sim, cpu;
+    int items_per_thread;    /* LAB_GRID_COVERS_N: elements one thread handles; 0 = 1 */
 } lab_variant;
 
 typedef struct lab_algo {
@@ -241,6 +244,7 @@ typedef struct lab_job {
     lab_trace *trace;        /* non-NULL: record events */
     char note[LAB_NOTE_MAX];
     char err[LAB_ERR_MAX];
+    struct lab_probe *probe; /* non-NULL: LAUNCH records every launch here */
 } lab_job;
 
 /* A prepared input shared by the rows of one compare: the host data, and the
@@ -272,6 +276,45 @@ lab_backend lab_kernel_backend(const lab_config *cfg);
 
 /* Set by a SIGINT handler; checked between repeats. */
 extern volatile int lab_interrupted;
+
+/* ------------------------------------------------ launches, probed */
+
+/* One launch shape of a run, as LAUNCH saw it. On the GPU the kernel's
+ * address and its compiled attributes come along, so the occupancy API can be
+ * asked about it; on the simulator they are unknown (-1, NULL). */
+typedef struct lab_launch_probe {
+    char kernel[LAB_NAME_MAX]; /* LAUNCH's kernel expression: "reduce_sequential_k<T>" */
+    const void *func;          /* GPU: the kernel's address; NULL on the simulator */
+    unsigned grid[3], block[3];
+    size_t dynamic_smem;       /* bytes of dynamic shared memory per block */
+    int count;                 /* launches of this shape in the run */
+    int regs;                  /* registers per thread; -1 unknown */
+    int max_threads;           /* the compiled limit of threads per block; -1 unknown */
+    long long static_smem;     /* __shared__ bytes per block; -1 unknown */
+    long long local_bytes;     /* local memory per thread; -1 unknown */
+    long long max_dynamic_smem;/* dynamic shared memory the kernel may ask for; -1 unknown */
+} lab_launch_probe;
+
+/* Where a run records its launches: set in->job.probe before lab_run() and
+ * every row run over that input fills it (the same shape twice counts once). */
+typedef struct lab_probe {
+    lab_launch_probe *launches;
+    int count, max;
+    int dropped;               /* shapes that did not fit in max */
+} lab_probe;
+
+/* Run v once over in (prepare in with repeats 1 to keep it quick) and
+ * return its launch shapes in out[0..max): their number, or -1 with msg
+ * when the variant did not run. */
+int lab_probe_launches(lab_input *in, const lab_variant *v, lab_launch_probe *out, int max,
+                       char *msg, size_t msglen);
+
+/* Called by LAUNCH before every launch (kern.h): checks the shape against
+ * the device (on the simulator: against the model of cfg->model), with the
+ * allowed range in job->err when it is refused, and records it when the job
+ * is probed. 0 ok, -1 refused. */
+int lab_launch_check(lab_job *job, const char *kernel, const void *func, const unsigned grid[3],
+                     const unsigned block[3], size_t dynamic_smem);
 
 /* --------------------------------------------------------- device layer */
 
