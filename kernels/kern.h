@@ -188,6 +188,28 @@ static inline void lab_timer_lap(lab_timer *t)
 
 /* ------------------------------------------------ shared memory, launches */
 
+/* Before every launch its shape is checked against the device (on the
+ * simulator: against the GPU model of `set model`), so a block that is too
+ * large or asks for too much shared memory is refused with the allowed range
+ * instead of failing inside CUDA; and a probed run (lab_probe_launches)
+ * records it, which is how `occupancy` finds every kernel of a variant. The
+ * grid, block and smem arguments are evaluated once. */
+#if defined(GPULAB_SIM)
+#  define LAB_KERNEL_ADDR(kernel) ((const void *)0)
+#else
+#  define LAB_KERNEL_ADDR(kernel) ((const void *)(kernel))
+#endif
+static inline int lab_launch_pre(lab_job *job, const char *kernel, const void *func, const dim3 &g,
+                                 const dim3 &b, size_t smem)
+{
+    const unsigned gg[3] = {g.x, g.y, g.z}, bb[3] = {b.x, b.y, b.z};
+    return lab_launch_check(job, kernel, func, gg, bb, smem);
+}
+#define LAB_LAUNCH_SHAPE(kernel, grid, block, smem)                                  \
+    const dim3 lab_lg_(grid), lab_lb_(block);                                        \
+    const size_t lab_ls_ = (size_t)(smem);                                           \
+    TRY(lab_launch_pre(job, #kernel, LAB_KERNEL_ADDR(kernel), lab_lg_, lab_lb_, lab_ls_))
+
 #if defined(GPULAB_SIM)
 /* The simulator gives shared memory block lifetime, poisons it at each block
  * start, checks every index, and (race-check mode) watches every access. */
@@ -196,8 +218,9 @@ static inline void lab_timer_lap(lab_timer *t)
 #  define DYNAMIC_SHARED(T, name)   SIM_DYNAMIC_SHARED(T, name)
 #  define LAUNCH(kernel, grid, block, smem, ...)                                    \
       do {                                                                          \
-          if (sim_launch(job, #kernel, __FILE__, __LINE__, dim3(grid), dim3(block), \
-                         (size_t)(smem), [=]() { kernel(__VA_ARGS__); }) != 0)      \
+          LAB_LAUNCH_SHAPE(kernel, grid, block, smem);                              \
+          if (sim_launch(job, #kernel, __FILE__, __LINE__, lab_lg_, lab_lb_,        \
+                         lab_ls_, [=]() { kernel(__VA_ARGS__); }) != 0)             \
               return -1;                                                            \
       } while (0)
 #else
@@ -209,15 +232,17 @@ static inline void lab_timer_lap(lab_timer *t)
 #  if defined(LAB_TRACE)
 #    define LAUNCH(kernel, grid, block, smem, ...)                                  \
         do {                                                                        \
-            TRY(lab_gtrace_begin(job, #kernel, dim3(grid), dim3(block)));           \
-            kernel<<<(grid), (block), (smem)>>>(__VA_ARGS__);                       \
+            LAB_LAUNCH_SHAPE(kernel, grid, block, smem);                            \
+            TRY(lab_gtrace_begin(job, #kernel, lab_lg_, lab_lb_));                  \
+            kernel<<<lab_lg_, lab_lb_, lab_ls_>>>(__VA_ARGS__);                     \
             CK(cudaGetLastError());                                                 \
             TRY(lab_gtrace_end(job));                                               \
         } while (0)
 #  else
 #    define LAUNCH(kernel, grid, block, smem, ...)                                  \
         do {                                                                        \
-            kernel<<<(grid), (block), (smem)>>>(__VA_ARGS__);                       \
+            LAB_LAUNCH_SHAPE(kernel, grid, block, smem);                            \
+            kernel<<<lab_lg_, lab_lb_, lab_ls_>>>(__VA_ARGS__);                     \
             CK(cudaGetLastError());                                                 \
         } while (0)
 #  endif
