@@ -104,6 +104,22 @@ static long long resolved_n(const lab_algo *a, const lab_config *cfg)
     return n;
 }
 
+/* Elements one block of v covers under cfg (LAB_GRID_COVERS_N variants). */
+static long long grid_per_block(const lab_variant *v, const lab_config *cfg)
+{
+    long long block = cfg->block > 0 ? cfg->block : v->block_default;
+    if (cfg->block_y > 0) block *= cfg->block_y;
+    return block * (v->items_per_thread > 1 ? v->items_per_thread : 1);
+}
+
+/* Does a grid the user set leave elements of n without a thread? */
+static int grid_short(const lab_variant *v, const lab_config *cfg, long long n)
+{
+    if (!v || !(v->flags & LAB_GRID_COVERS_N) || cfg->grid <= 0 || (v->flags & LAB_BLOCK_2D)) return 0;
+    long long per = grid_per_block(v, cfg);
+    return per > 0 && cfg->grid < (n + per - 1) / per;
+}
+
 int lab_validate(const lab_algo *a, const lab_variant *v, const lab_config *cfg, char *msg, size_t len)
 {
     long long n = resolved_n(a, cfg);
@@ -168,6 +184,25 @@ int lab_validate(const lab_algo *a, const lab_variant *v, const lab_config *cfg,
             snprintf(msg, len, "grid must be 1..2147483647 blocks (or auto), not %lld", cfg->grid);
             return -1;
         }
+        if (cfg->grid_y != 0 && (cfg->grid_y < 1 || cfg->grid_y > 65535)) {
+            snprintf(msg, len, "the grid's y extent must be 1..65535 blocks, not %lld", cfg->grid_y);
+            return -1;
+        }
+        /* One thread per element and no grid-stride loop: a grid the user
+         * sets must reach the last element. The lecture's version that does
+         * not is kept on purpose (LAB_WRONG_ON_PURPOSE): lab_run labels it. */
+        if (grid_short(v, cfg, n) && !(v->flags & LAB_WRONG_ON_PURPOSE)) {
+            long long per = grid_per_block(v, cfg);
+            snprintf(msg, len,
+                     "%s/%s has no grid-stride loop, so its grid must reach every element: grid "
+                     "%lld reaches %lld of n = %lld; allowed %lld..2147483647 blocks (or auto)",
+                     a->name, v->name, cfg->grid, cfg->grid * per, n, (n + per - 1) / per);
+            return -1;
+        }
+    }
+    if (cfg->block_y < 0) {
+        snprintf(msg, len, "block's y extent must be 1..1024 threads (or auto), not %d", cfg->block_y);
+        return -1;
     }
     return 0;
 }
@@ -446,6 +481,12 @@ int lab_run(lab_input *in, const lab_variant *v, lab_result *r, lab_trace *trace
     if (j.note[0]) {
         size_t l = strlen(r->note);
         snprintf(r->note + l, sizeof r->note - l, "%s%s", l ? "; " : "", j.note);
+    }
+    if (grid_short(v, cfg, j.n)) {
+        size_t l = strlen(r->note);
+        snprintf(r->note + l, sizeof r->note - l,
+                 "%sgrid %lld reaches %lld of %lld elements: the lecture's bug, allowed on purpose",
+                 l ? "; " : "", cfg->grid, cfg->grid * grid_per_block(v, cfg), j.n);
     }
     if (trace) trace->result = r->value;
     free(j.out);
