@@ -2,9 +2,11 @@
  * The REPL, completion, help and the tests read this list and nothing else. */
 #include "lab.h"
 
+extern const lab_algo lab_algo_scale, lab_algo_vecdiff, lab_algo_distance;
 extern const lab_algo lab_algo_reduce;
 
 static const lab_algo *const algos[] = {
+    &lab_algo_scale, &lab_algo_vecdiff, &lab_algo_distance,
     &lab_algo_reduce,
 };
 
