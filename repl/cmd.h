@@ -40,7 +40,7 @@ enum cmd_status {
 enum cmd_complete {
     CMP_NONE = 0,
     CMP_COMMAND,  /* command names (help) */
-    CMP_ALGO,     /* ALGO and ALGO/VARIANT (use) */
+    CMP_ALGO,     /* algorithm names (list) */
     CMP_VARIANT,  /* variants of the current algorithm (run, trace, animate) */
     CMP_SETTING,  /* a setting name, then its values (set) */
     CMP_FILE,     /* file names (source) */

@@ -37,7 +37,7 @@ static enum cmd_status cmd_help(struct session *s, int argc, char **argv)
         int l = (int)strlen(c->usage ? c->usage : c->name);
         if (l > w) w = l;
     }
-    if (w > 34) w = 34;
+    if (w > 22) w = 22;
     out_printf("Commands (any unique prefix works; help COMMAND says more):\n");
     for (int g = 0; cmd_groups[g]; g++) {
         for (const struct cmd *c = cmd_groups[g]; c->name; c++) {

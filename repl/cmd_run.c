@@ -56,7 +56,7 @@ void sess_print_results(struct session *s, const lab_result *rows, int n)
             if (r->grid_y > 0) snprintf(c[3], sizeof c[3], "%lldx%lld", r->grid, r->grid_y);
             else snprintf(c[3], sizeof c[3], "%lld", r->grid);
         }
-        char mark[8] = "";
+        char mark[16] = "";
         if (r->note[0] && nnotes < 64) {
             snprintf(notes[nnotes], sizeof notes[nnotes], "[%d] %s: %s%s", nnotes + 1, r->variant,
                      r->ran ? "" : "not run: ", r->note);
@@ -247,7 +247,6 @@ static enum cmd_status do_compare(struct session *s, int argc, char **argv)
 const struct cmd cmd_run[] = {
     {
         .name = "run",
-        .aliases = "r",
         .usage = "run [VARIANT...]",
         .help = "run the chosen variant (or the ones named) and print the timing table",
         .long_help =

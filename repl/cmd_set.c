@@ -70,30 +70,51 @@ static void complete_n(struct session *s, struct cmp_list *out)
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) cmp_add(out, v[i]);
 }
 
+/* "2^8 threads of reduce/x": what the variant accepts, for messages. */
+static void block_range(const struct session *s, char *buf, size_t len)
+{
+    const lab_variant *v = s->variant;
+    if (!v || v->kind != LAB_ROW_KERNEL) {
+        snprintf(buf, len, "1..1024 threads");
+        return;
+    }
+    if (v->flags & LAB_FIXED_BLOCK) {
+        snprintf(buf, len, "only auto: %s/%s chooses its block (%d)", s->algo->name, v->name,
+                 v->block_default);
+        return;
+    }
+    snprintf(buf, len, "%s/%s takes %d..%d threads%s", s->algo->name, v->name,
+             v->block_min > 0 ? v->block_min : 1, v->block_max > 0 ? v->block_max : 1024,
+             (v->flags & LAB_POW2_BLOCK) ? ", a power of two" : "");
+}
+
 static int set_block(struct session *s, const char *v, char *err, size_t errlen)
 {
     lab_config c = s->cfg;
     long long x, y;
+    char range[256];
+    block_range(s, range, sizeof range);
     if (parse_is_auto(v)) {
         c.block = c.block_y = 0;
     } else {
-        if (parse_dims(v, 1, INT_MAXV, &x, &y, err, errlen) != 0) {
-            if (strstr(err, "zero") || strstr(err, "negative") || strstr(err, "range")) {
-                char tmp[512];
-                snprintf(tmp, sizeof tmp, "%s; block is threads per block (or auto)", err);
-                snprintf(err, errlen, "%s", tmp);
-            }
+        if (parse_dims(v, 0, INT_MAXV, &x, &y, err, errlen) != 0) {
+            char tmp[512];
+            snprintf(tmp, sizeof tmp, "%s; block is threads per block: %s (or auto)", err, range);
+            snprintf(err, errlen, "%s", tmp);
+            return -1;
+        }
+        if (x == 0 || (strchr(v, 'x') && y == 0)) {
+            snprintf(err, errlen, "a block has at least one thread; %s (or auto)", range);
             return -1;
         }
         if (y > 0 && s->variant && !(s->variant->flags & LAB_BLOCK_2D)) {
-            snprintf(err, errlen, "%s/%s takes a 1D block: one number (or auto), not %s",
-                     s->algo->name, s->variant->name, v);
+            snprintf(err, errlen, "%s/%s takes a 1D block: one number (or auto)", s->algo->name,
+                     s->variant->name);
             return -1;
         }
         if (x * (y > 0 ? y : 1) > 1024) {
-            snprintf(err, errlen,
-                     "block %s is %lld threads; CUDA allows at most 1024 threads per block", v,
-                     x * (y > 0 ? y : 1));
+            snprintf(err, errlen, "%lld threads; CUDA allows at most 1024 threads per block (%s)",
+                     x * (y > 0 ? y : 1), range);
             return -1;
         }
         c.block = (int)x;
@@ -571,7 +592,7 @@ static enum cmd_status do_set(struct session *s, int argc, char **argv)
         return sess_error(s, 3, "set %s takes one value (quote it if it has spaces)", st->name);
     err[0] = 0;
     if (st->set(s, argv[2], err, sizeof err) != 0)
-        return sess_error(s, 2, "%s: %s", st->name, err[0] ? err : st->allowed);
+        return sess_error(s, 2, "%s %s: %s", st->name, argv[2], err[0] ? err : st->allowed);
     if (s->interactive) {
         char buf[256];
         st->show(s, buf, sizeof buf);

@@ -62,7 +62,8 @@ void cmp_algos(struct cmp_list *out)
     char buf[2 * LAB_NAME_MAX + 2];
     for (int i = 0; i < lab_algo_count(); i++) {
         const lab_algo *a = lab_algo_at(i);
-        cmp_add(out, a->name);
+        snprintf(buf, sizeof buf, "%s/", a->name); /* `use reduce/` takes the first variant */
+        cmp_add(out, buf);
         for (int v = 0; v < a->nvariants; v++) {
             snprintf(buf, sizeof buf, "%s/%s", a->name, a->variants[v].name);
             cmp_add(out, buf);
@@ -133,7 +134,8 @@ int cmp_candidates(struct session *s, const char *line, int start, const char *t
             if (argi == 1) add_commands(out);
             break;
         case CMP_ALGO:
-            if (argi == 1) cmp_algos(out);
+            if (argi == 1)
+                for (int i = 0; i < lab_algo_count(); i++) cmp_add(out, lab_algo_at(i)->name);
             break;
         case CMP_VARIANT:
             cmp_variants(s, out);

@@ -13,7 +13,7 @@ struct cmp_list {
 };
 void cmp_free(struct cmp_list *l);
 
-/* Helpers for custom completers: every ALGO and ALGO/VARIANT; the variants
+/* Helpers for custom completers: every ALGO/ and ALGO/VARIANT; the variants
  * of the current algorithm. */
 void cmp_algos(struct cmp_list *out);
 void cmp_variants(struct session *s, struct cmp_list *out);

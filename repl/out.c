@@ -93,8 +93,9 @@ void out_verror(const struct out_loc *loc, const char *fmt, va_list ap)
          * word; tabs are kept in the caret line so the columns agree. */
         const char *t = loc->text;
         size_t tl = strcspn(t, "\r\n");
+        if (loc->text_len > 0 && (size_t)loc->text_len < tl) tl = (size_t)loc->text_len;
         int pos = loc->pos, len = loc->len < 1 ? 1 : loc->len;
-        if ((size_t)pos > tl) pos = (int)tl;
+        if ((size_t)pos > tl + 1) pos = (int)tl + 1;
         fprintf(e, "    %.*s\n    ", (int)tl, t);
         for (int i = 0; i < pos; i++) fputc(t[i] == '\t' ? '\t' : ' ', e);
         fprintf(e, "%s^", out_color(OUT_GOOD));

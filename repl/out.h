@@ -49,6 +49,7 @@ struct out_loc {
     const char *script;  /* "line N of SCRIPT" when script and line are set */
     int line;
     const char *text;    /* the input line, or NULL for no caret */
+    int text_len;        /* bytes of text to show; 0: up to the end of the line */
     int pos, len;        /* caret under text[pos .. pos+len) */
 };
 

@@ -253,7 +253,7 @@ static long double sp_atom(struct sp *x)
                                                       : tolower((unsigned char)*x->p) - 'a' + 10;
                 v = v * 16 + d;
                 if (v >= SP_LIMIT) {
-                    sp_fail(x, "\"%s\" is too large", x->s);
+                    sp_fail(x, "too large");
                     return 0;
                 }
             }
@@ -299,7 +299,7 @@ static long double sp_atom(struct sp *x)
             return 0;
         }
         if (errno == ERANGE || v >= SP_LIMIT) {
-            sp_fail(x, "\"%s\" is too large", x->s);
+            sp_fail(x, "too large");
             return 0;
         }
     }
@@ -315,7 +315,7 @@ static long double sp_atom(struct sp *x)
             x->p += l;
             v *= suf[i].m;
             if (v >= SP_LIMIT) {
-                sp_fail(x, "\"%s\" is too large", x->s);
+                sp_fail(x, "too large");
                 return 0;
             }
             return v;
@@ -351,7 +351,7 @@ static long double sp_factor(struct sp *x)
         return 0;
     }
     if (e > 200) {
-        sp_fail(x, "\"%s\" is too large", x->s);
+        sp_fail(x, "too large");
         return 0;
     }
     long double base = op == '^' ? v : 2.0L;
@@ -359,7 +359,7 @@ static long double sp_factor(struct sp *x)
     for (int i = 0; i < (int)e; i++) {
         r *= base;
         if (r >= SP_LIMIT) {
-            sp_fail(x, "\"%s\" is too large", x->s);
+            sp_fail(x, "too large");
             return 0;
         }
     }
@@ -379,7 +379,7 @@ static long double sp_expr(struct sp *x)
             if (x->failed) return 0;
             v *= f;
             if (v >= SP_LIMIT) {
-                sp_fail(x, "\"%s\" is too large", x->s);
+                sp_fail(x, "too large");
                 return 0;
             }
             continue;
@@ -412,18 +412,25 @@ static int size_core(const char *s, long long min, long long max, long long *out
     }
     if (x.failed) {
         if (strstr(tmp, "negative"))
-            seterr(err, errlen, "%s cannot be negative: \"%s\"", what, s);
+            seterr(err, errlen, "%s cannot be negative", what);
+        else if (strstr(tmp, "too large")) {
+            char m[32];
+            parse_fmt_size(max, m, sizeof m);
+            seterr(err, errlen, "too large: at most %s", m);
+        }
         else
             seterr(err, errlen, "%s; expected %s like " PARSE_SIZE_FORMS, tmp, what);
         return -1;
     }
     if (!sp_is_whole(v)) {
-        seterr(err, errlen, "\"%s\" is not a whole number", s);
+        seterr(err, errlen, "not a whole number");
         return -1;
     }
     if (neg) v = -v;
     if (v > (long double)LLONG_MAX || v < (long double)LLONG_MIN) {
-        seterr(err, errlen, "\"%s\" is too large", s);
+        char m[32];
+        parse_fmt_size(max, m, sizeof m);
+        seterr(err, errlen, "too large: at most %s", m);
         return -1;
     }
     long long r = (long long)v;

@@ -121,15 +121,17 @@ static char **on_complete(const char *text, int start, int end)
     cmp_candidates(g_sess, rl_line_buffer, start, text, &g_cands, &files);
     if (files) return NULL; /* readline's file-name completion */
     rl_attempted_completion_over = 1;
-    /* An algorithm name alone is usually followed by /VARIANT: no space. */
+    /* "reduce/" is followed by a variant name: no space after it. */
     rl_completion_append_character = ' ';
-    for (int i = 0; i < g_cands.n; i++) {
-        if (strncmp(g_cands.words[i], text, strlen(text)) == 0 &&
-            strchr(g_cands.words[i], '/') && !strchr(text, '/')) {
-            rl_completion_append_character = '\0';
-            break;
+    size_t tl = strlen(text);
+    int matches = 0;
+    const char *only = NULL;
+    for (int i = 0; i < g_cands.n; i++)
+        if (strncmp(g_cands.words[i], text, tl) == 0) {
+            matches++;
+            only = g_cands.words[i];
         }
-    }
+    if (matches == 1 && only[strlen(only) - 1] == '/') rl_completion_append_character = '\0';
     return rl_completion_matches(text, cand_gen);
 }
 
@@ -213,6 +215,8 @@ void sess_interactive(struct session *s)
             break;
         }
         char *line = g_line;
+        size_t ll = strlen(line);
+        while (ll > 0 && (line[ll - 1] == ' ' || line[ll - 1] == '\t')) line[--ll] = 0;
         int blank = line[strspn(line, " \t")] == 0;
         if (!blank) history_save(hist, line);
         s->script = NULL;

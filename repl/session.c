@@ -55,6 +55,15 @@ static enum cmd_status sess_verror(struct session *s, int pos, int len, const ch
     loc.text = pos >= 0 ? s->cur_text : NULL;
     loc.pos = pos;
     loc.len = len;
+    if (loc.text && s->cur && s->cur->argc > 0) {
+        /* Show only the command at fault, not the whole line of commands. */
+        int first = s->cur->pos[0];
+        int last = s->cur->argc - 1;
+        int end = s->cur->pos[last] + s->cur->len[last];
+        loc.text = s->cur_text + first;
+        loc.text_len = end - first;
+        loc.pos = pos - first;
+    }
     out_verror(&loc, fmt, ap);
     s->errors++;
     return CMD_ERROR;

@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# The real prompt, typed at through tmux: Tab completion, Ctrl-C at the
+# prompt (the line is dropped, the prompt comes back), Ctrl-C during a run
+# (it stops between repeats, gpulab stays), history written, quit.
+# Exit 77 (skipped) when tmux is not installed.
+#
+# usage: tmux.sh GPULAB
+set -u
+GPULAB=$1
+command -v tmux >/dev/null 2>&1 || { echo "tmux not installed: skipped"; exit 77; }
+
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/gpulab-tmux.XXXXXX")
+SOCK="gpulab-test-$$"
+T() { tmux -L "$SOCK" -f /dev/null "$@"; }
+cleanup() {
+    T kill-server >/dev/null 2>&1
+    rm -rf "$TMP"
+}
+trap cleanup EXIT
+
+pass=0
+fail=0
+check() { # check NAME: the last command's status
+    if [ "$2" -eq 0 ]; then pass=$((pass + 1)); else
+        fail=$((fail + 1))
+        echo "FAIL: $1"
+        echo "---- screen"
+        T capture-pane -p -t gl 2>/dev/null
+        echo "----"
+    fi
+}
+screen() { T capture-pane -p -J -S -200 -t gl 2>/dev/null; }
+# wait_for TEXT [SECONDS]: until TEXT is on the screen
+wait_for() {
+    local i=0 limit=$(( ${2:-10} * 10 ))
+    while [ $i -lt $limit ]; do
+        screen | grep -qF -- "$1" && return 0
+        sleep 0.1
+        i=$((i + 1))
+    done
+    return 1
+}
+# the last non-empty line of the screen
+last_line() { screen | sed '/^[[:space:]]*$/d' | tail -n 1; }
+
+T new-session -d -s gl -x 120 -y 40 \
+    "env XDG_STATE_HOME='$TMP/state' HOME='$TMP' NO_COLOR=1 TERM=xterm '$GPULAB'; sleep 30"
+wait_for "gpulab reduce/" 20; check "the prompt appears" $?
+
+# Tab completes a command and a setting name.
+T send-keys -t gl 'sh' Tab
+wait_for "> show " 5; check "Tab completes sh to show" $?
+T send-keys -t gl 'rep' Tab Enter
+wait_for "repeats = 5" 5; check "Tab completes the setting and show prints it" $?
+
+# Ctrl-C at the prompt drops the typed line; the prompt comes back.
+T send-keys -t gl 'echo abandoned-line'
+wait_for "echo abandoned-line" 5; check "typed text shows" $?
+T send-keys -t gl C-c
+sleep 0.5
+last_line | grep -q '^gpulab reduce/[a-z-]*> *$'; check "a fresh prompt after Ctrl-C" $?
+T send-keys -t gl 'echo after-ctrl-c' Enter
+wait_for "after-ctrl-c" 5
+screen | grep -qx 'after-ctrl-c'; check "the next command runs" $?
+screen | grep -qx 'abandoned-line'; [ $? -ne 0 ]; check "the abandoned line did not run" $?
+
+# Ctrl-C during a long run stops it between repeats; gpulab stays.
+T send-keys -t gl 'set n 4Mi; set repeats 1000; run cpu-seq' Enter
+sleep 1.5
+T send-keys -t gl C-c
+wait_for "interrupted" 30; check "Ctrl-C stops a running command" $?
+sleep 0.5
+last_line | grep -q '^gpulab reduce/[a-z-]*> *$'; check "the prompt is back after the interrupted run" $?
+T send-keys -t gl 'echo still-here' Enter
+wait_for "still-here" 5; check "gpulab survives Ctrl-C" $?
+
+# An error at the prompt: message and caret, the session goes on.
+T send-keys -t gl 'set block 100' Enter
+wait_for "power of two" 5; check "an error message at the prompt" $?
+
+# History: written after each command, without the abandoned line.
+HIST="$TMP/state/gpulab/history"
+[ -f "$HIST" ]; check "history file created under XDG_STATE_HOME" $?
+grep -qx 'show repeats' "$HIST"; check "history holds the completed command" $?
+grep -q 'abandoned-line' "$HIST"; [ $? -ne 0 ]; check "history lacks the abandoned line" $?
+
+T send-keys -t gl 'quit' Enter
+sleep 1
+screen | grep -q 'gpulab reduce/[a-z-]*> quit'; check "quit typed" $?
+# gpulab has exited: the pane now runs only the trailing sleep.
+pgrep -f "^$GPULAB\$" >/dev/null 2>&1
+T list-panes -t gl -F '#{pane_current_command}' 2>/dev/null | grep -q sleep; check "gpulab exited on quit" $?
+
+echo
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
