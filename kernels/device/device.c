@@ -94,9 +94,11 @@ const lab_device_info *lab_device(void)
     return &info;
 }
 
+/* Cheap: called before every launch, so it asks CUDA nothing after the first time. */
 int lab_gpu_available(void)
 {
-    return lab_device()->present && !disabled[0];
+    if (!probed) probe();
+    return info.present && !disabled[0];
 }
 
 const char *lab_device_disabled(void)
