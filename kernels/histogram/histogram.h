@@ -1,0 +1,78 @@
+/* histogram.h - what the histogram family's files share, and what its
+ * animation reads from a trace (the marks below). */
+#ifndef GPULAB_HISTOGRAM_H
+#define GPULAB_HISTOGRAM_H
+
+#include <stddef.h>
+
+#include "lab.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define HIST_BINS 256
+
+/* The lecture's image: 8K, the photo's noise and seed. */
+#define HIST_LECTURE_W 7680
+#define HIST_LECTURE_H 4320
+#define HIST_PHOTO_SEED 8u
+#define HIST_PHOTO_SIGMA 12.0f
+#define HIST_FLAT_VALUE 128
+/* The default image on the simulator: the lecture's 16:9, small enough for
+ * one CPU thread playing every GPU thread to finish in about a second. */
+#define HIST_SIM_W 256
+#define HIST_SIM_H 144
+/* Tracing records every pixel's steps: small images only (64x64 at most). */
+#define HIST_TRACE_MAX_PIXELS 4096
+/* Default grid: blocks per SM, as in the lecture (8 x SMs, 256 threads). */
+#define HIST_BLOCKS_PER_SM 8
+/* The SM count the simulator models when it picks a default grid. */
+#define HIST_SIM_MODEL_SMS 132
+
+/* Every row writes its histogram here (job->out). */
+typedef struct hist_out {
+    unsigned bins[HIST_BINS];
+} hist_out;
+
+/* The prepared input (job->priv). */
+typedef struct hist_image {
+    int width, height;
+    char source[LAB_NAME_MAX];   /* "photo", "flat", "random" or the file's name */
+    int maxval;                  /* files: the PGM maxval (255 for PNG) */
+    unsigned exact[HIST_BINS];   /* counted once, sequentially, while preparing */
+} hist_image;
+
+/* Marks a traced kernel records (lab_event.kind == LAB_EV_MARK, a = what). */
+enum hist_mark {
+    /* one per pixel a thread handles, before its atomic: b = bin, v = lanes of
+     * the warp whose pixel fell in the same bin in this step (counted with
+     * __match_any_sync), v2 = lanes of the warp that update the very same
+     * counter (equal to v unless the variant spreads a bin over copies) */
+    HIST_MARK_MATCH = 1,
+};
+
+/* Load a grayscale image: binary (P5) or ASCII (P2) PGM with maxval up to
+ * 255, or PNG (any colour type, converted to 8-bit gray by libpng). On
+ * success *pixels is malloc'd (w*h bytes) and 0 is returned; on failure -1
+ * with a message in err that says what is wrong with the file. maxval gets
+ * the PGM maxval (255 for PNG); max_pixels refuses larger images before
+ * allocating. */
+int hist_load_image(const char *path, unsigned char **pixels, int *w, int *h, int *maxval,
+                    long long max_pixels, char *err, size_t errlen);
+
+/* Write an 8-bit grayscale PGM (P5). 0 ok, -1 with err. */
+int hist_save_pgm(const char *path, const unsigned char *pixels, int w, int h, char *err,
+                  size_t errlen);
+
+/* The image size a run uses when no file is set: width and height from the
+ * config (0 = auto: 7680x4320 where kernel rows run on a GPU, HIST_SIM_W x
+ * HIST_SIM_H on the simulator); with both auto and n set, an image of n
+ * pixels shaped as close to 16:9 as n's divisors allow (2304 -> 64x36).
+ * 0 ok; -1 with err. */
+int hist_image_size(const lab_config *cfg, int *w, int *h, char *err, size_t errlen);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
