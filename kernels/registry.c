@@ -4,11 +4,13 @@
 
 extern const lab_algo lab_algo_scale, lab_algo_vecdiff, lab_algo_distance;
 extern const lab_algo lab_algo_reduce;
+extern const lab_algo lab_algo_bitonic;
 extern const lab_algo lab_algo_histogram;
 
 static const lab_algo *const algos[] = {
     &lab_algo_scale, &lab_algo_vecdiff, &lab_algo_distance,
     &lab_algo_reduce,
+    &lab_algo_bitonic,
     &lab_algo_histogram,
 };
 
