@@ -191,6 +191,11 @@ static void show_limits(struct session *s)
             snprintf(buf, sizeof buf, "any, default %lld", v->grid_default);
         else
             snprintf(buf, sizeof buf, "any, default derived from n");
+        if (v->flags & LAB_GRID_COVERS_N) {
+            size_t l = strlen(buf);
+            snprintf(buf + l, sizeof buf - l, "; a grid you set must cover n (grid x block%s >= n)",
+                     v->items_per_thread > 1 ? " x items per thread" : "");
+        }
         out_printf("  %-10s %s\n", "grid", buf);
     }
     out_printf("  %-10s %s\n", "n",

@@ -32,29 +32,43 @@ void sess_print_results(struct session *s, const lab_result *rows, int n)
         for (int i = 0; i < n; i++) out_json_result(&rows[i]);
         return;
     }
-    static const char *const head[] = {"variant", "backend", "block", "grid", "ms", "min", "max",
-                                       "GB/s", "% peak", "speedup", "result", "ok"};
-    struct out_table *t = out_table_new(12, head, "llrrrrrrrrrl");
+    /* GFLOP/s only when some row counts arithmetic (matmul). */
+    int flops = 0;
+    for (int i = 0; i < n; i++)
+        if (rows[i].ran && rows[i].gflops > 0) flops = 1;
+    enum { C_VAR, C_BE, C_BLOCK, C_GRID, C_MS, C_MIN, C_MAX, C_GBPS, C_FLOPS, C_PEAK, C_SPEED,
+           C_RESULT, C_OK, NC };
+    static const char *const head_all[NC] = {"variant", "backend", "block", "grid", "ms", "min",
+                                             "max", "GB/s", "GFLOP/s", "% peak", "speedup",
+                                             "result", "ok"};
+    static const char align_all[NC + 1] = "llrrrrrrrrrrl";
+    const char *head[NC];
+    char align[NC + 1];
+    int ncols = 0;
+    for (int k = 0; k < NC; k++) {
+        if (k == C_FLOPS && !flops) continue;
+        head[ncols] = head_all[k];
+        align[ncols++] = align_all[k];
+    }
+    align[ncols] = 0;
+    struct out_table *t = out_table_new(ncols, head, align);
     char notes[64][LAB_NOTE_MAX + LAB_NAME_MAX + 16];
     int nnotes = 0, sim_rows = 0;
     for (int i = 0; i < n; i++) {
         const lab_result *r = &rows[i];
-        char c[12][64];
-        const char *cells[12];
-        for (int k = 0; k < 12; k++) {
-            strcpy(c[k], "-");
-            cells[k] = c[k];
-        }
-        snprintf(c[0], sizeof c[0], "%s", r->variant);
-        snprintf(c[1], sizeof c[1], "%s", lab_backend_name(r->backend));
+        char c[NC][64];
+        const char *cells[NC];
+        for (int k = 0; k < NC; k++) strcpy(c[k], "-");
+        snprintf(c[C_VAR], sizeof c[0], "%s", r->variant);
+        snprintf(c[C_BE], sizeof c[0], "%s", lab_backend_name(r->backend));
         int kernel = r->backend != LAB_BACKEND_CPU;
         if (kernel && r->block > 0) {
-            if (r->block_y > 0) snprintf(c[2], sizeof c[2], "%dx%d", r->block, r->block_y);
-            else snprintf(c[2], sizeof c[2], "%d", r->block);
+            if (r->block_y > 0) snprintf(c[C_BLOCK], sizeof c[0], "%dx%d", r->block, r->block_y);
+            else snprintf(c[C_BLOCK], sizeof c[0], "%d", r->block);
         }
         if (kernel && r->grid > 0) {
-            if (r->grid_y > 0) snprintf(c[3], sizeof c[3], "%lldx%lld", r->grid, r->grid_y);
-            else snprintf(c[3], sizeof c[3], "%lld", r->grid);
+            if (r->grid_y > 0) snprintf(c[C_GRID], sizeof c[0], "%lldx%lld", r->grid, r->grid_y);
+            else snprintf(c[C_GRID], sizeof c[0], "%lld", r->grid);
         }
         char mark[16] = "";
         if (r->note[0] && nnotes < 64) {
@@ -65,33 +79,38 @@ void sess_print_results(struct session *s, const lab_result *rows, int n)
         if (r->ran) {
             const char *star = r->backend == LAB_BACKEND_SIM ? "*" : "";
             if (*star) sim_rows++;
-            fmt_ms(r->ms, c[4], sizeof c[4]);
-            strcat(c[4], star);
-            fmt_ms(r->ms_min, c[5], sizeof c[5]);
-            fmt_ms(r->ms_max, c[6], sizeof c[6]);
-            if (r->gbps > 0) snprintf(c[7], sizeof c[7], "%.1f", r->gbps);
-            if (r->pct_peak >= 0 && r->gbps > 0) snprintf(c[8], sizeof c[8], "%.0f%%", r->pct_peak);
+            fmt_ms(r->ms, c[C_MS], sizeof c[0]);
+            strcat(c[C_MS], star);
+            fmt_ms(r->ms_min, c[C_MIN], sizeof c[0]);
+            fmt_ms(r->ms_max, c[C_MAX], sizeof c[0]);
+            if (r->gbps > 0) snprintf(c[C_GBPS], sizeof c[0], "%.1f", r->gbps);
+            if (r->gflops > 0) snprintf(c[C_FLOPS], sizeof c[0], "%.1f", r->gflops);
+            if (r->pct_peak >= 0 && r->gbps > 0) snprintf(c[C_PEAK], sizeof c[0], "%.0f%%", r->pct_peak);
             if (r->speedup > 0)
-                snprintf(c[9], sizeof c[9], r->speedup < 10 ? "%.2fx" : "%.1fx", r->speedup);
-            fmt_result(r, c[10], sizeof c[10]);
+                snprintf(c[C_SPEED], sizeof c[0], r->speedup < 10 ? "%.2fx" : "%.1fx", r->speedup);
+            fmt_result(r, c[C_RESULT], sizeof c[0]);
             if (r->correct > 0 && r->rel_error > 0)
-                snprintf(c[11], sizeof c[11], "ok (%.0e)%s", r->rel_error, mark);
+                snprintf(c[C_OK], sizeof c[0], "ok (%.0e)%s", r->rel_error, mark);
             else if (r->correct > 0)
-                snprintf(c[11], sizeof c[11], "ok%s", mark);
+                snprintf(c[C_OK], sizeof c[0], "ok%s", mark);
             else if (r->correct == 0 && r->rel_error > 0)
-                snprintf(c[11], sizeof c[11], "WRONG (%.0e)%s", r->rel_error, mark);
+                snprintf(c[C_OK], sizeof c[0], "WRONG (%.0e)%s", r->rel_error, mark);
             else if (r->correct == 0)
-                snprintf(c[11], sizeof c[11], "WRONG%s", mark);
+                snprintf(c[C_OK], sizeof c[0], "WRONG%s", mark);
             else
-                snprintf(c[11], sizeof c[11], "-%s", mark);
+                snprintf(c[C_OK], sizeof c[0], "-%s", mark);
         } else {
-            snprintf(c[10], sizeof c[10], "not run");
-            snprintf(c[11], sizeof c[11], "-%s", mark);
+            snprintf(c[C_RESULT], sizeof c[0], "not run");
+            snprintf(c[C_OK], sizeof c[0], "-%s", mark);
         }
+        int m = 0;
+        for (int k = 0; k < NC; k++)
+            if (k != C_FLOPS || flops) cells[m++] = c[k];
         out_table_row(t, cells);
-        if (!r->ran) out_table_color(t, 10, OUT_DIM);
-        if (r->ran && r->correct == 0) out_table_color(t, 11, OUT_ERROR);
-        else if (r->ran && r->correct > 0) out_table_color(t, 11, OUT_GOOD);
+        int res_col = flops ? C_RESULT : C_RESULT - 1, ok_col = flops ? C_OK : C_OK - 1;
+        if (!r->ran) out_table_color(t, res_col, OUT_DIM);
+        if (r->ran && r->correct == 0) out_table_color(t, ok_col, OUT_ERROR);
+        else if (r->ran && r->correct > 0) out_table_color(t, ok_col, OUT_GOOD);
     }
     out_table_print(t);
     out_table_free(t);

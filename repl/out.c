@@ -269,6 +269,7 @@ json_t *out_result_json(const lab_result *r)
     json_object_set_new(o, "correct",
                         !ran || r->correct < 0 ? json_null() : json_boolean(r->correct != 0));
     json_object_set_new(o, "rel_error", num_or_null(r->rel_error, ran && r->rel_error >= 0));
+    json_object_set_new(o, "gflops", num_or_null(r->gflops, ran && r->gflops > 0));
     json_object_set_new(o, "repeats", json_integer(ran ? r->repeats : 0));
     json_object_set_new(o, "note", json_string(r->note));
     return o;
