@@ -7,11 +7,14 @@
 #   g++ -DGPULAB_SIM   -> the CPU simulator build    (entry points end in _sim)
 # LIB files (thrust, CUB, cuBLAS) exist only for the GPU; CPU and HOST files are
 # C (or C++). kernels/CMakeLists.txt links every family into gpulab_kernels.
+# TEST_ONLY: kernels that only tests use (tests/sim): the library is made the
+# same way but is not listed among the families, so gpulab_kernels and the
+# registry never see it.
 define_property(GLOBAL PROPERTY GPULAB_FAMILIES
   BRIEF_DOCS "family libraries" FULL_DOCS "family libraries")
 
 function(gpulab_family name)
-  cmake_parse_arguments(F "" "" "KERNELS;CPU;LIB;HOST" ${ARGN})
+  cmake_parse_arguments(F "TEST_ONLY" "" "KERNELS;CPU;LIB;HOST" ${ARGN})
   set(out "")
   set(gen ${CMAKE_BINARY_DIR}/gen/${name})
   foreach(src IN LISTS F_KERNELS)
@@ -30,7 +33,9 @@ function(gpulab_family name)
   add_library(gpulab_${name} STATIC ${out})
   target_link_libraries(gpulab_${name} PUBLIC gpulab_core)
   gpulab_kernel_options(gpulab_${name})
-  set_property(GLOBAL APPEND PROPERTY GPULAB_FAMILIES gpulab_${name})
+  if(NOT F_TEST_ONLY)
+    set_property(GLOBAL APPEND PROPERTY GPULAB_FAMILIES gpulab_${name})
+  endif()
 endfunction()
 
 function(gpulab_kernel_options target)

@@ -1,0 +1,158 @@
+/* internal.h - the simulator's own state, shared by sim.cpp (fibers,
+ * scheduler, barriers, warps, launches), shared.cpp (shared memory and race
+ * check) and memory.cpp (the runtime's memory calls). Not for kernels. */
+#ifndef GPULAB_SIM_INTERNAL_H
+#define GPULAB_SIM_INTERNAL_H
+
+#include "shim.h"
+
+#include <setjmp.h>
+#include <stdint.h>
+
+/* The harness's trace recorder (kernels/lab.c). */
+extern "C" int lab_trace_append(lab_trace *t, const lab_event *ev, size_t n, char *err, size_t errlen);
+extern "C" int lab_trace_add_launch(lab_trace *t, const char *kernel, const unsigned grid[3],
+                                    const unsigned block[3], char *err, size_t errlen);
+
+namespace gpulab_sim {
+
+enum { SIM_MAX_THREADS = 1024, SIM_MAX_WARPS = SIM_MAX_THREADS / 32 };
+/* Shared memory a block may use without opting in (static + dynamic). */
+enum { SIM_SMEM_LIMIT = 48 * 1024 };
+enum { SIM_MAX_SITES = 256 };
+
+enum { SIM_F_IDLE = 0, SIM_F_RUN, SIM_F_BAR, SIM_F_WARP, SIM_F_DONE };
+
+/* One fiber: a stack, the two places it can be resumed at, and the state of
+ * the GPU thread it plays in the running block. */
+struct sim_fiber {
+    sim_thread_info info;
+    int state;
+    int fresh;                 /* next resume starts a thread (at loop_jb) */
+    /* waiting at a barrier */
+    int bar_kind, bar_line;
+    const char *bar_file;
+    /* waiting at a warp collective: what this lane brought, and its result */
+    int op, op_line, op_width;
+    const char *op_file, *op_name;
+    unsigned op_mask, op_arg;
+    unsigned long long op_val, op_res;
+    int op_pred;
+    /* trace: barriers passed (__syncthreads only, as the GPU recorder counts)
+     * and events emitted; race check: the warp's collective count when this
+     * lane last left a collective */
+    uint32_t epoch, seq, wsync;
+    /* the stack [stack, stack + stack_size) and its guard area below */
+    char *stack, *guard;
+    size_t stack_size;
+    void *fake;                /* ASan's fake stack while switched out */
+    jmp_buf jb;                /* where it waits (barrier, collective) */
+    jmp_buf loop_jb;           /* the start of a thread */
+};
+
+struct sim_warp_state {
+    unsigned exists;   /* lanes that exist in this block */
+    unsigned waiting;  /* lanes waiting at a collective */
+    unsigned done;     /* lanes that exited */
+    uint32_t stamp;    /* collectives completed */
+};
+
+/* The first race seen in the running epoch; reported when the epoch closes. */
+struct sim_race {
+    int pending;
+    const sim_shared_site *site;
+    long long i, j;
+    int t1, k1;        /* the earlier access: thread (-1 unknown) and kind */
+    int t2, k2;        /* the later one */
+};
+
+struct sim_chunk {
+    char *base;
+    size_t bytes;
+};
+
+struct sim_state {
+    /* fiber pool */
+    sim_fiber fibers[SIM_MAX_THREADS];
+    unsigned nfibers;
+    sim_chunk chunks[SIM_MAX_THREADS / 32];
+    unsigned nchunks;
+    size_t stack_req;          /* requested stack size, 0 = default */
+    size_t pool_stack;         /* stack size of the fibers in the pool */
+    unsigned long owner;       /* the OS thread that made the pool */
+    jmp_buf create_jb;
+    /* the launch's main context */
+    jmp_buf main_jb;
+    void *main_fake;
+    const void *main_bottom;
+    size_t main_size;
+    /* the launch */
+    int in_launch;
+    lab_job *job;
+    const char *kernel, *file;
+    int line;
+    dim3 grid, block;
+    size_t smem;
+    unsigned nthreads, nwarps;
+    unsigned long long block_linear;
+    void (*body)(void *);
+    void *body_ctx;
+    long long clock;
+    /* the running block */
+    unsigned nrun, ndone;
+    int aborted;
+    volatile int overflow;     /* fiber whose guard page was hit, or -1 */
+    sim_warp_state warps[SIM_MAX_WARPS];
+    /* the barrier being assembled */
+    unsigned bar_arrived;
+    int bar_kind, bar_line, bar_mismatch;
+    const char *bar_file;
+    int bar_acc_count, bar_acc_and, bar_acc_or;
+    int bar_res_count, bar_res_and, bar_res_or;
+    /* race check: the epoch (between two barriers) and what opened it */
+    uint32_t epoch_id;
+    int epoch_line;            /* 0: the start of the kernel */
+    const char *epoch_file;
+    sim_race race;
+    /* tracing */
+    lab_trace *trace;
+    uint32_t trace_launch;
+    int trace_truncated;
+    lab_event *tbuf;
+    size_t tlen, tcap;
+    int tfail;
+    /* counters, diagnostics */
+    sim_stats stats;
+    char diag[LAB_ERR_MAX];
+    int diag_pending;
+};
+
+extern sim_state sim_g;
+extern sim_thread_info sim_host_thread;
+
+static inline int sim_in_fiber(void) { return sim_cur != &sim_host_thread; }
+static inline sim_fiber *sim_self(void) { return &sim_g.fibers[sim_cur->linear]; }
+
+/* Diagnostics: sim_diag() stores the message (the last one is kept for
+ * sim_last_diagnostic and for the next sim_job_fail). sim_fail() also stops
+ * the launch from inside the running fiber; it never returns. */
+void sim_diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+[[noreturn]] void sim_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+const char *sim_diag_take(void);        /* the pending diagnostic, once, or NULL */
+void sim_set_last_error(cudaError_t e);
+
+/* Names for messages. */
+const char *sim_basename(const char *path);
+void sim_where(char *buf, size_t len, int line, const char *file);   /* "line 41" or "x.cuh:41" */
+void sim_block_name(char *buf, size_t len);                           /* "block 3" or "block (1,2,0)" */
+void sim_thread_name(char *buf, size_t len, unsigned linear);         /* "thread 5" or "thread 5 (x 1, y 1, z 0)" */
+
+/* shared.cpp */
+void sim_shared_launch(int race_check);   /* before the first block */
+void sim_shared_block(void);               /* at each block start */
+void sim_race_epoch(void);                 /* a new epoch begins */
+void sim_race_report(int line, const char *file, int stopped); /* format the pending race */
+
+} /* namespace gpulab_sim */
+
+#endif

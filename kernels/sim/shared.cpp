@@ -1,0 +1,311 @@
+/* shared.cpp - shared memory on the simulator: one arena per block, bounds
+ * checks, and the race check.
+ *
+ * A block's shared arrays live in one 48 KiB arena. The dynamic array (the
+ * launch's smem bytes) sits at its start; each SHARED() declaration is placed
+ * after it the first time a thread of the block reaches it, and filled with
+ * SIM_POISON_SHARED then. Blocks run one after another, so one arena serves
+ * them all.
+ *
+ * Race check: every byte of the arena has a shadow record of the last write,
+ * the readers and the atomic updates in the current epoch (the stretch
+ * between two barriers of the block). Records are stamped with a global epoch
+ * number instead of being cleared, so a new epoch costs nothing. Two
+ * different threads touching one element in one epoch, at least one of them
+ * writing, is a race, unless both are lanes of one warp and a warp collective
+ * (__syncwarp, a shuffle...) that the later one passed separates them.
+ * Atomics do not race with atomics. */
+#include "internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+namespace gpulab_sim {
+
+alignas(256) static unsigned char sim_arena[SIM_SMEM_LIMIT];
+static size_t sim_arena_used;
+static sim_shared_site *sim_sites[SIM_MAX_SITES];
+static unsigned sim_nsites;
+
+enum { SIM_NOBODY = 0xffff };
+
+struct sim_shadow {
+    uint32_t w_ep, r_ep, a_ep;        /* epoch of the last write, of the reads, of the atomics */
+    uint32_t w_stamp, r1_stamp, r2_stamp;
+    uint16_t w_tid;                   /* the writer */
+    uint16_t r1_tid;                  /* the first reader */
+    uint16_t r2_first, r2_tid, r2_warp; /* other readers: the first, the latest, their warp (or NOBODY: several) */
+    uint16_t a_tid, a_tid2;           /* the first atomic updater, another one */
+    uint8_t r2_many;                  /* more than one other reader */
+};
+static sim_shadow *sim_shadow_mem; /* one record per byte of the arena */
+static uint32_t sim_epoch_counter;
+
+void sim_shared_launch(int race_check)
+{
+    sim_race_on = 0;
+    if (!race_check) return;
+    if (!sim_shadow_mem) {
+        sim_shadow_mem = (sim_shadow *)calloc(SIM_SMEM_LIMIT, sizeof(sim_shadow));
+        sim_epoch_counter = 0;
+    }
+    sim_race_on = sim_shadow_mem != nullptr;
+}
+
+void sim_shared_block(void)
+{
+    sim_block_gen++;
+    sim_nsites = 0;
+    sim_arena_used = (sim_g.smem + 15) / 16 * 16;
+    if (sim_g.smem) memset(sim_arena, SIM_POISON_SHARED, sim_g.smem);
+}
+
+void sim_race_epoch(void)
+{
+    if (++sim_epoch_counter == 0) {
+        if (sim_shadow_mem) memset(sim_shadow_mem, 0, SIM_SMEM_LIMIT * sizeof(sim_shadow));
+        sim_epoch_counter = 1;
+    }
+    sim_g.epoch_id = sim_epoch_counter;
+}
+
+int sim_is_shared(const void *p)
+{
+    const unsigned char *c = (const unsigned char *)p;
+    return c >= sim_arena && c < sim_arena + SIM_SMEM_LIMIT;
+}
+
+void *sim_shared_place(sim_shared_site *s, size_t elem, size_t align, size_t rows, size_t cols)
+{
+    if (s->dynamic) {
+        s->ptr = sim_arena;
+        s->count = sim_g.smem / elem;
+        s->rows = s->count;
+        s->cols = 1;
+    } else {
+        size_t count = 0, bytes = 0;
+        bool big = __builtin_mul_overflow(rows, cols, &count) || __builtin_mul_overflow(count, elem, &bytes);
+        size_t a = align < 16 ? 16 : align;
+        size_t off = (sim_arena_used + a - 1) / a * a;
+        if (big || bytes > SIM_SMEM_LIMIT || off + bytes > SIM_SMEM_LIMIT) {
+            char blk[64], where[96];
+            sim_block_name(blk, sizeof blk);
+            sim_where(where, sizeof where, s->line, s->file);
+            sim_fail("%s: %s: shared array %s (declared at %s) needs %zu bytes, and with the block's other shared "
+                     "memory (%zu bytes, %zu of them dynamic) that is more than the %d bytes (48 KiB) a block may "
+                     "use",
+                     sim_g.kernel, blk, s->name, where, big ? (size_t)-1 : bytes, sim_arena_used, sim_g.smem,
+                     (int)SIM_SMEM_LIMIT);
+        }
+        memset(sim_arena + off, SIM_POISON_SHARED, bytes);
+        s->ptr = sim_arena + off;
+        s->count = count;
+        s->rows = rows;
+        s->cols = cols;
+        sim_arena_used = off + bytes;
+    }
+    s->elem = elem;
+    s->gen = sim_block_gen;
+    if (sim_nsites < SIM_MAX_SITES) sim_sites[sim_nsites++] = s;
+    return s->ptr;
+}
+
+void sim_shared_oob(const sim_shared_site *s, long long i, long long j, int dims)
+{
+    char blk[64], thr[96], decl[96];
+    sim_block_name(blk, sizeof blk);
+    sim_thread_name(thr, sizeof thr, sim_cur->linear);
+    sim_where(decl, sizeof decl, s->line, s->file);
+    if (s->dynamic) {
+        if (sim_g.smem == 0)
+            sim_fail("%s: %s, %s: index %lld of the dynamic shared array %s (declared at %s), but the launch gave "
+                     "it no memory: the smem argument of LAUNCH is 0",
+                     sim_g.kernel, blk, thr, i, s->name, decl);
+        sim_fail("%s: %s, %s: index %lld is outside the dynamic shared array %s (declared at %s), which holds %zu "
+                 "elements: the launch gave %zu bytes of dynamic shared memory",
+                 sim_g.kernel, blk, thr, i, s->name, decl, s->count, sim_g.smem);
+    }
+    if (dims == 1)
+        sim_fail("%s: %s, %s: index %lld is outside shared array %s[%zu] (declared at %s); valid indices are 0 to "
+                 "%zu",
+                 sim_g.kernel, blk, thr, i, s->name, s->count, decl, s->count - 1);
+    if (j < 0)
+        sim_fail("%s: %s, %s: row index %lld is outside shared array %s[%zu][%zu] (declared at %s); valid rows are "
+                 "0 to %zu",
+                 sim_g.kernel, blk, thr, i, s->name, s->rows, s->cols, decl, s->rows - 1);
+    sim_fail("%s: %s, %s: index [%lld][%lld] is outside shared array %s[%zu][%zu] (declared at %s); valid columns "
+             "are 0 to %zu",
+             sim_g.kernel, blk, thr, i, j, s->name, s->rows, s->cols, decl, s->cols - 1);
+}
+
+/* ------------------------------------------------------------ race check */
+
+/* u's access (stamp su) is ordered before t's (stamp st) by a warp
+ * collective: same warp, and t has passed a later collective than u had. */
+static inline bool sim_ordered(unsigned u, uint32_t su, unsigned t, uint32_t st)
+{
+    return (u >> 5) == (t >> 5) && st > su;
+}
+
+static void sim_race_found(const sim_shared_site *s, long long i, long long j, int t1, int k1, int t2, int k2)
+{
+    sim_race *r = &sim_g.race;
+    if (r->pending) return;
+    r->pending = 1;
+    r->site = s;
+    r->i = i;
+    r->j = j;
+    r->t1 = t1;
+    r->k1 = k1;
+    r->t2 = t2;
+    r->k2 = k2;
+}
+
+/* A write or atomic by t against the reads of this epoch: the conflicting
+ * reader, or -1 for none (-2: one exists but is not known by number). */
+static int sim_read_conflict(const sim_shadow *r, unsigned t, uint32_t st)
+{
+    if (r->r1_tid != t && !sim_ordered(r->r1_tid, r->r1_stamp, t, st)) return r->r1_tid;
+    if (r->r2_tid == SIM_NOBODY) return -1;
+    if (!r->r2_many) return r->r2_tid != t && !sim_ordered(r->r2_tid, r->r2_stamp, t, st) ? r->r2_tid : -1;
+    /* several other readers, at least one of them not t */
+    if (r->r2_warp != SIM_NOBODY && r->r2_warp == (t >> 5) && r->r2_stamp < st) return -1;
+    if (r->r2_first != t) return r->r2_first;
+    if (r->r2_tid != t) return r->r2_tid;
+    return -2;
+}
+
+void sim_race_access(const sim_shared_site *s, const void *addr, long long i, long long j, int kind)
+{
+    if (!sim_shadow_mem || !sim_in_fiber()) return;
+    size_t off = (size_t)((const unsigned char *)addr - sim_arena);
+    if (off >= SIM_SMEM_LIMIT) return;
+    sim_shadow *r = &sim_shadow_mem[off];
+    sim_fiber *self = sim_self();
+    unsigned t = self->info.linear;
+    uint32_t st = self->wsync, ep = sim_g.epoch_id;
+
+    if (r->w_ep == ep && r->w_tid != t && !sim_ordered(r->w_tid, r->w_stamp, t, st))
+        sim_race_found(s, i, j, r->w_tid, SIM_ACC_WRITE, (int)t, kind);
+    if (kind != SIM_ACC_ATOMIC && r->a_ep == ep && (r->a_tid != t || r->a_tid2 != SIM_NOBODY))
+        sim_race_found(s, i, j, r->a_tid != t ? r->a_tid : r->a_tid2, SIM_ACC_ATOMIC, (int)t, kind);
+    if (kind != SIM_ACC_READ && r->r_ep == ep) {
+        int u = sim_read_conflict(r, t, st);
+        if (u != -1) sim_race_found(s, i, j, u, SIM_ACC_READ, (int)t, kind);
+    }
+
+    switch (kind) {
+    case SIM_ACC_READ:
+        if (r->r_ep != ep) {
+            r->r_ep = ep;
+            r->r1_tid = (uint16_t)t;
+            r->r1_stamp = st;
+            r->r2_first = r->r2_tid = r->r2_warp = SIM_NOBODY;
+            r->r2_many = 0;
+        } else if (r->r1_tid == t) {
+            r->r1_stamp = st;
+        } else if (r->r2_tid == SIM_NOBODY) {
+            r->r2_first = r->r2_tid = (uint16_t)t;
+            r->r2_stamp = st;
+            r->r2_warp = (uint16_t)(t >> 5);
+        } else {
+            if (r->r2_tid != t || r->r2_first != t) r->r2_many = 1;
+            if (r->r2_warp != (t >> 5)) r->r2_warp = SIM_NOBODY;
+            r->r2_tid = (uint16_t)t;
+            if (st > r->r2_stamp) r->r2_stamp = st;
+        }
+        break;
+    case SIM_ACC_WRITE:
+        r->w_ep = ep;
+        r->w_tid = (uint16_t)t;
+        r->w_stamp = st;
+        break;
+    default:
+        if (r->a_ep != ep) {
+            r->a_ep = ep;
+            r->a_tid = (uint16_t)t;
+            r->a_tid2 = SIM_NOBODY;
+        } else if (r->a_tid != t) {
+            r->a_tid2 = (uint16_t)t;
+        }
+        break;
+    }
+}
+
+void sim_race_atomic(const void *addr)
+{
+    if (!sim_is_shared(addr) || !sim_in_fiber()) return;
+    const unsigned char *a = (const unsigned char *)addr;
+    const sim_shared_site *site = nullptr;
+    long long i = (long long)(a - sim_arena), j = -1;
+    for (unsigned k = 0; k < sim_nsites; k++) {
+        const sim_shared_site *s = sim_sites[k];
+        const unsigned char *b = (const unsigned char *)s->ptr;
+        if (a >= b && a < b + s->count * s->elem) {
+            site = s;
+            long long e = (long long)((size_t)(a - b) / s->elem);
+            if (s->cols > 1 && !s->dynamic) {
+                i = e / (long long)s->cols;
+                j = e % (long long)s->cols;
+            } else {
+                i = e;
+            }
+            break;
+        }
+    }
+    sim_race_access(site, addr, i, j, SIM_ACC_ATOMIC);
+}
+
+static const char *sim_acc_verb(int k)
+{
+    return k == SIM_ACC_WRITE ? "writes" : k == SIM_ACC_ATOMIC ? "atomically updates" : "reads";
+}
+
+void sim_race_report(int line, const char *file, int stopped)
+{
+    sim_race *r = &sim_g.race;
+    if (!r->pending) return;
+    r->pending = 0;
+    char blk[64], decl[96], idx[64], open[128], close[128], th1[96], th2[96], where[96];
+    sim_block_name(blk, sizeof blk);
+    const sim_shared_site *s = r->site;
+    if (s) sim_where(decl, sizeof decl, s->line, s->file);
+    if (r->j >= 0)
+        snprintf(idx, sizeof idx, "[%lld][%lld]", r->i, r->j);
+    else
+        snprintf(idx, sizeof idx, "%lld", r->i);
+    if (sim_g.epoch_line <= 0) {
+        snprintf(open, sizeof open, "the start of the kernel");
+    } else {
+        sim_where(where, sizeof where, sim_g.epoch_line, sim_g.epoch_file);
+        snprintf(open, sizeof open, "the barrier at %s", where);
+    }
+    if (line > 0) {
+        sim_where(where, sizeof where, line, file);
+        snprintf(close, sizeof close, "the barrier at %s", where);
+    } else {
+        snprintf(close, sizeof close, "%s", stopped ? "the point where the launch stopped" : "the end of the kernel");
+    }
+    if (r->t1 >= 0)
+        sim_thread_name(th1, sizeof th1, (unsigned)r->t1);
+    else
+        snprintf(th1, sizeof th1, "another thread");
+    sim_thread_name(th2, sizeof th2, (unsigned)r->t2);
+    char what[256];
+    if (s)
+        snprintf(what, sizeof what, "shared array %s (declared at %s), element %s", s->name, decl, idx);
+    else
+        snprintf(what, sizeof what, "shared memory at byte %s", idx);
+    char warp[192] = "";
+    if (r->t1 >= 0 && (r->t1 >> 5) == (r->t2 >> 5))
+        snprintf(warp, sizeof warp,
+                 " (both in warp %d: the lanes of a warp do not run in lockstep either, __syncwarp() orders them)",
+                 r->t2 >> 5);
+    sim_diag("%s: %s: data race on %s: %s %s it and %s %s it, between %s and %s with no barrier in between: "
+             "separate the two with __syncthreads()%s",
+             sim_g.kernel, blk, what, th1, sim_acc_verb(r->k1), th2,
+             sim_acc_verb(r->k2), open, close, warp);
+}
+
+} /* namespace gpulab_sim */

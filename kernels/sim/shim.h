@@ -1,0 +1,928 @@
+/* shim.h - CUDA as the simulator sees it.
+ *
+ * kern.h includes this instead of <cuda_runtime.h> when a kernel source is
+ * compiled with g++ -DGPULAB_SIM. It gives the kernel the CUDA names it uses
+ * (threadIdx, __syncthreads, atomics, warp shuffles, cooperative groups, the
+ * runtime's memory calls) on top of the fiber runtime in sim.cpp: every GPU
+ * thread of a block is a fiber, and a fiber gives the CPU away only at a
+ * barrier, a warp collective or its end. So everything between two such
+ * points runs without interruption, atomics are plain read-modify-writes, and
+ * every run takes the same path.
+ *
+ * What a kernel may write, and the few places where it differs from CUDA, are
+ * listed in docs/simulator.md. The short version: shared memory is declared
+ * with SHARED()/SHARED2()/DYNAMIC_SHARED() and indexed like an array; give a
+ * shared element a real type when you copy it out (`float v = s[i]`, not
+ * `auto v = s[i]`), and pass `&s[i]` where a function wants a pointer. */
+#ifndef GPULAB_SIM_SHIM_H
+#define GPULAB_SIM_SHIM_H
+
+#if !defined(__cplusplus)
+#  error "sim/shim.h is C++: the simulator compiles kernel sources with g++"
+#endif
+
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <limits>
+#include <type_traits>
+
+#include "../lab.h"
+#include "sim.h"
+
+/* ------------------------------------------------------ CUDA qualifiers */
+
+#define __global__
+#define __device__
+#define __host__
+#define __constant__
+#define __managed__
+#define __grid_constant__
+#define __forceinline__ inline
+#define __noinline__ __attribute__((noinline))
+#define __launch_bounds__(...)
+#define __align__(n) __attribute__((aligned(n)))
+/* g++ knows __restrict__ already. A bare __shared__ would silently become one
+ * variable for every block and thread, so it is refused with the fix. */
+#define __shared__ \
+    _Pragma("GCC error \"on the simulator declare shared memory with SHARED(T, name, N), SHARED2(T, name, R, C) or DYNAMIC_SHARED(T, name)\"")
+
+namespace gpulab_sim {
+
+/* ---------------------------------------------------------------- types */
+
+struct uint3 { unsigned int x, y, z; };
+
+struct dim3 {
+    unsigned int x, y, z;
+    constexpr dim3(unsigned int vx = 1, unsigned int vy = 1, unsigned int vz = 1)
+        : x(vx), y(vy), z(vz) {}
+    constexpr dim3(uint3 v) : x(v.x), y(v.y), z(v.z) {}
+    constexpr operator uint3() const { return uint3{x, y, z}; }
+};
+
+/* Vector types with CUDA's sizes and alignments (a float4 load is one 16-byte
+ * access on the GPU; code that reinterprets arrays relies on the alignment). */
+#define SIM_VEC2(T, N, A)                                                      \
+    struct __attribute__((aligned(A))) N { T x, y; };                         \
+    static inline N make_##N(T x, T y) { N v; v.x = x; v.y = y; return v; }
+#define SIM_VEC3(T, N)                                                         \
+    struct N { T x, y, z; };                                                   \
+    static inline N make_##N(T x, T y, T z) { N v; v.x = x; v.y = y; v.z = z; return v; }
+#define SIM_VEC4(T, N, A)                                                      \
+    struct __attribute__((aligned(A))) N { T x, y, z, w; };                   \
+    static inline N make_##N(T x, T y, T z, T w)                               \
+    { N v; v.x = x; v.y = y; v.z = z; v.w = w; return v; }
+
+SIM_VEC2(signed char, char2, 2)      SIM_VEC3(signed char, char3)      SIM_VEC4(signed char, char4, 4)
+SIM_VEC2(unsigned char, uchar2, 2)   SIM_VEC3(unsigned char, uchar3)   SIM_VEC4(unsigned char, uchar4, 4)
+SIM_VEC2(short, short2, 4)           SIM_VEC3(short, short3)           SIM_VEC4(short, short4, 8)
+SIM_VEC2(unsigned short, ushort2, 4) SIM_VEC3(unsigned short, ushort3) SIM_VEC4(unsigned short, ushort4, 8)
+SIM_VEC2(int, int2, 8)               SIM_VEC3(int, int3)               SIM_VEC4(int, int4, 16)
+SIM_VEC2(unsigned int, uint2, 8)                                       SIM_VEC4(unsigned int, uint4, 16)
+SIM_VEC2(long long, longlong2, 16)
+SIM_VEC2(unsigned long long, ulonglong2, 16)
+SIM_VEC2(float, float2, 8)           SIM_VEC3(float, float3)           SIM_VEC4(float, float4, 16)
+SIM_VEC2(double, double2, 16)        SIM_VEC3(double, double3)
+#undef SIM_VEC2
+#undef SIM_VEC3
+#undef SIM_VEC4
+static inline uint3 make_uint3(unsigned x, unsigned y, unsigned z) { return uint3{x, y, z}; }
+
+/* ------------------------------------------------------------ built-ins */
+
+/* What kernel code reads about the running thread. */
+struct sim_thread_info {
+    uint3 tid;        /* threadIdx */
+    unsigned linear;  /* x + blockDim.x * (y + blockDim.y * z) */
+    unsigned lane;    /* linear % 32 */
+    unsigned warp;    /* linear / 32 */
+};
+extern sim_thread_info *sim_cur;   /* the running fiber (a zero thread outside launches) */
+extern uint3 sim_block_idx;
+extern dim3 sim_block_dim, sim_grid_dim;
+
+static constexpr int warpSize = 32;
+
+} /* namespace gpulab_sim */
+
+#define threadIdx (static_cast<const ::gpulab_sim::uint3 &>(::gpulab_sim::sim_cur->tid))
+#define blockIdx  (static_cast<const ::gpulab_sim::uint3 &>(::gpulab_sim::sim_block_idx))
+#define blockDim  (static_cast<const ::gpulab_sim::dim3 &>(::gpulab_sim::sim_block_dim))
+#define gridDim   (static_cast<const ::gpulab_sim::dim3 &>(::gpulab_sim::sim_grid_dim))
+
+namespace gpulab_sim {
+
+/* ------------------------------------------------------------- runtime */
+
+/* The CUDA runtime's error codes (same numbers as CUDA's). */
+enum cudaError {
+    cudaSuccess = 0,
+    cudaErrorInvalidValue = 1,
+    cudaErrorMemoryAllocation = 2,
+    cudaErrorInitializationError = 3,
+    cudaErrorInvalidConfiguration = 9,
+    cudaErrorInvalidSymbol = 13,
+    cudaErrorInvalidHostPointer = 16,
+    cudaErrorInvalidDevicePointer = 17,
+    cudaErrorInvalidMemcpyDirection = 21,
+    cudaErrorInsufficientDriver = 35,
+    cudaErrorNoDevice = 100,
+    cudaErrorInvalidDevice = 101,
+    cudaErrorInvalidKernelImage = 200,
+    cudaErrorInvalidResourceHandle = 400,
+    cudaErrorNotReady = 600,
+    cudaErrorIllegalAddress = 700,
+    cudaErrorLaunchOutOfResources = 701,
+    cudaErrorLaunchTimeout = 702,
+    cudaErrorAssert = 710,
+    cudaErrorHardwareStackError = 714,
+    cudaErrorIllegalInstruction = 715,
+    cudaErrorMisalignedAddress = 716,
+    cudaErrorLaunchFailure = 719,
+    cudaErrorNotSupported = 801,
+    cudaErrorUnknown = 999
+};
+typedef cudaError cudaError_t;
+
+enum cudaMemcpyKind {
+    cudaMemcpyHostToHost = 0,
+    cudaMemcpyHostToDevice = 1,
+    cudaMemcpyDeviceToHost = 2,
+    cudaMemcpyDeviceToDevice = 3,
+    cudaMemcpyDefault = 4
+};
+#define cudaMemAttachGlobal 0x01
+#define cudaMemAttachHost 0x02
+
+/* Device memory is host memory: 256-byte aligned, filled with
+ * SIM_POISON_GLOBAL, and remembered so that copies and frees can be checked. */
+cudaError_t sim_cuda_malloc(void **p, size_t bytes, const char *what);
+cudaError_t sim_cuda_free(void *p, const char *what);
+cudaError_t sim_cuda_memcpy(void *dst, const void *src, size_t bytes, cudaMemcpyKind kind);
+cudaError_t sim_cuda_memset(void *p, int value, size_t bytes);
+cudaError_t sim_cuda_last_error(int clear);
+const char *sim_cuda_error_string(cudaError_t e);
+const char *sim_cuda_error_name(cudaError_t e);
+
+static inline cudaError_t cudaMalloc(void **p, size_t bytes) { return sim_cuda_malloc(p, bytes, "cudaMalloc"); }
+template <class T> static inline cudaError_t cudaMalloc(T **p, size_t bytes)
+{
+    return sim_cuda_malloc(reinterpret_cast<void **>(p), bytes, "cudaMalloc");
+}
+static inline cudaError_t cudaMallocManaged(void **p, size_t bytes, unsigned flags = cudaMemAttachGlobal)
+{
+    (void)flags;
+    return sim_cuda_malloc(p, bytes, "cudaMallocManaged");
+}
+template <class T>
+static inline cudaError_t cudaMallocManaged(T **p, size_t bytes, unsigned flags = cudaMemAttachGlobal)
+{
+    (void)flags;
+    return sim_cuda_malloc(reinterpret_cast<void **>(p), bytes, "cudaMallocManaged");
+}
+static inline cudaError_t cudaMallocHost(void **p, size_t bytes) { return sim_cuda_malloc(p, bytes, "cudaMallocHost"); }
+template <class T> static inline cudaError_t cudaMallocHost(T **p, size_t bytes)
+{
+    return sim_cuda_malloc(reinterpret_cast<void **>(p), bytes, "cudaMallocHost");
+}
+static inline cudaError_t cudaFree(void *p) { return sim_cuda_free(p, "cudaFree"); }
+static inline cudaError_t cudaFreeHost(void *p) { return sim_cuda_free(p, "cudaFreeHost"); }
+static inline cudaError_t cudaMemcpy(void *dst, const void *src, size_t bytes, cudaMemcpyKind kind)
+{
+    return sim_cuda_memcpy(dst, src, bytes, kind);
+}
+static inline cudaError_t cudaMemset(void *p, int value, size_t bytes) { return sim_cuda_memset(p, value, bytes); }
+/* __constant__ and __device__ variables are ordinary host variables here. */
+template <class T>
+static inline cudaError_t cudaMemcpyToSymbol(T &symbol, const void *src, size_t bytes, size_t offset = 0,
+                                             cudaMemcpyKind kind = cudaMemcpyHostToDevice)
+{
+    (void)kind;
+    if (offset + bytes > sizeof(T)) return cudaErrorInvalidValue;
+    memcpy(reinterpret_cast<char *>(&symbol) + offset, src, bytes);
+    return cudaSuccess;
+}
+template <class T>
+static inline cudaError_t cudaMemcpyFromSymbol(void *dst, const T &symbol, size_t bytes, size_t offset = 0,
+                                               cudaMemcpyKind kind = cudaMemcpyDeviceToHost)
+{
+    (void)kind;
+    if (offset + bytes > sizeof(T)) return cudaErrorInvalidValue;
+    memcpy(dst, reinterpret_cast<const char *>(&symbol) + offset, bytes);
+    return cudaSuccess;
+}
+/* Launches finish before sim_launch returns, so there is nothing to wait for;
+ * a failed launch has already reported itself through LAUNCH. */
+static inline cudaError_t cudaDeviceSynchronize(void) { return cudaSuccess; }
+static inline cudaError_t cudaDeviceReset(void) { return cudaSuccess; }
+static inline cudaError_t cudaSetDevice(int d) { return d == 0 ? cudaSuccess : cudaErrorInvalidDevice; }
+static inline cudaError_t cudaGetDevice(int *d) { if (d) *d = 0; return cudaSuccess; }
+static inline cudaError_t cudaGetLastError(void) { return sim_cuda_last_error(1); }
+static inline cudaError_t cudaPeekAtLastError(void) { return sim_cuda_last_error(0); }
+static inline const char *cudaGetErrorString(cudaError_t e) { return sim_cuda_error_string(e); }
+static inline const char *cudaGetErrorName(cudaError_t e) { return sim_cuda_error_name(e); }
+
+/* kern.h's CK(): a failed runtime call becomes job->err (with the simulator's
+ * explanation, when it has one) and -1. */
+int sim_job_fail(lab_job *job, cudaError_t e, const char *expr, const char *file, int line);
+
+/* -------------------------------------------------------------- launches */
+
+int sim_launch_fn(lab_job *job, const char *kernel, const char *file, int line, dim3 grid, dim3 block,
+                  size_t smem, void (*fn)(void *), void *ctx);
+
+/* kern.h's LAUNCH(): run body (a lambda calling the kernel) once per GPU
+ * thread of the grid. 0, or -1 with job->err set to a teaching message. */
+template <class F>
+static inline int sim_launch(lab_job *job, const char *kernel, const char *file, int line, dim3 grid,
+                             dim3 block, size_t smem, F body)
+{
+    return sim_launch_fn(job, kernel, file, line, grid, block, smem,
+                         [](void *p) { (*static_cast<F *>(p))(); }, &body);
+}
+
+/* -------------------------------------------------------------- barriers */
+
+enum { SIM_BAR_SYNC = 0, SIM_BAR_COUNT, SIM_BAR_AND, SIM_BAR_OR, SIM_BAR_CG };
+/* Wait until every thread of the block arrived at this barrier; returns the
+ * count / and / or of pred for the _count/_and/_or forms. */
+int sim_barrier(int kind, int pred, int line, const char *file);
+
+} /* namespace gpulab_sim */
+
+#define __syncthreads() ((void)::gpulab_sim::sim_barrier(::gpulab_sim::SIM_BAR_SYNC, 0, __LINE__, __FILE__))
+#define __syncthreads_count(p) \
+    ::gpulab_sim::sim_barrier(::gpulab_sim::SIM_BAR_COUNT, (p) ? 1 : 0, __LINE__, __FILE__)
+#define __syncthreads_and(p) ::gpulab_sim::sim_barrier(::gpulab_sim::SIM_BAR_AND, (p) ? 1 : 0, __LINE__, __FILE__)
+#define __syncthreads_or(p) ::gpulab_sim::sim_barrier(::gpulab_sim::SIM_BAR_OR, (p) ? 1 : 0, __LINE__, __FILE__)
+
+namespace gpulab_sim {
+
+/* --------------------------------------------------------- shared memory */
+
+/* One SHARED()/DYNAMIC_SHARED() declaration: a static per declaration, so
+ * every fiber of a block finds the same storage. ptr is valid while gen is
+ * the running block's generation; the first fiber of a block to reach the
+ * declaration places (and poisons) it. */
+struct sim_shared_site {
+    const char *name, *file;
+    int line;
+    int dynamic;
+    unsigned long long gen;
+    void *ptr;
+    size_t count, rows, cols, elem;
+    /* constexpr: a static site is initialised at compile time, no guard */
+    constexpr sim_shared_site(const char *n, const char *f, int l, int dyn)
+        : name(n), file(f), line(l), dynamic(dyn), gen(0), ptr(nullptr), count(0), rows(0), cols(0), elem(0) {}
+};
+extern unsigned long long sim_block_gen;
+extern int sim_race_on;
+
+enum { SIM_ACC_READ = 0, SIM_ACC_WRITE = 1, SIM_ACC_ATOMIC = 2 };
+
+void *sim_shared_place(sim_shared_site *s, size_t elem, size_t align, size_t rows, size_t cols);
+[[noreturn]] void sim_shared_oob(const sim_shared_site *s, long long i, long long j, int dims);
+void sim_race_access(const sim_shared_site *s, const void *addr, long long i, long long j, int kind);
+void sim_race_atomic(const void *addr);
+
+static inline void *sim_shared_get(sim_shared_site *s, size_t elem, size_t align, size_t rows, size_t cols)
+{
+    if (s->gen == sim_block_gen) return s->ptr;
+    return sim_shared_place(s, elem, align, rows, cols);
+}
+
+template <class T> struct sim_ref;
+
+/* The value behind a shared element proxy, or the argument itself. */
+template <class T> static inline const T &sim_unref(const T &v) { return v; }
+template <class T> static inline T sim_unref(const sim_ref<T> &r) { return r.get(); }
+template <class T> struct sim_value { typedef T type; };
+template <class T> struct sim_value<sim_ref<T>> { typedef T type; };
+
+template <class I> static inline long long sim_index(const I &i)
+{
+    typedef typename std::decay<decltype(sim_unref(i))>::type V;
+    static_assert(std::is_integral<V>::value || std::is_enum<V>::value,
+                  "a shared-memory index must be an integer");
+    return (long long)sim_unref(i);
+}
+
+/* One element of a shared array of numbers: reads and writes go through here
+ * so race-check mode can see them; &s[i] is the element's real address. */
+template <class T> struct sim_ref {
+    T *p;
+    const sim_shared_site *site;
+    long long i, j; /* the index (j < 0 for a 1D array) */
+
+    T get() const
+    {
+        if (sim_race_on) sim_race_access(site, p, i, j, SIM_ACC_READ);
+        return *p;
+    }
+    void put(const T &v) const
+    {
+        if (sim_race_on) sim_race_access(site, p, i, j, SIM_ACC_WRITE);
+        *p = v;
+    }
+    operator T() const { return get(); }
+    T *operator&() const { return p; }
+
+    sim_ref &operator=(const T &v) { put(v); return *this; }
+    sim_ref &operator=(const sim_ref &o) { put(o.get()); return *this; }
+    template <class U> sim_ref &operator=(const sim_ref<U> &o) { put((T)o.get()); return *this; }
+
+#define SIM_REF_COMPOUND(op)                                 \
+    template <class U> sim_ref &operator op(const U &v)      \
+    {                                                        \
+        T x = get();                                         \
+        x op sim_unref(v);                                   \
+        put(x);                                              \
+        return *this;                                        \
+    }
+    SIM_REF_COMPOUND(+=) SIM_REF_COMPOUND(-=) SIM_REF_COMPOUND(*=) SIM_REF_COMPOUND(/=)
+    SIM_REF_COMPOUND(%=) SIM_REF_COMPOUND(&=) SIM_REF_COMPOUND(|=) SIM_REF_COMPOUND(^=)
+    SIM_REF_COMPOUND(<<=) SIM_REF_COMPOUND(>>=)
+#undef SIM_REF_COMPOUND
+
+    sim_ref &operator++() { T x = get(); ++x; put(x); return *this; }
+    sim_ref &operator--() { T x = get(); --x; put(x); return *this; }
+    T operator++(int) { T x = get(); T y = x; ++y; put(y); return x; }
+    T operator--(int) { T x = get(); T y = x; --y; put(y); return x; }
+};
+
+/* Arrays of numbers hand out proxies; arrays of structs (float4, a pair...)
+ * hand out plain references, so s[i].x works; their accesses count as reads
+ * in race-check mode. */
+template <class T, bool = std::is_arithmetic<T>::value> struct sim_elem {
+    typedef sim_ref<T> ref;
+    static ref make(T *p, const sim_shared_site *s, long long i, long long j) { return ref{p, s, i, j}; }
+};
+template <class T> struct sim_elem<T, false> {
+    typedef T &ref;
+    static T &make(T *p, const sim_shared_site *s, long long i, long long j)
+    {
+        if (sim_race_on) sim_race_access(s, p, i, j, SIM_ACC_READ);
+        return *p;
+    }
+};
+
+template <class T> struct sim_shared_array {
+    T *base;
+    size_t n;
+    const sim_shared_site *site;
+    sim_shared_array(sim_shared_site *s, size_t count)
+        : base(static_cast<T *>(sim_shared_get(s, sizeof(T), alignof(T), count, 1))), n(s->count), site(s) {}
+    template <class I> typename sim_elem<T>::ref operator[](const I &idx) const
+    {
+        long long k = sim_index(idx);
+        if ((unsigned long long)k >= n) sim_shared_oob(site, k, -1, 1);
+        return sim_elem<T>::make(base + k, site, k, -1);
+    }
+    operator T *() const { return base; }
+};
+
+template <class T> struct sim_shared_row {
+    T *base;
+    size_t cols;
+    const sim_shared_site *site;
+    long long r;
+    template <class I> typename sim_elem<T>::ref operator[](const I &idx) const
+    {
+        long long c = sim_index(idx);
+        if ((unsigned long long)c >= cols) sim_shared_oob(site, r, c, 2);
+        return sim_elem<T>::make(base + c, site, r, c);
+    }
+    operator T *() const { return base; }
+};
+
+template <class T> struct sim_shared_array2 {
+    T *base;
+    size_t rows, cols;
+    const sim_shared_site *site;
+    sim_shared_array2(sim_shared_site *s, size_t r, size_t c)
+        : base(static_cast<T *>(sim_shared_get(s, sizeof(T), alignof(T), r, c))), rows(r), cols(c), site(s) {}
+    template <class I> sim_shared_row<T> operator[](const I &idx) const
+    {
+        long long r = sim_index(idx);
+        if ((unsigned long long)r >= rows) sim_shared_oob(site, r, -1, 2);
+        return sim_shared_row<T>{base + r * cols, cols, site, r};
+    }
+    operator T *() const { return base; }
+};
+
+} /* namespace gpulab_sim */
+
+#define SIM_SHARED(T, name, N)                                                                         \
+    static ::gpulab_sim::sim_shared_site sim_site_##name(#name, __FILE__, __LINE__, 0); \
+    const ::gpulab_sim::sim_shared_array<T> name(&sim_site_##name, (size_t)(N))
+#define SIM_SHARED2(T, name, R, C)                                                                     \
+    static ::gpulab_sim::sim_shared_site sim_site_##name(#name, __FILE__, __LINE__, 0); \
+    const ::gpulab_sim::sim_shared_array2<T> name(&sim_site_##name, (size_t)(R), (size_t)(C))
+#define SIM_DYNAMIC_SHARED(T, name)                                                                    \
+    static ::gpulab_sim::sim_shared_site sim_site_##name(#name, __FILE__, __LINE__, 1); \
+    const ::gpulab_sim::sim_shared_array<T> name(&sim_site_##name, 0)
+
+namespace gpulab_sim {
+
+/* ---------------------------------------------------------------- atomics */
+
+/* Fibers switch only at barriers and collectives, so an atomic is a plain
+ * read-modify-write. In race-check mode it is recorded as atomic: atomics on
+ * one word do not race with each other, only with plain accesses. */
+template <class T, class F> static inline T sim_rmw(T *p, F f)
+{
+    if (sim_race_on) sim_race_atomic(p);
+    T old = *p;
+    *p = f(old);
+    return old;
+}
+
+/* wrap-around arithmetic, as the hardware does, without signed overflow */
+static inline int atomicAdd(int *p, int v) { return sim_rmw(p, [v](int o) { return (int)((unsigned)o + (unsigned)v); }); }
+static inline unsigned atomicAdd(unsigned *p, unsigned v) { return sim_rmw(p, [v](unsigned o) { return o + v; }); }
+static inline unsigned long long atomicAdd(unsigned long long *p, unsigned long long v)
+{
+    return sim_rmw(p, [v](unsigned long long o) { return o + v; });
+}
+static inline float atomicAdd(float *p, float v) { return sim_rmw(p, [v](float o) { return o + v; }); }
+static inline double atomicAdd(double *p, double v) { return sim_rmw(p, [v](double o) { return o + v; }); }
+static inline int atomicSub(int *p, int v) { return sim_rmw(p, [v](int o) { return (int)((unsigned)o - (unsigned)v); }); }
+static inline unsigned atomicSub(unsigned *p, unsigned v) { return sim_rmw(p, [v](unsigned o) { return o - v; }); }
+static inline int atomicExch(int *p, int v) { return sim_rmw(p, [v](int) { return v; }); }
+static inline unsigned atomicExch(unsigned *p, unsigned v) { return sim_rmw(p, [v](unsigned) { return v; }); }
+static inline unsigned long long atomicExch(unsigned long long *p, unsigned long long v)
+{
+    return sim_rmw(p, [v](unsigned long long) { return v; });
+}
+static inline float atomicExch(float *p, float v) { return sim_rmw(p, [v](float) { return v; }); }
+#define SIM_ATOMIC_MINMAX(T)                                                                        \
+    static inline T atomicMin(T *p, T v) { return sim_rmw(p, [v](T o) { return v < o ? v : o; }); } \
+    static inline T atomicMax(T *p, T v) { return sim_rmw(p, [v](T o) { return v > o ? v : o; }); }
+SIM_ATOMIC_MINMAX(int)
+SIM_ATOMIC_MINMAX(unsigned)
+SIM_ATOMIC_MINMAX(long long)
+SIM_ATOMIC_MINMAX(unsigned long long)
+#undef SIM_ATOMIC_MINMAX
+/* CUDA's wrapping counters */
+static inline unsigned atomicInc(unsigned *p, unsigned v)
+{
+    return sim_rmw(p, [v](unsigned o) { return o >= v ? 0u : o + 1; });
+}
+static inline unsigned atomicDec(unsigned *p, unsigned v)
+{
+    return sim_rmw(p, [v](unsigned o) { return (o == 0 || o > v) ? v : o - 1; });
+}
+#define SIM_ATOMIC_CAS(T) \
+    static inline T atomicCAS(T *p, T cmp, T v) { return sim_rmw(p, [cmp, v](T o) { return o == cmp ? v : o; }); }
+SIM_ATOMIC_CAS(int)
+SIM_ATOMIC_CAS(unsigned)
+SIM_ATOMIC_CAS(unsigned long long)
+SIM_ATOMIC_CAS(unsigned short)
+#undef SIM_ATOMIC_CAS
+#define SIM_ATOMIC_BITS(T)                                                                           \
+    static inline T atomicAnd(T *p, T v) { return sim_rmw(p, [v](T o) { return (T)(o & v); }); }     \
+    static inline T atomicOr(T *p, T v) { return sim_rmw(p, [v](T o) { return (T)(o | v); }); }      \
+    static inline T atomicXor(T *p, T v) { return sim_rmw(p, [v](T o) { return (T)(o ^ v); }); }
+SIM_ATOMIC_BITS(int)
+SIM_ATOMIC_BITS(unsigned)
+SIM_ATOMIC_BITS(unsigned long long)
+#undef SIM_ATOMIC_BITS
+
+} /* namespace gpulab_sim */
+
+/* The scoped forms behave alike on one simulated device. */
+#define atomicAdd_block atomicAdd
+#define atomicAdd_system atomicAdd
+#define atomicSub_block atomicSub
+#define atomicSub_system atomicSub
+#define atomicExch_block atomicExch
+#define atomicExch_system atomicExch
+#define atomicMin_block atomicMin
+#define atomicMin_system atomicMin
+#define atomicMax_block atomicMax
+#define atomicMax_system atomicMax
+#define atomicInc_block atomicInc
+#define atomicInc_system atomicInc
+#define atomicDec_block atomicDec
+#define atomicDec_system atomicDec
+#define atomicCAS_block atomicCAS
+#define atomicCAS_system atomicCAS
+#define atomicAnd_block atomicAnd
+#define atomicAnd_system atomicAnd
+#define atomicOr_block atomicOr
+#define atomicOr_system atomicOr
+#define atomicXor_block atomicXor
+#define atomicXor_system atomicXor
+
+namespace gpulab_sim {
+
+/* ------------------------------------------------------ warp collectives */
+
+enum {
+    SIM_W_SHFL_IDX = 0, SIM_W_SHFL_UP, SIM_W_SHFL_DOWN, SIM_W_SHFL_XOR,
+    SIM_W_BALLOT, SIM_W_ANY, SIM_W_ALL, SIM_W_MATCH_ANY, SIM_W_MATCH_ALL, SIM_W_SYNC,
+    SIM_W_RED_ADD, SIM_W_RED_MIN_S, SIM_W_RED_MAX_S, SIM_W_RED_MIN_U, SIM_W_RED_MAX_U,
+    SIM_W_RED_AND, SIM_W_RED_OR, SIM_W_RED_XOR
+};
+/* Deposit this lane's value and wait until every lane named in mask has
+ * reached the same collective (same call site, same mask); then each gets
+ * its result. pred receives __match_all_sync's predicate. */
+unsigned long long sim_warp(int op, unsigned mask, unsigned long long value, int arg, int width, int line,
+                            const char *file, const char *name, int *pred);
+unsigned sim_activemask(void);
+
+template <class T> static inline unsigned long long sim_bits(const T &v)
+{
+    static_assert(sizeof(T) <= 8 && std::is_trivially_copyable<T>::value,
+                  "warp shuffles move values of at most 8 bytes");
+    unsigned long long b = 0;
+    memcpy(&b, &v, sizeof v);
+    return b;
+}
+template <class T> static inline T sim_from_bits(unsigned long long b)
+{
+    T v;
+    memcpy(&v, &b, sizeof v);
+    return v;
+}
+
+#define SIM_SHFL(fn, op, argtype)                                                                      \
+    template <class T>                                                                                 \
+    static inline typename sim_value<T>::type fn(unsigned mask, const T &var, argtype arg, int width = 32, \
+                                                 int line = __builtin_LINE(),                          \
+                                                 const char *file = __builtin_FILE())                  \
+    {                                                                                                  \
+        typedef typename sim_value<T>::type V;                                                         \
+        V v = sim_unref(var);                                                                          \
+        return sim_from_bits<V>(sim_warp(op, mask, sim_bits(v), (int)arg, width, line, file, #fn, nullptr)); \
+    }
+SIM_SHFL(__shfl_sync, SIM_W_SHFL_IDX, int)
+SIM_SHFL(__shfl_up_sync, SIM_W_SHFL_UP, unsigned int)
+SIM_SHFL(__shfl_down_sync, SIM_W_SHFL_DOWN, unsigned int)
+SIM_SHFL(__shfl_xor_sync, SIM_W_SHFL_XOR, int)
+#undef SIM_SHFL
+
+static inline unsigned __ballot_sync(unsigned mask, int pred, int line = __builtin_LINE(),
+                                     const char *file = __builtin_FILE())
+{
+    return (unsigned)sim_warp(SIM_W_BALLOT, mask, pred != 0, 0, 32, line, file, "__ballot_sync", nullptr);
+}
+static inline int __any_sync(unsigned mask, int pred, int line = __builtin_LINE(), const char *file = __builtin_FILE())
+{
+    return (int)sim_warp(SIM_W_ANY, mask, pred != 0, 0, 32, line, file, "__any_sync", nullptr);
+}
+static inline int __all_sync(unsigned mask, int pred, int line = __builtin_LINE(), const char *file = __builtin_FILE())
+{
+    return (int)sim_warp(SIM_W_ALL, mask, pred != 0, 0, 32, line, file, "__all_sync", nullptr);
+}
+template <class T>
+static inline unsigned __match_any_sync(unsigned mask, const T &value, int line = __builtin_LINE(),
+                                        const char *file = __builtin_FILE())
+{
+    typename sim_value<T>::type v = sim_unref(value);
+    return (unsigned)sim_warp(SIM_W_MATCH_ANY, mask, sim_bits(v), 0, 32, line, file, "__match_any_sync", nullptr);
+}
+template <class T>
+static inline unsigned __match_all_sync(unsigned mask, const T &value, int *pred, int line = __builtin_LINE(),
+                                        const char *file = __builtin_FILE())
+{
+    typename sim_value<T>::type v = sim_unref(value);
+    return (unsigned)sim_warp(SIM_W_MATCH_ALL, mask, sim_bits(v), 0, 32, line, file, "__match_all_sync", pred);
+}
+static inline void __syncwarp(unsigned mask = 0xffffffffu, int line = __builtin_LINE(),
+                              const char *file = __builtin_FILE())
+{
+    (void)sim_warp(SIM_W_SYNC, mask, 0, 0, 32, line, file, "__syncwarp", nullptr);
+}
+/* The lanes of this warp that have not exited: the simulator runs one lane at
+ * a time, so "converged right now" has no meaning here (docs/simulator.md). */
+static inline unsigned __activemask(void) { return sim_activemask(); }
+
+#define SIM_WREDUCE(fn, T, op)                                                                        \
+    static inline T fn(unsigned mask, T value, int line = __builtin_LINE(), const char *file = __builtin_FILE()) \
+    {                                                                                                 \
+        return (T)sim_warp(op, mask, (unsigned long long)(unsigned)value, 0, 32, line, file, #fn, nullptr); \
+    }
+SIM_WREDUCE(__reduce_add_sync, unsigned, SIM_W_RED_ADD)
+SIM_WREDUCE(__reduce_add_sync, int, SIM_W_RED_ADD)
+SIM_WREDUCE(__reduce_min_sync, unsigned, SIM_W_RED_MIN_U)
+SIM_WREDUCE(__reduce_min_sync, int, SIM_W_RED_MIN_S)
+SIM_WREDUCE(__reduce_max_sync, unsigned, SIM_W_RED_MAX_U)
+SIM_WREDUCE(__reduce_max_sync, int, SIM_W_RED_MAX_S)
+SIM_WREDUCE(__reduce_and_sync, unsigned, SIM_W_RED_AND)
+SIM_WREDUCE(__reduce_or_sync, unsigned, SIM_W_RED_OR)
+SIM_WREDUCE(__reduce_xor_sync, unsigned, SIM_W_RED_XOR)
+#undef SIM_WREDUCE
+
+/* ------------------------------------------------ device math, intrinsics */
+
+/* min/max over mixed types pick the common type, as CUDA's overloads do. */
+template <class A, class B>
+static inline auto min(const A &a, const B &b) -> decltype(sim_unref(a) + sim_unref(b))
+{
+    typedef decltype(sim_unref(a) + sim_unref(b)) R;
+    R x = (R)sim_unref(a), y = (R)sim_unref(b);
+    return y < x ? y : x;
+}
+template <class A, class B>
+static inline auto max(const A &a, const B &b) -> decltype(sim_unref(a) + sim_unref(b))
+{
+    typedef decltype(sim_unref(a) + sim_unref(b)) R;
+    R x = (R)sim_unref(a), y = (R)sim_unref(b);
+    return x < y ? y : x;
+}
+static inline unsigned umin(unsigned a, unsigned b) { return a < b ? a : b; }
+static inline unsigned umax(unsigned a, unsigned b) { return a > b ? a : b; }
+static inline long long llmin(long long a, long long b) { return a < b ? a : b; }
+static inline long long llmax(long long a, long long b) { return a > b ? a : b; }
+static inline unsigned long long ullmin(unsigned long long a, unsigned long long b) { return a < b ? a : b; }
+static inline unsigned long long ullmax(unsigned long long a, unsigned long long b) { return a > b ? a : b; }
+
+static inline int __popc(unsigned x) { return __builtin_popcount(x); }
+static inline int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
+static inline int __ffs(int x) { return __builtin_ffs(x); }
+static inline int __ffsll(long long x) { return __builtin_ffsll(x); }
+static inline int __clz(int x) { return x ? __builtin_clz((unsigned)x) : 32; }
+static inline int __clzll(long long x) { return x ? __builtin_clzll((unsigned long long)x) : 64; }
+static inline unsigned __brev(unsigned x)
+{
+    x = ((x >> 1) & 0x55555555u) | ((x & 0x55555555u) << 1);
+    x = ((x >> 2) & 0x33333333u) | ((x & 0x33333333u) << 2);
+    x = ((x >> 4) & 0x0f0f0f0fu) | ((x & 0x0f0f0f0fu) << 4);
+    return __builtin_bswap32(x);
+}
+static inline unsigned long long __brevll(unsigned long long x)
+{
+    return ((unsigned long long)__brev((unsigned)x) << 32) | __brev((unsigned)(x >> 32));
+}
+/* byte n of the result is byte (s >> 4n) & 7 of the 8 bytes y:x */
+static inline unsigned __byte_perm(unsigned x, unsigned y, unsigned s)
+{
+    unsigned long long v = ((unsigned long long)y << 32) | x;
+    unsigned r = 0;
+    for (int n = 0; n < 4; n++) r |= (unsigned)((v >> (8 * ((s >> (4 * n)) & 7))) & 0xff) << (8 * n);
+    return r;
+}
+static inline unsigned __funnelshift_l(unsigned lo, unsigned hi, unsigned sh)
+{
+    return (unsigned)(((((unsigned long long)hi << 32) | lo) << (sh & 31)) >> 32);
+}
+static inline unsigned __funnelshift_lc(unsigned lo, unsigned hi, unsigned sh)
+{
+    return sh >= 32 ? lo : __funnelshift_l(lo, hi, sh);
+}
+static inline unsigned __funnelshift_r(unsigned lo, unsigned hi, unsigned sh)
+{
+    return (unsigned)((((unsigned long long)hi << 32) | lo) >> (sh & 31));
+}
+static inline unsigned __funnelshift_rc(unsigned lo, unsigned hi, unsigned sh)
+{
+    return sh >= 32 ? hi : __funnelshift_r(lo, hi, sh);
+}
+static inline int __mul24(int a, int b)
+{
+    long long x = (long long)((int)((unsigned)a << 8) >> 8), y = (long long)((int)((unsigned)b << 8) >> 8);
+    return (int)(unsigned)(x * y);
+}
+static inline unsigned __umul24(unsigned a, unsigned b) { return (a & 0xffffffu) * (b & 0xffffffu); }
+static inline int __mulhi(int a, int b) { return (int)(((long long)a * b) >> 32); }
+static inline unsigned __umulhi(unsigned a, unsigned b) { return (unsigned)(((unsigned long long)a * b) >> 32); }
+static inline long long __mul64hi(long long a, long long b) { return (long long)(((__int128)a * b) >> 64); }
+static inline unsigned long long __umul64hi(unsigned long long a, unsigned long long b)
+{
+    return (unsigned long long)(((unsigned __int128)a * b) >> 64);
+}
+static inline unsigned __sad(int x, int y, unsigned z) { return (unsigned)(x > y ? (long long)x - y : (long long)y - x) + z; }
+static inline unsigned __usad(unsigned x, unsigned y, unsigned z) { return (x > y ? x - y : y - x) + z; }
+static inline int __hadd(int x, int y) { return (int)(((long long)x + y) >> 1); }
+static inline int __rhadd(int x, int y) { return (int)(((long long)x + y + 1) >> 1); }
+static inline unsigned __uhadd(unsigned x, unsigned y) { return (unsigned)(((unsigned long long)x + y) >> 1); }
+static inline unsigned __urhadd(unsigned x, unsigned y) { return (unsigned)(((unsigned long long)x + y + 1) >> 1); }
+
+static inline int __float_as_int(float f) { int i; memcpy(&i, &f, 4); return i; }
+static inline unsigned __float_as_uint(float f) { unsigned i; memcpy(&i, &f, 4); return i; }
+static inline float __int_as_float(int i) { float f; memcpy(&f, &i, 4); return f; }
+static inline float __uint_as_float(unsigned i) { float f; memcpy(&f, &i, 4); return f; }
+static inline long long __double_as_longlong(double d) { long long i; memcpy(&i, &d, 8); return i; }
+static inline double __longlong_as_double(long long i) { double d; memcpy(&d, &i, 8); return d; }
+static inline int __double2hiint(double d) { return (int)(__double_as_longlong(d) >> 32); }
+static inline int __double2loint(double d) { return (int)(unsigned)__double_as_longlong(d); }
+static inline double __hiloint2double(int hi, int lo)
+{
+    return __longlong_as_double((long long)(((unsigned long long)(unsigned)hi << 32) | (unsigned)lo));
+}
+
+/* float -> integer conversions saturate like the hardware (NaN gives 0) */
+template <class I> static inline I sim_sat(double x)
+{
+    if (x != x) return 0;
+    if (x <= (double)std::numeric_limits<I>::min()) return std::numeric_limits<I>::min();
+    if (x >= (double)std::numeric_limits<I>::max()) return std::numeric_limits<I>::max();
+    return (I)x;
+}
+static inline int __float2int_rn(float x) { return sim_sat<int>(nearbyint((double)x)); }
+static inline int __float2int_rz(float x) { return sim_sat<int>(trunc((double)x)); }
+static inline int __float2int_rd(float x) { return sim_sat<int>(floor((double)x)); }
+static inline int __float2int_ru(float x) { return sim_sat<int>(ceil((double)x)); }
+static inline unsigned __float2uint_rn(float x) { return sim_sat<unsigned>(nearbyint((double)x)); }
+static inline unsigned __float2uint_rz(float x) { return sim_sat<unsigned>(trunc((double)x)); }
+static inline unsigned __float2uint_rd(float x) { return sim_sat<unsigned>(floor((double)x)); }
+static inline unsigned __float2uint_ru(float x) { return sim_sat<unsigned>(ceil((double)x)); }
+static inline long long __float2ll_rn(float x) { return sim_sat<long long>(nearbyint((double)x)); }
+static inline long long __float2ll_rz(float x) { return sim_sat<long long>(trunc((double)x)); }
+static inline int __double2int_rn(double x) { return sim_sat<int>(nearbyint(x)); }
+static inline int __double2int_rz(double x) { return sim_sat<int>(trunc(x)); }
+static inline float __int2float_rn(int x) { return (float)x; }
+static inline float __uint2float_rn(unsigned x) { return (float)x; }
+static inline float __ll2float_rn(long long x) { return (float)x; }
+static inline double __int2double_rn(int x) { return (double)x; }
+static inline float __double2float_rn(double x) { return (float)x; }
+
+/* fast-math intrinsics: the exact functions here (the GPU's are approximate) */
+static inline float __fdividef(float a, float b) { return a / b; }
+static inline float __fdiv_rn(float a, float b) { return a / b; }
+static inline float __fadd_rn(float a, float b) { return a + b; }
+static inline float __fsub_rn(float a, float b) { return a - b; }
+static inline float __fmul_rn(float a, float b) { return a * b; }
+static inline float __fmaf_rn(float a, float b, float c) { return fmaf(a, b, c); }
+static inline float __frcp_rn(float a) { return 1.0f / a; }
+static inline float __fsqrt_rn(float a) { return sqrtf(a); }
+static inline double __dadd_rn(double a, double b) { return a + b; }
+static inline double __dmul_rn(double a, double b) { return a * b; }
+static inline double __fma_rn(double a, double b, double c) { return fma(a, b, c); }
+static inline float rsqrtf(float x) { return 1.0f / sqrtf(x); }
+static inline double rsqrt(double x) { return 1.0 / sqrt(x); }
+static inline float rcbrtf(float x) { return 1.0f / cbrtf(x); }
+static inline float __expf(float x) { return expf(x); }
+static inline float __exp10f(float x) { return powf(10.0f, x); }
+static inline float __logf(float x) { return logf(x); }
+static inline float __log2f(float x) { return log2f(x); }
+static inline float __log10f(float x) { return log10f(x); }
+static inline float __sinf(float x) { return sinf(x); }
+static inline float __cosf(float x) { return cosf(x); }
+static inline float __tanf(float x) { return tanf(x); }
+static inline float __powf(float x, float y) { return powf(x, y); }
+static inline void __sincosf(float x, float *s, float *c) { *s = sinf(x); *c = cosf(x); }
+static inline float sinpif(float x) { return (float)sin(M_PI * (double)x); }
+static inline float cospif(float x) { return (float)cos(M_PI * (double)x); }
+static inline float __saturatef(float x) { return x != x ? 0.0f : x < 0.0f ? 0.0f : x > 1.0f ? 1.0f : x; }
+
+/* cache-hinted loads and stores are plain ones */
+template <class T> static inline T __ldg(const T *p) { return *p; }
+template <class T> static inline T __ldcg(const T *p) { return *p; }
+template <class T> static inline T __ldca(const T *p) { return *p; }
+template <class T> static inline T __ldcs(const T *p) { return *p; }
+template <class T> static inline T __ldlu(const T *p) { return *p; }
+template <class T> static inline T __ldcv(const T *p) { return *p; }
+template <class T> static inline void __stwb(T *p, T v) { *p = v; }
+template <class T> static inline void __stcg(T *p, T v) { *p = v; }
+template <class T> static inline void __stcs(T *p, T v) { *p = v; }
+template <class T> static inline void __stwt(T *p, T v) { *p = v; }
+
+/* One thread runs at a time: memory is always coherent. */
+static inline void __threadfence(void) { __atomic_signal_fence(__ATOMIC_SEQ_CST); }
+static inline void __threadfence_block(void) { __atomic_signal_fence(__ATOMIC_SEQ_CST); }
+static inline void __threadfence_system(void) { __atomic_signal_fence(__ATOMIC_SEQ_CST); }
+static inline void __nanosleep(unsigned ns) { (void)ns; }
+
+/* A counter that grows by one per call: deterministic, unlike a clock. */
+long long sim_clock64(void);
+static inline long long clock64(void) { return sim_clock64(); }
+
+int sim_is_shared(const void *p);
+static inline unsigned __isShared(const void *p) { return sim_is_shared(p) ? 1u : 0u; }
+static inline unsigned __isGlobal(const void *p) { return sim_is_shared(p) ? 0u : 1u; }
+
+/* __trap(): the launch fails with a diagnostic naming the thread and line. */
+[[noreturn]] void sim_trap(int line, const char *file);
+
+} /* namespace gpulab_sim */
+
+#define __trap() ::gpulab_sim::sim_trap(__LINE__, __FILE__)
+
+/* ---------------------------------------------------- cooperative groups */
+
+namespace gpulab_sim_cg {
+
+using ::gpulab_sim::dim3;
+
+class thread_block {
+public:
+    void sync(int line = __builtin_LINE(), const char *file = __builtin_FILE()) const
+    {
+        (void)::gpulab_sim::sim_barrier(::gpulab_sim::SIM_BAR_CG, 0, line, file);
+    }
+    static unsigned thread_rank() { return ::gpulab_sim::sim_cur->linear; }
+    static unsigned size() { return blockDim.x * blockDim.y * blockDim.z; }
+    static unsigned num_threads() { return size(); }
+    static dim3 group_index() { return dim3(blockIdx); }
+    static dim3 thread_index() { return dim3(threadIdx); }
+    static dim3 group_dim() { return blockDim; }
+    static dim3 dim_threads() { return blockDim; }
+};
+static inline thread_block this_thread_block() { return thread_block(); }
+
+/* A tile of N consecutive threads (N a power of two up to 32) inside a warp.
+ * Its collectives are the warp intrinsics with the tile's lanes as the mask
+ * and N as the width. */
+template <unsigned N, class Parent = void> class thread_block_tile;
+
+template <unsigned N> class thread_block_tile<N, void> {
+    static_assert(N >= 1 && N <= 32 && (N & (N - 1)) == 0, "a tile holds a power of two of threads, at most 32");
+
+public:
+    static constexpr unsigned num_threads() { return N; }
+    static constexpr unsigned size() { return N; }
+    static unsigned thread_rank() { return ::gpulab_sim::sim_cur->linear & (N - 1); }
+    static unsigned meta_group_rank() { return ::gpulab_sim::sim_cur->linear / N; }
+    static unsigned meta_group_size() { return (thread_block::size() + N - 1) / N; }
+    static unsigned tile_mask()
+    {
+        unsigned lane = ::gpulab_sim::sim_cur->lane;
+        return N == 32 ? 0xffffffffu : (((1u << N) - 1u) << (lane & ~(N - 1)));
+    }
+    void sync(int line = __builtin_LINE(), const char *file = __builtin_FILE()) const
+    {
+        (void)::gpulab_sim::sim_warp(::gpulab_sim::SIM_W_SYNC, tile_mask(), 0, 0, 32, line, file,
+                                     "thread_block_tile::sync", nullptr);
+    }
+#define SIM_TILE_SHFL(fn, op, argtype)                                                                 \
+    template <class T>                                                                                 \
+    typename ::gpulab_sim::sim_value<T>::type fn(const T &var, argtype arg, int line = __builtin_LINE(), \
+                                                 const char *file = __builtin_FILE()) const            \
+    {                                                                                                  \
+        typedef typename ::gpulab_sim::sim_value<T>::type V;                                           \
+        V v = ::gpulab_sim::sim_unref(var);                                                            \
+        return ::gpulab_sim::sim_from_bits<V>(::gpulab_sim::sim_warp(                                  \
+            op, tile_mask(), ::gpulab_sim::sim_bits(v), (int)arg, (int)N, line, file,                  \
+            "thread_block_tile::" #fn, nullptr));                                                      \
+    }
+    SIM_TILE_SHFL(shfl, ::gpulab_sim::SIM_W_SHFL_IDX, int)
+    SIM_TILE_SHFL(shfl_up, ::gpulab_sim::SIM_W_SHFL_UP, unsigned int)
+    SIM_TILE_SHFL(shfl_down, ::gpulab_sim::SIM_W_SHFL_DOWN, unsigned int)
+    SIM_TILE_SHFL(shfl_xor, ::gpulab_sim::SIM_W_SHFL_XOR, int)
+#undef SIM_TILE_SHFL
+    /* the tile's own lanes, as bits 0..N-1 */
+    unsigned ballot(int pred, int line = __builtin_LINE(), const char *file = __builtin_FILE()) const
+    {
+        unsigned m = tile_mask();
+        unsigned b = (unsigned)::gpulab_sim::sim_warp(::gpulab_sim::SIM_W_BALLOT, m, pred != 0, 0, 32, line,
+                                                      file, "thread_block_tile::ballot", nullptr);
+        return (b & m) >> __builtin_ctz(m);
+    }
+    int any(int pred, int line = __builtin_LINE(), const char *file = __builtin_FILE()) const
+    {
+        return (int)::gpulab_sim::sim_warp(::gpulab_sim::SIM_W_ANY, tile_mask(), pred != 0, 0, 32, line, file,
+                                           "thread_block_tile::any", nullptr);
+    }
+    int all(int pred, int line = __builtin_LINE(), const char *file = __builtin_FILE()) const
+    {
+        return (int)::gpulab_sim::sim_warp(::gpulab_sim::SIM_W_ALL, tile_mask(), pred != 0, 0, 32, line, file,
+                                           "thread_block_tile::all", nullptr);
+    }
+    template <class T>
+    unsigned match_any(const T &value, int line = __builtin_LINE(), const char *file = __builtin_FILE()) const
+    {
+        unsigned m = tile_mask();
+        typename ::gpulab_sim::sim_value<T>::type v = ::gpulab_sim::sim_unref(value);
+        unsigned b = (unsigned)::gpulab_sim::sim_warp(::gpulab_sim::SIM_W_MATCH_ANY, m, ::gpulab_sim::sim_bits(v),
+                                                      0, 32, line, file, "thread_block_tile::match_any", nullptr);
+        return (b & m) >> __builtin_ctz(m);
+    }
+    template <class T>
+    unsigned match_all(const T &value, int &pred, int line = __builtin_LINE(),
+                       const char *file = __builtin_FILE()) const
+    {
+        unsigned m = tile_mask();
+        typename ::gpulab_sim::sim_value<T>::type v = ::gpulab_sim::sim_unref(value);
+        unsigned b = (unsigned)::gpulab_sim::sim_warp(::gpulab_sim::SIM_W_MATCH_ALL, m, ::gpulab_sim::sim_bits(v),
+                                                      0, 32, line, file, "thread_block_tile::match_all", &pred);
+        return (b & m) >> __builtin_ctz(m);
+    }
+};
+
+/* tiled_partition<N>(parent) gives thread_block_tile<N, Parent>, which
+ * converts to thread_block_tile<N> as in CUDA. */
+template <unsigned N, class Parent> class thread_block_tile : public thread_block_tile<N, void> {};
+
+template <unsigned N, class Parent> static inline thread_block_tile<N, Parent> tiled_partition(const Parent &)
+{
+    return thread_block_tile<N, Parent>();
+}
+
+template <class Group>
+static inline void sync(const Group &g, int line = __builtin_LINE(), const char *file = __builtin_FILE())
+{
+    g.sync(line, file);
+}
+
+} /* namespace gpulab_sim_cg */
+
+namespace cooperative_groups = gpulab_sim_cg;
+
+using namespace gpulab_sim;
+
+#endif
