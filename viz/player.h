@@ -1,0 +1,85 @@
+/* player.h - playing a renderer's frames: full screen, or as text.
+ *
+ * The player shows one trace (or two side by side, in step) with a caption,
+ * the frame's counters, and the timing table. Its logic is split so tests
+ * can reach it without a terminal: viz_player_key() is the key handling and
+ * viz_player_compose() draws a whole screen into a canvas; viz_player_run()
+ * only adds the terminal, the clock and the signals around them.
+ */
+#ifndef GPULAB_VIZ_PLAYER_H
+#define GPULAB_VIZ_PLAYER_H
+
+#include <stdio.h>
+
+#include "canvas.h"
+#include "lab.h"
+#include "render.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define VIZ_MAX_SIDES 2
+
+/* One animation: a trace and what draws it. */
+typedef struct viz_side {
+    const viz_renderer *r;
+    const lab_trace *trace;
+    const char *label;      /* "reduce/interleaved" */
+} viz_side;
+
+typedef struct viz_player_opts {
+    int no_color;           /* --no-color (NO_COLOR and TERM=dumb are honoured anyway) */
+    const lab_result *rows; /* the timing table beside the animation; may be NULL */
+    int nrows;
+    const char *heading;    /* first line of the screen: "reduce  n = 256 int  sim" */
+} viz_player_opts;
+
+/* ------------------------------------------------------------- state */
+
+/* Seconds per step at each speed. */
+#define VIZ_NSPEEDS 7
+
+typedef struct viz_play_state {
+    int frame, nframes;     /* nframes: the longest side */
+    int playing;
+    int speed;              /* 0 (slowest) .. VIZ_NSPEEDS-1 */
+    int help;               /* the help overlay is up */
+    int quit;
+} viz_play_state;
+
+void viz_play_init(viz_play_state *st, int nframes);
+/* Milliseconds a frame stays up at the current speed. */
+int viz_play_delay_ms(const viz_play_state *st);
+/* One key (term.h's VIZ_KEY_* or a character). Returns 1 when the screen
+ * must be drawn again. */
+int viz_player_key(viz_play_state *st, int key);
+/* The clock ran out while playing: the next frame (stops at the last). */
+void viz_player_tick(viz_play_state *st);
+
+/* ------------------------------------------------------------ drawing */
+
+/* The smallest terminal the sides fit in. */
+void viz_player_min_size(const viz_side *sides, int nsides, const viz_player_opts *o, int *w, int *h);
+/* A whole screen into c (its size is the terminal's): status line,
+ * animations, captions, counters, the table, the key line; or the help
+ * overlay; or, when c is too small, a message saying how large it must be. */
+void viz_player_compose(canvas *c, const viz_side *sides, int nsides, const viz_play_state *st,
+                        const viz_player_opts *o);
+
+/* ------------------------------------------------------------ running */
+
+/* Full screen until q or Esc. 0: the user left; 1: Ctrl-C or a signal
+ * ended it; -1: the terminal could not be used (err says why). The terminal
+ * is restored in every case. */
+int viz_player_run(const viz_side *sides, int nsides, const viz_player_opts *o, char *err,
+                   size_t errlen);
+
+/* Every frame as text, one after another, then the table: for pipes and
+ * scripts. width: columns (0: $COLUMNS, else 100). 0 ok, -1 write error. */
+int viz_player_print(FILE *f, const viz_side *sides, int nsides, const viz_player_opts *o, int width);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

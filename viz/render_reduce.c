@@ -1,0 +1,1651 @@
+/* render_reduce.c - the reduction tree, step by step.
+ *
+ * Frames of one trace:
+ *   input           the values in global memory, coloured by the block that reads them
+ *   per launch:
+ *     load          threads read global memory and store partials (shared or registers)
+ *     one per step  a tree step s[dst] += s[src], a shuffle round, a shared read/write
+ *     block results thread 0 of each block: atomicAdd, or a write for the next launch
+ *   final           the answer against the CPU's
+ *
+ * A "step" is what the threads of a block do between two barriers, split
+ * further by the position of the operation in each thread's sequence: the
+ * k-th operation of every thread in barrier epoch e belongs to step (e, k).
+ * That groups `s[tid] += s[tid + s]; __syncthreads();` rounds and the five
+ * rounds of a warp shuffle without knowing any variant's source.
+ *
+ * Two pictures: the tree view (a block's whole array fits on one line: every
+ * step below the previous one, the classic folding tree) and the grid view
+ * (larger blocks: one line per warp, the current step only). Pairs being
+ * added are arrows from source to destination ("◄──┘") when they do not
+ * cross, else "+d" under the destination (its source is d elements on),
+ * or "▲" when the source sits in the same column of a lower row.
+ *
+ * Every frame is drawn from the trace alone: the model is rebuilt on each
+ * call (a 256-element trace takes well under a millisecond), so there is no
+ * cache to go stale.
+ */
+#include "render.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define WARP 32
+#define NBANKS 32
+#define MAX_SHOWN_BLOCKS 64 /* blocks a picture can show; counters cover all */
+
+enum fkind { F_INPUT, F_LOAD, F_STEP, F_RESULT, F_FINAL };
+
+/* What an event is to this renderer. */
+enum ecls { C_NONE = 0, C_LOAD, C_STEP, C_RESULT };
+
+typedef struct rframe {
+    int kind, launch;
+    uint32_t epoch, ord;  /* F_STEP: the step key */
+    uint32_t min_epoch;   /* smallest epoch among its events */
+    size_t first, count;  /* its events: m->fev[first .. first+count) */
+} rframe;
+
+typedef struct rlaunch {
+    int bd, nblocks;     /* threads per block, blocks */
+    int shared_n;        /* shared-memory extent touched (elements) */
+    int slots;           /* cells per block in the picture: max(bd, shared_n) */
+    int first, nframes;  /* its frames */
+    int load, result;    /* frame index of its load and result frames, or -1 */
+    uint32_t nbar_epochs;
+    unsigned char *bar;  /* bar[e]: a barrier ended epoch e */
+    int max_reads;       /* most global reads by one thread */
+    int load_shared;     /* the load stores into shared memory */
+} rlaunch;
+
+typedef struct rmodel {
+    const lab_trace *t;
+    const lab_event **ev; /* every event, in key order */
+    size_t nev;
+    const lab_event **fev; /* events grouped by frame, key order within */
+    rframe *fr;
+    int nfr;
+    rlaunch L[LAB_TRACE_MAX_LAUNCHES];
+    int nl;
+    int vw;              /* width of the widest value */
+    int *reader;         /* input element -> block that reads it (launch 0), -1 */
+    double ref;          /* the CPU's sum of the input */
+    int have_ref;
+} rmodel;
+
+/* ------------------------------------------------------------ the model */
+
+static int ev_cmp(const void *a, const void *b)
+{
+    const lab_event *x = *(const lab_event *const *)a, *y = *(const lab_event *const *)b;
+    if (x->launch != y->launch) return x->launch < y->launch ? -1 : 1;
+    if (x->block != y->block) return x->block < y->block ? -1 : 1;
+    if (x->thread != y->thread) return x->thread < y->thread ? -1 : 1;
+    if (x->epoch != y->epoch) return x->epoch < y->epoch ? -1 : 1;
+    if (x->seq != y->seq) return x->seq < y->seq ? -1 : 1;
+    return 0;
+}
+
+static int is_op(const lab_event *e)
+{
+    switch (e->kind) {
+    case LAB_EV_ADD:
+    case LAB_EV_SHFL: return 1;
+    case LAB_EV_READ:
+    case LAB_EV_WRITE: return e->space != LAB_SP_GLOBAL;
+    default: return 0;
+    }
+}
+
+static int is_result(const lab_event *e)
+{
+    return (e->kind == LAB_EV_ATOMIC) || (e->kind == LAB_EV_WRITE && e->space == LAB_SP_GLOBAL);
+}
+
+/* A step: the ord-th operation of class cls that a thread does in barrier
+ * epoch `epoch`. Classes are counted apart so that a conditional shared
+ * access before a shuffle (only some lanes do it) does not shift the
+ * shuffle rounds against each other. rank: how many operations the thread
+ * did before it in the epoch; steps of one epoch play in order of their
+ * largest rank. */
+enum { K_SHARED = 0, K_REG, K_RESULT };
+typedef struct key {
+    uint32_t epoch, ord, cls, rank;
+} key;
+
+static int key_cmp(const void *a, const void *b)
+{
+    const key *x = a, *y = b;
+    if (x->epoch != y->epoch) return x->epoch < y->epoch ? -1 : 1;
+    if (x->cls != y->cls) return x->cls < y->cls ? -1 : 1;
+    if (x->ord != y->ord) return x->ord < y->ord ? -1 : 1;
+    return 0;
+}
+
+/* The order steps play in. */
+static int play_cmp(const void *a, const void *b)
+{
+    const key *x = a, *y = b;
+    if (x->epoch != y->epoch) return x->epoch < y->epoch ? -1 : 1;
+    if (x->rank != y->rank) return x->rank < y->rank ? -1 : 1;
+    return key_cmp(a, b);
+}
+
+static uint32_t op_class(const lab_event *e)
+{
+    if (is_result(e)) return K_RESULT;
+    if (e->kind == LAB_EV_SHFL || e->space == LAB_SP_REG) return K_REG;
+    return K_SHARED;
+}
+
+static void model_free(rmodel *m)
+{
+    free(m->ev);
+    free(m->fev);
+    free(m->fr);
+    free(m->reader);
+    for (int l = 0; l < m->nl; l++) free(m->L[l].bar);
+    memset(m, 0, sizeof *m);
+}
+
+static int digits(double a)
+{
+    int d = 1;
+    while (a >= 10 && d < 20) {
+        a /= 10;
+        d++;
+    }
+    return d;
+}
+
+static int model_build(rmodel *m, const lab_trace *t)
+{
+    memset(m, 0, sizeof *m);
+    m->t = t;
+    size_t n = t->count;
+    m->ev = malloc((n ? n : 1) * sizeof *m->ev);
+    unsigned char *cls = calloc(n ? n : 1, 1);
+    key *k = malloc((n ? n : 1) * sizeof *k);
+    int *fidx = malloc((n ? n : 1) * sizeof *fidx);
+    key *keys = malloc((n ? 2 * n : 1) * sizeof *keys);
+    if (!m->ev || !cls || !k || !fidx || !keys) goto fail;
+    m->nev = n;
+
+    /* Key order. GPU traces arrive sorted; the simulator's may not. */
+    int sorted = 1;
+    for (size_t i = 0; i < n; i++) {
+        m->ev[i] = &t->ev[i];
+        if (i && sorted && ev_cmp(&m->ev[i - 1], &m->ev[i]) > 0) sorted = 0;
+    }
+    if (!sorted) qsort(m->ev, n, sizeof *m->ev, ev_cmp);
+
+    /* Launches: from the header, else from the events. */
+    int nl = t->nlaunches;
+    for (size_t i = 0; i < n; i++)
+        if ((int)m->ev[i]->launch + 1 > nl) nl = (int)m->ev[i]->launch + 1;
+    if (nl > LAB_TRACE_MAX_LAUNCHES) nl = LAB_TRACE_MAX_LAUNCHES;
+    m->nl = nl;
+    for (int l = 0; l < nl; l++) {
+        rlaunch *L = &m->L[l];
+        L->load = L->result = -1;
+        if (l < t->nlaunches) {
+            const lab_launch_info *li = &t->launches[l];
+            L->bd = (int)(li->block[0] * (li->block[1] ? li->block[1] : 1) * (li->block[2] ? li->block[2] : 1));
+            L->nblocks = (int)(li->grid[0] * (li->grid[1] ? li->grid[1] : 1) * (li->grid[2] ? li->grid[2] : 1));
+        }
+    }
+
+    /* Classify each event; number each thread's operations within an epoch. */
+    double maxabs = 0;
+    int frac = 0;
+    uint32_t cur_l = ~0u, cur_b = ~0u, cur_t = ~0u, cur_e = 0, ord[3] = {0, 0, 0}, rank = 0;
+    int started = 0, reads = 0;
+    for (size_t i = 0; i < n; i++) {
+        const lab_event *e = m->ev[i];
+        if ((int)e->launch >= nl) continue;
+        rlaunch *L = &m->L[e->launch];
+        if (e->launch != cur_l || e->block != cur_b || e->thread != cur_t) {
+            cur_l = e->launch;
+            cur_b = e->block;
+            cur_t = e->thread;
+            cur_e = e->epoch;
+            ord[0] = ord[1] = ord[2] = rank = 0;
+            started = 0;
+            reads = 0;
+        }
+        if (e->epoch != cur_e) {
+            cur_e = e->epoch;
+            ord[0] = ord[1] = ord[2] = rank = 0;
+        }
+        if ((int)e->thread + 1 > L->bd && (int)e->launch >= t->nlaunches) L->bd = (int)e->thread + 1;
+        if ((int)e->block + 1 > L->nblocks) L->nblocks = (int)e->block + 1;
+        if (e->space == LAB_SP_SHARED && e->kind != LAB_EV_BARRIER) {
+            int ext = e->a + 1;
+            if (e->kind == LAB_EV_ADD && e->b + 1 > ext) ext = e->b + 1;
+            if (ext > L->shared_n && ext < (1 << 24)) L->shared_n = ext;
+        }
+        if (e->kind == LAB_EV_BARRIER) {
+            if (e->epoch + 1 > L->nbar_epochs) {
+                unsigned char *b = realloc(L->bar, e->epoch + 1);
+                if (!b) goto fail;
+                memset(b + L->nbar_epochs, 0, e->epoch + 1 - L->nbar_epochs);
+                L->bar = b;
+                L->nbar_epochs = e->epoch + 1;
+            }
+            L->bar[e->epoch] = 1;
+            continue;
+        }
+        if (e->kind == LAB_EV_READ && e->space == LAB_SP_GLOBAL) {
+            cls[i] = C_LOAD;
+            if (++reads > L->max_reads) L->max_reads = reads;
+        } else if (e->kind == LAB_EV_WRITE && e->space == LAB_SP_SHARED && !started) {
+            cls[i] = C_LOAD; /* the thread stores its partial: part of the load */
+            started = 1;
+            L->load_shared = 1;
+        } else if (is_op(e) || is_result(e)) {
+            /* Block results are steps too: in the vector variant the last
+             * block still works after every block has written its sum. */
+            cls[i] = is_result(e) ? C_RESULT : C_STEP;
+            k[i].epoch = e->epoch;
+            k[i].cls = op_class(e);
+            k[i].ord = ord[k[i].cls]++;
+            k[i].rank = rank++;
+            started = 1;
+        } else {
+            continue;
+        }
+        double vals[2] = {e->v, e->kind == LAB_EV_SHFL ? e->v2 : 0};
+        for (int j = 0; j < 2; j++) {
+            double a = fabs(vals[j]);
+            if (isfinite(a) && a > maxabs) maxabs = a;
+            if (isfinite(vals[j]) && vals[j] != floor(vals[j])) frac = 1;
+        }
+    }
+
+    /* Frames: input, then per launch its load, steps and results, then final. */
+    int cap = 2;
+    for (int l = 0; l < nl; l++) cap += 2;
+    for (size_t i = 0; i < n; i++)
+        if (cls[i] == C_STEP || cls[i] == C_RESULT) cap++;
+    m->fr = calloc((size_t)cap, sizeof *m->fr);
+    if (!m->fr) goto fail;
+    m->fr[m->nfr++].kind = F_INPUT;
+    for (int l = 0; l < nl; l++) {
+        rlaunch *L = &m->L[l];
+        int has_load = 0;
+        size_t nk = 0;
+        for (size_t i = 0; i < n; i++) {
+            if ((int)m->ev[i]->launch != l) continue;
+            if (cls[i] == C_LOAD) has_load = 1;
+            if (cls[i] == C_STEP || cls[i] == C_RESULT) keys[nk++] = k[i];
+        }
+        qsort(keys, nk, sizeof *keys, key_cmp);
+        size_t nu = 0;
+        for (size_t i = 0; i < nk; i++) {
+            if (nu == 0 || key_cmp(&keys[nu - 1], &keys[i]) != 0) keys[nu++] = keys[i];
+            else if (keys[i].rank > keys[nu - 1].rank) keys[nu - 1].rank = keys[i].rank;
+        }
+        /* keys stays in lookup order; order[] says where each step plays. */
+        key *play = keys + nu;
+        memcpy(play, keys, nu * sizeof *keys);
+        qsort(play, nu, sizeof *play, play_cmp);
+        L->first = m->nfr;
+        if (has_load) {
+            L->load = m->nfr;
+            m->fr[m->nfr].kind = F_LOAD;
+            m->fr[m->nfr++].launch = l;
+        }
+        int step0 = m->nfr;
+        for (size_t i = 0; i < nu; i++) {
+            rframe *f = &m->fr[m->nfr++];
+            f->kind = F_STEP;
+            f->launch = l;
+            f->epoch = play[i].epoch;
+            f->ord = play[i].ord;
+            /* where each lookup key plays: keep it in the key's rank field */
+            key *q = bsearch(&play[i], keys, nu, sizeof *keys, key_cmp);
+            q->rank = (uint32_t)i;
+        }
+        L->nframes = m->nfr - L->first;
+        /* Which frame each event of this launch belongs to. */
+        for (size_t i = 0; i < n; i++) {
+            if ((int)m->ev[i]->launch != l) continue;
+            fidx[i] = -1;
+            if (cls[i] == C_LOAD) fidx[i] = L->load;
+            else if (cls[i] == C_STEP || cls[i] == C_RESULT) {
+                key *p = bsearch(&k[i], keys, nu, sizeof *keys, key_cmp);
+                fidx[i] = step0 + (int)p->rank;
+            }
+        }
+    }
+    m->fr[m->nfr++].kind = F_FINAL;
+    if (m->nl > 0) m->fr[m->nfr - 1].launch = m->nl - 1;
+
+    /* Group the events by frame, keeping key order (a counting sort). */
+    m->fev = malloc((n ? n : 1) * sizeof *m->fev);
+    if (!m->fev) goto fail;
+    int *nonres = calloc((size_t)m->nfr, sizeof *nonres);
+    if (!nonres) goto fail;
+    for (int f = 0; f < m->nfr; f++) m->fr[f].min_epoch = ~0u;
+    for (size_t i = 0; i < n; i++) {
+        if ((int)m->ev[i]->launch >= nl || cls[i] == C_NONE || fidx[i] < 0) continue;
+        rframe *f = &m->fr[fidx[i]];
+        f->count++;
+        if (cls[i] != C_RESULT) nonres[fidx[i]]++;
+        if (m->ev[i]->epoch < f->min_epoch) f->min_epoch = m->ev[i]->epoch;
+    }
+    /* A step made of block results only is a result frame. */
+    for (int f = 0; f < m->nfr; f++)
+        if (m->fr[f].kind == F_STEP && m->fr[f].count > 0 && nonres[f] == 0) {
+            m->fr[f].kind = F_RESULT;
+            if (m->L[m->fr[f].launch].result < 0) m->L[m->fr[f].launch].result = f;
+        }
+    free(nonres);
+    size_t off = 0;
+    for (int f = 0; f < m->nfr; f++) {
+        m->fr[f].first = off;
+        off += m->fr[f].count;
+        m->fr[f].count = 0;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if ((int)m->ev[i]->launch >= nl || cls[i] == C_NONE || fidx[i] < 0) continue;
+        rframe *f = &m->fr[fidx[i]];
+        m->fev[f->first + f->count++] = m->ev[i];
+    }
+    for (int l = 0; l < nl; l++) {
+        rlaunch *L = &m->L[l];
+        if (L->bd < 1) L->bd = 1;
+        if (L->nblocks < 1) L->nblocks = 1;
+        L->slots = L->shared_n > L->bd ? L->shared_n : L->bd;
+    }
+
+    /* The input, who reads it, and the CPU's answer (compensated sum). */
+    if (t->input && t->n > 0) {
+        double s = 0, comp = 0;
+        for (long long i = 0; i < t->n; i++) {
+            double v = t->input[i];
+            double y = v - comp, u = s + y;
+            comp = (u - s) - y;
+            s = u;
+            if (fabs(v) > maxabs) maxabs = fabs(v);
+            if (v != floor(v)) frac = 1;
+        }
+        m->ref = s;
+        m->have_ref = 1;
+        if (fabs(s) > maxabs) maxabs = fabs(s);
+        m->reader = malloc((size_t)t->n * sizeof *m->reader);
+        if (!m->reader) goto fail;
+        for (long long i = 0; i < t->n; i++) m->reader[i] = -1;
+        for (size_t i = 0; i < n; i++) {
+            const lab_event *e = m->ev[i];
+            if (e->launch == 0 && e->kind == LAB_EV_READ && e->space == LAB_SP_GLOBAL && e->a >= 0 &&
+                e->a < t->n && m->reader[e->a] < 0)
+                m->reader[e->a] = (int)e->block;
+        }
+    }
+    if (t->dtype == LAB_INT || t->dtype == LAB_U8) frac = 0;
+    m->vw = digits(maxabs) + (frac ? 3 : 0);
+    if (m->vw > 9) m->vw = 9;
+
+    free(cls);
+    free(k);
+    free(fidx);
+    free(keys);
+    return 0;
+fail:
+    free(cls);
+    free(k);
+    free(fidx);
+    free(keys);
+    model_free(m);
+    return -1;
+}
+
+/* ------------------------------------------------------- frame statistics */
+
+/* Per (block, warp) of one frame. */
+typedef struct wstat {
+    int active, lanes, ways;
+} wstat;
+
+typedef struct fstats {
+    long long active, idle_in_active, divergent, barriers;
+    int ways;            /* worst n-way bank conflict; 0 when no shared access */
+    int nadd, nshfl, nread_s, nwrite_s, natomic, nwrite_g, nread_g, nload_write;
+    int offset;          /* the common src - dst of the pairs, or 0 */
+    int uniform;         /* every pair has that offset */
+    int xor_pattern;     /* shuffle pairs are lane ^ d */
+    int downward;        /* some shuffle reads a lower lane */
+    int pattern;         /* 1 interleaved (i % 2d == 0), 2 sequential (i < d), 3 thread 0 only */
+    long long warps_active;
+    int nblocks_active;  /* blocks with work in this frame */
+    int only_block;      /* the block, when only one works */
+} fstats;
+
+/* Distinct words per bank among the indices one warp instruction touches. */
+static int bank_ways(const int *idx, int n, int elem_bytes)
+{
+    long long words[WARP];
+    int nw = 0, count[NBANKS] = {0}, ways = 0;
+    if (elem_bytes <= 0) elem_bytes = 4;
+    for (int i = 0; i < n; i++) {
+        long long w = (long long)idx[i] * elem_bytes / 4;
+        int seen = 0;
+        for (int j = 0; j < nw && !seen; j++) seen = words[j] == w;
+        if (seen) continue;
+        words[nw++] = w;
+        int b = (int)(((w % NBANKS) + NBANKS) % NBANKS);
+        if (++count[b] > ways) ways = count[b];
+    }
+    return ways;
+}
+
+/* Walk one frame's events warp by warp. When ws is not NULL it receives the
+ * statistics of warps (block b < nshow, warp w) at ws[b * wpb + w]. */
+static void frame_stats(const rmodel *m, int fi, fstats *s, wstat *ws, int nshow)
+{
+    const rframe *f = &m->fr[fi];
+    memset(s, 0, sizeof *s);
+    s->uniform = 1;
+    s->xor_pattern = 1;
+    if (f->kind == F_INPUT || f->kind == F_FINAL) return;
+    const rlaunch *L = &m->L[f->launch];
+    int wpb = (L->bd + WARP - 1) / WARP;
+    int first_pair = 1, interleaved = 1, sequential = 1;
+    size_t i = 0;
+    uint32_t last_block = ~0u;
+    while (i < f->count) {
+        const lab_event *e0 = m->fev[f->first + i];
+        uint32_t blk = e0->block, warp = e0->thread / WARP;
+        if (blk != last_block) {
+            s->nblocks_active++;
+            s->only_block = (int)blk;
+            last_block = blk;
+        }
+        int idx[4][WARP], nidx[4] = {0, 0, 0, 0};
+        int active = 0;
+        uint32_t last_thread = ~0u;
+        for (; i < f->count; i++) {
+            const lab_event *e = m->fev[f->first + i];
+            if (e->block != blk || e->thread / WARP != warp) break;
+            if (e->thread != last_thread) {
+                active++;
+                last_thread = e->thread;
+            }
+            int cl = -1, a = e->a;
+            switch (e->kind) {
+            case LAB_EV_ADD:
+                if (e->space == LAB_SP_SHARED) {
+                    s->nadd++;
+                    if (nidx[0] < WARP) idx[0][nidx[0]++] = e->a;
+                    cl = 1;
+                    a = e->b;
+                }
+                break;
+            case LAB_EV_SHFL: s->nshfl++; break;
+            case LAB_EV_READ:
+                if (e->space == LAB_SP_SHARED) { s->nread_s++; cl = 2; }
+                else if (e->space == LAB_SP_GLOBAL) s->nread_g++;
+                break;
+            case LAB_EV_WRITE:
+                if (e->space == LAB_SP_SHARED) {
+                    if (f->kind == F_LOAD) s->nload_write++;
+                    else s->nwrite_s++;
+                    cl = 3;
+                } else if (e->space == LAB_SP_GLOBAL) {
+                    s->nwrite_g++;
+                }
+                break;
+            case LAB_EV_ATOMIC: s->natomic++; break;
+            default: break;
+            }
+            if (cl >= 0 && nidx[cl] < WARP) idx[cl][nidx[cl]++] = a;
+            /* The pattern of the pairs: src - dst, and which threads work. */
+            int pair = (e->kind == LAB_EV_ADD && e->space == LAB_SP_SHARED) ||
+                       (e->kind == LAB_EV_SHFL && e->b != e->a && e->b >= 0 && e->b < WARP);
+            if (pair) {
+                int d = e->b - e->a;
+                if (first_pair) {
+                    s->offset = d;
+                    first_pair = 0;
+                } else if (d != s->offset) {
+                    s->uniform = 0;
+                }
+                if (e->kind == LAB_EV_SHFL) {
+                    if ((e->a ^ abs(d)) != e->b || abs(d) != abs(s->offset))
+                        s->xor_pattern = 0;
+                    if (d < 0) s->downward = 1;
+                }
+                if (e->kind == LAB_EV_ADD) {
+                    int dd = abs(d);
+                    if (dd == 0 || (int)e->thread % (2 * dd) != 0) interleaved = 0;
+                    if ((int)e->thread >= dd) sequential = 0;
+                }
+            }
+        }
+        int lanes = L->bd - (int)warp * WARP;
+        if (lanes > WARP) lanes = WARP;
+        if (lanes < active) lanes = active;
+        int ways = 0;
+        for (int c = 0; c < 4; c++) {
+            int w = bank_ways(idx[c], nidx[c], m->t->smem_elem_bytes);
+            if (w > ways) ways = w;
+        }
+        s->active += active;
+        s->warps_active++;
+        s->idle_in_active += lanes - active;
+        if (active < lanes) s->divergent++;
+        if (ways > s->ways) s->ways = ways;
+        if (ws && (int)blk < nshow && (int)warp < wpb) {
+            wstat *w = &ws[blk * wpb + warp];
+            w->active = active;
+            w->lanes = lanes;
+            w->ways = ways;
+        }
+    }
+    if (first_pair) s->uniform = 0;
+    /* shfl_down and shfl_xor agree on the lower lanes; only xor sends down. */
+    if (s->nshfl == 0 || !s->downward) s->xor_pattern = 0;
+    if (s->nadd > 0 && s->uniform && s->offset > 0) {
+        if (interleaved && sequential) s->pattern = 3; /* thread 0 alone: both read alike */
+        else if (interleaved) s->pattern = 1;
+        else if (sequential) s->pattern = 2;
+    }
+    /* Barriers passed once this frame is over: those before the next frame
+     * of the launch begins (the __syncthreads that ends this step). */
+    uint32_t limit = ~0u;
+    if (fi + 1 < m->nfr && m->fr[fi + 1].launch == f->launch && m->fr[fi + 1].kind != F_FINAL &&
+        m->fr[fi + 1].count > 0)
+        limit = m->fr[fi + 1].min_epoch;
+    for (uint32_t e = 0; e < L->nbar_epochs; e++)
+        if (L->bar[e] && e < limit) s->barriers++;
+}
+
+/* ---------------------------------------------------------- the captions */
+
+static const char *plural(long long n)
+{
+    return n == 1 ? "" : "s";
+}
+
+static void fmt(const rmodel *m, double v, char *b, size_t len)
+{
+    viz_fmt_value(v, m->t->dtype, 14, b, len);
+}
+
+/* The answer the trace reports: its result, else the last block result. */
+static double answer(const rmodel *m)
+{
+    return m->t->result;
+}
+
+/* Did an earlier step of the launch store values in shared memory (lane 0
+ * of each warp writing its warp's sum)? */
+static int warp_sums_stored(const rmodel *m, int fi)
+{
+    const rframe *f = &m->fr[fi];
+    for (int i = m->L[f->launch].first; i < fi; i++) {
+        if (m->fr[i].kind != F_STEP) continue;
+        for (size_t j = 0; j < m->fr[i].count; j++) {
+            const lab_event *e = m->fev[m->fr[i].first + j];
+            if (e->kind == LAB_EV_WRITE && e->space == LAB_SP_SHARED) return 1;
+        }
+    }
+    return 0;
+}
+
+static void describe(const rmodel *m, int fi, const fstats *s, viz_frame_info *info)
+{
+    const rframe *f = &m->fr[fi];
+    const lab_trace *t = m->t;
+    const rlaunch *L = f->kind == F_INPUT ? &m->L[0] : &m->L[f->launch];
+    char a[32], b[32];
+    const char *dt = lab_dtype_name(t->dtype);
+    int second = f->launch > 0;
+    switch (f->kind) {
+    case F_INPUT:
+        viz_info_title(info, "input");
+        viz_info_caption(info,
+                         "The input: %lld %s value%s in global memory; %d block%s of %d threads "
+                         "will each reduce a slice of it to one partial sum.",
+                         t->n, dt, plural(t->n), L->nblocks, plural(L->nblocks), L->bd);
+        break;
+    case F_LOAD:
+        viz_info_title(info, second ? "launch %d: load" : "load", f->launch + 1);
+        if (second)
+            viz_info_caption(info,
+                             "Launch %d: %d block%s of %d threads read%s the %d partial sums that the "
+                             "previous launch wrote, so they are added in a fixed order without atomics.",
+                             f->launch + 1, L->nblocks, plural(L->nblocks), L->bd,
+                             L->nblocks == 1 ? "s" : "", m->L[f->launch - 1].nblocks);
+        else if (!L->load_shared)
+            viz_info_caption(info,
+                             "Each thread loads up to %d elements with wide, coalesced reads and adds "
+                             "them in its own registers: no shared memory and no barrier yet.",
+                             L->max_reads);
+        else if (L->max_reads <= 1)
+            viz_info_caption(info,
+                             "Each thread copies one element from global into shared memory; "
+                             "__syncthreads() then waits until the whole block has stored its value.");
+        else if (L->max_reads == 2)
+            viz_info_caption(info,
+                             "Each thread adds two elements while loading, so half as many threads cover "
+                             "the data, and stores the sum in shared memory before __syncthreads().");
+        else
+            viz_info_caption(info,
+                             "Each thread adds up to %d elements in a grid-stride loop (neighbouring "
+                             "threads read neighbouring elements: coalesced) and stores its partial "
+                             "in shared memory.",
+                             L->max_reads);
+        break;
+    case F_STEP: {
+        /* Bank conflicts worth a word: more passes than the element size
+         * needs anyway (8-byte values take two passes per warp). */
+        int min_pass = t->smem_elem_bytes > 4 ? t->smem_elem_bytes / 4 : 1;
+        char conflict[128] = "";
+        if (s->ways > min_pass)
+            snprintf(conflict, sizeof conflict,
+                     ", and %d-way bank conflicts make each shared-memory access take %d passes",
+                     s->ways, s->ways);
+        if (s->nshfl > 0) {
+            int d = abs(s->offset);
+            viz_info_title(info, "shuffle %s%d", s->xor_pattern ? "xor " : "offset ", d);
+            if (s->uniform || s->xor_pattern)
+                viz_info_caption(info,
+                                 "Warp shuffle: each lane adds the register of lane %s%d, straight "
+                                 "from register to register: no shared memory, no __syncthreads(), "
+                                 "and after log2(32) = 5 rounds lane 0 holds the warp's sum.",
+                                 s->xor_pattern ? "i xor " : "i + ", d);
+            else
+                viz_info_caption(info,
+                                 "Warp shuffle: lanes exchange registers directly, without shared "
+                                 "memory or a barrier.");
+        } else if (s->nadd > 0) {
+            int d = abs(s->offset);
+            if (s->uniform) viz_info_title(info, "stride %d", d);
+            else viz_info_title(info, "tree step");
+            if (s->pattern == 1)
+                viz_info_caption(info,
+                                 "Stride %d: threads whose index is a multiple of %d add s[i+%d] into "
+                                 "s[i]; only %lld of the block's %d threads work%s, yet %lld warp%s "
+                                 "must run (divergence)%s.",
+                                 d, 2 * d, d, s->active, L->bd, s->active == 1 ? "s" : "",
+                                 s->warps_active, plural(s->warps_active), conflict);
+            else if (s->pattern == 3)
+                viz_info_caption(info,
+                                 "Stride %d: thread 0 alone adds s[%d] into s[0], the block's last "
+                                 "addition, while the rest of its warp waits%s.",
+                                 d, d, conflict);
+            else if (s->pattern == 2)
+                viz_info_caption(info,
+                                 "Stride %d: the first %d thread%s add%s s[i+%d] into s[i]; the busy "
+                                 "threads stay packed in %lld warp%s, so the other warps retire "
+                                 "instead of diverging%s.",
+                                 d, d, plural(d), d == 1 ? "s" : "", d, s->warps_active,
+                                 plural(s->warps_active), conflict);
+            else
+                viz_info_caption(info, "%lld thread%s each add one shared-memory element into another%s.",
+                                 s->active, plural(s->active), conflict);
+        } else if (s->nread_s > 0 && warp_sums_stored(m, fi)) {
+            viz_info_title(info, "read warp sums");
+            viz_info_caption(info,
+                             "%lld thread%s of the first warp read the per-warp sums back from shared "
+                             "memory into registers, so one warp can finish the block with shuffles%s.",
+                             s->active, plural(s->active), conflict);
+        } else if (s->nread_s > 0) {
+            viz_info_title(info, "to registers");
+            viz_info_caption(info,
+                             "The first warp copies its partials from shared memory into registers, "
+                             "where warp shuffles can reach them%s.",
+                             conflict);
+        } else if (s->nwrite_s > 0) {
+            viz_info_title(info, "store warp sums");
+            viz_info_caption(info,
+                             "Lane 0 of each warp stores its warp's sum in shared memory; "
+                             "__syncthreads() makes them visible to the whole block%s.",
+                             conflict);
+        } else {
+            viz_info_title(info, "step");
+            viz_info_caption(info, "The threads exchange partial sums.");
+        }
+        break;
+    }
+    case F_RESULT: {
+        int later = 0; /* more work in this launch after these results */
+        for (int i = fi + 1; i < L->first + L->nframes; i++)
+            if (m->fr[i].kind == F_STEP) later = 1;
+        if (s->natomic > 0) {
+            viz_info_title(info, second ? "launch %d: atomicAdd" : "atomicAdd", f->launch + 1);
+            viz_info_caption(info,
+                             "Thread 0 of each block adds its block's sum to the total with atomicAdd: "
+                             "%lld atomic%s in whatever order the blocks finish%s.",
+                             (long long)s->natomic, plural(s->natomic),
+                             t->dtype == LAB_FLOAT || t->dtype == LAB_DOUBLE
+                                 ? ", so float rounding can change from run to run"
+                                 : "; integer sums come out the same every time");
+        } else if (later && s->nwrite_g > 1) {
+            viz_info_title(info, "block sums");
+            viz_info_caption(info,
+                             "Thread 0 of each block writes its sum to partial[blockIdx]; the last "
+                             "block to finish adds them in a fixed order: one launch, no atomics on "
+                             "the data.");
+        } else if (f->launch + 1 < m->nl) {
+            viz_info_title(info, second ? "launch %d: partials" : "block sums", f->launch + 1);
+            viz_info_caption(info,
+                             "Thread 0 of each block writes its sum to partial[blockIdx]: no "
+                             "atomics; a second launch adds the %d partials in a fixed order.",
+                             L->nblocks);
+        } else {
+            viz_info_title(info, second ? "launch %d: result" : "result", f->launch + 1);
+            viz_info_caption(info, "Thread 0 writes the final sum to global memory: this is the answer.");
+        }
+        break;
+    }
+    case F_FINAL: {
+        fmt(m, answer(m), a, sizeof a);
+        fmt(m, m->ref, b, sizeof b);
+        viz_info_title(info, "result");
+        double got = answer(m), rel = m->ref != 0 ? fabs(got - m->ref) / fabs(m->ref) : fabs(got);
+        if (!m->have_ref)
+            viz_info_caption(info, "Done: the sum is %s.", a);
+        else if (got == m->ref)
+            viz_info_caption(info, "Done: the sum is %s, the same as the CPU's.", a);
+        else if (rel < 1e-3 && (t->dtype == LAB_FLOAT || t->dtype == LAB_DOUBLE))
+            viz_info_caption(info,
+                             "Done: the sum is %s and the CPU's is %s (relative error %.1e): the GPU "
+                             "adds in a different order, and floating-point rounding follows the order.",
+                             a, b, rel);
+        else
+            viz_info_caption(info, "Done: the sum is %s but the CPU's is %s: the result is wrong.", a, b);
+        break;
+    }
+    }
+    if ((f->kind == F_STEP || f->kind == F_RESULT) && s->nblocks_active == 1 && L->nblocks > 1) {
+        /* The vector variant's last block: only it goes on. */
+        char rest[VIZ_CAPTION_MAX];
+        snprintf(rest, sizeof rest, "%s", info->caption);
+        if (rest[0] >= 'A' && rest[0] <= 'Z' && !(rest[0] == 'T' && rest[1] == 'h' && rest[2] == 'r'))
+            rest[0] = (char)(rest[0] - 'A' + 'a');
+        viz_info_caption(info, "Only block %d, the last to finish, goes on: %s", s->only_block, rest);
+    }
+    if (f->kind == F_INPUT || f->kind == F_FINAL) {
+        viz_info_counter(info, "active threads", VIZ_COUNTER_NONE, NULL);
+        viz_info_counter(info, "idle in active warps", VIZ_COUNTER_NONE, NULL);
+        viz_info_counter(info, "divergent warps", VIZ_COUNTER_NONE, NULL);
+        viz_info_counter(info, "bank conflicts", VIZ_COUNTER_NONE, NULL);
+        viz_info_counter(info, "barriers passed", VIZ_COUNTER_NONE, NULL);
+        return;
+    }
+    viz_info_counter(info, "active threads", s->active, NULL);
+    viz_info_counter(info, "idle in active warps", s->idle_in_active, NULL);
+    viz_info_counter(info, "divergent warps", s->divergent, NULL);
+    viz_info_counter(info, "bank conflicts", s->ways > 0 ? s->ways : VIZ_COUNTER_NONE, "-way");
+    viz_info_counter(info, "barriers passed", s->barriers, NULL);
+}
+
+/* ------------------------------------------------------------ the state */
+
+/* Values of the shown blocks after replaying frames of one launch. */
+typedef struct rstate {
+    int nshow, slots, bd;
+    double *sh, *reg;              /* [nshow * slots], [nshow * bd] */
+    unsigned char *sset, *used, *rset;
+    unsigned char *regmode;        /* per (block, warp): last work was in registers */
+} rstate;
+
+static int state_init(rstate *st, const rlaunch *L, int nshow)
+{
+    memset(st, 0, sizeof *st);
+    st->nshow = nshow;
+    st->slots = L->slots;
+    st->bd = L->bd;
+    size_t ns = (size_t)nshow * (size_t)L->slots, nr = (size_t)nshow * (size_t)L->bd;
+    size_t nw = (size_t)nshow * (size_t)((L->slots + WARP - 1) / WARP);
+    st->sh = calloc(ns ? ns : 1, sizeof *st->sh);
+    st->reg = calloc(nr ? nr : 1, sizeof *st->reg);
+    st->sset = calloc(ns ? ns : 1, 1);
+    st->used = calloc(ns ? ns : 1, 1);
+    st->rset = calloc(nr ? nr : 1, 1);
+    st->regmode = calloc(nw ? nw : 1, 1);
+    return st->sh && st->reg && st->sset && st->used && st->rset && st->regmode ? 0 : -1;
+}
+
+static void state_free(rstate *st)
+{
+    free(st->sh);
+    free(st->reg);
+    free(st->sset);
+    free(st->used);
+    free(st->rset);
+    free(st->regmode);
+}
+
+static void state_apply(rstate *st, const rmodel *m, int fi)
+{
+    const rframe *f = &m->fr[fi];
+    int wps = (st->slots + WARP - 1) / WARP;
+    for (size_t i = 0; i < f->count; i++) {
+        const lab_event *e = m->fev[f->first + i];
+        if ((int)e->block >= st->nshow) continue;
+        size_t sb = (size_t)e->block * st->slots, rb = (size_t)e->block * st->bd;
+        int th = (int)e->thread;
+        int w = th / WARP;
+        unsigned char *rm = w < wps ? &st->regmode[(size_t)e->block * wps + w] : NULL;
+        int sh_a = e->space == LAB_SP_SHARED && e->a >= 0 && e->a < st->slots;
+        switch (e->kind) {
+        case LAB_EV_READ:
+            if (e->space == LAB_SP_GLOBAL && th < st->bd) {
+                st->reg[rb + th] = (st->rset[rb + th] ? st->reg[rb + th] : 0) + e->v;
+                st->rset[rb + th] = 1;
+                if (rm && f->kind == F_LOAD) *rm = 1;
+            } else if (sh_a && th < st->bd) {
+                st->reg[rb + th] = e->v;
+                st->rset[rb + th] = 1;
+                if (rm) *rm = 1;
+            }
+            break;
+        case LAB_EV_WRITE:
+            if (sh_a) {
+                st->sh[sb + e->a] = e->v;
+                st->sset[sb + e->a] = 1;
+                st->used[sb + e->a] = 0;
+                int ws = e->a / WARP;
+                if (ws < wps) st->regmode[(size_t)e->block * wps + ws] = 0;
+                if (rm && f->kind == F_LOAD) *rm = 0;
+            }
+            break;
+        case LAB_EV_ADD:
+            if (e->space == LAB_SP_SHARED) {
+                if (sh_a) {
+                    st->sh[sb + e->a] = e->v;
+                    st->sset[sb + e->a] = 1;
+                    st->used[sb + e->a] = 0;
+                    int ws = e->a / WARP;
+                    if (ws < wps) st->regmode[(size_t)e->block * wps + ws] = 0;
+                }
+                if (e->b >= 0 && e->b < st->slots) st->used[sb + e->b] = 1;
+            } else if (th < st->bd) {
+                st->reg[rb + th] = e->v;
+                st->rset[rb + th] = 1;
+                if (rm) *rm = 1;
+            }
+            break;
+        case LAB_EV_SHFL:
+            if (th < st->bd) {
+                st->reg[rb + th] = e->v2;
+                st->rset[rb + th] = 1;
+                if (rm) *rm = 1;
+            }
+            break;
+        default: break;
+        }
+    }
+}
+
+/* ------------------------------------------------------------- drawing */
+
+/* Per-cell marks of the current frame for one block. */
+typedef struct marks {
+    int slots;
+    unsigned char *dst, *src, *busy; /* [slots], busy: thread worked (by thread index) */
+    int *from;                       /* dst slot -> src slot, -1 */
+} marks;
+
+static int marks_init(marks *k, int slots)
+{
+    k->slots = slots;
+    k->dst = calloc((size_t)slots, 1);
+    k->src = calloc((size_t)slots, 1);
+    k->busy = calloc((size_t)slots, 1);
+    k->from = malloc((size_t)slots * sizeof *k->from);
+    if (!k->dst || !k->src || !k->busy || !k->from) return -1;
+    for (int i = 0; i < slots; i++) k->from[i] = -1;
+    return 0;
+}
+
+static void marks_free(marks *k)
+{
+    free(k->dst);
+    free(k->src);
+    free(k->busy);
+    free(k->from);
+}
+
+/* The marks of frame fi for block blk. Shared-memory pairs use shared
+ * indices; register pairs (shuffles) use thread indices: in the picture a
+ * thread's register sits in the cell with its own index. */
+static void marks_fill(marks *k, const rmodel *m, int fi, int blk)
+{
+    const rframe *f = &m->fr[fi];
+    for (size_t i = 0; i < f->count; i++) {
+        const lab_event *e = m->fev[f->first + i];
+        if ((int)e->block != blk) continue;
+        if (e->block > (uint32_t)blk) break;
+        int th = (int)e->thread;
+        if (th < k->slots) k->busy[th] = 1;
+        int d = -1, s = -1;
+        switch (e->kind) {
+        case LAB_EV_ADD:
+            if (e->space == LAB_SP_SHARED) {
+                d = e->a;
+                s = e->b;
+            } else {
+                d = th;
+            }
+            break;
+        case LAB_EV_SHFL:
+            d = th;
+            if (e->b != e->a && e->b >= 0 && e->b < WARP) s = th - e->a + e->b;
+            break;
+        case LAB_EV_WRITE:
+            d = e->space == LAB_SP_SHARED ? e->a : (e->space == LAB_SP_GLOBAL ? th : -1);
+            break;
+        case LAB_EV_READ:
+            d = e->space == LAB_SP_GLOBAL ? th : th; /* the register it fills */
+            if (e->space == LAB_SP_SHARED && e->a >= 0 && e->a < k->slots && e->a != th) s = e->a;
+            break;
+        case LAB_EV_ATOMIC: d = th; break;
+        default: break;
+        }
+        if (d >= 0 && d < k->slots) {
+            k->dst[d] = 1;
+            if (s >= 0 && s < k->slots) {
+                k->src[s] = 1;
+                k->from[d] = s;
+            }
+        }
+    }
+}
+
+typedef struct geom {
+    int tree;        /* tree view */
+    int vw, cw, epr; /* value width, cell width, elements per row */
+    int lw;          /* label column */
+    int lanes;       /* a lane line under each row (grid view) */
+    int rows;        /* rows per block (grid view) */
+    int nshow;       /* blocks drawn */
+    int rows_shown;  /* rows of the (single) block drawn when it does not fit */
+    int per_row;     /* tree view: blocks side by side */
+    int margin;      /* columns for the per-row notes (grid view) */
+    int legend, strip;
+} geom;
+
+/* Lines the picture needs below the blocks. */
+enum { STRIP_LINES = 2 };
+
+static int hist_rows(const rmodel *m, int launch)
+{
+    const rlaunch *L = &m->L[launch];
+    int r = 0;
+    for (int i = L->first; i < L->first + L->nframes; i++)
+        if (m->fr[i].kind == F_LOAD || m->fr[i].kind == F_STEP) r++;
+    return r;
+}
+
+/* Pick a view and its sizes for launch l in w x h. */
+static void layout(const rmodel *m, int l, int w, int h, geom *g)
+{
+    const rlaunch *L = &m->L[l];
+    memset(g, 0, sizeof *g);
+    g->strip = h >= 12 ? STRIP_LINES : 0;
+    g->legend = h >= 16 ? 1 : 0;
+    int avail = h - g->strip - g->legend;
+    int vw0 = m->vw < 2 ? 2 : m->vw;
+    int vmin = vw0 < 3 ? vw0 : 3;
+
+    /* Tree view: a block's whole array on one line, every step kept. */
+    int hist = hist_rows(m, l);
+    if (L->slots <= 64 && hist > 0) {
+        for (int vw = vw0; vw >= vmin; vw--) {
+            int cw = vw + 1, lw = 7;
+            int bw = lw + L->slots * cw + 1;
+            if (bw > w) continue;
+            int per_row = (w + 2) / (bw + 2);
+            if (per_row > L->nblocks) per_row = L->nblocks;
+            int need1 = 1 + 2 * hist - 1; /* one block: header, rows and lanes */
+            if (need1 > avail && avail < 1 + 2 * 4) break;
+            int bands = avail / (need1 + 1);
+            if (bands < 1) bands = 1;
+            int nshow = per_row * bands;
+            if (nshow > L->nblocks) nshow = L->nblocks;
+            if (nshow > MAX_SHOWN_BLOCKS) nshow = MAX_SHOWN_BLOCKS;
+            g->tree = 1;
+            g->vw = vw;
+            g->cw = cw;
+            g->lw = lw;
+            g->epr = L->slots;
+            g->per_row = per_row;
+            g->nshow = nshow;
+            g->rows = 1;
+            return;
+        }
+    }
+
+    /* Grid view: a line per warp (or half, or quarter of one). */
+    static const int eprs[] = {32, 16, 8};
+    g->lw = 4;
+    g->epr = 0;
+    for (int i = 0; i < 3 && !g->epr; i++)
+        for (int vw = vw0; vw >= vmin; vw--)
+            if (g->lw + eprs[i] * (vw + 1) + 1 <= w) {
+                g->epr = eprs[i];
+                g->vw = vw;
+                break;
+            }
+    if (!g->epr) {
+        g->epr = 8;
+        g->vw = vmin;
+    }
+    g->cw = g->vw + 1;
+    g->margin = w - (g->lw + g->epr * g->cw + 1) - 1;
+    if (g->margin < 5) g->margin = 0;
+    g->rows = (L->slots + g->epr - 1) / g->epr;
+    int more = L->nblocks > 1 ? 1 : 0;
+    for (int lanes = 1; lanes >= 0; lanes--) {
+        int per_block = 1 + g->rows * (1 + lanes);
+        int n = (avail - more) / per_block;
+        if (n >= 1) {
+            g->lanes = lanes;
+            g->nshow = n < L->nblocks ? n : L->nblocks;
+            if (g->nshow > MAX_SHOWN_BLOCKS) g->nshow = MAX_SHOWN_BLOCKS;
+            g->rows_shown = g->rows;
+            return;
+        }
+    }
+    /* Not even one block fits: keep the arrows (the pattern repeats from
+     * warp to warp) and show the rows that fit. */
+    g->lanes = 1;
+    g->nshow = 1;
+    g->rows_shown = (avail - 1 - 1) / 2;
+    if (g->rows_shown < 1) g->rows_shown = 1;
+}
+
+/* A value in a cell: right-aligned in the cell's last vw columns. */
+static void draw_value(canvas *c, const rmodel *m, int x, int y, const geom *g, int set, double v,
+                       int role, unsigned attr)
+{
+    char b[32];
+    if (!set) {
+        canvas_put(c, x + g->cw - 1, y, 0x00b7, VIZ_ROLE_DIM, 0);
+        return;
+    }
+    viz_fmt_value(v, m->t->dtype, g->vw, b, sizeof b);
+    int tw = viz_text_width(b);
+    canvas_text(c, x + g->cw - tw, y, b, role, attr);
+}
+
+/* What a lane used, for the legend. */
+enum { LANE_ARROWS = 1, LANE_BELOW = 2, LANE_OFFSET = 4 };
+
+/* The pairs whose destination is in [r0, r0 + n) of a line starting at x0,
+ * drawn in lane line y: arrows when every source is on the same line and no
+ * two arrows overlap; "▲" when every source sits in the same column of the
+ * next line down; else "+d" under each destination (its source is d cells
+ * on). *from_row gets the source line of "▲" (or -1). Returns LANE_* bits. */
+static int draw_lane(canvas *c, const marks *k, int r0, int n, int x0, int y, const geom *g,
+                     int role, int *from_row)
+{
+    int anchor0 = x0 + g->cw - 1;
+    int local_ok = 1, any_local = 0, below = 1, any_remote = 0;
+    int last_end = -1000;
+    for (int j = 0; j < n; j++) {
+        int d = r0 + j;
+        if (d >= k->slots || !k->dst[d] || k->from[d] < 0) continue;
+        int s = k->from[d];
+        if (s >= r0 && s < r0 + n) {
+            any_local = 1;
+            int lo = d < s ? d : s, hi = d < s ? s : d;
+            if (lo <= last_end) local_ok = 0;
+            if (hi > last_end) last_end = hi;
+        } else {
+            any_remote = 1;
+            if (s - d != n) below = 0;
+        }
+    }
+    int mode = 0;
+    if (any_local && local_ok && !any_remote) mode = LANE_ARROWS;
+    else if (any_remote && below && !any_local) mode = LANE_BELOW;
+    else if (any_local || any_remote) mode = LANE_OFFSET;
+    if (from_row) *from_row = mode == LANE_BELOW ? r0 / n + 1 : -1;
+    for (int j = 0; j < n; j++) {
+        int d = r0 + j;
+        if (d >= k->slots || !k->dst[d] || k->from[d] < 0) continue;
+        int s = k->from[d];
+        int xd = anchor0 + j * g->cw;
+        if (mode == LANE_ARROWS) {
+            int xs = anchor0 + (s - r0) * g->cw;
+            if (xs > xd) {
+                canvas_put(c, xd, y, 0x25c4, role, 0); /* ◄ */
+                canvas_hline(c, xd + 1, y, xs - xd - 1, 0x2500, role, 0);
+                canvas_put(c, xs, y, 0x2518, role, 0); /* ┘ */
+            } else {
+                canvas_put(c, xs, y, 0x2514, role, 0); /* └ */
+                canvas_hline(c, xs + 1, y, xd - xs - 1, 0x2500, role, 0);
+                canvas_put(c, xd, y, 0x25ba, role, 0); /* ► */
+            }
+        } else if (mode == LANE_BELOW) {
+            canvas_put(c, xd, y, 0x25b2, role, 0); /* ▲ */
+        } else {
+            char lab[16];
+            snprintf(lab, sizeof lab, "%+d", s - d);
+            int tw = (int)strlen(lab);
+            if (tw > g->cw - 1) canvas_put(c, xd, y, s > d ? 0x2192 : 0x2190, role, 0);
+            else canvas_text(c, xd - tw + 1, y, lab, role, 0);
+        }
+    }
+    return mode;
+}
+
+/* The style of a cell in the current step. */
+static int cell_role(const marks *k, int slot, int warp_busy, int used)
+{
+    if (k && k->dst[slot]) return VIZ_ROLE_ACTIVE;
+    if (k && k->src[slot]) return VIZ_ROLE_SOURCE;
+    if (k && warp_busy && slot < k->slots && !k->busy[slot]) return VIZ_ROLE_IDLE;
+    return used ? VIZ_ROLE_DIM : VIZ_ROLE_VALUE;
+}
+
+static int draw_grid_block(canvas *c, const rmodel *m, int fi, int blk, const rstate *st,
+                           const marks *k, const wstat *ws, int wpb, viz_rect area, int y,
+                           const geom *g, int step_frame)
+{
+    int used_modes = 0;
+    const rlaunch *L = &m->L[m->fr[fi].launch];
+    int x0 = area.x + g->lw;
+    int wps = (st->slots + WARP - 1) / WARP;
+    for (int r = 0; r < g->rows_shown && r < g->rows; r++) {
+        int r0 = r * g->epr;
+        int warp = r0 / WARP;
+        int regrow = warp < wps && st->regmode[(size_t)blk * wps + warp];
+        const wstat *w = ws && warp < wpb ? &ws[blk * wpb + warp] : NULL;
+        int warp_busy = w && w->active > 0;
+        if (r0 % WARP == 0 && r0 < L->bd) {
+            canvas_printf(c, area.x, y, VIZ_ROLE_WARP, 0, "w%d", warp);
+        } else if (r0 % WARP == 0) {
+            canvas_printf(c, area.x, y, VIZ_ROLE_DIM, 0, "s%d", r0);
+        }
+        canvas_put(c, x0 - 1, y, 0x2502, VIZ_ROLE_WARP, 0);
+        for (int j = 0; j < g->epr && r0 + j < st->slots; j++) {
+            int s = r0 + j;
+            int set, used = 0;
+            double v;
+            if (regrow && s < st->bd) {
+                set = st->rset[(size_t)blk * st->bd + s];
+                v = st->reg[(size_t)blk * st->bd + s];
+            } else {
+                set = st->sset[(size_t)blk * st->slots + s];
+                v = st->sh[(size_t)blk * st->slots + s];
+                used = st->used[(size_t)blk * st->slots + s];
+            }
+            int role = cell_role(step_frame ? k : NULL, s, warp_busy, used);
+            draw_value(c, m, x0 + j * g->cw, y, g, set, v, role, 0);
+        }
+        int xe = x0 + g->epr * g->cw;
+        canvas_put(c, xe, y, 0x2502, VIZ_ROLE_WARP, 0);
+        int from_row = -1;
+        if (g->lanes && step_frame) {
+            canvas_put(c, x0 - 1, y + 1, 0x2502, VIZ_ROLE_WARP, 0);
+            canvas_put(c, xe, y + 1, 0x2502, VIZ_ROLE_WARP, 0);
+            used_modes |= draw_lane(c, k, r0, g->epr, x0, y + 1, g, VIZ_ROLE_ARROW, &from_row);
+        } else if (g->lanes) {
+            canvas_put(c, x0 - 1, y + 1, 0x2502, VIZ_ROLE_WARP, 0);
+            canvas_put(c, xe, y + 1, 0x2502, VIZ_ROLE_WARP, 0);
+        }
+        /* The margin: how busy the warp is, its bank conflicts, where its
+         * values come from. */
+        if (g->margin > 0 && (r0 % WARP == 0) && w && w->lanes > 0 && step_frame) {
+            int x = xe + 2;
+            int end = xe + 2 + g->margin;
+            char b[48];
+            snprintf(b, sizeof b, "%d/%d", w->active, w->lanes);
+            int role = w->active == 0 ? VIZ_ROLE_DIM : (w->active < w->lanes ? VIZ_ROLE_IDLE : VIZ_ROLE_ACTIVE);
+            x = canvas_textn(c, x, y, end - x, b, role, 0);
+            if (w->ways > 1 && end - x > 6) {
+                snprintf(b, sizeof b, " %d-way", w->ways);
+                x = canvas_textn(c, x, y, end - x, b, VIZ_ROLE_CONFLICT, 0);
+            }
+            if (regrow && end - x > 5) x = canvas_textn(c, x, y, end - x, " regs", VIZ_ROLE_DIM, 0);
+        } else if (g->margin > 0 && r0 % WARP == 0 && regrow) {
+            canvas_textn(c, xe + 2, y, g->margin, "regs", VIZ_ROLE_DIM, 0);
+        }
+        if (from_row >= 0 && g->margin > 0 && g->lanes) {
+            char b[32];
+            snprintf(b, sizeof b, "\u25b2 from the next row");
+            if (g->epr == WARP) snprintf(b, sizeof b, "\u25b2 from w%d", from_row);
+            canvas_textn(c, xe + 2, y + 1, g->margin, b, VIZ_ROLE_ARROW, 0);
+        }
+        y += 1 + g->lanes;
+    }
+    if (g->rows_shown < g->rows)
+        canvas_printf(c, area.x, y, VIZ_ROLE_DIM, 0, "\u2026 %d more rows", g->rows - g->rows_shown);
+    return used_modes;
+}
+
+/* A short label for a history row of the tree view. */
+static void step_label(const rmodel *m, int fi, char *b, size_t len)
+{
+    const rframe *f = &m->fr[fi];
+    if (f->kind == F_LOAD) {
+        snprintf(b, len, "load");
+        return;
+    }
+    fstats s;
+    frame_stats(m, fi, &s, NULL, 0);
+    if (s.nshfl > 0) snprintf(b, len, "%s%d", s.xor_pattern ? "xor" : "shf", abs(s.offset));
+    else if (s.nadd > 0 && s.uniform) snprintf(b, len, "+%d", abs(s.offset));
+    else if (s.nadd > 0) snprintf(b, len, "add");
+    else if (s.nread_s > 0) snprintf(b, len, "read");
+    else if (s.nwrite_s > 0) snprintf(b, len, "store");
+    else snprintf(b, len, "step");
+}
+
+/* The tree view: for each shown block, the array after the load and after
+ * every step up to frame fi, with the pairs of each step between the lines. */
+static void draw_tree(canvas *c, const rmodel *m, int fi, viz_rect area, const geom *g, int *y_end,
+                      int *modes)
+{
+    const rframe *f = &m->fr[fi];
+    const rlaunch *L = &m->L[f->launch];
+    int last = fi;
+    if (f->kind == F_RESULT || f->kind == F_FINAL) last = L->first + L->nframes - 1;
+    /* The history rows up to this frame. */
+    int hist[512], nh = 0;
+    for (int i = L->first; i <= last && i < L->first + L->nframes && nh < 512; i++)
+        if (m->fr[i].kind == F_LOAD || m->fr[i].kind == F_STEP) hist[nh++] = i;
+    int avail = area.h - g->strip - g->legend - 1;
+    int fit = (avail + 1) / 2; /* rows that fit: a value line each, a lane between */
+    if (fit < 1) fit = 1;
+    int skip = nh > fit ? nh - fit : 0;
+
+    rstate st;
+    marks k;
+    int bw = g->lw + L->slots * g->cw + 1;
+    int nb = g->nshow;
+    if (state_init(&st, L, nb) != 0 || marks_init(&k, L->slots) != 0) {
+        canvas_text(c, area.x, area.y, "out of memory", VIZ_ROLE_WRONG, 0);
+        state_free(&st);
+        marks_free(&k);
+        return;
+    }
+    int band_h = 1 + 2 * (nh - skip) - 1;
+    int ymax = area.y;
+    /* Replay the launch, drawing each history row as it is reached. */
+    int wps = (L->slots + WARP - 1) / WARP;
+    for (int h = 0; h < nh; h++) {
+        int fr = hist[h];
+        for (int i = (h == 0 ? L->first : hist[h - 1] + 1); i <= fr; i++) state_apply(&st, m, i);
+        int is_cur = fr == fi;
+        int row = h - skip;
+        if (row < 0) continue;
+        for (int b = 0; b < nb; b++) {
+            int bx = area.x + (b % g->per_row) * (bw + 2);
+            int by = area.y + (b / g->per_row) * (band_h + 1);
+            if (by + band_h > area.y + area.h - g->strip - g->legend) continue;
+            if (h == skip) {
+                if (skip > 0)
+                    canvas_printf(c, bx, by, VIZ_ROLE_HEADING, 0, "block %d \u22ee %d earlier steps", b, skip);
+                else
+                    canvas_printf(c, bx, by, VIZ_ROLE_HEADING, 0, "block %d", b);
+            }
+            int y = by + 1 + 2 * row;
+            memset(k.dst, 0, (size_t)k.slots);
+            memset(k.src, 0, (size_t)k.slots);
+            memset(k.busy, 0, (size_t)k.slots);
+            for (int s = 0; s < k.slots; s++) k.from[s] = -1;
+            marks_fill(&k, m, fr, b);
+            char lab[16];
+            step_label(m, fr, lab, sizeof lab);
+            canvas_textn(c, bx, y, g->lw - 1, lab, is_cur ? VIZ_ROLE_HEADING : VIZ_ROLE_DIM, 0);
+            int x0 = bx + g->lw;
+            for (int s = 0; s < L->slots; s++) {
+                int regrow = st.regmode[(size_t)b * wps + s / WARP] && s < st.bd;
+                int set = regrow ? st.rset[(size_t)b * st.bd + s] : st.sset[(size_t)b * st.slots + s];
+                double v = regrow ? st.reg[(size_t)b * st.bd + s] : st.sh[(size_t)b * st.slots + s];
+                int role = VIZ_ROLE_VALUE;
+                if (is_cur && k.dst[s]) role = VIZ_ROLE_ACTIVE;
+                else if (!is_cur && k.dst[s]) role = VIZ_ROLE_TEXT;
+                else if (!is_cur) role = VIZ_ROLE_DIM;
+                if (!regrow && st.used[(size_t)b * st.slots + s] && !k.dst[s] && is_cur) role = VIZ_ROLE_DIM;
+                if (s > 0 && s % WARP == 0) canvas_put(c, x0 + s * g->cw, y, 0x2506, VIZ_ROLE_WARP, 0);
+                draw_value(c, m, x0 + s * g->cw, y, g, set, v, role, 0);
+            }
+            /* The lane above this row: the pairs of this step. */
+            if (row > 0 && fr != L->load) {
+                *modes |= draw_lane(c, &k, 0, L->slots, x0, y - 1, g,
+                                    is_cur ? VIZ_ROLE_ARROW : VIZ_ROLE_DIM, NULL);
+                if (is_cur) {
+                    /* Sources light up in the line above: the values they had. */
+                    for (int s = 0; s < L->slots; s++)
+                        if (k.src[s]) canvas_restyle(c, viz_rect_make(x0 + s * g->cw + 1, y - 2, g->cw - 1, 1),
+                                                     VIZ_ROLE_SOURCE, 0);
+                }
+            }
+            if (y + 1 > ymax) ymax = y + 1;
+        }
+    }
+    if (nb < L->nblocks) {
+        int rows_of_bands = (nb + g->per_row - 1) / g->per_row;
+        int y = area.y + rows_of_bands * (band_h + 1) - 1;
+        if (y < area.y + area.h - g->strip - g->legend) {
+            canvas_printf(c, area.x, y, VIZ_ROLE_DIM, 0,
+                          "\u2026 blocks %d\u2013%d do the same with their own elements", nb, L->nblocks - 1);
+            if (y + 1 > ymax) ymax = y + 1;
+        }
+    }
+    *y_end = ymax;
+    state_free(&st);
+    marks_free(&k);
+}
+
+static void draw_grid(canvas *c, const rmodel *m, int fi, viz_rect area, const geom *g, int *y_end,
+                      int *modes)
+{
+    const rframe *f = &m->fr[fi];
+    const rlaunch *L = &m->L[f->launch];
+    int nb = g->nshow;
+    int wpb = (L->bd + WARP - 1) / WARP;
+    rstate st;
+    marks k;
+    wstat *ws = calloc((size_t)nb * wpb + 1, sizeof *ws);
+    if (!ws || state_init(&st, L, nb) != 0 || marks_init(&k, L->slots) != 0) {
+        canvas_text(c, area.x, area.y, "out of memory", VIZ_ROLE_WRONG, 0);
+        free(ws);
+        state_free(&st);
+        marks_free(&k);
+        return;
+    }
+    int upto = fi;
+    if (f->kind == F_FINAL) upto = L->first + L->nframes - 1;
+    for (int i = L->first; i <= upto; i++) state_apply(&st, m, i);
+    int step_frame = f->kind != F_FINAL;
+    fstats s;
+    if (step_frame) frame_stats(m, fi, &s, ws, nb);
+    int y = area.y;
+    int per_block = 1 + g->rows_shown * (1 + g->lanes);
+    for (int b = 0; b < nb; b++) {
+        if (y + per_block > area.y + area.h - g->strip - g->legend) break;
+        long long e0 = (long long)b * L->slots, e1 = e0 + L->slots - 1;
+        (void)e1;
+        canvas_printf(c, area.x, y, VIZ_ROLE_HEADING, 0, "block %d", b);
+        int bdiv = 0, bways = 0;
+        for (int w = 0; w < wpb; w++) {
+            if (ws[b * wpb + w].active > 0 && ws[b * wpb + w].active < ws[b * wpb + w].lanes) bdiv++;
+            if (ws[b * wpb + w].ways > bways) bways = ws[b * wpb + w].ways;
+        }
+        char hb[96];
+        if (step_frame && f->kind == F_STEP)
+            snprintf(hb, sizeof hb, "  %d thread%s \u00b7 %d warp%s diverge%s", L->bd, plural(L->bd), bdiv,
+                     plural(bdiv), bdiv == 1 ? "s" : "");
+        else
+            snprintf(hb, sizeof hb, "  %d thread%s", L->bd, plural(L->bd));
+        int x = canvas_textn(c, area.x + 8 + (b >= 10) + (b >= 100), y, area.w - 10, hb, VIZ_ROLE_DIM, 0);
+        if (step_frame && f->kind == F_STEP && bways > 1)
+            canvas_textn(c, x, y, area.x + area.w - x, " \u00b7 bank conflicts", VIZ_ROLE_CONFLICT, 0);
+        memset(k.dst, 0, (size_t)k.slots);
+        memset(k.src, 0, (size_t)k.slots);
+        memset(k.busy, 0, (size_t)k.slots);
+        for (int i = 0; i < k.slots; i++) k.from[i] = -1;
+        if (step_frame) marks_fill(&k, m, fi, b);
+        *modes |= draw_grid_block(c, m, fi, b, &st, &k, ws, wpb, area, y + 1, g, step_frame);
+        y += per_block;
+    }
+    if (nb < L->nblocks && y < area.y + area.h - g->strip - g->legend) {
+        canvas_printf(c, area.x, y, VIZ_ROLE_DIM, 0,
+                      "\u2026 blocks %d\u2013%d do the same with their own elements", nb, L->nblocks - 1);
+        y++;
+    }
+    *y_end = y;
+    free(ws);
+    state_free(&st);
+    marks_free(&k);
+}
+
+/* The input array, each element in the style of the block that reads it. */
+static void draw_input(canvas *c, const rmodel *m, viz_rect area, const geom *g0, int *y_end)
+{
+    const lab_trace *t = m->t;
+    int y = area.y;
+    if (!t->input || t->n <= 0) {
+        canvas_text(c, area.x, y, "(the trace carries no input values)", VIZ_ROLE_DIM, 0);
+        *y_end = y + 1;
+        return;
+    }
+    geom g = *g0;
+    int lw = digits((double)(t->n - 1)) + 2;
+    /* Elements per line: what the layout chose for the blocks, or as many
+     * as fit when the tree view put a whole block on a line. */
+    int epr = g.epr;
+    while (lw + epr * g.cw + 1 > area.w && epr > 8) epr /= 2;
+    if (epr < 1) epr = 1;
+    int rows = (int)((t->n + epr - 1) / epr);
+    int avail = area.h - g.legend - g.strip;
+    int shown = rows <= avail ? rows : avail - 1;
+    if (shown < 1) shown = 1;
+    int x0 = area.x + lw;
+    for (int r = 0; r < shown; r++, y++) {
+        long long i0 = (long long)r * epr;
+        canvas_printf(c, area.x, y, VIZ_ROLE_DIM, 0, "%lld", i0);
+        canvas_put(c, x0 - 1, y, 0x2502, VIZ_ROLE_WARP, 0);
+        int blo = -2, bhi = -2;
+        for (int j = 0; j < epr && i0 + j < t->n; j++) {
+            long long i = i0 + j;
+            int b = m->reader ? m->reader[i] : -1;
+            int role = b >= 0 ? viz_block_role(b) : VIZ_ROLE_DIM;
+            draw_value(c, m, x0 + j * g.cw, y, &g, 1, t->input[i], role, 0);
+            if (b >= 0) {
+                if (blo == -2 || b < blo) blo = b;
+                if (b > bhi) bhi = b;
+            }
+        }
+        int xe = x0 + epr * g.cw + 2;
+        if (xe < area.x + area.w) {
+            char b[48];
+            if (blo < 0) snprintf(b, sizeof b, "not read");
+            else if (blo == bhi) snprintf(b, sizeof b, "\u2192 block %d", blo);
+            else snprintf(b, sizeof b, "\u2192 blocks %d\u2013%d", blo, bhi);
+            canvas_textn(c, xe, y, area.x + area.w - xe, b, blo >= 0 ? viz_block_role(blo) : VIZ_ROLE_DIM, 0);
+        }
+    }
+    if (shown < rows) {
+        canvas_printf(c, area.x, y, VIZ_ROLE_DIM, 0, "\u2026 %d more rows (%lld elements in all)",
+                      rows - shown, t->n);
+        y++;
+    }
+    *y_end = y;
+}
+
+/* The latest result frame at or before fi (this launch or an earlier one). */
+static int last_result(const rmodel *m, int fi)
+{
+    for (int i = fi; i >= 0; i--)
+        if (m->fr[i].kind == F_RESULT) return i;
+    return -1;
+}
+
+/* Two lines: the block sums, and how they combine into the answer. */
+static void draw_strip(canvas *c, const rmodel *m, int fi, viz_rect area, int y)
+{
+    const rframe *f = &m->fr[fi];
+    int xend = area.x + area.w;
+    int rf = last_result(m, fi);
+    /* The block sums are launch 0's first results, one per block. */
+    int sums = m->nl > 0 ? m->L[0].result : -1;
+    int x = canvas_text(c, area.x, y, "block sums ", VIZ_ROLE_HEADING, 0);
+    if (rf < 0 || sums < 0) {
+        canvas_textn(c, x, y, xend - x,
+                     m->L[0].nblocks > 1 ? "\u2013 each block first reduces its own elements"
+                                         : "\u2013 the block first reduces its elements",
+                     VIZ_ROLE_DIM, 0);
+        return;
+    }
+    const rframe *sf = &m->fr[sums];
+    for (size_t i = 0; i < sf->count && x < xend; i++) {
+        const lab_event *e = m->fev[sf->first + i];
+        char v[24], b[48];
+        viz_fmt_value(e->v, m->t->dtype, 12, v, sizeof v);
+        snprintf(b, sizeof b, "b%u:%s ", e->block, v);
+        if (x + viz_text_width(b) > xend - 2 && i + 1 < sf->count) {
+            canvas_text(c, x, y, "\u2026", VIZ_ROLE_DIM, 0);
+            break;
+        }
+        x = canvas_text(c, x, y, b, fi == sums ? VIZ_ROLE_ACTIVE : VIZ_ROLE_VALUE, 0);
+    }
+    /* The second line: how they become the answer. */
+    const rframe *r = &m->fr[rf];
+    int role = fi == rf ? VIZ_ROLE_ARROW : VIZ_ROLE_DIM;
+    int atomic = 0;
+    double total = 0;
+    for (size_t i = 0; i < r->count; i++) {
+        const lab_event *e = m->fev[r->first + i];
+        if (e->kind == LAB_EV_ATOMIC) atomic = 1;
+        total += e->v;
+    }
+    int later = 0; /* work left after these results (another launch or step) */
+    for (int i = rf + 1; i < m->nfr; i++)
+        if (m->fr[i].kind == F_STEP || m->fr[i].kind == F_LOAD || m->fr[i].kind == F_RESULT) later = 1;
+    char v[24];
+    if (f->kind == F_FINAL) {
+        viz_fmt_value(answer(m), m->t->dtype, 16, v, sizeof v);
+        x = canvas_printf(c, area.x, y + 1, VIZ_ROLE_HEADING, 0, "sum = %s", v);
+        if (m->have_ref) {
+            char rv[24];
+            viz_fmt_value(m->ref, m->t->dtype, 16, rv, sizeof rv);
+            double rel = m->ref != 0 ? fabs(answer(m) - m->ref) / fabs(m->ref) : fabs(answer(m));
+            int close = (m->t->dtype == LAB_FLOAT || m->t->dtype == LAB_DOUBLE) && rel < 1e-3;
+            x = canvas_printf(c, x, y + 1, VIZ_ROLE_TEXT, 0, "   CPU %s   ", rv);
+            if (answer(m) == m->ref) canvas_text(c, x, y + 1, "\u2713 equal", VIZ_ROLE_OK, 0);
+            else if (close) canvas_printf(c, x, y + 1, VIZ_ROLE_WARN, 0, "\u2248 relative error %.1e", rel);
+            else canvas_text(c, x, y + 1, "\u2717 wrong", VIZ_ROLE_WRONG, 0);
+        }
+    } else if (atomic) {
+        viz_fmt_value(total, m->t->dtype, 16, v, sizeof v);
+        canvas_printf(c, area.x, y + 1, role, 0, "atomicAdd \u2192 total %s (%zu atomic%s on one address)", v,
+                      r->count, plural((long long)r->count));
+    } else if (later && r->count > 1) {
+        canvas_printf(c, area.x, y + 1, role, 0, "written to partial[0..%zu] \u2192 %s", r->count - 1,
+                      r->launch + 1 < m->nl ? "the next launch adds them" : "the last block adds them");
+    } else {
+        viz_fmt_value(total, m->t->dtype, 16, v, sizeof v);
+        canvas_printf(c, area.x, y + 1, role, 0, "written to global memory: the result, %s", v);
+    }
+}
+
+/* What the glyphs of this frame mean (plain text has no colours to lean on). */
+static void draw_legend(canvas *c, viz_rect area, int y, int modes, int grid)
+{
+    int x = area.x, xend = area.x + area.w;
+    struct {
+        int when;
+        const char *glyph, *text;
+        int role;
+    } items[] = {
+        {LANE_ARROWS, "\u25c4\u2500\u2518", " source \u2192 destination", VIZ_ROLE_ARROW},
+        {LANE_OFFSET, "+d", " source d cells on", VIZ_ROLE_ARROW},
+        {LANE_BELOW, "\u25b2", " source in the row below", VIZ_ROLE_ARROW},
+        {-1, "\u00b7", " not written yet", VIZ_ROLE_DIM},
+        {-2, "n/32", " busy lanes of the warp", VIZ_ROLE_IDLE},
+    };
+    for (size_t i = 0; i < sizeof items / sizeof items[0]; i++) {
+        if (items[i].when > 0 && !(modes & items[i].when)) continue;
+        if (items[i].when == -2 && !grid) continue;
+        int need = viz_text_width(items[i].glyph) + viz_text_width(items[i].text) + 3;
+        if (x + need > xend) break;
+        x = canvas_text(c, x, y, items[i].glyph, items[i].role, 0);
+        x = canvas_text(c, x, y, items[i].text, VIZ_ROLE_DIM, 0);
+        x += 3;
+    }
+}
+
+/* ------------------------------------------------------------ interface */
+
+static int reduce_frames(const lab_trace *t)
+{
+    rmodel m;
+    if (model_build(&m, t) != 0) return 1;
+    int n = m.nfr;
+    model_free(&m);
+    return n > 0 ? n : 1;
+}
+
+static void reduce_draw(const lab_trace *t, int frame, canvas *c, viz_rect area, viz_frame_info *info)
+{
+    rmodel m;
+    area = viz_rect_intersect(area, canvas_bounds(c));
+    if (area.w <= 0 || area.h <= 0) return;
+    viz_rect old = canvas_set_clip(c, area);
+    if (model_build(&m, t) != 0) {
+        canvas_text(c, area.x, area.y, "out of memory while reading the trace", VIZ_ROLE_WRONG, 0);
+        canvas_set_clip(c, old);
+        return;
+    }
+    if (frame < 0) frame = 0;
+    if (frame >= m.nfr) frame = m.nfr - 1;
+    const rframe *f = &m.fr[frame];
+    fstats s;
+    frame_stats(&m, frame, &s, NULL, 0);
+    describe(&m, frame, &s, info);
+
+    int l = f->kind == F_INPUT ? 0 : f->launch;
+    geom g;
+    if (m.nl == 0) {
+        canvas_text(c, area.x, area.y, "the trace has no events", VIZ_ROLE_DIM, 0);
+        goto out;
+    }
+    layout(&m, l, area.w, area.h, &g);
+    int y_end = area.y, modes = 0;
+    if (f->kind == F_INPUT) draw_input(c, &m, area, &g, &y_end);
+    else if (g.tree) draw_tree(c, &m, frame, area, &g, &y_end, &modes);
+    else draw_grid(c, &m, frame, area, &g, &y_end, &modes);
+    /* The block sums and the legend follow the picture, one line apart. */
+    int ys = y_end + 1, ymax = area.y + area.h - g.strip - g.legend;
+    if (ys > ymax) ys = ymax;
+    if (g.strip) draw_strip(c, &m, frame, area, ys);
+    if (g.legend && f->kind != F_INPUT) draw_legend(c, area, ys + g.strip, modes, !g.tree);
+out:
+    canvas_set_clip(c, old);
+    model_free(&m);
+}
+
+/* Rows for printing every frame as text at this width: the tallest frame
+ * when nothing has to be left out. */
+static int reduce_height(const lab_trace *t, int width)
+{
+    rmodel m;
+    if (model_build(&m, t) != 0) return 24;
+    int h = 0;
+    for (int l = 0; l < m.nl; l++) {
+        const rlaunch *L = &m.L[l];
+        geom g;
+        layout(&m, l, width, 1000, &g);
+        int need;
+        if (g.tree) {
+            int bands = (L->nblocks + g.per_row - 1) / g.per_row;
+            if (bands * g.per_row > MAX_SHOWN_BLOCKS) bands = (MAX_SHOWN_BLOCKS + g.per_row - 1) / g.per_row;
+            need = bands * (1 + 2 * hist_rows(&m, l)) + 1;
+        } else {
+            int nb = L->nblocks < MAX_SHOWN_BLOCKS ? L->nblocks : MAX_SHOWN_BLOCKS;
+            need = nb * (1 + g.rows * 2) + 1;
+        }
+        if (need > h) h = need;
+    }
+    if (t->input && t->n > 0) {
+        int in = (int)((t->n + 7) / 8) + 1;
+        (void)in;
+    }
+    model_free(&m);
+    h += STRIP_LINES + 1;
+    if (h < 16) h = 16;
+    return h;
+}
+
+const viz_renderer viz_render_reduce = {
+    .algos = "reduce",
+    .variants = NULL,
+    .name = "reduction tree",
+    .frames = reduce_frames,
+    .draw = reduce_draw,
+    .height = reduce_height,
+    .min_w = 44,
+    .min_h = 12,
+};

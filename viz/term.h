@@ -1,0 +1,90 @@
+/* term.h - the two backends that show a canvas.
+ *
+ * term_text.c writes a canvas as lines of text: plain (pipes, scripts),
+ * with ANSI attributes only (monochrome), or with ANSI colours. Golden files
+ * are this output, byte for byte.
+ *
+ * term_curses.c owns the terminal while the player runs: it enters ncursesw's
+ * full-screen mode, copies a canvas into the screen with one doupdate() per
+ * frame (ncurses sends only what changed, so nothing flickers), reads keys,
+ * and gives the terminal back exactly as it was.
+ */
+#ifndef GPULAB_VIZ_TERM_H
+#define GPULAB_VIZ_TERM_H
+
+#include <signal.h>
+#include <stdio.h>
+
+#include "canvas.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------- text */
+
+typedef enum viz_text_mode {
+    VIZ_TEXT_PLAIN = 0, /* glyphs only */
+    VIZ_TEXT_MONO,      /* glyphs and SGR attributes (bold, dim, underline, reverse) */
+    VIZ_TEXT_COLOUR     /* glyphs, attributes and the eight ANSI colours */
+} viz_text_mode;
+
+typedef struct viz_text_opts {
+    viz_text_mode mode;
+    int ascii;       /* replace non-ASCII glyphs by ASCII stand-ins */
+    int trim_bottom; /* leave out blank rows at the bottom */
+} viz_text_opts;
+
+/* The canvas as text: one line per row ending in '\n', trailing blanks
+ * dropped, every styled run closed with SGR 0 before the line ends.
+ * Returns a malloc'd string (NULL when out of memory); *len gets its length
+ * when len is not NULL. */
+char *viz_text_render(const canvas *c, const viz_text_opts *o, size_t *len);
+/* The same written to f; 0 ok, -1 on a write error. */
+int viz_text_write(FILE *f, const canvas *c, const viz_text_opts *o);
+/* The mode for f under the usual rules: PLAIN when f is not a terminal or
+ * TERM is dumb, MONO when colour is not wanted (viz_colour_wanted), else
+ * COLOUR; ascii when the locale is not UTF-8. */
+viz_text_opts viz_text_opts_for(FILE *f, int no_color_flag);
+
+/* ----------------------------------------------------------- curses */
+
+/* Keys, as the player sees them: printable keys are their character. */
+enum {
+    VIZ_KEY_NONE = -1,   /* timeout: nothing pressed */
+    VIZ_KEY_ESC = 27,
+    VIZ_KEY_RESIZE = 0x10000,
+    VIZ_KEY_LEFT,
+    VIZ_KEY_RIGHT,
+    VIZ_KEY_UP,
+    VIZ_KEY_DOWN,
+    VIZ_KEY_HOME,
+    VIZ_KEY_END,
+    VIZ_KEY_PGUP,
+    VIZ_KEY_PGDN,
+    VIZ_KEY_INTERRUPT,   /* a signal asked the player to stop */
+    VIZ_KEY_OTHER        /* a key the player does not use */
+};
+
+typedef struct viz_term viz_term;
+
+/* Take the terminal (stdin/stdout must be a terminal). colour: use colours
+ * when the terminal has them. NULL with a message when it cannot. */
+viz_term *viz_term_open(int colour, char *err, size_t errlen);
+/* Give the terminal back as it was (endwin), free everything. */
+void viz_term_close(viz_term *t);
+/* The screen size now. */
+void viz_term_size(viz_term *t, int *w, int *h);
+/* Show the canvas: every cell copied, then one doupdate(). */
+void viz_term_present(viz_term *t, const canvas *c);
+/* Wait for a key: timeout_ms < 0 blocks (no CPU used while waiting), 0
+ * polls. interrupted is polled too: when it becomes non-zero the call
+ * returns VIZ_KEY_INTERRUPT (a signal wakes a blocked read). */
+int viz_term_key(viz_term *t, int timeout_ms, volatile const sig_atomic_t *interrupted);
+/* Restore the terminal from a crash path (fatal signal): only endwin(). */
+void viz_term_emergency_restore(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
