@@ -54,6 +54,7 @@ struct sim_warp_state {
     unsigned exists;   /* lanes that exist in this block */
     unsigned waiting;  /* lanes waiting at a collective */
     unsigned done;     /* lanes that exited */
+    unsigned am;       /* lanes waiting at __activemask */
     uint32_t stamp;    /* collectives completed */
 };
 

@@ -231,12 +231,11 @@ const char *sim_cuda_error_string(cudaError_t e)
     return "unknown error";
 }
 
-int sim_job_fail(lab_job *job, cudaError_t e, const char *expr, const char *file, int line)
+void sim_job_fail_msg(lab_job *job, cudaError_t e, const char *expr, const char *file, int line)
 {
     const char *why = sim_diag_take();
     snprintf(job->err, sizeof job->err, "%s failed (%s:%d): %s%s%s", expr, sim_basename(file), line,
              sim_cuda_error_string(e), why ? ": " : "", why ? why : "");
-    return -1;
 }
 
 } /* namespace gpulab_sim */

@@ -226,8 +226,14 @@ static inline const char *cudaGetErrorString(cudaError_t e) { return sim_cuda_er
 static inline const char *cudaGetErrorName(cudaError_t e) { return sim_cuda_error_name(e); }
 
 /* kern.h's CK(): a failed runtime call becomes job->err (with the simulator's
- * explanation, when it has one) and -1. */
-int sim_job_fail(lab_job *job, cudaError_t e, const char *expr, const char *file, int line);
+ * explanation, when it has one) and -1. Inline so the compiler sees the -1
+ * (and does not warn about outputs "maybe" left unset on that path). */
+void sim_job_fail_msg(lab_job *job, cudaError_t e, const char *expr, const char *file, int line);
+static inline int sim_job_fail(lab_job *job, cudaError_t e, const char *expr, const char *file, int line)
+{
+    sim_job_fail_msg(job, e, expr, file, line);
+    return -1;
+}
 
 /* -------------------------------------------------------------- launches */
 
@@ -525,14 +531,13 @@ enum {
     SIM_W_SHFL_IDX = 0, SIM_W_SHFL_UP, SIM_W_SHFL_DOWN, SIM_W_SHFL_XOR,
     SIM_W_BALLOT, SIM_W_ANY, SIM_W_ALL, SIM_W_MATCH_ANY, SIM_W_MATCH_ALL, SIM_W_SYNC,
     SIM_W_RED_ADD, SIM_W_RED_MIN_S, SIM_W_RED_MAX_S, SIM_W_RED_MIN_U, SIM_W_RED_MAX_U,
-    SIM_W_RED_AND, SIM_W_RED_OR, SIM_W_RED_XOR
+    SIM_W_RED_AND, SIM_W_RED_OR, SIM_W_RED_XOR, SIM_W_ACTIVEMASK
 };
 /* Deposit this lane's value and wait until every lane named in mask has
  * reached the same collective (same call site, same mask); then each gets
  * its result. pred receives __match_all_sync's predicate. */
 unsigned long long sim_warp(int op, unsigned mask, unsigned long long value, int arg, int width, int line,
                             const char *file, const char *name, int *pred);
-unsigned sim_activemask(void);
 
 template <class T> static inline unsigned long long sim_bits(const T &v)
 {
@@ -597,9 +602,13 @@ static inline void __syncwarp(unsigned mask = 0xffffffffu, int line = __builtin_
 {
     (void)sim_warp(SIM_W_SYNC, mask, 0, 0, 32, line, file, "__syncwarp", nullptr);
 }
-/* The lanes of this warp that have not exited: the simulator runs one lane at
- * a time, so "converged right now" has no meaning here (docs/simulator.md). */
-static inline unsigned __activemask(void) { return sim_activemask(); }
+/* The lanes that reach this same call together: it returns once every live
+ * lane of the warp has stopped somewhere (here, at a barrier, another
+ * collective, or its end), with the lanes that stopped here. */
+static inline unsigned __activemask(int line = __builtin_LINE(), const char *file = __builtin_FILE())
+{
+    return (unsigned)sim_warp(SIM_W_ACTIVEMASK, 0xffffffffu, 0, 0, 32, line, file, "__activemask", nullptr);
+}
 
 #define SIM_WREDUCE(fn, T, op)                                                                        \
     static inline T fn(unsigned mask, T value, int line = __builtin_LINE(), const char *file = __builtin_FILE()) \
@@ -756,16 +765,8 @@ static inline double __fma_rn(double a, double b, double c) { return fma(a, b, c
 static inline float rsqrtf(float x) { return 1.0f / sqrtf(x); }
 static inline double rsqrt(double x) { return 1.0 / sqrt(x); }
 static inline float rcbrtf(float x) { return 1.0f / cbrtf(x); }
-static inline float __expf(float x) { return expf(x); }
-static inline float __exp10f(float x) { return powf(10.0f, x); }
-static inline float __logf(float x) { return logf(x); }
-static inline float __log2f(float x) { return log2f(x); }
-static inline float __log10f(float x) { return log10f(x); }
-static inline float __sinf(float x) { return sinf(x); }
-static inline float __cosf(float x) { return cosf(x); }
-static inline float __tanf(float x) { return tanf(x); }
-static inline float __powf(float x, float y) { return powf(x, y); }
-static inline void __sincosf(float x, float *s, float *c) { *s = sinf(x); *c = cosf(x); }
+static inline float sim_exp10f(float x) { return powf(10.0f, x); }
+static inline void sim_sincosf(float x, float *s, float *c) { *s = sinf(x); *c = cosf(x); }
 static inline float sinpif(float x) { return (float)sin(M_PI * (double)x); }
 static inline float cospif(float x) { return (float)cos(M_PI * (double)x); }
 static inline float __saturatef(float x) { return x != x ? 0.0f : x < 0.0f ? 0.0f : x > 1.0f ? 1.0f : x; }
@@ -803,6 +804,19 @@ static inline unsigned __isGlobal(const void *p) { return sim_is_shared(p) ? 0u 
 
 #define __trap() ::gpulab_sim::sim_trap(__LINE__, __FILE__)
 
+/* glibc declares (but does not export) functions of these names, so they are
+ * macros: the GPU's fast approximations become the exact functions. */
+#define __expf(x) expf(x)
+#define __exp10f(x) ::gpulab_sim::sim_exp10f(x)
+#define __logf(x) logf(x)
+#define __log2f(x) log2f(x)
+#define __log10f(x) log10f(x)
+#define __sinf(x) sinf(x)
+#define __cosf(x) cosf(x)
+#define __tanf(x) tanf(x)
+#define __powf(x, y) powf((x), (y))
+#define __sincosf(x, s, c) ::gpulab_sim::sim_sincosf((x), (s), (c))
+
 /* ---------------------------------------------------- cooperative groups */
 
 namespace gpulab_sim_cg {
@@ -833,12 +847,17 @@ template <unsigned N, class Parent = void> class thread_block_tile;
 template <unsigned N> class thread_block_tile<N, void> {
     static_assert(N >= 1 && N <= 32 && (N & (N - 1)) == 0, "a tile holds a power of two of threads, at most 32");
 
+protected:
+    unsigned meta_rank_, meta_size_; /* this tile's place among its parent's tiles */
+
 public:
+    thread_block_tile()
+        : meta_rank_(::gpulab_sim::sim_cur->linear / N), meta_size_((thread_block::size() + N - 1) / N) {}
     static constexpr unsigned num_threads() { return N; }
     static constexpr unsigned size() { return N; }
     static unsigned thread_rank() { return ::gpulab_sim::sim_cur->linear & (N - 1); }
-    static unsigned meta_group_rank() { return ::gpulab_sim::sim_cur->linear / N; }
-    static unsigned meta_group_size() { return (thread_block::size() + N - 1) / N; }
+    unsigned meta_group_rank() const { return meta_rank_; }
+    unsigned meta_group_size() const { return meta_size_; }
     static unsigned tile_mask()
     {
         unsigned lane = ::gpulab_sim::sim_cur->lane;
@@ -878,10 +897,14 @@ public:
         return (int)::gpulab_sim::sim_warp(::gpulab_sim::SIM_W_ANY, tile_mask(), pred != 0, 0, 32, line, file,
                                            "thread_block_tile::any", nullptr);
     }
+    /* as CUDA computes it: the tile's ballot against the whole tile mask, so a
+     * tile cut short by the end of the block is never "all" */
     int all(int pred, int line = __builtin_LINE(), const char *file = __builtin_FILE()) const
     {
-        return (int)::gpulab_sim::sim_warp(::gpulab_sim::SIM_W_ALL, tile_mask(), pred != 0, 0, 32, line, file,
-                                           "thread_block_tile::all", nullptr);
+        unsigned m = tile_mask();
+        unsigned b = (unsigned)::gpulab_sim::sim_warp(::gpulab_sim::SIM_W_BALLOT, m, pred != 0, 0, 32, line, file,
+                                                      "thread_block_tile::all", nullptr);
+        return b == m;
     }
     template <class T>
     unsigned match_any(const T &value, int line = __builtin_LINE(), const char *file = __builtin_FILE()) const
@@ -906,7 +929,14 @@ public:
 
 /* tiled_partition<N>(parent) gives thread_block_tile<N, Parent>, which
  * converts to thread_block_tile<N> as in CUDA. */
-template <unsigned N, class Parent> class thread_block_tile : public thread_block_tile<N, void> {};
+template <unsigned N, class Parent> class thread_block_tile : public thread_block_tile<N, void> {
+public:
+    thread_block_tile()
+    {
+        this->meta_rank_ = Parent::thread_rank() / N;
+        this->meta_size_ = (Parent::size() + N - 1) / N;
+    }
+};
 
 template <unsigned N, class Parent> static inline thread_block_tile<N, Parent> tiled_partition(const Parent &)
 {

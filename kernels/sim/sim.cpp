@@ -80,6 +80,8 @@ static inline void asan_finish(void *fake_save, const void **bottom_old, size_t 
 #endif
 }
 
+static int sim_same_file(const char *a, const char *b);
+
 /* ------------------------------------------------------------ switching */
 
 /* Leave the running context for fiber `to` (NULL: the launch's main
@@ -125,12 +127,44 @@ static void sim_wait(sim_fiber *self)
     sim_switch(self, sim_next_runnable(self->info.linear));
 }
 
+/* __activemask: once no live lane of the warp can run, the lanes waiting at
+ * the first such call (in lane order) get the set of lanes waiting there. */
+static void sim_activemask_release(unsigned w);
+static inline void sim_activemask_poll(unsigned w)
+{
+    if (sim_g.warps[w].am) sim_activemask_release(w);
+}
+
+static void sim_activemask_release(unsigned w)
+{
+    sim_warp_state *ws = &sim_g.warps[w];
+    sim_fiber *base = &sim_g.fibers[w * 32];
+    unsigned live = ws->exists & ~ws->done;
+    for (unsigned l = 0; l < 32; l++)
+        if ((live >> l & 1) && base[l].state == SIM_F_RUN) return;
+    sim_fiber *f0 = base + __builtin_ctz(ws->am);
+    unsigned grp = 0;
+    for (unsigned l = 0; l < 32; l++)
+        if ((ws->am >> l & 1) && base[l].op_line == f0->op_line && sim_same_file(base[l].op_file, f0->op_file))
+            grp |= 1u << l;
+    for (unsigned l = 0; l < 32; l++) {
+        if (!(grp >> l & 1)) continue;
+        base[l].op_res = grp;
+        base[l].state = SIM_F_RUN;
+    }
+    ws->am &= ~grp;
+    ws->waiting &= ~grp;
+    sim_g.nrun += (unsigned)__builtin_popcount(grp);
+    sim_g.stats.collectives++;
+}
+
 [[noreturn]] static void sim_thread_exit(sim_fiber *f)
 {
     f->state = SIM_F_DONE;
     sim_g.nrun--;
     sim_g.ndone++;
     sim_g.warps[f->info.warp].done |= 1u << f->info.lane;
+    sim_activemask_poll(f->info.warp);
     sim_jump(&f->fake, sim_next_runnable(f->info.linear));
 }
 
@@ -163,7 +197,10 @@ static void sim_fiber_create(sim_fiber *f, int idx)
     ucontext_t uc;
     getcontext(&uc);
     uc.uc_stack.ss_sp = f->stack;
-    uc.uc_stack.ss_size = f->stack_size;
+    /* Cache colouring: page-aligned stacks would all start in the same cache
+     * set, and a block's fibers would evict each other on every switch. Each
+     * fiber starts a different number of cache lines below its top. */
+    uc.uc_stack.ss_size = f->stack_size - (size_t)(idx % 64) * 64;
     uc.uc_link = nullptr;
     makecontext(&uc, (void (*)(void))sim_fiber_entry, 1, idx);
     if (_setjmp(sim_g.create_jb) == 0) {
@@ -214,7 +251,9 @@ static int sim_pool_grow(unsigned need)
     sim_g.owner = self;
     while (sim_g.nfibers < need) {
         unsigned n = 32;
-        size_t slot = SIM_GUARD + stack;
+        /* an odd number of pages per slot spreads the stacks over the cache
+         * sets that whole pages map to (see sim_fiber_create) */
+        size_t slot = SIM_GUARD + stack + sim_page();
         char *mem = (char *)mmap(nullptr, slot * n, PROT_READ | PROT_WRITE,
                                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
         if (mem == MAP_FAILED) return -1;
@@ -225,7 +264,7 @@ static int sim_pool_grow(unsigned need)
             sim_fiber *f = &sim_g.fibers[sim_g.nfibers];
             f->guard = mem + k * slot;
             f->stack = f->guard + SIM_GUARD;
-            f->stack_size = stack;
+            f->stack_size = slot - SIM_GUARD;
             f->fake = nullptr;
             mprotect(f->guard, SIM_GUARD, PROT_NONE);
             sim_fiber_create(f, (int)sim_g.nfibers);
@@ -574,10 +613,11 @@ static void sim_report_barrier(void)
             m.add("thread%s %s wait%s at %s (%s)", many ? "s" : "", set, many ? "" : "s", sim_bar_name(f->bar_kind),
                   where);
         else if (f->bar_kind == first_kind)
-            m.add("%sthread%s %s at %s", groups == 1 ? " while " : ", ", many ? "s" : "", set, where);
+            m.add("%sthread%s %s wait%s at %s", groups == 1 ? " while " : ", ", many ? "s" : "", set,
+                  many ? "" : "s", where);
         else
-            m.add("%sthread%s %s at %s (%s)", groups == 1 ? " while " : ", ", many ? "s" : "", set,
-                  sim_bar_name(f->bar_kind), where);
+            m.add("%sthread%s %s wait%s at %s (%s)", groups == 1 ? " while " : ", ", many ? "s" : "", set,
+                  many ? "" : "s", sim_bar_name(f->bar_kind), where);
         if (groups == 0) first_kind = f->bar_kind;
         groups++;
     }
@@ -686,6 +726,7 @@ int sim_barrier(int kind, int pred, int line, const char *file)
         sim_g.epoch_file = file;
         if (self->info.linear != 0) sim_switch(self, &sim_g.fibers[0]);
     } else {
+        sim_activemask_poll(self->info.warp);
         sim_wait(self);
     }
     int r = kind == SIM_BAR_COUNT ? sim_g.bar_res_count
@@ -804,6 +845,7 @@ unsigned long long sim_warp(int op, unsigned mask, unsigned long long value, int
     if (!sim_in_fiber()) {
         /* host code: a warp of one */
         if (pred) *pred = 1;
+        if (op == SIM_W_ACTIVEMASK) return 1;
         return op <= SIM_W_SHFL_XOR || op == SIM_W_MATCH_ALL || op >= SIM_W_RED_ADD ? value : value != 0;
     }
     sim_fiber *self = sim_self();
@@ -825,6 +867,20 @@ unsigned long long sim_warp(int op, unsigned mask, unsigned long long value, int
         sim_where(where, sizeof where, line, file);
         sim_fail("%s: %s, %s calls %s (%s) with width %d: the width must be a power of two from 1 to 32",
                  sim_g.kernel, blk, thr, name, where, width);
+    }
+    if (op == SIM_W_ACTIVEMASK) {
+        self->op = op;
+        self->op_line = line;
+        self->op_file = file;
+        self->op_name = name;
+        self->op_mask = mask;
+        self->state = SIM_F_WARP;
+        sim_g.nrun--;
+        ws->waiting |= bit;
+        ws->am |= bit;
+        sim_activemask_poll(w);
+        if (self->state != SIM_F_RUN) sim_wait(self);
+        return self->op_res;
     }
     self->op = op;
     self->op_line = line;
@@ -852,17 +908,11 @@ unsigned long long sim_warp(int op, unsigned mask, unsigned long long value, int
         unsigned first = (unsigned)__builtin_ctz(need);
         if (first != lane) sim_switch(self, &sim_g.fibers[w * 32 + first]);
     } else {
+        sim_activemask_poll(w);
         sim_wait(self);
     }
     if (pred) *pred = self->op_pred;
     return self->op_res;
-}
-
-unsigned sim_activemask(void)
-{
-    if (!sim_in_fiber()) return 1u;
-    sim_warp_state *ws = &sim_g.warps[sim_cur->warp];
-    return ws->exists & ~ws->done;
 }
 
 long long sim_clock64(void) { return ++sim_g.clock; }
@@ -916,7 +966,7 @@ static int sim_run_block(void)
         f->epoch = f->seq = f->wsync = 0;
     }
     for (unsigned w = 0; w < sim_g.nwarps; w++) {
-        sim_g.warps[w].waiting = sim_g.warps[w].done = 0;
+        sim_g.warps[w].waiting = sim_g.warps[w].done = sim_g.warps[w].am = 0;
         sim_g.warps[w].stamp = 0;
     }
     sim_g.nrun = n;
@@ -1125,7 +1175,7 @@ extern "C" void sim_stats_reset(void) { memset(&sim_g.stats, 0, sizeof sim_g.sta
 
 extern "C" int sim_set_stack_size(size_t bytes)
 {
-    if (sim_g.in_launch || bytes < SIM_STACK_MIN || bytes > SIM_STACK_MAX) return -1;
+    if (sim_g.in_launch || (bytes != 0 && (bytes < SIM_STACK_MIN || bytes > SIM_STACK_MAX))) return -1;
     sim_g.stack_req = bytes;
     return 0;
 }

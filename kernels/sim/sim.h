@@ -60,9 +60,9 @@ typedef struct sim_stats {
 void sim_stats_get(sim_stats *out);
 void sim_stats_reset(void);
 
-/* Fiber stack size in bytes (rounded up to pages). Takes effect at the next
- * launch; 0 ok, -1 when out of [SIM_STACK_MIN, SIM_STACK_MAX] or called
- * during a launch. */
+/* Fiber stack size in bytes (rounded up to pages; 0: the default, or the
+ * environment's GPULAB_SIM_STACK_KB). Takes effect at the next launch; 0 ok,
+ * -1 when out of [SIM_STACK_MIN, SIM_STACK_MAX] or called during a launch. */
 int sim_set_stack_size(size_t bytes);
 size_t sim_stack_size(void);
 

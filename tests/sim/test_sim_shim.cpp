@@ -1,0 +1,549 @@
+/* test_sim_shim.cpp - the simulator's shim seen from kernel code: built-in
+ * types and intrinsics, shared-array proxies, the runtime's memory calls and
+ * their explanations, launches straight through LAUNCH/sim_launch, stats,
+ * stack size, trace caps. Compiled as a kernel source is (-DGPULAB_SIM). */
+#define GPULAB_SIM 1
+#include "kern.h"
+
+#include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+extern "C" {
+#include <cmocka.h>
+}
+
+#include <type_traits>
+
+static lab_config cfg;
+static lab_job job;
+
+static lab_job *fresh_job(int race)
+{
+    lab_config_defaults(&cfg);
+    cfg.race_check = race;
+    memset(&job, 0, sizeof job);
+    job.cfg = &cfg;
+    job.backend = LAB_BACKEND_SIM;
+    return &job;
+}
+
+#define EXPECT_IN(hay, needle)                                                           \
+    do {                                                                                 \
+        if (!strstr((hay), (needle))) fail_msg("expected\n  %s\nin\n  %s", (needle), (hay)); \
+    } while (0)
+
+/* ------------------------------------------------------------ intrinsics */
+
+static void test_intrinsics(void **state)
+{
+    (void)state;
+    assert_int_equal(__popc(0xf0f0u), 8);
+    assert_int_equal(__popcll(~0ull), 64);
+    assert_int_equal(__ffs(0), 0);
+    assert_int_equal(__ffs(8), 4);
+    assert_int_equal(__ffsll(1ll << 40), 41);
+    assert_int_equal(__clz(0), 32);
+    assert_int_equal(__clz(1), 31);
+    assert_int_equal(__clz(-1), 0);
+    assert_int_equal(__clzll(0), 64);
+    assert_int_equal(__clzll(1), 63);
+    assert_int_equal(__brev(1u), 0x80000000u);
+    assert_int_equal(__brev(0x12345678u), 0x1e6a2c48u);
+    assert_true(__brevll(1ull) == 1ull << 63);
+    assert_int_equal(__byte_perm(0x33221100u, 0x77665544u, 0x5410u), 0x55441100u);
+    assert_int_equal(__byte_perm(0x33221100u, 0x77665544u, 0x0123u), 0x00112233u);
+    assert_int_equal(__funnelshift_l(0x89abcdefu, 0x01234567u, 8), 0x23456789u);
+    assert_int_equal(__funnelshift_r(0x89abcdefu, 0x01234567u, 8), 0x6789abcdu);
+    assert_int_equal(__funnelshift_l(0x89abcdefu, 0x01234567u, 40), 0x23456789u); /* shift mod 32 */
+    assert_int_equal(__funnelshift_lc(0x89abcdefu, 0x01234567u, 40), 0x89abcdefu); /* clamped to 32 */
+    assert_int_equal(__funnelshift_rc(0x89abcdefu, 0x01234567u, 40), 0x01234567u);
+    assert_int_equal(__mulhi(0x40000000, 4), 1);
+    assert_int_equal(__umulhi(0xffffffffu, 0xffffffffu), 0xfffffffeu);
+    assert_true(__umul64hi(~0ull, 2ull) == 1ull);
+    assert_true(__mul64hi(-1ll, 2ll) == -1ll);
+    assert_int_equal(__mul24(-3, 5), -15);
+    assert_int_equal(__umul24(0x1000001u, 3u), 3u);
+    assert_int_equal(__sad(3, 10, 5u), 12u);
+    assert_int_equal(__usad(10u, 3u, 1u), 8u);
+    assert_int_equal(__hadd(-3, 2), -1);
+    assert_int_equal(__rhadd(-3, 2), 0);
+    assert_int_equal(__uhadd(0xffffffffu, 1u), 0x80000000u);
+    assert_int_equal(__float2int_rn(2.5f), 2);
+    assert_int_equal(__float2int_rn(3.5f), 4);
+    assert_int_equal(__float2int_rz(-2.7f), -2);
+    assert_int_equal(__float2int_rd(-2.2f), -3);
+    assert_int_equal(__float2int_ru(2.1f), 3);
+    assert_int_equal(__float2int_rn(1e20f), INT_MAX);
+    assert_int_equal(__float2int_rn(-1e20f), INT_MIN);
+    assert_int_equal(__float2int_rn(nanf("")), 0);
+    assert_int_equal(__float2uint_rn(-5.0f), 0u);
+    assert_true(__saturatef(1.5f) == 1.0f);
+    assert_true(__saturatef(-0.2f) == 0.0f);
+    assert_true(__saturatef(nanf("")) == 0.0f);
+    assert_true(rsqrtf(4.0f) == 0.5f);
+    assert_true(__fdividef(1.0f, 4.0f) == 0.25f);
+    assert_true(fmaf(2.0f, 3.0f, 1.0f) == 7.0f);
+    assert_int_equal(__float_as_int(1.0f), 0x3f800000);
+    assert_true(__int_as_float(0x40000000) == 2.0f);
+    assert_true(__longlong_as_double(__double_as_longlong(3.25)) == 3.25);
+    assert_true(__hiloint2double(__double2hiint(-7.5), __double2loint(-7.5)) == -7.5);
+    float s, c;
+    __sincosf(0.0f, &s, &c);
+    assert_true(s == 0.0f && c == 1.0f);
+    int x = 5;
+    assert_int_equal(__ldg(&x), 5);
+    __stcs(&x, 6);
+    assert_int_equal(x, 6);
+}
+
+static void test_min_max(void **state)
+{
+    (void)state;
+    static_assert(std::is_same<decltype(max(1, 2.0f)), float>::value, "int and float meet in float");
+    static_assert(std::is_same<decltype(min(1, 2.0)), double>::value, "int and double meet in double");
+    static_assert(std::is_same<decltype(max(2ll, 3)), long long>::value, "long long wins");
+    static_assert(std::is_same<decltype(min(-1, 5u)), unsigned>::value, "int and unsigned meet in unsigned");
+    assert_true(max(3, 4.5f) == 4.5f);
+    assert_int_equal(min(-1, 5u), 5u); /* as CUDA's min(int, unsigned): unsigned comparison */
+    assert_int_equal(min(-1, 5), -1);
+    assert_true(max(2ll, 3) == 3ll);
+    assert_int_equal(umin(3u, 2u), 2u);
+    assert_true(llmax(-5ll, -7ll) == -5ll);
+}
+
+static void test_types(void **state)
+{
+    (void)state;
+    static_assert(sizeof(int2) == 8 && alignof(int2) == 8, "int2");
+    static_assert(sizeof(int4) == 16 && alignof(int4) == 16, "int4");
+    static_assert(sizeof(uint4) == 16 && alignof(uint4) == 16, "uint4");
+    static_assert(sizeof(float2) == 8 && alignof(float2) == 8, "float2");
+    static_assert(sizeof(float3) == 12 && alignof(float3) == 4, "float3");
+    static_assert(sizeof(float4) == 16 && alignof(float4) == 16, "float4");
+    static_assert(sizeof(double2) == 16 && alignof(double2) == 16, "double2");
+    static_assert(sizeof(uchar4) == 4 && alignof(uchar4) == 4, "uchar4");
+    static_assert(sizeof(short2) == 4 && alignof(short2) == 4, "short2");
+    static_assert(sizeof(longlong2) == 16 && alignof(longlong2) == 16, "longlong2");
+    static_assert(sizeof(uint3) == 12, "uint3");
+    float4 f = make_float4(1, 2, 3, 4);
+    assert_true(f.x == 1 && f.y == 2 && f.z == 3 && f.w == 4);
+    uchar4 u = make_uchar4(1, 2, 3, 255);
+    assert_int_equal(u.w, 255);
+    int2 i2 = make_int2(-1, 7);
+    assert_int_equal(i2.x + i2.y, 6);
+    dim3 a(5), b(2, 3), c;
+    assert_true(a.x == 5 && a.y == 1 && a.z == 1);
+    assert_true(b.x == 2 && b.y == 3 && b.z == 1);
+    assert_true(c.x == 1 && c.y == 1 && c.z == 1);
+    uint3 v = make_uint3(4, 5, 6);
+    dim3 d(v);
+    uint3 back = d;
+    assert_true(d.z == 6 && back.y == 5);
+    assert_int_equal(warpSize, 32);
+    /* outside a launch the built-ins read as a zero thread */
+    assert_int_equal(threadIdx.x, 0);
+    assert_int_equal(blockDim.x, 1);
+}
+
+/* ----------------------------------------------------- shared-array proxy */
+
+struct pair { int a, b; };
+
+static __device__ int sum_ptr(const int *p, int n)
+{
+    int s = 0;
+    for (int i = 0; i < n; i++) s += p[i];
+    return s;
+}
+
+static __device__ void bump(volatile int *p) { p[0] += 1; }
+
+enum { SLOT_A = 2 };
+
+/* What kernel code may do with a SHARED array: every line here is plain CUDA. */
+static __global__ void proxy_k(int *out, float4 *fout)
+{
+    SHARED(int, s, 64);
+    SHARED(unsigned char, bytes, 64);
+    SHARED(float4, vec, 4);
+    SHARED(pair, pairs, 2);
+    SHARED2(int, grid2, 4, 5);
+    SHARED(int, idx, 64);
+    unsigned t = threadIdx.x;
+    s[t] = (int)t;
+    bytes[t] = (unsigned char)(t + 200);
+    idx[t] = 63 - (int)t;
+    if (t < 20) grid2[t % 4][t % 5] = 0; /* each element once */
+    if (t < 4) vec[t] = make_float4((float)t, 0, 0, 0);
+    if (t < 2) {
+        pairs[t].a = (int)t;
+        pairs[t].b = 10;
+    }
+    __syncthreads();
+    if (t == 0) {
+        s[1] += 10;             /* compound */
+        s[2] *= 3;
+        s[3] <<= 2;
+        s[4]++;
+        ++s[5];
+        int old = s[6]--;
+        s[7] = s[8] = 100;      /* chained, element to element */
+        s[9] = s[10];
+        long long wide = s[11]; /* converts like an int */
+        double half = s[12] / 2.0;
+        vec[1].y = 5.0f;        /* members of struct elements */
+        pairs[1].b += 1;
+        grid2[3][4] = 7;
+        grid2[1][2] += grid2[3][4];
+        atomicAdd(&s[13], 5);  /* the element's address */
+        bump(&s[14]);
+        bump(s + 15);
+        out[0] = sum_ptr(s, 4);     /* the array as a pointer */
+        out[1] = old;
+        out[2] = (int)wide + (int)(half * 2);
+        out[3] = s[idx[60]];        /* a shared element as the index */
+        out[4] = s[SLOT_A] + s[(unsigned char)1] + s[2ull] + s[(short)3];
+        out[5] = bytes[63];
+        out[6] = pairs[1].a + pairs[1].b;
+        out[7] = grid2[1][2];
+        out[8] = max(s[16], 20) + min(s[17], s[18]);
+        out[9] = s[20] == s[20] && s[21] < s[22] ? 1 : 0;
+        *fout = vec[1];
+    }
+    __syncthreads();
+    if (t < 16) out[10 + t] = s[t];
+}
+
+static void test_shared_proxy(void **state)
+{
+    (void)state;
+    lab_job *j = fresh_job(1);
+    int *d;
+    float4 *f;
+    assert_int_equal(cudaMalloc(&d, 64 * sizeof(int)), cudaSuccess);
+    assert_int_equal(cudaMalloc(&f, sizeof(float4)), cudaSuccess);
+    if (sim_launch(j, "proxy_k", __FILE__, __LINE__, dim3(1), dim3(64), 0, [=]() { proxy_k(d, f); }) != 0)
+        fail_msg("%s", j->err);
+    int out[26];
+    float4 fv;
+    assert_int_equal(cudaMemcpy(out, d, sizeof out, cudaMemcpyDeviceToHost), cudaSuccess);
+    assert_int_equal(cudaMemcpy(&fv, f, sizeof fv, cudaMemcpyDeviceToHost), cudaSuccess);
+    assert_int_equal(out[0], 0 + 11 + 6 + 12);
+    assert_int_equal(out[1], 6);
+    assert_int_equal(out[2], 11 + 12);
+    assert_int_equal(out[3], 3 * 4);          /* s[idx[60]] = s[3] after <<= 2 */
+    assert_int_equal(out[4], 6 + 11 + 6 + 12);
+    assert_int_equal(out[5], (unsigned char)(63 + 200));
+    assert_int_equal(out[6], 1 + 11);
+    assert_int_equal(out[7], 7);
+    assert_int_equal(out[8], 20 + 17);
+    assert_int_equal(out[9], 1);
+    assert_true(fv.x == 1.0f && fv.y == 5.0f);
+    int want[16] = {0, 11, 6, 12, 5, 6, 5, 100, 100, 10, 10, 11, 12, 18, 15, 16};
+    for (int i = 0; i < 16; i++) assert_int_equal(out[10 + i], want[i]);
+    cudaFree(d);
+    cudaFree(f);
+}
+
+/* ------------------------------------------------------------- launches */
+
+using namespace cooperative_groups;
+
+static __global__ void grid3_k(int *out)
+{
+    thread_block b = this_thread_block();
+    dim3 gi = b.group_index(), ti = b.thread_index();
+    unsigned blk = gi.x + gridDim.x * (gi.y + gridDim.y * gi.z);
+    unsigned id = blk * b.size() + b.thread_rank();
+    out[id] = (int)(ti.x + 10 * ti.y + 100 * ti.z + 1000 * gi.x + 10000 * gi.y + 100000 * gi.z);
+    b.sync();
+    thread_block_tile<4> q = tiled_partition<4>(b);
+    out[id] += q.shfl(0, 0) * 0;
+}
+
+static int launch_grid3(lab_job *job, int *d)
+{
+    LAUNCH(grid3_k, dim3(2, 3, 2), dim3(3, 2, 4), 0, d);
+    return 0;
+}
+
+static void test_launch_3d(void **state)
+{
+    (void)state;
+    lab_job *j = fresh_job(0);
+    int *d;
+    const int n = 12 * 24;
+    assert_int_equal(cudaMalloc(&d, n * sizeof(int)), cudaSuccess);
+    sim_stats a, b;
+    sim_stats_get(&a);
+    assert_int_equal(launch_grid3(j, d), 0);
+    sim_stats_get(&b);
+    assert_int_equal(b.launches - a.launches, 1);
+    assert_int_equal(b.blocks - a.blocks, 12);
+    assert_int_equal(b.threads - a.threads, n);
+    assert_true(b.switches - a.switches >= (unsigned long long)n);
+    int out[12 * 24];
+    assert_int_equal(cudaMemcpy(out, d, sizeof out, cudaMemcpyDeviceToHost), cudaSuccess);
+    for (int gz = 0; gz < 2; gz++)
+        for (int gy = 0; gy < 3; gy++)
+            for (int gx = 0; gx < 2; gx++)
+                for (int tz = 0; tz < 4; tz++)
+                    for (int ty = 0; ty < 2; ty++)
+                        for (int tx = 0; tx < 3; tx++) {
+                            int blk = gx + 2 * (gy + 3 * gz), t = tx + 3 * (ty + 2 * tz);
+                            assert_int_equal(out[blk * 24 + t],
+                                             tx + 10 * ty + 100 * tz + 1000 * gx + 10000 * gy + 100000 * gz);
+                        }
+    cudaFree(d);
+}
+
+static __global__ void clock_k(long long *out)
+{
+    long long a = clock64();
+    long long b = clock64();
+    out[threadIdx.x] = b > a ? a : -1;
+}
+
+static void test_clock_is_deterministic(void **state)
+{
+    (void)state;
+    long long *d, r1[32], r2[32];
+    assert_int_equal(cudaMalloc(&d, sizeof r1), cudaSuccess);
+    lab_job *j = fresh_job(0);
+    assert_int_equal(sim_launch(j, "clock_k", __FILE__, __LINE__, 1, 32, 0, [=]() { clock_k(d); }), 0);
+    cudaMemcpy(r1, d, sizeof r1, cudaMemcpyDeviceToHost);
+    assert_int_equal(sim_launch(j, "clock_k", __FILE__, __LINE__, 1, 32, 0, [=]() { clock_k(d); }), 0);
+    cudaMemcpy(r2, d, sizeof r2, cudaMemcpyDeviceToHost);
+    assert_memory_equal(r1, r2, sizeof r1);
+    for (int i = 0; i < 32; i++) assert_true(r1[i] > 0);
+    cudaFree(d);
+}
+
+static __global__ void nop_k(void) {}
+
+static int shape(unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz, size_t smem)
+{
+    lab_job *j = fresh_job(0);
+    return sim_launch(j, "nop_k", "launcher.cu", 88, dim3(gx, gy, gz), dim3(bx, by, bz), smem, []() { nop_k(); });
+}
+
+/* sim_launch refuses what CUDA refuses, and says why. */
+static void test_launch_validation(void **state)
+{
+    (void)state;
+    assert_int_equal(shape(1, 1, 1, 1024, 1, 1, 0), 0);
+    assert_int_equal(shape(2, 3, 4, 8, 8, 16, 49152), 0);
+    assert_int_equal(shape(1, 1, 1, 1025, 1, 1, 0), -1);
+    EXPECT_IN(job.err, "nop_k (launched at launcher.cu:88): block (1025,1,1): a block is at most 1024 threads "
+                       "in x and in y, and 64 in z");
+    assert_string_equal(sim_last_diagnostic(), job.err);
+    assert_int_equal(cudaGetLastError(), cudaErrorInvalidConfiguration);
+    assert_int_equal(shape(1, 1, 1, 32, 32, 2, 0), -1);
+    EXPECT_IN(job.err, "block (32,32,2) has 2048 threads; a block holds at most 1024");
+    assert_int_equal(shape(1, 1, 1, 1, 1, 65, 0), -1);
+    EXPECT_IN(job.err, "and 64 in z");
+    assert_int_equal(shape(0, 1, 1, 32, 1, 1, 0), -1);
+    EXPECT_IN(job.err, "grid (0,1,1) with blocks of (32,1,1) threads: every dimension of the grid and of the "
+                       "block must be at least 1");
+    assert_int_equal(shape(1, 1, 1, 0, 1, 1, 0), -1);
+    EXPECT_IN(job.err, "must be at least 1");
+    assert_int_equal(shape(1, 65536, 1, 32, 1, 1, 0), -1);
+    EXPECT_IN(job.err, "grid (1,65536,1): a grid is at most 2^31-1 blocks in x and 65535 in y and z");
+    assert_int_equal(shape(2147483648u, 1, 1, 32, 1, 1, 0), -1);
+    assert_int_equal(shape(1, 1, 1, 32, 1, 1, 49153), -1);
+    EXPECT_IN(job.err, "asks for 49153 bytes of dynamic shared memory; a block may use at most 49152 bytes");
+    assert_int_equal(cudaGetLastError(), cudaErrorInvalidValue);
+}
+
+/* The events a thread records past the cap are counted, not kept; the trace
+ * says it was cut. */
+static __global__ void chatty_k(int n)
+{
+    for (int i = 0; i < n; i++) TRACE_MARK(1, i, i, 0);
+    if (LAB_TRACING()) TRACE_MARK(2, 0, 0, 0);
+}
+
+static void test_trace_cap(void **state)
+{
+    (void)state;
+    lab_trace tr;
+    memset(&tr, 0, sizeof tr);
+    lab_job *j = fresh_job(0);
+    j->trace = &tr;
+    assert_int_equal(sim_tracing(), 0);
+    assert_int_equal(sim_launch(j, "chatty_k", __FILE__, __LINE__, 2, 4, 0, [=]() { chatty_k(SIM_TRACE_CAP + 50); }),
+                     0);
+    assert_int_equal(tr.count, 2 * 4 * SIM_TRACE_CAP);
+    assert_int_equal(tr.truncated, 1);
+    assert_int_equal(tr.nlaunches, 1);
+    lab_trace_free(&tr);
+    memset(&tr, 0, sizeof tr);
+    assert_int_equal(sim_launch(j, "chatty_k", __FILE__, __LINE__, 1, 3, 0, [=]() { chatty_k(2); }), 0);
+    assert_int_equal(tr.count, 3 * 3);
+    assert_int_equal(tr.truncated, 0);
+    lab_trace_free(&tr);
+    /* not tracing: LAB_TRACING() is 0 and nothing is recorded */
+    j->trace = NULL;
+    assert_int_equal(sim_launch(j, "chatty_k", __FILE__, __LINE__, 1, 3, 0, [=]() { chatty_k(2); }), 0);
+}
+
+/* Warp intrinsics and barriers called from host code (outside any launch)
+ * behave as a warp of one instead of crashing. */
+static void test_outside_launch(void **state)
+{
+    (void)state;
+    assert_int_equal(__shfl_down_sync(0xffffffffu, 42, 1), 42);
+    assert_int_equal(__ballot_sync(0xffffffffu, 1), 1u);
+    __syncwarp();
+    __syncthreads();
+    assert_int_equal(__syncthreads_count(1), 1);
+}
+
+static void test_stack_size(void **state)
+{
+    (void)state;
+    assert_int_equal(sim_set_stack_size(1024), -1);
+    assert_int_equal(sim_set_stack_size((size_t)1 << 40), -1);
+    assert_int_equal(sim_set_stack_size(100 * 1024 + 1), 0);
+    assert_true(sim_stack_size() >= 100 * 1024 + 1 && sim_stack_size() % 4096 == 0);
+    long long *d;
+    assert_int_equal(cudaMalloc(&d, 32 * sizeof(long long)), cudaSuccess);
+    lab_job *j = fresh_job(0);
+    assert_int_equal(sim_launch(j, "clock_k", __FILE__, __LINE__, 2, 32, 0, [=]() { clock_k(d); }), 0);
+    assert_int_equal(sim_set_stack_size(0), 0);
+    assert_int_equal(sim_launch(j, "clock_k", __FILE__, __LINE__, 2, 32, 0, [=]() { clock_k(d); }), 0);
+    cudaFree(d);
+}
+
+/* ------------------------------------------------------------- host API */
+
+static void test_malloc_poison(void **state)
+{
+    (void)state;
+    unsigned char *p;
+    assert_int_equal(cudaMalloc(&p, 1000), cudaSuccess);
+    assert_true(((uintptr_t)p & 255) == 0);
+    for (int i = 0; i < 1000; i++) assert_int_equal(p[i], SIM_POISON_GLOBAL);
+    int iv;
+    float fv;
+    memcpy(&iv, p, 4);
+    memcpy(&fv, p, 4);
+    assert_int_equal(iv, -858993460);
+    assert_true(fv < -1.0e8f && fv > -1.1e8f);
+    assert_true(sim_owns(p) && sim_owns(p + 999) && !sim_owns(&iv));
+    assert_int_equal(cudaMemset(p, 0, 1000), cudaSuccess);
+    assert_int_equal(p[999], 0);
+    float *m;
+    assert_int_equal(cudaMallocManaged(&m, 16), cudaSuccess);
+    assert_int_equal(cudaFree(m), cudaSuccess);
+    assert_int_equal(sim_free(p), 0);
+    assert_int_equal(sim_free(p), -1);
+    assert_int_equal(cudaFree(NULL), cudaSuccess);
+}
+
+static void test_memcpy_checks(void **state)
+{
+    (void)state;
+    int host[8] = {1, 2, 3, 4, 5, 6, 7, 8}, back[8];
+    int *d, *e;
+    assert_int_equal(cudaMalloc(&d, sizeof host), cudaSuccess);
+    assert_int_equal(cudaMalloc(&e, sizeof host), cudaSuccess);
+    assert_int_equal(cudaMemcpy(d, host, sizeof host, cudaMemcpyHostToDevice), cudaSuccess);
+    assert_int_equal(cudaMemcpy(e, d, sizeof host, cudaMemcpyDeviceToDevice), cudaSuccess);
+    assert_int_equal(cudaMemcpy(back, e, sizeof back, cudaMemcpyDeviceToHost), cudaSuccess);
+    assert_memory_equal(host, back, sizeof host);
+    assert_int_equal(cudaMemcpy(back, d + 2, 4 * sizeof(int), cudaMemcpyDefault), cudaSuccess);
+    assert_int_equal(back[0], 3);
+
+    cudaGetLastError(); /* earlier tests left errors behind */
+    assert_int_equal(cudaGetLastError(), cudaSuccess);
+    /* past the end of the allocation */
+    assert_int_equal(cudaMemcpy(d + 4, host, sizeof host, cudaMemcpyHostToDevice), cudaErrorInvalidValue);
+    EXPECT_IN(sim_last_diagnostic(), "run past the end of its allocation: it holds 16 bytes from there (32 in all)");
+    assert_int_equal(cudaPeekAtLastError(), cudaErrorInvalidValue);
+    assert_int_equal(cudaGetLastError(), cudaErrorInvalidValue);
+    assert_int_equal(cudaGetLastError(), cudaSuccess);
+    /* a host pointer where device memory belongs */
+    assert_int_equal(cudaMemcpy(back, host, sizeof host, cudaMemcpyHostToDevice), cudaErrorInvalidValue);
+    EXPECT_IN(sim_last_diagnostic(), "cudaMemcpy(cudaMemcpyHostToDevice): the destination");
+    EXPECT_IN(sim_last_diagnostic(), "is not memory from cudaMalloc");
+    /* source and destination swapped */
+    assert_int_equal(cudaMemcpy(host, d, sizeof host, cudaMemcpyHostToDevice), cudaErrorInvalidValue);
+    EXPECT_IN(sim_last_diagnostic(), "the destination is host memory and the source is device memory");
+    assert_int_equal(cudaMemcpy(d, host, sizeof host, (cudaMemcpyKind)9), cudaErrorInvalidMemcpyDirection);
+    assert_int_equal(cudaMemset(host, 0, 4), cudaErrorInvalidValue);
+    assert_int_equal(cudaFree(host), cudaErrorInvalidValue);
+    EXPECT_IN(sim_last_diagnostic(), "is not the start of a live allocation");
+    assert_int_equal(cudaFree(d), cudaSuccess);
+    assert_int_equal(cudaFree(d), cudaErrorInvalidValue);
+    assert_int_equal(cudaMemcpy(back, d, 4, cudaMemcpyDeviceToHost), cudaErrorInvalidValue);
+    cudaFree(e);
+    assert_string_equal(cudaGetErrorString(cudaErrorInvalidValue), "invalid argument");
+    assert_string_equal(cudaGetErrorString(cudaSuccess), "no error");
+    assert_string_equal(cudaGetErrorName(cudaErrorLaunchFailure), "cudaErrorLaunchFailure");
+    assert_int_equal(cudaDeviceSynchronize(), cudaSuccess);
+    cudaGetLastError();
+}
+
+/* CK() in an entry point: the failed call, where, why. */
+static int entry_bad_copy(lab_job *job)
+{
+    int *d;
+    TRY(lab_alloc(job, &d, 4));
+    int host[8] = {0};
+    CK(cudaMemcpy(d, host, sizeof host, cudaMemcpyHostToDevice));
+    return 0;
+}
+
+static void test_ck_message(void **state)
+{
+    (void)state;
+    lab_job *j = fresh_job(0);
+    assert_int_equal(entry_bad_copy(j), -1);
+    EXPECT_IN(j->err, "cudaMemcpy(d, host, sizeof host, cudaMemcpyHostToDevice) failed (test_sim_shim.cpp:");
+    EXPECT_IN(j->err, "invalid argument: cudaMemcpy(cudaMemcpyHostToDevice): 32 bytes from the destination");
+    lab_job_free_allocs(j);
+    assert_int_equal(j->nallocs, 0);
+    /* a later failure with no explanation does not repeat the old one */
+    assert_int_equal(sim_job_fail(j, cudaErrorUnknown, "x()", "f.cu", 3), -1);
+    assert_string_equal(j->err, "x() failed (f.cu:3): unknown error");
+}
+
+static __constant__ float coeff[4];
+static __device__ int counter;
+
+static void test_symbols(void **state)
+{
+    (void)state;
+    float c[4] = {1, 2, 3, 4}, back[4];
+    assert_int_equal(cudaMemcpyToSymbol(coeff, c, sizeof c), cudaSuccess);
+    assert_int_equal(cudaMemcpyFromSymbol(back, coeff, sizeof back), cudaSuccess);
+    assert_memory_equal(c, back, sizeof c);
+    assert_int_equal(cudaMemcpyToSymbol(coeff, c, sizeof c, 4), cudaErrorInvalidValue);
+    int one = 1;
+    assert_int_equal(cudaMemcpyToSymbol(counter, &one, sizeof one), cudaSuccess);
+    assert_int_equal(counter, 1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_intrinsics),
+        cmocka_unit_test(test_min_max),
+        cmocka_unit_test(test_types),
+        cmocka_unit_test(test_shared_proxy),
+        cmocka_unit_test(test_launch_3d),
+        cmocka_unit_test(test_launch_validation),
+        cmocka_unit_test(test_clock_is_deterministic),
+        cmocka_unit_test(test_trace_cap),
+        cmocka_unit_test(test_outside_launch),
+        cmocka_unit_test(test_stack_size),
+        cmocka_unit_test(test_malloc_poison),
+        cmocka_unit_test(test_memcpy_checks),
+        cmocka_unit_test(test_ck_message),
+        cmocka_unit_test(test_symbols),
+    };
+    return cmocka_run_group_tests_name("sim shim", tests, NULL, NULL);
+}
