@@ -68,13 +68,6 @@ const lab_variant *lab_variant_find(const lab_algo *a, const char *name)
     return NULL;
 }
 
-const lab_algo *lab_algo_find(const char *name)
-{
-    for (int i = 0; i < lab_algo_count(); i++)
-        if (strcmp(lab_algo_at(i)->name, name) == 0) return lab_algo_at(i);
-    return NULL;
-}
-
 const lab_variant *lab_algo_baseline(const lab_algo *a)
 {
     for (int i = 0; i < a->nvariants; i++)
