@@ -252,8 +252,8 @@ static int run(lab_job *job, hist_kind kind)
         job->trace->width = im->width;
         job->trace->height = im->height;
     }
-    unsigned char *d_pixels;
-    unsigned *d_hist;
+    unsigned char *d_pixels = NULL;
+    unsigned *d_hist = NULL;
     TRY(lab_upload(job, &d_pixels, job->in, (size_t)n));
     TRY(lab_alloc(job, &d_hist, HIST_BINS));
     LAB_TIMED(job) {
