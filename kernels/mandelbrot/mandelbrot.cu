@@ -1,0 +1,165 @@
+/* mandelbrot.cu - the Mandelbrot set on a 2D grid: one thread per pixel.
+ *
+ * Each kernel's comment names the idea it shows. The same source runs on the
+ * GPU and on gpulab's simulator. Every thread records its pixel with
+ * TRACE_WRITE(LAB_SP_GLOBAL, y * w + x, iterations): the image view draws
+ * those counts, and adds them up per block as a heat map of work. */
+#include <algorithm>
+
+#include "kern.h"
+#include "mandelbrot.h"
+
+/* A 2D grid over an image, one pixel per thread, no communication at all:
+ * the ideal GPU problem - hundreds of operations per pixel, and only the
+ * count goes back. The cost is uneven: a thread inside the set runs all 1000
+ * iterations while its neighbour outside stops after two, and a warp runs as
+ * long as its slowest thread (divergence). Blocks on the edge of the set take
+ * longest; the heat map shows which. nvcc fuses the loop's a*b + c into fused
+ * multiply-adds, which round once instead of twice: a few pixels on the edge
+ * escape one iteration earlier or later than on the CPU. */
+static __global__ void mandelbrot_k(int *counts, int w, int h)
+{
+    const int x = blockIdx.x * blockDim.x + threadIdx.x;
+    const int y = blockIdx.y * blockDim.y + threadIdx.y;
+    if (x < w && y < h) {
+        const int k = mandel_iterations(mandel_cr(x, w), mandel_ci(y, h));
+        counts[(long long)y * w + x] = k;
+        TRACE_WRITE(LAB_SP_GLOBAL, (long long)y * w + x, k);
+    }
+}
+
+/* Rounding, made explicit: __fmul_rn and __fadd_rn are a multiply and an add
+ * that the compiler never fuses, so every operation rounds as on the CPU and
+ * the counts equal the CPU's exactly. (The simulator's g++ does not fuse: this
+ * file is compiled with -ffp-contract=off.) */
+static __device__ __forceinline__ float mul_rn(float a, float b)
+{
+#if defined(__CUDA_ARCH__)
+    return __fmul_rn(a, b);
+#else
+    return a * b;
+#endif
+}
+
+static __device__ __forceinline__ float add_rn(float a, float b)
+{
+#if defined(__CUDA_ARCH__)
+    return __fadd_rn(a, b);
+#else
+    return a + b;
+#endif
+}
+
+static __device__ __forceinline__ float sub_rn(float a, float b)
+{
+#if defined(__CUDA_ARCH__)
+    return __fsub_rn(a, b);
+#else
+    return a - b;
+#endif
+}
+
+/* The same loop as mandel_iterations(), operation for operation. */
+static __device__ int mandel_iterations_rn(float cr, float ci)
+{
+    float zr = 0.0f, zi = 0.0f;
+    int k = 0;
+    while (k < MANDEL_MAX_ITER && add_rn(mul_rn(zr, zr), mul_rn(zi, zi)) <= 4.0f) {
+        float t = add_rn(sub_rn(mul_rn(zr, zr), mul_rn(zi, zi)), cr);
+        zi = add_rn(mul_rn(mul_rn(2.0f, zr), zi), ci);
+        zr = t;
+        k++;
+    }
+    return k;
+}
+
+static __global__ void mandelbrot_nofma_k(int *counts, int w, int h)
+{
+    const int x = blockIdx.x * blockDim.x + threadIdx.x;
+    const int y = blockIdx.y * blockDim.y + threadIdx.y;
+    if (x < w && y < h) {
+        const int k = mandel_iterations_rn(mandel_cr(x, w), mandel_ci(y, h));
+        counts[(long long)y * w + x] = k;
+        TRACE_WRITE(LAB_SP_GLOBAL, (long long)y * w + x, k);
+    }
+}
+
+/* ------------------------------------------------------------ launchers */
+
+static long long ceil_div(long long a, long long b) { return (a + b - 1) / b; }
+
+static double median_ms(const lab_job *job)
+{
+    double s[LAB_MAX_REPEATS];
+    const int n = job->nsamples;
+    if (n <= 0) return -1;
+    std::copy(job->samples, job->samples + n, s);
+    std::sort(s, s + n);
+    return n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
+}
+
+static int run_mandelbrot(lab_job *job, int exact)
+{
+    const mandel_info *m = (const mandel_info *)job->priv;
+    const int w = m->w, h = m->h;
+    const long long pixels = (long long)w * h;
+    /* block: "auto" is 16 x 16; one number means block x 1, as dim3(b) does */
+    const int bx = job->block;
+    const int by = job->block_y > 0 ? job->block_y : (job->cfg->block > 0 ? 1 : MANDEL_BY);
+    if ((long long)bx * by > 1024) {
+        snprintf(job->err, sizeof job->err, "block %dx%d is %d threads; CUDA allows 1024", bx, by,
+                 bx * by);
+        return -1;
+    }
+    const long long gx = job->grid > 0 ? job->grid : ceil_div(w, bx);
+    const long long gy = job->grid_y > 0 ? job->grid_y : ceil_div(h, by);
+    if (gy > 65535) {
+        snprintf(job->err, sizeof job->err,
+                 "height %d needs %lld blocks in y and CUDA allows 65535; use a taller block", h, gy);
+        return -1;
+    }
+    job->block_y = by;
+    job->grid = gx;
+    job->grid_y = gy;
+    if (job->trace) {
+        job->trace->width = w;
+        job->trace->height = h;
+        /* the picture has no input data: the trace's input is zeros */
+        double *z = (double *)calloc((size_t)pixels, sizeof(double));
+        if (!z) {
+            snprintf(job->err, sizeof job->err, "out of host memory for the trace");
+            return -1;
+        }
+        free(job->trace->input);
+        job->trace->input = z;
+    }
+
+    const dim3 grid((unsigned)gx, (unsigned)gy), block(bx, by);
+    int *d_counts = NULL;
+    TRY(lab_alloc(job, &d_counts, pixels));
+    CK(cudaMemset(d_counts, 0xFF, pixels * sizeof(int))); /* -1: no thread reached it */
+    double with_copy = -1;
+#if !defined(GPULAB_SIM)
+    if (!job->trace) {
+        /* the lecture's timing: the kernel and the copy of the counts back */
+        LAB_TIMED(job) {
+            if (exact) LAUNCH(mandelbrot_nofma_k, grid, block, 0, d_counts, w, h);
+            else LAUNCH(mandelbrot_k, grid, block, 0, d_counts, w, h);
+            CK(cudaMemcpy(job->out, d_counts, pixels * sizeof(int), cudaMemcpyDeviceToHost));
+        }
+        with_copy = median_ms(job);
+    }
+#endif
+    LAB_TIMED(job) {
+        if (exact) LAUNCH(mandelbrot_nofma_k, grid, block, 0, d_counts, w, h);
+        else LAUNCH(mandelbrot_k, grid, block, 0, d_counts, w, h);
+    }
+    TRY(lab_download(job, job->out, d_counts, pixels));
+    if (with_copy > 0)
+        snprintf(job->note, sizeof job->note, "with the copy of the counts to the host: %.3f ms",
+                 with_copy);
+    return 0;
+}
+
+LAB_ENTRY(mandelbrot_2d) { return run_mandelbrot(job, 0); }
+LAB_ENTRY(mandelbrot_2d_nofma) { return run_mandelbrot(job, 1); }

@@ -1,0 +1,22 @@
+/* matmul.h - what the matrix multiply family's files share. */
+#ifndef GPULAB_MATMUL_H
+#define GPULAB_MATMUL_H
+
+#include "lab.h"
+
+/* The shared-memory tiles of gpu-tiled: 32 x 32 floats of A and of B, one
+ * block of 32 x 32 threads per tile of C (the article's SIZE = 32). */
+#define MATMUL_TILE 32
+
+/* Every row's answer (job->out) is C as n * n doubles, row-major: the float
+ * rows widen their float results, the reference row keeps its double sums. */
+
+/* The simulator plays every multiply-add of every thread: it takes up to
+ * MATMUL_SIM_FACTOR x sim-limit of them (n = 256 at the default limit). */
+#define MATMUL_SIM_FACTOR 4
+
+/* cpu-naive is the article's triple loop on one core; past this n a single
+ * run takes minutes. */
+#define MATMUL_CPU_NAIVE_MAX 2048
+
+#endif

@@ -1,0 +1,195 @@
+/* transpose.cu - transposing an n x n matrix: 2D grids, coalescing, and
+ * shared-memory tiles with and without the padding column.
+ *
+ * Each kernel's comment names the idea it shows. The same source runs on the
+ * GPU and on gpulab's simulator. Every element a thread writes is recorded
+ * with TRACE_WRITE(LAB_SP_GLOBAL, row * n + col, value), which is what the
+ * coverage map colours by block; the recording vanishes from the timed build.
+ *
+ * The matrix is row-major: element (row, col) is at row * n + col. */
+#include "kern.h"
+#include "transpose.h"
+
+/* In place, below the diagonal (article): numba's cuda.grid(2) gives x from
+ * threadIdx.x and y from threadIdx.y, and the article indexes arr[x, y], so
+ * x is the ROW. A thread with y < x swaps (x, y) with its mirror (y, x); the
+ * others, on and above the diagonal, have nothing to do - half of every
+ * square grid idles. Neighbouring threads of a warp hold neighbouring rows,
+ * so the read of a[x][y] touches 32 rows n elements apart (not coalesced),
+ * while its mirror a[y][x] is read along a row (coalesced). */
+template <class T>
+static __global__ void transpose_naive2d_k(T *a, long long n)
+{
+    const long long x = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    const long long y = (long long)blockIdx.y * blockDim.y + threadIdx.y;
+    if (x < n && y < n && y < x) {
+        const T below = a[x * n + y], above = a[y * n + x];
+        TRACE_READ(LAB_SP_GLOBAL, x * n + y, below);
+        TRACE_READ(LAB_SP_GLOBAL, y * n + x, above);
+        a[x * n + y] = above;
+        a[y * n + x] = below;
+        TRACE_WRITE(LAB_SP_GLOBAL, x * n + y, above);
+        TRACE_WRITE(LAB_SP_GLOBAL, y * n + x, below);
+    }
+}
+
+/* Out of place, one element per thread: threadIdx.x walks along a row, so a
+ * warp reads 32 neighbours in one transaction (coalesced) - and writes them
+ * down a column of the output, 32 elements n apart, 32 transactions. The
+ * write side decides the speed. */
+template <class T>
+static __global__ void transpose_copy_k(const T *in, T *out, long long n)
+{
+    const long long col = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    const long long row = (long long)blockIdx.y * blockDim.y + threadIdx.y;
+    if (row < n && col < n) {
+        const T v = in[row * n + col];
+        TRACE_READ(LAB_SP_GLOBAL, row * n + col, v);
+        out[col * n + row] = v;
+        TRACE_WRITE(LAB_SP_GLOBAL, col * n + row, v);
+    }
+}
+
+/* Through shared memory: a block reads a 32 x 32 tile along its rows
+ * (coalesced), waits, and writes the mirrored tile along ITS rows
+ * (coalesced again), reading the tile by columns. Shared memory has 32 banks
+ * of 4 bytes; in a 32-wide tile a column lies in one bank, so the 32 lanes of
+ * a warp reading a column queue up (a 32-way bank conflict). One padding
+ * column (33 wide, PAD = 1) shifts each row by one bank and a column spreads
+ * over all 32 banks. PAD = 0 keeps the conflict, to be measured. */
+template <class T, int PAD>
+static __global__ void transpose_tiled_k(const T *in, T *out, long long n)
+{
+    const int COLS = TRANSPOSE_TILE + PAD;
+    SHARED2(T, tile, TRANSPOSE_TILE, COLS);
+    const int tx = threadIdx.x, ty = threadIdx.y;
+    /* read: tile row r is input row (by * 32 + r), columns bx * 32 + tx */
+    const long long col = (long long)blockIdx.x * TRANSPOSE_TILE + tx;
+    for (int r = ty; r < TRANSPOSE_TILE; r += blockDim.y) {
+        const long long row = (long long)blockIdx.y * TRANSPOSE_TILE + r;
+        if (row < n && col < n) {
+            const T v = in[row * n + col];
+            tile[r][tx] = v;
+            TRACE_READ(LAB_SP_GLOBAL, row * n + col, v);
+            TRACE_WRITE(LAB_SP_SHARED, r * COLS + tx, v);
+        }
+    }
+    __syncthreads();
+    /* write: output row (bx * 32 + r) is input column bx * 32 + r; its
+     * elements come from tile column r */
+    const long long ocol = (long long)blockIdx.y * TRANSPOSE_TILE + tx;
+    for (int r = ty; r < TRANSPOSE_TILE; r += blockDim.y) {
+        const long long orow = (long long)blockIdx.x * TRANSPOSE_TILE + r;
+        if (orow < n && ocol < n) {
+            const T v = tile[tx][r];
+            TRACE_READ(LAB_SP_SHARED, tx * COLS + r, v);
+            out[orow * n + ocol] = v;
+            TRACE_WRITE(LAB_SP_GLOBAL, orow * n + ocol, v);
+        }
+    }
+}
+
+/* ------------------------------------------------------------ launchers */
+
+enum transpose_kind { T_NAIVE2D, T_COPY, T_TILED, T_TILED_NOPAD };
+
+static long long ceil_div(long long a, long long b) { return (a + b - 1) / b; }
+
+/* The trace shows the whole matrix: its shape and all n * n input values. */
+template <class T>
+static int trace_matrix(lab_job *job)
+{
+    lab_trace *t = job->trace;
+    const long long n = job->n;
+    t->width = t->height = (int)n;
+    t->smem_elem_bytes = (int)sizeof(T);
+    double *v = (double *)malloc(sizeof(double) * (size_t)(n * n));
+    if (!v) {
+        snprintf(job->err, sizeof job->err, "out of host memory for the trace");
+        return -1;
+    }
+    const T *in = (const T *)job->in;
+    for (long long i = 0; i < n * n; i++) v[i] = (double)in[i];
+    free(t->input);
+    t->input = v;
+    return 0;
+}
+
+template <class T>
+static int run_transpose(lab_job *job, transpose_kind kind)
+{
+    const long long n = job->n;
+    const long long nn = n * n;
+    const int tiled = kind == T_TILED || kind == T_TILED_NOPAD;
+    const int default_by = kind == T_NAIVE2D ? TRANSPOSE_NAIVE2D_BY
+                         : kind == T_COPY    ? TRANSPOSE_COPY_BY
+                                             : TRANSPOSE_TILED_BY;
+    /* block: "auto" is the variant's shape; one number means block x 1, as
+     * dim3(b) does in CUDA */
+    const int bx = job->block;
+    const int by = job->block_y > 0 ? job->block_y : (job->cfg->block > 0 ? 1 : default_by);
+    if (tiled && (bx != TRANSPOSE_TILE || TRANSPOSE_TILE % by != 0)) {
+        snprintf(job->err, sizeof job->err,
+                 "transpose/%s moves 32 x 32 tiles: its block is 32 wide and 1, 2, 4, 8, 16 or 32 "
+                 "high (each thread copies 32 / height rows of the tile), not %dx%d",
+                 job->variant->name, bx, by);
+        return -1;
+    }
+    if ((long long)bx * by > 1024) {
+        snprintf(job->err, sizeof job->err, "block %dx%d is %d threads; CUDA allows 1024", bx, by,
+                 bx * by);
+        return -1;
+    }
+    const long long gx = job->grid > 0 ? job->grid : ceil_div(n, tiled ? TRANSPOSE_TILE : bx);
+    const long long gy = job->grid_y > 0 ? job->grid_y : ceil_div(n, tiled ? TRANSPOSE_TILE : by);
+    if (gy > 65535) {
+        snprintf(job->err, sizeof job->err,
+                 "n = %lld needs %lld blocks in y and CUDA allows 65535; use a taller block", n, gy);
+        return -1;
+    }
+    job->block_y = by;
+    job->grid = gx;
+    job->grid_y = gy;
+    /* bytes one run reads plus writes: naive2d leaves the diagonal alone */
+    job->bytes = 2.0 * (double)(kind == T_NAIVE2D ? nn - n : nn) * sizeof(T);
+    if (job->trace) TRY(trace_matrix<T>(job));
+
+    const dim3 grid((unsigned)gx, (unsigned)gy), block(bx, by);
+    T *d_a = NULL, *d_out = NULL;
+    TRY(lab_upload(job, &d_a, job->in, nn));
+    if (kind != T_NAIVE2D) {
+        TRY(lab_alloc(job, &d_out, nn));
+        /* all bits set: an element no thread wrote stands out */
+        CK(cudaMemset(d_out, 0xFF, nn * sizeof(T)));
+    }
+    long long runs = 0;
+    LAB_TIMED(job) {
+        switch (kind) {
+        case T_NAIVE2D: LAUNCH(transpose_naive2d_k<T>, grid, block, 0, d_a, n); break;
+        case T_COPY: LAUNCH(transpose_copy_k<T>, grid, block, 0, d_a, d_out, n); break;
+        case T_TILED: LAUNCH((transpose_tiled_k<T, 1>), grid, block, 0, d_a, d_out, n); break;
+        case T_TILED_NOPAD: LAUNCH((transpose_tiled_k<T, 0>), grid, block, 0, d_a, d_out, n); break;
+        }
+        runs++;
+    }
+    if (kind == T_NAIVE2D && runs % 2 == 0) {
+        /* in place: each run transposes the matrix again, and an even number
+         * of runs gives it back as it was; one more, untimed, leaves it
+         * transposed */
+        LAUNCH(transpose_naive2d_k<T>, grid, block, 0, d_a, n);
+    }
+    return lab_download(job, job->out, kind == T_NAIVE2D ? d_a : d_out, nn);
+}
+
+#define BY_DTYPE(kind)                                                         \
+    switch (job->cfg->dtype) {                                                 \
+    case LAB_INT: return run_transpose<int>(job, kind);                        \
+    case LAB_FLOAT: return run_transpose<float>(job, kind);                    \
+    case LAB_DOUBLE: return run_transpose<double>(job, kind);                  \
+    default: snprintf(job->err, sizeof job->err, "transpose: unsupported dtype"); return -1; \
+    }
+
+LAB_ENTRY(transpose_naive2d) { BY_DTYPE(T_NAIVE2D); }
+LAB_ENTRY(transpose_copy) { BY_DTYPE(T_COPY); }
+LAB_ENTRY(transpose_tiled) { BY_DTYPE(T_TILED); }
+LAB_ENTRY(transpose_tiled_nopad) { BY_DTYPE(T_TILED_NOPAD); }
