@@ -459,18 +459,17 @@ int lab_run(lab_input *in, const lab_variant *v, lab_result *r, lab_trace *trace
         double peak = be == LAB_BACKEND_GPU ? lab_device_copy_gbps() : 0;
         if (peak > 0) r->pct_peak = 100.0 * r->gbps / peak;
     }
-    if (v->flags & LAB_OMP_BASELINE) {
-        if (!in->have_ref) {
-            /* This row is the reference: keep its output. */
-            in->ref = j;
-            in->have_ref = 1;
-            in->omp_ms = r->ms;
-            j.out = NULL;
-        }
-    }
+    int becomes_ref = (v->flags & LAB_OMP_BASELINE) && !in->have_ref;
+    if (becomes_ref) in->omp_ms = r->ms;
     if (be != LAB_BACKEND_SIM && in->omp_ms > 0 && r->ms > 0) r->speedup = in->omp_ms / r->ms;
     const lab_job *ref = in->have_ref ? &in->ref : &j;
     if (a->check) a->check(&j, ref, r);
+    if (becomes_ref) {
+        /* This row is the reference: keep its output for the other rows. */
+        in->ref = j;
+        in->have_ref = 1;
+        j.out = NULL;
+    }
     if (j.note[0]) {
         size_t l = strlen(r->note);
         snprintf(r->note + l, sizeof r->note - l, "%s%s", l ? "; " : "", j.note);

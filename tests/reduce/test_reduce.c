@@ -59,6 +59,7 @@ static void every_kernel_on_the_simulator(void **state)
                 cfg.n = sizes[si];
                 cfg.dtype = types[ti];
                 snprintf(cfg.pattern, sizeof cfg.pattern, "%s", pats[(si + ti) % 3]);
+                cfg.value = 3; /* const: a whole number, so ints can take it too */
                 lab_result r = run_one(&cfg, v->name);
                 if (!r.ran || r.correct != 1)
                     fail_msg("%s n=%lld %s %s: ran=%d correct=%d result=%s note=%s", v->name,
