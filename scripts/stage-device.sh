@@ -2,14 +2,15 @@
 # Stage what a GPU machine needs to run gpulab's GPU tests and benchmarks:
 # the sm_90 build's programs (build-gpu/) and the shared libraries they use
 # that a bare CUDA machine may lack, into .devcarry/ (ignored by git).
-# Usage: scripts/stage-device.sh   (after `make gpu`)
+# Usage: scripts/stage-device.sh [BUILD_DIR]   (default build-gpu, from `make gpu`)
 set -eu
 cd "$(dirname "$0")/.."
+build=${1:-build-gpu}
 out=.devcarry
 rm -rf "$out"
 mkdir -p "$out/bin" "$out/lib"
-cp build-gpu/gpulab "$out/bin/"
-find build-gpu/tests -type f -perm -u+x \( -name 'gpu_*' -o -name 'test_*' -o -name 'bench_*' \) \
+cp "$build"/gpulab "$out/bin/"
+find "$build"/tests -type f -perm -u+x \( -name 'gpu_*' -o -name 'test_*' -o -name 'bench_*' \) \
     -exec cp {} "$out/bin/" \;
 # Libraries outside the C runtime and the CUDA driver: carried along.
 for b in "$out"/bin/*; do
