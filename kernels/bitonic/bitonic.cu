@@ -472,13 +472,16 @@ static int network_ok(lab_job *job, int need_pow2_block, int max_block)
     return 0;
 }
 
-/* A block larger than the work is cut down to it, and the note says so. */
+/* A block larger than the work is cut down to it (below the variant's
+ * smallest block if need be: n = 8 has work for 4 threads), and when the
+ * student chose the block the note says so. */
 static void clamp_block(lab_job *job, long long threads)
 {
     if (threads < 1) threads = 1;
     if (job->block > threads) {
-        snprintf(job->note, sizeof job->note, "block %d cut to %lld: n = %lld has no work for more",
-                 job->block, threads, job->n);
+        if (job->cfg->block > 0)
+            snprintf(job->note, sizeof job->note, "block %d cut to %lld: n = %lld has no work for more",
+                     job->block, threads, job->n);
         job->block = (int)threads;
     }
 }

@@ -147,7 +147,7 @@ static void FN(omp_sort)(KEY *a, KEY *tmp, long long n)
     if (runs < 1) runs = 1;
     long long w = (n + runs - 1) / runs;
     int depth = 2 * (int)(log2((double)(w > 1 ? w : 2)) + 1);
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (runs > 1)
     for (long long r = 0; r < runs; r++) {
         long long lo = r * w, hi = lo + w < n ? lo + w : n;
         if (lo < hi) FN(quick)(a + lo, hi - lo, depth);
