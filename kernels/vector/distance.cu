@@ -50,12 +50,10 @@ static __global__ void dist_ls_k(T *partial, const T *a, const T *b, long long n
     __syncthreads();
     if (tid == 0) {
         T s = 0;
-        for (int k = 0; k < (int)blockDim.x; k++) {
-            s += part[k];
-            TRACE_READ(LAB_SP_SHARED, k, part[k]);
-        }
+        for (int k = 0; k < (int)blockDim.x; k++) s += part[k];
         partial[blockIdx.x] = s;
-        TRACE_MARK(DIST_MARK_PARTIAL, blockIdx.x, s, 0);
+        /* one mark for the whole serial loop: v2 says how many slots it added */
+        TRACE_MARK(DIST_MARK_PARTIAL, blockIdx.x, s, blockDim.x);
     }
 }
 
@@ -89,7 +87,7 @@ static __global__ void dist_tree_k(T *partial, const T *a, const T *b, long long
     }
     if (tid == 0) {
         partial[blockIdx.x] = s[0];
-        TRACE_MARK(DIST_MARK_PARTIAL, blockIdx.x, s[0], 0);
+        TRACE_MARK(DIST_MARK_PARTIAL, blockIdx.x, s[0], blockDim.x);
     }
 }
 
@@ -118,7 +116,7 @@ static int run_distance(lab_job *job, dist_step step)
     const T *h_a = (const T *)job->in, *h_b = h_a + n;
     if (job->trace) job->trace->smem_elem_bytes = sizeof(T);
 
-    T *d_a, *d_b, *d_out;
+    T *d_a = NULL, *d_b = NULL, *d_out = NULL;
     const long long nout = step == DIST_G ? n : (long long)grid;
     TRY(lab_upload(job, &d_a, h_a, n));
     TRY(lab_upload(job, &d_b, h_b, n));

@@ -125,11 +125,11 @@ static int run_scale(lab_job *job, int stride)
 {
     const long long n = job->n;
     const int block = job->block;
-    if (!stride) job->grid = vec_ceil_div(n, block); /* the article's formula */
-    else if (job->grid <= 0) job->grid = vec_resident_grid(job, n, block);
+    if (job->grid <= 0) /* the article's formula, or a grid sized to the GPU */
+        job->grid = stride ? vec_resident_grid(job, n, block) : vec_ceil_div(n, block);
     TRY(vec_check_launch(job, job->grid, block));
     const unsigned grid = (unsigned)job->grid;
-    T *d_a, *d_c;
+    T *d_a = NULL, *d_c = NULL;
     TRY(lab_upload(job, &d_a, job->in, n));
     TRY(lab_alloc(job, &d_c, n));
     LAB_TIMED(job) {
@@ -185,7 +185,7 @@ static int run_vecdiff(lab_job *job, int step)
     rep->grid = job->grid;
     rep->block = block;
 
-    T *d_a, *d_b, *d_c;
+    T *d_a = NULL, *d_b = NULL, *d_c = NULL;
     if (step == 5) {
         TRY(alloc_managed(job, &d_a, n));
         TRY(alloc_managed(job, &d_b, n));

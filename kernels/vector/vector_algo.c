@@ -160,6 +160,14 @@ static int prepare_distance(lab_job *job)
 
 /* ------------------------------------------------------------ checks */
 
+/* The row's output. The reference row hands its output over to the input
+ * (it becomes what the other rows are checked against), and is then checked
+ * through ref. */
+static const void *output_of(const lab_job *job, const lab_job *ref)
+{
+    return job->out ? job->out : ref->out;
+}
+
 /* Element i of p (dtype t) as a double. */
 static double elem(const void *p, lab_dtype t, long long i)
 {
@@ -244,7 +252,7 @@ static void note_add(lab_result *r, const char *fmt, ...)
 
 static int check_scale(const lab_job *job, const lab_job *refjob, lab_result *r)
 {
-    (void)refjob;
+    const void *out = output_of(job, refjob);
     const long long n = job->n;
     const lab_dtype t = job->cfg->dtype;
     index_list bad;
@@ -253,19 +261,19 @@ static int check_scale(const lab_job *job, const lab_job *refjob, lab_result *r)
         int ok;
         switch (t) {
         case LAB_INT:
-            ok = ((const int *)job->out)[i] == (int)(2u * (unsigned)((const int *)job->in)[i]);
+            ok = ((const int *)out)[i] == (int)(2u * (unsigned)((const int *)job->in)[i]);
             break;
         case LAB_FLOAT:
-            ok = ((const float *)job->out)[i] == 2.0f * ((const float *)job->in)[i];
+            ok = ((const float *)out)[i] == 2.0f * ((const float *)job->in)[i];
             break;
         default:
-            ok = ((const double *)job->out)[i] == 2.0 * ((const double *)job->in)[i];
+            ok = ((const double *)out)[i] == 2.0 * ((const double *)job->in)[i];
             break;
         }
         if (!ok) il_add(&bad, i);
     }
     il_flush(&bad);
-    preview(job->out, t, n, 0, r->result, sizeof r->result);
+    preview(out, t, n, 0, r->result, sizeof r->result);
     r->value = (double)(n - bad.count);
     r->correct = bad.count == 0;
     if (bad.count) note_add(r, "%lld of %lld elements are not 2a: %s", bad.count, n, bad.text);
@@ -274,10 +282,9 @@ static int check_scale(const lab_job *job, const lab_job *refjob, lab_result *r)
 
 static int check_vecdiff(const lab_job *job, const lab_job *refjob, lab_result *r)
 {
-    (void)refjob;
     const long long n = job->n;
     const lab_dtype t = job->cfg->dtype;
-    const vec_report *rep = (const vec_report *)job->out;
+    const vec_report *rep = (const vec_report *)output_of(job, refjob);
     const void *c = rep + 1;
     const char *a = job->in, *b = (const char *)job->in + (size_t)n * lab_dtype_size(t);
     index_list unreached, wrong;
@@ -321,8 +328,7 @@ static int check_vecdiff(const lab_job *job, const lab_job *refjob, lab_result *
 
 static int check_distance(const lab_job *job, const lab_job *refjob, lab_result *r)
 {
-    (void)refjob;
-    const dist_out *o = (const dist_out *)job->out;
+    const dist_out *o = (const dist_out *)output_of(job, refjob);
     const dist_ref *ref = (const dist_ref *)job->priv;
     snprintf(r->result, sizeof r->result, "%.9g", o->dist);
     r->value = o->dist;
@@ -371,9 +377,9 @@ static void release(lab_job *job)
 static const lab_variant scale_variants[] = {
     {.name = "index",
      .summary = "one thread per element, i = threadIdx.x + blockIdx.x * blockDim.x, "
-                "blocks = ceil(n / threads) (article)",
+                "grid = ceil(n / block) unless set (article)",
      .idea = "the global index of a thread, and the bounds check for the last block's extra threads",
-     .kind = LAB_ROW_KERNEL, .flags = LAB_FIXED_GRID,
+     .kind = LAB_ROW_KERNEL, .flags = LAB_GRID_COVERS_N,
      .block_min = 1, .block_max = 1024, .block_default = 32, .trace_max_n = VEC_TRACE_MAX,
      LAB_KERNEL_FNS(scale_index)},
     {.name = "grid-stride",
@@ -427,7 +433,7 @@ static const lab_variant vecdiff_variants[] = {
     {.name = "v3",
      .summary = "step 3: global index, one element per thread, the grid as set (lecture)",
      .idea = "one element per thread: past grid x block threads the elements stay untouched",
-     .kind = LAB_ROW_KERNEL, .flags = LAB_WRONG_ON_PURPOSE,
+     .kind = LAB_ROW_KERNEL, .flags = LAB_WRONG_ON_PURPOSE | LAB_GRID_COVERS_N,
      .block_min = 1, .block_max = 1024, .block_default = 128, .grid_default = 1,
      .trace_max_n = VEC_TRACE_MAX, LAB_KERNEL_FNS(vecdiff_v3)},
     {.name = "v4",

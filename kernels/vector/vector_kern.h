@@ -43,7 +43,8 @@ static int vec_check_launch(lab_job *job, long long grid, int block)
 static long long vec_resident_grid(lab_job *job, long long n, int block)
 {
     int sms = job->backend == LAB_BACKEND_GPU && lab_gpu_available() ? lab_device()->sms : 4;
-    int per_sm = 2048 / block;
+    int per_sm = 2048 / block; /* threads an SM holds, and at most 32 blocks */
+    if (per_sm > 32) per_sm = 32;
     if (per_sm < 1) per_sm = 1;
     long long fit = (long long)sms * per_sm, need = vec_ceil_div(n, block);
     long long g = need < fit ? need : fit;

@@ -31,7 +31,7 @@ template <class T>
 static int run_scale_thrust(lab_job *job)
 {
     const long long n = job->n;
-    T *d_a, *d_c;
+    T *d_a = NULL, *d_c = NULL;
     TRY(lab_upload(job, &d_a, job->in, n));
     TRY(lab_alloc(job, &d_c, n));
     thrust::device_ptr<T> a(d_a), c(d_c);
@@ -55,7 +55,7 @@ static int run_vecdiff_thrust(lab_job *job)
     const T *h_a = (const T *)job->in;
     vec_report *rep = (vec_report *)job->out;
     memset(rep, 0, sizeof *rep);
-    T *d_a, *d_b, *d_c;
+    T *d_a = NULL, *d_b = NULL, *d_c = NULL;
     TRY(lab_upload(job, &d_a, h_a, n));
     TRY(lab_upload(job, &d_b, h_a + n, n));
     TRY(lab_alloc(job, &d_c, n));
@@ -79,7 +79,7 @@ static int run_distance_thrust(lab_job *job)
 {
     const long long n = job->n;
     const T *h_a = (const T *)job->in;
-    T *d_a, *d_b;
+    T *d_a = NULL, *d_b = NULL;
     TRY(lab_upload(job, &d_a, h_a, n));
     TRY(lab_upload(job, &d_b, h_a + n, n));
     thrust::device_ptr<T> a(d_a), b(d_b);

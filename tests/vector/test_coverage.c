@@ -1,0 +1,274 @@
+/* The coverage map: traces of scale, vecdiff and distance recorded on the
+ * simulator, drawn frame by frame as plain text and compared with the golden
+ * files in tests/vector/golden/ (GPULAB_UPDATE_GOLDEN=1 rewrites them); and
+ * the counters of the final frames, which are the numbers the lecture's
+ * bugs are about. Usage: test_coverage GOLDEN_DIR */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "lab.h"
+#include "render.h"
+#include "term.h"
+
+static const char *golden_dir;
+
+static void trace_of(const char *algo, const char *variant, long long n, long long grid, int block,
+                     lab_trace *t)
+{
+    const lab_algo *a = lab_algo_find(algo);
+    assert_non_null(a);
+    lab_config cfg;
+    lab_config_defaults(&cfg);
+    cfg.backend = LAB_BACKEND_SIM;
+    cfg.dtype = a->dtype_default; /* as `use` sets it */
+    cfg.repeats = 1;
+    cfg.n = n;
+    cfg.grid = grid;
+    cfg.block = block;
+    lab_input in;
+    char msg[LAB_ERR_MAX];
+    if (lab_input_prepare(&in, a, &cfg, msg, sizeof msg) != 0) fail_msg("%s", msg);
+    lab_result r;
+    memset(t, 0, sizeof *t);
+    if (lab_run(&in, lab_variant_find(a, variant), &r, t) != 0) fail_msg("%s/%s: %s", algo, variant, r.note);
+    lab_input_free(&in);
+}
+
+/* Frame f of t at width w as text, with its title, caption and counters. */
+static void render_frame(const viz_renderer *rd, const lab_trace *t, int f, int w, FILE *out)
+{
+    int h = rd->height(t, w);
+    canvas *c = canvas_new(w, h);
+    assert_non_null(c);
+    viz_frame_info info;
+    viz_info_clear(&info);
+    rd->draw(t, f, c, viz_rect_make(0, 0, w, h), &info);
+    char counters[512];
+    viz_info_counters_text(&info, counters, sizeof counters);
+    fprintf(out, "--- frame %d of %d at %d columns: %s\n%s\n%s\n", f, rd->frames(t), w, info.title,
+            info.caption, counters);
+    viz_text_opts o = {VIZ_TEXT_PLAIN, 0, 1};
+    char *text = viz_text_render(c, &o, NULL);
+    assert_non_null(text);
+    fputs(text, out);
+    free(text);
+    canvas_free(c);
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *s = malloc((size_t)n + 1);
+    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
+        free(s);
+        s = NULL;
+    }
+    fclose(f);
+    if (s) {
+        s[n] = 0;
+        *len = (size_t)n;
+    }
+    return s;
+}
+
+/* Compare (or, with GPULAB_UPDATE_GOLDEN=1, write) golden/NAME.txt. */
+static void golden(const char *name, const char *got, size_t len)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s.txt", golden_dir, name);
+    const char *up = getenv("GPULAB_UPDATE_GOLDEN");
+    if (up && strcmp(up, "1") == 0) {
+        FILE *f = fopen(path, "wb");
+        assert_non_null(f);
+        assert_int_equal(fwrite(got, 1, len, f), len);
+        fclose(f);
+        return;
+    }
+    size_t wlen = 0;
+    char *want = slurp(path, &wlen);
+    if (!want) fail_msg("no golden file %s (run with GPULAB_UPDATE_GOLDEN=1 to make it)", path);
+    if (wlen != len || memcmp(want, got, len) != 0) {
+        int line = 1;
+        size_t i = 0;
+        while (i < len && i < wlen && want[i] == got[i]) line += got[i++] == '\n';
+        fprintf(stderr, "%s differs from line %d; got:\n%s\n", path, line, got);
+        free(want);
+        fail_msg("%s differs from its golden file at line %d", name, line);
+    }
+    free(want);
+}
+
+typedef struct gcase {
+    const char *name, *algo, *variant;
+    long long n, grid;
+    int block, width;
+    int frames[4]; /* -1 the whole map, -2 the thread view, -9 end */
+} gcase;
+
+static const gcase cases[] = {
+    /* the lecture's step 1: 28 threads past the end of a 100-element c */
+    {"vecdiff-v1-n100", "vecdiff", "v1", 100, 1, 128, 80, {0, 4, -1, -2}},
+    /* step 2 with two blocks: both do c[0..127], nobody c[128..199] */
+    {"vecdiff-v2-n200-grid2", "vecdiff", "v2", 200, 2, 128, 80, {-1, -9}},
+    /* step 3 with one block of 128 for 200 elements */
+    {"vecdiff-v3-n200-grid1", "vecdiff", "v3", 200, 1, 128, 80, {-1, -9}},
+    /* step 4: the same grid covers everything with a stride */
+    {"vecdiff-v4-n200-grid1", "vecdiff", "v4", 200, 1, 128, 80, {-1, -2, -9}},
+    /* the article: blocks = ceil(10000 / 32) = 313, the last half idle */
+    {"scale-index-n10000", "scale", "index", 10000, 0, 32, 72, {-1, -9}},
+    /* grid-stride with 3 blocks of 64 over 1000 elements, at two widths */
+    {"scale-grid-stride-n1000-grid3", "scale", "grid-stride", 1000, 3, 64, 80, {1, -1, -2, -9}},
+    {"scale-grid-stride-n1000-grid3-narrow", "scale", "grid-stride", 1000, 3, 64, 44, {-1, -9}},
+    /* a reduction reads its data: distance/ls, three blocks of 1024 */
+    {"distance-ls-n3000", "distance", "ls", 3000, 0, 1024, 80, {-1, -9}},
+};
+
+static void golden_renders(void **state)
+{
+    (void)state;
+    for (size_t ci = 0; ci < sizeof cases / sizeof cases[0]; ci++) {
+        const gcase *g = &cases[ci];
+        lab_trace t;
+        trace_of(g->algo, g->variant, g->n, g->grid, g->block, &t);
+        const viz_renderer *rd = viz_renderer_find(g->algo, g->variant);
+        assert_non_null(rd);
+        assert_string_equal(rd->name, "coverage map");
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *out = open_memstream(&buf, &len);
+        assert_non_null(out);
+        int nf = rd->frames(&t);
+        for (int k = 0; k < 4 && g->frames[k] != -9; k++) {
+            int f = g->frames[k] == -1 ? nf - 2 : g->frames[k] == -2 ? nf - 1 : g->frames[k];
+            render_frame(rd, &t, f, g->width, out);
+        }
+        fclose(out);
+        golden(g->name, buf, len);
+        free(buf);
+        lab_trace_free(&t);
+    }
+}
+
+/* The counters of a frame, by name. */
+static long long counter(const viz_frame_info *info, const char *name)
+{
+    for (int i = 0; i < info->ncounters; i++)
+        if (strcmp(info->counters[i].name, name) == 0) return info->counters[i].value;
+    fail_msg("no counter %s", name);
+    return 0;
+}
+
+static void final_info(const char *algo, const char *variant, long long n, long long grid, int block,
+                       viz_frame_info *info, int *frames)
+{
+    lab_trace t;
+    trace_of(algo, variant, n, grid, block, &t);
+    const viz_renderer *rd = viz_renderer_find(algo, variant);
+    assert_non_null(rd);
+    *frames = rd->frames(&t);
+    canvas *c = canvas_new(80, 30);
+    viz_info_clear(info);
+    rd->draw(&t, *frames - 2, c, viz_rect_make(0, 0, 80, 30), info);
+    canvas_free(c);
+    lab_trace_free(&t);
+}
+
+static void the_final_frame_counts_the_bugs(void **state)
+{
+    (void)state;
+    viz_frame_info info;
+    int nf;
+    final_info("vecdiff", "v1", 100, 1, 128, &info, &nf);
+    assert_int_equal(nf, 4 + 3); /* four warps, empty, whole map, thread view */
+    assert_int_equal(counter(&info, "past the end"), 28);
+    assert_int_equal(counter(&info, "never"), 0);
+    assert_non_null(strstr(info.caption, "grid 1 \u00d7 block 128"));
+    assert_non_null(strstr(info.caption, "28 threads wrote past the end"));
+
+    final_info("vecdiff", "v1", 100, 3, 128, &info, &nf);
+    assert_int_equal(counter(&info, "past the end"), 84);
+    assert_int_equal(counter(&info, "twice"), 100);
+
+    final_info("vecdiff", "v2", 200, 2, 128, &info, &nf);
+    assert_int_equal(counter(&info, "twice"), 128);
+    assert_int_equal(counter(&info, "never"), 72);
+    assert_int_equal(counter(&info, "past the end"), 0);
+
+    final_info("vecdiff", "v3", 300, 2, 100, &info, &nf);
+    assert_int_equal(counter(&info, "never"), 100);
+    assert_int_equal(counter(&info, "written"), 200);
+
+    final_info("vecdiff", "v4", 300, 2, 100, &info, &nf);
+    assert_int_equal(counter(&info, "never"), 0);
+    assert_int_equal(counter(&info, "twice"), 0);
+    assert_int_equal(counter(&info, "idle threads"), 0);
+    assert_non_null(strstr(info.caption, "exactly once"));
+
+    final_info("scale", "index", 10000, 0, 32, &info, &nf);
+    assert_int_equal(counter(&info, "idle threads"), 16);
+    assert_int_equal(counter(&info, "written"), 10000);
+
+    final_info("distance", "tree", 5000, 3, 256, &info, &nf);
+    assert_int_equal(counter(&info, "read"), 5000);
+    assert_int_equal(counter(&info, "twice"), 0);
+}
+
+/* A hand-made 2D trace (the shape part of the contract): a 6 x 6 matrix of
+ * which only the part below the diagonal is written. */
+static void a_matrix_shows_rows_and_columns(void **state)
+{
+    (void)state;
+    lab_trace t;
+    memset(&t, 0, sizeof t);
+    snprintf(t.algo, sizeof t.algo, "transpose");
+    t.n = 6;
+    t.width = t.height = 6;
+    t.nlaunches = 1;
+    unsigned g[3] = {2, 2, 1}, b[3] = {3, 3, 1};
+    memcpy(t.launches[0].grid, g, sizeof g);
+    memcpy(t.launches[0].block, b, sizeof b);
+    lab_event ev[36];
+    int k = 0;
+    for (int y = 0; y < 6; y++)
+        for (int x = 0; x < 6; x++) {
+            if (x >= y) continue;
+            lab_event *e = &ev[k++];
+            memset(e, 0, sizeof *e);
+            e->block = (uint32_t)((y / 3) * 2 + x / 3);
+            e->thread = (uint32_t)((y % 3) * 3 + x % 3);
+            e->kind = LAB_EV_WRITE;
+            e->space = LAB_SP_GLOBAL;
+            e->a = y * 6 + x;
+        }
+    t.ev = ev;
+    t.count = (size_t)k;
+    const viz_renderer *rd = viz_renderer_find("transpose", "naive2d");
+    assert_non_null(rd);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    render_frame(rd, &t, rd->frames(&t) - 2, 40, out);
+    fclose(out);
+    golden("matrix-6x6-below-diagonal", buf, len);
+    free(buf);
+}
+
+int main(int argc, char **argv)
+{
+    golden_dir = argc > 1 ? argv[1] : "golden";
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(golden_renders),
+        cmocka_unit_test(the_final_frame_counts_the_bugs),
+        cmocka_unit_test(a_matrix_shows_rows_and_columns),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
