@@ -5,6 +5,7 @@
 set -u
 OUT=${OUT:-out}
 mkdir -p "$OUT"
+[ -f .devcarry/bundle.tar.xz ] && tar -C .devcarry -xJf .devcarry/bundle.tar.xz
 bin=.devcarry/bin
 export LD_LIBRARY_PATH="$PWD/.devcarry/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export XDG_STATE_HOME=$(mktemp -d)

@@ -10,7 +10,7 @@ out=.devcarry
 rm -rf "$out"
 mkdir -p "$out/bin" "$out/lib"
 cp "$build"/gpulab "$out/bin/"
-find "$build"/tests -type f -perm -u+x \( -name 'gpu_*' -o -name 'test_*' -o -name 'bench_*' \) \
+find "$build"/tests -type f -perm -u+x \( -name 'gpu_*' -o -name 'bench_*' \) \
     -exec cp {} "$out/bin/" \;
 # Libraries outside the C runtime and the CUDA driver: carried along.
 for b in "$out"/bin/*; do
@@ -21,4 +21,10 @@ done | sort -u | while read -r lib; do
         *) cp -L "$lib" "$out/lib/" ;;
     esac
 done
+strip --strip-debug "$out"/bin/*
+# Compressed, since what travels to the GPU machine is limited in size.
+tar -C "$out" -cJf "$out.tar.xz" bin lib
+rm -rf "$out"
+mkdir -p "$out"
+mv "$out.tar.xz" "$out/bundle.tar.xz"
 du -sh "$out"
