@@ -16,7 +16,7 @@ for t in "$bin"/gpu_*; do
     [ -x "$t" ] || continue
     name=$(basename "$t")
     start=$(date +%s)
-    "$t" > "$OUT/$name.log" 2>&1
+    timeout "${TEST_TIMEOUT:-300}" "$t" > "$OUT/$name.log" 2>&1
     rc=$?
     end=$(date +%s)
     echo "$name rc=$rc $((end - start))s" | tee -a "$OUT/tests.txt"
@@ -25,7 +25,7 @@ done
 for b in ${BENCH:-bench/*.gpulab}; do
     [ -f "$b" ] || continue
     name=$(basename "$b" .gpulab)
-    "$bin/gpulab" --json "$b" > "$OUT/bench-$name.jsonl" 2> "$OUT/bench-$name.err"
+    timeout "${TEST_TIMEOUT:-300}" "$bin/gpulab" --json "$b" > "$OUT/bench-$name.jsonl" 2> "$OUT/bench-$name.err"
     echo "bench $name rc=$?" | tee -a "$OUT/tests.txt"
 done
 exit $status
