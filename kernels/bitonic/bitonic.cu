@@ -225,13 +225,13 @@ static __global__ void bitonic_nl_finish(T *a, int k)
  *    sorts whole tiles, the finish kernel of each larger k does all its steps
  *    with j below the tile, and only the steps with larger j go through global
  *    memory, up to FAST_GC of them fused per launch.
- * At 2^24 keys and tiles of 8192 that is 33 passes over the array instead of
+ * At 2^24 keys and tiles of 8192 that is 30 passes over the array instead of
  * the lecture's 300 launches. */
 #define FAST_PER 8        /* keys per thread in the tile kernels (3 steps per round) */
 #define FAST_LOG_PER 3
 #define FAST_MAX_BLOCK 1024
 #define FAST_TILE_MAX (FAST_PER * FAST_MAX_BLOCK)
-#define FAST_GC 4         /* steps fused per pass over global memory (16 keys per thread) */
+#define FAST_GC 5         /* steps fused per pass over global memory (32 keys per thread) */
 #define FAST_GBLOCK 256   /* threads per block of the global passes */
 
 /* One padding word after every 32 keys: the strided reads of a round then
@@ -403,20 +403,25 @@ static __device__ __forceinline__ void global_group(T *a, int g, int k, int lj)
     }
 }
 
-template <class T>
-static __global__ void __launch_bounds__(FAST_GBLOCK) bitonic_fast_global(T *a, int n, int k, int lj, int c)
-{
-    const int g = blockIdx.x * blockDim.x + threadIdx.x;
-    if (g >= (n >> c)) return;
-    TRACE_MARK(BITONIC_MK_STEP, BITONIC_ROLE_MIDDLE, k, 1 << (lj + c - 1));
-    TRACE_MARK(BITONIC_MK_ROUND, LAB_SP_GLOBAL, 1 << lj, c);
-    switch (c) {
-    case 1: global_group<T, 1>(a, g, k, lj); break;
-    case 2: global_group<T, 2>(a, g, k, lj); break;
-    case 3: global_group<T, 3>(a, g, k, lj); break;
-    default: global_group<T, 4>(a, g, k, lj); break;
+/* One kernel per group size C, so each gets the registers it needs: the
+ * passes of one or two steps keep many threads (and loads) in flight, those of
+ * five hold 32 keys per thread. */
+#define FAST_GLOBAL_KERNEL(C)                                                          \
+    template <class T>                                                                 \
+    static __global__ void __launch_bounds__(FAST_GBLOCK)                              \
+    bitonic_fast_global##C(T *a, int n, int k, int lj)                                 \
+    {                                                                                  \
+        const int g = blockIdx.x * blockDim.x + threadIdx.x;                           \
+        if (g >= (n >> C)) return;                                                     \
+        TRACE_MARK(BITONIC_MK_STEP, BITONIC_ROLE_MIDDLE, k, 1 << (lj + C - 1));        \
+        TRACE_MARK(BITONIC_MK_ROUND, LAB_SP_GLOBAL, 1 << lj, C);                       \
+        global_group<T, C>(a, g, k, lj);                                               \
     }
-}
+FAST_GLOBAL_KERNEL(1)
+FAST_GLOBAL_KERNEL(2)
+FAST_GLOBAL_KERNEL(3)
+FAST_GLOBAL_KERNEL(4)
+FAST_GLOBAL_KERNEL(5)
 
 /* ------------------------------------------------------------ launchers */
 
@@ -611,7 +616,13 @@ static int run_fast(lab_job *job)
                 int lj = top - c + 1;
                 long long groups = (long long)n >> c;
                 unsigned g = (unsigned)((groups + FAST_GBLOCK - 1) / FAST_GBLOCK);
-                LAUNCH(bitonic_fast_global<T>, g, FAST_GBLOCK, 0, d_work, n, k, lj, c);
+                switch (c) {
+                case 1: LAUNCH(bitonic_fast_global1<T>, g, FAST_GBLOCK, 0, d_work, n, k, lj); break;
+                case 2: LAUNCH(bitonic_fast_global2<T>, g, FAST_GBLOCK, 0, d_work, n, k, lj); break;
+                case 3: LAUNCH(bitonic_fast_global3<T>, g, FAST_GBLOCK, 0, d_work, n, k, lj); break;
+                case 4: LAUNCH(bitonic_fast_global4<T>, g, FAST_GBLOCK, 0, d_work, n, k, lj); break;
+                default: LAUNCH(bitonic_fast_global5<T>, g, FAST_GBLOCK, 0, d_work, n, k, lj); break;
+                }
                 top -= c;
             }
             LAUNCH(bitonic_fast_tile<T>, grid, block, 0, d_work, d_work, per, k, k, 0);
