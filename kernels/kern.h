@@ -321,9 +321,20 @@ static int lab_gtrace_begin(lab_job *job, const char *kernel, dim3 grid, dim3 bl
     }
     lab_gts.threads = threads;
     lab_gts.cap = cap;
-    TRY(lab_alloc(job, &lab_gts.ev, threads * cap));
-    TRY(lab_alloc(job, &lab_gts.cnt, threads));
-    TRY(lab_alloc(job, &lab_gts.epoch, threads));
+    /* One set of buffers per run, grown when a launch needs more: a run may
+     * launch hundreds of times (one launch per bitonic step). */
+    if (threads > job->trace_buf_threads) {
+        TRY(lab_alloc(job, &lab_gts.ev, threads * cap));
+        TRY(lab_alloc(job, &lab_gts.cnt, threads));
+        TRY(lab_alloc(job, &lab_gts.epoch, threads));
+        job->trace_buf[0] = lab_gts.ev;
+        job->trace_buf[1] = lab_gts.cnt;
+        job->trace_buf[2] = lab_gts.epoch;
+        job->trace_buf_threads = threads;
+    }
+    lab_gts.ev = (lab_event *)job->trace_buf[0];
+    lab_gts.cnt = (uint32_t *)job->trace_buf[1];
+    lab_gts.epoch = (uint32_t *)job->trace_buf[2];
     CK(cudaMemset(lab_gts.cnt, 0, threads * sizeof(uint32_t)));
     CK(cudaMemset(lab_gts.epoch, 0, threads * sizeof(uint32_t)));
     uint32_t l = (uint32_t)launch;

@@ -292,6 +292,7 @@ static int job_init(lab_job *j, lab_input *in, const lab_variant *v, lab_backend
     j->nsamples = 0;
     j->nallocs = 0;
     j->trace = NULL;
+    j->trace_buf_threads = 0;
     j->note[0] = j->err[0] = 0;
     j->block = j->cfg->block > 0 ? j->cfg->block : v->block_default;
     j->block_y = j->cfg->block_y;

@@ -242,6 +242,8 @@ typedef struct lab_job {
     void (*alloc_free[LAB_MAX_ALLOCS])(void *); /* how to free each (GPU or simulator) */
     int nallocs;
     lab_trace *trace;        /* non-NULL: record events */
+    void *trace_buf[3];      /* GPU trace buffers, reused by every launch of the run */
+    unsigned long long trace_buf_threads; /* threads they have room for */
     char note[LAB_NOTE_MAX];
     char err[LAB_ERR_MAX];
     struct lab_probe *probe; /* non-NULL: LAUNCH records every launch here */

@@ -222,5 +222,6 @@ void lab_job_free_allocs(lab_job *job)
     for (int i = job->nallocs - 1; i >= 0; i--)
         if (job->allocs[i] && job->alloc_free[i]) job->alloc_free[i](job->allocs[i]);
     job->nallocs = 0;
+    job->trace_buf_threads = 0;
     if (job->backend == LAB_BACKEND_GPU && lab_gpu_available()) cudaGetLastError();
 }
