@@ -163,18 +163,13 @@ static int run_rows(struct session *s, const lab_variant **vs, int n, lab_result
             notrun++;
             continue;
         }
-        if (s->interactive && !s->json) {
-            fprintf(out_err_stream(), "  running %s on %s...\r", vs[i]->name,
-                    vs[i]->kind == LAB_ROW_CPU   ? "the CPU"
-                    : vs[i]->kind == LAB_ROW_LIB ? "the GPU"
-                    : lab_backend_name(lab_kernel_backend(&s->cfg)));
-            fflush(out_err_stream());
-        }
+        if (s->interactive && !s->json)
+            out_progress("  running %s on %s...", vs[i]->name,
+                         vs[i]->kind == LAB_ROW_CPU   ? "the CPU"
+                         : vs[i]->kind == LAB_ROW_LIB ? "the GPU"
+                         : lab_backend_name(lab_kernel_backend(&s->cfg)));
         if (lab_run(&in, vs[i], &rows[i], NULL) != 0) notrun++;
-        if (s->interactive && !s->json) {
-            fprintf(out_err_stream(), "\r\033[K");
-            fflush(out_err_stream());
-        }
+        out_progress_clear();
     }
     lab_input_free(&in);
     sess_set_results(s, rows, n);

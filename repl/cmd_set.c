@@ -349,7 +349,8 @@ static int set_backend(struct session *s, const char *v, char *err, size_t errle
 static void show_backend(const struct session *s, char *buf, size_t len)
 {
     if (s->cfg.backend == LAB_BACKEND_AUTO)
-        snprintf(buf, len, "auto");
+        snprintf(buf, len, "auto (now: the %s)",
+                 lab_kernel_backend(&s->cfg) == LAB_BACKEND_GPU ? "GPU" : "simulator");
     else
         snprintf(buf, len, "%s", lab_backend_name(s->cfg.backend));
 }

@@ -33,6 +33,10 @@ int sess_record_trace(struct session *s, const lab_variant *v, lab_trace *t, lab
     }
     lab_config cfg = s->cfg;
     if (cfg.n <= 0) cfg.n = v->trace_max_n < TRACE_AUTO_N ? v->trace_max_n : TRACE_AUTO_N;
+    /* With block auto, trace with the variant's smallest block: every thread
+     * gets a line, so fewer idle threads make a readable trace. */
+    if (cfg.block <= 0 && v->block_min > 0 && !(v->flags & (LAB_FIXED_BLOCK | LAB_BLOCK_2D)))
+        cfg.block = v->block_min;
     cfg.repeats = 1;
     lab_input in;
     if (lab_input_prepare(&in, s->algo, &cfg, err, errlen) != 0) return -1;
@@ -323,8 +327,10 @@ const struct cmd cmd_trace[] = {
             "Runs the chosen variant (or VARIANT) once with recording on, on the GPU or\n"
             "the simulator, and prints each launch, block and barrier epoch with one line\n"
             "per thread: its reads, writes, additions, atomics and shuffles. Tracing is for\n"
-            "small inputs: when n is auto it traces at n = 64 (or the variant's limit);\n"
-            "a larger n is refused with the limit (show lists it). trace save FILE.json\n"
+            "small inputs: when n is auto it traces at n = 64 (or the variant's limit), and\n"
+            "when block is auto with the variant's smallest block, so there are fewer idle\n"
+            "threads to read; a larger n is refused with the limit (show lists it).\n"
+            "trace save FILE.json\n"
             "writes the events as JSON, the data the animations play; with --json the\n"
             "trace is printed as one JSON object.\n",
         .run = do_trace,

@@ -125,7 +125,8 @@ int main(int argc, char **argv)
     s.color = out_color_enabled();
     if (lang) snprintf(s.lang, sizeof s.lang, "%s", lang);
     if (lecture) snprintf(s.lecture, sizeof s.lecture, "%s", lecture);
-    sig_install();
+    int interactive = !script && ncmds == 0 && !lecture && isatty(STDIN_FILENO);
+    sig_install(interactive);
 
     int status = 0;
     int quit = 0;

@@ -4,6 +4,7 @@
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static FILE *g_out, *g_err;
 static int g_color;
@@ -78,6 +79,29 @@ void out_warn(const char *fmt, ...)
     va_start(ap, fmt);
     tagged(OUT_WARN, "warning", fmt, ap);
     va_end(ap);
+}
+
+static int g_progress; /* a status line is showing */
+
+void out_progress(const char *fmt, ...)
+{
+    FILE *e = out_err_stream();
+    if (!isatty(fileno(e))) return;
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("\r\033[K", e);
+    vfprintf(e, fmt, ap);
+    va_end(ap);
+    fflush(e);
+    g_progress = 1;
+}
+
+void out_progress_clear(void)
+{
+    if (!g_progress) return;
+    fputs("\r\033[K", out_err_stream());
+    fflush(out_err_stream());
+    g_progress = 0;
 }
 
 void out_verror(const struct out_loc *loc, const char *fmt, va_list ap)

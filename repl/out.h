@@ -44,6 +44,11 @@ void out_flush(void);
 void out_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void out_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* A transient status line on a terminal ("running sequential on sim..."),
+ * erased by out_progress_clear(); nothing at all when stderr is not a tty. */
+void out_progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void out_progress_clear(void);
+
 /* Where an error happened, for out_error. */
 struct out_loc {
     const char *script;  /* "line N of SCRIPT" when script and line are set */

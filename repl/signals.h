@@ -10,8 +10,9 @@
 extern volatile sig_atomic_t sig_int_count;
 
 /* Install the SIGINT handler (without SA_RESTART, so a blocking read returns
- * EINTR and the loop can look at the flag). */
-void sig_install(void);
+ * EINTR and the loop can look at the flag). Not interactive: a second
+ * Ctrl-C ends the program the default way. */
+void sig_install(int interactive);
 void sig_clear(void);
 
 #endif

@@ -177,6 +177,7 @@ static void set_values(void **state)
     (void)state;
     struct session s;
     sess_init(&s);
+    assert_int_equal(exec(&s, "use reduce"), CMD_OK);
     assert_int_equal(exec(&s, "set n 64Mi"), CMD_OK);
     assert_int_equal(s.cfg.n, 64LL << 20);
     assert_int_equal(exec(&s, "set n 1<<20; set repeats 7; set seed 42"), CMD_OK);
@@ -237,6 +238,7 @@ static void bad_inputs(void **state)
     };
     struct session s;
     sess_init(&s);
+    assert_int_equal(exec(&s, "use reduce/sequential"), CMD_OK);
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         int before = s.errors;
         enum cmd_status st = exec(&s, bad[i].line);
@@ -417,7 +419,7 @@ static void run_small(void **state)
     sess_init(&s);
     s.json = 1;
     char line[256];
-    snprintf(line, sizeof line, "set n 1000; set repeats 1; run");
+    snprintf(line, sizeof line, "use reduce/sequential; set n 1000; set repeats 1; run");
     assert_int_equal(exec(&s, line), CMD_OK);
     assert_int_equal(s.nresults, 1);
     assert_int_equal(s.results[0].ran, 1);

@@ -81,7 +81,7 @@ echo "gpu present: $HAVE_GPU"
 while IFS='|' read -r input needle; do
     [ -z "$input" ] && continue
     name="bad: $input"
-    g 1 -c "$input; echo still-alive"
+    g 1 -c "use reduce/sequential; $input; echo still-alive"
     err_has "error: "
     err_has "$needle"
     err_caret
@@ -94,7 +94,7 @@ set n 0|zero
 set n 2^70|too large
 set block 0|at least one thread
 set block 2000|1024
-use reduce/sequential; set block 100|power of two
+set block 100|power of two
 set grid 0|grid
 set dtype xyz|int, float, double
 set pattern zebra|lecture
@@ -124,7 +124,7 @@ name="kept";      g 1 -c "set repeats 7; set repeats 0; show repeats"; out_has "
 cat >script.gl <<'EOF'
 # a comment line
 echo first   # a trailing comment
-set n 4096; set repeats 1
+use reduce/sequential; set n 4096; set repeats 1
 
 set block 100
 bogus
@@ -137,6 +137,7 @@ name="stdin";     gin 1 "$(cat script.gl)" ; out_has "first"; out_has "last"; er
 name="stdin-dash"; gin 0 "echo piped" -; out_has "piped"
 name="no-history"; if [ -e "$XDG_STATE_HOME/gpulab/history" ]; then bad "history written without a terminal"; else ok; fi
 cat >clean.gl <<'EOF'
+use reduce
 set n 1000
 set repeats 1
 echo done
@@ -150,21 +151,21 @@ name="source-loop"; g 1 -c "source loop.gl"; err_has "nested"
 name="lecture";   g 0 --lecture clean.gl; out_has "done"
 
 # ------------------------------------------------------------------ runs
-name="run";       g 0 -c "set n 4096; set repeats 1; run"; out_has "variant"; out_has "interleaved"; out_has "ok"
+name="run";       g 0 -c "use reduce; set n 4096; set repeats 1; run"; out_has "variant"; out_has "interleaved"; out_has "ok"
 if [ "$HAVE_GPU" = 0 ]; then
     out_has "sim rows: simulator time"; err_has "no GPU"
 fi
-name="run-two";   g 0 -c "set n 3000; set repeats 1; run sequential warp-shuffle cpu-seq"
+name="run-two";   g 0 -c "use reduce; set n 3000; set repeats 1; run sequential warp-shuffle cpu-seq"
 out_has "sequential"; out_has "warp-shuffle"; out_has "cpu-seq"
-name="run-odd";   g 0 -c "set n 1001; set repeats 1; set dtype float; run vector"; out_has "vector"
+name="run-odd";   g 0 -c "use reduce; set n 1001; set repeats 1; set dtype float; run vector"; out_has "vector"
 
 name="json-run"
-g 0 --json -c "set n 4096; set repeats 1; run"
+g 0 --json -c "use reduce; set n 4096; set repeats 1; run"
 if "$JSONCHECK" rows <"$OUT" >"$TMP/rows" 2>>"$ERR"; then ok; else bad "bad JSON rows"; fi
 if grep -qE '^interleaved (sim|gpu) ran correct$' "$TMP/rows"; then ok; else bad "interleaved row: $(cat "$TMP/rows")"; fi
 
 name="json-compare"
-g 0 --json -c "set n 4096; set repeats 1; compare"
+g 0 --json -c "use reduce; set n 4096; set repeats 1; compare"
 if "$JSONCHECK" rows <"$OUT" >"$TMP/rows" 2>>"$ERR"; then ok; else bad "bad JSON rows"; fi
 for v in interleaved sequential warp-shuffle vector cpu-omp cpu-seq; do
     if grep -qE "^$v (sim|gpu|cpu) ran correct$" "$TMP/rows"; then ok; else bad "row $v: $(cat "$TMP/rows")"; fi
@@ -175,20 +176,20 @@ if [ "$HAVE_GPU" = 0 ]; then
 fi
 name="json-lines-only"; if grep -qv '^{' "$OUT"; then bad "stdout has non-JSON lines with --json"; else ok; fi
 
-name="run-fails"; g 1 --json -c "set n 2^23; set repeats 1; set backend sim; run"
+name="run-fails"; g 1 --json -c "use reduce; set n 2^23; set repeats 1; set backend sim; run"
 err_has "did not run"; err_has "sim-limit"
 if grep -q '"ran":false' "$OUT"; then ok; else bad "a row that could not run must still be printed"; fi
 
 # ------------------------------------------------------------------ trace
-name="trace";     g 0 -c "set n 16; trace"
+name="trace";     g 0 -c "use reduce; set n 16; trace"
 out_has "trace of reduce/interleaved"; out_has "launch 0"; out_has "block 0"; out_has "epoch 0"; out_has "result:"
 name="trace-auto"; g 0 -c "use reduce/sequential; trace"; out_has "n = 64"
-name="trace-save"; g 0 -c "set n 32; trace sequential save t.json"; out_has "saved"
+name="trace-save"; g 0 -c "use reduce; set n 32; trace sequential save t.json"; out_has "saved"
 if "$JSONCHECK" trace t.json >"$TMP/tr" 2>>"$ERR"; then ok; else bad "bad saved trace"; fi
-name="trace-json"; g 0 --json -c "set n 16; trace warp-shuffle"
+name="trace-json"; g 0 --json -c "use reduce; set n 16; trace warp-shuffle"
 if [ "$(wc -l <"$OUT")" -eq 1 ] && head -c 1 "$OUT" | grep -q '{'; then ok; else bad "--json trace is one object"; fi
-name="trace-too-big"; g 1 -c "set n 1Mi; trace; echo alive"; err_has "up to n ="; out_has "alive"
-name="trace-lib"; g 1 -c "trace cub"; err_has "cannot be traced"
+name="trace-too-big"; g 1 -c "use reduce; set n 1Mi; trace; echo alive"; err_has "up to n ="; out_has "alive"
+name="trace-lib"; g 1 -c "use reduce; trace cub"; err_has "cannot be traced"
 
 echo
 echo "$pass passed, $fail failed"

@@ -45,7 +45,9 @@ last_line() { screen | sed '/^[[:space:]]*$/d' | tail -n 1; }
 
 T new-session -d -s gl -x 120 -y 40 \
     "env XDG_STATE_HOME='$TMP/state' HOME='$TMP' NO_COLOR=1 TERM=xterm '$GPULAB'; sleep 30"
-wait_for "gpulab reduce/" 20; check "the prompt appears" $?
+wait_for "gpulab " 20; check "the prompt appears" $?
+T send-keys -t gl 'use reduce' Enter
+wait_for "gpulab reduce/" 5; check "use changes the prompt" $?
 
 # Tab completes a command and a setting name.
 T send-keys -t gl 'sh' Tab
