@@ -52,7 +52,11 @@ void sess_print_results(struct session *s, const lab_result *rows, int n)
     }
     align[ncols] = 0;
     struct out_table *t = out_table_new(ncols, head, align);
-    char notes[64][LAB_NOTE_MAX + LAB_NAME_MAX + 16];
+    /* Footnotes: rows with the same note share one, naming them all. */
+    struct footnote {
+        char text[LAB_NOTE_MAX + 16];
+        char who[512];
+    } *notes = calloc(64, sizeof *notes);
     int nnotes = 0, sim_rows = 0;
     for (int i = 0; i < n; i++) {
         const lab_result *r = &rows[i];
@@ -71,10 +75,20 @@ void sess_print_results(struct session *s, const lab_result *rows, int n)
             else snprintf(c[C_GRID], sizeof c[0], "%lld", r->grid);
         }
         char mark[16] = "";
-        if (r->note[0] && nnotes < 64) {
-            snprintf(notes[nnotes], sizeof notes[nnotes], "[%d] %s: %s%s", nnotes + 1, r->variant,
-                     r->ran ? "" : "not run: ", r->note);
-            snprintf(mark, sizeof mark, " [%d]", ++nnotes);
+        if (r->note[0] && notes) {
+            char text[sizeof notes[0].text];
+            snprintf(text, sizeof text, "%s%s", r->ran ? "" : "not run: ", r->note);
+            int k = 0;
+            while (k < nnotes && strcmp(notes[k].text, text) != 0) k++;
+            if (k == nnotes && nnotes < 64) {
+                snprintf(notes[k].text, sizeof notes[k].text, "%s", text);
+                nnotes++;
+            }
+            if (k < nnotes) {
+                size_t l = strlen(notes[k].who);
+                snprintf(notes[k].who + l, sizeof notes[k].who - l, "%s%s", l ? ", " : "", r->variant);
+                snprintf(mark, sizeof mark, " [%d]", k + 1);
+            }
         }
         if (r->ran) {
             const char *star = r->backend == LAB_BACKEND_SIM ? "*" : "";
@@ -114,7 +128,8 @@ void sess_print_results(struct session *s, const lab_result *rows, int n)
     }
     out_table_print(t);
     out_table_free(t);
-    for (int i = 0; i < nnotes; i++) out_printf("%s\n", notes[i]);
+    for (int i = 0; i < nnotes; i++) out_printf("[%d] %s: %s\n", i + 1, notes[i].who, notes[i].text);
+    free(notes);
     if (sim_rows)
         out_printf("* sim rows: simulator time on this CPU, not GPU time (no GB/s, %% of peak or speedup)\n");
 }

@@ -580,7 +580,7 @@ void parse_fmt_size(long long n, char *buf, size_t len)
             m /= 1024;
             u++;
         }
-        if (u >= 0) {
+        if (u >= 0 && m < 10000) { /* 64Mi, not 32400Ki */
             snprintf(buf, len, "%lld%s", m, suf[u]);
             return;
         }

@@ -85,7 +85,8 @@ int parse_edit_distance(const char *a, const char *b);
 /* Format a byte count as "256 MiB", "1.5 GiB". */
 void parse_fmt_bytes(double bytes, char *buf, size_t len);
 
-/* Format a count compactly: 67108864 -> "64Mi", 1000000 -> "1000000". */
+/* Format a count compactly: 67108864 -> "64Mi", 1000000 -> "1000000",
+ * 33177600 -> "33177600" (no 32400Ki). */
 void parse_fmt_size(long long n, char *buf, size_t len);
 
 #endif

@@ -247,6 +247,8 @@ static void formatting(void **state)
     assert_string_equal(b, "1000000");
     parse_fmt_size(3 << 10, b, sizeof b);
     assert_string_equal(b, "3Ki");
+    parse_fmt_size(33177600, b, sizeof b);
+    assert_string_equal(b, "33177600");
     parse_fmt_size(1LL << 30, b, sizeof b);
     assert_string_equal(b, "1Gi");
     parse_fmt_bytes(256.0 * 1024 * 1024, b, sizeof b);

@@ -148,7 +148,7 @@ printf 'echo inner\nfrob\n' >inner.gl
 name="source";    g 1 -c "source inner.gl; echo after"; out_has "inner"; out_has "after"; err_has "line 2 of inner.gl"
 printf 'source loop.gl\n' >loop.gl
 name="source-loop"; g 1 -c "source loop.gl"; err_has "nested"
-name="lecture";   g 0 --lecture clean.gl; out_has "done"
+name="lecture-missing"; g 1 --lecture no-such-lecture.md; err_has "error"
 
 # ------------------------------------------------------------------ runs
 name="run";       g 0 -c "use reduce; set n 4096; set repeats 1; run"; out_has "variant"; out_has "interleaved"; out_has "ok"
