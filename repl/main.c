@@ -16,9 +16,9 @@
 #define GPULAB_VERSION "0.0.0"
 #endif
 
-static void usage(FILE *f)
+static void usage(void)
 {
-    fprintf(f,
+    out_printf(
             "usage: gpulab [OPTIONS] [SCRIPT]\n"
             "\n"
             "A terminal lab for GPU parallel algorithms: pick an algorithm and a variant,\n"
@@ -92,27 +92,27 @@ int main(int argc, char **argv)
         case OPT_NOCOLOR: no_color = 1; break;
         case OPT_LANG: lang = optarg; break;
         case OPT_LECTURE: lecture = optarg; break;
-        case 'h': usage(stdout); free(cmds); return 0;
-        case 'V': printf("gpulab %s\n", GPULAB_VERSION); free(cmds); return 0;
+        case 'h': usage(); free(cmds); return 0;
+        case 'V': out_printf("gpulab %s\n", GPULAB_VERSION); free(cmds); return 0;
         default:
             if (optopt == 'c' || optopt == OPT_LANG || optopt == OPT_LECTURE)
-                fprintf(stderr, "error: option %s needs a value\n", argv[optind - 1]);
+                out_error(NULL, "option %s needs a value (gpulab --help lists the options)",
+                          argv[optind - 1]);
             else
-                fprintf(stderr, "error: unknown option %s\n", argv[optind - 1]);
-            fprintf(stderr, "(gpulab --help lists the options)\n");
+                out_error(NULL, "unknown option %s (gpulab --help lists the options)", argv[optind - 1]);
             free(cmds);
             return 2;
         }
     }
     if (lang && !lang_ok(lang)) {
-        fprintf(stderr, "error: --lang %s: expected a language code like en, uk, sl, zh or de\n", lang);
+        out_error(NULL, "--lang %s: expected a language code like en, uk, sl, zh or de", lang);
         free(cmds);
         return 2;
     }
     const char *script = NULL;
     if (optind < argc) script = argv[optind++];
     if (optind < argc) {
-        fprintf(stderr, "error: one script at a time (got %s and %s)\n", script, argv[optind]);
+        out_error(NULL, "one script at a time (got %s and %s)", script, argv[optind]);
         free(cmds);
         return 2;
     }
