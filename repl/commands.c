@@ -16,6 +16,7 @@
     X(cmd_set)        \
     X(cmd_run)        \
     X(cmd_trace)      \
+    X(cmd_animate)    \
     /* end of the list */
 
 #define CMD_DECLARE(g) extern const struct cmd g[];

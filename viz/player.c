@@ -139,10 +139,31 @@ static void side_info(const viz_side *s, int f, int w, int h, viz_frame_info *in
     canvas_free(tmp);
 }
 
-/* "active threads 8 · idle 24 · ..." as wrap-friendly text. */
-static void counters_text(const viz_frame_info *info, char *buf, size_t len)
+/* The counters, "name value" items separated by " · ", wrapped between
+ * items only. With a NULL canvas it only measures. Returns the lines used. */
+static int draw_counters(canvas *c, viz_rect r, const viz_frame_info *info)
 {
-    viz_info_counters_text(info, buf, len);
+    int x = 0, line = 0;
+    for (int i = 0; i < info->ncounters; i++) {
+        const viz_counter *k = &info->counters[i];
+        char item[96];
+        if (k->value == VIZ_COUNTER_NONE) snprintf(item, sizeof item, "%s \u2013", k->name);
+        else snprintf(item, sizeof item, "%s %lld%s", k->name, k->value, k->unit ? k->unit : "");
+        int w = viz_text_width(item), sep = x > 0 ? 3 : 0;
+        if (x > 0 && x + sep + w > r.w) {
+            line++;
+            x = 0;
+            sep = 0;
+        }
+        if (c && line < r.h) {
+            if (sep) canvas_text(c, r.x + x, r.y + line, " \u00b7 ", VIZ_ROLE_DIM, 0);
+            /* the name dim, the value plain: the numbers are what changes */
+            int nx = canvas_textn(c, r.x + x + sep, r.y + line, r.w - x - sep, k->name, VIZ_ROLE_DIM, 0);
+            canvas_textn(c, nx, r.y + line, r.x + r.w - nx, item + strlen(k->name), VIZ_ROLE_VALUE, VIZ_BOLD);
+        }
+        x += sep + w;
+    }
+    return info->ncounters > 0 ? line + 1 : 0;
 }
 
 /* A side: header, caption, counters, picture, inside r. cap_lines and
@@ -173,9 +194,7 @@ static void draw_panel(canvas *c, viz_rect r, const viz_side *s, int f, int nfra
     int need = canvas_wrap(NULL, cap, info.caption, 0, 0);
     canvas_wrap(c, cap, info.caption, VIZ_ROLE_TEXT, 0);
     if (need > cap_lines && cap_lines > 0) canvas_put(c, r.x + r.w - 1, r.y + cap_lines, 0x2026, VIZ_ROLE_DIM, 0);
-    char cnt[512];
-    counters_text(&info, cnt, sizeof cnt);
-    canvas_wrap(c, viz_rect_make(r.x, r.y + 1 + cap_lines, r.w, cnt_lines), cnt, VIZ_ROLE_DIM, 0);
+    draw_counters(c, viz_rect_make(r.x, r.y + 1 + cap_lines, r.w, cnt_lines), &info);
     canvas_set_clip(c, old);
 }
 
@@ -190,9 +209,7 @@ static void panel_text_lines(const viz_side *sides, int nsides, int f, int w, in
         side_info(&sides[i], f, w, 40, &info);
         viz_rect r = viz_rect_make(0, 0, w, 100);
         int cl = canvas_wrap(NULL, r, info.caption, 0, 0);
-        char cnt_text[512];
-        counters_text(&info, cnt_text, sizeof cnt_text);
-        int nl = canvas_wrap(NULL, r, cnt_text, 0, 0);
+        int nl = draw_counters(NULL, r, &info);
         if (cl > *cap) *cap = cl;
         if (nl > *cnt) *cnt = nl;
     }
@@ -227,7 +244,7 @@ static void draw_status(canvas *c, const viz_side *sides, int nsides, const viz_
     int w = c->w;
     canvas_fill(c, viz_rect_make(0, 0, w, 1), ' ', VIZ_ROLE_HIGHLIGHT, 0);
     char right[128];
-    snprintf(right, sizeof right, " step %d/%d  %s %.1f s/step  ? help  q back ", st->frame + 1, st->nframes,
+    snprintf(right, sizeof right, " step %d/%d  %s %g s/step  ? help  q back ", st->frame + 1, st->nframes,
              st->playing ? "\u25b6 playing" : "\u2016 paused", viz_play_delay_ms(st) / 1000.0);
     int rw = viz_text_width(right);
     char left[256];
@@ -284,7 +301,7 @@ static void draw_too_small(canvas *c, int mw, int mh)
     char a[96], b[96];
     snprintf(a, sizeof a, "The terminal is %d\u00d7%d; the animation needs at least %d\u00d7%d.", c->w, c->h,
              mw, mh);
-    snprintf(b, sizeof b, "Make the window larger, or press q to go back.");
+    snprintf(b, sizeof b, "Make the window larger, or press q to go back to the prompt.");
     int y = c->h / 2 - 1;
     if (y < 0) y = 0;
     viz_rect r = viz_rect_make(1, y, c->w - 2, c->h - y);
@@ -484,9 +501,7 @@ int viz_player_print(FILE *f, const viz_side *sides, int nsides, const viz_playe
             viz_frame_info info;
             side_info(&sides[i], fr, sw, pic_h, &info);
             viz_rect r = viz_rect_make(0, 0, sw, 100);
-            char ct[512];
-            counters_text(&info, ct, sizeof ct);
-            int a = canvas_wrap(NULL, r, info.caption, 0, 0), b = canvas_wrap(NULL, r, ct, 0, 0);
+            int a = canvas_wrap(NULL, r, info.caption, 0, 0), b = draw_counters(NULL, r, &info);
             if (a > cap) cap = a;
             if (b > cnt) cnt = b;
         }

@@ -920,8 +920,8 @@ static void marks_fill(marks *k, const rmodel *m, int fi, int blk)
     const rframe *f = &m->fr[fi];
     for (size_t i = 0; i < f->count; i++) {
         const lab_event *e = m->fev[f->first + i];
+        if ((int)e->block > blk) break; /* events come block by block */
         if ((int)e->block != blk) continue;
-        if (e->block > (uint32_t)blk) break;
         int th = (int)e->thread;
         if (th < k->slots) k->busy[th] = 1;
         int d = -1, s = -1;
@@ -942,7 +942,7 @@ static void marks_fill(marks *k, const rmodel *m, int fi, int blk)
             d = e->space == LAB_SP_SHARED ? e->a : (e->space == LAB_SP_GLOBAL ? th : -1);
             break;
         case LAB_EV_READ:
-            d = e->space == LAB_SP_GLOBAL ? th : th; /* the register it fills */
+            d = th; /* the register it fills */
             if (e->space == LAB_SP_SHARED && e->a >= 0 && e->a < k->slots && e->a != th) s = e->a;
             break;
         case LAB_EV_ATOMIC: d = th; break;
@@ -1211,7 +1211,7 @@ static int draw_grid_block(canvas *c, const rmodel *m, int fi, int blk, const rs
         }
         if (from_row >= 0 && g->margin > 0 && g->lanes) {
             char b[32];
-            snprintf(b, sizeof b, "\u25b2 from the next row");
+            snprintf(b, sizeof b, "\u25b2 +%d", g->epr);
             if (g->epr == WARP) snprintf(b, sizeof b, "\u25b2 from w%d", from_row);
             canvas_textn(c, xe + 2, y + 1, g->margin, b, VIZ_ROLE_ARROW, 0);
         }
@@ -1365,20 +1365,32 @@ static void draw_grid(canvas *c, const rmodel *m, int fi, viz_rect area, const g
     int per_block = 1 + g->rows_shown * (1 + g->lanes);
     for (int b = 0; b < nb; b++) {
         if (y + per_block > area.y + area.h - g->strip - g->legend) break;
-        long long e0 = (long long)b * L->slots, e1 = e0 + L->slots - 1;
-        (void)e1;
         canvas_printf(c, area.x, y, VIZ_ROLE_HEADING, 0, "block %d", b);
         int bdiv = 0, bways = 0;
         for (int w = 0; w < wpb; w++) {
             if (ws[b * wpb + w].active > 0 && ws[b * wpb + w].active < ws[b * wpb + w].lanes) bdiv++;
             if (ws[b * wpb + w].ways > bways) bways = ws[b * wpb + w].ways;
         }
-        char hb[96];
+        char hb[160];
+        int off;
         if (step_frame && f->kind == F_STEP)
-            snprintf(hb, sizeof hb, "  %d thread%s \u00b7 %d warp%s diverge%s", L->bd, plural(L->bd), bdiv,
-                     plural(bdiv), bdiv == 1 ? "s" : "");
+            off = snprintf(hb, sizeof hb, "  %d thread%s \u00b7 %d warp%s diverge%s", L->bd, plural(L->bd),
+                           bdiv, plural(bdiv), bdiv == 1 ? "s" : "");
         else
-            snprintf(hb, sizeof hb, "  %d thread%s", L->bd, plural(L->bd));
+            off = snprintf(hb, sizeof hb, "  %d thread%s", L->bd, plural(L->bd));
+        /* Which warps show registers rather than shared memory. */
+        int wps = (L->slots + WARP - 1) / WARP, nreg = 0, first_reg = -1;
+        for (int w = 0; w < wps; w++)
+            if (st.regmode[(size_t)b * wps + w]) {
+                if (first_reg < 0) first_reg = w;
+                nreg++;
+            }
+        if (nreg == 1)
+            snprintf(hb + off, sizeof hb - (size_t)off, " \u00b7 w%d shows registers", first_reg);
+        else if (nreg > 1 && nreg == wps)
+            snprintf(hb + off, sizeof hb - (size_t)off, " \u00b7 registers, not shared memory");
+        else if (nreg > 1)
+            snprintf(hb + off, sizeof hb - (size_t)off, " \u00b7 %d warps show registers", nreg);
         int x = canvas_textn(c, area.x + 8 + (b >= 10) + (b >= 100), y, area.w - 10, hb, VIZ_ROLE_DIM, 0);
         if (step_frame && f->kind == F_STEP && bways > 1)
             canvas_textn(c, x, y, area.x + area.w - x, " \u00b7 bank conflicts", VIZ_ROLE_CONFLICT, 0);
@@ -1629,9 +1641,15 @@ static int reduce_height(const lab_trace *t, int width)
         }
         if (need > h) h = need;
     }
-    if (t->input && t->n > 0) {
-        int in = (int)((t->n + 7) / 8) + 1;
-        (void)in;
+    if (t->input && t->n > 0 && m.nl > 0) {
+        /* the input frame: rows of the first launch's line length */
+        geom g;
+        layout(&m, 0, width, 1000, &g);
+        int epr = g.epr;
+        int lw = digits((double)(t->n - 1)) + 2;
+        while (lw + epr * g.cw + 1 > width && epr > 8) epr /= 2;
+        int in = (int)((t->n + epr - 1) / epr);
+        if (in > h) h = in;
     }
     model_free(&m);
     h += STRIP_LINES + 1;

@@ -1,0 +1,247 @@
+/* cmd_animate.c - animate (watch): play what the threads did, step by step.
+ *
+ * Records a trace of the variant at the session's n (GPU, or the simulator
+ * when there is none), runs the variant once more with timing for the table
+ * beside the picture, and hands both to the player (viz/player.c). Two
+ * variants (`animate A vs B`) are recorded over the same input and play in
+ * step. When standard output is not a terminal the frames are printed as
+ * text, one after another, so scripts and pipes get them too. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <readline/readline.h>
+
+#include "cmd.h"
+#include "out.h"
+#include "player.h"
+#include "render.h"
+#include "session.h"
+
+typedef struct anim {
+    const lab_variant *v;
+    int argi;         /* the word that named it, for carets (-1: none) */
+    lab_trace trace;
+    lab_result traced, row;
+    char label[2 * LAB_NAME_MAX + 2];
+} anim;
+
+/* The timed row of the table: the same settings, at the traced n. */
+static void timed_row(struct session *s, anim *a)
+{
+    char msg[LAB_ERR_MAX];
+    lab_config cfg = s->cfg;
+    cfg.n = a->trace.n;
+    lab_input in;
+    if (lab_input_prepare(&in, s->algo, &cfg, msg, sizeof msg) != 0) {
+        memset(&a->row, 0, sizeof a->row);
+        snprintf(a->row.algo, sizeof a->row.algo, "%s", s->algo->name);
+        snprintf(a->row.variant, sizeof a->row.variant, "%s", a->v->name);
+        a->row.correct = -1;
+        snprintf(a->row.note, sizeof a->row.note, "%s", msg);
+        return;
+    }
+    lab_run(&in, a->v, &a->row, NULL);
+    lab_input_free(&in);
+}
+
+/* Parse [VARIANT] [vs VARIANT]. Returns the number of variants (1 or 2),
+ * or -1 after reporting the error. */
+static int parse_args(struct session *s, int argc, char **argv, anim *an)
+{
+    char err[LAB_ERR_MAX];
+    int n = 0;
+    int i = 1;
+    an[0].v = s->variant;
+    an[0].argi = -1;
+    for (; i < argc; i++) {
+        const char *name = argv[i];
+        if (strcmp(name, "vs") == 0) {
+            if (n == 0) {
+                n = 1; /* `animate vs B`: the current variant against B */
+            }
+            if (n >= 2 || i + 1 >= argc) {
+                sess_error(s, i, "usage: animate [VARIANT] [vs VARIANT]");
+                return -1;
+            }
+            continue;
+        }
+        if (n >= 2 || (n == 1 && strcmp(argv[i - 1], "vs") != 0)) {
+            sess_error(s, i, "too many variants: animate [VARIANT] [vs VARIANT]");
+            return -1;
+        }
+        const char *slash = strchr(name, '/');
+        if (slash) {
+            size_t l = (size_t)(slash - name);
+            if (l == 0 || strncmp(name, s->algo->name, l) != 0 || s->algo->name[l] != '\0') {
+                sess_error(s, i, "animate takes variants of %s; `use ALGO` first to animate another algorithm",
+                           s->algo->name);
+                return -1;
+            }
+            name = slash + 1;
+        }
+        const lab_variant *v = sess_find_variant(s->algo, name, err, sizeof err);
+        if (!v) {
+            sess_error(s, i, "%s", err);
+            return -1;
+        }
+        an[n].v = v;
+        an[n].argi = i;
+        n++;
+    }
+    return n == 0 ? 1 : n;
+}
+
+/* Can v be animated at the session's n? Reports why not. */
+static int check_variant(struct session *s, const anim *a)
+{
+    const lab_variant *v = a->v;
+    if (v->trace_max_n <= 0) {
+        sess_error(s, a->argi, "%s/%s cannot be animated: %s", s->algo->name, v->name,
+                   v->kind == LAB_ROW_LIB   ? "library code records nothing"
+                   : v->kind == LAB_ROW_CPU ? "it is a CPU row"
+                                            : "it records no trace");
+        return -1;
+    }
+    if (s->cfg.n > v->trace_max_n) {
+        sess_error(s, a->argi,
+                   "n = %lld is too large to animate: %s/%s can be traced up to n = %lld "
+                   "(set n %lld, or smaller, and animate again)",
+                   s->cfg.n, s->algo->name, v->name, v->trace_max_n,
+                   v->trace_max_n < 256 ? v->trace_max_n : 256);
+        return -1;
+    }
+    char err[LAB_ERR_MAX];
+    lab_config cfg = s->cfg;
+    if (lab_validate(s->algo, v, &cfg, err, sizeof err) != 0 && cfg.n > 0) {
+        sess_error(s, a->argi, "%s", err);
+        return -1;
+    }
+    return 0;
+}
+
+/* Full screen when both ends are a terminal; text otherwise. */
+static int wants_screen(void)
+{
+    const char *term = getenv("TERM");
+    return out_stream() == stdout && isatty(STDOUT_FILENO) && term && *term &&
+           strcmp(term, "dumb") != 0;
+}
+
+static enum cmd_status do_animate(struct session *s, int argc, char **argv)
+{
+    if (!s->algo || !s->variant) return sess_error(s, -1, "choose an algorithm first: use ALGO/VARIANT");
+    anim an[VIZ_MAX_SIDES];
+    memset(an, 0, sizeof an);
+    int n = parse_args(s, argc, argv, an);
+    if (n < 0) return CMD_ERROR;
+    for (int i = 0; i < n; i++) {
+        if (!viz_renderer_find(s->algo->name, an[i].v->name))
+            return sess_error(s, an[i].argi, "there is no animation for %s/%s yet; `trace` prints its steps as text",
+                              s->algo->name, an[i].v->name);
+        if (check_variant(s, &an[i]) != 0) return CMD_ERROR;
+    }
+    if (s->cfg.backend == LAB_BACKEND_AUTO) sess_note_no_gpu(s);
+
+    enum cmd_status st = CMD_OK;
+    char err[LAB_ERR_MAX];
+    int recorded = 0;
+    for (int i = 0; i < n; i++, recorded++) {
+        if (sess_record_trace(s, an[i].v, &an[i].trace, &an[i].traced, err, sizeof err) != 0) {
+            st = sess_error(s, an[i].argi, "%s", err);
+            goto done;
+        }
+        if (an[i].trace.truncated)
+            out_warn("the trace of %s was cut short at its size bound; the last steps are missing",
+                     an[i].v->name);
+        timed_row(s, &an[i]);
+        snprintf(an[i].label, sizeof an[i].label, "%s/%s", s->algo->name, an[i].v->name);
+        if (lab_interrupted) {
+            st = sess_error(s, -1, "animate interrupted (Ctrl-C)");
+            recorded++;
+            goto done;
+        }
+    }
+
+    viz_side sides[VIZ_MAX_SIDES];
+    lab_result rows[VIZ_MAX_SIDES];
+    for (int i = 0; i < n; i++) {
+        sides[i].r = viz_renderer_find(s->algo->name, an[i].v->name);
+        sides[i].trace = &an[i].trace;
+        sides[i].label = n > 1 ? an[i].v->name : an[i].label;
+        rows[i] = an[i].row;
+    }
+    const lab_trace *t0 = &an[0].trace;
+    char heading[256];
+    snprintf(heading, sizeof heading, "%s%s%s  n = %lld %s  on %s", an[0].label, n > 1 ? " vs " : "",
+             n > 1 ? an[1].v->name : "", t0->n, lab_dtype_name(t0->dtype),
+             t0->backend == LAB_BACKEND_GPU ? "the GPU" : "the simulator");
+    /* s->color is off for --no-color, NO_COLOR, TERM=dumb and pipes alike. */
+    viz_player_opts o = {.no_color = !s->color, .rows = rows, .nrows = n, .heading = heading};
+
+    int shown = 0;
+    if (wants_screen()) {
+        out_flush();
+        int rc = viz_player_run(sides, n, &o, err, sizeof err);
+        if (rc >= 0) shown = 1;
+        else out_note("cannot play full screen (%s); printing the frames instead", err);
+        /* The window may have been resized while the player had it. */
+        if (s->interactive) rl_reset_screen_size();
+    }
+    if (!shown) {
+        viz_player_opts text = o;
+        text.rows = NULL; /* the table follows, as run prints it */
+        text.nrows = 0;
+        if (viz_player_print(out_stream(), sides, n, &text, 0) != 0) {
+            st = sess_error(s, -1, "could not write the frames");
+            goto done;
+        }
+        out_printf("\n");
+    }
+    sess_set_results(s, rows, n);
+    sess_print_results(s, rows, n);
+done:
+    for (int i = 0; i < recorded && i < n; i++) lab_trace_free(&an[i].trace);
+    return st;
+}
+
+static void complete_animate(struct session *s, int argc, char **argv, const char *text,
+                             struct cmp_list *out)
+{
+    (void)text;
+    int after_vs = argc >= 2 && strcmp(argv[argc - 1], "vs") == 0;
+    int nvariants = 0;
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "vs") != 0) nvariants++;
+    if ((argc == 1 || after_vs) && s->algo) {
+        for (int i = 0; i < s->algo->nvariants; i++)
+            if (s->algo->variants[i].trace_max_n > 0) cmp_add(out, s->algo->variants[i].name);
+    }
+    if (!after_vs && nvariants <= 1 && argc >= 1 && !(argc >= 2 && strcmp(argv[1], "vs") == 0)) cmp_add(out, "vs");
+}
+
+const struct cmd cmd_animate[] = {
+    {
+        .name = "animate",
+        .aliases = "watch",
+        .usage = "animate [VARIANT] [vs VARIANT]",
+        .help = "watch the threads work, step by step, beside the timing table",
+        .long_help =
+            "Records what every thread of the chosen variant (or VARIANT) does at the\n"
+            "current n, on the GPU or the simulator, and plays it full screen: the data\n"
+            "at each step, the pairs being combined, busy and idle threads, warps that\n"
+            "diverge, shared-memory bank conflicts, and one sentence on what happens and\n"
+            "why it matters; below, the timing table of the same variant at the same n.\n"
+            "`animate A vs B` plays two variants side by side on the same input, in step.\n"
+            "Keys: space play/pause, right or n next, left or p back, + and - speed,\n"
+            "Home or r restart, End last step, ? help, q or Esc back to the prompt.\n"
+            "Animations are for small inputs: n above the variant's trace limit (show\n"
+            "lists it) is refused; n auto animates 64 elements. When the output is not\n"
+            "a terminal, the frames are printed as text one after another.\n",
+        .run = do_animate,
+        .complete = CMP_CUSTOM,
+        .complete_fn = complete_animate,
+    },
+    {0},
+};

@@ -1,0 +1,161 @@
+#!/usr/bin/env bash
+# The player in a real terminal: tmux drives the gpulab binary through
+# `animate` on the simulator: step forward and back, resize (larger,
+# smaller, too small, back), play, the help overlay, Ctrl-C, side by side,
+# and quit; each time the prompt must come back with the screen as it was,
+# and the history must hold exactly what was typed.
+# Exit 77 (skipped) when tmux is not installed.
+#
+# usage: tmux_animate.sh GPULAB
+set -u
+GPULAB=$1
+command -v tmux >/dev/null 2>&1 || { echo "tmux not installed: skipped"; exit 77; }
+
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/gpulab-viz-tmux.XXXXXX")
+SOCK="gpulab-viz-$$"
+T() { tmux -L "$SOCK" -f /dev/null "$@"; }
+cleanup() {
+    T kill-server >/dev/null 2>&1
+    rm -rf "$TMP"
+}
+trap cleanup EXIT
+
+pass=0
+fail=0
+check() { # check NAME STATUS
+    if [ "$2" -eq 0 ]; then pass=$((pass + 1)); else
+        fail=$((fail + 1))
+        echo "FAIL: $1"
+        echo "---- screen"
+        T capture-pane -p -t v 2>/dev/null
+        echo "----"
+    fi
+}
+screen() { T capture-pane -p -t v 2>/dev/null; }
+# wait_for TEXT [SECONDS]: until TEXT is on the visible screen
+wait_for() {
+    local i=0 limit=$(( ${2:-10} * 10 ))
+    while [ $i -lt $limit ]; do
+        screen | grep -qF -- "$1" && return 0
+        sleep 0.1
+        i=$((i + 1))
+    done
+    return 1
+}
+# wait_gone TEXT [SECONDS]: until TEXT is no longer on the screen
+wait_gone() {
+    local i=0 limit=$(( ${2:-10} * 10 ))
+    while [ $i -lt $limit ]; do
+        screen | grep -qF -- "$1" || return 0
+        sleep 0.1
+        i=$((i + 1))
+    done
+    return 1
+}
+# the player's step counter, as "K/N"
+step() { screen | sed -n 's/.* step \([0-9]*\/[0-9]*\) .*/\1/p' | head -n 1; }
+widest() { screen | awk '{ sub(/[ ]+$/, ""); if (length($0) > w) w = length($0) } END { print w + 0 }'; }
+
+T new-session -d -s v -x 120 -y 40 \
+    "env XDG_STATE_HOME='$TMP/state' HOME='$TMP' LANG=C.UTF-8 TERM=xterm-256color '$GPULAB'; sleep 30"
+wait_for "gpulab " 20; check "the prompt appears" $?
+T send-keys -t v 'use reduce/interleaved' Enter
+T send-keys -t v 'set n 64' Enter
+T send-keys -t v 'set block 32' Enter
+wait_for "gpulab reduce/interleaved" 5; check "the variant is chosen" $?
+
+# ---- animate: the player takes the screen
+T send-keys -t v 'animate' Enter
+wait_for "q back" 30; check "animate opens the player" $?
+wait_for "step 1/" 5; check "it starts at step 1" $?
+screen | grep -qF "on the simulator"; check "it says where the trace came from" $?
+screen | grep -qF "variant"; check "the timing table is on the screen" $?
+total=$(step | cut -d/ -f2)
+[ -n "$total" ] && [ "$total" -gt 5 ]; check "the animation has its steps ($total)" $?
+
+T send-keys -t v Right
+wait_for "step 2/" 5; check "Right goes one step on" $?
+T send-keys -t v n n
+wait_for "step 4/" 5; check "n goes on" $?
+screen | grep -qF "stride"; check "a tree step shows its stride" $?
+screen | grep -qF "active threads"; check "the counters show" $?
+T send-keys -t v Left
+wait_for "step 3/" 5; check "Left goes back" $?
+T send-keys -t v p
+wait_for "step 2/" 5; check "p goes back" $?
+T send-keys -t v End
+wait_for "step $total/$total" 5; check "End shows the last step" $?
+wait_for "equal" 5; check "the last step compares with the CPU" $?
+T send-keys -t v Home
+wait_for "step 1/" 5; check "Home restarts" $?
+
+# ---- resizing re-lays out at once
+T resize-window -t v -x 80 -y 24
+sleep 0.5
+wait_for "step 1/" 5; check "the player redraws at 80x24" $?
+[ "$(widest)" -le 80 ]; check "nothing is wider than 80 columns" $?
+T resize-window -t v -x 50 -y 15
+wait_for "needs at least" 5; check "a tiny terminal says how large it must be" $?
+T resize-window -t v -x 200 -y 60
+wait_for "step 1/" 5; check "the player comes back at 200x60" $?
+T resize-window -t v -x 120 -y 40
+wait_for "step 1/" 5; check "and at 120x40" $?
+
+# ---- help overlay
+T send-keys -t v '?'
+wait_for "back to the prompt" 5; check "? shows the keys" $?
+T send-keys -t v x
+wait_gone "back to the prompt" 5; check "a key closes the help" $?
+
+# ---- play: the steps advance on their own (fastest speed)
+T send-keys -t v + + + + + + +
+T send-keys -t v Space
+wait_for "playing" 5; check "space plays" $?
+sleep 1.5
+k=$(step | cut -d/ -f1)
+[ -n "$k" ] && [ "$k" -gt 3 ]; check "playing advances the steps (at $k)" $?
+T send-keys -t v Space
+wait_for "paused" 5; check "space pauses" $?
+
+# ---- q: back to the prompt, the screen as it was, the table printed
+T send-keys -t v q
+wait_for "gpulab reduce/interleaved>" 10; check "q returns to the prompt" $?
+wait_gone "q back" 5; check "the player is gone" $?
+screen | grep -qF "set block 32"; check "the screen before animate is back" $?
+screen | grep -qE "^interleaved +sim"; check "the timed row is printed after the player" $?
+T send-keys -t v 'show' Enter
+wait_for "block" 5; check "the REPL works after the player" $?
+
+# ---- Esc and Ctrl-C also end the player
+T send-keys -t v 'watch' Enter
+wait_for "q back" 30; check "watch is animate" $?
+T send-keys -t v Escape
+wait_gone "q back" 5; check "Esc leaves the player" $?
+T send-keys -t v 'animate' Enter
+wait_for "q back" 30; check "animate again" $?
+T send-keys -t v C-c
+wait_gone "q back" 5; check "Ctrl-C leaves the player" $?
+wait_for "gpulab reduce/interleaved>" 10; check "Ctrl-C returns to the prompt" $?
+
+# ---- two variants side by side, in step
+T send-keys -t v 'animate interleaved vs sequential' Enter
+wait_for "q back" 30; check "animate A vs B opens the player" $?
+screen | grep -qF "sequential  step 1/"; check "both sides show their step" $?
+T send-keys -t v Right Right
+wait_for "sequential  step 3/" 5; check "both sides move in step" $?
+T send-keys -t v q
+wait_for "gpulab reduce/interleaved>" 10; check "back from the side-by-side view" $?
+
+# ---- refusals come back as errors, the player does not open
+T send-keys -t v 'set n 1000000' Enter
+T send-keys -t v 'animate' Enter
+wait_for "too large to animate" 10; check "a large n is refused with the limit" $?
+T send-keys -t v 'quit' Enter
+sleep 1
+hist="$TMP/state/gpulab/history"
+[ -f "$hist" ]; check "the history file is written" $?
+grep -qx "animate interleaved vs sequential" "$hist"; check "the history holds the commands" $?
+! grep -q "step [0-9]" "$hist"; check "nothing from the player leaked into the history" $?
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
