@@ -11,6 +11,7 @@
 
 #define VIZ_RENDERERS(X) \
     X(viz_render_reduce) \
+    X(viz_render_histogram) \
     X(viz_render_bitonic) \
     /* end of the list */
 
