@@ -210,7 +210,8 @@ typedef struct geom {
     int label;        /* columns of the row labels */
     int cols, rows;   /* map cells */
     long long k;      /* elements per cell (per side in 2D) */
-    int grows;        /* rows for the writes past the end (0: none) */
+    int grows;        /* rows for the writes past the end, heading included (0: none) */
+    int gcols;        /* their cells per row */
     long long gk;     /* guard elements per cell */
     int legend;       /* legend rows */
 } geom;
@@ -231,19 +232,39 @@ static long long ceil_div(long long a, long long b) { return (a + b - 1) / b; }
 static void layout(const cmodel *m, int w, int h, geom *g)
 {
     memset(g, 0, sizeof *g);
-    long long guard = m->extent - m->elems;
+    const long long guard = m->extent - m->elems, elems = m->elems > 0 ? m->elems : 1;
     g->label = digits(m->extent > 0 ? m->extent - 1 : 0);
     int avail = w - g->label - 1;
     if (avail < 4) avail = 4;
     g->legend = 1;
-    int fixed = 1 /* header */ + 1 /* blank */ + g->legend;
-    int want_guard = guard > 0 ? 1 + GUARD_ROWS_MAX : 0;
-    int maxrows = h > 0 ? h - fixed - want_guard : MAX_TEXT_ROWS;
-    if (h > 0 && guard > 0 && maxrows < 2) {
-        want_guard = h - fixed - 2 > 1 ? 2 : 0;
-        maxrows = h - fixed - want_guard;
+    const int fixed = 1 /* header */ + 1 /* blank */ + g->legend;
+    /* 1D: whole blocks per row when a block fits, else a power of two, so
+     * that block boundaries fall on the same column in every row */
+    int cols = avail;
+    if (!m->w2) {
+        if (m->block <= avail) cols = (int)(m->block * (avail / m->block));
+        else {
+            cols = 1;
+            while (cols * 2 <= avail) cols *= 2;
+        }
     }
-    if (maxrows < 1) maxrows = 1;
+    g->gcols = m->w2 ? (avail < 64 ? avail : 64) : cols;
+    /* the rows past the end: a heading and up to GUARD_ROWS_MAX rows */
+    int gneed = 0;
+    if (guard > 0) {
+        long long r = ceil_div(guard, g->gcols);
+        gneed = 1 + (int)(r < GUARD_ROWS_MAX ? r : GUARD_ROWS_MAX);
+    }
+    int maxrows = MAX_TEXT_ROWS;
+    if (h > 0) {
+        maxrows = h - fixed - gneed;
+        if (maxrows < 1) { /* too short: the map first, then what fits */
+            gneed = h - fixed - 1;
+            if (gneed < 2) gneed = 0;
+            maxrows = h - fixed - gneed;
+            if (maxrows < 1) maxrows = 1;
+        }
+    }
     if (m->w2) {
         long long kx = ceil_div(m->w2, avail), ky = ceil_div(m->h2, maxrows);
         g->k = kx > ky ? kx : ky;
@@ -251,23 +272,15 @@ static void layout(const cmodel *m, int w, int h, geom *g)
         g->cols = (int)ceil_div(m->w2, g->k);
         g->rows = (int)ceil_div(m->h2, g->k);
     } else {
-        if (m->block <= avail) g->cols = (int)(m->block * (avail / m->block));
-        else {
-            g->cols = 1;
-            while (g->cols * 2 <= avail) g->cols *= 2;
-        }
-        long long per_row = g->cols;
-        g->k = ceil_div(m->elems > 0 ? m->elems : 1, (long long)maxrows * per_row);
+        g->k = ceil_div(elems, (long long)maxrows * cols);
         if (g->k < 1) g->k = 1;
-        g->rows = (int)ceil_div(m->elems > 0 ? m->elems : 1, g->k * per_row);
-        if (m->elems <= per_row * g->k) g->cols = (int)ceil_div(m->elems > 0 ? m->elems : 1, g->k);
+        g->rows = (int)ceil_div(elems, g->k * cols);
+        g->cols = elems <= cols * g->k ? (int)ceil_div(elems, g->k) : cols;
     }
-    if (guard > 0 && want_guard > 0) {
-        int gcols = m->w2 ? (avail < 64 ? avail : 64) : g->cols;
-        if (gcols < 1) gcols = 1;
-        g->gk = m->w2 ? 1 : g->k;
-        while (ceil_div(guard, g->gk * gcols) > want_guard - 1) g->gk++;
-        g->grows = 1 + (int)ceil_div(guard, g->gk * gcols);
+    if (guard > 0 && gneed >= 2) {
+        g->gk = 1;
+        while (ceil_div(guard, g->gk * g->gcols) > gneed - 1) g->gk++;
+        g->grows = 1 + (int)ceil_div(guard, g->gk * g->gcols);
     }
 }
 
@@ -354,8 +367,7 @@ static int draw_guard(canvas *c, const cmodel *m, const cstate *s, const geom *g
 {
     long long guard = m->extent - m->elems;
     if (guard <= 0 || g->grows <= 0) return y;
-    int gcols = m->w2 ? (area.w - g->label - 1 < 64 ? area.w - g->label - 1 : 64) : g->cols;
-    if (gcols < 1) gcols = 1;
+    const int gcols = g->gcols;
     char head[160];
     if (s->stray > 0)
         snprintf(head, sizeof head, "past the end: %lld thread%s wrote %lld element%s after the last one",
