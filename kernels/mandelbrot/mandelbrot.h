@@ -38,7 +38,7 @@ static MANDEL_HD float mandel_ci(int y, int h) { return -1.0f + 2.0f * (float)y 
  * few thousand pixels on the edge of the set. On the GPU the loop is
  * unrolled four times (1000 is a multiple of 4): the escape test stays in
  * every iteration, the count test only in every fourth. */
-#if defined(__CUDACC__)
+#if defined(__CUDA_ARCH__) /* nvcc's device pass; its host pass would warn */
 #  define MANDEL_UNROLL _Pragma("unroll 4")
 #else
 #  define MANDEL_UNROLL

@@ -19,6 +19,7 @@ int main(void)
     lab_input in;
     lab_result r;
     char msg[LAB_ERR_MAX];
+    if (a) cfg.dtype = a->dtype_default;
     if (!a || lab_input_prepare(&in, a, &cfg, msg, sizeof msg) != 0) {
         printf("FAIL: could not prepare 3840x2160\n");
         return 1;
