@@ -489,7 +489,7 @@ static void image_draw(const lab_trace *t, int frame, canvas *c, viz_rect area, 
         }
     }
     if (frame >= m.steps) mark = busiest(&m, per);
-    const char *title = lanes ? "idle lanes per block" : m.mandel ? "iterations per block" : "mean per block";
+    const char *title = lanes ? "idle lanes" : m.mandel ? "work per block" : "mean per block";
     int ty = g.hy - 1;
     canvas_textn(c, g.hx, ty, area.x + area.w - g.hx, title, VIZ_ROLE_HEADING, 0);
     draw_heat(c, &m, &g, per, done, mark);
