@@ -435,11 +435,21 @@ namespace gpulab_sim {
 
 /* ---------------------------------------------------------------- atomics */
 
+/* Ctrl-C (lab_interrupted) stops the launch at the next atomic, fence,
+ * __nanosleep or barrier: a kernel that spins waiting for another block
+ * would otherwise spin for ever, since blocks run one after another. */
+void sim_stop_interrupted(void); /* in a kernel: fails the launch; in host code: nothing */
+static inline void sim_poll_interrupt(void)
+{
+    if (lab_interrupted) sim_stop_interrupted();
+}
+
 /* Fibers switch only at barriers and collectives, so an atomic is a plain
  * read-modify-write. In race-check mode it is recorded as atomic: atomics on
  * one word do not race with each other, only with plain accesses. */
 template <class T, class F> static inline T sim_rmw(T *p, F f)
 {
+    sim_poll_interrupt();
     if (sim_race_on) sim_race_atomic(p);
     T old = *p;
     *p = f(old);
@@ -784,10 +794,10 @@ template <class T> static inline void __stcs(T *p, T v) { *p = v; }
 template <class T> static inline void __stwt(T *p, T v) { *p = v; }
 
 /* One thread runs at a time: memory is always coherent. */
-static inline void __threadfence(void) { __atomic_signal_fence(__ATOMIC_SEQ_CST); }
-static inline void __threadfence_block(void) { __atomic_signal_fence(__ATOMIC_SEQ_CST); }
-static inline void __threadfence_system(void) { __atomic_signal_fence(__ATOMIC_SEQ_CST); }
-static inline void __nanosleep(unsigned ns) { (void)ns; }
+static inline void __threadfence(void) { sim_poll_interrupt(); }
+static inline void __threadfence_block(void) { sim_poll_interrupt(); }
+static inline void __threadfence_system(void) { sim_poll_interrupt(); }
+static inline void __nanosleep(unsigned ns) { (void)ns; sim_poll_interrupt(); }
 
 /* A counter that grows by one per call: deterministic, unlike a clock. */
 long long sim_clock64(void);

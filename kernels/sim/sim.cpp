@@ -681,9 +681,18 @@ static void sim_emit(sim_fiber *f, int kind, int space, int a, int b, double v, 
 
 /* ------------------------------------------------------------- barriers */
 
+void sim_stop_interrupted(void)
+{
+    if (!sim_in_fiber()) return; /* host code: the harness sees the flag itself */
+    char blk[64];
+    sim_block_name(blk, sizeof blk);
+    sim_fail("%s: interrupted in %s", sim_g.kernel, blk);
+}
+
 int sim_barrier(int kind, int pred, int line, const char *file)
 {
     if (!sim_in_fiber()) return pred; /* host code: nobody to wait for */
+    if (lab_interrupted) sim_stop_interrupted();
     sim_fiber *self = sim_self();
     self->state = SIM_F_BAR;
     self->bar_kind = kind;

@@ -7,6 +7,8 @@
 
 #include <limits.h>
 #include <setjmp.h>
+#include <signal.h>
+#include <sys/time.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -389,6 +391,51 @@ static void test_trace_cap(void **state)
     assert_int_equal(sim_launch(j, "chatty_k", __FILE__, __LINE__, 1, 3, 0, [=]() { chatty_k(2); }), 0);
 }
 
+/* Block 0 waits for block 1, which on the simulator never runs first: only
+ * Ctrl-C (here a timer setting lab_interrupted) gets out, and it must. */
+static __global__ void spin_k(int *flag)
+{
+    if (blockIdx.x == 0)
+        while (atomicAdd(flag, 0) == 0) {
+        }
+    else if (threadIdx.x == 0)
+        atomicExch(flag, 1);
+}
+
+static void on_alarm(int sig)
+{
+    (void)sig;
+    lab_interrupted = 1;
+}
+
+static void test_interrupt_stops_a_spin(void **state)
+{
+    (void)state;
+    int *flag;
+    assert_int_equal(cudaMalloc(&flag, sizeof(int)), cudaSuccess);
+    assert_int_equal(cudaMemset(flag, 0, sizeof(int)), cudaSuccess);
+    struct sigaction sa, old;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_alarm;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGALRM, &sa, &old);
+    struct itimerval t;
+    memset(&t, 0, sizeof t);
+    t.it_value.tv_usec = 200000;
+    setitimer(ITIMER_REAL, &t, NULL);
+    lab_job *j = fresh_job(0);
+    int rc = sim_launch(j, "spin_k", __FILE__, __LINE__, 2, 32, 0, [=]() { spin_k(flag); });
+    sigaction(SIGALRM, &old, NULL);
+    lab_interrupted = 0;
+    assert_int_equal(rc, -1);
+    EXPECT_IN(j->err, "spin_k: interrupted in block 0");
+    /* the next launch runs: with the flag already set, block 0 does not wait */
+    int one = 1;
+    assert_int_equal(cudaMemcpy(flag, &one, sizeof one, cudaMemcpyHostToDevice), cudaSuccess);
+    assert_int_equal(sim_launch(j, "spin_k", __FILE__, __LINE__, 1, 32, 0, [=]() { spin_k(flag); }), 0);
+    cudaFree(flag);
+}
+
 /* Warp intrinsics and barriers called from host code (outside any launch)
  * behave as a warp of one instead of crashing. */
 static void test_outside_launch(void **state)
@@ -538,6 +585,7 @@ int main(void)
         cmocka_unit_test(test_launch_validation),
         cmocka_unit_test(test_clock_is_deterministic),
         cmocka_unit_test(test_trace_cap),
+        cmocka_unit_test(test_interrupt_stops_a_spin),
         cmocka_unit_test(test_outside_launch),
         cmocka_unit_test(test_stack_size),
         cmocka_unit_test(test_malloc_poison),
