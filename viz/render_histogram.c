@@ -521,8 +521,8 @@ static void draw_flow(canvas *c, const hmodel *m, int fi, const geom *g, int y0,
         if (e->thread % (WARP / 4) != 0) continue; /* a few lanes of each warp */
         long long p = e->a;
         if (m->per_step == 1) {
-            snprintf(line, sizeof line, "thread %u: pixel (%lld,%lld) = %d \u2192 bin %d",
-                     e->thread, p % m->w, p / m->w, m->bin[i], m->bin[i]);
+            snprintf(line, sizeof line, "thread %u: (%lld,%lld)=%d \u2192 bin %d", e->thread,
+                     p % m->w, p / m->w, m->bin[i], m->bin[i]);
             canvas_textn(c, g->side_x, y0 + row++, g->side_w, line, VIZ_ROLE_ARROW, 0);
             continue;
         }
@@ -668,8 +668,7 @@ static void hist_draw(const lab_trace *t, int frame, canvas *c, viz_rect area, v
     if (g.img_h > 0) {
         draw_picture(c, &m, area, &g, lit, seen);
         int y = area.y;
-        canvas_printf(c, g.side_x, y++, VIZ_ROLE_HEADING, VIZ_BOLD, "image %dx%d, %lld pixels",
-                      m.w, m.h, m.n);
+        canvas_printf(c, g.side_x, y++, VIZ_ROLE_HEADING, VIZ_BOLD, "image %dx%d", m.w, m.h);
         if (f->kind == F_STEP) {
             canvas_printf(c, g.side_x, y++, VIZ_ROLE_TEXT, 0, "block %d, step %d: %lld pixel%s",
                           f->block, f->step + 1, s.pixels_now, plural(s.pixels_now));
@@ -695,12 +694,11 @@ static void hist_draw(const lab_trace *t, int frame, canvas *c, viz_rect area, v
                      VIZ_ROLE_DIM, 0);
         if (m.spread) canvas_textn(c, lx, ys + 1, area.x + area.w - lx, "lanes on one counter", VIZ_ROLE_DIM, 0);
     }
-    snprintf(legend, sizeof legend, "%d bin%s/column, full bar %u pixel%s%s", m.group,
-             plural(m.group), m.maxcol, plural(m.maxcol),
-             m.priv ? ", \u2592 = the block's private counts, not merged yet" : "");
+    snprintf(legend, sizeof legend, "%d bin%s/column, full bar %u%s", m.group, plural(m.group),
+             m.maxcol, m.priv ? ", \u2592 block's private counts (not merged)" : "");
     canvas_textn(c, area.x, yl, area.w, legend, VIZ_ROLE_DIM, 0);
     snprintf(legend, sizeof legend, "%s: \u00b71 :2 \u25913-4 \u25925-8 \u25939-16 \u258817-32",
-             m.spread ? "warp lanes per bin (upper), per counter (lower)" : "warp lanes per counter");
+             m.spread ? "upper: lanes per bin, lower: per counter" : "lanes per counter");
     canvas_textn(c, area.x, yl + 1, area.w, legend, VIZ_ROLE_DIM, 0);
     draw_busiest(c, &s, area.x, yl + 2, area.w);
 

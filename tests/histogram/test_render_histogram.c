@@ -187,7 +187,7 @@ static void frames_and_captions(void **state)
     char *s = frame_text(rd, &t, 1, 100, 30, &info);
     assert_non_null(strstr(info.caption, "All 32 lanes of warp 0 hit bin 128"));
     assert_non_null(strstr(info.caption, "serialises"));
-    assert_non_null(strstr(s, "thread 0: pixel (0,0) = 128"));
+    assert_non_null(strstr(s, "thread 0: (0,0)=128 \u2192 bin 128"));
     free(s);
     s = frame_text(rd, &t, rd->frames(&t) - 1, 100, 30, &info);
     assert_non_null(strstr(s, "128:2304"));
@@ -211,7 +211,7 @@ static void frames_and_captions(void **state)
     assert_int_equal(rd->frames(&t), 1 + 1 + 1 + 1);
     s = frame_text(rd, &t, 1, 100, 30, &info);
     assert_non_null(strstr(info.caption, "own column"));
-    assert_non_null(strstr(s, "lanes on one counter"));
+    assert_non_null(strstr(s, "lanes per bin"));
     free(s);
     lab_trace_free(&t);
 
