@@ -292,11 +292,12 @@ enum view { V_BLOCK, V_THREAD };
 static void cell_look(const cmodel *m, const cstate *s, long long e0, long long e1, int final, int view,
                       uint32_t *cp, int *role)
 {
-    int maxt = 0, none = 0, some = -1;
+    int maxt = 0, none = 0;
+    long long some = -1;
     for (long long x = e0; x < e1 && x < m->extent; x++) {
         if (s->touch[x] > maxt) maxt = s->touch[x];
         if (s->touch[x] == 0) none++;
-        else if (some < 0) some = (int)x;
+        else if (some < 0) some = x;
     }
     int guard = e0 >= m->elems;
     if (maxt >= 2 && !guard) {
@@ -404,7 +405,8 @@ static void draw_legend(canvas *c, const cmodel *m, viz_rect area, int y, int fi
         long long nb = m->grid < VIZ_NBLOCK_ROLES ? m->grid : VIZ_NBLOCK_ROLES;
         for (long long b = 0; b < nb && x + 8 < xend; b++) {
             canvas_put(c, x, y, viz_block_glyph(b), viz_block_role(b), 0);
-            x = canvas_printf(c, x + 1, y, VIZ_ROLE_DIM, 0, b == 0 ? " block 0 " : " %lld ", b);
+            if (b == 0) x = canvas_text(c, x + 1, y, " block 0 ", VIZ_ROLE_DIM, 0);
+            else x = canvas_printf(c, x + 1, y, VIZ_ROLE_DIM, 0, " %lld ", b);
         }
         if (m->grid > VIZ_NBLOCK_ROLES && x + 12 < xend)
             x = canvas_printf(c, x, y, VIZ_ROLE_DIM, 0, "(then again) ");
