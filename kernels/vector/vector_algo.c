@@ -160,9 +160,9 @@ static int prepare_distance(lab_job *job)
 
 /* ------------------------------------------------------------ checks */
 
-/* The row's output. The reference row hands its output over to the input
- * (it becomes what the other rows are checked against), and is then checked
- * through ref. */
+/* The row's output; for a reference row whose output the harness has
+ * already handed over to the input (what the other rows are checked
+ * against), the same buffer through ref. */
 static const void *output_of(const lab_job *job, const lab_job *ref)
 {
     return job->out ? job->out : ref->out;
