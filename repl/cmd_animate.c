@@ -27,12 +27,17 @@ typedef struct anim {
     char label[2 * LAB_NAME_MAX + 2];
 } anim;
 
-/* The timed row of the table: the same settings, at the traced n. */
+/* The timed row of the table: the same settings, at the traced n and with
+ * the traced block size (with block auto, tracing picks a small one). */
 static void timed_row(struct session *s, anim *a)
 {
     char msg[LAB_ERR_MAX];
     lab_config cfg = s->cfg;
     cfg.n = a->trace.n;
+    if (a->trace.nlaunches > 0 && cfg.block == 0) {
+        cfg.block = (int)a->trace.launches[0].block[0];
+        cfg.block_y = a->trace.launches[0].block[1] > 1 ? (int)a->trace.launches[0].block[1] : 0;
+    }
     lab_input in;
     if (lab_input_prepare(&in, s->algo, &cfg, msg, sizeof msg) != 0) {
         memset(&a->row, 0, sizeof a->row);

@@ -423,6 +423,13 @@ typedef struct fstats {
     int only_block;      /* the block, when only one works */
 } fstats;
 
+/* Passes a full warp access needs however the indices lie: 8-byte values
+ * fill 256 bytes, two rounds of the 32 banks. Conflicts mean more than this. */
+static int min_passes(const lab_trace *t)
+{
+    return t->smem_elem_bytes > 4 ? t->smem_elem_bytes / 4 : 1;
+}
+
 /* Distinct words per bank among the indices one warp instruction touches. */
 static int bank_ways(const int *idx, int n, int elem_bytes)
 {
@@ -569,9 +576,12 @@ static const char *plural(long long n)
     return n == 1 ? "" : "s";
 }
 
+/* An answer in full: every digit a float or double carries, so a sum that
+ * drifted in the last bits shows it. */
 static void fmt(const rmodel *m, double v, char *b, size_t len)
 {
-    viz_fmt_value(v, m->t->dtype, 14, b, len);
+    if (m->t->dtype == LAB_FLOAT || m->t->dtype == LAB_DOUBLE) snprintf(b, len, "%.10g", v);
+    else snprintf(b, len, "%.0f", v);
 }
 
 /* The answer the trace reports: its result, else the last block result. */
@@ -641,8 +651,8 @@ static void describe(const rmodel *m, int fi, const fstats *s, viz_frame_info *i
         break;
     case F_STEP: {
         /* Bank conflicts worth a word: more passes than the element size
-         * needs anyway (8-byte values take two passes per warp). */
-        int min_pass = t->smem_elem_bytes > 4 ? t->smem_elem_bytes / 4 : 1;
+         * needs anyway. */
+        int min_pass = min_passes(t);
         char conflict[128] = "";
         if (s->ways > min_pass)
             snprintf(conflict, sizeof conflict,
@@ -665,13 +675,16 @@ static void describe(const rmodel *m, int fi, const fstats *s, viz_frame_info *i
             int d = abs(s->offset);
             if (s->uniform) viz_info_title(info, "stride %d", d);
             else viz_info_title(info, "tree step");
+            /* per block: every block does the same */
+            long long nb = s->nblocks_active > 0 ? s->nblocks_active : 1;
+            long long act = s->active / nb, warps = s->warps_active / nb;
             if (s->pattern == 1)
                 viz_info_caption(info,
                                  "Stride %d: threads whose index is a multiple of %d add s[i+%d] into "
-                                 "s[i]; only %lld of the block's %d threads work%s, yet %lld warp%s "
-                                 "must run (divergence)%s.",
-                                 d, 2 * d, d, s->active, L->bd, s->active == 1 ? "s" : "",
-                                 s->warps_active, plural(s->warps_active), conflict);
+                                 "s[i]; only %lld of %s%d threads work%s, yet %lld warp%s must run "
+                                 "(divergence)%s.",
+                                 d, 2 * d, d, act, nb > 1 ? "each block's " : "the block's ", L->bd,
+                                 act == 1 ? "s" : "", warps, plural(warps), conflict);
             else if (s->pattern == 3)
                 viz_info_caption(info,
                                  "Stride %d: thread 0 alone adds s[%d] into s[0], the block's last "
@@ -680,10 +693,10 @@ static void describe(const rmodel *m, int fi, const fstats *s, viz_frame_info *i
             else if (s->pattern == 2)
                 viz_info_caption(info,
                                  "Stride %d: the first %d thread%s add%s s[i+%d] into s[i]; the busy "
-                                 "threads stay packed in %lld warp%s, so the other warps retire "
+                                 "threads stay packed in %lld warp%s%s, so the other warps retire "
                                  "instead of diverging%s.",
-                                 d, d, plural(d), d == 1 ? "s" : "", d, s->warps_active,
-                                 plural(s->warps_active), conflict);
+                                 d, d, plural(d), d == 1 ? "s" : "", d, warps, plural(warps),
+                                 nb > 1 ? " per block" : "", conflict);
             else
                 viz_info_caption(info, "%lld thread%s each add one shared-memory element into another%s.",
                                  s->active, plural(s->active), conflict);
@@ -765,8 +778,7 @@ static void describe(const rmodel *m, int fi, const fstats *s, viz_frame_info *i
         /* The vector variant's last block: only it goes on. */
         char rest[VIZ_CAPTION_MAX];
         snprintf(rest, sizeof rest, "%s", info->caption);
-        if (rest[0] >= 'A' && rest[0] <= 'Z' && !(rest[0] == 'T' && rest[1] == 'h' && rest[2] == 'r'))
-            rest[0] = (char)(rest[0] - 'A' + 'a');
+        if (rest[0] >= 'A' && rest[0] <= 'Z') rest[0] = (char)(rest[0] - 'A' + 'a');
         viz_info_caption(info, "Only block %d, the last to finish, goes on: %s", s->only_block, rest);
     }
     if (f->kind == F_INPUT || f->kind == F_FINAL) {
@@ -780,7 +792,9 @@ static void describe(const rmodel *m, int fi, const fstats *s, viz_frame_info *i
     viz_info_counter(info, "active threads", s->active, NULL);
     viz_info_counter(info, "idle in active warps", s->idle_in_active, NULL);
     viz_info_counter(info, "divergent warps", s->divergent, NULL);
-    viz_info_counter(info, "bank conflicts", s->ways > 0 ? s->ways : VIZ_COUNTER_NONE, "-way");
+    int min_pass = min_passes(t);
+    viz_info_counter(info, "bank conflicts", s->ways > 0 ? s->ways : VIZ_COUNTER_NONE,
+                     min_pass > 1 && s->ways == min_pass ? "-way (the 8-byte minimum)" : "-way");
     viz_info_counter(info, "barriers passed", s->barriers, NULL);
 }
 
@@ -1026,9 +1040,19 @@ static void layout(const rmodel *m, int l, int w, int h, geom *g)
     static const int eprs[] = {32, 16, 8};
     g->lw = 4;
     g->epr = 0;
+    /* Fewer cells per line rather than values cut below four characters
+     * (a sum of 1647 is worth more than seeing its whole warp on one line). */
+    int vkeep = vw0 < 4 ? vw0 : 4;
+    for (int i = 0; i < 3 && !g->epr; i++)
+        for (int vw = vw0; vw >= vkeep; vw--)
+            if (g->lw + eprs[i] * (vw + 1) <= w) {
+                g->epr = eprs[i];
+                g->vw = vw;
+                break;
+            }
     for (int i = 0; i < 3 && !g->epr; i++)
         for (int vw = vw0; vw >= vmin; vw--)
-            if (g->lw + eprs[i] * (vw + 1) + 1 <= w) {
+            if (g->lw + eprs[i] * (vw + 1) <= w) { /* the right border may fall off */
                 g->epr = eprs[i];
                 g->vw = vw;
                 break;
@@ -1041,21 +1065,19 @@ static void layout(const rmodel *m, int l, int w, int h, geom *g)
     g->margin = w - (g->lw + g->epr * g->cw + 1) - 1;
     if (g->margin < 5) g->margin = 0;
     g->rows = (L->slots + g->epr - 1) / g->epr;
+    /* Always a lane under each line: the arrows are the point of a step.
+     * Fewer blocks when they do not all fit; when one does not, its first
+     * lines (the pattern repeats from warp to warp). */
     int more = L->nblocks > 1 ? 1 : 0;
-    for (int lanes = 1; lanes >= 0; lanes--) {
-        int per_block = 1 + g->rows * (1 + lanes);
-        int n = (avail - more) / per_block;
-        if (n >= 1) {
-            g->lanes = lanes;
-            g->nshow = n < L->nblocks ? n : L->nblocks;
-            if (g->nshow > MAX_SHOWN_BLOCKS) g->nshow = MAX_SHOWN_BLOCKS;
-            g->rows_shown = g->rows;
-            return;
-        }
-    }
-    /* Not even one block fits: keep the arrows (the pattern repeats from
-     * warp to warp) and show the rows that fit. */
+    int per_block = 1 + 2 * g->rows;
     g->lanes = 1;
+    int n = (avail - more) / per_block;
+    if (n >= 1) {
+        g->nshow = n < L->nblocks ? n : L->nblocks;
+        if (g->nshow > MAX_SHOWN_BLOCKS) g->nshow = MAX_SHOWN_BLOCKS;
+        g->rows_shown = g->rows;
+        return;
+    }
     g->nshow = 1;
     g->rows_shown = (avail - 1 - 1) / 2;
     if (g->rows_shown < 1) g->rows_shown = 1;
@@ -1151,6 +1173,7 @@ static int draw_grid_block(canvas *c, const rmodel *m, int fi, int blk, const rs
                            const geom *g, int step_frame)
 {
     int used_modes = 0;
+    int min_pass = min_passes(m->t);
     const rlaunch *L = &m->L[m->fr[fi].launch];
     int x0 = area.x + g->lw;
     int wps = (st->slots + WARP - 1) / WARP;
@@ -1201,7 +1224,7 @@ static int draw_grid_block(canvas *c, const rmodel *m, int fi, int blk, const rs
             snprintf(b, sizeof b, "%d/%d", w->active, w->lanes);
             int role = w->active == 0 ? VIZ_ROLE_DIM : (w->active < w->lanes ? VIZ_ROLE_IDLE : VIZ_ROLE_ACTIVE);
             x = canvas_textn(c, x, y, end - x, b, role, 0);
-            if (w->ways > 1 && end - x > 6) {
+            if (w->ways > min_pass && end - x > 6) {
                 snprintf(b, sizeof b, " %d-way", w->ways);
                 x = canvas_textn(c, x, y, end - x, b, VIZ_ROLE_CONFLICT, 0);
             }
@@ -1247,48 +1270,67 @@ static void draw_tree(canvas *c, const rmodel *m, int fi, viz_rect area, const g
 {
     const rframe *f = &m->fr[fi];
     const rlaunch *L = &m->L[f->launch];
-    int last = fi;
-    if (f->kind == F_RESULT || f->kind == F_FINAL) last = L->first + L->nframes - 1;
+    int last = f->kind == F_FINAL ? L->first + L->nframes - 1 : fi;
     /* The history rows up to this frame. */
     int hist[512], nh = 0;
     for (int i = L->first; i <= last && i < L->first + L->nframes && nh < 512; i++)
         if (m->fr[i].kind == F_LOAD || m->fr[i].kind == F_STEP) hist[nh++] = i;
-    int avail = area.h - g->strip - g->legend - 1;
-    int fit = (avail + 1) / 2; /* rows that fit: a value line each, a lane between */
-    if (fit < 1) fit = 1;
-    int skip = nh > fit ? nh - fit : 0;
-
-    rstate st;
-    marks k;
-    int bw = g->lw + L->slots * g->cw + 1;
     int nb = g->nshow;
-    if (state_init(&st, L, nb) != 0 || marks_init(&k, L->slots) != 0) {
+    int bw = g->lw + L->slots * g->cw + 1;
+    rstate st = {0};
+    marks k = {0};
+    /* has[b * nh + h]: block b works in history row h. A block gets a line
+     * only for the steps it takes part in (the vector variant's last block
+     * works alone at the end). */
+    unsigned char *has = calloc((size_t)nb * (size_t)(nh ? nh : 1), 1);
+    int *count = calloc((size_t)nb, sizeof *count), *row = calloc((size_t)nb, sizeof *row);
+    if (!has || !count || !row || state_init(&st, L, nb) != 0 || marks_init(&k, L->slots) != 0) {
         canvas_text(c, area.x, area.y, "out of memory", VIZ_ROLE_WRONG, 0);
-        state_free(&st);
-        marks_free(&k);
-        return;
+        goto out;
     }
-    int band_h = 1 + 2 * (nh - skip) - 1;
+    for (int h = 0; h < nh; h++) {
+        const rframe *hf = &m->fr[hist[h]];
+        for (size_t i = 0; i < hf->count; i++) {
+            int b = (int)m->fev[hf->first + i]->block;
+            if (b < nb && !has[(size_t)b * nh + h]) {
+                has[(size_t)b * nh + h] = 1;
+                count[b]++;
+            }
+        }
+    }
+    /* Rows that fit in a band: a value line each, a lane line between. */
+    int bands = (nb + g->per_row - 1) / g->per_row;
+    int space = (area.h - g->strip - g->legend - (nb < L->nblocks ? 1 : 0)) / (bands > 0 ? bands : 1);
+    int fit = space / 2;
+    if (fit < 1) fit = 1;
+    int maxrows = 1;
+    for (int b = 0; b < nb; b++)
+        if ((count[b] < fit ? count[b] : fit) > maxrows) maxrows = count[b] < fit ? count[b] : fit;
+    int band_h = 2 * maxrows; /* the header and the rows with their lanes */
     int ymax = area.y;
-    /* Replay the launch, drawing each history row as it is reached. */
+    for (int b = 0; b < nb; b++) {
+        int bx = area.x + (b % g->per_row) * (bw + 2), by = area.y + (b / g->per_row) * (band_h + 1);
+        int skip = count[b] > fit ? count[b] - fit : 0;
+        if (skip > 0)
+            canvas_printf(c, bx, by, VIZ_ROLE_HEADING, 0, "block %d  \u22ee %d earlier step%s", b, skip,
+                          plural(skip));
+        else
+            canvas_printf(c, bx, by, VIZ_ROLE_HEADING, 0, "block %d", b);
+        row[b] = -skip;
+    }
+    /* Replay the launch, drawing each block's line as its step is reached. */
     int wps = (L->slots + WARP - 1) / WARP;
     for (int h = 0; h < nh; h++) {
         int fr = hist[h];
         for (int i = (h == 0 ? L->first : hist[h - 1] + 1); i <= fr; i++) state_apply(&st, m, i);
         int is_cur = fr == fi;
-        int row = h - skip;
-        if (row < 0) continue;
         for (int b = 0; b < nb; b++) {
-            int bx = area.x + (b % g->per_row) * (bw + 2);
-            int by = area.y + (b / g->per_row) * (band_h + 1);
-            if (by + band_h > area.y + area.h - g->strip - g->legend) continue;
-            if (h == skip) {
-                if (skip > 0)
-                    canvas_printf(c, bx, by, VIZ_ROLE_HEADING, 0, "block %d \u22ee %d earlier steps", b, skip);
-                else
-                    canvas_printf(c, bx, by, VIZ_ROLE_HEADING, 0, "block %d", b);
-            }
-            int y = by + 1 + 2 * row;
+            if (!has[(size_t)b * nh + h]) continue;
+            int r = row[b]++;
+            if (r < 0) continue;
+            int bx = area.x + (b % g->per_row) * (bw + 2), by = area.y + (b / g->per_row) * (band_h + 1);
+            int y = by + 1 + 2 * r;
+            if (y >= area.y + area.h - g->strip - g->legend) continue;
             memset(k.dst, 0, (size_t)k.slots);
             memset(k.src, 0, (size_t)k.slots);
             memset(k.busy, 0, (size_t)k.slots);
@@ -1310,23 +1352,22 @@ static void draw_tree(canvas *c, const rmodel *m, int fi, viz_rect area, const g
                 if (s > 0 && s % WARP == 0) canvas_put(c, x0 + s * g->cw, y, 0x2506, VIZ_ROLE_WARP, 0);
                 draw_value(c, m, x0 + s * g->cw, y, g, set, v, role, 0);
             }
-            /* The lane above this row: the pairs of this step. */
-            if (row > 0 && fr != L->load) {
-                *modes |= draw_lane(c, &k, 0, L->slots, x0, y - 1, g,
-                                    is_cur ? VIZ_ROLE_ARROW : VIZ_ROLE_DIM, NULL);
+            /* The lane above this line: the pairs of this step. */
+            if (r > 0 && fr != L->load) {
+                *modes |= draw_lane(c, &k, 0, L->slots, x0, y - 1, g, is_cur ? VIZ_ROLE_ARROW : VIZ_ROLE_DIM, NULL);
                 if (is_cur) {
                     /* Sources light up in the line above: the values they had. */
                     for (int s = 0; s < L->slots; s++)
-                        if (k.src[s]) canvas_restyle(c, viz_rect_make(x0 + s * g->cw + 1, y - 2, g->cw - 1, 1),
-                                                     VIZ_ROLE_SOURCE, 0);
+                        if (k.src[s])
+                            canvas_restyle(c, viz_rect_make(x0 + s * g->cw + 1, y - 2, g->cw - 1, 1),
+                                           VIZ_ROLE_SOURCE, 0);
                 }
             }
             if (y + 1 > ymax) ymax = y + 1;
         }
     }
     if (nb < L->nblocks) {
-        int rows_of_bands = (nb + g->per_row - 1) / g->per_row;
-        int y = area.y + rows_of_bands * (band_h + 1) - 1;
+        int y = area.y + bands * (band_h + 1) - 1;
         if (y < area.y + area.h - g->strip - g->legend) {
             canvas_printf(c, area.x, y, VIZ_ROLE_DIM, 0,
                           "\u2026 blocks %d\u2013%d do the same with their own elements", nb, L->nblocks - 1);
@@ -1334,6 +1375,10 @@ static void draw_tree(canvas *c, const rmodel *m, int fi, viz_rect area, const g
         }
     }
     *y_end = ymax;
+out:
+    free(has);
+    free(count);
+    free(row);
     state_free(&st);
     marks_free(&k);
 }
@@ -1345,8 +1390,8 @@ static void draw_grid(canvas *c, const rmodel *m, int fi, viz_rect area, const g
     const rlaunch *L = &m->L[f->launch];
     int nb = g->nshow;
     int wpb = (L->bd + WARP - 1) / WARP;
-    rstate st;
-    marks k;
+    rstate st = {0};
+    marks k = {0};
     wstat *ws = calloc((size_t)nb * wpb + 1, sizeof *ws);
     if (!ws || state_init(&st, L, nb) != 0 || marks_init(&k, L->slots) != 0) {
         canvas_text(c, area.x, area.y, "out of memory", VIZ_ROLE_WRONG, 0);
@@ -1392,7 +1437,8 @@ static void draw_grid(canvas *c, const rmodel *m, int fi, viz_rect area, const g
         else if (nreg > 1)
             snprintf(hb + off, sizeof hb - (size_t)off, " \u00b7 %d warps show registers", nreg);
         int x = canvas_textn(c, area.x + 8 + (b >= 10) + (b >= 100), y, area.w - 10, hb, VIZ_ROLE_DIM, 0);
-        if (step_frame && f->kind == F_STEP && bways > 1)
+        int min_pass = min_passes(m->t);
+        if (step_frame && f->kind == F_STEP && bways > min_pass)
             canvas_textn(c, x, y, area.x + area.w - x, " \u00b7 bank conflicts", VIZ_ROLE_CONFLICT, 0);
         memset(k.dst, 0, (size_t)k.slots);
         memset(k.src, 0, (size_t)k.slots);
@@ -1516,13 +1562,13 @@ static void draw_strip(canvas *c, const rmodel *m, int fi, viz_rect area, int y)
     int later = 0; /* work left after these results (another launch or step) */
     for (int i = rf + 1; i < m->nfr; i++)
         if (m->fr[i].kind == F_STEP || m->fr[i].kind == F_LOAD || m->fr[i].kind == F_RESULT) later = 1;
-    char v[24];
+    char v[32];
     if (f->kind == F_FINAL) {
-        viz_fmt_value(answer(m), m->t->dtype, 16, v, sizeof v);
+        fmt(m, answer(m), v, sizeof v);
         x = canvas_printf(c, area.x, y + 1, VIZ_ROLE_HEADING, 0, "sum = %s", v);
         if (m->have_ref) {
-            char rv[24];
-            viz_fmt_value(m->ref, m->t->dtype, 16, rv, sizeof rv);
+            char rv[32];
+            fmt(m, m->ref, rv, sizeof rv);
             double rel = m->ref != 0 ? fabs(answer(m) - m->ref) / fabs(m->ref) : fabs(answer(m));
             int close = (m->t->dtype == LAB_FLOAT || m->t->dtype == LAB_DOUBLE) && rel < 1e-3;
             x = canvas_printf(c, x, y + 1, VIZ_ROLE_TEXT, 0, "   CPU %s   ", rv);
@@ -1613,7 +1659,7 @@ static void reduce_draw(const lab_trace *t, int frame, canvas *c, viz_rect area,
     int ys = y_end + 1, ymax = area.y + area.h - g.strip - g.legend;
     if (ys > ymax) ys = ymax;
     if (g.strip) draw_strip(c, &m, frame, area, ys);
-    if (g.legend && f->kind != F_INPUT) draw_legend(c, area, ys + g.strip, modes, !g.tree);
+    if (g.legend && f->kind != F_INPUT) draw_legend(c, area, ys + g.strip, modes, !g.tree && g.margin > 0);
 out:
     canvas_set_clip(c, old);
     model_free(&m);

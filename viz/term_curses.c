@@ -217,6 +217,40 @@ static int map_key(int k)
     }
 }
 
+/* ncurses hands over a lone Esc both for the Esc key and for the start of a
+ * sequence its terminfo entry does not know (Home and End differ between
+ * terminals). The rest of such a sequence is already waiting: read it, and
+ * read the common ones; only an Esc with nothing behind it means Esc. */
+static int escape_sequence(void)
+{
+    char seq[16];
+    int n = 0;
+    wint_t ch;
+    nodelay(stdscr, TRUE);
+    while (n < (int)sizeof seq - 1 && wget_wch(stdscr, &ch) == OK) {
+        seq[n++] = (char)ch;
+        /* a CSI or SS3 sequence ends with a letter or '~' */
+        if (n > 1 && ((ch >= '@' && ch <= '~' && ch != '[') || ch == '~')) break;
+        if (n == 1 && ch != '[' && ch != 'O') break; /* Alt+key: not ours */
+    }
+    nodelay(stdscr, FALSE);
+    seq[n] = '\0';
+    if (n == 0) return VIZ_KEY_ESC;
+    static const struct {
+        const char *seq;
+        int key;
+    } known[] = {
+        {"[H", VIZ_KEY_HOME}, {"OH", VIZ_KEY_HOME}, {"[1~", VIZ_KEY_HOME}, {"[7~", VIZ_KEY_HOME},
+        {"[F", VIZ_KEY_END},  {"OF", VIZ_KEY_END},  {"[4~", VIZ_KEY_END},  {"[8~", VIZ_KEY_END},
+        {"[A", VIZ_KEY_UP},   {"OA", VIZ_KEY_UP},   {"[B", VIZ_KEY_DOWN},  {"OB", VIZ_KEY_DOWN},
+        {"[C", VIZ_KEY_RIGHT}, {"OC", VIZ_KEY_RIGHT}, {"[D", VIZ_KEY_LEFT}, {"OD", VIZ_KEY_LEFT},
+        {"[5~", VIZ_KEY_PGUP}, {"[6~", VIZ_KEY_PGDN},
+    };
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+        if (strcmp(seq, known[i].seq) == 0) return known[i].key;
+    return VIZ_KEY_OTHER;
+}
+
 /* Take the terminal's new size into ncurses. */
 static int resized(void)
 {
@@ -240,6 +274,6 @@ int viz_term_key(viz_term *t, int timeout_ms, volatile const sig_atomic_t *inter
     if (resized()) return VIZ_KEY_RESIZE;
     if (r == ERR) return VIZ_KEY_NONE; /* timeout, or a signal woke the read */
     if (r == KEY_CODE_YES) return map_key((int)ch);
-    if (ch == 27) return VIZ_KEY_ESC;
+    if (ch == 27) return escape_sequence();
     return (int)ch;
 }

@@ -35,7 +35,7 @@ int main(void)
 {
     lab_trace t;
     char err[LAB_ERR_MAX];
-    if (viz_test_record("reduce", "interleaved", 256, 256, LAB_INT, LAB_BACKEND_SIM, &t, NULL, err,
+    if (viz_test_record("reduce", "interleaved", 256, 256, LAB_INT, NULL, LAB_BACKEND_SIM, &t, NULL, err,
                         sizeof err) != 0) {
         fprintf(stderr, "bench_render: %s\n", err);
         return 2;

@@ -41,9 +41,9 @@ int main(void)
         for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
             lab_trace g, s;
             char err[LAB_ERR_MAX];
-            if (viz_test_record("reduce", variants[v], sizes[k], 64, LAB_INT, LAB_BACKEND_GPU, &g, NULL, err,
+            if (viz_test_record("reduce", variants[v], sizes[k], 64, LAB_INT, NULL, LAB_BACKEND_GPU, &g, NULL, err,
                                 sizeof err) != 0 ||
-                viz_test_record("reduce", variants[v], sizes[k], 64, LAB_INT, LAB_BACKEND_SIM, &s, NULL, err,
+                viz_test_record("reduce", variants[v], sizes[k], 64, LAB_INT, NULL, LAB_BACKEND_SIM, &s, NULL, err,
                                 sizeof err) != 0) {
                 fprintf(stderr, "%s n=%lld: %s\n", variants[v], sizes[k], err);
                 failures++;

@@ -5,7 +5,8 @@
 #include <string.h>
 
 int viz_test_record(const char *algo, const char *variant, long long n, int block, lab_dtype dt,
-                    lab_backend backend, lab_trace *t, lab_result *r, char *err, size_t errlen)
+                    const char *pattern, lab_backend backend, lab_trace *t, lab_result *r, char *err,
+                    size_t errlen)
 {
     lab_result scratch;
     if (!r) r = &scratch;
@@ -23,6 +24,7 @@ int viz_test_record(const char *algo, const char *variant, long long n, int bloc
     cfg.dtype = dt;
     cfg.repeats = 1;
     cfg.backend = backend;
+    if (pattern) snprintf(cfg.pattern, sizeof cfg.pattern, "%s", pattern);
     lab_input in;
     if (lab_input_prepare(&in, a, &cfg, err, errlen) != 0) return -1;
     int rc = lab_run(&in, v, r, t);

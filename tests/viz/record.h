@@ -6,10 +6,12 @@
 
 #include "lab.h"
 
-/* Trace ALGO/VARIANT at n with this block (0: the variant's default) and
- * dtype on backend (LAB_BACKEND_SIM or LAB_BACKEND_GPU). Fills *t and, when
- * r is not NULL, *r. 0 ok; -1 with a message in err. */
+/* Trace ALGO/VARIANT at n with this block (0: the variant's default),
+ * dtype and input pattern (NULL: the algorithm's default) on backend
+ * (LAB_BACKEND_SIM or LAB_BACKEND_GPU). Fills *t and, when r is not NULL,
+ * *r. 0 ok; -1 with a message in err. */
 int viz_test_record(const char *algo, const char *variant, long long n, int block, lab_dtype dt,
-                    lab_backend backend, lab_trace *t, lab_result *r, char *err, size_t errlen);
+                    const char *pattern, lab_backend backend, lab_trace *t, lab_result *r, char *err,
+                    size_t errlen);
 
 #endif

@@ -54,10 +54,19 @@ wait_gone() {
 }
 # the player's step counter, as "K/N"
 step() { screen | sed -n 's/.* step \([0-9]*\/[0-9]*\) .*/\1/p' | head -n 1; }
-widest() { screen | awk '{ sub(/[ ]+$/, ""); if (length($0) > w) w = length($0) } END { print w + 0 }'; }
+# the widest line of the screen, in characters (not bytes)
+widest() {
+    local w=0 line
+    while IFS= read -r line; do
+        line=${line%"${line##*[! ]}"}
+        [ ${#line} -gt $w ] && w=${#line}
+    done < <(screen)
+    echo $w
+}
+export LC_ALL=C.UTF-8
 
 T new-session -d -s v -x 120 -y 40 \
-    "env XDG_STATE_HOME='$TMP/state' HOME='$TMP' LANG=C.UTF-8 TERM=xterm-256color '$GPULAB'; sleep 30"
+    "env XDG_STATE_HOME='$TMP/state' HOME='$TMP' LANG=C.UTF-8 TERM=screen-256color '$GPULAB'; sleep 30"
 wait_for "gpulab " 20; check "the prompt appears" $?
 T send-keys -t v 'use reduce/interleaved' Enter
 T send-keys -t v 'set n 64' Enter
@@ -95,7 +104,8 @@ sleep 0.5
 wait_for "step 1/" 5; check "the player redraws at 80x24" $?
 [ "$(widest)" -le 80 ]; check "nothing is wider than 80 columns" $?
 T resize-window -t v -x 50 -y 15
-wait_for "needs at least" 5; check "a tiny terminal says how large it must be" $?
+wait_for "The terminal is 50" 5; check "a tiny terminal says how large it must be" $?
+screen | grep -qF "press q"; check "and how to leave" $?
 T resize-window -t v -x 200 -y 60
 wait_for "step 1/" 5; check "the player comes back at 200x60" $?
 T resize-window -t v -x 120 -y 40
