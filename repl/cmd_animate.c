@@ -73,7 +73,7 @@ static int parse_args(struct session *s, int argc, char **argv, anim *an)
             continue;
         }
         if (n >= 2 || (n == 1 && strcmp(argv[i - 1], "vs") != 0)) {
-            sess_error(s, i, "too many variants: animate [VARIANT] [vs VARIANT]");
+            sess_error(s, i, "two variants need vs between them: animate [VARIANT] [vs VARIANT]");
             return -1;
         }
         const char *slash = strchr(name, '/');

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# animate without a terminal: the frames come out as text, one after
+# another, then the timing table; and the refusals, each with its message.
+#
+# usage: cli_animate.sh GPULAB
+set -u
+GPULAB=$1
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/gpulab-viz-cli.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+export XDG_STATE_HOME="$TMP/state" HOME="$TMP" LANG=C.UTF-8 COLUMNS=120
+unset NO_COLOR
+
+pass=0
+fail=0
+check() { # check NAME STATUS
+    if [ "$2" -eq 0 ]; then pass=$((pass + 1)); else
+        fail=$((fail + 1))
+        echo "FAIL: $1"
+        echo "---- output"
+        cat "$TMP/out" "$TMP/err" | head -40
+        echo "----"
+    fi
+}
+run() { "$GPULAB" -c "$1" >"$TMP/out" 2>"$TMP/err"; }
+
+run "use reduce/interleaved; set n 32; set block 32; animate"
+check "animate through a pipe succeeds" $?
+n=$(grep -c "^reduce/interleaved  step [0-9]*/9 " "$TMP/out")
+[ "$n" -eq 9 ]; check "every frame is printed ($n of 9)" $?
+grep -q "reduce/interleaved  step 9/9 · result" "$TMP/out"; check "the last frame is the result" $?
+grep -q "✓ equal" "$TMP/out"; check "the sum is checked against the CPU" $?
+grep -q "^interleaved  *sim  *32 " "$TMP/out"; check "the timing table follows" $?
+! grep -q $'\x1b' "$TMP/out"; check "no escape sequences in a pipe" $?
+grep -q "on the simulator" "$TMP/out"; check "it says where it ran" $?
+
+run "use reduce/sequential; set n 64; set block 32; watch interleaved vs sequential"
+check "watch A vs B succeeds" $?
+grep -q "interleaved  step 1/" "$TMP/out" && grep -q "sequential  step 1/" "$TMP/out"
+check "both variants are printed side by side" $?
+[ "$(grep -c '^interleaved \|^sequential ' "$TMP/out")" -ge 2 ]; check "both timed rows follow" $?
+
+run "use reduce/interleaved; set n 1000000; animate"
+[ $? -eq 1 ]; check "a large n fails" $?
+grep -q "n = 1000000 is too large to animate: reduce/interleaved can be traced up to n = 4096" "$TMP/err"
+check "the message names the trace limit" $?
+
+run "use reduce/interleaved; animate thrust"
+[ $? -eq 1 ]; check "a library row fails" $?
+grep -q "cannot be animated" "$TMP/err"; check "and says why" $?
+
+run "use reduce/interleaved; animate nosuch"
+[ $? -eq 1 ] && grep -q "no variant" "$TMP/err"; check "an unknown variant is refused" $?
+
+run "use reduce/interleaved; animate interleaved sequential"
+[ $? -eq 1 ] && grep -q "need vs between them" "$TMP/err"; check "two variants need vs" $?
+
+run "use reduce/interleaved; animate interleaved vs"
+[ $? -eq 1 ] && grep -q "usage: animate" "$TMP/err"; check "vs needs a second variant" $?
+
+run "help animate"
+grep -q "animate \[VARIANT\] \[vs VARIANT\]" "$TMP/out"; check "help animate shows the usage" $?
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
