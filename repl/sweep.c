@@ -42,6 +42,13 @@ static int fail(char *err, size_t len, int *bad, int at, const char *fmt, ...)
     return -1;
 }
 
+/* The message is already in err: only say where. */
+static int failed_at(int *bad, int at)
+{
+    if (bad) *bad = at;
+    return -1;
+}
+
 static int value(const char *s, long long *out, char *err, size_t len)
 {
     char e[256];
@@ -89,7 +96,7 @@ int sweep_parse_values(int nw, char **w, long long *vals, int max, int *count, i
         for (char *t = strtok_r(copy, ",", &save); t && rc == 0; t = strtok_r(NULL, ",", &save)) {
             long long v;
             if (value(t, &v, err, len) != 0) {
-                rc = fail(err, len, bad, 0, "%s", err);
+                rc = failed_at(bad, 0);
                 break;
             }
             vals[(*count)++] = v;
@@ -105,8 +112,7 @@ int sweep_parse_values(int nw, char **w, long long *vals, int max, int *count, i
     lo_s[ll] = 0;
     snprintf(hi_s, sizeof hi_s, "%s", dots + 2);
     long long lo, hi;
-    if (value(lo_s, &lo, err, len) != 0 || value(hi_s, &hi, err, len) != 0)
-        return fail(err, len, bad, 0, "%s", err);
+    if (value(lo_s, &lo, err, len) != 0 || value(hi_s, &hi, err, len) != 0) return failed_at(bad, 0);
     if (hi < lo)
         return fail(err, len, bad, 0, "the range %s runs downwards; write LO..HI with LO <= HI", r);
     long long step = 0, factor = 2;
@@ -119,7 +125,7 @@ int sweep_parse_values(int nw, char **w, long long *vals, int max, int *count, i
             if (parse_int(sv + 1, 2, 1 << 20, &factor, e, sizeof e) != 0)
                 return fail(err, len, bad, 2, "step %s: the factor must be a whole number 2 or more", sv);
         } else {
-            if (value(sv, &step, err, len) != 0) return fail(err, len, bad, 2, "step %s", err);
+            if (value(sv, &step, err, len) != 0) return failed_at(bad, 2);
         }
     }
     if (step > 0) {
@@ -186,8 +192,8 @@ static void occ_on_model(const lab_launch_probe *l, const lab_config *cfg, sweep
         off += (size_t)snprintf(o->note + off, sizeof o->note - off,
                                 "no model \"%s\", so h200's figures; ", cfg->model);
     if (res)
-        snprintf(o->note + off, sizeof o->note - off, "registers from ptxas%s%s", rnote[0] ? ", " : "",
-                 rnote);
+        snprintf(o->note + off, sizeof o->note - off, "registers as ptxas compiled it for sm_%d%s%s",
+                 res->arch, rnote[0] ? "; " : "", rnote);
     else
         snprintf(o->note + off, sizeof o->note - off,
                  "registers of %s unknown (%s): the register limit is left out", l->kernel,
@@ -254,7 +260,7 @@ void sweep_device_text(const lab_config *cfg, char *buf, size_t len)
         return;
     }
     const occ_model *m = sweep_model(cfg, NULL);
-    snprintf(buf, len, "simulator on the CPU; occupancy for model %s (%s)", m->name, m->title);
+    snprintf(buf, len, "the simulator; occupancy for model %s (%s)", m->name, m->title);
 }
 
 void sweep_date_text(time_t when, char *buf, size_t len)

@@ -141,4 +141,11 @@ int results_export_csv(FILE *f, const lab_result *rows, int n, const lab_config 
 int results_export_json(FILE *f, const lab_result *rows, int n, const lab_config *cfg,
                         const lab_algo *a, time_t when, char *err, size_t errlen);
 
+/* One point as a JSON object: the row's keys (out_result_json), then the
+ * axis, x, refused and occupancy ({kernel, regs, ..., limited_by} or null). */
+struct json_t;
+struct json_t *sweep_point_json(const sweep_data *d, const sweep_point *p);
+/* The occupancy of a launch as a JSON object (kernel name given). */
+struct json_t *sweep_occ_json(const char *kernel, const sweep_occ *o);
+
 #endif

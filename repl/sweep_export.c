@@ -245,13 +245,12 @@ int results_export_json(FILE *f, const lab_result *rows, int n, const lab_config
     return dump(f, root, err, len);
 }
 
-static json_t *occ_json(const sweep_point *p)
+json_t *sweep_occ_json(const char *kernel, const sweep_occ *o)
 {
-    if (!p->occ.known) return json_null();
-    const sweep_occ *o = &p->occ;
+    if (!o->known) return json_null();
     char lim[96];
     json_t *j = json_object();
-    json_object_set_new(j, "kernel", json_string(p->kernel));
+    json_object_set_new(j, "kernel", json_string(kernel));
     json_object_set_new(j, "from", json_string(o->source));
     json_object_set_new(j, "regs", o->regs >= 0 ? json_integer(o->regs) : json_null());
     json_object_set_new(j, "static_smem", o->static_smem >= 0 ? json_integer(o->static_smem) : json_null());
@@ -266,6 +265,16 @@ static json_t *occ_json(const sweep_point *p)
     return j;
 }
 
+json_t *sweep_point_json(const sweep_data *d, const sweep_point *p)
+{
+    json_t *o = out_result_json(&p->r);
+    json_object_set_new(o, "axis", json_string(sweep_axis_name(d->axis)));
+    json_object_set_new(o, "x", json_integer(p->x));
+    json_object_set_new(o, "refused", json_boolean(p->refused));
+    json_object_set_new(o, "occupancy", sweep_occ_json(p->kernel, &p->occ));
+    return o;
+}
+
 int sweep_export_json(FILE *f, const sweep_data *d, char *err, size_t len)
 {
     json_t *root = header_json("sweep", &d->cfg, d->algo, d->when, d->device);
@@ -276,14 +285,7 @@ int sweep_export_json(FILE *f, const sweep_data *d, char *err, size_t len)
     json_object_set_new(root, "variants", vs);
     json_object_set_new(root, "values", xs);
     json_object_set_new(root, "interrupted", json_boolean(d->interrupted));
-    for (int i = 0; i < d->npoints; i++) {
-        const sweep_point *p = &d->points[i];
-        json_t *o = out_result_json(&p->r);
-        json_object_set_new(o, "x", json_integer(p->x));
-        json_object_set_new(o, "refused", json_boolean(p->refused));
-        json_object_set_new(o, "occupancy", occ_json(p));
-        json_array_append_new(pts, o);
-    }
+    for (int i = 0; i < d->npoints; i++) json_array_append_new(pts, sweep_point_json(d, &d->points[i]));
     json_object_set_new(root, "points", pts);
     return dump(f, root, err, len);
 }

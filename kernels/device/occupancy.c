@@ -125,10 +125,14 @@ char *occ_limiters_text(unsigned lim, char *buf, size_t len)
     /* the order a student should look in: registers and shared memory are
      * what a kernel controls */
     static const int order[4] = {1, 2, 0, 3};
+    int n = 0, total = 0;
+    for (int i = 0; i < 4; i++) total += (lim >> i) & 1;
     for (int j = 0; j < 4 && off < len; j++) {
         int i = order[j];
-        if (lim & (1u << i))
-            off += (size_t)snprintf(buf + off, len - off, "%s%s", off ? " and " : "", names[i]);
+        if (!(lim & (1u << i))) continue;
+        n++;
+        off += (size_t)snprintf(buf + off, len - off, "%s%s", n == 1 ? "" : n == total ? " and " : ", ",
+                                names[i]);
     }
     if (!buf[0]) snprintf(buf, len, "-");
     return buf;
@@ -252,7 +256,7 @@ const occ_resource *occ_resource_find(const occ_resource *t, int count, const ch
     if (note && notelen) {
         size_t off = 0;
         if (use_arch != arch)
-            off += (size_t)snprintf(note, notelen, "compiled for sm_%d", use_arch);
+            off += (size_t)snprintf(note, notelen, "the build has no sm_%d, so the nearest", arch);
         if (!typed && instances > 1 && off < notelen)
             snprintf(note + off, notelen - off, "%sthe most of %d template instances", off ? "; " : "",
                      instances);
@@ -520,10 +524,10 @@ int lab_launch_check(lab_job *job, const char *kernel, const void *func, const u
                       kernel, threads, L.where, max_threads);
     }
     if (b[0] > (unsigned)L.max_bx || b[1] > (unsigned)L.max_by || b[2] > (unsigned)L.max_bz)
-        return refuse(job, "%s: block %ux%ux%u is past %s's limits of %dx%dx%d per dimension", kernel,
+        return refuse(job, "%s: block %ux%ux%u is past the limits of %s: at most %dx%dx%d threads in x, y, z", kernel,
                       b[0], b[1], b[2], L.where, L.max_bx, L.max_by, L.max_bz);
     if (g[0] > L.max_gx || g[1] > L.max_gy || g[2] > L.max_gz)
-        return refuse(job, "%s: grid %ux%ux%u is past %s's limits: x 1..%lld, y and z 1..%lld", kernel,
+        return refuse(job, "%s: grid %ux%ux%u is past the limits of %s: x 1..%lld, y and z 1..%lld blocks", kernel,
                       g[0], g[1], g[2], L.where, L.max_gx, L.max_gy);
     /* Shared memory per block: on the GPU static + dynamic against what the
      * kernel may have (opted in or not); on the simulator the dynamic part

@@ -28,7 +28,7 @@ extern "C" {
 
 typedef struct occ_model {
     const char *name;            /* what `set model` takes: "h200" */
-    const char *title;           /* "NVIDIA H200 (Hopper)" */
+    const char *title;           /* "NVIDIA H200 SXM, Hopper, 141 GB HBM3e" */
     int cc_major, cc_minor;      /* compute capability */
     int sms;                     /* streaming multiprocessors */
     int warp_size;
@@ -100,7 +100,7 @@ typedef struct occ_result {
  * Returns blocks_per_sm (0 when such a block cannot run; r->why says why). */
 int occ_compute(const occ_model *m, const occ_kernel *k, int block, occ_result *r);
 
-/* "registers", "shared memory", "warps", "blocks", joined with " and ";
+/* "registers", "shared memory", "warps", "blocks": "registers, warps and blocks";
  * "-" when no bit is set. Returns buf. */
 char *occ_limiters_text(unsigned limiters, char *buf, size_t len);
 

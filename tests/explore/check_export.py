@@ -1,0 +1,95 @@
+#!/usr/bin/env python3
+"""End to end: the real gpulab sweeps on the simulator and exports; the files
+are read back with Python's csv and json modules, and the SVG pictures are
+parsed as XML.
+
+    check_export.py GPULAB OUT_DIR [EXTRA.svg ...]
+"""
+import csv
+import json
+import os
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+
+
+def fail(msg):
+    print("FAIL: " + msg)
+    sys.exit(1)
+
+
+def check_svg(path):
+    root = ET.parse(path).getroot()
+    if not root.tag.endswith("svg"):
+        fail("%s: the root element is %s, not svg" % (path, root.tag))
+    for attr in ("width", "height"):
+        if not root.get(attr):
+            fail("%s: no %s" % (path, attr))
+    if len(list(root.iter())) < 10:
+        fail("%s: almost empty" % path)
+
+
+def main():
+    gpulab, out = sys.argv[1], sys.argv[2]
+    os.makedirs(out, exist_ok=True)
+    script = os.path.join(out, "explore.gpulab")
+    with open(script, "w") as f:
+        f.write(
+            "set backend sim\n"
+            "use reduce/sequential\n"
+            "set n 2049\n"
+            "set repeats 1\n"
+            "sweep block 32..256 for interleaved,sequential\n"
+            "export %(o)s/s.csv\nexport %(o)s/s.json\nexport %(o)s/s.svg\n"
+            "export %(o)s/s.png\nexport %(o)s/s.pdf\n"
+            "compare\n"
+            "export %(o)s/r.json\nexport %(o)s/r.csv\n" % {"o": out})
+    env = dict(os.environ, GPULAB_NO_GPU="1", NO_COLOR="1")
+    p = subprocess.run([gpulab, script], capture_output=True, text=True, env=env, timeout=300)
+    if p.returncode != 0:
+        fail("gpulab exited %d:\n%s\n%s" % (p.returncode, p.stdout, p.stderr))
+
+    with open(os.path.join(out, "s.csv"), newline="") as f:
+        comments = [l for l in f if l.startswith("#")]
+    with open(os.path.join(out, "s.csv"), newline="") as f:
+        rows = list(csv.DictReader(l for l in f if not l.startswith("#")))
+    if len(rows) != 8:
+        fail("s.csv has %d rows, want 8 (4 blocks x 2 variants)" % len(rows))
+    if [r["block"] for r in rows[:2]] != ["32", "32"] or rows[1]["variant"] != "sequential":
+        fail("s.csv rows out of order: %s" % rows[:2])
+    if any(r["correct"] != "yes" or not r["blocks_per_sm"] for r in rows):
+        fail("s.csv: a point is wrong or has no occupancy")
+    if not any(c.startswith("# device: the simulator") for c in comments) or \
+       not any(c.startswith("# settings:") and "n=2049" in c for c in comments):
+        fail("s.csv: no device or settings lines: %s" % comments)
+
+    with open(os.path.join(out, "s.json")) as f:
+        js = json.load(f)
+    if js["kind"] != "sweep" or js["axis"] != "block" or len(js["points"]) != 8:
+        fail("s.json: %s %s %d points" % (js["kind"], js["axis"], len(js["points"])))
+    if js["points"][0]["occupancy"]["limited_by"] == "":
+        fail("s.json: no limiter")
+
+    with open(os.path.join(out, "r.json")) as f:
+        rj = json.load(f)
+    if rj["kind"] != "results" or not any(r["variant"] == "cpu-omp" for r in rj["rows"]):
+        fail("r.json is not the compare table")
+    with open(os.path.join(out, "r.csv"), newline="") as f:
+        rr = list(csv.DictReader(l for l in f if not l.startswith("#")))
+    if len(rr) != len(rj["rows"]):
+        fail("r.csv and r.json disagree: %d and %d rows" % (len(rr), len(rj["rows"])))
+
+    check_svg(os.path.join(out, "s.svg"))
+    for extra in sys.argv[3:]:
+        check_svg(extra)
+    with open(os.path.join(out, "s.png"), "rb") as f:
+        if f.read(8) != b"\x89PNG\r\n\x1a\n":
+            fail("s.png is not a PNG")
+    with open(os.path.join(out, "s.pdf"), "rb") as f:
+        if f.read(4) != b"%PDF":
+            fail("s.pdf is not a PDF")
+    print("1 passed, 0 failed")
+
+
+if __name__ == "__main__":
+    main()

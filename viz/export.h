@@ -1,0 +1,42 @@
+/* export.h - a canvas as a picture file for slides and reports: SVG, PNG or
+ * PDF through cairo. Each cell becomes its glyph in a monospaced font, in its
+ * role's colour on a light page, with a filled rectangle where the cell has a
+ * background (reverse video, highlighted and wrong cells). */
+#ifndef GPULAB_VIZ_EXPORT_H
+#define GPULAB_VIZ_EXPORT_H
+
+#include <stddef.h>
+
+#include "canvas.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum viz_export_fmt {
+    VIZ_EXPORT_NONE = -1,
+    VIZ_EXPORT_SVG = 0,
+    VIZ_EXPORT_PNG,
+    VIZ_EXPORT_PDF
+} viz_export_fmt;
+
+/* The format a file name asks for by its extension (case-insensitive). */
+viz_export_fmt viz_export_format(const char *path);
+
+/* Write rows [0, rows) of c (rows <= 0: the whole canvas, blank rows at the
+ * bottom left out) to path in the format of its extension. 0 ok, -1 with a
+ * message in err. */
+int viz_export_canvas(const canvas *c, int rows, const char *path, char *err, size_t errlen);
+
+/* The picture `export FILE.svg` writes is the newest one shown: the sweep's
+ * plot or the player's current frame. Whoever shows a picture offers it
+ * (a copy is kept, so the caller may free its canvas); what names it in
+ * messages ("plot of the sweep", "frame 3 of reduce/sequential"). */
+void viz_export_offer(const canvas *c, int rows, const char *what);
+/* The newest offered picture, or NULL; *rows and *what describe it. */
+const canvas *viz_export_latest(int *rows, const char **what);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
