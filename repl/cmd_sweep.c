@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "complete.h"
 #include "export.h"
 #include "out.h"
 #include "parse.h"
@@ -836,6 +837,44 @@ static enum cmd_status cmd_export(struct session *s, int argc, char **argv)
 
 /* ------------------------------------------------------------ the table */
 
+/* sweep AXIS VALUES ... : the axis, a few ranges, then the keywords and
+ * their values. */
+static void complete_sweep(struct session *s, int argc, char **argv, const char *text,
+                           struct cmp_list *out)
+{
+    (void)text;
+    if (argc == 1) {
+        cmp_add(out, "block");
+        cmp_add(out, "grid");
+        cmp_add(out, "n");
+        return;
+    }
+    if (argc == 2) {
+        if (strcmp(argv[1], "n") == 0) {
+            cmp_add(out, "2^10..2^24");
+            cmp_add(out, "2^10..2^28");
+        } else if (strcmp(argv[1], "grid") == 0) {
+            cmp_add(out, "1..1024");
+        } else {
+            cmp_add(out, "32..1024");
+        }
+        return;
+    }
+    const char *prev = argv[argc - 1];
+    if (strcmp(prev, "for") == 0) {
+        cmp_variants(s, out);
+    } else if (strcmp(prev, "plot") == 0) {
+        cmp_add(out, "time");
+        cmp_add(out, "gbps");
+        cmp_add(out, "occupancy");
+        cmp_add(out, "none");
+    } else if (strcmp(prev, "step") != 0) {
+        cmp_add(out, "for");
+        cmp_add(out, "plot");
+        if (argc == 3) cmp_add(out, "step");
+    }
+}
+
 static void sweep_more_help(struct session *s)
 {
     char names[256];
@@ -868,7 +907,8 @@ const struct cmd cmd_sweep[] = {
             "Examples: sweep block 32..1024 for interleaved,sequential\n"
             "          sweep n 2^10..2^24 step x4 plot time\n",
         .run = cmd_sweep_run,
-        .complete = CMP_NONE,
+        .complete = CMP_CUSTOM,
+        .complete_fn = complete_sweep,
         .more_help = sweep_more_help,
     },
     {

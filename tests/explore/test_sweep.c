@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "complete.h"
 #include "out.h"
 #include "session.h"
 #include "sweep.h"
@@ -481,6 +482,27 @@ static void test_commands(void)
               strstr(o, "\"x\":2001"), "json lines: %s", o);
     free(o);
     s.json = 0;
+
+    /* completion: the axis, then variants after `for`, metrics after `plot` */
+    struct cmp_list cl = {0};
+    int files = 0;
+    cmp_candidates(&s, "sweep b", 6, "b", &cl, &files);
+    int has = 0;
+    for (int i = 0; i < cl.n; i++) has |= strcmp(cl.words[i], "block") == 0;
+    CHECK(has, "sweep completes block");
+    cmp_free(&cl);
+    memset(&cl, 0, sizeof cl);
+    cmp_candidates(&s, "sweep block 32..64 for ", 23, "", &cl, &files);
+    has = 0;
+    for (int i = 0; i < cl.n; i++) has |= strcmp(cl.words[i], "sequential") == 0;
+    CHECK(has, "for completes variants");
+    cmp_free(&cl);
+    memset(&cl, 0, sizeof cl);
+    cmp_candidates(&s, "sweep block 32..64 plot ", 24, "", &cl, &files);
+    has = 0;
+    for (int i = 0; i < cl.n; i++) has |= strcmp(cl.words[i], "gbps") == 0;
+    CHECK(has, "plot completes metrics");
+    cmp_free(&cl);
 
     snprintf(line, sizeof line, "rm -rf %s", dir);
     CHECK(system(line) == 0, "cleanup");
