@@ -18,6 +18,7 @@
  * and the merges of private histograms as atomics on the global counters. */
 #include "kern.h"
 #include "histogram.h"
+#include "device/occupancy.h"
 
 /* The lanes of this thread's warp that exist: all 32, except in the last warp
  * of a block whose size is not a multiple of 32. */
@@ -194,33 +195,49 @@ hist_fast_k(const unsigned char *pixels, long long n, unsigned *hist)
 
 static long long ceil_div(long long a, long long b) { return (a + b - 1) / b; }
 
+typedef enum { HIST_GLOBAL, HIST_SHARED, HIST_FAST } hist_kind;
+
+#if defined(GPULAB_SIM)
+/* The GPU the simulator models (`set model`), the H200 when it is unknown. */
+static const occ_model *sim_model(const lab_job *job)
+{
+    const occ_model *m = occ_model_find(job->cfg->model);
+    return m ? m : occ_model_find("h200");
+}
+#endif
+
 /* Streaming multiprocessors of the GPU, or of the GPU the simulator models. */
-static int sm_count(void)
+static int sm_count(const lab_job *job)
 {
 #if defined(GPULAB_SIM)
-    return HIST_SIM_MODEL_SMS;
+    const occ_model *m = sim_model(job);
+    return m && m->sms > 0 ? m->sms : HIST_SIM_MODEL_SMS;
 #else
     return lab_device()->sms > 0 ? lab_device()->sms : HIST_SIM_MODEL_SMS;
 #endif
 }
 
-typedef enum { HIST_GLOBAL, HIST_SHARED, HIST_FAST } hist_kind;
-
-/* Blocks the kernel can keep resident per SM (the fast variant's persistent
- * grid). On the simulator: the limits of an H200-class SM, 2048 threads and
- * 227 KiB of shared memory (1 KiB of it reserved per block). */
+/* Blocks of the fast kernel that stay resident per SM (its persistent grid):
+ * the CUDA occupancy API on the GPU, the occupancy calculator over the
+ * modelled GPU on the simulator (the 32 KiB table and the block's threads
+ * are what limit it). */
 static int resident_per_sm(lab_job *job, int block)
 {
-#if defined(GPULAB_SIM)
-    const int by_threads = 2048 / block;
-    const int by_smem = (227 * 1024) / (int)(HIST_BINS * 32 * sizeof(unsigned) + 1024);
-    int per = by_threads < by_smem ? by_threads : by_smem;
-    return per < 1 ? 1 : per;
-#else
     int per = 0;
+#if defined(GPULAB_SIM)
+    const occ_model *m = sim_model(job);
+    if (m) {
+        occ_kernel k;
+        occ_result r;
+        memset(&k, 0, sizeof k);
+        k.static_smem = (long)(HIST_BINS * 32 * sizeof(unsigned));
+        k.max_threads = 1024;
+        per = occ_compute(m, &k, block, &r);
+    }
+#else
     CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, hist_fast_k, block, 0));
-    return per < 1 ? 1 : per;
 #endif
+    return per < 1 ? 1 : per;
 }
 
 static int run(lab_job *job, hist_kind kind)
@@ -239,7 +256,7 @@ static int run(lab_job *job, hist_kind kind)
             if (r < 0) return -1;
             per_sm = r;
         }
-        long long g = per_sm * sm_count(), need = ceil_div(n, per_block);
+        long long g = per_sm * sm_count(job), need = ceil_div(n, per_block);
         job->grid = need < 1 ? 1 : (need < g ? need : g);
     }
     if (job->grid > 2147483647LL) {

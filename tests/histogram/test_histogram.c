@@ -218,6 +218,21 @@ static void blocks_and_grids(void **state)
     assert_int_equal(r.correct, 1);
     assert_int_equal(r.block, 1024);
     assert_int_equal(r.grid, (600 * 1000 + 16 * 1024 - 1) / (16 * 1024));
+    /* the modelled GPU sets the SM count: an A100 has 108 */
+    snprintf(cfg.model, sizeof cfg.model, "a100");
+    r = run_one(&cfg, "shared", NULL);
+    assert_int_equal(r.correct, 1);
+    assert_int_equal(r.grid, HIST_BLOCKS_PER_SM * 108);
+    /* fast on an image larger than one wave: a persistent grid, as many
+     * blocks as stay resident; a T4 (40 SMs of 1024 threads) holds one
+     * 1024-thread block per SM */
+    snprintf(cfg.model, sizeof cfg.model, "t4");
+    cfg.width = 1024;
+    cfg.height = 768;
+    snprintf(cfg.pattern, sizeof cfg.pattern, "flat");
+    r = run_one(&cfg, "fast", NULL);
+    assert_int_equal(r.correct, 1);
+    assert_int_equal(r.grid, 40);
 }
 
 /* The simulator's race check: zeroing, counting and merging are separated by
