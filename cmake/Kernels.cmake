@@ -8,8 +8,8 @@
 # LIB files (thrust, CUB, cuBLAS) exist only for the GPU; CPU and HOST files are
 # C (or C++). kernels/CMakeLists.txt links every family into gpulab_kernels.
 # TEST_ONLY: kernels that only tests use (tests/sim): the library is made the
-# same way but is not listed among the families, so gpulab_kernels and the
-# registry never see it.
+# simulator build only and is not listed among the families, so gpulab_kernels
+# and the registry never see it.
 define_property(GLOBAL PROPERTY GPULAB_FAMILIES
   BRIEF_DOCS "family libraries" FULL_DOCS "family libraries")
 
@@ -24,7 +24,11 @@ function(gpulab_family name)
          "/* generated: ${src} for the CPU simulator */\n#define GPULAB_SIM 1\n#include \"${abs}\"\n")
     file(CONFIGURE OUTPUT ${gen}/${base}.traced.cu CONTENT
          "/* generated: ${src} with trace recording */\n#define LAB_TRACE 1\n#include \"${abs}\"\n")
-    list(APPEND out ${abs} ${gen}/${base}.traced.cu ${gen}/${base}.sim.cpp)
+    if(F_TEST_ONLY)
+      list(APPEND out ${gen}/${base}.sim.cpp)  # test kernels run on the simulator only
+    else()
+      list(APPEND out ${abs} ${gen}/${base}.traced.cu ${gen}/${base}.sim.cpp)
+    endif()
   endforeach()
   foreach(src IN LISTS F_LIB F_CPU F_HOST)
     get_filename_component(abs ${src} ABSOLUTE)
