@@ -192,6 +192,8 @@ typedef struct lab_algo {
     const char *const *patterns; /* NULL-terminated; first is the default */
     long long n_default;     /* the lecture's size, for a GPU */
     long long sim_default_n; /* default n on the simulator (0 = n_default) */
+    long long trace_n;       /* n for trace/animate when n is auto (0 = the default
+                                n if it can be traced, else 64) */
     lab_dtype dtype_default;
     /* Make the host input (job->in, job->in_bytes), size job->out, set
      * job->bytes (bytes one run moves) and anything family-specific. */

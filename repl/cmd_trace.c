@@ -32,11 +32,19 @@ int sess_record_trace(struct session *s, const lab_variant *v, lab_trace *t, lab
         return -1;
     }
     lab_config cfg = s->cfg;
-    if (cfg.n <= 0) cfg.n = v->trace_max_n < TRACE_AUTO_N ? v->trace_max_n : TRACE_AUTO_N;
-    /* With block auto, trace with the variant's smallest block: every thread
-     * gets a line, so fewer idle threads make a readable trace. */
+    if (cfg.n <= 0) {
+        /* The family's picture size, or its default size when that is small
+         * enough (the lecture's examples), or a size small enough to read. */
+        long long def = s->algo->n_default;
+        if (s->algo->trace_n > 0) cfg.n = s->algo->trace_n;
+        else if (def > 0 && def <= v->trace_max_n) cfg.n = def;
+        else cfg.n = v->trace_max_n < TRACE_AUTO_N ? v->trace_max_n : TRACE_AUTO_N;
+    }
+    /* With block auto, trace with the variant's smallest block of at least a
+     * warp: fewer idle threads make a readable trace, and a warp shows
+     * divergence. Below a warp, the variant's own default. */
     if (cfg.block <= 0 && v->block_min > 0 && !(v->flags & (LAB_FIXED_BLOCK | LAB_BLOCK_2D)))
-        cfg.block = v->block_min;
+        cfg.block = v->block_min >= 32 ? v->block_min : v->block_default;
     cfg.repeats = 1;
     lab_input in;
     if (lab_input_prepare(&in, s->algo, &cfg, err, errlen) != 0) return -1;

@@ -188,6 +188,7 @@ const lab_algo lab_algo_histogram = {
     .patterns = patterns,
     .n_default = N_DEFAULT,
     .sim_default_n = (long long)HIST_SIM_W * HIST_SIM_H,
+    .trace_n = 64 * 36, /* a 64x36 picture flowing into the bins */
     .dtype_default = LAB_U8,
     .prepare = prepare,
     .check = check,

@@ -230,6 +230,7 @@ const lab_algo lab_algo_mandelbrot = {
     .patterns = patterns,
     .n_default = 1280,     /* 1280 x 720, the lecture's first size */
     .sim_default_n = 160,  /* 160 x 90 on the simulator */
+    .trace_n = 160,        /* and the animated picture */
     .dtype_default = LAB_FLOAT,
     .prepare = prepare,
     .check = check,

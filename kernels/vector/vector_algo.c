@@ -409,6 +409,7 @@ const lab_algo lab_algo_scale = {
     .dtypes = DT3,
     .patterns = scale_patterns,
     .n_default = 10000,
+    .trace_n = 100, /* a map that fits a screen: four blocks of 32, the last one partly idle */
     .dtype_default = LAB_INT,
     .prepare = prepare_scale,
     .check = check_scale,
