@@ -25,7 +25,8 @@
  *
  * Everything is rebuilt from the trace on each call; the contract of the
  * events is in kernels/bitonic/bitonic.h: the k of a compare-exchange is the
- * one of its thread's latest step marker, its j is i1 ^ i2.
+ * one of its thread's latest step marker, its j is i1 ^ i2, and a shared-memory
+ * compare-exchange indexes its block's slice of 2 * blockDim keys.
  */
 #include "render.h"
 
@@ -183,6 +184,16 @@ static int model_build(bmodel *m, const lab_trace *t)
         case LAB_EV_CSWAP:
             i1 = e->a < e->b ? e->a : e->b;
             i2 = e->a < e->b ? e->b : e->a;
+            if (e->space == LAB_SP_SHARED) {
+                /* indices into the block's slice of 2 * blockDim keys */
+                if ((int)e->launch >= t->nlaunches) {
+                    m->stray++;
+                    break;
+                }
+                long long base = (long long)e->block * 2 * t->launches[e->launch].block[0];
+                i1 += base;
+                i2 += base;
+            }
             s = bitonic_step_index(k, i1 ^ i2);
             if (s < 0 || s >= m->S || i1 < 0 || i2 >= n || i2 - i1 != m->st[s].j) {
                 m->stray++;

@@ -129,10 +129,10 @@ static __global__ void bitonic_n_finish(T *a, int k)
 
 #define NL_MAX_BLOCK 1024
 
-/* Compare-exchange of two keys of the block's slice in shared memory: l1, l2
- * index the slice, g1, g2 are the keys' places in the array. */
+/* Compare-exchange of two keys of the block's slice in shared memory (l1, l2
+ * index the slice; the trace records these shared indices). */
 template <class T, class S>
-static __device__ __forceinline__ void exchange_shared(S &s, int l1, int l2, int g1, int g2, bool asc)
+static __device__ __forceinline__ void exchange_shared(S &s, int l1, int l2, bool asc)
 {
     T a = s[l1];
     T b = s[l2];
@@ -141,7 +141,7 @@ static __device__ __forceinline__ void exchange_shared(S &s, int l1, int l2, int
         s[l1] = b;
         s[l2] = a;
     }
-    TRACE_CSWAP(LAB_SP_SHARED, g1, g2, swap, asc);
+    TRACE_CSWAP(LAB_SP_SHARED, l1, l2, swap, asc);
 }
 
 /* Copy the block's slice of 2 * blockDim keys between global and shared
@@ -184,7 +184,7 @@ static __global__ void bitonic_nl_start(const T *src, T *dst, int kmax)
         for (int j = k >> 1; j > 0; j >>= 1) {
             TRACE_MARK(BITONIC_MK_STEP, BITONIC_ROLE_START, k, j);
             int l1 = pair_first(t, j);
-            exchange_shared<T>(s, l1, l1 + j, base + l1, base + l1 + j, ((base + l1) & k) == 0);
+            exchange_shared<T>(s, l1, l1 + j, ((base + l1) & k) == 0);
             __syncthreads();
         }
     slice_store<T>(s, dst, base);
@@ -203,7 +203,7 @@ static __global__ void bitonic_nl_finish(T *a, int k)
     for (int j = blockDim.x; j > 0; j >>= 1) {
         TRACE_MARK(BITONIC_MK_STEP, BITONIC_ROLE_FINISH, k, j);
         int l1 = pair_first(t, j);
-        exchange_shared<T>(s, l1, l1 + j, base + l1, base + l1 + j, ((base + l1) & k) == 0);
+        exchange_shared<T>(s, l1, l1 + j, ((base + l1) & k) == 0);
         __syncthreads();
     }
     slice_store<T>(s, a, base);
@@ -228,7 +228,6 @@ static __global__ void bitonic_nl_finish(T *a, int k)
  * At 2^24 keys and tiles of 8192 that is 30 passes over the array instead of
  * the lecture's 300 launches. */
 #define FAST_PER 8        /* keys per thread in the tile kernels (3 steps per round) */
-#define FAST_LOG_PER 3
 #define FAST_MAX_BLOCK 1024
 #define FAST_TILE_MAX (FAST_PER * FAST_MAX_BLOCK)
 #define FAST_GC 5         /* steps fused per pass over global memory (32 keys per thread) */

@@ -33,9 +33,12 @@ void bitonic_fingerprint(const uint32_t *keys, long long n, uint64_t *sum, uint6
 /* ------------------------------------------------------------- traces
  *
  * Events the bitonic kernels record (docs/bitonic.md shows them in use):
- *   CSWAP  a = i1 < b = i2: positions in the array being sorted, whatever the
- *          memory the keys were in; space: GLOBAL (o, ov, n, nl middle),
- *          SHARED (nl start and finish) or REG (fast); v = 1 if swapped;
+ *   CSWAP  a = i1 < b = i2, indices in the memory of space: GLOBAL (o, ov,
+ *          n, nl middle, positions in the array), SHARED (nl start and
+ *          finish: indices into the block's slice, which starts at array
+ *          position blockIdx * 2 * blockDim; the slice load's READ/WRITE
+ *          pairs say the same) or REG (fast: registers have no address, so
+ *          a and b are the keys' array positions); v = 1 if swapped;
  *          v2 = 1 ascending, 0 descending.
  *   READ / WRITE  copies between global and shared memory (nl, fast):
  *          a = array position for GLOBAL, shared-memory index for SHARED.

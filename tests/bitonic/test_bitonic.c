@@ -425,13 +425,17 @@ static void replay_sorts(const lab_trace *t)
             if (e->kind == LAB_EV_MARK && e->a == BITONIC_MK_STEP) kk = (long long)e->v;
             if (e->kind != LAB_EV_CSWAP || kk != k || (e->a ^ e->b) != j) continue;
             assert_true(e->a < e->b);
-            assert_int_equal(e->v2 != 0, ((e->a & k) == 0));
-            int sw = e->v2 != 0 ? v[e->a] > v[e->b] : v[e->a] < v[e->b];
+            /* shared memory: indices into the block's slice of 2 * blockDim keys */
+            long long base = e->space == LAB_SP_SHARED ? (long long)e->block * 2 * t->launches[e->launch].block[0] : 0;
+            long long a = base + e->a, b = base + e->b;
+            assert_true(b < n);
+            assert_int_equal(e->v2 != 0, ((a & k) == 0));
+            int sw = e->v2 != 0 ? v[a] > v[b] : v[a] < v[b];
             assert_int_equal(sw, e->v != 0); /* the recorded swap is the network's */
             if (sw) {
-                double x = v[e->a];
-                v[e->a] = v[e->b];
-                v[e->b] = x;
+                double x = v[a];
+                v[a] = v[b];
+                v[b] = x;
             }
             done++;
         }
