@@ -17,6 +17,7 @@
     X(cmd_run)        \
     X(cmd_trace)      \
     X(cmd_animate)    \
+    X(cmd_lesson_group) \
     X(cmd_sweep)      \
     /* end of the list */
 

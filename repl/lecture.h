@@ -1,17 +1,15 @@
-/* lecture.h - the hook behind `gpulab --lecture FILE`.
- *
- * main.c parses --lecture FILE, stores it in s->lecture and calls
- * lecture_main() once the session is ready. The lessons module owns the real
- * implementation (it replaces repl/lecture.c); the version here runs FILE as
- * a script, so the option works before that lands.
+/* lecture.h - lecture mode, behind `gpulab --lecture FILE` and the REPL's
+ * `lecture FILE`: a lesson (.md) or a plain script shown one step per key
+ * press on a terminal, or rehearsed start to end without one (lecture.c).
  */
 #ifndef GPULAB_LECTURE_H
 #define GPULAB_LECTURE_H
 
 struct session;
 
-/* Run a lecture from path in session s. Returns the process exit status:
- * 0 when everything went well, 1 when something failed. */
+/* Run a lecture from path in session s. Returns 0 when everything went
+ * well, 1 when a command failed, 2 when the file could not be read (the
+ * error is printed and counted in s->errors). */
 int lecture_main(struct session *s, const char *path);
 
 #endif

@@ -1,0 +1,433 @@
+/* cmd_lesson.c - the lesson runner: lessons, lesson, next, back, again,
+ * answer, beside, lecture.
+ *
+ * A lesson is shown one step at a time. At the interactive prompt the step's
+ * commands are offered one by one as a pre-filled line (Enter runs it, or
+ * edit it first), then `next`. Progress is stored after every step shown and
+ * every right answer (lesson_progress.c). */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <readline/readline.h>
+
+#include "cmd.h"
+#include "lecture.h"
+#include "lesson.h"
+#include "out.h"
+#include "session.h"
+
+static struct lesson *g_cur;    /* the lesson under way, or NULL */
+static int g_step;              /* its step shown, 0-based */
+static int g_offer;             /* the next of the step's commands to offer at the prompt */
+static int *g_right;            /* per question of the step: answered right */
+static struct session *g_sess;
+static int g_hook_set;
+static int g_progress_warned;
+static const struct lesson_step *g_beside;
+
+void lesson_set_beside(const struct lesson_step *st) { g_beside = st; }
+
+/* readline calls this before each prompt: pre-fill the next command of the step. */
+static int prefill_hook(void)
+{
+    if (!g_cur || !g_sess || !g_sess->interactive) return 0;
+    const struct lesson_step *st = &g_cur->steps[g_step];
+    if (g_offer < st->ncmds) {
+        rl_insert_text(lesson_cmd_text(g_sess, &st->cmds[g_offer]));
+        g_offer++;
+    } else if (g_offer == st->ncmds && g_step + 1 < g_cur->nsteps) {
+        rl_insert_text("next");
+        g_offer++;
+    }
+    return 0;
+}
+
+static void save_progress(void)
+{
+    struct lesson_progress p;
+    lesson_progress_get(g_cur->id, &p);
+    p.step = g_step + 1;
+    p.nsteps = g_cur->nsteps;
+    if (p.seen < p.step) p.seen = p.step;
+    if (p.seen > p.nsteps) p.seen = p.nsteps;
+    if (lesson_progress_put(&p) != 0 && !g_progress_warned) {
+        char path[4096];
+        lesson_progress_path(path, sizeof path);
+        out_warn("cannot save lesson progress in %s: %s", path[0] ? path : "(no home folder)",
+                 strerror(errno));
+        g_progress_warned = 1;
+    }
+}
+
+static void show_step(struct session *s)
+{
+    const struct lesson_step *st = &g_cur->steps[g_step];
+    free(g_right);
+    g_right = calloc((size_t)st->nquestions + 1, sizeof *g_right);
+    g_offer = 0;
+    g_beside = st;
+    lesson_set_render_session(s);
+    lesson_render_step(g_cur, g_step, lesson_width(), 0);
+    if (s->interactive && st->ncmds > 0)
+        out_printf("%s(the prompt offers this step's commands one by one: Enter runs one, or edit it "
+                   "first)%s\n",
+                   out_color(OUT_DIM), out_color(OUT_RESET));
+    else if (st->ncmds > 0 && !s->interactive)
+        out_printf("%s(run the commands above; `next` goes on)%s\n", out_color(OUT_DIM), out_color(OUT_RESET));
+    if (g_step + 1 == g_cur->nsteps)
+        out_printf("%sThis is the last step of the lesson.%s\n", out_color(OUT_DIM), out_color(OUT_RESET));
+    save_progress();
+}
+
+static int need_lesson(struct session *s)
+{
+    if (g_cur) return 1;
+    sess_error(s, 0, "no lesson under way: `lessons` lists them, `lesson N` starts one");
+    return 0;
+}
+
+/* ---- finding a lesson by number, name or file */
+
+static int is_file(const char *p)
+{
+    struct stat sb;
+    return stat(p, &sb) == 0 && S_ISREG(sb.st_mode);
+}
+
+/* The name part of an id: "04-reduction" -> "reduction". */
+static const char *id_name(const char *id)
+{
+    const char *p = id;
+    while (isdigit((unsigned char)*p)) p++;
+    return *p == '-' ? p + 1 : id;
+}
+
+/* Resolve what to a path (malloc'd), or NULL with a message in err. */
+static char *resolve(struct session *s, const char *what, char *err, size_t errlen)
+{
+    if (strchr(what, '/') || (strlen(what) > 3 && strcmp(what + strlen(what) - 3, ".md") == 0)) {
+        if (is_file(what)) return strdup(what);
+        snprintf(err, errlen, "no lesson file %s", what);
+        return NULL;
+    }
+    int n;
+    char **list = lesson_list(s->lang, &n);
+    char *found = NULL;
+    char *endp;
+    long k = strtol(what, &endp, 10);
+    if (*what && !*endp) {
+        if (k >= 1 && k <= n) found = strdup(list[k - 1]);
+        else snprintf(err, errlen, "there are lessons 1 to %d (`lessons` lists them)", n);
+        lesson_list_free(list, n);
+        return found;
+    }
+    int hits = 0;
+    char cand[1024] = "";
+    for (int pass = 0; pass < 3 && !hits; pass++) {
+        for (int i = 0; i < n; i++) {
+            char *id = strrchr(list[i], '/') + 1;
+            char idb[256];
+            snprintf(idb, sizeof idb, "%.*s", (int)(strlen(id) - 3), id);
+            int match = 0;
+            if (pass == 0) match = strcmp(idb, what) == 0 || strcmp(id_name(idb), what) == 0;
+            if (pass == 1) match = strncmp(id_name(idb), what, strlen(what)) == 0;
+            if (pass == 2) { /* an algorithm the lesson is about */
+                char e[256];
+                struct lesson *l = lesson_load(list[i], e, sizeof e);
+                if (l) {
+                    char al[512];
+                    snprintf(al, sizeof al, " %s ", l->algos);
+                    char w[80];
+                    snprintf(w, sizeof w, " %s ", what);
+                    match = strstr(al, w) != NULL;
+                    lesson_free(l);
+                }
+            }
+            if (!match) continue;
+            hits++;
+            if (!found) found = strdup(list[i]);
+            size_t off = strlen(cand);
+            snprintf(cand + off, sizeof cand - off, "%s%s", off ? ", " : "", idb);
+        }
+    }
+    lesson_list_free(list, n);
+    if (hits == 1) return found;
+    free(found);
+    if (hits > 1) snprintf(err, errlen, "\"%s\" could be %s", what, cand);
+    else snprintf(err, errlen, "no lesson \"%s\" (`lessons` lists them; a file path opens any lesson)", what);
+    return NULL;
+}
+
+/* ---- commands */
+
+static enum cmd_status cmd_lessons(struct session *s, int argc, char **argv)
+{
+    (void)argv;
+    if (argc > 1) return sess_error(s, 1, "lessons takes no arguments");
+    int n;
+    char **list = lesson_list(s->lang, &n);
+    if (n == 0) {
+        char dir[4096];
+        lesson_dir(s->lang, dir, sizeof dir);
+        out_printf("no lessons found in %s (set GPULAB_LESSONS to the lessons folder)\n", dir);
+        return CMD_OK;
+    }
+    const char *hdr[] = {"", "lesson", "title", "time", "progress"};
+    struct out_table *t = out_table_new(5, hdr, "rllll");
+    for (int i = 0; i < n; i++) {
+        char num[16], err[512], prog[64];
+        snprintf(num, sizeof num, "%d", i + 1);
+        struct lesson *l = lesson_load(list[i], err, sizeof err);
+        if (!l) {
+            const char *cells[] = {num, strrchr(list[i], '/') + 1, err, "", "-"};
+            out_table_row(t, cells);
+            out_table_color(t, 2, OUT_ERROR);
+            continue;
+        }
+        struct lesson_progress p;
+        if (lesson_progress_get(l->id, &p) != 0 || p.seen == 0)
+            snprintf(prog, sizeof prog, "not started");
+        else if (p.seen >= l->nsteps)
+            snprintf(prog, sizeof prog, "done (%d right)", p.correct);
+        else
+            snprintf(prog, sizeof prog, "step %d of %d", p.step, l->nsteps);
+        int cur = g_cur && strcmp(g_cur->id, l->id) == 0;
+        char title[600];
+        snprintf(title, sizeof title, "%s%s", l->title, cur ? "  (under way)" : "");
+        const char *cells[] = {num, l->id, title, l->time, prog};
+        out_table_row(t, cells);
+        if (p.seen >= l->nsteps) out_table_color(t, 4, OUT_GOOD);
+        lesson_free(l);
+    }
+    out_table_print(t);
+    out_table_free(t);
+    out_printf("`lesson N` starts (or resumes) one; `lesson FILE` opens any lesson file.\n");
+    lesson_list_free(list, n);
+    return CMD_OK;
+}
+
+static enum cmd_status cmd_lesson(struct session *s, int argc, char **argv)
+{
+    if (argc == 1) {
+        if (g_cur) {
+            show_step(s);
+            return CMD_OK;
+        }
+        return cmd_lessons(s, 1, argv);
+    }
+    if (argc > 3) return sess_error(s, 3, "lesson takes a lesson and at most a step number");
+    char err[1024];
+    char *path = resolve(s, argv[1], err, sizeof err);
+    if (!path) return sess_error(s, 1, "%s", err);
+    struct lesson *l = lesson_load(path, err, sizeof err);
+    free(path);
+    if (!l) return sess_error(s, 1, "%s", err);
+    int step = -1;
+    if (argc == 3) {
+        char *end;
+        long k = strtol(argv[2], &end, 10);
+        if (*end || k < 1 || k > l->nsteps) {
+            int ns = l->nsteps;
+            lesson_free(l);
+            return sess_error(s, 2, "this lesson has steps 1 to %d", ns);
+        }
+        step = (int)k - 1;
+    }
+    lesson_free(g_cur);
+    g_cur = l;
+    g_sess = s;
+    if (!g_hook_set && s->interactive) {
+        rl_startup_hook = prefill_hook;
+        g_hook_set = 1;
+    }
+    struct lesson_progress p;
+    int resumed = 0;
+    if (step < 0) {
+        step = 0;
+        if (lesson_progress_get(l->id, &p) == 0 && p.step >= 1 && p.step <= l->nsteps &&
+            p.seen < l->nsteps && p.step > 1) {
+            step = p.step - 1;
+            resumed = 1;
+        }
+    }
+    g_step = step;
+    out_printf("%s%s%s", out_color(OUT_BOLD), l->title, out_color(OUT_RESET));
+    if (l->time[0]) out_printf("  (%s)", l->time);
+    out_printf("\n");
+    if (l->prereq[0]) out_printf("before this: %s\n", l->prereq);
+    out_printf("%d steps; `next`, `back` and `again` move through them", l->nsteps);
+    if (resumed) out_printf(" (resuming at step %d: `lesson %s 1` starts over)", step + 1, argv[1]);
+    out_printf(".\n");
+    sess_note_no_gpu(s);
+    if (lesson_on_sim(s))
+        out_printf("%sKernels run on the simulator here: the results and pictures are those of a GPU, "
+                   "the times are not.%s\n",
+                   out_color(OUT_DIM), out_color(OUT_RESET));
+    show_step(s);
+    return CMD_OK;
+}
+
+static enum cmd_status cmd_next(struct session *s, int argc, char **argv)
+{
+    (void)argv;
+    if (argc > 1) return sess_error(s, 1, "next takes no arguments");
+    if (!need_lesson(s)) return CMD_ERROR;
+    if (g_step + 1 >= g_cur->nsteps) {
+        struct lesson_progress p;
+        lesson_progress_get(g_cur->id, &p);
+        out_printf("%sThat was the last step: lesson \"%s\" is done.%s `lessons` shows what comes next.\n",
+                   out_color(OUT_GOOD), g_cur->title, out_color(OUT_RESET));
+        return CMD_OK;
+    }
+    g_step++;
+    show_step(s);
+    return CMD_OK;
+}
+
+static enum cmd_status cmd_back(struct session *s, int argc, char **argv)
+{
+    (void)argv;
+    if (argc > 1) return sess_error(s, 1, "back takes no arguments");
+    if (!need_lesson(s)) return CMD_ERROR;
+    if (g_step == 0) {
+        out_printf("this is the first step\n");
+        show_step(s);
+        return CMD_OK;
+    }
+    g_step--;
+    show_step(s);
+    return CMD_OK;
+}
+
+static enum cmd_status cmd_again(struct session *s, int argc, char **argv)
+{
+    (void)argv;
+    if (argc > 1) return sess_error(s, 1, "again takes no arguments");
+    if (!need_lesson(s)) return CMD_ERROR;
+    show_step(s);
+    return CMD_OK;
+}
+
+static enum cmd_status cmd_answer(struct session *s, int argc, char **argv)
+{
+    if (!need_lesson(s)) return CMD_ERROR;
+    const struct lesson_step *st = &g_cur->steps[g_step];
+    if (st->nquestions == 0) return sess_error(s, 0, "this step asks no question");
+    if (argc < 2) return sess_error(s, 0, "answer needs your answer: answer TEXT");
+    char text[1024] = "";
+    for (int i = 1; i < argc; i++) {
+        size_t off = strlen(text);
+        snprintf(text + off, sizeof text - off, "%s%s", i > 1 ? " " : "", argv[i]);
+    }
+    int q = 0;
+    while (q < st->nquestions - 1 && g_right[q]) q++;
+    const struct lesson_question *qq = &st->questions[q];
+    int r = lesson_check_answer(qq, text);
+    if (r < 0) {
+        out_printf("noted. This question has no single answer to check: compare yours with what the "
+                   "next step says.\n");
+        return CMD_OK;
+    }
+    if (r == 0) {
+        out_printf("%snot quite.%s", out_color(OUT_WARN), out_color(OUT_RESET));
+        if (qq->hint) out_printf(" Hint: %s", qq->hint);
+        out_printf(" Try again, or `next` to go on.\n");
+        return CMD_OK;
+    }
+    out_printf("%sright.%s\n", out_color(OUT_GOOD), out_color(OUT_RESET));
+    if (!g_right[q]) {
+        g_right[q] = 1;
+        struct lesson_progress p;
+        lesson_progress_get(g_cur->id, &p);
+        p.correct++;
+        if (p.step == 0) p.step = g_step + 1;
+        p.nsteps = g_cur->nsteps;
+        if (lesson_progress_put(&p) != 0 && !g_progress_warned) {
+            out_warn("cannot save lesson progress: %s", strerror(errno));
+            g_progress_warned = 1;
+        }
+    }
+    return CMD_OK;
+}
+
+static enum cmd_status cmd_beside(struct session *s, int argc, char **argv)
+{
+    (void)argv;
+    if (argc > 1) return sess_error(s, 1, "beside takes no arguments");
+    if (!g_beside) return sess_error(s, 0, "no lesson step with lecture numbers is being shown");
+    lesson_print_beside(s, g_beside);
+    return CMD_OK;
+}
+
+static enum cmd_status cmd_lecture(struct session *s, int argc, char **argv)
+{
+    if (argc != 2) return sess_error(s, argc > 2 ? 2 : 0, "lecture takes one file: lecture FILE");
+    if (s->depth > 0 || s->script) return sess_error(s, 0, "lecture runs from the prompt, not inside a script");
+    char err[1024];
+    char *path = is_file(argv[1]) ? strdup(argv[1]) : resolve(s, argv[1], err, sizeof err);
+    if (!path) return sess_error(s, 1, "%s", err);
+    int errors = s->errors;
+    int rc = lecture_main(s, path);
+    free(path);
+    if (rc == 2) return CMD_ERROR; /* it could not start; the reason is printed and counted */
+    (void)errors;
+    return CMD_OK;
+}
+
+static void complete_lessons(struct session *s, int argc, char **argv, const char *text,
+                             struct cmp_list *out)
+{
+    (void)argv;
+    (void)text;
+    if (argc != 1) return;
+    int n;
+    char **list = lesson_list(s->lang, &n);
+    for (int i = 0; i < n; i++) {
+        char id[256];
+        const char *b = strrchr(list[i], '/') + 1;
+        snprintf(id, sizeof id, "%.*s", (int)(strlen(b) - 3), b);
+        cmp_add(out, id_name(id));
+    }
+    lesson_list_free(list, n);
+}
+
+const struct cmd cmd_lesson_group[] = {
+    {.name = "lessons", .usage = "lessons", .help = "the lessons, with how far you got in each",
+     .long_help = "Lists the lessons of the language of --lang (en by default) with their\n"
+                  "estimated time and your progress, kept in $XDG_STATE_HOME/gpulab/progress.",
+     .run = cmd_lessons},
+    {.name = "lesson", .usage = "lesson [N|NAME|FILE] [STEP]",
+     .help = "start or resume a lesson; with no argument, show the step again",
+     .long_help = "lesson 4, lesson reduction, lesson reduce (an algorithm it teaches) or\n"
+                  "lesson path/to/file.md start a lesson where you left it; a STEP number\n"
+                  "starts at that step (lesson 4 1 starts over). Each step shows its text\n"
+                  "and offers its commands at the prompt one by one: Enter runs the offered\n"
+                  "line, or edit it first. Then next, back and again move through the steps,\n"
+                  "answer replies to a question, beside puts the lecture's numbers beside\n"
+                  "the last results. lessons/README.md describes the file format.",
+     .run = cmd_lesson, .complete = CMP_CUSTOM, .complete_fn = complete_lessons},
+    {.name = "next", .usage = "next", .help = "the next step of the lesson", .run = cmd_next},
+    {.name = "back", .usage = "back", .help = "the previous step of the lesson", .run = cmd_back},
+    {.name = "again", .usage = "again", .help = "show the lesson's step again", .run = cmd_again},
+    {.name = "answer", .usage = "answer TEXT", .help = "answer the question of the lesson's step",
+     .long_help = "Questions with a known answer are checked (case and spacing do not matter;\n"
+                  "numbers may be written with separators: 3,321,858,913); open questions are\n"
+                  "only noted. A wrong answer gets the question's hint when it has one.",
+     .run = cmd_answer},
+    {.name = "beside", .usage = "beside",
+     .help = "the lecture's numbers of this step beside the last results",
+     .run = cmd_beside},
+    {.name = "lecture", .usage = "lecture FILE",
+     .help = "present a lesson or a script: one step per key, big and uncluttered",
+     .long_help = "Shows a lesson (or a plain script, steps separated by blank lines) one\n"
+                  "step at a time: space or right goes on (running the step's next command,\n"
+                  "shown before it runs), left goes back, q leaves. Runs use repeats 1 unless\n"
+                  "the lecture sets repeats itself; on the simulator a command's sim:\n"
+                  "alternative runs. Without a terminal every step runs in order (a rehearsal).",
+     .run = cmd_lecture, .complete = CMP_FILE},
+    {0},
+};

@@ -1,0 +1,700 @@
+/* lesson.c - reading lesson files: front matter, steps and the fenced blocks
+ * (gpulab, question, lecture) of each step. Every complaint names the line. */
+#include "lesson.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmark.h>
+
+#include "cmd.h"
+
+#ifndef GPULAB_LESSONS_DIR
+#define GPULAB_LESSONS_DIR "lessons"
+#endif
+
+static char *xstrdup(const char *s)
+{
+    char *d = strdup(s ? s : "");
+    if (!d) abort();
+    return d;
+}
+
+static char *xstrndup(const char *s, size_t n)
+{
+    char *d = strndup(s, n);
+    if (!d) abort();
+    return d;
+}
+
+static void *xrealloc(void *p, size_t n)
+{
+    void *q = realloc(p, n ? n : 1);
+    if (!q) abort();
+    return q;
+}
+
+static char *trim(char *s)
+{
+    while (isspace((unsigned char)*s)) s++;
+    size_t n = strlen(s);
+    while (n > 0 && isspace((unsigned char)s[n - 1])) s[--n] = 0;
+    return s;
+}
+
+static char *read_all(const char *path, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        return NULL;
+    }
+    size_t cap = 4096, len = 0;
+    char *buf = xrealloc(NULL, cap);
+    size_t r;
+    while ((r = fread(buf + len, 1, cap - len - 1, f)) > 0) {
+        len += r;
+        if (cap - len < 2) buf = xrealloc(buf, cap *= 2);
+    }
+    int bad = ferror(f);
+    fclose(f);
+    if (bad) {
+        snprintf(err, errlen, "%s: cannot read", path);
+        free(buf);
+        return NULL;
+    }
+    buf[len] = 0;
+    if (memchr(buf, 0, len)) {
+        snprintf(err, errlen, "%s:1: not a text file", path);
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
+
+static char *base_id(const char *path)
+{
+    const char *b = strrchr(path, '/');
+    b = b ? b + 1 : path;
+    size_t n = strlen(b);
+    if (n > 3 && strcmp(b + n - 3, ".md") == 0) n -= 3;
+    return xstrndup(b, n);
+}
+
+static struct lesson *lesson_new(const char *path)
+{
+    struct lesson *l = calloc(1, sizeof *l);
+    if (!l) abort();
+    l->path = xstrdup(path);
+    l->id = base_id(path);
+    l->title = xstrdup("");
+    l->prereq = xstrdup("");
+    l->time = xstrdup("");
+    l->algos = xstrdup("");
+    return l;
+}
+
+static void set_str(char **dst, const char *v)
+{
+    free(*dst);
+    *dst = xstrdup(v);
+}
+
+void lesson_free(struct lesson *l)
+{
+    if (!l) return;
+    for (int i = 0; i < l->nsteps; i++) {
+        struct lesson_step *st = &l->steps[i];
+        free(st->title);
+        free(st->text);
+        for (int c = 0; c < st->ncmds; c++) {
+            free(st->cmds[c].text);
+            free(st->cmds[c].sim);
+        }
+        free(st->cmds);
+        for (int q = 0; q < st->nquestions; q++) {
+            struct lesson_question *qq = &st->questions[q];
+            free(qq->text);
+            free(qq->hint);
+            for (int a = 0; a < qq->nanswers; a++) free(qq->answers[a]);
+            free(qq->answers);
+        }
+        free(st->questions);
+        for (int k = 0; k < st->nlectures; k++) {
+            struct lesson_lecture *lc = &st->lectures[k];
+            free(lc->source);
+            for (int r = 0; r < lc->nrows; r++) {
+                free(lc->rows[r].label);
+                free(lc->rows[r].value);
+            }
+            free(lc->rows);
+        }
+        free(st->lectures);
+    }
+    free(l->steps);
+    if (l->doc) cmark_node_free(l->doc);
+    free(l->path);
+    free(l->id);
+    free(l->title);
+    free(l->prereq);
+    free(l->time);
+    free(l->algos);
+    free(l);
+}
+
+static struct lesson_step *add_step(struct lesson *l, const char *title, int line)
+{
+    l->steps = xrealloc(l->steps, sizeof *l->steps * (size_t)(l->nsteps + 1));
+    struct lesson_step *st = &l->steps[l->nsteps++];
+    memset(st, 0, sizeof *st);
+    st->title = xstrdup(title);
+    st->line = line;
+    return st;
+}
+
+static void fail(char *err, size_t errlen, const char *path, int line, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+static void fail(char *err, size_t errlen, const char *path, int line, const char *fmt, ...)
+{
+    int off = snprintf(err, errlen, "%s:%d: ", path, line);
+    if (off < 0 || (size_t)off >= errlen) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err + off, errlen - (size_t)off, fmt, ap);
+    va_end(ap);
+}
+
+/* The text of a node and its children, inline markup dropped. */
+static void plain_text(cmark_node *n, char *buf, size_t len)
+{
+    size_t off = strlen(buf);
+    for (cmark_node *c = cmark_node_first_child(n); c; c = cmark_node_next(c)) {
+        const char *lit = cmark_node_get_literal(c);
+        cmark_node_type t = cmark_node_get_type(c);
+        if (t == CMARK_NODE_SOFTBREAK || t == CMARK_NODE_LINEBREAK) lit = " ";
+        if (lit) {
+            snprintf(buf + off, len - off, "%s", lit);
+            off = strlen(buf);
+        } else {
+            plain_text(c, buf, len);
+            off = strlen(buf);
+        }
+        if (off + 1 >= len) return;
+    }
+}
+
+/* Front matter: lines 2.. up to the closing ---, blanked in text so cmark
+ * sees empty lines and the line numbers stay. */
+static int front_matter(struct lesson *l, char *text, char *err, size_t errlen)
+{
+    if (strncmp(text, "---", 3) != 0 || (text[3] != '\n' && text[3] != '\r')) return 0;
+    char *p = text;
+    int line = 1;
+    memset(p, ' ', 3);
+    p = strchr(p, '\n') + 1;
+    for (;;) {
+        line++;
+        if (!*p) {
+            fail(err, errlen, l->path, 1, "the front matter opened here is never closed by a --- line");
+            return -1;
+        }
+        char *eol = strchr(p, '\n');
+        size_t n = eol ? (size_t)(eol - p) : strlen(p);
+        char *ln = xstrndup(p, n);
+        char *t = trim(ln);
+        memset(p, ' ', n);
+        if (strcmp(t, "---") == 0) {
+            free(ln);
+            break;
+        }
+        if (*t && *t != '#') {
+            char *colon = strchr(t, ':');
+            if (!colon) {
+                fail(err, errlen, l->path, line, "front matter lines are KEY: VALUE; got \"%s\"", t);
+                free(ln);
+                return -1;
+            }
+            *colon = 0;
+            char *key = trim(t), *val = trim(colon + 1);
+            for (char *k = key; *k; k++) *k = (char)tolower((unsigned char)*k);
+            if (strcmp(key, "title") == 0)
+                set_str(&l->title, val);
+            else if (strcmp(key, "prerequisites") == 0 || strcmp(key, "requires") == 0)
+                set_str(&l->prereq, val);
+            else if (strcmp(key, "time") == 0)
+                set_str(&l->time, val);
+            else if (strcmp(key, "algorithms") == 0) {
+                for (char *c = val; *c; c++)
+                    if (*c == ',') *c = ' ';
+                set_str(&l->algos, val);
+            } else {
+                fail(err, errlen, l->path, line,
+                     "unknown front matter key \"%s\" (known: title, prerequisites, time, algorithms)", key);
+                free(ln);
+                return -1;
+            }
+        }
+        free(ln);
+        if (!eol) {
+            fail(err, errlen, l->path, 1, "the front matter opened here is never closed by a --- line");
+            return -1;
+        }
+        p = eol + 1;
+    }
+    return 0;
+}
+
+/* Split a fenced block's literal into lines; calls fn(line_text, line_no). */
+typedef int (*line_fn)(struct lesson *l, struct lesson_step *st, char *text, int line, void *ctx,
+                       char *err, size_t errlen);
+
+static int each_line(struct lesson *l, struct lesson_step *st, cmark_node *code, line_fn fn,
+                     void *ctx, char *err, size_t errlen)
+{
+    const char *lit = cmark_node_get_literal(code);
+    int line = cmark_node_get_start_line(code) + 1;
+    char *copy = xstrdup(lit ? lit : "");
+    int rc = 0;
+    char *p = copy;
+    while (p && *p) {
+        char *eol = strchr(p, '\n');
+        if (eol) *eol = 0;
+        if (fn(l, st, p, line, ctx, err, errlen) != 0) {
+            rc = -1;
+            break;
+        }
+        line++;
+        p = eol ? eol + 1 : NULL;
+    }
+    free(copy);
+    return rc;
+}
+
+static int cmd_line(struct lesson *l, struct lesson_step *st, char *text, int line, void *ctx,
+                    char *err, size_t errlen)
+{
+    (void)ctx;
+    char *t = trim(text);
+    if (!*t || *t == '#') return 0;
+    char *sim = NULL;
+    char *mark = strstr(t, "#sim:");
+    if (!mark) mark = strstr(t, "# sim:");
+    if (mark) {
+        sim = trim(strchr(mark, ':') + 1);
+        *mark = 0;
+        t = trim(t);
+        if (!*sim) {
+            fail(err, errlen, l->path, line, "\"# sim:\" needs the command to run on the simulator");
+            return -1;
+        }
+    }
+    if (!*t) {
+        fail(err, errlen, l->path, line, "a simulator alternative needs a command before it");
+        return -1;
+    }
+    /* Each ';'-separated command must exist (its arguments are checked when it runs). */
+    for (int pass = 0; pass < 2; pass++) {
+        const char *src = pass == 0 ? t : sim;
+        if (!src) continue;
+        char *dup = xstrdup(src);
+        char *sp = NULL;
+        for (char *part = strtok_r(dup, ";", &sp); part; part = strtok_r(NULL, ";", &sp)) {
+            char *w = trim(part);
+            if (!*w) continue;
+            size_t wl = strcspn(w, " \t");
+            char word[64];
+            snprintf(word, sizeof word, "%.*s", (int)(wl < 63 ? wl : 63), w);
+            char why[256] = "";
+            if (!cmd_find(word, why, sizeof why)) {
+                fail(err, errlen, l->path, line, "%s", why);
+                free(dup);
+                return -1;
+            }
+        }
+        free(dup);
+    }
+    st->cmds = xrealloc(st->cmds, sizeof *st->cmds * (size_t)(st->ncmds + 1));
+    st->cmds[st->ncmds].text = xstrdup(t);
+    st->cmds[st->ncmds].sim = sim ? xstrdup(sim) : NULL;
+    st->cmds[st->ncmds].line = line;
+    st->ncmds++;
+    return 0;
+}
+
+static int question_line(struct lesson *l, struct lesson_step *st, char *text, int line, void *ctx,
+                         char *err, size_t errlen)
+{
+    struct lesson_question *q = ctx;
+    char *t = trim(text);
+    if (!*t) return 0;
+    if (strncmp(t, "answer:", 7) == 0) {
+        char *a = trim(t + 7);
+        if (!*a) {
+            fail(err, errlen, l->path, line, "\"answer:\" needs the answer after it");
+            return -1;
+        }
+        q->answers = xrealloc(q->answers, sizeof *q->answers * (size_t)(q->nanswers + 1));
+        q->answers[q->nanswers++] = xstrdup(a);
+        return 0;
+    }
+    if (strncmp(t, "hint:", 5) == 0) {
+        char *h = trim(t + 5);
+        if (!*h) {
+            fail(err, errlen, l->path, line, "\"hint:\" needs the hint after it");
+            return -1;
+        }
+        set_str(&q->hint, h);
+        return 0;
+    }
+    if (q->nanswers > 0) {
+        fail(err, errlen, l->path, line, "the question's text goes before its answer: lines");
+        return -1;
+    }
+    size_t old = strlen(q->text);
+    q->text = xrealloc(q->text, old + strlen(t) + 2);
+    if (old) strcat(q->text, " ");
+    strcat(q->text, t);
+    (void)st;
+    return 0;
+}
+
+static int lecture_line(struct lesson *l, struct lesson_step *st, char *text, int line, void *ctx,
+                        char *err, size_t errlen)
+{
+    struct lesson_lecture *lc = ctx;
+    char *t = trim(text);
+    if (!*t) return 0;
+    char *colon = strchr(t, ':');
+    if (!colon) {
+        fail(err, errlen, l->path, line, "lecture lines are LABEL: VALUE (or source: TEXT); got \"%s\"", t);
+        return -1;
+    }
+    *colon = 0;
+    char *k = trim(t), *v = trim(colon + 1);
+    if (!*k || !*v) {
+        fail(err, errlen, l->path, line, "a lecture line needs a label and a value");
+        return -1;
+    }
+    if (strcmp(k, "source") == 0) {
+        set_str(&lc->source, v);
+        return 0;
+    }
+    lc->rows = xrealloc(lc->rows, sizeof *lc->rows * (size_t)(lc->nrows + 1));
+    lc->rows[lc->nrows].label = xstrdup(k);
+    lc->rows[lc->nrows].value = xstrdup(v);
+    lc->nrows++;
+    (void)st;
+    return 0;
+}
+
+/* Pull the special fenced blocks out of one top-level node. */
+static int scan_block(struct lesson *l, struct lesson_step *st, cmark_node *n, char *err, size_t errlen)
+{
+    if (cmark_node_get_type(n) != CMARK_NODE_CODE_BLOCK) return 0;
+    const char *info = cmark_node_get_fence_info(n);
+    char lang[32] = "";
+    if (info) sscanf(info, "%31s", lang);
+    int line = cmark_node_get_start_line(n);
+    if (strcmp(lang, "gpulab") == 0) {
+        int before = st->ncmds;
+        if (each_line(l, st, n, cmd_line, NULL, err, errlen) != 0) return -1;
+        if (st->ncmds == before) {
+            fail(err, errlen, l->path, line, "this gpulab block holds no command");
+            return -1;
+        }
+    } else if (strcmp(lang, "question") == 0) {
+        struct lesson_question q = {.text = xstrdup(""), .line = line};
+        int rc = each_line(l, st, n, question_line, &q, err, errlen);
+        if (rc == 0 && !q.text[0]) {
+            fail(err, errlen, l->path, line, "this question block has no question");
+            rc = -1;
+        }
+        if (rc != 0) {
+            free(q.text);
+            free(q.hint);
+            for (int a = 0; a < q.nanswers; a++) free(q.answers[a]);
+            free(q.answers);
+            return -1;
+        }
+        st->questions = xrealloc(st->questions, sizeof *st->questions * (size_t)(st->nquestions + 1));
+        st->questions[st->nquestions++] = q;
+    } else if (strcmp(lang, "lecture") == 0) {
+        struct lesson_lecture lc = {.source = xstrdup("the lecture"), .line = line};
+        int rc = each_line(l, st, n, lecture_line, &lc, err, errlen);
+        if (rc == 0 && lc.nrows == 0) {
+            fail(err, errlen, l->path, line, "this lecture block has no numbers (LABEL: VALUE lines)");
+            rc = -1;
+        }
+        if (rc != 0) {
+            free(lc.source);
+            for (int r = 0; r < lc.nrows; r++) {
+                free(lc.rows[r].label);
+                free(lc.rows[r].value);
+            }
+            free(lc.rows);
+            return -1;
+        }
+        st->lectures = xrealloc(st->lectures, sizeof *st->lectures * (size_t)(st->nlectures + 1));
+        st->lectures[st->nlectures++] = lc;
+    }
+    return 0;
+}
+
+/* A fence that was opened and never closed swallows the rest of the file:
+ * cmark accepts it, a lesson does not. */
+static int unclosed_fence(const char *text, int *open_line)
+{
+    int line = 1, in = 0, start = 0;
+    char fch = 0;
+    size_t flen = 0;
+    for (const char *p = text; *p;) {
+        const char *eol = strchr(p, '\n');
+        size_t n = eol ? (size_t)(eol - p) : strlen(p);
+        size_t ind = 0;
+        while (ind < n && ind < 4 && p[ind] == ' ') ind++;
+        if (ind < 4 && ind < n && (p[ind] == '`' || p[ind] == '~')) {
+            char c = p[ind];
+            size_t k = ind;
+            while (k < n && p[k] == c) k++;
+            size_t run = k - ind;
+            if (run >= 3) {
+                if (!in) {
+                    in = 1;
+                    fch = c;
+                    flen = run;
+                    start = line;
+                } else if (c == fch && run >= flen) {
+                    size_t r = k;
+                    while (r < n && (p[r] == ' ' || p[r] == '\t' || p[r] == '\r')) r++;
+                    if (r == n) in = 0;
+                }
+            }
+        }
+        line++;
+        if (!eol) break;
+        p = eol + 1;
+    }
+    *open_line = start;
+    return in;
+}
+
+struct lesson *lesson_load(const char *path, char *err, size_t errlen)
+{
+    char *text = read_all(path, err, errlen);
+    if (!text) return NULL;
+    struct lesson *l = lesson_new(path);
+    if (front_matter(l, text, err, errlen) != 0) goto bad;
+    int open_line;
+    if (unclosed_fence(text, &open_line)) {
+        fail(err, errlen, path, open_line, "this fenced block is never closed");
+        goto bad;
+    }
+    l->doc = cmark_parse_document(text, strlen(text), CMARK_OPT_SOURCEPOS | CMARK_OPT_VALIDATE_UTF8);
+    if (!l->doc) {
+        fail(err, errlen, path, 1, "cannot parse");
+        goto bad;
+    }
+    struct lesson_step *st = NULL;
+    for (cmark_node *n = cmark_node_first_child(l->doc); n; n = cmark_node_next(n)) {
+        int line = cmark_node_get_start_line(n);
+        if (cmark_node_get_type(n) == CMARK_NODE_HEADING) {
+            int lvl = cmark_node_get_heading_level(n);
+            char title[512] = "";
+            plain_text(n, title, sizeof title);
+            if (lvl == 1) {
+                if (l->nsteps > 0 || (st && st->first)) {
+                    fail(err, errlen, path, line,
+                         "only one level-1 heading (the title), before the first step");
+                    goto bad;
+                }
+                if (!l->title[0]) set_str(&l->title, title);
+                continue;
+            }
+            if (lvl == 2) {
+                if (!title[0]) {
+                    fail(err, errlen, path, line, "a step heading needs a title");
+                    goto bad;
+                }
+                if (st) st->stop = n;
+                st = add_step(l, title, line);
+                st->first = cmark_node_next(n);
+                if (st->first && cmark_node_get_type(st->first) == CMARK_NODE_HEADING &&
+                    cmark_node_get_heading_level(st->first) <= 2)
+                    st->first = NULL;
+                continue;
+            }
+        }
+        if (!st) { /* text before the first step: an introduction step */
+            st = add_step(l, "Introduction", line);
+            st->first = n;
+        }
+        if (!st->first) st->first = n;
+        if (scan_block(l, st, n, err, errlen) != 0) goto bad;
+    }
+    if (!l->title[0]) {
+        fail(err, errlen, path, 1, "no title: give one in the front matter (title: ...) or as a # heading");
+        goto bad;
+    }
+    if (l->nsteps == 0) {
+        fail(err, errlen, path, 1, "no steps: each step starts with a ## heading");
+        goto bad;
+    }
+    free(text);
+    return l;
+bad:
+    free(text);
+    lesson_free(l);
+    return NULL;
+}
+
+struct lesson *lesson_load_script(const char *path, char *err, size_t errlen)
+{
+    char *text = read_all(path, err, errlen);
+    if (!text) return NULL;
+    struct lesson *l = lesson_new(path);
+    set_str(&l->title, l->id);
+    struct lesson_step *st = NULL;
+    int line = 0;
+    for (char *p = text; p && *p;) {
+        char *eol = strchr(p, '\n');
+        if (eol) *eol = 0;
+        line++;
+        char *t = trim(p);
+        if (!*t) {
+            st = NULL;
+        } else {
+            if (!st) {
+                char name[32];
+                snprintf(name, sizeof name, "Step %d", l->nsteps + 1);
+                st = add_step(l, name, line);
+            }
+            if (*t == '#') {
+                char *c = trim(t + 1);
+                /* The first comment of a step is its title, later ones its text. */
+                if (st->ncmds == 0 && strncmp(st->title, "Step ", 5) == 0 && *c) {
+                    set_str(&st->title, c);
+                } else {
+                    size_t have = st->text ? strlen(st->text) : 0;
+                    st->text = xrealloc(st->text, have + strlen(c) + 2);
+                    if (!have) st->text[0] = 0;
+                    else strcat(st->text, " ");
+                    strcat(st->text, c);
+                }
+            } else if (cmd_line(l, st, t, line, NULL, err, errlen) != 0) {
+                free(text);
+                lesson_free(l);
+                return NULL;
+            }
+        }
+        p = eol ? eol + 1 : NULL;
+    }
+    free(text);
+    if (l->nsteps == 0) {
+        fail(err, errlen, path, 1, "nothing to present: the script has no commands");
+        lesson_free(l);
+        return NULL;
+    }
+    return l;
+}
+
+void lesson_dir(const char *lang, char *out, size_t len)
+{
+    const char *env = getenv("GPULAB_LESSONS");
+    const char *base = env && *env ? env : GPULAB_LESSONS_DIR;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", base, lang && *lang ? lang : "en");
+    DIR *d = opendir(path);
+    if (!d) snprintf(path, sizeof path, "%s/en", base); /* a language without lessons yet */
+    else closedir(d);
+    snprintf(out, len, "%s", path);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+char **lesson_list(const char *lang, int *n)
+{
+    char dir[4096];
+    lesson_dir(lang, dir, sizeof dir);
+    *n = 0;
+    DIR *d = opendir(dir);
+    if (!d) return NULL;
+    char **out = NULL;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        size_t l = strlen(e->d_name);
+        if (l < 4 || strcmp(e->d_name + l - 3, ".md") != 0 || e->d_name[0] == '.') continue;
+        if (!isdigit((unsigned char)e->d_name[0])) continue; /* README.md and notes */
+        out = xrealloc(out, sizeof *out * (size_t)(*n + 1));
+        char p[8192];
+        snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+        out[(*n)++] = xstrdup(p);
+    }
+    closedir(d);
+    if (*n) qsort(out, (size_t)*n, sizeof *out, cmp_str);
+    return out;
+}
+
+void lesson_list_free(char **paths, int n)
+{
+    for (int i = 0; i < n; i++) free(paths[i]);
+    free(paths);
+}
+
+/* Lower case, inner runs of space collapsed, trailing dots and spaces gone. */
+static void normalize(const char *in, char *out, size_t len)
+{
+    size_t o = 0;
+    int space = 0;
+    while (isspace((unsigned char)*in)) in++;
+    for (; *in && o + 1 < len; in++) {
+        if (isspace((unsigned char)*in)) {
+            space = 1;
+            continue;
+        }
+        if (space && o + 1 < len) out[o++] = ' ';
+        space = 0;
+        out[o++] = (char)tolower((unsigned char)*in);
+    }
+    while (o > 0 && (out[o - 1] == '.' || out[o - 1] == '!')) o--;
+    out[o] = 0;
+}
+
+static int as_number(const char *s, double *v)
+{
+    char buf[128];
+    size_t o = 0;
+    for (; *s && o + 1 < sizeof buf; s++)
+        if (*s != ',' && *s != '_' && *s != ' ') buf[o++] = *s; /* 3,321,858,913 */
+    buf[o] = 0;
+    if (!o) return 0;
+    char *end;
+    errno = 0;
+    *v = strtod(buf, &end);
+    return *end == 0 && errno == 0;
+}
+
+int lesson_check_answer(const struct lesson_question *q, const char *answer)
+{
+    if (q->nanswers == 0) return -1;
+    char a[512], b[512];
+    normalize(answer, a, sizeof a);
+    for (int i = 0; i < q->nanswers; i++) {
+        normalize(q->answers[i], b, sizeof b);
+        if (strcmp(a, b) == 0) return 1;
+        double x, y;
+        if (as_number(a, &x) && as_number(b, &y)) {
+            double tol = fabs(y) * 1e-9;
+            if (fabs(x - y) <= tol) return 1;
+        }
+    }
+    return 0;
+}
