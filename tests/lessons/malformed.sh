@@ -1,0 +1,27 @@
+#!/bin/bash
+# A malformed lesson file is refused with its line number.
+GPULAB=$1
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+fails=0
+expect() { # expect NAME LINE WORDS  (file content on stdin)
+  cat >"$tmp/$1.md"
+  out=$("$GPULAB" --no-color -c "lesson $tmp/$1.md" 2>&1); rc=$?
+  if [ $rc -ne 0 ] && grep -q "$1.md:$2: .*$3" <<<"$out"; then echo "ok   $1"
+  else echo "FAIL $1: expected line $2 ($3), got rc $rc:"; echo "$out"; fails=$((fails+1)); fi
+}
+printf -- '---\ntitle: x\nbogus: 1\n---\n## a\ntext\n' | expect badkey 3 "unknown front matter key"
+printf -- '---\ntitle: x\n## a\n' | expect unclosed 1 "never closed"
+printf -- '---\ntitle: x\n---\n## a\n\n```gpulab\nuse reduce\nfrobnicate 3\n```\n' | expect badcmd 8 "unknown command"
+printf -- '---\ntitle: x\n---\n## a\n\n```question\nanswer: 3\n```\n' | expect noquestion 6 "no question"
+printf -- '---\ntitle: x\n---\n## a\n\n```lecture\nsequential 1.17 ms\n```\n' | expect badlecture 7 "LABEL: VALUE"
+printf -- '---\ntitle: x\n---\n## a\n\n```gpulab\nrun\n' | expect openfence 6 "never closed"
+printf -- 'just text\n' | expect notitle 1 "no title"
+printf -- '# T\n\n## a\n```gpulab\nset n 4 # sim:\n```\n' | expect emptysim 5 "sim"
+# The same error from lecture mode, and a good file is accepted.
+"$GPULAB" --no-color --lecture "$tmp/badcmd.md" </dev/null >"$tmp/o" 2>&1
+[ $? -ne 0 ] && grep -q "badcmd.md:8:" "$tmp/o" && echo "ok   lecture-error" || { echo "FAIL lecture-error"; fails=$((fails+1)); }
+printf -- '---\ntitle: Fine\ntime: 1 min\n---\n## a\n\n```question\nWhat?\nanswer: 3,321,858,913\n```\n' >"$tmp/good.md"
+out=$(XDG_STATE_HOME=$tmp/st "$GPULAB" --no-color -c "lesson $tmp/good.md; answer 3321858913; answer 12" 2>&1)
+grep -q "right" <<<"$out" && grep -q "not quite" <<<"$out" && echo "ok   answers" || { echo "FAIL answers: $out"; fails=$((fails+1)); }
+grep -q '^good 1 1 1 1$' "$tmp/st/gpulab/progress" && echo "ok   progress" || { echo "FAIL progress"; cat "$tmp/st/gpulab/progress"; fails=$((fails+1)); }
+exit $((fails > 0))

@@ -1,0 +1,29 @@
+#!/bin/bash
+# Every shipped lesson: the shape a lesson must have (something to run, to
+# watch, a question, an exercise), and every command of it run on the
+# simulator through `gpulab --lecture` without a terminal (a rehearsal).
+GPULAB=$1 DIR=$2
+fails=0
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+export XDG_STATE_HOME=$tmp/state HOME=$tmp NO_COLOR=1 COLUMNS=100
+n=0
+for f in "$DIR"/[0-9]*.md; do
+  n=$((n + 1)); name=$(basename "$f")
+  grep -q '^```gpulab' "$f" || { echo "FAIL $name: nothing to run"; fails=$((fails+1)); }
+  grep -Eq '^(animate|watch)\b' "$f" || { echo "FAIL $name: nothing to watch (animate)"; fails=$((fails+1)); }
+  grep -q '^```question' "$f" || { echo "FAIL $name: no question"; fails=$((fails+1)); }
+  grep -q '^## Exercise' "$f" || { echo "FAIL $name: no exercise step"; fails=$((fails+1)); }
+  start=$(date +%s%N)
+  timeout 120 "$GPULAB" --no-color -c "set backend sim" --lecture "$f" </dev/null >"$tmp/out" 2>&1
+  rc=$?
+  t=$(( ($(date +%s%N) - start) / 1000000 ))
+  if [ $rc -ne 0 ] || grep -q '^error:' "$tmp/out"; then
+    echo "FAIL $name: rc $rc"; grep -B3 -A3 '^error:' "$tmp/out" | head -30; fails=$((fails+1))
+  else
+    echo "ok   $name (${t} ms)"
+  fi
+done
+[ $n -ge 10 ] || { echo "FAIL: only $n lessons"; fails=$((fails+1)); }
+"$GPULAB" --no-color -c lessons >"$tmp/list" 2>&1 || { echo "FAIL: lessons"; fails=$((fails+1)); }
+grep -q 'not started' "$tmp/list" || { echo "FAIL: lessons shows no progress"; cat "$tmp/list"; fails=$((fails+1)); }
+exit $((fails > 0))

@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# The lesson runner and lecture mode at a real terminal (tmux): a lesson's
+# commands offered as a pre-filled line that Enter runs, next/back, the
+# progress file written after each step and kept when gpulab is killed, the
+# lesson resumed where it was left; lecture mode's keys (space runs the
+# shown command, left goes back, q leaves). Exit 77 without tmux.
+#
+# usage: tmux_lessons.sh GPULAB LESSONS_DIR
+set -u
+GPULAB=$1
+command -v tmux >/dev/null 2>&1 || { echo "tmux not installed: skipped"; exit 77; }
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/gpulab-lessons.XXXXXX")
+SOCK="gpulab-lessons-$$"
+T() { tmux -L "$SOCK" -f /dev/null "$@"; }
+cleanup() { T kill-server >/dev/null 2>&1; rm -rf "$TMP"; }
+trap cleanup EXIT
+pass=0 fail=0
+screen() { T capture-pane -p -J -S -300 -t gl 2>/dev/null; }
+check() {
+    if [ "$2" -eq 0 ]; then pass=$((pass + 1)); else
+        fail=$((fail + 1)); echo "FAIL: $1"; echo "---- screen"; screen | tail -40; echo "----"; fi
+}
+wait_for() {
+    local i=0 limit=$(( ${2:-10} * 10 ))
+    while [ $i -lt $limit ]; do screen | grep -qF -- "$1" && return 0; sleep 0.1; i=$((i + 1)); done
+    return 1
+}
+# wait_line TEXT [SECONDS]: until a whole screen line is TEXT (command output, not the step's text)
+wait_line() {
+    local i=0 limit=$(( ${2:-10} * 10 ))
+    while [ $i -lt $limit ]; do screen | grep -qxF -- "$1" && return 0; sleep 0.1; i=$((i + 1)); done
+    return 1
+}
+PROG=$TMP/state/gpulab/progress
+start() { # start ARGS...: gpulab in a fresh tmux window
+    T kill-server >/dev/null 2>&1
+    T new-session -d -s gl -x 100 -y 50 \
+        "env XDG_STATE_HOME=$TMP/state HOME=$TMP NO_COLOR=1 GPULAB_LESSONS=$2 $GPULAB $1; sleep 30"
+}
+mkdir -p "$TMP/lessons/en"
+cat >"$TMP/lessons/en/01-tiny.md" <<'MD'
+---
+title: Tiny lesson
+time: 2 min
+---
+## First step
+Run this.
+
+```gpulab
+echo hello-from-step-one
+echo second-command
+```
+
+## Second step
+Now the question.
+
+```question
+What is six times seven?
+answer: 42
+```
+
+## Exercise
+Predict, then run.
+
+```gpulab
+echo exercise-done
+```
+MD
+
+start "" "$TMP/lessons"
+wait_for "gpulab" 10; check "prompt" $?
+T send-keys -t gl "lesson 1" Enter
+wait_for "First step (step 1 of 3)" 5; check "the first step shows" $?
+wait_for "> echo hello-from-step-one" 5; check "the first command is offered" $?
+T send-keys -t gl Enter
+wait_line "hello-from-step-one" 5; check "Enter runs it" $?
+wait_for "> echo second-command" 5; check "the next command is offered" $?
+T send-keys -t gl C-e " edited" Enter
+wait_line "second-command edited" 5; check "an offered command can be edited" $?
+sleep 0.5; screen | grep -q "> next$"; check "then next is offered" $?
+T send-keys -t gl Enter
+wait_for "Second step (step 2 of 3)" 5; check "next shows step 2" $?
+sleep 0.3
+grep -q '^01-tiny 2 3 2 0$' "$PROG"; check "progress written after the step" $?
+T send-keys -t gl C-u "answer 41" Enter
+wait_for "not quite" 5; check "a wrong answer" $?
+T send-keys -t gl C-u "answer 42" Enter
+wait_for "right." 5; check "the right answer" $?
+sleep 0.3
+grep -q '^01-tiny 2 3 2 1$' "$PROG"; check "a right answer counted" $?
+T send-keys -t gl C-u "back" Enter
+wait_for "First step (step 1 of 3)" 5; check "back" $?
+T send-keys -t gl C-u "next" Enter; sleep 0.5
+# Killed hard: the progress must still be there and whole.
+pid=$(T list-panes -t gl -F '#{pane_pid}')
+pkill -KILL -P "$pid" >/dev/null 2>&1
+sleep 0.3
+grep -q '^01-tiny 2 3 2 1$' "$PROG"; check "progress survives a kill" $?
+start "" "$TMP/lessons"
+wait_for "gpulab" 10
+T send-keys -t gl "lessons" Enter
+wait_for "step 2 of 3" 5; check "lessons shows progress" $?
+T send-keys -t gl C-u "lesson tiny" Enter
+wait_for "resuming at step 2" 5; check "the lesson resumes" $?
+T send-keys -t gl C-u "quit" Enter
+
+# Lecture mode: keys.
+start "--lecture $TMP/lessons/en/01-tiny.md" "$TMP/lessons"
+wait_for "First step (step 1 of 3)" 10; check "lecture: the first step" $?
+wait_for "[space] runs: echo hello-from-step-one" 5; check "lecture: the next command is announced" $?
+T send-keys -t gl Space
+wait_for ">>> echo hello-from-step-one" 5; check "lecture: the command is shown" $?
+wait_line "hello-from-step-one" 5; check "lecture: and run" $?
+T send-keys -t gl Space Space
+wait_for "Second step (step 2 of 3)" 5; check "lecture: space goes on" $?
+T send-keys -t gl Left
+wait_for "First step (step 1 of 3)" 5; check "lecture: left goes back" $?
+T send-keys -t gl Right Right Right
+wait_for "Second step" 5; check "lecture: right goes on" $?
+T send-keys -t gl q
+sleep 1
+pid=$(T list-panes -t gl -F '#{pane_pid}')
+! ps -o comm= --ppid "$pid" | grep -q gpulab; check "lecture: q leaves" $?
+echo "$pass passed, $fail failed"
+exit $((fail > 0))
