@@ -10,16 +10,17 @@
  *
  * A "step" is what the threads of a block do between two barriers, split
  * further by the position of the operation in each thread's sequence: the
- * k-th operation of every thread in barrier epoch e belongs to step (e, k).
- * That groups `s[tid] += s[tid + s]; __syncthreads();` rounds and the five
- * rounds of a warp shuffle without knowing any variant's source.
+ * k-th operation of a kind (shared memory, registers, block result) of
+ * every thread in barrier epoch e belongs to one step. That groups
+ * `s[tid] += s[tid + s]; __syncthreads();` rounds and the five rounds of a
+ * warp shuffle without knowing any variant's source.
  *
  * Two pictures: the tree view (a block's whole array fits on one line: every
  * step below the previous one, the classic folding tree) and the grid view
  * (larger blocks: one line per warp, the current step only). Pairs being
  * added are arrows from source to destination ("◄──┘") when they do not
- * cross, else "+d" under the destination (its source is d elements on),
- * or "▲" when the source sits in the same column of a lower row.
+ * cross, "▲" when the source sits in the same column of the next line,
+ * else "+d" under the destination (its source is d elements on).
  *
  * Every frame is drawn from the trace alone: the model is rebuilt on each
  * call (a 256-element trace takes well under a millisecond), so there is no

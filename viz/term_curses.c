@@ -29,7 +29,7 @@ struct viz_term {
     char *old_locale;    /* LC_CTYPE before we set it from the environment */
     short pair_fg[MAX_PAIRS], pair_bg[MAX_PAIRS];
     int npairs;
-    struct sigaction old_winch;
+    struct sigaction old_winch, old_tstp;
 };
 
 /* For the crash path: the screen that is up, if any. */
@@ -84,10 +84,13 @@ viz_term *viz_term_open(int colour, char *err, size_t errlen)
     sa.sa_handler = on_winch;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGWINCH, &sa, &t->old_winch);
+    /* ncurses takes Ctrl-Z over while it runs; the REPL gets it back. */
+    sigaction(SIGTSTP, NULL, &t->old_tstp);
     winch_pending = 0;
     t->scr = newterm(term, stdout, t->in);
     if (!t->scr) {
         sigaction(SIGWINCH, &t->old_winch, NULL);
+        sigaction(SIGTSTP, &t->old_tstp, NULL);
         snprintf(err, errlen, "this terminal (TERM=%s) cannot be driven full-screen", term);
         if (t->own_in) fclose(t->in);
         if (t->old_locale) setlocale(LC_CTYPE, t->old_locale);
@@ -123,6 +126,7 @@ void viz_term_close(viz_term *t)
     }
     if (active_term == t) active_term = NULL;
     sigaction(SIGWINCH, &t->old_winch, NULL);
+    sigaction(SIGTSTP, &t->old_tstp, NULL);
     if (t->own_in) fclose(t->in);
     if (t->old_locale) setlocale(LC_CTYPE, t->old_locale);
     free(t->old_locale);
