@@ -124,6 +124,13 @@ static void small_blocks_exercise_every_kernel(void **state)
                 cfg.block = blocks[bi];
                 expect_sorted(&cfg, kernels[vi]);
             }
+    /* the largest block: slices of 2048 keys (n, nl), tiles of 8192 (fast) */
+    for (int vi = 0; vi < NKERNELS; vi++) {
+        lab_config cfg;
+        config(&cfg, 1LL << 14, "random", vi % 2 ? LAB_FLOAT : LAB_INT);
+        cfg.block = 1024;
+        expect_sorted(&cfg, kernels[vi]);
+    }
     /* o and ov take any block, a power of two or not */
     lab_config cfg;
     config(&cfg, 1024, "random", LAB_INT);
