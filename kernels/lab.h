@@ -180,6 +180,8 @@ typedef struct lab_variant {
     long long trace_max_n;   /* largest n it can be traced at; 0 = not traceable */
     lab_fn gpu, gpu_traced, sim, cpu;
     int items_per_thread;    /* LAB_GRID_COVERS_N: elements one thread handles; 0 = 1 */
+    int trace_block;         /* block for trace/animate when block is auto, chosen so the
+                                picture shows what the variant teaches; 0 = no preference */
 } lab_variant;
 
 typedef struct lab_algo {
