@@ -476,17 +476,26 @@ static int network_ok(lab_job *job, int need_pow2_block, int max_block)
     return 0;
 }
 
-/* A block larger than the work is cut down to it (below the variant's
- * smallest block if need be: n = 8 has work for 4 threads), and when the
- * student chose the block the note says so. */
-static void clamp_block(lab_job *job, long long threads)
+/* A block larger than the work is cut down to it, and when the student chose
+ * the block the note says so. guarded: the kernel checks its index, so the
+ * block stays at the variant's smallest (o, ov: a warp) and the threads past
+ * the work do nothing. */
+static void clamp_block(lab_job *job, long long threads, int guarded)
 {
     if (threads < 1) threads = 1;
-    if (job->block > threads) {
-        if (job->cfg->block > 0)
-            snprintf(job->note, sizeof job->note, "block %d cut to %lld: n = %lld has no work for more",
-                     job->block, threads, job->n);
-        job->block = (int)threads;
+    long long least = guarded && job->variant ? job->variant->block_min : 1;
+    long long to = threads > least ? threads : least;
+    if (job->block > to) {
+        if (job->cfg->block > 0) {
+            if (to > threads)
+                snprintf(job->note, sizeof job->note,
+                         "block %d cut to %lld, the smallest block; n = %lld needs %lld threads, "
+                         "the others do nothing", job->block, to, job->n, threads);
+            else
+                snprintf(job->note, sizeof job->note, "block %d cut to %lld: n = %lld has no work for more",
+                         job->block, to, job->n);
+        }
+        job->block = (int)to;
     }
 }
 
@@ -526,7 +535,7 @@ static int run_o(lab_job *job, int busy)
     TRY(network_ok(job, 0, 1024));
     const int n = (int)job->n;
     const long long threads = busy ? n / 2 : n;
-    clamp_block(job, threads);
+    clamp_block(job, threads, 1);
     const int block = job->block;
     job->grid = (threads + block - 1) / block;
     trace_header(job);
@@ -555,7 +564,7 @@ static int run_n(lab_job *job, int local)
 {
     TRY(network_ok(job, 1, NL_MAX_BLOCK));
     const int n = (int)job->n;
-    clamp_block(job, n / 2);
+    clamp_block(job, n / 2, 0);
     const int block = job->block;
     const int slice = 2 * block;                  /* keys per block */
     job->grid = n >= 2 ? n / slice : 1;
@@ -590,7 +599,7 @@ static int run_fast(lab_job *job)
     TRY(network_ok(job, 1, FAST_MAX_BLOCK));
     const int n = (int)job->n;
     const int per = n < FAST_PER ? n : FAST_PER;  /* keys per thread in a tile */
-    clamp_block(job, n / per);
+    clamp_block(job, n / per, 0);
     const int block = job->block;
     const int tile = per * block;
     job->grid = n / tile;

@@ -22,37 +22,43 @@ int bitonic_cpu_qsort(lab_job *job);
 
 #define NET_FLAGS (LAB_POW2_N | LAB_FIXED_GRID)
 
+/* trace_block: the block animate uses when block is auto. o, ov: a warp, so
+ * n = 64 shows two blocks; n, nl: two threads, slices of 4 keys, so the
+ * lecture's 8 numbers need all three kernels (start for k = 2, 4, a middle
+ * launch for k = 8, j = 4, the finish for j = 2, 1); fast: one thread, tiles
+ * of 8 keys, so from 16 keys on the global passes appear. */
+
 static const lab_variant variants[] = {
     {.name = "o",
      .summary = "one launch per (k, j), one thread per key, half of them idle (lecture)",
      .idea = "the host's k and j loops are the global barrier; the test i2 > i1 leaves half the threads idle",
      .kind = LAB_ROW_KERNEL, .flags = NET_FLAGS,
      .block_min = 32, .block_max = 1024, .block_default = 256, .trace_max_n = 1024,
-     LAB_KERNEL_FNS(bitonic_o)},
+     .trace_block = 32, LAB_KERNEL_FNS(bitonic_o)},
     {.name = "ov",
      .summary = "one launch per (k, j), one thread per pair: every thread busy (lecture)",
      .idea = "half as many threads and none idle; i1 = 2*j*(gid/j) + gid%j finds each thread's pair",
      .kind = LAB_ROW_KERNEL, .flags = NET_FLAGS,
      .block_min = 32, .block_max = 1024, .block_default = 256, .trace_max_n = 1024,
-     LAB_KERNEL_FNS(bitonic_ov)},
+     .trace_block = 32, LAB_KERNEL_FNS(bitonic_ov)},
     {.name = "n",
      .summary = "start, middle and finish kernels: block barriers while a slice fits a block (lecture)",
      .idea = "__syncthreads replaces a launch for every step that stays inside one block's slice",
      .kind = LAB_ROW_KERNEL, .flags = NET_FLAGS,
-     .block_min = 2, .block_max = 1024, .block_default = 512, .trace_max_n = 1024,
-     LAB_KERNEL_FNS(bitonic_n)},
+     .block_min = 1, .block_max = 1024, .block_default = 512, .trace_max_n = 1024,
+     .trace_block = 2, LAB_KERNEL_FNS(bitonic_n)},
     {.name = "nl",
      .summary = "as n, with start and finish working in shared memory (lecture)",
      .idea = "keys used by many steps are copied to shared memory once; the middle kernel uses them once and stays global",
      .kind = LAB_ROW_KERNEL, .flags = NET_FLAGS,
-     .block_min = 2, .block_max = 1024, .block_default = 512, .trace_max_n = 1024,
-     LAB_KERNEL_FNS(bitonic_nl)},
+     .block_min = 1, .block_max = 1024, .block_default = 512, .trace_max_n = 1024,
+     .trace_block = 2, LAB_KERNEL_FNS(bitonic_nl)},
     {.name = "fast",
      .summary = "tiles of 8*block keys in shared memory, several steps per pass in registers",
      .idea = "fewer passes over memory: steps fused in registers, every step inside a tile done in shared memory",
      .kind = LAB_ROW_KERNEL, .flags = NET_FLAGS,
      .block_min = 1, .block_max = 1024, .block_default = 1024, .trace_max_n = 512,
-     LAB_KERNEL_FNS(bitonic_fast)},
+     .trace_block = 1, LAB_KERNEL_FNS(bitonic_fast)},
     {.name = "thrust", .summary = "thrust::sort (library; a radix sort for these keys)",
      .idea = "the library row: what a one-line call gets", .kind = LAB_ROW_LIB,
      .gpu = bitonic_thrust},

@@ -306,7 +306,7 @@ static void bad_blocks_are_refused(void **state)
         cfg.block = 2048;
         assert_int_equal(lab_validate(bitonic(), v, &cfg, msg, sizeof msg), -1);
         assert_non_null(strstr(msg, "..1024"));
-        if (v->block_min > 1) { /* o, ov: a warp at least; n, nl: two threads */
+        if (v->block_min > 1) { /* o, ov: a warp at least */
             cfg.block = v->block_min / 2;
             assert_int_equal(lab_validate(bitonic(), v, &cfg, msg, sizeof msg), -1);
             assert_non_null(strstr(msg, "out of range"));
@@ -330,13 +330,39 @@ static void a_block_larger_than_the_work_is_cut(void **state)
     cfg.block = 1024;
     lab_result r = run_one(&cfg, "o");
     assert_int_equal(r.correct, 1);
-    assert_int_equal(r.block, 16);
+    assert_int_equal(r.block, 32); /* a warp at least: 16 threads do nothing */
     assert_int_equal(r.grid, 1);
-    assert_non_null(strstr(r.note, "block 1024 cut to 16"));
+    assert_non_null(strstr(r.note, "block 1024 cut to 32, the smallest block"));
     r = run_one(&cfg, "nl");
     assert_int_equal(r.block, 8); /* one thread per pair */
+    assert_non_null(strstr(r.note, "block 1024 cut to 8: n = 16 has no work for more"));
     r = run_one(&cfg, "fast");
     assert_int_equal(r.block, 2); /* 8 keys per thread */
+    /* each kernel variant's block for pictures is one it accepts */
+    for (int vi = 0; vi < NKERNELS; vi++) {
+        const lab_variant *v = lab_variant_find(bitonic(), kernels[vi]);
+        char msg[LAB_ERR_MAX];
+        config(&cfg, 8, "lecture", LAB_INT);
+        cfg.block = v->trace_block;
+        assert_true(v->trace_block > 0);
+        if (lab_validate(bitonic(), v, &cfg, msg, sizeof msg) != 0) fail_msg("%s: %s", v->name, msg);
+        r = run_one(&cfg, v->name);
+        assert_int_equal(r.correct, 1);
+    }
+    /* the block a run reports is one it accepts again (animate times the
+     * traced block): every variant at every small n */
+    for (int vi = 0; vi < NKERNELS; vi++)
+        for (long long n = 1; n <= 64; n *= 2) {
+            config(&cfg, n, "random", LAB_INT);
+            r = run_one(&cfg, kernels[vi]);
+            assert_int_equal(r.correct, 1);
+            cfg.block = r.block;
+            char msg[LAB_ERR_MAX];
+            if (lab_validate(bitonic(), lab_variant_find(bitonic(), kernels[vi]), &cfg, msg, sizeof msg) != 0)
+                fail_msg("%s n=%lld reported block %d: %s", kernels[vi], n, r.block, msg);
+            r = run_one(&cfg, kernels[vi]);
+            assert_int_equal(r.correct, 1);
+        }
     config(&cfg, 1LL << 16, "random", LAB_INT);
     r = run_one(&cfg, "ov");
     assert_int_equal(r.block, 256);
