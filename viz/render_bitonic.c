@@ -762,10 +762,10 @@ static void describe(const bmodel *m, int frame, viz_frame_info *info)
     viz_info_title(info, "k=%lld j=%lld", k, j);
     char what[200], why[200], who[200];
     if (k == m->n)
-        snprintf(what, sizeof what, "k = %lld, j = %lld: each key i1 with bit %lld clear is compared with "
+        snprintf(what, sizeof what, "k = %lld, j = %lld: each key i1 with i1 & %lld = 0 is compared with "
                  "i1 + %lld and the larger goes down: the whole array goes up.", k, j, j, j);
     else
-        snprintf(what, sizeof what, "k = %lld, j = %lld: each key i1 with bit %lld clear is compared with "
+        snprintf(what, sizeof what, "k = %lld, j = %lld: each key i1 with i1 & %lld = 0 is compared with "
                  "i1 + %lld; in even slices of %lld (i1 & %lld = 0) the larger goes down, in odd ones up.",
                  k, j, j, j, k, k);
     if (k == 2)
@@ -784,7 +784,7 @@ static void describe(const bmodel *m, int frame, viz_frame_info *info)
         snprintf(who, sizeof who, " The trace holds no compare-exchange of this step.");
     } else if (m->is_o) {
         snprintf(who, sizeof who, " %d threads, one per key: %d compare, %d sit idle because their partner "
-                 "lies above them.", st->ncs + st->nidle, st->ncs, st->nidle);
+                 "has the smaller index and its thread does the pair.", st->ncs + st->nidle, st->ncs, st->nidle);
     } else {
         char blocks[48];
         if (st->blk_lo == st->blk_hi) snprintf(blocks, sizeof blocks, "block %lld", st->blk_lo);
