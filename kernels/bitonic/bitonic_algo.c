@@ -348,7 +348,7 @@ static void release(lab_job *job)
 const lab_algo lab_algo_bitonic = {
     .name = "bitonic",
     .summary = "bitonic sort: the lecture's o, ov, n, nl, a fused fast network, thrust and CUB",
-    .lesson = "05-bitonic",
+    .lesson = "06-bitonic-sort",
     .variants = variants,
     .nvariants = LAB_COUNT(variants),
     .dtypes = LAB_DT(LAB_INT) | LAB_DT(LAB_FLOAT),
