@@ -30,6 +30,10 @@ static lab_result run_one(const char *algo, const lab_config *cfg, const char *v
     lab_result r;
     char msg[LAB_ERR_MAX];
     memset(&r, 0, sizeof r);
+    /* an unset dtype is the algorithm's own, as `use ALGO` makes it */
+    lab_config c = *cfg;
+    if (!(a->dtypes & LAB_DT(c.dtype))) c.dtype = a->dtype_default;
+    cfg = &c;
     if (lab_input_prepare(&in, a, cfg, msg, sizeof msg) != 0) {
         snprintf(r.note, sizeof r.note, "prepare: %s", msg);
         return r;
