@@ -160,8 +160,8 @@ int lab_validate(const lab_algo *a, const lab_variant *v, const lab_config *cfg,
             }
             if ((v->flags & LAB_POW2_BLOCK) && !is_pow2(cfg->block)) {
                 snprintf(msg, len,
-                         "%s/%s halves the block at each tree step, so block must be a power of "
-                         "two in %d..%d (%d is not; try %lld or %lld)",
+                         "%s/%s needs block to be a power of two in %d..%d "
+                         "(%d is not; try %lld or %lld)",
                          a->name, v->name, lo, hi, cfg->block, pow2_below(cfg->block),
                          pow2_below(cfg->block) * 2);
                 return -1;

@@ -43,7 +43,9 @@ int sess_record_trace(struct session *s, const lab_variant *v, lab_trace *t, lab
     /* With block auto, trace with the variant's smallest block of at least a
      * warp: fewer idle threads make a readable trace, and a warp shows
      * divergence. Below a warp, the variant's own default. */
-    if (cfg.block <= 0 && v->block_min > 0 && !(v->flags & (LAB_FIXED_BLOCK | LAB_BLOCK_2D)))
+    if (cfg.block <= 0 && v->trace_block > 0)
+        cfg.block = v->trace_block; /* the variant knows what shows its steps best */
+    else if (cfg.block <= 0 && v->block_min > 0 && !(v->flags & (LAB_FIXED_BLOCK | LAB_BLOCK_2D)))
         cfg.block = v->block_min >= 32 ? v->block_min : v->block_default;
     cfg.repeats = 1;
     lab_input in;
