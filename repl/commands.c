@@ -17,8 +17,8 @@
     X(cmd_run)        \
     X(cmd_trace)      \
     X(cmd_animate)    \
-    X(cmd_lesson_group) \
     X(cmd_sweep)      \
+    X(cmd_lesson_group) \
     /* end of the list */
 
 #define CMD_DECLARE(g) extern const struct cmd g[];
