@@ -13,8 +13,11 @@ def fmt(x, spec):
     return "-" if x is None or (isinstance(x, (int, float)) and x < 0) else format(x, spec)
 
 
-def main(paths):
-    groups = {}
+def read_groups(paths):
+    """Rows in the order they ran, cut into one group per table: a new group
+    starts when the algorithm, n or dtype changes, or a variant comes again
+    (the next command of the script)."""
+    groups = []
     for path in paths:
         with open(path) as f:
             for line in f:
@@ -22,30 +25,48 @@ def main(paths):
                 if not line.startswith("{"):
                     continue
                 r = json.loads(line)
-                key = (r.get("algo"), r.get("n"), r.get("dtype"), r.get("pattern", ""),
-                       r.get("width", ""), r.get("height", ""))
-                groups.setdefault(key, []).append(r)
-    for (algo, n, dtype, pattern, w, h), rows in groups.items():
+                key = (r.get("algo"), r.get("n"), r.get("dtype"))
+                g = groups[-1] if groups else None
+                if g is None or g["key"] != key or any(x["variant"] == r.get("variant") for x in g["rows"]):
+                    g = {"key": key, "rows": []}
+                    groups.append(g)
+                g["rows"].append(r)
+    return groups
+
+
+def main(paths):
+    for g in read_groups(paths):
+        algo, n, dtype = g["key"]
+        rows = g["rows"]
         libs = [r for r in rows if r.get("variant") in ("cub", "cublas", "thrust") and r.get("ran", True)]
         lib = next((r for r in libs if r["variant"] in ("cub", "cublas")), libs[0] if libs else None)
-        shape = f"{w}x{h}" if w and h else f"n = {n}"
-        print(f"\n#### {algo}, {shape}, {dtype}{', ' + pattern if pattern else ''}\n")
-        ref = f" | x {lib['variant']}" if lib else ""
-        print(f"| variant | backend | block | grid | ms (median) | min | max | GB/s | % peak | speedup | result | ok{ref} |")
-        print("|---|---|---|---|---|---|---|---|---|---|---|---|" + ("---|" if lib else ""))
+        flops = any(r.get("gflops") for r in rows)
+        print(f"\n#### {algo}, n = {n}, {dtype}\n")
+        cols = ["variant", "backend", "block", "grid", "ms (median)", "min", "max", "GB/s", "% peak"]
+        if flops:
+            cols.append("GFLOP/s")
+        cols += ["speedup", "result", "ok"]
+        if lib:
+            cols.append("x " + lib["variant"])
+        print("| " + " | ".join(cols) + " |")
+        print("|" + "---|" * len(cols))
         for r in rows:
             if not r.get("ran", True):
-                print(f"| {r['variant']} | {r.get('backend')} | | | not run: {r.get('note', '')} |||||||" + ("|" if lib else ""))
+                cells = [r["variant"], r.get("backend", ""), "", "", "not run: " + r.get("note", "")]
+                print("| " + " | ".join(cells + [""] * (len(cols) - len(cells))) + " |")
                 continue
-            ratio = ""
-            if lib and r.get("ms"):
-                ratio = f" | {lib['ms'] / r['ms']:.2f}"
             ok = {True: "yes", False: "NO", None: "-"}[r.get("correct")]
-            print(f"| {r['variant']} | {r['backend']} | {r.get('block') or ''} | {r.get('grid') or ''} | "
-                  f"{fmt(r.get('ms'), '.4f')} | {fmt(r.get('ms_min'), '.4f')} | {fmt(r.get('ms_max'), '.4f')} | "
-                  f"{fmt(r.get('gbps'), '.1f')} | {fmt(r.get('pct_peak'), '.1f')} | {fmt(r.get('speedup'), '.1f')} | "
-                  f"{r.get('result', '')} | {ok}{ratio} |")
-    print("\n(x lib: the library row's time divided by this row's; above 1 is faster than the library.)")
+            cells = [r["variant"], r["backend"], str(r.get("block") or ""), str(r.get("grid") or ""),
+                     fmt(r.get("ms"), ".4f"), fmt(r.get("ms_min"), ".4f"), fmt(r.get("ms_max"), ".4f"),
+                     fmt(r.get("gbps"), ".1f"), fmt(r.get("pct_peak"), ".1f")]
+            if flops:
+                cells.append(fmt(r.get("gflops"), ".0f"))
+            cells += [fmt(r.get("speedup"), ".1f"), str(r.get("result", "")), ok]
+            if lib:
+                cells.append(f"{lib['ms'] / r['ms']:.2f}" if r.get("ms") else "")
+            print("| " + " | ".join(cells) + " |")
+    print("\n(x lib: the library row's time divided by this row's, from the same command; "
+          "above 1 is faster than the library.)")
 
 
 if __name__ == "__main__":
