@@ -25,19 +25,47 @@ def read_groups(paths):
                 if not line.startswith("{"):
                     continue
                 r = json.loads(line)
-                key = (r.get("algo"), r.get("n"), r.get("dtype"))
+                sweep = r.get("axis")
+                if r.get("n") is None and not sweep:
+                    continue  # occupancy and suggest print objects of their own
+                # a sweep's points stay in one table, whatever they vary
+                key = ("sweep " + sweep, r.get("algo"), r.get("dtype")) if sweep else \
+                      (r.get("algo"), r.get("n"), r.get("dtype"))
                 g = groups[-1] if groups else None
-                if g is None or g["key"] != key or any(x["variant"] == r.get("variant") for x in g["rows"]):
+                if g is None or g["key"] != key or (not sweep and any(
+                        x["variant"] == r.get("variant") for x in g["rows"])):
                     g = {"key": key, "rows": []}
                     groups.append(g)
                 g["rows"].append(r)
     return groups
 
 
+def print_sweep(g):
+    axis, algo, dtype = g["key"][0][6:], g["key"][1], g["key"][2]
+    rows = g["rows"]
+    print(f"\n#### {algo}, sweep of {axis}, {dtype}\n")
+    print(f"| variant | {axis} | n | block | grid | ms (median) | min | max | GB/s | % peak | occupancy | ok |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        if not r.get("ran", True):
+            print(f"| {r['variant']} | {r.get('x')} | | | | not run: {r.get('note', '')} |||||||")
+            continue
+        ok = {True: "yes", False: "NO", None: "-"}[r.get("correct")]
+        o = r.get("occupancy")
+        occ = f"{o['occupancy'] * 100:.0f}% ({o.get('limited_by', '')})" if isinstance(o, dict) and \
+            isinstance(o.get("occupancy"), (int, float)) else "-"
+        print(f"| {r['variant']} | {r.get('x')} | {r.get('n')} | {r.get('block') or ''} | {r.get('grid') or ''} | "
+              f"{fmt(r.get('ms'), '.4f')} | {fmt(r.get('ms_min'), '.4f')} | {fmt(r.get('ms_max'), '.4f')} | "
+              f"{fmt(r.get('gbps'), '.1f')} | {fmt(r.get('pct_peak'), '.1f')} | {occ} | {ok} |")
+
+
 def main(paths):
     for g in read_groups(paths):
-        algo, n, dtype = g["key"]
         rows = g["rows"]
+        if g["key"][0].startswith("sweep "):
+            print_sweep(g)
+            continue
+        algo, n, dtype = g["key"]
         libs = [r for r in rows if r.get("variant") in ("cub", "cublas", "thrust") and r.get("ran", True)]
         lib = next((r for r in libs if r["variant"] in ("cub", "cublas")), libs[0] if libs else None)
         flops = any(r.get("gflops") for r in rows)
