@@ -225,7 +225,7 @@ static void release(lab_job *job)
 const lab_algo lab_algo_mandelbrot = {
     .name = "mandelbrot",
     .summary = "iterations of the Mandelbrot set per pixel, at most 1000: CPU, OpenMP, a 2D grid",
-    .lesson = "07-mandelbrot",
+    .lesson = "08-mandelbrot",
     .variants = variants,
     .nvariants = LAB_COUNT(variants),
     .dtypes = LAB_DT(LAB_FLOAT),

@@ -223,7 +223,7 @@ static double host_bytes(const lab_config *cfg)
 const lab_algo lab_algo_matmul = {
     .name = "matmul",
     .summary = "C = A B, n x n floats: naive, coalesced and tiled kernels, cuBLAS, CPU",
-    .lesson = "08-matmul",
+    .lesson = "09-matmul-tiling",
     .variants = variants,
     .nvariants = LAB_COUNT(variants),
     .dtypes = LAB_DT(LAB_FLOAT),

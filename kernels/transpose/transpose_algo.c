@@ -172,7 +172,7 @@ static double host_bytes(const lab_config *cfg)
 const lab_algo lab_algo_transpose = {
     .name = "transpose",
     .summary = "n x n matrix transpose: in place below the diagonal, out of place, shared tiles",
-    .lesson = "06-transpose",
+    .lesson = "07-transpose-coalescing",
     .variants = variants,
     .nvariants = LAB_COUNT(variants),
     .dtypes = DTS,

@@ -403,7 +403,7 @@ static const char *const scale_patterns[] = {"lecture", "random", "const", NULL}
 const lab_algo lab_algo_scale = {
     .name = "scale",
     .summary = "c = 2a: the thread index formula and the grid-stride loop",
-    .lesson = "01-threads-and-data",
+    .lesson = "01-threads-blocks-grids",
     .variants = scale_variants,
     .nvariants = LAB_COUNT(scale_variants),
     .dtypes = DT3,
@@ -464,7 +464,7 @@ static const char *const pair_patterns[] = {"random", "const", NULL};
 const lab_algo lab_algo_vecdiff = {
     .name = "vecdiff",
     .summary = "c = a - b in the lecture's four steps (three of them wrong) and unified memory",
-    .lesson = "01-threads-and-data",
+    .lesson = "02-bounds-and-grid-size",
     .variants = vecdiff_variants,
     .nvariants = LAB_COUNT(vecdiff_variants),
     .dtypes = DT3,
@@ -510,7 +510,7 @@ static const lab_variant distance_variants[] = {
 const lab_algo lab_algo_distance = {
     .name = "distance",
     .summary = "sqrt(sum (a - b)^2): squares on the device, block sums, a tree",
-    .lesson = "02-distance",
+    .lesson = "03-shared-memory-block-sums",
     .variants = distance_variants,
     .nvariants = LAB_COUNT(distance_variants),
     .dtypes = DT2,
