@@ -41,12 +41,14 @@ static void raw_on(void)
     t.c_lflag &= (tcflag_t) ~(ICANON | ECHO | ISIG);
     t.c_cc[VMIN] = 1;
     t.c_cc[VTIME] = 0;
-    if (tcsetattr(STDIN_FILENO, TCSAFLUSH, &t) == 0) g_raw = 1;
+    /* TCSANOW, not TCSAFLUSH: keys pressed while a command ran are kept, so
+     * a lecturer who presses space twice moves two steps. */
+    if (tcsetattr(STDIN_FILENO, TCSANOW, &t) == 0) g_raw = 1;
 }
 
 static void raw_off(void)
 {
-    if (g_raw) tcsetattr(STDIN_FILENO, TCSAFLUSH, &g_saved);
+    if (g_raw) tcsetattr(STDIN_FILENO, TCSANOW, &g_saved);
     g_raw = 0;
 }
 

@@ -32,8 +32,12 @@ wait_line() {
     return 1
 }
 PROG=$TMP/state/gpulab/progress
-start() { # start ARGS...: gpulab in a fresh tmux window
+STARTS=0
+start() { # start ARGS...: gpulab in a fresh tmux server (a new socket each time:
+          # a new session on a server still shutting down can fail)
     T kill-server >/dev/null 2>&1
+    STARTS=$((STARTS + 1))
+    SOCK="gpulab-lessons-$$-$STARTS"
     T new-session -d -s gl -x 100 -y 50 \
         "env XDG_STATE_HOME=$TMP/state HOME=$TMP NO_COLOR=1 GPULAB_LESSONS=$2 $GPULAB $1; sleep 30"
 }
