@@ -24,6 +24,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "export.h"
 #include "term.h"
 
 /* ------------------------------------------------------------- state */
@@ -438,6 +439,10 @@ int viz_player_run(const viz_side *sides, int nsides, const viz_player_opts *o, 
             }
             viz_player_compose(c, sides, nsides, &st, o);
             viz_term_present(t, c);
+            /* the frame on screen is what `export FILE.svg` draws next */
+            char what[96];
+            snprintf(what, sizeof what, "frame %d of %d", st.frame + 1, st.nframes);
+            viz_export_offer(c, 0, what);
             redraw = 0;
         }
         int timeout = -1; /* paused: wait for a key without using the CPU */
