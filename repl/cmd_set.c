@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "device/occupancy.h"
 #include "out.h"
 #include "parse.h"
 #include "session.h"
@@ -484,20 +485,17 @@ static void show_image(const struct session *s, char *buf, size_t len)
     snprintf(buf, len, "%s", s->cfg.image[0] ? s->cfg.image : "none (generated)");
 }
 
+/* The models the occupancy calculator knows (kernels/device/occupancy.h). */
 static int set_model(struct session *s, const char *v, char *err, size_t errlen)
 {
-    size_t l = strlen(v);
-    int ok = l > 0 && l < sizeof s->cfg.model;
-    for (size_t i = 0; ok && i < l; i++) {
-        char c = v[i];
-        ok = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '_';
-    }
-    if (!ok) {
-        snprintf(err, errlen,
-                 "\"%s\" is not a GPU model name; use a lower-case name such as h200, a100 or t4", v);
+    const occ_model *m = occ_model_find(v);
+    if (!m) {
+        char names[256];
+        occ_model_names(names, sizeof names);
+        snprintf(err, errlen, "gpulab has no model of a GPU called \"%s\"; models: %s", v, names);
         return -1;
     }
-    snprintf(s->cfg.model, sizeof s->cfg.model, "%s", v);
+    snprintf(s->cfg.model, sizeof s->cfg.model, "%s", m->name);
     return 0;
 }
 
@@ -508,9 +506,7 @@ static void show_model(const struct session *s, char *buf, size_t len)
 
 static void complete_model(struct session *s, struct cmp_list *out)
 {
-    cmp_add(out, "h200");
-    cmp_add(out, "a100");
-    cmp_add(out, "t4");
+    for (int i = 0; i < occ_model_count(); i++) cmp_add(out, occ_model_at(i)->name);
 }
 
 /* -------------------------------------------------------------- table */
@@ -542,7 +538,7 @@ static const struct setting settings[] = {
      complete_auto},
     {"height", "1..65536, or auto", "height of 2D data", set_height, show_height, complete_auto},
     {"image", "a PGM or PNG file, or none", "histogram input image", set_image, show_image, NULL},
-    {"model", "a GPU model name such as h200, a100, t4", "occupancy model on the simulator",
+    {"model", "a GPU model name (h200, a100, t4, ...: Tab lists them)", "occupancy model on the simulator",
      set_model, show_model, complete_model},
 };
 #define NSETTINGS ((int)(sizeof settings / sizeof settings[0]))
