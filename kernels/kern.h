@@ -72,9 +72,11 @@ namespace cg = cooperative_groups;
 static void lab_free_device(void *p) { cudaFree(p); }
 
 /* Device memory for count elements of T, freed by the harness. On the GPU the
- * request is refused before allocating when it exceeds free memory. */
+ * request is refused before allocating when it exceeds free memory. With
+ * managed set it is unified memory (cudaMallocManaged), which host code can
+ * read and write in place. */
 template <class T>
-static inline int lab_alloc(lab_job *job, T **p, size_t count)
+static inline int lab_alloc_as(lab_job *job, T **p, size_t count, int managed)
 {
     size_t bytes = count * sizeof(T);
     if (bytes == 0) bytes = sizeof(T);
@@ -86,11 +88,24 @@ static inline int lab_alloc(lab_job *job, T **p, size_t count)
     if (lab_device_reserve(bytes, job->err, sizeof job->err) != 0) return -1;
 #endif
     void *v = NULL;
-    CK(cudaMalloc(&v, bytes));
+    if (managed) CK(cudaMallocManaged(&v, bytes));
+    else CK(cudaMalloc(&v, bytes));
     job->alloc_free[job->nallocs] = lab_free_device;
     job->allocs[job->nallocs++] = v;
     *p = (T *)v;
     return 0;
+}
+
+template <class T>
+static inline int lab_alloc(lab_job *job, T **p, size_t count)
+{
+    return lab_alloc_as(job, p, count, 0);
+}
+
+template <class T>
+static inline int lab_alloc_managed(lab_job *job, T **p, size_t count)
+{
+    return lab_alloc_as(job, p, count, 1);
 }
 
 template <class T>

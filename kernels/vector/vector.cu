@@ -140,28 +140,6 @@ static int run_scale(lab_job *job, int stride)
     return 0;
 }
 
-/* Managed memory for count elements of T, freed by the harness like
- * lab_alloc's. */
-template <class T>
-static int alloc_managed(lab_job *job, T **p, size_t count)
-{
-    size_t bytes = count * sizeof(T);
-    if (bytes == 0) bytes = sizeof(T);
-    if (job->nallocs >= LAB_MAX_ALLOCS) {
-        snprintf(job->err, sizeof job->err, "too many device allocations in one run");
-        return -1;
-    }
-#if !defined(GPULAB_SIM)
-    if (lab_device_reserve(bytes, job->err, sizeof job->err) != 0) return -1;
-#endif
-    void *v = NULL;
-    CK(cudaMallocManaged(&v, bytes));
-    job->alloc_free[job->nallocs] = lab_free_device;
-    job->allocs[job->nallocs++] = v;
-    *p = (T *)v;
-    return 0;
-}
-
 /* The vecdiff steps: 1..4, the lecture's kernels on separate device memory
  * (a and b copied in, c copied out, only the kernel timed), 5 the unified
  * memory version of step 4 (the host writes a and b and reads c in place;
@@ -187,9 +165,9 @@ static int run_vecdiff(lab_job *job, int step)
 
     T *d_a = NULL, *d_b = NULL, *d_c = NULL;
     if (step == 5) {
-        TRY(alloc_managed(job, &d_a, n));
-        TRY(alloc_managed(job, &d_b, n));
-        TRY(alloc_managed(job, &d_c, n));
+        TRY(lab_alloc_managed(job, &d_a, n));
+        TRY(lab_alloc_managed(job, &d_b, n));
+        TRY(lab_alloc_managed(job, &d_c, n));
         memset((void *)d_c, vec_poison_byte(dt), sizeof(T) * n);
         LAB_TIMED(job) {
             memcpy(d_a, h_a, sizeof(T) * n);
