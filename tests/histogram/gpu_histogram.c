@@ -70,8 +70,8 @@ static void lecture_images(void)
         printf("8K %-6s  global %8.3f ms  shared %7.3f ms  fast %7.3f ms  cub %7.3f ms\n", pats[p],
                ms[p][0], ms[p][1], ms[p][2], ms[p][3]);
     }
-    /* the performance section's goals, reported (benchmarks are the lead's
-     * table in docs/performance.md; a busy GPU must not fail this test) */
+    /* the performance section's goals, reported (the measured tables are in
+     * docs/performance.md; a busy GPU must not fail this test) */
     printf("goal shared >= 20x global on flat: %.1fx %s\n", ms[1][0] / ms[1][1],
            ms[1][0] >= 20 * ms[1][1] ? "met" : "NOT met");
     for (int p = 0; p < 2; p++)
