@@ -11,6 +11,8 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "golden.h"
+
 #include "lab.h"
 #include "render.h"
 #include "term.h"
@@ -64,56 +66,12 @@ static void render_frame(const viz_renderer *rd, const lab_trace *t, int f, int 
     canvas_free(c);
 }
 
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
-        free(s);
-        s = NULL;
-    }
-    fclose(f);
-    if (s) {
-        s[n] = 0;
-        *len = (size_t)n;
-    }
-    return s;
-}
-
 /* Compare what was drawn with NAME in the golden folder. */
 static void golden(const char *name, const char *got, size_t len)
 {
     char path[1024];
     snprintf(path, sizeof path, "%s/%s", golden_dir, name);
-    const char *upd = getenv("GPULAB_UPDATE_GOLDEN");
-    if (upd && *upd && strcmp(upd, "0") != 0) {
-        FILE *f = fopen(path, "wb");
-        assert_non_null(f);
-        fwrite(got, 1, len, f);
-        fclose(f);
-        return;
-    }
-    size_t wlen = 0;
-    char *want = slurp(path, &wlen);
-    if (!want) fail_msg("no golden file %s (GPULAB_UPDATE_GOLDEN=1 writes it)", path);
-    if (wlen != len || memcmp(want, got, len) != 0) {
-        /* the first line that differs, to read in the log */
-        const char *a = want, *b = got;
-        int line = 1;
-        while (*a && *a == *b) {
-            if (*a == '\n') line++;
-            a++;
-            b++;
-        }
-        printf("%s differs from line %d\n--- golden:\n%.300s\n--- drawn:\n%.300s\n", name, line, a, b);
-        free(want);
-        fail_msg("%s: the drawing changed", name);
-    }
-    free(want);
+    golden_check(path, got, len);
 }
 
 static void frames_to_golden(const lab_trace *t, const int *widths, int nw, int h, const char *name)

@@ -12,6 +12,8 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "golden.h"
+
 #include "bitonic/bitonic.h"
 #include "lab.h"
 #include "render.h"
@@ -78,41 +80,7 @@ static void compare_golden(const char *name, const char *text)
 {
     char path[1024];
     snprintf(path, sizeof path, "%s/%s", golden_dir, name);
-    const char *upd = getenv("GPULAB_UPDATE_GOLDEN");
-    if (upd && *upd && strcmp(upd, "0") != 0) {
-        FILE *f = fopen(path, "w");
-        assert_non_null(f);
-        fputs(text, f);
-        fclose(f);
-        return;
-    }
-    FILE *f = fopen(path, "r");
-    if (!f) fail_msg("no golden file %s (GPULAB_UPDATE_GOLDEN=1 writes it)", path);
-    fseek(f, 0, SEEK_END);
-    long sz = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *want = malloc((size_t)sz + 1);
-    size_t got = fread(want, 1, (size_t)sz, f);
-    want[got] = 0;
-    fclose(f);
-    if (strcmp(want, text) != 0) {
-        /* the first line that differs */
-        const char *a = want, *b = text;
-        int line = 1;
-        while (*a && *a == *b) {
-            if (*a == '\n') line++;
-            a++, b++;
-        }
-        char wl[160] = "", gl[160] = "";
-        const char *la = a, *lb = b;
-        while (la > want && la[-1] != '\n') la--;
-        while (lb > text && lb[-1] != '\n') lb--;
-        sscanf(la, "%159[^\n]", wl);
-        sscanf(lb, "%159[^\n]", gl);
-        free(want);
-        fail_msg("%s differs at line %d:\n  want: %s\n  got:  %s", path, line, wl, gl);
-    }
-    free(want);
+    golden_check(path, text, strlen(text));
 }
 
 /* The lecture's example, every stage, for each variant. n and nl run with

@@ -12,6 +12,8 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "golden.h"
+
 #include "histogram/histogram.h"
 #include "lab.h"
 #include "render.h"
@@ -76,37 +78,7 @@ static void compare_golden(const char *name, const char *text)
 {
     char path[1024];
     snprintf(path, sizeof path, "%s/%s", golden_dir, name);
-    const char *upd = getenv("GPULAB_UPDATE_GOLDEN");
-    if (upd && *upd && strcmp(upd, "0") != 0) {
-        FILE *f = fopen(path, "w");
-        if (!f) fail_msg("cannot write %s", path);
-        fputs(text, f);
-        fclose(f);
-        return;
-    }
-    FILE *f = fopen(path, "r");
-    if (!f) fail_msg("no golden file %s (GPULAB_UPDATE_GOLDEN=1 writes it)", path);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *want = malloc((size_t)n + 1);
-    assert_non_null(want);
-    size_t got = fread(want, 1, (size_t)n, f);
-    want[got] = 0;
-    fclose(f);
-    if (strcmp(want, text) != 0) {
-        /* the first differing line, to read in the log */
-        const char *a = want, *b = text;
-        int line = 1;
-        while (*a && *a == *b) {
-            if (*a == '\n') line++;
-            a++;
-            b++;
-        }
-        fail_msg("%s differs from the golden file at line %d:\n--- golden\n%s\n--- now\n%s", path,
-                 line, want, text);
-    }
-    free(want);
+    golden_check(path, text, strlen(text));
 }
 
 static const viz_renderer *renderer(void)

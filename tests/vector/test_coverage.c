@@ -11,6 +11,8 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "golden.h"
+
 #include "lab.h"
 #include "render.h"
 #include "term.h"
@@ -60,51 +62,12 @@ static void render_frame(const viz_renderer *rd, const lab_trace *t, int f, int 
     canvas_free(c);
 }
 
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
-        free(s);
-        s = NULL;
-    }
-    fclose(f);
-    if (s) {
-        s[n] = 0;
-        *len = (size_t)n;
-    }
-    return s;
-}
-
 /* Compare (or, with GPULAB_UPDATE_GOLDEN=1, write) golden/NAME.txt. */
 static void golden(const char *name, const char *got, size_t len)
 {
     char path[1024];
     snprintf(path, sizeof path, "%s/%s.txt", golden_dir, name);
-    const char *up = getenv("GPULAB_UPDATE_GOLDEN");
-    if (up && strcmp(up, "1") == 0) {
-        FILE *f = fopen(path, "wb");
-        assert_non_null(f);
-        assert_int_equal(fwrite(got, 1, len, f), len);
-        fclose(f);
-        return;
-    }
-    size_t wlen = 0;
-    char *want = slurp(path, &wlen);
-    if (!want) fail_msg("no golden file %s (run with GPULAB_UPDATE_GOLDEN=1 to make it)", path);
-    if (wlen != len || memcmp(want, got, len) != 0) {
-        int line = 1;
-        size_t i = 0;
-        while (i < len && i < wlen && want[i] == got[i]) line += got[i++] == '\n';
-        fprintf(stderr, "%s differs from line %d; got:\n%s\n", path, line, got);
-        free(want);
-        fail_msg("%s differs from its golden file at line %d", name, line);
-    }
-    free(want);
+    golden_check(path, got, len);
 }
 
 typedef struct gcase {
