@@ -10,17 +10,7 @@
 #include "histogram/histogram.h"
 #include "lab.h"
 
-static int failures;
-
-#define EXPECT(cond, ...)                               \
-    do {                                                \
-        if (!(cond)) {                                  \
-            failures++;                                 \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__); \
-            printf(__VA_ARGS__);                        \
-            printf("\n");                               \
-        }                                               \
-    } while (0)
+#include "../common/expect.h"
 
 static const lab_algo *A;
 static const char *const gpu_rows[] = {"global", "shared", "fast", "cub"};

@@ -8,17 +8,7 @@
 
 #include "lab.h"
 
-static int failures;
-
-#define EXPECT(cond, ...)                                   \
-    do {                                                    \
-        if (!(cond)) {                                      \
-            failures++;                                     \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__);     \
-            printf(__VA_ARGS__);                            \
-            printf("\n");                                   \
-        }                                                   \
-    } while (0)
+#include "../common/expect.h"
 
 static lab_result run_on(const char *algo, const lab_config *cfg, const char *variant, lab_trace *t)
 {
