@@ -61,6 +61,7 @@ void canvas_clear(canvas *c)
         c->cells[i].cp = ' ';
         c->cells[i].role = VIZ_ROLE_TEXT;
         c->cells[i].attr = 0;
+        c->cells[i].bg = VIZ_BG_NONE;
     }
     c->clip = canvas_bounds(c);
 }
@@ -131,7 +132,8 @@ static void set(canvas *c, int x, int y, uint32_t cp, int role, unsigned attr)
     viz_cell *p = cell(c, x, y);
     p->cp = cp;
     p->role = (uint8_t)role;
-    p->attr = (uint8_t)attr;
+    p->attr = (uint8_t)(attr & ~VIZ_HALVES);
+    p->bg = VIZ_BG_NONE;
 }
 
 void canvas_put(canvas *c, int x, int y, uint32_t cp, int role, unsigned attr)
@@ -149,6 +151,49 @@ void canvas_put(canvas *c, int x, int y, uint32_t cp, int role, unsigned attr)
     if (w == 2) break_wide(c, x + 1, y);
     set(c, x, y, cp, role, attr);
     if (w == 2) set(c, x + 1, y, VIZ_CONT, role, attr);
+}
+
+static int bold_in_colour(int role)
+{
+    return (viz_role_style(role, 1).attr & VIZ_BOLD) != 0;
+}
+
+void viz_put_halves(canvas *c, int x, int y, int top, int bottom)
+{
+    if (!in_clip(c, x, y)) return;
+    if (top < 0 || top >= VIZ_ROLE_COUNT) top = VIZ_BG_NONE;
+    if (bottom < 0 || bottom >= VIZ_ROLE_COUNT) bottom = VIZ_BG_NONE;
+    /* A role whose ink is the terminal's default colour cannot be a
+     * background (no escape code names that colour): such halves look alike
+     * and make a full block, or take the ink against a coloured half. */
+    int tdef = top != VIZ_BG_NONE && viz_role_ink_colour(top) < 0;
+    int bdef = bottom != VIZ_BG_NONE && viz_role_ink_colour(bottom) < 0;
+    uint32_t cp;
+    int ink, bg = VIZ_BG_NONE;
+    if (top == bottom || (tdef && bdef)) {
+        cp = top == VIZ_BG_NONE ? ' ' : 0x2588; /* █ */
+        ink = top;
+    } else if (top == VIZ_BG_NONE) {
+        cp = 0x2584; /* ▄ */
+        ink = bottom;
+    } else if (bottom == VIZ_BG_NONE) {
+        cp = 0x2580; /* ▀ */
+        ink = top;
+    } else if (bdef || (!tdef && bold_in_colour(bottom) && !bold_in_colour(top))) {
+        cp = 0x2584;
+        ink = bottom;
+        bg = top;
+    } else {
+        cp = 0x2580;
+        ink = top;
+        bg = bottom;
+    }
+    break_wide(c, x, y);
+    viz_cell *p = cell(c, x, y);
+    p->cp = cp;
+    p->role = (uint8_t)ink;
+    p->attr = VIZ_HALVES;
+    p->bg = (uint8_t)bg;
 }
 
 int canvas_text(canvas *c, int x, int y, const char *s, int role, unsigned attr)
@@ -205,8 +250,11 @@ void canvas_restyle(canvas *c, viz_rect r, int role, unsigned attr)
     r = viz_rect_intersect(r, c->clip);
     for (int y = r.y; y < r.y + r.h; y++)
         for (int x = r.x; x < r.x + r.w; x++) {
+            /* one style for the whole cell: a two-pixel cell keeps its glyph
+             * but no longer its second colour */
             cell(c, x, y)->role = (uint8_t)role;
-            cell(c, x, y)->attr = (uint8_t)attr;
+            cell(c, x, y)->attr = (uint8_t)(attr & ~VIZ_HALVES);
+            cell(c, x, y)->bg = VIZ_BG_NONE;
         }
 }
 
@@ -521,11 +569,61 @@ viz_style viz_role_style(int role, int colour)
     return colour ? colour_styles[role] : mono_styles[role];
 }
 
+short viz_role_ink_colour(int role)
+{
+    viz_style s = viz_role_style(role, 1);
+    return (s.attr & VIZ_REVERSE) ? s.bg : s.fg;
+}
+
 viz_style viz_cell_style(const viz_cell *c, int colour)
 {
     viz_style s = viz_role_style(c->role, colour);
-    s.attr |= c->attr;
+    s.attr |= c->attr & ~VIZ_HALVES;
+    if (colour && c->bg != VIZ_BG_NONE) s.bg = viz_role_ink_colour(c->bg);
     return s;
+}
+
+int viz_role_ink(int role)
+{
+    if (role <= VIZ_ROLE_TEXT || role >= VIZ_ROLE_COUNT) return 0;
+    if (role >= VIZ_ROLE_HEAT0 && role < VIZ_ROLE_HEAT0 + VIZ_NHEAT_ROLES) return role - VIZ_ROLE_HEAT0;
+    return 8;
+}
+
+int viz_cell_halves(const viz_cell *c, int *top, int *bottom)
+{
+    *top = *bottom = VIZ_BG_NONE;
+    if (!(c->attr & VIZ_HALVES)) return 0;
+    switch (c->cp) {
+    case 0x2580: *top = c->role; *bottom = c->bg; break; /* ▀ */
+    case 0x2584: *top = c->bg; *bottom = c->role; break; /* ▄ */
+    case 0x2588: *top = *bottom = c->role; break;        /* █ */
+    default: *top = *bottom = c->bg; break;              /* a blank: the background only */
+    }
+    return 1;
+}
+
+viz_cell viz_cell_mono(const viz_cell *c)
+{
+    /* ink by eighths of a cell: the shades the image view always used */
+    static const uint32_t shade[9] = {' ', '.', 0x2591, 0x2591, 0x2592, 0x2592, 0x2593, 0x2593, 0x2588};
+    viz_cell m = *c;
+    m.bg = VIZ_BG_NONE;
+    m.attr &= (uint8_t)~VIZ_HALVES;
+    int top, bot;
+    if (!viz_cell_halves(c, &top, &bot)) return m;
+    int it = viz_role_ink(top), ib = viz_role_ink(bot);
+    if (it == 8 && ib < 8) {
+        m.cp = 0x2580;
+        m.role = (uint8_t)top;
+    } else if (ib == 8 && it < 8) {
+        m.cp = 0x2584;
+        m.role = (uint8_t)bot;
+    } else {
+        m.cp = shade[(it + ib + 1) / 2];
+        m.role = (uint8_t)(ib > it ? bot : top);
+    }
+    return m;
 }
 
 int viz_colour_wanted(int no_color_flag)

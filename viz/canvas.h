@@ -12,6 +12,14 @@
  * reverse and underline. Renderers keep pictures readable without any of
  * that by choosing distinct glyphs, so plain text still tells the story.
  *
+ * A cell may also name a background role: the colour its role's ink would
+ * have fills the rest of the cell. That is what makes a half-block cell a
+ * picture of two pixels, one above the other: viz_put_halves() writes ▀ with
+ * the top pixel's role as the ink and the bottom pixel's role as the
+ * background. Without colour (monochrome, plain text, ASCII) such a cell
+ * cannot show two colours; backends show viz_cell_mono() instead, a shade or
+ * a half block chosen from how much ink the two roles stand for.
+ *
  * Drawing is clipped to the canvas and to a clip rectangle; wide characters
  * (CJK) take two cells, the second one marked as a continuation.
  */
@@ -85,14 +93,24 @@ typedef enum viz_role {
 #define VIZ_REVERSE   0x02u
 #define VIZ_DIMMED    0x04u
 #define VIZ_UNDERLINE 0x08u
+/* Set by viz_put_halves() only: the cell is two pixels (top: role, bottom:
+ * bg), and its glyph is ▀, ▄, █ or a blank. Not a terminal attribute. */
+#define VIZ_HALVES    0x10u
+
+/* The background of an ordinary cell: the terminal's own (or the one the
+ * role's style gives, as for highlighted cells). VIZ_ROLE_TEXT has no colour
+ * of its own, so as a background it means "none". */
+#define VIZ_BG_NONE VIZ_ROLE_TEXT
 
 /* The second cell of a wide character. */
 #define VIZ_CONT 0xFFFFFFFFu
 
 typedef struct viz_cell {
     uint32_t cp;     /* code point; ' ' when blank; VIZ_CONT after a wide one */
-    uint8_t role;    /* viz_role */
+    uint8_t role;    /* viz_role: the glyph's ink */
     uint8_t attr;    /* VIZ_BOLD | ... */
+    uint8_t bg;      /* viz_role whose colour fills the rest of the cell;
+                        VIZ_BG_NONE (0, the default): the terminal's background */
 } viz_cell;
 
 typedef struct canvas {
@@ -135,6 +153,13 @@ int canvas_text(canvas *c, int x, int y, const char *s, int role, unsigned attr)
 int canvas_textn(canvas *c, int x, int y, int maxw, const char *s, int role, unsigned attr);
 int canvas_printf(canvas *c, int x, int y, int role, unsigned attr, const char *fmt, ...)
     __attribute__((format(printf, 6, 7)));
+/* Two pixels in one cell: the top half in role `top`, the bottom half in
+ * role `bottom` (VIZ_BG_NONE: the terminal's background). Writes ▀ with ink
+ * top on background bottom; equal halves become █ (or a blank when both are
+ * none), a half that is none becomes the background of ▄ or ▀. Terminals
+ * brighten only the ink (bold), so when just the bottom role is bold in the
+ * colour scheme the cell is written as ▄ with the halves swapped. */
+void viz_put_halves(canvas *c, int x, int y, int top, int bottom);
 /* Fill a rectangle with one glyph. */
 void canvas_fill(canvas *c, viz_rect r, uint32_t cp, int role, unsigned attr);
 /* Change the style of the cells in r, keeping their glyphs. */
@@ -173,8 +198,25 @@ typedef struct viz_style {
 
 /* The style of a role in the colour or the monochrome scheme. */
 viz_style viz_role_style(int role, int colour);
-/* The role's style with the cell's own attribute bits added. */
+/* The role's style with the cell's own attribute bits added; in colour, a
+ * background role other than VIZ_BG_NONE gives the background colour. */
 viz_style viz_cell_style(const viz_cell *cell, int colour);
+/* The colour a role's ink shows in the colour scheme (what █ in that role
+ * looks like): 0..7, or -1 for the terminal's default. */
+short viz_role_ink_colour(int role);
+/* How much of a cell a role's pixel covers when there is no colour, in
+ * eighths: 0 for none (VIZ_ROLE_TEXT), the level for heat roles, 8 (solid)
+ * for every other role. */
+int viz_role_ink(int role);
+/* What a cell shows where colours cannot: a two-pixel cell (VIZ_HALVES)
+ * becomes one glyph in one role. When exactly one half is solid it is ▀ or
+ * ▄ in that half's role; else the shade of the two halves' mean ink (blank,
+ * '.', ░, ▒, ▓, █ by eighths) in the role of the inkier half. Any other
+ * cell comes back as it is, without its background. */
+viz_cell viz_cell_mono(const viz_cell *cell);
+/* The roles of a two-pixel cell's top and bottom halves (VIZ_BG_NONE for a
+ * half that shows the background). 0 when the cell is not one. */
+int viz_cell_halves(const viz_cell *cell, int *top, int *bottom);
 /* Whether to use colour: not when no_color_flag (--no-color), NO_COLOR is set
  * to anything non-empty, or TERM is unset or "dumb". */
 int viz_colour_wanted(int no_color_flag);

@@ -50,6 +50,27 @@ static int used_rows(const canvas *c)
     return 1;
 }
 
+/* One half of a two-pixel cell as a filled rectangle in the colour its role's
+ * ink has (bold roles a little lighter, as terminals brighten them); the
+ * none role leaves the paper. Rectangles rather than the font's ▀ and ▄,
+ * whose height varies from font to font. */
+static void fill_half(cairo_t *cr, int role, double px, double py, double w, double h)
+{
+    if (role == VIZ_BG_NONE) return;
+    short k = viz_role_ink_colour(role);
+    const double *c = k >= 0 && k < 8 ? palette[k] : ink;
+    double mix[3] = {c[0], c[1], c[2]};
+    if (viz_role_style(role, 1).attr & VIZ_BOLD)
+        for (int i = 0; i < 3; i++) mix[i] += (1 - mix[i]) * 0.3;
+    rgb(cr, mix, 1);
+    /* no smoothing: halves and neighbours meet without a seam */
+    cairo_antialias_t aa = cairo_get_antialias(cr);
+    cairo_set_antialias(cr, CAIRO_ANTIALIAS_NONE);
+    cairo_rectangle(cr, px, py, w, h);
+    cairo_fill(cr);
+    cairo_set_antialias(cr, aa);
+}
+
 static void draw(cairo_t *cr, const canvas *c, int rows, double cw, double ch, double ascent,
                  double pad)
 {
@@ -59,6 +80,13 @@ static void draw(cairo_t *cr, const canvas *c, int rows, double cw, double ch, d
         for (int x = 0; x < c->w; x++) {
             const viz_cell *cell = canvas_at(c, x, y);
             if (cell->cp == VIZ_CONT) continue;
+            int top, bottom;
+            if (viz_cell_halves(cell, &top, &bottom)) {
+                double px = pad + x * cw, py = pad + y * ch;
+                fill_half(cr, top, px, py, cw, ch / 2);
+                fill_half(cr, bottom, px, py + ch / 2, cw, ch / 2);
+                continue;
+            }
             viz_style s = viz_cell_style(cell, 1);
             const double *fg = s.fg >= 0 && s.fg < 8 ? palette[s.fg] : ink;
             const double *bg = s.bg >= 0 && s.bg < 8 ? palette[s.bg] : NULL;

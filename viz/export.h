@@ -1,7 +1,9 @@
 /* export.h - a canvas as a picture file for slides and reports: SVG, PNG or
  * PDF through cairo. Each cell becomes its glyph in a monospaced font, in its
  * role's colour on a light page, with a filled rectangle where the cell has a
- * background (reverse video, highlighted and wrong cells). */
+ * background (reverse video, highlighted and wrong cells, a background role).
+ * A two-pixel cell (viz_put_halves) becomes two rectangles, the top half in
+ * its top role's colour and the bottom half in its bottom role's. */
 #ifndef GPULAB_VIZ_EXPORT_H
 #define GPULAB_VIZ_EXPORT_H
 

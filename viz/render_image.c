@@ -4,16 +4,19 @@
  * The picture of the Mandelbrot lesson (and of any result with a width and a
  * height, such as a matrix product). Every element is a pixel; a character
  * cell holds two of them, one above the other, as a terminal cell is about
- * twice as tall as it is wide. Pixels inside the Mandelbrot set (all 1000
- * iterations) are solid: a cell whose two halves differ there shows a half
- * block (top, bottom), so the edge of the set has twice the rows of the
- * screen. Outside the set a cell's glyph and colour grow with the iterations
- * (a log scale: most pixels escape within a few). A canvas cell carries one
- * colour, so where both halves are outside the cell shows their mean. In
- * monochrome the glyphs alone (shades and half blocks) keep the picture.
+ * twice as tall as it is wide: viz_put_halves() draws ▀ in the top pixel's
+ * colour on the bottom pixel's, so the picture has twice the screen's rows
+ * in colour. Pixels inside the Mandelbrot set (all 1000 iterations) are
+ * solid; outside it a pixel's heat colour grows with the iterations (a log
+ * scale: most pixels escape within a few), and those that escape at once
+ * are left blank. Without colour the backends show each cell's stand-in
+ * (viz_cell_mono): a half block where one pixel is inside the set and the
+ * other is not, else a shade of the two pixels' mean level.
  *
  * Beside it, the grid of blocks as a heat map of the iterations each block
- * ran: blocks on the edge of the set work longest. The last frame of a
+ * ran, drawn the same way: a block is two columns by one row while the grid
+ * fits, else one column by half a row (two block rows per text row): blocks
+ * on the edge of the set work longest. The last frame of a
  * Mandelbrot trace shows how much of each block's warp time did useful work:
  * a warp runs until its slowest pixel has escaped, and its other lanes wait.
  *
@@ -192,16 +195,13 @@ static int level_of(const imodel *m, double v)
     return l;
 }
 
-/* Shades by level: blank far outside, denser towards the set. The top
- * levels keep some texture, so a reversed monochrome cell never looks empty;
- * '.' is a level, the middle dot a pixel not computed yet. */
-static uint32_t shade(int level)
+/* The role of one pixel (a half cell): the heat of its level; blank for the
+ * lowest level and for pixels not computed; solid inside the set. */
+static int pixel_role(int half)
 {
-    static const uint32_t g[VIZ_NHEAT_ROLES] = {' ', '.', 0x2591, 0x2591,
-                                                0x2592, 0x2592, 0x2593, 0x2593};
-    if (level < 0) level = 0;
-    if (level >= VIZ_NHEAT_ROLES) level = VIZ_NHEAT_ROLES - 1;
-    return g[level];
+    if (half == P_INSIDE) return VIZ_ROLE_VALUE;
+    if (half == P_EMPTY || half <= 0) return VIZ_BG_NONE;
+    return viz_heat_role(half);
 }
 
 /* A half cell: k x k pixels from (x0, y0), of blocks below `done`. Inside
@@ -229,8 +229,9 @@ typedef struct geom {
     long long k;        /* pixels per half cell, each way */
     int pw, ph;         /* picture cells */
     int px, py;         /* picture origin */
-    long long hk;       /* blocks per heat cell, each way */
-    int hw, hh;         /* heat map cells (each block cell is 2 columns) */
+    long long hk;       /* blocks per heat pixel, each way */
+    int hz;             /* heat pixels per block each way: 2 (2 columns x 1 row) or 1 */
+    int hw, hh;         /* heat map cells; a cell holds two heat pixels, one above the other */
     int hx, hy;         /* heat map origin */
     int beside;         /* heat map to the right of the picture */
     int legend_y;       /* the legend line */
@@ -242,10 +243,15 @@ typedef struct geom {
 static void layout(const imodel *m, int x, int y, int w, int h, geom *g)
 {
     memset(g, 0, sizeof *g);
-    /* heat map: 2 columns a block, at most a third of the width beside */
+    /* heat map: at most a third of the width beside; a heat pixel is one
+     * column by half a row, a block 2 x 2 of them while they fit, else one,
+     * else one for hk x hk blocks */
+    int limit = w >= 60 ? w / 3 : w;
+    int hz = m->gx * 2 <= limit ? 2 : 1;
     long long hk = 1;
-    while ((m->gx + hk - 1) / hk * 2 > (w >= 60 ? w / 3 : w) && hk < m->nblocks) hk++;
-    int hw = (int)((m->gx + hk - 1) / hk) * 2, hh = (int)((m->gy + hk - 1) / hk);
+    while ((m->gx + hk - 1) / hk * hz > limit && hk < m->nblocks) hk++;
+    int hw = (int)((m->gx + hk - 1) / hk) * hz;
+    int hh = (int)(((m->gy + hk - 1) / hk * hz + 1) / 2);
     int beside = w >= 60 && hw + 3 <= w / 3 + 3;
     int maxw = beside ? w - hw - 3 : w;
     /* rows besides the picture: header, gap, legend, scale line; stacked,
@@ -261,6 +267,7 @@ static void layout(const imodel *m, int x, int y, int w, int h, geom *g)
     g->px = x;
     g->py = y + 1;
     g->hk = hk;
+    g->hz = hz;
     g->hw = hw;
     g->hh = hh;
     g->beside = beside;
@@ -285,61 +292,61 @@ static void draw_picture(canvas *c, const imodel *m, const geom *g, long long do
             long long x0 = cx * k, y0 = (long long)cy * 2 * k;
             int top = half_of(m, x0, y0, k, done);
             int bot = y0 + k < m->h ? half_of(m, x0, y0 + k, k, done) : P_EMPTY;
-            uint32_t glyph;
-            int role;
-            unsigned attr = 0;
-            if (top == P_EMPTY && bot == P_EMPTY) {
-                glyph = 0x00b7; /* not computed yet */
-                role = VIZ_ROLE_DIM;
-            } else if (top == P_INSIDE && bot == P_INSIDE) {
-                glyph = 0x2588;
-                role = VIZ_ROLE_VALUE;
-            } else if (top == P_INSIDE) {
-                glyph = 0x2580; /* ▀ */
-                role = VIZ_ROLE_VALUE;
-            } else if (bot == P_INSIDE) {
-                glyph = 0x2584; /* ▄ */
-                role = VIZ_ROLE_VALUE;
-            } else {
-                int l = top == P_EMPTY ? bot : bot == P_EMPTY ? top : (top + bot + 1) / 2;
-                glyph = shade(l);
-                role = viz_heat_role(l);
-            }
-            canvas_put(c, g->px + cx, g->py + cy, glyph, role, attr);
+            if (top == P_EMPTY && bot == P_EMPTY)
+                canvas_put(c, g->px + cx, g->py + cy, 0x00b7, VIZ_ROLE_DIM, 0); /* not computed yet */
+            else
+                viz_put_halves(c, g->px + cx, g->py + cy, pixel_role(top), pixel_role(bot));
         }
 }
 
-/* The block heat map: per[b] for b < done, scaled to its largest value. */
+/* One heat pixel: the largest per[b] of its blocks below `done` as a level
+ * (at least 1, so a computed block never looks blank); -1 when none of its
+ * blocks is computed yet. *marked is set when it holds block `mark`. */
+static int heat_pixel(const imodel *m, const geom *g, const double *per, double top, long long done,
+                      long long mark, int px, int py, int *marked)
+{
+    long long bx0 = px / g->hz * g->hk, by0 = py / g->hz * g->hk;
+    double v = 0;
+    int any = 0;
+    for (long long by = by0; by < by0 + g->hk && by < m->gy; by++)
+        for (long long bx = bx0; bx < bx0 + g->hk && bx < m->gx; bx++) {
+            long long b = by * m->gx + bx;
+            if (b >= done) continue;
+            any = 1;
+            if (per[b] > v) v = per[b];
+            if (b == mark) *marked = 1;
+        }
+    if (!any) return -1;
+    int l = top > 0 ? (int)(v / top * VIZ_NHEAT_ROLES) : 0;
+    if (l >= VIZ_NHEAT_ROLES) l = VIZ_NHEAT_ROLES - 1;
+    return l < 1 ? 1 : l;
+}
+
+/* The block heat map: per[b] for b < done, scaled to its largest value;
+ * two heat pixels a cell, one above the other. The busiest block is marked
+ * with ◆ in the cell of its top-left pixel. */
 static void draw_heat(canvas *c, const imodel *m, const geom *g, const double *per, long long done,
                       long long mark)
 {
     double top = 0;
     for (long long b = 0; b < m->nblocks; b++)
         if (per[b] > top) top = per[b];
+    int rows = (int)((m->gy + g->hk - 1) / g->hk) * g->hz; /* heat pixel rows */
     for (int cy = 0; cy < g->hh; cy++)
-        for (int cx = 0; cx < g->hw / 2; cx++) {
-            double v = 0;
-            int any = 0, marked = 0;
-            for (long long by = cy * g->hk; by < (cy + 1) * g->hk && by < m->gy; by++)
-                for (long long bx = cx * g->hk; bx < (cx + 1) * g->hk && bx < m->gx; bx++) {
-                    long long b = by * m->gx + bx;
-                    if (b >= done) continue;
-                    any = 1;
-                    if (per[b] > v) v = per[b];
-                    if (b == mark) marked = 1;
-                }
-            int x = g->hx + 2 * cx, y = g->hy + cy;
-            if (!any) {
-                canvas_put(c, x, y, 0x00b7, VIZ_ROLE_DIM, 0);
-                canvas_put(c, x + 1, y, ' ', VIZ_ROLE_DIM, 0);
-                continue;
+        for (int cx = 0; cx < g->hw; cx++) {
+            int mt = 0, mb = 0;
+            int lt = heat_pixel(m, g, per, top, done, mark, cx, 2 * cy, &mt);
+            int lb = 2 * cy + 1 < rows ? heat_pixel(m, g, per, top, done, mark, cx, 2 * cy + 1, &mb) : -1;
+            int x = g->hx + cx, y = g->hy + cy;
+            int corner = cx % g->hz == 0;
+            if (corner && (mt || mb)) {
+                canvas_put(c, x, y, 0x25c6 /* ◆ */, VIZ_ROLE_HIGHLIGHT, VIZ_BOLD);
+            } else if (lt < 0 && lb < 0) {
+                canvas_put(c, x, y, corner ? 0x00b7 : ' ', VIZ_ROLE_DIM, 0); /* not computed yet */
+            } else {
+                viz_put_halves(c, x, y, lt < 0 ? VIZ_BG_NONE : viz_heat_role(lt),
+                               lb < 0 ? VIZ_BG_NONE : viz_heat_role(lb));
             }
-            int l = top > 0 ? (int)(v / top * VIZ_NHEAT_ROLES) : 0;
-            if (l >= VIZ_NHEAT_ROLES) l = VIZ_NHEAT_ROLES - 1;
-            uint32_t gl = shade(l < 1 ? 1 : l);
-            int role = marked ? VIZ_ROLE_HIGHLIGHT : viz_heat_role(l);
-            canvas_put(c, x, y, marked ? 0x25c6 /* ◆ */ : gl, role, marked ? VIZ_BOLD : 0);
-            canvas_put(c, x + 1, y, gl, role, 0);
         }
 }
 
@@ -500,7 +507,10 @@ static void image_draw(const lab_trace *t, int frame, canvas *c, viz_rect area, 
         x = canvas_text(c, x, g.legend_y, "\u2588", VIZ_ROLE_VALUE, 0);
         x = canvas_text(c, x, g.legend_y, " inside the set  ", VIZ_ROLE_DIM, 0);
     }
-    for (int l = 1; l < VIZ_NHEAT_ROLES; l++) canvas_put(c, x++, g.legend_y, shade(l), viz_heat_role(l), 0);
+    for (int l = 1; l < VIZ_NHEAT_ROLES; l++) {
+        int r = viz_heat_role(l);
+        viz_put_halves(c, x++, g.legend_y, r, r);
+    }
     char range[96];
     if (m.mandel)
         snprintf(range, sizeof range, " 1 .. %d iterations (log scale)", MANDEL_ITER - 1);
@@ -510,7 +520,7 @@ static void image_draw(const lab_trace *t, int frame, canvas *c, viz_rect area, 
     if (g.k > 1 || g.hk > 1) {
         char scale[96];
         if (g.hk > 1)
-            snprintf(scale, sizeof scale, "heat: a cell = %lld x %lld blocks, the busiest of them",
+            snprintf(scale, sizeof scale, "heat: a half cell = %lld x %lld blocks, the busiest of them",
                      g.hk, g.hk);
         else
             snprintf(scale, sizeof scale, m.mandel ? "half cells of %lld x %lld pixels: solid when most are inside"

@@ -2,7 +2,10 @@
  *
  * term_text.c writes a canvas as lines of text: plain (pipes, scripts),
  * with ANSI attributes only (monochrome), or with ANSI colours. Golden files
- * are this output, byte for byte.
+ * are this output, byte for byte. A two-pixel cell (viz_put_halves) is ▀ in
+ * its top colour on its bottom colour; where there are no colours (plain,
+ * monochrome) or no half-block glyphs (ASCII) it is its stand-in,
+ * viz_cell_mono().
  *
  * term_curses.c owns the terminal while the player runs: it enters ncursesw's
  * full-screen mode, copies a canvas into the screen with one doupdate() per
@@ -68,6 +71,25 @@ enum {
 
 typedef struct viz_term viz_term;
 
+/* Colour pairs, made on first use: one per (ink, background) combination of
+ * the eight colours and the default (-1), numbered from 1 in the order they
+ * are first asked for, while the terminal has pairs (COLOR_PAIRS) left. Kept
+ * apart from ncurses so that running out can be tested. */
+#define VIZ_NPAIR_COLOURS 9 /* -1 (default) and 0..7 */
+typedef struct viz_pairs {
+    short num[VIZ_NPAIR_COLOURS][VIZ_NPAIR_COLOURS]; /* 0: not made yet; -1: none was left */
+    int made, limit;
+} viz_pairs;
+/* color_pairs: the terminal's COLOR_PAIRS (pair 0 is fixed, so it can make
+ * color_pairs - 1). */
+void viz_pairs_init(viz_pairs *p, int color_pairs);
+/* The pair for (fg, bg): 0 for the default colours, else a number >= 1, or
+ * -1 when no pair is left (also for colours outside -1..7). *fresh is set to
+ * 1 when the number is new and must be given its colours (init_pair); when
+ * that fails, viz_pairs_failed() marks the combination as having none. */
+int viz_pairs_get(viz_pairs *p, short fg, short bg, int *fresh);
+void viz_pairs_failed(viz_pairs *p, short fg, short bg);
+
 /* Take the terminal (stdin/stdout must be a terminal). colour: use colours
  * when the terminal has them. NULL with a message when it cannot. */
 viz_term *viz_term_open(int colour, char *err, size_t errlen);
@@ -75,7 +97,10 @@ viz_term *viz_term_open(int colour, char *err, size_t errlen);
 void viz_term_close(viz_term *t);
 /* The screen size now. */
 void viz_term_size(viz_term *t, int *w, int *h);
-/* Show the canvas: every cell copied, then one doupdate(). */
+/* Show the canvas: every cell copied, then one doupdate(). Without colours
+ * (or UTF-8) two-pixel cells show their stand-in (viz_cell_mono); a cell
+ * whose colours find no pair left is drawn as its stand-in in its ink colour,
+ * or else in its monochrome style. */
 void viz_term_present(viz_term *t, const canvas *c);
 /* Wait for a key: timeout_ms < 0 blocks (no CPU used while waiting), 0
  * polls. interrupted is polled too: when it becomes non-zero the call

@@ -19,16 +19,14 @@
 #include <unistd.h>
 #include <wchar.h>
 
-#define MAX_PAIRS 64
-
 struct viz_term {
     SCREEN *scr;
     FILE *in;            /* the keyboard: stdin, or /dev/tty when stdin is a pipe */
     int own_in;
     int colour, utf8;
     char *old_locale;    /* LC_CTYPE before we set it from the environment */
-    short pair_fg[MAX_PAIRS], pair_bg[MAX_PAIRS];
-    int npairs;
+    int default_colours; /* use_default_colors() worked: -1 is a colour */
+    viz_pairs pairs;
     struct sigaction old_winch, old_tstp;
 };
 
@@ -110,7 +108,8 @@ viz_term *viz_term_open(int colour, char *err, size_t errlen)
     t->colour = colour && has_colors();
     if (t->colour) {
         start_color();
-        use_default_colors();
+        t->default_colours = use_default_colors() == OK;
+        viz_pairs_init(&t->pairs, COLOR_PAIRS);
     }
     active_term = t;
     return t;
@@ -147,17 +146,80 @@ void viz_term_size(viz_term *t, int *w, int *h)
     *h = y;
 }
 
-/* The pair for a colour combination, made on first use. */
-static short pair_for(viz_term *t, short fg, short bg)
+void viz_pairs_init(viz_pairs *p, int color_pairs)
 {
+    memset(p, 0, sizeof *p);
+    int most = VIZ_NPAIR_COLOURS * VIZ_NPAIR_COLOURS;
+    p->limit = color_pairs - 1 < most ? color_pairs - 1 : most;
+    if (p->limit < 0) p->limit = 0;
+}
+
+int viz_pairs_get(viz_pairs *p, short fg, short bg, int *fresh)
+{
+    *fresh = 0;
+    if (fg < -1 || fg > 7 || bg < -1 || bg > 7) return -1;
     if (fg < 0 && bg < 0) return 0;
-    for (int i = 0; i < t->npairs; i++)
-        if (t->pair_fg[i] == fg && t->pair_bg[i] == bg) return (short)(i + 1);
-    if (t->npairs >= MAX_PAIRS || t->npairs + 1 >= COLOR_PAIRS) return 0;
-    init_pair((short)(t->npairs + 1), fg, bg);
-    t->pair_fg[t->npairs] = fg;
-    t->pair_bg[t->npairs] = bg;
-    return (short)(++t->npairs);
+    short *n = &p->num[fg + 1][bg + 1];
+    if (*n == 0) {
+        if (p->made >= p->limit) {
+            *n = -1;
+        } else {
+            *n = (short)++p->made;
+            *fresh = 1;
+        }
+    }
+    return *n;
+}
+
+void viz_pairs_failed(viz_pairs *p, short fg, short bg)
+{
+    if (fg >= -1 && fg <= 7 && bg >= -1 && bg <= 7) p->num[fg + 1][bg + 1] = -1;
+}
+
+/* The pair for a colour combination, made on first use; -1 when none is
+ * left. Without the terminal's default colours, -1 becomes white on black. */
+static int pair_for(viz_term *t, short fg, short bg)
+{
+    if (!t->default_colours && (fg >= 0 || bg >= 0)) {
+        if (fg < 0) fg = COLOR_WHITE;
+        if (bg < 0) bg = COLOR_BLACK;
+    }
+    int fresh;
+    int pair = viz_pairs_get(&t->pairs, fg, bg, &fresh);
+    if (fresh && init_pair((short)pair, fg, bg) == ERR) {
+        viz_pairs_failed(&t->pairs, fg, bg);
+        return -1;
+    }
+    return pair;
+}
+
+/* What a cell looks like on this screen: its glyph, attributes and pair. */
+static void cell_look(viz_term *t, const viz_cell *in, uint32_t *cp, attr_t *a, short *pair)
+{
+    viz_cell cell = *in;
+    if ((cell.attr & VIZ_HALVES) && (!t->colour || !t->utf8)) cell = viz_cell_mono(&cell);
+    viz_style st = viz_cell_style(&cell, t->colour);
+    int p = 0;
+    if (t->colour) {
+        p = pair_for(t, st.fg, st.bg);
+        if (p < 0 && (cell.attr & VIZ_HALVES)) {
+            /* no pair for both colours: one glyph in the ink colour */
+            cell = viz_cell_mono(&cell);
+            st = viz_cell_style(&cell, 1);
+            p = pair_for(t, st.fg, st.bg);
+        }
+        if (p < 0) {
+            st = viz_cell_style(&cell, 0);
+            p = 0;
+        }
+    }
+    *a = A_NORMAL;
+    if (st.attr & VIZ_BOLD) *a |= A_BOLD;
+    if (st.attr & VIZ_DIMMED) *a |= A_DIM;
+    if (st.attr & VIZ_REVERSE) *a |= A_REVERSE;
+    if (st.attr & VIZ_UNDERLINE) *a |= A_UNDERLINE;
+    *pair = (short)p;
+    *cp = cell.cp;
 }
 
 void viz_term_present(viz_term *t, const canvas *c)
@@ -169,14 +231,10 @@ void viz_term_present(viz_term *t, const canvas *c)
         for (int x = 0; x < w; x++) {
             const viz_cell *cell = canvas_at(c, x, y);
             if (cell->cp == VIZ_CONT) continue;
-            viz_style st = viz_cell_style(cell, t->colour);
-            attr_t a = A_NORMAL;
-            if (st.attr & VIZ_BOLD) a |= A_BOLD;
-            if (st.attr & VIZ_DIMMED) a |= A_DIM;
-            if (st.attr & VIZ_REVERSE) a |= A_REVERSE;
-            if (st.attr & VIZ_UNDERLINE) a |= A_UNDERLINE;
-            short pair = t->colour ? pair_for(t, st.fg, st.bg) : 0;
-            uint32_t cp = cell->cp;
+            uint32_t cp;
+            attr_t a;
+            short pair;
+            cell_look(t, cell, &cp, &a, &pair);
             if (!t->utf8 && cp >= 0x80) cp = (unsigned char)viz_ascii_glyph(cp);
             /* A wide glyph that would hang over the right edge becomes a blank. */
             if (viz_cp_width(cp) == 2 && x + 1 >= w) cp = ' ';

@@ -66,6 +66,15 @@ static void sgr(buf *b, viz_style s)
     puts_(b, tmp);
 }
 
+/* The cell as this output shows it: two-pixel cells need colours and the
+ * half-block glyphs; without either they become their one-glyph stand-in. */
+static viz_cell shown(const canvas *c, int x, int y, int colour, int ascii)
+{
+    const viz_cell *cell = canvas_at(c, x, y);
+    if ((cell->attr & VIZ_HALVES) && (!colour || ascii)) return viz_cell_mono(cell);
+    return *cell;
+}
+
 char *viz_text_render(const canvas *c, const viz_text_opts *o, size_t *len)
 {
     viz_text_opts def = {VIZ_TEXT_PLAIN, 0, 0};
@@ -78,8 +87,8 @@ char *viz_text_render(const canvas *c, const viz_text_opts *o, size_t *len)
         while (rows > 0) {
             int blank = 1;
             for (int x = 0; x < c->w && blank; x++) {
-                const viz_cell *cell = canvas_at(c, x, rows - 1);
-                if (cell->cp != ' ' || (styled && visible_blank(viz_cell_style(cell, colour))))
+                viz_cell cell = shown(c, x, rows - 1, colour, o->ascii);
+                if (cell.cp != ' ' || (styled && visible_blank(viz_cell_style(&cell, colour))))
                     blank = 0;
             }
             if (!blank) break;
@@ -90,19 +99,19 @@ char *viz_text_render(const canvas *c, const viz_text_opts *o, size_t *len)
         /* The row ends after its last cell that shows anything. */
         int end = 0;
         for (int x = 0; x < c->w; x++) {
-            const viz_cell *cell = canvas_at(c, x, y);
-            if ((cell->cp != ' ' && cell->cp != VIZ_CONT) ||
-                (styled && visible_blank(viz_cell_style(cell, colour))))
+            viz_cell cell = shown(c, x, y, colour, o->ascii);
+            if ((cell.cp != ' ' && cell.cp != VIZ_CONT) ||
+                (styled && visible_blank(viz_cell_style(&cell, colour))))
                 end = x + 1;
         }
         viz_style cur = {-1, -1, 0};
         for (int x = 0; x < end; x++) {
-            const viz_cell *cell = canvas_at(c, x, y);
-            if (cell->cp == VIZ_CONT) continue;
+            viz_cell cell = shown(c, x, y, colour, o->ascii);
+            if (cell.cp == VIZ_CONT) continue;
             if (styled) {
-                viz_style s = viz_cell_style(cell, colour);
+                viz_style s = viz_cell_style(&cell, colour);
                 /* Spaces keep the running style unless it would show. */
-                if (!same_style(s, cur) && (cell->cp != ' ' || visible_blank(s) || visible_blank(cur))) {
+                if (!same_style(s, cur) && (cell.cp != ' ' || visible_blank(s) || visible_blank(cur))) {
                     if (plain_style(s)) puts_(&b, "\x1b[0m");
                     else sgr(&b, s);
                     cur = s;
@@ -110,11 +119,11 @@ char *viz_text_render(const canvas *c, const viz_text_opts *o, size_t *len)
             }
             char u[4];
             int k;
-            if (o->ascii && cell->cp >= 0x80) {
-                u[0] = viz_ascii_glyph(cell->cp);
+            if (o->ascii && cell.cp >= 0x80) {
+                u[0] = viz_ascii_glyph(cell.cp);
                 k = 1;
             } else {
-                k = viz_utf8_encode(cell->cp, u);
+                k = viz_utf8_encode(cell.cp, u);
             }
             put(&b, u, (size_t)k);
         }

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include <math.h>
 
 #include "golden.h"
 
@@ -129,6 +130,127 @@ static void mandelbrot_small_area(void **state)
     lab_trace_free(&t);
 }
 
+/* The same frame in colour and in monochrome, as the terminal gets it: two
+ * colours per cell (SGR 30-37 ink, 40-47 background) and, without colour,
+ * the shades and half blocks alone. Blocks of 8 x 4 make a 20 x 23 grid,
+ * so the heat map packs two block rows into a text row too. */
+static void mandelbrot_colour_and_mono(void **state)
+{
+    (void)state;
+    lab_config cfg = sim_cfg("mandelbrot");
+    cfg.width = 160;
+    cfg.height = 90;
+    cfg.block = 8;
+    cfg.block_y = 4;
+    lab_trace t;
+    trace_of("mandelbrot", "gpu-nofma", &cfg, &t);
+    const viz_renderer *rd = viz_renderer_find("mandelbrot", "gpu-nofma");
+    int f = rd->frames(&t) - 2; /* the work per block */
+    canvas *c = canvas_new(80, 24);
+    viz_frame_info info;
+    viz_info_clear(&info);
+    rd->draw(&t, f, c, canvas_bounds(c), &info);
+    static const struct {
+        viz_text_mode mode;
+        const char *name;
+    } modes[] = {{VIZ_TEXT_COLOUR, "mandelbrot_160x90_80x24.ansi"},
+                 {VIZ_TEXT_MONO, "mandelbrot_160x90_80x24.mono"},
+                 {VIZ_TEXT_PLAIN, "mandelbrot_160x90_80x24.txt"}};
+    for (int i = 0; i < 3; i++) {
+        viz_text_opts o = {modes[i].mode, 0, 1};
+        size_t len;
+        char *text = viz_text_render(c, &o, &len);
+        assert_non_null(text);
+        if (modes[i].mode == VIZ_TEXT_COLOUR) {
+            /* ink and background colours together, in the picture */
+            assert_non_null(strstr(text, ";46m\xe2\x96\x80")); /* ▀ on cyan */
+            assert_non_null(strstr(text, ";42m\xe2\x96\x80")); /* ▀ on green */
+        } else {
+            /* no colour at all, and no cell left as ▀ over a background */
+            for (const char *p = text; (p = strchr(p, '\x1b')) != NULL; p++) {
+                const char *e = strchr(p, 'm');
+                for (const char *q = p; q < e; q++)
+                    if ((q[0] == ';' && (q[1] == '3' || q[1] == '4') && q[2] >= '0' && q[2] <= '7'))
+                        fail_msg("%s: a colour code", modes[i].name);
+            }
+        }
+        golden(modes[i].name, text, len);
+        free(text);
+    }
+    /* the heat map: 20 columns, 23 block rows in 12 text rows, block b's
+     * heat in the top or bottom half of its cell */
+    int heat_x = -1, heat_y = -1;
+    for (int y = 0; y < 24 && heat_x < 0; y++) {
+        char line[1024];
+        canvas_row_text(c, y, line, sizeof line);
+        char *p = strstr(line, "work per block");
+        if (p) {
+            *p = '\0';
+            heat_y = y + 1;
+            heat_x = viz_text_width(line);
+        }
+    }
+    assert_true(heat_x > 0);
+    int halves = 0;
+    for (int cy = 0; cy < 12; cy++)
+        for (int cx = 0; cx < 20; cx++) {
+            const viz_cell *cell = canvas_at(c, heat_x + cx, heat_y + cy);
+            int top, bottom;
+            if (!viz_cell_halves(cell, &top, &bottom)) {
+                assert_int_equal(cell->cp, 0x25c6); /* ◆, the busiest block */
+                continue;
+            }
+            assert_int_not_equal(top, VIZ_BG_NONE); /* every block computed: never blank */
+            if (cy == 11) assert_int_equal(bottom, VIZ_BG_NONE); /* 23 rows: the 24th is none */
+            else assert_int_not_equal(bottom, VIZ_BG_NONE);
+            halves += top != bottom;
+        }
+    assert_true(halves > 20); /* neighbouring block rows do differ */
+    canvas_free(c);
+    lab_trace_free(&t);
+}
+
+/* Twice the rows in colour: at one pixel per half cell, each cell's top and
+ * bottom roles are exactly its two pixels, worked out here from the trace. */
+static void mandelbrot_two_pixels_per_cell(void **state)
+{
+    (void)state;
+    lab_config cfg = sim_cfg("mandelbrot");
+    cfg.width = 96;
+    cfg.height = 54;
+    lab_trace t;
+    trace_of("mandelbrot", "gpu", &cfg, &t);
+    const viz_renderer *rd = viz_renderer_find("mandelbrot", "gpu");
+    canvas *c = canvas_new(120, 40);
+    viz_frame_info info;
+    viz_info_clear(&info);
+    rd->draw(&t, rd->frames(&t) - 1, c, canvas_bounds(c), &info);
+    double *it = calloc(96 * 54, sizeof *it);
+    for (size_t i = 0; i < t.count; i++)
+        if (t.ev[i].kind == LAB_EV_WRITE && t.ev[i].a < 96 * 54) it[t.ev[i].a] = t.ev[i].v;
+    int differ = 0;
+    for (int cy = 0; cy < 27; cy++)
+        for (int cx = 0; cx < 96; cx++) {
+            int want[2];
+            for (int h = 0; h < 2; h++) {
+                double v = it[(2 * cy + h) * 96 + cx];
+                int l = v <= 1 ? 0 : (int)(log(v) / log(1000.0) * VIZ_NHEAT_ROLES);
+                if (l >= VIZ_NHEAT_ROLES) l = VIZ_NHEAT_ROLES - 1;
+                want[h] = v >= 1000 ? VIZ_ROLE_VALUE : l == 0 ? VIZ_BG_NONE : viz_heat_role(l);
+            }
+            int top, bottom;
+            assert_true(viz_cell_halves(canvas_at(c, cx, 1 + cy), &top, &bottom));
+            if (top != want[0] || bottom != want[1])
+                fail_msg("cell (%d, %d): roles %d / %d, pixels say %d / %d", cx, cy, top, bottom,
+                         want[0], want[1]);
+            differ += top != bottom;
+        }
+    assert_true(differ > 250); /* 313 of the 2592 cells show two different pixels */
+    free(it);
+    canvas_free(c);
+    lab_trace_free(&t);
+}
+
 /* The counters against the output itself: total iterations, the busiest
  * block, and the lanes' busy share worked out warp by warp. */
 static void mandelbrot_numbers(void **state)
@@ -236,6 +358,8 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(mandelbrot_frames),
         cmocka_unit_test(mandelbrot_small_area),
+        cmocka_unit_test(mandelbrot_colour_and_mono),
+        cmocka_unit_test(mandelbrot_two_pixels_per_cell),
         cmocka_unit_test(mandelbrot_numbers),
         cmocka_unit_test(matmul_frames),
         cmocka_unit_test(odd_inputs),

@@ -1,14 +1,19 @@
-/* test_canvas.c - the canvas, UTF-8, styles, and the text backend. */
+/* test_canvas.c - the canvas, UTF-8, styles, two-pixel cells, the text
+ * backend, colour pairs and the picture export of two-pixel cells. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include <cairo.h>
 #include <cmocka.h>
 
 #include "canvas.h"
+#include "export.h"
 #include "term.h"
 
 static char *row(const canvas *c, int y)
@@ -167,7 +172,7 @@ static void roles_and_monochrome(void **state)
         assert_true(k.bg >= -1 && k.bg <= 7);
     }
     assert_true(same(viz_role_style(999, 1), viz_role_style(VIZ_ROLE_TEXT, 1)));
-    viz_cell cell = {'x', VIZ_ROLE_IDLE, VIZ_UNDERLINE};
+    viz_cell cell = {'x', VIZ_ROLE_IDLE, VIZ_UNDERLINE, VIZ_BG_NONE};
     assert_int_equal(viz_cell_style(&cell, 0).attr, VIZ_DIMMED | VIZ_UNDERLINE);
     /* palettes and heat levels: distinct glyphs, clamped levels */
     for (int i = 0; i < VIZ_NBLOCK_ROLES; i++)
@@ -248,6 +253,249 @@ static void ascii_glyphs(void **state)
     assert_int_equal(viz_ascii_glyph('q'), 'q');
 }
 
+/* The roles a two-pixel cell holds, and that they are what was put. */
+static void assert_halves(const canvas *c, int x, int y, int top, int bottom)
+{
+    int t, b;
+    assert_true(viz_cell_halves(canvas_at(c, x, y), &t, &b));
+    assert_int_equal(t, top);
+    assert_int_equal(b, bottom);
+}
+
+static void half_cells(void **state)
+{
+    (void)state;
+    canvas *c = canvas_new(10, 2);
+    /* two colours: ▀ with the top as ink and the bottom as background */
+    viz_put_halves(c, 0, 0, VIZ_ROLE_HEAT3, VIZ_ROLE_HEAT2);
+    const viz_cell *p = canvas_at(c, 0, 0);
+    assert_int_equal(p->cp, 0x2580);
+    assert_int_equal(p->role, VIZ_ROLE_HEAT3);
+    assert_int_equal(p->bg, VIZ_ROLE_HEAT2);
+    assert_true(p->attr & VIZ_HALVES);
+    assert_halves(c, 0, 0, VIZ_ROLE_HEAT3, VIZ_ROLE_HEAT2);
+    /* equal halves: a full block; both none: a blank */
+    viz_put_halves(c, 1, 0, VIZ_ROLE_HEAT5, VIZ_ROLE_HEAT5);
+    assert_int_equal(canvas_at(c, 1, 0)->cp, 0x2588);
+    assert_int_equal(canvas_at(c, 1, 0)->bg, VIZ_BG_NONE);
+    assert_halves(c, 1, 0, VIZ_ROLE_HEAT5, VIZ_ROLE_HEAT5);
+    viz_put_halves(c, 2, 0, VIZ_BG_NONE, VIZ_BG_NONE);
+    assert_int_equal(canvas_at(c, 2, 0)->cp, ' ');
+    assert_halves(c, 2, 0, VIZ_BG_NONE, VIZ_BG_NONE);
+    /* one half none: the other is the ink of ▄ or ▀ on the terminal's background */
+    viz_put_halves(c, 3, 0, VIZ_BG_NONE, VIZ_ROLE_HEAT6);
+    assert_int_equal(canvas_at(c, 3, 0)->cp, 0x2584);
+    assert_int_equal(canvas_at(c, 3, 0)->role, VIZ_ROLE_HEAT6);
+    assert_int_equal(canvas_at(c, 3, 0)->bg, VIZ_BG_NONE);
+    viz_put_halves(c, 4, 0, VIZ_ROLE_VALUE, VIZ_BG_NONE);
+    assert_int_equal(canvas_at(c, 4, 0)->cp, 0x2580);
+    assert_halves(c, 4, 0, VIZ_ROLE_VALUE, VIZ_BG_NONE);
+    /* only ink can be bright: a bold bottom over a plain top swaps to ▄ */
+    viz_put_halves(c, 5, 0, VIZ_ROLE_HEAT6, VIZ_ROLE_HEAT7);
+    assert_int_equal(canvas_at(c, 5, 0)->cp, 0x2584);
+    assert_int_equal(canvas_at(c, 5, 0)->role, VIZ_ROLE_HEAT7);
+    assert_int_equal(canvas_at(c, 5, 0)->bg, VIZ_ROLE_HEAT6);
+    assert_halves(c, 5, 0, VIZ_ROLE_HEAT6, VIZ_ROLE_HEAT7);
+    /* the terminal's default ink colour cannot be a background */
+    viz_put_halves(c, 6, 0, VIZ_ROLE_HEAT3, VIZ_ROLE_VALUE);
+    assert_int_equal(canvas_at(c, 6, 0)->cp, 0x2584);
+    assert_int_equal(canvas_at(c, 6, 0)->role, VIZ_ROLE_VALUE);
+    assert_halves(c, 6, 0, VIZ_ROLE_HEAT3, VIZ_ROLE_VALUE);
+    viz_put_halves(c, 7, 0, VIZ_ROLE_VALUE, VIZ_ROLE_HEADING);
+    assert_int_equal(canvas_at(c, 7, 0)->cp, 0x2588);
+    /* out-of-range roles are none; the clip holds */
+    viz_put_halves(c, 8, 0, 999, -4);
+    assert_int_equal(canvas_at(c, 8, 0)->cp, ' ');
+    canvas_set_clip(c, viz_rect_make(0, 0, 9, 1));
+    viz_put_halves(c, 9, 0, VIZ_ROLE_HEAT3, VIZ_ROLE_HEAT2);
+    viz_put_halves(c, 0, 1, VIZ_ROLE_HEAT3, VIZ_ROLE_HEAT2);
+    assert_int_equal(canvas_at(c, 9, 0)->cp, ' ');
+    assert_false(canvas_at(c, 9, 0)->attr & VIZ_HALVES);
+    assert_int_equal(canvas_at(c, 0, 1)->cp, ' ');
+    canvas_set_clip(c, canvas_bounds(c));
+    /* ordinary drawing over a two-pixel cell leaves one colour */
+    canvas_put(c, 0, 0, 'x', VIZ_ROLE_OK, VIZ_HALVES | VIZ_BOLD);
+    assert_int_equal(canvas_at(c, 0, 0)->bg, VIZ_BG_NONE);
+    assert_int_equal(canvas_at(c, 0, 0)->attr, VIZ_BOLD);
+    int t, b;
+    assert_false(viz_cell_halves(canvas_at(c, 0, 0), &t, &b));
+    canvas_restyle(c, viz_rect_make(5, 0, 1, 1), VIZ_ROLE_HIGHLIGHT, 0);
+    assert_int_equal(canvas_at(c, 5, 0)->bg, VIZ_BG_NONE);
+    assert_false(canvas_at(c, 5, 0)->attr & VIZ_HALVES);
+    /* styles: the background role gives the colour, in colour only */
+    viz_put_halves(c, 0, 1, VIZ_ROLE_HEAT3, VIZ_ROLE_HEAT2);
+    viz_style s = viz_cell_style(canvas_at(c, 0, 1), 1);
+    assert_int_equal(s.fg, 2);  /* green */
+    assert_int_equal(s.bg, 6);  /* cyan */
+    assert_int_equal(s.attr, 0); /* VIZ_HALVES is no terminal attribute */
+    s = viz_cell_style(canvas_at(c, 0, 1), 0);
+    assert_int_equal(s.bg, -1);
+    canvas_free(c);
+}
+
+/* Without colour a two-pixel cell is one glyph chosen from the two halves'
+ * ink: a half block where exactly one half is solid, else the mean shade. */
+static void mono_stand_ins(void **state)
+{
+    (void)state;
+    static const struct {
+        int top, bottom;
+        uint32_t cp;
+        int role;
+    } want[] = {
+        {VIZ_ROLE_VALUE, VIZ_BG_NONE, 0x2580, VIZ_ROLE_VALUE},
+        {VIZ_BG_NONE, VIZ_ROLE_VALUE, 0x2584, VIZ_ROLE_VALUE},
+        {VIZ_ROLE_VALUE, VIZ_ROLE_HEAT7, 0x2580, VIZ_ROLE_VALUE},
+        {VIZ_ROLE_HEAT5, VIZ_ROLE_VALUE, 0x2584, VIZ_ROLE_VALUE},
+        {VIZ_ROLE_VALUE, VIZ_ROLE_VALUE, 0x2588, VIZ_ROLE_VALUE},
+        {VIZ_ROLE_HEAT2, VIZ_ROLE_HEAT2, 0x2591, VIZ_ROLE_HEAT2},
+        {VIZ_ROLE_HEAT4, VIZ_ROLE_HEAT5, 0x2592, VIZ_ROLE_HEAT5},
+        {VIZ_ROLE_HEAT7, VIZ_ROLE_HEAT6, 0x2593, VIZ_ROLE_HEAT7},
+        {VIZ_ROLE_HEAT1, VIZ_BG_NONE, '.', VIZ_ROLE_HEAT1},
+        {VIZ_ROLE_HEAT1, VIZ_ROLE_HEAT2, 0x2591, VIZ_ROLE_HEAT2},
+        {VIZ_BG_NONE, VIZ_BG_NONE, ' ', VIZ_BG_NONE},
+    };
+    canvas *c = canvas_new(1, 1);
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        viz_put_halves(c, 0, 0, want[i].top, want[i].bottom);
+        viz_cell m = viz_cell_mono(canvas_at(c, 0, 0));
+        assert_int_equal(m.cp, want[i].cp);
+        assert_int_equal(m.role, want[i].role);
+        assert_int_equal(m.bg, VIZ_BG_NONE);
+        assert_false(m.attr & VIZ_HALVES);
+    }
+    /* an ordinary cell keeps its glyph and role */
+    canvas_put(c, 0, 0, 0x2580, VIZ_ROLE_ARROW, VIZ_UNDERLINE);
+    viz_cell m = viz_cell_mono(canvas_at(c, 0, 0));
+    assert_int_equal(m.cp, 0x2580);
+    assert_int_equal(m.role, VIZ_ROLE_ARROW);
+    assert_int_equal(m.attr, VIZ_UNDERLINE);
+    assert_int_equal(viz_role_ink(VIZ_ROLE_TEXT), 0);
+    assert_int_equal(viz_role_ink(VIZ_ROLE_HEAT0 + 5), 5);
+    assert_int_equal(viz_role_ink(VIZ_ROLE_WRONG), 8);
+    canvas_free(c);
+}
+
+/* The text backend: both colours as SGR codes; the stand-ins without them. */
+static void text_backend_halves(void **state)
+{
+    (void)state;
+    canvas *c = canvas_new(4, 1);
+    viz_put_halves(c, 0, 0, VIZ_ROLE_HEAT3, VIZ_ROLE_HEAT2);  /* green over cyan */
+    viz_put_halves(c, 1, 0, VIZ_ROLE_HEAT6, VIZ_ROLE_HEAT7);  /* red over bright red: ▄ */
+    viz_put_halves(c, 2, 0, VIZ_ROLE_VALUE, VIZ_BG_NONE);     /* ▀ in the default colour */
+    viz_text_opts colour = {VIZ_TEXT_COLOUR, 0, 1};
+    char *s = viz_text_render(c, &colour, NULL);
+    assert_string_equal(s, "\x1b[0;32;46m\xe2\x96\x80"      /* fg 32 green, bg 46 cyan */
+                           "\x1b[0;1;31;41m\xe2\x96\x84"    /* bold red ink on red */
+                           "\x1b[0m\xe2\x96\x80\n");
+    free(s);
+    viz_text_opts mono = {VIZ_TEXT_MONO, 0, 1};
+    s = viz_text_render(c, &mono, NULL);
+    /* ░ (mean of levels 3 and 2) plain like HEAT3; ▓ reverse bold like HEAT7; ▀ */
+    assert_string_equal(s, "\xe2\x96\x91\x1b[0;1;7m\xe2\x96\x93\x1b[0m\xe2\x96\x80\n");
+    assert_null(strstr(s, "[0;3"));
+    free(s);
+    viz_text_opts plain = {VIZ_TEXT_PLAIN, 0, 1};
+    s = viz_text_render(c, &plain, NULL);
+    assert_string_equal(s, "\xe2\x96\x91\xe2\x96\x93\xe2\x96\x80\n");
+    free(s);
+    /* ASCII has no half blocks: the stand-in, in its ink colour alone */
+    viz_text_opts ascii = {VIZ_TEXT_COLOUR, 1, 1};
+    s = viz_text_render(c, &ascii, NULL);
+    assert_string_equal(s, "\x1b[0;32m:\x1b[0;1;31m#\x1b[0m#\n"); /* ░ in HEAT3 green */
+    free(s);
+    /* a blank two-pixel cell with colour behind it shows at the end of a line */
+    canvas_clear(c);
+    viz_put_halves(c, 0, 0, VIZ_ROLE_HEAT2, VIZ_ROLE_HEAT3);
+    s = viz_text_render(c, &colour, NULL);
+    assert_string_equal(s, "\x1b[0;36;42m\xe2\x96\x80\x1b[0m\n");
+    free(s);
+    canvas_free(c);
+}
+
+/* ncurses colour pairs: made on first use, one per combination, and -1 once
+ * the terminal has none left. */
+static void colour_pairs(void **state)
+{
+    (void)state;
+    viz_pairs p;
+    int fresh;
+    viz_pairs_init(&p, 4); /* pairs 1, 2 and 3 */
+    assert_int_equal(viz_pairs_get(&p, -1, -1, &fresh), 0);
+    assert_int_equal(fresh, 0);
+    assert_int_equal(viz_pairs_get(&p, 2, -1, &fresh), 1);
+    assert_int_equal(fresh, 1);
+    assert_int_equal(viz_pairs_get(&p, 2, 6, &fresh), 2);
+    assert_int_equal(fresh, 1);
+    assert_int_equal(viz_pairs_get(&p, 2, -1, &fresh), 1);
+    assert_int_equal(fresh, 0);
+    assert_int_equal(viz_pairs_get(&p, 6, 2, &fresh), 3);
+    assert_int_equal(viz_pairs_get(&p, 7, 0, &fresh), -1);
+    assert_int_equal(fresh, 0);
+    assert_int_equal(viz_pairs_get(&p, 7, 0, &fresh), -1);
+    assert_int_equal(viz_pairs_get(&p, 2, 6, &fresh), 2);
+    assert_int_equal(viz_pairs_get(&p, 8, 0, &fresh), -1);
+    viz_pairs_failed(&p, 2, 6);
+    assert_int_equal(viz_pairs_get(&p, 2, 6, &fresh), -1);
+    /* a terminal with 256 pairs has one for every combination */
+    viz_pairs_init(&p, 256);
+    int most = 0;
+    for (short f = -1; f < 8; f++)
+        for (short b = -1; b < 8; b++) {
+            int n = viz_pairs_get(&p, f, b, &fresh);
+            assert_true(f < 0 && b < 0 ? n == 0 : n >= 1);
+            if (n > most) most = n;
+        }
+    assert_int_equal(most, 80);
+    viz_pairs_init(&p, 0); /* no pairs at all */
+    assert_int_equal(viz_pairs_get(&p, 1, -1, &fresh), -1);
+}
+
+/* The picture export fills each half of a two-pixel cell with its colour. */
+static void export_halves(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/gpulab-halves-XXXXXX.png";
+    int fd = mkstemps(path, 4);
+    assert_true(fd >= 0);
+    close(fd);
+    canvas *c = canvas_new(3, 1);
+    viz_put_halves(c, 0, 0, VIZ_ROLE_HEAT3, VIZ_ROLE_HEAT2); /* green over cyan */
+    viz_put_halves(c, 1, 0, VIZ_BG_NONE, VIZ_ROLE_HEAT6);    /* paper over red */
+    viz_put_halves(c, 2, 0, VIZ_ROLE_HEAT6, VIZ_ROLE_HEAT6); /* red, both */
+    char err[256];
+    assert_int_equal(viz_export_canvas(c, 1, path, err, sizeof err), 0);
+    cairo_surface_t *img = cairo_image_surface_create_from_png(path);
+    assert_int_equal(cairo_surface_status(img), CAIRO_STATUS_SUCCESS);
+    unlink(path);
+    int w = cairo_image_surface_get_width(img), h = cairo_image_surface_get_height(img);
+    int stride = cairo_image_surface_get_stride(img);
+    const unsigned char *px = cairo_image_surface_get_data(img);
+    /* the page is 12 points of margin around 3 x 1 cells, drawn at scale 2 */
+    double cw = (w / 2.0 - 24) / 3, ch = h / 2.0 - 24;
+    /* green (0.10, 0.55, 0.15), cyan (0.00, 0.52, 0.60), red (0.78, 0.12, 0.12), paper */
+    static const struct {
+        int cell, bottom;
+        double r, g, b;
+    } want[] = {
+        {0, 0, 0.10, 0.55, 0.15}, {0, 1, 0.00, 0.52, 0.60}, {1, 0, 1, 1, 1},
+        {1, 1, 0.78, 0.12, 0.12}, {2, 0, 0.78, 0.12, 0.12}, {2, 1, 0.78, 0.12, 0.12},
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        int x = (int)(2 * (12 + cw * (want[i].cell + 0.5)));
+        int y = (int)(2 * (12 + ch * (want[i].bottom ? 0.75 : 0.25)));
+        uint32_t v = *(const uint32_t *)(px + (size_t)y * stride + (size_t)x * 4); /* ARGB */
+        double r = ((v >> 16) & 0xff) / 255.0, g = ((v >> 8) & 0xff) / 255.0, b = (v & 0xff) / 255.0;
+        if (r - want[i].r > 0.02 || want[i].r - r > 0.02 || g - want[i].g > 0.02 ||
+            want[i].g - g > 0.02 || b - want[i].b > 0.02 || want[i].b - b > 0.02)
+            fail_msg("cell %d %s half: %.2f %.2f %.2f, want %.2f %.2f %.2f", want[i].cell,
+                     want[i].bottom ? "bottom" : "top", r, g, b, want[i].r, want[i].g, want[i].b);
+    }
+    cairo_surface_destroy(img);
+    canvas_free(c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -256,7 +504,9 @@ int main(void)
         cmocka_unit_test(wide_cells),       cmocka_unit_test(textn_and_wrap),
         cmocka_unit_test(fill_box_restyle), cmocka_unit_test(roles_and_monochrome),
         cmocka_unit_test(colour_wanted),    cmocka_unit_test(text_backend),
-        cmocka_unit_test(ascii_glyphs),
+        cmocka_unit_test(ascii_glyphs),     cmocka_unit_test(half_cells),
+        cmocka_unit_test(mono_stand_ins),   cmocka_unit_test(text_backend_halves),
+        cmocka_unit_test(colour_pairs),     cmocka_unit_test(export_halves),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
