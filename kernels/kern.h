@@ -235,7 +235,8 @@ static inline int lab_launch_pre(lab_job *job, const char *kernel, const void *f
       do {                                                                          \
           LAB_LAUNCH_SHAPE(kernel, grid, block, smem);                              \
           if (sim_launch(job, #kernel, __FILE__, __LINE__, lab_lg_, lab_lb_,        \
-                         lab_ls_, [=]() { kernel(__VA_ARGS__); }) != 0)             \
+                         lab_ls_, [=]() { kernel(__VA_ARGS__); },                   \
+                         (const void *)(kernel)) != 0)                              \
               return -1;                                                            \
       } while (0)
 #else
@@ -262,6 +263,15 @@ static inline int lab_launch_pre(lab_job *job, const char *kernel, const void *f
         } while (0)
 #  endif
 #endif
+
+/* x, which the compiler must take as unknown from here on: what it computed
+ * from x before is not reused after (and so not kept in registers). For
+ * register-hungry kernels; it costs no instruction. */
+static __device__ __forceinline__ int lab_opaque(int x)
+{
+    asm volatile("" : "+r"(x));
+    return x;
+}
 
 /* ------------------------------------------------------------ tracing */
 
@@ -328,7 +338,7 @@ static int lab_gtrace_begin(lab_job *job, const char *kernel, dim3 grid, dim3 bl
     int launch = job->trace->nlaunches;
     TRY(lab_trace_add_launch(job->trace, kernel, g, b, job->err, sizeof job->err));
     unsigned long long threads = (unsigned long long)grid.x * grid.y * grid.z * block.x * block.y * block.z;
-    uint32_t cap = 256;
+    uint32_t cap = lab_trace_cap(threads);
     if (threads * cap * sizeof(lab_event) > (256ull << 20)) {
         snprintf(job->err, sizeof job->err,
                  "tracing %llu threads needs too much memory; trace at a smaller n", threads);
@@ -339,7 +349,8 @@ static int lab_gtrace_begin(lab_job *job, const char *kernel, dim3 grid, dim3 bl
     /* One set of buffers per run, grown when a launch needs more: a run may
      * launch hundreds of times (one launch per bitonic step). */
     if (threads > job->trace_buf_threads) {
-        TRY(lab_alloc(job, &lab_gts.ev, threads * cap));
+        /* room for any launch of at most this many threads */
+        TRY(lab_alloc(job, &lab_gts.ev, threads * 256 > LAB_TRACE_EVENTS ? threads * 256 : LAB_TRACE_EVENTS));
         TRY(lab_alloc(job, &lab_gts.cnt, threads));
         TRY(lab_alloc(job, &lab_gts.epoch, threads));
         job->trace_buf[0] = lab_gts.ev;

@@ -117,6 +117,18 @@ typedef struct lab_event {
     double v, v2;
 } lab_event;
 
+/* Events both recorders (the traced GPU build and the simulator) keep per
+ * thread and launch: 256, more when few threads run (a thread of bitonic's
+ * fast sorts 32 keys), up to 4096, so that about LAB_TRACE_EVENTS fit in all.
+ * A thread that records more is cut there and the trace marked truncated. */
+#define LAB_TRACE_EVENTS (1ull << 20)
+static inline uint32_t lab_trace_cap(unsigned long long threads)
+{
+    if (threads * 4096 <= LAB_TRACE_EVENTS) return 4096;
+    if (threads * 256 >= LAB_TRACE_EVENTS) return 256;
+    return (uint32_t)(LAB_TRACE_EVENTS / threads);
+}
+
 typedef struct lab_launch_info {
     unsigned grid[3], block[3];
     char kernel[LAB_NAME_MAX];

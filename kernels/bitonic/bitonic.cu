@@ -19,6 +19,8 @@
 #include "kern.h"
 #include "bitonic.h"
 
+#include <vector>
+
 /* The compare-exchange of the lecture: put src[i1], src[i2] in order (up or
  * down) into dst. In place (src == dst) only a swap writes; the first step
  * (src is the input) writes both keys. */
@@ -40,6 +42,15 @@ static __device__ __forceinline__ void exchange(const T *src, T *dst, int i1, in
 static __device__ __forceinline__ int pair_first(int p, int j)
 {
     return 2 * j * (p / j) + p % j;
+}
+
+/* The same pair without dividing: j is a power of two, so p / j * j keeps
+ * the bits of p above j and p % j the bits below. An integer division by a
+ * value the compiler cannot see costs dozens of instructions; the kernels
+ * after ov, whose time goes into barriers and shared memory, use this. */
+static __device__ __forceinline__ int pair_first_pow2(int p, int j)
+{
+    return ((p & ~(j - 1)) << 1) | (p & (j - 1));
 }
 
 /* ---------------------------------------------------------- o and ov */
@@ -90,7 +101,7 @@ static __global__ void bitonic_n_start(const T *src, T *dst, int kmax)
     for (int k = 2; k <= kmax; k <<= 1)
         for (int j = k >> 1; j > 0; j >>= 1) {
             TRACE_MARK(BITONIC_MK_STEP, BITONIC_ROLE_START, k, j);
-            int i1 = pair_first(p, j);
+            int i1 = pair_first_pow2(p, j);
             exchange(from, dst, i1, i1 + j, (i1 & k) == 0);
             from = dst;
             __syncthreads();
@@ -105,7 +116,7 @@ template <class T>
 static __global__ void bitonic_middle(T *a, int k, int j)
 {
     int p = blockIdx.x * blockDim.x + threadIdx.x;
-    int i1 = pair_first(p, j);
+    int i1 = pair_first_pow2(p, j);
     TRACE_MARK(BITONIC_MK_STEP, BITONIC_ROLE_MIDDLE, k, j);
     exchange(a, a, i1, i1 + j, (i1 & k) == 0);
 }
@@ -119,7 +130,7 @@ static __global__ void bitonic_n_finish(T *a, int k)
     int p = blockIdx.x * blockDim.x + threadIdx.x;
     for (int j = blockDim.x; j > 0; j >>= 1) {
         TRACE_MARK(BITONIC_MK_STEP, BITONIC_ROLE_FINISH, k, j);
-        int i1 = pair_first(p, j);
+        int i1 = pair_first_pow2(p, j);
         exchange(a, a, i1, i1 + j, (i1 & k) == 0);
         __syncthreads();
     }
@@ -183,7 +194,7 @@ static __global__ void bitonic_nl_start(const T *src, T *dst, int kmax)
     for (int k = 2; k <= kmax; k <<= 1)
         for (int j = k >> 1; j > 0; j >>= 1) {
             TRACE_MARK(BITONIC_MK_STEP, BITONIC_ROLE_START, k, j);
-            int l1 = pair_first(t, j);
+            int l1 = pair_first_pow2(t, j);
             exchange_shared<T>(s, l1, l1 + j, ((base + l1) & k) == 0);
             __syncthreads();
         }
@@ -202,7 +213,7 @@ static __global__ void bitonic_nl_finish(T *a, int k)
     __syncthreads();
     for (int j = blockDim.x; j > 0; j >>= 1) {
         TRACE_MARK(BITONIC_MK_STEP, BITONIC_ROLE_FINISH, k, j);
-        int l1 = pair_first(t, j);
+        int l1 = pair_first_pow2(t, j);
         exchange_shared<T>(s, l1, l1 + j, ((base + l1) & k) == 0);
         __syncthreads();
     }
@@ -211,90 +222,35 @@ static __global__ void bitonic_nl_finish(T *a, int k)
 
 /* ------------------------------------------------------------ fast */
 
-/* fast: the lecture's network with fewer trips to memory. Two ideas:
+/* fast: the lecture's network with as few trips to memory as we could make.
  *
  * 1. Several steps per trip, in registers. Take the 2^C keys whose indices
- *    differ only in bits lj .. lj+C-1 (a "group"). The C steps
- *    j = 2^(lj+C-1) .. 2^lj compare keys of the same group only, so a thread
- *    that loads the group into registers does all C steps without a barrier
- *    and writes it back once. All keys of a group go the same direction: the
- *    group's steps belong to one k, and k is above every bit they vary.
- * 2. Tiles in shared memory. A block keeps a tile of FAST_PER * blockDim keys
- *    in shared memory and runs every step whose j stays inside the tile there,
- *    FAST_PER keys per thread in registers between barriers: the start kernel
- *    sorts whole tiles, the finish kernel of each larger k does all its steps
- *    with j below the tile, and only the steps with larger j go through global
- *    memory, up to FAST_GC of them fused per launch.
- * At 2^24 keys and tiles of 8192 that is 30 passes over the array instead of
- * the lecture's 300 launches. */
-#define FAST_PER 8        /* keys per thread in the tile kernels (3 steps per round) */
+ *    differ only in C neighbouring bits (a "group"). The C steps whose j are
+ *    those bits compare keys of the same group only, so a thread that holds
+ *    the group in registers does all C steps without a barrier. All keys of a
+ *    group go the same direction: the steps belong to one k, and k's bit lies
+ *    above every bit they vary.
+ * 2. A block works on a set of 2^L keys in shared memory (32 keys per
+ *    thread: 2^15 with 1024 threads), loaded once and stored once, with
+ *    rounds of up to 5 steps in registers between barriers. Which keys: any
+ *    L bits of the index may be the block's own ("local"), the others pick
+ *    the block. A step whose j is a local bit pairs keys of the same set, so
+ *    one pass does every step of a run whose bits fit in L (with the lowest
+ *    6 bits always local, so each block reads rows of 64 consecutive keys).
+ *    - The start pass: the tiles of 2^L consecutive keys, sorted whole
+ *      (k = 2 .. 2^L).
+ *    - Every later pass takes the next steps of the network, in order, as
+ *      many as fit: the last steps of one k (j small) and the first of the
+ *      next (j large) usually share a pass.
+ * At 2^24 keys and tiles of 2^15 that is 15 passes over the array (1 start,
+ * 14 for the 180 steps of k = 2^16 .. 2^24), against the lecture's 300
+ * launches. */
+#define FAST_PER 32             /* keys per thread: rounds of up to 5 steps */
+#define FAST_C 5
 #define FAST_MAX_BLOCK 1024
 #define FAST_TILE_MAX (FAST_PER * FAST_MAX_BLOCK)
-#define FAST_GC 5         /* steps fused per pass over global memory (32 keys per thread) */
-#define FAST_GBLOCK 256   /* threads per block of the global passes */
-
-/* One padding word after every 32 keys: the strided reads of a round then
- * fall into different banks (no bank conflicts for groups of consecutive
- * keys, at most two-way for the others). */
-static __device__ __forceinline__ int fast_pad(int i) { return i + (i >> 5); }
-
-/* The first key of group g when the round's smallest distance is 2^lj. */
-static __device__ __forceinline__ int group_base(int g, int lj, int c)
-{
-    return ((g >> lj) << (lj + c)) | (g & ((1 << lj) - 1));
-}
-
-/* C steps of the network on the group x[0 .. 2^C) in registers: x[m] is the
- * key at base + (m << lj); the steps are j = 2^(lj+C-1) .. 2^lj of k. */
-template <class T, int C>
-static __device__ __forceinline__ void group_steps(T (&x)[1 << C], int base, int lj, int k)
-{
-    const bool asc = (base & k) == 0;
-#pragma unroll
-    for (int s = C - 1; s >= 0; s--) {
-#pragma unroll
-        for (int m = 0; m < (1 << C); m++) {
-            if (m & (1 << s)) continue;
-            const int m2 = m | (1 << s);
-            T a = x[m], b = x[m2];
-            T lo = a < b ? a : b, hi = a < b ? b : a;
-            x[m] = asc ? lo : hi;
-            x[m2] = asc ? hi : lo;
-            TRACE_CSWAP(LAB_SP_REG, base + (m << lj), base + (m2 << lj), asc ? a > b : a < b, asc);
-        }
-    }
-}
-
-/* One round in the tile: every thread takes FAST_PER keys as groups of 2^C
- * from shared memory, runs C steps in registers, puts them back, and the
- * block waits for the round to end. tile is the tile's first key in the
- * array (for the direction), lj the round's smallest distance. */
-template <class T, int C, class S>
-static __device__ void tile_round(S &s, int tile, int per, int k, int lj)
-{
-    TRACE_MARK(BITONIC_MK_ROUND, LAB_SP_SHARED, 1 << lj, C);
-    for (int r = 0; r < (per >> C); r++) {
-        const int g = threadIdx.x + r * blockDim.x;
-        const int lb = group_base(g, lj, C);
-        T x[1 << C];
-#pragma unroll
-        for (int m = 0; m < (1 << C); m++) x[m] = s[fast_pad(lb + (m << lj))];
-        group_steps<T, C>(x, tile + lb, lj, k);
-#pragma unroll
-        for (int m = 0; m < (1 << C); m++) s[fast_pad(lb + (m << lj))] = x[m];
-    }
-    __syncthreads();
-}
-
-template <class T, class S>
-static __device__ void tile_round_c(S &s, int tile, int per, int k, int lj, int c)
-{
-    switch (c) {
-    case 1: tile_round<T, 1>(s, tile, per, k, lj); break;
-    case 2: tile_round<T, 2>(s, tile, per, k, lj); break;
-    default: tile_round<T, 3>(s, tile, per, k, lj); break;
-    }
-}
+#define FAST_LOW_BITS 6         /* local in every pass: rows of 64 keys */
+#define FAST_MAX_RUNS 4
 
 static __device__ __forceinline__ int log2i(int x)
 {
@@ -303,124 +259,288 @@ static __device__ __forceinline__ int log2i(int x)
     return l;
 }
 
-/* The tile kernel of fast. start = 1: sort each tile completely (k = 2 ..
- * tile), first all k up to FAST_PER inside each thread's consecutive keys,
- * then rounds in shared memory. start = 0: the steps j = tile/2 .. 1 of one
- * k (the finish of a k whose first steps were global). Keys move between
- * global and shared memory once each way, coalesced. */
-template <class T>
-static __global__ void __launch_bounds__(FAST_MAX_BLOCK)
-bitonic_fast_tile(const T *src, T *dst, int per, int kfirst, int klast, int start)
+/* The 16-byte vector of four keys. */
+template <class T> struct vec4_of;
+template <> struct vec4_of<int> { typedef int4 type; };
+template <> struct vec4_of<float> { typedef float4 type; };
+
+static int fast_smem_bytes(int tile) { return (int)sizeof(int) * (tile + tile / 32); }
+
+/* Bits of x spread over an index in runs: len bits from bit lpos of x go to
+ * bit apos of the index. */
+struct fast_map {
+    int nruns;
+    int lpos[FAST_MAX_RUNS], apos[FAST_MAX_RUNS], len[FAST_MAX_RUNS];
+};
+
+static __device__ __forceinline__ int fast_spread(const fast_map &m, int x)
 {
-    SHARED(T, s, FAST_TILE_MAX + FAST_TILE_MAX / 32);
-    const int t = threadIdx.x;
-    const int T_ = per * blockDim.x;              /* keys in the tile */
-    const int tile = blockIdx.x * T_;
-    const int role = start ? BITONIC_ROLE_START : BITONIC_ROLE_FINISH;
-    (void)role; /* only the traces use it */
-    for (int l = t; l < T_; l += blockDim.x) {
-        T v = src[tile + l];
-        s[fast_pad(l)] = v;
-        TRACE_READ(LAB_SP_GLOBAL, tile + l, v);
+    int a = 0;
+#pragma unroll
+    for (int r = 0; r < FAST_MAX_RUNS; r++)
+        if (r < m.nruns) a |= ((x >> m.lpos[r]) & ((1 << m.len[r]) - 1)) << m.apos[r];
+    return a;
+}
+
+/* One pass of fast, as the host planned it: the local bits (in) and the
+ * block bits (out) of the index, and the steps, top down, as up to two runs
+ * of local bits, each of one k. start: first sort the tiles (k = 2 .. 2^L). */
+struct fast_pass {
+    fast_map in, out;
+    int L, start;
+    int nseg;
+    int k[2], top[2], bottom[2];
+};
+
+/* The keys a block works on: local index l (0 .. 2^L) lives at at(l). */
+struct fast_set {
+    int base, padshift;
+    fast_map in;
+    __device__ int at(int l) const { return base | fast_spread(in, l); }
+    /* the array distance of local distance 2^lo */
+    __device__ int dist(int lo) const { return at(1 << lo) - base; }
+    /* Where key l lives in shared memory: one padding word after every 32
+     * keys (padshift 5), so the strided reads of a round and the four-key
+     * stores of the load fall into different banks. Then key l + m * 2^lo
+     * lies at pad(l) + m * pad_stride(lo) when lo is 0 or at least 5, which
+     * holds for every round of a set of 1024 keys or more: its rounds start
+     * at multiples of 5 above the lowest step, and a run of steps that does
+     * not end at bit 0 ends above the FAST_LOW_BITS (5 or more) local ones.
+     * Smaller sets are not padded (padshift 30): their rounds may start
+     * anywhere. */
+    __device__ int pad(int l) const { return l + (l >> padshift); }
+    __device__ int pad_stride(int lo) const
+    {
+        return padshift == 5 && lo >= 5 ? (1 << lo) + (1 << (lo - 5)) : 1 << lo;
+    }
+};
+
+static __device__ __forceinline__ fast_set fast_set_of(const fast_pass &p, int q)
+{
+    fast_set f;
+    f.base = fast_spread(p.out, q);
+    f.in = p.in;
+    f.padshift = p.L >= 10 ? 5 : 30;
+    return f;
+}
+
+/* The first local index of group g when the round's lowest bit is lo. */
+static __device__ __forceinline__ int group_base(int g, int lo, int c)
+{
+    return ((g >> lo) << (lo + c)) | (g & ((1 << lo) - 1));
+}
+
+/* C steps of k on the group x[0 .. 2^C) in registers, all one way (ASC):
+ * each compare-exchange is a min and a max, nothing else. x[m] is the key at
+ * array position at + m * d (the traces name the keys by these positions). */
+template <class T, int C, bool ASC>
+static __device__ __forceinline__ void group_steps(T (&x)[1 << C], int at, int d)
+{
+    (void)at; (void)d; /* only the traces use them */
+#pragma unroll
+    for (int s = C - 1; s >= 0; s--) {
+#pragma unroll
+        for (int m = 0; m < (1 << C); m++) {
+            if (m & (1 << s)) continue;
+            const int m2 = m | (1 << s);
+            T a = x[m], b = x[m2];
+            T lo = a < b ? a : b, hi = a < b ? b : a;
+            x[m] = ASC ? lo : hi;
+            x[m2] = ASC ? hi : lo;
+            TRACE_CSWAP(LAB_SP_REG, at + m * d, at + m2 * d, ASC ? a > b : a < b, ASC);
+        }
+    }
+}
+
+/* One round: every thread takes groups of 2^C keys whose local indices
+ * differ in bits lo .. lo+C-1 from shared memory, does their C steps in
+ * registers and puts them back; then the block waits for the round to end.
+ * The direction is the group's, decided once: the steps themselves are
+ * compiled both ways. Rounds at lo = 0 (groups of consecutive keys) address
+ * shared memory with constant offsets. */
+template <class T, int C, class S>
+static __device__ void fast_round(S &s, const fast_set &f, int L, int k, int lo)
+{
+    constexpr int M = 1 << C;
+    TRACE_MARK(BITONIC_MK_ROUND, LAB_SP_SHARED, f.dist(lo), C);
+    const int groups = (1 << L) >> C;
+    const int ps = f.pad_stride(lo);
+    for (int g = threadIdx.x; g < groups; g += blockDim.x) {
+        const int lb = group_base(g, lo, C);
+        const int at = f.at(lb), d = f.dist(lo);
+        const int p0 = f.pad(lb);
+        T x[M];
+        if (lo == 0) {
+#pragma unroll
+            for (int m = 0; m < M; m++) x[m] = s[p0 + m];
+        } else {
+#pragma unroll
+            for (int m = 0; m < M; m++) x[m] = s[p0 + m * ps];
+        }
+        if ((at & k) == 0)
+            group_steps<T, C, true>(x, at, d);
+        else
+            group_steps<T, C, false>(x, at, d);
+        /* computed again for the stores: kept from the loads, 32 addresses
+         * and 32 keys would not fit the 64 registers of a 1024-thread block */
+        const int q0 = lab_opaque(p0);
+        if (lo == 0) {
+#pragma unroll
+            for (int m = 0; m < M; m++) s[q0 + m] = x[m];
+        } else {
+#pragma unroll
+            for (int m = 0; m < M; m++) s[q0 + m * ps] = x[m];
+        }
     }
     __syncthreads();
-    int k = kfirst;
-    if (start) {
-        /* k = 2 .. per: each thread sorts its own per consecutive keys
-         * (up or down by their place), no barrier needed */
-        const int lb = t * per;
-        T x[FAST_PER];
-        TRACE_MARK(BITONIC_MK_ROUND, LAB_SP_SHARED, 1, log2i(per) * (log2i(per) + 1) / 2);
+}
+
+template <class T, class S>
+static __device__ void fast_round_c(S &s, const fast_set &f, int L, int k, int lo, int c)
+{
+    switch (c) {
+    case 1: fast_round<T, 1>(s, f, L, k, lo); break;
+    case 2: fast_round<T, 2>(s, f, L, k, lo); break;
+    case 3: fast_round<T, 3>(s, f, L, k, lo); break;
+    case 4: fast_round<T, 4>(s, f, L, k, lo); break;
+    default: fast_round<T, 5>(s, f, L, k, lo); break;
+    }
+}
+
+/* The steps of k on local bits top .. bottom, in rounds of up to FAST_C, the
+ * first round taking the remainder. */
+template <class T, class S>
+static __device__ void fast_steps(S &s, const fast_set &f, int L, int k, int top, int bottom, int role)
+{
+    (void)role; /* only the traces use it */
+    TRACE_MARK(BITONIC_MK_STEP, role, k, f.dist(top));
+    const int steps = top - bottom + 1;
+    int c = steps % FAST_C ? steps % FAST_C : FAST_C;
+    while (top >= bottom) {
+        fast_round_c<T>(s, f, L, k, top - c + 1, c);
+        top -= c;
+        c = FAST_C;
+    }
+}
+
+/* k = 2 .. per: each thread sorts its own per consecutive keys of the tile,
+ * up or down by their place, in registers and without a barrier. */
+template <class T, class S>
+static __device__ void fast_thread_sort(S &s, const fast_set &f, int per)
+{
+    const int lb = threadIdx.x * per;
+    T x[FAST_PER];
+    TRACE_MARK(BITONIC_MK_ROUND, LAB_SP_SHARED, 1, log2i(per) * (log2i(per) + 1) / 2);
 #pragma unroll
-        for (int m = 0; m < FAST_PER; m++)
-            if (m < per) x[m] = s[fast_pad(lb + m)];
-        /* fully unrolled, so x stays in registers */
+    for (int m = 0; m < FAST_PER; m++)
+        if (m < per) x[m] = s[f.pad(lb + m)];
+    /* fully unrolled, so x stays in registers */
 #pragma unroll
-        for (int kk = 2; kk <= FAST_PER; kk <<= 1) {
-            if (kk > per) break;
-            TRACE_MARK(BITONIC_MK_STEP, role, kk, kk >> 1);
+    for (int kk = 2; kk <= FAST_PER; kk <<= 1) {
+        if (kk > per) break;
+        TRACE_MARK(BITONIC_MK_STEP, BITONIC_ROLE_START, kk, kk >> 1);
 #pragma unroll
-            for (int j = kk >> 1; j > 0; j >>= 1) {
+        for (int j = kk >> 1; j > 0; j >>= 1) {
 #pragma unroll
-                for (int m = 0; m < FAST_PER; m++) {
-                    if (m >= per || (m & j)) continue;
-                    const bool asc = ((tile + lb + m) & kk) == 0;
-                    T a = x[m], b = x[m | j];
-                    T lo = a < b ? a : b, hi = a < b ? b : a;
-                    x[m] = asc ? lo : hi;
-                    x[m | j] = asc ? hi : lo;
-                    TRACE_CSWAP(LAB_SP_REG, tile + lb + m, tile + lb + (m | j), asc ? a > b : a < b, asc);
-                }
+            for (int m = 0; m < FAST_PER; m++) {
+                if (m >= per || (m & j)) continue;
+                const bool asc = ((f.at(lb) + m) & kk) == 0;
+                T a = x[m], b = x[m | j];
+                T lo = a < b ? a : b, hi = a < b ? b : a;
+                x[m] = asc ? lo : hi;
+                x[m | j] = asc ? hi : lo;
+                TRACE_CSWAP(LAB_SP_REG, f.at(lb) + m, f.at(lb) + (m | j), asc ? a > b : a < b, asc);
             }
         }
-        k = 2 * per;
-#pragma unroll
-        for (int m = 0; m < FAST_PER; m++)
-            if (m < per) s[fast_pad(lb + m)] = x[m];
-        __syncthreads();
     }
-    const int cmax = log2i(per);
-    for (; k <= klast; k <<= 1) {
-        TRACE_MARK(BITONIC_MK_STEP, role, k, k / 2 < T_ / 2 ? k / 2 : T_ / 2);
-        /* steps j = 2^top .. 1 of this k, in rounds of up to cmax steps; the
-         * first round takes the remainder */
-        int top = log2i(k / 2 < T_ / 2 ? k / 2 : T_ / 2);
-        int steps = top + 1;
-        int c = steps % cmax ? steps % cmax : cmax;
-        while (top >= 0) {
-            tile_round_c<T>(s, tile, per, k, top - c + 1, c);
-            top -= c;
-            c = cmax;
+#pragma unroll
+    for (int m = 0; m < FAST_PER; m++)
+        if (m < per) s[f.pad(lb + m)] = x[m];
+    __syncthreads();
+}
+
+/* The set between global and shared memory: four keys per load and store
+ * when the lowest bits are local (16-byte accesses), consecutive threads on
+ * consecutive keys of a row. */
+template <class T, class V, class S>
+static __device__ __forceinline__ void fast_copy_in(S &s, const T *src, const fast_set &f, int L)
+{
+    const int size = 1 << L;
+    if (f.in.apos[0] == 0 && f.in.len[0] >= 2) {
+#pragma unroll 8
+        for (int l = 4 * threadIdx.x; l < size; l += 4 * blockDim.x) {
+            const int at = f.at(l);
+            V v = *reinterpret_cast<const V *>(src + at);
+            s[f.pad(l)] = v.x;
+            s[f.pad(l + 1)] = v.y;
+            s[f.pad(l + 2)] = v.z;
+            s[f.pad(l + 3)] = v.w;
+            TRACE_READ(LAB_SP_GLOBAL, at, v.x);
+            TRACE_READ(LAB_SP_GLOBAL, at + 1, v.y);
+            TRACE_READ(LAB_SP_GLOBAL, at + 2, v.z);
+            TRACE_READ(LAB_SP_GLOBAL, at + 3, v.w);
+        }
+    } else {
+        for (int l = threadIdx.x; l < size; l += blockDim.x) {
+            T v = src[f.at(l)];
+            s[f.pad(l)] = v;
+            TRACE_READ(LAB_SP_GLOBAL, f.at(l), v);
         }
     }
-    for (int l = t; l < T_; l += blockDim.x) {
-        T v = s[fast_pad(l)];
-        dst[tile + l] = v;
-        TRACE_WRITE(LAB_SP_GLOBAL, tile + l, v);
-    }
 }
 
-/* The global pass of fast: C steps j = 2^(lj+C-1) .. 2^lj of k for the group
- * of each thread, straight from global memory into registers and back. The
- * distances are at least a tile, so consecutive threads read consecutive
- * keys: every load and store is coalesced. */
-template <class T, int C>
-static __device__ __forceinline__ void global_group(T *a, int g, int k, int lj)
+template <class T, class V, class S>
+static __device__ __forceinline__ void fast_copy_out(S &s, T *dst, const fast_set &f, int L)
 {
-    const int base = group_base(g, lj, C);
-    T x[1 << C];
-#pragma unroll
-    for (int m = 0; m < (1 << C); m++) {
-        x[m] = a[base + (m << lj)];
-        TRACE_READ(LAB_SP_GLOBAL, base + (m << lj), x[m]);
-    }
-    group_steps<T, C>(x, base, lj, k);
-#pragma unroll
-    for (int m = 0; m < (1 << C); m++) {
-        a[base + (m << lj)] = x[m];
-        TRACE_WRITE(LAB_SP_GLOBAL, base + (m << lj), x[m]);
+    const int size = 1 << L;
+    if (f.in.apos[0] == 0 && f.in.len[0] >= 2) {
+#pragma unroll 8
+        for (int l = 4 * threadIdx.x; l < size; l += 4 * blockDim.x) {
+            const int at = f.at(l);
+            V v;
+            v.x = s[f.pad(l)];
+            v.y = s[f.pad(l + 1)];
+            v.z = s[f.pad(l + 2)];
+            v.w = s[f.pad(l + 3)];
+            *reinterpret_cast<V *>(dst + at) = v;
+            TRACE_WRITE(LAB_SP_GLOBAL, at, v.x);
+            TRACE_WRITE(LAB_SP_GLOBAL, at + 1, v.y);
+            TRACE_WRITE(LAB_SP_GLOBAL, at + 2, v.z);
+            TRACE_WRITE(LAB_SP_GLOBAL, at + 3, v.w);
+        }
+    } else {
+        for (int l = threadIdx.x; l < size; l += blockDim.x) {
+            T v = s[f.pad(l)];
+            dst[f.at(l)] = v;
+            TRACE_WRITE(LAB_SP_GLOBAL, f.at(l), v);
+        }
     }
 }
 
-/* One kernel per group size C, so each gets the registers it needs: the
- * passes of one or two steps keep many threads (and loads) in flight, those of
- * five hold 32 keys per thread. */
-#define FAST_GLOBAL_KERNEL(C)                                                          \
-    template <class T>                                                                 \
-    static __global__ void __launch_bounds__(FAST_GBLOCK)                              \
-    bitonic_fast_global##C(T *a, int n, int k, int lj)                                 \
-    {                                                                                  \
-        const int g = blockIdx.x * blockDim.x + threadIdx.x;                           \
-        if (g >= (n >> C)) return;                                                     \
-        TRACE_MARK(BITONIC_MK_STEP, BITONIC_ROLE_MIDDLE, k, 1 << (lj + C - 1));        \
-        TRACE_MARK(BITONIC_MK_ROUND, LAB_SP_GLOBAL, 1 << lj, C);                       \
-        global_group<T, C>(a, g, k, lj);                                               \
+/* The one kernel of fast: load the block's set, do the pass's steps, store
+ * it. The start pass sorts each tile, first within each thread's keys, then
+ * in rounds. A run of steps that ends at bit 0 finishes its k (role finish);
+ * the others cross tiles (role middle). */
+template <class T>
+static __global__ void __launch_bounds__(FAST_MAX_BLOCK)
+bitonic_fast_pass(const T *src, T *dst, fast_pass p, int per)
+{
+    typedef typename vec4_of<T>::type V;
+    DYNAMIC_SHARED(T, s);
+    const fast_set f = fast_set_of(p, blockIdx.x);
+    const int L = p.L;
+    fast_copy_in<T, V>(s, src, f, L);
+    __syncthreads();
+    if (p.start) {
+        fast_thread_sort<T>(s, f, per);
+        for (int k = 2 * per; k <= (1 << L); k <<= 1)
+            fast_steps<T>(s, f, L, k, log2i(k) - 1, 0, BITONIC_ROLE_START);
     }
-FAST_GLOBAL_KERNEL(1)
-FAST_GLOBAL_KERNEL(2)
-FAST_GLOBAL_KERNEL(3)
-FAST_GLOBAL_KERNEL(4)
-FAST_GLOBAL_KERNEL(5)
+    for (int g = 0; g < p.nseg; g++)
+        fast_steps<T>(s, f, L, p.k[g], p.top[g], p.bottom[g],
+                      p.bottom[g] == 0 ? BITONIC_ROLE_FINISH : BITONIC_ROLE_MIDDLE);
+    fast_copy_out<T, V>(s, dst, f, L);
+}
 
 /* ------------------------------------------------------------ launchers */
 
@@ -593,15 +713,97 @@ static int run_n(lab_job *job, int local)
     return finish_run(job, d_work);
 }
 
+/* ------------------------------------------------------- fast's plan */
+
+/* The runs of the set bits of mask below bit nbits, numbered in order. */
+static int fast_map_of(fast_map *m, unsigned mask, int nbits)
+{
+    m->nruns = 0;
+    int l = 0;
+    for (int b = 0; b < nbits;) {
+        if (!((mask >> b) & 1)) {
+            b++;
+            continue;
+        }
+        int e = b;
+        while (e < nbits && ((mask >> e) & 1)) e++;
+        if (m->nruns == FAST_MAX_RUNS) return -1;
+        m->lpos[m->nruns] = l;
+        m->apos[m->nruns] = b;
+        m->len[m->nruns] = e - b;
+        m->nruns++;
+        l += e - b;
+        b = e;
+    }
+    return 0;
+}
+
+static int popcount32(unsigned x) { return __builtin_popcount(x); }
+
+/* The passes of fast over 2^logn keys in sets of 2^L: the start pass, then
+ * the steps of k = 2^(L+1) .. 2^logn in order, each pass taking as many as
+ * its L local bits allow (the lowest `low` bits always among them, the
+ * rest filled with the lowest free ones). */
+static int fast_plan(std::vector<fast_pass> &plan, int logn, int L, int low, char *err, size_t errlen)
+{
+    const unsigned all = (unsigned)((1ull << logn) - 1);
+    fast_pass p;
+    memset(&p, 0, sizeof p);
+    p.L = L;
+    p.start = 1;
+    fast_map_of(&p.in, (1u << L) - 1, logn);
+    fast_map_of(&p.out, all & ~((1u << L) - 1), logn);
+    plan.push_back(p);
+    unsigned mask = 0;
+    p.start = 0;
+    p.nseg = 0;
+    for (int lk = L + 1; lk <= logn + 1; lk++)
+        for (int bit = lk - 1; bit >= 0; bit--) {
+            const int end = lk > logn;            /* past the last step: close the last pass */
+            const unsigned m = (p.nseg ? mask : (1u << low) - 1) | (end ? 0 : 1u << bit);
+            const int same = p.nseg > 0 && p.k[p.nseg - 1] == 1 << lk;
+            if (end || popcount32(m) > L || (!same && p.nseg == 2)) {
+                if (p.nseg > 0) {
+                    /* close it: fill the local bits up to L, steps as local bits */
+                    unsigned full = mask;
+                    for (int b = 0; popcount32(full) < L; b++) full |= 1u << b;
+                    for (int g = 0; g < p.nseg; g++) {
+                        p.top[g] = popcount32(full & ((1u << p.top[g]) - 1));
+                        p.bottom[g] = popcount32(full & ((1u << p.bottom[g]) - 1));
+                    }
+                    if (fast_map_of(&p.in, full, logn) != 0 || fast_map_of(&p.out, all & ~full, logn) != 0) {
+                        snprintf(err, errlen, "bitonic/fast: a pass needs more than %d runs of bits", FAST_MAX_RUNS);
+                        return -1;
+                    }
+                    plan.push_back(p);
+                    p.nseg = 0;
+                }
+                if (end) return 0;
+                mask = ((1u << low) - 1) | 1u << bit;
+            } else {
+                mask = m;
+            }
+            if (p.nseg > 0 && p.k[p.nseg - 1] == 1 << lk) {
+                p.bottom[p.nseg - 1] = bit;
+            } else {
+                p.k[p.nseg] = 1 << lk;
+                p.top[p.nseg] = p.bottom[p.nseg] = bit;
+                p.nseg++;
+            }
+        }
+    return 0;
+}
+
 template <class T>
 static int run_fast(lab_job *job)
 {
     TRY(network_ok(job, 1, FAST_MAX_BLOCK));
     const int n = (int)job->n;
-    const int per = n < FAST_PER ? n : FAST_PER;  /* keys per thread in a tile */
+    const int per = n < FAST_PER ? n : FAST_PER;  /* keys per thread */
     clamp_block(job, n / per, 0);
     const int block = job->block;
     const int tile = per * block;
+    const int L = ilog2(tile);
     job->grid = n / tile;
     trace_header(job);
     T *d_in, *d_work;
@@ -611,30 +813,15 @@ static int run_fast(lab_job *job)
         return finish_run(job, d_work);
     }
     const unsigned grid = (unsigned)job->grid;
+    const int smem = fast_smem_bytes(tile);
+    CK(cudaFuncSetAttribute(bitonic_fast_pass<T>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+    /* rows of 2^FAST_LOW_BITS keys, half the bits of small sets */
+    std::vector<fast_pass> plan;
+    TRY(fast_plan(plan, ilog2(n), L, FAST_LOW_BITS < L / 2 ? FAST_LOW_BITS : L / 2, job->err, sizeof job->err));
     LAB_TIMED(job) {
-        LAUNCH(bitonic_fast_tile<T>, grid, block, 0, d_in, d_work, per, 2, tile, 1);
-        for (int k = 2 * tile; k <= n; k <<= 1) {
-            /* the steps j = k/2 .. tile cross tiles: global passes of up to
-             * FAST_GC steps each, as evenly split as they go */
-            int top = ilog2(k / 2), bottom = ilog2(tile);
-            int steps = top - bottom + 1;
-            int passes = (steps + FAST_GC - 1) / FAST_GC;
-            for (int q = 0; q < passes; q++) {
-                int c = steps / passes + (q < steps % passes ? 1 : 0);
-                int lj = top - c + 1;
-                long long groups = (long long)n >> c;
-                unsigned g = (unsigned)((groups + FAST_GBLOCK - 1) / FAST_GBLOCK);
-                switch (c) {
-                case 1: LAUNCH(bitonic_fast_global1<T>, g, FAST_GBLOCK, 0, d_work, n, k, lj); break;
-                case 2: LAUNCH(bitonic_fast_global2<T>, g, FAST_GBLOCK, 0, d_work, n, k, lj); break;
-                case 3: LAUNCH(bitonic_fast_global3<T>, g, FAST_GBLOCK, 0, d_work, n, k, lj); break;
-                case 4: LAUNCH(bitonic_fast_global4<T>, g, FAST_GBLOCK, 0, d_work, n, k, lj); break;
-                default: LAUNCH(bitonic_fast_global5<T>, g, FAST_GBLOCK, 0, d_work, n, k, lj); break;
-                }
-                top -= c;
-            }
-            LAUNCH(bitonic_fast_tile<T>, grid, block, 0, d_work, d_work, per, k, k, 0);
-        }
+        LAUNCH(bitonic_fast_pass<T>, grid, block, smem, d_in, d_work, plan[0], per);
+        for (size_t i = 1; i < plan.size(); i++)
+            LAUNCH(bitonic_fast_pass<T>, grid, block, smem, d_work, d_work, plan[i], per);
     }
     return finish_run(job, d_work);
 }

@@ -383,12 +383,17 @@ static struct {
 } attr_cache[ATTR_CACHE];
 static int attr_count;
 
-static const occ_kernel *kernel_attrs(const void *func)
+/* refresh: read them again (the kernel's dynamic shared memory limit changes
+ * when the program opts in with cudaFuncSetAttribute). */
+static const occ_kernel *kernel_attrs(const void *func, int refresh)
 {
-    for (int i = 0; i < attr_count; i++)
-        if (attr_cache[i].func == func) return attr_cache[i].ok ? &attr_cache[i].k : NULL;
     char msg[256];
     occ_kernel k;
+    for (int i = 0; i < attr_count; i++)
+        if (attr_cache[i].func == func) {
+            if (refresh) attr_cache[i].ok = occ_api_kernel(func, &attr_cache[i].k, msg, sizeof msg) == 0;
+            return attr_cache[i].ok ? &attr_cache[i].k : NULL;
+        }
     int ok = occ_api_kernel(func, &k, msg, sizeof msg) == 0;
     if (attr_count < ATTR_CACHE) {
         attr_cache[attr_count].func = func;
@@ -505,7 +510,7 @@ int lab_launch_check(lab_job *job, const char *kernel, const void *func, const u
     launch_limits L;
     limits_for(job, &L, where, sizeof where);
     const int gpu = job->backend == LAB_BACKEND_GPU && func && lab_gpu_available();
-    const occ_kernel *k = gpu ? kernel_attrs(func) : NULL;
+    const occ_kernel *k = gpu ? kernel_attrs(func, 0) : NULL;
     unsigned long long threads = (unsigned long long)b[0] * b[1] * b[2];
     if (threads == 0)
         return refuse(job, "%s: a block of %ux%ux%u has no threads; a block has 1..%d threads",
@@ -534,6 +539,11 @@ int lab_launch_check(lab_job *job, const char *kernel, const void *func, const u
      * against the model's opt-in limit (a kernel there may have opted in). */
     long stat = k ? k->static_smem : 0;
     long limit = gpu ? (k && k->max_dynamic_smem > 0 ? L.smem_optin : L.smem_block) : L.smem_optin;
+    if (gpu && k && (long)smem + stat > limit) { /* it may have opted in since */
+        k = kernel_attrs(func, 1);
+        stat = k ? k->static_smem : 0;
+        limit = k && k->max_dynamic_smem > 0 ? L.smem_optin : L.smem_block;
+    }
     if ((long)smem + stat > limit) {
         long per_thread = threads > 0 ? (long)((smem + threads - 1) / threads) : 0;
         long fit = per_thread > 0 ? (limit - stat) / per_thread : 0;

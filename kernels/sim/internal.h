@@ -19,6 +19,11 @@ namespace gpulab_sim {
 enum { SIM_MAX_THREADS = 1024, SIM_MAX_WARPS = SIM_MAX_THREADS / 32 };
 /* Shared memory a block may use without opting in (static + dynamic). */
 enum { SIM_SMEM_LIMIT = 48 * 1024 };
+/* The most a kernel may opt in to with cudaFuncSetAttribute (227 KiB, as on
+ * the H100 and H200): the size of the simulator's shared-memory arena. The
+ * launch check (lab_launch_pre) holds each kernel to the chosen model's
+ * limit first. */
+enum { SIM_SMEM_OPTIN = 227 * 1024 };
 enum { SIM_MAX_SITES = 256 };
 
 enum { SIM_F_IDLE = 0, SIM_F_RUN, SIM_F_BAR, SIM_F_WARP, SIM_F_DONE };
@@ -119,6 +124,8 @@ struct sim_state {
     lab_trace *trace;
     uint32_t trace_launch;
     int trace_truncated;
+    uint32_t trace_cap;      /* events kept per thread this launch: lab_trace_cap() */
+    size_t smem_limit;       /* shared memory this launch's blocks may use (48 KiB or the opt-in) */
     lab_event *tbuf;
     size_t tlen, tcap;
     int tfail;

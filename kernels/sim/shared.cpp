@@ -23,7 +23,7 @@
 
 namespace gpulab_sim {
 
-alignas(256) static unsigned char sim_arena[SIM_SMEM_LIMIT];
+alignas(256) static unsigned char sim_arena[SIM_SMEM_OPTIN];
 static size_t sim_arena_used;
 static sim_shared_site *sim_sites[SIM_MAX_SITES];
 static unsigned sim_nsites;
@@ -47,7 +47,7 @@ void sim_shared_launch(int race_check)
     sim_race_on = 0;
     if (!race_check) return;
     if (!sim_shadow_mem) {
-        sim_shadow_mem = (sim_shadow *)calloc(SIM_SMEM_LIMIT, sizeof(sim_shadow));
+        sim_shadow_mem = (sim_shadow *)calloc(SIM_SMEM_OPTIN, sizeof(sim_shadow));
         sim_epoch_counter = 0;
     }
     sim_race_on = sim_shadow_mem != nullptr;
@@ -64,7 +64,7 @@ void sim_shared_block(void)
 void sim_race_epoch(void)
 {
     if (++sim_epoch_counter == 0) {
-        if (sim_shadow_mem) memset(sim_shadow_mem, 0, SIM_SMEM_LIMIT * sizeof(sim_shadow));
+        if (sim_shadow_mem) memset(sim_shadow_mem, 0, SIM_SMEM_OPTIN * sizeof(sim_shadow));
         sim_epoch_counter = 1;
     }
     sim_g.epoch_id = sim_epoch_counter;
@@ -73,7 +73,7 @@ void sim_race_epoch(void)
 int sim_is_shared(const void *p)
 {
     const unsigned char *c = (const unsigned char *)p;
-    return c >= sim_arena && c < sim_arena + SIM_SMEM_LIMIT;
+    return c >= sim_arena && c < sim_arena + SIM_SMEM_OPTIN;
 }
 
 void *sim_shared_place(sim_shared_site *s, size_t elem, size_t align, size_t rows, size_t cols)
@@ -88,15 +88,15 @@ void *sim_shared_place(sim_shared_site *s, size_t elem, size_t align, size_t row
         bool big = __builtin_mul_overflow(rows, cols, &count) || __builtin_mul_overflow(count, elem, &bytes);
         size_t a = align < 16 ? 16 : align;
         size_t off = (sim_arena_used + a - 1) / a * a;
-        if (big || bytes > SIM_SMEM_LIMIT || off + bytes > SIM_SMEM_LIMIT) {
+        const size_t limit = sim_g.smem_limit;
+        if (big || bytes > limit || off + bytes > limit) {
             char blk[64], where[96];
             sim_block_name(blk, sizeof blk);
             sim_where(where, sizeof where, s->line, s->file);
             sim_fail("%s: %s: shared array %s (declared at %s) needs %zu bytes, and with the block's other shared "
-                     "memory (%zu bytes, %zu of them dynamic) that is more than the %d bytes (48 KiB) a block may "
-                     "use",
+                     "memory (%zu bytes, %zu of them dynamic) that is more than the %zu bytes a block may use%s",
                      sim_g.kernel, blk, s->name, where, big ? (size_t)-1 : bytes, sim_arena_used, sim_g.smem,
-                     (int)SIM_SMEM_LIMIT);
+                     limit, limit == SIM_SMEM_LIMIT ? " (48 KiB)" : "");
         }
         memset(sim_arena + off, SIM_POISON_SHARED, bytes);
         s->ptr = sim_arena + off;
@@ -180,7 +180,7 @@ void sim_race_access(const sim_shared_site *s, const void *addr, long long i, lo
 {
     if (!sim_shadow_mem || !sim_in_fiber()) return;
     size_t off = (size_t)((const unsigned char *)addr - sim_arena);
-    if (off >= SIM_SMEM_LIMIT) return;
+    if (off >= SIM_SMEM_OPTIN) return;
     sim_shadow *r = &sim_shadow_mem[off];
     sim_fiber *self = sim_self();
     unsigned t = self->info.linear;

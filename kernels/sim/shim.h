@@ -223,6 +223,17 @@ static inline cudaError_t cudaGetDevice(int *d) { if (d) *d = 0; return cudaSucc
 static inline cudaError_t cudaGetLastError(void) { return sim_cuda_last_error(1); }
 static inline cudaError_t cudaPeekAtLastError(void) { return sim_cuda_last_error(0); }
 static inline const char *cudaGetErrorString(cudaError_t e) { return sim_cuda_error_string(e); }
+/* A kernel opting in to more dynamic shared memory than the default 48 KiB
+ * (up to the simulator's 227 KiB); launches of that kernel (LAUNCH passes its
+ * address) may then ask for that much. */
+enum cudaFuncAttribute { cudaFuncAttributeMaxDynamicSharedMemorySize = 8 };
+cudaError_t sim_func_set_max_dynamic_smem(const void *func, int bytes);
+template <class F>
+static inline cudaError_t cudaFuncSetAttribute(F *func, cudaFuncAttribute attr, int value)
+{
+    if (attr != cudaFuncAttributeMaxDynamicSharedMemorySize) return cudaErrorInvalidValue;
+    return sim_func_set_max_dynamic_smem((const void *)func, value);
+}
 static inline const char *cudaGetErrorName(cudaError_t e) { return sim_cuda_error_name(e); }
 
 /* kern.h's CK(): a failed runtime call becomes job->err (with the simulator's
@@ -238,16 +249,16 @@ static inline int sim_job_fail(lab_job *job, cudaError_t e, const char *expr, co
 /* -------------------------------------------------------------- launches */
 
 int sim_launch_fn(lab_job *job, const char *kernel, const char *file, int line, dim3 grid, dim3 block,
-                  size_t smem, void (*fn)(void *), void *ctx);
+                  size_t smem, void (*fn)(void *), void *ctx, const void *func);
 
 /* kern.h's LAUNCH(): run body (a lambda calling the kernel) once per GPU
  * thread of the grid. 0, or -1 with job->err set to a teaching message. */
 template <class F>
 static inline int sim_launch(lab_job *job, const char *kernel, const char *file, int line, dim3 grid,
-                             dim3 block, size_t smem, F body)
+                             dim3 block, size_t smem, F body, const void *func = nullptr)
 {
     return sim_launch_fn(job, kernel, file, line, grid, block, smem,
-                         [](void *p) { (*static_cast<F *>(p))(); }, &body);
+                         [](void *p) { (*static_cast<F *>(p))(); }, &body, func);
 }
 
 /* -------------------------------------------------------------- barriers */

@@ -650,7 +650,7 @@ static void sim_report_stuck(void)
 static void sim_emit(sim_fiber *f, int kind, int space, int a, int b, double v, double v2)
 {
     uint32_t s = f->seq++;
-    if (s >= SIM_TRACE_CAP) {
+    if (s >= sim_g.trace_cap) {
         sim_g.trace_truncated = 1;
         return;
     }
@@ -1037,8 +1037,37 @@ static int sim_flush_trace(lab_job *job)
     return rc;
 }
 
+/* Kernels that opted in to more dynamic shared memory (cudaFuncSetAttribute),
+ * by address; a program has a handful. */
+static struct {
+    const void *func;
+    size_t bytes;
+} sim_optin[64];
+static unsigned sim_noptin;
+
+cudaError_t sim_func_set_max_dynamic_smem(const void *func, int bytes)
+{
+    if (!func || bytes < 0 || bytes > SIM_SMEM_OPTIN) return cudaErrorInvalidValue;
+    for (unsigned i = 0; i < sim_noptin; i++)
+        if (sim_optin[i].func == func) {
+            sim_optin[i].bytes = (size_t)bytes;
+            return cudaSuccess;
+        }
+    if (sim_noptin == sizeof sim_optin / sizeof sim_optin[0]) return cudaErrorMemoryAllocation;
+    sim_optin[sim_noptin].func = func;
+    sim_optin[sim_noptin++].bytes = (size_t)bytes;
+    return cudaSuccess;
+}
+
+static size_t sim_func_optin(const void *func)
+{
+    for (unsigned i = 0; func && i < sim_noptin; i++)
+        if (sim_optin[i].func == func) return sim_optin[i].bytes;
+    return 0;
+}
+
 int sim_launch_fn(lab_job *job, const char *kernel, const char *file, int line, dim3 grid, dim3 block,
-                  size_t smem, void (*fn)(void *), void *ctx)
+                  size_t smem, void (*fn)(void *), void *ctx, const void *func)
 {
     char at[128];
     snprintf(at, sizeof at, "%s (launched at %s:%d)", kernel, sim_basename(file), line);
@@ -1063,11 +1092,18 @@ int sim_launch_fn(lab_job *job, const char *kernel, const char *file, int line, 
         return sim_refuse(job, cudaErrorInvalidConfiguration,
                           "%s: grid (%u,%u,%u): a grid is at most 2^31-1 blocks in x and 65535 in y and z", at,
                           grid.x, grid.y, grid.z);
-    if (smem > SIM_SMEM_LIMIT)
+    const size_t optin = sim_func_optin(func);
+    if (smem > SIM_SMEM_LIMIT && smem > optin) {
+        if (optin > SIM_SMEM_LIMIT)
+            return sim_refuse(job, cudaErrorInvalidValue,
+                              "%s: asks for %zu bytes of dynamic shared memory; the kernel opted in to %zu", at,
+                              smem, optin);
         return sim_refuse(job, cudaErrorInvalidValue,
                           "%s: asks for %zu bytes of dynamic shared memory; a block may use at most %d bytes "
-                          "(48 KiB) unless the kernel opts in to more, which the simulator does not model",
+                          "(48 KiB) unless the kernel opts in to more with cudaFuncSetAttribute(kernel, "
+                          "cudaFuncAttributeMaxDynamicSharedMemorySize, bytes)",
                           at, smem, (int)SIM_SMEM_LIMIT);
+    }
     if (sim_pool_grow((unsigned)nt) != 0)
         return sim_refuse(job, cudaErrorMemoryAllocation, "%s: could not map stacks for %llu simulated threads",
                           at, nt);
@@ -1088,12 +1124,14 @@ int sim_launch_fn(lab_job *job, const char *kernel, const char *file, int line, 
     sim_g.grid = grid;
     sim_g.block = block;
     sim_g.smem = smem;
+    sim_g.smem_limit = optin > SIM_SMEM_LIMIT ? optin : (size_t)SIM_SMEM_LIMIT;
     sim_g.nthreads = (unsigned)nt;
     sim_g.nwarps = (unsigned)((nt + 31) / 32);
     sim_g.body = fn;
     sim_g.body_ctx = ctx;
     sim_g.clock = 0;
     sim_g.trace_truncated = 0;
+    sim_g.trace_cap = lab_trace_cap((unsigned long long)grid.x * grid.y * grid.z * nt);
     sim_g.tlen = 0;
     sim_g.tfail = 0;
     sim_block_dim = block;

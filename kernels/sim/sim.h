@@ -24,10 +24,10 @@ extern "C" {
  * -4.31e8; a double reads as -6.2e66. */
 #define SIM_POISON_SHARED 0xCD
 
-/* Events kept per thread and launch when tracing; later ones are counted (seq
- * goes on) but dropped and the trace is marked truncated. The same cap as the
- * GPU recorder in kern.h, so both record the same events. */
-#define SIM_TRACE_CAP 256
+/* Events kept per thread and launch when tracing: lab_trace_cap() of the
+ * launch's threads, the same cap as the GPU recorder in kern.h, so both
+ * record the same events. Later ones are counted (seq goes on) but dropped
+ * and the trace is marked truncated. */
 
 /* Default fiber stack: 64 KiB (256 KiB in sanitizer builds, whose frames are
  * larger), below a 64 KiB guard area that catches overflows. */

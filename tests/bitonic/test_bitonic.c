@@ -337,7 +337,7 @@ static void a_block_larger_than_the_work_is_cut(void **state)
     assert_int_equal(r.block, 8); /* one thread per pair */
     assert_non_null(strstr(r.note, "block 1024 cut to 8: n = 16 has no work for more"));
     r = run_one(&cfg, "fast");
-    assert_int_equal(r.block, 2); /* 8 keys per thread */
+    assert_int_equal(r.block, 1); /* up to 32 keys per thread: one thread sorts all 16 */
     /* each kernel variant's block for pictures is one it accepts */
     for (int vi = 0; vi < NKERNELS; vi++) {
         const lab_variant *v = lab_variant_find(bitonic(), kernels[vi]);
@@ -529,17 +529,40 @@ static void traces_record_the_network(void **state)
     assert_int_equal(c.cswap[LAB_SP_REG], 24);
     replay_sorts(&t);
     lab_trace_free(&t);
-    /* fast with tiles of 8 keys at n = 64: global passes for k = 16 .. 64 */
-    assert_int_equal(record("fast", 64, 1, &t, &r), 0);
-    assert_int_equal(t.nlaunches, 1 + 3 * 2);
-    assert_string_equal(t.launches[1].kernel, "bitonic_fast_global1<T>");
+    /* fast with sets of 32 keys (one thread) at n = 512: after the start
+     * pass, the 6 + 7 + 8 + 9 steps of k = 64 .. 512 in passes whose step
+     * bits and the 2 lowest bits fit in 5: k = 64 bits 5..3; k = 64 bits
+     * 2..0 with k = 128 bits 6..5; k = 128 bits 4..0; k = 256 bits 7..5;
+     * 4..0; k = 512 bits 8..6; 5..3; 2..0 */
+    assert_int_equal(record("fast", 512, 1, &t, &r), 0);
+    assert_int_equal(t.nlaunches, 1 + 8);
+    for (int i = 0; i < t.nlaunches; i++) {
+        assert_string_equal(t.launches[i].kernel, "bitonic_fast_pass<T>");
+        assert_int_equal(t.launches[i].grid[0], 16);
+        assert_int_equal(t.launches[i].block[0], 1);
+    }
+    c = count(&t);
+    assert_int_equal(c.cswap[LAB_SP_REG], 45 * 256); /* every step of the network, in registers */
+    assert_int_equal(c.reads, 9 * 512);              /* each pass reads every key once */
+    assert_int_equal(c.writes, 9 * 512);
+    /* the third launch finishes k = 64 and starts k = 128 */
+    int k64 = 0, k128 = 0;
+    for (size_t i = 0; i < t.count; i++) {
+        const lab_event *e = &t.ev[i];
+        if (e->launch != 2 || e->kind != LAB_EV_MARK || e->a != BITONIC_MK_STEP) continue;
+        k64 += e->v == 64 && e->b == BITONIC_ROLE_FINISH;
+        k128 += e->v == 128 && e->b == BITONIC_ROLE_MIDDLE;
+    }
+    assert_int_equal(k64, 16);  /* every thread of the 16 blocks */
+    assert_int_equal(k128, 16);
     replay_sorts(&t);
     lab_trace_free(&t);
 }
 
 /* At the largest n each variant can be traced, with its default block and
- * with the smallest, nothing is dropped (the recorders keep 256 events per
- * thread and launch) and there are at most 64 launches. */
+ * with the smallest, nothing is dropped (the recorders keep lab_trace_cap()
+ * events per thread and launch: 256, more when few threads run) and there
+ * are at most 64 launches. */
 static void traces_fit_the_recorder(void **state)
 {
     (void)state;
@@ -552,7 +575,7 @@ static void traces_fit_the_recorder(void **state)
             if (record(v->name, v->trace_max_n, blocks[bi], &t, &r) != 0)
                 fail_msg("%s block %d at n = %lld: %s", v->name, blocks[bi], v->trace_max_n, r.note);
             tally c = count(&t);
-            if (t.truncated || c.max_per_thread > 256)
+            if (t.truncated || c.max_per_thread > (int)lab_trace_cap(1))
                 fail_msg("%s block %d: %d events in one thread", v->name, blocks[bi], c.max_per_thread);
             assert_int_equal(r.correct, 1);
             replay_sorts(&t);

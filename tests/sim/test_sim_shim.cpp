@@ -359,6 +359,52 @@ static void test_launch_validation(void **state)
     assert_int_equal(cudaGetLastError(), cudaErrorInvalidValue);
 }
 
+/* Fill the whole dynamic shared array and read it back. */
+static __global__ void big_smem_k(int *out, int n)
+{
+    DYNAMIC_SHARED(int, s);
+    for (int i = threadIdx.x; i < n; i += blockDim.x) s[i] = i;
+    __syncthreads();
+    int sum = 0;
+    for (int i = 0; i < n; i++) sum += s[i] == i;
+    if (threadIdx.x == 0) *out = sum;
+}
+
+/* More than 48 KiB of dynamic shared memory only for a kernel that opted in
+ * with cudaFuncSetAttribute, and at most what it opted in to (227 KiB at most,
+ * as on the H200). */
+static void test_smem_opt_in(void **state)
+{
+    (void)state;
+    lab_job *j = fresh_job(0);
+    int *d = nullptr;
+    assert_int_equal(cudaMalloc(&d, sizeof(int)), cudaSuccess);
+    const int n = 128 * 1024 / 4; /* 128 KiB */
+    const size_t bytes = (size_t)n * 4;
+    assert_int_equal(sim_launch(j, "big_smem_k", __FILE__, __LINE__, 1, 256, bytes, [=]() { big_smem_k(d, n); },
+                                (const void *)big_smem_k),
+                     -1);
+    EXPECT_IN(job.err, "unless the kernel opts in to more with cudaFuncSetAttribute");
+    assert_int_equal(cudaGetLastError(), cudaErrorInvalidValue);
+    assert_int_equal(cudaFuncSetAttribute(big_smem_k, cudaFuncAttributeMaxDynamicSharedMemorySize, 227 * 1024 + 1),
+                     cudaErrorInvalidValue);
+    assert_int_equal(cudaFuncSetAttribute(big_smem_k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes),
+                     cudaSuccess);
+    assert_int_equal(sim_launch(j, "big_smem_k", __FILE__, __LINE__, 1, 256, bytes, [=]() { big_smem_k(d, n); },
+                                (const void *)big_smem_k),
+                     0);
+    int got = 0;
+    assert_int_equal(cudaMemcpy(&got, d, sizeof got, cudaMemcpyDeviceToHost), cudaSuccess);
+    assert_int_equal(got, n);
+    /* past what it opted in to */
+    assert_int_equal(sim_launch(j, "big_smem_k", __FILE__, __LINE__, 1, 256, bytes + 4,
+                                [=]() { big_smem_k(d, n + 1); }, (const void *)big_smem_k),
+                     -1);
+    EXPECT_IN(job.err, "asks for 131076 bytes of dynamic shared memory; the kernel opted in to 131072");
+    cudaGetLastError();
+    cudaFree(d);
+}
+
 /* The events a thread records past the cap are counted, not kept; the trace
  * says it was cut. */
 static __global__ void chatty_k(int n)
@@ -375,9 +421,9 @@ static void test_trace_cap(void **state)
     lab_job *j = fresh_job(0);
     j->trace = &tr;
     assert_int_equal(sim_tracing(), 0);
-    assert_int_equal(sim_launch(j, "chatty_k", __FILE__, __LINE__, 2, 4, 0, [=]() { chatty_k(SIM_TRACE_CAP + 50); }),
+    assert_int_equal(sim_launch(j, "chatty_k", __FILE__, __LINE__, 2, 4, 0, [=]() { chatty_k((int)lab_trace_cap(8) + 50); }),
                      0);
-    assert_int_equal(tr.count, 2 * 4 * SIM_TRACE_CAP);
+    assert_int_equal(tr.count, 2 * 4 * (size_t)lab_trace_cap(8));
     assert_int_equal(tr.truncated, 1);
     assert_int_equal(tr.nlaunches, 1);
     lab_trace_free(&tr);
@@ -583,6 +629,7 @@ int main(void)
         cmocka_unit_test(test_shared_proxy),
         cmocka_unit_test(test_launch_3d),
         cmocka_unit_test(test_launch_validation),
+        cmocka_unit_test(test_smem_opt_in),
         cmocka_unit_test(test_clock_is_deterministic),
         cmocka_unit_test(test_trace_cap),
         cmocka_unit_test(test_interrupt_stops_a_spin),
