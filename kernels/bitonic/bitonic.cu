@@ -299,6 +299,16 @@ struct fast_set {
     __device__ int at(int l) const { return base | fast_spread(in, l); }
     /* the array distance of local distance 2^lo */
     __device__ int dist(int lo) const { return at(1 << lo) - base; }
+    /* The local bit that is array bit abit, or -1 when it is a block bit. */
+    __device__ int local_bit(int abit) const
+    {
+        int l = -1;
+#pragma unroll
+        for (int r = 0; r < FAST_MAX_RUNS; r++)
+            if (r < in.nruns && abit >= in.apos[r] && abit < in.apos[r] + in.len[r])
+                l = in.lpos[r] + abit - in.apos[r];
+        return l;
+    }
     /* Where key l lives in shared memory: one padding word after every 32
      * keys (padshift 5), so the strided reads of a round and the four-key
      * stores of the load fall into different banks. Then key l + m * 2^lo
@@ -359,7 +369,7 @@ static __device__ __forceinline__ void group_steps(T (&x)[1 << C], int at, int d
  * compiled both ways. Rounds at lo = 0 (groups of consecutive keys) address
  * shared memory with constant offsets. */
 template <class T, int C, class S>
-static __device__ void fast_round(S &s, const fast_set &f, int L, int k, int lo)
+static __device__ void fast_round(S &s, const fast_set &f, int L, int k, int kl, int lo)
 {
     constexpr int M = 1 << C;
     TRACE_MARK(BITONIC_MK_ROUND, LAB_SP_SHARED, f.dist(lo), C);
@@ -377,7 +387,9 @@ static __device__ void fast_round(S &s, const fast_set &f, int L, int k, int lo)
 #pragma unroll
             for (int m = 0; m < M; m++) x[m] = s[p0 + m * ps];
         }
-        if ((at & k) == 0)
+        /* the direction: bit k of the keys' index, local bit kl of lb or a
+         * bit of the block's (at & k, cheaper than at) */
+        if (kl >= 0 ? ((lb >> kl) & 1) == 0 : (f.base & k) == 0)
             group_steps<T, C, true>(x, at, d);
         else
             group_steps<T, C, false>(x, at, d);
@@ -396,14 +408,14 @@ static __device__ void fast_round(S &s, const fast_set &f, int L, int k, int lo)
 }
 
 template <class T, class S>
-static __device__ void fast_round_c(S &s, const fast_set &f, int L, int k, int lo, int c)
+static __device__ void fast_round_c(S &s, const fast_set &f, int L, int k, int kl, int lo, int c)
 {
     switch (c) {
-    case 1: fast_round<T, 1>(s, f, L, k, lo); break;
-    case 2: fast_round<T, 2>(s, f, L, k, lo); break;
-    case 3: fast_round<T, 3>(s, f, L, k, lo); break;
-    case 4: fast_round<T, 4>(s, f, L, k, lo); break;
-    default: fast_round<T, 5>(s, f, L, k, lo); break;
+    case 1: fast_round<T, 1>(s, f, L, k, kl, lo); break;
+    case 2: fast_round<T, 2>(s, f, L, k, kl, lo); break;
+    case 3: fast_round<T, 3>(s, f, L, k, kl, lo); break;
+    case 4: fast_round<T, 4>(s, f, L, k, kl, lo); break;
+    default: fast_round<T, 5>(s, f, L, k, kl, lo); break;
     }
 }
 
@@ -414,10 +426,11 @@ static __device__ void fast_steps(S &s, const fast_set &f, int L, int k, int top
 {
     (void)role; /* only the traces use it */
     TRACE_MARK(BITONIC_MK_STEP, role, k, f.dist(top));
+    const int kl = f.local_bit(log2i(k));
     const int steps = top - bottom + 1;
     int c = steps % FAST_C ? steps % FAST_C : FAST_C;
     while (top >= bottom) {
-        fast_round_c<T>(s, f, L, k, top - c + 1, c);
+        fast_round_c<T>(s, f, L, k, kl, top - c + 1, c);
         top -= c;
         c = FAST_C;
     }

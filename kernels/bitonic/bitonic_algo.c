@@ -26,7 +26,7 @@ int bitonic_cpu_qsort(lab_job *job);
  * n = 64 shows two blocks; n, nl: two threads, slices of 4 keys, so the
  * lecture's 8 numbers need all three kernels (start for k = 2, 4, a middle
  * launch for k = 8, j = 4, the finish for j = 2, 1); fast: one thread, tiles
- * of 32 keys, so from 64 keys on the strided passes appear. */
+ * of 32 keys, so from 64 keys on the planned passes appear. */
 
 static const lab_variant variants[] = {
     {.name = "o",
@@ -54,10 +54,10 @@ static const lab_variant variants[] = {
      .block_min = 1, .block_max = 1024, .block_default = 512, .trace_max_n = 1024,
      .trace_block = 2, LAB_KERNEL_FNS(bitonic_nl)},
     {.name = "fast",
-     .summary = "32 keys per thread in shared memory, up to 5 steps per round in registers, 19 passes at 2^24",
+     .summary = "32 keys per thread in shared memory, up to 5 steps per round in registers, 15 passes at 2^24",
      .idea = "fewer passes over memory: steps fused in registers, every step inside a tile done in shared memory",
      .kind = LAB_ROW_KERNEL, .flags = NET_FLAGS,
-     .block_min = 1, .block_max = 1024, .block_default = 1024, .trace_max_n = 512,
+     .block_min = 1, .block_max = 1024, .block_default = 512, .trace_max_n = 512,
      .trace_block = 1, LAB_KERNEL_FNS(bitonic_fast)},
     {.name = "thrust", .summary = "thrust::sort (library; a radix sort for these keys)",
      .idea = "the library row: what a one-line call gets", .kind = LAB_ROW_LIB,

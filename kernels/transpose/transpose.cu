@@ -65,13 +65,25 @@ static __global__ void transpose_tiled_k(const T *in, T *out, long long n)
     const int tx = threadIdx.x, ty = threadIdx.y;
     /* read: tile row r is input row (by * 32 + r), columns bx * 32 + tx */
     const long long col = (long long)blockIdx.x * TRANSPOSE_TILE + tx;
-    for (int r = ty; r < TRANSPOSE_TILE; r += blockDim.y) {
-        const long long row = (long long)blockIdx.y * TRANSPOSE_TILE + r;
-        if (row < n && col < n) {
-            const T v = in[row * n + col];
-            tile[r][tx] = v;
-            TRACE_READ(LAB_SP_GLOBAL, row * n + col, v);
-            TRACE_WRITE(LAB_SP_SHARED, r * COLS + tx, v);
+    /* four rows at a time: their loads are all in flight before the first
+     * is stored, which a 4-byte element needs to keep the memory busy */
+    for (int r0 = ty; r0 < TRANSPOSE_TILE; r0 += 4 * blockDim.y) {
+        T v[4];
+#pragma unroll
+        for (int i = 0; i < 4; i++) {
+            const int r = r0 + i * (int)blockDim.y;
+            const long long row = (long long)blockIdx.y * TRANSPOSE_TILE + r;
+            if (r < TRANSPOSE_TILE && row < n && col < n) v[i] = in[row * n + col];
+        }
+#pragma unroll
+        for (int i = 0; i < 4; i++) {
+            const int r = r0 + i * (int)blockDim.y;
+            const long long row = (long long)blockIdx.y * TRANSPOSE_TILE + r;
+            if (r < TRANSPOSE_TILE && row < n && col < n) {
+                tile[r][tx] = v[i];
+                TRACE_READ(LAB_SP_GLOBAL, row * n + col, v[i]);
+                TRACE_WRITE(LAB_SP_SHARED, r * COLS + tx, v[i]);
+            }
         }
     }
     __syncthreads();
