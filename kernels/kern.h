@@ -201,6 +201,45 @@ static inline void lab_timer_lap(lab_timer *t)
 #define LAB_TIMED(job) \
     for (lab_timer lab_t_ = lab_timer_begin(job); lab_timer_running(&lab_t_); lab_timer_lap(&lab_t_))
 
+/* ------------------------------------------------------- launch shapes */
+
+/* a / b rounded up: the blocks that cover a items, b per block. */
+static inline long long lab_ceil_div(long long a, long long b) { return (a + b - 1) / b; }
+
+/* The height of a 2D block: job->block_y when set; else 1 when the student
+ * set one number (as dim3(b) means in CUDA), auto_by when the block is auto. */
+static inline int lab_block_y(const lab_job *job, int auto_by)
+{
+    return job->block_y > 0 ? job->block_y : (job->cfg->block > 0 ? 1 : auto_by);
+}
+
+/* The shape of a 2D launch over w x h items, one block per tile_w x tile_h
+ * of them (0: the block itself, one thread per item). The block is
+ * job->block x lab_block_y(); a grid left auto covers the items. Fills
+ * job->block_y, grid and grid_y; -1 with job->err past CUDA's limits (what
+ * names the height in that message: "n = 8192", "height 2160"). */
+static inline int lab_shape_2d(lab_job *job, int auto_by, long long w, long long h, int tile_w, int tile_h,
+                               const char *what)
+{
+    const int bx = job->block;
+    const int by = lab_block_y(job, auto_by);
+    if ((long long)bx * by > 1024) {
+        snprintf(job->err, sizeof job->err, "block %dx%d is %d threads; CUDA allows 1024", bx, by, bx * by);
+        return -1;
+    }
+    const long long gx = job->grid > 0 ? job->grid : lab_ceil_div(w, tile_w > 0 ? tile_w : bx);
+    const long long gy = job->grid_y > 0 ? job->grid_y : lab_ceil_div(h, tile_h > 0 ? tile_h : by);
+    if (gy > 65535) {
+        snprintf(job->err, sizeof job->err,
+                 "%s needs %lld blocks in y and CUDA allows 65535; use a taller block", what, gy);
+        return -1;
+    }
+    job->block_y = by;
+    job->grid = gx;
+    job->grid_y = gy;
+    return 0;
+}
+
 /* ------------------------------------------------ shared memory, launches */
 
 /* Before every launch its shape is checked against the device (on the
@@ -349,8 +388,7 @@ static int lab_gtrace_begin(lab_job *job, const char *kernel, dim3 grid, dim3 bl
     /* One set of buffers per run, grown when a launch needs more: a run may
      * launch hundreds of times (one launch per bitonic step). */
     if (threads > job->trace_buf_threads) {
-        /* room for any launch of at most this many threads */
-        TRY(lab_alloc(job, &lab_gts.ev, threads * 256 > LAB_TRACE_EVENTS ? threads * 256 : LAB_TRACE_EVENTS));
+        TRY(lab_alloc(job, &lab_gts.ev, lab_trace_room(threads)));
         TRY(lab_alloc(job, &lab_gts.cnt, threads));
         TRY(lab_alloc(job, &lab_gts.epoch, threads));
         job->trace_buf[0] = lab_gts.ev;

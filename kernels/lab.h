@@ -122,11 +122,18 @@ typedef struct lab_event {
  * fast sorts 32 keys), up to 4096, so that about LAB_TRACE_EVENTS fit in all.
  * A thread that records more is cut there and the trace marked truncated. */
 #define LAB_TRACE_EVENTS (1ull << 20)
+#define LAB_TRACE_CAP_MIN 256
+#define LAB_TRACE_CAP_MAX 4096
 static inline uint32_t lab_trace_cap(unsigned long long threads)
 {
-    if (threads * 4096 <= LAB_TRACE_EVENTS) return 4096;
-    if (threads * 256 >= LAB_TRACE_EVENTS) return 256;
+    if (threads * LAB_TRACE_CAP_MAX <= LAB_TRACE_EVENTS) return LAB_TRACE_CAP_MAX;
+    if (threads * LAB_TRACE_CAP_MIN >= LAB_TRACE_EVENTS) return LAB_TRACE_CAP_MIN;
     return (uint32_t)(LAB_TRACE_EVENTS / threads);
+}
+/* Events that hold any launch of at most this many threads. */
+static inline unsigned long long lab_trace_room(unsigned long long threads)
+{
+    return threads * LAB_TRACE_CAP_MIN > LAB_TRACE_EVENTS ? threads * LAB_TRACE_CAP_MIN : LAB_TRACE_EVENTS;
 }
 
 typedef struct lab_launch_info {

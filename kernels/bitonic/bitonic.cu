@@ -242,13 +242,11 @@ static __global__ void bitonic_nl_finish(T *a, int k)
  *    - Every later pass takes the next steps of the network, in order, as
  *      many as fit: the last steps of one k (j small) and the first of the
  *      next (j large) usually share a pass.
- * At 2^24 keys and tiles of 2^15 that is 15 passes over the array (1 start,
- * 14 for the 180 steps of k = 2^16 .. 2^24), against the lecture's 300
- * launches. */
+ * At 2^24 keys that is 18 passes over the array with the default sets of
+ * 2^14 keys (15 with 2^15), against the lecture's 300 launches. */
 #define FAST_PER 32             /* keys per thread: rounds of up to 5 steps */
 #define FAST_C 5
 #define FAST_MAX_BLOCK 1024
-#define FAST_TILE_MAX (FAST_PER * FAST_MAX_BLOCK)
 #define FAST_LOW_BITS 6         /* local in every pass: rows of 64 keys */
 #define FAST_MAX_RUNS 4
 
@@ -340,6 +338,18 @@ static __device__ __forceinline__ int group_base(int g, int lo, int c)
     return ((g >> lo) << (lo + c)) | (g & ((1 << lo) - 1));
 }
 
+/* The compare-exchange of two keys in registers: a min and a max, the
+ * smaller first when asc. True when they swapped. */
+template <class T>
+static __device__ __forceinline__ bool order(T &a, T &b, bool asc)
+{
+    const T lo = a < b ? a : b, hi = a < b ? b : a;
+    const bool swapped = asc ? a > b : a < b;
+    a = asc ? lo : hi;
+    b = asc ? hi : lo;
+    return swapped;
+}
+
 /* C steps of k on the group x[0 .. 2^C) in registers, all one way (ASC):
  * each compare-exchange is a min and a max, nothing else. x[m] is the key at
  * array position at + m * d (the traces name the keys by these positions). */
@@ -353,11 +363,9 @@ static __device__ __forceinline__ void group_steps(T (&x)[1 << C], int at, int d
         for (int m = 0; m < (1 << C); m++) {
             if (m & (1 << s)) continue;
             const int m2 = m | (1 << s);
-            T a = x[m], b = x[m2];
-            T lo = a < b ? a : b, hi = a < b ? b : a;
-            x[m] = ASC ? lo : hi;
-            x[m2] = ASC ? hi : lo;
-            TRACE_CSWAP(LAB_SP_REG, at + m * d, at + m2 * d, ASC ? a > b : a < b, ASC);
+            const bool swapped = order(x[m], x[m2], ASC);
+            TRACE_CSWAP(LAB_SP_REG, at + m * d, at + m2 * d, swapped, ASC);
+            (void)swapped;
         }
     }
 }
@@ -458,11 +466,9 @@ static __device__ void fast_thread_sort(S &s, const fast_set &f, int per)
             for (int m = 0; m < FAST_PER; m++) {
                 if (m >= per || (m & j)) continue;
                 const bool asc = ((f.at(lb) + m) & kk) == 0;
-                T a = x[m], b = x[m | j];
-                T lo = a < b ? a : b, hi = a < b ? b : a;
-                x[m] = asc ? lo : hi;
-                x[m | j] = asc ? hi : lo;
-                TRACE_CSWAP(LAB_SP_REG, f.at(lb) + m, f.at(lb) + (m | j), asc ? a > b : a < b, asc);
+                const bool swapped = order(x[m], x[m | j], asc);
+                TRACE_CSWAP(LAB_SP_REG, f.at(lb) + m, f.at(lb) + (m | j), swapped, asc);
+                (void)swapped;
             }
         }
     }
@@ -756,10 +762,10 @@ static int popcount32(unsigned x) { return __builtin_popcount(x); }
 /* The passes of fast over 2^logn keys in sets of 2^L: the start pass, then
  * the steps of k = 2^(L+1) .. 2^logn in order, each pass taking as many as
  * its L local bits allow (the lowest `low` bits always among them, the
- * rest filled with the lowest free ones). */
+ * rest filled with the lowest free ones) and steps of at most two k. */
 static int fast_plan(std::vector<fast_pass> &plan, int logn, int L, int low, char *err, size_t errlen)
 {
-    const unsigned all = (unsigned)((1ull << logn) - 1);
+    const unsigned all = (unsigned)((1ull << logn) - 1), lows = (1u << low) - 1;
     fast_pass p;
     memset(&p, 0, sizeof p);
     p.L = L;
@@ -767,36 +773,34 @@ static int fast_plan(std::vector<fast_pass> &plan, int logn, int L, int low, cha
     fast_map_of(&p.in, (1u << L) - 1, logn);
     fast_map_of(&p.out, all & ~((1u << L) - 1), logn);
     plan.push_back(p);
-    unsigned mask = 0;
     p.start = 0;
-    p.nseg = 0;
-    for (int lk = L + 1; lk <= logn + 1; lk++)
+    unsigned mask = lows; /* the local bits the pass's steps need */
+    /* the pass is complete: fill its local bits up to L, steps as local bits */
+    auto close = [&]() -> int {
+        unsigned full = mask;
+        for (int b = 0; popcount32(full) < L; b++) full |= 1u << b;
+        for (int g = 0; g < p.nseg; g++) {
+            p.top[g] = popcount32(full & ((1u << p.top[g]) - 1));
+            p.bottom[g] = popcount32(full & ((1u << p.bottom[g]) - 1));
+        }
+        if (fast_map_of(&p.in, full, logn) != 0 || fast_map_of(&p.out, all & ~full, logn) != 0) {
+            snprintf(err, errlen, "bitonic/fast: a pass needs more than %d runs of bits", FAST_MAX_RUNS);
+            return -1;
+        }
+        plan.push_back(p);
+        p.nseg = 0;
+        mask = lows;
+        return 0;
+    };
+    for (int lk = L + 1; lk <= logn; lk++)
         for (int bit = lk - 1; bit >= 0; bit--) {
-            const int end = lk > logn;            /* past the last step: close the last pass */
-            const unsigned m = (p.nseg ? mask : (1u << low) - 1) | (end ? 0 : 1u << bit);
-            const int same = p.nseg > 0 && p.k[p.nseg - 1] == 1 << lk;
-            if (end || popcount32(m) > L || (!same && p.nseg == 2)) {
-                if (p.nseg > 0) {
-                    /* close it: fill the local bits up to L, steps as local bits */
-                    unsigned full = mask;
-                    for (int b = 0; popcount32(full) < L; b++) full |= 1u << b;
-                    for (int g = 0; g < p.nseg; g++) {
-                        p.top[g] = popcount32(full & ((1u << p.top[g]) - 1));
-                        p.bottom[g] = popcount32(full & ((1u << p.bottom[g]) - 1));
-                    }
-                    if (fast_map_of(&p.in, full, logn) != 0 || fast_map_of(&p.out, all & ~full, logn) != 0) {
-                        snprintf(err, errlen, "bitonic/fast: a pass needs more than %d runs of bits", FAST_MAX_RUNS);
-                        return -1;
-                    }
-                    plan.push_back(p);
-                    p.nseg = 0;
-                }
-                if (end) return 0;
-                mask = ((1u << low) - 1) | 1u << bit;
-            } else {
-                mask = m;
+            int same = p.nseg > 0 && p.k[p.nseg - 1] == 1 << lk;
+            if (popcount32(mask | 1u << bit) > L || (!same && p.nseg == 2)) {
+                if (close() != 0) return -1;
+                same = 0;
             }
-            if (p.nseg > 0 && p.k[p.nseg - 1] == 1 << lk) {
+            mask |= 1u << bit;
+            if (same) {
                 p.bottom[p.nseg - 1] = bit;
             } else {
                 p.k[p.nseg] = 1 << lk;
@@ -804,7 +808,7 @@ static int fast_plan(std::vector<fast_pass> &plan, int logn, int L, int low, cha
                 p.nseg++;
             }
         }
-    return 0;
+    return p.nseg > 0 ? close() : 0;
 }
 
 template <class T>

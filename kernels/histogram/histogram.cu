@@ -193,7 +193,6 @@ hist_fast_k(const unsigned char *pixels, long long n, unsigned *hist)
 
 /* ------------------------------------------------------------ launchers */
 
-static long long ceil_div(long long a, long long b) { return (a + b - 1) / b; }
 
 typedef enum { HIST_GLOBAL, HIST_SHARED, HIST_FAST } hist_kind;
 
@@ -256,7 +255,7 @@ static int run(lab_job *job, hist_kind kind)
             if (r < 0) return -1;
             per_sm = r;
         }
-        long long g = per_sm * sm_count(job), need = ceil_div(n, per_block);
+        long long g = per_sm * sm_count(job), need = lab_ceil_div(n, per_block);
         job->grid = need < 1 ? 1 : (need < g ? need : g);
     }
     if (job->grid > 2147483647LL) {

@@ -86,7 +86,6 @@ static __global__ void mandelbrot_nofma_k(int *counts, int w, int h)
 
 /* ------------------------------------------------------------ launchers */
 
-static long long ceil_div(long long a, long long b) { return (a + b - 1) / b; }
 
 static double median_ms(const lab_job *job)
 {
@@ -103,24 +102,10 @@ static int run_mandelbrot(lab_job *job, int exact)
     const mandel_info *m = (const mandel_info *)job->priv;
     const int w = m->w, h = m->h;
     const long long pixels = (long long)w * h;
-    /* block: "auto" is 16 x 16; one number means block x 1, as dim3(b) does */
-    const int bx = job->block;
-    const int by = job->block_y > 0 ? job->block_y : (job->cfg->block > 0 ? 1 : MANDEL_BY);
-    if ((long long)bx * by > 1024) {
-        snprintf(job->err, sizeof job->err, "block %dx%d is %d threads; CUDA allows 1024", bx, by,
-                 bx * by);
-        return -1;
-    }
-    const long long gx = job->grid > 0 ? job->grid : ceil_div(w, bx);
-    const long long gy = job->grid_y > 0 ? job->grid_y : ceil_div(h, by);
-    if (gy > 65535) {
-        snprintf(job->err, sizeof job->err,
-                 "height %d needs %lld blocks in y and CUDA allows 65535; use a taller block", h, gy);
-        return -1;
-    }
-    job->block_y = by;
-    job->grid = gx;
-    job->grid_y = gy;
+    /* block: "auto" is 16 x 16, one thread per pixel */
+    char what[32];
+    snprintf(what, sizeof what, "height %d", h);
+    TRY(lab_shape_2d(job, MANDEL_BY, w, h, 0, 0, what));
     if (job->trace) {
         job->trace->width = w;
         job->trace->height = h;
@@ -134,7 +119,7 @@ static int run_mandelbrot(lab_job *job, int exact)
         job->trace->input = z;
     }
 
-    const dim3 grid((unsigned)gx, (unsigned)gy), block(bx, by);
+    const dim3 grid((unsigned)job->grid, (unsigned)job->grid_y), block(job->block, job->block_y);
     int *d_counts = NULL;
     TRY(lab_alloc(job, &d_counts, pixels));
     CK(cudaMemset(d_counts, 0xFF, pixels * sizeof(int))); /* -1: no thread reached it */

@@ -88,7 +88,6 @@ static __global__ void matmul_tiled_k(const float *A, const float *B, float *C, 
 
 enum matmul_kind { M_NAIVE, M_COALESCED, M_TILED };
 
-static long long ceil_div(long long a, long long b) { return (a + b - 1) / b; }
 
 static int run_matmul(lab_job *job, matmul_kind kind)
 {
@@ -110,34 +109,20 @@ static int run_matmul(lab_job *job, matmul_kind kind)
         }
     }
 #endif
-    int bx = job->block, by;
     if (kind == M_TILED) {
-        by = job->block_y > 0 ? job->block_y : MATMUL_TILE;
+        const int bx = job->block, by = job->block_y > 0 ? job->block_y : MATMUL_TILE;
         if (bx != MATMUL_TILE || by != MATMUL_TILE) {
             snprintf(job->err, sizeof job->err,
                      "matmul/gpu-tiled uses one thread per element of a 32 x 32 tile: its block "
                      "is 32x32, not %dx%d", bx, by);
             return -1;
         }
-    } else {
-        /* "auto" is the article's 32 x 32; one number means block x 1 */
-        by = job->block_y > 0 ? job->block_y : (job->cfg->block > 0 ? 1 : MATMUL_TILE);
+        job->block_y = by;
     }
-    if ((long long)bx * by > 1024) {
-        snprintf(job->err, sizeof job->err, "block %dx%d is %d threads; CUDA allows 1024", bx, by,
-                 bx * by);
-        return -1;
-    }
-    const long long gx = job->grid > 0 ? job->grid : ceil_div(n, bx);
-    const long long gy = job->grid_y > 0 ? job->grid_y : ceil_div(n, by);
-    if (gy > 65535) {
-        snprintf(job->err, sizeof job->err,
-                 "n = %lld needs %lld blocks in y and CUDA allows 65535; use a taller block", n, gy);
-        return -1;
-    }
-    job->block_y = by;
-    job->grid = gx;
-    job->grid_y = gy;
+    /* "auto" is the article's 32 x 32, one thread per element of C */
+    char what[48];
+    snprintf(what, sizeof what, "n = %lld", n);
+    TRY(lab_shape_2d(job, MATMUL_TILE, n, n, 0, 0, what));
     if (job->trace) {
         job->trace->width = job->trace->height = (int)n;
         job->trace->smem_elem_bytes = (int)sizeof(float);
@@ -151,7 +136,7 @@ static int run_matmul(lab_job *job, matmul_kind kind)
     TRY(lab_alloc(job, &dC, nn));
     /* all bits set (NaN): an element no thread wrote fails the check */
     CK(cudaMemset(dC, 0xFF, nn * sizeof(float)));
-    const dim3 grid((unsigned)gx, (unsigned)gy), block(bx, by);
+    const dim3 grid((unsigned)job->grid, (unsigned)job->grid_y), block(job->block, job->block_y);
     const int in = (int)n;
     return matmul_time(job, dA, dB, dC, [&]() -> int {
         switch (kind) {

@@ -239,7 +239,6 @@ reduce_vector_k(const T *in, long long n, typename Acc<T>::type *partial, unsign
 
 /* ------------------------------------------------------------ launchers */
 
-static long long ceil_div(long long a, long long b) { return (a + b - 1) / b; }
 
 template <class T>
 static int store_sum(lab_job *job, typename Acc<T>::type sum)
@@ -257,7 +256,7 @@ static int run_tree(lab_job *job, int sequential)
     const long long n = job->n;
     const int block = job->block;
     const long long per_block = sequential ? 2LL * block : block;
-    job->grid = ceil_div(n, per_block);
+    job->grid = lab_ceil_div(n, per_block);
     if (job->grid > 2147483647LL) {
         snprintf(job->err, sizeof job->err, "n = %lld needs more than 2^31-1 blocks", n);
         return -1;
@@ -286,7 +285,7 @@ static int run_shuffle(lab_job *job, int atomic)
     typedef typename Acc<T>::type A;
     const long long n = job->n;
     const int block = job->block;
-    if (job->grid <= 0) job->grid = ceil_div(n, block) < 10240 ? ceil_div(n, block) : 10240;
+    if (job->grid <= 0) job->grid = lab_ceil_div(n, block) < 10240 ? lab_ceil_div(n, block) : 10240;
     const int grid = (int)job->grid;
     if (job->trace) job->trace->smem_elem_bytes = sizeof(A);
     T *d_in;
@@ -335,7 +334,7 @@ static int run_vector(lab_job *job)
         int per_sm = 2048 / block;
         if (per_sm < 1) per_sm = 1;
         long long fit = (long long)sms * per_sm;
-        long long need = ceil_div(n, (long long)block * Vec<T>::width);
+        long long need = lab_ceil_div(n, (long long)block * Vec<T>::width);
         job->grid = need < fit ? need : fit;
         if (job->grid < 1) job->grid = 1;
     }

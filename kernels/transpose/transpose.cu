@@ -105,7 +105,6 @@ static __global__ void transpose_tiled_k(const T *in, T *out, long long n)
 
 enum transpose_kind { T_NAIVE2D, T_COPY, T_TILED, T_TILED_NOPAD };
 
-static long long ceil_div(long long a, long long b) { return (a + b - 1) / b; }
 
 /* The trace shows the whole matrix: its shape and all n * n input values. */
 template <class T>
@@ -136,10 +135,9 @@ static int run_transpose(lab_job *job, transpose_kind kind)
     const int default_by = kind == T_NAIVE2D ? TRANSPOSE_NAIVE2D_BY
                          : kind == T_COPY    ? TRANSPOSE_COPY_BY
                                              : TRANSPOSE_TILED_BY;
-    /* block: "auto" is the variant's shape; one number means block x 1, as
-     * dim3(b) does in CUDA */
+    /* block: "auto" is the variant's shape */
     const int bx = job->block;
-    const int by = job->block_y > 0 ? job->block_y : (job->cfg->block > 0 ? 1 : default_by);
+    const int by = lab_block_y(job, default_by);
     if (tiled && (bx != TRANSPOSE_TILE || TRANSPOSE_TILE % by != 0)) {
         snprintf(job->err, sizeof job->err,
                  "transpose/%s moves 32 x 32 tiles: its block is 32 wide and 1, 2, 4, 8, 16 or 32 "
@@ -147,26 +145,15 @@ static int run_transpose(lab_job *job, transpose_kind kind)
                  job->variant->name, bx, by);
         return -1;
     }
-    if ((long long)bx * by > 1024) {
-        snprintf(job->err, sizeof job->err, "block %dx%d is %d threads; CUDA allows 1024", bx, by,
-                 bx * by);
-        return -1;
-    }
-    const long long gx = job->grid > 0 ? job->grid : ceil_div(n, tiled ? TRANSPOSE_TILE : bx);
-    const long long gy = job->grid_y > 0 ? job->grid_y : ceil_div(n, tiled ? TRANSPOSE_TILE : by);
-    if (gy > 65535) {
-        snprintf(job->err, sizeof job->err,
-                 "n = %lld needs %lld blocks in y and CUDA allows 65535; use a taller block", n, gy);
-        return -1;
-    }
-    job->block_y = by;
-    job->grid = gx;
-    job->grid_y = gy;
+    char what[48];
+    snprintf(what, sizeof what, "n = %lld", n);
+    const int tile = tiled ? TRANSPOSE_TILE : 0;
+    TRY(lab_shape_2d(job, default_by, n, n, tile, tile, what));
     /* bytes one run reads plus writes: naive2d leaves the diagonal alone */
     job->bytes = 2.0 * (double)(kind == T_NAIVE2D ? nn - n : nn) * sizeof(T);
     if (job->trace) TRY(trace_matrix<T>(job));
 
-    const dim3 grid((unsigned)gx, (unsigned)gy), block(bx, by);
+    const dim3 grid((unsigned)job->grid, (unsigned)job->grid_y), block(job->block, job->block_y);
     T *d_a = NULL, *d_out = NULL;
     TRY(lab_upload(job, &d_a, job->in, nn));
     if (kind != T_NAIVE2D) {

@@ -8,23 +8,8 @@
 # usage: tmux_lessons.sh GPULAB LESSONS_DIR
 set -u
 GPULAB=$1
-command -v tmux >/dev/null 2>&1 || { echo "tmux not installed: skipped"; exit 77; }
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/gpulab-lessons.XXXXXX")
-SOCK="gpulab-lessons-$$"
-T() { tmux -L "$SOCK" -f /dev/null "$@"; }
-cleanup() { T kill-server >/dev/null 2>&1; rm -rf "$TMP"; }
-trap cleanup EXIT
-pass=0 fail=0
-screen() { T capture-pane -p -J -S -300 -t gl 2>/dev/null; }
-check() {
-    if [ "$2" -eq 0 ]; then pass=$((pass + 1)); else
-        fail=$((fail + 1)); echo "FAIL: $1"; echo "---- screen"; screen | tail -40; echo "----"; fi
-}
-wait_for() {
-    local i=0 limit=$(( ${2:-10} * 10 ))
-    while [ $i -lt $limit ]; do screen | grep -qF -- "$1" && return 0; sleep 0.1; i=$((i + 1)); done
-    return 1
-}
+NAME=gpulab-lessons PANE=gl HISTORY=300
+. "$(dirname "$0")/../common/tmux.sh"
 # wait_line TEXT [SECONDS]: until a whole screen line is TEXT (command output, not the step's text)
 wait_line() {
     local i=0 limit=$(( ${2:-10} * 10 ))

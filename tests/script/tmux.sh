@@ -7,39 +7,8 @@
 # usage: tmux.sh GPULAB
 set -u
 GPULAB=$1
-command -v tmux >/dev/null 2>&1 || { echo "tmux not installed: skipped"; exit 77; }
-
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/gpulab-tmux.XXXXXX")
-SOCK="gpulab-test-$$"
-T() { tmux -L "$SOCK" -f /dev/null "$@"; }
-cleanup() {
-    T kill-server >/dev/null 2>&1
-    rm -rf "$TMP"
-}
-trap cleanup EXIT
-
-pass=0
-fail=0
-check() { # check NAME: the last command's status
-    if [ "$2" -eq 0 ]; then pass=$((pass + 1)); else
-        fail=$((fail + 1))
-        echo "FAIL: $1"
-        echo "---- screen"
-        T capture-pane -p -t gl 2>/dev/null
-        echo "----"
-    fi
-}
-screen() { T capture-pane -p -J -S -200 -t gl 2>/dev/null; }
-# wait_for TEXT [SECONDS]: until TEXT is on the screen
-wait_for() {
-    local i=0 limit=$(( ${2:-10} * 10 ))
-    while [ $i -lt $limit ]; do
-        screen | grep -qF -- "$1" && return 0
-        sleep 0.1
-        i=$((i + 1))
-    done
-    return 1
-}
+NAME=gpulab-tmux PANE=gl HISTORY=200
+. "$(dirname "$0")/../common/tmux.sh"
 # the last non-empty line of the screen
 last_line() { screen | sed '/^[[:space:]]*$/d' | tail -n 1; }
 

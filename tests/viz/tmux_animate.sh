@@ -9,49 +9,8 @@
 # usage: tmux_animate.sh GPULAB
 set -u
 GPULAB=$1
-command -v tmux >/dev/null 2>&1 || { echo "tmux not installed: skipped"; exit 77; }
-
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/gpulab-viz-tmux.XXXXXX")
-SOCK="gpulab-viz-$$"
-T() { tmux -L "$SOCK" -f /dev/null "$@"; }
-cleanup() {
-    T kill-server >/dev/null 2>&1
-    rm -rf "$TMP"
-}
-trap cleanup EXIT
-
-pass=0
-fail=0
-check() { # check NAME STATUS
-    if [ "$2" -eq 0 ]; then pass=$((pass + 1)); else
-        fail=$((fail + 1))
-        echo "FAIL: $1"
-        echo "---- screen"
-        T capture-pane -p -t v 2>/dev/null
-        echo "----"
-    fi
-}
-screen() { T capture-pane -p -t v 2>/dev/null; }
-# wait_for TEXT [SECONDS]: until TEXT is on the visible screen
-wait_for() {
-    local i=0 limit=$(( ${2:-10} * 10 ))
-    while [ $i -lt $limit ]; do
-        screen | grep -qF -- "$1" && return 0
-        sleep 0.1
-        i=$((i + 1))
-    done
-    return 1
-}
-# wait_gone TEXT [SECONDS]: until TEXT is no longer on the screen
-wait_gone() {
-    local i=0 limit=$(( ${2:-10} * 10 ))
-    while [ $i -lt $limit ]; do
-        screen | grep -qF -- "$1" || return 0
-        sleep 0.1
-        i=$((i + 1))
-    done
-    return 1
-}
+NAME=gpulab-viz PANE=v HISTORY=0
+. "$(dirname "$0")/../common/tmux.sh"
 # the player's step counter, as "K/N"
 step() { screen | sed -n 's/.* step \([0-9]*\/[0-9]*\) .*/\1/p' | head -n 1; }
 # the widest line of the screen, in characters (not bytes)

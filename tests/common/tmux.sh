@@ -1,0 +1,57 @@
+# tmux.sh - what the tmux tests share, sourced by them: a private tmux
+# server, a temporary folder, checks that count, and waiting for text on
+# the screen. Set before sourcing:
+#   NAME     names the server and the temporary folder
+#   PANE     the session the screen is read from
+#   HISTORY  lines of history screen() includes, joined (0: the visible screen)
+# Exits 77 (skipped) when tmux is not installed.
+command -v tmux >/dev/null 2>&1 || { echo "tmux not installed: skipped"; exit 77; }
+
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/$NAME.XXXXXX")
+SOCK="$NAME-$$"
+T() { tmux -L "$SOCK" -f /dev/null "$@"; }
+cleanup() {
+    T kill-server >/dev/null 2>&1
+    rm -rf "$TMP"
+}
+trap cleanup EXIT
+
+pass=0
+fail=0
+screen() {
+    if [ "${HISTORY:-0}" -gt 0 ]; then
+        T capture-pane -p -J -S "-$HISTORY" -t "$PANE" 2>/dev/null
+    else
+        T capture-pane -p -t "$PANE" 2>/dev/null
+    fi
+}
+# check NAME STATUS: count it; a failure shows the screen
+check() {
+    if [ "$2" -eq 0 ]; then pass=$((pass + 1)); else
+        fail=$((fail + 1))
+        echo "FAIL: $1"
+        echo "---- screen"
+        screen | tail -40
+        echo "----"
+    fi
+}
+# wait_for TEXT [SECONDS]: until TEXT is on the screen
+wait_for() {
+    local i=0 limit=$(( ${2:-10} * 10 ))
+    while [ $i -lt $limit ]; do
+        screen | grep -qF -- "$1" && return 0
+        sleep 0.1
+        i=$((i + 1))
+    done
+    return 1
+}
+# wait_gone TEXT [SECONDS]: until TEXT is no longer on the screen
+wait_gone() {
+    local i=0 limit=$(( ${2:-10} * 10 ))
+    while [ $i -lt $limit ]; do
+        screen | grep -qF -- "$1" || return 0
+        sleep 0.1
+        i=$((i + 1))
+    done
+    return 1
+}
