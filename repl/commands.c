@@ -19,6 +19,7 @@
     X(cmd_animate)    \
     X(cmd_sweep)      \
     X(cmd_lesson_group) \
+    X(cmd_puzzle_group) \
     /* end of the list */
 
 #define CMD_DECLARE(g) extern const struct cmd g[];

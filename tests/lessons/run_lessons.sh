@@ -5,6 +5,7 @@
 GPULAB=$1 DIR=$2
 fails=0
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1  # `puzzle N` writes into the current folder
 export XDG_STATE_HOME=$tmp/state HOME=$tmp NO_COLOR=1 COLUMNS=100
 n=0
 for f in "$DIR"/[0-9]*.md; do

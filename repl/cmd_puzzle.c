@@ -1,0 +1,236 @@
+/* cmd_puzzle.c - the puzzles track: puzzle, check.
+ *
+ * `puzzle N` writes the skeleton of puzzle N to puzzles/NN-name.cu in the
+ * current folder (never over a file that is there); `check` compiles the
+ * student's kernel inside gpulab's harness (repl/puzzle.c), runs it as a
+ * child process on the simulator (and the GPU when there is one) and holds
+ * its output against the reference. Progress is kept in the lessons'
+ * progress file, one line per puzzle ("puzzle-01-map"). See docs/puzzles.md. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "lesson.h"
+#include "out.h"
+#include "puzzle.h"
+#include "session.h"
+
+static const struct puzzle *g_current; /* the puzzle `check` checks by default */
+
+/* ------------------------------------------------------------- progress */
+
+static void progress_id(const struct puzzle *p, char *buf, size_t len)
+{
+    char stem[64];
+    puzzle_stem(p, stem, sizeof stem);
+    snprintf(buf, len, "puzzle-%s", stem);
+}
+
+/* 0 not tried, 1 tried, 2 solved. */
+static int puzzle_state(const struct puzzle *p)
+{
+    char id[96];
+    struct lesson_progress lp;
+    progress_id(p, id, sizeof id);
+    if (lesson_progress_get(id, &lp) != 0) return 0;
+    return lp.correct > 0 ? 2 : 1;
+}
+
+__attribute__((unused)) static void puzzle_note_progress(const struct puzzle *p, int passed)
+{
+    char id[96];
+    struct lesson_progress lp;
+    progress_id(p, id, sizeof id);
+    lesson_progress_get(id, &lp);
+    lp.step = lp.nsteps = lp.seen = 1;
+    if (passed) lp.correct = 1; /* solved stays solved */
+    if (lesson_progress_put(&lp) != 0) {
+        char path[4096];
+        lesson_progress_path(path, sizeof path);
+        out_warn("cannot save puzzle progress in %s: %s", path[0] ? path : "(no home folder)", strerror(errno));
+    }
+}
+
+/* ------------------------------------------------------------------ files */
+
+static char *read_all(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    size_t cap = 4096, n = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        size_t got = fread(buf + n, 1, cap - n - 1, f);
+        n += got;
+        if (got == 0) break;
+        if (n + 1 == cap) {
+            char *nb = realloc(buf, cap * 2);
+            if (!nb) { free(buf); buf = NULL; break; }
+            buf = nb;
+            cap *= 2;
+        }
+    }
+    int bad = ferror(f);
+    fclose(f);
+    if (!buf || bad) { free(buf); return NULL; }
+    buf[n] = 0;
+    *len = n;
+    return buf;
+}
+
+/* The shipped skeleton of p (the session's language, else en). */
+static char *skeleton_text(struct session *s, const struct puzzle *p, size_t *len, char *path, size_t pathlen)
+{
+    char dir[4096], stem[64];
+    puzzle_stem(p, stem, sizeof stem);
+    lesson_dir(s->lang, dir, sizeof dir);
+    snprintf(path, pathlen, "%s/puzzles/%s.cu", dir, stem);
+    char *t = read_all(path, len);
+    if (!t) {
+        lesson_dir("en", dir, sizeof dir);
+        snprintf(path, pathlen, "%s/puzzles/%s.cu", dir, stem);
+        t = read_all(path, len);
+    }
+    return t;
+}
+
+/* The file `puzzle N` writes and `check N` reads: puzzles/NN-name.cu. */
+static void student_path(const struct puzzle *p, char *buf, size_t len)
+{
+    char stem[64];
+    puzzle_stem(p, stem, sizeof stem);
+    snprintf(buf, len, "puzzles/%s.cu", stem);
+}
+
+/* ---------------------------------------------------------------- puzzle */
+
+static void print_brief(const struct puzzle *p)
+{
+    char launch[256];
+    puzzle_launch_text(p, launch, sizeof launch);
+    out_printf("%sPuzzle %d: %s%s\n", out_color(OUT_BOLD), p->number, p->title, out_color(OUT_RESET));
+    out_printf("  %s\n", p->spec);
+    if (p->detail) out_printf("  %s\n", p->detail);
+    out_printf("  launch: %s\n", launch);
+    out_printf("  limits:");
+    if (p->max_global_reads >= 0)
+        out_printf(" at most %d global read%s per thread;", p->max_global_reads, p->max_global_reads == 1 ? "" : "s");
+    if (p->max_shared_bytes == 0) out_printf(" no shared memory");
+    else if (p->max_shared_bytes > 0) out_printf(" at most %d bytes of shared memory per block", p->max_shared_bytes);
+    out_printf("\n");
+}
+
+static enum cmd_status list_puzzles(void)
+{
+    int n;
+    const struct puzzle *all = puzzle_all(&n);
+    const char *hdr[] = {"#", "puzzle", "file", "spec", "progress"};
+    struct out_table *t = out_table_new(5, hdr, "rllll");
+    for (int i = 0; i < n; i++) {
+        char num[8], file[128];
+        snprintf(num, sizeof num, "%d", all[i].number);
+        student_path(&all[i], file, sizeof file);
+        int st = puzzle_state(&all[i]);
+        const char *cells[] = {num, all[i].title, file, all[i].spec,
+                               st == 2 ? "solved" : st == 1 ? "tried" : "not started"};
+        out_table_row(t, cells);
+        if (st == 2) out_table_color(t, 4, OUT_GOOD);
+    }
+    out_table_print(t);
+    out_table_free(t);
+    out_printf("`puzzle N` writes puzzle N's skeleton into puzzles/ here; `check` tests it.\n");
+    return CMD_OK;
+}
+
+static int mkdir_here(const char *dir)
+{
+    if (mkdir(dir, 0777) == 0 || errno == EEXIST) return 0;
+    return -1;
+}
+
+static enum cmd_status do_puzzle(struct session *s, int argc, char **argv)
+{
+    if (argc == 1) return list_puzzles();
+    if (argc > 2) return sess_error(s, 2, "usage: puzzle [N]");
+    int n;
+    puzzle_all(&n);
+    const struct puzzle *p = puzzle_find(argv[1]);
+    if (!p) return sess_error(s, 1, "no puzzle \"%s\": there are puzzles 1 to %d (`puzzle` lists them)", argv[1], n);
+    g_current = p;
+    char path[256], skel[4200];
+    student_path(p, path, sizeof path);
+    print_brief(p);
+    struct stat sb;
+    if (stat(path, &sb) == 0) {
+        out_printf("%s is already there: keeping your work (delete or rename it for a fresh skeleton).\n", path);
+        out_printf("Edit it, then type `check`.\n");
+        return CMD_OK;
+    }
+    size_t len;
+    char *body = skeleton_text(s, p, &len, skel, sizeof skel);
+    if (!body) return sess_error(s, 1, "cannot read the skeleton %s: %s", skel, strerror(errno));
+    char *head = puzzle_header(p);
+    if (!head) {
+        free(body);
+        return sess_error(s, -1, "out of memory");
+    }
+    enum cmd_status st = CMD_OK;
+    FILE *f = NULL;
+    if (mkdir_here("puzzles") != 0) {
+        st = sess_error(s, -1, "cannot make the folder puzzles here: %s", strerror(errno));
+    } else if (!(f = fopen(path, "wx"))) { /* x: never over a file made meanwhile */
+        st = sess_error(s, -1, "cannot write %s: %s", path, strerror(errno));
+    } else {
+        int bad = fputs(head, f) < 0 || fwrite(body, 1, len, f) != len;
+        bad |= fclose(f) != 0;
+        if (bad) {
+            unlink(path);
+            st = sess_error(s, -1, "cannot write %s: %s", path, strerror(errno));
+        } else {
+            out_printf("wrote %s: edit the kernel, then type `check`.\n", path);
+        }
+    }
+    free(head);
+    free(body);
+    return st;
+}
+
+static void complete_puzzle(struct session *s, int argc, char **argv, const char *text, struct cmp_list *out)
+{
+    (void)s;
+    (void)argv;
+    (void)text;
+    if (argc != 1) return;
+    int n;
+    const struct puzzle *all = puzzle_all(&n);
+    for (int i = 0; i < n; i++) {
+        char num[8];
+        snprintf(num, sizeof num, "%d", all[i].number);
+        cmp_add(out, num);
+        cmp_add(out, all[i].name);
+    }
+}
+
+const struct cmd cmd_puzzle_group[] = {
+    {
+        .name = "puzzle",
+        .aliases = "puzzles",
+        .usage = "puzzle [N|NAME]",
+        .help = "write puzzle N's kernel skeleton to puzzles/NN-name.cu (no N: list the puzzles)",
+        .long_help =
+            "The puzzles are small kernels to write, from a map to a tiled matrix multiply\n"
+            "(lesson 11 walks through them). puzzle N prints the puzzle's rule, launch and\n"
+            "limits and writes its skeleton to puzzles/NN-name.cu in the current folder.\n"
+            "A file already there is never overwritten: your work is kept. puzzle alone\n"
+            "lists the puzzles with your progress. Edit the kernel, then type check.\n",
+        .run = do_puzzle,
+        .complete = CMP_CUSTOM,
+        .complete_fn = complete_puzzle,
+    },
+    {0},
+};

@@ -1,0 +1,519 @@
+/* puzzle.c - the puzzles: their table, CPU references, the driver the
+ * harness compiles around a student's kernel, and the comparison.
+ *
+ * Inputs are small whole numbers stored as floats, so every reference sum
+ * is exact and a right kernel gives the reference bit for bit whatever
+ * order it adds in. See docs/puzzles.md. */
+#define _GNU_SOURCE
+#include "puzzle.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------ references */
+
+static const struct puzzle_arg *arg_named(const struct puzzle *p, const char *name)
+{
+    for (int k = 0; k < p->nargs; k++)
+        if (strcmp(p->args[k].name, name) == 0) return &p->args[k];
+    return NULL;
+}
+
+static int int_arg(const struct puzzle *p, const char *name)
+{
+    const struct puzzle_arg *a = arg_named(p, name);
+    return a ? a->value : 0;
+}
+
+static void ref_add10(const struct puzzle *p, const float *const *in, float *out)
+{
+    int n = puzzle_arg_len(puzzle_out(p));
+    for (int i = 0; i < n; i++) out[i] = in[0][i] + 10;
+}
+
+static void ref_zip(const struct puzzle *p, const float *const *in, float *out)
+{
+    int n = puzzle_arg_len(puzzle_out(p));
+    for (int i = 0; i < n; i++) out[i] = in[0][i] + in[1][i];
+}
+
+static void ref_broadcast(const struct puzzle *p, const float *const *in, float *out)
+{
+    int n = int_arg(p, "size");
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) out[i * n + j] = in[0][i] + in[1][j];
+}
+
+static void ref_pool(const struct puzzle *p, const float *const *in, float *out)
+{
+    int n = puzzle_arg_len(puzzle_out(p));
+    for (int i = 0; i < n; i++) {
+        float s = in[0][i];
+        if (i >= 1) s += in[0][i - 1];
+        if (i >= 2) s += in[0][i - 2];
+        out[i] = s;
+    }
+}
+
+static void ref_dot(const struct puzzle *p, const float *const *in, float *out)
+{
+    int n = puzzle_arg_len(arg_named(p, "a"));
+    float s = 0;
+    for (int i = 0; i < n; i++) s += in[0][i] * in[1][i];
+    out[0] = s;
+}
+
+static void ref_conv(const struct puzzle *p, const float *const *in, float *out)
+{
+    int n = int_arg(p, "size"), k = puzzle_arg_len(arg_named(p, "b"));
+    for (int i = 0; i < n; i++) {
+        float s = 0;
+        for (int j = 0; j < k && i + j < n; j++) s += in[0][i + j] * in[1][j];
+        out[i] = s;
+    }
+}
+
+static void ref_scan(const struct puzzle *p, const float *const *in, float *out)
+{
+    int n = puzzle_arg_len(puzzle_out(p));
+    float s = 0;
+    for (int i = 0; i < n; i++) out[i] = s += in[0][i];
+}
+
+static void ref_rowsum(const struct puzzle *p, const float *const *in, float *out)
+{
+    const struct puzzle_arg *a = arg_named(p, "a");
+    for (int i = 0; i < a->rows; i++) {
+        float s = 0;
+        for (int j = 0; j < a->cols; j++) s += in[0][i * a->cols + j];
+        out[i] = s;
+    }
+}
+
+static void ref_matmul(const struct puzzle *p, const float *const *in, float *out)
+{
+    int n = int_arg(p, "size");
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            float s = 0;
+            for (int k = 0; k < n; k++) s += in[0][i * n + k] * in[1][k * n + j];
+            out[i * n + j] = s;
+        }
+}
+
+static void ref_warpsum(const struct puzzle *p, const float *const *in, float *out)
+{
+    int n = puzzle_arg_len(puzzle_out(p));
+    for (int w = 0; w < n; w++) {
+        float s = 0;
+        for (int l = 0; l < 32; l++) s += in[0][w * 32 + l];
+        out[w] = s;
+    }
+}
+
+/* ----------------------------------------------------------------- table */
+
+#define VEC(kind_, name_, n_, base_, step_) {.kind = kind_, .name = name_, .rows = 1, .cols = n_, .base = base_, .step = step_}
+#define MAT(kind_, name_, r_, c_, base_, step_) {.kind = kind_, .name = name_, .rows = r_, .cols = c_, .base = base_, .step = step_}
+#define INT(name_, v_) {.kind = PZ_INT, .name = name_, .value = v_}
+
+static const struct puzzle g_puzzles[] = {
+    {1, "map", "Map", "map", "out[i] = a[i] + 10",
+     "one thread per element: i = threadIdx.x",
+     {1, 1}, {4, 1}, {VEC(PZ_OUT, "out", 4, 0, 0), VEC(PZ_IN, "a", 4, 0, 1)}, 2,
+     1, 0, "scale/index", ref_add10, 0},
+    {2, "zip", "Zip", "zip", "out[i] = a[i] + b[i]",
+     "one thread per element: i = threadIdx.x",
+     {1, 1}, {4, 1}, {VEC(PZ_OUT, "out", 4, 0, 0), VEC(PZ_IN, "a", 4, 0, 1), VEC(PZ_IN, "b", 4, 100, 1)}, 3,
+     2, 0, "vecdiff/v4", ref_zip, 0},
+    {3, "guard", "Guards", "guard", "out[i] = a[i] + 10 for i < size",
+     "8 threads for 4 elements: the threads past the end must not touch memory",
+     {1, 1}, {8, 1}, {VEC(PZ_OUT, "out", 4, 0, 0), VEC(PZ_IN, "a", 4, 0, 1), INT("size", 4)}, 3,
+     1, 0, "vecdiff/v2", ref_add10, 0},
+    {4, "map2d", "Map in 2D", "map2d", "out[i][j] = a[i][j] + 10 for i, j < size",
+     "row i = threadIdx.y, column j = threadIdx.x; element [i][j] is at i * size + j",
+     {1, 1}, {4, 4}, {MAT(PZ_OUT, "out", 3, 3, 0, 0), MAT(PZ_IN, "a", 3, 3, 0, 1), INT("size", 3)}, 3,
+     1, 0, "transpose/copy", ref_add10, 0},
+    {5, "broadcast", "Broadcast", "broadcast", "out[i][j] = a[i] + b[j] for i, j < size",
+     "a is a column (one value per row i), b a row (one value per column j); row i = threadIdx.y",
+     {1, 1}, {4, 4},
+     {MAT(PZ_OUT, "out", 3, 3, 0, 0), VEC(PZ_IN, "a", 3, 0, 10), VEC(PZ_IN, "b", 3, 0, 1), INT("size", 3)}, 4,
+     2, 0, NULL, ref_broadcast, 0},
+    {6, "blocks", "Blocks", "blocks", "out[i] = a[i] + 10 for i < size",
+     "3 blocks of 4 threads for 9 elements: i = blockIdx.x * blockDim.x + threadIdx.x",
+     {3, 1}, {4, 1}, {VEC(PZ_OUT, "out", 9, 0, 0), VEC(PZ_IN, "a", 9, 0, 1), INT("size", 9)}, 3,
+     1, 0, "vecdiff/v4", ref_add10, 0},
+    {7, "blocks2d", "Blocks in 2D", "blocks2d", "out[i][j] = a[i][j] + 10 for i, j < size",
+     "2 x 2 blocks of 3 x 3 threads for a 5 x 5 array; row i counts in y, column j in x",
+     {2, 2}, {3, 3}, {MAT(PZ_OUT, "out", 5, 5, 0, 0), MAT(PZ_IN, "a", 5, 5, 0, 1), INT("size", 5)}, 3,
+     1, 0, "transpose/naive2d", ref_add10, 0},
+    {8, "shared", "Shared memory", "shared", "out[i] = a[i] + 10, through shared memory",
+     "each thread copies a[i] into the block's shared array; after a barrier, thread t of a block "
+     "writes the element its neighbour loaded, (t + 1) % 4, taking the value from shared memory",
+     {2, 1}, {4, 1}, {VEC(PZ_OUT, "out", 8, 0, 0), VEC(PZ_IN, "a", 8, 0, 1), INT("size", 8)}, 3,
+     1, 16, "distance/ls", ref_add10, 1},
+    {9, "pool", "Pooling", "pool", "out[i] = a[i - 2] + a[i - 1] + a[i] (terms before a[0] count as 0)",
+     "one block of 8 threads for 8 elements; each thread may read global memory once, so neighbours "
+     "come from shared memory",
+     {1, 1}, {8, 1}, {VEC(PZ_OUT, "out", 8, 0, 0), VEC(PZ_IN, "a", 8, 0, 1)}, 2,
+     1, 32, NULL, ref_pool, 0},
+    {10, "dot", "Dot product", "dot", "out[0] = a[0] * b[0] + a[1] * b[1] + ... + a[7] * b[7]",
+     "one block of 8 threads; each multiplies one pair, the block adds the 8 products in shared memory",
+     {1, 1}, {8, 1}, {VEC(PZ_OUT, "out", 1, 0, 0), VEC(PZ_IN, "a", 8, 0, 1), VEC(PZ_IN, "b", 8, 1, 1)}, 3,
+     2, 32, "reduce/sequential", ref_dot, 0},
+    {11, "conv1d", "1D convolution", "conv1d",
+     "out[i] = a[i] * b[0] + a[i + 1] * b[1] + a[i + 2] * b[2] + a[i + 3] * b[3] (terms past a[size - 1] count as 0)",
+     "2 blocks of 8 threads for 15 elements, a kernel b of 4 weights; a block needs its 8 elements of a "
+     "and the 3 after them",
+     {2, 1}, {8, 1},
+     {VEC(PZ_OUT, "out", 15, 0, 0), VEC(PZ_IN, "a", 15, 0, 1), VEC(PZ_IN, "b", 4, 1, 1), INT("size", 15)}, 4,
+     2, 60, NULL, ref_conv, 0},
+    {12, "scan", "Prefix sum", "scan", "out[i] = a[0] + a[1] + ... + a[i]",
+     "one block of 16 threads for 16 elements; an inclusive scan in log2(16) = 4 rounds",
+     {1, 1}, {16, 1}, {VEC(PZ_OUT, "out", 16, 0, 0), VEC(PZ_IN, "a", 16, 0, 1)}, 2,
+     1, 64, NULL, ref_scan, 0},
+    {13, "rowsum", "Sum along an axis", "rowsum", "out[i] = a[i][0] + a[i][1] + ... + a[i][cols - 1]",
+     "a has 4 rows of cols = 6 values; one block of 8 threads per row: row i = blockIdx.y",
+     {1, 4}, {8, 1}, {VEC(PZ_OUT, "out", 4, 0, 0), MAT(PZ_IN, "a", 4, 6, 0, 1), INT("cols", 6)}, 3,
+     1, 32, "reduce/sequential", ref_rowsum, 0},
+    {14, "matmul", "Matrix multiply", "matmul", "out[i][j] = a[i][0] * b[0][j] + ... + a[i][size - 1] * b[size - 1][j]",
+     "one thread per element of the 3 x 3 result: row i = threadIdx.y, column j = threadIdx.x",
+     {1, 1}, {3, 3},
+     {MAT(PZ_OUT, "out", 3, 3, 0, 0), MAT(PZ_IN, "a", 3, 3, 0, 1), MAT(PZ_IN, "b", 3, 3, 1, 1), INT("size", 3)}, 4,
+     6, 0, "matmul/gpu-naive", ref_matmul, 0},
+    {15, "matmul-tiled", "Tiled matrix multiply", "matmul_tiled",
+     "out[i][j] = a[i][0] * b[0][j] + ... + a[i][size - 1] * b[size - 1][j]",
+     "a 6 x 6 product in 2 x 2 blocks of 4 x 4 threads; tiles of 4 x 4 go through shared memory, so each "
+     "thread reads 2 values per tile (and the tiles past the edge need guards)",
+     {2, 2}, {4, 4},
+     {MAT(PZ_OUT, "out", 6, 6, 0, 0), MAT(PZ_IN, "a", 6, 6, 0, 1), MAT(PZ_IN, "b", 6, 6, 1, 1), INT("size", 6)}, 4,
+     4, 128, "matmul/gpu-tiled", ref_matmul, 0},
+    {16, "warp-sum", "Warp-shuffle reduction", "warp_sum", "out[w] = a[32 * w] + a[32 * w + 1] + ... + a[32 * w + 31]",
+     "one block of 64 threads, two warps; each warp adds its 32 values with __shfl_down_sync, "
+     "without shared memory",
+     {1, 1}, {64, 1}, {VEC(PZ_OUT, "out", 2, 0, 0), VEC(PZ_IN, "a", 64, 0, 1)}, 2,
+     1, 0, "reduce/warp-shuffle", ref_warpsum, 0},
+};
+
+const struct puzzle *puzzle_all(int *n)
+{
+    *n = (int)(sizeof g_puzzles / sizeof g_puzzles[0]);
+    return g_puzzles;
+}
+
+const struct puzzle_arg *puzzle_out(const struct puzzle *p)
+{
+    for (int k = 0; k < p->nargs; k++)
+        if (p->args[k].kind == PZ_OUT) return &p->args[k];
+    return NULL;
+}
+
+int puzzle_arg_len(const struct puzzle_arg *a)
+{
+    return a && a->kind != PZ_INT ? a->rows * a->cols : 0;
+}
+
+void puzzle_stem(const struct puzzle *p, char *buf, size_t len)
+{
+    snprintf(buf, len, "%02d-%s", p->number, p->name);
+}
+
+const struct puzzle *puzzle_find(const char *what)
+{
+    int n;
+    const struct puzzle *all = puzzle_all(&n);
+    if (!what || !*what) return NULL;
+    char *end;
+    long k = strtol(what, &end, 10);
+    if (*end == 0) return k >= 1 && k <= n ? &all[k - 1] : NULL;
+    /* a path: its file name without .cu */
+    const char *base = strrchr(what, '/');
+    base = base ? base + 1 : what;
+    char stem[128];
+    snprintf(stem, sizeof stem, "%s", base);
+    size_t sl = strlen(stem);
+    if (sl > 3 && strcmp(stem + sl - 3, ".cu") == 0) stem[sl - 3] = 0;
+    for (int i = 0; i < n; i++) {
+        char s[64];
+        puzzle_stem(&all[i], s, sizeof s);
+        if (strcmp(stem, s) == 0 || strcmp(stem, all[i].name) == 0) return &all[i];
+    }
+    return NULL;
+}
+
+void puzzle_fill(const struct puzzle_arg *a, float *v)
+{
+    int n = puzzle_arg_len(a);
+    for (int i = 0; i < n; i++) v[i] = a->base + a->step * (float)(a->mod ? i % a->mod : i);
+}
+
+static void shape_text(const unsigned d[2], char *buf, size_t len)
+{
+    if (d[1] > 1)
+        snprintf(buf, len, "dim3(%u, %u)", d[0], d[1]);
+    else
+        snprintf(buf, len, "%u", d[0]);
+}
+
+void puzzle_launch_text(const struct puzzle *p, char *buf, size_t len)
+{
+    char g[32], b[32];
+    shape_text(p->grid, g, sizeof g);
+    shape_text(p->block, b, sizeof b);
+    size_t o = (size_t)snprintf(buf, len, "%s<<<%s, %s>>>(", p->kernel, g, b);
+    for (int k = 0; k < p->nargs && o < len; k++) {
+        if (p->args[k].kind == PZ_INT)
+            o += (size_t)snprintf(buf + o, len - o, "%s%d", k ? ", " : "", p->args[k].value);
+        else
+            o += (size_t)snprintf(buf + o, len - o, "%s%s", k ? ", " : "", p->args[k].name);
+    }
+    if (o < len) snprintf(buf + o, len - o, ")");
+}
+
+/* ------------------------------------------------------------ text build */
+
+struct sb {
+    char *s;
+    size_t len, cap;
+    int oom;
+};
+
+static void sb_add(struct sb *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void sb_add(struct sb *b, const char *fmt, ...)
+{
+    if (b->oom) return;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0) { b->oom = 1; return; }
+    if (b->len + (size_t)n + 1 > b->cap) {
+        size_t cap = (b->len + (size_t)n + 1) * 2;
+        char *s = realloc(b->s, cap);
+        if (!s) { b->oom = 1; return; }
+        b->s = s;
+        b->cap = cap;
+    }
+    va_start(ap, fmt);
+    vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
+    va_end(ap);
+    b->len += (size_t)n;
+}
+
+static char *sb_done(struct sb *b)
+{
+    if (b->oom) { free(b->s); return NULL; }
+    if (!b->s) sb_add(b, "%s", "");
+    return b->s;
+}
+
+/* Values as the header shows them: "0 1 2 3", rows separated by " | ". */
+static void values_text(struct sb *b, const struct puzzle_arg *a)
+{
+    int n = puzzle_arg_len(a);
+    float *v = malloc((size_t)n * sizeof *v);
+    if (!v) { b->oom = 1; return; }
+    puzzle_fill(a, v);
+    for (int i = 0; i < n; i++)
+        sb_add(b, "%s%g", i == 0 ? "" : (a->rows > 1 && i % a->cols == 0) ? " | " : " ", v[i]);
+    free(v);
+}
+
+/* Wrap text at about 76 columns behind the prefix "// " (continuations
+ * indented by indent spaces). */
+static void comment_wrapped(struct sb *b, const char *text, int indent)
+{
+    const char *p = text;
+    int first = 1;
+    while (*p) {
+        int room = 76 - (first ? 0 : indent);
+        size_t n = strlen(p);
+        size_t cut = n;
+        if ((int)n > room) {
+            cut = (size_t)room;
+            while (cut > 0 && p[cut] != ' ') cut--;
+            if (cut == 0) cut = (size_t)room;
+        }
+        sb_add(b, "// %*s%.*s\n", first ? 0 : indent, "", (int)cut, p);
+        p += cut;
+        while (*p == ' ') p++;
+        first = 0;
+    }
+}
+
+char *puzzle_header(const struct puzzle *p)
+{
+    struct sb b = {0};
+    char launch[256], stem[64];
+    puzzle_launch_text(p, launch, sizeof launch);
+    puzzle_stem(p, stem, sizeof stem);
+    sb_add(&b, "// Puzzle %d: %s\n//\n", p->number, p->title);
+    comment_wrapped(&b, p->spec, 4);
+    sb_add(&b, "//\n");
+    if (p->detail) {
+        comment_wrapped(&b, p->detail, 0);
+        sb_add(&b, "//\n");
+    }
+    sb_add(&b, "// check runs %s\n", launch);
+    for (int k = 0; k < p->nargs; k++) {
+        const struct puzzle_arg *a = &p->args[k];
+        if (a->kind == PZ_IN) {
+            struct sb v = {0};
+            values_text(&v, a);
+            char line[1024];
+            snprintf(line, sizeof line, "%s%s%s = %s", a->name, a->rows > 1 ? " (rows split by |)" : "",
+                     "", v.s ? v.s : "");
+            free(v.s);
+            comment_wrapped(&b, line, 4);
+        } else if (a->kind == PZ_OUT) {
+            if (a->rows > 1)
+                sb_add(&b, "//   %s: %d x %d floats, row-major\n", a->name, a->rows, a->cols);
+            else
+                sb_add(&b, "//   %s: %d float%s\n", a->name, a->cols, a->cols == 1 ? "" : "s");
+        }
+    }
+    sb_add(&b, "//\n// Limits (check counts them):\n");
+    if (p->max_global_reads >= 0)
+        sb_add(&b, "//   each thread reads global memory at most %d time%s\n", p->max_global_reads,
+               p->max_global_reads == 1 ? "" : "s");
+    if (p->max_shared_bytes == 0)
+        sb_add(&b, "//   no shared memory\n");
+    else if (p->max_shared_bytes > 0)
+        sb_add(&b, "//   at most %d bytes (%d floats) of shared memory per block\n", p->max_shared_bytes,
+               p->max_shared_bytes / 4);
+    sb_add(&b, "//\n// Edit the kernel, keep its name and parameters, then type `check` in gpulab.\n"
+               "// This file holds only the kernel: gpulab supplies inputs, launch and main().\n\n");
+    return sb_done(&b);
+}
+
+char *puzzle_driver(const struct puzzle *p, const char *student_path, const char *student_text,
+                    size_t student_len, const char *harness_name)
+{
+    struct sb b = {0};
+    sb_add(&b, "#line 1 \"%s\"\n", student_path);
+    sb_add(&b, "%.*s", (int)student_len, student_text);
+    if (student_len && student_text[student_len - 1] != '\n') sb_add(&b, "\n");
+    sb_add(&b, "#line 1 \"%s\"\n", harness_name);
+    sb_add(&b, "#include <stdio.h>\n#include <string.h>\n");
+    /* inputs as literals: the driver needs no file to run */
+    for (int k = 0; k < p->nargs; k++) {
+        const struct puzzle_arg *a = &p->args[k];
+        if (a->kind != PZ_IN) continue;
+        int n = puzzle_arg_len(a);
+        float *v = malloc((size_t)n * sizeof *v);
+        if (!v) { b.oom = 1; break; }
+        puzzle_fill(a, v);
+        sb_add(&b, "static const float gpulab_in_%s[%d] = {", a->name, n);
+        for (int i = 0; i < n; i++) sb_add(&b, "%s%.9g", i ? ", " : "", v[i]);
+        sb_add(&b, "};\n");
+        free(v);
+    }
+    const struct puzzle_arg *o = puzzle_out(p);
+    int on = puzzle_arg_len(o);
+    sb_add(&b, "static int gpulab_fail(const char *what, cudaError_t e)\n{\n"
+               "    fprintf(stderr, \"%%s failed: %%s (%%s)\\n\", what, cudaGetErrorName(e), cudaGetErrorString(e));\n"
+               "    return 3;\n}\n");
+    sb_add(&b, "int main(int argc, char **argv)\n{\n    if (argc < 2) return 2;\n    cudaError_t e;\n");
+    for (int k = 0; k < p->nargs; k++) {
+        const struct puzzle_arg *a = &p->args[k];
+        if (a->kind == PZ_INT) continue;
+        int n = puzzle_arg_len(a);
+        sb_add(&b, "    float *%s = 0;\n", a->name);
+        sb_add(&b, "    if ((e = cudaMalloc((void **)&%s, %d * sizeof(float))) != cudaSuccess) return gpulab_fail(\"cudaMalloc\", e);\n",
+               a->name, n);
+        if (a->kind == PZ_IN)
+            sb_add(&b, "    cudaMemcpy(%s, gpulab_in_%s, %d * sizeof(float), cudaMemcpyHostToDevice);\n", a->name,
+                   a->name, n);
+    }
+    sb_add(&b, "    static float gpulab_out[%d];\n", on);
+    sb_add(&b, "    { unsigned u = 0x%08xu; for (int i = 0; i < %d; i++) memcpy(&gpulab_out[i], &u, 4); }\n",
+           PUZZLE_UNWRITTEN, on);
+    sb_add(&b, "    cudaMemcpy(%s, gpulab_out, %d * sizeof(float), cudaMemcpyHostToDevice);\n", o->name, on);
+    char g[64], bl[64];
+    snprintf(g, sizeof g, "dim3(%u, %u)", p->grid[0], p->grid[1]);
+    snprintf(bl, sizeof bl, "dim3(%u, %u)", p->block[0], p->block[1]);
+    sb_add(&b, "    %s<<<%s, %s>>>(", p->kernel, g, bl);
+    for (int k = 0; k < p->nargs; k++) {
+        if (p->args[k].kind == PZ_INT)
+            sb_add(&b, "%s%d", k ? ", " : "", p->args[k].value);
+        else
+            sb_add(&b, "%s%s", k ? ", " : "", p->args[k].name);
+    }
+    sb_add(&b, ");\n");
+    sb_add(&b, "    if ((e = cudaGetLastError()) != cudaSuccess) return gpulab_fail(\"the launch\", e);\n"
+               "    if ((e = cudaDeviceSynchronize()) != cudaSuccess) return gpulab_fail(\"the kernel\", e);\n");
+    sb_add(&b, "    if ((e = cudaMemcpy(gpulab_out, %s, %d * sizeof(float), cudaMemcpyDeviceToHost)) != cudaSuccess)\n"
+               "        return gpulab_fail(\"copying the output back\", e);\n", o->name, on);
+    sb_add(&b, "    FILE *f = fopen(argv[1], \"wb\");\n"
+               "    if (!f || fwrite(gpulab_out, sizeof(float), %d, f) != %d || fclose(f) != 0) {\n"
+               "        fprintf(stderr, \"cannot write %%s\\n\", argv[1]);\n        return 2;\n    }\n", on, on);
+    for (int k = 0; k < p->nargs; k++)
+        if (p->args[k].kind != PZ_INT) sb_add(&b, "    cudaFree(%s);\n", p->args[k].name);
+    sb_add(&b, "    return 0;\n}\n");
+    return sb_done(&b);
+}
+
+/* ------------------------------------------------------------ comparison */
+
+int puzzle_is_unwritten(float f)
+{
+    unsigned u;
+    memcpy(&u, &f, sizeof u);
+    return u == PUZZLE_UNWRITTEN;
+}
+
+void puzzle_expected(const struct puzzle *p, float *out)
+{
+    float *in[PUZZLE_MAX_ARGS] = {0};
+    int nin = 0;
+    for (int k = 0; k < p->nargs; k++) {
+        const struct puzzle_arg *a = &p->args[k];
+        if (a->kind != PZ_IN) continue;
+        in[nin] = malloc((size_t)puzzle_arg_len(a) * sizeof(float));
+        if (in[nin]) puzzle_fill(a, in[nin]);
+        nin++;
+    }
+    int ok = 1;
+    for (int k = 0; k < nin; k++) ok &= in[k] != NULL;
+    if (ok) p->expect(p, (const float *const *)in, out);
+    for (int k = 0; k < nin; k++) free(in[k]);
+}
+
+void puzzle_compare(const struct puzzle *p, const float *got, struct puzzle_verdict *v)
+{
+    int n = puzzle_arg_len(puzzle_out(p));
+    float *want = malloc((size_t)n * sizeof *want);
+    memset(v, 0, sizeof *v);
+    v->first = -1;
+    if (!want) return;
+    puzzle_expected(p, want);
+    for (int i = 0; i < n; i++) {
+        int unw = puzzle_is_unwritten(got[i]);
+        /* whole numbers throughout: a right kernel is exact in any order */
+        int right = !unw && fabsf(got[i] - want[i]) <= 1e-5f * fmaxf(1.0f, fabsf(want[i]));
+        if (right) continue;
+        v->nwrong++;
+        v->nunwritten += unw;
+        if (v->first < 0) {
+            v->first = i;
+            v->expected = want[i];
+            v->got = got[i];
+            v->unwritten = unw;
+        }
+    }
+    v->pass = v->nwrong == 0;
+    free(want);
+}
+
+void puzzle_index_text(const struct puzzle *p, int i, char *buf, size_t len)
+{
+    const struct puzzle_arg *o = puzzle_out(p);
+    if (o->rows > 1)
+        snprintf(buf, len, "%s[%d][%d]", o->name, i / o->cols, i % o->cols);
+    else
+        snprintf(buf, len, "%s[%d]", o->name, i);
+}

@@ -1,0 +1,109 @@
+/* puzzle.h - the puzzles track: a table of small kernels to write, each with
+ * its spec, fixed launch shape, inputs, limits and CPU reference.
+ *
+ * The student's file holds only the kernel. gpulab supplies everything else:
+ * puzzle_driver() writes a main() that allocates the arrays, fills the
+ * inputs, launches the kernel with the puzzle's shape and writes the output
+ * array to a file; puzzle_compare() holds that output against the reference.
+ * docs/puzzles.md explains the design. Nothing here prints or runs a
+ * program; repl/cmd_puzzle.c does.
+ */
+#ifndef GPULAB_PUZZLE_H
+#define GPULAB_PUZZLE_H
+
+#include <stddef.h>
+
+#define PUZZLE_MAX_ARGS 6
+
+enum puzzle_arg_kind {
+    PZ_OUT = 1, /* the output array: filled with PUZZLE_UNWRITTEN, compared */
+    PZ_IN,      /* an input array: values base + step * (i % mod) */
+    PZ_INT      /* an int passed by value */
+};
+
+struct puzzle_arg {
+    enum puzzle_arg_kind kind;
+    const char *name;   /* the parameter's name in the kernel ("out", "a", "size") */
+    int rows, cols;     /* arrays: rows x cols floats (rows 1 for a vector) */
+    float base, step;   /* inputs: a[i] = base + step * (i % mod) */
+    int mod;            /* 0: no modulus */
+    int value;          /* PZ_INT */
+};
+
+struct puzzle {
+    int number;              /* 1-based, as `puzzle N` takes it */
+    const char *name;        /* file name part: "map" -> puzzles/01-map.cu */
+    const char *title;       /* "Map" */
+    const char *kernel;      /* the __global__ function the harness launches */
+    const char *spec;        /* exact, one line: "out[i] = a[i] + 10" */
+    const char *detail;      /* the spec's conditions and conventions, or NULL */
+    unsigned grid[2], block[2]; /* x, y */
+    struct puzzle_arg args[PUZZLE_MAX_ARGS];
+    int nargs;
+    int max_global_reads;    /* per thread; -1: no limit */
+    int max_shared_bytes;    /* per block, static and dynamic; -1: no limit */
+    const char *watch;       /* a built-in variant showing the same idea ("reduce/sequential"), or NULL */
+    /* the reference: in[k] is the k-th PZ_IN array in argument order */
+    void (*expect)(const struct puzzle *p, const float *const *in, float *out);
+    int need_shared;         /* every thread that writes out must read shared memory */
+};
+
+/* The bit pattern the output array is filled with before the launch (a
+ * quiet NaN no arithmetic produces), so an element never written shows. */
+#define PUZZLE_UNWRITTEN 0x7fc0deadu
+
+/* The puzzles in order; *n their count. */
+const struct puzzle *puzzle_all(int *n);
+
+/* By number (1-based), name ("map"), file stem ("01-map") or a file path
+ * ending in one ("puzzles/01-map.cu"). NULL when none matches. */
+const struct puzzle *puzzle_find(const char *what);
+
+/* The output argument, and the number of floats in an array argument. */
+const struct puzzle_arg *puzzle_out(const struct puzzle *p);
+int puzzle_arg_len(const struct puzzle_arg *a);
+
+/* "01-map" */
+void puzzle_stem(const struct puzzle *p, char *buf, size_t len);
+
+/* Fill the input array a (puzzle_arg_len floats). */
+void puzzle_fill(const struct puzzle_arg *a, float *v);
+
+/* "map<<<1, 4>>>(out, a)" (a 2D shape as dim3(x, y)). */
+void puzzle_launch_text(const struct puzzle *p, char *buf, size_t len);
+
+/* The header comment `puzzle N` writes above the skeleton: title, spec,
+ * launch, inputs, limits, how to check. malloc'd. */
+char *puzzle_header(const struct puzzle *p);
+
+/* The whole file the harness compiles: `#line 1 "student_path"`, the
+ * student's text unchanged, then the driver under `#line 1 "harness_name"`.
+ * The driver writes the output array (raw floats) to the file named by its
+ * first argument and exits 0; 3 when the launch failed (message on stderr).
+ * malloc'd; NULL when out of memory. */
+char *puzzle_driver(const struct puzzle *p, const char *student_path, const char *student_text,
+                    size_t student_len, const char *harness_name);
+
+/* The result of holding an output against the reference. */
+struct puzzle_verdict {
+    int pass;
+    int first;          /* first wrong index, -1 when none */
+    float expected, got;
+    int unwritten;      /* the first wrong element was never written */
+    int nwrong;         /* how many elements are wrong */
+    int nunwritten;
+};
+
+/* Compare got (the output array) with the reference of p. */
+void puzzle_compare(const struct puzzle *p, const float *got, struct puzzle_verdict *v);
+
+/* The reference output (puzzle_arg_len(puzzle_out(p)) floats) into out. */
+void puzzle_expected(const struct puzzle *p, float *out);
+
+/* "out[3]" or "out[1][2]" for element i of the output. */
+void puzzle_index_text(const struct puzzle *p, int i, char *buf, size_t len);
+
+/* Is the float's bit pattern the fill of an unwritten element? */
+int puzzle_is_unwritten(float f);
+
+#endif

@@ -1,0 +1,34 @@
+#!/bin/bash
+# Every skeleton as `puzzle N` writes it fails `check` with a clear message:
+# not yet, the first wrong element with the expected value, and the command
+# itself succeeds (a wrong answer is a verdict, not an error). Then `check`
+# without a file says how to get one, and a second `puzzle N` keeps the
+# student's file.
+# Usage: check_skeletons.sh GPULAB
+GPULAB=$1
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+export XDG_STATE_HOME=$tmp/state XDG_CACHE_HOME=$tmp/cache HOME=$tmp NO_COLOR=1
+cd "$tmp" || exit 1
+fails=0
+count=$("$GPULAB" --no-color -c puzzle | grep -c 'puzzles/[0-9][0-9]-')
+[ "$count" -ge 14 ] || { echo "FAIL: puzzle lists $count puzzles"; fails=$((fails + 1)); }
+for i in $(seq 1 "$count"); do
+  "$GPULAB" --no-color -c "set backend sim" -c "puzzle $i" -c check >"$tmp/out" 2>&1
+  rc=$?
+  file=$(sed -n 's/^wrote \(puzzles\/[^:]*\):.*/\1/p' "$tmp/out")
+  if [ $rc -ne 0 ] || [ -z "$file" ] || ! grep -q "not yet on the simulator: out\[0\]\(\[0\]\)\?: expected .*, got nothing (never written)" "$tmp/out"; then
+    echo "FAIL puzzle $i: rc $rc"; cat "$tmp/out" | head -30; fails=$((fails + 1))
+  else
+    echo "ok   puzzle $i ($file): $(grep -m1 'not yet' "$tmp/out")"
+  fi
+done
+grep -q '^puzzle-01-map 1 1 1 0$' state/gpulab/progress || { echo "FAIL: progress"; cat state/gpulab/progress; fails=$((fails + 1)); }
+echo "my work" >puzzles/01-map.cu
+"$GPULAB" --no-color -c "puzzle 1" >"$tmp/out" 2>&1
+grep -q 'already there: keeping your work' "$tmp/out" && [ "$(cat puzzles/01-map.cu)" = "my work" ] ||
+  { echo "FAIL: puzzle 1 over an existing file"; cat "$tmp/out"; fails=$((fails + 1)); }
+rm -rf puzzles
+"$GPULAB" --no-color -c "check 2" >"$tmp/out" 2>&1
+[ $? -ne 0 ] && grep -q 'there is no puzzles/02-zip.cu here: `puzzle 2` writes it' "$tmp/out" ||
+  { echo "FAIL: check without the file"; cat "$tmp/out"; fails=$((fails + 1)); }
+exit $((fails > 0))

@@ -1,0 +1,41 @@
+#!/bin/bash
+# Every reference solution passes `check` on the simulator; with --gpu, on a
+# machine with a GPU, every solution also passes there and the GPU's output
+# equals the simulator's element for element (exit 77 without a GPU).
+# Usage: check_solutions.sh GPULAB SOLUTIONS_DIR [--gpu]
+GPULAB=$1 DIR=$2 MODE=${3:-}
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+export XDG_STATE_HOME=$tmp/state XDG_CACHE_HOME=$tmp/cache HOME=$tmp NO_COLOR=1
+if [ "$MODE" = --gpu ]; then
+  "$GPULAB" -c device 2>&1 | grep -qi 'no gpu\|no nvidia' && { echo "no GPU: skipped"; exit 77; }
+  backend=auto
+else
+  backend=sim
+fi
+fails=0 n=0
+for f in "$DIR"/[0-9]*.cu; do
+  n=$((n + 1)); name=$(basename "$f")
+  "$GPULAB" --json -c "set backend $backend" -c "check $f" >"$tmp/out" 2>"$tmp/err"
+  rc=$?
+  if [ $rc -ne 0 ]; then
+    echo "FAIL $name: rc $rc"; cat "$tmp/out" "$tmp/err" | head -20; fails=$((fails + 1)); continue
+  fi
+  python3 - "$tmp/out" "$MODE" "$name" <<'PY' || fails=$((fails + 1))
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1]) if l.startswith('{')]
+mode, name = sys.argv[2], sys.argv[3]
+by = {r['backend']: r for r in rows if 'pass' in r}
+bad = [b for b, r in by.items() if not r['pass']]
+need = ['sim', 'gpu'] if mode == '--gpu' else ['sim']
+missing = [b for b in need if b not in by]
+if missing or bad:
+    print(f"FAIL {name}: missing {missing}, wrong on {bad}: {rows}")
+    sys.exit(1)
+if mode == '--gpu' and by['sim']['out'] != by['gpu']['out']:
+    print(f"FAIL {name}: the GPU's output differs from the simulator's:\n  sim {by['sim']['out']}\n  gpu {by['gpu']['out']}")
+    sys.exit(1)
+print(f"ok   {name} ({', '.join(sorted(by))})")
+PY
+done
+[ $n -ge 14 ] || { echo "FAIL: only $n solutions"; fails=$((fails + 1)); }
+exit $((fails > 0))

@@ -1,0 +1,10 @@
+// Reference solution of puzzle 14 (matrix multiply).
+__global__ void matmul(float *out, const float *a, const float *b, int size)
+{
+    int i = threadIdx.y;
+    int j = threadIdx.x;
+    if (i >= size || j >= size) return;
+    float s = 0;
+    for (int k = 0; k < size; k++) s += a[i * size + k] * b[k * size + j];
+    out[i * size + j] = s;
+}

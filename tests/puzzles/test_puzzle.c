@@ -1,0 +1,265 @@
+/* Unit tests of the puzzle table (repl/puzzle.c): the references against
+ * values worked out by hand, lookup, the comparison, the header and the
+ * driver text, the shipped skeletons and reference solutions matching the
+ * harness's launch, and `puzzle N` writing (and then keeping) a file. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "out.h"
+#include "puzzle.h"
+#include "session.h"
+
+#ifndef SOURCE_DIR
+#error SOURCE_DIR must name the source tree
+#endif
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    static char buf[1 << 16];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = 0;
+    return strdup(buf);
+}
+
+static void expect_values(const char *what, const float *want, int n)
+{
+    const struct puzzle *p = puzzle_find(what);
+    assert_non_null(p);
+    int len = puzzle_arg_len(puzzle_out(p));
+    assert_int_equal(len, n);
+    float got[64];
+    puzzle_expected(p, got);
+    for (int i = 0; i < n; i++)
+        if (got[i] != want[i]) fail_msg("%s: element %d is %g, worked out by hand %g", what, i, got[i], want[i]);
+}
+
+static void references(void **state)
+{
+    (void)state;
+    expect_values("map", (float[]){10, 11, 12, 13}, 4);
+    expect_values("zip", (float[]){100, 102, 104, 106}, 4);
+    expect_values("guard", (float[]){10, 11, 12, 13}, 4);
+    expect_values("broadcast", (float[]){0, 1, 2, 10, 11, 12, 20, 21, 22}, 9);
+    expect_values("pool", (float[]){0, 1, 3, 6, 9, 12, 15, 18}, 8);
+    /* a = 0..7, b = 1..8: sum of i * (i + 1) */
+    expect_values("dot", (float[]){168}, 1);
+    expect_values("scan", (float[]){0, 1, 3, 6, 10, 15, 21, 28, 36, 45, 55, 66, 78, 91, 105, 120}, 16);
+    expect_values("rowsum", (float[]){15, 51, 87, 123}, 4);
+    /* a = 0..8 and b = 1..9 as 3 x 3 matrices */
+    expect_values("matmul", (float[]){18, 21, 24, 54, 66, 78, 90, 111, 132}, 9);
+    expect_values("warp-sum", (float[]){496, 1520}, 2);
+    /* a = 0..14, b = 1 2 3 4 */
+    const struct puzzle *c = puzzle_find("conv1d");
+    float out[15];
+    puzzle_expected(c, out);
+    assert_true(out[0] == 0 * 1 + 1 * 2 + 2 * 3 + 3 * 4);
+    assert_true(out[12] == 12 * 1 + 13 * 2 + 14 * 3);
+    assert_true(out[14] == 14);
+    /* tiled: the same product as the naive one at 6 x 6 */
+    const struct puzzle *t = puzzle_find("matmul-tiled");
+    float m[36];
+    puzzle_expected(t, m);
+    float s = 0;
+    for (int k = 0; k < 6; k++) s += (float)(5 * 6 + k) * (float)(1 + k * 6 + 5);
+    assert_true(m[35] == s);
+}
+
+static void table_and_lookup(void **state)
+{
+    (void)state;
+    int n;
+    const struct puzzle *all = puzzle_all(&n);
+    assert_true(n >= 14);
+    for (int i = 0; i < n; i++) {
+        assert_int_equal(all[i].number, i + 1);
+        assert_non_null(puzzle_out(&all[i]));
+        assert_true(all[i].spec && *all[i].spec);
+        assert_true(all[i].block[0] * all[i].block[1] <= 1024);
+    }
+    assert_ptr_equal(puzzle_find("1"), &all[0]);
+    assert_ptr_equal(puzzle_find("map"), &all[0]);
+    assert_ptr_equal(puzzle_find("15-matmul-tiled"), puzzle_find("matmul-tiled"));
+    assert_ptr_equal(puzzle_find("somewhere/puzzles/16-warp-sum.cu"), &all[15]);
+    assert_null(puzzle_find("0"));
+    assert_null(puzzle_find("99"));
+    assert_null(puzzle_find("nope"));
+    char idx[32];
+    puzzle_index_text(puzzle_find("map2d"), 5, idx, sizeof idx);
+    assert_string_equal(idx, "out[1][2]");
+}
+
+static void comparison(void **state)
+{
+    (void)state;
+    const struct puzzle *p = puzzle_find("map");
+    float got[4] = {10, 11, 12, 13};
+    struct puzzle_verdict v;
+    puzzle_compare(p, got, &v);
+    assert_true(v.pass);
+    assert_int_equal(v.first, -1);
+    got[2] = 2;
+    unsigned u = PUZZLE_UNWRITTEN;
+    memcpy(&got[3], &u, 4);
+    puzzle_compare(p, got, &v);
+    assert_false(v.pass);
+    assert_int_equal(v.first, 2);
+    assert_true(v.expected == 12 && v.got == 2);
+    assert_false(v.unwritten);
+    assert_int_equal(v.nwrong, 2);
+    assert_int_equal(v.nunwritten, 1);
+}
+
+/* The skeleton and the solution of every puzzle declare the kernel the
+ * harness launches, with the parameters in the harness's order. */
+static void files_match_the_harness(void **state)
+{
+    (void)state;
+    int n;
+    const struct puzzle *all = puzzle_all(&n);
+    for (int i = 0; i < n; i++) {
+        char stem[64], path[1024];
+        puzzle_stem(&all[i], stem, sizeof stem);
+        for (int f = 0; f < 2; f++) {
+            if (f == 0) snprintf(path, sizeof path, "%s/lessons/en/puzzles/%s.cu", SOURCE_DIR, stem);
+            else snprintf(path, sizeof path, "%s/tests/puzzles/solutions/%s.cu", SOURCE_DIR, stem);
+            char *text = slurp(path);
+            if (!text) fail_msg("missing %s", path);
+            char sig[128];
+            snprintf(sig, sizeof sig, "__global__ void %s(", all[i].kernel);
+            const char *at = strstr(text, sig);
+            if (!at) fail_msg("%s does not declare %s", path, sig);
+            const char *close = strchr(at, ')');
+            for (int k = 0; k < all[i].nargs; k++) {
+                const char *name = all[i].args[k].name;
+                const char *hit = strstr(at, name);
+                if (!hit || hit > close) fail_msg("%s: parameter %s missing from %s", path, name, all[i].kernel);
+                at = hit + strlen(name);
+            }
+            free(text);
+        }
+    }
+}
+
+/* The lesson has a step per puzzle: its `puzzle N` command and the
+ * formula of the spec (up to its conditions), as the table has it. */
+static void lesson_matches_the_table(void **state)
+{
+    (void)state;
+    char path[1024];
+    snprintf(path, sizeof path, "%s/lessons/en/11-puzzles.md", SOURCE_DIR);
+    char *text = slurp(path);
+    assert_non_null(text);
+    for (char *c = text; *c; c++) /* the text wraps: one space for any run of blanks */
+        if (*c == '\n') *c = ' ';
+    char *w = text;
+    for (char *r = text; *r; r++)
+        if (!(*r == ' ' && w > text && w[-1] == ' ')) *w++ = *r;
+    *w = 0;
+    int n;
+    const struct puzzle *all = puzzle_all(&n);
+    for (int i = 0; i < n; i++) {
+        char cmd[32], formula[256];
+        snprintf(cmd, sizeof cmd, "```gpulab puzzle %d ", all[i].number);
+        if (!strstr(text, cmd)) fail_msg("the lesson has no `puzzle %d` command", all[i].number);
+        snprintf(formula, sizeof formula, "%s", all[i].spec);
+        char *cut = strstr(formula, " (");
+        if (cut) *cut = 0;
+        if ((cut = strstr(formula, ", "))) *cut = 0;
+        if (!strstr(text, formula)) fail_msg("the lesson does not give puzzle %d's rule %s", all[i].number, formula);
+    }
+    free(text);
+}
+
+static void header_and_driver(void **state)
+{
+    (void)state;
+    const struct puzzle *p = puzzle_find("conv1d");
+    char *h = puzzle_header(p);
+    assert_non_null(h);
+    assert_non_null(strstr(h, "Puzzle 11: 1D convolution"));
+    assert_non_null(strstr(h, "conv1d<<<2, 8>>>(out, a, b, 15)"));
+    assert_non_null(strstr(h, "at most 2 times"));
+    assert_non_null(strstr(h, "60 bytes"));
+    for (const char *l = h; *l; l = strchr(l, '\n') + 1) { /* a comment, lines of at most 80 */
+        const char *e = strchr(l, '\n');
+        assert_non_null(e);
+        assert_true(e == l || strncmp(l, "//", 2) == 0);
+        assert_true(e - l <= 80);
+    }
+    free(h);
+    const char *src = "__global__ void conv1d(float *out, const float *a, const float *b, int size) {}";
+    char *d = puzzle_driver(p, "/x/puzzles/11-conv1d.cu", src, strlen(src), "gpulab puzzle harness");
+    assert_non_null(d);
+    const char *head = "#line 1 \"/x/puzzles/11-conv1d.cu\"\n__global__";
+    assert_true(strncmp(d, head, strlen(head)) == 0);
+    assert_non_null(strstr(d, "#line 1 \"gpulab puzzle harness\"\n"));
+    assert_non_null(strstr(d, "conv1d<<<dim3(2, 1), dim3(8, 1)>>>(out, a, b, 15);"));
+    assert_non_null(strstr(d, "gpulab_in_b[4] = {1, 2, 3, 4};"));
+    free(d);
+}
+
+static void puzzle_writes_and_keeps(void **state)
+{
+    (void)state;
+    char tmpl[] = "/tmp/gpulab-puzzle-XXXXXX";
+    char *dir = mkdtemp(tmpl);
+    assert_non_null(dir);
+    char old[4096];
+    assert_non_null(getcwd(old, sizeof old));
+    assert_int_equal(chdir(dir), 0);
+    struct session s;
+    sess_init(&s);
+    char *o = NULL, *e = NULL;
+    size_t ol, el;
+    FILE *fo = open_memstream(&o, &ol), *fe = open_memstream(&e, &el);
+    out_set_streams(fo, fe);
+    assert_int_equal(sess_exec_line(&s, "puzzle 3"), CMD_OK);
+    char *text = slurp("puzzles/03-guard.cu");
+    assert_non_null(text);
+    assert_non_null(strstr(text, "// Puzzle 3: Guards"));
+    assert_non_null(strstr(text, "__global__ void guard(float *out, const float *a, int size)"));
+    free(text);
+    FILE *f = fopen("puzzles/03-guard.cu", "w");
+    fputs("my work\n", f);
+    fclose(f);
+    assert_int_equal(sess_exec_line(&s, "puzzle guard"), CMD_OK);
+    text = slurp("puzzles/03-guard.cu");
+    assert_string_equal(text, "my work\n");
+    free(text);
+    assert_int_equal(sess_exec_line(&s, "puzzle 99"), CMD_ERROR);
+    fclose(fo);
+    fclose(fe);
+    out_set_streams(NULL, NULL);
+    if (!strstr(o, "already there: keeping your work")) fail_msg("no keep message in:\n%s", o);
+    if (!strstr(e, "there are puzzles 1 to")) fail_msg("no range in:\n%s", e);
+    free(o);
+    free(e);
+    sess_free(&s);
+    unlink("puzzles/03-guard.cu");
+    rmdir("puzzles");
+    assert_int_equal(chdir(old), 0);
+    rmdir(dir);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(references),
+        cmocka_unit_test(table_and_lookup),
+        cmocka_unit_test(comparison),
+        cmocka_unit_test(files_match_the_harness),
+        cmocka_unit_test(lesson_matches_the_table),
+        cmocka_unit_test(header_and_driver),
+        cmocka_unit_test(puzzle_writes_and_keeps),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
