@@ -66,6 +66,7 @@ struct cmd {
     enum cmd_complete complete;
     cmd_complete_fn complete_fn;          /* for CMP_CUSTOM */
     void (*more_help)(struct session *s); /* printed after long_help, or NULL */
+    int screen;             /* takes the screen or reads keys: its output never goes to the pager */
 };
 
 /* All groups, in the order `help` lists them; NULL-terminated. */

@@ -109,16 +109,10 @@ static int check_variant(struct session *s, const anim *a)
                                             : "it records no trace");
         return -1;
     }
-    if (s->cfg.n > v->trace_max_n) {
-        sess_error(s, a->argi,
-                   "n = %lld is too large to animate: %s/%s can be traced up to n = %lld "
-                   "(set n %lld, or smaller, and animate again)",
-                   s->cfg.n, s->algo->name, v->name, v->trace_max_n,
-                   v->trace_max_n < 256 ? v->trace_max_n : 256);
-        return -1;
-    }
+    /* n past what can be traced: sess_record_trace plays a small instance */
     char err[LAB_ERR_MAX];
     lab_config cfg = s->cfg;
+    if (cfg.n > v->trace_max_n) cfg.n = 0; /* validated at the small n it will play */
     if (lab_validate(s->algo, v, &cfg, err, sizeof err) != 0 && cfg.n > 0) {
         sess_error(s, a->argi, "%s", err);
         return -1;
@@ -152,10 +146,15 @@ static enum cmd_status do_animate(struct session *s, int argc, char **argv)
     enum cmd_status st = CMD_OK;
     char err[LAB_ERR_MAX];
     int recorded = 0;
+    char small[96] = "";
     for (int i = 0; i < n; i++, recorded++) {
         if (sess_record_trace(s, an[i].v, &an[i].trace, &an[i].traced, err, sizeof err) != 0) {
             st = sess_error(s, an[i].argi, "%s", err);
             goto done;
+        }
+        if (s->trace_note[0] && i == 0) {
+            out_note("%s", s->trace_note);
+            snprintf(small, sizeof small, "  (n = %lld was set: a small instance)", s->cfg.n);
         }
         if (an[i].trace.truncated)
             out_warn("the trace of %s was cut short at its size bound; the last steps are missing",
@@ -179,9 +178,9 @@ static enum cmd_status do_animate(struct session *s, int argc, char **argv)
     }
     const lab_trace *t0 = &an[0].trace;
     char heading[256];
-    snprintf(heading, sizeof heading, "%s%s%s  n = %lld %s  on %s", an[0].label, n > 1 ? " vs " : "",
+    snprintf(heading, sizeof heading, "%s%s%s  n = %lld %s  on %s%s", an[0].label, n > 1 ? " vs " : "",
              n > 1 ? an[1].v->name : "", t0->n, lab_dtype_name(t0->dtype),
-             t0->backend == LAB_BACKEND_GPU ? "the GPU" : "the simulator");
+             t0->backend == LAB_BACKEND_GPU ? "the GPU" : "the simulator", small);
     /* s->color is off for --no-color, NO_COLOR, TERM=dumb and pipes alike. */
     viz_player_opts o = {.no_color = !s->color, .rows = rows, .nrows = n, .heading = heading};
 
@@ -241,10 +240,12 @@ const struct cmd cmd_animate[] = {
             "`animate A vs B` plays two variants side by side on the same input, in step.\n"
             "Keys: space play/pause, right or n next, left or p back, + and - speed,\n"
             "Home or r restart, End last step, ? help, q or Esc back to the prompt.\n"
-            "Animations are for small inputs: n above the variant's trace limit (show\n"
-            "lists it) is refused; n auto animates 64 elements. When the output is not\n"
-            "a terminal, the frames are printed as text one after another.\n",
-        .run = do_animate,
+            "Animations are for small inputs: with n above the variant's trace limit\n"
+            "(show lists it) a small instance of the same configuration plays instead,\n"
+            "two blocks of the same block size with the same pattern, and animate says\n"
+            "so; n auto animates 64 elements. When the output is not a terminal, the\n"
+            "frames are printed as text one after another.\n",
+        .run = do_animate, .screen = 1,
         .complete = CMP_CUSTOM,
         .complete_fn = complete_animate,
     },

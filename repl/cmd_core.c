@@ -11,10 +11,12 @@ static void help_one(struct session *s, const struct cmd *c)
     out_printf("%susage:%s %s\n", out_color(OUT_BOLD), out_color(OUT_RESET),
                c->usage ? c->usage : c->name);
     if (c->aliases && *c->aliases) out_printf("aliases: %s\n", c->aliases);
-    out_printf("\n%s\n", c->help ? c->help : "");
-    if (c->long_help && *c->long_help) out_printf("\n%s", c->long_help);
-    if (c->long_help && *c->long_help && c->long_help[strlen(c->long_help) - 1] != '\n')
+    out_printf("\n");
+    out_wrapped(c->help ? c->help : "", 0, 0);
+    if (c->long_help && *c->long_help) {
         out_printf("\n");
+        out_wrapped(c->long_help, 0, 0);
+    }
     if (c->more_help) {
         out_printf("\n");
         c->more_help(s);
@@ -42,10 +44,12 @@ static enum cmd_status cmd_help(struct session *s, int argc, char **argv)
     for (int g = 0; cmd_groups[g]; g++) {
         for (const struct cmd *c = cmd_groups[g]; c->name; c++) {
             const char *u = c->usage ? c->usage : c->name;
-            if ((int)strlen(u) > w)
-                out_printf("  %s\n  %*s  %s\n", u, w, "", c->help ? c->help : "");
-            else
-                out_printf("  %-*s  %s\n", w, u, c->help ? c->help : "");
+            if ((int)strlen(u) > w) {
+                out_printf("  %s\n", u);
+                out_wrapf(w + 4, w + 4, "%s", c->help ? c->help : "");
+            } else {
+                out_wrapf(2, w + 4, "%-*s  %s", w, u, c->help ? c->help : "");
+            }
         }
     }
     out_printf("\nSeveral commands on one line are separated by ';'; '#' starts a comment.\n");
@@ -101,7 +105,7 @@ const struct cmd cmd_core[] = {
                      "commands separated by ';'; '#' starts a comment. Errors name the line\n"
                      "(\"line N of FILE\") and the script goes on, unless gpulab was started\n"
                      "with --bail. A quit in the file ends gpulab.\n",
-        .run = cmd_source,
+        .run = cmd_source, .screen = 1,
         .complete = CMP_FILE,
     },
     {
@@ -115,7 +119,7 @@ const struct cmd cmd_core[] = {
         .aliases = "exit",
         .usage = "quit",
         .help = "leave gpulab (Ctrl-D at the prompt does the same)",
-        .run = cmd_quit,
+        .run = cmd_quit, .screen = 1,
     },
     {0},
 };

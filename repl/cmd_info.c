@@ -40,9 +40,11 @@ static const lab_algo *find_algo(const char *name, char *err, size_t errlen)
 
 static void list_algo(struct session *s, const lab_algo *a)
 {
-    out_printf("%s%s%s  %s", out_color(OUT_BOLD), a->name, out_color(OUT_RESET), a->summary);
-    if (a->lesson && *a->lesson) out_printf("  (lesson %s)", a->lesson);
-    out_printf("\n");
+    char line[1024];
+    size_t off = (size_t)snprintf(line, sizeof line, "%s%s%s  %s", out_color(OUT_BOLD), a->name,
+                                  out_color(OUT_RESET), a->summary);
+    if (a->lesson && *a->lesson) snprintf(line + off, sizeof line - off, "  (lesson %s)", a->lesson);
+    out_wrapped(line, 0, 2);
     int w = 0;
     for (int i = 0; i < a->nvariants; i++) {
         int l = (int)strlen(a->variants[i].name);
@@ -52,11 +54,12 @@ static void list_algo(struct session *s, const lab_algo *a)
         const lab_variant *v = &a->variants[i];
         const char *tag = kind_tag(v);
         int cur = s->algo == a && s->variant == v;
-        out_printf("  %s %s%-*s%s  %s", cur ? "*" : " ", out_color(OUT_ACCENT), w, v->name,
-                   out_color(OUT_RESET), v->summary ? v->summary : "");
-        if (tag) out_printf(" [%s]", tag);
-        if (v->flags & LAB_WRONG_ON_PURPOSE) out_printf(" [wrong on purpose]");
-        out_printf("\n");
+        off = (size_t)snprintf(line, sizeof line, "%s %s%-*s%s  %s", cur ? "*" : " ", out_color(OUT_ACCENT), w,
+                               v->name, out_color(OUT_RESET), v->summary ? v->summary : "");
+        if (tag && off < sizeof line) off += (size_t)snprintf(line + off, sizeof line - off, " [%s]", tag);
+        if ((v->flags & LAB_WRONG_ON_PURPOSE) && off < sizeof line)
+            snprintf(line + off, sizeof line - off, " [wrong on purpose]");
+        out_wrapped(line, 2, w + 6); /* continuation lines under the summary */
     }
 }
 

@@ -106,9 +106,9 @@ static const char *id_name(const char *id)
     return *p == '-' ? p + 1 : id;
 }
 
-/* Resolve what to a path (malloc'd), or NULL with a message in err. */
-static char *resolve(struct session *s, const char *what, char *err, size_t errlen)
+char *lesson_resolve(struct session *s, const char *what, char *err, size_t errlen)
 {
+    if (is_file(what)) return strdup(what);
     if (strchr(what, '/') || (strlen(what) > 3 && strcmp(what + strlen(what) - 3, ".md") == 0)) {
         if (is_file(what)) return strdup(what);
         snprintf(err, errlen, "no lesson file %s", what);
@@ -196,13 +196,16 @@ static enum cmd_status cmd_lessons(struct session *s, int argc, char **argv)
         else
             snprintf(prog, sizeof prog, "step %d of %d", p.step, l->nsteps);
         int cur = g_cur && strcmp(g_cur->id, l->id) == 0;
-        char title[600];
-        snprintf(title, sizeof title, "%s%s", l->title, cur ? "  (under way)" : "");
-        const char *cells[] = {num, l->id, title, l->time, prog};
+        if (cur) { /* the one open now: where it stands, not a second state beside "done" */
+            size_t pl = strlen(prog);
+            snprintf(prog + pl, sizeof prog - pl, ", open now");
+        }
+        const char *cells[] = {num, l->id, l->title, l->time, prog};
         out_table_row(t, cells);
         if (p.seen >= l->nsteps) out_table_color(t, 4, OUT_GOOD);
         lesson_free(l);
     }
+    out_table_shrink(t, 2, 16); /* titles are cut before anything wraps */
     out_table_print(t);
     out_table_free(t);
     out_printf("`lesson N` starts (or resumes) one; `lesson FILE` opens any lesson file.\n");
@@ -221,7 +224,7 @@ static enum cmd_status cmd_lesson(struct session *s, int argc, char **argv)
     }
     if (argc > 3) return sess_error(s, 3, "lesson takes a lesson and at most a step number");
     char err[1024];
-    char *path = resolve(s, argv[1], err, sizeof err);
+    char *path = lesson_resolve(s, argv[1], err, sizeof err);
     if (!path) return sess_error(s, 1, "%s", err);
     struct lesson *l = lesson_load(path, err, sizeof err);
     free(path);
@@ -365,16 +368,18 @@ static enum cmd_status cmd_beside(struct session *s, int argc, char **argv)
 
 static enum cmd_status cmd_lecture(struct session *s, int argc, char **argv)
 {
-    if (argc != 2) return sess_error(s, argc > 2 ? 2 : 0, "lecture takes one file: lecture FILE");
+    if (argc < 2) return sess_error(s, 0, "usage: lecture N|NAME|FILE [rehearse] [large]");
     if (s->depth > 0 || s->script) return sess_error(s, 0, "lecture runs from the prompt, not inside a script");
-    char err[1024];
-    char *path = is_file(argv[1]) ? strdup(argv[1]) : resolve(s, argv[1], err, sizeof err);
-    if (!path) return sess_error(s, 1, "%s", err);
-    int errors = s->errors;
-    int rc = lecture_main(s, path);
-    free(path);
+    for (int i = 2; i < argc; i++) {
+        if (strcmp(argv[i], "rehearse") == 0) s->rehearse = 1;
+        else if (strcmp(argv[i], "large") == 0) s->large = 1;
+        else {
+            s->rehearse = s->large = 0;
+            return sess_error(s, i, "expected rehearse or large here (usage: lecture N|NAME|FILE [rehearse] [large])");
+        }
+    }
+    int rc = lecture_main(s, argv[1]);
     if (rc == 2) return CMD_ERROR; /* it could not start; the reason is printed and counted */
-    (void)errors;
     return CMD_OK;
 }
 
@@ -409,10 +414,10 @@ const struct cmd cmd_lesson_group[] = {
                   "line, or edit it first. Then next, back and again move through the steps,\n"
                   "answer replies to a question, beside puts the lecture's numbers beside\n"
                   "the last results. lessons/README.md describes the file format.",
-     .run = cmd_lesson, .complete = CMP_CUSTOM, .complete_fn = complete_lessons},
-    {.name = "next", .usage = "next", .help = "the next step of the lesson", .run = cmd_next},
-    {.name = "back", .usage = "back", .help = "the previous step of the lesson", .run = cmd_back},
-    {.name = "again", .usage = "again", .help = "show the lesson's step again", .run = cmd_again},
+     .run = cmd_lesson, .screen = 1, .complete = CMP_CUSTOM, .complete_fn = complete_lessons},
+    {.name = "next", .usage = "next", .help = "the next step of the lesson", .run = cmd_next, .screen = 1},
+    {.name = "back", .usage = "back", .help = "the previous step of the lesson", .run = cmd_back, .screen = 1},
+    {.name = "again", .usage = "again", .help = "show the lesson's step again", .run = cmd_again, .screen = 1},
     {.name = "answer", .usage = "answer TEXT", .help = "answer the question of the lesson's step",
      .long_help = "Questions with a known answer are checked (case and spacing do not matter;\n"
                   "numbers may be written with separators: 3,321,858,913); open questions are\n"
@@ -421,13 +426,17 @@ const struct cmd cmd_lesson_group[] = {
     {.name = "beside", .usage = "beside",
      .help = "the lecture's numbers of this step beside the last results",
      .run = cmd_beside},
-    {.name = "lecture", .usage = "lecture FILE",
+    {.name = "lecture", .usage = "lecture N|NAME|FILE [rehearse] [large]",
      .help = "present a lesson or a script: one step per key, big and uncluttered",
-     .long_help = "Shows a lesson (or a plain script, steps separated by blank lines) one\n"
-                  "step at a time: space or right goes on (running the step's next command,\n"
-                  "shown before it runs), left goes back, q leaves. Runs use repeats 1 unless\n"
-                  "the lecture sets repeats itself; on the simulator a command's sim:\n"
-                  "alternative runs. Without a terminal every step runs in order (a rehearsal).",
-     .run = cmd_lecture, .complete = CMP_FILE},
+     .long_help = "Shows a lesson (a number or name as `lesson` takes it, or a file; or a plain\n"
+                  "script, steps separated by blank lines) one step at a time: space or right\n"
+                  "goes on (running the step's next command, shown before it runs, its output\n"
+                  "indented under the step), left goes back, g N Enter goes to step N, a shows\n"
+                  "the answers, k hides the key line, t the commands' output, z switches to a\n"
+                  "large layout for a projector, ? lists the keys, q leaves. Runs use repeats 1\n"
+                  "unless the lecture sets repeats itself; on the simulator a command's sim:\n"
+                  "alternative runs. Without a terminal, or with rehearse, every step runs in\n"
+                  "order and the time each one took is printed at the end (a rehearsal).",
+     .run = cmd_lecture, .screen = 1, .complete = CMP_FILE},
     {0},
 };

@@ -126,24 +126,66 @@ void sess_print_results(struct session *s, const lab_result *rows, int n)
         if (r->ran && r->correct == 0) out_table_color(t, ok_col, OUT_ERROR);
         else if (r->ran && r->correct > 0) out_table_color(t, ok_col, OUT_GOOD);
     }
+    /* Too wide for the terminal: these go first, in this order (a column
+     * not named here stays; the result is cut before the variant). */
+    static const char *const drop[] = {"min", "max", "% peak", "grid", "block", "GFLOP/s", "backend",
+                                       "speedup", "GB/s", NULL};
+    out_table_drop_order(t, drop);
+    out_table_shrink(t, C_RESULT - (flops ? 0 : 1), 6);
+    out_table_shrink(t, C_VAR, 8);
     out_table_print(t);
     out_table_free(t);
-    for (int i = 0; i < nnotes; i++) out_printf("[%d] %s: %s\n", i + 1, notes[i].who, notes[i].text);
+    for (int i = 0; i < nnotes; i++) out_wrapf(0, 4, "[%d] %s: %s", i + 1, notes[i].who, notes[i].text);
     free(notes);
     if (sim_rows)
-        out_printf("* sim rows: simulator time on this CPU, not GPU time (no GB/s, %% of peak or speedup)\n");
+        out_wrapf(0, 2, "* sim rows: simulator time on this CPU, not GPU time (no GB/s, %% of peak or speedup)");
 }
 
-/* The line above a table: what ran on what. */
-static void print_header(struct session *s, const lab_input *in)
+/* The line above a table: what ran on what. Simulator rows run once, so
+ * repeats is said of the rows that repeat. */
+static void print_header(struct session *s, const lab_input *in, const lab_variant **vs, int n)
 {
     if (s->json) return;
-    char nb[32];
+    char nb[32], rep[96];
     parse_fmt_size(in->job.n, nb, sizeof nb);
-    out_printf("%s%s%s  n = %lld%s%s%s  dtype %s  pattern %s  repeats %d\n", out_color(OUT_BOLD),
+    int sim = 0, other = 0;
+    for (int i = 0; i < n; i++) {
+        if (vs[i]->kind == LAB_ROW_KERNEL && lab_kernel_backend(&s->cfg) == LAB_BACKEND_SIM) sim++;
+        else other++;
+    }
+    if (!other) snprintf(rep, sizeof rep, "sim rows run once");
+    else if (sim) snprintf(rep, sizeof rep, "repeats %d (sim rows once)", s->cfg.repeats);
+    else snprintf(rep, sizeof rep, "repeats %d", s->cfg.repeats);
+    out_printf("%s%s%s  n = %lld%s%s%s  dtype %s  pattern %s  %s\n", out_color(OUT_BOLD),
                s->algo->name, out_color(OUT_RESET), in->job.n, strchr(nb, 'i') ? " (" : "",
                strchr(nb, 'i') ? nb : "", strchr(nb, 'i') ? ")" : "", lab_dtype_name(s->cfg.dtype),
-               s->cfg.pattern[0] ? s->cfg.pattern : "-", s->cfg.repeats);
+               s->cfg.pattern[0] ? s->cfg.pattern : "-", rep);
+}
+
+/* The n to run at when kernel rows would run on the simulator past its
+ * limit: the family's simulator size (or its default size), so that every row
+ * still shares one input. 0 when n can stay as it is. */
+static long long sim_fit_n(const struct session *s, const lab_config *cfg, long long items)
+{
+    if (items <= cfg->sim_limit) return 0;
+    long long n = s->algo->sim_default_n > 0 ? s->algo->sim_default_n : s->algo->n_default;
+    if (items == cfg->n && n > cfg->sim_limit) { /* a lowered sim-limit: a power of two below it */
+        n = 1;
+        while (n * 2 <= cfg->sim_limit) n *= 2;
+    }
+    return n > 0 && n < cfg->n ? n : 0;
+}
+
+static void note_sim_fit(const struct session *s, const lab_config *cfg, long long asked, long long n)
+{
+    char a[32], b[32], l[32];
+    parse_fmt_size(asked, a, sizeof a);
+    parse_fmt_size(n, b, sizeof b);
+    parse_fmt_size(cfg->sim_limit, l, sizeof l);
+    out_note("n = %s is past the simulator's limit (%s elements, `set sim-limit`): every row runs at "
+             "n = %s, %s's size for the simulator, so that all of them share one input; on a GPU "
+             "they run at n = %s",
+             a, l, b, s->algo->name, a);
 }
 
 /* Run the variants vs[0..n) over one input prepared once. Returns the
@@ -156,11 +198,27 @@ static int run_rows(struct session *s, const lab_variant **vs, int n, lab_result
     for (int i = 0; i < n; i++)
         if (vs[i]->kind == LAB_ROW_KERNEL) kernels++;
     if (kernels && s->cfg.backend == LAB_BACKEND_AUTO) sess_note_no_gpu(s);
-    if (lab_input_prepare(&in, s->algo, &s->cfg, msg, sizeof msg) != 0) {
+    lab_config cfg = s->cfg; /* in.job points at it until lab_input_free */
+    int on_sim = kernels && lab_kernel_backend(&cfg) == LAB_BACKEND_SIM;
+    /* every family's simulator elements are at least n: no input needed to know */
+    long long fit = on_sim && cfg.n > 0 ? sim_fit_n(s, &cfg, cfg.n) : 0;
+    if (fit) cfg.n = fit;
+    if (lab_input_prepare(&in, s->algo, &cfg, msg, sizeof msg) != 0) {
         sess_error(s, -1, "%s", msg);
         return -1;
     }
-    print_header(s, &in);
+    if (on_sim && !fit && cfg.n > 0 && in.job.sim_items > 0 &&
+        (fit = sim_fit_n(s, &cfg, in.job.sim_items)) > 0) {
+        /* n itself fits, its elements (n x n, an image) do not */
+        lab_input_free(&in);
+        cfg.n = fit;
+        if (lab_input_prepare(&in, s->algo, &cfg, msg, sizeof msg) != 0) {
+            sess_error(s, -1, "%s", msg);
+            return -1;
+        }
+    }
+    if (fit) note_sim_fit(s, &cfg, s->cfg.n, fit);
+    print_header(s, &in, vs, n);
     int notrun = 0;
     for (int i = 0; i < n; i++) {
         if (lab_interrupted) {
@@ -263,10 +321,26 @@ static enum cmd_status do_compare(struct session *s, int argc, char **argv)
     if (!vs || !rows) {
         st = sess_error(s, -1, "out of memory");
     } else {
-        for (int i = 0; i < n; i++) vs[i] = &s->algo->variants[i];
-        int notrun = run_rows(s, vs, n, rows);
+        /* Without a GPU the table leaves out the library rows, with a line
+         * saying so; JSON keeps them as rows that did not run. */
+        char lib[256] = "";
+        int m = 0;
+        for (int i = 0; i < n; i++) {
+            const lab_variant *v = &s->algo->variants[i];
+            if (v->kind == LAB_ROW_LIB && !s->json && !lab_gpu_available()) {
+                size_t l = strlen(lib);
+                snprintf(lib + l, sizeof lib - l, "%s%s", l ? ", " : "", v->name);
+                continue;
+            }
+            vs[m++] = v;
+        }
+        int notrun = run_rows(s, vs, m, rows);
+        if (lib[0] && notrun >= 0)
+            out_wrapf(0, 2, "%s (vendor library code) run%s only on a GPU: not in this table", lib,
+                      strchr(lib, ',') ? "" : "s");
         if (notrun < 0) st = CMD_ERROR;
-        if (notrun > 0 && lab_interrupted) st = sess_error(s, -1, "compare interrupted: %d rows did not run", notrun);
+        if (notrun > 0 && lab_interrupted) st = sess_error(s, -1, "compare interrupted: %d row%s did not run", notrun,
+                                                         notrun == 1 ? "" : "s");
     }
     free(vs);
     free(rows);

@@ -509,6 +509,21 @@ static void complete_model(struct session *s, struct cmp_list *out)
     for (int i = 0; i < occ_model_count(); i++) cmp_add(out, occ_model_at(i)->name);
 }
 
+static int set_pager(struct session *s, const char *v, char *err, size_t errlen)
+{
+    int on;
+    if (set_onoff(&on, v, err, errlen) != 0) return -1;
+    out_set_pager(on);
+    return 0;
+}
+
+static void show_pager(const struct session *s, char *buf, size_t len)
+{
+    const char *p = getenv("PAGER");
+    snprintf(buf, len, "%s (%s, at a terminal only)", out_pager_enabled() ? "on" : "off",
+             p ? (*p ? p : "PAGER is empty: none") : "less -R");
+}
+
 /* -------------------------------------------------------------- table */
 
 static const struct setting settings[] = {
@@ -540,6 +555,8 @@ static const struct setting settings[] = {
     {"image", "a PGM or PNG file, or none", "histogram input image", set_image, show_image, NULL},
     {"model", "a GPU model name (h200, a100, t4, ...: Tab lists them)", "occupancy model on the simulator",
      set_model, show_model, complete_model},
+    {"pager", "on or off", "long output through $PAGER (less -R) at a terminal", set_pager, show_pager,
+     complete_onoff},
 };
 #define NSETTINGS ((int)(sizeof settings / sizeof settings[0]))
 
@@ -604,8 +621,8 @@ static void set_more_help(struct session *s)
     for (int i = 0; i < NSETTINGS; i++) {
         char buf[256];
         settings[i].show(s, buf, sizeof buf);
-        out_printf("  %-11s %s\n  %-11s   allowed: %s; now: %s\n", settings[i].name, settings[i].help,
-                   "", settings[i].allowed, buf);
+        out_wrapf(2, 14, "%-11s %s", settings[i].name, settings[i].help);
+        out_wrapf(16, 16, "allowed: %s; now: %s", settings[i].allowed, buf);
     }
 }
 

@@ -40,13 +40,6 @@ static void fmt_bytes(long b, char *buf, size_t len)
     else snprintf(buf, len, "%ld B", b);
 }
 
-static int out_width(void)
-{
-    struct winsize ws;
-    if (isatty(fileno(out_stream())) && ioctl(fileno(out_stream()), TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
-        return ws.ws_col;
-    return 0;
-}
 
 /* A kernel variant of the current algorithm by name (argv[i]), or the
  * current variant when i >= argc. */
@@ -203,7 +196,9 @@ static void print_sweep_table(struct session *s, const sweep_data *d)
 }
 
 /* The plot of d as a canvas (the caller frees it); *rows gets the rows used. */
-static canvas *plot_sweep(const sweep_data *d, sweep_metric m, int width, int *rows)
+/* The sweep's plot in cells; offer: what to call it when it is offered to
+ * `export` (its data with it, for the vector plot), or NULL. */
+static canvas *plot_sweep(const sweep_data *d, sweep_metric m, int width, int *rows, const char *offer)
 {
     static double xs[SWEEP_MAX_VARIANTS][SWEEP_MAX_VALUES], ys[SWEEP_MAX_VARIANTS][SWEEP_MAX_VALUES];
     viz_plot_series series[SWEEP_MAX_VARIANTS];
@@ -250,6 +245,7 @@ static canvas *plot_sweep(const sweep_data *d, sweep_metric m, int width, int *r
     canvas *c = canvas_new(width, h);
     if (!c) return NULL;
     *rows = viz_plot_draw(c, canvas_bounds(c), &p);
+    if (offer) viz_export_offer_plot(c, *rows, &p, offer);
     return c;
 }
 
@@ -258,16 +254,15 @@ static void show_plot(struct session *s, const sweep_data *d, sweep_metric m)
     int w = out_width();
     w = w > 0 ? (w > 110 ? 110 : w) : 78;
     int rows = 0;
-    canvas *c = plot_sweep(d, m, w, &rows);
+    char what[96];
+    snprintf(what, sizeof what, "the plot of the sweep of %s", sweep_axis_name(d->axis));
+    canvas *c = plot_sweep(d, m, w, &rows, what);
     if (!c) return;
     viz_text_opts o = viz_text_opts_for(out_stream(), !s->color);
     o.trim_bottom = 1;
     out_printf("\n");
     out_flush();
     viz_text_write(out_stream(), c, &o);
-    char what[96];
-    snprintf(what, sizeof what, "the plot of the sweep of %s", sweep_axis_name(d->axis));
-    viz_export_offer(c, rows, what);
     canvas_free(c);
 }
 
@@ -427,8 +422,8 @@ static void explain_main(const lab_launch_probe *l, const sweep_occ *o, lab_back
         out_printf("\n%s cannot run at all: %s\n", l->kernel, r->why);
         return;
     }
-    out_printf("\nWhy %d block%s of %d threads per SM (%s):\n", r->blocks_per_sm, r->blocks_per_sm == 1 ? "" : "s",
-               o->threads, l->kernel);
+    out_printf("\nWhy %d block%s of %d thread%s per SM (%s):\n", r->blocks_per_sm,
+               r->blocks_per_sm == 1 ? "" : "s", o->threads, o->threads == 1 ? "" : "s", l->kernel);
     static const char *const head[] = {"resource", "one block takes", "an SM has", "blocks it allows"};
     struct out_table *t = out_table_new(4, head, "llrr");
     char a[4][96];
@@ -743,8 +738,9 @@ static enum cmd_status cmd_suggest(struct session *s, int argc, char **argv)
     }
     out_printf("occupancy suggests: block %d", suggested);
     if (occ_s.known)
-        out_printf(" (%.0f%% theoretical occupancy, %d blocks per SM; a grid of %d blocks fills every SM)",
-                   100.0 * occ_s.r.occupancy, occ_s.r.blocks_per_sm, min_grid);
+        out_printf(" (%.0f%% theoretical occupancy, %d block%s per SM; a grid of %d block%s fills every SM)",
+                   100.0 * occ_s.r.occupancy, occ_s.r.blocks_per_sm, occ_s.r.blocks_per_sm == 1 ? "" : "s",
+                   min_grid, min_grid == 1 ? "" : "s");
     out_printf("\n  from %s\n", src);
     if (!allowed)
         out_printf("  %s/%s takes blocks of %d..%d%s, so the nearest it can run is %d\n", s->algo->name, v->name,
@@ -787,18 +783,28 @@ static int results_are_sweep(const struct session *s, const sweep_data *d)
 
 static enum cmd_status cmd_export(struct session *s, int argc, char **argv)
 {
-    if (argc != 2) return sess_error(s, argc < 2 ? 1 : 2, "usage: export FILE.csv|FILE.json|FILE.svg|FILE.png|FILE.pdf");
+    if (argc != 2 && argc != 4)
+        return sess_error(s, argc < 2 ? 1 : 2, "usage: export FILE.csv|FILE.json|FILE.svg|FILE.png|FILE.pdf [--width N]");
     const char *path = argv[1];
     const char *dot = strrchr(path, '.');
     if (dot && strchr(dot, '/')) dot = NULL;
     char err[1024];
+    long long width = 0;
+    if (argc == 4) {
+        if (strcmp(argv[2], "--width") != 0 && strcmp(argv[2], "width") != 0)
+            return sess_error(s, 2, "expected --width N here (usage: export FILE [--width N])");
+        if (parse_size(argv[3], 100, 16000, &width, err, sizeof err) != 0)
+            return sess_error(s, 3, "--width: %s (pixels across for PNG, points for SVG and PDF)", err);
+        if (viz_export_format(path) == VIZ_EXPORT_NONE)
+            return sess_error(s, 2, "--width is for pictures (.svg, .png, .pdf); tables have no width");
+    }
     if (viz_export_format(path) != VIZ_EXPORT_NONE) {
         int rows = 0;
         const char *what = NULL;
         const canvas *c = viz_export_latest(&rows, &what);
         if (!c)
             return sess_error(s, 1, "there is no picture yet: a sweep draws a plot, and animate shows frames");
-        if (viz_export_canvas(c, rows, path, err, sizeof err) != 0) return sess_error(s, 1, "%s", err);
+        if (viz_export_latest_write(path, (int)width, err, sizeof err) != 0) return sess_error(s, 1, "%s", err);
         if (!s->json) out_printf("wrote %s: %s\n", path, what);
         return CMD_OK;
     }
@@ -830,7 +836,7 @@ static enum cmd_status cmd_export(struct session *s, int argc, char **argv)
         if (sweep)
             out_printf("wrote %s: the sweep of %s, %d points\n", path, sweep_axis_name(d->axis), d->npoints);
         else
-            out_printf("wrote %s: the last table, %d rows\n", path, s->nresults);
+            out_printf("wrote %s: the last table, %d row%s\n", path, s->nresults, s->nresults == 1 ? "" : "s");
     }
     return CMD_OK;
 }
@@ -942,14 +948,17 @@ const struct cmd cmd_sweep[] = {
     },
     {
         .name = "export",
-        .usage = "export FILE.csv|FILE.json|FILE.svg|FILE.png|FILE.pdf",
+        .usage = "export FILE.csv|FILE.json|FILE.svg|FILE.png|FILE.pdf [--width N]",
         .help = "save the last table or sweep (CSV, JSON), or the last plot or frame (SVG, PNG, PDF)",
         .long_help =
             "CSV and JSON hold the last sweep, or the last run/compare table when that came\n"
-            "later, with the device, every setting and the date. CSV files start with '#'\n"
-            "comment lines for those, then one header row.\n"
-            "SVG, PNG and PDF draw the last picture shown: a sweep's plot or the current\n"
-            "animation frame, cell by cell, for slides.\n",
+            "later, with the device, every setting and the date, one column per field. CSV\n"
+            "files start with '#' comment lines for those, then one header row.\n"
+            "SVG, PNG and PDF draw the last picture shown, for slides: a sweep's plot as a\n"
+            "vector plot (axes with ticks and units, log scales for x2 and x4 sweeps, a\n"
+            "legend, each variant in its colour), or the current animation frame with its\n"
+            "whole caption and without the key line. --width N sets the width: pixels for\n"
+            "PNG (plots 1600 by default), points for SVG and PDF (plots 800).\n",
         .run = cmd_export,
         .complete = CMP_FILE,
     },

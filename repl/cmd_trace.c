@@ -32,14 +32,7 @@ int sess_record_trace(struct session *s, const lab_variant *v, lab_trace *t, lab
         return -1;
     }
     lab_config cfg = s->cfg;
-    if (cfg.n <= 0) {
-        /* The family's picture size, or its default size when that is small
-         * enough (the lecture's examples), or a size small enough to read. */
-        long long def = s->algo->n_default;
-        if (s->algo->trace_n > 0) cfg.n = s->algo->trace_n;
-        else if (def > 0 && def <= v->trace_max_n) cfg.n = def;
-        else cfg.n = v->trace_max_n < TRACE_AUTO_N ? v->trace_max_n : TRACE_AUTO_N;
-    }
+    s->trace_note[0] = 0;
     /* With block auto, trace with the variant's smallest block of at least a
      * warp: fewer idle threads make a readable trace, and a warp shows
      * divergence. Below a warp, the variant's own default. */
@@ -47,6 +40,45 @@ int sess_record_trace(struct session *s, const lab_variant *v, lab_trace *t, lab
         cfg.block = v->trace_block; /* the variant knows what shows its steps best */
     else if (cfg.block <= 0 && v->block_min > 0 && !(v->flags & (LAB_FIXED_BLOCK | LAB_BLOCK_2D)))
         cfg.block = v->block_min >= 32 ? v->block_min : v->block_default;
+    if (cfg.n <= 0 || cfg.n > v->trace_max_n) {
+        /* The family's picture size, or its default size when that is small
+         * enough (the lecture's examples), or a size small enough to read. */
+        long long def = s->algo->n_default;
+        long long asked = cfg.n;
+        if (s->algo->trace_n > 0) cfg.n = s->algo->trace_n;
+        else if (def > 0 && def <= v->trace_max_n) cfg.n = def;
+        else cfg.n = v->trace_max_n < TRACE_AUTO_N ? v->trace_max_n : TRACE_AUTO_N;
+        if (asked > 0) {
+            /* n too large to record every step: a small instance of the same
+             * configuration, two blocks of the same block size where the
+             * variant's n is one element per thread, else the picture size. */
+            int blocks = 0;
+            if (!(v->flags & LAB_BLOCK_2D) && s->algo->trace_n <= 0 && cfg.block > 0) {
+                int ipt = v->items_per_thread > 0 ? v->items_per_thread : 1;
+                long long two = 2LL * cfg.block * ipt;
+                if (two > v->trace_max_n) two = v->trace_max_n;
+                if (v->flags & LAB_POW2_N) {
+                    long long p2 = 1;
+                    while (p2 * 2 <= two) p2 *= 2;
+                    two = p2;
+                }
+                cfg.n = two;
+                blocks = (int)((two + (long long)cfg.block * ipt - 1) / ((long long)cfg.block * ipt));
+            }
+            char a[32], b[32];
+            parse_fmt_size(asked, a, sizeof a);
+            parse_fmt_size(cfg.n, b, sizeof b);
+            if (blocks > 0)
+                snprintf(s->trace_note, sizeof s->trace_note,
+                         "n = %s is too large to record every step: showing the first %d block%s, "
+                         "n = %s, with the same block (%d) and pattern", a, blocks, blocks == 1 ? "" : "s",
+                         b, cfg.block);
+            else
+                snprintf(s->trace_note, sizeof s->trace_note,
+                         "n = %s is too large to record every step: showing n = %s, with the same "
+                         "block and pattern", a, b);
+        }
+    }
     cfg.repeats = 1;
     lab_input in;
     if (lab_input_prepare(&in, s->algo, &cfg, err, errlen) != 0) return -1;
@@ -295,6 +327,7 @@ static enum cmd_status do_trace(struct session *s, int argc, char **argv)
         return sess_error(s, var_argi, "%s", err);
     }
     enum cmd_status st = CMD_OK;
+    if (s->trace_note[0] && !s->json) out_note("%s", s->trace_note);
     if (save) {
         json_t *o = trace_json(&t, &r);
         if (json_dump_file(o, save, JSON_COMPACT | JSON_PRESERVE_ORDER) != 0) {
@@ -339,7 +372,9 @@ const struct cmd cmd_trace[] = {
             "per thread: its reads, writes, additions, atomics and shuffles. Tracing is for\n"
             "small inputs: when n is auto it traces at n = 64 (or the variant's limit), and\n"
             "when block is auto with the variant's smallest block, so there are fewer idle\n"
-            "threads to read; a larger n is refused with the limit (show lists it).\n"
+            "threads to read. Past the variant's limit (show lists it) it traces a small\n"
+            "instance of the same configuration, two blocks of the same block size with\n"
+            "the same pattern, and says so.\n"
             "trace save FILE.json\n"
             "writes the events as JSON, the data the animations play; with --json the\n"
             "trace is printed as one JSON object.\n",

@@ -135,6 +135,11 @@ int lesson_progress_put(const struct lesson_progress *p);
 
 /* ---- the lesson runner (cmd_lesson.c) */
 
+/* What `lesson` and `lecture` take, as a path (malloc'd): a file, a number
+ * from `lessons`, a lesson's name or a prefix of it, or an algorithm it is
+ * about. NULL with a message in err. */
+char *lesson_resolve(struct session *s, const char *what, char *err, size_t errlen);
+
 /* The step whose lecture numbers `beside` prints (the runner and lecture
  * mode set it when they show a step; NULL: none). */
 void lesson_set_beside(const struct lesson_step *st);

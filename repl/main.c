@@ -36,7 +36,11 @@ static void usage(void)
             "  --bail           stop at the first command that fails\n"
             "  --no-color       no colours (also when NO_COLOR is set)\n"
             "  --lang LANG      language of the lessons (en, uk, sl, zh, de)\n"
-            "  --lecture FILE   run a lecture\n"
+            "  --lecture N|NAME|FILE\n"
+            "                   present a lesson (a number or name from `lessons`, or a\n"
+            "                   lesson or script file) one step per key; ? lists the keys\n"
+            "  --rehearse       with --lecture: run every step in order and time each one\n"
+            "  --large          with --lecture: the large layout, for a projector\n"
             "  -h, --help       this text\n"
             "  -V, --version    the version\n"
             "\n"
@@ -67,7 +71,7 @@ static int want_color(int no_color_opt)
 
 int main(int argc, char **argv)
 {
-    enum { OPT_JSON = 256, OPT_BAIL, OPT_NOCOLOR, OPT_LANG, OPT_LECTURE };
+    enum { OPT_JSON = 256, OPT_BAIL, OPT_NOCOLOR, OPT_LANG, OPT_LECTURE, OPT_REHEARSE, OPT_LARGE };
     static const struct option opts[] = {
         {"json", no_argument, NULL, OPT_JSON},
         {"bail", no_argument, NULL, OPT_BAIL},
@@ -75,12 +79,14 @@ int main(int argc, char **argv)
         {"no-colour", no_argument, NULL, OPT_NOCOLOR},
         {"lang", required_argument, NULL, OPT_LANG},
         {"lecture", required_argument, NULL, OPT_LECTURE},
+        {"rehearse", no_argument, NULL, OPT_REHEARSE},
+        {"large", no_argument, NULL, OPT_LARGE},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0},
     };
     const char **cmds = calloc((size_t)argc + 1, sizeof *cmds);
-    int ncmds = 0, json = 0, bail = 0, no_color = 0, opt;
+    int ncmds = 0, json = 0, bail = 0, no_color = 0, rehearse = 0, large = 0, opt;
     const char *lang = NULL, *lecture = NULL;
     if (!cmds) return 2;
     opterr = 0;
@@ -92,6 +98,8 @@ int main(int argc, char **argv)
         case OPT_NOCOLOR: no_color = 1; break;
         case OPT_LANG: lang = optarg; break;
         case OPT_LECTURE: lecture = optarg; break;
+        case OPT_REHEARSE: rehearse = 1; break;
+        case OPT_LARGE: large = 1; break;
         case 'h': usage(); free(cmds); return 0;
         case 'V': out_printf("gpulab %s\n", GPULAB_VERSION); free(cmds); return 0;
         default:
@@ -144,6 +152,8 @@ int main(int argc, char **argv)
         if (st == CMD_QUIT || (s.bail && s.errors)) quit = 1;
     }
     if (!quit && lecture) {
+        s.rehearse = rehearse;
+        s.large = large;
         status = lecture_main(&s, lecture);
         quit = 1;
     }

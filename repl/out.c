@@ -1,9 +1,13 @@
 /* out.c - the one output module (see out.h). */
+#define _GNU_SOURCE /* vasprintf */
 #include "out.h"
 
 #include <jansson.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static FILE *g_out, *g_err;
@@ -137,6 +141,223 @@ void out_error(const struct out_loc *loc, const char *fmt, ...)
     va_end(ap);
 }
 
+/* ------------------------------------------------------------ the terminal */
+
+static int g_width_override = -1, g_pager = 1;
+
+void out_set_width(int cols) { g_width_override = cols; }
+
+static int tty_size(int *cols, int *rows)
+{
+    struct winsize ws;
+    FILE *o = out_stream();
+    if (o != stdout && o != stderr) return -1;
+    if (!isatty(fileno(o)) || ioctl(fileno(o), TIOCGWINSZ, &ws) != 0 || ws.ws_col == 0) return -1;
+    if (cols) *cols = ws.ws_col;
+    if (rows) *rows = ws.ws_row;
+    return 0;
+}
+
+int out_width(void)
+{
+    if (g_width_override >= 0) return g_width_override;
+    int cols;
+    if (tty_size(&cols, NULL) == 0) return cols;
+    const char *c = getenv("COLUMNS");
+    int w = c ? atoi(c) : 0;
+    return w >= 20 && w <= 1000 ? w : 0;
+}
+
+int out_height(void)
+{
+    int rows;
+    if (tty_size(NULL, &rows) == 0 && rows > 0) return rows;
+    const char *l = getenv("LINES");
+    int h = l ? atoi(l) : 0;
+    return h >= 5 && h <= 1000 ? h : 0;
+}
+
+/* Display width of a UTF-8 string: the bytes that start a character, ANSI
+ * colour sequences (ESC [ ... m) left out. */
+int out_text_width(const char *s, size_t len)
+{
+    int w = 0;
+    for (size_t i = 0; i < len && s[i]; i++) {
+        if (s[i] == '\033' && i + 1 < len && s[i + 1] == '[') {
+            i += 2;
+            while (i < len && s[i] && !(s[i] >= '@' && s[i] <= '~')) i++;
+            continue;
+        }
+        if (((unsigned char)s[i] & 0xC0) != 0x80) w++;
+    }
+    return w;
+}
+
+static int utf8_width(const char *s) { return out_text_width(s, strlen(s)); }
+
+/* Byte length of the first `cols` display columns of s. */
+static size_t utf8_prefix(const char *s, int cols)
+{
+    size_t i = 0;
+    int w = 0;
+    while (s[i]) {
+        if (((unsigned char)s[i] & 0xC0) != 0x80) {
+            if (w == cols) break;
+            w++;
+        }
+        i++;
+    }
+    return i;
+}
+
+void out_wrap_to(FILE *f, const char *text, int width, int indent, int hang)
+{
+    const char *p = text;
+    int first = 1;
+    while (*p) {
+        size_t para = strcspn(p, "\n");
+        int ind = first ? indent : hang;
+        if (width <= 0 || out_text_width(p, para) + ind <= width) {
+            fprintf(f, "%*s%.*s\n", ind, "", (int)para, p);
+        } else {
+            /* Words of this line, filled up to width; a word longer than a
+             * line is cut only when nothing else can be done. */
+            const char *q = p, *end = p + para;
+            int col = 0, room = width - ind > 10 ? width - ind : 10;
+            fprintf(f, "%*s", ind, "");
+            while (q < end) {
+                const char *gap = q; /* the spaces before a word are kept as they are */
+                while (q < end && *q == ' ') q++;
+                if (q >= end) break;
+                int gw = (int)(q - gap);
+                const char *w = q;
+                while (q < end && *q != ' ') q++;
+                int ww = out_text_width(w, (size_t)(q - w));
+                if (col > 0 && col + gw + ww > room) {
+                    ind = hang;
+                    room = width - ind > 10 ? width - ind : 10;
+                    fprintf(f, "\n%*s", ind, "");
+                    col = 0;
+                    gw = 0;
+                }
+                fprintf(f, "%*s", gw, "");
+                fwrite(w, 1, (size_t)(q - w), f);
+                col += gw + ww;
+            }
+            fputc('\n', f);
+        }
+        first = 0;
+        p += para;
+        if (*p == '\n') {
+            p++;
+            first = 1; /* a new line of the text starts at the first indent */
+        }
+    }
+}
+
+void out_wrapped(const char *text, int indent, int hang)
+{
+    out_wrap_to(out_stream(), text, out_width(), indent, hang);
+}
+
+void out_wrapf(int indent, int hang, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *s = NULL;
+    if (vasprintf(&s, fmt, ap) >= 0 && s) {
+        size_t l = strlen(s);
+        if (l && s[l - 1] == '\n') s[l - 1] = 0;
+        out_wrapped(s, indent, hang);
+        free(s);
+    }
+    va_end(ap);
+}
+
+/* ---------------------------------------------------------------- the pager */
+
+void out_set_pager(int on) { g_pager = on; }
+int out_pager_enabled(void) { return g_pager; }
+
+static FILE *g_page_saved;
+static char *g_page_buf;
+static size_t g_page_len;
+static int g_paging;
+
+int out_page_begin(void)
+{
+    if (!g_pager || g_paging || out_stream() != stdout || !isatty(STDOUT_FILENO) ||
+        !isatty(STDIN_FILENO))
+        return 0;
+    FILE *m = open_memstream(&g_page_buf, &g_page_len);
+    if (!m) return 0;
+    fflush(stdout);
+    g_page_saved = g_out;
+    g_out = m;
+    g_paging = 1;
+    return 1;
+}
+
+/* Screen lines the text takes at cols columns. */
+static long screen_lines(const char *s, size_t len, int cols)
+{
+    long lines = 0;
+    size_t i = 0;
+    while (i < len) {
+        size_t l = 0;
+        while (i + l < len && s[i + l] != '\n') l++;
+        int w = out_text_width(s + i, l);
+        lines += cols > 0 && w > cols ? (w + cols - 1) / cols : 1;
+        i += l + 1;
+    }
+    return lines;
+}
+
+static void write_all(FILE *f, const char *s, size_t len)
+{
+    if (len) fwrite(s, 1, len, f);
+    fflush(f);
+}
+
+void out_page_end(void)
+{
+    if (!g_paging) return;
+    fclose(g_out); /* g_page_buf, g_page_len now hold the text */
+    g_out = g_page_saved;
+    g_paging = 0;
+    int cols = 80, rows = 24;
+    struct winsize ws;
+    if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 0) {
+        cols = ws.ws_col;
+        rows = ws.ws_row;
+    }
+    const char *pager = getenv("PAGER");
+    if (!pager) pager = "less -R";
+    int fits = screen_lines(g_page_buf, g_page_len, cols) < rows - 1;
+    if (fits || !*pager || strcmp(pager, "cat") == 0) {
+        write_all(stdout, g_page_buf, g_page_len);
+    } else {
+        /* less -R shows the colours; the pager owns the terminal (and Ctrl-C)
+         * until it ends, and a pager that quits early is no error. */
+        void (*old_pipe)(int) = signal(SIGPIPE, SIG_IGN);
+        void (*old_int)(int) = signal(SIGINT, SIG_IGN);
+        FILE *p = popen(pager, "w");
+        if (!p) {
+            write_all(stdout, g_page_buf, g_page_len);
+        } else {
+            fwrite(g_page_buf, 1, g_page_len, p);
+            int rc = pclose(p);
+            if (rc == -1 || (WIFEXITED(rc) && WEXITSTATUS(rc) == 127))
+                write_all(stdout, g_page_buf, g_page_len); /* no such pager */
+        }
+        signal(SIGINT, old_int);
+        signal(SIGPIPE, old_pipe);
+    }
+    free(g_page_buf);
+    g_page_buf = NULL;
+    g_page_len = 0;
+}
+
 /* ------------------------------------------------------------------ tables */
 
 struct out_table {
@@ -144,16 +365,9 @@ struct out_table {
     char **cells;            /* (nrows + 1) * ncols, row 0 = headers */
     unsigned char *roles;    /* colour role per cell */
     char *align;
+    int *drop;               /* order of leaving a column out: 1 first; 0 never */
+    int *shrink;             /* narrowest a column may be cut to (0: not cut) */
 };
-
-/* Display width of a UTF-8 string: count the bytes that start a character. */
-static int utf8_width(const char *s)
-{
-    int w = 0;
-    for (; *s; s++)
-        if (((unsigned char)*s & 0xC0) != 0x80) w++;
-    return w;
-}
 
 static int table_grow(struct out_table *t)
 {
@@ -186,6 +400,8 @@ struct out_table *out_table_new(int ncols, const char *const *headers, const cha
     if (!t) return NULL;
     t->ncols = ncols;
     t->align = calloc((size_t)ncols + 1, 1);
+    t->drop = calloc((size_t)ncols, sizeof *t->drop);
+    t->shrink = calloc((size_t)ncols, sizeof *t->shrink);
     for (int i = 0; i < ncols; i++)
         t->align[i] = align && i < (int)strlen(align) ? align[i] : 'l';
     table_add(t, headers);
@@ -203,31 +419,94 @@ void out_table_color(struct out_table *t, int col, enum out_role r)
     t->roles[(t->nrows - 1) * t->ncols + col] = (unsigned char)r;
 }
 
+void out_table_drop_order(struct out_table *t, const char *const *heads)
+{
+    if (!t || !t->drop) return;
+    for (int k = 0; heads && heads[k]; k++)
+        for (int c = 0; c < t->ncols; c++)
+            if (strcmp(t->cells[c], heads[k]) == 0 && t->drop[c] == 0) t->drop[c] = k + 1;
+}
+
+void out_table_shrink(struct out_table *t, int col, int min)
+{
+    if (t && t->shrink && col >= 0 && col < t->ncols) t->shrink[col] = min;
+}
+
+/* Fit the columns into width: leave out columns in their drop order, then
+ * cut the shrinkable ones, widest first. keep[c] says which stay. */
+static void table_fit(struct out_table *t, int *w, int *keep, int width, char *gone, size_t gonelen)
+{
+    int total = 0;
+    for (int c = 0; c < t->ncols; c++) total += w[c] + (c ? 2 : 0);
+    while (width > 0 && total > width) {
+        int best = -1;
+        for (int c = 0; c < t->ncols; c++)
+            if (keep[c] && t->drop[c] > 0 && (best < 0 || t->drop[c] < t->drop[best])) best = c;
+        if (best < 0) break;
+        keep[best] = 0;
+        total -= w[best] + 2;
+        size_t l = strlen(gone);
+        snprintf(gone + l, gonelen - l, "%s%s", l ? ", " : "", t->cells[best]);
+    }
+    while (width > 0 && total > width) {
+        int best = -1;
+        for (int c = 0; c < t->ncols; c++)
+            if (keep[c] && t->shrink[c] > 0 && w[c] > t->shrink[c] && (best < 0 || w[c] > w[best])) best = c;
+        if (best < 0) break;
+        int cut = total - width;
+        if (cut > w[best] - t->shrink[best]) cut = w[best] - t->shrink[best];
+        w[best] -= cut;
+        total -= cut;
+    }
+}
+
 void out_table_print(struct out_table *t)
 {
     if (!t) return;
     int *w = calloc((size_t)t->ncols, sizeof *w);
-    if (!w) return;
+    int *keep = calloc((size_t)t->ncols, sizeof *keep);
+    if (!w || !keep) {
+        free(w);
+        free(keep);
+        return;
+    }
     for (int r = 0; r < t->nrows; r++)
         for (int c = 0; c < t->ncols; c++) {
             const char *s = t->cells[r * t->ncols + c];
             int l = s ? utf8_width(s) : 0;
             if (l > w[c]) w[c] = l;
         }
+    for (int c = 0; c < t->ncols; c++) keep[c] = 1;
+    char gone[512] = "";
+    int width = out_width();
+    table_fit(t, w, keep, width, gone, sizeof gone);
+    int lastc = t->ncols - 1;
+    while (lastc > 0 && !keep[lastc]) lastc--;
     FILE *o = out_stream();
     for (int r = 0; r < t->nrows; r++) {
         if (r == 0) fputs(out_color(OUT_BOLD), o);
+        int first = 1;
         for (int c = 0; c < t->ncols; c++) {
+            if (!keep[c]) continue;
             const char *s = t->cells[r * t->ncols + c];
             if (!s) s = "";
-            int pad = w[c] - utf8_width(s);
-            int last = c == t->ncols - 1;
+            int sw = utf8_width(s);
+            size_t bytes = strlen(s);
+            int cut = sw > w[c];
+            if (cut) { /* cut to the column, the last character a "…" */
+                bytes = utf8_prefix(s, w[c] - 1);
+                sw = w[c];
+            }
+            int pad = w[c] - sw;
+            int last = c == lastc;
             enum out_role role = (enum out_role)t->roles[r * t->ncols + c];
-            if (c) fputs("  ", o);
+            if (!first) fputs("  ", o);
+            first = 0;
             if (t->align[c] == 'r')
                 for (int i = 0; i < pad; i++) fputc(' ', o);
             if (r > 0 && role != OUT_RESET) fputs(out_color(role), o);
-            fputs(s, o);
+            fwrite(s, 1, bytes, o);
+            if (cut) fputs("\u2026", o);
             if (r > 0 && role != OUT_RESET) fputs(out_color(OUT_RESET), o);
             if (t->align[c] != 'r' && !last)
                 for (int i = 0; i < pad; i++) fputc(' ', o);
@@ -235,7 +514,11 @@ void out_table_print(struct out_table *t)
         if (r == 0) fputs(out_color(OUT_RESET), o);
         fputc('\n', o);
     }
+    if (gone[0])
+        out_wrapf(0, 2, "%s(left out to fit %d columns: %s; a wider terminal shows them)%s",
+                  out_color(OUT_DIM), width, gone, out_color(OUT_RESET));
     free(w);
+    free(keep);
 }
 
 void out_table_free(struct out_table *t)
@@ -245,6 +528,8 @@ void out_table_free(struct out_table *t)
     free(t->cells);
     free(t->roles);
     free(t->align);
+    free(t->drop);
+    free(t->shrink);
     free(t);
 }
 

@@ -63,7 +63,36 @@ struct out_loc {
 void out_error(const struct out_loc *loc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void out_verror(const struct out_loc *loc, const char *fmt, va_list ap);
 
-/* ---- tables: columns aligned, a header row, optional footnotes */
+/* ---- the terminal's size, and text that fits it */
+
+/* Columns to fit output into: the terminal's width when out's stream is a
+ * terminal, else $COLUMNS, else 0 (unknown: a pipe or a file, where nothing
+ * is wrapped or left out). out_set_width(n) fixes it (tests: 80); -1 undoes. */
+int out_width(void);
+int out_height(void);            /* rows, the same way; 0 unknown */
+void out_set_width(int cols);
+/* Display columns of s[0..len): UTF-8 characters, colour escapes left out. */
+int out_text_width(const char *s, size_t len);
+/* Print text wrapped at word boundaries to width columns (0: as it is),
+ * each line of it starting at `indent` spaces, its continuation lines at
+ * `hang`. A newline is added at the end. */
+void out_wrap_to(FILE *f, const char *text, int width, int indent, int hang);
+void out_wrapped(const char *text, int indent, int hang); /* out_stream, out_width */
+void out_wrapf(int indent, int hang, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* ---- the pager: output longer than the screen goes through $PAGER (less -R
+ * when unset; "" or cat: none) at an interactive terminal, as git does; never
+ * in pipes and scripts. out_page_begin() starts collecting a command's
+ * output (1 when it does), out_page_end() shows it. `set pager off` turns it off. */
+void out_set_pager(int on);
+int out_pager_enabled(void);
+int out_page_begin(void);
+void out_page_end(void);
+
+/* ---- tables: columns aligned, a header row, optional footnotes.
+ * A table never wraps: at out_width() columns it leaves out columns in the
+ * order given by out_table_drop_order (then cuts shrinkable ones with "…")
+ * and says below it which ones it left out. */
 
 struct out_table;
 /* align: one char per column, 'l' or 'r'. */
@@ -72,6 +101,11 @@ struct out_table *out_table_new(int ncols, const char *const *headers, const cha
 void out_table_row(struct out_table *t, const char *const *cells);
 /* Colour of the last added row's cell col (e.g. OUT_ERROR for a wrong result). */
 void out_table_color(struct out_table *t, int col, enum out_role r);
+/* The columns that may be left out when the table is too wide, by header
+ * text, first to go first; NULL-terminated. Headers not named stay. */
+void out_table_drop_order(struct out_table *t, const char *const *heads);
+/* Column col may be cut down to min display columns (its end shown as "…"). */
+void out_table_shrink(struct out_table *t, int col, int min);
 void out_table_print(struct out_table *t);
 void out_table_free(struct out_table *t);
 

@@ -20,7 +20,10 @@ enum cmd_status sess_exec_cmd(struct session *s, const struct tok_cmd *c)
         st = sess_error(s, 0, "%s", err);
     } else {
         lab_interrupted = 0; /* a Ctrl-C belongs to the command it interrupted */
+        /* At the prompt, output longer than the screen goes to the pager. */
+        int paged = s->interactive && !s->script && s->depth == 0 && !cmd->screen && out_page_begin();
         st = cmd->run(s, c->argc, c->argv);
+        if (paged) out_page_end();
         if (lab_interrupted && st == CMD_OK) out_note("interrupted");
         lab_interrupted = 0;
     }

@@ -34,6 +34,8 @@ struct session {
     int bail;                      /* --bail: stop at the first error */
     char lang[16];                 /* --lang (lesson language), "en" by default */
     char lecture[1024];            /* --lecture FILE, "" when not given */
+    int rehearse;                  /* --rehearse: the lecture runs start to end, timed */
+    int large;                     /* --large: the lecture's large layout (projectors) */
 
     /* ---- where the current command came from (for error messages) */
     const char *script;            /* script name, "-c", "stdin", or NULL at the prompt */
@@ -46,6 +48,7 @@ struct session {
     int errors;                    /* commands that failed so far */
     int quit;                      /* a quit command was seen */
     int gpu_note_shown;            /* "no GPU" said once */
+    char trace_note[320];          /* the last sess_record_trace: how it made n smaller, or "" */
 };
 
 /* Make a session with default settings and the first algorithm of the
@@ -79,8 +82,9 @@ void sess_set_results(struct session *s, const lab_result *rows, int n);
  * one JSON line per row with --json. (cmd_run.c) */
 void sess_print_results(struct session *s, const lab_result *rows, int n);
 
-/* Record a trace of variant v with the current settings (n auto: a small n
- * that v can be traced at). Fills *t and *r; 0 ok, -1 with a message in err
+/* Record a trace of variant v with the current settings (n auto, or n too
+ * large to trace: a small instance with the same block and pattern, and
+ * s->trace_note says so). Fills *t and *r; 0 ok, -1 with a message in err
  * (e.g. lab_run's refusal when n is too large to trace). (cmd_trace.c) */
 int sess_record_trace(struct session *s, const lab_variant *v, lab_trace *t, lab_result *r,
                       char *err, size_t errlen);

@@ -102,9 +102,10 @@ static void csv_preamble(FILE *f, const char *kind, const lab_config *c, const l
 }
 
 /* The columns every row has; sweeps add theirs in front and behind. */
-static const char *const result_cols[] = {"variant", "backend", "n", "dtype", "block", "grid", "ran",
-                                          "ms", "ms_min", "ms_max", "repeats", "gbps", "pct_peak",
-                                          "speedup", "result", "correct", "note"};
+/* One column per field: a 2D block is block and block_y, never "16x16". */
+static const char *const result_cols[] = {"variant", "backend", "n", "dtype", "block", "block_y", "grid",
+                                          "grid_y", "ran", "ms", "ms_min", "ms_max", "repeats", "gbps",
+                                          "pct_peak", "speedup", "result", "correct", "note"};
 #define NRESULT_COLS ((int)(sizeof result_cols / sizeof result_cols[0]))
 
 static void result_cells(const lab_result *r, char cells[NRESULT_COLS][LAB_NOTE_MAX])
@@ -114,23 +115,22 @@ static void result_cells(const lab_result *r, char cells[NRESULT_COLS][LAB_NOTE_
     snprintf(cells[1], LAB_NOTE_MAX, "%s", lab_backend_name(r->backend));
     snprintf(cells[2], LAB_NOTE_MAX, "%lld", r->n);
     snprintf(cells[3], LAB_NOTE_MAX, "%s", lab_dtype_name(r->dtype));
-    if (r->block_y > 0) snprintf(cells[4], LAB_NOTE_MAX, "%dx%d", r->block, r->block_y);
-    else if (r->block > 0) snprintf(cells[4], LAB_NOTE_MAX, "%d", r->block);
-    else cells[4][0] = 0;
-    if (r->grid_y > 0) snprintf(cells[5], LAB_NOTE_MAX, "%lldx%lld", r->grid, r->grid_y);
-    else if (r->grid > 0) snprintf(cells[5], LAB_NOTE_MAX, "%lld", r->grid);
-    else cells[5][0] = 0;
-    snprintf(cells[6], LAB_NOTE_MAX, "%s", ran ? "yes" : "no");
-    num(cells[7], LAB_NOTE_MAX, r->ms, ran);
-    num(cells[8], LAB_NOTE_MAX, r->ms_min, ran);
-    num(cells[9], LAB_NOTE_MAX, r->ms_max, ran);
-    snprintf(cells[10], LAB_NOTE_MAX, "%d", ran ? r->repeats : 0);
-    num(cells[11], LAB_NOTE_MAX, r->gbps, ran && r->gbps > 0);
-    num(cells[12], LAB_NOTE_MAX, r->pct_peak, ran && r->pct_peak >= 0 && r->gbps > 0);
-    num(cells[13], LAB_NOTE_MAX, r->speedup, ran && r->speedup > 0);
-    snprintf(cells[14], LAB_NOTE_MAX, "%s", ran ? r->result : "");
-    snprintf(cells[15], LAB_NOTE_MAX, "%s", !ran || r->correct < 0 ? "" : r->correct ? "yes" : "no");
-    snprintf(cells[16], LAB_NOTE_MAX, "%s", r->note);
+    cells[4][0] = cells[5][0] = cells[6][0] = cells[7][0] = 0;
+    if (r->block > 0) snprintf(cells[4], LAB_NOTE_MAX, "%d", r->block);
+    if (r->block_y > 0) snprintf(cells[5], LAB_NOTE_MAX, "%d", r->block_y);
+    if (r->grid > 0) snprintf(cells[6], LAB_NOTE_MAX, "%lld", r->grid);
+    if (r->grid_y > 0) snprintf(cells[7], LAB_NOTE_MAX, "%lld", r->grid_y);
+    snprintf(cells[8], LAB_NOTE_MAX, "%s", ran ? "yes" : "no");
+    num(cells[9], LAB_NOTE_MAX, r->ms, ran);
+    num(cells[10], LAB_NOTE_MAX, r->ms_min, ran);
+    num(cells[11], LAB_NOTE_MAX, r->ms_max, ran);
+    snprintf(cells[12], LAB_NOTE_MAX, "%d", ran ? r->repeats : 0);
+    num(cells[13], LAB_NOTE_MAX, r->gbps, ran && r->gbps > 0);
+    num(cells[14], LAB_NOTE_MAX, r->pct_peak, ran && r->pct_peak >= 0 && r->gbps > 0);
+    num(cells[15], LAB_NOTE_MAX, r->speedup, ran && r->speedup > 0);
+    snprintf(cells[16], LAB_NOTE_MAX, "%s", ran ? r->result : "");
+    snprintf(cells[17], LAB_NOTE_MAX, "%s", !ran || r->correct < 0 ? "" : r->correct ? "yes" : "no");
+    snprintf(cells[18], LAB_NOTE_MAX, "%s", r->note);
 }
 
 static int finish(FILE *f, char *err, size_t len)
@@ -185,7 +185,10 @@ int sweep_export_csv(FILE *f, const sweep_data *d, char *err, size_t len)
         snprintf(kind + off, sizeof kind - off, " (interrupted: %d of %d points)", d->npoints,
                  d->nvalues * d->nvariants);
     csv_preamble(f, kind, &d->cfg, d->algo, d->when, d->device);
-    csv_field(f, sweep_axis_name(d->axis), 0);
+    /* the swept value first, named apart from the row's own block, grid and n */
+    char axis[32];
+    snprintf(axis, sizeof axis, "swept_%s", sweep_axis_name(d->axis));
+    csv_field(f, axis, 0);
     for (int k = 0; k < NRESULT_COLS - 1; k++) csv_field(f, result_cols[k], 0);
     for (int k = 0; k < NOCC_COLS; k++) csv_field(f, occ_cols[k], 0);
     csv_field(f, "note", 1);

@@ -4,9 +4,14 @@
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
 #include <cairo.h>
+#include <errno.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+
+#include "render_plot.h"
 
 viz_export_fmt viz_export_format(const char *path)
 {
@@ -17,6 +22,9 @@ viz_export_fmt viz_export_format(const char *path)
     if (strcasecmp(dot, ".pdf") == 0) return VIZ_EXPORT_PDF;
     return VIZ_EXPORT_NONE;
 }
+
+static cairo_surface_t *surface_for(viz_export_fmt fmt, const char *path, double w, double h, double scale);
+static void plot_forget(void);
 
 /* The eight terminal colours, deep enough to read on white paper. */
 static const double palette[8][3] = {
@@ -122,6 +130,11 @@ static void draw(cairo_t *cr, const canvas *c, int rows, double cw, double ch, d
 
 int viz_export_canvas(const canvas *c, int rows, const char *path, char *err, size_t len)
 {
+    return viz_export_canvas_width(c, rows, path, 0, err, len);
+}
+
+int viz_export_canvas_width(const canvas *c, int rows, const char *path, int width, char *err, size_t len)
+{
     viz_export_fmt fmt = viz_export_format(path);
     if (fmt == VIZ_EXPORT_NONE) {
         snprintf(err, len, "%s: the picture formats are .svg, .png and .pdf", path);
@@ -151,16 +164,12 @@ int viz_export_canvas(const canvas *c, int rows, const char *path, char *err, si
     cairo_surface_destroy(scratch);
 
     double W = 2 * pad + cw * c->w, H = 2 * pad + ch * rows;
-    cairo_surface_t *surf;
-    double scale = 1;
-    switch (fmt) {
-    case VIZ_EXPORT_SVG: surf = cairo_svg_surface_create(path, W, H); break;
-    case VIZ_EXPORT_PDF: surf = cairo_pdf_surface_create(path, W, H); break;
-    default:
-        scale = 2; /* sharp on slides */
-        surf = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, (int)(W * scale + 0.5), (int)(H * scale + 0.5));
-        break;
-    }
+    /* PNG: twice the points, sharp on slides; --width: that many pixels
+     * (PNG) or points (SVG, PDF) across */
+    double scale = fmt == VIZ_EXPORT_PNG ? 2 : 1;
+    if (width > 0) scale = (width < 100 ? 100 : width > 16000 ? 16000 : width) / W;
+    double sw = fmt == VIZ_EXPORT_PNG ? W : W * scale, sh = fmt == VIZ_EXPORT_PNG ? H : H * scale;
+    cairo_surface_t *surf = surface_for(fmt, path, sw, sh, scale);
     if (cairo_surface_status(surf) != CAIRO_STATUS_SUCCESS) {
         snprintf(err, len, "cannot write %s: %s", path, cairo_status_to_string(cairo_surface_status(surf)));
         cairo_surface_destroy(surf);
@@ -192,6 +201,7 @@ static char offered_what[160];
 void viz_export_offer(const canvas *c, int rows, const char *what)
 {
     if (!c) return;
+    plot_forget(); /* a picture that is not a plot is the newest now */
     if (!offered || offered->w != c->w || offered->h != c->h) {
         canvas_free(offered);
         offered = canvas_new(c->w, c->h);
@@ -208,4 +218,460 @@ const canvas *viz_export_latest(int *rows, const char **what)
     if (rows) *rows = offered_rows;
     if (what) *what = offered_what;
     return offered;
+}
+
+/* ------------------------------------------------------- vector plots */
+
+/* A plot for slides: real axes in points, not cells. The x axis is
+ * logarithmic where the swept values grow by a factor (x2, x4 sweeps), the
+ * y axis where the values span more than a factor of 30; ticks at powers of
+ * two on a binary x axis, at 1, 2 and 5 times powers of ten elsewhere. */
+
+static int plot_ns(const viz_plot *p)
+{
+    return p->nseries < VIZ_PLOT_MAX_SERIES ? p->nseries : VIZ_PLOT_MAX_SERIES;
+}
+
+static int plot_valid(double v) { return isfinite(v) && v > 0; }
+
+static int geometric_x(const viz_plot *p, double lo, double hi)
+{
+    if (p->logx != VIZ_PLOT_AUTO) return p->logx != 0;
+    if (lo <= 0) return 0;
+    /* every x of every series grows from the one before by at least 1.5 */
+    int steps = 0;
+    for (int s = 0; s < plot_ns(p); s++)
+        for (int i = 1; i < p->series[s].n; i++) {
+            double a = p->series[s].x[i - 1], b = p->series[s].x[i];
+            if (!(a > 0 && b / a >= 1.5)) return 0;
+            steps++;
+        }
+    return steps >= 2 || hi / lo >= 16;
+}
+
+/* Ticks from lo to hi: log axes at powers of two (binary) or ten (with 2
+ * and 5 between when there are few decades), linear ones at a 1-2-5 step.
+ * Returns how many (at most max). */
+static int plot_ticks(double lo, double hi, int logscale, int binary, double *t, int max)
+{
+    int n = 0;
+    if (logscale && binary) {
+        int a = (int)floor(log2(lo) + 1e-9), b = (int)ceil(log2(hi) - 1e-9);
+        int every = 1;
+        while ((b - a) / every + 1 > 10) every *= 2;
+        for (int e = a; e <= b && n < max; e++)
+            if ((e - a) % every == 0) t[n++] = ldexp(1.0, e);
+        return n;
+    }
+    if (logscale) {
+        int a = (int)floor(log10(lo) + 1e-9), b = (int)ceil(log10(hi) - 1e-9);
+        static const double sub[] = {1, 2, 5};
+        int fine = b - a <= 3;
+        for (int e = a; e <= b && n < max; e++)
+            for (int k = 0; k < (fine ? 3 : 1) && n < max; k++) {
+                double v = sub[k] * pow(10.0, e);
+                if (v >= lo * 0.999 && v <= hi * 1.001) t[n++] = v;
+            }
+        return n;
+    }
+    double span = hi - lo > 0 ? hi - lo : (hi > 0 ? hi : 1);
+    double raw = span / 6, e = pow(10.0, floor(log10(raw))), m = raw / e;
+    double step = (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * e;
+    for (double v = ceil(lo / step - 1e-9) * step; v <= hi + step * 1e-9 && n < max; v += step)
+        t[n++] = fabs(v) < step * 1e-9 ? 0 : v;
+    return n;
+}
+
+/* The axis range: log axes to whole powers (of two or ten), linear ones
+ * to a tick at or below and above, from 0 when the data is not far from it. */
+static void plot_range(double *lo, double *hi, int logscale, int binary, int from_zero)
+{
+    if (*lo == *hi) {
+        *lo = logscale ? *lo / 2 : *lo - (*lo != 0 ? fabs(*lo) / 2 : 1);
+        *hi = logscale ? *hi * 2 : *hi + (*hi != 0 ? fabs(*hi) / 2 : 1);
+    }
+    if (logscale) {
+        double b = binary ? 2 : 10;
+        double a = floor(log(*lo) / log(b) + 1e-9), z = ceil(log(*hi) / log(b) - 1e-9);
+        *lo = pow(b, a);
+        *hi = pow(b, z);
+        return;
+    }
+    if (from_zero && *lo > 0 && *lo < *hi * 0.5) *lo = 0;
+    double t[64];
+    int n = plot_ticks(*lo, *hi, 0, 0, t, 64);
+    if (n >= 2) {
+        double step = t[1] - t[0];
+        *lo = floor(*lo / step + 1e-9) * step;
+        *hi = ceil(*hi / step - 1e-9) * step;
+    }
+}
+
+static void series_rgb(int i, double out[3])
+{
+    short k = viz_role_ink_colour(viz_plot_role(i));
+    const double *c = k >= 0 && k < 8 && k != 7 ? palette[k] : ink;
+    memcpy(out, c, sizeof(double) * 3);
+}
+
+/* cairo's SVG draws text as glyph outlines, so a slide tool cannot find or
+ * select it; the plot's words are kept here and written into the SVG as a
+ * transparent text layer over the outlines (as scanned PDFs carry theirs). */
+#define PLOT_MAX_TEXT 160
+static struct {
+    int on, n;
+    struct { double x, y, size, angle; char s[200]; } t[PLOT_MAX_TEXT];
+} words;
+
+static void text_at(cairo_t *cr, double x, double y, const char *s, double ax, double ay)
+{
+    cairo_text_extents_t te;
+    cairo_text_extents(cr, s, &te);
+    double px = x - te.x_advance * ax, py = y + te.height * ay;
+    cairo_move_to(cr, px, py);
+    cairo_show_text(cr, s);
+    if (words.on && words.n < PLOT_MAX_TEXT) {
+        double ux = px, uy = py; /* where it lands on the page (the y title is rotated) */
+        cairo_user_to_device(cr, &ux, &uy);
+        cairo_matrix_t m;
+        cairo_get_matrix(cr, &m);
+        cairo_font_extents_t fe;
+        cairo_font_extents(cr, &fe);
+        words.t[words.n].x = ux;
+        words.t[words.n].y = uy;
+        words.t[words.n].size = fe.ascent + fe.descent > 0 ? (fe.ascent + fe.descent) / 1.2 : 12;
+        words.t[words.n].angle = atan2(m.yx, m.xx) * 180 / M_PI;
+        snprintf(words.t[words.n].s, sizeof words.t[0].s, "%s", s);
+        words.n++;
+    }
+}
+
+static void xml_escaped(FILE *f, const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '<') fputs("&lt;", f);
+        else if (*s == '>') fputs("&gt;", f);
+        else if (*s == '&') fputs("&amp;", f);
+        else if (*s == '"') fputs("&quot;", f);
+        else fputc(*s, f);
+    }
+}
+
+/* Put the text layer before the SVG's closing tag. 0 ok, -1 with errno. */
+static int svg_add_words(const char *path)
+{
+    FILE *f = fopen(path, "r+");
+    if (!f) return -1;
+    if (fseek(f, 0, SEEK_END) != 0) {
+        fclose(f);
+        return -1;
+    }
+    long size = ftell(f);
+    long back = size < 64 ? size : 64;
+    char tail[65] = "";
+    fseek(f, size - back, SEEK_SET);
+    size_t got = fread(tail, 1, (size_t)back, f);
+    tail[got] = 0;
+    char *end = strstr(tail, "</svg>");
+    if (!end) {
+        fclose(f);
+        errno = EINVAL;
+        return -1;
+    }
+    fseek(f, size - back + (end - tail), SEEK_SET);
+    fputs("<g id=\"text\" fill-opacity=\"0\" font-family=\"sans-serif\">\n", f);
+    for (int i = 0; i < words.n; i++) {
+        fprintf(f, "<text x=\"%.2f\" y=\"%.2f\" font-size=\"%.1f\"", words.t[i].x, words.t[i].y, words.t[i].size);
+        if (fabs(words.t[i].angle) > 0.01)
+            fprintf(f, " transform=\"rotate(%.1f %.2f %.2f)\"", words.t[i].angle, words.t[i].x, words.t[i].y);
+        fputc('>', f);
+        xml_escaped(f, words.t[i].s);
+        fputs("</text>\n", f);
+    }
+    fputs("</g>\n</svg>\n", f);
+    return fclose(f);
+}
+
+/* The marker of series i: circle, square, triangle, diamond, ... */
+static void marker(cairo_t *cr, int i, double x, double y, double r)
+{
+    switch (i % 4) {
+    case 0: cairo_arc(cr, x, y, r, 0, 2 * M_PI); break;
+    case 1: cairo_rectangle(cr, x - r, y - r, 2 * r, 2 * r); break;
+    case 2:
+        cairo_move_to(cr, x, y - r * 1.2);
+        cairo_line_to(cr, x + r * 1.1, y + r * 0.8);
+        cairo_line_to(cr, x - r * 1.1, y + r * 0.8);
+        cairo_close_path(cr);
+        break;
+    default:
+        cairo_move_to(cr, x, y - r * 1.3);
+        cairo_line_to(cr, x + r * 1.1, y);
+        cairo_line_to(cr, x, y + r * 1.3);
+        cairo_line_to(cr, x - r * 1.1, y);
+        cairo_close_path(cr);
+        break;
+    }
+    if (i / 4 % 2) { /* the second four: hollow */
+        cairo_set_line_width(cr, 1.5);
+        cairo_stroke(cr);
+    } else {
+        cairo_fill(cr);
+    }
+}
+
+static void draw_plot(cairo_t *cr, const viz_plot *p, double W, double H)
+{
+    rgb(cr, paper, 1);
+    cairo_paint(cr);
+    double xlo = INFINITY, xhi = -INFINITY, ylo = INFINITY, yhi = -INFINITY;
+    for (int s = 0; s < plot_ns(p); s++)
+        for (int i = 0; i < p->series[s].n; i++) {
+            double x = p->series[s].x[i], y = p->series[s].y[i];
+            if (!isfinite(x)) continue;
+            if (x < xlo) xlo = x;
+            if (x > xhi) xhi = x;
+            if (!plot_valid(y)) continue;
+            if (y < ylo) ylo = y;
+            if (y > yhi) yhi = y;
+        }
+    if (!isfinite(xlo)) xlo = 0, xhi = 1;
+    if (!isfinite(ylo)) ylo = 0, yhi = 1;
+    int lx = geometric_x(p, xlo, xhi) && xlo > 0;
+    int binx = 1; /* swept sizes are powers of two more often than not */
+    for (int s = 0; s < plot_ns(p) && binx; s++)
+        for (int i = 0; i < p->series[s].n; i++) {
+            double x = p->series[s].x[i];
+            if (x > 0 && fabs(log2(x) - round(log2(x))) > 1e-9) binx = 0;
+        }
+    int ly = viz_plot_log_y(p) && ylo > 0;
+    plot_range(&xlo, &xhi, lx, binx, 0);
+    plot_range(&ylo, &yhi, ly, 0, 1);
+
+    const double fs = W / 60 > 10 ? (W / 60 < 18 ? W / 60 : 18) : 10;
+    cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+    cairo_set_font_size(cr, fs);
+    /* the frame of the plot: room for the title, the y labels, the x labels,
+     * the axis titles and the legend on the right */
+    double legend_w = 0;
+    for (int s = 0; s < plot_ns(p); s++) {
+        cairo_text_extents_t te;
+        cairo_text_extents(cr, p->series[s].name ? p->series[s].name : "?", &te);
+        if (te.x_advance > legend_w) legend_w = te.x_advance;
+    }
+    legend_w += fs * 3.5;
+    double L = fs * 5.5, R = W - legend_w - fs, T = fs * (p->title ? 3.2 : 1.5), B = H - fs * 4.2;
+    if (R < L + 100) R = L + 100;
+    double tx[64], ty[64];
+    int ntx = plot_ticks(xlo, xhi, lx, binx, tx, 64), nty = plot_ticks(ylo, yhi, ly, 0, ty, 64);
+#define PX(v) (lx ? L + (log(v) - log(xlo)) / (log(xhi) - log(xlo)) * (R - L) : L + ((v) - xlo) / (xhi - xlo) * (R - L))
+#define PY(v) (ly ? B - (log(v) - log(ylo)) / (log(yhi) - log(ylo)) * (B - T) : B - ((v) - ylo) / (yhi - ylo) * (B - T))
+    /* grid lines, then the axes */
+    cairo_set_line_width(cr, 0.6);
+    cairo_set_source_rgb(cr, 0.88, 0.88, 0.88);
+    for (int i = 0; i < nty; i++) {
+        cairo_move_to(cr, L, PY(ty[i]));
+        cairo_line_to(cr, R, PY(ty[i]));
+    }
+    for (int i = 0; i < ntx; i++) {
+        cairo_move_to(cr, PX(tx[i]), T);
+        cairo_line_to(cr, PX(tx[i]), B);
+    }
+    cairo_stroke(cr);
+    rgb(cr, ink, 1);
+    cairo_set_line_width(cr, 1.2);
+    cairo_rectangle(cr, L, T, R - L, B - T);
+    cairo_stroke(cr);
+    char b[64];
+    for (int i = 0; i < ntx; i++) {
+        double x = PX(tx[i]);
+        cairo_move_to(cr, x, B);
+        cairo_line_to(cr, x, B + fs * 0.4);
+        cairo_stroke(cr);
+        text_at(cr, x, B + fs * 1.5, viz_plot_fmt(tx[i], binx, b, sizeof b), 0.5, 0);
+    }
+    for (int i = 0; i < nty; i++) {
+        double y = PY(ty[i]);
+        cairo_move_to(cr, L - fs * 0.4, y);
+        cairo_line_to(cr, L, y);
+        cairo_stroke(cr);
+        text_at(cr, L - fs * 0.6, y, viz_plot_fmt(ty[i], 0, b, sizeof b), 1, 0.5);
+    }
+    /* the axis titles, with their units; the plot's title above */
+    char xt[256];
+    snprintf(xt, sizeof xt, "%s%s", p->xlabel ? p->xlabel : "", lx ? ", log scale" : "");
+    text_at(cr, (L + R) / 2, B + fs * 3.1, xt, 0.5, 0);
+    char yt[256];
+    snprintf(yt, sizeof yt, "%s%s", p->ylabel ? p->ylabel : "", ly ? ", log scale" : "");
+    cairo_save(cr);
+    cairo_translate(cr, fs * 1.3, (T + B) / 2);
+    cairo_rotate(cr, -M_PI / 2);
+    text_at(cr, 0, 0, yt, 0.5, 0.5);
+    cairo_restore(cr);
+    if (p->title) {
+        cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
+        text_at(cr, (L + R) / 2, fs * 1.6, p->title, 0.5, 0);
+        cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+    }
+    /* the series: lines between measured points (a gap where one did not run) */
+    cairo_save(cr);
+    cairo_rectangle(cr, L, T, R - L, B - T);
+    cairo_clip(cr);
+    for (int s = 0; s < plot_ns(p); s++) {
+        const viz_plot_series *se = &p->series[s];
+        double c[3];
+        series_rgb(s, c);
+        rgb(cr, c, 1);
+        cairo_set_line_width(cr, 2);
+        int pen = 0;
+        for (int i = 0; i < se->n; i++) {
+            if (!plot_valid(se->y[i]) || !isfinite(se->x[i]) || (lx && se->x[i] <= 0)) {
+                pen = 0;
+                continue;
+            }
+            double x = PX(se->x[i]), y = PY(se->y[i]);
+            if (pen) cairo_line_to(cr, x, y);
+            else cairo_move_to(cr, x, y);
+            pen = 1;
+        }
+        cairo_stroke(cr);
+        for (int i = 0; i < se->n; i++)
+            if (plot_valid(se->y[i]) && isfinite(se->x[i]) && !(lx && se->x[i] <= 0))
+                marker(cr, s, PX(se->x[i]), PY(se->y[i]), fs * 0.32);
+    }
+    cairo_restore(cr);
+    /* the legend */
+    double ly0 = T + fs;
+    for (int s = 0; s < plot_ns(p); s++) {
+        double c[3];
+        series_rgb(s, c);
+        rgb(cr, c, 1);
+        double y = ly0 + s * fs * 1.6, x = R + fs;
+        cairo_set_line_width(cr, 2);
+        cairo_move_to(cr, x, y);
+        cairo_line_to(cr, x + fs * 2, y);
+        cairo_stroke(cr);
+        marker(cr, s, x + fs, y, fs * 0.32);
+        rgb(cr, ink, 1);
+        text_at(cr, x + fs * 2.6, y, p->series[s].name ? p->series[s].name : "?", 0, 0.4);
+    }
+    if (p->caption) {
+        rgb(cr, ink, 0.7);
+        text_at(cr, L, H - fs * 0.6, p->caption, 0, 0);
+    }
+#undef PX
+#undef PY
+}
+
+/* A surface for path in its format, w x h points (PNG: pixels at scale). */
+static cairo_surface_t *surface_for(viz_export_fmt fmt, const char *path, double w, double h, double scale)
+{
+    switch (fmt) {
+    case VIZ_EXPORT_SVG: return cairo_svg_surface_create(path, w, h);
+    case VIZ_EXPORT_PDF: return cairo_pdf_surface_create(path, w, h);
+    default: return cairo_image_surface_create(CAIRO_FORMAT_ARGB32, (int)(w * scale + 0.5), (int)(h * scale + 0.5));
+    }
+}
+
+int viz_export_plot(const viz_plot *p, const char *path, int width, char *err, size_t len)
+{
+    viz_export_fmt fmt = viz_export_format(path);
+    if (fmt == VIZ_EXPORT_NONE) {
+        snprintf(err, len, "%s: the picture formats are .svg, .png and .pdf", path);
+        return -1;
+    }
+    if (!p || p->nseries <= 0) {
+        snprintf(err, len, "there is no plot to export");
+        return -1;
+    }
+    double W = width > 0 ? width : (fmt == VIZ_EXPORT_PNG ? 1600 : 800);
+    if (W < 320) W = 320;
+    if (W > 8000) W = 8000;
+    double H = W * 0.5625; /* 16:9, a slide */
+    cairo_surface_t *surf = surface_for(fmt, path, W, H, 1);
+    if (cairo_surface_status(surf) != CAIRO_STATUS_SUCCESS) {
+        snprintf(err, len, "cannot write %s: %s", path, cairo_status_to_string(cairo_surface_status(surf)));
+        cairo_surface_destroy(surf);
+        return -1;
+    }
+    cairo_t *cr = cairo_create(surf);
+    words.on = fmt == VIZ_EXPORT_SVG;
+    words.n = 0;
+    draw_plot(cr, p, W, H);
+    words.on = 0;
+    cairo_status_t st = cairo_status(cr);
+    cairo_destroy(cr);
+    if (st == CAIRO_STATUS_SUCCESS && fmt == VIZ_EXPORT_PNG) st = cairo_surface_write_to_png(surf, path);
+    cairo_surface_finish(surf);
+    if (st == CAIRO_STATUS_SUCCESS) st = cairo_surface_status(surf);
+    cairo_surface_destroy(surf);
+    if (st != CAIRO_STATUS_SUCCESS) {
+        snprintf(err, len, "cannot write %s: %s", path, cairo_status_to_string(st));
+        return -1;
+    }
+    if (fmt == VIZ_EXPORT_SVG && svg_add_words(path) != 0) {
+        snprintf(err, len, "cannot write %s: %s", path, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+/* The offered plot: a deep copy (the caller's arrays and strings go away). */
+static struct {
+    int have;
+    viz_plot p;
+    viz_plot_series s[VIZ_PLOT_MAX_SERIES];
+    char *strs[4 + VIZ_PLOT_MAX_SERIES];
+    double *xy[2 * VIZ_PLOT_MAX_SERIES];
+} offered_plot;
+
+static void plot_forget(void)
+{
+    for (size_t i = 0; i < sizeof offered_plot.strs / sizeof offered_plot.strs[0]; i++) free(offered_plot.strs[i]);
+    for (size_t i = 0; i < sizeof offered_plot.xy / sizeof offered_plot.xy[0]; i++) free(offered_plot.xy[i]);
+    memset(&offered_plot, 0, sizeof offered_plot);
+}
+
+static char *dup_or_null(const char *s) { return s ? strdup(s) : NULL; }
+
+void viz_export_offer_plot(const canvas *c, int rows, const viz_plot *p, const char *what)
+{
+    viz_export_offer(c, rows, what);
+    plot_forget();
+    if (!p) return;
+    offered_plot.p = *p;
+    offered_plot.p.title = offered_plot.strs[0] = dup_or_null(p->title);
+    offered_plot.p.xlabel = offered_plot.strs[1] = dup_or_null(p->xlabel);
+    offered_plot.p.ylabel = offered_plot.strs[2] = dup_or_null(p->ylabel);
+    offered_plot.p.caption = offered_plot.strs[3] = dup_or_null(p->caption);
+    int ns = plot_ns(p);
+    for (int i = 0; i < ns; i++) {
+        viz_plot_series *d = &offered_plot.s[i];
+        const viz_plot_series *s = &p->series[i];
+        d->name = offered_plot.strs[4 + i] = dup_or_null(s->name);
+        d->n = s->n;
+        double *x = offered_plot.xy[2 * i] = malloc(sizeof(double) * (size_t)(s->n > 0 ? s->n : 1));
+        double *y = offered_plot.xy[2 * i + 1] = malloc(sizeof(double) * (size_t)(s->n > 0 ? s->n : 1));
+        if (!x || !y) {
+            plot_forget();
+            return;
+        }
+        memcpy(x, s->x, sizeof(double) * (size_t)s->n);
+        memcpy(y, s->y, sizeof(double) * (size_t)s->n);
+        d->x = x;
+        d->y = y;
+    }
+    offered_plot.p.nseries = ns;
+    offered_plot.p.series = offered_plot.s;
+    offered_plot.have = 1;
+}
+
+int viz_export_latest_write(const char *path, int width, char *err, size_t len)
+{
+    if (offered_plot.have) return viz_export_plot(&offered_plot.p, path, width, err, len);
+    if (!offered) {
+        snprintf(err, len, "there is no picture yet: a sweep draws a plot, and animate shows frames");
+        return -1;
+    }
+    return viz_export_canvas_width(offered, offered_rows, path, width, err, len);
 }

@@ -29,12 +29,30 @@ viz_export_fmt viz_export_format(const char *path);
  * bottom left out) to path in the format of its extension. 0 ok, -1 with a
  * message in err. */
 int viz_export_canvas(const canvas *c, int rows, const char *path, char *err, size_t errlen);
+/* The same, width pixels (PNG) or points (SVG, PDF) across; 0: the natural
+ * size (PNG at twice the points). */
+int viz_export_canvas_width(const canvas *c, int rows, const char *path, int width, char *err,
+                            size_t errlen);
+
+/* A plot (render_plot.h) drawn for slides with vector graphics: axes with
+ * ticks and their units, log scales where the swept values grow by a factor
+ * (x2, x4) or the values span a factor of 30, a legend, each series in its
+ * colour and marker. width: pixels (PNG, default 1600) or points (SVG and
+ * PDF, default 800); 16:9. 0 ok, -1 with a message. */
+struct viz_plot;
+int viz_export_plot(const struct viz_plot *p, const char *path, int width, char *err, size_t errlen);
 
 /* The picture `export FILE.svg` writes is the newest one shown: the sweep's
  * plot or the player's current frame. Whoever shows a picture offers it
  * (a copy is kept, so the caller may free its canvas); what names it in
  * messages ("plot of the sweep", "frame 3 of reduce/sequential"). */
 void viz_export_offer(const canvas *c, int rows, const char *what);
+/* A plot: its cells (what the terminal showed) and its data, which `export
+ * FILE.svg` draws as a vector plot. */
+void viz_export_offer_plot(const canvas *c, int rows, const struct viz_plot *p, const char *what);
+/* Write the newest offered picture to path: the vector plot when it is a
+ * plot, else the canvas. width as above (0: natural). 0 ok, -1 with err. */
+int viz_export_latest_write(const char *path, int width, char *err, size_t errlen);
 /* The newest offered picture, or NULL; *rows and *what describe it. */
 const canvas *viz_export_latest(int *rows, const char **what);
 

@@ -96,6 +96,12 @@ int viz_player_key(viz_play_state *st, int key)
     case '?':
         st->help = 1;
         return 1;
+    case 'k':
+        st->hide_keys = !st->hide_keys;
+        return 1;
+    case 't':
+        st->hide_table = !st->hide_table;
+        return 1;
     case 'q':
     case 'Q':
     case VIZ_KEY_ESC:
@@ -240,13 +246,15 @@ void viz_player_min_size(const viz_side *sides, int nsides, const viz_player_opt
 }
 
 static void draw_status(canvas *c, const viz_side *sides, int nsides, const viz_play_state *st,
-                        const viz_player_opts *o)
+                        const viz_player_opts *o, int exporting)
 {
     int w = c->w;
     canvas_fill(c, viz_rect_make(0, 0, w, 1), ' ', VIZ_ROLE_HIGHLIGHT, 0);
     char right[128];
-    snprintf(right, sizeof right, " step %d/%d  %s %g s/step  ? help  q back ", st->frame + 1, st->nframes,
-             st->playing ? "\u25b6 playing" : "\u2016 paused", viz_play_delay_ms(st) / 1000.0);
+    if (exporting) snprintf(right, sizeof right, " step %d/%d ", st->frame + 1, st->nframes);
+    else
+        snprintf(right, sizeof right, " step %d/%d  %s %g s/step  ? help  q back ", st->frame + 1, st->nframes,
+                 st->playing ? "\u25b6 playing" : "\u2016 paused", viz_play_delay_ms(st) / 1000.0);
     int rw = viz_text_width(right);
     char left[256];
     if (o && o->heading) snprintf(left, sizeof left, " %s", o->heading);
@@ -280,6 +288,7 @@ static void draw_help(canvas *c)
         {"+  /  -", "faster / slower"},
         {"Home  or  r", "back to the start"},
         {"End", "the last step"},
+        {"k  /  t", "hide or show the keys / the table"},
         {"?", "this help"},
         {"q  or  Esc", "back to the prompt"},
     };
@@ -319,28 +328,31 @@ static int table_highlight(const viz_side *sides, int nsides, const viz_player_o
     return -1;
 }
 
-void viz_player_compose(canvas *c, const viz_side *sides, int nsides, const viz_play_state *st,
-                        const viz_player_opts *o)
+/* The screen into c; exporting: no key line, help or key hints, and the
+ * captions with cap_all lines (all of them). */
+static void compose(canvas *c, const viz_side *sides, int nsides, const viz_play_state *st,
+                    const viz_player_opts *o, int exporting, int cap_all)
 {
     canvas_clear(c);
     int mw, mh;
     viz_player_min_size(sides, nsides, o, &mw, &mh);
-    if (c->w < mw || c->h < mh) {
+    if (!exporting && (c->w < mw || c->h < mh)) {
         draw_too_small(c, mw, mh);
         return;
     }
     int W = c->w, H = c->h;
     int sw = side_width(W, nsides);
-    int nrows = o && o->rows ? o->nrows : 0;
+    int nrows = o && o->rows && !st->hide_table ? o->nrows : 0;
     int table_h = nrows > 0 ? nrows + 2 : 0;
-    int keys_h = 1;
+    int keys_h = exporting || st->hide_keys ? 0 : 1;
     int cap, cnt;
     panel_text_lines(sides, nsides, st->frame, sw, &cap, &cnt);
+    if (exporting) cap = cap_all;
     int min_pic = 0;
     for (int i = 0; i < nsides; i++)
         if (sides[i].r->min_h > min_pic) min_pic = sides[i].r->min_h;
     /* Give up the extras, least useful first, until the picture fits. */
-    for (;;) {
+    for (; !exporting;) {
         int pic = H - 1 - (table_h ? table_h + 1 : 0) - keys_h - (1 + cap + cnt);
         if (pic >= min_pic) break;
         if (keys_h) keys_h = 0;
@@ -349,7 +361,7 @@ void viz_player_compose(canvas *c, const viz_side *sides, int nsides, const viz_
         else if (cap > 1) cap--;
         else break;
     }
-    draw_status(c, sides, nsides, st, o);
+    draw_status(c, sides, nsides, st, o, exporting);
     int panel_h = H - 1 - (table_h ? table_h + 1 : 0) - keys_h;
     for (int i = 0; i < nsides; i++) {
         int x = i * (sw + 3);
@@ -361,7 +373,38 @@ void viz_player_compose(canvas *c, const viz_side *sides, int nsides, const viz_
         viz_table_draw(c, viz_rect_make(0, ty, W, table_h), o->rows, nrows, table_highlight(sides, nsides, o));
     }
     if (keys_h) draw_keys(c, H - 1);
-    if (st->help) draw_help(c);
+    if (st->help && !exporting) draw_help(c);
+}
+
+void viz_player_compose(canvas *c, const viz_side *sides, int nsides, const viz_play_state *st,
+                        const viz_player_opts *o)
+{
+    compose(c, sides, nsides, st, o, 0, 0);
+}
+
+canvas *viz_player_compose_export(const viz_side *sides, int nsides, const viz_play_state *st,
+                                  const viz_player_opts *o, int w)
+{
+    int sw = side_width(w, nsides);
+    /* every caption line, the counters, the picture at its own height */
+    int cap = 1, cnt = 1, pic = 0;
+    for (int i = 0; i < nsides; i++) {
+        viz_frame_info info;
+        side_info(&sides[i], st->frame, sw, 40, &info);
+        viz_rect r = viz_rect_make(0, 0, sw, 100);
+        int cl = canvas_wrap(NULL, r, info.caption, 0, 0), nl = draw_counters(NULL, r, &info);
+        if (cl > cap) cap = cl;
+        if (nl > cnt) cnt = nl;
+        int h = sides[i].r->height ? sides[i].r->height(sides[i].trace, sw) : 0;
+        if (h < sides[i].r->min_h) h = sides[i].r->min_h;
+        if (h < 12) h = 12;
+        if (h > pic) pic = h;
+    }
+    int nrows = o && o->rows && !st->hide_table ? o->nrows : 0;
+    int H = 1 + 1 + cap + cnt + pic + (nrows ? nrows + 3 : 0);
+    canvas *c = canvas_new(w, H);
+    if (c) compose(c, sides, nsides, st, o, 1, cap);
+    return c;
 }
 
 /* ------------------------------------------------------------ running */
@@ -439,10 +482,13 @@ int viz_player_run(const viz_side *sides, int nsides, const viz_player_opts *o, 
             }
             viz_player_compose(c, sides, nsides, &st, o);
             viz_term_present(t, c);
-            /* the frame on screen is what `export FILE.svg` draws next */
+            /* the frame on screen is what `export FILE.svg` draws next: its
+             * whole caption, without the keys */
             char what[96];
             snprintf(what, sizeof what, "frame %d of %d", st.frame + 1, st.nframes);
-            viz_export_offer(c, 0, what);
+            canvas *ex = viz_player_compose_export(sides, nsides, &st, o, c->w);
+            viz_export_offer(ex ? ex : c, 0, what);
+            canvas_free(ex);
             redraw = 0;
         }
         int timeout = -1; /* paused: wait for a key without using the CPU */

@@ -45,6 +45,8 @@ typedef struct viz_play_state {
     int playing;
     int speed;              /* 0 (slowest) .. VIZ_NSPEEDS-1 */
     int help;               /* the help overlay is up */
+    int hide_keys;          /* k: the key line is hidden (a clean screen for a projector) */
+    int hide_table;         /* t: the timing table is hidden */
     int quit;
 } viz_play_state;
 
@@ -66,6 +68,11 @@ void viz_player_min_size(const viz_side *sides, int nsides, const viz_player_opt
  * overlay; or, when c is too small, a message saying how large it must be. */
 void viz_player_compose(canvas *c, const viz_side *sides, int nsides, const viz_play_state *st,
                         const viz_player_opts *o);
+/* The frame as `export FILE.svg` draws it: w columns wide and as tall as it
+ * needs, with every line of the captions, the table (unless hidden) and no
+ * key line, help or key hints. NULL when out of memory. */
+canvas *viz_player_compose_export(const viz_side *sides, int nsides, const viz_play_state *st,
+                                  const viz_player_opts *o, int w);
 
 /* ------------------------------------------------------------ running */
 

@@ -1370,8 +1370,11 @@ static void draw_tree(canvas *c, const rmodel *m, int fi, viz_rect area, const g
     if (nb < L->nblocks) {
         int y = area.y + bands * (band_h + 1) - 1;
         if (y < area.y + area.h - g->strip - g->legend) {
-            canvas_printf(c, area.x, y, VIZ_ROLE_DIM, 0,
-                          "\u2026 blocks %d\u2013%d do the same with their own elements", nb, L->nblocks - 1);
+            if (nb == L->nblocks - 1)
+                canvas_printf(c, area.x, y, VIZ_ROLE_DIM, 0, "\u2026 block %d does the same with its own elements", nb);
+            else
+                canvas_printf(c, area.x, y, VIZ_ROLE_DIM, 0,
+                              "\u2026 blocks %d\u2013%d do the same with their own elements", nb, L->nblocks - 1);
             if (y + 1 > ymax) ymax = y + 1;
         }
     }
@@ -1450,8 +1453,11 @@ static void draw_grid(canvas *c, const rmodel *m, int fi, viz_rect area, const g
         y += per_block;
     }
     if (nb < L->nblocks && y < area.y + area.h - g->strip - g->legend) {
-        canvas_printf(c, area.x, y, VIZ_ROLE_DIM, 0,
-                      "\u2026 blocks %d\u2013%d do the same with their own elements", nb, L->nblocks - 1);
+        if (nb == L->nblocks - 1)
+            canvas_printf(c, area.x, y, VIZ_ROLE_DIM, 0, "\u2026 block %d does the same with its own elements", nb);
+        else
+            canvas_printf(c, area.x, y, VIZ_ROLE_DIM, 0,
+                          "\u2026 blocks %d\u2013%d do the same with their own elements", nb, L->nblocks - 1);
         y++;
     }
     *y_end = y;
