@@ -15,6 +15,7 @@
 
 #include "cmd.h"
 #include "out.h"
+#include "parse.h"
 #include "player.h"
 #include "render.h"
 #include "session.h"
@@ -154,7 +155,9 @@ static enum cmd_status do_animate(struct session *s, int argc, char **argv)
         }
         if (s->trace_note[0] && i == 0) {
             out_note("%s", s->trace_note);
-            snprintf(small, sizeof small, "  (n = %lld was set: a small instance)", s->cfg.n);
+            char nb[32];
+            parse_fmt_size(s->cfg.n, nb, sizeof nb);
+            snprintf(small, sizeof small, " (a small instance of n = %s)", nb);
         }
         if (an[i].trace.truncated)
             out_warn("the trace of %s was cut short at its size bound; the last steps are missing",
@@ -178,9 +181,9 @@ static enum cmd_status do_animate(struct session *s, int argc, char **argv)
     }
     const lab_trace *t0 = &an[0].trace;
     char heading[256];
-    snprintf(heading, sizeof heading, "%s%s%s  n = %lld %s  on %s%s", an[0].label, n > 1 ? " vs " : "",
-             n > 1 ? an[1].v->name : "", t0->n, lab_dtype_name(t0->dtype),
-             t0->backend == LAB_BACKEND_GPU ? "the GPU" : "the simulator", small);
+    snprintf(heading, sizeof heading, "%s%s%s  n = %lld %s%s  on %s", an[0].label, n > 1 ? " vs " : "",
+             n > 1 ? an[1].v->name : "", t0->n, lab_dtype_name(t0->dtype), small,
+             t0->backend == LAB_BACKEND_GPU ? "the GPU" : "the simulator");
     /* s->color is off for --no-color, NO_COLOR, TERM=dumb and pipes alike. */
     viz_player_opts o = {.no_color = !s->color, .rows = rows, .nrows = n, .heading = heading};
 

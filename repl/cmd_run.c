@@ -176,16 +176,20 @@ static long long sim_fit_n(const struct session *s, const lab_config *cfg, long 
     return n > 0 && n < cfg->n ? n : 0;
 }
 
-static void note_sim_fit(const struct session *s, const lab_config *cfg, long long asked, long long n)
+static void note_sim_fit(const struct session *s, const lab_config *cfg, long long asked, long long items,
+                         long long n)
 {
-    char a[32], b[32], l[32];
+    char a[32], b[32], l[32], why[96], el[64] = "";
+    if (items != asked) snprintf(el, sizeof el, " (%lld elements)", items);
     parse_fmt_size(asked, a, sizeof a);
     parse_fmt_size(n, b, sizeof b);
     parse_fmt_size(cfg->sim_limit, l, sizeof l);
-    out_note("n = %s is past the simulator's limit (%s elements, `set sim-limit`): every row runs at "
-             "n = %s, %s's size for the simulator, so that all of them share one input; on a GPU "
-             "they run at n = %s",
-             a, l, b, s->algo->name, a);
+    long long fam = s->algo->sim_default_n > 0 ? s->algo->sim_default_n : s->algo->n_default;
+    if (n == fam) snprintf(why, sizeof why, "%s's size for the simulator", s->algo->name);
+    else snprintf(why, sizeof why, "the largest power of two within the limit");
+    out_note("n = %s%s is past the simulator's limit (%s elements, `set sim-limit`): every row runs at "
+             "n = %s, %s, so that all of them share one input; on a GPU they run at n = %s",
+             a, el, l, b, why, a);
 }
 
 /* Run the variants vs[0..n) over one input prepared once. Returns the
@@ -201,7 +205,7 @@ static int run_rows(struct session *s, const lab_variant **vs, int n, lab_result
     lab_config cfg = s->cfg; /* in.job points at it until lab_input_free */
     int on_sim = kernels && lab_kernel_backend(&cfg) == LAB_BACKEND_SIM;
     /* every family's simulator elements are at least n: no input needed to know */
-    long long fit = on_sim && cfg.n > 0 ? sim_fit_n(s, &cfg, cfg.n) : 0;
+    long long fit = on_sim && cfg.n > 0 ? sim_fit_n(s, &cfg, cfg.n) : 0, items = cfg.n;
     if (fit) cfg.n = fit;
     if (lab_input_prepare(&in, s->algo, &cfg, msg, sizeof msg) != 0) {
         sess_error(s, -1, "%s", msg);
@@ -209,6 +213,7 @@ static int run_rows(struct session *s, const lab_variant **vs, int n, lab_result
     }
     if (on_sim && !fit && cfg.n > 0 && in.job.sim_items > 0 &&
         (fit = sim_fit_n(s, &cfg, in.job.sim_items)) > 0) {
+        items = in.job.sim_items;
         /* n itself fits, its elements (n x n, an image) do not */
         lab_input_free(&in);
         cfg.n = fit;
@@ -217,7 +222,7 @@ static int run_rows(struct session *s, const lab_variant **vs, int n, lab_result
             return -1;
         }
     }
-    if (fit) note_sim_fit(s, &cfg, s->cfg.n, fit);
+    if (fit) note_sim_fit(s, &cfg, s->cfg.n, items, fit);
     print_header(s, &in, vs, n);
     int notrun = 0;
     for (int i = 0; i < n; i++) {

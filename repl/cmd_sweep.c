@@ -403,6 +403,7 @@ static int probe_variant(struct session *s, const lab_variant *v, lab_config *c,
     lab_input in;
     if (lab_input_prepare(&in, s->algo, c, err, len) != 0) return -1;
     int n = lab_probe_launches(&in, v, l, max, err, len);
+    if (c->n <= 0) c->n = in.job.n; /* n auto: the n it ran at */
     lab_input_free(&in);
     if (n < 0) return -1;
     if (n == 0) {
@@ -436,7 +437,7 @@ static void explain_main(const lab_launch_probe *l, const sweep_occ *o, lab_back
     else m = sweep_model(c, NULL);
     sms = m->sms;
     snprintf(a[0], 96, "warp slots");
-    snprintf(a[1], 96, "%d warps", r->warps_per_block);
+    snprintf(a[1], 96, "%d warp%s", r->warps_per_block, r->warps_per_block == 1 ? "" : "s");
     snprintf(a[2], 96, "%d warps", r->max_warps);
     snprintf(a[3], 96, "%d", r->by_warps);
     out_table_row(t, cells);
@@ -468,21 +469,28 @@ static void explain_main(const lab_launch_probe *l, const sweep_occ *o, lab_back
     out_table_print(t);
     out_table_free(t);
     if (r->smem_per_block > 0 && m->smem_reserved_per_block > 0)
-        out_printf("(a block's shared memory includes the %ld bytes the driver keeps per block, rounded up "
-                   "to %d bytes)\n", m->smem_reserved_per_block, m->smem_alloc_unit);
-    out_printf("%d of %d warp slots are filled: %.0f%% theoretical occupancy; %s.\n", r->active_warps,
-               r->max_warps, 100.0 * r->occupancy, limiter_sentence(r->limiters));
+        out_wrapf(0, 1, "(a block's shared memory includes the %ld bytes the driver keeps per block, rounded up "
+                  "to %d bytes)", m->smem_reserved_per_block, m->smem_alloc_unit);
+    out_wrapf(0, 0, "%d of %d warp slots are filled: %.0f%% theoretical occupancy; %s.", r->active_warps,
+              r->max_warps, 100.0 * r->occupancy, limiter_sentence(r->limiters));
     long long grid = (long long)l->grid[0] * l->grid[1] * l->grid[2];
     long long resident = (long long)r->blocks_per_sm * sms;
     if (resident > 0 && grid > 0) {
         double waves = (double)grid / resident;
+        char pct[32];
+        if (100.0 * waves < 1) snprintf(pct, sizeof pct, "less than 1%%");
+        else snprintf(pct, sizeof pct, "%.0f%%", 100.0 * waves);
         if (waves < 1)
-            out_printf("The grid of %lld blocks fills %.0f%% of the %lld blocks the %d SMs hold at once: "
-                       "part of the GPU idles.\n", grid, 100.0 * waves, resident, sms);
+            out_wrapf(0, 0, "The grid of %lld block%s fills %s of the %lld blocks the %d SMs hold at once: "
+                      "part of the GPU idles.", grid, grid == 1 ? "" : "s", pct, resident, sms);
         else
-            out_printf("The grid of %lld blocks runs in %.1f waves of %lld blocks (%d SMs x %d)%s.\n", grid,
-                       waves, resident, sms, r->blocks_per_sm,
-                       waves - floor(waves) > 0.01 && waves < 4 ? "; the last wave leaves SMs idle" : "");
+            out_wrapf(0, 0, "The grid of %lld blocks runs in %.1f waves of %lld blocks (%d SMs x %d)%s.", grid,
+                      waves, resident, sms, r->blocks_per_sm,
+                      waves - floor(waves) > 0.01 && waves < 4 ? "; the last wave leaves SMs idle" : "");
+        if (grid * o->threads < (long long)sms * 32 && c->n > 0)
+            out_wrapf(0, 0, "At n = %lld the kernel launches only %lld thread%s: that is what `run` does at "
+                      "this n, and too few to fill a GPU; a larger n (set n 2^20) shows the launch of a "
+                      "real workload.", c->n, grid * o->threads, grid * o->threads == 1 ? "" : "s");
     }
 }
 
@@ -527,8 +535,8 @@ static enum cmd_status cmd_occupancy(struct session *s, int argc, char **argv)
     char nb[64], dev[320];
     fmt_n(c.n > 0 ? c.n : 0, nb, sizeof nb);
     sweep_device_text(&c, dev, sizeof dev);
-    out_printf("%soccupancy of %s/%s%s  on %s\n", out_color(OUT_BOLD), s->algo->name, v->name,
-               out_color(OUT_RESET), dev);
+    out_wrapf(0, 2, "%soccupancy of %s/%s%s  on %s", out_color(OUT_BOLD), s->algo->name, v->name,
+              out_color(OUT_RESET), dev);
     static const char *const head[] = {"kernel", "launches", "grid", "block", "regs", "static smem",
                                        "dynamic smem", "blocks/SM", "warps/SM", "occupancy", "limited by"};
     struct out_table *t = out_table_new(11, head, "lrrrrrrrrrl");
@@ -559,14 +567,19 @@ static enum cmd_status cmd_occupancy(struct session *s, int argc, char **argv)
         }
         out_table_row(t, cells);
     }
+    static const char *const drop[] = {"launches", "warps/SM", "static smem", "regs", "dynamic smem",
+                                       "grid", NULL};
+    out_table_drop_order(t, drop);
+    out_table_shrink(t, 0, 12);
+    out_table_shrink(t, 10, 9);
     out_table_print(t);
     out_table_free(t);
     for (int i = 0; i < nl; i++)
         if (!occ[i].known || occ[i].note[0])
-            out_printf("%s: %s%s%s\n", l[i].kernel, occ[i].known ? occ[i].source : "",
-                       occ[i].known && occ[i].note[0] ? "; " : "", occ[i].note);
+            out_wrapf(0, 2, "%s: %s%s%s", l[i].kernel, occ[i].known ? occ[i].source : "",
+                      occ[i].known && occ[i].note[0] ? "; " : "", occ[i].note);
     if (c.n != s->cfg.n && s->cfg.n > 0)
-        out_printf("launches recorded at n = %s (the figures per SM do not depend on n; the grid does)\n", nb);
+        out_wrapf(0, 2, "launches recorded at n = %s (the figures per SM do not depend on n; the grid does)", nb);
     if (occ[mi].known) explain_main(main_l, &occ[mi], be, &c);
     return CMD_OK;
 }
@@ -641,6 +654,8 @@ static enum cmd_status cmd_suggest(struct session *s, int argc, char **argv)
         k.static_smem = o1.static_smem > 0 ? o1.static_smem : 0;
         k.dynamic_smem = base;
         k.dynamic_per_thread = per_thread;
+        k.max_dynamic_smem = sweep_optin_limit(m1, m, k.static_smem);
+        if (k.max_dynamic_smem > 0) k.max_dynamic_smem = m->smem_per_block_optin - k.static_smem;
         suggested = occ_suggest_block(m, &k, hi, &min_grid);
         snprintf(src, sizeof src, "the occupancy calculator for model %s (%s)", m->name, m->title);
         at.block[0] = (unsigned)(suggested > 0 ? suggested : 1);
@@ -736,18 +751,20 @@ static enum cmd_status cmd_suggest(struct session *s, int argc, char **argv)
         sweep_keep(&d);
         out_printf("\n");
     }
-    out_printf("occupancy suggests: block %d", suggested);
+    char sugg[320];
+    size_t so = (size_t)snprintf(sugg, sizeof sugg, "occupancy suggests: block %d", suggested);
     if (occ_s.known)
-        out_printf(" (%.0f%% theoretical occupancy, %d block%s per SM; a grid of %d block%s fills every SM)",
-                   100.0 * occ_s.r.occupancy, occ_s.r.blocks_per_sm, occ_s.r.blocks_per_sm == 1 ? "" : "s",
-                   min_grid, min_grid == 1 ? "" : "s");
-    out_printf("\n  from %s\n", src);
+        snprintf(sugg + so, sizeof sugg - so, " (%.0f%% theoretical occupancy, %d block%s per SM; a grid of %d block%s fills every SM)",
+                 100.0 * occ_s.r.occupancy, occ_s.r.blocks_per_sm, occ_s.r.blocks_per_sm == 1 ? "" : "s",
+                 min_grid, min_grid == 1 ? "" : "s");
+    out_wrapped(sugg, 0, 2);
+    out_wrapf(2, 4, "from %s", src);
     if (!allowed)
         out_printf("  %s/%s takes blocks of %d..%d%s, so the nearest it can run is %d\n", s->algo->name, v->name,
                    lo, hi, (v->flags & LAB_POW2_BLOCK) ? " threads, powers of two" : " threads", nearest);
     if (be != LAB_BACKEND_GPU) {
-        out_printf("fastest measured: needs a GPU. The simulator's time is the CPU's time to play every "
-                   "thread, which says nothing about which block is fastest on a GPU.\n");
+        out_wrapf(0, 0, "fastest measured: needs a GPU. The simulator's time is the CPU's time to play every "
+                   "thread, which says nothing about which block is fastest on a GPU.");
         return CMD_OK;
     }
     if (best < 0) {
@@ -760,14 +777,14 @@ static enum cmd_status cmd_suggest(struct session *s, int argc, char **argv)
     if (best_gbps > 0) out_printf(", %.1f GB/s", best_gbps);
     out_printf("\n");
     if (best == nearest)
-        out_printf("They agree here: with this kernel, filling the SM with warps is also what makes it "
-                   "fastest.\n");
+        out_wrapf(0, 0, "They agree here: with this kernel, filling the SM with warps is also what makes it "
+                   "fastest.");
     else
-        out_printf("They differ, and that is normal: the occupancy API only counts how many warps fit on "
+        out_wrapf(0, 0, "They differ, and that is normal: the occupancy API only counts how many warps fit on "
                    "an SM. Time also depends on what each block does once (its reduction tree, its "
                    "atomicAdd), on how the grid divides into waves over the SMs, and on memory "
                    "bandwidth: once enough warps are resident to hide memory latency, more occupancy "
-                   "buys nothing, and another block size wins for those other reasons.\n");
+                   "buys nothing, and another block size wins for those other reasons.");
     return CMD_OK;
 }
 

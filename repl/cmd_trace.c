@@ -70,13 +70,13 @@ int sess_record_trace(struct session *s, const lab_variant *v, lab_trace *t, lab
             parse_fmt_size(cfg.n, b, sizeof b);
             if (blocks > 0)
                 snprintf(s->trace_note, sizeof s->trace_note,
-                         "n = %s is too large to record every step: showing the first %d block%s, "
-                         "n = %s, with the same block (%d) and pattern", a, blocks, blocks == 1 ? "" : "s",
-                         b, cfg.block);
+                         "n = %s is too large to record every step: showing a small instance, the first "
+                         "%d block%s, n = %s, with the same block (%d) and pattern", a, blocks,
+                         blocks == 1 ? "" : "s", b, cfg.block);
             else
                 snprintf(s->trace_note, sizeof s->trace_note,
-                         "n = %s is too large to record every step: showing n = %s, with the same "
-                         "block and pattern", a, b);
+                         "n = %s is too large to record every step: showing a small instance, n = %s, "
+                         "with the same block and pattern", a, b);
         }
     }
     cfg.repeats = 1;

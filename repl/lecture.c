@@ -111,9 +111,9 @@ static enum key read_key(int *digit)
                     return c3 == '6' ? K_NEXT : K_BACK;
                 }
             }
-            continue;
+            return K_NONE;
         }
-        default: continue;
+        default: return K_NONE; /* closes the key list, else does nothing */
         }
     }
 }
@@ -351,6 +351,7 @@ static int present(struct session *s, const struct lesson *l, int large)
             show(&sh);
             if (k != K_QUIT) continue;
         }
+        if (k == K_NONE && !sh.going) continue;
         if (sh.going || k == K_GOTO) {
             /* a step number: g or a digit starts it, digits add, Enter goes,
              * any other key cancels */

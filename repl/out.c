@@ -12,14 +12,84 @@
 
 static FILE *g_out, *g_err;
 static int g_color;
+static int g_width_override = -1, g_pager = 1;
+static char *g_line; /* a line being printed, until its newline (see out_stream) */
+static size_t g_line_len, g_line_cap;
+static int stream_width(FILE *f);
+static void line_flush(void);
 
 void out_set_streams(FILE *out, FILE *err)
 {
+    if (g_line_len) line_flush(); /* pending text belongs to the old stream */
     g_out = out;
     g_err = err;
 }
 
-FILE *out_stream(void) { return g_out ? g_out : stdout; }
+/* Text printed at a terminal whose width is known is kept line by line, and
+ * a line wider than the terminal is wrapped at word boundaries (its
+ * continuation indented) instead of being broken mid-word by the terminal.
+ * Whatever writes to out's stream directly finds the pending text written. */
+
+static FILE *raw_out(void) { return g_out ? g_out : stdout; }
+
+FILE *out_stream(void)
+{
+    if (g_line_len) line_flush();
+    return raw_out();
+}
+
+static void line_flush(void)
+{
+    if (!g_line_len) return;
+    fwrite(g_line, 1, g_line_len, raw_out());
+    g_line_len = 0;
+}
+
+/* Append text; every whole line of it goes out, wrapped to width. */
+static void line_add(const char *t, size_t n, int width)
+{
+    if (g_line_len + n + 1 > g_line_cap) {
+        size_t cap = (g_line_len + n + 1) * 2;
+        char *b = realloc(g_line, cap);
+        if (!b) {
+            line_flush();
+            fwrite(t, 1, n, raw_out());
+            return;
+        }
+        g_line = b;
+        g_line_cap = cap;
+    }
+    memcpy(g_line + g_line_len, t, n);
+    g_line_len += n;
+    g_line[g_line_len] = 0;
+    char *nl;
+    while (g_line_len && (nl = memchr(g_line, '\n', g_line_len)) != NULL) {
+        *nl = 0;
+        size_t l = (size_t)(nl - g_line);
+        if (out_text_width(g_line, l) <= width) {
+            fwrite(g_line, 1, l, raw_out());
+            fputc('\n', raw_out());
+        } else {
+            int lead = (int)strspn(g_line, " ");
+            out_wrap_to(raw_out(), g_line, width, 0, lead + 2);
+        }
+        memmove(g_line, nl + 1, g_line_len - l - 1);
+        g_line_len -= l + 1;
+        g_line[g_line_len] = 0;
+    }
+}
+
+static void out_text(const char *t, size_t n)
+{
+    int w = stream_width(raw_out());
+    if (w <= 0) {
+        line_flush();
+        fwrite(t, 1, n, raw_out());
+        return;
+    }
+    line_add(t, n, w);
+}
+
 FILE *out_err_stream(void) { return g_err ? g_err : stderr; }
 void out_set_color(int on) { g_color = on; }
 int out_color_enabled(void) { return g_color; }
@@ -37,7 +107,21 @@ const char *out_color(enum out_role r)
 
 void out_vprintf(const char *fmt, va_list ap)
 {
-    vfprintf(out_stream(), fmt, ap);
+    char small[1024];
+    va_list aq;
+    va_copy(aq, ap);
+    int n = vsnprintf(small, sizeof small, fmt, aq);
+    va_end(aq);
+    if (n < 0) return;
+    if ((size_t)n < sizeof small) {
+        out_text(small, (size_t)n);
+        return;
+    }
+    char *big = malloc((size_t)n + 1);
+    if (!big) return;
+    vsnprintf(big, (size_t)n + 1, fmt, ap);
+    out_text(big, (size_t)n);
+    free(big);
 }
 
 void out_printf(const char *fmt, ...)
@@ -50,7 +134,7 @@ void out_printf(const char *fmt, ...)
 
 void out_puts(const char *s)
 {
-    fputs(s, out_stream());
+    out_text(s, strlen(s));
 }
 
 void out_flush(void)
@@ -59,13 +143,19 @@ void out_flush(void)
     fflush(out_err_stream());
 }
 
+/* "note: ..." on the error stream, wrapped at word boundaries where its
+ * width is known, continuation lines indented. */
 static void tagged(enum out_role role, const char *tag, const char *fmt, va_list ap)
 {
     FILE *e = out_err_stream();
     fflush(out_stream());
-    fprintf(e, "%s%s:%s ", out_color(role), tag, out_color(OUT_RESET));
-    vfprintf(e, fmt, ap);
-    fputc('\n', e);
+    char *text = NULL;
+    if (vasprintf(&text, fmt, ap) < 0 || !text) return;
+    char *line = NULL;
+    if (asprintf(&line, "%s%s:%s %s", out_color(role), tag, out_color(OUT_RESET), text) >= 0 && line)
+        out_wrap_to(e, line, stream_width(e), 0, 2);
+    free(line);
+    free(text);
     fflush(e);
 }
 
@@ -143,14 +233,15 @@ void out_error(const struct out_loc *loc, const char *fmt, ...)
 
 /* ------------------------------------------------------------ the terminal */
 
-static int g_width_override = -1, g_pager = 1;
 
 void out_set_width(int cols) { g_width_override = cols; }
 
-static int tty_size(int *cols, int *rows)
+static int g_paging; /* out's stream collects for the pager: it measures as stdout */
+
+static int tty_size_of(FILE *o, int *cols, int *rows)
 {
     struct winsize ws;
-    FILE *o = out_stream();
+    if (g_paging && o == g_out) o = stdout;
     if (o != stdout && o != stderr) return -1;
     if (!isatty(fileno(o)) || ioctl(fileno(o), TIOCGWINSZ, &ws) != 0 || ws.ws_col == 0) return -1;
     if (cols) *cols = ws.ws_col;
@@ -158,15 +249,20 @@ static int tty_size(int *cols, int *rows)
     return 0;
 }
 
-int out_width(void)
+static int tty_size(int *cols, int *rows) { return tty_size_of(out_stream(), cols, rows); }
+
+/* The width of an output stream, as out_width() says it for out's stream. */
+static int stream_width(FILE *f)
 {
     if (g_width_override >= 0) return g_width_override;
     int cols;
-    if (tty_size(&cols, NULL) == 0) return cols;
+    if (tty_size_of(f, &cols, NULL) == 0) return cols;
     const char *c = getenv("COLUMNS");
     int w = c ? atoi(c) : 0;
     return w >= 20 && w <= 1000 ? w : 0;
 }
+
+int out_width(void) { return stream_width(out_stream()); }
 
 int out_height(void)
 {
@@ -282,7 +378,6 @@ int out_pager_enabled(void) { return g_pager; }
 static FILE *g_page_saved;
 static char *g_page_buf;
 static size_t g_page_len;
-static int g_paging;
 
 int out_page_begin(void)
 {
@@ -291,6 +386,7 @@ int out_page_begin(void)
         return 0;
     FILE *m = open_memstream(&g_page_buf, &g_page_len);
     if (!m) return 0;
+    line_flush();
     fflush(stdout);
     g_page_saved = g_out;
     g_out = m;
@@ -322,6 +418,7 @@ static void write_all(FILE *f, const char *s, size_t len)
 void out_page_end(void)
 {
     if (!g_paging) return;
+    line_flush();
     fclose(g_out); /* g_page_buf, g_page_len now hold the text */
     g_out = g_page_saved;
     g_paging = 0;

@@ -2,6 +2,7 @@
  * Ctrl-C at the prompt abandons the line and the prompt comes back, while a
  * Ctrl-C during a command only sets lab_interrupted (signals.c). History is
  * kept in $XDG_STATE_HOME/gpulab/history, written after every command. */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -113,14 +114,38 @@ static char *cand_gen(const char *text, int state)
     return NULL;
 }
 
+/* Natural order: digits compare as numbers, so block sizes list as
+ * 32 64 128 ... 1024, not 1024 128 256 as text would. */
+static int natural_cmp(const void *pa, const void *pb)
+{
+    const char *a = *(const char *const *)pa, *b = *(const char *const *)pb;
+    while (*a && *b) {
+        if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
+            char *ea, *eb;
+            unsigned long long x = strtoull(a, &ea, 10), y = strtoull(b, &eb, 10);
+            if (x != y) return x < y ? -1 : 1;
+            a = ea;
+            b = eb;
+            continue;
+        }
+        if (*a != *b) return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
+        a++;
+        b++;
+    }
+    return *a ? 1 : *b ? -1 : 0;
+}
+
 static char **on_complete(const char *text, int start, int end)
 {
     (void)end;
     int files = 0;
     cmp_free(&g_cands);
     cmp_candidates(g_sess, rl_line_buffer, start, text, &g_cands, &files);
+    rl_sort_completion_matches = 1;
     if (files) return NULL; /* readline's file-name completion */
     rl_attempted_completion_over = 1;
+    qsort(g_cands.words, (size_t)g_cands.n, sizeof g_cands.words[0], natural_cmp);
+    rl_sort_completion_matches = 0; /* ours, in natural order */
     /* "reduce/" is followed by a variant name: no space after it. */
     rl_completion_append_character = ' ';
     size_t tl = strlen(text);

@@ -170,6 +170,16 @@ const lab_launch_probe *sweep_main_launch(const lab_launch_probe *l, int n)
     return best;
 }
 
+long sweep_optin_limit(const lab_launch_probe *l, const occ_model *m, long static_smem)
+{
+    /* A launch that ran with more dynamic shared memory than a block gets by
+     * default had opted in (cudaFuncSetAttribute): the launch check refuses
+     * it otherwise, on the simulator as on the GPU. */
+    if (l->max_dynamic_smem > m->smem_per_block - static_smem) return (long)l->max_dynamic_smem;
+    if (static_smem + (long)l->dynamic_smem > m->smem_per_block) return m->smem_per_block_optin - static_smem;
+    return 0;
+}
+
 static void occ_on_model(const lab_launch_probe *l, const lab_config *cfg, sweep_occ *o, int threads)
 {
     int fb = 0;
@@ -183,12 +193,7 @@ static void occ_on_model(const lab_launch_probe *l, const lab_config *cfg, sweep
     k.regs = res ? res->regs : 0;
     k.static_smem = res ? res->static_smem : 0;
     k.dynamic_smem = (long)l->dynamic_smem;
-    /* A launch that ran with more dynamic shared memory than a block gets by
-     * default had opted in (cudaFuncSetAttribute): the launch check refuses
-     * it otherwise, on the simulator as on the GPU. */
-    if (l->max_dynamic_smem > m->smem_per_block - k.static_smem) k.max_dynamic_smem = (long)l->max_dynamic_smem;
-    else if (k.static_smem + k.dynamic_smem > m->smem_per_block)
-        k.max_dynamic_smem = m->smem_per_block_optin - k.static_smem;
+    k.max_dynamic_smem = sweep_optin_limit(l, m, k.static_smem);
     occ_compute(m, &k, threads, &o->r);
     o->regs = res ? res->regs : -1;
     o->static_smem = res ? res->static_smem : -1;

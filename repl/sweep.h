@@ -64,6 +64,9 @@ const lab_launch_probe *sweep_main_launch(const lab_launch_probe *l, int n);
 /* The model the simulator's figures use: cfg->model, or h200 when that name
  * is unknown (*fallback set to 1). */
 const occ_model *sweep_model(const lab_config *cfg, int *fallback);
+/* The dynamic shared memory the kernel of launch l opted in to on model m
+ * (0: it did not; it then has the default 48 KiB less its static memory). */
+long sweep_optin_limit(const lab_launch_probe *l, const occ_model *m, long static_smem);
 
 /* ------------------------------------------------------------ sweeps */
 

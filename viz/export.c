@@ -45,6 +45,63 @@ static void rgb(cairo_t *cr, const double c[3], double alpha)
     cairo_set_source_rgba(cr, c[0], c[1], c[2], alpha);
 }
 
+/* cairo's SVG draws text as glyph outlines, so a slide tool cannot find or
+ * select it; the plot's words are kept here and written into the SVG as a
+ * transparent text layer over the outlines (as scanned PDFs carry theirs). */
+#define PLOT_MAX_TEXT 160
+static struct {
+    int on, n;
+    int mono;   /* a canvas: rows of a monospaced font */
+    struct { double x, y, size, angle; char s[400]; } t[PLOT_MAX_TEXT];
+} words;
+
+static void xml_escaped(FILE *f, const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '<') fputs("&lt;", f);
+        else if (*s == '>') fputs("&gt;", f);
+        else if (*s == '&') fputs("&amp;", f);
+        else if (*s == '"') fputs("&quot;", f);
+        else fputc(*s, f);
+    }
+}
+
+/* Put the text layer before the SVG's closing tag. 0 ok, -1 with errno. */
+static int svg_add_words(const char *path)
+{
+    FILE *f = fopen(path, "r+");
+    if (!f) return -1;
+    if (fseek(f, 0, SEEK_END) != 0) {
+        fclose(f);
+        return -1;
+    }
+    long size = ftell(f);
+    long back = size < 64 ? size : 64;
+    char tail[65] = "";
+    fseek(f, size - back, SEEK_SET);
+    size_t got = fread(tail, 1, (size_t)back, f);
+    tail[got] = 0;
+    char *end = strstr(tail, "</svg>");
+    if (!end) {
+        fclose(f);
+        errno = EINVAL;
+        return -1;
+    }
+    fseek(f, size - back + (end - tail), SEEK_SET);
+    fprintf(f, "<g id=\"text\" fill-opacity=\"0\" font-family=\"%s\" xml:space=\"preserve\">\n",
+            words.mono ? "monospace" : "sans-serif");
+    for (int i = 0; i < words.n; i++) {
+        fprintf(f, "<text x=\"%.2f\" y=\"%.2f\" font-size=\"%.1f\"", words.t[i].x, words.t[i].y, words.t[i].size);
+        if (fabs(words.t[i].angle) > 0.01)
+            fprintf(f, " transform=\"rotate(%.1f %.2f %.2f)\"", words.t[i].angle, words.t[i].x, words.t[i].y);
+        fputc('>', f);
+        xml_escaped(f, words.t[i].s);
+        fputs("</text>\n", f);
+    }
+    fputs("</g>\n</svg>\n", f);
+    return fclose(f);
+}
+
 /* Rows that hold something, from the top. */
 static int used_rows(const canvas *c)
 {
@@ -79,11 +136,35 @@ static void fill_half(cairo_t *cr, int role, double px, double py, double w, dou
     cairo_set_antialias(cr, aa);
 }
 
+/* A row of the canvas as text, for the SVG's text layer. */
+static void row_words(const canvas *c, int y, double px, double py, double size)
+{
+    if (!words.on || words.n >= PLOT_MAX_TEXT) return;
+    char *b = words.t[words.n].s;
+    size_t cap = sizeof words.t[0].s, l = 0;
+    for (int x = 0; x < c->w && l + 8 < cap; x++) {
+        const viz_cell *cell = canvas_at(c, x, y);
+        if (cell->cp == VIZ_CONT) continue;
+        int top, bottom;
+        uint32_t cp = viz_cell_halves(cell, &top, &bottom) ? ' ' : cell->cp;
+        l += (size_t)viz_utf8_encode(cp, b + l);
+    }
+    while (l > 0 && b[l - 1] == ' ') l--;
+    b[l] = 0;
+    if (!l) return;
+    words.t[words.n].x = px;
+    words.t[words.n].y = py;
+    words.t[words.n].size = size;
+    words.t[words.n].angle = 0;
+    words.n++;
+}
+
 static void draw(cairo_t *cr, const canvas *c, int rows, double cw, double ch, double ascent,
-                 double pad)
+                 double pad, double size)
 {
     rgb(cr, paper, 1);
     cairo_paint(cr);
+    for (int y = 0; y < rows; y++) row_words(c, y, pad, pad + y * ch + ascent, size);
     for (int y = 0; y < rows; y++)
         for (int x = 0; x < c->w; x++) {
             const viz_cell *cell = canvas_at(c, x, y);
@@ -178,7 +259,16 @@ int viz_export_canvas_width(const canvas *c, int rows, const char *path, int wid
     cairo_t *cr = cairo_create(surf);
     cairo_scale(cr, scale, scale);
     cairo_set_font_size(cr, size);
-    draw(cr, c, rows, cw, ch, ascent, pad);
+    words.on = fmt == VIZ_EXPORT_SVG;
+    words.mono = 1;
+    words.n = 0;
+    draw(cr, c, rows, cw, ch, ascent, pad, size);
+    words.on = 0;
+    for (int i = 0; i < words.n; i++) { /* the rows were placed before the scale */
+        words.t[i].x *= scale;
+        words.t[i].y *= scale;
+        words.t[i].size *= scale;
+    }
     cairo_status_t st = cairo_status(cr);
     cairo_destroy(cr);
     if (st == CAIRO_STATUS_SUCCESS && fmt == VIZ_EXPORT_PNG) st = cairo_surface_write_to_png(surf, path);
@@ -187,6 +277,10 @@ int viz_export_canvas_width(const canvas *c, int rows, const char *path, int wid
     cairo_surface_destroy(surf);
     if (st != CAIRO_STATUS_SUCCESS) {
         snprintf(err, len, "cannot write %s: %s", path, cairo_status_to_string(st));
+        return -1;
+    }
+    if (fmt == VIZ_EXPORT_SVG && svg_add_words(path) != 0) {
+        snprintf(err, len, "cannot write %s: %s", path, strerror(errno));
         return -1;
     }
     return 0;
@@ -314,15 +408,6 @@ static void series_rgb(int i, double out[3])
     memcpy(out, c, sizeof(double) * 3);
 }
 
-/* cairo's SVG draws text as glyph outlines, so a slide tool cannot find or
- * select it; the plot's words are kept here and written into the SVG as a
- * transparent text layer over the outlines (as scanned PDFs carry theirs). */
-#define PLOT_MAX_TEXT 160
-static struct {
-    int on, n;
-    struct { double x, y, size, angle; char s[200]; } t[PLOT_MAX_TEXT];
-} words;
-
 static void text_at(cairo_t *cr, double x, double y, const char *s, double ax, double ay)
 {
     cairo_text_extents_t te;
@@ -346,51 +431,6 @@ static void text_at(cairo_t *cr, double x, double y, const char *s, double ax, d
     }
 }
 
-static void xml_escaped(FILE *f, const char *s)
-{
-    for (; *s; s++) {
-        if (*s == '<') fputs("&lt;", f);
-        else if (*s == '>') fputs("&gt;", f);
-        else if (*s == '&') fputs("&amp;", f);
-        else if (*s == '"') fputs("&quot;", f);
-        else fputc(*s, f);
-    }
-}
-
-/* Put the text layer before the SVG's closing tag. 0 ok, -1 with errno. */
-static int svg_add_words(const char *path)
-{
-    FILE *f = fopen(path, "r+");
-    if (!f) return -1;
-    if (fseek(f, 0, SEEK_END) != 0) {
-        fclose(f);
-        return -1;
-    }
-    long size = ftell(f);
-    long back = size < 64 ? size : 64;
-    char tail[65] = "";
-    fseek(f, size - back, SEEK_SET);
-    size_t got = fread(tail, 1, (size_t)back, f);
-    tail[got] = 0;
-    char *end = strstr(tail, "</svg>");
-    if (!end) {
-        fclose(f);
-        errno = EINVAL;
-        return -1;
-    }
-    fseek(f, size - back + (end - tail), SEEK_SET);
-    fputs("<g id=\"text\" fill-opacity=\"0\" font-family=\"sans-serif\">\n", f);
-    for (int i = 0; i < words.n; i++) {
-        fprintf(f, "<text x=\"%.2f\" y=\"%.2f\" font-size=\"%.1f\"", words.t[i].x, words.t[i].y, words.t[i].size);
-        if (fabs(words.t[i].angle) > 0.01)
-            fprintf(f, " transform=\"rotate(%.1f %.2f %.2f)\"", words.t[i].angle, words.t[i].x, words.t[i].y);
-        fputc('>', f);
-        xml_escaped(f, words.t[i].s);
-        fputs("</text>\n", f);
-    }
-    fputs("</g>\n</svg>\n", f);
-    return fclose(f);
-}
 
 /* The marker of series i: circle, square, triangle, diamond, ... */
 static void marker(cairo_t *cr, int i, double x, double y, double r)
@@ -596,6 +636,7 @@ int viz_export_plot(const viz_plot *p, const char *path, int width, char *err, s
     }
     cairo_t *cr = cairo_create(surf);
     words.on = fmt == VIZ_EXPORT_SVG;
+    words.mono = 0;
     words.n = 0;
     draw_plot(cr, p, W, H);
     words.on = 0;

@@ -288,7 +288,7 @@ static void draw_help(canvas *c)
         {"+  /  -", "faster / slower"},
         {"Home  or  r", "back to the start"},
         {"End", "the last step"},
-        {"k  /  t", "hide or show the keys / the table"},
+        {"k  /  t", "hide the keys / the table"},
         {"?", "this help"},
         {"q  or  Esc", "back to the prompt"},
     };
@@ -570,6 +570,16 @@ int viz_player_print(FILE *f, const viz_side *sides, int nsides, const viz_playe
         if (fputc('\n', f) == EOF) rc = -1; /* frames are paragraphs */
         if (rc == 0 && viz_text_write(f, c, &to) != 0) rc = -1;
         canvas_free(c);
+    }
+    if (rc == 0 && nframes > 0) { /* `export FILE.svg` draws the last frame printed */
+        viz_play_state st;
+        viz_play_init(&st, nframes);
+        st.frame = nframes - 1;
+        canvas *ex = viz_player_compose_export(sides, nsides, &st, o, width);
+        char what[96];
+        snprintf(what, sizeof what, "frame %d of %d", nframes, nframes);
+        if (ex) viz_export_offer(ex, 0, what);
+        canvas_free(ex);
     }
     if (rc == 0 && o && o->rows && o->nrows > 0) {
         if (fprintf(f, "\n") < 0) rc = -1;

@@ -667,14 +667,40 @@ static void draw_footer(canvas *c, const bmodel *m, const geom *g, viz_rect area
         canvas_put(c, x, y, (uint32_t)role_letter(st->role), role, 0);
         canvas_put(c, x, y + 1, (uint32_t)space_letter(st->space), role, 0);
         if (st->launch_lo >= 0 && (s == g->s_lo || m->st[s - 1].launch_lo != st->launch_lo)) {
-            /* a launch number is written at the first step it does, if it fits */
+            /* a launch number is written at the first step it does, under the
+             * same column as the letters above it, if it fits */
             char b[16];
             snprintf(b, sizeof b, "%d", st->launch_lo);
             int bw = (int)strlen(b);
-            int lx = g->bands ? x : ax + g->x[s - g->s_lo] + (lw - bw) / 2;
+            int lx = x - (bw - 1) / 2;
+            if (lx < ax + g->left) lx = ax + g->left;
             if (lx >= lastx) lastx = canvas_text(c, lx, y + 2, b, role, 0) + 1;
         }
     }
+    /* what the letters mean, right of the columns: only the ones used */
+    unsigned roles = 0, spaces = 0;
+    for (int s = 0; s < m->S; s++) {
+        roles |= 1u << (m->st[s].role & 15);
+        spaces |= 1u << (m->st[s].space & 15);
+    }
+    char k1[160] = "", k2[96] = "";
+    static const int role_order[] = {BITONIC_ROLE_STEP, BITONIC_ROLE_START, BITONIC_ROLE_MIDDLE, BITONIC_ROLE_FINISH};
+    static const char *const role_short[] = {"one launch per step", "start", "middle", "finish"};
+    for (int i = 0; i < 4; i++)
+        if (roles & (1u << role_order[i])) {
+            size_t l = strlen(k1);
+            snprintf(k1 + l, sizeof k1 - l, "%s%c: %s", l ? ", " : "", role_letter(role_order[i]), role_short[i]);
+        }
+    static const int sp_order[] = {LAB_SP_GLOBAL, LAB_SP_SHARED, LAB_SP_REG};
+    static const char *const sp_short[] = {"global", "shared", "registers"};
+    for (int i = 0; i < 3; i++)
+        if (spaces & (1u << sp_order[i])) {
+            size_t l = strlen(k2);
+            snprintf(k2 + l, sizeof k2 - l, "%s%c: %s", l ? ", " : "", space_letter(sp_order[i]), sp_short[i]);
+        }
+    int kx = ax + g->right + 3, room = area.x + area.w - kx;
+    if (room >= viz_text_width(k1)) canvas_text(c, kx, y, k1, VIZ_ROLE_DIM, 0);
+    if (room >= viz_text_width(k2)) canvas_text(c, kx, y + 1, k2, VIZ_ROLE_DIM, 0);
 }
 
 static void draw_legend(canvas *c, const bmodel *m, const geom *g, viz_rect area, int y)
@@ -685,8 +711,8 @@ static void draw_legend(canvas *c, const bmodel *m, const geom *g, viz_rect area
         int role;
         const char *text;
     } wires[] = {
-        {G_DOWN, VIZ_ROLE_SOURCE, " up (larger key down)  "},
-        {G_UP, VIZ_ROLE_ARROW, " down  "},
+        {G_DOWN, VIZ_ROLE_SOURCE, " larger key down  "},
+        {G_UP, VIZ_ROLE_ARROW, " larger key up  "},
         {G_MOVED, VIZ_ROLE_SWAPPED, " swapped  "},
         {G_KEPT, VIZ_ROLE_TEXT, " kept  "},
     },
@@ -705,9 +731,7 @@ static void draw_legend(canvas *c, const bmodel *m, const geom *g, viz_rect area
         canvas_put(c, x, y, it[i].glyph, it[i].role, 0);
         x = canvas_text(c, x + 1, y, it[i].text, VIZ_ROLE_DIM, 0);
     }
-    const char *k = "L launch per step, S start, M middle, F finish; g global, s shared, r registers";
-    if (x + viz_text_width(k) <= xe) canvas_text(c, x, y, k, VIZ_ROLE_DIM, 0);
-    (void)m;
+    (void)m; /* the kernel and memory letters are explained beside the footer */
 }
 
 /* ------------------------------------------------------------ words */

@@ -1717,6 +1717,6 @@ const viz_renderer viz_render_reduce = {
     .frames = reduce_frames,
     .draw = reduce_draw,
     .height = reduce_height,
-    .min_w = 44,
+    .min_w = 38, /* two side by side in 80 columns: eight values of three digits a line */
     .min_h = 12,
 };

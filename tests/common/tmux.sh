@@ -7,6 +7,9 @@
 # Exits 77 (skipped) when tmux is not installed.
 command -v tmux >/dev/null 2>&1 || { echo "tmux not installed: skipped"; exit 77; }
 
+# Long output would go to a pager at these terminals; the tests read the
+# screen instead (the pager test sets its own PAGER).
+export PAGER=cat
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/$NAME.XXXXXX")
 SOCK="$NAME-$$"
 T() { tmux -L "$SOCK" -f /dev/null "$@"; }

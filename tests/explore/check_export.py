@@ -8,6 +8,7 @@ parsed as XML.
 import csv
 import json
 import os
+import struct
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -29,6 +30,65 @@ def check_svg(path):
         fail("%s: almost empty" % path)
 
 
+def svg_words(path):
+    """The text layer of a gpulab SVG: every <text> element's string."""
+    root = ET.parse(path).getroot()
+    return [t.text or "" for t in root.iter() if t.tag.endswith("}text") or t.tag == "text"]
+
+
+def png_size(path):
+    with open(path, "rb") as f:
+        head = f.read(24)
+    if head[:8] != b"\x89PNG\r\n\x1a\n" or head[12:16] != b"IHDR":
+        fail("%s is not a PNG" % path)
+    return struct.unpack(">II", head[16:24])
+
+
+def check_plot(out):
+    """The sweep's plot as slides want it: axis titles with units, the swept
+    block sizes as ticks of a log axis, numbers on the y axis, a legend."""
+    words = svg_words(os.path.join(out, "s.svg"))
+    if "block (threads per block), log scale" not in words:
+        fail("s.svg: no x axis title (log scale) among %s" % words)
+    if not any(w.startswith("ms, median") for w in words):
+        fail("s.svg: no y axis title with its unit among %s" % words)
+    for tick in ("32", "64", "128", "256"):
+        if tick not in words:
+            fail("s.svg: no x tick %s among %s" % (tick, words))
+    numbers = []
+    for w in words:
+        try:
+            numbers.append(float(w))
+        except ValueError:
+            pass
+    if len([x for x in numbers if x not in (32, 64, 128, 256)]) < 2:
+        fail("s.svg: fewer than two y tick values among %s" % words)
+    for name in ("interleaved", "sequential"):
+        if name not in words:
+            fail("s.svg: the legend lacks %s" % name)
+    root = ET.parse(os.path.join(out, "s.svg")).getroot()
+    if not any(e.tag.endswith("path") for e in root.iter()):
+        fail("s.svg: no vector paths (lines, markers)")
+    if png_size(os.path.join(out, "s.png")) != (1600, 900):
+        fail("s.png is %dx%d, want 1600x900 (the default)" % png_size(os.path.join(out, "s.png")))
+    if png_size(os.path.join(out, "w.png")) != (1200, 675):
+        fail("w.png is %dx%d, want 1200x675 (--width 1200)" % png_size(os.path.join(out, "w.png")))
+
+
+def check_frame(out):
+    """A frame for slides: the whole caption, no key line."""
+    words = " ".join(svg_words(os.path.join(out, "f.svg")))
+    if "reduce/sequential" not in words or "step " not in words:
+        fail("f.svg: not the frame: %s" % words[:300])
+    if "play/pause" in words or "q back" in words or "? help" in words:
+        fail("f.svg: the key line or key hints are in the exported frame")
+    if "\u2026" in words.replace("\u2026 block", ""):
+        fail("f.svg: a caption is cut: %s" % words)
+    w, h = png_size(os.path.join(out, "f.png"))
+    if w < 800 or h < 200:
+        fail("f.png is only %dx%d" % (w, h))
+
+
 def main():
     gpulab, out = sys.argv[1], sys.argv[2]
     os.makedirs(out, exist_ok=True)
@@ -41,9 +101,11 @@ def main():
             "set repeats 1\n"
             "sweep block 32..256 for interleaved,sequential\n"
             "export %(o)s/s.csv\nexport %(o)s/s.json\nexport %(o)s/s.svg\n"
-            "export %(o)s/s.png\nexport %(o)s/s.pdf\n"
+            "export %(o)s/s.png\nexport %(o)s/s.pdf\nexport %(o)s/w.png --width 1200\n"
             "compare\n"
-            "export %(o)s/r.json\nexport %(o)s/r.csv\n" % {"o": out})
+            "export %(o)s/r.json\nexport %(o)s/r.csv\n"
+            "set n 64\nset block 32\nanimate sequential\n"
+            "export %(o)s/f.svg\nexport %(o)s/f.png\n" % {"o": out})
     env = dict(os.environ, GPULAB_NO_GPU="1", NO_COLOR="1")
     p = subprocess.run([gpulab, script], capture_output=True, text=True, env=env, timeout=300)
     if p.returncode != 0:
@@ -79,7 +141,11 @@ def main():
     if len(rr) != len(rj["rows"]):
         fail("r.csv and r.json disagree: %d and %d rows" % (len(rr), len(rj["rows"])))
 
+    if "swept_block" not in rows[0] or "block_y" not in rows[0]:
+        fail("s.csv: the swept value and the block are not one column per field: %s" % list(rows[0]))
     check_svg(os.path.join(out, "s.svg"))
+    check_plot(out)
+    check_frame(out)
     for extra in sys.argv[3:]:
         check_svg(extra)
     with open(os.path.join(out, "s.png"), "rb") as f:

@@ -387,7 +387,7 @@ static void test_commands(void)
     csv t;
     CHECK(csv_read(csvp, &t) == 0, "CSV reads back");
     CHECK(t.rows == 1 + d->npoints, "CSV rows %d", t.rows);
-    int cx = csv_col(&t, "block"), cv = csv_col(&t, "variant"), cms = csv_col(&t, "ms"),
+    int cx = csv_col(&t, "swept_block"), cv = csv_col(&t, "variant"), cms = csv_col(&t, "ms"),
         cb = csv_col(&t, "blocks_per_sm"), cn = csv_col(&t, "note"), co = csv_col(&t, "ok");
     CHECK(cx == 0 && cv == 1 && cms > 0 && cb > 0 && cn == t.cols - 1 && co < 0, "columns %d %d %d %d %d", cx, cv,
           cms, cb, cn);
@@ -436,9 +436,11 @@ static void test_commands(void)
     free(o);
     snprintf(line, sizeof line, "export %s", csvp);
     o = run_cmds(&s, line, &st);
-    CHECK(st == CMD_OK && strstr(o, "last table, 1 rows"), "results export: %s", o);
+    CHECK(st == CMD_OK && strstr(o, "last table, 1 row\n"), "results export: %s", o);
     free(o);
-    CHECK(csv_read(csvp, &t) == 0 && t.rows == 2 && csv_col(&t, "block") == 4, "results CSV");
+    CHECK(csv_read(csvp, &t) == 0 && t.rows == 2 && csv_col(&t, "block") == 4 && csv_col(&t, "block_y") == 5 &&
+              csv_col(&t, "grid") == 6 && csv_col(&t, "grid_y") == 7,
+          "results CSV: one column per field");
     csv_free(&t);
 
     o = run_cmds(&s, "occupancy", &st);

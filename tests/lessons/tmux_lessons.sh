@@ -93,22 +93,54 @@ T send-keys -t gl C-u "lesson tiny" Enter
 wait_for "resuming at step 2" 5; check "the lesson resumes" $?
 T send-keys -t gl C-u "quit" Enter
 
-# Lecture mode: keys.
-start "--lecture $TMP/lessons/en/01-tiny.md" "$TMP/lessons"
-wait_for "First step (step 1 of 3)" 10; check "lecture: the first step" $?
+# Lecture mode: keys. `--lecture N` takes what `lesson` takes (here: 1).
+start "--lecture 1" "$TMP/lessons"
+wait_for "First step (step 1 of 3)" 10; check "lecture: --lecture 1 opens the first lesson" $?
 wait_for "[space] runs: echo hello-from-step-one" 5; check "lecture: the next command is announced" $?
 T send-keys -t gl Space
 wait_for ">>> echo hello-from-step-one" 5; check "lecture: the command is shown" $?
-wait_line "hello-from-step-one" 5; check "lecture: and run" $?
+wait_line "    hello-from-step-one" 5; check "lecture: and run, its output indented under the step" $?
 T send-keys -t gl Space Space
 wait_for "Second step (step 2 of 3)" 5; check "lecture: space goes on" $?
+T send-keys -t gl a
+HISTORY=0 wait_for "answer: 42" 5; check "lecture: a shows the answer" $?
+T send-keys -t gl a
+HISTORY=0 wait_gone "answer: 42" 5; check "lecture: a again hides it" $?
+T send-keys -t gl '?'
+wait_for "Keys of lecture mode" 5; check "lecture: ? lists the keys" $?
+screen | grep -q "go to step N"; check "lecture: the key list names go to" $?
+T send-keys -t gl x
+wait_for "Second step (step 2 of 3)" 5; check "lecture: any key leaves the key list" $?
+T send-keys -t gl k
+HISTORY=0 wait_gone "[left] back" 5; check "lecture: k hides the key line" $?
+T send-keys -t gl k
+HISTORY=0 wait_for "[left] back" 5; check "lecture: k shows it again" $?
+T send-keys -t gl g 3
+wait_for "go to step 3_" 5; check "lecture: g and a digit start a go-to" $?
+T send-keys -t gl Enter
+wait_for "Exercise (step 3 of 3)" 5; check "lecture: Enter goes to step 3" $?
+T send-keys -t gl 1 Enter
+wait_for "First step (step 1 of 3)" 5; check "lecture: a number and Enter go to step 1" $?
+T send-keys -t gl Space
+wait_line "    hello-from-step-one" 5; check "lecture: the step's command runs again" $?
+T send-keys -t gl t
+HISTORY=0 wait_gone "    hello-from-step-one" 5; check "lecture: t hides the commands' output" $?
+T send-keys -t gl t
+HISTORY=0 wait_line "    hello-from-step-one" 5; check "lecture: t shows it again" $?
+T send-keys -t gl z
+wait_line "  Tiny lesson" 5; check "lecture: z, the large layout (a narrow margin)" $?
 T send-keys -t gl Left
-wait_for "First step (step 1 of 3)" 5; check "lecture: left goes back" $?
-T send-keys -t gl Right Right Right
+wait_for "First step" 5
+T send-keys -t gl Right Right Right Right
 wait_for "Second step" 5; check "lecture: right goes on" $?
 T send-keys -t gl q
 sleep 1
 pid=$(T list-panes -t gl -F '#{pane_pid}')
 ! ps -o comm= --ppid "$pid" | grep -q gpulab; check "lecture: q leaves" $?
+
+# Rehearsal: every step runs, and the time of each is printed at the end.
+start "--lecture tiny --rehearse" "$TMP/lessons"
+wait_for "rehearsal: the time each step took" 20; check "rehearse: a table of the steps' times" $?
+screen | grep -qE '^ *3 +Exercise +1 +[0-9]+\.[0-9]$'; check "rehearse: the exercise step's row" $?
 echo "$pass passed, $fail failed"
 exit $((fail > 0))

@@ -176,7 +176,12 @@ if [ "$HAVE_GPU" = 0 ]; then
 fi
 name="json-lines-only"; if grep -qv '^{' "$OUT"; then bad "stdout has non-JSON lines with --json"; else ok; fi
 
-name="run-fails"; g 1 --json -c "use reduce; set n 2^23; set repeats 1; set backend sim; run"
+# Past the simulator's limit every row runs at the family's simulator size, and says so.
+name="run-sim-fit"; g 0 --json -c "use reduce; set n 2^23; set repeats 1; set backend sim; run"
+err_has "past the simulator's limit"; err_has "every row runs at n = 1Mi"
+if grep -q '"n":1048576,.*"ran":true' "$OUT"; then ok; else bad "the row must run at n = 1Mi"; fi
+# ... unless even that is past a limit lowered by hand: the row is refused with the reason.
+name="run-fails"; g 1 --json -c "use matmul/gpu-naive; set n 100; set sim-limit 1000; set repeats 1; set backend sim; run"
 err_has "did not run"; err_has "sim-limit"
 if grep -q '"ran":false' "$OUT"; then ok; else bad "a row that could not run must still be printed"; fi
 
@@ -188,7 +193,8 @@ name="trace-save"; g 0 -c "use reduce; set n 32; trace sequential save t.json"; 
 if "$JSONCHECK" trace t.json >"$TMP/tr" 2>>"$ERR"; then ok; else bad "bad saved trace"; fi
 name="trace-json"; g 0 --json -c "use reduce; set n 16; trace warp-shuffle"
 if [ "$(wc -l <"$OUT")" -eq 1 ] && head -c 1 "$OUT" | grep -q '{'; then ok; else bad "--json trace is one object"; fi
-name="trace-too-big"; g 1 -c "use reduce; set n 1Mi; trace; echo alive"; err_has "up to n ="; out_has "alive"
+name="trace-too-big"; g 0 -c "use reduce; set n 1Mi; trace; echo alive"
+err_has "showing a small instance, the first 2 blocks, n = 64"; out_has "n = 64 int"; out_has "alive"
 name="trace-lib"; g 1 -c "use reduce; trace cub"; err_has "cannot be traced"
 
 echo

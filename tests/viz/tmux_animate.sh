@@ -115,10 +115,12 @@ wait_for "sequential  step 3/" 5; check "both sides move in step" $?
 T send-keys -t v q
 wait_for "gpulab reduce/interleaved>" 10; check "back from the side-by-side view" $?
 
-# ---- refusals come back as errors, the player does not open
+# ---- a large n plays a small instance of it, and says so
 T send-keys -t v 'set n 1000000' Enter
 T send-keys -t v 'animate' Enter
-wait_for "too large to animate" 10; check "a large n is refused with the limit" $?
+wait_for "(a small instance of n = 1000000)" 10; check "a large n plays a small instance, the heading says so" $?
+T send-keys -t v q
+wait_for "showing a small instance" 10; check "and the note says how small" $?
 T send-keys -t v 'quit' Enter
 sleep 1
 hist="$TMP/state/gpulab/history"
