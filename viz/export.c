@@ -555,7 +555,7 @@ static void draw_plot(cairo_t *cr, const viz_plot *p, double W, double H)
     }
     /* the series: lines between measured points (a gap where one did not run) */
     cairo_save(cr);
-    cairo_rectangle(cr, L, T, R - L, B - T);
+    cairo_rectangle(cr, L - fs * 0.6, T - fs * 0.6, R - L + fs * 1.2, B - T + fs * 1.2); /* whole markers */
     cairo_clip(cr);
     for (int s = 0; s < plot_ns(p); s++) {
         const viz_plot_series *se = &p->series[s];
