@@ -1,4 +1,4 @@
-/* cmd_puzzle.c - the puzzles track: puzzle, check.
+/* cmd_puzzle.c - the puzzles track: puzzle (check is in cmd_check.c).
  *
  * `puzzle N` writes the skeleton of puzzle N to puzzles/NN-name.cu in the
  * current folder (never over a file that is there); `check` compiles the
@@ -41,7 +41,7 @@ static int puzzle_state(const struct puzzle *p)
     return lp.correct > 0 ? 2 : 1;
 }
 
-__attribute__((unused)) static void puzzle_note_progress(const struct puzzle *p, int passed)
+void puzzle_note_progress(const struct puzzle *p, int passed)
 {
     char id[96];
     struct lesson_progress lp;
@@ -58,31 +58,6 @@ __attribute__((unused)) static void puzzle_note_progress(const struct puzzle *p,
 
 /* ------------------------------------------------------------------ files */
 
-static char *read_all(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    size_t cap = 4096, n = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        size_t got = fread(buf + n, 1, cap - n - 1, f);
-        n += got;
-        if (got == 0) break;
-        if (n + 1 == cap) {
-            char *nb = realloc(buf, cap * 2);
-            if (!nb) { free(buf); buf = NULL; break; }
-            buf = nb;
-            cap *= 2;
-        }
-    }
-    int bad = ferror(f);
-    fclose(f);
-    if (!buf || bad) { free(buf); return NULL; }
-    buf[n] = 0;
-    *len = n;
-    return buf;
-}
-
 /* The shipped skeleton of p (the session's language, else en). */
 static char *skeleton_text(struct session *s, const struct puzzle *p, size_t *len, char *path, size_t pathlen)
 {
@@ -90,22 +65,24 @@ static char *skeleton_text(struct session *s, const struct puzzle *p, size_t *le
     puzzle_stem(p, stem, sizeof stem);
     lesson_dir(s->lang, dir, sizeof dir);
     snprintf(path, pathlen, "%s/puzzles/%s.cu", dir, stem);
-    char *t = read_all(path, len);
+    char *t = puzzle_read_file(path, len);
     if (!t) {
         lesson_dir("en", dir, sizeof dir);
         snprintf(path, pathlen, "%s/puzzles/%s.cu", dir, stem);
-        t = read_all(path, len);
+        t = puzzle_read_file(path, len);
     }
     return t;
 }
 
-/* The file `puzzle N` writes and `check N` reads: puzzles/NN-name.cu. */
-static void student_path(const struct puzzle *p, char *buf, size_t len)
+int puzzle_current_file(char *buf, size_t len)
 {
-    char stem[64];
-    puzzle_stem(p, stem, sizeof stem);
-    snprintf(buf, len, "puzzles/%s.cu", stem);
+    if (!g_current) return -1;
+    puzzle_student_path(g_current, buf, len);
+    return 0;
 }
+
+const struct puzzle *puzzle_current(void) { return g_current; }
+void puzzle_set_current(const struct puzzle *p) { g_current = p; }
 
 /* ---------------------------------------------------------------- puzzle */
 
@@ -129,21 +106,21 @@ static enum cmd_status list_puzzles(void)
 {
     int n;
     const struct puzzle *all = puzzle_all(&n);
-    const char *hdr[] = {"#", "puzzle", "file", "spec", "progress"};
-    struct out_table *t = out_table_new(5, hdr, "rllll");
+    const char *hdr[] = {"#", "puzzle", "rule", "progress"};
+    struct out_table *t = out_table_new(4, hdr, "rlll");
     for (int i = 0; i < n; i++) {
-        char num[8], file[128];
+        char num[8], rule[64];
         snprintf(num, sizeof num, "%d", all[i].number);
-        student_path(&all[i], file, sizeof file);
+        if (strlen(all[i].spec) < sizeof rule) snprintf(rule, sizeof rule, "%s", all[i].spec);
+        else snprintf(rule, sizeof rule, "%.*s...", (int)sizeof rule - 4, all[i].spec);
         int st = puzzle_state(&all[i]);
-        const char *cells[] = {num, all[i].title, file, all[i].spec,
-                               st == 2 ? "solved" : st == 1 ? "tried" : "not started"};
+        const char *cells[] = {num, all[i].title, rule, st == 2 ? "solved" : st == 1 ? "tried" : "not started"};
         out_table_row(t, cells);
-        if (st == 2) out_table_color(t, 4, OUT_GOOD);
+        if (st == 2) out_table_color(t, 3, OUT_GOOD);
     }
     out_table_print(t);
     out_table_free(t);
-    out_printf("`puzzle N` writes puzzle N's skeleton into puzzles/ here; `check` tests it.\n");
+    out_printf("`puzzle N` writes puzzle N's skeleton to puzzles/NN-name.cu here; `check` tests it.\n");
     return CMD_OK;
 }
 
@@ -163,7 +140,7 @@ static enum cmd_status do_puzzle(struct session *s, int argc, char **argv)
     if (!p) return sess_error(s, 1, "no puzzle \"%s\": there are puzzles 1 to %d (`puzzle` lists them)", argv[1], n);
     g_current = p;
     char path[256], skel[4200];
-    student_path(p, path, sizeof path);
+    puzzle_student_path(p, path, sizeof path);
     print_brief(p);
     struct stat sb;
     if (stat(path, &sb) == 0) {
@@ -200,7 +177,7 @@ static enum cmd_status do_puzzle(struct session *s, int argc, char **argv)
     return st;
 }
 
-static void complete_puzzle(struct session *s, int argc, char **argv, const char *text, struct cmp_list *out)
+void puzzle_complete(struct session *s, int argc, char **argv, const char *text, struct cmp_list *out)
 {
     (void)s;
     (void)argv;
@@ -230,7 +207,7 @@ const struct cmd cmd_puzzle_group[] = {
             "lists the puzzles with your progress. Edit the kernel, then type check.\n",
         .run = do_puzzle,
         .complete = CMP_CUSTOM,
-        .complete_fn = complete_puzzle,
+        .complete_fn = puzzle_complete,
     },
     {0},
 };

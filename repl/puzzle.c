@@ -245,6 +245,38 @@ const struct puzzle *puzzle_find(const char *what)
     return NULL;
 }
 
+void puzzle_student_path(const struct puzzle *p, char *buf, size_t len)
+{
+    char stem[64];
+    puzzle_stem(p, stem, sizeof stem);
+    snprintf(buf, len, "puzzles/%s.cu", stem);
+}
+
+char *puzzle_read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    size_t cap = 4096, n = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        size_t got = fread(buf + n, 1, cap - n - 1, f);
+        n += got;
+        if (got == 0) break;
+        if (n + 1 == cap) {
+            char *nb = realloc(buf, cap * 2);
+            if (!nb) { free(buf); buf = NULL; break; }
+            buf = nb;
+            cap *= 2;
+        }
+    }
+    int bad = ferror(f);
+    fclose(f);
+    if (!buf || bad) { free(buf); return NULL; }
+    buf[n] = 0;
+    *len = n;
+    return buf;
+}
+
 void puzzle_fill(const struct puzzle_arg *a, float *v)
 {
     int n = puzzle_arg_len(a);

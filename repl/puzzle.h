@@ -66,6 +66,13 @@ int puzzle_arg_len(const struct puzzle_arg *a);
 /* "01-map" */
 void puzzle_stem(const struct puzzle *p, char *buf, size_t len);
 
+/* "puzzles/01-map.cu": where `puzzle N` writes and `check N` reads. */
+void puzzle_student_path(const struct puzzle *p, char *buf, size_t len);
+
+/* A whole file, malloc'd and NUL-terminated (*len its bytes); NULL with
+ * errno when it cannot be read. */
+char *puzzle_read_file(const char *path, size_t *len);
+
 /* Fill the input array a (puzzle_arg_len floats). */
 void puzzle_fill(const struct puzzle_arg *a, float *v);
 
@@ -105,5 +112,17 @@ void puzzle_index_text(const struct puzzle *p, int i, char *buf, size_t len);
 
 /* Is the float's bit pattern the fill of an unwritten element? */
 int puzzle_is_unwritten(float f);
+
+/* The REPL's side (cmd_puzzle.c): the file of the puzzle last named by
+ * `puzzle` or `check`. 0 with its path, -1 when there is none yet. */
+int puzzle_current_file(char *buf, size_t len);
+const struct puzzle *puzzle_current(void);
+void puzzle_set_current(const struct puzzle *p);
+/* Store that p was tried, and solved when passed (solved stays solved). */
+void puzzle_note_progress(const struct puzzle *p, int passed);
+/* Completion of a puzzle's number or name (a cmd_complete_fn). */
+struct session;
+struct cmp_list;
+void puzzle_complete(struct session *s, int argc, char **argv, const char *text, struct cmp_list *out);
 
 #endif

@@ -1,0 +1,247 @@
+/* cmd_code.c - code: a kernel's source at the prompt, with a line
+ * highlighted (viz/render_code.c draws it).
+ *
+ *   code                   the puzzle being worked on, else the current variant
+ *   code VARIANT [LINE]    the kernels a built-in variant launches, from kernels/
+ *   code KERNEL [LINE]     a kernel function of kernels/ by name
+ *   code FILE.cu [LINE]    any file (a puzzle, a program)
+ *
+ * A variant's kernels are the ones its trace launches (recorded at a small
+ * n), found by name in the family's source; so the list cannot drift from
+ * what runs. */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "canvas.h"
+#include "cmd.h"
+#include "out.h"
+#include "puzzle.h"
+#include "render_code.h"
+#include "session.h"
+#include "term.h"
+
+/* The kernels folder of the source tree, beside the lessons. */
+static void kernels_dir(char *buf, size_t len)
+{
+    const char *env = getenv("GPULAB_KERNELS");
+    if (env && *env) snprintf(buf, len, "%s", env);
+    else snprintf(buf, len, "%s/../kernels", GPULAB_LESSONS_DIR);
+}
+
+/* Draw lines [from, to] of text (the whole text when from is 0) with line
+ * hl highlighted, as wide as the terminal (at most 120 columns). */
+static void show(struct session *s, const char *title, const char *text, size_t len, int from, int to, int hl)
+{
+    const char *start = text;
+    size_t n = len;
+    int first = 1;
+    if (from > 0) {
+        int line = 1;
+        size_t i = 0;
+        while (i < len && line < from) line += text[i++] == '\n';
+        start = text + i;
+        size_t e = i;
+        while (e < len && line <= to) line += text[e++] == '\n';
+        n = e - i;
+        first = from;
+    }
+    int lines = 0;
+    for (size_t i = 0; i < n; i++) lines += start[i] == '\n';
+    if (n && start[n - 1] != '\n') lines++;
+    int w = out_width();
+    if (w <= 0 || w > 120) w = w <= 0 ? 100 : 120;
+    canvas *c = canvas_new(w, lines + 2);
+    if (!c) return;
+    viz_code code = {.text = start, .len = n, .first_line = first, .highlight = hl, .title = title};
+    viz_render_code(c, canvas_bounds(c), &code);
+    viz_text_opts o = viz_text_opts_for(out_stream(), !s->color);
+    if (o.mode == VIZ_TEXT_COLOUR && !out_color_enabled()) o.mode = VIZ_TEXT_MONO;
+    viz_text_write(out_stream(), c, &o);
+    canvas_free(c);
+}
+
+/* Find kernel name (template arguments left out) in kernels/ * / *.cu.
+ * 0 with the file's text, its path and the lines; -1 when not found. */
+static int find_kernel(const char *name, char **text, size_t *len, char *path, size_t pathlen, int *from, int *to)
+{
+    char base[PATH_MAX], fn[128];
+    /* the function's own name: "(transpose_tiled_k<T, 1>)" is transpose_tiled_k */
+    while (*name && !(isalpha((unsigned char)*name) || *name == '_')) name++;
+    size_t k = 0;
+    while (k + 1 < sizeof fn && (isalnum((unsigned char)name[k]) || name[k] == '_')) {
+        fn[k] = name[k];
+        k++;
+    }
+    fn[k] = 0;
+    kernels_dir(base, sizeof base);
+    DIR *d = opendir(base);
+    if (!d) return -1;
+    struct dirent *e;
+    int found = -1;
+    while (found != 0 && (e = readdir(d))) {
+        if (e->d_name[0] == '.') continue;
+        char sub[PATH_MAX + 256];
+        snprintf(sub, sizeof sub, "%s/%s", base, e->d_name);
+        DIR *sd = opendir(sub);
+        if (!sd) continue;
+        struct dirent *f;
+        while ((f = readdir(sd))) {
+            size_t l = strlen(f->d_name);
+            if (l < 4 || strcmp(f->d_name + l - 3, ".cu") != 0) continue;
+            char p[PATH_MAX * 2];
+            snprintf(p, sizeof p, "%s/%s", sub, f->d_name);
+            size_t n;
+            char *t = puzzle_read_file(p, &n);
+            if (!t) continue;
+            if (viz_code_find_function(t, n, fn, from, to) == 0) {
+                *text = t;
+                *len = n;
+                snprintf(path, pathlen, "kernels/%s/%s", e->d_name, f->d_name);
+                found = 0;
+                break;
+            }
+            free(t);
+        }
+        closedir(sd);
+    }
+    closedir(d);
+    return found;
+}
+
+static enum cmd_status show_kernel(struct session *s, const char *name, int hl, int argi)
+{
+    char *text, path[PATH_MAX];
+    size_t len;
+    int from, to;
+    if (find_kernel(name, &text, &len, path, sizeof path, &from, &to) != 0)
+        return sess_error(s, argi, "no kernel %s in gpulab's kernels/ source", name);
+    char title[PATH_MAX + 160];
+    snprintf(title, sizeof title, "%s · %s, lines %d-%d", name, path, from, to);
+    show(s, title, text, len, from, to, hl);
+    free(text);
+    return CMD_OK;
+}
+
+static enum cmd_status show_file(struct session *s, const char *file, int hl, int argi)
+{
+    size_t len;
+    char *text = puzzle_read_file(file, &len);
+    if (!text) return sess_error(s, argi, "cannot read %s: %s", file, strerror(errno));
+    char title[PATH_MAX + 8];
+    snprintf(title, sizeof title, "%s", file);
+    show(s, title, text, len, 0, 0, hl);
+    free(text);
+    return CMD_OK;
+}
+
+/* The kernels variant v launches, in launch order, each once. */
+static enum cmd_status show_variant(struct session *s, const lab_variant *v, int hl, int argi)
+{
+    if (v->kind != LAB_ROW_KERNEL)
+        return sess_error(s, argi, "%s is not a kernel of gpulab's (a CPU or library row): it has no source here",
+                          v->name);
+    lab_trace t;
+    lab_result r;
+    char err[LAB_ERR_MAX];
+    if (sess_record_trace(s, v, &t, &r, err, sizeof err) != 0)
+        return sess_error(s, argi, "cannot tell which kernels %s launches: %s", v->name, err);
+    enum cmd_status st = CMD_OK;
+    int shown = 0;
+    for (int i = 0; i < t.nlaunches && st == CMD_OK; i++) {
+        int seen = 0;
+        for (int j = 0; j < i; j++) seen |= strcmp(t.launches[j].kernel, t.launches[i].kernel) == 0;
+        if (seen) continue;
+        st = show_kernel(s, t.launches[i].kernel, hl, argi);
+        shown++;
+    }
+    lab_trace_free(&t);
+    if (st == CMD_OK && !shown) return sess_error(s, argi, "%s launched no kernel", v->name);
+    return st;
+}
+
+/* A file: a name ending in .cu/.cuh, or anything that is a file here. */
+static int is_file_arg(const char *a)
+{
+    size_t l = strlen(a);
+    if ((l > 3 && strcmp(a + l - 3, ".cu") == 0) || (l > 4 && strcmp(a + l - 4, ".cuh") == 0)) return 1;
+    FILE *f = fopen(a, "r");
+    if (f) fclose(f);
+    return f != NULL;
+}
+
+static enum cmd_status do_code(struct session *s, int argc, char **argv)
+{
+    if (argc > 3) return sess_error(s, 3, "usage: code [VARIANT|KERNEL|FILE.cu] [LINE]");
+    int hl = 0;
+    if (argc == 3) {
+        char *end;
+        long l = strtol(argv[2], &end, 10);
+        if (*end || l < 1 || l > 1000000) return sess_error(s, 2, "a line number, 1 or more");
+        hl = (int)l;
+    }
+    if (argc == 1) {
+        char file[PATH_MAX];
+        if (puzzle_current_file(file, sizeof file) == 0) return show_file(s, file, 0, -1);
+        if (!s->variant) return sess_error(s, -1, "nothing chosen: code VARIANT, code KERNEL or code FILE.cu");
+        return show_variant(s, s->variant, 0, -1);
+    }
+    const char *what = argv[1];
+    if (is_file_arg(what)) return show_file(s, what, hl, 1);
+    char err[LAB_ERR_MAX];
+    const char *slash = strchr(what, '/');
+    if (slash) { /* ALGO/VARIANT */
+        char algo[LAB_NAME_MAX];
+        snprintf(algo, sizeof algo, "%.*s", (int)(slash - what), what);
+        const lab_algo *a = lab_algo_find(algo);
+        if (!a) return sess_error(s, 1, "no algorithm %s (list shows them)", algo);
+        const lab_variant *v = sess_find_variant(a, slash + 1, err, sizeof err);
+        if (!v) return sess_error(s, 1, "%s", err);
+        const lab_algo *old_a = s->algo;
+        const lab_variant *old_v = s->variant;
+        lab_config old_cfg = s->cfg;
+        sess_use(s, a, v);
+        enum cmd_status st = show_variant(s, v, hl, 1);
+        s->algo = old_a;
+        s->variant = old_v;
+        s->cfg = old_cfg;
+        return st;
+    }
+    const lab_variant *v = s->algo ? sess_find_variant(s->algo, what, err, sizeof err) : NULL;
+    if (v) return show_variant(s, v, hl, 1);
+    return show_kernel(s, what, hl, 1);
+}
+
+static void complete_code(struct session *s, int argc, char **argv, const char *text, struct cmp_list *out)
+{
+    (void)argv;
+    (void)text;
+    if (argc != 1 || !s->algo) return;
+    for (int i = 0; i < s->algo->nvariants; i++)
+        if (s->algo->variants[i].kind == LAB_ROW_KERNEL) cmp_add(out, s->algo->variants[i].name);
+}
+
+const struct cmd cmd_code_group[] = {
+    {
+        .name = "code",
+        .usage = "code [VARIANT|KERNEL|FILE.cu] [LINE]",
+        .help = "show a kernel's source with line numbers, LINE highlighted",
+        .long_help =
+            "code VARIANT shows the kernels a built-in variant launches, from gpulab's\n"
+            "kernels/ source (ALGO/VARIANT for another algorithm); code KERNEL one kernel\n"
+            "function by name; code FILE.cu a file. LINE is highlighted (and kept in\n"
+            "view). code alone shows the puzzle you are working on, else the current\n"
+            "variant. Keywords, CUDA's thread and block indices, barriers, shuffles and\n"
+            "atomics, comments, strings and numbers have their own styles; without\n"
+            "colour the highlighted line is reversed and marked with a triangle.\n",
+        .run = do_code,
+        .complete = CMP_CUSTOM,
+        .complete_fn = complete_code,
+    },
+    {0},
+};
