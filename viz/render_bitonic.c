@@ -316,7 +316,7 @@ typedef struct geom {
     int x[14 * 15 / 2 + 1];    /* column of each shown step, from area.x */
     int annw;                  /* width of the block/thread note */
     int right;                 /* first column after the steps */
-    int header, footer, legend;
+    int header, footer, legend, blank; /* blank: a line between the wires and the footer */
 } geom;
 
 static int step_width(const bmodel *m, const geom *g, int s)
@@ -372,7 +372,17 @@ static void layout(const bmodel *m, int cur, int W, int H, geom *g)
     g->header = 2;
     g->footer = 3;
     g->legend = 1;
-    const int chrome = g->header + g->footer + g->legend + 1;
+    g->blank = 1;
+    int chrome = g->header + g->footer + g->legend + g->blank;
+    /* A small network keeps its wires and keys when the height is short
+     * (the 8-key example at 80x24): the legend goes first, then the blank
+     * line above the footer, then the footer. */
+    if (m->n <= WIRE_MAX_N && H < m->n + chrome) {
+        g->legend = 0;
+        if (H < m->n + g->header + g->footer + g->blank) g->blank = 0;
+        if (H < m->n + g->header + g->footer) g->footer = 0;
+        chrome = g->header + g->footer + g->legend + g->blank;
+    }
     g->vw = key_width(m);
     if (m->n <= WIRE_MAX_N && H >= m->n + chrome) {
         g->iw = ndigits(m->n - 1);
@@ -870,9 +880,9 @@ static void bitonic_draw(const lab_trace *t, int frame, canvas *c, viz_rect area
     int rows = g.bands ? g.bands : (int)m.n;
     if (g.bands) draw_bands(c, &m, &g, area, cur);
     else draw_wires(c, &m, &g, area, cur);
-    int y = area.y + g.header + rows + 1;
-    if (m.S > 0) draw_footer(c, &m, &g, area, cur, y);
-    draw_legend(c, &m, &g, area, y + g.footer);
+    int y = area.y + g.header + rows + (g.bands ? 1 : g.blank);
+    if (m.S > 0 && g.footer) draw_footer(c, &m, &g, area, cur, y);
+    if (g.legend) draw_legend(c, &m, &g, area, y + g.footer);
     canvas_set_clip(c, old);
     model_free(&m);
 }

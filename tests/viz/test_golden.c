@@ -26,6 +26,7 @@
 
 typedef struct gcase {
     const char *name;
+    const char *algo;         /* NULL: reduce */
     const char *variant, *vs; /* vs: a second variant side by side, or NULL */
     long long n;
     int block;
@@ -37,21 +38,29 @@ typedef struct gcase {
 } gcase;
 
 static const gcase cases[] = {
-    {"interleaved-n32-80x24", "interleaved", NULL, 32, 32, LAB_INT, NULL, "stride 4", 80, 24, 0},
-    {"interleaved-tree-200x60", "interleaved", NULL, 32, 32, LAB_INT, NULL, "stride 4", 200, 60, 0},
-    {"interleaved-input-80x24", "interleaved", NULL, 256, 64, LAB_INT, NULL, NULL, 80, 24, 0},
-    {"interleaved-stride1-120x40", "interleaved", NULL, 256, 256, LAB_INT, NULL, "stride 1", 120, 40, 0},
-    {"interleaved-stride32-200x60", "interleaved", NULL, 256, 256, LAB_INT, NULL, "stride 32", 200, 60, 0},
-    {"sequential-stride64-200x60", "sequential", NULL, 512, 256, LAB_INT, NULL, "stride 64", 200, 60, 0},
-    {"sequential-stride8-120x40", "sequential", NULL, 512, 256, LAB_INT, NULL, "stride 8", 120, 40, 0},
-    {"warp-shuffle-offset16-120x40", "warp-shuffle", NULL, 256, 128, LAB_INT, NULL, "shuffle offset 16", 120, 40, 0},
-    {"warp-shuffle-launch2-200x60", "warp-shuffle", NULL, 256, 128, LAB_INT, NULL, "launch 2: load", 200, 60, 0},
+    {"interleaved-n32-80x24", NULL, "interleaved", NULL, 32, 32, LAB_INT, NULL, "stride 4", 80, 24, 0},
+    {"interleaved-tree-200x60", NULL, "interleaved", NULL, 32, 32, LAB_INT, NULL, "stride 4", 200, 60, 0},
+    {"interleaved-input-80x24", NULL, "interleaved", NULL, 256, 64, LAB_INT, NULL, NULL, 80, 24, 0},
+    {"interleaved-stride1-120x40", NULL, "interleaved", NULL, 256, 256, LAB_INT, NULL, "stride 1", 120, 40, 0},
+    {"interleaved-stride32-200x60", NULL, "interleaved", NULL, 256, 256, LAB_INT, NULL, "stride 32", 200, 60, 0},
+    {"sequential-stride64-200x60", NULL, "sequential", NULL, 512, 256, LAB_INT, NULL, "stride 64", 200, 60, 0},
+    {"sequential-stride8-120x40", NULL, "sequential", NULL, 512, 256, LAB_INT, NULL, "stride 8", 120, 40, 0},
+    {"warp-shuffle-offset16-120x40", NULL, "warp-shuffle", NULL, 256, 128, LAB_INT, NULL, "shuffle offset 16", 120, 40, 0},
+    {"warp-shuffle-launch2-200x60", NULL, "warp-shuffle", NULL, 256, 128, LAB_INT, NULL, "launch 2: load", 200, 60, 0},
     /* the article's case in small: float sums of 1.23 drift from the exact sum */
-    {"atomic-float-result-80x24", "atomic-float", NULL, 1000, 32, LAB_FLOAT, "const", "result", 80, 24, 0},
-    {"vector-warp-sums-120x40", "vector", NULL, 256, 64, LAB_INT, NULL, "store warp sums", 120, 40, 0},
-    {"interleaved-vs-sequential-200x60", "interleaved", "sequential", 64, 32, LAB_INT, NULL, "stride 2", 200, 60, 0},
-    {"too-small-60x20", "interleaved", NULL, 256, 256, LAB_INT, NULL, "stride 1", 60, 20, 0},
-    {"help-80x24", "interleaved", NULL, 64, 32, LAB_INT, NULL, "stride 1", 80, 24, 1},
+    {"atomic-float-result-80x24", NULL, "atomic-float", NULL, 1000, 32, LAB_FLOAT, "const", "result", 80, 24, 0},
+    {"vector-warp-sums-120x40", NULL, "vector", NULL, 256, 64, LAB_INT, NULL, "store warp sums", 120, 40, 0},
+    {"interleaved-vs-sequential-200x60", NULL, "interleaved", "sequential", 64, 32, LAB_INT, NULL, "stride 2", 200, 60, 0},
+    {"too-small-60x20", NULL, "interleaved", NULL, 256, 256, LAB_INT, NULL, "stride 1", 60, 20, 0},
+    {"help-80x24", NULL, "interleaved", NULL, 64, 32, LAB_INT, NULL, "stride 1", 80, 24, 1},
+    /* every renderer at 80x24, keeping what it is about */
+    {"interleaved-vs-sequential-80x24", NULL, "interleaved", "sequential", 64, 32, LAB_INT, NULL, "stride 2", 80, 24, 0},
+    {"bitonic-o-8keys-80x24", "bitonic", "o", NULL, 8, 0, LAB_INT, NULL, "k=4 j=2", 80, 24, 0},
+    {"bitonic-n-8keys-80x24", "bitonic", "n", NULL, 8, 0, LAB_INT, NULL, "k=4 j=2", 80, 24, 0},
+    {"histogram-shared-80x24", "histogram", "shared", NULL, 4096, 0, LAB_U8, NULL, NULL, 80, 24, 0},
+    {"scale-grid-stride-80x24", "scale", "grid-stride", NULL, 1000, 64, LAB_FLOAT, NULL, NULL, 80, 24, 0},
+    {"mandelbrot-gpu-80x24", "mandelbrot", "gpu", NULL, 64, 0, LAB_FLOAT, NULL, NULL, 80, 24, 0},
+    {"transpose-tiled-80x24", "transpose", "tiled", NULL, 0, 0, LAB_FLOAT, NULL, NULL, 80, 24, 0},
 };
 
 static const struct {
@@ -145,7 +154,7 @@ int main(int argc, char **argv)
         int nsides = gc->vs ? 2 : 1;
         int ok = 1;
         for (int s = 0; s < nsides; s++) {
-            if (viz_test_record("reduce", s ? gc->vs : gc->variant, gc->n, gc->block, gc->dtype, gc->pattern,
+            if (viz_test_record(gc->algo ? gc->algo : "reduce", s ? gc->vs : gc->variant, gc->n, gc->block, gc->dtype, gc->pattern,
                                 LAB_BACKEND_SIM, &t[s], &traced[s], err, sizeof err) != 0) {
                 fprintf(stderr, "%s: %s\n", gc->name, err);
                 failures++;
@@ -159,15 +168,17 @@ int main(int argc, char **argv)
         lab_result rows[2];
         char labels[2][128];
         for (int s = 0; s < nsides; s++) {
-            sides[s].r = viz_renderer_find("reduce", t[s].variant);
-            snprintf(labels[s], sizeof labels[s], "%s%s", nsides > 1 ? "" : "reduce/", t[s].variant);
+            const char *algo = gc->algo ? gc->algo : "reduce";
+            sides[s].r = viz_renderer_find(algo, t[s].variant);
+            snprintf(labels[s], sizeof labels[s], "%s%s%s", nsides > 1 ? "" : algo, nsides > 1 ? "" : "/",
+                     t[s].variant);
             sides[s].label = labels[s];
             sides[s].trace = &t[s];
             rows[s] = fixed_row(&t[s], &traced[s], s);
         }
         char heading[160];
-        snprintf(heading, sizeof heading, "reduce/%s%s%s  n = %lld %s  on the simulator", gc->variant,
-                 gc->vs ? " vs " : "", gc->vs ? gc->vs : "", gc->n, lab_dtype_name(gc->dtype));
+        snprintf(heading, sizeof heading, "%s/%s%s%s  n = %lld %s  on the simulator", gc->algo ? gc->algo : "reduce",
+                 gc->variant, gc->vs ? " vs " : "", gc->vs ? gc->vs : "", t[0].n, lab_dtype_name(t[0].dtype));
         viz_player_opts o = {0, rows, nsides, heading};
         viz_play_state st;
         int nframes = 0;
