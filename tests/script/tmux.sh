@@ -62,6 +62,32 @@ screen | grep -q 'gpulab reduce/[a-z-]*> quit'; check "quit typed" $?
 pgrep -f "^$GPULAB\$" >/dev/null 2>&1
 T list-panes -t gl -F '#{pane_current_command}' 2>/dev/null | grep -q sleep; check "gpulab exited on quit" $?
 
+# The pager: output longer than the screen goes through $PAGER at the prompt;
+# `set pager off` prints it straight; short output never pages.
+if command -v less >/dev/null 2>&1; then
+    T new-session -d -s pg -x 80 -y 24 \
+        "env XDG_STATE_HOME='$TMP/state2' HOME='$TMP' NO_COLOR=1 TERM=xterm PAGER='less -R' LESS= '$GPULAB'; sleep 30"
+    PANE=pg
+    wait_for "gpulab " 20
+    T send-keys -t pg 'help' Enter
+    # less waits at its prompt, a ":" alone on the last line, with the first page above it
+    i=0; while [ $i -lt 50 ] && ! T capture-pane -p -t pg | sed '/^$/d' | tail -1 | grep -qx ':'; do sleep 0.1; i=$((i + 1)); done
+    T capture-pane -p -t pg | sed '/^$/d' | tail -1 | grep -qx ':'; check "help goes through less at 80x24" $?
+    ! T capture-pane -p -t pg | grep -q "Several commands on one line"; check "the pager shows the first page only" $?
+    T send-keys -t pg q
+    HISTORY=0 wait_for "gpulab " 5; check "q in the pager gives the prompt back" $?
+    T send-keys -t pg 'echo short-output' Enter
+    HISTORY=0 wait_for "short-output" 5
+    sleep 0.3
+    T capture-pane -p -t pg | sed '/^$/d' | tail -1 | grep -q '^gpulab '; check "short output is not paged" $?
+    T send-keys -t pg 'set pager off' Enter 'help' Enter
+    wait_for "Several commands on one line" 5; check "set pager off prints it straight" $?
+    sleep 0.3
+    T capture-pane -p -t pg | sed '/^$/d' | tail -1 | grep -q '^gpulab '; check "and the prompt follows it" $?
+    T send-keys -t pg 'quit' Enter
+    PANE=gl
+fi
+
 echo
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
