@@ -18,6 +18,8 @@
     X(cmd_trace)      \
     X(cmd_animate)    \
     X(cmd_sweep)      \
+    X(cmd_occupancy)  \
+    X(cmd_export)     \
     X(cmd_lesson_group) \
     X(cmd_puzzle_group) \
     X(cmd_code_group) \

@@ -1,0 +1,103 @@
+/* cmd_export.c - export: the last table or sweep as CSV or JSON, the last
+ * plot or animation frame as SVG, PNG or PDF. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "cmd_sweep.h"
+#include "export.h"
+#include "out.h"
+#include "session.h"
+#include "sweep.h"
+
+/* ------------------------------------------------------------ export */
+
+static int results_are_sweep(const struct session *s, const sweep_data *d)
+{
+    if (!d || s->nresults != d->npoints || d->npoints == 0) return 0;
+    for (int i = 0; i < d->npoints; i++)
+        if (memcmp(&s->results[i], &d->points[i].r, sizeof(lab_result)) != 0) return 0;
+    return 1;
+}
+
+static enum cmd_status do_export(struct session *s, int argc, char **argv)
+{
+    if (argc != 2 && argc != 4)
+        return sess_error(s, argc < 2 ? 1 : 2, "usage: export FILE.csv|FILE.json|FILE.svg|FILE.png|FILE.pdf [--width N]");
+    const char *path = argv[1];
+    const char *dot = strrchr(path, '.');
+    if (dot && strchr(dot, '/')) dot = NULL;
+    char err[1024];
+    long long width = 0;
+    if (argc == 4) {
+        if (strcmp(argv[2], "--width") != 0 && strcmp(argv[2], "width") != 0)
+            return sess_error(s, 2, "expected --width N here (usage: export FILE [--width N])");
+        if (parse_size(argv[3], 100, 16000, &width, err, sizeof err) != 0)
+            return sess_error(s, 3, "--width: %s (pixels across for PNG, points for SVG and PDF)", err);
+        if (viz_export_format(path) == VIZ_EXPORT_NONE)
+            return sess_error(s, 2, "--width is for pictures (.svg, .png, .pdf); tables have no width");
+    }
+    if (viz_export_format(path) != VIZ_EXPORT_NONE) {
+        int rows = 0;
+        const char *what = NULL;
+        const canvas *c = viz_export_latest(&rows, &what);
+        if (!c)
+            return sess_error(s, 1, "there is no picture yet: a sweep draws a plot, and animate shows frames");
+        if (viz_export_latest_write(path, (int)width, err, sizeof err) != 0) return sess_error(s, 1, "%s", err);
+        if (!s->json) out_printf("wrote %s: %s\n", path, what);
+        return CMD_OK;
+    }
+    int csv = dot && strcasecmp(dot, ".csv") == 0, json = dot && strcasecmp(dot, ".json") == 0;
+    if (!csv && !json)
+        return sess_error(s, 1, "export writes .csv or .json (the last table or sweep) and .svg, .png or "
+                                ".pdf (the last plot or animation frame)");
+    const sweep_data *d = sweep_last();
+    int sweep = results_are_sweep(s, d);
+    if (!sweep && s->nresults == 0)
+        return sess_error(s, 1, "nothing to export yet: run, compare or sweep first");
+    FILE *f = fopen(path, "w");
+    if (!f) return sess_error(s, 1, "cannot write %s: %s", path, strerror(errno));
+    int rc;
+    time_t now = time(NULL);
+    if (sweep)
+        rc = csv ? sweep_export_csv(f, d, err, sizeof err) : sweep_export_json(f, d, err, sizeof err);
+    else if (csv)
+        rc = results_export_csv(f, s->results, s->nresults, &s->results_cfg, s->results_algo, now, err, sizeof err);
+    else
+        rc = results_export_json(f, s->results, s->nresults, &s->results_cfg, s->results_algo, now, err,
+                                 sizeof err);
+    if (fclose(f) != 0 && rc == 0) {
+        snprintf(err, sizeof err, "cannot write %s: %s", path, strerror(errno));
+        rc = -1;
+    }
+    if (rc != 0) return sess_error(s, 1, "%s", err);
+    if (!s->json) {
+        if (sweep)
+            out_printf("wrote %s: the sweep of %s, %d points\n", path, sweep_axis_name(d->axis), d->npoints);
+        else
+            out_printf("wrote %s: the last table, %d row%s\n", path, s->nresults, s->nresults == 1 ? "" : "s");
+    }
+    return CMD_OK;
+}
+
+const struct cmd cmd_export[] = {
+    {
+        .name = "export",
+        .usage = "export FILE.csv|FILE.json|FILE.svg|FILE.png|FILE.pdf [--width N]",
+        .help = "save the last table or sweep (CSV, JSON), or the last plot or frame (SVG, PNG, PDF)",
+        .long_help =
+            "CSV and JSON hold the last sweep, or the last run/compare table when that came\n"
+            "later, with the device, every setting and the date, one column per field. CSV\n"
+            "files start with '#' comment lines for those, then one header row.\n"
+            "SVG, PNG and PDF draw the last picture shown, for slides: a sweep's plot as a\n"
+            "vector plot (axes with ticks and units, log scales for x2 and x4 sweeps, a\n"
+            "legend, each variant in its colour), or the current animation frame with its\n"
+            "whole caption and without the key line. --width N sets the width: pixels for\n"
+            "PNG (plots 1600 by default), points for SVG and PDF (plots 800).\n",
+        .run = do_export,
+        .complete = CMP_FILE,
+    },
+    {0},
+};
