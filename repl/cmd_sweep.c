@@ -170,9 +170,15 @@ void sweep_print_table(struct session *s, const sweep_data *d)
         else if (r->correct == 0) out_table_color(t, 12, OUT_ERROR);
         else if (r->correct > 0) out_table_color(t, 12, OUT_GOOD);
     }
+    /* too wide: these go first (the swept value, the variant, its time,
+     * occupancy and ok stay) */
+    static const char *const drop[] = {"min", "max", "% peak", "regs", "smem/block", "limited by",
+                                       "blocks/SM", "GB/s", NULL};
+    out_table_drop_order(t, drop);
+    out_table_shrink(t, 1, 8);
     out_table_print(t);
     out_table_free(t);
-    for (int i = 0; i < nnotes; i++) out_printf("%s\n", notes[i]);
+    for (int i = 0; i < nnotes; i++) out_wrapf(0, 4, "%s", notes[i]);
     if (lost_notes) out_printf("(%d more notes: export the sweep to read them)\n", lost_notes);
     if (sim)
         out_printf("* simulator time on this CPU, not GPU time (no GB/s or %% of peak)\n");
