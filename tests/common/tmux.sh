@@ -58,3 +58,14 @@ wait_gone() {
     done
     return 1
 }
+# wait_line TEXT [SECONDS]: until a whole screen line is TEXT (output, not
+# the typed command line that contains it)
+wait_line() {
+    local i=0 limit=$(( ${2:-10} * 10 ))
+    while [ $i -lt $limit ]; do
+        screen | grep -qxF -- "$1" && return 0
+        sleep 0.1
+        i=$((i + 1))
+    done
+    return 1
+}

@@ -10,12 +10,6 @@ set -u
 GPULAB=$1
 NAME=gpulab-lessons PANE=gl HISTORY=300
 . "$(dirname "$0")/../common/tmux.sh"
-# wait_line TEXT [SECONDS]: until a whole screen line is TEXT (command output, not the step's text)
-wait_line() {
-    local i=0 limit=$(( ${2:-10} * 10 ))
-    while [ $i -lt $limit ]; do screen | grep -qxF -- "$1" && return 0; sleep 0.1; i=$((i + 1)); done
-    return 1
-}
 PROG=$TMP/state/gpulab/progress
 STARTS=0
 start() { # start ARGS...: gpulab in a fresh tmux server (a new socket each time:

@@ -10,12 +10,6 @@ GPULAB=$1
 README=$2
 NAME=gpulab-first PANE=gl HISTORY=400
 . "$(dirname "$0")/../common/tmux.sh"
-# wait_line TEXT [SECONDS]: until a whole screen line is TEXT (output, not the typed line)
-wait_line() {
-    local i=0 limit=$(( ${2:-10} * 10 ))
-    while [ $i -lt $limit ]; do screen | grep -qxF -- "$1" && return 0; sleep 0.1; i=$((i + 1)); done
-    return 1
-}
 
 # The commands, as the README has them.
 sed -n '/^## A first session/,/^## /p' "$README" | sed -n '/^```$/,/^```$/p' | grep '^gpulab> ' |
