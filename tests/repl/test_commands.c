@@ -13,6 +13,7 @@
 
 #include "cmd.h"
 #include "complete.h"
+#include "golden.h"
 #include "out.h"
 #include "session.h"
 #include "settings.h"
@@ -433,6 +434,85 @@ static void run_small(void **state)
     sess_free(&s);
 }
 
+/* ---- output that fits the terminal */
+
+/* The widest line of text, in display columns. */
+static int widest(const char *t)
+{
+    int w = 0;
+    while (t && *t) {
+        size_t l = strcspn(t, "\n");
+        int lw = out_text_width(t, l);
+        if (lw > w) w = lw;
+        t += l;
+        if (*t) t++;
+    }
+    return w;
+}
+
+static lab_result fixed_result(const char *variant, lab_backend be, double ms, double gbps)
+{
+    lab_result r;
+    memset(&r, 0, sizeof r);
+    snprintf(r.algo, sizeof r.algo, "reduce");
+    snprintf(r.variant, sizeof r.variant, "%s", variant);
+    r.backend = be;
+    r.n = 1 << 20;
+    r.block = be == LAB_BACKEND_CPU ? 0 : 256;
+    r.grid = be == LAB_BACKEND_CPU ? 0 : 4096;
+    r.ran = 1;
+    r.ms = ms;
+    r.ms_min = ms * 0.9;
+    r.ms_max = ms * 1.2;
+    r.gbps = gbps;
+    r.pct_peak = gbps > 0 ? gbps / 40 : -1;
+    r.speedup = be == LAB_BACKEND_CPU ? 1.0 : -1;
+    r.correct = 1;
+    r.rel_error = -1;
+    r.repeats = 5;
+    snprintf(r.result, sizeof r.result, "%s", "51937448");
+    return r;
+}
+
+/* The timing table at 80 columns: columns leave in the stated order, min and
+ * max first, no line is wider than the terminal, a line says what went; at
+ * 200 columns every column stays. The text is pinned by a golden file. */
+static void tables_fit_the_terminal(void **state)
+{
+    (void)state;
+    struct session s;
+    sess_init(&s);
+    lab_result rows[4] = {
+        fixed_result("interleaved", LAB_BACKEND_SIM, 2259.7, -1),
+        fixed_result("warp-shuffle", LAB_BACKEND_SIM, 1148.9, -1),
+        fixed_result("cpu-omp", LAB_BACKEND_CPU, 32.0, 0.1),
+        fixed_result("cpu-seq", LAB_BACKEND_CPU, 0.547, 7.7),
+    };
+    out_set_width(80);
+    cap_begin();
+    sess_print_results(&s, rows, 4);
+    cap_end();
+    if (widest(cap_out) > 80) fail_msg("a line is wider than 80 columns:\n%s", cap_out);
+    must_contain(cap_out, "left out to fit 80 columns: min, max");
+    if (strstr(cap_out, "  min  ")) fail_msg("min should be left out first:\n%s", cap_out);
+    must_contain(cap_out, "variant");
+    must_contain(cap_out, "  ok");
+    golden_check(GOLDEN_DIR "/timing-table-80.txt", cap_out, cap_out_len);
+    out_set_width(200);
+    cap_begin();
+    sess_print_results(&s, rows, 4);
+    cap_end();
+    must_contain(cap_out, "min");
+    must_contain(cap_out, "% peak");
+    if (strstr(cap_out, "left out")) fail_msg("nothing is left out at 200 columns:\n%s", cap_out);
+    /* help and lists wrap between words at 80 */
+    out_set_width(80);
+    assert_int_equal(exec(&s, "help set; list; help"), CMD_OK);
+    if (widest(cap_out) > 80) fail_msg("help or list is wider than 80 columns:\n%s", cap_out);
+    out_set_width(-1);
+    sess_free(&s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -450,6 +530,7 @@ int main(void)
         cmocka_unit_test(completion),
         cmocka_unit_test(json_rows),
         cmocka_unit_test(run_small),
+        cmocka_unit_test(tables_fit_the_terminal),
     };
     return cmocka_run_group_tests_name("repl_commands", tests, NULL, NULL);
 }
