@@ -76,9 +76,10 @@ static char *history_open(void)
 }
 
 /* The history file's last HISTORY_LINES - 1 lines, then line: read and
- * rewritten whole (safefile: temporary file, rename, mode 0600) under the
- * folder's lock, after each command, so a crash loses nothing and two
- * sessions typing at once keep every line of both. */
+ * rewritten whole (safefile: temporary file, rename, mode 0600; no fsync,
+ * whose latency would show at every prompt) under the folder's lock, after
+ * each command, so a crash loses nothing and two sessions typing at once
+ * keep every line of both. */
 static void history_append_file(const char *path, const char *line)
 {
     int lock = safefile_lock(path);
@@ -106,7 +107,7 @@ static void history_append_file(const char *path, const char *line)
     }
     char err[512];
     struct safefile w;
-    if (keep && safefile_open(&w, path, SAFEFILE_PRIVATE, err, sizeof err) == 0) {
+    if (keep && safefile_open(&w, path, SAFEFILE_PRIVATE | SAFEFILE_NOSYNC, err, sizeof err) == 0) {
         for (int i = 0; i < n; i++) {
             const char *l = keep[(first + i) % (HISTORY_LINES - 1)];
             if (l) fprintf(w.f, "%s\n", l);

@@ -64,6 +64,7 @@ int safefile_open(struct safefile *w, const char *path, unsigned flags, char *er
 {
     memset(w, 0, sizeof *w);
     w->fd = -1;
+    w->flags = flags;
     if (!path || !*path) {
         fail(err, errlen, "\"\"", "the file name is empty");
         return -1;
@@ -98,6 +99,11 @@ int safefile_open(struct safefile *w, const char *path, unsigned flags, char *er
             int e = errno;
             fail(err, errlen, path, strerror(e));
             errno = e;
+            return -1;
+        }
+        if (flags & SAFEFILE_NEW) {
+            fail(err, errlen, path, "it is already there, and gpulab does not write over it");
+            errno = EEXIST;
             return -1;
         }
         w->replaced = 1;
@@ -157,24 +163,32 @@ int safefile_commit(struct safefile *w, char *err, size_t errlen)
     fclose(w->f);
     w->f = NULL;
     /* fsync makes a full disk or a quota show here, not after the rename */
-    if (!e && fsync(w->fd) != 0 && errno != EINVAL && errno != ENOTSUP) e = errno;
+    if (!e && !(w->flags & SAFEFILE_NOSYNC) && fsync(w->fd) != 0 && errno != EINVAL && errno != ENOTSUP)
+        e = errno;
     if (close(w->fd) != 0 && !e) e = errno;
     w->fd = -1;
-    if (!e && rename(w->tmp, w->path) != 0) e = errno;
+    if (!e && (w->flags & SAFEFILE_NEW)) {
+        /* link, unlike rename, fails when the name was taken meanwhile */
+        if (link(w->tmp, w->path) != 0) e = errno;
+        else unlink(w->tmp);
+    } else if (!e && rename(w->tmp, w->path) != 0) {
+        e = errno;
+    }
     if (e) {
         fail(err, errlen, w->path, strerror(e));
         safefile_abort(w);
         errno = e;
         return -1;
     }
-    /* the rename itself reaches the disk with the folder */
-    char *dir = dir_of(w->path);
-    int dfd = dir ? open(dir, O_RDONLY | O_DIRECTORY) : -1;
-    if (dfd >= 0) {
-        fsync(dfd);
-        close(dfd);
+    if (!(w->flags & SAFEFILE_NOSYNC)) { /* the rename itself reaches the disk with the folder */
+        char *dir = dir_of(w->path);
+        int dfd = dir ? open(dir, O_RDONLY | O_DIRECTORY) : -1;
+        if (dfd >= 0) {
+            fsync(dfd);
+            close(dfd);
+        }
+        free(dir);
     }
-    free(dir);
     g_tmp = NULL;
     free(w->tmp);
     free(w->path);

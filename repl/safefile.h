@@ -21,12 +21,17 @@
 
 /* safefile_open flags */
 #define SAFEFILE_PRIVATE 1u /* mode 0600 (history, progress); else the old file's mode, or 0666 & ~umask */
+#define SAFEFILE_NEW 2u     /* never over an existing file, nor one made meanwhile (a student's puzzle) */
+#define SAFEFILE_NOSYNC 4u  /* no fsync: still whole and atomic for other processes and crashes, not
+                               for a power cut (history, written at every prompt, where a sync's
+                               latency would show) */
 
 struct safefile {
     FILE *f;       /* write here */
     char *path;    /* the target */
     char *tmp;     /* the temporary file beside it */
     int replaced;  /* a file of that name was there before */
+    unsigned flags;
     int fd;        /* the temporary file */
     int err;       /* the first write error (an errno), 0 none */
 };

@@ -382,6 +382,20 @@ static void safe_writes(void **state)
     assert_non_null(strstr(err, "directory"));
     assert_int_equal(write_text("/dev/null", 0, "x", err, sizeof err), -1);
     assert_non_null(strstr(err, "not a regular file"));
+    /* SAFEFILE_NEW: never over a file, also not one made while writing */
+    const char *fresh = in_tmp("fresh.cu");
+    assert_int_equal(write_text(fresh, SAFEFILE_NEW, "mine\n", err, sizeof err), 0);
+    assert_int_equal(write_text(fresh, SAFEFILE_NEW, "again\n", err, sizeof err), -1);
+    assert_non_null(strstr(err, "already there"));
+    const char *race = in_tmp("race.cu");
+    assert_int_equal(safefile_open(&w, race, SAFEFILE_NEW, err, sizeof err), 0);
+    put_file(race, "the student's\n");
+    fputs("skeleton\n", w.f);
+    assert_int_equal(safefile_commit(&w, err, sizeof err), -1);
+    assert_non_null(strstr(err, strerror(EEXIST)));
+    c = get_file(race);
+    assert_string_equal(c, "the student's\n");
+    free(c);
     assert_int_equal(write_text(in_tmp("no/such/dir.csv"), 0, "x", err, sizeof err), -1);
     assert_non_null(strstr(err, strerror(ENOENT)));
     assert_false(leftovers());

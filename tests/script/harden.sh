@@ -41,6 +41,8 @@ g() {
 }
 out_has() { if grep -qF -- "$1" "$OUT"; then ok; else bad "stdout lacks: $1"; fi; }
 err_has() { if grep -qF -- "$1" "$ERR"; then ok; else bad "stderr lacks: $1"; fi; }
+# lecture mode shows a command's output, errors too, indented on stdout
+any_has() { if grep -qF -- "$1" "$OUT" "$ERR"; then ok; else bad "the output lacks: $1"; fi; }
 no_esc() { if grep -q $'\033' "$OUT" "$ERR"; then bad "an ESC byte reached the output"; else ok; fi; }
 is_true() { if eval "$1"; then ok; else bad "$2"; fi; }
 
@@ -131,14 +133,14 @@ ln -s "$TMP/elsewhere" escape
 for target in "$HOME/.bashrc.json" "../evil.json" "~/evil.json" "sub/../../evil.json" "escape/evil.json"; do
     printf -- '---\ntitle: Evil\n---\n## a\n```gpulab\nuse reduce\ntrace save %s\n```\n' "$target" >evil.md
     name="lecture-writes $target"; g 1 --lecture evil.md
-    err_has "below the current directory"
+    any_has "below the current directory"
 done
 is_true "[ ! -e \"$HOME/.bashrc.json\" ] && [ ! -e ../evil.json ] && [ -z \"\$(ls \"$TMP/elsewhere\")\" ]" "a lecture wrote outside"
 printf -- '---\ntitle: Fine\n---\n## a\n```gpulab\nuse reduce\ntrace save sub/steps.json\n```\n' >fine.md
 name="lecture-writes-inside"; g 0 --lecture fine.md
 is_true "[ -s sub/steps.json ]" "the lecture could not write sub/steps.json"
 printf 'use reduce\nset n 2^10\nrun sequential\nexport /tmp/evil-%s.csv\n' "$$" >evil.gl
-name="lecture-script"; g 1 --lecture evil.gl; err_has "not a relative path"
+name="lecture-script"; g 1 --lecture evil.gl; any_has "not a relative path"
 
 # a path that is not UTF-8 is kept in JSON exports
 printf 'P5\n2 2\n255\n\001\002\003\004' >"$(printf 'caf\xe9.pgm')"
