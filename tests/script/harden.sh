@@ -12,25 +12,15 @@ set -u
 GPULAB=$1
 JSONCHECK=$2
 
+HERE=$(cd "$(dirname "$0")" && pwd)
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/gpulab-harden.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
 export XDG_STATE_HOME="$TMP/state" HOME="$TMP/home" NO_COLOR=1 GPULAB_NO_GPU=1
 mkdir -p "$HOME" "$TMP/work"
 cd "$TMP/work" || exit 1
 
-pass=0
-fail=0
-name=""
-OUT="$TMP/out"
-ERR="$TMP/err"
-ok() { pass=$((pass + 1)); }
-bad() {
-    fail=$((fail + 1))
-    echo "FAIL [$name]: $*"
-    echo "---- stdout"; head -c 2000 "$OUT"
-    echo "---- stderr"; head -c 2000 "$ERR"
-    echo "----"
-}
+. "$HERE/../common/checks.sh"
+
 # g RC ARGS...: gpulab with ARGS, stdin from /dev/null, expecting exit RC
 g() {
     local want=$1
@@ -39,8 +29,6 @@ g() {
     local rc=$?
     if [ "$rc" -ne "$want" ]; then bad "exit status $rc, expected $want (args: $*)"; else ok; fi
 }
-out_has() { if grep -qF -- "$1" "$OUT"; then ok; else bad "stdout lacks: $1"; fi; }
-err_has() { if grep -qF -- "$1" "$ERR"; then ok; else bad "stderr lacks: $1"; fi; }
 # lecture mode shows a command's output, errors too, indented on stdout
 any_has() { if grep -qF -- "$1" "$OUT" "$ERR"; then ok; else bad "the output lacks: $1"; fi; }
 no_esc() { if grep -q $'\033' "$OUT" "$ERR"; then bad "an ESC byte reached the output"; else ok; fi; }
