@@ -65,7 +65,7 @@ static enum cmd_status cmd_quit(struct session *s, int argc, char **argv)
 
 static enum cmd_status cmd_echo(struct session *s, int argc, char **argv)
 {
-    for (int i = 1; i < argc; i++) out_printf("%s%s", i > 1 ? " " : "", argv[i]);
+    for (int i = 1; i < argc; i++) out_printf("%s%s", i > 1 ? " " : "", out_vis(argv[i]));
     out_printf("\n");
     return CMD_OK;
 }

@@ -9,6 +9,7 @@
 #include "cmd_sweep.h"
 #include "export.h"
 #include "out.h"
+#include "safefile.h"
 #include "session.h"
 #include "sweep.h"
 
@@ -45,8 +46,14 @@ static enum cmd_status do_export(struct session *s, int argc, char **argv)
         const canvas *c = viz_export_latest(&rows, &what);
         if (!c)
             return sess_error(s, 1, "there is no picture yet: a sweep draws a plot, and animate shows frames");
-        if (viz_export_latest_write(path, (int)width, err, sizeof err) != 0) return sess_error(s, 1, "%s", err);
-        if (!s->json) out_printf("wrote %s: %s\n", path, what);
+        struct safefile w;
+        if (sess_open_output(s, &w, path, err, sizeof err) != 0) return sess_error(s, 1, "%s", err);
+        if (viz_export_latest_write(path, w.f, (int)width, err, sizeof err) != 0) {
+            safefile_abort(&w);
+            return sess_error(s, 1, "%s", err);
+        }
+        if (safefile_commit(&w, err, sizeof err) != 0) return sess_error(s, 1, "%s", err);
+        if (!s->json) out_printf("wrote %s%s: %s\n", out_vis(path), w.replaced ? " (it replaces the old file)" : "", what);
         return CMD_OK;
     }
     int csv = dot && strcasecmp(dot, ".csv") == 0, json = dot && strcasecmp(dot, ".json") == 0;
@@ -57,8 +64,9 @@ static enum cmd_status do_export(struct session *s, int argc, char **argv)
     int sweep = results_are_sweep(s, d);
     if (!sweep && s->nresults == 0)
         return sess_error(s, 1, "nothing to export yet: run, compare or sweep first");
-    FILE *f = fopen(path, "w");
-    if (!f) return sess_error(s, 1, "cannot write %s: %s", path, strerror(errno));
+    struct safefile w;
+    if (sess_open_output(s, &w, path, err, sizeof err) != 0) return sess_error(s, 1, "%s", err);
+    FILE *f = w.f;
     int rc;
     time_t now = time(NULL);
     if (sweep)
@@ -68,16 +76,21 @@ static enum cmd_status do_export(struct session *s, int argc, char **argv)
     else
         rc = results_export_json(f, s->results, s->nresults, &s->results_cfg, s->results_algo, now, err,
                                  sizeof err);
-    if (fclose(f) != 0 && rc == 0) {
-        snprintf(err, sizeof err, "cannot write %s: %s", path, strerror(errno));
-        rc = -1;
+    if (rc != 0) {
+        /* the stream's own error is the more exact one (a full disk) */
+        if (w.err) snprintf(err, sizeof err, "cannot write %s: %s", path, strerror(w.err));
+        safefile_abort(&w);
+        return sess_error(s, 1, "%s", err);
     }
-    if (rc != 0) return sess_error(s, 1, "%s", err);
+    if (safefile_commit(&w, err, sizeof err) != 0) return sess_error(s, 1, "%s", err);
     if (!s->json) {
+        const char *again = w.replaced ? " (it replaces the old file)" : "";
         if (sweep)
-            out_printf("wrote %s: the sweep of %s, %d points\n", path, sweep_axis_name(d->axis), d->npoints);
+            out_printf("wrote %s%s: the sweep of %s, %d points\n", out_vis(path), again, sweep_axis_name(d->axis),
+                       d->npoints);
         else
-            out_printf("wrote %s: the last table, %d row%s\n", path, s->nresults, s->nresults == 1 ? "" : "s");
+            out_printf("wrote %s%s: the last table, %d row%s\n", out_vis(path), again, s->nresults,
+                       s->nresults == 1 ? "" : "s");
     }
     return CMD_OK;
 }

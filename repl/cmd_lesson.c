@@ -31,13 +31,24 @@ static const struct lesson_step *g_beside;
 
 void lesson_set_beside(const struct lesson_step *st) { g_beside = st; }
 
+static const char *g_offered;   /* the command last pre-filled from the lesson, or NULL */
+
+int lesson_offered(const char *line)
+{
+    int same = g_offered && line && strcmp(g_offered, line) == 0;
+    g_offered = NULL;
+    return same;
+}
+
 /* readline calls this before each prompt: pre-fill the next command of the step. */
 static int prefill_hook(void)
 {
+    g_offered = NULL;
     if (!g_cur || !g_sess || !g_sess->interactive) return 0;
     const struct lesson_step *st = &g_cur->steps[g_step];
     if (g_offer < st->ncmds) {
-        rl_insert_text(lesson_cmd_text(g_sess, &st->cmds[g_offer]));
+        g_offered = lesson_cmd_text(g_sess, &st->cmds[g_offer]);
+        rl_insert_text(g_offered);
         g_offer++;
     } else if (g_offer == st->ncmds && g_step + 1 < g_cur->nsteps) {
         rl_insert_text("next");

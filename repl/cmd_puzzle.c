@@ -18,6 +18,7 @@
 #include "lesson.h"
 #include "out.h"
 #include "puzzle.h"
+#include "safefile.h"
 #include "session.h"
 
 static const struct puzzle *g_current; /* the puzzle `check` checks by default */
@@ -157,20 +158,19 @@ static enum cmd_status do_puzzle(struct session *s, int argc, char **argv)
         return sess_error(s, -1, "out of memory");
     }
     enum cmd_status st = CMD_OK;
-    FILE *f = NULL;
+    struct safefile w;
+    char err[512];
     if (mkdir_here("puzzles") != 0) {
         st = sess_error(s, -1, "cannot make the folder puzzles here: %s", strerror(errno));
-    } else if (!(f = fopen(path, "wx"))) { /* x: never over a file made meanwhile */
-        st = sess_error(s, -1, "cannot write %s: %s", path, strerror(errno));
+    } else if (safefile_open(&w, path, SAFEFILE_NEW, err, sizeof err) != 0) { /* never over a file made meanwhile */
+        st = sess_error(s, -1, "%s", err);
     } else {
-        int bad = fputs(head, f) < 0 || fwrite(body, 1, len, f) != len;
-        bad |= fclose(f) != 0;
-        if (bad) {
-            unlink(path);
-            st = sess_error(s, -1, "cannot write %s: %s", path, strerror(errno));
-        } else {
+        fputs(head, w.f);
+        fwrite(body, 1, len, w.f);
+        if (safefile_commit(&w, err, sizeof err) != 0)
+            st = sess_error(s, -1, "%s", err);
+        else
             out_printf("wrote %s: edit the kernel, then type `check`.\n", path);
-        }
     }
     free(head);
     free(body);

@@ -5,9 +5,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cmd.h"
 #include "device/occupancy.h"
+#include "family.h" /* lab_host_memory_bytes */
 #include "out.h"
 #include "parse.h"
 #include "session.h"
@@ -21,6 +23,48 @@ static int validate(struct session *s, const lab_config *c, char *err, size_t er
 {
     if (!s->algo) return 0;
     return lab_validate(s->algo, s->variant, c, err, errlen);
+}
+
+/* What can be known at `set` time about a size the next run will refuse
+ * is said at once, as a warning (the value is kept: the backend or
+ * sim-limit may change before the run): an input past the machine's
+ * memory (the 60% of host memory lab_input_prepare allows, or the GPU's
+ * memory), n or grid x block past sim-limit where kernels run on the
+ * simulator. */
+static void warn_size(const struct session *s, const lab_config *c)
+{
+    if (!s->algo) return;
+    char a[32], b[32];
+    double need = c->n > 0 && s->algo->host_bytes ? s->algo->host_bytes(c) : 0;
+    double host = lab_host_memory_bytes();
+    if (need > 0.6 * host) {
+        parse_fmt_bytes(need, a, sizeof a);
+        parse_fmt_bytes(host, b, sizeof b);
+        out_warn("n = %lld needs about %s of host memory and this machine has %s: a run will refuse it",
+                 c->n, a, b);
+        return;
+    }
+    int sim = lab_kernel_backend(c) == LAB_BACKEND_SIM;
+    if (!sim && need > 0 && lab_gpu_available() && need > (double)lab_device()->mem_total) {
+        parse_fmt_bytes(need, a, sizeof a);
+        parse_fmt_bytes((double)lab_device()->mem_total, b, sizeof b);
+        out_warn("n = %lld needs about %s and the GPU has %s of memory: a run on it will refuse it",
+                 c->n, a, b);
+        return;
+    }
+    if (!sim) return;
+    parse_fmt_size(c->sim_limit, b, sizeof b);
+    if (c->n > c->sim_limit) {
+        out_warn("n = %lld is past sim-limit (%s) and kernels run on the simulator here: a run will "
+                 "refuse the kernel rows (raise `set sim-limit` or choose a smaller n)", c->n, b);
+        return;
+    }
+    long long block = c->block > 0 ? c->block : s->variant && s->variant->block_default > 0 ? s->variant->block_default : 0;
+    if (c->block_y > 0) block *= c->block_y;
+    long long grid = c->grid * (c->grid_y > 0 ? c->grid_y : 1);
+    if (c->grid > 0 && block > 0 && (double)grid * (double)block > (double)c->sim_limit)
+        out_warn("grid %lld x block %lld = %.0f threads is past sim-limit (%s), and the simulator plays "
+                 "every thread: a launch that size will be refused", grid, block, (double)grid * block, b);
 }
 
 /* ------------------------------------------------------- n, block, grid */
@@ -37,6 +81,7 @@ static int set_n(struct session *s, const char *v, char *err, size_t errlen)
     }
     if (validate(s, &c, err, errlen) != 0) return -1;
     s->cfg = c;
+    warn_size(s, &c);
     return 0;
 }
 
@@ -123,6 +168,7 @@ static int set_block(struct session *s, const char *v, char *err, size_t errlen)
     }
     if (validate(s, &c, err, errlen) != 0) return -1;
     s->cfg = c;
+    warn_size(s, &c);
     return 0;
 }
 
@@ -171,6 +217,7 @@ static int set_grid(struct session *s, const char *v, char *err, size_t errlen)
     }
     if (validate(s, &c, err, errlen) != 0) return -1;
     s->cfg = c;
+    warn_size(s, &c);
     return 0;
 }
 
@@ -475,14 +522,21 @@ static int set_image(struct session *s, const char *v, char *err, size_t errlen)
                  v, strerror(errno));
         return -1;
     }
+    struct stat sb;
+    int regular = fstat(fileno(f), &sb) == 0 && S_ISREG(sb.st_mode);
     fclose(f);
+    if (!regular) {
+        snprintf(err, errlen, "%s is %s, not an image file; give a PGM or PNG file, or none", v,
+                 S_ISDIR(sb.st_mode) ? "a directory" : "not a regular file");
+        return -1;
+    }
     snprintf(s->cfg.image, sizeof s->cfg.image, "%s", v);
     return 0;
 }
 
 static void show_image(const struct session *s, char *buf, size_t len)
 {
-    snprintf(buf, len, "%s", s->cfg.image[0] ? s->cfg.image : "none (generated)");
+    snprintf(buf, len, "%s", s->cfg.image[0] ? out_vis(s->cfg.image) : "none (generated)");
 }
 
 /* The models the occupancy calculator knows (kernels/device/occupancy.h). */

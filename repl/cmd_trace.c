@@ -5,12 +5,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <jansson.h>
 
 #include "cmd.h"
 #include "out.h"
 #include "parse.h"
+#include "safefile.h"
 #include "session.h"
 
 #define TRACE_AUTO_N 64 /* n when n is auto: small enough to read */
@@ -144,7 +146,7 @@ static int read_order(const void *x, const void *y)
 static void print_trace(struct session *s, const lab_trace *t, const lab_result *r)
 {
     out_printf("%strace of %s/%s on %s%s: n = %lld %s, %d launch%s, %zu events%s\n",
-               out_color(OUT_BOLD), t->algo, t->variant, lab_backend_name(t->backend),
+               out_color(OUT_BOLD), out_vis(t->algo), out_vis(t->variant), lab_backend_name(t->backend),
                out_color(OUT_RESET), t->n, lab_dtype_name(t->dtype), t->nlaunches,
                t->nlaunches == 1 ? "" : "es", t->count, t->truncated ? " (truncated)" : "");
     if (t->input && t->n > 0) {
@@ -179,7 +181,7 @@ static void print_trace(struct session *s, const lab_trace *t, const lab_result 
             if (e->launch < (unsigned)t->nlaunches && e->launch < LAB_TRACE_MAX_LAUNCHES) {
                 const lab_launch_info *l = &t->launches[e->launch];
                 out_printf("\n%slaunch %u: %s%s  grid %u", out_color(OUT_ACCENT), e->launch,
-                           l->kernel, out_color(OUT_RESET), l->grid[0]);
+                           out_vis(l->kernel), out_color(OUT_RESET), l->grid[0]);
                 if (l->grid[1] > 1 || l->grid[2] > 1) out_printf("x%ux%u", l->grid[1], l->grid[2]);
                 out_printf("  block %u", l->block[0]);
                 if (l->block[1] > 1 || l->block[2] > 1) out_printf("x%ux%u", l->block[1], l->block[2]);
@@ -250,7 +252,7 @@ static json_t *trace_json(const lab_trace *t, const lab_result *r)
     if (t->width > 0) json_object_set_new(o, "width", json_integer(t->width));
     if (t->height > 0) json_object_set_new(o, "height", json_integer(t->height));
     json_object_set_new(o, "result", json_real(t->result));
-    json_object_set_new(o, "result_text", json_string(r->result));
+    json_object_set_new(o, "result_text", out_json_text(r->result));
     json_object_set_new(o, "correct", r->correct < 0 ? json_null() : json_boolean(r->correct > 0));
     json_object_set_new(o, "truncated", json_boolean(t->truncated));
     json_t *in = json_array();
@@ -260,7 +262,7 @@ static json_t *trace_json(const lab_trace *t, const lab_result *r)
     for (int i = 0; i < t->nlaunches && i < LAB_TRACE_MAX_LAUNCHES; i++) {
         const lab_launch_info *l = &t->launches[i];
         json_t *lo = json_object();
-        json_object_set_new(lo, "kernel", json_string(l->kernel));
+        json_object_set_new(lo, "kernel", out_json_text(l->kernel));
         json_object_set_new(lo, "grid", json_pack("[III]", (json_int_t)l->grid[0],
                                                   (json_int_t)l->grid[1], (json_int_t)l->grid[2]));
         json_object_set_new(lo, "block", json_pack("[III]", (json_int_t)l->block[0],
@@ -313,6 +315,11 @@ static enum cmd_status do_trace(struct session *s, int argc, char **argv)
         if (i + 1 >= argc) return sess_error(s, i + 1, "trace save needs a file name, e.g. trace save steps.json");
         save = argv[i + 1];
         if (i + 2 < argc) return sess_error(s, i + 2, "too many arguments: trace [VARIANT] [save FILE.json]");
+        const char *dot = strrchr(save, '.');
+        if (!dot || strchr(dot, '/') || strcasecmp(dot, ".json") != 0)
+            return sess_error(s, i + 1, "trace save writes JSON: the file name must end in .json "
+                                        "(e.g. trace save steps.json)");
+        if (s->confined && !safefile_confined_ok(save, err, sizeof err)) return sess_error(s, i + 1, "%s", err);
     }
     int var_argi = argc > 1 && strcmp(argv[1], "save") != 0 ? 1 : -1;
     if (v->kind == LAB_ROW_KERNEL && s->cfg.backend == LAB_BACKEND_AUTO) sess_note_no_gpu(s);
@@ -330,11 +337,18 @@ static enum cmd_status do_trace(struct session *s, int argc, char **argv)
     if (s->trace_note[0] && !s->json) out_note("%s", s->trace_note);
     if (save) {
         json_t *o = trace_json(&t, &r);
-        if (json_dump_file(o, save, JSON_COMPACT | JSON_PRESERVE_ORDER) != 0) {
-            st = sess_error(s, i + 1, "cannot write %s: %s", save, strerror(errno));
+        struct safefile w;
+        if (sess_open_output(s, &w, save, err, sizeof err) != 0) {
+            st = sess_error(s, i + 1, "%s", err);
+        } else if (json_dumpf(o, w.f, JSON_COMPACT | JSON_PRESERVE_ORDER) != 0 && !w.err) {
+            safefile_abort(&w);
+            st = sess_error(s, i + 1, "cannot write %s: the trace could not be turned into JSON", save);
+        } else if (safefile_commit(&w, err, sizeof err) != 0) {
+            st = sess_error(s, i + 1, "%s", err);
         } else if (!s->json) {
-            out_printf("saved %zu events of %s/%s (n = %lld, %s) to %s\n", t.count, t.algo, t.variant,
-                       t.n, lab_backend_name(t.backend), save);
+            out_printf("saved %zu events of %s/%s (n = %lld, %s) to %s%s\n", t.count, t.algo, t.variant,
+                       t.n, lab_backend_name(t.backend), out_vis(save),
+                       w.replaced ? " (it replaces the old file)" : "");
         }
         json_decref(o);
     } else if (s->json) {

@@ -277,6 +277,8 @@ static enum cmd_status run_cmd(struct session *s, const struct lesson *l, const 
     sig_clear();
     lab_interrupted = 0;
     enum cmd_status st;
+    int prev_confined = s->confined;
+    s->confined = 1; /* the lecture file's commands write only below the current directory */
     char *buf = NULL, *ind = NULL;
     size_t len = 0, indlen = 0;
     FILE *mem = takes_screen(text) ? NULL : open_memstream(&buf, &len);
@@ -297,6 +299,7 @@ static enum cmd_status run_cmd(struct session *s, const struct lesson *l, const 
     } else {
         st = sess_exec_line(s, text);
     }
+    s->confined = prev_confined;
     s->script = prev_script;
     s->line = prev_line;
     out_flush();

@@ -10,10 +10,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <cmark.h>
 
 #include "cmd.h"
+#include "out.h"
 
 #ifndef GPULAB_LESSONS_DIR
 #define GPULAB_LESSONS_DIR "lessons"
@@ -48,6 +50,15 @@ static char *trim(char *s)
     return s;
 }
 
+/* A lesson file is text of at most this many bytes (the shipped ones are
+ * a few KiB): a larger one is refused before it is read. */
+#define LESSON_MAX_BYTES (4u << 20)
+
+/* The whole file, NUL-terminated, with CRLF and lone CR line ends turned
+ * into LF (so every later step sees one kind of line end) and control
+ * characters made visible (out_escape), so no escape sequence of the file
+ * reaches the terminal. Directories, devices, NUL bytes and files past
+ * LESSON_MAX_BYTES are refused with the reason. */
 static char *read_all(const char *path, char *err, size_t errlen)
 {
     FILE *f = fopen(path, "rb");
@@ -55,27 +66,60 @@ static char *read_all(const char *path, char *err, size_t errlen)
         snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
         return NULL;
     }
-    size_t cap = 4096, len = 0;
+    struct stat sb;
+    if (fstat(fileno(f), &sb) != 0 || !S_ISREG(sb.st_mode)) {
+        snprintf(err, errlen, "%s: not a lesson file: %s", path,
+                 S_ISDIR(sb.st_mode) ? "it is a directory" : "it is not a regular file");
+        fclose(f);
+        return NULL;
+    }
+    if ((unsigned long long)sb.st_size > LESSON_MAX_BYTES) {
+        snprintf(err, errlen, "%s: %lld bytes is too large for a lesson (at most %u MiB)", path,
+                 (long long)sb.st_size, LESSON_MAX_BYTES >> 20);
+        fclose(f);
+        return NULL;
+    }
+    size_t cap = (size_t)sb.st_size + 2, len = 0;
     char *buf = xrealloc(NULL, cap);
     size_t r;
-    while ((r = fread(buf + len, 1, cap - len - 1, f)) > 0) {
-        len += r;
-        if (cap - len < 2) buf = xrealloc(buf, cap *= 2);
-    }
-    int bad = ferror(f);
+    while (len + 1 < cap && (r = fread(buf + len, 1, cap - len - 1, f)) > 0) len += r;
+    int bad = ferror(f), e = errno;
     fclose(f);
     if (bad) {
-        snprintf(err, errlen, "%s: cannot read", path);
+        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(e));
         free(buf);
         return NULL;
     }
     buf[len] = 0;
-    if (memchr(buf, 0, len)) {
-        snprintf(err, errlen, "%s:1: not a text file", path);
-        free(buf);
+    char *text = lesson_text_clean(buf, len, path, err, errlen);
+    free(buf);
+    return text;
+}
+
+char *lesson_text_clean(const char *buf, size_t len, const char *path, char *err, size_t errlen)
+{
+    const char *nul = memchr(buf, 0, len);
+    if (nul) {
+        int line = 1;
+        for (const char *p = buf; p < nul; p++) line += *p == '\n';
+        snprintf(err, errlen, "%s:%d: a NUL byte: this is not a text file", path, line);
         return NULL;
     }
-    return buf;
+    char *lf = xrealloc(NULL, len + 1);
+    size_t o = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (buf[i] == '\r') {
+            lf[o++] = '\n';
+            if (i + 1 < len && buf[i + 1] == '\n') i++;
+        } else {
+            lf[o++] = buf[i];
+        }
+    }
+    lf[o] = 0;
+    char *text = out_escape(lf, o, "\n\t");
+    free(lf);
+    if (!text) abort();
+    return text;
 }
 
 static char *base_id(const char *path)
@@ -193,11 +237,11 @@ static void plain_text(cmark_node *n, char *buf, size_t len)
  * sees empty lines and the line numbers stay. */
 static int front_matter(struct lesson *l, char *text, char *err, size_t errlen)
 {
-    if (strncmp(text, "---", 3) != 0 || (text[3] != '\n' && text[3] != '\r')) return 0;
+    if (strncmp(text, "---", 3) != 0 || text[3] != '\n') return 0;
     char *p = text;
     int line = 1;
     memset(p, ' ', 3);
-    p = strchr(p, '\n') + 1;
+    p += 4; /* the text has LF line ends only (read_all) */
     for (;;) {
         line++;
         if (!*p) {
@@ -484,10 +528,42 @@ static int unclosed_fence(const char *text, int *open_line)
     return in;
 }
 
+/* The renderer recurses into block quotes, lists and inline markup, so a
+ * lesson may nest them at most LESSON_MAX_DEPTH deep: the first node deeper
+ * than that, or NULL. Counting a node's ancestors stops at the limit, so the
+ * walk costs at most LESSON_MAX_DEPTH steps per node. */
+static cmark_node *too_deep(cmark_node *doc)
+{
+    cmark_iter *it = cmark_iter_new(doc);
+    cmark_node *deep = NULL;
+    cmark_event_type ev;
+    while (!deep && (ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+        if (ev != CMARK_EVENT_ENTER) continue;
+        cmark_node *n = cmark_iter_get_node(it);
+        int d = 0;
+        for (cmark_node *p = n; p && d <= LESSON_MAX_DEPTH; p = cmark_node_parent(p)) d++;
+        if (d > LESSON_MAX_DEPTH) deep = n;
+    }
+    cmark_iter_free(it);
+    return deep;
+}
+
+/* The line of n, or of its nearest ancestor that has one (inline nodes may not). */
+static int node_line(cmark_node *n)
+{
+    for (; n; n = cmark_node_parent(n))
+        if (cmark_node_get_start_line(n) > 0) return cmark_node_get_start_line(n);
+    return 1;
+}
+
 struct lesson *lesson_load(const char *path, char *err, size_t errlen)
 {
     char *text = read_all(path, err, errlen);
-    if (!text) return NULL;
+    return text ? lesson_parse(path, text, err, errlen) : NULL;
+}
+
+struct lesson *lesson_parse(const char *path, char *text, char *err, size_t errlen)
+{
     struct lesson *l = lesson_new(path);
     if (front_matter(l, text, err, errlen) != 0) goto bad;
     int open_line;
@@ -498,6 +574,13 @@ struct lesson *lesson_load(const char *path, char *err, size_t errlen)
     l->doc = cmark_parse_document(text, strlen(text), CMARK_OPT_SOURCEPOS | CMARK_OPT_VALIDATE_UTF8);
     if (!l->doc) {
         fail(err, errlen, path, 1, "cannot parse");
+        goto bad;
+    }
+    cmark_node *deep = too_deep(l->doc);
+    if (deep) {
+        fail(err, errlen, path, node_line(deep),
+             "quotes, lists and emphasis nest deeper than %d levels here; a lesson may nest them at "
+             "most %d deep", LESSON_MAX_DEPTH, LESSON_MAX_DEPTH);
         goto bad;
     }
     struct lesson_step *st = NULL;
@@ -556,7 +639,11 @@ bad:
 struct lesson *lesson_load_script(const char *path, char *err, size_t errlen)
 {
     char *text = read_all(path, err, errlen);
-    if (!text) return NULL;
+    return text ? lesson_parse_script(path, text, err, errlen) : NULL;
+}
+
+struct lesson *lesson_parse_script(const char *path, char *text, char *err, size_t errlen)
+{
     struct lesson *l = lesson_new(path);
     set_str(&l->title, l->id);
     struct lesson_step *st = NULL;
@@ -660,7 +747,10 @@ static void normalize(const char *in, char *out, size_t len)
             space = 1;
             continue;
         }
-        if (space && o + 1 < len) out[o++] = ' ';
+        if (space) {
+            if (o + 2 >= len) break; /* room for the space, the character and the NUL */
+            out[o++] = ' ';
+        }
         space = 0;
         out[o++] = (char)tolower((unsigned char)*in);
     }

@@ -67,9 +67,24 @@ struct lesson {
     struct cmark_node *doc;
 };
 
+/* How deep block quotes, lists and inline markup may nest in a lesson. */
+#define LESSON_MAX_DEPTH 32
+
+/* The text of a lesson file of len bytes as the reader sees it: LF line
+ * ends only (CRLF and lone CR become LF), control characters other than
+ * tab and newline made visible (out_escape). NULL with "PATH:LINE: ..." in
+ * err when the bytes hold a NUL. malloc'd. */
+char *lesson_text_clean(const char *buf, size_t len, const char *path, char *err, size_t errlen);
+
 /* Parse a lesson file. NULL on error with "FILE:LINE: what is wrong" in err. */
 struct lesson *lesson_load(const char *path, char *err, size_t errlen);
 void lesson_free(struct lesson *l);
+
+/* lesson_load and lesson_load_script on a text already read and cleaned
+ * (lesson_text_clean); they take text and free it. path names the lesson
+ * in messages. */
+struct lesson *lesson_parse(const char *path, char *text, char *err, size_t errlen);
+struct lesson *lesson_parse_script(const char *path, char *text, char *err, size_t errlen);
 
 /* Parse a plain script as a lecture: steps separated by blank lines; the
  * comment lines of a step are its text, the rest its commands. */
@@ -139,6 +154,11 @@ int lesson_progress_put(const struct lesson_progress *p);
  * from `lessons`, a lesson's name or a prefix of it, or an algorithm it is
  * about. NULL with a message in err. */
 char *lesson_resolve(struct session *s, const char *what, char *err, size_t errlen);
+
+/* Is line, as Enter sent it, the lesson's command that the prompt offered,
+ * unedited? Then it runs as a lesson's command (confined to the current
+ * directory when it writes a file). Forgets the offer either way. */
+int lesson_offered(const char *line);
 
 /* The step whose lecture numbers `beside` prints (the runner and lecture
  * mode set it when they show a step; NULL: none). */

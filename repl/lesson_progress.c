@@ -2,9 +2,10 @@
  *
  * One line per lesson in $XDG_STATE_HOME/gpulab/progress:
  *     ID STEP NSTEPS SEEN CORRECT
- * rewritten whole after every step: into a temporary file beside it, flushed
- * to disk, then renamed over the old one, so a crash or Ctrl-C leaves either
- * the old file or the new one, never half of one. */
+ * rewritten whole after every step through safefile (a temporary file beside
+ * it, synced, then renamed over the old one, mode 0600), so a crash or
+ * Ctrl-C leaves either the old file or the new one, never half of one; the
+ * read-modify-write holds the folder's lock, so two sessions lose nothing. */
 #include "lesson.h"
 
 #include <errno.h>
@@ -13,6 +14,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "safefile.h"
 
 void lesson_progress_path(char *out, size_t len)
 {
@@ -51,35 +54,25 @@ int lesson_progress_get(const char *id, struct lesson_progress *p)
     return found;
 }
 
-static int mkdirs(const char *path)
-{
-    char *p = strdup(path);
-    if (!p) return -1;
-    for (char *q = p + 1; *q; q++) {
-        if (*q != '/') continue;
-        *q = 0;
-        if (mkdir(p, 0700) != 0 && errno != EEXIST) {
-            free(p);
-            return -1;
-        }
-        *q = '/';
-    }
-    free(p);
-    return 0;
-}
-
 int lesson_progress_put(const struct lesson_progress *p)
 {
-    char path[4096], tmp[4200], line[512];
+    char path[4096], line[512], err[256];
     lesson_progress_path(path, sizeof path);
     if (!path[0]) {
         errno = ENOENT;
         return -1;
     }
-    if (mkdirs(path) != 0) return -1;
-    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-    FILE *out = fopen(tmp, "w");
-    if (!out) return -1;
+    if (safefile_mkdirs(path) != 0) return -1;
+    /* The whole read-modify-write under the folder's lock: a second gpulab
+     * storing its own lesson at the same time waits, then reads this line. */
+    int lock = safefile_lock(path);
+    struct safefile w;
+    if (safefile_open(&w, path, SAFEFILE_PRIVATE, err, sizeof err) != 0) {
+        int e = errno;
+        safefile_unlock(lock);
+        errno = e;
+        return -1;
+    }
     FILE *in = fopen(path, "r");
     int written = 0;
     if (in) {
@@ -91,18 +84,14 @@ int lesson_progress_put(const struct lesson_progress *p)
                 q = *p;
                 written = 1;
             }
-            fprintf(out, "%s %d %d %d %d\n", q.id, q.step, q.nsteps, q.seen, q.correct);
+            fprintf(w.f, "%s %d %d %d %d\n", q.id, q.step, q.nsteps, q.seen, q.correct);
         }
         fclose(in);
     }
-    if (!written) fprintf(out, "%s %d %d %d %d\n", p->id, p->step, p->nsteps, p->seen, p->correct);
-    int bad = fflush(out) != 0 || fsync(fileno(out)) != 0;
-    bad |= fclose(out) != 0;
-    if (bad || rename(tmp, path) != 0) {
-        int e = errno;
-        unlink(tmp);
-        errno = e;
-        return -1;
-    }
-    return 0;
+    if (!written) fprintf(w.f, "%s %d %d %d %d\n", p->id, p->step, p->nsteps, p->seen, p->correct);
+    int rc = safefile_commit(&w, err, sizeof err);
+    int e = errno;
+    safefile_unlock(lock);
+    errno = e;
+    return rc;
 }

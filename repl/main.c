@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "input.h"
 #include "lecture.h"
 #include "out.h"
 #include "session.h"
@@ -67,6 +68,19 @@ static int want_color(int no_color_opt)
     const char *term = getenv("TERM");
     if (!term || strcmp(term, "dumb") == 0) return 0;
     return isatty(STDOUT_FILENO) && isatty(STDERR_FILENO);
+}
+
+/* Standard input as a script, once it is known to be one (not a directory
+ * or a device). */
+static enum cmd_status run_stdin(struct session *s)
+{
+    char err[256];
+    if (input_check(stdin, "standard input", err, sizeof err) != 0) {
+        out_error(NULL, "%s", err);
+        s->errors++;
+        return CMD_ERROR;
+    }
+    return sess_run_stream(s, stdin, "stdin");
 }
 
 int main(int argc, char **argv)
@@ -147,8 +161,7 @@ int main(int argc, char **argv)
         if (sig_int_count) quit = 1;
     }
     if (!quit && script) {
-        enum cmd_status st = strcmp(script, "-") == 0 ? sess_run_stream(&s, stdin, "stdin")
-                                                      : sess_run_file(&s, script);
+        enum cmd_status st = strcmp(script, "-") == 0 ? run_stdin(&s) : sess_run_file(&s, script);
         if (st == CMD_QUIT || (s.bail && s.errors)) quit = 1;
     }
     if (!quit && lecture) {
@@ -162,7 +175,7 @@ int main(int argc, char **argv)
             s.interactive = 1;
             sess_interactive(&s);
         } else {
-            sess_run_stream(&s, stdin, "stdin");
+            run_stdin(&s);
         }
     }
     out_flush();

@@ -105,6 +105,82 @@ const char *out_color(enum out_role r)
     return esc[r];
 }
 
+/* ------------------------------------------------- control characters */
+
+int out_is_control(const char *s, size_t n)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    if (n == 0) return 0;
+    if (u[0] < 0x20 || u[0] == 0x7f) return 1;
+    if (n >= 2 && u[0] == 0xc2 && u[1] >= 0x80 && u[1] <= 0x9f) return 2;
+    return 0;
+}
+
+/* The visible form of the control of k bytes at s into v (3 bytes at most). */
+static size_t visible(const unsigned char *s, int k, char *v)
+{
+    if (k == 2) { /* C1: the ESC sequence it stands for */
+        v[0] = '^';
+        v[1] = '[';
+        v[2] = (char)(s[1] - 0x40);
+        return 3;
+    }
+    v[0] = '^';
+    v[1] = s[0] == 0x7f ? '?' : (char)(s[0] + 0x40);
+    return 2;
+}
+
+char *out_escape(const char *s, size_t n, const char *keep)
+{
+    char *o = malloc(n * 3 / 2 + 2 + n); /* each byte grows to 3 at most per 2 (C1) or 2 per 1 */
+    if (!o) return NULL;
+    size_t j = 0;
+    for (size_t i = 0; i < n;) {
+        int k = out_is_control(s + i, n - i);
+        if (k == 1 && keep && s[i] && strchr(keep, s[i])) k = 0;
+        if (k == 0) {
+            o[j++] = s[i++];
+            continue;
+        }
+        j += visible((const unsigned char *)s + i, k, o + j);
+        i += (size_t)k;
+    }
+    o[j] = 0;
+    return o;
+}
+
+const char *out_vis(const char *s)
+{
+    enum { NBUF = 8, LEN = 4096 };
+    static char bufs[NBUF][LEN + 4];
+    static int next;
+    if (!s) return "(null)";
+    char *b = bufs[next];
+    next = (next + 1) % NBUF;
+    size_t i = 0, j = 0, n = strlen(s);
+    while (i < n) {
+        int k = out_is_control(s + i, n - i);
+        if (j + (k == 0 ? 1 : k == 1 ? 2 : 3) > LEN) break;
+        if (k == 0) {
+            b[j++] = s[i++];
+        } else {
+            j += visible((const unsigned char *)s + i, k, b + j);
+            i += (size_t)k;
+        }
+    }
+    if (i < n) {
+        /* cut: not inside a UTF-8 character (continuation bytes were copied one for one) */
+        while (j > 0 && i > 0 && ((unsigned char)s[i] & 0xC0) == 0x80) {
+            i--;
+            j--;
+        }
+        memcpy(b + j, "...", 4);
+    } else {
+        b[j] = 0;
+    }
+    return b;
+}
+
 void out_vprintf(const char *fmt, va_list ap)
 {
     char small[1024];
@@ -143,6 +219,21 @@ void out_flush(void)
     fflush(out_err_stream());
 }
 
+/* A message formatted, with the control characters of what it quotes
+ * (typed words, paths, file text) made visible. */
+static void put_message(FILE *e, const char *fmt, va_list ap)
+{
+    char *msg = NULL;
+    if (vasprintf(&msg, fmt, ap) < 0 || !msg) {
+        fputs("(out of memory)", e);
+        return;
+    }
+    char *vis = out_escape(msg, strlen(msg), "\n\t");
+    fputs(vis ? vis : msg, e);
+    free(vis);
+    free(msg);
+}
+
 /* "note: ..." on the error stream, wrapped at word boundaries where its
  * width is known, continuation lines indented. */
 static void tagged(enum out_role role, const char *tag, const char *fmt, va_list ap)
@@ -151,10 +242,12 @@ static void tagged(enum out_role role, const char *tag, const char *fmt, va_list
     fflush(out_stream());
     char *text = NULL;
     if (vasprintf(&text, fmt, ap) < 0 || !text) return;
+    char *vis = out_escape(text, strlen(text), "\n\t"); /* what it quotes made visible */
     char *line = NULL;
-    if (asprintf(&line, "%s%s:%s %s", out_color(role), tag, out_color(OUT_RESET), text) >= 0 && line)
+    if (vis && asprintf(&line, "%s%s:%s %s", out_color(role), tag, out_color(OUT_RESET), vis) >= 0 && line)
         out_wrap_to(e, line, stream_width(e), 0, 2);
     free(line);
+    free(vis);
     free(text);
     fflush(e);
 }
@@ -204,18 +297,35 @@ void out_verror(const struct out_loc *loc, const char *fmt, va_list ap)
     fflush(out_stream());
     fprintf(e, "%serror:%s ", out_color(OUT_ERROR), out_color(OUT_RESET));
     if (loc && loc->script && loc->line > 0) fprintf(e, "line %d of %s: ", loc->line, loc->script);
-    vfprintf(e, fmt, ap);
+    put_message(e, fmt, ap);
     fputc('\n', e);
     if (loc && loc->text && loc->pos >= 0) {
-        /* The line without its trailing newline, then the caret under the
-         * word; tabs are kept in the caret line so the columns agree. */
+        /* The line without its trailing newline, its control characters
+         * made visible, then the caret under the word: tabs are kept in the
+         * caret line, a control's visible form counts its columns, and a
+         * UTF-8 character counts once, so the columns agree. */
         const char *t = loc->text;
         size_t tl = strcspn(t, "\r\n");
         if (loc->text_len > 0 && (size_t)loc->text_len < tl) tl = (size_t)loc->text_len;
         int pos = loc->pos, len = loc->len < 1 ? 1 : loc->len;
         if ((size_t)pos > tl + 1) pos = (int)tl + 1;
-        fprintf(e, "    %.*s\n    ", (int)tl, t);
-        for (int i = 0; i < pos; i++) fputc(t[i] == '\t' ? '\t' : ' ', e);
+        char *vis = out_escape(t, tl, "\t");
+        fprintf(e, "    %s\n    ", vis ? vis : "");
+        free(vis);
+        for (int i = 0; i < pos;) {
+            int k = (size_t)i < tl ? out_is_control(t + i, tl - (size_t)i) : 0;
+            if ((size_t)i < tl && t[i] == '\t') {
+                fputc('\t', e);
+                i++;
+            } else if (k) {
+                fputs(k == 2 ? "   " : "  ", e);
+                i += k;
+            } else {
+                fputc(' ', e);
+                i++;
+                while ((size_t)i < tl && ((unsigned char)t[i] & 0xC0) == 0x80) i++;
+            }
+        }
         fprintf(e, "%s^", out_color(OUT_GOOD));
         for (int i = 1; i < len; i++) fputc('~', e);
         fprintf(e, "%s\n", out_color(OUT_RESET));
@@ -485,7 +595,8 @@ static void table_add(struct out_table *t, const char *const *cells)
     if (table_grow(t) != 0) return;
     int base = t->nrows * t->ncols;
     for (int i = 0; i < t->ncols; i++) {
-        t->cells[base + i] = strdup(cells[i] ? cells[i] : "-");
+        const char *c = cells[i] ? cells[i] : "-";
+        t->cells[base + i] = out_escape(c, strlen(c), NULL); /* a cell is one line */
         t->roles[base + i] = OUT_RESET;
     }
     t->nrows++;
@@ -644,6 +755,52 @@ void out_json(struct json_t *obj)
     json_decref(obj);
 }
 
+/* Bytes of the well-formed UTF-8 character at s (RFC 3629: no overlong
+ * forms, no surrogates, nothing past U+10FFFF), 0 when it is not one. */
+static int utf8_char(const unsigned char *s)
+{
+    if (s[0] < 0x80) return 1;
+    int n = s[0] >= 0xC2 && s[0] <= 0xDF ? 2 : s[0] >= 0xE0 && s[0] <= 0xEF ? 3 : s[0] >= 0xF0 && s[0] <= 0xF4 ? 4 : 0;
+    if (!n) return 0;
+    unsigned lo = 0x80, hi = 0xBF;
+    if (s[0] == 0xE0) lo = 0xA0;
+    if (s[0] == 0xED) hi = 0x9F;
+    if (s[0] == 0xF0) lo = 0x90;
+    if (s[0] == 0xF4) hi = 0x8F;
+    if (s[1] < lo || s[1] > hi) return 0;
+    for (int i = 2; i < n; i++)
+        if ((s[i] & 0xC0) != 0x80) return 0;
+    return n;
+}
+
+json_t *out_json_text(const char *s)
+{
+    if (!s) return json_null();
+    json_t *j = json_string(s);
+    if (j) return j;
+    /* not UTF-8 (a file name from another locale): keep every byte, the
+     * ones that are not characters as the text \xNN */
+    size_t n = strlen(s);
+    char *t = malloc(4 * n + 1);
+    if (!t) return json_null();
+    size_t o = 0;
+    for (size_t i = 0; i < n;) {
+        int k = utf8_char((const unsigned char *)s + i);
+        if (k) {
+            memcpy(t + o, s + i, (size_t)k);
+            o += (size_t)k;
+            i += (size_t)k;
+        } else {
+            o += (size_t)sprintf(t + o, "\\x%02x", (unsigned char)s[i]);
+            i++;
+        }
+    }
+    t[o] = 0;
+    j = json_string(t);
+    free(t);
+    return j ? j : json_null();
+}
+
 /* A number, or null when the value is unknown (negative) or not finite. */
 static json_t *num_or_null(double v, int known)
 {
@@ -671,13 +828,13 @@ json_t *out_result_json(const lab_result *r)
     json_object_set_new(o, "gbps", num_or_null(r->gbps, ran && r->gbps > 0));
     json_object_set_new(o, "pct_peak", num_or_null(r->pct_peak, ran && r->pct_peak >= 0));
     json_object_set_new(o, "speedup", num_or_null(r->speedup, ran && r->speedup > 0));
-    json_object_set_new(o, "result", ran && r->result[0] ? json_string(r->result) : json_null());
+    json_object_set_new(o, "result", ran && r->result[0] ? out_json_text(r->result) : json_null());
     json_object_set_new(o, "correct",
                         !ran || r->correct < 0 ? json_null() : json_boolean(r->correct != 0));
     json_object_set_new(o, "rel_error", num_or_null(r->rel_error, ran && r->rel_error >= 0));
     json_object_set_new(o, "gflops", num_or_null(r->gflops, ran && r->gflops > 0));
     json_object_set_new(o, "repeats", json_integer(ran ? r->repeats : 0));
-    json_object_set_new(o, "note", json_string(r->note));
+    json_object_set_new(o, "note", out_json_text(r->note));
     return o;
 }
 

@@ -34,6 +34,26 @@ enum out_role {
 };
 const char *out_color(enum out_role r);
 
+/* ---- control characters made visible
+ *
+ * Text that comes from files or from the user (lessons, scripts, typed
+ * words echoed in errors, paths, table cells) is shown through these, so an
+ * escape sequence in it cannot clear the screen, set the clipboard (OSC 52)
+ * or retitle the terminal. C0 controls and DEL are written in caret
+ * notation (ESC is ^[, DEL ^?); the C1 controls U+0080..U+009F as the
+ * ESC sequence they stand for (U+009B, CSI, is ^[[). Characters in keep
+ * (e.g. "\n\t") stay as they are. */
+
+/* Bytes of the control character at s[0..n): 1 for a C0 control or DEL,
+ * 2 for a C1 control, 0 when s does not start with one. */
+int out_is_control(const char *s, size_t n);
+/* A malloc'd copy of s[0..n) with controls made visible (NULL: out of memory). */
+char *out_escape(const char *s, size_t n, const char *keep);
+/* s made visible for a printf argument: a pointer into one of a few
+ * rotating static buffers (a result stays valid for the next 7 calls), cut
+ * at 4 KiB with "..." (NULL: "(null)"). */
+const char *out_vis(const char *s);
+
 /* Plain output (stdout stream). */
 void out_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void out_vprintf(const char *fmt, va_list ap);
@@ -110,6 +130,11 @@ void out_table_print(struct out_table *t);
 void out_table_free(struct out_table *t);
 
 /* ---- JSON lines */
+
+/* A JSON string of s even when s is not UTF-8 (a path from another
+ * locale): bytes that are not characters become the text \xNN, so nothing
+ * is dropped. NULL s: null. */
+struct json_t *out_json_text(const char *s);
 
 /* Print obj compactly on one line and drop the reference (steals it). */
 void out_json(struct json_t *obj);

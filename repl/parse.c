@@ -260,30 +260,31 @@ static long double sp_atom(struct sp *x)
             x->p++;
         }
     } else {
+        /* First find where the number ends, then copy it (separators
+         * dropped) into buf only when it fits: no path writes past buf. */
         char buf[128];
         size_t n = 0;
         int digits = 0;
-        while (n + 1 < sizeof buf) {
-            char c = *x->p;
+        const char *q = x->p;
+        for (;;) {
+            char c = *q;
             if (isdigit((unsigned char)c)) {
                 digits++;
-                buf[n++] = c;
+                n++;
             } else if (c == '_' && digits) {
                 /* digit separator */
             } else if (c == '.') {
-                buf[n++] = c;
+                n++;
             } else if ((c == 'e' || c == 'E') && digits &&
-                       (isdigit((unsigned char)x->p[1]) ||
-                        ((x->p[1] == '+' || x->p[1] == '-') && isdigit((unsigned char)x->p[2])))) {
-                buf[n++] = c;
-                x->p++;
-                buf[n++] = *x->p;
+                       (isdigit((unsigned char)q[1]) ||
+                        ((q[1] == '+' || q[1] == '-') && isdigit((unsigned char)q[2])))) {
+                n += 2;
+                q++;
             } else {
                 break;
             }
-            x->p++;
+            q++;
         }
-        buf[n] = 0;
         if (!digits) {
             if (*x->p)
                 sp_fail(x, "expected a number at \"%s\"", x->p);
@@ -291,6 +292,15 @@ static long double sp_atom(struct sp *x)
                 sp_fail(x, "expected a number after \"%s\"", x->s);
             return 0;
         }
+        if (n >= sizeof buf) {
+            sp_fail(x, "a number of %zu characters is too long (at most %zu)", n, sizeof buf - 1);
+            return 0;
+        }
+        n = 0;
+        for (const char *r = x->p; r < q; r++)
+            if (*r != '_') buf[n++] = *r;
+        buf[n] = 0;
+        x->p = q;
         char *end = NULL;
         errno = 0;
         v = strtold(buf, &end);

@@ -1,7 +1,8 @@
 /* readline.c - the interactive prompt: GNU readline in callback mode, so a
  * Ctrl-C at the prompt abandons the line and the prompt comes back, while a
  * Ctrl-C during a command only sets lab_interrupted (signals.c). History is
- * kept in $XDG_STATE_HOME/gpulab/history, written after every command. */
+ * kept in $XDG_STATE_HOME/gpulab/history, written after every command
+ * (history_append_file). */
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -16,7 +17,9 @@
 #include <readline/readline.h>
 
 #include "complete.h"
+#include "lesson.h"
 #include "out.h"
+#include "safefile.h"
 #include "session.h"
 #include "signals.h"
 
@@ -31,26 +34,9 @@ static char *g_line;
 static int g_have_line;
 static struct cmp_list g_cands;
 static int g_cand_i;
+static int g_hist_warned; /* said once that history cannot be saved */
 
 /* ------------------------------------------------------------- history */
-
-/* mkdir -p for the directory part of path. */
-static int mkdirs(const char *path)
-{
-    char *p = strdup(path);
-    if (!p) return -1;
-    for (char *q = p + 1; *q; q++) {
-        if (*q != '/') continue;
-        *q = 0;
-        if (mkdir(p, 0700) != 0 && errno != EEXIST) {
-            free(p);
-            return -1;
-        }
-        *q = '/';
-    }
-    free(p);
-    return 0;
-}
 
 /* $XDG_STATE_HOME/gpulab/history, else ~/.local/state/gpulab/history;
  * NULL when there is no home to put it in. */
@@ -74,31 +60,75 @@ static char *history_open(void)
     using_history();
     stifle_history(HISTORY_LINES);
     if (!path) return NULL;
-    if (mkdirs(path) != 0) {
+    if (safefile_mkdirs(path) != 0) {
         out_warn("cannot create the directory of %s: %s; history is not saved", path, strerror(errno));
         free(path);
         return NULL;
     }
-    int fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0600);
-    if (fd < 0) {
-        out_warn("cannot open %s: %s; history is not saved", path, strerror(errno));
+    struct stat sb;
+    if (lstat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+        out_warn("%s is not a regular file; history is not saved", path);
         free(path);
         return NULL;
     }
-    close(fd);
     read_history(path);
     return path;
 }
 
-/* Written after each command, so a crash loses nothing. */
+/* The history file's last HISTORY_LINES - 1 lines, then line: read and
+ * rewritten whole (safefile: temporary file, rename, mode 0600; no fsync,
+ * whose latency would show at every prompt) under the folder's lock, after
+ * each command, so a crash loses nothing and two sessions typing at once
+ * keep every line of both. */
+static void history_append_file(const char *path, const char *line)
+{
+    int lock = safefile_lock(path);
+    char **keep = calloc(HISTORY_LINES, sizeof *keep);
+    int n = 0, first = 0;
+    FILE *in = keep ? fopen(path, "r") : NULL;
+    if (in) {
+        char *buf = NULL;
+        size_t cap = 0;
+        ssize_t got;
+        while ((got = getline(&buf, &cap, in)) >= 0) {
+            if (got > 0 && buf[got - 1] == '\n') buf[--got] = 0;
+            /* a ring of the newest HISTORY_LINES - 1 lines */
+            int slot = (first + n) % (HISTORY_LINES - 1);
+            if (n == HISTORY_LINES - 1) {
+                free(keep[first]);
+                first = (first + 1) % (HISTORY_LINES - 1);
+            } else {
+                n++;
+            }
+            keep[slot] = strdup(buf);
+        }
+        free(buf);
+        fclose(in);
+    }
+    char err[512];
+    struct safefile w;
+    if (keep && safefile_open(&w, path, SAFEFILE_PRIVATE | SAFEFILE_NOSYNC, err, sizeof err) == 0) {
+        for (int i = 0; i < n; i++) {
+            const char *l = keep[(first + i) % (HISTORY_LINES - 1)];
+            if (l) fprintf(w.f, "%s\n", l);
+        }
+        fprintf(w.f, "%s\n", line);
+        if (safefile_commit(&w, err, sizeof err) != 0 && !g_hist_warned++)
+            out_warn("history is not saved: %s", err);
+    } else if (keep && !g_hist_warned++) {
+        out_warn("history is not saved: %s", err);
+    }
+    for (int i = 0; keep && i < HISTORY_LINES; i++) free(keep[i]);
+    free(keep);
+    safefile_unlock(lock);
+}
+
 static void history_save(const char *path, const char *line)
 {
     HIST_ENTRY *last = history_length > 0 ? history_get(history_base + history_length - 1) : NULL;
     if (last && strcmp(last->line, line) == 0) return; /* no immediate repeats */
     add_history(line);
-    if (!path) return;
-    if (append_history(1, path) != 0) write_history(path);
-    history_truncate_file(path, HISTORY_LINES);
+    if (path) history_append_file(path, line);
 }
 
 /* ---------------------------------------------------------- completion */
@@ -246,7 +276,9 @@ void sess_interactive(struct session *s)
         if (!blank) history_save(hist, line);
         s->script = NULL;
         s->line = 0;
+        s->confined = lesson_offered(line);
         enum cmd_status st = blank ? CMD_OK : sess_exec_line(s, line);
+        s->confined = 0;
         free(line);
         out_flush();
         if (st == CMD_QUIT || s->quit) break;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "input.h"
 #include "out.h"
 #include "session.h"
 #include "signals.h"
@@ -63,31 +64,48 @@ enum cmd_status sess_exec_line(struct session *s, const char *line)
     return result;
 }
 
+static int interrupted(void) { return sig_int_count > 0; }
+
 enum cmd_status sess_run_stream(struct session *s, FILE *f, const char *name)
 {
     const char *saved_script = s->script;
     int saved_line = s->line;
-    char *buf = NULL;
-    size_t cap = 0;
-    ssize_t got;
+    struct input in = {.f = f, .interrupted = interrupted};
     enum cmd_status result = CMD_OK;
     s->script = name;
     s->line = 0;
     for (;;) {
-        errno = 0;
-        got = getline(&buf, &cap, f);
+        enum input_status got = input_line(&in);
         if (sig_int_count > 0) {
             /* Ctrl-C stops the script, also a sourced one at the prompt. */
-            out_error(NULL, "interrupted: %s stopped at line %d", name, s->line + (got >= 0));
+            out_error(NULL, "interrupted: %s stopped at line %d", name, s->line + (got != INPUT_EOF));
             s->errors++;
             result = CMD_ERROR;
             break;
         }
-        if (got < 0) break;
+        if (got == INPUT_EOF) break;
         s->line++;
-        if (got > 0 && buf[got - 1] == '\n') buf[--got] = 0;
-        if (got > 0 && buf[got - 1] == '\r') buf[--got] = 0;
-        enum cmd_status st = sess_exec_line(s, buf);
+        struct out_loc at = {.script = name, .line = s->line};
+        if (got == INPUT_ERROR) {
+            out_error(NULL, "cannot read %s: %s (stopped at line %d)", name, strerror(in.err), s->line);
+            s->errors++;
+            result = CMD_ERROR;
+            break;
+        }
+        if (got == INPUT_NUL) {
+            out_error(&at, "a NUL byte at column %d: %s is not a text script; stopped here", in.col, name);
+            s->errors++;
+            result = CMD_ERROR;
+            break;
+        }
+        if (got == INPUT_LONG) {
+            out_error(&at, "the line is longer than %d KiB; it was not run", INPUT_MAX_LINE / 1024);
+            s->errors++;
+            result = CMD_ERROR;
+            if (s->bail) break;
+            continue;
+        }
+        enum cmd_status st = sess_exec_line(s, in.buf);
         if (st == CMD_QUIT) {
             result = CMD_QUIT;
             break;
@@ -103,7 +121,7 @@ enum cmd_status sess_run_stream(struct session *s, FILE *f, const char *name)
             break;
         }
     }
-    free(buf);
+    input_free(&in);
     s->script = saved_script;
     s->line = saved_line;
     return result;
@@ -111,6 +129,7 @@ enum cmd_status sess_run_stream(struct session *s, FILE *f, const char *name)
 
 enum cmd_status sess_run_file(struct session *s, const char *path)
 {
+    char err[1024];
     if (s->depth >= SESS_MAX_DEPTH) {
         out_error(NULL, "%s: scripts nested more than %d deep (does it source itself?)", path,
                   SESS_MAX_DEPTH);
@@ -120,6 +139,12 @@ enum cmd_status sess_run_file(struct session *s, const char *path)
     FILE *f = fopen(path, "r");
     if (!f) {
         out_error(NULL, "cannot open %s: %s", path, strerror(errno));
+        s->errors++;
+        return CMD_ERROR;
+    }
+    if (input_check(f, path, err, sizeof err) != 0) {
+        out_error(NULL, "%s", err);
+        fclose(f);
         s->errors++;
         return CMD_ERROR;
     }

@@ -7,6 +7,7 @@
 
 #include "out.h"
 #include "parse.h"
+#include "safefile.h"
 
 /* The first variant that runs on the GPU and the simulator, else the first. */
 static const lab_variant *first_kernel_variant(const lab_algo *a)
@@ -109,6 +110,12 @@ void sess_set_results(struct session *s, const lab_result *rows, int n)
     s->nresults = n;
     s->results_cfg = s->cfg;
     s->results_algo = s->algo;
+}
+
+int sess_open_output(struct session *s, struct safefile *w, const char *path, char *err, size_t errlen)
+{
+    if (s->confined && !safefile_confined_ok(path, err, errlen)) return -1;
+    return safefile_open(w, path, 0, err, errlen);
 }
 
 void sess_note_no_gpu(struct session *s)

@@ -43,6 +43,8 @@ struct session {
     const char *cur_text;          /* the whole input line being run */
     const struct tok_cmd *cur;     /* the command being run: words and positions */
     int depth;                     /* nesting of `source` */
+    int confined;                  /* the command comes from a lesson or a lecture: it may
+                                      write files only below the current directory */
 
     /* ---- bookkeeping */
     int errors;                    /* commands that failed so far */
@@ -88,6 +90,12 @@ void sess_print_results(struct session *s, const lab_result *rows, int n);
  * (e.g. lab_run's refusal when n is too large to trace). (cmd_trace.c) */
 int sess_record_trace(struct session *s, const lab_variant *v, lab_trace *t, lab_result *r,
                       char *err, size_t errlen);
+
+/* Start writing a file the user asked for (export, trace save) through
+ * safefile: refused outside the current directory when the command comes
+ * from a lesson or a lecture (s->confined). 0 ok; -1 with the reason in err. */
+struct safefile;
+int sess_open_output(struct session *s, struct safefile *w, const char *path, char *err, size_t errlen);
 
 /* Say once per session that there is no GPU and why (on stderr). */
 void sess_note_no_gpu(struct session *s);

@@ -58,7 +58,7 @@ static json_t *settings_json(const lab_config *c)
     setting_kv kv[32];
     int n = settings_list(c, kv);
     json_t *o = json_object();
-    for (int i = 0; i < n; i++) json_object_set_new(o, kv[i].name, json_string(kv[i].value));
+    for (int i = 0; i < n; i++) json_object_set_new(o, kv[i].name, out_json_text(kv[i].value));
     return o;
 }
 
@@ -136,7 +136,7 @@ static void result_cells(const lab_result *r, char cells[NRESULT_COLS][LAB_NOTE_
 static int finish(FILE *f, char *err, size_t len)
 {
     if (fflush(f) != 0 || ferror(f)) {
-        snprintf(err, len, "write error: %s", strerror(errno));
+        snprintf(err, len, "cannot write the file: %s", strerror(errno ? errno : EIO));
         return -1;
     }
     return 0;
@@ -214,7 +214,7 @@ static int dump(FILE *f, json_t *root, char *err, size_t len)
     int rc = json_dumpf(root, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
     json_decref(root);
     if (rc != 0) {
-        snprintf(err, len, "could not write the JSON: %s", strerror(errno));
+        snprintf(err, len, "cannot write the JSON: %s", strerror(errno ? errno : EIO));
         return -1;
     }
     fputc('\n', f);

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Check the Debian packages gpulab builds against; install the missing ones
 # when running as root, otherwise stop with the exact apt-get line.
+# With the argument fuzz: also what `make fuzz` needs (clang, libFuzzer).
 set -u
 missing=""
 need_pc() { pkg-config --exists "$1" 2>/dev/null || missing="$missing $2"; }
@@ -21,6 +22,13 @@ if command -v pkg-config >/dev/null 2>&1; then
     need_pc libpng libpng-dev
 fi
 need_file /usr/include/cmocka.h libcmocka-dev
+# `make fuzz` (scripts/deps.sh fuzz) also needs clang and its libFuzzer runtime.
+if [ "${1:-}" = fuzz ]; then
+    need_cmd clang clang
+    if command -v clang >/dev/null 2>&1; then
+        need_file "$(clang -print-resource-dir)/lib/linux/libclang_rt.fuzzer-x86_64.a" libclang-rt-dev
+    fi
+fi
 
 if [ -n "$missing" ]; then
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then

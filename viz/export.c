@@ -23,7 +23,8 @@ viz_export_fmt viz_export_format(const char *path)
     return VIZ_EXPORT_NONE;
 }
 
-static cairo_surface_t *surface_for(viz_export_fmt fmt, const char *path, double w, double h, double scale);
+struct sink;
+static cairo_surface_t *surface_for(viz_export_fmt fmt, struct sink *k, double w, double h, double scale);
 static void plot_forget(void);
 
 /* The eight terminal colours, deep enough to read on white paper. */
@@ -66,28 +67,58 @@ static void xml_escaped(FILE *f, const char *s)
     }
 }
 
-/* Put the text layer before the SVG's closing tag. 0 ok, -1 with errno. */
-static int svg_add_words(const char *path)
+/* cairo writes a picture through here into the caller's stream, keeping
+ * the first failure's errno (cairo itself only says "error while writing to
+ * output stream"). An SVG is kept in memory until it is finished, so that
+ * its text layer can go before the closing tag. */
+struct sink {
+    FILE *out;
+    int err;                 /* the first write error's errno, 0 none */
+    int keep;                /* SVG: collect into svg instead of writing */
+    char *svg;
+    size_t len, cap;
+};
+
+static cairo_status_t sink_write(void *closure, const unsigned char *data, unsigned int n)
 {
-    FILE *f = fopen(path, "r+");
-    if (!f) return -1;
-    if (fseek(f, 0, SEEK_END) != 0) {
-        fclose(f);
-        return -1;
+    struct sink *k = closure;
+    if (k->err) return CAIRO_STATUS_WRITE_ERROR;
+    if (k->keep) {
+        if (k->len + n > k->cap) {
+            size_t cap = (k->len + n) * 2;
+            char *p = realloc(k->svg, cap);
+            if (!p) {
+                k->err = ENOMEM;
+                return CAIRO_STATUS_NO_MEMORY;
+            }
+            k->svg = p;
+            k->cap = cap;
+        }
+        memcpy(k->svg + k->len, data, n);
+        k->len += n;
+        return CAIRO_STATUS_SUCCESS;
     }
-    long size = ftell(f);
-    long back = size < 64 ? size : 64;
-    char tail[65] = "";
-    fseek(f, size - back, SEEK_SET);
-    size_t got = fread(tail, 1, (size_t)back, f);
-    tail[got] = 0;
-    char *end = strstr(tail, "</svg>");
-    if (!end) {
-        fclose(f);
+    errno = 0;
+    if (fwrite(data, 1, n, k->out) != n) {
+        k->err = errno ? errno : EIO;
+        return CAIRO_STATUS_WRITE_ERROR;
+    }
+    return CAIRO_STATUS_SUCCESS;
+}
+
+/* The kept SVG into the stream, with the text layer before its closing
+ * tag. 0 ok, -1 with errno. */
+static int svg_add_words(struct sink *k)
+{
+    FILE *f = k->out;
+    size_t back = k->len < 64 ? k->len : 64, at = k->len;
+    for (size_t i = k->len - back; i + 6 <= k->len; i++)
+        if (memcmp(k->svg + i, "</svg>", 6) == 0) at = i;
+    if (at == k->len) {
         errno = EINVAL;
         return -1;
     }
-    fseek(f, size - back + (end - tail), SEEK_SET);
+    fwrite(k->svg, 1, at, f);
     fprintf(f, "<g id=\"text\" fill-opacity=\"0\" font-family=\"%s\" xml:space=\"preserve\">\n",
             words.mono ? "monospace" : "sans-serif");
     for (int i = 0; i < words.n; i++) {
@@ -99,7 +130,34 @@ static int svg_add_words(const char *path)
         fputs("</text>\n", f);
     }
     fputs("</g>\n</svg>\n", f);
-    return fclose(f);
+    return fflush(f) == 0 ? 0 : -1;
+}
+
+/* The end of every export: a PNG is encoded, the surface finished (PDF and
+ * SVG write most of the file then), an SVG gets its text layer, and the
+ * stream is flushed; a failure names the file and the system's reason. */
+static int finish(cairo_surface_t *surf, viz_export_fmt fmt, struct sink *k, cairo_status_t st,
+                  const char *path, char *err, size_t len)
+{
+    if (st == CAIRO_STATUS_SUCCESS && fmt == VIZ_EXPORT_PNG)
+        st = cairo_surface_write_to_png_stream(surf, sink_write, k);
+    cairo_surface_finish(surf);
+    if (st == CAIRO_STATUS_SUCCESS) st = cairo_surface_status(surf);
+    cairo_surface_destroy(surf);
+    if (!k->err && st == CAIRO_STATUS_SUCCESS) {
+        if (fmt == VIZ_EXPORT_SVG ? svg_add_words(k) != 0 : fflush(k->out) != 0) k->err = errno ? errno : EIO;
+    }
+    free(k->svg);
+    k->svg = NULL;
+    if (k->err) {
+        snprintf(err, len, "cannot write %s: %s", path, strerror(k->err));
+        return -1;
+    }
+    if (st != CAIRO_STATUS_SUCCESS) {
+        snprintf(err, len, "cannot write %s: %s", path, cairo_status_to_string(st));
+        return -1;
+    }
+    return 0;
 }
 
 /* Rows that hold something, from the top. */
@@ -209,12 +267,13 @@ static void draw(cairo_t *cr, const canvas *c, int rows, double cw, double ch, d
         }
 }
 
-int viz_export_canvas(const canvas *c, int rows, const char *path, char *err, size_t len)
+int viz_export_canvas(const canvas *c, int rows, const char *path, FILE *out, char *err, size_t len)
 {
-    return viz_export_canvas_width(c, rows, path, 0, err, len);
+    return viz_export_canvas_width(c, rows, path, out, 0, err, len);
 }
 
-int viz_export_canvas_width(const canvas *c, int rows, const char *path, int width, char *err, size_t len)
+int viz_export_canvas_width(const canvas *c, int rows, const char *path, FILE *out, int width, char *err,
+                            size_t len)
 {
     viz_export_fmt fmt = viz_export_format(path);
     if (fmt == VIZ_EXPORT_NONE) {
@@ -250,7 +309,8 @@ int viz_export_canvas_width(const canvas *c, int rows, const char *path, int wid
     double scale = fmt == VIZ_EXPORT_PNG ? 2 : 1;
     if (width > 0) scale = (width < 100 ? 100 : width > 16000 ? 16000 : width) / W;
     double sw = fmt == VIZ_EXPORT_PNG ? W : W * scale, sh = fmt == VIZ_EXPORT_PNG ? H : H * scale;
-    cairo_surface_t *surf = surface_for(fmt, path, sw, sh, scale);
+    struct sink k = {.out = out};
+    cairo_surface_t *surf = surface_for(fmt, &k, sw, sh, scale);
     if (cairo_surface_status(surf) != CAIRO_STATUS_SUCCESS) {
         snprintf(err, len, "cannot write %s: %s", path, cairo_status_to_string(cairo_surface_status(surf)));
         cairo_surface_destroy(surf);
@@ -271,19 +331,7 @@ int viz_export_canvas_width(const canvas *c, int rows, const char *path, int wid
     }
     cairo_status_t st = cairo_status(cr);
     cairo_destroy(cr);
-    if (st == CAIRO_STATUS_SUCCESS && fmt == VIZ_EXPORT_PNG) st = cairo_surface_write_to_png(surf, path);
-    cairo_surface_finish(surf);
-    if (st == CAIRO_STATUS_SUCCESS) st = cairo_surface_status(surf);
-    cairo_surface_destroy(surf);
-    if (st != CAIRO_STATUS_SUCCESS) {
-        snprintf(err, len, "cannot write %s: %s", path, cairo_status_to_string(st));
-        return -1;
-    }
-    if (fmt == VIZ_EXPORT_SVG && svg_add_words(path) != 0) {
-        snprintf(err, len, "cannot write %s: %s", path, strerror(errno));
-        return -1;
-    }
-    return 0;
+    return finish(surf, fmt, &k, st, path, err, len);
 }
 
 /* ------------------------------------------------------ the newest picture */
@@ -603,17 +651,18 @@ static void draw_plot(cairo_t *cr, const viz_plot *p, double W, double H)
 #undef PY
 }
 
-/* A surface for path in its format, w x h points (PNG: pixels at scale). */
-static cairo_surface_t *surface_for(viz_export_fmt fmt, const char *path, double w, double h, double scale)
+/* A surface in the format that writes into k, w x h points (PNG: pixels at scale). */
+static cairo_surface_t *surface_for(viz_export_fmt fmt, struct sink *k, double w, double h, double scale)
 {
+    k->keep = fmt == VIZ_EXPORT_SVG;
     switch (fmt) {
-    case VIZ_EXPORT_SVG: return cairo_svg_surface_create(path, w, h);
-    case VIZ_EXPORT_PDF: return cairo_pdf_surface_create(path, w, h);
+    case VIZ_EXPORT_SVG: return cairo_svg_surface_create_for_stream(sink_write, k, w, h);
+    case VIZ_EXPORT_PDF: return cairo_pdf_surface_create_for_stream(sink_write, k, w, h);
     default: return cairo_image_surface_create(CAIRO_FORMAT_ARGB32, (int)(w * scale + 0.5), (int)(h * scale + 0.5));
     }
 }
 
-int viz_export_plot(const viz_plot *p, const char *path, int width, char *err, size_t len)
+int viz_export_plot(const viz_plot *p, const char *path, FILE *out, int width, char *err, size_t len)
 {
     viz_export_fmt fmt = viz_export_format(path);
     if (fmt == VIZ_EXPORT_NONE) {
@@ -628,7 +677,8 @@ int viz_export_plot(const viz_plot *p, const char *path, int width, char *err, s
     if (W < 320) W = 320;
     if (W > 8000) W = 8000;
     double H = W * 0.5625; /* 16:9, a slide */
-    cairo_surface_t *surf = surface_for(fmt, path, W, H, 1);
+    struct sink k = {.out = out};
+    cairo_surface_t *surf = surface_for(fmt, &k, W, H, 1);
     if (cairo_surface_status(surf) != CAIRO_STATUS_SUCCESS) {
         snprintf(err, len, "cannot write %s: %s", path, cairo_status_to_string(cairo_surface_status(surf)));
         cairo_surface_destroy(surf);
@@ -642,19 +692,7 @@ int viz_export_plot(const viz_plot *p, const char *path, int width, char *err, s
     words.on = 0;
     cairo_status_t st = cairo_status(cr);
     cairo_destroy(cr);
-    if (st == CAIRO_STATUS_SUCCESS && fmt == VIZ_EXPORT_PNG) st = cairo_surface_write_to_png(surf, path);
-    cairo_surface_finish(surf);
-    if (st == CAIRO_STATUS_SUCCESS) st = cairo_surface_status(surf);
-    cairo_surface_destroy(surf);
-    if (st != CAIRO_STATUS_SUCCESS) {
-        snprintf(err, len, "cannot write %s: %s", path, cairo_status_to_string(st));
-        return -1;
-    }
-    if (fmt == VIZ_EXPORT_SVG && svg_add_words(path) != 0) {
-        snprintf(err, len, "cannot write %s: %s", path, strerror(errno));
-        return -1;
-    }
-    return 0;
+    return finish(surf, fmt, &k, st, path, err, len);
 }
 
 /* The offered plot: a deep copy (the caller's arrays and strings go away). */
@@ -707,12 +745,12 @@ void viz_export_offer_plot(const canvas *c, int rows, const viz_plot *p, const c
     offered_plot.have = 1;
 }
 
-int viz_export_latest_write(const char *path, int width, char *err, size_t len)
+int viz_export_latest_write(const char *path, FILE *out, int width, char *err, size_t len)
 {
-    if (offered_plot.have) return viz_export_plot(&offered_plot.p, path, width, err, len);
+    if (offered_plot.have) return viz_export_plot(&offered_plot.p, path, out, width, err, len);
     if (!offered) {
         snprintf(err, len, "there is no picture yet: a sweep draws a plot, and animate shows frames");
         return -1;
     }
-    return viz_export_canvas_width(offered, offered_rows, path, width, err, len);
+    return viz_export_canvas_width(offered, offered_rows, path, out, width, err, len);
 }

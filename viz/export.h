@@ -8,6 +8,7 @@
 #define GPULAB_VIZ_EXPORT_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "canvas.h"
 
@@ -25,13 +26,17 @@ typedef enum viz_export_fmt {
 /* The format a file name asks for by its extension (case-insensitive). */
 viz_export_fmt viz_export_format(const char *path);
 
+/* Every export writes into the stream out, in the format of path's
+ * extension; path also names the file in messages. The caller opens and
+ * closes the file (gpulab through repl/safefile: a temporary file renamed
+ * into place). A failed write gives the system's reason in err. */
+
 /* Write rows [0, rows) of c (rows <= 0: the whole canvas, blank rows at the
- * bottom left out) to path in the format of its extension. 0 ok, -1 with a
- * message in err. */
-int viz_export_canvas(const canvas *c, int rows, const char *path, char *err, size_t errlen);
+ * bottom left out) into out. 0 ok, -1 with a message in err. */
+int viz_export_canvas(const canvas *c, int rows, const char *path, FILE *out, char *err, size_t errlen);
 /* The same, width pixels (PNG) or points (SVG, PDF) across; 0: the natural
  * size (PNG at twice the points). */
-int viz_export_canvas_width(const canvas *c, int rows, const char *path, int width, char *err,
+int viz_export_canvas_width(const canvas *c, int rows, const char *path, FILE *out, int width, char *err,
                             size_t errlen);
 
 /* A plot (render_plot.h) drawn for slides with vector graphics: axes with
@@ -40,7 +45,8 @@ int viz_export_canvas_width(const canvas *c, int rows, const char *path, int wid
  * colour and marker. width: pixels (PNG, default 1600) or points (SVG and
  * PDF, default 800); 16:9. 0 ok, -1 with a message. */
 struct viz_plot;
-int viz_export_plot(const struct viz_plot *p, const char *path, int width, char *err, size_t errlen);
+int viz_export_plot(const struct viz_plot *p, const char *path, FILE *out, int width, char *err,
+                    size_t errlen);
 
 /* The picture `export FILE.svg` writes is the newest one shown: the sweep's
  * plot or the player's current frame. Whoever shows a picture offers it
@@ -50,9 +56,9 @@ void viz_export_offer(const canvas *c, int rows, const char *what);
 /* A plot: its cells (what the terminal showed) and its data, which `export
  * FILE.svg` draws as a vector plot. */
 void viz_export_offer_plot(const canvas *c, int rows, const struct viz_plot *p, const char *what);
-/* Write the newest offered picture to path: the vector plot when it is a
+/* Write the newest offered picture into out: the vector plot when it is a
  * plot, else the canvas. width as above (0: natural). 0 ok, -1 with err. */
-int viz_export_latest_write(const char *path, int width, char *err, size_t errlen);
+int viz_export_latest_write(const char *path, FILE *out, int width, char *err, size_t errlen);
 /* The newest offered picture, or NULL; *rows and *what describe it. */
 const canvas *viz_export_latest(int *rows, const char **what);
 

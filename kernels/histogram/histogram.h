@@ -56,8 +56,13 @@ enum hist_mark {
  * 255, or PNG (any colour type, converted to 8-bit gray by libpng). On
  * success *pixels is malloc'd (w*h bytes) and 0 is returned; on failure -1
  * with a message in err that says what is wrong with the file. maxval gets
- * the PGM maxval (255 for PNG); max_pixels refuses larger images before
- * allocating. */
+ * the PGM maxval (255 for PNG). The size the header claims is checked
+ * before anything is decoded or allocated: at most HIST_IMAGE_MAX_SIDE
+ * pixels a side and the smaller of max_pixels and HIST_IMAGE_MAX_PIXELS in
+ * all; a binary PGM shorter than its header claims is refused before its
+ * pixels are read. */
+#define HIST_IMAGE_MAX_SIDE 32768
+#define HIST_IMAGE_MAX_PIXELS (1LL << 28) /* 256 Mi pixels: 16384 x 16384, eight times the lecture's 8K */
 int hist_load_image(const char *path, unsigned char **pixels, int *w, int *h, int *maxval,
                     long long max_pixels, char *err, size_t errlen);
 

@@ -13,6 +13,7 @@
 #include <png.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define ACCEPTED "gpulab reads grayscale PGM (P5 or P2) and PNG"
 
@@ -49,6 +50,42 @@ static int pgm_number(FILE *f, long long *out)
     return 0;
 }
 
+/* Is a W x H image too large to read? Then err says why. Checked on the
+ * header's numbers, before any pixel is decoded or allocated. */
+static int size_refused(const char *name, long long W, long long H, long long max_pixels, char *err,
+                        size_t len)
+{
+    if (W > HIST_IMAGE_MAX_SIDE || H > HIST_IMAGE_MAX_SIDE) {
+        snprintf(err, len, "%s: the header says %lldx%lld pixels; gpulab reads images of at most %d "
+                 "pixels a side", name, W, H, HIST_IMAGE_MAX_SIDE);
+        return 1;
+    }
+    long long limit = max_pixels < HIST_IMAGE_MAX_PIXELS ? max_pixels : HIST_IMAGE_MAX_PIXELS;
+    if (W * H > limit) { /* both sides are at most 2^15: no overflow */
+        snprintf(err, len, "%s: %lldx%lld is %lld pixels, more than the %lld this run accepts", name, W,
+                 H, W * H, limit);
+        return 1;
+    }
+    return 0;
+}
+
+/* Bytes from the position of f to its end, -1 when f cannot tell (a pipe). */
+static long long bytes_left(FILE *f)
+{
+    struct stat sb;
+    long pos = ftell(f);
+    if (pos < 0 || fstat(fileno(f), &sb) != 0 || !S_ISREG(sb.st_mode)) return -1;
+    return (long long)sb.st_size - pos;
+}
+
+/* How many numbers the rest of an ASCII PGM holds (it is short: see load_pgm). */
+static long long count_numbers(FILE *f)
+{
+    long long v, k = 0;
+    while (pgm_number(f, &v) == 0) k++;
+    return k;
+}
+
 /* brightness v / maxval in 256 levels */
 static unsigned char scale(unsigned v, unsigned maxval)
 {
@@ -75,18 +112,23 @@ static int load_pgm(FILE *f, const char *path, int ascii, unsigned char **pixels
         snprintf(err, len, "%s: PGM maxval %lld is invalid (it must be 1..65535)", name, M);
         return -1;
     }
-    if (W * H > max_pixels) {
-        snprintf(err, len, "%s: %lldx%lld is %lld pixels, more than the %lld this run accepts",
-                 name, W, H, W * H, max_pixels);
+    if (size_refused(name, W, H, max_pixels, err, len)) return -1;
+    long long n = W * H;
+    int wide = M > 255;
+    /* A file shorter than its header claims is refused before the pixels
+     * are allocated: a binary raster needs n (or 2n) bytes, an ASCII one
+     * at least 2n - 1 (a digit and a separator per pixel). */
+    long long left = bytes_left(f);
+    if (left >= 0 && left < (ascii ? 2 * n - 1 : (wide ? 2 : 1) * n)) {
+        long long got = ascii ? count_numbers(f) : left / (wide ? 2 : 1);
+        snprintf(err, len, "%s is truncated: it ends after %lld of its %lld pixels", name, got, n);
         return -1;
     }
-    long long n = W * H;
     unsigned char *p = malloc((size_t)n);
     if (!p) {
         snprintf(err, len, "%s: out of host memory for %lld pixels", name, n);
         return -1;
     }
-    int wide = M > 255;
     for (long long i = 0; i < n; i++) {
         long long v;
         if (ascii) {
@@ -140,10 +182,10 @@ static int load_png(const char *path, unsigned char **pixels, int *w, int *h, in
         return -1;
     }
     long long n = (long long)im.width * im.height;
-    if (im.width < 1 || im.height < 1 || im.width > INT_MAX || im.height > INT_MAX ||
-        n > max_pixels) {
-        snprintf(err, len, "%s: %ux%u is %lld pixels, more than the %lld this run accepts", name,
-                 (unsigned)im.width, (unsigned)im.height, n, max_pixels);
+    if (im.width < 1 || im.height < 1 || size_refused(name, im.width, im.height, max_pixels, err, len)) {
+        if (im.width < 1 || im.height < 1)
+            snprintf(err, len, "%s: the PNG says %ux%u pixels; an image needs at least 1x1", name,
+                     (unsigned)im.width, (unsigned)im.height);
         png_image_free(&im);
         return -1;
     }
@@ -169,6 +211,21 @@ static int load_png(const char *path, unsigned char **pixels, int *w, int *h, in
     return 0;
 }
 
+/* Does the IHDR chunk's CRC (over its type and data, PNG spec 5.3) match?
+ * A damaged header is left to libpng to report. */
+static int ihdr_crc_ok(const unsigned char *chunk)
+{
+    unsigned long c = 0xffffffffUL;
+    for (int i = 4; i < 8 + 13; i++) {
+        c ^= chunk[i];
+        for (int k = 0; k < 8; k++) c = (c >> 1) ^ (0xedb88320UL & (0UL - (c & 1)));
+    }
+    c ^= 0xffffffffUL;
+    unsigned long want = (unsigned long)chunk[21] << 24 | (unsigned long)chunk[22] << 16 |
+                         (unsigned long)chunk[23] << 8 | chunk[24];
+    return c == want;
+}
+
 /* ------------------------------------------------------------ dispatch */
 
 int hist_load_image(const char *path, unsigned char **pixels, int *w, int *h, int *maxval,
@@ -184,6 +241,18 @@ int hist_load_image(const char *path, unsigned char **pixels, int *w, int *h, in
     size_t got = fread(magic, 1, sizeof magic, f);
     int rc = -1;
     if (got >= 8 && png_sig_cmp(magic, 0, 8) == 0) {
+        /* The IHDR chunk comes first (PNG spec 5.6): its width and height are
+         * checked here, before libpng decodes or allocates anything. */
+        unsigned char ihdr[8 + 13 + 4]; /* length, type, the 13 data bytes, CRC */
+        if (fread(ihdr, 1, sizeof ihdr, f) == sizeof ihdr && memcmp(ihdr + 4, "IHDR", 4) == 0 &&
+            ihdr_crc_ok(ihdr)) {
+            unsigned long long W = (unsigned long long)ihdr[8] << 24 | ihdr[9] << 16 | ihdr[10] << 8 | ihdr[11];
+            unsigned long long H = (unsigned long long)ihdr[12] << 24 | ihdr[13] << 16 | ihdr[14] << 8 | ihdr[15];
+            if (size_refused(base_name(path), (long long)W, (long long)H, max_pixels, err, len)) {
+                fclose(f);
+                return -1;
+            }
+        }
         fclose(f);
         return load_png(path, pixels, w, h, maxval, max_pixels, err, len);
     }

@@ -1066,6 +1066,28 @@ static size_t sim_func_optin(const void *func)
     return 0;
 }
 
+/* One CPU thread plays every GPU thread of a launch, so a launch of more
+ * threads than sim-limit allows is refused with the numbers before any
+ * block runs: `set grid 2147483647` would otherwise play for hours. A
+ * launch may cover more than the data by rounding each dimension up to
+ * whole blocks, so what counts is the threads a grid one block smaller in
+ * each dimension would hold, plus one: a launch is refused only when even
+ * that is past the limit. */
+static int sim_check_threads(lab_job *job, const char *at, dim3 grid, dim3 block)
+{
+    if (!job || !job->cfg || job->cfg->sim_limit <= 0) return 0;
+    const double limit = (double)job->cfg->sim_limit;
+    const double threads = (double)grid.x * grid.y * grid.z * block.x * block.y * block.z;
+    const double least = ((double)(grid.x - 1) * block.x + 1) * ((double)(grid.y - 1) * block.y + 1) *
+                         ((double)(grid.z - 1) * block.z + 1);
+    if (least <= limit) return 0;
+    return sim_refuse(job, cudaErrorInvalidConfiguration,
+                      "%s: grid (%u,%u,%u) x block (%u,%u,%u) is %.0f threads, past the simulator's limit "
+                      "of %lld (sim-limit: one CPU thread plays every GPU thread); choose a smaller grid or "
+                      "n, or raise `set sim-limit`",
+                      at, grid.x, grid.y, grid.z, block.x, block.y, block.z, threads, job->cfg->sim_limit);
+}
+
 int sim_launch_fn(lab_job *job, const char *kernel, const char *file, int line, dim3 grid, dim3 block,
                   size_t smem, void (*fn)(void *), void *ctx, const void *func)
 {
@@ -1104,6 +1126,7 @@ int sim_launch_fn(lab_job *job, const char *kernel, const char *file, int line, 
                           "cudaFuncAttributeMaxDynamicSharedMemorySize, bytes)",
                           at, smem, (int)SIM_SMEM_LIMIT);
     }
+    if (sim_check_threads(job, at, grid, block) != 0) return -1;
     if (sim_pool_grow((unsigned)nt) != 0)
         return sim_refuse(job, cudaErrorMemoryAllocation, "%s: could not map stacks for %llu simulated threads",
                           at, nt);

@@ -5,6 +5,7 @@
  * compares each plot, drawn into a canvas and written as plain text, with
  * GOLDEN_DIR/NAME.txt (GPULAB_UPDATE_GOLDEN=1 rewrites them), and writes the
  * first plot as OUT_DIR/plot.svg, .png and .pdf for check_export.py. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -187,7 +188,9 @@ static void test_export(const char *out)
     const char *ext[] = {"svg", "png", "pdf"};
     for (int i = 0; i < 3; i++) {
         snprintf(path, sizeof path, "%s/plot.%s", out, ext[i]);
-        CHECK(viz_export_canvas(c, rows, path, err, sizeof err) == 0, "%s: %s", path, err);
+        FILE *out = fopen(path, "wb");
+        CHECK(out && viz_export_canvas(c, rows, path, out, err, sizeof err) == 0, "%s: %s", path, err);
+        if (out) fclose(out);
         FILE *f = fopen(path, "rb");
         unsigned char head[8] = {0};
         CHECK(f && fread(head, 1, 8, f) == 8, "%s written", path);
@@ -196,8 +199,15 @@ static void test_export(const char *out)
         if (i == 2) CHECK(memcmp(head, "%PDF", 4) == 0, "PDF header");
     }
     snprintf(path, sizeof path, "%s/plot.bmp", out);
-    CHECK(viz_export_canvas(c, rows, path, err, sizeof err) == -1 && strstr(err, ".svg"), "%s", err);
-    CHECK(viz_export_canvas(c, rows, "/nonexistent-dir/p.svg", err, sizeof err) == -1, "bad dir");
+    CHECK(viz_export_canvas(c, rows, path, NULL, err, sizeof err) == -1 && strstr(err, ".svg"), "%s", err);
+    /* a failed write names the system's reason, not cairo's "error while writing" */
+    FILE *full = fopen("/dev/full", "wb");
+    if (full) {
+        CHECK(viz_export_canvas(c, rows, "p.pdf", full, err, sizeof err) == -1 &&
+                  strstr(err, "p.pdf") && strstr(err, strerror(ENOSPC)),
+              "full disk: %s", err);
+        fclose(full);
+    }
     /* the newest offered picture is what export takes */
     CHECK(viz_export_latest(NULL, NULL) == NULL, "nothing offered yet");
     viz_export_offer(c, rows, "the plot");

@@ -16,20 +16,7 @@ export XDG_STATE_HOME="$TMP/state" HOME="$TMP/home" NO_COLOR=1
 mkdir -p "$HOME"
 cd "$TMP" || exit 1
 
-pass=0
-fail=0
-name=""
-OUT="$TMP/out"
-ERR="$TMP/err"
-
-ok() { pass=$((pass + 1)); }
-bad() {
-    fail=$((fail + 1))
-    echo "FAIL [$name]: $*"
-    echo "---- stdout"; head -c 3000 "$OUT"
-    echo "---- stderr"; head -c 3000 "$ERR"
-    echo "----"
-}
+. "$SRCDIR/../common/checks.sh"
 
 # g RC ARGS...: run gpulab with ARGS (stdin from /dev/null), expect exit RC.
 g() {
@@ -47,10 +34,6 @@ gin() {
     local rc=$?
     if [ "$rc" -ne "$want" ]; then bad "exit status $rc, expected $want (stdin)"; else ok; fi
 }
-out_has() { if grep -qF -- "$1" "$OUT"; then ok; else bad "stdout lacks: $1"; fi; }
-out_lacks() { if grep -qF -- "$1" "$OUT"; then bad "stdout has: $1"; else ok; fi; }
-err_has() { if grep -qF -- "$1" "$ERR"; then ok; else bad "stderr lacks: $1"; fi; }
-err_lacks() { if grep -qF -- "$1" "$ERR"; then bad "stderr has: $1"; else ok; fi; }
 err_empty() { if [ -s "$ERR" ]; then bad "stderr is not empty"; else ok; fi; }
 # The caret line: spaces then ^ and optional ~.
 err_caret() { if grep -qE '^ +\^~*$' "$ERR"; then ok; else bad "no caret line in stderr"; fi; }

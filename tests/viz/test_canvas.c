@@ -459,13 +459,15 @@ static void export_halves(void **state)
     char path[] = "/tmp/gpulab-halves-XXXXXX.png";
     int fd = mkstemps(path, 4);
     assert_true(fd >= 0);
-    close(fd);
+    FILE *out = fdopen(fd, "wb");
+    assert_non_null(out);
     canvas *c = canvas_new(3, 1);
     viz_put_halves(c, 0, 0, VIZ_ROLE_HEAT3, VIZ_ROLE_HEAT2); /* green over cyan */
     viz_put_halves(c, 1, 0, VIZ_BG_NONE, VIZ_ROLE_HEAT6);    /* paper over red */
     viz_put_halves(c, 2, 0, VIZ_ROLE_HEAT6, VIZ_ROLE_HEAT6); /* red, both */
     char err[256];
-    assert_int_equal(viz_export_canvas(c, 1, path, err, sizeof err), 0);
+    assert_int_equal(viz_export_canvas(c, 1, path, out, err, sizeof err), 0);
+    assert_int_equal(fclose(out), 0);
     cairo_surface_t *img = cairo_image_surface_create_from_png(path);
     assert_int_equal(cairo_surface_status(img), CAIRO_STATUS_SUCCESS);
     unlink(path);
