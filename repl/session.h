@@ -44,6 +44,12 @@ struct session {
     const struct tok_cmd *cur;     /* the command being run: words and positions */
     int depth;                     /* nesting of `source` */
 
+    /* ---- a student's own program (open FILE.cu), or NULL: the built-in
+     * algorithms. run, compare and show act on it while it is open. */
+    struct prog *prog;
+    char *prog_defines[17];        /* -DNAME=VALUE given to open, NULL-terminated */
+    double time_limit;             /* seconds a program may run on the simulator; 0: no limit */
+
     /* ---- bookkeeping */
     int errors;                    /* commands that failed so far */
     int quit;                      /* a quit command was seen */
@@ -91,6 +97,13 @@ int sess_record_trace(struct session *s, const lab_variant *v, lab_trace *t, lab
 
 /* Say once per session that there is no GPU and why (on stderr). */
 void sess_note_no_gpu(struct session *s);
+
+/* ---- a student's program (cmd_program.c) */
+enum cmd_status prog_cmd_run(struct session *s, int argc, char **argv);
+enum cmd_status prog_cmd_compare(struct session *s, int argc, char **argv);
+enum cmd_status prog_cmd_show(struct session *s, int argc, char **argv);
+/* Close the open program (use goes back to the built-in algorithms). */
+void sess_close_program(struct session *s);
 
 /* ---- the input loop (repl.c) */
 

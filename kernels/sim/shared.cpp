@@ -176,6 +176,26 @@ static int sim_read_conflict(const sim_shadow *r, unsigned t, uint32_t st)
     return -2;
 }
 
+/* A read (or an atomic update) of shared memory that no thread of the block
+ * has written: its value is whatever the previous block left there. */
+[[noreturn]] static void sim_uninit_read(const sim_shared_site *s, long long i, long long j, int kind)
+{
+    char blk[64], thr[96], decl[96], idx[64];
+    sim_block_name(blk, sizeof blk);
+    sim_thread_name(thr, sizeof thr, sim_cur->linear);
+    if (j >= 0) snprintf(idx, sizeof idx, "[%lld][%lld]", i, j);
+    else snprintf(idx, sizeof idx, "[%lld]", i);
+    const char *verb = kind == SIM_ACC_ATOMIC ? "atomically updates" : "reads";
+    if (!s)
+        sim_fail("%s: %s, %s %s shared memory at byte %lld before any thread of the block wrote it: shared memory "
+                 "starts undefined in every block",
+                 sim_g.kernel, blk, thr, verb, i);
+    sim_where(decl, sizeof decl, s->line, s->file);
+    sim_fail("%s: %s, %s %s %s%s (shared array %s, declared at %s) before any thread of the block wrote it: "
+             "shared memory starts undefined in every block, so write it (and __syncthreads()) before reading it",
+             sim_g.kernel, blk, thr, verb, s->name, idx, s->name, decl);
+}
+
 void sim_race_access(const sim_shared_site *s, const void *addr, long long i, long long j, int kind)
 {
     if (!sim_shadow_mem || !sim_in_fiber()) return;
@@ -185,6 +205,10 @@ void sim_race_access(const sim_shared_site *s, const void *addr, long long i, lo
     sim_fiber *self = sim_self();
     unsigned t = self->info.linear;
     uint32_t st = self->wsync, ep = sim_g.epoch_id;
+    if ((kind == SIM_ACC_READ || kind == SIM_ACC_ATOMIC) && r->w_ep < sim_g.block_epoch &&
+        r->a_ep < sim_g.block_epoch)
+        sim_uninit_read(s, i, j, kind);
+    if (kind == SIM_ACC_REF) kind = SIM_ACC_READ;
 
     if (r->w_ep == ep && r->w_tid != t && !sim_ordered(r->w_tid, r->w_stamp, t, st))
         sim_race_found(s, i, j, r->w_tid, SIM_ACC_WRITE, (int)t, kind);
@@ -233,7 +257,10 @@ void sim_race_access(const sim_shared_site *s, const void *addr, long long i, lo
     }
 }
 
-void sim_race_atomic(const void *addr)
+void sim_race_atomic(const void *addr) { sim_race_addr(addr, SIM_ACC_ATOMIC); }
+
+/* An access through a plain pointer: find the array it falls in. */
+void sim_race_addr(const void *addr, int kind)
 {
     if (!sim_is_shared(addr) || !sim_in_fiber()) return;
     const unsigned char *a = (const unsigned char *)addr;
@@ -254,7 +281,7 @@ void sim_race_atomic(const void *addr)
             break;
         }
     }
-    sim_race_access(site, addr, i, j, SIM_ACC_ATOMIC);
+    sim_race_access(site, addr, i, j, kind);
 }
 
 static const char *sim_acc_verb(int k)
