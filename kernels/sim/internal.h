@@ -121,6 +121,11 @@ struct sim_state {
     int epoch_line;            /* 0: the start of the kernel */
     const char *epoch_file;
     sim_race race;
+    /* race check: the first read of shared memory no thread of the block had
+     * written, reported when its epoch closes unless a race explains it */
+    int un_pending, un_t, un_kind;
+    const sim_shared_site *un_site;
+    long long un_i, un_j;
     /* tracing */
     lab_trace *trace;
     uint32_t trace_launch;
@@ -180,6 +185,7 @@ void sim_shared_block(void);               /* at each block start */
 void sim_race_epoch(void);                 /* a new epoch begins */
 void sim_race_addr(const void *addr, int kind); /* an access through a pointer into shared memory */
 void sim_race_report(int line, const char *file, int stopped); /* format the pending race */
+void sim_uninit_report(void);              /* format the pending uninitialised read */
 
 } /* namespace gpulab_sim */
 

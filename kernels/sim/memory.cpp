@@ -152,11 +152,15 @@ static int sim_check_range(const char *call, const char *which, const void *p, s
     }
     size_t off = (size_t)((uintptr_t)p - start);
     if (bytes > size - off) {
-        char nm[160];
-        sim_alloc_name(nm, sizeof nm, sim_allocs()[start]);
-        sim_diag("%s: %zu bytes from the %s %p run past the end of its allocation, %s: it holds %zu bytes "
-                 "from there",
-                 call, bytes, which, p, nm, size - off);
+        const sim_alloc &al = sim_allocs()[start];
+        char nm[160] = "";
+        if (al.name[0]) {
+            snprintf(nm, sizeof nm, " %s", al.name);
+            if (al.line > 0) snprintf(nm + strlen(nm), sizeof nm - strlen(nm), " (from %s at line %d)", al.call, al.line);
+        }
+        sim_diag("%s: %zu bytes from the %s %p run past the end of its allocation%s: it holds %zu bytes from "
+                 "there (%zu in all)",
+                 call, bytes, which, p, nm, size - off, size);
         return -1;
     }
     return 0;

@@ -178,20 +178,25 @@ static int sim_read_conflict(const sim_shadow *r, unsigned t, uint32_t st)
 
 /* A read (or an atomic update) of shared memory that no thread of the block
  * has written: its value is whatever the previous block left there. */
-[[noreturn]] static void sim_uninit_read(const sim_shared_site *s, long long i, long long j, int kind)
+void sim_uninit_report(void)
 {
+    if (!sim_g.un_pending) return;
+    sim_g.un_pending = 0;
     char blk[64], thr[96], decl[96], idx[64];
+    const sim_shared_site *s = sim_g.un_site;
     sim_block_name(blk, sizeof blk);
-    sim_thread_name(thr, sizeof thr, sim_cur->linear);
-    if (j >= 0) snprintf(idx, sizeof idx, "[%lld][%lld]", i, j);
-    else snprintf(idx, sizeof idx, "[%lld]", i);
-    const char *verb = kind == SIM_ACC_ATOMIC ? "atomically updates" : "reads";
-    if (!s)
-        sim_fail("%s: %s, %s %s shared memory at byte %lld before any thread of the block wrote it: shared memory "
+    sim_thread_name(thr, sizeof thr, (unsigned)sim_g.un_t);
+    if (sim_g.un_j >= 0) snprintf(idx, sizeof idx, "[%lld][%lld]", sim_g.un_i, sim_g.un_j);
+    else snprintf(idx, sizeof idx, "[%lld]", sim_g.un_i);
+    const char *verb = sim_g.un_kind == SIM_ACC_ATOMIC ? "atomically updates" : "reads";
+    if (!s) {
+        sim_diag("%s: %s, %s %s shared memory at byte %lld before any thread of the block wrote it: shared memory "
                  "starts undefined in every block",
-                 sim_g.kernel, blk, thr, verb, i);
+                 sim_g.kernel, blk, thr, verb, sim_g.un_i);
+        return;
+    }
     sim_where(decl, sizeof decl, s->line, s->file);
-    sim_fail("%s: %s, %s %s %s%s (shared array %s, declared at %s) before any thread of the block wrote it: "
+    sim_diag("%s: %s, %s %s %s%s (shared array %s, declared at %s) before any thread of the block wrote it: "
              "shared memory starts undefined in every block, so write it (and __syncthreads()) before reading it",
              sim_g.kernel, blk, thr, verb, s->name, idx, s->name, decl);
 }
@@ -207,7 +212,14 @@ void sim_race_access(const sim_shared_site *s, const void *addr, long long i, lo
     uint32_t st = self->wsync, ep = sim_g.epoch_id;
     if ((kind == SIM_ACC_READ || kind == SIM_ACC_ATOMIC) && r->w_ep < sim_g.block_epoch &&
         r->a_ep < sim_g.block_epoch)
-        sim_uninit_read(s, i, j, kind);
+        if (!sim_g.un_pending) {
+            sim_g.un_pending = 1;
+            sim_g.un_site = s;
+            sim_g.un_i = i;
+            sim_g.un_j = j;
+            sim_g.un_t = (int)t;
+            sim_g.un_kind = kind;
+        }
     if (kind == SIM_ACC_REF) kind = SIM_ACC_READ;
 
     if (r->w_ep == ep && r->w_tid != t && !sim_ordered(r->w_tid, r->w_stamp, t, st))

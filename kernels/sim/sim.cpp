@@ -768,6 +768,10 @@ int sim_barrier(int kind, int pred, int line, const char *file)
             sim_race_report(line, file, 0);
             sim_abort();
         }
+        if (sim_g.un_pending) {
+            sim_uninit_report();
+            sim_abort();
+        }
         sim_race_epoch();
         sim_g.epoch_line = line;
         sim_g.epoch_file = file;
@@ -1036,6 +1040,7 @@ static int sim_run_block(void)
     sim_g.epoch_line = 0;
     sim_g.epoch_file = nullptr;
     sim_g.race.pending = 0;
+    sim_g.un_pending = 0;
     sim_g.stats.blocks++;
     sim_g.stats.threads += n;
 
@@ -1066,6 +1071,10 @@ static int sim_run_block(void)
     }
     if (sim_g.race.pending) {
         sim_race_report(0, nullptr, 0);
+        return -1;
+    }
+    if (sim_g.un_pending) {
+        sim_uninit_report();
         return -1;
     }
     return 0;

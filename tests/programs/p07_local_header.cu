@@ -1,7 +1,7 @@
 // A local header with the HANDLE_ERROR macro of CUDA by Example and a
 // __host__ __device__ helper; the error it reports names this file's line.
 // EXPECT: squares 0 1 4 9 16
-// EXPECT: invalid argument in p07_local_header.cu at line 28
+// EXPECT: p07_local_header.cu at line 28
 // EXPECT: exit status 1
 #include "p07_util.cuh"
 
