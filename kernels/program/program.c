@@ -425,7 +425,8 @@ static int build(prog *p, const prog_options *o, prog_result *r, char *exe, size
         argv[ac++] = (char *)(cxx && *cxx ? cxx : GPULAB_PROGRAM_CXX);
         for (char *w = strtok(flags, " "); w && ac < 40; w = strtok(NULL, " ")) argv[ac++] = w;
         snprintf(incs[0], sizeof incs[0], "-I%s", rt);
-        snprintf(incs[1], sizeof incs[1], "-I%s", GPULAB_PROGRAM_SRC_DIR);
+        const char *srcdir = getenv("GPULAB_PROGRAM_SRC");
+        snprintf(incs[1], sizeof incs[1], "-I%s", srcdir && *srcdir ? srcdir : GPULAB_PROGRAM_SRC_DIR);
         snprintf(incs[2], sizeof incs[2], "-iquote%s", odir);
         argv[ac++] = incs[0];
         argv[ac++] = incs[1];
@@ -450,6 +451,8 @@ static int build(prog *p, const prog_options *o, prog_result *r, char *exe, size
         argv[ac++] = "-arch=native";
         argv[ac++] = "-O2";
         argv[ac++] = "-lineinfo";
+        argv[ac++] = "-Xcompiler";
+        argv[ac++] = "-fopenmp";
         argv[ac++] = "-std=c++17";
         snprintf(incs[0], sizeof incs[0], "-I%s", odir);
         argv[ac++] = incs[0];

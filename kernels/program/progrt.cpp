@@ -80,16 +80,33 @@ static double now_s(void)
 
 /* addr2line over our own executable: the source line (and function) of an
  * instruction. The program is linked without PIE, so addresses are final. */
+/* gpulab's own headers and the C++ library, which code of the student's
+ * is inlined through */
+static int runtime_file(const char *loc)
+{
+    const char *b = sim_basename(loc);
+    return strncmp(b, "progrt.h", 8) == 0 || strncmp(b, "shim.h", 6) == 0 || strstr(loc, "/include/c++/") ||
+           strncmp(loc, "/usr/include/", 13) == 0;
+}
+
 static int where_of(const void *pc, char *func, size_t flen, char *loc, size_t llen)
 {
     if (!pc || !prog_exe[0]) return -1;
     char cmd[1400];
-    snprintf(cmd, sizeof cmd, "addr2line -C -f -e '%s' %p 2>/dev/null", prog_exe, pc);
+    /* -i: the chain of inlined calls, innermost first; the student's line is
+     * the first one outside gpulab's headers */
+    snprintf(cmd, sizeof cmd, "addr2line -C -f -i -e '%s' %p 2>/dev/null", prog_exe, pc);
     FILE *f = popen(cmd, "r");
     if (!f) return -1;
-    char a[512] = "", b[512] = "";
-    if (!fgets(a, sizeof a, f)) a[0] = 0;
-    if (!fgets(b, sizeof b, f)) b[0] = 0;
+    char a[512] = "", b[512] = "", fa[512], fb[512];
+    int first = 1;
+    while (fgets(fa, sizeof fa, f) && fgets(fb, sizeof fb, f)) {
+        if (first || (runtime_file(b) && !runtime_file(fb))) {
+            snprintf(a, sizeof a, "%s", fa);
+            snprintf(b, sizeof b, "%s", fb);
+        }
+        first = 0;
+    }
     pclose(f);
     a[strcspn(a, "\n")] = 0;
     b[strcspn(b, "\n")] = 0;
@@ -184,6 +201,7 @@ cudaError_t sim_prog_launch(const void *func, const char *name0, const char *fil
     }
     rec("begin\t%s\t%d\n", name, line);
     prog_job.err[0] = 0;
+    sim_g.race.pc1 = sim_g.race.pc2 = nullptr;
     double t0 = now_s();
     int rc = sim_launch_fn(&prog_job, name, file, line, cfg.grid, cfg.block, cfg.smem, body, ctx, func);
     double ms = (now_s() - t0) * 1e3;
@@ -193,6 +211,15 @@ cudaError_t sim_prog_launch(const void *func, const char *name0, const char *fil
     cudaError_t e = sim_cuda_last_error(0);
     char msg[LAB_ERR_MAX + 256];
     snprintf(msg, sizeof msg, "%s", prog_job.err[0] ? prog_job.err : sim_last_diagnostic());
+    if (strstr(msg, "data race") && (sim_g.race.pc1 || sim_g.race.pc2)) {
+        /* the source lines of the two accesses */
+        char l1[600] = "?", l2[600] = "?";
+        /* return addresses: the call is the instruction before */
+        if (sim_g.race.pc1) where_of((const char *)sim_g.race.pc1 - 1, nullptr, 0, l1, sizeof l1);
+        if (sim_g.race.pc2) where_of((const char *)sim_g.race.pc2 - 1, nullptr, 0, l2, sizeof l2);
+        size_t l = strlen(msg);
+        snprintf(msg + l, sizeof msg - l, "; the two accesses are at %s and %s", l1, l2);
+    }
     if (sim_g.fault_pc) {
         char loc[600];
         if (where_of(sim_g.fault_pc, nullptr, 0, loc, sizeof loc) == 0) {

@@ -70,6 +70,7 @@ struct sim_race {
     long long i, j;
     int t1, k1;        /* the earlier access: thread (-1 unknown) and kind */
     int t2, k2;        /* the later one */
+    const void *pc1, *pc2; /* the instructions of the two accesses (their source lines) */
 };
 
 struct sim_chunk {

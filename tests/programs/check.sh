@@ -3,7 +3,9 @@
 # Runs a corpus program the way a student does (gpulab -c "open F; run") on
 # one backend and checks what the program's comments ask for:
 #   // RUN: CMDS       gpulab commands before open (set race-check on, ...)
-#   // ARGS: A B       arguments for the program's main
+#   // ARGS: A B       arguments for the program's main (ARGS-SIM / ARGS-GPU: there)
+#   // OPEN-SIM: -DX=1 definitions for open on that backend (OPEN-GPU too)
+#   // REJECT: TEXT    TEXT must not appear
 #   // EXPECT: TEXT    TEXT appears in the output (both backends)
 #   // EXPECT-SIM: / EXPECT-GPU:  only on that backend
 #   // FAILS           the run itself fails (crash, time limit, compile error):
@@ -21,8 +23,9 @@ if [ "$backend" = gpu ]; then
     grep -q "^// SIM-ONLY" "$prog" && exit 77
 fi
 pre=$(sed -n 's|^// RUN: ||p' "$prog" | tr '\n' ';')
-args=$(sed -n 's|^// ARGS: ||p' "$prog" | head -1)
-out=$("$gpulab" --no-color -c "set backend $backend; ${pre} open $prog; run $args" 2>&1)
+args=$(sed -n -e 's|^// ARGS: ||p' -e "s|^// ARGS-$up: ||p" "$prog" | head -1)
+defs=$(sed -n "s|^// OPEN-$up: ||p" "$prog" | head -1)
+out=$("$gpulab" --no-color -c "set backend $backend; ${pre} open $prog $defs; run $args" 2>&1)
 status=$?
 fail=0
 expect_fail=0
@@ -40,6 +43,12 @@ while IFS= read -r want; do
     case $out in
         *"$want"*) ;;
         *) echo "FAIL: missing: $want"; fail=1 ;;
+    esac
+done < "$tmp"
+sed -n 's|^// REJECT: ||p' "$prog" > "$tmp"
+while IFS= read -r bad; do
+    case $out in
+        *"$bad"*) echo "FAIL: present: $bad"; fail=1 ;;
     esac
 done < "$tmp"
 rm -f "$tmp"

@@ -4,6 +4,7 @@
 // RUN: set race-check on
 // EXPECT-SIM: data race on shared array sdata
 // EXPECT-SIM: __syncwarp() orders them
+// EXPECT-SIM: the two accesses are at p17_warp_race.cu:17 and p17_warp_race.cu:12
 #include <cstdio>
 
 __device__ void warp_reduce(volatile int *sdata, int tid)
