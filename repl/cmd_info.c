@@ -92,6 +92,10 @@ static enum cmd_status do_use(struct session *s, int argc, char **argv)
     char err[1024];
     if (argc != 2)
         return sess_error(s, argc < 2 ? 1 : 2, "usage: use ALGO[/VARIANT] or use VARIANT");
+    if (s->prog) {
+        sess_close_program(s);
+        if (s->interactive) out_printf("closed the program: run and show act on the built-in algorithms again\n");
+    }
     const char *arg = argv[1];
     const char *slash = strchr(arg, '/');
     const lab_algo *a = NULL;
@@ -223,6 +227,7 @@ static enum cmd_status do_show(struct session *s, int argc, char **argv)
 {
     char err[1024], buf[512];
     if (argc > 2) return sess_error(s, 2, "show takes one setting name at most");
+    if (s->prog && argc == 1) return prog_cmd_show(s, argc, argv);
     if (argc == 2) {
         const struct setting *st = setting_find(argv[1], err, sizeof err);
         if (!st) return sess_error(s, 1, "%s", err);

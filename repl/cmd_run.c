@@ -258,6 +258,7 @@ static int run_rows(struct session *s, const lab_variant **vs, int n, lab_result
 static enum cmd_status do_run(struct session *s, int argc, char **argv)
 {
     char err[1024];
+    if (s->prog) return prog_cmd_run(s, argc, argv);
     if (!s->algo || !s->variant) return sess_error(s, -1, "choose an algorithm first: use ALGO/VARIANT");
     int n = argc > 1 ? argc - 1 : 1;
     const lab_variant **vs = calloc((size_t)n, sizeof *vs);
@@ -316,6 +317,7 @@ done:
 
 static enum cmd_status do_compare(struct session *s, int argc, char **argv)
 {
+    if (s->prog) return prog_cmd_compare(s, argc, argv);
     if (!s->algo) return sess_error(s, -1, "choose an algorithm first: use ALGO");
     if (argc > 1) return sess_error(s, 1, "compare takes no arguments: it runs every variant of %s",
                                     s->algo->name);
@@ -355,7 +357,7 @@ static enum cmd_status do_compare(struct session *s, int argc, char **argv)
 const struct cmd cmd_run[] = {
     {
         .name = "run",
-        .usage = "run [VARIANT...]",
+        .usage = "run [VARIANT...] | run [ARGS...] (a program)",
         .help = "run the chosen variant (or the ones named) and print the timing table",
         .long_help =
             "Runs on the GPU, or on gpulab's CPU simulator when there is none (set backend\n"
@@ -366,7 +368,9 @@ const struct cmd cmd_run[] = {
             "the OpenMP CPU row; ok says whether the result matches the CPU reference\n"
             "(floats: with the relative error). Simulator rows (backend sim) show\n"
             "simulator time on this CPU, not GPU time. Ctrl-C stops between repeats.\n"
-            "With --json, one JSON object per row.\n",
+            "With --json, one JSON object per row.\n"
+            "With a program open (open FILE.cu), run builds it (cached) and runs it\n"
+            "with ARGS as its command line: its output, exit status and launches.\n",
         .run = do_run,
         .complete = CMP_VARIANT,
     },

@@ -580,6 +580,27 @@ static void show_pager(const struct session *s, char *buf, size_t len)
 
 /* -------------------------------------------------------------- table */
 
+/* ------------------------------------------------------------ programs */
+
+static int set_time_limit(struct session *s, const char *v, char *err, size_t errlen)
+{
+    char *end = NULL;
+    errno = 0;
+    double t = strtod(v, &end);
+    if (end == v || *end || errno || t < 0 || t > 86400 || t != t) {
+        snprintf(err, errlen, "seconds from 0 (no limit) to 86400");
+        return -1;
+    }
+    s->time_limit = t;
+    return 0;
+}
+
+static void show_time_limit(const struct session *s, char *buf, size_t len)
+{
+    if (s->time_limit > 0) snprintf(buf, len, "%g s (the GPU: 10 times that)", s->time_limit);
+    else snprintf(buf, len, "none");
+}
+
 static const struct setting settings[] = {
     {"n", "a size like " PARSE_SIZE_FORMS ", or auto", "elements of the input (matrix side for 2D)",
      set_n, show_n, complete_n},
@@ -607,6 +628,8 @@ static const struct setting settings[] = {
      complete_auto},
     {"height", "1..65536, or auto", "height of 2D data", set_height, show_height, complete_auto},
     {"image", "a PGM or PNG file, or none", "histogram input image", set_image, show_image, NULL},
+    {"time-limit", "seconds, e.g. 30 or 2.5 (0: none)", "how long a program (open) may run on the simulator",
+     set_time_limit, show_time_limit, NULL},
     {"model", "a GPU model name (h200, a100, t4, ...: Tab lists them)", "occupancy model on the simulator",
      set_model, show_model, complete_model},
     {"pager", "on or off", "long output through $PAGER (less -R) at a terminal", set_pager, show_pager,

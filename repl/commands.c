@@ -15,6 +15,7 @@
     X(cmd_info)       \
     X(cmd_set)        \
     X(cmd_run)        \
+    X(cmd_program_group) \
     X(cmd_trace)      \
     X(cmd_animate)    \
     X(cmd_sweep)      \

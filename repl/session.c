@@ -23,11 +23,13 @@ void sess_init(struct session *s)
     memset(s, 0, sizeof *s);
     lab_config_defaults(&s->cfg);
     snprintf(s->lang, sizeof s->lang, "en");
+    s->time_limit = 30;
     if (lab_algo_count() > 0) sess_use(s, lab_algo_at(0), NULL);
 }
 
 void sess_free(struct session *s)
 {
+    sess_close_program(s);
     free(s->results);
     s->results = NULL;
     s->nresults = 0;

@@ -46,6 +46,12 @@ struct session {
     int confined;                  /* the command comes from a lesson or a lecture: it may
                                       write files only below the current directory */
 
+    /* ---- a student's own program (open FILE.cu), or NULL: the built-in
+     * algorithms. run, compare and show act on it while it is open. */
+    struct prog *prog;
+    char *prog_defines[17];        /* -DNAME=VALUE given to open, NULL-terminated */
+    double time_limit;             /* seconds a program may run on the simulator; 0: no limit */
+
     /* ---- bookkeeping */
     int errors;                    /* commands that failed so far */
     int quit;                      /* a quit command was seen */
@@ -99,6 +105,13 @@ int sess_open_output(struct session *s, struct safefile *w, const char *path, ch
 
 /* Say once per session that there is no GPU and why (on stderr). */
 void sess_note_no_gpu(struct session *s);
+
+/* ---- a student's program (cmd_program.c) */
+enum cmd_status prog_cmd_run(struct session *s, int argc, char **argv);
+enum cmd_status prog_cmd_compare(struct session *s, int argc, char **argv);
+enum cmd_status prog_cmd_show(struct session *s, int argc, char **argv);
+/* Close the open program (use goes back to the built-in algorithms). */
+void sess_close_program(struct session *s);
 
 /* ---- the input loop (repl.c) */
 

@@ -70,6 +70,7 @@ struct sim_race {
     long long i, j;
     int t1, k1;        /* the earlier access: thread (-1 unknown) and kind */
     int t2, k2;        /* the later one */
+    const void *pc1, *pc2; /* the instructions of the two accesses (their source lines) */
 };
 
 struct sim_chunk {
@@ -117,9 +118,15 @@ struct sim_state {
     int bar_res_count, bar_res_and, bar_res_or;
     /* race check: the epoch (between two barriers) and what opened it */
     uint32_t epoch_id;
+    uint32_t block_epoch;      /* the first epoch of the running block: writes before it are another block's */
     int epoch_line;            /* 0: the start of the kernel */
     const char *epoch_file;
     sim_race race;
+    /* race check: the first read of shared memory no thread of the block had
+     * written, reported when its epoch closes unless a race explains it */
+    int un_pending, un_t, un_kind;
+    const sim_shared_site *un_site;
+    long long un_i, un_j;
     /* tracing */
     lab_trace *trace;
     uint32_t trace_launch;
@@ -129,6 +136,10 @@ struct sim_state {
     lab_event *tbuf;
     size_t tlen, tcap;
     int tfail;
+    /* how the failed launch failed (0: cudaErrorLaunchFailure), and where a
+     * kernel's memory fault happened (the instruction, for its source line) */
+    cudaError_t fail_code;
+    void *fault_pc;
     /* counters, diagnostics */
     sim_stats stats;
     char diag[LAB_ERR_MAX];
@@ -147,7 +158,21 @@ static inline sim_fiber *sim_self(void) { return &sim_g.fibers[sim_cur->linear];
 void sim_diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 [[noreturn]] void sim_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 const char *sim_diag_take(void);        /* the pending diagnostic, once, or NULL */
+/* sim_fail() that makes the launch fail with e (cudaErrorAssert...) */
+[[noreturn]] void sim_fail_code(cudaError_t e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void sim_set_last_error(cudaError_t e);
+
+/* memory.cpp: a student's program makes kernel faults sticky, as a GPU does
+ * (every later call fails with the error), and asks for guarded allocations:
+ * each ends at an unreadable page, and freed ones stay unreadable, so a
+ * kernel that runs past the end, or uses freed memory, faults at once. */
+void sim_set_sticky_error(cudaError_t e);
+cudaError_t sim_sticky_error(void);
+void sim_mem_guarded(int on);
+size_t sim_mem_in_use(void);
+int sim_mem_explain(const void *addr, int is_write, char *buf, size_t len);
+cudaError_t sim_cuda_malloc_named(void **p, size_t bytes, const char *what, const char *name, int line);
+cudaError_t sim_cuda_free_at(void *p, const char *what, int line);
 
 /* Names for messages. */
 const char *sim_basename(const char *path);
@@ -159,7 +184,9 @@ void sim_thread_name(char *buf, size_t len, unsigned linear);         /* "thread
 void sim_shared_launch(int race_check);   /* before the first block */
 void sim_shared_block(void);               /* at each block start */
 void sim_race_epoch(void);                 /* a new epoch begins */
+void sim_race_addr(const void *addr, int kind); /* an access through a pointer into shared memory */
 void sim_race_report(int line, const char *file, int stopped); /* format the pending race */
+void sim_uninit_report(void);              /* format the pending uninitialised read */
 
 } /* namespace gpulab_sim */
 

@@ -14,25 +14,60 @@
 
 #include <map>
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 namespace gpulab_sim {
 
-/* start -> bytes asked for */
-static std::map<uintptr_t, size_t> &sim_allocs(void)
+/* One allocation: what was asked for, by which call, and (for a student's
+ * program, whose source pass passes them) the variable and the line. */
+struct sim_alloc {
+    size_t bytes;
+    const char *call;
+    char name[48];
+    int line;
+    char *map;          /* guarded allocations: the mapping (data pages, then the guard page) */
+    size_t map_bytes;
+};
+
+/* start -> the allocation */
+static std::map<uintptr_t, sim_alloc> &sim_allocs(void)
 {
-    static std::map<uintptr_t, size_t> m;
+    static std::map<uintptr_t, sim_alloc> m;
     return m;
 }
+/* freed guarded allocations, kept unreadable so that a use after cudaFree
+ * faults; the oldest are unmapped past a bound */
+struct sim_freed {
+    uintptr_t start;
+    sim_alloc a;
+    int free_line;
+};
+enum { SIM_FREED_MAX = 256 };
+static sim_freed sim_freed_ring[SIM_FREED_MAX];
+static unsigned sim_nfreed;
+static int sim_guarded;           /* 1: every allocation ends at a guard page (programs) */
+static size_t sim_alloc_total;    /* bytes live */
 static cudaError_t sim_last_err = cudaSuccess;
+static cudaError_t sim_sticky_err = cudaSuccess;
 
 void sim_set_last_error(cudaError_t e)
 {
     if (e != cudaSuccess) sim_last_err = e;
 }
 
+void sim_set_sticky_error(cudaError_t e)
+{
+    sim_sticky_err = e;
+    sim_set_last_error(e);
+}
+
+cudaError_t sim_sticky_error(void) { return sim_sticky_err; }
+
 cudaError_t sim_cuda_last_error(int clear)
 {
     cudaError_t e = sim_last_err;
-    if (clear) sim_last_err = cudaSuccess;
+    if (clear && sim_sticky_err == cudaSuccess) sim_last_err = cudaSuccess;
     return e;
 }
 
@@ -45,16 +80,61 @@ static cudaError_t sim_err(cudaError_t e)
 /* The allocation holding [p, p + bytes): 0 and its start and size, or -1. */
 static int sim_find(const void *p, uintptr_t *start, size_t *size)
 {
-    std::map<uintptr_t, size_t> &m = sim_allocs();
+    std::map<uintptr_t, sim_alloc> &m = sim_allocs();
     uintptr_t a = (uintptr_t)p;
     auto it = m.upper_bound(a);
     if (it == m.begin()) return -1;
     --it;
     *start = it->first;
-    *size = it->second;
-    if (a >= it->first + (it->second ? it->second : 1)) return -1;
+    *size = it->second.bytes;
+    if (a >= it->first + (it->second.bytes ? it->second.bytes : 1)) return -1;
     return 0;
 }
+
+static void sim_alloc_name(char *buf, size_t len, const sim_alloc &a)
+{
+    if (a.name[0] && a.line > 0)
+        snprintf(buf, len, "%s (%zu bytes from %s at line %d)", a.name, a.bytes, a.call, a.line);
+    else if (a.name[0])
+        snprintf(buf, len, "%s (%zu bytes from %s)", a.name, a.bytes, a.call);
+    else
+        snprintf(buf, len, "an allocation of %zu bytes from %s", a.bytes, a.call);
+}
+
+/* A fault at addr in device memory: say which allocation it missed and how.
+ * 1 with the explanation in buf, 0 when addr is not near device memory. */
+int sim_mem_explain(const void *addr, int is_write, char *buf, size_t len)
+{
+    uintptr_t a = (uintptr_t)addr;
+    const char *acc = is_write ? "writes" : "reads";
+    char nm[160];
+    std::map<uintptr_t, sim_alloc> &m = sim_allocs();
+    auto it = m.upper_bound(a);
+    if (it != m.begin()) {
+        --it;
+        const sim_alloc &al = it->second;
+        if (al.map && a >= it->first + al.bytes && a < (uintptr_t)al.map + al.map_bytes) {
+            sim_alloc_name(nm, sizeof nm, al);
+            snprintf(buf, len, "%s byte %zu of %s, past its end (cudaErrorIllegalAddress on a GPU)", acc,
+                     (size_t)(a - it->first), nm);
+            return 1;
+        }
+    }
+    for (unsigned i = 0; i < sim_nfreed && i < SIM_FREED_MAX; i++) {
+        const sim_freed &f = sim_freed_ring[i];
+        if (!f.a.map || a < (uintptr_t)f.a.map || a >= (uintptr_t)f.a.map + f.a.map_bytes) continue;
+        sim_alloc_name(nm, sizeof nm, f.a);
+        if (f.free_line > 0)
+            snprintf(buf, len, "%s %s after cudaFree at line %d freed it (use after free)", acc, nm, f.free_line);
+        else
+            snprintf(buf, len, "%s %s after cudaFree freed it (use after free)", acc, nm);
+        return 1;
+    }
+    return 0;
+}
+
+void sim_mem_guarded(int on) { sim_guarded = on; }
+size_t sim_mem_in_use(void) { return sim_alloc_total; }
 
 /* Check that [p, p + bytes) is device memory; explain when not. */
 static int sim_check_range(const char *call, const char *which, const void *p, size_t bytes)
@@ -62,57 +142,138 @@ static int sim_check_range(const char *call, const char *which, const void *p, s
     uintptr_t start;
     size_t size;
     if (sim_find(p, &start, &size) != 0) {
-        sim_diag("%s: the %s %p is not memory from cudaMalloc (a host pointer, a freed one, or never allocated)",
-                 call, which, p);
+        char why[320];
+        if (sim_mem_explain(p, 0, why, sizeof why))
+            sim_diag("%s: the %s %p %s", call, which, p, why);
+        else
+            sim_diag("%s: the %s %p is not memory from cudaMalloc (a host pointer, a freed one, or never allocated)",
+                     call, which, p);
         return -1;
     }
     size_t off = (size_t)((uintptr_t)p - start);
     if (bytes > size - off) {
-        sim_diag("%s: %zu bytes from the %s %p run past the end of its allocation: it holds %zu bytes from "
+        const sim_alloc &al = sim_allocs()[start];
+        char nm[160] = "";
+        if (al.name[0]) {
+            snprintf(nm, sizeof nm, " %s", al.name);
+            if (al.line > 0) snprintf(nm + strlen(nm), sizeof nm - strlen(nm), " (from %s at line %d)", al.call, al.line);
+        }
+        sim_diag("%s: %zu bytes from the %s %p run past the end of its allocation%s: it holds %zu bytes from "
                  "there (%zu in all)",
-                 call, bytes, which, p, size - off, size);
+                 call, bytes, which, p, nm, size - off, size);
         return -1;
     }
     return 0;
 }
 
-cudaError_t sim_cuda_malloc(void **p, size_t bytes, const char *what)
+static size_t sim_pagesize(void)
+{
+    long p = sysconf(_SC_PAGESIZE);
+    return p > 0 ? (size_t)p : 4096;
+}
+
+cudaError_t sim_cuda_malloc_named(void **p, size_t bytes, const char *what, const char *name, int line)
 {
     if (!p) {
         sim_diag("%s: the pointer to store the address in is NULL", what);
         return sim_err(cudaErrorInvalidValue);
     }
+    if (sim_sticky_err) return sim_sticky_err;
     *p = nullptr;
-    size_t rounded = (bytes + 255) / 256 * 256;
-    if (rounded == 0) rounded = 256;
-    if (rounded < bytes) {
-        sim_diag("%s: %zu bytes is more than any memory", what, bytes);
-        return sim_err(cudaErrorMemoryAllocation);
+    sim_alloc al;
+    memset(&al, 0, sizeof al);
+    al.bytes = bytes;
+    al.call = what;
+    if (name) {
+        /* "&d_x" or "(void **)&d_x" -> "d_x" */
+        const char *amp = strrchr(name, '&');
+        const char *n = amp ? amp + 1 : name;
+        while (*n == ' ' || *n == '(') n++;
+        snprintf(al.name, sizeof al.name, "%s", n);
+        size_t l = strlen(al.name);
+        while (l && (al.name[l - 1] == ')' || al.name[l - 1] == ' ')) al.name[--l] = 0;
     }
-    void *m = aligned_alloc(256, rounded);
-    if (!m) {
-        sim_diag("%s: could not allocate %zu bytes of host memory for the simulated device", what, bytes);
-        return sim_err(cudaErrorMemoryAllocation);
+    al.line = line;
+    void *m;
+    if (sim_guarded) {
+        /* the data ends where an unreadable page begins: a kernel that runs
+         * past the end faults at once, and the fault names the allocation */
+        size_t pg = sim_pagesize();
+        size_t user = (bytes + 15) / 16 * 16;
+        if (user == 0) user = 16;
+        size_t data = (user + pg - 1) / pg * pg;
+        if (user < bytes || data < user) {
+            sim_diag("%s: %zu bytes is more than any memory", what, bytes);
+            return sim_err(cudaErrorMemoryAllocation);
+        }
+        char *map = (char *)mmap(nullptr, data + pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (map == MAP_FAILED) {
+            sim_diag("%s: could not allocate %zu bytes for the simulated device (the program's memory limit?)",
+                     what, bytes);
+            return sim_err(cudaErrorMemoryAllocation);
+        }
+        mprotect(map + data, pg, PROT_NONE);
+        al.map = map;
+        al.map_bytes = data + pg;
+        m = map + data - user;
+        memset(m, SIM_POISON_GLOBAL, user);
+    } else {
+        size_t rounded = (bytes + 255) / 256 * 256;
+        if (rounded == 0) rounded = 256;
+        if (rounded < bytes) {
+            sim_diag("%s: %zu bytes is more than any memory", what, bytes);
+            return sim_err(cudaErrorMemoryAllocation);
+        }
+        m = aligned_alloc(256, rounded);
+        if (!m) {
+            sim_diag("%s: could not allocate %zu bytes of host memory for the simulated device", what, bytes);
+            return sim_err(cudaErrorMemoryAllocation);
+        }
+        memset(m, SIM_POISON_GLOBAL, rounded);
     }
-    memset(m, SIM_POISON_GLOBAL, rounded);
-    sim_allocs()[(uintptr_t)m] = bytes;
+    sim_allocs()[(uintptr_t)m] = al;
+    sim_alloc_total += bytes;
     *p = m;
     return cudaSuccess;
 }
 
-cudaError_t sim_cuda_free(void *p, const char *what)
+cudaError_t sim_cuda_malloc(void **p, size_t bytes, const char *what)
+{
+    return sim_cuda_malloc_named(p, bytes, what, nullptr, 0);
+}
+
+cudaError_t sim_cuda_free_at(void *p, const char *what, int line)
 {
     if (!p) return cudaSuccess;
-    std::map<uintptr_t, size_t> &m = sim_allocs();
+    std::map<uintptr_t, sim_alloc> &m = sim_allocs();
     auto it = m.find((uintptr_t)p);
     if (it == m.end()) {
-        sim_diag("%s: %p is not the start of a live allocation (freed twice, or not from cudaMalloc)", what, p);
+        char why[320];
+        if (sim_mem_explain(p, 0, why, sizeof why) && strstr(why, "use after free"))
+            sim_diag("%s: %p was freed already: freed twice (it %s)", what, p, why + 6);
+        else
+            sim_diag("%s: %p is not the start of a live allocation (freed twice, or not from cudaMalloc)", what, p);
         return sim_err(cudaErrorInvalidValue);
     }
+    sim_alloc al = it->second;
     m.erase(it);
-    free(p);
+    sim_alloc_total -= al.bytes;
+    if (al.map) {
+        mprotect(al.map, al.map_bytes, PROT_NONE);
+        madvise(al.map, al.map_bytes, MADV_DONTNEED);
+        sim_freed &slot = sim_freed_ring[sim_nfreed % SIM_FREED_MAX];
+        if (sim_nfreed >= SIM_FREED_MAX && slot.a.map) munmap(slot.a.map, slot.a.map_bytes);
+        slot.start = (uintptr_t)p;
+        slot.a = al;
+        slot.free_line = line;
+        sim_nfreed++;
+    } else {
+        free(p);
+    }
     return cudaSuccess;
 }
+
+cudaError_t sim_cuda_free(void *p, const char *what) { return sim_cuda_free_at(p, what, 0); }
 
 static const char *sim_kind_name(cudaMemcpyKind k)
 {
@@ -127,6 +288,7 @@ static const char *sim_kind_name(cudaMemcpyKind k)
 
 cudaError_t sim_cuda_memcpy(void *dst, const void *src, size_t bytes, cudaMemcpyKind kind)
 {
+    if (sim_sticky_err) return sim_sticky_err;
     if ((int)kind < 0 || (int)kind > 4) {
         sim_diag("cudaMemcpy: %d is not a cudaMemcpyKind", (int)kind);
         return sim_err(cudaErrorInvalidMemcpyDirection);
@@ -159,6 +321,7 @@ cudaError_t sim_cuda_memcpy(void *dst, const void *src, size_t bytes, cudaMemcpy
 
 cudaError_t sim_cuda_memset(void *p, int value, size_t bytes)
 {
+    if (sim_sticky_err) return sim_sticky_err;
     if (bytes == 0) return cudaSuccess;
     if (sim_check_range("cudaMemset", "pointer", p, bytes) != 0) return sim_err(cudaErrorInvalidValue);
     memset(p, value, bytes);
@@ -174,6 +337,7 @@ const char *sim_cuda_error_name(cudaError_t e)
         SIM_NAME(cudaErrorMemoryAllocation)
         SIM_NAME(cudaErrorInitializationError)
         SIM_NAME(cudaErrorInvalidConfiguration)
+        SIM_NAME(cudaErrorInvalidDeviceFunction)
         SIM_NAME(cudaErrorInvalidSymbol)
         SIM_NAME(cudaErrorInvalidHostPointer)
         SIM_NAME(cudaErrorInvalidDevicePointer)
@@ -207,6 +371,7 @@ const char *sim_cuda_error_string(cudaError_t e)
     case cudaErrorMemoryAllocation: return "out of memory";
     case cudaErrorInitializationError: return "initialization error";
     case cudaErrorInvalidConfiguration: return "invalid configuration argument";
+    case cudaErrorInvalidDeviceFunction: return "invalid device function";
     case cudaErrorInvalidSymbol: return "invalid device symbol";
     case cudaErrorInvalidHostPointer: return "invalid host pointer";
     case cudaErrorInvalidDevicePointer: return "invalid device pointer";

@@ -38,7 +38,10 @@ struct sim_shadow {
     uint16_t r2_first, r2_tid, r2_warp; /* other readers: the first, the latest, their warp (or NOBODY: several) */
     uint16_t a_tid, a_tid2;           /* the first atomic updater, another one */
     uint8_t r2_many;                  /* more than one other reader */
+    const void *w_pc, *r1_pc, *r2_pc, *a_pc; /* where those accesses are (for their source lines) */
 };
+/* the caller of sim_race_addr, which calls sim_race_access for it */
+static const void *sim_race_pc;
 static sim_shadow *sim_shadow_mem; /* one record per byte of the arena */
 static uint32_t sim_epoch_counter;
 
@@ -148,10 +151,13 @@ static inline bool sim_ordered(unsigned u, uint32_t su, unsigned t, uint32_t st)
     return (u >> 5) == (t >> 5) && st > su;
 }
 
-static void sim_race_found(const sim_shared_site *s, long long i, long long j, int t1, int k1, int t2, int k2)
+static void sim_race_found(const sim_shared_site *s, long long i, long long j, int t1, int k1, int t2, int k2,
+                           const void *pc1, const void *pc2)
 {
     sim_race *r = &sim_g.race;
     if (r->pending) return;
+    r->pc1 = pc1;
+    r->pc2 = pc2;
     r->pending = 1;
     r->site = s;
     r->i = i;
@@ -176,6 +182,31 @@ static int sim_read_conflict(const sim_shadow *r, unsigned t, uint32_t st)
     return -2;
 }
 
+/* A read (or an atomic update) of shared memory that no thread of the block
+ * has written: its value is whatever the previous block left there. */
+void sim_uninit_report(void)
+{
+    if (!sim_g.un_pending) return;
+    sim_g.un_pending = 0;
+    char blk[64], thr[96], decl[96], idx[64];
+    const sim_shared_site *s = sim_g.un_site;
+    sim_block_name(blk, sizeof blk);
+    sim_thread_name(thr, sizeof thr, (unsigned)sim_g.un_t);
+    if (sim_g.un_j >= 0) snprintf(idx, sizeof idx, "[%lld][%lld]", sim_g.un_i, sim_g.un_j);
+    else snprintf(idx, sizeof idx, "[%lld]", sim_g.un_i);
+    const char *verb = sim_g.un_kind == SIM_ACC_ATOMIC ? "atomically updates" : "reads";
+    if (!s) {
+        sim_diag("%s: %s, %s %s shared memory at byte %lld before any thread of the block wrote it: shared memory "
+                 "starts undefined in every block",
+                 sim_g.kernel, blk, thr, verb, sim_g.un_i);
+        return;
+    }
+    sim_where(decl, sizeof decl, s->line, s->file);
+    sim_diag("%s: %s, %s %s %s%s (shared array %s, declared at %s) before any thread of the block wrote it: "
+             "shared memory starts undefined in every block, so write it (and __syncthreads()) before reading it",
+             sim_g.kernel, blk, thr, verb, s->name, idx, s->name, decl);
+}
+
 void sim_race_access(const sim_shared_site *s, const void *addr, long long i, long long j, int kind)
 {
     if (!sim_shadow_mem || !sim_in_fiber()) return;
@@ -185,14 +216,27 @@ void sim_race_access(const sim_shared_site *s, const void *addr, long long i, lo
     sim_fiber *self = sim_self();
     unsigned t = self->info.linear;
     uint32_t st = self->wsync, ep = sim_g.epoch_id;
+    const void *pc = sim_race_pc ? sim_race_pc : __builtin_return_address(0);
+    sim_race_pc = nullptr;
+    if ((kind == SIM_ACC_READ || kind == SIM_ACC_ATOMIC) && r->w_ep < sim_g.block_epoch &&
+        r->a_ep < sim_g.block_epoch)
+        if (!sim_g.un_pending) {
+            sim_g.un_pending = 1;
+            sim_g.un_site = s;
+            sim_g.un_i = i;
+            sim_g.un_j = j;
+            sim_g.un_t = (int)t;
+            sim_g.un_kind = kind;
+        }
+    if (kind == SIM_ACC_REF) kind = SIM_ACC_READ;
 
     if (r->w_ep == ep && r->w_tid != t && !sim_ordered(r->w_tid, r->w_stamp, t, st))
-        sim_race_found(s, i, j, r->w_tid, SIM_ACC_WRITE, (int)t, kind);
+        sim_race_found(s, i, j, r->w_tid, SIM_ACC_WRITE, (int)t, kind, r->w_pc, pc);
     if (kind != SIM_ACC_ATOMIC && r->a_ep == ep && (r->a_tid != t || r->a_tid2 != SIM_NOBODY))
-        sim_race_found(s, i, j, r->a_tid != t ? r->a_tid : r->a_tid2, SIM_ACC_ATOMIC, (int)t, kind);
+        sim_race_found(s, i, j, r->a_tid != t ? r->a_tid : r->a_tid2, SIM_ACC_ATOMIC, (int)t, kind, r->a_pc, pc);
     if (kind != SIM_ACC_READ && r->r_ep == ep) {
         int u = sim_read_conflict(r, t, st);
-        if (u != -1) sim_race_found(s, i, j, u, SIM_ACC_READ, (int)t, kind);
+        if (u != -1) sim_race_found(s, i, j, u, SIM_ACC_READ, (int)t, kind, u == r->r1_tid ? r->r1_pc : r->r2_pc, pc);
     }
 
     switch (kind) {
@@ -201,18 +245,22 @@ void sim_race_access(const sim_shared_site *s, const void *addr, long long i, lo
             r->r_ep = ep;
             r->r1_tid = (uint16_t)t;
             r->r1_stamp = st;
+            r->r1_pc = pc;
             r->r2_first = r->r2_tid = r->r2_warp = SIM_NOBODY;
             r->r2_many = 0;
         } else if (r->r1_tid == t) {
             r->r1_stamp = st;
+            r->r1_pc = pc;
         } else if (r->r2_tid == SIM_NOBODY) {
             r->r2_first = r->r2_tid = (uint16_t)t;
             r->r2_stamp = st;
+            r->r2_pc = pc;
             r->r2_warp = (uint16_t)(t >> 5);
         } else {
             if (r->r2_tid != t || r->r2_first != t) r->r2_many = 1;
             if (r->r2_warp != (t >> 5)) r->r2_warp = SIM_NOBODY;
             r->r2_tid = (uint16_t)t;
+            r->r2_pc = pc;
             if (st > r->r2_stamp) r->r2_stamp = st;
         }
         break;
@@ -220,8 +268,10 @@ void sim_race_access(const sim_shared_site *s, const void *addr, long long i, lo
         r->w_ep = ep;
         r->w_tid = (uint16_t)t;
         r->w_stamp = st;
+        r->w_pc = pc;
         break;
     default:
+        r->a_pc = pc;
         if (r->a_ep != ep) {
             r->a_ep = ep;
             r->a_tid = (uint16_t)t;
@@ -233,9 +283,10 @@ void sim_race_access(const sim_shared_site *s, const void *addr, long long i, lo
     }
 }
 
-void sim_race_atomic(const void *addr)
+static void sim_race_addr_at(const void *addr, int kind, const void *pc)
 {
     if (!sim_is_shared(addr) || !sim_in_fiber()) return;
+    sim_race_pc = pc;
     const unsigned char *a = (const unsigned char *)addr;
     const sim_shared_site *site = nullptr;
     long long i = (long long)(a - sim_arena), j = -1;
@@ -254,8 +305,12 @@ void sim_race_atomic(const void *addr)
             break;
         }
     }
-    sim_race_access(site, addr, i, j, SIM_ACC_ATOMIC);
+    sim_race_access(site, addr, i, j, kind);
 }
+
+void sim_race_addr(const void *addr, int kind) { sim_race_addr_at(addr, kind, __builtin_return_address(0)); }
+
+void sim_race_atomic(const void *addr) { sim_race_addr_at(addr, SIM_ACC_ATOMIC, __builtin_return_address(0)); }
 
 static const char *sim_acc_verb(int k)
 {

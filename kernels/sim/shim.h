@@ -124,6 +124,7 @@ enum cudaError {
     cudaErrorMemoryAllocation = 2,
     cudaErrorInitializationError = 3,
     cudaErrorInvalidConfiguration = 9,
+    cudaErrorInvalidDeviceFunction = 98,
     cudaErrorInvalidSymbol = 13,
     cudaErrorInvalidHostPointer = 16,
     cudaErrorInvalidDevicePointer = 17,
@@ -216,7 +217,8 @@ static inline cudaError_t cudaMemcpyFromSymbol(void *dst, const T &symbol, size_
 }
 /* Launches finish before sim_launch returns, so there is nothing to wait for;
  * a failed launch has already reported itself through LAUNCH. */
-static inline cudaError_t cudaDeviceSynchronize(void) { return cudaSuccess; }
+cudaError_t sim_sticky_error(void); /* cudaSuccess unless a student's kernel faulted */
+static inline cudaError_t cudaDeviceSynchronize(void) { return sim_sticky_error(); }
 static inline cudaError_t cudaDeviceReset(void) { return cudaSuccess; }
 static inline cudaError_t cudaSetDevice(int d) { return d == 0 ? cudaSuccess : cudaErrorInvalidDevice; }
 static inline cudaError_t cudaGetDevice(int *d) { if (d) *d = 0; return cudaSuccess; }
@@ -298,7 +300,8 @@ struct sim_shared_site {
 extern unsigned long long sim_block_gen;
 extern int sim_race_on;
 
-enum { SIM_ACC_READ = 0, SIM_ACC_WRITE = 1, SIM_ACC_ATOMIC = 2 };
+/* SIM_ACC_REF: a reference to a struct element, which may be read or written */
+enum { SIM_ACC_READ = 0, SIM_ACC_WRITE = 1, SIM_ACC_ATOMIC = 2, SIM_ACC_REF = 3 };
 
 void *sim_shared_place(sim_shared_site *s, size_t elem, size_t align, size_t rows, size_t cols);
 [[noreturn]] void sim_shared_oob(const sim_shared_site *s, long long i, long long j, int dims);
@@ -381,7 +384,7 @@ template <class T> struct sim_elem<T, false> {
     typedef T &ref;
     static T &make(T *p, const sim_shared_site *s, long long i, long long j)
     {
-        if (sim_race_on) sim_race_access(s, p, i, j, SIM_ACC_READ);
+        if (sim_race_on) sim_race_access(s, p, i, j, SIM_ACC_REF);
         return *p;
     }
 };
@@ -573,6 +576,29 @@ template <class T> static inline T sim_from_bits(unsigned long long b)
     T v;
     memcpy(&v, &b, sizeof v);
     return v;
+}
+
+/* A tile shuffle of any trivially copyable type (cooperative groups allow
+ * more than 8 bytes): one collective per 8 bytes, as the GPU does it. */
+template <class V>
+static inline V sim_shfl_wide(int op, unsigned mask, const V &v, int arg, int width, int line, const char *file,
+                              const char *name)
+{
+    static_assert(std::is_trivially_copyable<V>::value, "a shuffled value must be trivially copyable");
+    if constexpr (sizeof(V) <= 8) {
+        return sim_from_bits<V>(sim_warp(op, mask, sim_bits(v), arg, width, line, file, name, nullptr));
+    }
+    unsigned char in[(sizeof(V) + 7) / 8 * 8] = {0}, out[sizeof in];
+    memcpy(in, &v, sizeof(V));
+    for (size_t k = 0; k < sizeof in; k += 8) {
+        unsigned long long b;
+        memcpy(&b, in + k, 8);
+        b = sim_warp(op, mask, b, arg, width, line, file, name, nullptr);
+        memcpy(out + k, &b, 8);
+    }
+    V r;
+    memcpy(&r, out, sizeof(V));
+    return r;
 }
 
 #define SIM_SHFL(fn, op, argtype)                                                                      \
@@ -896,9 +922,8 @@ public:
     {                                                                                                  \
         typedef typename ::gpulab_sim::sim_value<T>::type V;                                           \
         V v = ::gpulab_sim::sim_unref(var);                                                            \
-        return ::gpulab_sim::sim_from_bits<V>(::gpulab_sim::sim_warp(                                  \
-            op, tile_mask(), ::gpulab_sim::sim_bits(v), (int)arg, (int)N, line, file,                  \
-            "thread_block_tile::" #fn, nullptr));                                                      \
+        return ::gpulab_sim::sim_shfl_wide<V>(op, tile_mask(), v, (int)arg, (int)N, line, file,        \
+                                              "thread_block_tile::" #fn);                              \
     }
     SIM_TILE_SHFL(shfl, ::gpulab_sim::SIM_W_SHFL_IDX, int)
     SIM_TILE_SHFL(shfl_up, ::gpulab_sim::SIM_W_SHFL_UP, unsigned int)

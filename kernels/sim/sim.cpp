@@ -297,6 +297,33 @@ static void sim_segv(int sig, siginfo_t *si, void *uctx)
             }
         }
     }
+    if (sim_g.in_launch && sim_in_fiber()) {
+        /* a kernel touched memory it may not: the launch fails (as with
+         * cudaErrorIllegalAddress on a GPU) and the program goes on */
+        int is_write = 0;
+        void *pc = nullptr;
+#if defined(__x86_64__)
+        ucontext_t *uc = (ucontext_t *)uctx;
+        pc = (void *)uc->uc_mcontext.gregs[REG_RIP];
+        is_write = (uc->uc_mcontext.gregs[REG_ERR] & 2) != 0;
+#elif defined(__aarch64__)
+        pc = (void *)((ucontext_t *)uctx)->uc_mcontext.pc;
+#endif
+        char why[512], blk[64], thr[96];
+        if (!sim_mem_explain(a, is_write, why, sizeof why))
+            snprintf(why, sizeof why, "%s address %p, which is %s (cudaErrorIllegalAddress on a GPU)",
+                     is_write ? "writes" : "reads", (void *)a,
+                     (uintptr_t)a < 65536 ? "near NULL: a null pointer" : "not device memory");
+        sim_block_name(blk, sizeof blk);
+        sim_thread_name(thr, sizeof thr, sim_cur->linear);
+        snprintf(sim_g.diag, sizeof sim_g.diag, "%s: %s, %s %s", sim_g.kernel, blk, thr, why);
+        sim_g.diag_pending = 1;
+        sim_g.fail_code = cudaErrorIllegalAddress;
+        sim_g.fault_pc = pc;
+        sim_g.aborted = 1;
+        asan_start(nullptr, sim_g.main_bottom, sim_g.main_size);
+        _longjmp(sim_g.main_jb, 1);
+    }
     /* not ours: let the previous handler (or the default) see it again */
     sigaction(SIGSEGV, &sim_old_segv, nullptr);
 }
@@ -407,6 +434,17 @@ static void sim_diag_with_race(const char *msg)
     } else {
         sim_diag("%s", msg);
     }
+}
+
+void sim_fail_code(cudaError_t e, const char *fmt, ...)
+{
+    char msg[LAB_ERR_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    sim_g.fail_code = e;
+    sim_fail("%s", msg);
 }
 
 void sim_fail(const char *fmt, ...)
@@ -730,6 +768,10 @@ int sim_barrier(int kind, int pred, int line, const char *file)
             sim_race_report(line, file, 0);
             sim_abort();
         }
+        if (sim_g.un_pending) {
+            sim_uninit_report();
+            sim_abort();
+        }
         sim_race_epoch();
         sim_g.epoch_line = line;
         sim_g.epoch_file = file;
@@ -817,8 +859,17 @@ static void sim_warp_complete(unsigned w, unsigned need)
                 src = (long long)(l ^ f->op_arg);
                 ok = src <= hi;
             }
-            /* a source lane outside the mask: undefined on the GPU; here the
-             * caller's own value, so a run stays reproducible */
+            /* a source lane of the warp that the mask leaves out: undefined
+             * on the GPU, so it stops the launch (a lane that does not exist,
+             * past the end of the block, gives the caller's own value) */
+            if (ok && src >= 0 && src <= 31 && !(need >> src & 1) && (ws->exists >> src & 1)) {
+                char blk[64], where[96];
+                sim_block_name(blk, sizeof blk);
+                sim_where(where, sizeof where, f->op_line, f->op_file);
+                sim_fail("%s: %s, warp %u: lane %u reads lane %lld with %s (%s), but the mask 0x%08x leaves lane "
+                         "%lld out: what it gets is undefined in CUDA; the mask must name every lane that is read",
+                         sim_g.kernel, blk, w, l, src, f->op_name, where, f->op_mask, src);
+            }
             if (!ok || src < 0 || src > 31 || !(need >> src & 1)) src = l;
             f->op_res = base[src].op_val;
             break;
@@ -985,9 +1036,11 @@ static int sim_run_block(void)
     sim_g.overflow = -1;
     sim_shared_block();
     sim_race_epoch();
+    sim_g.block_epoch = sim_g.epoch_id;
     sim_g.epoch_line = 0;
     sim_g.epoch_file = nullptr;
     sim_g.race.pending = 0;
+    sim_g.un_pending = 0;
     sim_g.stats.blocks++;
     sim_g.stats.threads += n;
 
@@ -1018,6 +1071,10 @@ static int sim_run_block(void)
     }
     if (sim_g.race.pending) {
         sim_race_report(0, nullptr, 0);
+        return -1;
+    }
+    if (sim_g.un_pending) {
+        sim_uninit_report();
         return -1;
     }
     return 0;
@@ -1153,6 +1210,8 @@ int sim_launch_fn(lab_job *job, const char *kernel, const char *file, int line, 
     sim_g.body = fn;
     sim_g.body_ctx = ctx;
     sim_g.clock = 0;
+    sim_g.fail_code = cudaSuccess;
+    sim_g.fault_pc = nullptr;
     sim_g.trace_truncated = 0;
     sim_g.trace_cap = lab_trace_cap((unsigned long long)grid.x * grid.y * grid.z * nt);
     sim_g.tlen = 0;
@@ -1209,7 +1268,7 @@ int sim_launch_fn(lab_job *job, const char *kernel, const char *file, int line, 
     sim_grid_dim = dim3();
     sim_block_idx = uint3{0, 0, 0};
     if (rc != 0) {
-        sim_set_last_error(cudaErrorLaunchFailure);
+        sim_set_last_error(sim_g.fail_code != cudaSuccess ? sim_g.fail_code : cudaErrorLaunchFailure);
         if (job && !err_set) {
             snprintf(job->err, sizeof job->err, "%s", sim_g.diag);
             sim_g.diag_pending = 0;

@@ -656,11 +656,24 @@ static void test_shfl_masks(void **state)
 {
     (void)state;
     unsigned want[64];
-    /* half the warp takes part: a source outside the mask gives the caller's
-     * own value (CUDA: undefined; the simulator's documented choice) */
-    for (int l = 0; l < 32; l++) want[l] = l < 8 ? 10u * (l + 8) : l < 16 ? 10u * l : U;
-    warp_run(SIMTEST_SHFL_DOWN, 32, 0x0000ffffu, 0x0000ffffu, 8, 32, NULL);
-    expect_lanes(want, 32, "__shfl_down_sync(mask 0xffff, delta 8)");
+    /* half the warp takes part and reads only its own half */
+    warp_run(SIMTEST_SHFL_XOR, 32, 0x0000ffffu, 0x0000ffffu, 0, 32, NULL);
+    for (int l = 0; l < 32; l++) want[l] = l < 16 ? 10u * l : U;
+    expect_lanes(want, 32, "__shfl_xor_sync(mask 0xffff, 0)");
+    /* a source lane of the warp that the mask leaves out: undefined in CUDA,
+     * so the launch stops and says which lanes */
+    static simtest_params p;
+    memset(&p, 0, sizeof p);
+    p.op = SIMTEST_SHFL_DOWN;
+    p.block[0] = 32;
+    p.block[1] = p.block[2] = 1;
+    p.mask = p.active = 0x0000ffffu;
+    p.lane_arg = 8;
+    p.width = 32;
+    for (int i = 0; i < 64; i++) p.in[i] = i * 10;
+    assert_int_equal(run(simtest_warp_op_sim, &p, wout, sizeof wout, 0, NULL), -1);
+    EXPECT_IN(err, "lane 8 reads lane 16 with __shfl_down_sync");
+    EXPECT_IN(err, "but the mask 0x0000ffff leaves lane 16 out");
     /* a partial last warp: lanes past the block's end are not waited for */
     for (int t = 0; t < 48; t++) {
         int l = t % 32, w = t / 32;

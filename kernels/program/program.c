@@ -1,0 +1,727 @@
+/* program.c - a student's program: build it once per content and backend
+ * (cached), run it as a child process with limits, read what it reported.
+ *
+ * The child is the safety boundary: a hang, a crash or a memory blow-up ends
+ * the child, never gpulab. It runs in its own process group (so Ctrl-C at
+ * the terminal reaches gpulab, which then stops the whole group), with
+ * /dev/null as its standard input, its standard output and error on pipes
+ * that gpulab reads as they fill, and a result file for its launches and
+ * faults (progrt.cpp writes it; docs/programs.md describes it). */
+#define _GNU_SOURCE
+#include "program.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lab.h"
+
+#ifndef GPULAB_PROGRAM_RT_DIR
+#  define GPULAB_PROGRAM_RT_DIR "."
+#endif
+#ifndef GPULAB_PROGRAM_SRC_DIR
+#  define GPULAB_PROGRAM_SRC_DIR "."
+#endif
+#ifndef GPULAB_PROGRAM_CXX
+#  define GPULAB_PROGRAM_CXX "c++"
+#endif
+#ifndef GPULAB_PROGRAM_CXXFLAGS
+#  define GPULAB_PROGRAM_CXXFLAGS "-std=gnu++17 -O2 -g"
+#endif
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+unsigned long long prog_hash(unsigned long long h, const void *data, size_t n)
+{
+    const unsigned char *p = data;
+    if (h == 0) h = 1469598103934665603ull;
+    for (size_t i = 0; i < n; i++) {
+        h ^= p[i];
+        h *= 1099511628211ull;
+    }
+    return h;
+}
+
+static char *read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    size_t cap = 8192, n = 0;
+    char *b = malloc(cap + 1);
+    while (b) {
+        size_t k = fread(b + n, 1, cap - n, f);
+        n += k;
+        if (n < cap) break;
+        char *nb = realloc(b, cap * 2 + 1);
+        if (!nb) { free(b); b = NULL; break; }
+        b = nb;
+        cap *= 2;
+    }
+    fclose(f);
+    if (!b) return NULL;
+    b[n] = 0;
+    *len = n;
+    return b;
+}
+
+static int write_file(const char *path, const char *data, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f) return -1;
+    int rc = fwrite(data, 1, len, f) == len ? 0 : -1;
+    if (fclose(f) != 0) rc = -1;
+    return rc;
+}
+
+static int mkdirs(const char *path)
+{
+    char buf[PROG_PATH_MAX];
+    snprintf(buf, sizeof buf, "%s", path);
+    for (char *p = buf + 1; *p; p++) {
+        if (*p != '/') continue;
+        *p = 0;
+        if (mkdir(buf, 0700) != 0 && errno != EEXIST) return -1;
+        *p = '/';
+    }
+    if (mkdir(buf, 0700) != 0 && errno != EEXIST) return -1;
+    return 0;
+}
+
+int prog_cache_dir(char *buf, size_t len)
+{
+    const char *x = getenv("XDG_CACHE_HOME");
+    const char *home = getenv("HOME");
+    if (x && *x == '/') snprintf(buf, len, "%s/gpulab/programs", x);
+    else if (home && *home) snprintf(buf, len, "%s/.cache/gpulab/programs", home);
+    else snprintf(buf, len, "/tmp/gpulab-%d/programs", (int)getuid());
+    return mkdirs(buf);
+}
+
+static void msg_add(char *msg, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void msg_add(char *msg, size_t len, const char *fmt, ...)
+{
+    size_t l = strlen(msg);
+    if (l + 1 >= len) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg + l, len - l, fmt, ap);
+    va_end(ap);
+}
+
+/* ---------------------------------------------------------------- open */
+
+int prog_open(prog *p, const char *path, char *msg, size_t msglen)
+{
+    char abs[PROG_PATH_MAX];
+    if (!realpath(path, abs)) {
+        snprintf(msg, msglen, "cannot open %s: %s", path, strerror(errno));
+        return -1;
+    }
+    struct stat st;
+    if (stat(abs, &st) != 0 || !S_ISREG(st.st_mode)) {
+        snprintf(msg, msglen, "%s is not a file", path);
+        return -1;
+    }
+    size_t len;
+    char *src = read_file(abs, &len);
+    if (!src) {
+        snprintf(msg, msglen, "cannot read %s: %s", path, strerror(errno));
+        return -1;
+    }
+    prog_source s;
+    const char *slash = strrchr(abs, '/');
+    int rc = prog_translate(src, len, abs, slash ? slash + 1 : abs, PROG_SIM, &s);
+    free(src);
+    if (rc != 0) {
+        snprintf(msg, msglen, "out of memory reading %s", path);
+        return -1;
+    }
+    prog_result keep = p->last;
+    int had = p->have_last && strcmp(p->path, abs) == 0;
+    memset(p, 0, sizeof *p);
+    snprintf(p->path, sizeof p->path, "%s", abs);
+    snprintf(p->shown, sizeof p->shown, "%s", path);
+    memcpy(p->kernels, s.kernels, sizeof s.kernels);
+    p->nkernels = s.nkernels;
+    memcpy(p->issues, s.issues, sizeof s.issues);
+    p->nissues = s.nissues;
+    if (had) {
+        p->last = keep; /* a reload keeps the launches of the last run for show */
+        p->have_last = 1;
+    }
+    prog_source_free(&s);
+    return 0;
+}
+
+void prog_close(prog *p)
+{
+    memset(p, 0, sizeof *p);
+}
+
+void prog_result_free(prog_result *r)
+{
+    free(r->out);
+    free(r->err);
+    r->out = r->err = NULL;
+}
+
+/* ------------------------------------------------------------- toolchain */
+
+static int find_nvcc(char *buf, size_t len)
+{
+    const char *cand[] = {getenv("CUDACXX"), "/usr/local/cuda/bin/nvcc", NULL};
+    for (int i = 0; i < 2; i++)
+        if (cand[i] && *cand[i] && access(cand[i], X_OK) == 0) {
+            snprintf(buf, len, "%s", cand[i]);
+            return 0;
+        }
+    const char *path = getenv("PATH");
+    if (!path) return -1;
+    char dirs[4096];
+    snprintf(dirs, sizeof dirs, "%s", path);
+    for (char *d = strtok(dirs, ":"); d; d = strtok(NULL, ":")) {
+        snprintf(buf, len, "%s/nvcc", d);
+        if (access(buf, X_OK) == 0) return 0;
+    }
+    return -1;
+}
+
+int prog_gpu_available(char *why, size_t len)
+{
+    char nvcc[PROG_PATH_MAX];
+    if (!lab_gpu_available()) {
+        const lab_device_info *d = lab_device();
+        snprintf(why, len, "no GPU: %s", d->why_not[0] ? d->why_not : "none found");
+        return 0;
+    }
+    if (find_nvcc(nvcc, sizeof nvcc) != 0) {
+        snprintf(why, len, "a GPU is present but nvcc (the CUDA compiler) was not found: set CUDACXX or PATH");
+        return 0;
+    }
+    why[0] = 0;
+    return 1;
+}
+
+/* Run argv (no shell), its output (stdout and stderr) appended to log;
+ * returns the exit status, or -1 when it could not start. */
+static int run_tool(char *const argv[], char *log, size_t loglen)
+{
+    int pfd[2];
+    if (pipe(pfd) != 0) return -1;
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(pfd[0]);
+        close(pfd[1]);
+        return -1;
+    }
+    if (pid == 0) {
+        dup2(pfd[1], 1);
+        dup2(pfd[1], 2);
+        close(pfd[0]);
+        close(pfd[1]);
+        int nul = open("/dev/null", O_RDONLY);
+        if (nul >= 0) dup2(nul, 0);
+        execvp(argv[0], argv);
+        fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
+        _exit(127);
+    }
+    close(pfd[1]);
+    size_t l = strlen(log);
+    char buf[4096];
+    ssize_t k;
+    while ((k = read(pfd[0], buf, sizeof buf)) > 0 || (k < 0 && errno == EINTR)) {
+        if (k <= 0) continue;
+        size_t c = (size_t)k;
+        if (l + c + 1 > loglen) c = loglen > l + 1 ? loglen - l - 1 : 0;
+        memcpy(log + l, buf, c);
+        l += c;
+        log[l] = 0;
+    }
+    close(pfd[0]);
+    int st;
+    while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {}
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+}
+
+/* ------------------------------------------------------------------ build */
+
+struct unit {
+    char rel[256];              /* path relative to the main file's folder */
+    char *text;                 /* translated */
+    size_t len;
+};
+
+/* Translate the main file and every local header it names (recursively),
+ * hashing their contents. Issues go to msg; returns their count, -1 on a
+ * read error. */
+static int translate_all(const prog *p, enum prog_mode mode, struct unit *u, int *nu, int max,
+                         unsigned long long *hash, char *msg, size_t msglen)
+{
+    char dir[PROG_PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", p->path);
+    char *slash = strrchr(dir, '/');
+    if (slash) *slash = 0;
+    const char *base = slash ? slash + 1 : p->path;
+    int issues = 0;
+    *nu = 0;
+    snprintf(u[0].rel, sizeof u[0].rel, "%s", slash ? p->path + (slash - dir) + 1 : p->path);
+    (void)base;
+    *nu = 1;
+    for (int i = 0; i < *nu; i++) {
+        char path[PROG_PATH_MAX * 2];
+        snprintf(path, sizeof path, "%s/%s", dir, u[i].rel);
+        size_t len;
+        char *src = read_file(path, &len);
+        if (!src) {
+            snprintf(msg, msglen, "cannot read %s: %s", path, strerror(errno));
+            return -1;
+        }
+        *hash = prog_hash(*hash, u[i].rel, strlen(u[i].rel) + 1);
+        *hash = prog_hash(*hash, src, len);
+        prog_source s;
+        if (prog_translate(src, len, path, u[i].rel, mode, &s) != 0) {
+            free(src);
+            snprintf(msg, msglen, "out of memory");
+            return -1;
+        }
+        free(src);
+        for (int k = 0; k < s.nissues; k++) {
+            msg_add(msg, msglen, "%s:%d: %s\n", s.issues[k].file, s.issues[k].line, s.issues[k].msg);
+            issues++;
+        }
+        u[i].text = s.text;
+        u[i].len = s.len;
+        s.text = NULL;
+        /* local headers: relative to this file's folder */
+        char sub[256] = "";
+        const char *sl = strrchr(u[i].rel, '/');
+        if (sl) snprintf(sub, sizeof sub, "%.*s/", (int)(sl - u[i].rel), u[i].rel);
+        for (int k = 0; k < s.nincludes && *nu < max; k++) {
+            char rel[300], full[PROG_PATH_MAX * 2];
+            snprintf(rel, sizeof rel, "%s%s", sub, s.includes[k]);
+            snprintf(full, sizeof full, "%s/%s", dir, rel);
+            if (strstr(rel, "..") || access(full, R_OK) != 0) continue; /* not beside the file: left to the compiler */
+            int seen = 0;
+            for (int j = 0; j < *nu; j++) seen |= strcmp(u[j].rel, rel) == 0;
+            if (seen) continue;
+            snprintf(u[*nu].rel, sizeof u[*nu].rel, "%s", rel);
+            u[*nu].text = NULL;
+            (*nu)++;
+        }
+    }
+    return issues;
+}
+
+static unsigned long long file_identity(unsigned long long h, const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) == 0) {
+        h = prog_hash(h, &st.st_size, sizeof st.st_size);
+        h = prog_hash(h, &st.st_mtime, sizeof st.st_mtime);
+    }
+    return prog_hash(h, path, strlen(path));
+}
+
+/* Build p for mode, or find it built. 0 with exe set; -1 with r->msg. */
+static int build(prog *p, const prog_options *o, prog_result *r, char *exe, size_t exelen)
+{
+    struct unit u[PROG_MAX_INCLUDES + 1];
+    int nu = 0;
+    unsigned long long h = prog_hash(0, "gpulab-program-1", 16);
+    h = prog_hash(h, o->backend == PROG_GPU ? "gpu" : "sim", 4);
+    const char *rt = getenv("GPULAB_PROGRAM_RT");
+    if (!rt || !*rt) rt = GPULAB_PROGRAM_RT_DIR;
+    char lib[PROG_PATH_MAX], hdr[PROG_PATH_MAX], gpuhdr[PROG_PATH_MAX];
+    snprintf(lib, sizeof lib, "%s/libgpulab_progrt.a", rt);
+    snprintf(hdr, sizeof hdr, "%s/progrt.h", rt);
+    snprintf(gpuhdr, sizeof gpuhdr, "%s/gpurt.h", rt);
+    if (o->backend == PROG_SIM) {
+        h = file_identity(h, lib);
+        h = file_identity(h, hdr);
+    } else {
+        h = file_identity(h, gpuhdr);
+    }
+    for (int i = 0; o->defines && o->defines[i]; i++) h = prog_hash(h, o->defines[i], strlen(o->defines[i]) + 1);
+    r->msg[0] = 0;
+    int issues = translate_all(p, o->backend, u, &nu, PROG_MAX_INCLUDES + 1, &h, r->msg, sizeof r->msg);
+    int rc = -1;
+    char dir[PROG_PATH_MAX], cache[PROG_PATH_MAX / 2];
+    if (issues != 0) {
+        if (issues > 0) {
+            char head[256];
+            snprintf(head, sizeof head, "%s cannot run on the simulator:\n", p->shown);
+            size_t hl = strlen(head), ml = strlen(r->msg);
+            if (hl + ml + 1 < sizeof r->msg) {
+                memmove(r->msg + hl, r->msg, ml + 1);
+                memcpy(r->msg, head, hl);
+            }
+        }
+        goto out;
+    }
+    if (prog_cache_dir(cache, sizeof cache) != 0) {
+        snprintf(r->msg, sizeof r->msg, "cannot make the cache folder %s: %s", cache, strerror(errno));
+        goto out;
+    }
+    snprintf(dir, sizeof dir, "%s/%016llx-%s", cache, h, o->backend == PROG_GPU ? "gpu" : "sim");
+    snprintf(exe, exelen, "%s/prog", dir);
+    if (access(exe, X_OK) == 0) {
+        r->cached = 1;
+        rc = 0;
+        goto out;
+    }
+    double t0 = now_s();
+    char src[PROG_PATH_MAX * 2];
+    snprintf(src, sizeof src, "%s/src", dir);
+    if (mkdirs(src) != 0) {
+        snprintf(r->msg, sizeof r->msg, "cannot make %s: %s", src, strerror(errno));
+        goto out;
+    }
+    char mainsrc[PROG_PATH_MAX * 2];
+    for (int i = 0; i < nu; i++) {
+        char path[PROG_PATH_MAX * 3];
+        if (i == 0) {
+            const char *b = strrchr(u[0].rel, '/');
+            snprintf(path, sizeof path, "%s/%s%s", src, b ? b + 1 : u[0].rel, o->backend == PROG_GPU ? ".cu" : ".cpp");
+            snprintf(mainsrc, sizeof mainsrc, "%s", path);
+        } else {
+            snprintf(path, sizeof path, "%s/%s", src, u[i].rel);
+            char *sl = strrchr(path, '/');
+            if (sl) { *sl = 0; mkdirs(path); *sl = '/'; }
+        }
+        if (write_file(path, u[i].text, u[i].len) != 0) {
+            snprintf(r->msg, sizeof r->msg, "cannot write %s: %s", path, strerror(errno));
+            goto out;
+        }
+    }
+    char odir[PROG_PATH_MAX];
+    snprintf(odir, sizeof odir, "%s", p->path);
+    char *sl = strrchr(odir, '/');
+    if (sl) *sl = 0;
+    char tmp[PROG_PATH_MAX * 2];
+    snprintf(tmp, sizeof tmp, "%s/prog.%d", dir, (int)getpid());
+    char *argv[64];
+    int ac = 0;
+    char flags[512], incs[3][PROG_PATH_MAX + 8], nvcc[PROG_PATH_MAX];
+    snprintf(flags, sizeof flags, "%s", GPULAB_PROGRAM_CXXFLAGS);
+    if (o->backend == PROG_SIM) {
+        const char *cxx = getenv("GPULAB_PROGRAM_CXX");
+        argv[ac++] = (char *)(cxx && *cxx ? cxx : GPULAB_PROGRAM_CXX);
+        for (char *w = strtok(flags, " "); w && ac < 40; w = strtok(NULL, " ")) argv[ac++] = w;
+        snprintf(incs[0], sizeof incs[0], "-I%s", rt);
+        const char *srcdir = getenv("GPULAB_PROGRAM_SRC");
+        snprintf(incs[1], sizeof incs[1], "-I%s", srcdir && *srcdir ? srcdir : GPULAB_PROGRAM_SRC_DIR);
+        snprintf(incs[2], sizeof incs[2], "-iquote%s", odir);
+        argv[ac++] = incs[0];
+        argv[ac++] = incs[1];
+        argv[ac++] = incs[2];
+        argv[ac++] = "-include";
+        argv[ac++] = hdr;
+        for (int i = 0; o->defines && o->defines[i] && ac < 56; i++) argv[ac++] = (char *)o->defines[i];
+        argv[ac++] = "-o";
+        argv[ac++] = tmp;
+        argv[ac++] = mainsrc;
+        argv[ac++] = lib;
+        argv[ac++] = "-no-pie";
+        argv[ac++] = "-Wl,-u,sim_progrt_linked";
+        argv[ac++] = "-pthread";
+        argv[ac++] = "-lm";
+    } else {
+        if (find_nvcc(nvcc, sizeof nvcc) != 0) {
+            snprintf(r->msg, sizeof r->msg, "nvcc (the CUDA compiler) was not found: set CUDACXX or PATH");
+            goto out;
+        }
+        argv[ac++] = nvcc;
+        argv[ac++] = "-arch=native";
+        argv[ac++] = "-O2";
+        argv[ac++] = "-lineinfo";
+        argv[ac++] = "-Xcompiler";
+        argv[ac++] = "-fopenmp";
+        argv[ac++] = "-std=c++17";
+        snprintf(incs[0], sizeof incs[0], "-I%s", odir);
+        argv[ac++] = incs[0];
+        argv[ac++] = "-include";
+        argv[ac++] = gpuhdr;
+        for (int i = 0; o->defines && o->defines[i] && ac < 56; i++) argv[ac++] = (char *)o->defines[i];
+        argv[ac++] = "-o";
+        argv[ac++] = tmp;
+        argv[ac++] = mainsrc;
+    }
+    argv[ac] = NULL;
+    char *log = calloc(1, PROG_MSG_MAX);
+    if (!log) goto out;
+    int st = run_tool(argv, log, PROG_MSG_MAX);
+    if (st != 0) {
+        snprintf(r->msg, sizeof r->msg, "%s", log[0] ? log : "the compiler failed without a message\n");
+        if (st == 127 || st < 0)
+            msg_add(r->msg, sizeof r->msg, "(could not run %s)\n", argv[0]);
+        free(log);
+        unlink(tmp);
+        goto out;
+    }
+    free(log);
+    if (rename(tmp, exe) != 0) {
+        snprintf(r->msg, sizeof r->msg, "cannot store the build in %s: %s", dir, strerror(errno));
+        unlink(tmp);
+        goto out;
+    }
+    r->build_seconds = now_s() - t0;
+    rc = 0;
+out:
+    for (int i = 0; i < nu; i++) free(u[i].text);
+    return rc;
+}
+
+/* ------------------------------------------------------------------- run */
+
+static void keep_bytes(char **buf, size_t *len, size_t *cap, const char *data, size_t n)
+{
+    const size_t max = 16u << 20; /* what is kept for compare; the rest is only shown */
+    if (*len + n > max) n = *len < max ? max - *len : 0;
+    if (!n) return;
+    if (*len + n + 1 > *cap) {
+        size_t c = (*len + n + 1) * 2;
+        char *nb = realloc(*buf, c);
+        if (!nb) return;
+        *buf = nb;
+        *cap = c;
+    }
+    memcpy(*buf + *len, data, n);
+    *len += n;
+    (*buf)[*len] = 0;
+}
+
+static void add_launch(prog_result *r, const char *kernel, int line, const unsigned g[3], const unsigned b[3],
+                       size_t smem, double ms, int failed)
+{
+    for (int i = 0; i < r->nlaunches; i++) {
+        prog_launch *l = &r->launches[i];
+        if (l->line == line && strcmp(l->kernel, kernel) == 0 && !memcmp(l->grid, g, sizeof l->grid) &&
+            !memcmp(l->block, b, sizeof l->block) && l->smem == smem) {
+            l->count++;
+            l->ms += ms;
+            l->failed += failed;
+            return;
+        }
+    }
+    if (r->nlaunches == PROG_MAX_LAUNCHES) {
+        r->launches_dropped++;
+        return;
+    }
+    prog_launch *l = &r->launches[r->nlaunches++];
+    memset(l, 0, sizeof *l);
+    snprintf(l->kernel, sizeof l->kernel, "%s", kernel);
+    l->line = line;
+    memcpy(l->grid, g, sizeof l->grid);
+    memcpy(l->block, b, sizeof l->block);
+    l->smem = smem;
+    l->count = 1;
+    l->ms = ms;
+    l->failed = failed;
+}
+
+static const char *sig_words(int sig)
+{
+    switch (sig) {
+    case SIGSEGV: return "SIGSEGV, a memory access outside what the program owns";
+    case SIGBUS: return "SIGBUS, a bad memory access";
+    case SIGFPE: return "SIGFPE, an integer division by zero";
+    case SIGILL: return "SIGILL, an illegal instruction";
+    case SIGABRT: return "SIGABRT: it called abort(), or an assert in host code failed";
+    case SIGKILL: return "SIGKILL";
+    case SIGTERM: return "SIGTERM";
+    default: return strsignal(sig);
+    }
+}
+
+static void parse_results(const char *path, const char *exe, prog_result *r)
+{
+    size_t len;
+    char *text = read_file(path, &len);
+    if (!text) return;
+    char running[128] = "";
+    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+        char *f[10];
+        int nf = 0;
+        for (char *s = line; nf < 10;) {
+            f[nf++] = s;
+            char *t = strchr(s, '\t');
+            if (!t) break;
+            *t = 0;
+            s = t + 1;
+        }
+        if (!strcmp(f[0], "begin") && nf >= 3) {
+            snprintf(running, sizeof running, "%s (launched at line %s)", f[1], f[2]);
+        } else if (!strcmp(f[0], "launch") && nf >= 8) {
+            unsigned g[3] = {1, 1, 1}, b[3] = {1, 1, 1};
+            sscanf(f[3], "%u,%u,%u", &g[0], &g[1], &g[2]);
+            sscanf(f[4], "%u,%u,%u", &b[0], &b[1], &b[2]);
+            add_launch(r, f[1], atoi(f[2]), g, b, (size_t)strtoull(f[5], NULL, 10), atof(f[6]), atoi(f[7]));
+            running[0] = 0;
+        } else if (!strcmp(f[0], "fault") && nf >= 3) {
+            if (!r->fault[0]) snprintf(r->fault, sizeof r->fault, "%s", f[2]);
+        } else if (!strcmp(f[0], "events")) {
+            r->used_events = 1;
+        } else if (!strcmp(f[0], "crash") && nf >= 5) {
+            /* the source line of the instruction that crashed */
+            char loc[512] = "";
+            void *pc = NULL;
+            if (sscanf(f[2], "%p", &pc) == 1 && pc) {
+                char cmd[PROG_PATH_MAX + 64];
+                snprintf(cmd, sizeof cmd, "addr2line -C -f -e '%s' %p 2>/dev/null", exe, pc);
+                FILE *a = popen(cmd, "r");
+                if (a) {
+                    char fn[512] = "", at[512] = "";
+                    if (fgets(fn, sizeof fn, a) && fgets(at, sizeof at, a)) {
+                        fn[strcspn(fn, "\n")] = 0;
+                        at[strcspn(at, " \n")] = 0;
+                        const char *b = strrchr(at, '/');
+                        if (at[0] != '?') snprintf(loc, sizeof loc, " at %s (in %s)", b ? b + 1 : at, fn);
+                    }
+                    pclose(a);
+                }
+            }
+            snprintf(r->fault, sizeof r->fault, "%s%s%s%s%s%s", f[3][0] ? "in kernel " : "in host code",
+                     f[3][0] ? f[3] : "", loc, f[4][0] ? ": it " : "", f[4], "");
+        }
+    }
+    snprintf(r->running, sizeof r->running, "%s", running);
+    free(text);
+}
+
+int prog_run(prog *p, const prog_options *o, prog_result *r)
+{
+    memset(r, 0, sizeof *r);
+    char exe[PROG_PATH_MAX];
+    if (build(p, o, r, exe, sizeof exe) != 0) return -1;
+    char res[] = "/tmp/gpulab-result-XXXXXX";
+    int rfd = mkstemp(res);
+    if (rfd < 0) {
+        snprintf(r->msg, sizeof r->msg, "cannot make a result file in /tmp: %s", strerror(errno));
+        return -1;
+    }
+    close(rfd);
+    int po[2], pe[2];
+    if (pipe(po) != 0 || pipe(pe) != 0) {
+        snprintf(r->msg, sizeof r->msg, "cannot make pipes: %s", strerror(errno));
+        unlink(res);
+        return -1;
+    }
+    double t0 = now_s();
+    pid_t pid = fork();
+    if (pid < 0) {
+        snprintf(r->msg, sizeof r->msg, "cannot start the program: %s", strerror(errno));
+        close(po[0]); close(po[1]); close(pe[0]); close(pe[1]);
+        unlink(res);
+        return -1;
+    }
+    if (pid == 0) {
+        setpgid(0, 0);
+        signal(SIGINT, SIG_DFL);
+        signal(SIGPIPE, SIG_DFL);
+        dup2(po[1], 1);
+        dup2(o->merge_output ? po[1] : pe[1], 2);
+        close(po[0]); close(po[1]); close(pe[0]); close(pe[1]);
+        int nul = open("/dev/null", O_RDONLY);
+        if (nul >= 0) { dup2(nul, 0); close(nul); }
+        setenv("GPULAB_RESULT", res, 1);
+        setenv("GPULAB_RACE_CHECK", o->race_check ? "1" : "0", 1);
+        if (o->model && *o->model) setenv("GPULAB_MODEL", o->model, 1);
+        struct rlimit rl = {0, 0};
+        setrlimit(RLIMIT_CORE, &rl);
+        if (o->mem_limit > 0 && o->backend == PROG_SIM) {
+            rl.rlim_cur = rl.rlim_max = (rlim_t)o->mem_limit;
+            setrlimit(RLIMIT_AS, &rl);
+        }
+        char *argv[66];
+        int ac = 0;
+        const char *b = strrchr(p->path, '/');
+        argv[ac++] = (char *)(b ? b + 1 : p->path);
+        for (int i = 0; i < o->argc && ac < 65; i++) argv[ac++] = o->argv[i];
+        argv[ac] = NULL;
+        execv(exe, argv);
+        fprintf(stderr, "cannot start %s: %s\n", exe, strerror(errno));
+        _exit(127);
+    }
+    setpgid(pid, pid);
+    close(po[1]);
+    close(pe[1]);
+    size_t ocap = 0, ecap = 0;
+    struct pollfd pf[2] = {{po[0], POLLIN, 0}, {pe[0], POLLIN, 0}};
+    int open_fds = 2, killed = 0;
+    double killed_at = 0;
+    while (open_fds > 0) {
+        int k = poll(pf, 2, 50);
+        if (k > 0) {
+            for (int i = 0; i < 2; i++) {
+                if (pf[i].fd < 0 || !(pf[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+                char buf[8192];
+                ssize_t n = read(pf[i].fd, buf, sizeof buf);
+                if (n > 0) {
+                    if (o->on_output) o->on_output(o->ctx, i + 1, buf, (size_t)n);
+                    if (i == 0) keep_bytes(&r->out, &r->out_len, &ocap, buf, (size_t)n);
+                    else keep_bytes(&r->err, &r->err_len, &ecap, buf, (size_t)n);
+                } else if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN)) {
+                    close(pf[i].fd);
+                    pf[i].fd = -1;
+                    open_fds--;
+                }
+            }
+        }
+        if (!killed && o->time_limit > 0 && now_s() - t0 > o->time_limit) {
+            r->timed_out = 1;
+            kill(-pid, SIGKILL);
+            killed = 1;
+        }
+        if (!killed && o->interrupt && *o->interrupt) {
+            r->interrupted = 1;
+            kill(-pid, SIGKILL);
+            killed = 1;
+        }
+        if (killed && !killed_at) killed_at = now_s();
+        /* a grandchild may hold the pipes open: do not wait for it long */
+        if (killed_at && now_s() - killed_at > 2.0) break;
+    }
+    for (int i = 0; i < 2; i++)
+        if (pf[i].fd >= 0) close(pf[i].fd);
+    int st = 0;
+    while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {}
+    r->seconds = now_s() - t0;
+    r->ran = 1;
+    if (WIFEXITED(st)) {
+        r->exit_code = WEXITSTATUS(st);
+        if (r->exit_code == 127 && r->err && strstr(r->err, "cannot start")) r->ran = 0;
+    } else if (WIFSIGNALED(st)) {
+        r->signal = WTERMSIG(st);
+    }
+    parse_results(res, exe, r);
+    unlink(res);
+    if (r->signal && !r->timed_out && !r->interrupted) {
+        char what[1400];
+        snprintf(what, sizeof what, "the program was killed by %s", sig_words(r->signal));
+        if (r->fault[0]) msg_add(what, sizeof what, " %s", r->fault);
+        if (o->mem_limit > 0 && o->backend == PROG_SIM && (r->signal == SIGSEGV || r->signal == SIGABRT) &&
+            r->err && (strstr(r->err, "bad_alloc") || strstr(r->err, "cudaErrorMemoryAllocation") ||
+                       strstr(r->err, "out of memory")))
+            r->out_of_memory = 1;
+        snprintf(r->msg, sizeof r->msg, "%s", what);
+    }
+    (void)sig_words;
+    return 0;
+}

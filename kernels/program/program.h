@@ -1,0 +1,156 @@
+/* program.h - a student's own CUDA program: the source pass, the build and
+ * the isolated run (kernels/program/). See docs/programs.md.
+ *
+ *   prog_translate()  plain CUDA C++ -> the simulator's shim (or, for the GPU,
+ *                     the same file with its launches timed), keeping the
+ *                     file's line numbers; refuses what cannot run, with the
+ *                     line and the reason
+ *   prog_build()      compile once per backend and content, cached under
+ *                     $XDG_CACHE_HOME/gpulab/programs/
+ *   prog_run()        run the binary as a child process with a time and a
+ *                     memory limit; its output comes back through a callback,
+ *                     its launches and diagnostics through a result file
+ *
+ * Nothing here prints: messages go into the structs and buffers given. */
+#ifndef GPULAB_PROGRAM_H
+#define GPULAB_PROGRAM_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PROG_PATH_MAX 1024
+#define PROG_MAX_KERNELS 64
+#define PROG_MAX_ISSUES 32
+#define PROG_MAX_INCLUDES 32
+#define PROG_MAX_LAUNCHES 64
+#define PROG_MSG_MAX 4096
+
+/* ----------------------------------------------------------- source pass */
+
+enum prog_mode {
+    PROG_SIM = 0, /* for g++ and the simulator's shim */
+    PROG_GPU      /* for nvcc: unchanged but for timed launches */
+};
+
+typedef struct prog_kernel {
+    char name[64];
+    int line;
+} prog_kernel;
+
+/* Something that cannot run on the simulator (or cannot be understood). */
+typedef struct prog_issue {
+    char file[256]; /* the file's name as the student wrote it */
+    int line;
+    char msg[320];
+} prog_issue;
+
+typedef struct prog_source {
+    char *text;                       /* the translated text (malloc'd) */
+    size_t len;
+    prog_kernel kernels[PROG_MAX_KERNELS];
+    int nkernels;
+    prog_issue issues[PROG_MAX_ISSUES];
+    int nissues;
+    char includes[PROG_MAX_INCLUDES][256]; /* "x.cuh": local headers named by #include "..." */
+    int nincludes;
+} prog_source;
+
+/* Translate src (len bytes) of the file shown as `shown` (for messages; the
+ * #line directive names `path`). 0 ok (issues may still be listed: then the
+ * program cannot run on this backend), -1 out of memory. */
+int prog_translate(const char *src, size_t len, const char *path, const char *shown, enum prog_mode mode,
+                   prog_source *out);
+void prog_source_free(prog_source *s);
+
+/* ------------------------------------------------------------- programs */
+
+typedef struct prog_launch {
+    char kernel[64];
+    int line;                 /* where it was launched, in the student's file */
+    unsigned grid[3], block[3];
+    size_t smem;
+    int count;                /* launches of this kernel at this line with this shape */
+    double ms;                /* their total time (simulator: host time) */
+    int failed;               /* launches that failed */
+} prog_launch;
+
+typedef struct prog_result {
+    int ran;                  /* 0: could not build or start; msg says why */
+    int exit_code;            /* exit status when it exited */
+    int signal;               /* the signal that ended it, 0 if none */
+    int timed_out;            /* it hit the time limit */
+    int interrupted;          /* stopped by Ctrl-C */
+    int out_of_memory;        /* hit the memory limit (as far as we can tell) */
+    double seconds;           /* wall time of the run */
+    double build_seconds;     /* time to build (0 when cached) */
+    int cached;
+    prog_launch launches[PROG_MAX_LAUNCHES];
+    int nlaunches;
+    int launches_dropped;
+    char running[128];        /* the kernel running when it ended abnormally ("" if none) */
+    char fault[1024];         /* the simulator's explanation of a crash, with the source line */
+    int used_events;          /* it timed with CUDA events (simulator: simulator time) */
+    char *out;                /* everything it wrote to stdout (malloc'd) */
+    size_t out_len;
+    char *err;                /* everything it wrote to stderr (malloc'd) */
+    size_t err_len;
+    char msg[PROG_MSG_MAX];   /* build errors (as the compiler printed them), refusals, ... */
+} prog_result;
+
+typedef struct prog_options {
+    enum prog_mode backend;
+    double time_limit;        /* seconds; 0: none */
+    long long mem_limit;      /* bytes of address space (simulator only); 0: none */
+    int race_check;
+    const char *model;        /* the GPU model the simulator describes ("h200") */
+    int argc;                 /* arguments for the program's main */
+    char **argv;
+    const char *const *defines; /* "-DN=64" style, NULL-terminated, or NULL */
+    int merge_output;         /* stderr into stdout, in the order written (out holds both) */
+    /* output as it comes: fd 1 or 2 */
+    void (*on_output)(void *ctx, int fd, const char *buf, size_t n);
+    void *ctx;
+    volatile int *interrupt;  /* set (by a SIGINT handler) to stop the program */
+} prog_options;
+
+/* The open program: its path and what the last translation found. */
+typedef struct prog {
+    char path[PROG_PATH_MAX];  /* absolute */
+    char shown[256];           /* as typed */
+    prog_kernel kernels[PROG_MAX_KERNELS];
+    int nkernels;
+    prog_issue issues[PROG_MAX_ISSUES];  /* what cannot run on the simulator */
+    int nissues;
+    prog_result last;          /* the last run (launches for show) */
+    int have_last;
+    int last_backend;
+} prog;
+
+/* Open (or reload) a program: read it, translate it for the simulator to
+ * list its kernels and refusals. 0 ok, -1 with msg. */
+int prog_open(prog *p, const char *path, char *msg, size_t msglen);
+void prog_close(prog *p);
+
+/* Build (or find in the cache) and run. Fills r (free with prog_result_free).
+ * 0 when it ran (whatever its exit status), -1 when it could not (r->msg). */
+int prog_run(prog *p, const prog_options *o, prog_result *r);
+void prog_result_free(prog_result *r);
+
+/* The GPU toolchain: 1 when nvcc is found and a GPU is present; else 0 with
+ * the reason in why. */
+int prog_gpu_available(char *why, size_t len);
+
+/* Where builds are cached ($XDG_CACHE_HOME/gpulab/programs or
+ * ~/.cache/gpulab/programs). */
+int prog_cache_dir(char *buf, size_t len);
+
+/* 64-bit FNV-1a, for content hashes. */
+unsigned long long prog_hash(unsigned long long h, const void *data, size_t n);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

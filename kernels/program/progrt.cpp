@@ -1,0 +1,628 @@
+/* progrt.cpp - the host side of the CUDA runtime for a student's program on
+ * the simulator, and its report to gpulab.
+ *
+ * The program runs as gpulab's child. Everything here happens inside it:
+ * launches go to the simulator (sim.cpp) one after another, so every stream
+ * is in order and every asynchronous call has finished when it returns;
+ * events read the host clock (simulator time, which gpulab marks as such).
+ * A kernel fault ends the launch, prints the simulator's explanation on
+ * stderr and makes every later runtime call fail with that error, as a GPU
+ * does. Launches, faults and crashes are also written, one record per line,
+ * to the file named by $GPULAB_RESULT (docs/programs.md describes it), with
+ * write(2) so that a record survives a crash of the program. */
+#undef _FORTIFY_SOURCE
+#include "progrt.h"
+
+#include "device/occupancy.h"
+#include "sim/internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <time.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+/* declared by <assert.h> unless NDEBUG */
+extern "C" void __assert_fail(const char *, const char *, unsigned int, const char *) noexcept
+    __attribute__((__noreturn__));
+
+/* the harness's trace recorder, which student programs do not use */
+extern "C" int lab_trace_append(lab_trace *, const lab_event *, size_t, char *, size_t) { return 0; }
+extern "C" int lab_trace_add_launch(lab_trace *, const char *, const unsigned *, const unsigned *, char *, size_t)
+{
+    return 0;
+}
+extern "C" {
+volatile int lab_interrupted;
+/* the build links with -u sim_progrt_linked, so this file (its set-up and
+ * crash report) is in every program, also one that never calls CUDA */
+int sim_progrt_linked = 1;
+}
+
+namespace gpulab_sim {
+
+cudaError_t sim_err_value(void);
+cudaError_t sim_err_handle(void);
+
+static int prog_fd = -1;            /* the result file */
+static lab_config prog_cfg;
+static lab_job prog_job;
+static const occ_model *prog_model;
+static int prog_events_said;
+static char prog_exe[1024];
+
+static void rec(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void rec(const char *fmt, ...)
+{
+    if (prog_fd < 0) return;
+    char buf[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    if (n < 0) return;
+    if ((size_t)n >= sizeof buf) n = sizeof buf - 1;
+    /* one record per line: no tabs or newlines inside a field */
+    for (int i = 0; i < n - 1; i++)
+        if (buf[i] == '\n') buf[i] = ' ';
+    ssize_t w = write(prog_fd, buf, (size_t)n);
+    (void)w;
+}
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* addr2line over our own executable: the source line (and function) of an
+ * instruction. The program is linked without PIE, so addresses are final. */
+/* gpulab's own headers and the C++ library, which code of the student's
+ * is inlined through */
+static int runtime_file(const char *loc)
+{
+    const char *b = sim_basename(loc);
+    return strncmp(b, "progrt.h", 8) == 0 || strncmp(b, "shim.h", 6) == 0 || strstr(loc, "/include/c++/") ||
+           strncmp(loc, "/usr/include/", 13) == 0;
+}
+
+static int where_of(const void *pc, char *func, size_t flen, char *loc, size_t llen)
+{
+    if (!pc || !prog_exe[0]) return -1;
+    char cmd[1400];
+    /* -i: the chain of inlined calls, innermost first; the student's line is
+     * the first one outside gpulab's headers */
+    snprintf(cmd, sizeof cmd, "addr2line -C -f -i -e '%s' %p 2>/dev/null", prog_exe, pc);
+    FILE *f = popen(cmd, "r");
+    if (!f) return -1;
+    char a[512] = "", b[512] = "", fa[512], fb[512];
+    int first = 1;
+    while (fgets(fa, sizeof fa, f) && fgets(fb, sizeof fb, f)) {
+        if (first || (runtime_file(b) && !runtime_file(fb))) {
+            snprintf(a, sizeof a, "%s", fa);
+            snprintf(b, sizeof b, "%s", fb);
+        }
+        first = 0;
+    }
+    pclose(f);
+    a[strcspn(a, "\n")] = 0;
+    b[strcspn(b, "\n")] = 0;
+    if (func) snprintf(func, flen, "%s", a);
+    if (loc) {
+        /* "path/file.cu:42 (discriminator 3)" -> "file.cu:42" */
+        char *sp = strchr(b, ' ');
+        if (sp) *sp = 0;
+        snprintf(loc, llen, "%s", sim_basename(b));
+    }
+    return b[0] && b[0] != '?' ? 0 : -1;
+}
+
+/* "void reduce<float>(float const*, ...)" -> "reduce<float>" */
+static void short_name(const char *full, char *out, size_t len)
+{
+    const char *s = full;
+    const char *paren = strchr(s, '(');
+    size_t n = paren ? (size_t)(paren - s) : strlen(s);
+    /* a return type before the name */
+    const char *sp = nullptr;
+    int ang = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '<') ang++;
+        else if (s[i] == '>') ang--;
+        else if (s[i] == ' ' && ang == 0) sp = s + i;
+    }
+    if (sp) {
+        n -= (size_t)(sp + 1 - s);
+        s = sp + 1;
+    }
+    snprintf(out, len, "%.*s", (int)n, s);
+}
+
+/* The file's kernels by address (the source pass registers them). */
+static struct { const void *f; void (*call)(const void *, void **); const char *name; } prog_kernels[256];
+static int prog_nkernels;
+
+int sim_kreg_add(const void *f, void (*call)(const void *, void **), const char *name)
+{
+    if (prog_nkernels < 256) prog_kernels[prog_nkernels++] = {f, call, name};
+    return prog_nkernels;
+}
+
+const char *sim_kreg_name(const void *f)
+{
+    for (int i = 0; i < prog_nkernels; i++)
+        if (prog_kernels[i].f == f) return prog_kernels[i].name;
+    return nullptr;
+}
+
+void (*sim_kreg_find(const void *f))(const void *, void **)
+{
+    for (int i = 0; i < prog_nkernels; i++)
+        if (prog_kernels[i].f == f) return prog_kernels[i].call;
+    return nullptr;
+}
+
+/* Names of kernels launched through a variable (`kernel<<<...>>>` in a
+ * generic lambda): found once per address. */
+static struct { const void *f; char name[64]; } prog_names[64];
+static int prog_nnames;
+
+static const char *kernel_name(const void *func, const char *name)
+{
+    if (name[0] != '?') return name;
+    const char *known = sim_kreg_name(func);
+    if (known) return known;
+    for (int i = 0; i < prog_nnames; i++)
+        if (prog_names[i].f == func) return prog_names[i].name;
+    char full[512];
+    if (prog_nnames < 64 && where_of(func, full, sizeof full, nullptr, 0) == 0 && full[0] && full[0] != '?') {
+        prog_names[prog_nnames].f = func;
+        short_name(full, prog_names[prog_nnames].name, sizeof prog_names[0].name);
+        return prog_names[prog_nnames++].name;
+    }
+    return name[1] ? name + 1 : "kernel";
+}
+
+cudaError_t sim_prog_sticky(void) { return sim_sticky_error(); }
+
+cudaError_t sim_prog_launch(const void *func, const char *name0, const char *file, int line, const sim_cfg &cfg,
+                            void (*body)(void *), void *ctx)
+{
+    const char *name = kernel_name(func, name0);
+    cudaError_t sticky = sim_sticky_error();
+    if (sticky != cudaSuccess) {
+        rec("launch\t%s\t%d\t%u,%u,%u\t%u,%u,%u\t%zu\t0\t1\n", name, line, cfg.grid.x, cfg.grid.y, cfg.grid.z,
+            cfg.block.x, cfg.block.y, cfg.block.z, cfg.smem);
+        sim_set_last_error(sticky);
+        return sticky;
+    }
+    rec("begin\t%s\t%d\n", name, line);
+    prog_job.err[0] = 0;
+    sim_g.race.pc1 = sim_g.race.pc2 = nullptr;
+    double t0 = now_s();
+    int rc = sim_launch_fn(&prog_job, name, file, line, cfg.grid, cfg.block, cfg.smem, body, ctx, func);
+    double ms = (now_s() - t0) * 1e3;
+    rec("launch\t%s\t%d\t%u,%u,%u\t%u,%u,%u\t%zu\t%.6f\t%d\n", name, line, cfg.grid.x, cfg.grid.y, cfg.grid.z,
+        cfg.block.x, cfg.block.y, cfg.block.z, cfg.smem, ms, rc != 0);
+    if (rc == 0) return cudaSuccess;
+    cudaError_t e = sim_cuda_last_error(0);
+    char msg[LAB_ERR_MAX + 256];
+    snprintf(msg, sizeof msg, "%s", prog_job.err[0] ? prog_job.err : sim_last_diagnostic());
+    if (strstr(msg, "data race") && (sim_g.race.pc1 || sim_g.race.pc2)) {
+        /* the source lines of the two accesses */
+        char l1[600] = "?", l2[600] = "?";
+        /* return addresses: the call is the instruction before */
+        if (sim_g.race.pc1) where_of((const char *)sim_g.race.pc1 - 1, nullptr, 0, l1, sizeof l1);
+        if (sim_g.race.pc2) where_of((const char *)sim_g.race.pc2 - 1, nullptr, 0, l2, sizeof l2);
+        size_t l = strlen(msg);
+        snprintf(msg + l, sizeof msg - l, "; the two accesses are at %s and %s", l1, l2);
+    }
+    if (sim_g.fault_pc) {
+        char loc[600];
+        if (where_of(sim_g.fault_pc, nullptr, 0, loc, sizeof loc) == 0) {
+            size_t l = strlen(msg);
+            snprintf(msg + l, sizeof msg - l, ", at %s", loc);
+        }
+    }
+    fflush(stdout);
+    fprintf(stderr, "simulator: %s\n", msg);
+    fflush(stderr);
+    rec("fault\t%s\t%s\n", sim_cuda_error_name(e), msg);
+    /* a fault inside the kernel poisons the context, as on a GPU; a launch
+     * refused before it started (its shape) does not */
+    if (e == cudaErrorLaunchFailure || e == cudaErrorIllegalAddress || e == cudaErrorAssert ||
+        e == cudaErrorHardwareStackError || e == cudaErrorIllegalInstruction)
+        sim_set_sticky_error(e);
+    return e;
+}
+
+void sim_assert_fail(const char *expr, const char *file, int line, const char *func)
+{
+    if (!sim_in_fiber()) __assert_fail(expr, file, (unsigned)line, func);
+    const uint3 &t = sim_cur->tid;
+    fflush(stdout);
+    /* the GPU's own message, then the launch ends with cudaErrorAssert */
+    fprintf(stderr, "%s:%d: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.\n", file, line, func,
+            sim_block_idx.x, sim_block_idx.y, sim_block_idx.z, t.x, t.y, t.z, expr);
+    char blk[64], thr[96];
+    sim_block_name(blk, sizeof blk);
+    sim_thread_name(thr, sizeof thr, sim_cur->linear);
+    sim_fail_code(cudaErrorAssert, "%s: %s, %s: assert(%s) failed at line %d; the launch ends with cudaErrorAssert",
+                  sim_g.kernel, blk, thr, expr, line);
+}
+
+void sim_unsupported(int line, const char *file, const char *msg)
+{
+    char where[96];
+    sim_where(where, sizeof where, line, file);
+    if (!sim_in_fiber()) {
+        fprintf(stderr, "simulator: %s (%s)\n", msg, where);
+        abort();
+    }
+    sim_fail_code(cudaErrorNotSupported, "%s: %s (%s)", sim_g.kernel, msg, where);
+}
+
+/* ------------------------------------------------------------- memory */
+
+cudaError_t sim_prog_malloc(void **p, const char *call, const char *name, int line, size_t bytes, unsigned flags)
+{
+    (void)flags;
+    cudaError_t e = sim_cuda_malloc_named(p, bytes, call, name, line);
+    if (e != cudaSuccess && e != sim_sticky_error()) {
+        const char *why = sim_diag_take();
+        if (why) fprintf(stderr, "simulator: %s\n", why);
+    }
+    return e;
+}
+
+cudaError_t sim_prog_free(void *p, const char *call, const char *name, int line)
+{
+    (void)name;
+    cudaError_t e = sim_cuda_free_at(p, call, line);
+    if (e != cudaSuccess) {
+        const char *why = sim_diag_take();
+        if (why) fprintf(stderr, "simulator: %s (line %d)\n", why, line);
+    }
+    return e;
+}
+
+cudaError_t sim_prog_pitch(void **p, size_t *pitch, size_t width, size_t height, const char *name, int line)
+{
+    /* rows start 512 bytes apart at least, as on current GPUs */
+    size_t pt = (width + 511) / 512 * 512;
+    if (pitch) *pitch = pt;
+    return sim_prog_malloc(p, "cudaMallocPitch", name, line, pt * (height ? height : 1), 0);
+}
+
+cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
+                         cudaMemcpyKind kind)
+{
+    if (width > dpitch || width > spitch) return sim_err_value();
+    for (size_t r = 0; r < height; r++) {
+        cudaError_t e = sim_cuda_memcpy((char *)dst + r * dpitch, (const char *)src + r * spitch, width, kind);
+        if (e != cudaSuccess) return e;
+    }
+    return cudaSuccess;
+}
+
+cudaError_t cudaMemset2D(void *p, size_t pitch, int value, size_t width, size_t height)
+{
+    if (width > pitch) return sim_err_value();
+    for (size_t r = 0; r < height; r++) {
+        cudaError_t e = sim_cuda_memset((char *)p + r * pitch, value, width);
+        if (e != cudaSuccess) return e;
+    }
+    return cudaSuccess;
+}
+
+/* ------------------------------------------------------ streams, events */
+
+struct sim_stream_s { int flags; };
+struct sim_event_s { double t; int recorded; unsigned flags; };
+
+#define SIM_STICKY() do { cudaError_t s_ = sim_sticky_error(); if (s_) return s_; } while (0)
+
+cudaError_t cudaStreamCreate(cudaStream_t *s) { return cudaStreamCreateWithFlags(s, 0); }
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned flags)
+{
+    SIM_STICKY();
+    if (!s) return sim_err_value();
+    *s = new sim_stream_s{(int)flags};
+    return cudaSuccess;
+}
+cudaError_t cudaStreamDestroy(cudaStream_t s)
+{
+    delete s;
+    return cudaSuccess;
+}
+cudaError_t cudaStreamSynchronize(cudaStream_t) { SIM_STICKY(); return cudaSuccess; }
+cudaError_t cudaStreamQuery(cudaStream_t) { SIM_STICKY(); return cudaSuccess; }
+cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t, unsigned) { SIM_STICKY(); return cudaSuccess; }
+
+cudaError_t cudaEventCreate(cudaEvent_t *e) { return cudaEventCreateWithFlags(e, 0); }
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t *e, unsigned flags)
+{
+    SIM_STICKY();
+    if (!e) return sim_err_value();
+    *e = new sim_event_s{0, 0, flags};
+    return cudaSuccess;
+}
+cudaError_t cudaEventDestroy(cudaEvent_t e)
+{
+    delete e;
+    return cudaSuccess;
+}
+cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t)
+{
+    SIM_STICKY();
+    if (!e) return sim_err_handle();
+    e->t = now_s();
+    e->recorded = 1;
+    return cudaSuccess;
+}
+cudaError_t cudaEventSynchronize(cudaEvent_t e)
+{
+    SIM_STICKY();
+    return e ? cudaSuccess : sim_err_handle();
+}
+cudaError_t cudaEventQuery(cudaEvent_t e)
+{
+    SIM_STICKY();
+    return e ? cudaSuccess : sim_err_handle();
+}
+cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEvent_t b)
+{
+    SIM_STICKY();
+    if (!ms || !a || !b) return sim_err_handle();
+    if (!a->recorded || !b->recorded) {
+        sim_set_last_error(cudaErrorInvalidResourceHandle);
+        return cudaErrorInvalidResourceHandle;
+    }
+    if ((a->flags | b->flags) & cudaEventDisableTiming) {
+        sim_set_last_error(cudaErrorInvalidResourceHandle);
+        return cudaErrorInvalidResourceHandle;
+    }
+    *ms = (float)((b->t - a->t) * 1e3);
+    if (!prog_events_said) {
+        prog_events_said = 1;
+        rec("events\n");
+    }
+    return cudaSuccess;
+}
+
+/* ------------------------------------------------------------- device */
+
+static const occ_model *model(void)
+{
+    if (!prog_model) {
+        const char *m = getenv("GPULAB_MODEL");
+        prog_model = m && *m ? occ_model_find(m) : nullptr;
+        if (!prog_model) prog_model = occ_model_at(0);
+    }
+    return prog_model;
+}
+
+/* the memory of the modelled GPU, from its title ("..., 141 GB HBM3e") */
+static size_t model_memory(void)
+{
+    const char *t = model()->title;
+    const char *g = strstr(t, " GB");
+    if (!g) return (size_t)16 << 30;
+    const char *s = g;
+    while (s > t && (s[-1] >= '0' && s[-1] <= '9')) s--;
+    return (size_t)atol(s) * 1000ull * 1000ull * 1000ull;
+}
+
+cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total_bytes)
+{
+    SIM_STICKY();
+    size_t total = model_memory(), used = sim_mem_in_use();
+    if (total_bytes) *total_bytes = total;
+    if (free_bytes) *free_bytes = used < total ? total - used : 0;
+    return cudaSuccess;
+}
+
+cudaError_t cudaGetDeviceCount(int *n)
+{
+    if (n) *n = 1;
+    return cudaSuccess;
+}
+cudaError_t cudaDriverGetVersion(int *v) { if (v) *v = 13000; return cudaSuccess; }
+cudaError_t cudaRuntimeGetVersion(int *v) { if (v) *v = 13000; return cudaSuccess; }
+
+cudaError_t cudaGetDeviceProperties(cudaDeviceProp *p, int device)
+{
+    if (!p) return sim_err_value();
+    if (device != 0) {
+        sim_set_last_error(cudaErrorInvalidDevice);
+        return cudaErrorInvalidDevice;
+    }
+    const occ_model *m = model();
+    memset(p, 0, sizeof *p);
+    const char *comma = strchr(m->title, ',');
+    snprintf(p->name, sizeof p->name, "%.*s (simulated)", comma ? (int)(comma - m->title) : 200, m->title);
+    p->totalGlobalMem = model_memory();
+    p->sharedMemPerBlock = (size_t)m->smem_per_block;
+    p->sharedMemPerBlockOptin = (size_t)m->smem_per_block_optin;
+    p->sharedMemPerMultiprocessor = (size_t)m->smem_per_sm;
+    p->regsPerBlock = m->regs_per_block;
+    p->regsPerMultiprocessor = m->regs_per_sm;
+    p->warpSize = m->warp_size;
+    p->memPitch = 2147483647;
+    p->maxThreadsPerBlock = m->max_threads_per_block;
+    p->maxThreadsDim[0] = 1024;
+    p->maxThreadsDim[1] = 1024;
+    p->maxThreadsDim[2] = 64;
+    p->maxGridSize[0] = 2147483647;
+    p->maxGridSize[1] = 65535;
+    p->maxGridSize[2] = 65535;
+    p->totalConstMem = 65536;
+    p->major = m->cc_major;
+    p->minor = m->cc_minor;
+    p->multiProcessorCount = m->sms;
+    p->maxThreadsPerMultiProcessor = m->max_threads_per_sm;
+    p->maxBlocksPerMultiProcessor = m->max_blocks_per_sm;
+    p->concurrentKernels = 1;
+    p->unifiedAddressing = 1;
+    p->managedMemory = 1;
+    p->cooperativeLaunch = 0; /* this_grid().sync() is not simulated */
+    p->canMapHostMemory = 1;
+    return cudaSuccess;
+}
+
+cudaError_t cudaDeviceGetAttribute(int *v, cudaDeviceAttr a, int device)
+{
+    if (!v) return sim_err_value();
+    if (device != 0) {
+        sim_set_last_error(cudaErrorInvalidDevice);
+        return cudaErrorInvalidDevice;
+    }
+    cudaDeviceProp p;
+    cudaGetDeviceProperties(&p, 0);
+    switch (a) {
+    case cudaDevAttrMaxThreadsPerBlock: *v = p.maxThreadsPerBlock; break;
+    case cudaDevAttrMaxBlockDimX: *v = p.maxThreadsDim[0]; break;
+    case cudaDevAttrMaxBlockDimY: *v = p.maxThreadsDim[1]; break;
+    case cudaDevAttrMaxBlockDimZ: *v = p.maxThreadsDim[2]; break;
+    case cudaDevAttrMaxGridDimX: *v = p.maxGridSize[0]; break;
+    case cudaDevAttrMaxGridDimY: *v = p.maxGridSize[1]; break;
+    case cudaDevAttrMaxGridDimZ: *v = p.maxGridSize[2]; break;
+    case cudaDevAttrMaxSharedMemoryPerBlock: *v = (int)p.sharedMemPerBlock; break;
+    case cudaDevAttrTotalConstantMemory: *v = (int)p.totalConstMem; break;
+    case cudaDevAttrWarpSize: *v = p.warpSize; break;
+    case cudaDevAttrMaxRegistersPerBlock: *v = p.regsPerBlock; break;
+    case cudaDevAttrMultiProcessorCount: *v = p.multiProcessorCount; break;
+    case cudaDevAttrMaxThreadsPerMultiProcessor: *v = p.maxThreadsPerMultiProcessor; break;
+    case cudaDevAttrComputeCapabilityMajor: *v = p.major; break;
+    case cudaDevAttrComputeCapabilityMinor: *v = p.minor; break;
+    case cudaDevAttrMaxSharedMemoryPerMultiprocessor: *v = (int)p.sharedMemPerMultiprocessor; break;
+    case cudaDevAttrMaxRegistersPerMultiprocessor: *v = p.regsPerMultiprocessor; break;
+    case cudaDevAttrManagedMemory: *v = 1; break;
+    case cudaDevAttrCooperativeLaunch: *v = 0; break;
+    case cudaDevAttrMaxSharedMemoryPerBlockOptin: *v = (int)p.sharedMemPerBlockOptin; break;
+    case cudaDevAttrMaxBlocksPerMultiprocessor: *v = p.maxBlocksPerMultiProcessor; break;
+    default: *v = 0; break; /* clock rates and the like: not modelled */
+    }
+    return cudaSuccess;
+}
+
+cudaError_t sim_func_attributes(cudaFuncAttributes *a, const void *f)
+{
+    if (!a || !f) return sim_err_value();
+    memset(a, 0, sizeof *a);
+    a->maxThreadsPerBlock = 1024;
+    a->numRegs = 32; /* unknown on the simulator: what nvcc gives a small kernel */
+    a->maxDynamicSharedSizeBytes = (int)model()->smem_per_block;
+    return cudaSuccess;
+}
+
+/* Resident blocks of `block` threads and smem bytes on one SM of the model,
+ * at 32 registers per thread. */
+static int occ_blocks(int block, size_t smem)
+{
+    const occ_model *m = model();
+    if (block < 1 || block > m->max_threads_per_block) return 0;
+    int warps = (block + 31) / 32;
+    int by_threads = m->max_threads_per_sm / (warps * 32);
+    int by_regs = m->regs_per_sm / (warps * 32 * 32);
+    long per = (long)((smem + (size_t)m->smem_alloc_unit - 1) / (size_t)m->smem_alloc_unit * (size_t)m->smem_alloc_unit) +
+               m->smem_reserved_per_block;
+    int by_smem = smem == 0 ? m->max_blocks_per_sm : (int)(m->smem_per_sm / (per ? per : 1));
+    int b = m->max_blocks_per_sm;
+    if (by_threads < b) b = by_threads;
+    if (by_regs < b) b = by_regs;
+    if (by_smem < b) b = by_smem;
+    return b < 0 ? 0 : b;
+}
+
+cudaError_t sim_occ_blocks(int *blocks, int block, size_t smem)
+{
+    if (!blocks) return sim_err_value();
+    *blocks = occ_blocks(block, smem);
+    return cudaSuccess;
+}
+
+cudaError_t sim_occ_suggest(int *min_grid, int *block, size_t smem, int limit)
+{
+    if (!min_grid || !block) return sim_err_value();
+    const occ_model *m = model();
+    int best = 0, best_b = 32, lim = limit > 0 && limit < m->max_threads_per_block ? limit : m->max_threads_per_block;
+    for (int b = 32; b <= lim; b += 32) {
+        int t = occ_blocks(b, smem) * b;
+        if (t >= best) {
+            best = t;
+            best_b = b;
+        }
+    }
+    *block = best_b;
+    *min_grid = occ_blocks(best_b, smem) * m->sms;
+    return cudaSuccess;
+}
+
+cudaError_t sim_err_value(void)
+{
+    sim_set_last_error(cudaErrorInvalidValue);
+    return cudaErrorInvalidValue;
+}
+
+cudaError_t sim_err_handle(void)
+{
+    sim_set_last_error(cudaErrorInvalidResourceHandle);
+    return cudaErrorInvalidResourceHandle;
+}
+
+/* ------------------------------------------------------------- crashes */
+
+static void crash(int sig, siginfo_t *si, void *uctx)
+{
+    void *pc = nullptr;
+#if defined(__x86_64__)
+    pc = (void *)((ucontext_t *)uctx)->uc_mcontext.gregs[REG_RIP];
+#elif defined(__aarch64__)
+    pc = (void *)((ucontext_t *)uctx)->uc_mcontext.pc;
+#else
+    (void)uctx;
+#endif
+    char why[512] = "";
+    if (sig == SIGSEGV || sig == SIGBUS) {
+        int w = 0;
+#if defined(__x86_64__)
+        w = (((ucontext_t *)uctx)->uc_mcontext.gregs[REG_ERR] & 2) != 0;
+#endif
+        if (!sim_mem_explain(si->si_addr, w, why, sizeof why))
+            snprintf(why, sizeof why, "%s address %p", w ? "writes" : "reads", si->si_addr);
+    }
+    const char *k = sim_g.in_launch ? sim_g.kernel : "";
+    rec("crash\t%d\t%p\t%s\t%s\n", sig, pc, k ? k : "", why);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+__attribute__((constructor)) static void prog_init(void)
+{
+    const char *r = getenv("GPULAB_RESULT");
+    if (r && *r) prog_fd = open(r, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+    ssize_t n = readlink("/proc/self/exe", prog_exe, sizeof prog_exe - 1);
+    prog_exe[n > 0 ? n : 0] = 0;
+    setvbuf(stdout, nullptr, _IOLBF, 0);
+    const char *rc = getenv("GPULAB_RACE_CHECK");
+    prog_cfg.race_check = rc && *rc == '1';
+    prog_cfg.repeats = 1;
+    prog_job.cfg = &prog_cfg;
+    sim_mem_guarded(1);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = crash;
+    sa.sa_flags = SA_SIGINFO | SA_RESETHAND;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGSEGV, &sa, nullptr);
+    sigaction(SIGBUS, &sa, nullptr);
+    sigaction(SIGFPE, &sa, nullptr);
+    sigaction(SIGILL, &sa, nullptr);
+    sigaction(SIGABRT, &sa, nullptr);
+}
+
+} /* namespace gpulab_sim */

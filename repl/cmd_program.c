@@ -1,0 +1,486 @@
+/* cmd_program.c - a student's own CUDA program: open, edit, and what run,
+ * compare and show do while one is open (kernels/program does the work). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "cmd.h"
+#include "out.h"
+#include "parse.h"
+#include "program.h"
+#include "session.h"
+
+void sess_close_program(struct session *s)
+{
+    if (s->prog) {
+        prog_result_free(&s->prog->last);
+        free(s->prog);
+        s->prog = NULL;
+    }
+    for (int i = 0; s->prog_defines[i]; i++) {
+        free(s->prog_defines[i]);
+        s->prog_defines[i] = NULL;
+    }
+}
+
+static void print_issues(const prog *p)
+{
+    for (int i = 0; i < p->nissues; i++)
+        out_printf("  %s:%d: %s\n", p->issues[i].file, p->issues[i].line, p->issues[i].msg);
+}
+
+/* The file as typed, else beside the script that names it. */
+static int resolve(struct session *s, const char *name, char *buf, size_t len)
+{
+    struct stat st;
+    if (stat(name, &st) == 0 || name[0] == '/' || !s->script) {
+        snprintf(buf, len, "%s", name);
+        return 0;
+    }
+    const char *sl = strrchr(s->script, '/');
+    if (sl) {
+        snprintf(buf, len, "%.*s/%s", (int)(sl - s->script), s->script, name);
+        if (stat(buf, &st) == 0) return 0;
+    }
+    snprintf(buf, len, "%s", name);
+    return 0;
+}
+
+static enum cmd_status do_open(struct session *s, int argc, char **argv)
+{
+    if (argc < 2) return sess_error(s, -1, "open needs a file: open FILE.cu [-DNAME=VALUE ...]");
+    for (int i = 2; i < argc; i++)
+        if (strncmp(argv[i], "-D", 2) != 0 || strlen(argv[i]) < 3)
+            return sess_error(s, i, "open takes FILE.cu and then only -DNAME or -DNAME=VALUE definitions");
+    if (argc - 2 > 16) return sess_error(s, 18, "at most 16 definitions");
+    char path[PROG_PATH_MAX], msg[1024];
+    resolve(s, argv[1], path, sizeof path);
+    prog *p = calloc(1, sizeof *p);
+    if (!p) return sess_error(s, -1, "out of memory");
+    if (prog_open(p, path, msg, sizeof msg) != 0) {
+        free(p);
+        return sess_error(s, 1, "%s", msg);
+    }
+    snprintf(p->shown, sizeof p->shown, "%s", argv[1]);
+    sess_close_program(s);
+    s->prog = p;
+    for (int i = 2; i < argc; i++) s->prog_defines[i - 2] = strdup(argv[i]);
+    if (!s->json) {
+        out_printf("%s: %d kernel%s", p->shown, p->nkernels, p->nkernels == 1 ? "" : "s");
+        for (int i = 0; i < p->nkernels; i++) out_printf("%s %s (line %d)", i ? "," : ":", p->kernels[i].name, p->kernels[i].line);
+        out_printf("\n");
+        if (p->nissues) {
+            out_printf("it cannot run on the simulator:\n");
+            print_issues(p);
+        }
+        if (s->interactive) out_printf("run builds and runs it; compare runs it on the GPU and the simulator; use ALGO goes back\n");
+    }
+    return CMD_OK;
+}
+
+static enum cmd_status do_edit(struct session *s, int argc, char **argv)
+{
+    if (!s->prog) return sess_error(s, -1, "no program is open: open FILE.cu first");
+    if (argc > 1) return sess_error(s, 1, "edit takes no arguments: it edits %s", s->prog->shown);
+    const char *ed = getenv("VISUAL");
+    if (!ed || !*ed) ed = getenv("EDITOR");
+    if (!ed || !*ed) ed = "vi";
+    out_flush();
+    pid_t pid = fork();
+    if (pid < 0) return sess_error(s, -1, "cannot start the editor: %s", strerror(errno));
+    if (pid == 0) {
+        /* $EDITOR may carry arguments ("code -w"): let the shell split it */
+        execl("/bin/sh", "sh", "-c", "exec $0 \"$1\"", ed, s->prog->path, (char *)NULL);
+        _exit(127);
+    }
+    int st = 0;
+    while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {}
+    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+        out_warn("the editor (%s) ended with status %d; reloading the file anyway",
+                 ed, WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
+    char msg[1024], shown[256];
+    snprintf(shown, sizeof shown, "%s", s->prog->shown);
+    if (prog_open(s->prog, s->prog->path, msg, sizeof msg) != 0) return sess_error(s, -1, "%s", msg);
+    snprintf(s->prog->shown, sizeof s->prog->shown, "%s", shown);
+    out_printf("reloaded %s: %d kernel%s\n", shown, s->prog->nkernels, s->prog->nkernels == 1 ? "" : "s");
+    if (s->prog->nissues) {
+        out_printf("it cannot run on the simulator:\n");
+        print_issues(s->prog);
+    }
+    return CMD_OK;
+}
+
+/* ------------------------------------------------------------------- run */
+
+static void on_output(void *ctx, int fd, const char *buf, size_t n)
+{
+    struct session *s = ctx;
+    if (s->json) return; /* kept in the result, printed as JSON */
+    FILE *f = fd == 1 ? out_stream() : out_err_stream();
+    fwrite(buf, 1, n, f);
+    fflush(f);
+}
+
+static long long mem_limit(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), pg = sysconf(_SC_PAGESIZE);
+    if (pages <= 0 || pg <= 0) return 8ll << 30;
+    return (long long)pages * pg / 4 * 3;
+}
+
+static int run_on(struct session *s, enum prog_mode backend, int argc, char **argv, int echo, prog_result *r)
+{
+    prog_options o;
+    memset(&o, 0, sizeof o);
+    /* run shows stdout and stderr in the order the program wrote them */
+    o.merge_output = echo && !s->json;
+    o.backend = backend;
+    o.time_limit = backend == PROG_SIM ? s->time_limit : (s->time_limit > 0 ? s->time_limit * 10 : 0);
+    o.mem_limit = mem_limit();
+    o.race_check = s->cfg.race_check;
+    o.model = s->cfg.model;
+    o.argc = argc;
+    o.argv = argv;
+    o.defines = (const char *const *)s->prog_defines;
+    o.on_output = echo ? on_output : NULL;
+    o.ctx = s;
+    o.interrupt = &lab_interrupted;
+    if (s->interactive && !s->json) out_progress("  building %s for the %s...", s->prog->shown,
+                                                 backend == PROG_GPU ? "GPU" : "simulator");
+    int rc = prog_run(s->prog, &o, r);
+    out_progress_clear();
+    return rc;
+}
+
+static const char *backend_word(enum prog_mode b) { return b == PROG_GPU ? "GPU" : "simulator"; }
+
+static void fmt_dim(const unsigned d[3], char *buf, size_t len)
+{
+    if (d[1] == 1 && d[2] == 1) snprintf(buf, len, "%u", d[0]);
+    else if (d[2] == 1) snprintf(buf, len, "%ux%u", d[0], d[1]);
+    else snprintf(buf, len, "%ux%ux%u", d[0], d[1], d[2]);
+}
+
+static void print_launches(const prog_result *r, enum prog_mode b)
+{
+    if (r->nlaunches == 0) return;
+    const char *hdr[] = {"kernel", "line", "launches", "grid", "block", "shared", b == PROG_GPU ? "ms" : "ms (sim)"};
+    struct out_table *t = out_table_new(7, hdr, "lrrrrrr");
+    for (int i = 0; i < r->nlaunches; i++) {
+        const prog_launch *l = &r->launches[i];
+        char line[16], cnt[32], g[48], bl[48], sm[32], ms[32];
+        snprintf(line, sizeof line, "%d", l->line);
+        if (l->failed) snprintf(cnt, sizeof cnt, "%d (%d failed)", l->count, l->failed);
+        else snprintf(cnt, sizeof cnt, "%d", l->count);
+        fmt_dim(l->grid, g, sizeof g);
+        fmt_dim(l->block, bl, sizeof bl);
+        snprintf(sm, sizeof sm, "%zu", l->smem);
+        snprintf(ms, sizeof ms, "%.3f", l->ms);
+        const char *cells[] = {l->kernel, line, cnt, g, bl, sm, ms};
+        out_table_row(t, cells);
+        if (l->failed) out_table_color(t, 2, OUT_ERROR);
+    }
+    out_table_print(t);
+    out_table_free(t);
+    if (r->launches_dropped) out_printf("(%d more launch shapes not listed)\n", r->launches_dropped);
+}
+
+/* What happened, in the student's terms. */
+static void print_end(struct session *s, const prog_result *r, enum prog_mode b)
+{
+    if (r->timed_out) {
+        out_printf("%sstopped:%s it ran longer than the time limit of %g s", out_color(OUT_ERROR),
+                   out_color(OUT_RESET), b == PROG_SIM ? s->time_limit : s->time_limit * 10);
+        if (r->running[0]) out_printf(" while kernel %s was running", r->running);
+        out_printf(" (a kernel that waits for something that never happens, or a loop that never ends?); "
+                   "set time-limit changes the limit\n");
+    } else if (r->interrupted) {
+        out_printf("stopped by Ctrl-C");
+        if (r->running[0]) out_printf(" while kernel %s was running", r->running);
+        out_printf("\n");
+    } else if (r->signal) {
+        out_printf("%s%s%s", out_color(OUT_ERROR), r->msg, out_color(OUT_RESET));
+        if (r->running[0] && !strstr(r->msg, "in kernel")) out_printf(" (kernel %s was running)", r->running);
+        if (r->out_of_memory) out_printf("; it ran out of memory (the limit is 3/4 of this machine's)");
+        out_printf("\n");
+    } else {
+        out_printf("exit status %d", r->exit_code);
+    }
+    if (!r->timed_out && !r->interrupted && !r->signal) {
+        int n = 0;
+        for (int i = 0; i < r->nlaunches; i++) n += r->launches[i].count;
+        out_printf(" · %.2f s · %d launch%s on the %s", r->seconds, n, n == 1 ? "" : "es", backend_word(b));
+        if (r->cached) out_printf(" · cached build\n");
+        else out_printf(" · built in %.1f s\n", r->build_seconds);
+    }
+    print_launches(r, b);
+    if (r->used_events && b == PROG_SIM)
+        out_printf("note: cudaEventElapsedTime measured simulator time on this CPU, not GPU time\n");
+}
+
+static json_t *result_json(const struct session *s, const prog_result *r, enum prog_mode b)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "program", json_string(s->prog->shown));
+    json_object_set_new(o, "backend", json_string(b == PROG_GPU ? "gpu" : "sim"));
+    json_object_set_new(o, "exit", json_integer(r->exit_code));
+    json_object_set_new(o, "signal", json_integer(r->signal));
+    json_object_set_new(o, "timed_out", json_boolean(r->timed_out));
+    json_object_set_new(o, "seconds", json_real(r->seconds));
+    json_object_set_new(o, "cached", json_boolean(r->cached));
+    json_object_set_new(o, "stdout", json_stringn(r->out ? r->out : "", r->out_len));
+    json_object_set_new(o, "stderr", json_stringn(r->err ? r->err : "", r->err_len));
+    if (r->fault[0]) json_object_set_new(o, "fault", json_string(r->fault));
+    json_t *ls = json_array();
+    for (int i = 0; i < r->nlaunches; i++) {
+        const prog_launch *l = &r->launches[i];
+        json_t *j = json_object();
+        json_object_set_new(j, "kernel", json_string(l->kernel));
+        json_object_set_new(j, "line", json_integer(l->line));
+        json_object_set_new(j, "count", json_integer(l->count));
+        json_object_set_new(j, "failed", json_integer(l->failed));
+        json_object_set_new(j, "grid", json_pack("[iii]", l->grid[0], l->grid[1], l->grid[2]));
+        json_object_set_new(j, "block", json_pack("[iii]", l->block[0], l->block[1], l->block[2]));
+        json_object_set_new(j, "smem", json_integer((json_int_t)l->smem));
+        json_object_set_new(j, "ms", json_real(l->ms));
+        json_array_append_new(ls, j);
+    }
+    json_object_set_new(o, "launches", ls);
+    return o;
+}
+
+/* The backend a run uses: set backend, else the GPU when there is one. */
+static int choose_backend(struct session *s, enum prog_mode *b)
+{
+    char why[512];
+    if (s->cfg.backend == LAB_BACKEND_SIM) { *b = PROG_SIM; return 0; }
+    int gpu = prog_gpu_available(why, sizeof why);
+    if (s->cfg.backend == LAB_BACKEND_GPU && !gpu) {
+        sess_error(s, -1, "backend is gpu but %s; set backend sim (or auto) runs it on the simulator", why);
+        return -1;
+    }
+    *b = gpu ? PROG_GPU : PROG_SIM;
+    return 0;
+}
+
+static enum cmd_status finish(struct session *s, prog_result *r, enum prog_mode b)
+{
+    enum cmd_status st = CMD_OK;
+    s->prog->last_backend = b;
+    if (s->prog->have_last) prog_result_free(&s->prog->last);
+    s->prog->last = *r;
+    s->prog->have_last = 1;
+    if (!r->ran || r->timed_out || r->interrupted || r->signal) st = CMD_ERROR;
+    if (st == CMD_ERROR) s->errors++;
+    return st;
+}
+
+enum cmd_status prog_cmd_run(struct session *s, int argc, char **argv)
+{
+    enum prog_mode b;
+    if (choose_backend(s, &b) != 0) return CMD_ERROR;
+    prog_result r;
+    int rc = run_on(s, b, argc - 1, argv + 1, 1, &r);
+    if (rc != 0) {
+        /* refusals and compile errors, with the file's own lines */
+        out_printf("%s", r.msg);
+        if (r.msg[0] && r.msg[strlen(r.msg) - 1] != '\n') out_printf("\n");
+        prog_result_free(&r);
+        return sess_error(s, -1, "%s was not run", s->prog->shown);
+    }
+    if (s->json) out_json(result_json(s, &r, b));
+    else print_end(s, &r, b);
+    return finish(s, &r, b);
+}
+
+/* Lines that print a time differ from run to run and between backends. */
+static int is_timing_line(const char *l, size_t n)
+{
+    static const char *const words[] = {"ms", "time", "Time", "TIME", "sec", "elapsed", "GB/s", "us ", "час", "мс",
+                                        NULL};
+    for (int i = 0; words[i]; i++) {
+        size_t wl = strlen(words[i]);
+        for (size_t k = 0; k + wl <= n; k++)
+            if (memcmp(l + k, words[i], wl) == 0) return 1;
+    }
+    return 0;
+}
+
+/* Compare two outputs line by line; 0 when they agree (timing lines aside).
+ * first: the first differing line (1-based) in *line. */
+static int outputs_differ(const char *a, size_t an, const char *b, size_t bn, int *line, int *timing)
+{
+    size_t i = 0, j = 0;
+    int ln = 0;
+    *timing = 0;
+    while (i < an || j < bn) {
+        ln++;
+        size_t ie = i, je = j;
+        while (ie < an && a[ie] != '\n') ie++;
+        while (je < bn && b[je] != '\n') je++;
+        int same = ie - i == je - j && memcmp(a + i, b + j, ie - i) == 0;
+        if (!same) {
+            if (i < an && j < bn && is_timing_line(a + i, ie - i) && is_timing_line(b + j, je - j)) {
+                (*timing)++;
+            } else {
+                *line = ln;
+                return 1;
+            }
+        }
+        i = ie < an ? ie + 1 : an;
+        j = je < bn ? je + 1 : bn;
+    }
+    return 0;
+}
+
+static void show_line(const char *label, const char *t, size_t n, int line)
+{
+    size_t i = 0;
+    for (int k = 1; k < line && i < n; k++) {
+        while (i < n && t[i] != '\n') i++;
+        if (i < n) i++;
+    }
+    size_t e = i;
+    while (e < n && t[e] != '\n') e++;
+    if (i >= n) out_printf("  %-10s (no line %d: the output ends before it)\n", label, line);
+    else out_printf("  %-10s %.*s\n", label, (int)(e - i > 200 ? 200 : e - i), t + i);
+}
+
+enum cmd_status prog_cmd_compare(struct session *s, int argc, char **argv)
+{
+    char why[512];
+    if (!prog_gpu_available(why, sizeof why)) {
+        out_printf("compare runs the program on the GPU and on the simulator, and this machine has %s.\n"
+                   "Running it on the simulator only:\n",
+                   strncmp(why, "no GPU", 6) == 0 ? why : why);
+        prog_result r;
+        if (run_on(s, PROG_SIM, argc - 1, argv + 1, 1, &r) != 0) {
+            out_printf("%s", r.msg);
+            prog_result_free(&r);
+            return sess_error(s, -1, "%s was not run", s->prog->shown);
+        }
+        print_end(s, &r, PROG_SIM);
+        return finish(s, &r, PROG_SIM);
+    }
+    prog_result g, m;
+    if (run_on(s, PROG_GPU, argc - 1, argv + 1, 0, &g) != 0) {
+        out_printf("%s", g.msg);
+        prog_result_free(&g);
+        return sess_error(s, -1, "%s did not build for the GPU", s->prog->shown);
+    }
+    if (run_on(s, PROG_SIM, argc - 1, argv + 1, 0, &m) != 0) {
+        out_printf("%s", m.msg);
+        prog_result_free(&g);
+        prog_result_free(&m);
+        return sess_error(s, -1, "%s did not build for the simulator", s->prog->shown);
+    }
+    int line = 0, timing = 0;
+    int d_out = outputs_differ(g.out, g.out_len, m.out, m.out_len, &line, &timing);
+    int d_exit = g.exit_code != m.exit_code || g.signal != m.signal;
+    if (s->json) {
+        json_t *o = json_object();
+        json_object_set_new(o, "gpu", result_json(s, &g, PROG_GPU));
+        json_object_set_new(o, "sim", result_json(s, &m, PROG_SIM));
+        json_object_set_new(o, "agree", json_boolean(!d_out && !d_exit));
+        out_json(o);
+    } else {
+        out_printf("GPU:       exit status %d, %zu bytes of output, %.2f s\n", g.exit_code, g.out_len, g.seconds);
+        out_printf("simulator: exit status %d, %zu bytes of output, %.2f s\n", m.exit_code, m.out_len, m.seconds);
+        if (!d_out && !d_exit) {
+            out_printf("%sthe outputs agree%s", out_color(OUT_GOOD), out_color(OUT_RESET));
+            if (timing) out_printf(" (but for %d line%s that print times)", timing, timing == 1 ? "" : "s");
+            out_printf("\n");
+        } else {
+            out_printf("%sthe outputs differ%s", out_color(OUT_WARN), out_color(OUT_RESET));
+            if (d_out) {
+                out_printf(" from line %d:\n", line);
+                show_line("GPU", g.out ? g.out : "", g.out_len, line);
+                show_line("simulator", m.out ? m.out : "", m.out_len, line);
+            } else {
+                out_printf(": the exit statuses differ\n");
+            }
+            out_printf("A correct program prints the same on both (but for times, and float sums whose order\n"
+                       "depends on scheduling, such as atomicAdd on floats). Usually the difference is a race\n"
+                       "(threads that read what others write without a barrier between) or a read of memory\n"
+                       "nothing wrote: set race-check on and run it on the simulator to find the lines.\n");
+        }
+        print_launches(&m, PROG_SIM);
+    }
+    prog_result_free(&g);
+    return finish(s, &m, PROG_SIM);
+}
+
+enum cmd_status prog_cmd_show(struct session *s, int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    prog *p = s->prog;
+    if (s->json) {
+        json_t *o = json_object();
+        json_object_set_new(o, "program", json_string(p->shown));
+        json_object_set_new(o, "path", json_string(p->path));
+        json_t *ks = json_array();
+        for (int i = 0; i < p->nkernels; i++)
+            json_array_append_new(ks, json_pack("{s:s,s:i}", "kernel", p->kernels[i].name, "line", p->kernels[i].line));
+        json_object_set_new(o, "kernels", ks);
+        if (p->have_last) json_object_set_new(o, "last_run", result_json(s, &p->last, p->last_backend));
+        out_json(o);
+        return CMD_OK;
+    }
+    out_printf("%s%s%s  (%s)\n", out_color(OUT_BOLD), p->shown, out_color(OUT_RESET), p->path);
+    for (int i = 0; s->prog_defines[i]; i++) out_printf("  %s\n", s->prog_defines[i]);
+    out_printf("kernels:\n");
+    for (int i = 0; i < p->nkernels; i++) out_printf("  %-24s line %d\n", p->kernels[i].name, p->kernels[i].line);
+    if (p->nissues) {
+        out_printf("cannot run on the simulator:\n");
+        print_issues(p);
+    }
+    if (!p->have_last) {
+        out_printf("not run yet: run shows the launch shapes as they ran\n");
+        return CMD_OK;
+    }
+    out_printf("launches of the last run (on the %s):\n", backend_word(p->last_backend));
+    if (p->last.nlaunches == 0) out_printf("  none\n");
+    print_launches(&p->last, p->last_backend);
+    char tl[32];
+    if (s->time_limit > 0) snprintf(tl, sizeof tl, "%g s", s->time_limit);
+    else snprintf(tl, sizeof tl, "none");
+    out_printf("time limit on the simulator %s · race-check %s · model %s\n", tl, s->cfg.race_check ? "on" : "off",
+               s->cfg.model[0] ? s->cfg.model : "h200");
+    return CMD_OK;
+}
+
+const struct cmd cmd_program_group[] = {
+    {
+        .name = "open",
+        .usage = "open FILE.cu [-DNAME=VALUE ...]",
+        .help = "make your own CUDA program the thing run, compare and show act on",
+        .long_help =
+            "The file is plain CUDA C++ with its own main, as nvcc takes it: __shared__\n"
+            "arrays of any kind, <<<grid, block, shared, stream>>> launches, __constant__,\n"
+            "templates, headers beside it. run compiles it (once per content: the build is\n"
+            "cached) and runs it as a separate process, on the GPU when there is one, else\n"
+            "on gpulab's simulator (set backend chooses). On the simulator the kernels get\n"
+            "its diagnostics: divergent barriers, out-of-bounds and freed memory, and with\n"
+            "race-check on, shared-memory races; every message names the file's own lines.\n"
+            "What cannot run on the simulator (inline PTX, textures, dynamic parallelism,\n"
+            "thrust) is listed with its line when the file is opened. -D definitions are\n"
+            "passed to the compiler. use ALGO goes back to the built-in algorithms.\n"
+            "See docs/programs.md.\n",
+        .run = do_open,
+        .complete = CMP_FILE,
+    },
+    {
+        .name = "edit",
+        .usage = "edit",
+        .help = "edit the open program in $VISUAL or $EDITOR, then reload it",
+        .run = do_edit,
+    },
+    {0},
+};

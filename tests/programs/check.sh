@@ -1,0 +1,61 @@
+#!/bin/sh
+# check.sh GPULAB PROGRAM.cu sim|gpu
+# Runs a corpus program the way a student does (gpulab -c "open F; run") on
+# one backend and checks what the program's comments ask for:
+#   // RUN: CMDS       gpulab commands before open (set race-check on, ...)
+#   // ARGS: A B       arguments for the program's main (ARGS-SIM / ARGS-GPU: there)
+#   // OPEN-SIM: -DX=1 definitions for open on that backend (OPEN-GPU too)
+#   // REJECT: TEXT    TEXT must not appear
+#   // EXPECT: TEXT    TEXT appears in the output (both backends)
+#   // EXPECT-SIM: / EXPECT-GPU:  only on that backend
+#   // FAILS           the run itself fails (crash, time limit, compile error):
+#                      gpulab's exit status is not 0; FAILS-SIM / FAILS-GPU: only there
+#   // SIM-ONLY        not run on the GPU
+# The builds are cached in the build tree, not in the user's cache.
+# Exit 77 (skipped) for gpu where there is no GPU.
+set -u
+gpulab=$1 prog=$2 backend=$3
+up=$(echo "$backend" | tr a-z A-Z)
+: "${XDG_CACHE_HOME:=$(dirname "$gpulab")/test-cache}"
+export XDG_CACHE_HOME
+if [ "$backend" = gpu ]; then
+    "$gpulab" -c "device" 2>&1 | grep -q "^no GPU" && exit 77
+    grep -q "^// SIM-ONLY" "$prog" && exit 77
+fi
+pre=$(sed -n 's|^// RUN: ||p' "$prog" | tr '\n' ';')
+args=$(sed -n -e 's|^// ARGS: ||p' -e "s|^// ARGS-$up: ||p" "$prog" | head -1)
+defs=$(sed -n "s|^// OPEN-$up: ||p" "$prog" | head -1)
+out=$("$gpulab" --no-color -c "set backend $backend; ${pre} open $prog $defs; run $args" 2>&1)
+status=$?
+fail=0
+expect_fail=0
+grep -q "^// FAILS\$" "$prog" && expect_fail=1
+grep -q "^// FAILS-$up\$" "$prog" && expect_fail=1
+if [ $expect_fail = 1 ] && [ $status = 0 ]; then
+    echo "FAIL: expected the run to fail, gpulab exited 0"; fail=1
+fi
+if [ $expect_fail = 0 ] && [ $status != 0 ]; then
+    echo "FAIL: gpulab exited $status"; fail=1
+fi
+tmp=$(mktemp)
+sed -n -e 's|^// EXPECT: ||p' -e "s|^// EXPECT-$up: ||p" "$prog" > "$tmp"
+while IFS= read -r want; do
+    case $out in
+        *"$want"*) ;;
+        *) echo "FAIL: missing: $want"; fail=1 ;;
+    esac
+done < "$tmp"
+sed -n 's|^// REJECT: ||p' "$prog" > "$tmp"
+while IFS= read -r bad; do
+    case $out in
+        *"$bad"*) echo "FAIL: present: $bad"; fail=1 ;;
+    esac
+done < "$tmp"
+rm -f "$tmp"
+if [ $fail != 0 ]; then
+    echo "---- output of gpulab (exit $status):"
+    echo "$out"
+    exit 1
+fi
+echo "$out" | tail -n 15
+exit 0

@@ -1,0 +1,186 @@
+/* test_translate.c - the source pass (kernels/program/translate.c): what it
+ * makes of each form of shared declaration and launch, that it keeps every
+ * line where it was, and what it refuses, with the line. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "program.h"
+
+static prog_source S;
+
+static const char *sim(const char *src)
+{
+    prog_source_free(&S);
+    assert_int_equal(prog_translate(src, strlen(src), "/x/t.cu", "t.cu", PROG_SIM, &S), 0);
+    return S.text;
+}
+
+static int lines(const char *s)
+{
+    int n = 0;
+    for (; *s; s++) n += *s == '\n';
+    return n;
+}
+
+/* the text of line n (1-based) of the translated file, after its #line */
+static const char *line_of(const char *s, int n, char *buf, size_t len)
+{
+    const char *p = strchr(s, '\n') + 1;
+    for (int i = 1; i < n && p; i++) p = strchr(p, '\n'), p = p ? p + 1 : NULL;
+    assert_non_null(p);
+    size_t l = strcspn(p, "\n");
+    snprintf(buf, len, "%.*s", (int)(l < len ? l : len - 1), p);
+    return buf;
+}
+
+static void test_line_directive_and_lines_kept(void **state)
+{
+    (void)state;
+    const char *src = "__global__ void k(float *p)\n{\n    __shared__ float a[4],\n        b[8];\n"
+                      "    p[0] = a[0] + b[0];\n}\nint main() { k<<<1,\n 4>>>(0); }\n";
+    const char *t = sim(src);
+    assert_true(strncmp(t, "#line 1 \"/x/t.cu\"\n", 18) == 0);
+    /* the file's lines, then what the pass adds after the last one */
+    const char *reg = strstr(t, "\nstatic int sim_kreg_0_ = ::gpulab_sim::sim_kreg(k, \"k\");");
+    assert_non_null(reg);
+    char b[512];
+    assert_string_equal(line_of(t, 5, b, sizeof b), "    p[0] = a[0] + b[0];");
+    assert_string_equal(line_of(t, 6, b, sizeof b), "}");
+    assert_int_equal(lines(t) - lines(reg), lines(src) + 1);
+    assert_int_equal(S.nkernels, 1);
+    assert_string_equal(S.kernels[0].name, "k");
+    assert_int_equal(S.kernels[0].line, 1);
+}
+
+static void test_shared_forms(void **state)
+{
+    (void)state;
+    const char *t = sim("__global__ void k() {\n"
+                        "  __shared__ float a[N], b[2][M];\n"
+                        "  static volatile __shared__ int c;\n"
+                        "  extern __shared__ __align__(16) unsigned char d[];\n"
+                        "  __shared__ T e[2][3][4];\n}\n");
+    assert_non_null(strstr(t, "SIM_SHARED(sim_T_a, a, N)"));
+    assert_non_null(strstr(t, "SIM_SHARED2(sim_T_b, b, 2, M)"));
+    assert_non_null(strstr(t, "using sim_T_c = int; SIM_SHARED_SCALAR(sim_T_c, c)"));
+    assert_non_null(strstr(t, "using sim_T_d = unsigned char; SIM_DYNAMIC_SHARED(sim_T_d, d)"));
+    assert_non_null(strstr(t, "SIM_SHARED_ND(sim_T_e, e,"));
+    assert_null(strstr(t, "__shared__"));
+    assert_int_equal(S.nissues, 0);
+}
+
+static void test_file_scope_shared(void **state)
+{
+    (void)state;
+    const char *t = sim("__shared__ int g[32];\n__global__ void k() { g[threadIdx.x] = 1; }\n");
+    assert_non_null(strstr(t, "SIM_SHARED_GLOBAL(sim_T_g, g, 32)"));
+    assert_non_null(strstr(t, "sim_get_g()[threadIdx.x] = 1"));
+}
+
+static void test_launch_forms(void **state)
+{
+    (void)state;
+    const char *t = sim("template <int B> __global__ void r(int *p);\n"
+                        "void f(int *p, cudaStream_t s) {\n"
+                        "  r<256><<<dim3(4, 2), 256, 1024, s>>>(p);\n"
+                        "  ns::g<<<1, 1>>>();\n}\n");
+    assert_non_null(strstr(t, "sim_launch_prog(::gpulab_sim::sim_kaddr(r<256>), \"r<256>\", __FILE__, __LINE__, "
+                              "::gpulab_sim::sim_cfg(dim3(4, 2), 256, 1024, s), [&](auto &&...sim_a_) "
+                              "{ r<256>(sim_a_...); }, p);"));
+    /* not a kernel of this file: the runtime looks its name up */
+    assert_non_null(strstr(t, "\"?ns::g\""));
+    assert_non_null(strstr(t, "{ ns::g(sim_a_...); });"));
+}
+
+static void test_templates_closing_like_launches(void **state)
+{
+    (void)state;
+    const char *t = sim("std::vector<std::vector<std::vector<int>>> v;\nint x = a >> 3;\n");
+    assert_non_null(strstr(t, "std::vector<std::vector<std::vector<int>>> v;"));
+    assert_int_equal(S.nissues, 0);
+}
+
+static void test_refusals_name_lines(void **state)
+{
+    (void)state;
+    sim("#include <thrust/sort.h>\n__global__ void k(int *p) {\n  asm(\"trap;\");\n"
+        "  k<<<1, 1>>>(p);\n  int v = tex1Dfetch<int>(t, 0);\n}\n__shared__ int bad[4] = {1};\n");
+    assert_int_equal(S.nissues, 5);
+    assert_int_equal(S.issues[0].line, 1);
+    assert_non_null(strstr(S.issues[0].msg, "thrust"));
+    assert_int_equal(S.issues[1].line, 3);
+    assert_non_null(strstr(S.issues[1].msg, "PTX"));
+    assert_int_equal(S.issues[2].line, 4);
+    assert_non_null(strstr(S.issues[2].msg, "dynamic parallelism"));
+    assert_int_equal(S.issues[3].line, 5);
+    assert_non_null(strstr(S.issues[3].msg, "textures"));
+    assert_int_equal(S.issues[4].line, 7);
+    assert_non_null(strstr(S.issues[4].msg, "initializer"));
+}
+
+static void test_comments_and_strings_are_left_alone(void **state)
+{
+    (void)state;
+    const char *t = sim("// __shared__ int a[4]; k<<<1,1>>>();\n"
+                        "const char *s = \"__shared__ k<<<1,1>>>()\";\n/* asm */\n");
+    assert_non_null(strstr(t, "// __shared__ int a[4]; k<<<1,1>>>();"));
+    assert_non_null(strstr(t, "\"__shared__ k<<<1,1>>>()\""));
+    assert_int_equal(S.nissues, 0);
+}
+
+static void test_headers(void **state)
+{
+    (void)state;
+    const char *t = sim("#include <cuda_runtime.h>\n#include \"util.cuh\"\n#include <cstdio>\n");
+    assert_non_null(strstr(t, "//#include <cuda_runtime.h>"));
+    assert_non_null(strstr(t, "\n#include <cstdio>"));
+    assert_int_equal(S.nincludes, 1);
+    assert_string_equal(S.includes[0], "util.cuh");
+}
+
+static void test_device_pointers(void **state)
+{
+    (void)state;
+    const char *t = sim("__device__ void w(volatile int *s, int t) { s[t] += s[t + 32]; }\n"
+                        "__global__ void k(float *g) {\n  __shared__ float tile[64];\n"
+                        "  float *row = &tile[8];\n  float *out = g;\n}\n");
+    assert_non_null(strstr(t, "w(::gpulab_sim::sim_vptr<volatile int> s, int t)"));
+    assert_non_null(strstr(t, "::gpulab_sim::sim_vptr<float> row = &tile[8];"));
+    assert_non_null(strstr(t, "float *out = g;"));
+}
+
+static void test_gpu_mode_wraps_launches_only(void **state)
+{
+    (void)state;
+    prog_source_free(&S);
+    const char *src = "__global__ void k() { __shared__ int a[2]; }\nint main() { k<<<2, 3>>>(); }\n";
+    assert_int_equal(prog_translate(src, strlen(src), "/x/t.cu", "t.cu", PROG_GPU, &S), 0);
+    assert_non_null(strstr(S.text, "__shared__ int a[2];"));
+    assert_non_null(strstr(S.text, "(::gpulab_gpu_pre(\"k\", __FILE__, __LINE__, 2, 3), k<<<2, 3>>>(), "
+                                   "::gpulab_gpu_post())"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_line_directive_and_lines_kept),
+        cmocka_unit_test(test_shared_forms),
+        cmocka_unit_test(test_file_scope_shared),
+        cmocka_unit_test(test_launch_forms),
+        cmocka_unit_test(test_templates_closing_like_launches),
+        cmocka_unit_test(test_refusals_name_lines),
+        cmocka_unit_test(test_comments_and_strings_are_left_alone),
+        cmocka_unit_test(test_headers),
+        cmocka_unit_test(test_device_pointers),
+        cmocka_unit_test(test_gpu_mode_wraps_launches_only),
+    };
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    prog_source_free(&S);
+    return rc;
+}
