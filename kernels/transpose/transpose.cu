@@ -1,5 +1,6 @@
 /* transpose.cu - transposing an n x n matrix: 2D grids, coalescing, and
- * shared-memory tiles with and without the padding column.
+ * shared-memory tiles with and without the padding column; and a plain copy
+ * of the matrix, the ceiling every transpose is measured against.
  *
  * Each kernel's comment names the idea it shows. The same source runs on the
  * GPU and on gpulab's simulator. Every element a thread writes is recorded
@@ -33,12 +34,12 @@ static __global__ void transpose_naive2d_k(T *a, long long n)
     }
 }
 
-/* Out of place, one element per thread: threadIdx.x walks along a row, so a
- * warp reads 32 neighbours in one transaction (coalesced) - and writes them
- * down a column of the output, 32 elements n apart, 32 transactions. The
- * write side decides the speed. */
+/* naive: out of place, one element per thread. threadIdx.x walks along a
+ * row, so a warp reads 32 neighbours in one transaction (coalesced) - and
+ * writes them down a column of the output, 32 elements n apart, 32
+ * transactions. The write side decides the speed. */
 template <class T>
-static __global__ void transpose_copy_k(const T *in, T *out, long long n)
+static __global__ void transpose_naive_k(const T *in, T *out, long long n)
 {
     const long long col = (long long)blockIdx.x * blockDim.x + threadIdx.x;
     const long long row = (long long)blockIdx.y * blockDim.y + threadIdx.y;
@@ -47,6 +48,46 @@ static __global__ void transpose_copy_k(const T *in, T *out, long long n)
         TRACE_READ(LAB_SP_GLOBAL, row * n + col, v);
         out[col * n + row] = v;
         TRACE_WRITE(LAB_SP_GLOBAL, col * n + row, v);
+    }
+}
+
+/* copy: no transpose at all, the ceiling. The matrix is copied as it lies,
+ * 16 bytes per access (a uint4 of 4 floats or ints, 2 doubles), and every
+ * thread has TRANSPOSE_COPY_UNROLL loads in flight before its first store.
+ * It moves the same bytes as a transpose, read once and written once, with
+ * every access coalesced: no transpose can be faster. The elements that do
+ * not fill a last 16-byte vector are copied one by one. */
+template <class T>
+static __global__ void transpose_copy_k(const T *in, T *out, long long count)
+{
+    constexpr int PER = (int)(sizeof(uint4) / sizeof(T));
+    const long long vecs = count / PER;
+    const uint4 *vin = reinterpret_cast<const uint4 *>(in);
+    uint4 *vout = reinterpret_cast<uint4 *>(out);
+    const long long first = (long long)blockIdx.x * blockDim.x * TRANSPOSE_COPY_UNROLL + threadIdx.x;
+    uint4 v[TRANSPOSE_COPY_UNROLL];
+#pragma unroll
+    for (int u = 0; u < TRANSPOSE_COPY_UNROLL; u++) {
+        const long long i = first + (long long)u * blockDim.x;
+        if (i < vecs) v[u] = vin[i];
+    }
+#pragma unroll
+    for (int u = 0; u < TRANSPOSE_COPY_UNROLL; u++) {
+        const long long i = first + (long long)u * blockDim.x;
+        if (i < vecs) {
+            vout[i] = v[u];
+            for (int e = 0; e < PER; e++) {
+                TRACE_READ(LAB_SP_GLOBAL, i * PER + e, in[i * PER + e]);
+                TRACE_WRITE(LAB_SP_GLOBAL, i * PER + e, in[i * PER + e]);
+            }
+        }
+    }
+    /* the tail: fewer than PER elements, taken by the first threads */
+    const long long t = vecs * PER + (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (t < count && (long long)blockIdx.x * blockDim.x + threadIdx.x < PER) {
+        out[t] = in[t];
+        TRACE_READ(LAB_SP_GLOBAL, t, in[t]);
+        TRACE_WRITE(LAB_SP_GLOBAL, t, in[t]);
     }
 }
 
@@ -65,18 +106,19 @@ static __global__ void transpose_tiled_k(const T *in, T *out, long long n)
     const int tx = threadIdx.x, ty = threadIdx.y;
     /* read: tile row r is input row (by * 32 + r), columns bx * 32 + tx */
     const long long col = (long long)blockIdx.x * TRANSPOSE_TILE + tx;
-    /* four rows at a time: their loads are all in flight before the first
-     * is stored, which a 4-byte element needs to keep the memory busy */
-    for (int r0 = ty; r0 < TRANSPOSE_TILE; r0 += 4 * blockDim.y) {
-        T v[4];
+    /* up to TRANSPOSE_IN_FLIGHT rows at a time: their loads are all in
+     * flight before the first is stored, which a 4-byte element needs to
+     * keep the memory busy */
+    for (int r0 = ty; r0 < TRANSPOSE_TILE; r0 += TRANSPOSE_IN_FLIGHT * blockDim.y) {
+        T v[TRANSPOSE_IN_FLIGHT];
 #pragma unroll
-        for (int i = 0; i < 4; i++) {
+        for (int i = 0; i < TRANSPOSE_IN_FLIGHT; i++) {
             const int r = r0 + i * (int)blockDim.y;
             const long long row = (long long)blockIdx.y * TRANSPOSE_TILE + r;
             if (r < TRANSPOSE_TILE && row < n && col < n) v[i] = in[row * n + col];
         }
 #pragma unroll
-        for (int i = 0; i < 4; i++) {
+        for (int i = 0; i < TRANSPOSE_IN_FLIGHT; i++) {
             const int r = r0 + i * (int)blockDim.y;
             const long long row = (long long)blockIdx.y * TRANSPOSE_TILE + r;
             if (r < TRANSPOSE_TILE && row < n && col < n) {
@@ -103,7 +145,7 @@ static __global__ void transpose_tiled_k(const T *in, T *out, long long n)
 
 /* ------------------------------------------------------------ launchers */
 
-enum transpose_kind { T_NAIVE2D, T_COPY, T_TILED, T_TILED_NOPAD };
+enum transpose_kind { T_NAIVE2D, T_NAIVE, T_COPY, T_TILED, T_TILED_NOPAD };
 
 
 /* The trace shows the whole matrix: its shape and all n * n input values. */
@@ -133,7 +175,7 @@ static int run_transpose(lab_job *job, transpose_kind kind)
     const long long nn = n * n;
     const int tiled = kind == T_TILED || kind == T_TILED_NOPAD;
     const int default_by = kind == T_NAIVE2D ? TRANSPOSE_NAIVE2D_BY
-                         : kind == T_COPY    ? TRANSPOSE_COPY_BY
+                         : kind == T_NAIVE   ? TRANSPOSE_NAIVE_BY
                                              : TRANSPOSE_TILED_BY;
     /* block: "auto" is the variant's shape */
     const int bx = job->block;
@@ -147,8 +189,17 @@ static int run_transpose(lab_job *job, transpose_kind kind)
     }
     char what[48];
     snprintf(what, sizeof what, "n = %lld", n);
-    const int tile = tiled ? TRANSPOSE_TILE : 0;
-    TRY(lab_shape_2d(job, default_by, n, n, tile, tile, what));
+    if (kind == T_COPY) {
+        /* one row of blocks over the matrix as one array of 16-byte vectors */
+        const long long per = (long long)(16 / sizeof(T));
+        const long long vecs = nn / per > 0 ? nn / per : 1;
+        job->block_y = 1;
+        if (job->grid <= 0) job->grid = lab_ceil_div(vecs, (long long)job->block * TRANSPOSE_COPY_UNROLL);
+        job->grid_y = 1;
+    } else {
+        const int tile = tiled ? TRANSPOSE_TILE : 0;
+        TRY(lab_shape_2d(job, default_by, n, n, tile, tile, what));
+    }
     /* bytes one run reads plus writes: naive2d leaves the diagonal alone */
     job->bytes = 2.0 * (double)(kind == T_NAIVE2D ? nn - n : nn) * sizeof(T);
     if (job->trace) TRY(trace_matrix<T>(job));
@@ -165,7 +216,8 @@ static int run_transpose(lab_job *job, transpose_kind kind)
     LAB_TIMED(job) {
         switch (kind) {
         case T_NAIVE2D: LAUNCH(transpose_naive2d_k<T>, grid, block, 0, d_a, n); break;
-        case T_COPY: LAUNCH(transpose_copy_k<T>, grid, block, 0, d_a, d_out, n); break;
+        case T_NAIVE: LAUNCH(transpose_naive_k<T>, grid, block, 0, d_a, d_out, n); break;
+        case T_COPY: LAUNCH(transpose_copy_k<T>, grid, block, 0, d_a, d_out, nn); break;
         case T_TILED: LAUNCH((transpose_tiled_k<T, 1>), grid, block, 0, d_a, d_out, n); break;
         case T_TILED_NOPAD: LAUNCH((transpose_tiled_k<T, 0>), grid, block, 0, d_a, d_out, n); break;
         }
@@ -189,6 +241,7 @@ static int run_transpose(lab_job *job, transpose_kind kind)
     }
 
 LAB_ENTRY(transpose_naive2d) { BY_DTYPE(T_NAIVE2D); }
+LAB_ENTRY(transpose_naive) { BY_DTYPE(T_NAIVE); }
 LAB_ENTRY(transpose_copy) { BY_DTYPE(T_COPY); }
 LAB_ENTRY(transpose_tiled) { BY_DTYPE(T_TILED); }
 LAB_ENTRY(transpose_tiled_nopad) { BY_DTYPE(T_TILED_NOPAD); }

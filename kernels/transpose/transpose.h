@@ -11,8 +11,15 @@
 /* Default block shapes (x by y) when `set block` is auto. */
 #define TRANSPOSE_NAIVE2D_BX 16 /* square blocks: the diagonal cuts them visibly */
 #define TRANSPOSE_NAIVE2D_BY 16
-#define TRANSPOSE_COPY_BX 32    /* a warp spans one row of 32 elements */
-#define TRANSPOSE_COPY_BY 8
+#define TRANSPOSE_NAIVE_BX 32   /* a warp spans one row of 32 elements */
+#define TRANSPOSE_NAIVE_BY 8
+#define TRANSPOSE_COPY_BLOCK 256 /* copy: a 1D block over 16-byte vectors */
 #define TRANSPOSE_TILED_BY 8    /* 32 x 8: four tile rows per thread */
+
+/* Loads a thread of the tiled kernels has in flight before it stores. */
+#define TRANSPOSE_IN_FLIGHT 8
+
+/* 16-byte vectors each thread of copy loads before it stores any. */
+#define TRANSPOSE_COPY_UNROLL 4
 
 #endif

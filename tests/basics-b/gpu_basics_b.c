@@ -63,7 +63,7 @@ static void transpose_rows(void)
     }
     /* odd block shapes */
     static const struct { const char *v; int bx, by; } shapes[] = {
-        {"naive2d", 10, 10}, {"naive2d", 7, 5}, {"copy", 256, 0}, {"tiled", 32, 1}, {"tiled", 32, 32},
+        {"naive2d", 10, 10}, {"naive2d", 7, 5}, {"naive", 256, 0}, {"tiled", 32, 1}, {"tiled", 32, 32},
     };
     for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
         lab_config cfg = gpu_cfg();
@@ -131,7 +131,7 @@ static void matmul_rows(void)
 static void traces(void)
 {
     static const struct { const char *algo, *variant; long long n; int w, h; } cases[] = {
-        {"transpose", "naive2d", 37, 0, 0}, {"transpose", "copy", 64, 0, 0},
+        {"transpose", "naive2d", 37, 0, 0}, {"transpose", "naive", 64, 0, 0}, {"transpose", "copy", 45, 0, 0},
         {"transpose", "tiled", 70, 0, 0},   {"transpose", "tiled-nopad", 33, 0, 0},
         {"mandelbrot", "gpu-nofma", 0, 61, 35}, {"matmul", "gpu-naive", 40, 0, 0},
         {"matmul", "gpu-coalesced", 33, 0, 0},  {"matmul", "gpu-tiled", 45, 0, 0},
