@@ -52,76 +52,74 @@ static __global__ void transpose_naive_k(const T *in, T *out, long long n)
 }
 
 /* copy: no transpose at all, the ceiling. The matrix is copied as it lies,
- * 16 bytes per access (a uint4 of 4 floats or ints, 2 doubles), and every
- * thread has TRANSPOSE_COPY_UNROLL loads in flight before its first store.
- * It moves the same bytes as a transpose, read once and written once, with
- * every access coalesced: no transpose can be faster. The elements that do
- * not fill a last 16-byte vector are copied one by one. */
+ * one 16-byte vector per thread (a uint4: 4 floats or ints, 2 doubles),
+ * neighbouring threads on neighbouring vectors. It moves the same bytes as
+ * a transpose, read once and written once, with every access coalesced: no
+ * transpose can be faster. The elements that do not fill a last vector are
+ * copied one by one by the first threads. */
 template <class T>
 static __global__ void transpose_copy_k(const T *in, T *out, long long count)
 {
     constexpr int PER = (int)(sizeof(uint4) / sizeof(T));
     const long long vecs = count / PER;
-    const uint4 *vin = reinterpret_cast<const uint4 *>(in);
-    uint4 *vout = reinterpret_cast<uint4 *>(out);
-    const long long first = (long long)blockIdx.x * blockDim.x * TRANSPOSE_COPY_UNROLL + threadIdx.x;
-    uint4 v[TRANSPOSE_COPY_UNROLL];
-#pragma unroll
-    for (int u = 0; u < TRANSPOSE_COPY_UNROLL; u++) {
-        const long long i = first + (long long)u * blockDim.x;
-        if (i < vecs) v[u] = vin[i];
-    }
-#pragma unroll
-    for (int u = 0; u < TRANSPOSE_COPY_UNROLL; u++) {
-        const long long i = first + (long long)u * blockDim.x;
-        if (i < vecs) {
-            vout[i] = v[u];
-            for (int e = 0; e < PER; e++) {
-                TRACE_READ(LAB_SP_GLOBAL, i * PER + e, in[i * PER + e]);
-                TRACE_WRITE(LAB_SP_GLOBAL, i * PER + e, in[i * PER + e]);
-            }
+    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < vecs) {
+        reinterpret_cast<uint4 *>(out)[i] = reinterpret_cast<const uint4 *>(in)[i];
+        for (int e = 0; e < PER; e++) {
+            TRACE_READ(LAB_SP_GLOBAL, i * PER + e, in[i * PER + e]);
+            TRACE_WRITE(LAB_SP_GLOBAL, i * PER + e, in[i * PER + e]);
         }
     }
-    /* the tail: fewer than PER elements, taken by the first threads */
-    const long long t = vecs * PER + (long long)blockIdx.x * blockDim.x + threadIdx.x;
-    if (t < count && (long long)blockIdx.x * blockDim.x + threadIdx.x < PER) {
+    const long long t = vecs * PER + i;
+    if (i < PER && t < count) {
         out[t] = in[t];
         TRACE_READ(LAB_SP_GLOBAL, t, in[t]);
         TRACE_WRITE(LAB_SP_GLOBAL, t, in[t]);
     }
 }
 
-/* Through shared memory: a block reads a 32 x 32 tile along its rows
- * (coalesced), waits, and writes the mirrored tile along ITS rows
- * (coalesced again), reading the tile by columns. Shared memory has 32 banks
- * of 4 bytes; in a 32-wide tile a column lies in one bank, so the 32 lanes of
- * a warp reading a column queue up (a 32-way bank conflict). One padding
- * column (33 wide, PAD = 1) shifts each row by one bank and a column spreads
- * over all 32 banks. PAD = 0 keeps the conflict, to be measured. */
-template <class T, int PAD>
+/* Through shared memory: a block reads 32 x 32 tiles along their rows
+ * (coalesced), waits, and writes the mirrored tiles along THEIR rows
+ * (coalesced again), reading each tile by columns. Shared memory has 32
+ * banks of 4 bytes; in a 32-wide tile a column lies in one bank, so the 32
+ * lanes of a warp reading a column queue up (a 32-way bank conflict). One
+ * padding column (33 wide, PAD = 1) shifts each row by one bank and a column
+ * spreads over all 32 banks. PAD = 0 keeps the conflict, to be measured.
+ *
+ * A block moves TRANSPOSE_TILES tiles, one above the other (64 rows of 32
+ * columns in, 32 rows of 64 out): each thread has twice the loads in flight
+ * before its first store, which a 4-byte element needs to keep the memory
+ * busy, and each row of the output gets 64 neighbours (256 bytes of float)
+ * at once. With the default 32 x 8 block the rows per thread are known when
+ * compiling (BY = 8): all eight loads are issued before the first store, and
+ * every index is a constant offset. Other heights (BY = 0) loop at run time,
+ * four loads at a time. */
+template <class T, int PAD, int BY>
 static __global__ void transpose_tiled_k(const T *in, T *out, long long n)
 {
-    const int COLS = TRANSPOSE_TILE + PAD;
-    SHARED2(T, tile, TRANSPOSE_TILE, COLS);
+    constexpr int COLS = TRANSPOSE_TILE + PAD;
+    constexpr int ROWS = TRANSPOSE_TILE * TRANSPOSE_TILES;
+    SHARED2(T, tile, ROWS, COLS);
     const int tx = threadIdx.x, ty = threadIdx.y;
-    /* read: tile row r is input row (by * 32 + r), columns bx * 32 + tx */
+    const int by = BY > 0 ? BY : (int)blockDim.y;
+    /* read: tile row r is input row (blockIdx.y * 64 + r), columns
+     * blockIdx.x * 32 + tx */
     const long long col = (long long)blockIdx.x * TRANSPOSE_TILE + tx;
-    /* up to TRANSPOSE_IN_FLIGHT rows at a time: their loads are all in
-     * flight before the first is stored, which a 4-byte element needs to
-     * keep the memory busy */
-    for (int r0 = ty; r0 < TRANSPOSE_TILE; r0 += TRANSPOSE_IN_FLIGHT * blockDim.y) {
-        T v[TRANSPOSE_IN_FLIGHT];
+    const long long row0 = (long long)blockIdx.y * ROWS;
+    constexpr int FLIGHT = BY > 0 ? ROWS / (BY > 0 ? BY : 1) : 4;
+    for (int r0 = ty; r0 < ROWS; r0 += FLIGHT * by) {
+        T v[FLIGHT];
 #pragma unroll
-        for (int i = 0; i < TRANSPOSE_IN_FLIGHT; i++) {
-            const int r = r0 + i * (int)blockDim.y;
-            const long long row = (long long)blockIdx.y * TRANSPOSE_TILE + r;
-            if (r < TRANSPOSE_TILE && row < n && col < n) v[i] = in[row * n + col];
+        for (int i = 0; i < FLIGHT; i++) {
+            const int r = r0 + i * by;
+            const long long row = row0 + r;
+            if (r < ROWS && row < n && col < n) v[i] = in[row * n + col];
         }
 #pragma unroll
-        for (int i = 0; i < TRANSPOSE_IN_FLIGHT; i++) {
-            const int r = r0 + i * (int)blockDim.y;
-            const long long row = (long long)blockIdx.y * TRANSPOSE_TILE + r;
-            if (r < TRANSPOSE_TILE && row < n && col < n) {
+        for (int i = 0; i < FLIGHT; i++) {
+            const int r = r0 + i * by;
+            const long long row = row0 + r;
+            if (r < ROWS && row < n && col < n) {
                 tile[r][tx] = v[i];
                 TRACE_READ(LAB_SP_GLOBAL, row * n + col, v[i]);
                 TRACE_WRITE(LAB_SP_SHARED, r * COLS + tx, v[i]);
@@ -129,16 +127,20 @@ static __global__ void transpose_tiled_k(const T *in, T *out, long long n)
         }
     }
     __syncthreads();
-    /* write: output row (bx * 32 + r) is input column bx * 32 + r; its
-     * elements come from tile column r */
-    const long long ocol = (long long)blockIdx.y * TRANSPOSE_TILE + tx;
-    for (int r = ty; r < TRANSPOSE_TILE; r += blockDim.y) {
-        const long long orow = (long long)blockIdx.x * TRANSPOSE_TILE + r;
-        if (orow < n && ocol < n) {
-            const T v = tile[tx][r];
-            TRACE_READ(LAB_SP_SHARED, tx * COLS + r, v);
-            out[orow * n + ocol] = v;
-            TRACE_WRITE(LAB_SP_GLOBAL, orow * n + ocol, v);
+    /* write: output row (blockIdx.x * 32 + r) is input column
+     * blockIdx.x * 32 + r; its 64 elements come from column r of the tiles */
+#pragma unroll
+    for (int q = 0; q < TRANSPOSE_TILES; q++) {
+        const long long ocol = row0 + q * TRANSPOSE_TILE + tx;
+#pragma unroll
+        for (int r = ty; r < TRANSPOSE_TILE; r += by) {
+            const long long orow = (long long)blockIdx.x * TRANSPOSE_TILE + r;
+            if (orow < n && ocol < n) {
+                const T v = tile[q * TRANSPOSE_TILE + tx][r];
+                TRACE_READ(LAB_SP_SHARED, (q * TRANSPOSE_TILE + tx) * COLS + r, v);
+                out[orow * n + ocol] = v;
+                TRACE_WRITE(LAB_SP_GLOBAL, orow * n + ocol, v);
+            }
         }
     }
 }
@@ -194,11 +196,12 @@ static int run_transpose(lab_job *job, transpose_kind kind)
         const long long per = (long long)(16 / sizeof(T));
         const long long vecs = nn / per > 0 ? nn / per : 1;
         job->block_y = 1;
-        if (job->grid <= 0) job->grid = lab_ceil_div(vecs, (long long)job->block * TRANSPOSE_COPY_UNROLL);
+        if (job->grid <= 0) job->grid = lab_ceil_div(vecs, job->block);
         job->grid_y = 1;
+    } else if (tiled) {
+        TRY(lab_shape_2d(job, default_by, n, n, TRANSPOSE_TILE, TRANSPOSE_TILE * TRANSPOSE_TILES, what));
     } else {
-        const int tile = tiled ? TRANSPOSE_TILE : 0;
-        TRY(lab_shape_2d(job, default_by, n, n, tile, tile, what));
+        TRY(lab_shape_2d(job, default_by, n, n, 0, 0, what));
     }
     /* bytes one run reads plus writes: naive2d leaves the diagonal alone */
     job->bytes = 2.0 * (double)(kind == T_NAIVE2D ? nn - n : nn) * sizeof(T);
@@ -218,8 +221,14 @@ static int run_transpose(lab_job *job, transpose_kind kind)
         case T_NAIVE2D: LAUNCH(transpose_naive2d_k<T>, grid, block, 0, d_a, n); break;
         case T_NAIVE: LAUNCH(transpose_naive_k<T>, grid, block, 0, d_a, d_out, n); break;
         case T_COPY: LAUNCH(transpose_copy_k<T>, grid, block, 0, d_a, d_out, nn); break;
-        case T_TILED: LAUNCH((transpose_tiled_k<T, 1>), grid, block, 0, d_a, d_out, n); break;
-        case T_TILED_NOPAD: LAUNCH((transpose_tiled_k<T, 0>), grid, block, 0, d_a, d_out, n); break;
+        case T_TILED:
+            if (job->block_y == TRANSPOSE_TILED_BY) LAUNCH((transpose_tiled_k<T, 1, TRANSPOSE_TILED_BY>), grid, block, 0, d_a, d_out, n);
+            else LAUNCH((transpose_tiled_k<T, 1, 0>), grid, block, 0, d_a, d_out, n);
+            break;
+        case T_TILED_NOPAD:
+            if (job->block_y == TRANSPOSE_TILED_BY) LAUNCH((transpose_tiled_k<T, 0, TRANSPOSE_TILED_BY>), grid, block, 0, d_a, d_out, n);
+            else LAUNCH((transpose_tiled_k<T, 0, 0>), grid, block, 0, d_a, d_out, n);
+            break;
         }
         runs++;
     }

@@ -5,7 +5,7 @@
 #include "lab.h"
 
 /* The tiled kernels move 32 x 32 tiles: a block is 32 threads wide and
- * TRANSPOSE_TILE / block_y rows of the tile fall to each thread. */
+ * TRANSPOSE_TILE / block_y rows of each tile fall to each thread. */
 #define TRANSPOSE_TILE 32
 
 /* Default block shapes (x by y) when `set block` is auto. */
@@ -16,10 +16,7 @@
 #define TRANSPOSE_COPY_BLOCK 256 /* copy: a 1D block over 16-byte vectors */
 #define TRANSPOSE_TILED_BY 8    /* 32 x 8: four tile rows per thread */
 
-/* Loads a thread of the tiled kernels has in flight before it stores. */
-#define TRANSPOSE_IN_FLIGHT 8
-
-/* 16-byte vectors each thread of copy loads before it stores any. */
-#define TRANSPOSE_COPY_UNROLL 4
+/* Tiles a block of the tiled kernels moves, one above the other. */
+#define TRANSPOSE_TILES 2
 
 #endif

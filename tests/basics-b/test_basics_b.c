@@ -144,8 +144,8 @@ static void transpose_blocks(void **state)
     r = run_one("transpose", &cfg, "tiled");
     assert_int_equal(r.block, 32);
     assert_int_equal(r.block_y, 8);
-    assert_int_equal(r.grid, 2);
-    assert_int_equal(r.grid_y, 2);
+    assert_int_equal(r.grid, 2);   /* 32 columns a block */
+    assert_int_equal(r.grid_y, 1); /* two tiles, 64 rows, a block */
 }
 
 static void transpose_tiled_refuses_other_widths(void **state)
@@ -268,10 +268,14 @@ static void transpose_copy_row(void **state)
             if (e->kind != LAB_EV_WRITE) continue;
             assert_true(e->a >= 0 && e->a < 37 * 37);
             assert_true(e->v == t.input[e->a]);
-            /* 256 threads, 4 vectors each, one block covers 1024 vectors */
-            assert_int_equal(e->block, 0);
-            if (e->a < 37 * 37 / per * per)
-                assert_int_equal(e->thread, (unsigned)((e->a / per) % 256));
+            /* one vector a thread, 256 threads a block; the tail: thread 0 */
+            if (e->a < 37 * 37 / per * per) {
+                assert_int_equal(e->block, (unsigned)(e->a / per / 256));
+                assert_int_equal(e->thread, (unsigned)(e->a / per % 256));
+            } else {
+                assert_int_equal(e->block, 0);
+                assert_int_equal(e->thread, 0);
+            }
             seen[e->a]++;
         }
         for (int i = 0; i < 37 * 37; i++) assert_int_equal(seen[i], 1);
@@ -282,16 +286,16 @@ static void transpose_copy_row(void **state)
     cfg.n = 100;
     cfg.dtype = LAB_FLOAT;
     cfg.block = 32;
-    cfg.grid = 2; /* 2 x 32 threads x 4 vectors x 4 floats = 1024 of 10000 */
+    cfg.grid = 2; /* 2 x 32 threads x 4 floats = 256 of 10000 */
     lab_result r = run_one("transpose", &cfg, "copy");
     assert_int_equal(r.ran, 1);
     assert_int_equal(r.correct, 0);
-    assert_string_equal(r.result, "8976 wrong");
-    assert_non_null(strstr(r.note, "8976 never written"));
+    assert_string_equal(r.result, "9744 wrong");
+    assert_non_null(strstr(r.note, "9744 never written"));
     cfg.grid = 0;
     r = run_one("transpose", &cfg, "copy");
     EXPECT_OK(r, "copy block %d", 32);
-    assert_int_equal(r.grid, 20); /* 2500 vectors, 128 a block */
+    assert_int_equal(r.grid, 79); /* 2500 vectors, 32 a block */
 }
 
 /* ------------------------------------------------------------ mandelbrot */
