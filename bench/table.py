@@ -69,6 +69,9 @@ def main(paths):
         libs = [r for r in rows if r.get("variant") in ("cub", "cublas", "thrust") and r.get("ran", True)]
         lib = next((r for r in libs if r["variant"] in ("cub", "cublas")), libs[0] if libs else None)
         flops = any(r.get("gflops") for r in rows)
+        # transpose's copy row is the ceiling of its table
+        ceiling = next((r for r in rows if algo == "transpose" and r.get("variant") == "copy"
+                        and r.get("ran", True) and r.get("ms")), None)
         print(f"\n#### {algo}, n = {n}, {dtype}\n")
         cols = ["variant", "backend", "block", "grid", "ms (median)", "min", "max", "GB/s", "% peak"]
         if flops:
@@ -76,6 +79,8 @@ def main(paths):
         cols += ["speedup", "result", "ok"]
         if lib:
             cols.append("x " + lib["variant"])
+        if ceiling:
+            cols.append("% of copy")
         print("| " + " | ".join(cols) + " |")
         print("|" + "---|" * len(cols))
         for r in rows:
@@ -92,9 +97,13 @@ def main(paths):
             cells += [fmt(r.get("speedup"), ".1f"), str(r.get("result", "")), ok]
             if lib:
                 cells.append(f"{lib['ms'] / r['ms']:.2f}" if r.get("ms") else "")
+            if ceiling:
+                cells.append(f"{100 * ceiling['ms'] / r['ms']:.1f}" if r.get("ms") and r.get("backend") == "gpu"
+                             else "-")
             print("| " + " | ".join(cells) + " |")
     print("\n(x lib: the library row's time divided by this row's, from the same command; "
-          "above 1 is faster than the library.)")
+          "above 1 is faster than the library. % of copy: the copy row's time divided by this "
+          "row's, the same bytes moved.)")
 
 
 if __name__ == "__main__":

@@ -137,7 +137,7 @@ static const struct puzzle g_puzzles[] = {
     {4, "map2d", "Map in 2D", "map2d", "out[i][j] = a[i][j] + 10 for i, j < size",
      "row i = threadIdx.y, column j = threadIdx.x; element [i][j] is at i * size + j",
      {1, 1}, {4, 4}, {MAT(PZ_OUT, "out", 3, 3, 0, 0), MAT(PZ_IN, "a", 3, 3, 0, 1), INT("size", 3)}, 3,
-     1, 0, "transpose/copy", ref_add10, 0},
+     1, 0, "transpose/naive", ref_add10, 0},
     {5, "broadcast", "Broadcast", "broadcast", "out[i][j] = a[i] + b[j] for i, j < size",
      "a is a column (one value per row i), b a row (one value per column j); row i = threadIdx.y",
      {1, 1}, {4, 4},

@@ -242,8 +242,29 @@ static __global__ void bitonic_nl_finish(T *a, int k)
  *    - Every later pass takes the next steps of the network, in order, as
  *      many as fit: the last steps of one k (j small) and the first of the
  *      next (j large) usually share a pass.
+ * 3. Global memory straight into registers. A pass's first round takes its
+ *    groups from global memory, not from a copy of the set in shared
+ *    memory, and its last round writes them back there: a pass of R rounds
+ *    goes through shared memory R - 1 times instead of R + 1, with two
+ *    barriers fewer, and a pass of one round not at all. The loads stay
+ *    coalesced: neighbouring threads take neighbouring groups, whose keys
+ *    are neighbours in the array (the lowest local bits are the array's
+ *    lowest), and groups of 32 consecutive keys move in 16-byte vectors.
+ * 4. Warp-sized rounds wait for the warp only. The 32 threads of a warp hold
+ *    1024 consecutive local keys (32 each), so a round whose bits are all
+ *    among the lowest 10 local ones pairs keys inside one warp's share: the
+ *    threads take the groups of their own warp's share, and between two
+ *    such rounds a __syncwarp() orders their shared memory; a block barrier
+ *    only where a round crosses warps. Of the 22 rounds that follow the
+ *    start pass's first (2^14 keys), 8 wait for the block, 14 for the warp
+ *    (k = 64 .. 1024 never wait for the block).
+ *    Measured on the H200 at 2^24 int keys, 3 and 4 together bought little:
+ *    1.53 ms in two earlier runs, 1.512 ms after. The time is in the rounds
+ *    themselves (a shared-memory load, a store and the min/max work per key
+ *    per round), not in the copies or the waiting they removed.
  * At 2^24 keys that is 18 passes over the array with the default sets of
  * 2^14 keys (15 with 2^15), against the lecture's 300 launches. */
+#define FAST_WARP_BITS 10       /* local bits of one warp's share: 32 x 32 keys */
 #define FAST_PER 32             /* keys per thread: rounds of up to 5 steps */
 #define FAST_C 5
 #define FAST_MAX_BLOCK 1024
@@ -370,25 +391,93 @@ static __device__ __forceinline__ void group_steps(T (&x)[1 << C], int at, int d
     }
 }
 
+/* Where a round finds its keys and where it leaves them: the set in shared
+ * memory, or the array in global memory (the first and the last round of a
+ * pass, point 3 above). */
+template <class T>
+struct fast_io {
+    const T *src; /* the array the pass reads */
+    T *dst;       /* the array it writes (src itself after the start pass) */
+    int round;    /* rounds done so far in this pass */
+    int last;     /* the pass's last round */
+    bool warp;    /* the last round stayed inside each warp's share */
+    __device__ bool from_global() const { return round == 0; }
+    __device__ bool to_global() const { return round == last; }
+};
+
+/* M keys of the array, at + m * d, into registers (16-byte vectors when they
+ * are 32 consecutive 4-byte keys, which start on a 128-byte boundary). */
+template <class T, int M>
+static __device__ __forceinline__ void fast_load(T (&x)[M], const T *src, int at, int d)
+{
+    typedef typename vec4_of<T>::type V;
+    if (M == 32 && d == 1) {
+#pragma unroll
+        for (int m = 0; m < M; m += 4) {
+            const V v = *reinterpret_cast<const V *>(src + at + m);
+            x[m] = v.x; x[m + 1] = v.y; x[m + 2] = v.z; x[m + 3] = v.w;
+        }
+    } else {
+#pragma unroll
+        for (int m = 0; m < M; m++) x[m] = src[at + m * d];
+    }
+#pragma unroll
+    for (int m = 0; m < M; m++) TRACE_READ(LAB_SP_GLOBAL, at + m * d, x[m]);
+}
+
+template <class T, int M>
+static __device__ __forceinline__ void fast_store(const T (&x)[M], T *dst, int at, int d)
+{
+    typedef typename vec4_of<T>::type V;
+    if (M == 32 && d == 1) {
+#pragma unroll
+        for (int m = 0; m < M; m += 4) {
+            V v;
+            v.x = x[m]; v.y = x[m + 1]; v.z = x[m + 2]; v.w = x[m + 3];
+            *reinterpret_cast<V *>(dst + at + m) = v;
+        }
+    } else {
+#pragma unroll
+        for (int m = 0; m < M; m++) dst[at + m * d] = x[m];
+    }
+#pragma unroll
+    for (int m = 0; m < M; m++) TRACE_WRITE(LAB_SP_GLOBAL, at + m * d, x[m]);
+}
+
 /* One round: every thread takes groups of 2^C keys whose local indices
- * differ in bits lo .. lo+C-1 from shared memory, does their C steps in
- * registers and puts them back; then the block waits for the round to end.
- * The direction is the group's, decided once: the steps themselves are
- * compiled both ways. Rounds at lo = 0 (groups of consecutive keys) address
- * shared memory with constant offsets. */
+ * differ in bits lo .. lo+C-1, from shared memory (or from the array, in
+ * the pass's first round), does their C steps in registers and puts them
+ * back (into the array, in the last round). Before it reads shared memory
+ * it waits for the round before: for its warp when both rounds stay inside
+ * each warp's share (point 4 above), for the block otherwise. The direction
+ * is the group's, decided once: the steps themselves are compiled both ways.
+ * Rounds at lo = 0 (groups of consecutive keys) address shared memory with
+ * constant offsets. */
 template <class T, int C, class S>
-static __device__ void fast_round(S &s, const fast_set &f, int L, int k, int kl, int lo)
+static __device__ void fast_round(S &s, fast_io<T> &io, const fast_set &f, int L, int k, int kl, int lo)
 {
     constexpr int M = 1 << C;
-    TRACE_MARK(BITONIC_MK_ROUND, LAB_SP_SHARED, f.dist(lo), C);
-    const int groups = (1 << L) >> C;
+    const bool warp = L >= FAST_WARP_BITS && lo + C <= FAST_WARP_BITS;
+    if (!io.from_global()) {
+        if (warp && io.warp) __syncwarp();
+        else __syncthreads();
+    }
+    TRACE_MARK(BITONIC_MK_ROUND, io.from_global() ? LAB_SP_GLOBAL : LAB_SP_SHARED, f.dist(lo), C);
     const int ps = f.pad_stride(lo);
-    for (int g = threadIdx.x; g < groups; g += blockDim.x) {
-        const int lb = group_base(g, lo, C);
+    /* a warp's own share: its groups, numbered from its lane; else all of
+     * the set's, numbered from the thread */
+    const int first = warp ? (int)threadIdx.x % 32 : (int)threadIdx.x;
+    const int stride = warp ? 32 : (int)blockDim.x;
+    const int end = warp ? (1 << FAST_WARP_BITS) >> C : (1 << L) >> C;
+    const int share = warp ? (int)threadIdx.x / 32 << FAST_WARP_BITS : 0;
+    for (int g = first; g < end; g += stride) {
+        const int lb = share | group_base(g, lo, C);
         const int at = f.at(lb), d = f.dist(lo);
         const int p0 = f.pad(lb);
         T x[M];
-        if (lo == 0) {
+        if (io.from_global()) {
+            fast_load<T, M>(x, io.src, at, d);
+        } else if (lo == 0) {
 #pragma unroll
             for (int m = 0; m < M; m++) x[m] = s[p0 + m];
         } else {
@@ -404,7 +493,9 @@ static __device__ void fast_round(S &s, const fast_set &f, int L, int k, int kl,
         /* computed again for the stores: kept from the loads, 32 addresses
          * and 32 keys would not fit the 64 registers of a 1024-thread block */
         const int q0 = lab_opaque(p0);
-        if (lo == 0) {
+        if (io.to_global()) {
+            fast_store<T, M>(x, io.dst, lab_opaque(at), d);
+        } else if (lo == 0) {
 #pragma unroll
             for (int m = 0; m < M; m++) s[q0 + m] = x[m];
         } else {
@@ -412,25 +503,31 @@ static __device__ void fast_round(S &s, const fast_set &f, int L, int k, int kl,
             for (int m = 0; m < M; m++) s[q0 + m * ps] = x[m];
         }
     }
-    __syncthreads();
+    io.warp = warp;
+    io.round++;
 }
 
 template <class T, class S>
-static __device__ void fast_round_c(S &s, const fast_set &f, int L, int k, int kl, int lo, int c)
+static __device__ void fast_round_c(S &s, fast_io<T> &io, const fast_set &f, int L, int k, int kl, int lo,
+                                    int c)
 {
     switch (c) {
-    case 1: fast_round<T, 1>(s, f, L, k, kl, lo); break;
-    case 2: fast_round<T, 2>(s, f, L, k, kl, lo); break;
-    case 3: fast_round<T, 3>(s, f, L, k, kl, lo); break;
-    case 4: fast_round<T, 4>(s, f, L, k, kl, lo); break;
-    default: fast_round<T, 5>(s, f, L, k, kl, lo); break;
+    case 1: fast_round<T, 1>(s, io, f, L, k, kl, lo); break;
+    case 2: fast_round<T, 2>(s, io, f, L, k, kl, lo); break;
+    case 3: fast_round<T, 3>(s, io, f, L, k, kl, lo); break;
+    case 4: fast_round<T, 4>(s, io, f, L, k, kl, lo); break;
+    default: fast_round<T, 5>(s, io, f, L, k, kl, lo); break;
     }
 }
+
+/* The rounds of a run of `steps` steps. */
+static __device__ __forceinline__ int fast_rounds(int steps) { return (steps + FAST_C - 1) / FAST_C; }
 
 /* The steps of k on local bits top .. bottom, in rounds of up to FAST_C, the
  * first round taking the remainder. */
 template <class T, class S>
-static __device__ void fast_steps(S &s, const fast_set &f, int L, int k, int top, int bottom, int role)
+static __device__ void fast_steps(S &s, fast_io<T> &io, const fast_set &f, int L, int k, int top, int bottom,
+                                  int role)
 {
     (void)role; /* only the traces use it */
     TRACE_MARK(BITONIC_MK_STEP, role, k, f.dist(top));
@@ -438,23 +535,32 @@ static __device__ void fast_steps(S &s, const fast_set &f, int L, int k, int top
     const int steps = top - bottom + 1;
     int c = steps % FAST_C ? steps % FAST_C : FAST_C;
     while (top >= bottom) {
-        fast_round_c<T>(s, f, L, k, kl, top - c + 1, c);
+        fast_round_c<T>(s, io, f, L, k, kl, top - c + 1, c);
         top -= c;
         c = FAST_C;
     }
 }
 
 /* k = 2 .. per: each thread sorts its own per consecutive keys of the tile,
- * up or down by their place, in registers and without a barrier. */
+ * up or down by their place, in registers and without a barrier. It is the
+ * start pass's first round: the keys come from the array. */
 template <class T, class S>
-static __device__ void fast_thread_sort(S &s, const fast_set &f, int per)
+static __device__ void fast_thread_sort(S &s, fast_io<T> &io, const fast_set &f, int per)
 {
     const int lb = threadIdx.x * per;
+    const int at = f.at(lb); /* the start pass's sets are tiles: at(lb + m) = at + m */
     T x[FAST_PER];
-    TRACE_MARK(BITONIC_MK_ROUND, LAB_SP_SHARED, 1, log2i(per) * (log2i(per) + 1) / 2);
+    TRACE_MARK(BITONIC_MK_ROUND, LAB_SP_GLOBAL, 1, log2i(per) * (log2i(per) + 1) / 2);
+    if (per == FAST_PER) {
+        fast_load<T, FAST_PER>(x, io.src, at, 1);
+    } else {
 #pragma unroll
-    for (int m = 0; m < FAST_PER; m++)
-        if (m < per) x[m] = s[f.pad(lb + m)];
+        for (int m = 0; m < FAST_PER; m++)
+            if (m < per) {
+                x[m] = io.src[at + m];
+                TRACE_READ(LAB_SP_GLOBAL, at + m, x[m]);
+            }
+    }
     /* fully unrolled, so x stays in registers */
 #pragma unroll
     for (int kk = 2; kk <= FAST_PER; kk <<= 1) {
@@ -465,100 +571,66 @@ static __device__ void fast_thread_sort(S &s, const fast_set &f, int per)
 #pragma unroll
             for (int m = 0; m < FAST_PER; m++) {
                 if (m >= per || (m & j)) continue;
-                const bool asc = ((f.at(lb) + m) & kk) == 0;
+                const bool asc = ((at + m) & kk) == 0;
                 const bool swapped = order(x[m], x[m | j], asc);
-                TRACE_CSWAP(LAB_SP_REG, f.at(lb) + m, f.at(lb) + (m | j), swapped, asc);
+                TRACE_CSWAP(LAB_SP_REG, at + m, at + (m | j), swapped, asc);
                 (void)swapped;
             }
         }
     }
+    if (io.to_global()) {
+        if (per == FAST_PER) {
+            fast_store<T, FAST_PER>(x, io.dst, lab_opaque(at), 1);
+        } else {
 #pragma unroll
-    for (int m = 0; m < FAST_PER; m++)
-        if (m < per) s[f.pad(lb + m)] = x[m];
-    __syncthreads();
-}
-
-/* The set between global and shared memory: four keys per load and store
- * when the lowest bits are local (16-byte accesses), consecutive threads on
- * consecutive keys of a row. */
-template <class T, class V, class S>
-static __device__ __forceinline__ void fast_copy_in(S &s, const T *src, const fast_set &f, int L)
-{
-    const int size = 1 << L;
-    if (f.in.apos[0] == 0 && f.in.len[0] >= 2) {
-#pragma unroll 8
-        for (int l = 4 * threadIdx.x; l < size; l += 4 * blockDim.x) {
-            const int at = f.at(l);
-            V v = *reinterpret_cast<const V *>(src + at);
-            s[f.pad(l)] = v.x;
-            s[f.pad(l + 1)] = v.y;
-            s[f.pad(l + 2)] = v.z;
-            s[f.pad(l + 3)] = v.w;
-            TRACE_READ(LAB_SP_GLOBAL, at, v.x);
-            TRACE_READ(LAB_SP_GLOBAL, at + 1, v.y);
-            TRACE_READ(LAB_SP_GLOBAL, at + 2, v.z);
-            TRACE_READ(LAB_SP_GLOBAL, at + 3, v.w);
+            for (int m = 0; m < FAST_PER; m++)
+                if (m < per) {
+                    io.dst[at + m] = x[m];
+                    TRACE_WRITE(LAB_SP_GLOBAL, at + m, x[m]);
+                }
         }
     } else {
-        for (int l = threadIdx.x; l < size; l += blockDim.x) {
-            T v = src[f.at(l)];
-            s[f.pad(l)] = v;
-            TRACE_READ(LAB_SP_GLOBAL, f.at(l), v);
-        }
+#pragma unroll
+        for (int m = 0; m < FAST_PER; m++)
+            if (m < per) s[f.pad(lb + m)] = x[m];
     }
+    io.warp = true; /* each thread's own keys: inside its warp's share */
+    io.round++;
 }
 
-template <class T, class V, class S>
-static __device__ __forceinline__ void fast_copy_out(S &s, T *dst, const fast_set &f, int L)
-{
-    const int size = 1 << L;
-    if (f.in.apos[0] == 0 && f.in.len[0] >= 2) {
-#pragma unroll 8
-        for (int l = 4 * threadIdx.x; l < size; l += 4 * blockDim.x) {
-            const int at = f.at(l);
-            V v;
-            v.x = s[f.pad(l)];
-            v.y = s[f.pad(l + 1)];
-            v.z = s[f.pad(l + 2)];
-            v.w = s[f.pad(l + 3)];
-            *reinterpret_cast<V *>(dst + at) = v;
-            TRACE_WRITE(LAB_SP_GLOBAL, at, v.x);
-            TRACE_WRITE(LAB_SP_GLOBAL, at + 1, v.y);
-            TRACE_WRITE(LAB_SP_GLOBAL, at + 2, v.z);
-            TRACE_WRITE(LAB_SP_GLOBAL, at + 3, v.w);
-        }
-    } else {
-        for (int l = threadIdx.x; l < size; l += blockDim.x) {
-            T v = s[f.pad(l)];
-            dst[f.at(l)] = v;
-            TRACE_WRITE(LAB_SP_GLOBAL, f.at(l), v);
-        }
-    }
-}
-
-/* The one kernel of fast: load the block's set, do the pass's steps, store
- * it. The start pass sorts each tile, first within each thread's keys, then
- * in rounds. A run of steps that ends at bit 0 finishes its k (role finish);
- * the others cross tiles (role middle). */
+/* The one kernel of fast: the pass's steps, from the array back into the
+ * array, through the set in shared memory between rounds. The start pass
+ * sorts each tile, first within each thread's keys, then in rounds. A run of
+ * steps that ends at bit 0 finishes its k (role finish); the others cross
+ * tiles (role middle). */
 template <class T>
 static __global__ void __launch_bounds__(FAST_MAX_BLOCK)
 bitonic_fast_pass(const T *src, T *dst, fast_pass p, int per)
 {
-    typedef typename vec4_of<T>::type V;
     DYNAMIC_SHARED(T, s);
     const fast_set f = fast_set_of(p, blockIdx.x);
     const int L = p.L;
-    fast_copy_in<T, V>(s, src, f, L);
-    __syncthreads();
+    fast_io<T> io;
+    io.src = src;
+    io.dst = dst;
+    io.round = 0;
+    io.warp = false;
+    /* the rounds of the pass, to know its last */
+    int rounds = 0;
     if (p.start) {
-        fast_thread_sort<T>(s, f, per);
+        rounds = 1;
+        for (int k = 2 * per; k <= (1 << L); k <<= 1) rounds += fast_rounds(log2i(k));
+    }
+    for (int g = 0; g < p.nseg; g++) rounds += fast_rounds(p.top[g] - p.bottom[g] + 1);
+    io.last = rounds - 1;
+    if (p.start) {
+        fast_thread_sort<T>(s, io, f, per);
         for (int k = 2 * per; k <= (1 << L); k <<= 1)
-            fast_steps<T>(s, f, L, k, log2i(k) - 1, 0, BITONIC_ROLE_START);
+            fast_steps<T>(s, io, f, L, k, log2i(k) - 1, 0, BITONIC_ROLE_START);
     }
     for (int g = 0; g < p.nseg; g++)
-        fast_steps<T>(s, f, L, p.k[g], p.top[g], p.bottom[g],
+        fast_steps<T>(s, io, f, L, p.k[g], p.top[g], p.bottom[g],
                       p.bottom[g] == 0 ? BITONIC_ROLE_FINISH : BITONIC_ROLE_MIDDLE);
-    fast_copy_out<T, V>(s, dst, f, L);
 }
 
 /* ------------------------------------------------------------ launchers */

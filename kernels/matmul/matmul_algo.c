@@ -12,6 +12,11 @@
 LAB_DECLARE_KERNEL(matmul_naive);
 LAB_DECLARE_KERNEL(matmul_coalesced);
 LAB_DECLARE_KERNEL(matmul_tiled);
+LAB_DECLARE_KERNEL(matmul_article);
+LAB_DECLARE_KERNEL(matmul_1d);
+LAB_DECLARE_KERNEL(matmul_2d);
+LAB_DECLARE_KERNEL(matmul_vec);
+LAB_DECLARE_KERNEL(matmul_warp);
 int matmul_cublas(lab_job *job);
 int matmul_cpu_omp(lab_job *job);
 int matmul_cpu_naive(lab_job *job);
@@ -41,6 +46,39 @@ static const lab_variant variants[] = {
      .kind = LAB_ROW_KERNEL, .flags = LAB_BLOCK_2D | LAB_FIXED_BLOCK,
      .block_min = 1024, .block_max = 1024, .block_default = MATMUL_TILE,
      .trace_max_n = TRACE_MAX, LAB_KERNEL_FNS(matmul_tiled)},
+    {.name = "gpu-article",
+     .summary = "the article's matmul3 as written: sA[tx, ty], early return, double sum; n a "
+                "multiple of 32",
+     .idea = "bank conflicts: a warp's 32 lanes read sA[tx][kk], 32 floats apart, all in one "
+             "bank, so each read is served 32 times over",
+     .kind = LAB_ROW_KERNEL, .flags = LAB_BLOCK_2D | LAB_FIXED_BLOCK,
+     .block_min = 1024, .block_max = 1024, .block_default = MATMUL_TILE,
+     .trace_max_n = TRACE_MAX, LAB_KERNEL_FNS(matmul_article)},
+    {.name = "gpu-1d",
+     .summary = "1D register blocking: 64 x 64 tiles of C, each thread 8 elements of a column",
+     .idea = "register reuse: one value of B in a register serves 8 multiply-adds, 9 shared "
+             "loads for 8 of them instead of 16",
+     .kind = LAB_ROW_KERNEL, .flags = LAB_FIXED_BLOCK,
+     .block_min = MATMUL_1D_THREADS, .block_max = MATMUL_1D_THREADS,
+     .block_default = MATMUL_1D_THREADS, .trace_max_n = TRACE_MAX, LAB_KERNEL_FNS(matmul_1d)},
+    {.name = "gpu-2d",
+     .summary = "2D register blocking: 128 x 128 tiles of C, each thread an 8 x 8 patch",
+     .idea = "an outer product in registers: 8 values of A and 8 of B give 64 multiply-adds",
+     .kind = LAB_ROW_KERNEL, .flags = LAB_FIXED_BLOCK,
+     .block_min = MATMUL_2D_THREADS, .block_max = MATMUL_2D_THREADS,
+     .block_default = MATMUL_2D_THREADS, .trace_max_n = TRACE_MAX, LAB_KERNEL_FNS(matmul_2d)},
+    {.name = "gpu-vec",
+     .summary = "gpu-2d with 16-byte loads and stores; A's tile transposed in shared memory",
+     .idea = "vector accesses: four floats per load instruction, from global and shared memory",
+     .kind = LAB_ROW_KERNEL, .flags = LAB_FIXED_BLOCK,
+     .block_min = MATMUL_2D_THREADS, .block_max = MATMUL_2D_THREADS,
+     .block_default = MATMUL_2D_THREADS, .trace_max_n = TRACE_MAX, LAB_KERNEL_FNS(matmul_vec)},
+    {.name = "gpu-warp",
+     .summary = "warp tiling: each warp a 64 x 64 part of the block's 128 x 128, 8 x 16 per thread",
+     .idea = "a tile per warp between block and thread: a lane's registers serve four sub-tiles",
+     .kind = LAB_ROW_KERNEL, .flags = LAB_FIXED_BLOCK,
+     .block_min = MATMUL_WARP_THREADS, .block_max = MATMUL_WARP_THREADS,
+     .block_default = MATMUL_WARP_THREADS, .trace_max_n = TRACE_MAX, LAB_KERNEL_FNS(matmul_warp)},
     {.name = "cublas", .summary = "cublasSgemm (library)",
      .idea = "the library row: register tiles, vector loads and tuning per GPU", .kind = LAB_ROW_LIB,
      .gpu = matmul_cublas},
@@ -222,7 +260,8 @@ static double host_bytes(const lab_config *cfg)
 
 const lab_algo lab_algo_matmul = {
     .name = "matmul",
-    .summary = "C = A B, n x n floats: naive, coalesced and tiled kernels, cuBLAS, CPU",
+    .summary = "C = A B, n x n floats: naive, coalesced, tiled and register-blocked kernels, "
+               "cuBLAS, CPU",
     .lesson = "09-matmul-tiling",
     .variants = variants,
     .nvariants = LAB_COUNT(variants),

@@ -1,5 +1,6 @@
 /* transpose.cu - transposing an n x n matrix: 2D grids, coalescing, and
- * shared-memory tiles with and without the padding column.
+ * shared-memory tiles with and without the padding column; and a plain copy
+ * of the matrix, the ceiling every transpose is measured against.
  *
  * Each kernel's comment names the idea it shows. The same source runs on the
  * GPU and on gpulab's simulator. Every element a thread writes is recorded
@@ -33,12 +34,12 @@ static __global__ void transpose_naive2d_k(T *a, long long n)
     }
 }
 
-/* Out of place, one element per thread: threadIdx.x walks along a row, so a
- * warp reads 32 neighbours in one transaction (coalesced) - and writes them
- * down a column of the output, 32 elements n apart, 32 transactions. The
- * write side decides the speed. */
+/* naive: out of place, one element per thread. threadIdx.x walks along a
+ * row, so a warp reads 32 neighbours in one transaction (coalesced) - and
+ * writes them down a column of the output, 32 elements n apart, 32
+ * transactions. The write side decides the speed. */
 template <class T>
-static __global__ void transpose_copy_k(const T *in, T *out, long long n)
+static __global__ void transpose_naive_k(const T *in, T *out, long long n)
 {
     const long long col = (long long)blockIdx.x * blockDim.x + threadIdx.x;
     const long long row = (long long)blockIdx.y * blockDim.y + threadIdx.y;
@@ -50,36 +51,75 @@ static __global__ void transpose_copy_k(const T *in, T *out, long long n)
     }
 }
 
-/* Through shared memory: a block reads a 32 x 32 tile along its rows
- * (coalesced), waits, and writes the mirrored tile along ITS rows
- * (coalesced again), reading the tile by columns. Shared memory has 32 banks
- * of 4 bytes; in a 32-wide tile a column lies in one bank, so the 32 lanes of
- * a warp reading a column queue up (a 32-way bank conflict). One padding
- * column (33 wide, PAD = 1) shifts each row by one bank and a column spreads
- * over all 32 banks. PAD = 0 keeps the conflict, to be measured. */
-template <class T, int PAD>
+/* copy: no transpose at all, the ceiling. The matrix is copied as it lies,
+ * one 16-byte vector per thread (a uint4: 4 floats or ints, 2 doubles),
+ * neighbouring threads on neighbouring vectors. It moves the same bytes as
+ * a transpose, read once and written once, with every access coalesced: no
+ * transpose can be faster. The elements that do not fill a last vector are
+ * copied one by one by the first threads. */
+template <class T>
+static __global__ void transpose_copy_k(const T *in, T *out, long long count)
+{
+    constexpr int PER = (int)(sizeof(uint4) / sizeof(T));
+    const long long vecs = count / PER;
+    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < vecs) {
+        reinterpret_cast<uint4 *>(out)[i] = reinterpret_cast<const uint4 *>(in)[i];
+        for (int e = 0; e < PER; e++) {
+            TRACE_READ(LAB_SP_GLOBAL, i * PER + e, in[i * PER + e]);
+            TRACE_WRITE(LAB_SP_GLOBAL, i * PER + e, in[i * PER + e]);
+        }
+    }
+    const long long t = vecs * PER + i;
+    if (i < PER && t < count) {
+        out[t] = in[t];
+        TRACE_READ(LAB_SP_GLOBAL, t, in[t]);
+        TRACE_WRITE(LAB_SP_GLOBAL, t, in[t]);
+    }
+}
+
+/* Through shared memory: a block reads 32 x 32 tiles along their rows
+ * (coalesced), waits, and writes the mirrored tiles along THEIR rows
+ * (coalesced again), reading each tile by columns. Shared memory has 32
+ * banks of 4 bytes; in a 32-wide tile a column lies in one bank, so the 32
+ * lanes of a warp reading a column queue up (a 32-way bank conflict). One
+ * padding column (33 wide, PAD = 1) shifts each row by one bank and a column
+ * spreads over all 32 banks. PAD = 0 keeps the conflict, to be measured.
+ *
+ * A block moves TRANSPOSE_TILES tiles, one above the other (64 rows of 32
+ * columns in, 32 rows of 64 out): each thread has twice the loads in flight
+ * before its first store, which a 4-byte element needs to keep the memory
+ * busy, and each row of the output gets 64 neighbours (256 bytes of float)
+ * at once. With the default 32 x 8 block the rows per thread are known when
+ * compiling (BY = 8): all eight loads are issued before the first store, and
+ * every index is a constant offset. Other heights (BY = 0) loop at run time,
+ * four loads at a time. */
+template <class T, int PAD, int BY>
 static __global__ void transpose_tiled_k(const T *in, T *out, long long n)
 {
-    const int COLS = TRANSPOSE_TILE + PAD;
-    SHARED2(T, tile, TRANSPOSE_TILE, COLS);
+    constexpr int COLS = TRANSPOSE_TILE + PAD;
+    constexpr int ROWS = TRANSPOSE_TILE * TRANSPOSE_TILES;
+    SHARED2(T, tile, ROWS, COLS);
     const int tx = threadIdx.x, ty = threadIdx.y;
-    /* read: tile row r is input row (by * 32 + r), columns bx * 32 + tx */
+    const int by = BY > 0 ? BY : (int)blockDim.y;
+    /* read: tile row r is input row (blockIdx.y * 64 + r), columns
+     * blockIdx.x * 32 + tx */
     const long long col = (long long)blockIdx.x * TRANSPOSE_TILE + tx;
-    /* four rows at a time: their loads are all in flight before the first
-     * is stored, which a 4-byte element needs to keep the memory busy */
-    for (int r0 = ty; r0 < TRANSPOSE_TILE; r0 += 4 * blockDim.y) {
-        T v[4];
+    const long long row0 = (long long)blockIdx.y * ROWS;
+    constexpr int FLIGHT = BY > 0 ? ROWS / (BY > 0 ? BY : 1) : 4;
+    for (int r0 = ty; r0 < ROWS; r0 += FLIGHT * by) {
+        T v[FLIGHT];
 #pragma unroll
-        for (int i = 0; i < 4; i++) {
-            const int r = r0 + i * (int)blockDim.y;
-            const long long row = (long long)blockIdx.y * TRANSPOSE_TILE + r;
-            if (r < TRANSPOSE_TILE && row < n && col < n) v[i] = in[row * n + col];
+        for (int i = 0; i < FLIGHT; i++) {
+            const int r = r0 + i * by;
+            const long long row = row0 + r;
+            if (r < ROWS && row < n && col < n) v[i] = in[row * n + col];
         }
 #pragma unroll
-        for (int i = 0; i < 4; i++) {
-            const int r = r0 + i * (int)blockDim.y;
-            const long long row = (long long)blockIdx.y * TRANSPOSE_TILE + r;
-            if (r < TRANSPOSE_TILE && row < n && col < n) {
+        for (int i = 0; i < FLIGHT; i++) {
+            const int r = r0 + i * by;
+            const long long row = row0 + r;
+            if (r < ROWS && row < n && col < n) {
                 tile[r][tx] = v[i];
                 TRACE_READ(LAB_SP_GLOBAL, row * n + col, v[i]);
                 TRACE_WRITE(LAB_SP_SHARED, r * COLS + tx, v[i]);
@@ -87,23 +127,27 @@ static __global__ void transpose_tiled_k(const T *in, T *out, long long n)
         }
     }
     __syncthreads();
-    /* write: output row (bx * 32 + r) is input column bx * 32 + r; its
-     * elements come from tile column r */
-    const long long ocol = (long long)blockIdx.y * TRANSPOSE_TILE + tx;
-    for (int r = ty; r < TRANSPOSE_TILE; r += blockDim.y) {
-        const long long orow = (long long)blockIdx.x * TRANSPOSE_TILE + r;
-        if (orow < n && ocol < n) {
-            const T v = tile[tx][r];
-            TRACE_READ(LAB_SP_SHARED, tx * COLS + r, v);
-            out[orow * n + ocol] = v;
-            TRACE_WRITE(LAB_SP_GLOBAL, orow * n + ocol, v);
+    /* write: output row (blockIdx.x * 32 + r) is input column
+     * blockIdx.x * 32 + r; its 64 elements come from column r of the tiles */
+#pragma unroll
+    for (int q = 0; q < TRANSPOSE_TILES; q++) {
+        const long long ocol = row0 + q * TRANSPOSE_TILE + tx;
+#pragma unroll
+        for (int r = ty; r < TRANSPOSE_TILE; r += by) {
+            const long long orow = (long long)blockIdx.x * TRANSPOSE_TILE + r;
+            if (orow < n && ocol < n) {
+                const T v = tile[q * TRANSPOSE_TILE + tx][r];
+                TRACE_READ(LAB_SP_SHARED, (q * TRANSPOSE_TILE + tx) * COLS + r, v);
+                out[orow * n + ocol] = v;
+                TRACE_WRITE(LAB_SP_GLOBAL, orow * n + ocol, v);
+            }
         }
     }
 }
 
 /* ------------------------------------------------------------ launchers */
 
-enum transpose_kind { T_NAIVE2D, T_COPY, T_TILED, T_TILED_NOPAD };
+enum transpose_kind { T_NAIVE2D, T_NAIVE, T_COPY, T_TILED, T_TILED_NOPAD };
 
 
 /* The trace shows the whole matrix: its shape and all n * n input values. */
@@ -133,7 +177,7 @@ static int run_transpose(lab_job *job, transpose_kind kind)
     const long long nn = n * n;
     const int tiled = kind == T_TILED || kind == T_TILED_NOPAD;
     const int default_by = kind == T_NAIVE2D ? TRANSPOSE_NAIVE2D_BY
-                         : kind == T_COPY    ? TRANSPOSE_COPY_BY
+                         : kind == T_NAIVE   ? TRANSPOSE_NAIVE_BY
                                              : TRANSPOSE_TILED_BY;
     /* block: "auto" is the variant's shape */
     const int bx = job->block;
@@ -147,8 +191,18 @@ static int run_transpose(lab_job *job, transpose_kind kind)
     }
     char what[48];
     snprintf(what, sizeof what, "n = %lld", n);
-    const int tile = tiled ? TRANSPOSE_TILE : 0;
-    TRY(lab_shape_2d(job, default_by, n, n, tile, tile, what));
+    if (kind == T_COPY) {
+        /* one row of blocks over the matrix as one array of 16-byte vectors */
+        const long long per = (long long)(16 / sizeof(T));
+        const long long vecs = nn / per > 0 ? nn / per : 1;
+        job->block_y = 1;
+        if (job->grid <= 0) job->grid = lab_ceil_div(vecs, job->block);
+        job->grid_y = 1;
+    } else if (tiled) {
+        TRY(lab_shape_2d(job, default_by, n, n, TRANSPOSE_TILE, TRANSPOSE_TILE * TRANSPOSE_TILES, what));
+    } else {
+        TRY(lab_shape_2d(job, default_by, n, n, 0, 0, what));
+    }
     /* bytes one run reads plus writes: naive2d leaves the diagonal alone */
     job->bytes = 2.0 * (double)(kind == T_NAIVE2D ? nn - n : nn) * sizeof(T);
     if (job->trace) TRY(trace_matrix<T>(job));
@@ -165,9 +219,16 @@ static int run_transpose(lab_job *job, transpose_kind kind)
     LAB_TIMED(job) {
         switch (kind) {
         case T_NAIVE2D: LAUNCH(transpose_naive2d_k<T>, grid, block, 0, d_a, n); break;
-        case T_COPY: LAUNCH(transpose_copy_k<T>, grid, block, 0, d_a, d_out, n); break;
-        case T_TILED: LAUNCH((transpose_tiled_k<T, 1>), grid, block, 0, d_a, d_out, n); break;
-        case T_TILED_NOPAD: LAUNCH((transpose_tiled_k<T, 0>), grid, block, 0, d_a, d_out, n); break;
+        case T_NAIVE: LAUNCH(transpose_naive_k<T>, grid, block, 0, d_a, d_out, n); break;
+        case T_COPY: LAUNCH(transpose_copy_k<T>, grid, block, 0, d_a, d_out, nn); break;
+        case T_TILED:
+            if (job->block_y == TRANSPOSE_TILED_BY) LAUNCH((transpose_tiled_k<T, 1, TRANSPOSE_TILED_BY>), grid, block, 0, d_a, d_out, n);
+            else LAUNCH((transpose_tiled_k<T, 1, 0>), grid, block, 0, d_a, d_out, n);
+            break;
+        case T_TILED_NOPAD:
+            if (job->block_y == TRANSPOSE_TILED_BY) LAUNCH((transpose_tiled_k<T, 0, TRANSPOSE_TILED_BY>), grid, block, 0, d_a, d_out, n);
+            else LAUNCH((transpose_tiled_k<T, 0, 0>), grid, block, 0, d_a, d_out, n);
+            break;
         }
         runs++;
     }
@@ -189,6 +250,7 @@ static int run_transpose(lab_job *job, transpose_kind kind)
     }
 
 LAB_ENTRY(transpose_naive2d) { BY_DTYPE(T_NAIVE2D); }
+LAB_ENTRY(transpose_naive) { BY_DTYPE(T_NAIVE); }
 LAB_ENTRY(transpose_copy) { BY_DTYPE(T_COPY); }
 LAB_ENTRY(transpose_tiled) { BY_DTYPE(T_TILED); }
 LAB_ENTRY(transpose_tiled_nopad) { BY_DTYPE(T_TILED_NOPAD); }

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 LAB_DECLARE_KERNEL(transpose_naive2d);
+LAB_DECLARE_KERNEL(transpose_naive);
 LAB_DECLARE_KERNEL(transpose_copy);
 LAB_DECLARE_KERNEL(transpose_tiled);
 LAB_DECLARE_KERNEL(transpose_tiled_nopad);
@@ -27,12 +28,12 @@ static const lab_variant variants[] = {
      .kind = LAB_ROW_KERNEL, .flags = LAB_BLOCK_2D,
      .block_min = 1, .block_max = 1024, .block_default = TRANSPOSE_NAIVE2D_BX,
      .trace_max_n = TRACE_MAX, LAB_KERNEL_FNS(transpose_naive2d)},
-    {.name = "copy",
+    {.name = "naive",
      .summary = "out of place, one element per thread: rows read, columns written",
      .idea = "coalescing: a warp reads 32 neighbours at once but writes 32 elements n apart",
      .kind = LAB_ROW_KERNEL, .flags = LAB_BLOCK_2D,
-     .block_min = 1, .block_max = 1024, .block_default = TRANSPOSE_COPY_BX,
-     .trace_max_n = TRACE_MAX, LAB_KERNEL_FNS(transpose_copy)},
+     .block_min = 1, .block_max = 1024, .block_default = TRANSPOSE_NAIVE_BX,
+     .trace_max_n = TRACE_MAX, LAB_KERNEL_FNS(transpose_naive)},
     {.name = "tiled",
      .summary = "32 x 32 tiles through shared memory, padded to 33 columns",
      .idea = "read a tile along rows, write it along rows; the padding column spreads a tile "
@@ -46,6 +47,12 @@ static const lab_variant variants[] = {
      .kind = LAB_ROW_KERNEL, .flags = LAB_BLOCK_2D,
      .block_min = 32, .block_max = 1024, .block_default = TRANSPOSE_TILE,
      .trace_max_n = TRACE_MAX, LAB_KERNEL_FNS(transpose_tiled_nopad)},
+    {.name = "copy",
+     .summary = "no transpose: the matrix copied as it lies, 16 bytes an access (the ceiling)",
+     .idea = "the bandwidth ceiling: the same bytes as a transpose, every access coalesced",
+     .kind = LAB_ROW_KERNEL, .flags = 0,
+     .block_min = 32, .block_max = 1024, .block_default = TRANSPOSE_COPY_BLOCK,
+     .trace_max_n = TRACE_MAX, LAB_KERNEL_FNS(transpose_copy)},
     {.name = "cpu-omp", .summary = "OpenMP over 32 x 32 tiles on every CPU core (the speedup baseline)",
      .idea = "the CPU baseline", .kind = LAB_ROW_CPU, .flags = LAB_OMP_BASELINE,
      .cpu = transpose_cpu_omp},
@@ -111,8 +118,11 @@ static double element(const void *p, lab_dtype t, long long i)
     }
 }
 
+/* copy is the ceiling row: its output is the input as it was. */
+static int is_copy(const lab_variant *v) { return v && strcmp(v->name, "copy") == 0; }
+
 /* Every element against the input itself: out[c][r] must be in[r][c], bit
- * for bit. Wrong elements are counted by kind: never written (still all
+ * for bit (copy: out[r][c] = in[r][c]). Wrong elements are counted by kind: never written (still all
  * bits set, as the kernels left the output), left as they were (in place),
  * or holding something else. */
 static int check(const lab_job *job, const lab_job *refjob, lab_result *r)
@@ -123,21 +133,23 @@ static int check(const lab_job *job, const lab_job *refjob, lab_result *r)
     const size_t es = lab_dtype_size(job->cfg->dtype);
     const unsigned char *in = job->in, *out = job->out;
     static const unsigned char ones[8] = {0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
+    const int copy = is_copy(job->variant);
     long long wrong = 0, unwritten = 0, unchanged = 0, first = -1;
     for (long long row = 0; row < n; row++)
         for (long long col = 0; col < n; col++) {
             const unsigned char *got = out + (size_t)(row * n + col) * es;
-            const unsigned char *want = in + (size_t)(col * n + row) * es;
+            const unsigned char *want = in + (size_t)(copy ? row * n + col : col * n + row) * es;
             if (memcmp(got, want, es) == 0) continue;
             if (first < 0) first = row * n + col;
             wrong++;
             if (memcmp(got, ones, es) == 0 && memcmp(want, ones, es) != 0) unwritten++;
-            else if (memcmp(got, in + (size_t)(row * n + col) * es, es) == 0) unchanged++;
+            else if (!copy && memcmp(got, in + (size_t)(row * n + col) * es, es) == 0) unchanged++;
         }
     r->value = (double)wrong;
     r->correct = wrong == 0;
     if (wrong == 0) {
-        snprintf(r->result, sizeof r->result, "transposed");
+        snprintf(r->result, sizeof r->result, copy ? "copied" : "transposed");
+        if (copy) return 0;
         if (n >= 11 && strcmp(job->cfg->pattern, "lecture") == 0 && job->cfg->dtype != LAB_INT)
             /* the article's spot check, printed after the transpose */
             snprintf(r->note, sizeof r->note, "a[0,2] a[3,0] a[2,1] a[3,10] a[7,5] = %g %g %g %g %g",
@@ -158,7 +170,7 @@ static int check(const lab_job *job, const lab_job *refjob, lab_result *r)
              "%lld of %lld elements wrong%s; the first at row %lld, column %lld: %g, expected %g "
              "(is the grid large enough for the block?)",
              wrong, n * n, parts, fr, fc, element(out, job->cfg->dtype, first),
-             element(in, job->cfg->dtype, fc * n + fr));
+             element(in, job->cfg->dtype, copy ? first : fc * n + fr));
     return 0;
 }
 
@@ -171,7 +183,8 @@ static double host_bytes(const lab_config *cfg)
 
 const lab_algo lab_algo_transpose = {
     .name = "transpose",
-    .summary = "n x n matrix transpose: in place below the diagonal, out of place, shared tiles",
+    .summary = "n x n matrix transpose: in place below the diagonal, out of place, shared tiles, "
+               "and the plain copy it is measured against",
     .lesson = "07-transpose-coalescing",
     .variants = variants,
     .nvariants = LAB_COUNT(variants),

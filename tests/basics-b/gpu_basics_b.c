@@ -63,7 +63,7 @@ static void transpose_rows(void)
     }
     /* odd block shapes */
     static const struct { const char *v; int bx, by; } shapes[] = {
-        {"naive2d", 10, 10}, {"naive2d", 7, 5}, {"copy", 256, 0}, {"tiled", 32, 1}, {"tiled", 32, 32},
+        {"naive2d", 10, 10}, {"naive2d", 7, 5}, {"naive", 256, 0}, {"tiled", 32, 1}, {"tiled", 32, 32},
     };
     for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
         lab_config cfg = gpu_cfg();
@@ -112,13 +112,16 @@ static void mandelbrot_rows(void)
 static void matmul_rows(void)
 {
     static const long long sizes[] = {1, 33, 100, 512, 1000, 1025};
+    /* the article's kernel runs only at multiples of 32 */
+    static const long long article_sizes[] = {32, 96, 128, 512, 992, 1024};
     const lab_algo *a = lab_algo_find("matmul");
     for (int vi = 0; vi < a->nvariants; vi++) {
         const lab_variant *v = &a->variants[vi];
         if (v->kind == LAB_ROW_CPU) continue;
+        const int article = strcmp(v->name, "gpu-article") == 0;
         for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
             lab_config cfg = gpu_cfg();
-            cfg.n = sizes[si];
+            cfg.n = article ? article_sizes[si] : sizes[si];
             snprintf(cfg.pattern, sizeof cfg.pattern, "%s", si % 2 ? "random" : "lecture");
             lab_result r = run_one("matmul", &cfg, v->name, NULL);
             EXPECT(r.ran && r.correct == 1 && r.gflops > 0 && strstr(r.note, "with the copies"),
@@ -131,10 +134,13 @@ static void matmul_rows(void)
 static void traces(void)
 {
     static const struct { const char *algo, *variant; long long n; int w, h; } cases[] = {
-        {"transpose", "naive2d", 37, 0, 0}, {"transpose", "copy", 64, 0, 0},
+        {"transpose", "naive2d", 37, 0, 0}, {"transpose", "naive", 64, 0, 0}, {"transpose", "copy", 45, 0, 0},
         {"transpose", "tiled", 70, 0, 0},   {"transpose", "tiled-nopad", 33, 0, 0},
         {"mandelbrot", "gpu-nofma", 0, 61, 35}, {"matmul", "gpu-naive", 40, 0, 0},
         {"matmul", "gpu-coalesced", 33, 0, 0},  {"matmul", "gpu-tiled", 45, 0, 0},
+        {"matmul", "gpu-article", 64, 0, 0},    {"matmul", "gpu-1d", 45, 0, 0},
+        {"matmul", "gpu-2d", 33, 0, 0},         {"matmul", "gpu-vec", 64, 0, 0},
+        {"matmul", "gpu-warp", 37, 0, 0},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         lab_trace tg, ts;

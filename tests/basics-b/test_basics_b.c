@@ -90,7 +90,8 @@ static void transpose_every_variant(void **state)
             snprintf(cfg.pattern, sizeof cfg.pattern, "%s", si % 2 ? "random" : "lecture");
             lab_result r = run_one("transpose", &cfg, v->name);
             EXPECT_OK(r, "transpose/%s n=%lld %s", v->name, cfg.n, lab_dtype_name(cfg.dtype));
-            assert_string_equal(r.result, "transposed");
+            /* copy, the ceiling row, leaves the matrix as it was */
+            assert_string_equal(r.result, strcmp(v->name, "copy") == 0 ? "copied" : "transposed");
             if (v->kind == LAB_ROW_KERNEL) assert_int_equal(r.backend, LAB_BACKEND_SIM);
         }
     }
@@ -118,7 +119,7 @@ static void transpose_blocks(void **state)
 {
     (void)state;
     static const struct { const char *v; int bx, by; } shapes[] = {
-        {"naive2d", 7, 5}, {"naive2d", 64, 1}, {"copy", 10, 10}, {"copy", 256, 0},
+        {"naive2d", 7, 5}, {"naive2d", 64, 1}, {"naive", 10, 10}, {"naive", 256, 0},
         {"tiled", 32, 1}, {"tiled", 32, 4}, {"tiled", 32, 32}, {"tiled-nopad", 32, 16},
     };
     for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
@@ -143,8 +144,8 @@ static void transpose_blocks(void **state)
     r = run_one("transpose", &cfg, "tiled");
     assert_int_equal(r.block, 32);
     assert_int_equal(r.block_y, 8);
-    assert_int_equal(r.grid, 2);
-    assert_int_equal(r.grid_y, 2);
+    assert_int_equal(r.grid, 2);   /* 32 columns a block */
+    assert_int_equal(r.grid_y, 1); /* two tiles, 64 rows, a block */
 }
 
 static void transpose_tiled_refuses_other_widths(void **state)
@@ -175,7 +176,7 @@ static void transpose_short_grid(void **state)
     cfg.block_y = 16;
     cfg.grid = 3;   /* 48 columns of the input */
     cfg.grid_y = 7; /* all 100 rows */
-    lab_result r = run_one("transpose", &cfg, "copy");
+    lab_result r = run_one("transpose", &cfg, "naive");
     assert_int_equal(r.ran, 1);
     assert_int_equal(r.correct, 0);
     assert_string_equal(r.result, "5200 wrong"); /* output rows 48..99 */
@@ -217,7 +218,7 @@ static int written_once(const lab_trace *t, long long n, int skip_diagonal)
 static void transpose_traces(void **state)
 {
     (void)state;
-    static const char *const vs[] = {"naive2d", "copy", "tiled", "tiled-nopad"};
+    static const char *const vs[] = {"naive2d", "naive", "tiled", "tiled-nopad"};
     for (int i = 0; i < 4; i++) {
         lab_config cfg = base("transpose");
         cfg.n = 37;
@@ -237,10 +238,64 @@ static void transpose_traces(void **state)
     cfg.n = 200;
     lab_trace t;
     memset(&t, 0, sizeof t);
-    lab_result r = run_traced("transpose", &cfg, "copy", &t);
+    lab_result r = run_traced("transpose", &cfg, "naive", &t);
     assert_int_equal(r.ran, 0);
     assert_non_null(strstr(r.note, "up to n = 128"));
     lab_trace_free(&t);
+}
+
+/* The copy row: every element written once, with its own value, by the
+ * thread that owns its 16-byte vector; the tail of an odd count too; and a
+ * short grid is counted as unwritten. */
+static void transpose_copy_row(void **state)
+{
+    (void)state;
+    static const lab_dtype types[] = {LAB_INT, LAB_FLOAT, LAB_DOUBLE};
+    for (int ti = 0; ti < 3; ti++) {
+        lab_config cfg = base("transpose");
+        cfg.n = 37; /* 1369 elements: 342 float4s and one left over, 684 double2s and one */
+        cfg.dtype = types[ti];
+        snprintf(cfg.pattern, sizeof cfg.pattern, "random");
+        lab_trace t;
+        memset(&t, 0, sizeof t);
+        lab_result r = run_traced("transpose", &cfg, "copy", &t);
+        EXPECT_OK(r, "traced copy %s", lab_dtype_name(cfg.dtype));
+        int *seen = calloc(37 * 37, sizeof *seen);
+        assert_non_null(seen);
+        const long long per = cfg.dtype == LAB_DOUBLE ? 2 : 4;
+        for (size_t i = 0; i < t.count; i++) {
+            const lab_event *e = &t.ev[i];
+            if (e->kind != LAB_EV_WRITE) continue;
+            assert_true(e->a >= 0 && e->a < 37 * 37);
+            assert_true(e->v == t.input[e->a]);
+            /* one vector a thread, 256 threads a block; the tail: thread 0 */
+            if (e->a < 37 * 37 / per * per) {
+                assert_int_equal(e->block, (unsigned)(e->a / per / 256));
+                assert_int_equal(e->thread, (unsigned)(e->a / per % 256));
+            } else {
+                assert_int_equal(e->block, 0);
+                assert_int_equal(e->thread, 0);
+            }
+            seen[e->a]++;
+        }
+        for (int i = 0; i < 37 * 37; i++) assert_int_equal(seen[i], 1);
+        free(seen);
+        lab_trace_free(&t);
+    }
+    lab_config cfg = base("transpose");
+    cfg.n = 100;
+    cfg.dtype = LAB_FLOAT;
+    cfg.block = 32;
+    cfg.grid = 2; /* 2 x 32 threads x 4 floats = 256 of 10000 */
+    lab_result r = run_one("transpose", &cfg, "copy");
+    assert_int_equal(r.ran, 1);
+    assert_int_equal(r.correct, 0);
+    assert_string_equal(r.result, "9744 wrong");
+    assert_non_null(strstr(r.note, "9744 never written"));
+    cfg.grid = 0;
+    r = run_one("transpose", &cfg, "copy");
+    EXPECT_OK(r, "copy block %d", 32);
+    assert_int_equal(r.grid, 79); /* 2500 vectors, 32 a block */
 }
 
 /* ------------------------------------------------------------ mandelbrot */
@@ -451,13 +506,16 @@ static void matmul_every_variant(void **state)
 {
     (void)state;
     static const long long sizes[] = {1, 2, 31, 33, 64, 70};
+    /* the article's kernel runs only at multiples of 32 (matmul_article) */
+    static const long long article_sizes[] = {32, 64, 96, 128, 160, 192};
     const lab_algo *a = lab_algo_find("matmul");
     for (int vi = 0; vi < a->nvariants; vi++) {
         const lab_variant *v = &a->variants[vi];
         if (v->kind == LAB_ROW_LIB) continue;
+        const int article = strcmp(v->name, "gpu-article") == 0;
         for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
             lab_config cfg = base("matmul");
-            cfg.n = sizes[si];
+            cfg.n = article ? article_sizes[si] : sizes[si];
             snprintf(cfg.pattern, sizeof cfg.pattern, "%s", si % 2 ? "random" : "lecture");
             lab_result r = run_one("matmul", &cfg, v->name);
             EXPECT_OK(r, "matmul/%s n=%lld %s", v->name, cfg.n, cfg.pattern);
@@ -466,6 +524,64 @@ static void matmul_every_variant(void **state)
             else assert_true(r.gflops > 0);
         }
     }
+}
+
+/* The register-blocked kernels on the simulator at the sizes a lesson
+ * animates (64 to 256), at sizes that leave ragged edges in every tile
+ * (odd, not a multiple of 4: the scalar-load versions), and at ones that take
+ * the 16-byte paths; fresh random inputs each time. */
+static void matmul_register_blocked(void **state)
+{
+    (void)state;
+    static const char *const vs[] = {"gpu-1d", "gpu-2d", "gpu-vec", "gpu-warp"};
+    static const long long sizes[] = {64, 129, 200, 255, 256};
+    static const int threads[] = {512, 256, 256, 128};
+    static const int tile[] = {64, 128, 128, 128};
+    for (size_t vi = 0; vi < 4; vi++)
+        for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
+            lab_config cfg = base("matmul");
+            cfg.n = sizes[si];
+            cfg.seed = (unsigned)(7 + 11 * vi + si);
+            snprintf(cfg.pattern, sizeof cfg.pattern, "%s", si % 2 ? "random" : "lecture");
+            lab_result r = run_one("matmul", &cfg, vs[vi]);
+            EXPECT_OK(r, "matmul/%s n=%lld", vs[vi], cfg.n);
+            assert_true(r.rel_error < 1e-5);
+            assert_int_equal(r.block, threads[vi]);
+            assert_int_equal(r.grid, (sizes[si] + tile[vi] - 1) / tile[vi]);
+            assert_int_equal(r.grid_y, (sizes[si] + tile[vi] - 1) / tile[vi]);
+        }
+    /* the block is the variant's */
+    char msg[LAB_ERR_MAX];
+    const lab_algo *a = lab_algo_find("matmul");
+    lab_config cfg = base("matmul");
+    cfg.block = 128;
+    assert_int_equal(lab_validate(a, lab_variant_find(a, "gpu-2d"), &cfg, msg, sizeof msg), -1);
+    assert_non_null(strstr(msg, "chooses its own block size (256)"));
+}
+
+/* The article's matmul3 as written: right at multiples of 32 with its own
+ * grid, refused elsewhere with the reason (an early return before the
+ * barriers and unchecked loads past the edge). */
+static void matmul_article_kernel(void **state)
+{
+    (void)state;
+    lab_config cfg = base("matmul");
+    cfg.n = 96;
+    lab_result r = run_one("matmul", &cfg, "gpu-article");
+    EXPECT_OK(r, "gpu-article n=%d", 96);
+    assert_int_equal(r.grid, 3);
+    assert_int_equal(r.block_y, 32);
+    cfg.n = 100;
+    r = run_one("matmul", &cfg, "gpu-article");
+    assert_int_equal(r.ran, 0);
+    assert_non_null(strstr(r.note, "multiple of 32"));
+    assert_non_null(strstr(r.note, "try 96 or 128"));
+    cfg.n = 64;
+    cfg.grid = 3;
+    cfg.grid_y = 3;
+    r = run_one("matmul", &cfg, "gpu-article");
+    assert_int_equal(r.ran, 0);
+    assert_non_null(strstr(r.note, "n / 32 = 2"));
 }
 
 static void matmul_blocks(void **state)
@@ -594,6 +710,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(transpose_tiled_refuses_other_widths),
         cmocka_unit_test(transpose_short_grid),
         cmocka_unit_test(transpose_traces),
+        cmocka_unit_test(transpose_copy_row),
         cmocka_unit_test(mandelbrot_sizes),
         cmocka_unit_test(mandelbrot_every_variant),
         cmocka_unit_test(reference_row_run_again),
@@ -602,6 +719,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(mandelbrot_short_grid),
         cmocka_unit_test(mandelbrot_trace),
         cmocka_unit_test(matmul_every_variant),
+        cmocka_unit_test(matmul_register_blocked),
+        cmocka_unit_test(matmul_article_kernel),
         cmocka_unit_test(matmul_blocks),
         cmocka_unit_test(matmul_article),
         cmocka_unit_test(matmul_limits),
