@@ -23,6 +23,7 @@
     X(cmd_export)     \
     X(cmd_lesson_group) \
     X(cmd_puzzle_group) \
+    X(cmd_check_group) \
     X(cmd_code_group) \
     /* end of the list */
 

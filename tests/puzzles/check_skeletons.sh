@@ -5,12 +5,12 @@
 # without a file says how to get one, and a second `puzzle N` keeps the
 # student's file.
 # Usage: check_skeletons.sh GPULAB
-GPULAB=$1
+GPULAB=$(realpath "$1")
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 export XDG_STATE_HOME=$tmp/state XDG_CACHE_HOME=$tmp/cache HOME=$tmp NO_COLOR=1
 cd "$tmp" || exit 1
 fails=0
-count=$("$GPULAB" --no-color -c puzzle | grep -c 'puzzles/[0-9][0-9]-')
+count=$("$GPULAB" --no-color -c puzzle | grep -cE '^ *[0-9]+  ')
 [ "$count" -ge 14 ] || { echo "FAIL: puzzle lists $count puzzles"; fails=$((fails + 1)); }
 for i in $(seq 1 "$count"); do
   "$GPULAB" --no-color -c "set backend sim" -c "puzzle $i" -c check >"$tmp/out" 2>&1

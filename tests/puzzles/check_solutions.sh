@@ -7,7 +7,8 @@ GPULAB=$1 DIR=$2 MODE=${3:-}
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 export XDG_STATE_HOME=$tmp/state XDG_CACHE_HOME=$tmp/cache HOME=$tmp NO_COLOR=1
 if [ "$MODE" = --gpu ]; then
-  "$GPULAB" -c device 2>&1 | grep -qi 'no gpu\|no nvidia' && { echo "no GPU: skipped"; exit 77; }
+  "$GPULAB" -c device 2>&1 | grep -qi "no gpu" && { echo "no GPU: skipped"; exit 77; }
+  "$GPULAB" -c "check $DIR/01-map.cu" 2>&1 | grep "checked on the simulator only" && { echo "skipped"; exit 77; }
   backend=auto
 else
   backend=sim

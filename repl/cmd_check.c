@@ -1,0 +1,469 @@
+/* cmd_check.c - check: a puzzle's kernel compiled inside gpulab's harness
+ * (repl/puzzle.c writes it around the student's file), run as a child
+ * process through the program runner (kernels/program) on the simulator,
+ * and on the GPU when there is one, and held against the reference.
+ * docs/puzzles.md describes the design. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "cmd.h"
+#include "out.h"
+#include "program.h"
+#include "puzzle.h"
+#include "session.h"
+
+/* ----------------------------------------------------------------- check */
+
+#define HARNESS_NAME "gpulab puzzle harness"
+
+/* $XDG_CACHE_HOME/gpulab/puzzles (else ~/.cache/gpulab/puzzles), made. */
+static int work_dir(char *buf, size_t len)
+{
+    const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    char base[PATH_MAX];
+    if (xdg && xdg[0] == '/') snprintf(base, sizeof base, "%s/gpulab/puzzles", xdg);
+    else if (home && *home) snprintf(base, sizeof base, "%s/.cache/gpulab/puzzles", home);
+    else snprintf(base, sizeof base, "/tmp/gpulab-%ld/puzzles", (long)getuid());
+    for (char *q = base + 1; *q; q++) {
+        if (*q != '/') continue;
+        *q = 0;
+        if (mkdir(base, 0700) != 0 && errno != EEXIST) return -1;
+        *q = '/';
+    }
+    if (mkdir(base, 0700) != 0 && errno != EEXIST) return -1;
+    snprintf(buf, len, "%s/check-XXXXXX", base);
+    return mkdtemp(buf) ? 0 : -1;
+}
+
+/* How long a check may run on the simulator (the GPU gets ten times that). */
+static double check_time_limit(struct session *s)
+{
+    (void)s;
+    return 30;
+}
+
+/* Print text with every occurrence of from replaced by to. */
+static void print_replaced(const char *text, size_t len, const char *from, const char *to)
+{
+    size_t fl = strlen(from);
+    const char *p = text, *end = text + len;
+    while (p < end) {
+        const char *hit = fl ? memmem(p, (size_t)(end - p), from, fl) : NULL;
+        if (!hit) {
+            out_printf("%.*s", (int)(end - p), p);
+            break;
+        }
+        out_printf("%.*s%s", (int)(hit - p), p, to);
+        p = hit + fl;
+    }
+    if (len && text[len - 1] != '\n') out_printf("\n");
+}
+
+struct check_run {
+    const struct puzzle *p;
+    const char *shown;   /* the student's file as typed */
+    const char *abs;     /* and its absolute path (what #line names) */
+    int student_lines;
+};
+
+/* What the source pass refused (inline PTX, textures, ...). Its lines count
+ * in the harness's file, whose first line is the #line directive. */
+static void print_issues(const struct check_run *c, const prog *prg)
+{
+    out_printf("%s cannot run on the simulator:\n", c->shown);
+    for (int i = 0; i < prg->nissues; i++) {
+        int line = prg->issues[i].line - 1;
+        if (line >= 1 && line <= c->student_lines)
+            out_printf("%s:%d: %s\n", c->shown, line, prg->issues[i].msg);
+        else
+            out_printf("%s: %s\n", HARNESS_NAME, prg->issues[i].msg);
+    }
+}
+
+/* A compile error on the harness's side comes with pages of template
+ * instantiation; the errors and the notes that point into the student's
+ * file (with their source line and caret) say all there is. */
+static void print_compiler_errors(const struct check_run *c, const char *msg)
+{
+    const char *p = msg;
+    int keep_after = 0;
+    while (*p) {
+        const char *e = strchr(p, '\n');
+        size_t n = e ? (size_t)(e - p) + 1 : strlen(p);
+        int error = memmem(p, n, ": error:", 8) != NULL;
+        int note = memmem(p, n, ": note:", 7) != NULL && memmem(p, n, c->abs, strlen(c->abs)) != NULL;
+        if (error || note) {
+            print_replaced(p, n, c->abs, c->shown);
+            keep_after = note ? 2 : 0;
+        } else if (keep_after > 0) {
+            print_replaced(p, n, c->abs, c->shown);
+            keep_after--;
+        }
+        p += n;
+    }
+}
+
+/* The simulator's messages, in the student's words: their arrays were
+ * allocated by the harness, not at a line of theirs. */
+static void print_diagnostics(const struct check_run *c, const char *text, size_t len)
+{
+    static const char from[] = " from cudaMalloc at line ";
+    char *buf = NULL;
+    size_t blen = 0;
+    FILE *m = open_memstream(&buf, &blen);
+    if (!m) return;
+    const char *p = text, *end = text + len;
+    while (p < end) {
+        const char *hit = memmem(p, (size_t)(end - p), from, sizeof from - 1);
+        if (!hit) {
+            fwrite(p, 1, (size_t)(end - p), m);
+            break;
+        }
+        fwrite(p, 1, (size_t)(hit - p), m);
+        fputs(" from the harness's cudaMalloc", m);
+        p = hit + sizeof from - 1;
+        while (p < end && *p >= '0' && *p <= '9') p++;
+    }
+    fclose(m);
+    print_replaced(buf, blen, c->abs, c->shown);
+    free(buf);
+}
+
+static void print_values(const char *label, const float *v, int n, int cols)
+{
+    out_printf("  %-9s", label);
+    for (int i = 0; i < n; i++) {
+        if (cols > 1 && i && i % cols == 0) out_printf(" |");
+        if (puzzle_is_unwritten(v[i])) out_printf(" %5s", "-");
+        else out_printf(" %5g", v[i]);
+    }
+    out_printf("\n");
+}
+
+static json_t *values_json(const float *v, int n)
+{
+    json_t *a = json_array();
+    for (int i = 0; i < n; i++) json_array_append_new(a, puzzle_is_unwritten(v[i]) ? json_null() : json_real(v[i]));
+    return a;
+}
+
+/* One backend: build, run, compare. Returns 1 pass, 0 wrong, -1 could not
+ * run (already reported). */
+static int check_on(struct session *s, const struct check_run *c, prog *prg, enum prog_mode backend,
+                    const char *outfile)
+{
+    const char *bname = backend == PROG_GPU ? "the GPU" : "the simulator";
+    prog_options o;
+    memset(&o, 0, sizeof o);
+    o.backend = backend;
+    double limit = check_time_limit(s);
+    o.time_limit = backend == PROG_SIM ? limit : limit * 10;
+    o.race_check = 1; /* the lessons promise that a race is named */
+    o.model = s->cfg.model;
+    char *argv[] = {(char *)outfile, NULL};
+    o.argc = 1;
+    o.argv = argv;
+    o.interrupt = &lab_interrupted;
+    unlink(outfile);
+    if (s->interactive && !s->json) out_progress("  building and running %s on %s...", c->shown, bname);
+    prog_result r;
+    int rc = prog_run(prg, &o, &r);
+    out_progress_clear();
+    const struct puzzle *p = c->p;
+    int result = -1;
+    if (rc != 0) {
+        if (prg->nissues)
+            print_issues(c, prg);
+        else if (strstr(r.msg, HARNESS_NAME))
+            print_compiler_errors(c, r.msg);
+        else
+            print_replaced(r.msg, strlen(r.msg), c->abs, c->shown);
+        if (strstr(r.msg, HARNESS_NAME)) {
+            char launch[256];
+            puzzle_launch_text(p, launch, sizeof launch);
+            out_printf("(gpulab's harness calls %s: keep the kernel's name and parameters as the skeleton "
+                       "has them)\n", launch);
+        }
+        sess_error(s, -1, "%s did not compile for %s", c->shown, bname);
+        prog_result_free(&r);
+        return -1;
+    }
+    /* the simulator's diagnostics and the harness's messages, with the student's lines */
+    if (r.err_len) print_diagnostics(c, r.err, r.err_len);
+    if (r.fault[0] && !(r.err && strstr(r.err, r.fault))) print_diagnostics(c, r.fault, strlen(r.fault));
+    if (r.interrupted) {
+        out_printf("stopped by Ctrl-C\n");
+        prog_result_free(&r);
+        return -1;
+    }
+    if (r.timed_out || r.signal || r.exit_code != 0) {
+        /* a verdict too: the kernel did not get to an answer */
+        char why[PROG_MSG_MAX + 128];
+        if (r.timed_out)
+            snprintf(why, sizeof why, "it ran past the time limit of %g s (a loop that never ends?)", o.time_limit);
+        else if (r.signal)
+            snprintf(why, sizeof why, "%s", r.msg[0] ? r.msg : "the program crashed");
+        else
+            snprintf(why, sizeof why, "the launch failed (the simulator's message above says why)");
+        if (s->json) {
+            json_t *j = json_object();
+            json_object_set_new(j, "puzzle", json_integer(p->number));
+            json_object_set_new(j, "name", json_string(p->name));
+            json_object_set_new(j, "file", json_string(c->shown));
+            json_object_set_new(j, "backend", json_string(backend == PROG_GPU ? "gpu" : "sim"));
+            json_object_set_new(j, "pass", json_false());
+            json_object_set_new(j, "finished", json_false());
+            json_object_set_new(j, "why", json_string(why));
+            out_json(j);
+        } else {
+            out_printf("%snot yet%s on %s: %s\n", out_color(OUT_ERROR), out_color(OUT_RESET), bname, why);
+        }
+        prog_result_free(&r);
+        return 0;
+    }
+    prog_result_free(&r);
+    int n = puzzle_arg_len(puzzle_out(p));
+    float *got = calloc((size_t)n, sizeof *got);
+    size_t len = 0;
+    char *raw = puzzle_read_file(outfile, &len);
+    if (!got || !raw || len != (size_t)n * sizeof(float)) {
+        sess_error(s, -1, "the harness wrote no output on %s", bname);
+        free(raw);
+        free(got);
+        return -1;
+    }
+    memcpy(got, raw, len);
+    free(raw);
+    struct puzzle_verdict v;
+    puzzle_compare(p, got, &v);
+    result = v.pass;
+    if (s->json) {
+        json_t *j = json_object();
+        json_object_set_new(j, "puzzle", json_integer(p->number));
+        json_object_set_new(j, "name", json_string(p->name));
+        json_object_set_new(j, "file", json_string(c->shown));
+        json_object_set_new(j, "backend", json_string(backend == PROG_GPU ? "gpu" : "sim"));
+        json_object_set_new(j, "pass", json_boolean(v.pass));
+        json_object_set_new(j, "finished", json_true());
+        json_object_set_new(j, "first", v.first >= 0 ? json_integer(v.first) : json_null());
+        if (v.first >= 0) {
+            json_object_set_new(j, "expected", json_real(v.expected));
+            json_object_set_new(j, "got", v.unwritten ? json_null() : json_real(v.got));
+        }
+        json_object_set_new(j, "wrong", json_integer(v.nwrong));
+        json_object_set_new(j, "unwritten", json_integer(v.nunwritten));
+        json_object_set_new(j, "out", values_json(got, n));
+        json_object_set_new(j, "limits", json_string("not checked"));
+        out_json(j);
+        free(got);
+        return result;
+    }
+    char idx[64];
+    if (v.pass) {
+        out_printf("%spass%s on %s: all %d element%s of %s right\n", out_color(OUT_GOOD), out_color(OUT_RESET), bname,
+                   n, n == 1 ? "" : "s", puzzle_out(p)->name);
+    } else {
+        puzzle_index_text(p, v.first, idx, sizeof idx);
+        out_printf("%snot yet%s on %s: %s: expected %g, ", out_color(OUT_ERROR), out_color(OUT_RESET), bname, idx,
+                   v.expected);
+        if (v.unwritten) out_printf("got nothing (never written)\n");
+        else out_printf("got %g\n", v.got);
+        out_printf("  %d of %d element%s wrong", v.nwrong, n, n == 1 ? "" : "s");
+        if (v.nunwritten) out_printf(", %d never written", v.nunwritten);
+        out_printf("\n");
+        if (n <= 36) {
+            float *want = malloc((size_t)n * sizeof *want);
+            if (want) {
+                puzzle_expected(p, want);
+                int cols = puzzle_out(p)->rows > 1 ? puzzle_out(p)->cols : 0;
+                print_values("expected", want, n, cols);
+                print_values("got", got, n, cols);
+                free(want);
+            }
+        }
+    }
+    free(got);
+    return result;
+}
+
+static void print_brief_line(const struct puzzle *p, const char *file)
+{
+    char launch[256];
+    puzzle_launch_text(p, launch, sizeof launch);
+    out_printf("%sPuzzle %d: %s%s  %s  %s\n", out_color(OUT_BOLD), p->number, p->title, out_color(OUT_RESET), file,
+               launch);
+}
+
+/* After the verdict: the limits, what next, what to watch. */
+static void after_check(const struct puzzle *p, int passed, const char *file)
+{
+    out_printf("%slimits: not checked in this build (they are counted from the simulator's record of every "
+               "memory access)%s\n", out_color(OUT_DIM), out_color(OUT_RESET));
+    int n;
+    puzzle_all(&n);
+    if (passed && p->number < n)
+        out_printf("solved. Next: `puzzle %d`.\n", p->number + 1);
+    else if (passed)
+        out_printf("solved: that was the last puzzle.\n");
+    else
+        out_printf("edit %s and type `check` again.\n", file);
+    if (p->watch) {
+        out_printf("%swatch gpulab's own kernel of this idea: `use %s` then `animate`%s\n", out_color(OUT_DIM),
+                   p->watch, out_color(OUT_RESET));
+    }
+}
+
+/* What `check` was given: the puzzle and the file. */
+static int check_target(struct session *s, int argc, char **argv, const struct puzzle **p, char *file,
+                        size_t filelen)
+{
+    if (argc > 3) {
+        sess_error(s, 3, "usage: check [N|NAME|FILE.cu] (or check N FILE.cu)");
+        return -1;
+    }
+    if (argc == 1) {
+        if (!puzzle_current()) {
+            sess_error(s, -1, "which puzzle? `puzzle N` writes one; `check N` or `check FILE.cu` checks it");
+            return -1;
+        }
+        *p = puzzle_current();
+        puzzle_student_path(*p, file, filelen);
+        return 0;
+    }
+    const char *a = argv[1];
+    size_t al = strlen(a);
+    int is_file = strchr(a, '/') || (al > 3 && strcmp(a + al - 3, ".cu") == 0);
+    if (argc == 3) {
+        if (!(*p = puzzle_find(a))) {
+            sess_error(s, 1, "no puzzle \"%s\" (`puzzle` lists them)", a);
+            return -1;
+        }
+        snprintf(file, filelen, "%s", argv[2]);
+        return 0;
+    }
+    *p = puzzle_find(a);
+    if (!*p) {
+        if (is_file)
+            sess_error(s, 1, "cannot tell which puzzle %s is: name it like its skeleton (puzzles/03-guard.cu), "
+                             "or say check N %s", a, a);
+        else
+            sess_error(s, 1, "no puzzle \"%s\" (`puzzle` lists them)", a);
+        return -1;
+    }
+    if (is_file) snprintf(file, filelen, "%s", a);
+    else puzzle_student_path(*p, file, filelen);
+    return 0;
+}
+
+static enum cmd_status do_check(struct session *s, int argc, char **argv)
+{
+    const struct puzzle *p;
+    char file[PATH_MAX];
+    if (check_target(s, argc, argv, &p, file, sizeof file) != 0) return CMD_ERROR;
+    puzzle_set_current(p);
+    size_t len;
+    char *text = puzzle_read_file(file, &len);
+    if (!text) {
+        if (errno == ENOENT)
+            return sess_error(s, argc > 1 ? argc - 1 : -1, "there is no %s here: `puzzle %d` writes it", file,
+                              p->number);
+        return sess_error(s, argc > 1 ? argc - 1 : -1, "cannot read %s: %s", file, strerror(errno));
+    }
+    char abs[PATH_MAX], dir[PATH_MAX], combined[PATH_MAX + 64], outfile[PATH_MAX + 64], stem[64];
+    if (!realpath(file, abs)) snprintf(abs, sizeof abs, "%s", file);
+    if (work_dir(dir, sizeof dir) != 0) {
+        free(text);
+        return sess_error(s, -1, "cannot make a folder for the harness: %s", strerror(errno));
+    }
+    puzzle_stem(p, stem, sizeof stem);
+    snprintf(combined, sizeof combined, "%s/%s.cu", dir, stem);
+    snprintf(outfile, sizeof outfile, "%s/out.bin", dir);
+    int lines = 0;
+    for (size_t i = 0; i < len; i++) lines += text[i] == '\n';
+    if (len && text[len - 1] != '\n') lines++;
+    char *drv = puzzle_driver(p, abs, text, len, HARNESS_NAME);
+    free(text);
+    enum cmd_status st = CMD_OK;
+    FILE *f = drv ? fopen(combined, "w") : NULL;
+    int wrote = f && fputs(drv, f) >= 0;
+    if (f && fclose(f) != 0) wrote = 0;
+    free(drv);
+    prog prg;
+    memset(&prg, 0, sizeof prg);
+    char msg[2048];
+    int opened = 0;
+    if (!wrote) {
+        st = sess_error(s, -1, "cannot write the harness in %s: %s", dir, strerror(errno));
+        goto done;
+    }
+    if (prog_open(&prg, combined, msg, sizeof msg) != 0) {
+        st = sess_error(s, -1, "%s", msg);
+        goto done;
+    }
+    opened = 1;
+    snprintf(prg.shown, sizeof prg.shown, "%s", file);
+    if (!s->json) print_brief_line(p, file);
+    enum prog_mode backs[2];
+    int nb = 0;
+    char why[512];
+    if (s->cfg.backend != LAB_BACKEND_GPU) backs[nb++] = PROG_SIM;
+    static int gpu_note_shown;
+    if (s->cfg.backend != LAB_BACKEND_SIM) {
+        if (prog_gpu_available(why, sizeof why))
+            backs[nb++] = PROG_GPU;
+        else if (!gpu_note_shown++)
+            out_note("checked on the simulator only: %s", why);
+    }
+    if (nb == 0) {
+        st = sess_error(s, -1, "backend is gpu but %s; set backend auto checks on the simulator", why);
+        goto done;
+    }
+    int all = 1, ran = 0;
+    for (int i = 0; i < nb; i++) {
+        struct check_run c = {p, file, abs, lines};
+        int r = check_on(s, &c, &prg, backs[i], outfile);
+        if (r < 0) { all = 0; if (i == 0) st = CMD_ERROR; continue; }
+        ran = 1;
+        all &= r;
+    }
+    if (ran) {
+        puzzle_note_progress(p, all);
+        if (!s->json) after_check(p, all, file);
+    }
+done:
+    if (opened) prog_close(&prg);
+    unlink(outfile);
+    unlink(combined);
+    rmdir(dir);
+    return st;
+}
+
+const struct cmd cmd_check_group[] = {
+    {
+        .name = "check",
+        .usage = "check [N|NAME|FILE.cu] | check N FILE.cu",
+        .help = "compile and run a puzzle's kernel, compare with the reference",
+        .long_help =
+            "Compiles puzzles/NN-name.cu (the puzzle last named by puzzle or check, or\n"
+            "the one given) inside gpulab's harness, which supplies the inputs, the\n"
+            "launch and main, and runs it on the simulator in a child process (with a\n"
+            "time limit, race-check on), and on the GPU too when there is one. Says\n"
+            "pass, or the first wrong element with the value expected and the value\n"
+            "written, and prints every diagnostic with the line of your file. A wrong\n"
+            "answer is a verdict, not an error; a file that does not compile or run is\n"
+            "an error. Progress is kept with the lessons'. With --json, one object per\n"
+            "backend with the whole output.\n",
+        .run = do_check,
+        .complete = CMP_CUSTOM,
+        .complete_fn = puzzle_complete,
+    },
+    {0},
+};
