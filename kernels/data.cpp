@@ -1,7 +1,7 @@
 /* data.cpp - input generators that reproduce the lectures' data exactly.
  * They use std::mt19937 and std::normal_distribution as the lectures did, so
  * the sums, histograms and sorts match the numbers printed there. */
-#include "family.h"
+#include "kernels/family.h"
 
 #include <algorithm>
 #include <random>

@@ -24,7 +24,7 @@
 #ifndef GPULAB_KERN_H
 #define GPULAB_KERN_H
 
-#include "lab.h"
+#include "kernels/family.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,7 +32,7 @@
 #include <time.h>
 
 #if defined(GPULAB_SIM)
-#  include "sim/shim.h"       /* threadIdx, __syncthreads, atomics, shuffles, cg:: ... */
+#  include "kernels/sim/shim.h"       /* threadIdx, __syncthreads, atomics, shuffles, cg:: ... */
 #  define LAB_SYM(name) name##_sim
 #else
 #  include <cuda_runtime.h>

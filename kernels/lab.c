@@ -3,13 +3,13 @@
  *
  * A row never takes the program down: whatever goes wrong ends up as a note
  * in its lab_result (ran = 0) or as the returned message. */
-#include "family.h"
+#include "kernels/family.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-volatile int lab_interrupted;
+volatile sig_atomic_t lab_interrupted;
 
 /* ------------------------------------------------------------ names */
 
@@ -245,6 +245,33 @@ void lab_input_free(lab_input *in)
     in->have_ref = 0;
 }
 
+lab_input *lab_input_new(const lab_algo *a, const lab_config *cfg, char *msg, size_t len)
+{
+    lab_input *in = malloc(sizeof *in);
+    if (!in) {
+        snprintf(msg, len, "out of host memory for the input");
+        return NULL;
+    }
+    if (lab_input_prepare(in, a, cfg, msg, len) != 0) {
+        free(in);
+        return NULL;
+    }
+    return in;
+}
+
+void lab_input_delete(lab_input *in)
+{
+    if (!in) return;
+    lab_input_free(in);
+    free(in);
+}
+
+long long lab_input_n(const lab_input *in) { return in->job.n; }
+
+long long lab_input_sim_items(const lab_input *in) { return in->job.sim_items; }
+
+void lab_input_set_probe(lab_input *in, struct lab_probe *p) { in->job.probe = p; }
+
 /* ------------------------------------------------------------ running */
 
 lab_backend lab_kernel_backend(const lab_config *cfg)
@@ -252,6 +279,13 @@ lab_backend lab_kernel_backend(const lab_config *cfg)
     if (cfg->backend == LAB_BACKEND_SIM) return LAB_BACKEND_SIM;
     if (cfg->backend == LAB_BACKEND_GPU) return LAB_BACKEND_GPU;
     return lab_gpu_available() ? LAB_BACKEND_GPU : LAB_BACKEND_SIM;
+}
+
+lab_backend lab_row_backend(const lab_variant *v, const lab_config *cfg)
+{
+    return v->kind == LAB_ROW_CPU   ? LAB_BACKEND_CPU
+         : v->kind == LAB_ROW_LIB   ? LAB_BACKEND_GPU
+                                    : lab_kernel_backend(cfg);
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -361,9 +395,7 @@ int lab_run(lab_input *in, const lab_variant *v, lab_result *r, lab_trace *trace
 {
     const lab_config *cfg = in->job.cfg;
     const lab_algo *a = in->job.algo;
-    lab_backend be = v->kind == LAB_ROW_CPU ? LAB_BACKEND_CPU
-                   : v->kind == LAB_ROW_LIB ? LAB_BACKEND_GPU
-                   : lab_kernel_backend(cfg);
+    lab_backend be = lab_row_backend(v, cfg);
     lab_job j;
     memset(&j, 0, sizeof j);
     j = in->job;

@@ -1,17 +1,24 @@
-/* lab.h - the one public header of gpulab's kernels library.
+/* lab.h - the public face of gpulab's kernels library: what repl/ and viz/ use.
  *
- * The REPL, the pictures and the tests see the kernels only through this
- * header: the registry of algorithms and their variants, the settings of a run
+ * The REPL and the pictures see the kernels only through this header: the
+ * registry of algorithms and their variants, the settings of a run
  * (lab_config), what a run returns (lab_result), the step traces that the
- * animations play (lab_trace), and the device layer.
+ * animations play (lab_trace, returned sorted), the device facts, and the
+ * occupancy calculator (kernels/device/occupancy.h, included at the end: a
+ * declared part of this API). Each family's trace vocabulary, for the
+ * renderer that draws it, is in kernels/<family>/<family>_trace.h.
  *
- * Flow of one row: lab_input_prepare() makes the host input once (and the CPU
+ * Flow of one row: lab_input_new() makes the host input once (and the CPU
  * reference), lab_run() runs one variant on one backend against it and fills a
  * lab_result (and a lab_trace when asked).
+ *
+ * What a family implements (jobs, launches, allocations, the CPU timer) is
+ * the other header, kernels/family.h; kernel sources include kernels/kern.h.
  */
 #ifndef GPULAB_LAB_H
 #define GPULAB_LAB_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -158,6 +165,8 @@ typedef struct lab_trace {
     double result;                 /* the variant's answer */
 } lab_trace;
 
+/* lab_run() returns a trace sorted by the key above (lab_event_cmp), so a
+ * renderer can walk it in key order without sorting it again. */
 void lab_trace_free(lab_trace *t);
 void lab_trace_sort(lab_trace *t);                 /* by the key above */
 int  lab_event_cmp(const lab_event *x, const lab_event *y); /* key order */
@@ -236,56 +245,25 @@ const lab_variant *lab_variant_find(const lab_algo *a, const char *name);
 /* The variant that speedups are measured against (LAB_OMP_BASELINE), or NULL. */
 const lab_variant *lab_algo_baseline(const lab_algo *a);
 
-/* ----------------------------------------------------------------- jobs */
 
-/* A job: one variant run on one backend over one prepared input. Families'
- * entry points receive it; the harness (lab.c) owns its buffers. */
-#define LAB_MAX_ALLOCS 32
-typedef struct lab_job {
-    const lab_config *cfg;
-    const lab_algo *algo;
-    const lab_variant *variant;
-    lab_backend backend;     /* GPU, SIM or CPU: resolved */
-    long long n;             /* resolved n (after padding) */
-    long long sim_items;     /* elements the simulator limit applies to (0 = n) */
-    int block, block_y;      /* resolved block */
-    long long grid, grid_y;  /* resolved grid; families set it when they derive it */
-    void *in;                /* host input, n elements of dtype (family-defined) */
-    size_t in_bytes;
-    void *out;               /* host output buffer, out_bytes */
-    size_t out_bytes;
-    void *priv;              /* family data (image size, extra inputs, ...) */
-    double bytes;            /* bytes one run moves (GB/s) */
-    double value;            /* a scalar answer (sums) for check() */
-    /* timing: filled by the timed loop */
-    double samples[LAB_MAX_REPEATS];
-    int nsamples;
-    /* device allocations, freed by the harness after the entry returns */
-    void *allocs[LAB_MAX_ALLOCS];
-    void (*alloc_free[LAB_MAX_ALLOCS])(void *); /* how to free each (GPU or simulator) */
-    int nallocs;
-    lab_trace *trace;        /* non-NULL: record events */
-    void *trace_buf[3];      /* GPU trace buffers, reused by every launch of the run */
-    unsigned long long trace_buf_threads; /* threads they have room for */
-    char note[LAB_NOTE_MAX];
-    char err[LAB_ERR_MAX];
-    struct lab_probe *probe; /* non-NULL: LAUNCH records every launch here */
-} lab_job;
+/* ---------------------------------------------------------------- inputs */
 
 /* A prepared input shared by the rows of one compare: the host data, and the
- * reference row's job once it has run. */
-typedef struct lab_input {
-    lab_job job;             /* prepared: in, in_bytes, out_bytes, bytes, priv */
-    lab_job ref;             /* the reference (CPU) row's output, for checks */
-    int have_ref;
-    double omp_ms;           /* the OpenMP row's median, for speedups; < 0 unknown */
-} lab_input;
+ * reference row's output once it has run. Opaque here (kernels/family.h
+ * defines it for the families). */
+typedef struct lab_input lab_input;
+struct lab_probe;
 
-/* Prepare the input for cfg (validating sizes against host memory).
- * 0 ok; -1 with msg. */
-int lab_input_prepare(lab_input *in, const lab_algo *a, const lab_config *cfg,
-                      char *msg, size_t msglen);
-void lab_input_free(lab_input *in);
+/* Prepare the input for cfg (validating sizes against host memory): a new
+ * input, or NULL with msg. */
+lab_input *lab_input_new(const lab_algo *a, const lab_config *cfg, char *msg, size_t msglen);
+void lab_input_delete(lab_input *in);                  /* NULL is fine */
+/* n as the rows run it (after padding, or the family's own resolution). */
+long long lab_input_n(const lab_input *in);
+/* Elements the simulator limit applies to (n x n, an image's pixels), or 0 = n. */
+long long lab_input_sim_items(const lab_input *in);
+/* Record the launches of every row run over in into p (NULL: stop). */
+void lab_input_set_probe(lab_input *in, struct lab_probe *p);
 
 /* Check cfg against variant limits (block, grid, n, dtype) without running.
  * 0 ok; -1 with a message saying what is allowed. */
@@ -298,9 +276,12 @@ int lab_run(lab_input *in, const lab_variant *v, lab_result *r, lab_trace *trace
 
 /* Which backend a kernel row uses under cfg: GPU or SIM. */
 lab_backend lab_kernel_backend(const lab_config *cfg);
+/* Where row v runs under cfg: CPU rows on the CPU, library rows on the GPU,
+ * kernel rows as lab_kernel_backend() says. lab_run() fills r->backend so. */
+lab_backend lab_row_backend(const lab_variant *v, const lab_config *cfg);
 
 /* Set by a SIGINT handler; checked between repeats. */
-extern volatile int lab_interrupted;
+extern volatile sig_atomic_t lab_interrupted;
 
 /* ------------------------------------------------ launches, probed */
 
@@ -320,8 +301,8 @@ typedef struct lab_launch_probe {
     long long max_dynamic_smem;/* dynamic shared memory the kernel may ask for; -1 unknown */
 } lab_launch_probe;
 
-/* Where a run records its launches: set in->job.probe before lab_run() and
- * every row run over that input fills it (the same shape twice counts once). */
+/* Where a run records its launches: lab_input_set_probe() before lab_run(),
+ * and every row run over that input fills it (the same shape twice counts once). */
 typedef struct lab_probe {
     lab_launch_probe *launches;
     int count, max;
@@ -334,12 +315,6 @@ typedef struct lab_probe {
 int lab_probe_launches(lab_input *in, const lab_variant *v, lab_launch_probe *out, int max,
                        char *msg, size_t msglen);
 
-/* Called by LAUNCH before every launch (kern.h): checks the shape against
- * the device (on the simulator: against the model of cfg->model), with the
- * allowed range in job->err when it is refused, and records it when the job
- * is probed. 0 ok, -1 refused. */
-int lab_launch_check(lab_job *job, const char *kernel, const void *func, const unsigned grid[3],
-                     const unsigned block[3], size_t dynamic_smem);
 
 /* --------------------------------------------------------- device layer */
 
@@ -367,16 +342,17 @@ int lab_gpu_available(void);             /* a GPU is present and not disabled */
 double lab_device_copy_gbps(void);
 /* A sticky error disabled the GPU for this session: the explanation, or NULL. */
 const char *lab_device_disabled(void);
-/* Record a CUDA error from a call; sticky errors disable the GPU. Returns -1
- * and writes a message into err. */
-int lab_device_fail(int cuda_err, const char *expr, const char *file, int line,
-                    char *err, size_t errlen);
 /* Can n bytes be allocated on the device now? 0 yes; -1 with a message. */
 int lab_device_reserve(size_t bytes, char *msg, size_t msglen);
-/* Free the job's device allocations (GPU or simulator memory). */
-void lab_job_free_allocs(lab_job *job);
 
 #ifdef __cplusplus
 }
 #endif
+
+/* ------------------------------------------------------------ occupancy */
+
+/* A public part of this API, kept in its own file: how many blocks of a
+ * kernel fit on one SM, on the GPU or on a modelled one. */
+#include "kernels/device/occupancy.h"
+
 #endif

@@ -1,6 +1,6 @@
 /* registry.c - every algorithm gpulab knows, in the order `list` shows them.
  * The REPL, completion, help and the tests read this list and nothing else. */
-#include "lab.h"
+#include "kernels/lab.h"
 
 #include <string.h>
 

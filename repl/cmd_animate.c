@@ -13,12 +13,12 @@
 
 #include <readline/readline.h>
 
-#include "cmd.h"
-#include "out.h"
-#include "parse.h"
-#include "player.h"
-#include "render.h"
-#include "session.h"
+#include "repl/cmd.h"
+#include "repl/out.h"
+#include "repl/parse.h"
+#include "viz/player.h"
+#include "viz/render.h"
+#include "repl/session.h"
 
 typedef struct anim {
     const lab_variant *v;
@@ -39,8 +39,8 @@ static void timed_row(struct session *s, anim *a)
         cfg.block = (int)a->trace.launches[0].block[0];
         cfg.block_y = a->trace.launches[0].block[1] > 1 ? (int)a->trace.launches[0].block[1] : 0;
     }
-    lab_input in;
-    if (lab_input_prepare(&in, s->algo, &cfg, msg, sizeof msg) != 0) {
+    lab_input *in = lab_input_new(s->algo, &cfg, msg, sizeof msg);
+    if (!in) {
         memset(&a->row, 0, sizeof a->row);
         snprintf(a->row.algo, sizeof a->row.algo, "%s", s->algo->name);
         snprintf(a->row.variant, sizeof a->row.variant, "%s", a->v->name);
@@ -48,8 +48,8 @@ static void timed_row(struct session *s, anim *a)
         snprintf(a->row.note, sizeof a->row.note, "%s", msg);
         return;
     }
-    lab_run(&in, a->v, &a->row, NULL);
-    lab_input_free(&in);
+    lab_run(in, a->v, &a->row, NULL);
+    lab_input_delete(in);
 }
 
 /* Parse [VARIANT] [vs VARIANT]. Returns the number of variants (1 or 2),

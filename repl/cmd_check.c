@@ -14,11 +14,11 @@
 
 #include <jansson.h>
 
-#include "cmd.h"
-#include "out.h"
+#include "repl/cmd.h"
+#include "repl/out.h"
 #include "program.h"
-#include "puzzle.h"
-#include "session.h"
+#include "repl/puzzle.h"
+#include "repl/session.h"
 
 /* ----------------------------------------------------------------- check */
 

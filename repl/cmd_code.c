@@ -18,13 +18,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "canvas.h"
-#include "cmd.h"
-#include "out.h"
-#include "puzzle.h"
-#include "render_code.h"
-#include "session.h"
-#include "term.h"
+#include "viz/canvas.h"
+#include "repl/cmd.h"
+#include "repl/out.h"
+#include "repl/puzzle.h"
+#include "viz/render_code.h"
+#include "repl/session.h"
+#include "viz/term.h"
 
 /* The kernels folder of the source tree, beside the lessons. */
 static void kernels_dir(char *buf, size_t len)

@@ -2,9 +2,9 @@
 #include <errno.h>
 #include <string.h>
 
-#include "cmd.h"
-#include "out.h"
-#include "session.h"
+#include "repl/cmd.h"
+#include "repl/out.h"
+#include "repl/session.h"
 
 static void help_one(struct session *s, const struct cmd *c)
 {

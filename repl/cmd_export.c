@@ -5,13 +5,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd.h"
-#include "cmd_sweep.h"
-#include "export.h"
-#include "out.h"
-#include "safefile.h"
-#include "session.h"
-#include "sweep.h"
+#include "repl/cmd.h"
+#include "repl/cmd_sweep.h"
+#include "viz/export.h"
+#include "repl/out.h"
+#include "repl/safefile.h"
+#include "repl/session.h"
+#include "repl/sweep.h"
 
 /* ------------------------------------------------------------ export */
 

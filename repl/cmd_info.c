@@ -3,12 +3,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cmd.h"
-#include "complete.h"
-#include "out.h"
-#include "parse.h"
-#include "session.h"
-#include "settings.h"
+#include "repl/cmd.h"
+#include "repl/complete.h"
+#include "repl/out.h"
+#include "repl/parse.h"
+#include "repl/session.h"
+#include "repl/settings.h"
 
 static const char *kind_tag(const lab_variant *v)
 {

@@ -14,11 +14,11 @@
 
 #include <readline/readline.h>
 
-#include "cmd.h"
-#include "lecture.h"
-#include "lesson.h"
-#include "out.h"
-#include "session.h"
+#include "repl/cmd.h"
+#include "repl/lecture.h"
+#include "repl/lesson.h"
+#include "repl/out.h"
+#include "repl/session.h"
 
 static struct lesson *g_cur;    /* the lesson under way, or NULL */
 static int g_step;              /* its step shown, 0-based */

@@ -7,11 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd.h"
-#include "cmd_sweep.h"
-#include "out.h"
-#include "session.h"
-#include "sweep.h"
+#include "repl/cmd.h"
+#include "repl/cmd_sweep.h"
+#include "repl/out.h"
+#include "repl/session.h"
+#include "repl/sweep.h"
 
 /* ------------------------------------------------------------ occupancy */
 
@@ -27,11 +27,11 @@ static int probe_variant(struct session *s, const lab_variant *v, lab_config *c,
     if (lab_kernel_backend(c) == LAB_BACKEND_SIM && s->algo->sim_default_n > 0 &&
         c->n > s->algo->sim_default_n)
         c->n = s->algo->sim_default_n;
-    lab_input in;
-    if (lab_input_prepare(&in, s->algo, c, err, len) != 0) return -1;
-    int n = lab_probe_launches(&in, v, l, max, err, len);
-    if (c->n <= 0) c->n = in.job.n; /* n auto: the n it ran at */
-    lab_input_free(&in);
+    lab_input *in = lab_input_new(s->algo, c, err, len);
+    if (!in) return -1;
+    int n = lab_probe_launches(in, v, l, max, err, len);
+    if (c->n <= 0) c->n = lab_input_n(in); /* n auto: the n it ran at */
+    lab_input_delete(in);
     if (n < 0) return -1;
     if (n == 0) {
         snprintf(err, len, "%s made no kernel launch", v->name);

@@ -10,11 +10,11 @@
 
 #include <jansson.h>
 
-#include "cmd.h"
-#include "out.h"
-#include "parse.h"
+#include "repl/cmd.h"
+#include "repl/out.h"
+#include "repl/parse.h"
 #include "program.h"
-#include "session.h"
+#include "repl/session.h"
 
 void sess_close_program(struct session *s)
 {

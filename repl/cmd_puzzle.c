@@ -14,12 +14,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cmd.h"
-#include "lesson.h"
-#include "out.h"
-#include "puzzle.h"
-#include "safefile.h"
-#include "session.h"
+#include "repl/cmd.h"
+#include "repl/lesson.h"
+#include "repl/out.h"
+#include "repl/puzzle.h"
+#include "repl/safefile.h"
+#include "repl/session.h"
 
 static const struct puzzle *g_current; /* the puzzle `check` checks by default */
 

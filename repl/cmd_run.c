@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd.h"
-#include "out.h"
-#include "parse.h"
-#include "session.h"
+#include "repl/cmd.h"
+#include "repl/out.h"
+#include "repl/parse.h"
+#include "repl/session.h"
 
 /* ms with about four significant digits. */
 static void fmt_ms(double ms, char *buf, size_t len)
@@ -147,7 +147,7 @@ static void print_header(struct session *s, const lab_input *in, const lab_varia
 {
     if (s->json) return;
     char nb[32], rep[96];
-    parse_fmt_size(in->job.n, nb, sizeof nb);
+    parse_fmt_size(lab_input_n(in), nb, sizeof nb);
     int sim = 0, other = 0;
     for (int i = 0; i < n; i++) {
         if (vs[i]->kind == LAB_ROW_KERNEL && lab_kernel_backend(&s->cfg) == LAB_BACKEND_SIM) sim++;
@@ -157,7 +157,7 @@ static void print_header(struct session *s, const lab_input *in, const lab_varia
     else if (sim) snprintf(rep, sizeof rep, "repeats %d (sim rows once)", s->cfg.repeats);
     else snprintf(rep, sizeof rep, "repeats %d", s->cfg.repeats);
     out_printf("%s%s%s  n = %lld%s%s%s  dtype %s  pattern %s  %s\n", out_color(OUT_BOLD),
-               s->algo->name, out_color(OUT_RESET), in->job.n, strchr(nb, 'i') ? " (" : "",
+               s->algo->name, out_color(OUT_RESET), lab_input_n(in), strchr(nb, 'i') ? " (" : "",
                strchr(nb, 'i') ? nb : "", strchr(nb, 'i') ? ")" : "", lab_dtype_name(s->cfg.dtype),
                s->cfg.pattern[0] ? s->cfg.pattern : "-", rep);
 }
@@ -196,44 +196,43 @@ static void note_sim_fit(const struct session *s, const lab_config *cfg, long lo
  * number of rows that did not run (-1: the input could not be made). */
 static int run_rows(struct session *s, const lab_variant **vs, int n, lab_result *rows)
 {
-    lab_input in;
     char msg[LAB_ERR_MAX];
     int kernels = 0;
     for (int i = 0; i < n; i++)
         if (vs[i]->kind == LAB_ROW_KERNEL) kernels++;
     if (kernels && s->cfg.backend == LAB_BACKEND_AUTO) sess_note_no_gpu(s);
-    lab_config cfg = s->cfg; /* in.job points at it until lab_input_free */
+    lab_config cfg = s->cfg; /* the input points at it until lab_input_delete */
     int on_sim = kernels && lab_kernel_backend(&cfg) == LAB_BACKEND_SIM;
     /* every family's simulator elements are at least n: no input needed to know */
     long long fit = on_sim && cfg.n > 0 ? sim_fit_n(s, &cfg, cfg.n) : 0, items = cfg.n;
     if (fit) cfg.n = fit;
-    if (lab_input_prepare(&in, s->algo, &cfg, msg, sizeof msg) != 0) {
+    lab_input *in = lab_input_new(s->algo, &cfg, msg, sizeof msg);
+    if (!in) {
         sess_error(s, -1, "%s", msg);
         return -1;
     }
-    if (on_sim && !fit && cfg.n > 0 && in.job.sim_items > 0 &&
-        (fit = sim_fit_n(s, &cfg, in.job.sim_items)) > 0) {
-        items = in.job.sim_items;
+    if (on_sim && !fit && cfg.n > 0 && lab_input_sim_items(in) > 0 &&
+        (fit = sim_fit_n(s, &cfg, lab_input_sim_items(in))) > 0) {
+        items = lab_input_sim_items(in);
         /* n itself fits, its elements (n x n, an image) do not */
-        lab_input_free(&in);
+        lab_input_delete(in);
         cfg.n = fit;
-        if (lab_input_prepare(&in, s->algo, &cfg, msg, sizeof msg) != 0) {
+        in = lab_input_new(s->algo, &cfg, msg, sizeof msg);
+        if (!in) {
             sess_error(s, -1, "%s", msg);
             return -1;
         }
     }
     if (fit) note_sim_fit(s, &cfg, s->cfg.n, items, fit);
-    print_header(s, &in, vs, n);
+    print_header(s, in, vs, n);
     int notrun = 0;
     for (int i = 0; i < n; i++) {
         if (lab_interrupted) {
             memset(&rows[i], 0, sizeof rows[i]);
             snprintf(rows[i].algo, sizeof rows[i].algo, "%s", s->algo->name);
             snprintf(rows[i].variant, sizeof rows[i].variant, "%s", vs[i]->name);
-            rows[i].backend = vs[i]->kind == LAB_ROW_CPU ? LAB_BACKEND_CPU
-                            : vs[i]->kind == LAB_ROW_LIB ? LAB_BACKEND_GPU
-                            : lab_kernel_backend(&s->cfg);
-            rows[i].n = in.job.n;
+            rows[i].backend = lab_row_backend(vs[i], &s->cfg);
+            rows[i].n = lab_input_n(in);
             rows[i].dtype = s->cfg.dtype;
             rows[i].correct = -1;
             rows[i].pct_peak = rows[i].speedup = rows[i].rel_error = -1;
@@ -245,11 +244,11 @@ static int run_rows(struct session *s, const lab_variant **vs, int n, lab_result
             out_progress("  running %s on %s...", vs[i]->name,
                          vs[i]->kind == LAB_ROW_CPU   ? "the CPU"
                          : vs[i]->kind == LAB_ROW_LIB ? "the GPU"
-                         : lab_backend_name(lab_kernel_backend(&s->cfg)));
-        if (lab_run(&in, vs[i], &rows[i], NULL) != 0) notrun++;
+                         : lab_backend_name(lab_row_backend(vs[i], &s->cfg)));
+        if (lab_run(in, vs[i], &rows[i], NULL) != 0) notrun++;
         out_progress_clear();
     }
-    lab_input_free(&in);
+    lab_input_delete(in);
     sess_set_results(s, rows, n);
     sess_print_results(s, rows, n);
     return notrun;

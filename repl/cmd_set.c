@@ -7,13 +7,13 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cmd.h"
-#include "device/occupancy.h"
-#include "family.h" /* lab_host_memory_bytes */
-#include "out.h"
-#include "parse.h"
-#include "session.h"
-#include "settings.h"
+#include "repl/cmd.h"
+#include "kernels/lab.h"
+#include "kernels/family.h" /* lab_host_memory_bytes */
+#include "repl/out.h"
+#include "repl/parse.h"
+#include "repl/session.h"
+#include "repl/settings.h"
 
 #define INT_MAXV 2147483647LL
 

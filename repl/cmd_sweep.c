@@ -6,15 +6,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd.h"
-#include "cmd_sweep.h"
-#include "complete.h"
-#include "export.h"
-#include "out.h"
-#include "render_plot.h"
-#include "session.h"
-#include "sweep.h"
-#include "term.h"
+#include "repl/cmd.h"
+#include "repl/cmd_sweep.h"
+#include "repl/complete.h"
+#include "viz/export.h"
+#include "repl/out.h"
+#include "viz/render_plot.h"
+#include "repl/session.h"
+#include "repl/sweep.h"
+#include "viz/term.h"
 
 /* ------------------------------------------------------------ helpers */
 

@@ -6,8 +6,8 @@
 
 #include <stddef.h>
 
-#include "lab.h"
-#include "sweep.h"
+#include "kernels/lab.h"
+#include "repl/sweep.h"
 
 struct session;
 

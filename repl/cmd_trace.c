@@ -9,11 +9,11 @@
 
 #include <jansson.h>
 
-#include "cmd.h"
-#include "out.h"
-#include "parse.h"
-#include "safefile.h"
-#include "session.h"
+#include "repl/cmd.h"
+#include "repl/out.h"
+#include "repl/parse.h"
+#include "repl/safefile.h"
+#include "repl/session.h"
 
 #define TRACE_AUTO_N 64 /* n when n is auto: small enough to read */
 
@@ -82,10 +82,10 @@ int sess_record_trace(struct session *s, const lab_variant *v, lab_trace *t, lab
         }
     }
     cfg.repeats = 1;
-    lab_input in;
-    if (lab_input_prepare(&in, s->algo, &cfg, err, errlen) != 0) return -1;
-    int rc = lab_run(&in, v, r, t);
-    lab_input_free(&in);
+    lab_input *in = lab_input_new(s->algo, &cfg, err, errlen);
+    if (!in) return -1;
+    int rc = lab_run(in, v, r, t);
+    lab_input_delete(in);
     if (rc != 0) {
         snprintf(err, errlen, "%s", r->note[0] ? r->note : "the trace could not be recorded");
         lab_trace_free(t);

@@ -4,8 +4,8 @@
  *     const struct cmd cmd_NAME[] = { {...}, ..., { 0 } };
  * and add one line `X(cmd_NAME)` below. `help` lists groups in this order.
  */
-#include "cmd.h"
-#include "parse.h"
+#include "repl/cmd.h"
+#include "repl/parse.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,15 +1,15 @@
 /* complete.c - what a word at the prompt can complete to. Pure logic over the
  * command table, the registry and the settings table; readline.c turns the
  * list into readline matches, and the unit tests call it directly. */
-#include "complete.h"
+#include "repl/complete.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "lab.h"
-#include "parse.h"
-#include "session.h"
-#include "settings.h"
+#include "kernels/lab.h"
+#include "repl/parse.h"
+#include "repl/session.h"
+#include "repl/settings.h"
 
 void cmp_add(struct cmp_list *l, const char *word)
 {

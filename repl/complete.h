@@ -2,7 +2,7 @@
 #ifndef GPULAB_COMPLETE_H
 #define GPULAB_COMPLETE_H
 
-#include "cmd.h"
+#include "repl/cmd.h"
 
 struct session;
 

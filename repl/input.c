@@ -1,5 +1,5 @@
 /* input.c - script lines (see input.h). */
-#include "input.h"
+#include "repl/input.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -17,7 +17,7 @@
  * Long runs only when asked: the lecture runs with repeats 1 unless it sets
  * repeats itself, and on the simulator a command's `# sim:` alternative
  * (a smaller n) runs instead. The session's repeats come back afterwards. */
-#include "lecture.h"
+#include "repl/lecture.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -28,11 +28,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "lesson.h"
-#include "out.h"
-#include "parse.h"
-#include "session.h"
-#include "signals.h"
+#include "repl/lesson.h"
+#include "repl/out.h"
+#include "repl/parse.h"
+#include "repl/session.h"
+#include "repl/signals.h"
 
 #define LECTURE_MARGIN 4
 #define LECTURE_WIDTH 84

@@ -1,6 +1,6 @@
 /* lesson.c - reading lesson files: front matter, steps and the fenced blocks
  * (gpulab, question, lecture) of each step. Every complaint names the line. */
-#include "lesson.h"
+#include "repl/lesson.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -14,8 +14,8 @@
 
 #include <cmark.h>
 
-#include "cmd.h"
-#include "out.h"
+#include "repl/cmd.h"
+#include "repl/out.h"
 
 #ifndef GPULAB_LESSONS_DIR
 #define GPULAB_LESSONS_DIR "lessons"

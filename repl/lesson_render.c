@@ -2,7 +2,7 @@
  * to the width, headings and emphasis in ANSI bold and underline when colour
  * is on (plain text otherwise), commands, questions and the lecture's
  * numbers in their own layout. Everything goes through repl/out. */
-#include "lesson.h"
+#include "repl/lesson.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,8 +12,8 @@
 
 #include <cmark.h>
 
-#include "out.h"
-#include "session.h"
+#include "repl/out.h"
+#include "repl/session.h"
 
 /* Style markers inside a marked-up string; never printed themselves. */
 enum { M_BOLD = 1, M_BOLD_END, M_ULINE, M_ULINE_END, M_CODE, M_CODE_END };

@@ -7,11 +7,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "input.h"
-#include "lecture.h"
-#include "out.h"
-#include "session.h"
-#include "signals.h"
+#include "repl/input.h"
+#include "repl/lecture.h"
+#include "repl/out.h"
+#include "repl/session.h"
+#include "repl/signals.h"
 
 #ifndef GPULAB_VERSION
 #define GPULAB_VERSION "0.0.0"

@@ -1,6 +1,6 @@
 /* out.c - the one output module (see out.h). */
 #define _GNU_SOURCE /* vasprintf */
-#include "out.h"
+#include "repl/out.h"
 
 #include <jansson.h>
 #include <signal.h>

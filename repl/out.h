@@ -11,7 +11,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "lab.h"
+#include "kernels/lab.h"
 
 struct json_t; /* jansson's json_t */
 

@@ -1,5 +1,5 @@
 /* parse.c - the tokenizer, sizes, numbers and name lookup (see parse.h). */
-#include "parse.h"
+#include "repl/parse.h"
 
 #include <ctype.h>
 #include <errno.h>

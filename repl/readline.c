@@ -16,12 +16,12 @@
 #include <readline/history.h>
 #include <readline/readline.h>
 
-#include "complete.h"
-#include "lesson.h"
-#include "out.h"
-#include "safefile.h"
-#include "session.h"
-#include "signals.h"
+#include "repl/complete.h"
+#include "repl/lesson.h"
+#include "repl/out.h"
+#include "repl/safefile.h"
+#include "repl/session.h"
+#include "repl/signals.h"
 
 #define HISTORY_LINES 1000
 

@@ -4,11 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd.h"
-#include "input.h"
-#include "out.h"
-#include "session.h"
-#include "signals.h"
+#include "repl/cmd.h"
+#include "repl/input.h"
+#include "repl/out.h"
+#include "repl/session.h"
+#include "repl/signals.h"
 
 enum cmd_status sess_exec_cmd(struct session *s, const struct tok_cmd *c)
 {

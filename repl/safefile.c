@@ -1,6 +1,6 @@
 /* safefile.c - writing files without surprises (see safefile.h). */
 #define _GNU_SOURCE /* fopencookie */
-#include "safefile.h"
+#include "repl/safefile.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,13 +1,13 @@
 /* session.c - the session's state and how errors are reported. */
-#include "session.h"
+#include "repl/session.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "out.h"
-#include "parse.h"
-#include "safefile.h"
+#include "repl/out.h"
+#include "repl/parse.h"
+#include "repl/safefile.h"
 
 /* The first variant that runs on the GPU and the simulator, else the first. */
 static const lab_variant *first_kernel_variant(const lab_algo *a)

@@ -9,9 +9,9 @@
 
 #include <stdio.h>
 
-#include "cmd.h"
-#include "lab.h"
-#include "parse.h"
+#include "repl/cmd.h"
+#include "kernels/lab.h"
+#include "repl/parse.h"
 
 #define SESS_MAX_DEPTH 16 /* nested `source` files */
 

@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-#include "cmd.h"
+#include "repl/cmd.h"
 
 struct session;
 

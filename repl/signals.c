@@ -1,12 +1,12 @@
 /* signals.c - see signals.h. */
-#include "signals.h"
+#include "repl/signals.h"
 
 #include <string.h>
 #include <termios.h>
 #include <unistd.h>
 
-#include "lab.h"
-#include "safefile.h"
+#include "kernels/lab.h"
+#include "repl/safefile.h"
 
 volatile sig_atomic_t sig_int_count;
 

@@ -1,6 +1,6 @@
 /* sweep.c - the sweep engine, its value ranges, and the occupancy of one
  * launch on the GPU or on a model (see sweep.h). */
-#include "sweep.h"
+#include "repl/sweep.h"
 
 #include <limits.h>
 #include <stdarg.h>
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "parse.h"
+#include "repl/parse.h"
 
 const char *sweep_axis_name(sweep_axis a)
 {
@@ -282,13 +282,13 @@ void sweep_date_text(time_t when, char *buf, size_t len)
 }
 
 static void point_base(sweep_point *p, const lab_algo *a, const lab_variant *v, const lab_config *c,
-                       long long n, lab_backend be)
+                       long long n)
 {
     lab_result *r = &p->r;
     memset(r, 0, sizeof *r);
     snprintf(r->algo, sizeof r->algo, "%s", a->name);
     snprintf(r->variant, sizeof r->variant, "%s", v->name);
-    r->backend = v->kind == LAB_ROW_CPU ? LAB_BACKEND_CPU : v->kind == LAB_ROW_LIB ? LAB_BACKEND_GPU : be;
+    r->backend = lab_row_backend(v, c);
     r->n = n;
     r->dtype = c->dtype;
     r->block = c->block > 0 ? c->block : v->block_default;
@@ -326,8 +326,7 @@ int sweep_run(const lab_algo *a, const lab_variant *const *vs, int nv, const lab
     d->when = time(NULL);
 
     lab_config c = *cfg;
-    lab_input in;
-    int have_in = 0;
+    lab_input *in = NULL;
     lab_launch_probe launches[16];
     lab_probe probe = {launches, 0, 16, 0};
     char msg[LAB_ERR_MAX];
@@ -337,17 +336,15 @@ int sweep_run(const lab_algo *a, const lab_variant *const *vs, int nv, const lab
         else if (axis == SWEEP_GRID) c.grid = x;
         else c.n = x;
         int in_failed = 0;
-        if (!have_in || axis == SWEEP_N) {
-            if (have_in) lab_input_free(&in);
-            have_in = 0;
-            if (lab_input_prepare(&in, a, &c, msg, sizeof msg) == 0) {
-                have_in = 1;
-            } else if (axis != SWEEP_N) {
+        if (!in || axis == SWEEP_N) {
+            lab_input_delete(in);
+            in = lab_input_new(a, &c, msg, sizeof msg);
+            if (!in && axis != SWEEP_N) {
                 snprintf(err, errlen, "%s", msg);
                 free(d->points);
                 d->points = NULL;
                 return -1;
-            } else {
+            } else if (!in) {
                 in_failed = 1;
             }
         }
@@ -361,7 +358,7 @@ int sweep_run(const lab_algo *a, const lab_variant *const *vs, int nv, const lab
             const lab_variant *v = vs[j];
             p->x = x;
             p->variant = j;
-            point_base(p, a, v, &c, have_in ? in.job.n : (c.n > 0 ? c.n : a->n_default), d->backend);
+            point_base(p, a, v, &c, in ? lab_input_n(in) : (c.n > 0 ? c.n : a->n_default));
             if (in_failed) {
                 p->refused = 1;
                 snprintf(p->r.note, sizeof p->r.note, "%s", msg);
@@ -369,9 +366,9 @@ int sweep_run(const lab_algo *a, const lab_variant *const *vs, int nv, const lab
                 p->refused = 1;
             } else {
                 probe.count = probe.dropped = 0;
-                in.job.probe = &probe;
-                lab_run(&in, v, &p->r, NULL);
-                in.job.probe = NULL;
+                lab_input_set_probe(in, &probe);
+                lab_run(in, v, &p->r, NULL);
+                lab_input_set_probe(in, NULL);
                 const lab_launch_probe *m = sweep_main_launch(launches, probe.count);
                 p->launches = probe.count;
                 if (m) {
@@ -388,7 +385,7 @@ int sweep_run(const lab_algo *a, const lab_variant *const *vs, int nv, const lab
         }
         if (lab_interrupted) d->interrupted = 1;
     }
-    if (have_in) lab_input_free(&in);
+    lab_input_delete(in);
     return 0;
 }
 

@@ -12,8 +12,7 @@
 #include <stdio.h>
 #include <time.h>
 
-#include "device/occupancy.h"
-#include "lab.h"
+#include "kernels/lab.h"
 
 #define SWEEP_MAX_VALUES 64
 #define SWEEP_MAX_VARIANTS 16

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "out.h"
-#include "sweep.h"
+#include "repl/out.h"
+#include "repl/sweep.h"
 
 #ifndef GPULAB_VERSION
 #define GPULAB_VERSION "?"

@@ -1,5 +1,5 @@
 /* canvas.c - the cell grid, UTF-8, and the colour and monochrome schemes. */
-#include "canvas.h"
+#include "viz/canvas.h"
 
 #include <langinfo.h>
 #include <locale.h>

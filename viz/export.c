@@ -1,5 +1,5 @@
 /* export.c - canvases as SVG, PNG or PDF files through cairo (see export.h). */
-#include "export.h"
+#include "viz/export.h"
 
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
@@ -11,7 +11,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "render_plot.h"
+#include "viz/render_plot.h"
 
 viz_export_fmt viz_export_format(const char *path)
 {

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "canvas.h"
+#include "viz/canvas.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -17,15 +17,15 @@
  * have done, but on a sane terminal. Crash signals restore the terminal
  * first, then take their default course.
  */
-#include "player.h"
+#include "viz/player.h"
 
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "export.h"
-#include "term.h"
+#include "viz/export.h"
+#include "viz/term.h"
 
 /* ------------------------------------------------------------- state */
 

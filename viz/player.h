@@ -11,9 +11,9 @@
 
 #include <stdio.h>
 
-#include "canvas.h"
-#include "lab.h"
-#include "render.h"
+#include "viz/canvas.h"
+#include "kernels/lab.h"
+#include "viz/render.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -23,8 +23,8 @@
 
 #include <stdio.h>
 
-#include "canvas.h"
-#include "lab.h"
+#include "viz/canvas.h"
+#include "kernels/lab.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -28,9 +28,9 @@
  * one of its thread's latest step marker, its j is i1 ^ i2, and a shared-memory
  * compare-exchange indexes its block's slice of 2 * blockDim keys.
  */
-#include "render.h"
+#include "viz/render.h"
 
-#include "bitonic/bitonic.h"
+#include "kernels/bitonic/bitonic_trace.h"
 
 #include <math.h>
 #include <stdlib.h>

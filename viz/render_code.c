@@ -2,7 +2,7 @@
  * CUDA syntax roles (render_code.h). A small lexer, line by line, that only
  * needs to know where comments, strings, numbers and words are; the one
  * state it carries from line to line is being inside a block comment. */
-#include "render_code.h"
+#include "viz/render_code.h"
 
 #include <ctype.h>
 #include <stdio.h>

@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 
-#include "canvas.h"
+#include "viz/canvas.h"
 
 typedef struct viz_code {
     const char *text;     /* the source (need not end in a newline) */

@@ -24,7 +24,7 @@
  * lab_trace.width and height are set the data is a width x height matrix
  * indexed row * width + col. Every frame is rebuilt from the trace alone.
  */
-#include "render.h"
+#include "viz/render.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -23,12 +23,12 @@
  * Everything is rebuilt from the trace on each call (a traced 64x64 image is
  * a few ten thousand events), so a frame is a pure function of its inputs.
  */
-#include "render.h"
+#include "viz/render.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "histogram/histogram.h"
+#include "kernels/histogram/histogram_trace.h"
 
 #define NB HIST_BINS
 #define WARP 32

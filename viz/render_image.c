@@ -35,7 +35,7 @@
  * of the screen: `set width 160`, `set height 90` (two pixels per cell) and
  * `animate` draws the same window of the plane at that resolution.
  */
-#include "render.h"
+#include "viz/render.h"
 
 #include <math.h>
 #include <stdlib.h>

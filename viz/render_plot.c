@@ -5,14 +5,14 @@
  * values, x ticks at the measured values, a legend and an optional caption.
  * Axes go logarithmic where the data spans enough: doubling block sizes and
  * sizes from 2^10 to 2^28 read best that way; a linear step does not. */
-#include "render_plot.h"
+#include "viz/render_plot.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "render.h"
+#include "viz/render.h"
 
 static const uint32_t markers[VIZ_PLOT_MAX_SERIES] = {
     0x25cf, /* ● */ 0x25b2, /* ▲ */ 0x00d7, /* × */ 0x25bc, /* ▼ */

@@ -6,7 +6,7 @@
 #ifndef GPULAB_VIZ_RENDER_PLOT_H
 #define GPULAB_VIZ_RENDER_PLOT_H
 
-#include "canvas.h"
+#include "viz/canvas.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -26,7 +26,7 @@
  * call (a 256-element trace takes well under a millisecond), so there is no
  * cache to go stale.
  */
-#include "render.h"
+#include "viz/render.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -76,17 +76,6 @@ typedef struct rmodel {
 } rmodel;
 
 /* ------------------------------------------------------------ the model */
-
-static int ev_cmp(const void *a, const void *b)
-{
-    const lab_event *x = *(const lab_event *const *)a, *y = *(const lab_event *const *)b;
-    if (x->launch != y->launch) return x->launch < y->launch ? -1 : 1;
-    if (x->block != y->block) return x->block < y->block ? -1 : 1;
-    if (x->thread != y->thread) return x->thread < y->thread ? -1 : 1;
-    if (x->epoch != y->epoch) return x->epoch < y->epoch ? -1 : 1;
-    if (x->seq != y->seq) return x->seq < y->seq ? -1 : 1;
-    return 0;
-}
 
 static int is_op(const lab_event *e)
 {
@@ -173,13 +162,8 @@ static int model_build(rmodel *m, const lab_trace *t)
     if (!m->ev || !cls || !k || !fidx || !keys) goto fail;
     m->nev = n;
 
-    /* Key order. GPU traces arrive sorted; the simulator's may not. */
-    int sorted = 1;
-    for (size_t i = 0; i < n; i++) {
-        m->ev[i] = &t->ev[i];
-        if (i && sorted && ev_cmp(&m->ev[i - 1], &m->ev[i]) > 0) sorted = 0;
-    }
-    if (!sorted) qsort(m->ev, n, sizeof *m->ev, ev_cmp);
+    /* Key order: lab_run() returns traces sorted (kernels/lab.h). */
+    for (size_t i = 0; i < n; i++) m->ev[i] = &t->ev[i];
 
     /* Launches: from the header, else from the events. */
     int nl = t->nlaunches;

@@ -5,8 +5,8 @@
  * milliseconds they cost at once). When the area is narrow, the columns that
  * matter least go first: the variant, its time and whether it was right stay
  * to the end. */
-#include "render.h"
-#include "term.h"
+#include "viz/render.h"
+#include "viz/term.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -2,7 +2,7 @@
  * frame info, number formatting.
  *
  * To add a renderer, add one line X(viz_render_NAME) below. */
-#include "render.h"
+#include "viz/render.h"
 
 #include <math.h>
 #include <stdarg.h>

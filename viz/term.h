@@ -18,7 +18,7 @@
 #include <signal.h>
 #include <stdio.h>
 
-#include "canvas.h"
+#include "viz/canvas.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -6,7 +6,7 @@
  * shown with a single doupdate(): ncurses sends only the cells that changed,
  * which is what keeps playing free of flicker.
  */
-#include "term.h"
+#include "viz/term.h"
 
 #include <curses.h>
 #include <errno.h>

@@ -1,5 +1,5 @@
 /* term_text.c - a canvas as lines of text, with or without ANSI styles. */
-#include "term.h"
+#include "viz/term.h"
 
 #include <stdlib.h>
 #include <string.h>

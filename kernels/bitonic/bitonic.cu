@@ -16,8 +16,8 @@
  * events). Every variant reads the input in its first step and writes the
  * working copy, so each timed repeat sorts the unsorted input again without
  * an extra copy. */
-#include "kern.h"
-#include "bitonic.h"
+#include "kernels/kern.h"
+#include "kernels/bitonic/bitonic.h"
 
 #include <vector>
 

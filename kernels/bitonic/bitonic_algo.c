@@ -1,8 +1,8 @@
 /* bitonic_algo.c - the bitonic sort family in the registry: its variants and
  * limits, its inputs (the lecture's eight numbers among them), the padding
  * to a power of two, and the check that an answer is the sorted input. */
-#include "family.h"
-#include "bitonic.h"
+#include "kernels/family.h"
+#include "kernels/bitonic/bitonic.h"
 
 #include <limits.h>
 #include <math.h>

@@ -3,8 +3,8 @@
  * every speedup is measured against, and whose output the others are checked
  * against). Each repeat copies the unsorted input into the output first; the
  * copy is timed with the sort. */
-#include "family.h"
-#include "bitonic.h"
+#include "kernels/family.h"
+#include "kernels/bitonic/bitonic.h"
 
 #include <math.h>
 #include <omp.h>
@@ -13,12 +13,12 @@
 
 #define KEY int
 #define SFX int
-#include "bitonic_cpu_sort.h"
+#include "kernels/bitonic/bitonic_cpu_sort.h"
 #undef KEY
 #undef SFX
 #define KEY float
 #define SFX float
-#include "bitonic_cpu_sort.h"
+#include "kernels/bitonic/bitonic_cpu_sort.h"
 #undef KEY
 #undef SFX
 

@@ -2,8 +2,8 @@
  * cub::DeviceRadixSort::SortKeys. GPU only: the simulator cannot run vendor
  * library code. For 32-bit keys both are radix sorts, not comparison
  * networks: the rows show what the lecture's network is up against. */
-#include "kern.h"
-#include "bitonic.h"
+#include "kernels/kern.h"
+#include "kernels/bitonic/bitonic.h"
 
 #include <cub/device/device_radix_sort.cuh>
 #include <thrust/device_ptr.h>

@@ -1,7 +1,7 @@
 /* device.c - the GPU as gpulab sees it: found lazily, described, timed, and
  * switched off for the session (with an explanation) after a sticky error.
  * No GPU is a normal state: the simulator runs the kernels instead. */
-#include "family.h"
+#include "kernels/family.h"
 
 #include <cuda_runtime_api.h>
 #include <stdio.h>

@@ -7,7 +7,7 @@
  * (occ_arch_units). A model is only a description: the simulator runs the
  * kernels the same way whatever model is chosen; the model decides the
  * occupancy figures and the launch limits the simulator checks. */
-#include "occupancy.h"
+#include "kernels/lab.h"
 
 #include <ctype.h>
 #include <stdio.h>

@@ -1,7 +1,6 @@
 /* occupancy.c - the occupancy calculator (plain arithmetic, see occupancy.h),
  * the lookup of the compiler's register counts, the CUDA occupancy API on a
  * GPU, and the check every LAUNCH makes before it starts a kernel. */
-#include "occupancy.h"
 
 #include <cuda_runtime_api.h>
 #include <ctype.h>
@@ -11,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "family.h"
+#include "kernels/family.h"
 
 static long round_up(long x, long unit)
 {
@@ -567,9 +566,9 @@ int lab_probe_launches(lab_input *in, const lab_variant *v, lab_launch_probe *ou
 {
     lab_probe p = {out, 0, max, 0};
     lab_result r;
-    in->job.probe = &p;
+    lab_input_set_probe(in, &p);
     int rc = lab_run(in, v, &r, NULL);
-    in->job.probe = NULL;
+    lab_input_set_probe(in, NULL);
     if (rc != 0 || !r.ran) {
         snprintf(msg, len, "%s", r.note[0] ? r.note : "the variant did not run");
         return -1;

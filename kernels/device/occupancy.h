@@ -16,9 +16,12 @@
 #ifndef GPULAB_OCCUPANCY_H
 #define GPULAB_OCCUPANCY_H
 
-#include <stddef.h>
+/* A part of the kernels API: include kernels/lab.h, which includes this. */
+#ifndef GPULAB_LAB_H
+#  error "include kernels/lab.h; kernels/device/occupancy.h is a part of it"
+#endif
 
-#include "lab.h"
+#include <stddef.h>
 
 #ifdef __cplusplus
 extern "C" {

@@ -16,9 +16,8 @@
  *           the simulator alike)
  *   atomic  on the counter it adds to (global or shared), operand, old value
  * and the merges of private histograms as atomics on the global counters. */
-#include "kern.h"
-#include "histogram.h"
-#include "device/occupancy.h"
+#include "kernels/kern.h"
+#include "kernels/histogram/histogram.h"
 
 /* The lanes of this thread's warp that exist: all 32, except in the last warp
  * of a block whose size is not a multiple of 32. */

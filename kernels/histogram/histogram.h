@@ -1,17 +1,16 @@
-/* histogram.h - what the histogram family's files share, and what its
- * animation reads from a trace (the marks below). */
+/* histogram.h - what the histogram family's files share; what its animation
+ * reads from a trace is public, in histogram_trace.h. */
 #ifndef GPULAB_HISTOGRAM_H
 #define GPULAB_HISTOGRAM_H
 
 #include <stddef.h>
 
-#include "lab.h"
+#include "kernels/lab.h"
+#include "kernels/histogram/histogram_trace.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-#define HIST_BINS 256
 
 /* The lecture's image: 8K, the photo's noise and seed. */
 #define HIST_LECTURE_W 7680
@@ -43,14 +42,6 @@ typedef struct hist_image {
     unsigned exact[HIST_BINS];   /* counted once, sequentially, while preparing */
 } hist_image;
 
-/* Marks a traced kernel records (lab_event.kind == LAB_EV_MARK, a = what). */
-enum hist_mark {
-    /* one per pixel a thread handles, before its atomic: b = bin, v = lanes of
-     * the warp whose pixel fell in the same bin in this step (counted with
-     * __match_any_sync), v2 = lanes of the warp that update the very same
-     * counter (equal to v unless the variant spreads a bin over copies) */
-    HIST_MARK_MATCH = 1,
-};
 
 /* Load a grayscale image: binary (P5) or ASCII (P2) PGM with maxval up to
  * 255, or PNG (any colour type, converted to 8-bit gray by libpng). On

@@ -1,8 +1,8 @@
 /* histogram_algo.c - the histogram family in the registry: its variants and
  * limits, its images (the lecture's photo and flat image among them, or the
  * student's own file) and its check. */
-#include "family.h"
-#include "histogram.h"
+#include "kernels/family.h"
+#include "kernels/histogram/histogram.h"
 
 #include <limits.h>
 #include <stdint.h>

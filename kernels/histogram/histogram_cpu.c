@@ -3,8 +3,8 @@
  * lecture's baseline, the row every speedup is measured against). On a flat
  * image every thread keeps incrementing the same element of its own array,
  * which is slower too: each increment waits for the previous one. */
-#include "family.h"
-#include "histogram.h"
+#include "kernels/family.h"
+#include "kernels/histogram/histogram.h"
 
 int hist_cpu_omp(lab_job *job)
 {

@@ -4,8 +4,8 @@
  *
  * Every refusal says what is wrong with the file and what is accepted, since
  * the message ends up in front of the student as the row's note. */
-#include "family.h"
-#include "histogram.h"
+#include "kernels/family.h"
+#include "kernels/histogram/histogram.h"
 
 #include <errno.h>
 #include <limits.h>

@@ -1,8 +1,8 @@
 /* histogram_lib.cu - the library row: cub::DeviceHistogram::HistogramEven
  * with 257 levels from 0 to 256, one bin per 8-bit value. GPU only: the
  * simulator cannot run vendor library code. */
-#include "kern.h"
-#include "histogram.h"
+#include "kernels/kern.h"
+#include "kernels/histogram/histogram.h"
 
 #include <cub/device/device_histogram.cuh>
 

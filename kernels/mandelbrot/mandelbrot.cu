@@ -6,8 +6,8 @@
  * those counts, and adds them up per block as a heat map of work. */
 #include <algorithm>
 
-#include "kern.h"
-#include "mandelbrot.h"
+#include "kernels/kern.h"
+#include "kernels/mandelbrot/mandelbrot.h"
 
 /* A 2D grid over an image, one pixel per thread, no communication at all:
  * the ideal GPU problem - hundreds of operations per pixel, and only the

@@ -4,7 +4,7 @@
 #ifndef GPULAB_MANDELBROT_H
 #define GPULAB_MANDELBROT_H
 
-#include "lab.h"
+#include "kernels/lab.h"
 
 #define MANDEL_MAX_ITER 1000
 

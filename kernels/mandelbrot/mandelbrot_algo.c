@@ -2,8 +2,8 @@
  * the image size (width and height, or n as the width of a 16:9 picture), and
  * the check: total iterations, pixel by pixel against the CPU, and against
  * the lecture's printed totals at its two sizes. */
-#include "family.h"
-#include "mandelbrot.h"
+#include "kernels/family.h"
+#include "kernels/mandelbrot/mandelbrot.h"
 
 #include <math.h>
 #include <stdarg.h>

@@ -2,8 +2,8 @@
  * the rows shared out by OpenMP (the lecture's Parallel.For; the speedup
  * baseline). Compiled with -ffp-contract=off: each * and + rounds on its own,
  * as in the lecture, so the totals equal its 237691869 and 2138019184. */
-#include "family.h"
-#include "mandelbrot.h"
+#include "kernels/family.h"
+#include "kernels/mandelbrot/mandelbrot.h"
 
 static void mandel_row(int *counts, int y, int w, int h)
 {

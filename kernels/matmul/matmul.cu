@@ -10,9 +10,9 @@
 #include <cmath>
 #include <memory>
 
-#include "kern.h"
-#include "matmul.h"
-#include "matmul_time.h"
+#include "kernels/kern.h"
+#include "kernels/matmul/matmul.h"
+#include "kernels/matmul/matmul_time.h"
 
 /* The article's first GPU version: numba's cuda.grid(2) gives i from
  * threadIdx.x, and the article computes C[i, j], so neighbouring threads of a

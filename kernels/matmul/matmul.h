@@ -2,7 +2,7 @@
 #ifndef GPULAB_MATMUL_H
 #define GPULAB_MATMUL_H
 
-#include "lab.h"
+#include "kernels/lab.h"
 
 /* The shared-memory tiles of gpu-tiled: 32 x 32 floats of A and of B, one
  * block of 32 x 32 threads per tile of C (the article's SIZE = 32). */

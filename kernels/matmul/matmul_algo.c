@@ -1,8 +1,8 @@
 /* matmul_algo.c - the matrix multiply family in the registry: its variants,
  * its input (the article's "crazy numbers", or random ones), and the check of
  * every element against the double-precision reference. */
-#include "family.h"
-#include "matmul.h"
+#include "kernels/family.h"
+#include "kernels/matmul/matmul.h"
 
 #include <float.h>
 #include <math.h>

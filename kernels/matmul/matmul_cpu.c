@@ -1,8 +1,8 @@
 /* matmul_cpu.c - the CPU rows: the article's triple loop on one core, and
  * the double-precision reference on every core with OpenMP (the speedup
  * baseline, and what every row is checked against). */
-#include "family.h"
-#include "matmul.h"
+#include "kernels/family.h"
+#include "kernels/matmul/matmul.h"
 
 #include <stdlib.h>
 

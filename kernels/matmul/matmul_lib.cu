@@ -5,9 +5,9 @@
 
 #include <cublas_v2.h>
 
-#include "kern.h"
-#include "matmul.h"
-#include "matmul_time.h"
+#include "kernels/kern.h"
+#include "kernels/matmul/matmul.h"
+#include "kernels/matmul/matmul_time.h"
 
 struct cublas_handle {
     cublasHandle_t h = nullptr;

@@ -6,7 +6,7 @@
 #ifndef GPULAB_MATMUL_TIME_H
 #define GPULAB_MATMUL_TIME_H
 
-#include "matmul.h"
+#include "kernels/matmul/matmul.h"
 
 struct matmul_free {
     void operator()(void *p) const { free(p); }

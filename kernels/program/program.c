@@ -8,7 +8,7 @@
  * that gpulab reads as they fill, and a result file for its launches and
  * faults (progrt.cpp writes it; docs/programs.md describes it). */
 #define _GNU_SOURCE
-#include "program.h"
+#include "kernels/program/program.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -26,7 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "lab.h"
+#include "kernels/lab.h"
 
 #ifndef GPULAB_PROGRAM_RT_DIR
 #  define GPULAB_PROGRAM_RT_DIR "."

@@ -11,10 +11,9 @@
  * to the file named by $GPULAB_RESULT (docs/programs.md describes it), with
  * write(2) so that a record survives a crash of the program. */
 #undef _FORTIFY_SOURCE
-#include "progrt.h"
+#include "kernels/program/progrt.h"
 
-#include "device/occupancy.h"
-#include "sim/internal.h"
+#include "kernels/sim/internal.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -35,7 +34,7 @@ extern "C" int lab_trace_add_launch(lab_trace *, const char *, const unsigned *,
     return 0;
 }
 extern "C" {
-volatile int lab_interrupted;
+volatile sig_atomic_t lab_interrupted;
 /* the build links with -u sim_progrt_linked, so this file (its set-up and
  * crash report) is in every program, also one that never calls CUDA */
 int sim_progrt_linked = 1;

@@ -24,7 +24,7 @@
 #include <type_traits>
 #include <utility>
 
-#include "sim/shim.h"
+#include "kernels/sim/shim.h"
 
 namespace gpulab_sim {
 

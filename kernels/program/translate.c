@@ -15,7 +15,7 @@
  * line before anything is compiled. For the GPU the file stays as it is but
  * for each launch, which is wrapped so that its shape and time are recorded. */
 #define _GNU_SOURCE
-#include "program.h"
+#include "kernels/program/program.h"
 
 #include <ctype.h>
 #include <stdarg.h>

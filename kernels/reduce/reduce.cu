@@ -7,8 +7,8 @@
  * The sum of ints is taken in 64 bits (the lecture's 64 Mi values sum past
  * 2^31); float and double sum in their own type, which is the point of the
  * precision comparison between two-pass and atomic variants. */
-#include "kern.h"
-#include "reduce.h"
+#include "kernels/kern.h"
+#include "kernels/reduce/reduce.h"
 
 template <class T> struct Acc { typedef T type; };
 template <> struct Acc<int> { typedef long long type; };

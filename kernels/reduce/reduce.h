@@ -2,7 +2,7 @@
 #ifndef GPULAB_REDUCE_H
 #define GPULAB_REDUCE_H
 
-#include "lab.h"
+#include "kernels/lab.h"
 
 /* Every row writes its answer here (job->out). */
 typedef struct reduce_out {

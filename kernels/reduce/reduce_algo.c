@@ -1,7 +1,7 @@
 /* reduce_algo.c - the reduction family in the registry: its variants and
  * limits, its inputs (the lecture's data among them) and its checks. */
-#include "family.h"
-#include "reduce.h"
+#include "kernels/family.h"
+#include "kernels/reduce/reduce.h"
 
 #include <math.h>
 #include <stdlib.h>

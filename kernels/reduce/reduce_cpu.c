@@ -1,7 +1,7 @@
 /* reduce_cpu.c - the CPU rows: a plain loop, and OpenMP's reduction clause
  * (the lecture's baseline, the row every speedup is measured against). */
-#include "family.h"
-#include "reduce.h"
+#include "kernels/family.h"
+#include "kernels/reduce/reduce.h"
 
 #define SUM_LOOP(T, A, PRAGMA)                                  \
     do {                                                        \

@@ -1,8 +1,8 @@
 /* reduce_lib.cu - the library rows: thrust::reduce and cub::DeviceReduce::Sum.
  * GPU only: the simulator cannot run vendor library code. Ints are summed
  * into 64 bits, as the lecture's thrust::reduce(p, p + n, 0LL) does. */
-#include "kern.h"
-#include "reduce.h"
+#include "kernels/kern.h"
+#include "kernels/reduce/reduce.h"
 
 #include <cub/device/device_reduce.cuh>
 #include <thrust/device_ptr.h>

@@ -4,7 +4,7 @@
 #ifndef GPULAB_SIM_INTERNAL_H
 #define GPULAB_SIM_INTERNAL_H
 
-#include "shim.h"
+#include "kernels/sim/shim.h"
 
 #include <setjmp.h>
 #include <stdint.h>

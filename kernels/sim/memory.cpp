@@ -6,7 +6,7 @@
  * a GPU return cudaErrorInvalidValue (or crash later) are named here. Fresh
  * memory is filled with SIM_POISON_GLOBAL so outputs a kernel never wrote
  * stand out. */
-#include "internal.h"
+#include "kernels/sim/internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>

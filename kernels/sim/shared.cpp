@@ -15,7 +15,7 @@
  * writing, is a race, unless both are lanes of one warp and a warp collective
  * (__syncwarp, a shuffle...) that the later one passed separates them.
  * Atomics do not race with atomics. */
-#include "internal.h"
+#include "kernels/sim/internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>

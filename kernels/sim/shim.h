@@ -29,8 +29,8 @@
 #include <limits>
 #include <type_traits>
 
-#include "../lab.h"
-#include "sim.h"
+#include "kernels/family.h"
+#include "kernels/sim/sim.h"
 
 /* ------------------------------------------------------ CUDA qualifiers */
 

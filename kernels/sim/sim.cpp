@@ -21,7 +21,7 @@
  * to another stack. */
 #undef _FORTIFY_SOURCE
 
-#include "internal.h"
+#include "kernels/sim/internal.h"
 
 #include <pthread.h>
 #include <signal.h>

@@ -8,8 +8,8 @@
  * coverage map colours by block; the recording vanishes from the timed build.
  *
  * The matrix is row-major: element (row, col) is at row * n + col. */
-#include "kern.h"
-#include "transpose.h"
+#include "kernels/kern.h"
+#include "kernels/transpose/transpose.h"
 
 /* In place, below the diagonal (article): numba's cuda.grid(2) gives x from
  * threadIdx.x and y from threadIdx.y, and the article indexes arr[x, y], so

@@ -2,7 +2,7 @@
 #ifndef GPULAB_TRANSPOSE_H
 #define GPULAB_TRANSPOSE_H
 
-#include "lab.h"
+#include "kernels/lab.h"
 
 /* The tiled kernels move 32 x 32 tiles: a block is 32 threads wide and
  * TRANSPOSE_TILE / block_y rows of each tile fall to each thread. */

@@ -1,8 +1,8 @@
 /* transpose_algo.c - the transpose family in the registry: its variants and
  * limits, its input (the article's 100 x 100 matrix of 0, 1, 2, ...), and a
  * check of every element against the input itself. */
-#include "family.h"
-#include "transpose.h"
+#include "kernels/family.h"
+#include "kernels/transpose/transpose.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,8 +1,8 @@
 /* transpose_cpu.c - the CPU rows: a plain double loop, and OpenMP over
  * 32 x 32 tiles (the speedup baseline). Elements are copied as bit patterns
  * of their size, so one loop serves int, float and double. */
-#include "family.h"
-#include "transpose.h"
+#include "kernels/family.h"
+#include "kernels/transpose/transpose.h"
 
 #include <stdint.h>
 

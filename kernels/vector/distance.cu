@@ -6,8 +6,8 @@
  * distance on the host: the kernel, the copy back of what it produced, and
  * the host's share of the sum. Where the work is split between device and
  * host is exactly what the variants change. */
-#include "vector.h"
-#include "vector_kern.h"
+#include "kernels/vector/vector.h"
+#include "kernels/vector/vector_kern.h"
 
 #include <math.h>
 

@@ -11,8 +11,8 @@
  * a guard zone after the end, a and b hold 0 there, and c starts out poisoned
  * everywhere, so a write past the end lands in memory gpulab owns and an
  * element no thread reached still holds the poison afterwards. */
-#include "vector.h"
-#include "vector_kern.h"
+#include "kernels/vector/vector.h"
+#include "kernels/vector/vector_kern.h"
 
 /* ------------------------------------------------------------ scale */
 

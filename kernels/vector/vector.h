@@ -8,7 +8,7 @@
 #ifndef GPULAB_VECTOR_H
 #define GPULAB_VECTOR_H
 
-#include "lab.h"
+#include "kernels/lab.h"
 
 #ifdef __cplusplus
 extern "C" {

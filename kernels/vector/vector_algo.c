@@ -1,8 +1,8 @@
 /* vector_algo.c - scale, vecdiff and distance in the registry: their
  * variants and limits, their inputs, and their checks (including the
  * reports on the lecture's wrong vecdiff steps). */
-#include "family.h"
-#include "vector.h"
+#include "kernels/family.h"
+#include "kernels/vector/vector.h"
 
 #include <math.h>
 #include <stdarg.h>

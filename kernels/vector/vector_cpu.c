@@ -1,8 +1,8 @@
 /* vector_cpu.c - the CPU rows of the vector family: one thread with a plain
  * loop, and OpenMP over every core (the baseline speedups are measured
  * against, and the reference row). */
-#include "family.h"
-#include "vector.h"
+#include "kernels/family.h"
+#include "kernels/vector/vector.h"
 
 #include <math.h>
 #include <string.h>

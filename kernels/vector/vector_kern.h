@@ -3,7 +3,7 @@
 #ifndef GPULAB_VECTOR_KERN_H
 #define GPULAB_VECTOR_KERN_H
 
-#include "kern.h"
+#include "kernels/kern.h"
 
 static inline long long vec_ceil_div(long long a, long long b) { return (a + b - 1) / b; }
 

@@ -2,8 +2,8 @@
  * call does with the same data. GPU only: the simulator cannot run vendor
  * library code. thrust reports errors by throwing; they become the row's
  * note. */
-#include "kern.h"
-#include "vector.h"
+#include "kernels/kern.h"
+#include "kernels/vector/vector.h"
 
 #include <math.h>
 #include <thrust/device_ptr.h>

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "lab.h"
+#include "kernels/family.h"
 
 /* A session's settings after `use ALGO`: its default dtype and pattern. */
 static lab_config base(const char *algo)

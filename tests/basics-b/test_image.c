@@ -12,11 +12,11 @@
 #include <cmocka.h>
 #include <math.h>
 
-#include "golden.h"
+#include "tests/common/golden.h"
 
-#include "lab.h"
-#include "render.h"
-#include "term.h"
+#include "kernels/family.h"
+#include "viz/render.h"
+#include "viz/term.h"
 
 static const char *golden_dir;
 

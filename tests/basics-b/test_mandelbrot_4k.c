@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "lab.h"
+#include "kernels/family.h"
 
 int main(void)
 {

@@ -12,8 +12,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "bitonic/bitonic.h"
-#include "lab.h"
+#include "kernels/bitonic/bitonic.h"
+#include "kernels/family.h"
 
 /* Through the registry's own list (as the REPL finds it). */
 static const lab_algo *bitonic(void)

@@ -1,5 +1,5 @@
 /* golden.c - see golden.h. */
-#include "golden.h"
+#include "tests/common/golden.h"
 
 #include <setjmp.h>
 #include <stdarg.h>

@@ -9,7 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sweep.h"
+#include "kernels/family.h"
+#include "repl/sweep.h"
 
 int ref_potential_block(const void *func, size_t dynamic_smem, int block_limit, int *min_grid);
 

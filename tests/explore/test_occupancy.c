@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "device/occupancy.h"
+#include "kernels/lab.h"
 
 static int failures, checks;
 

@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "export.h"
-#include "render_plot.h"
-#include "term.h"
+#include "viz/export.h"
+#include "viz/render_plot.h"
+#include "viz/term.h"
 
 static int failures, checks;
 

@@ -10,10 +10,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "complete.h"
-#include "out.h"
-#include "session.h"
-#include "sweep.h"
+#include "kernels/family.h"
+#include "repl/complete.h"
+#include "repl/out.h"
+#include "repl/session.h"
+#include "repl/sweep.h"
 
 static int failures, checks;
 

@@ -12,7 +12,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "histogram.h"
+#include "kernels/histogram/histogram.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lesson.h"
-#include "out.h"
+#include "repl/lesson.h"
+#include "repl/out.h"
 
 static void render_all(const struct lesson *l)
 {

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "parse.h"
+#include "repl/parse.h"
 
 static void word(const char *w)
 {

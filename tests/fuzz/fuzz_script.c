@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "input.h"
-#include "parse.h"
+#include "repl/input.h"
+#include "repl/parse.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cmd.h"
-#include "lab.h"
+#include "repl/cmd.h"
+#include "kernels/lab.h"
 
 static const char *const names[] = {
     "help", "?", "source", ".", "echo", "quit", "exit", "use", "set", "reset", "show", "info",

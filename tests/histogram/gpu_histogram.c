@@ -7,10 +7,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "histogram/histogram.h"
-#include "lab.h"
+#include "kernels/histogram/histogram.h"
+#include "kernels/family.h"
 
-#include "../common/expect.h"
+#include "tests/common/expect.h"
 
 static const lab_algo *A;
 static const char *const gpu_rows[] = {"global", "shared", "fast", "cub"};

@@ -12,8 +12,8 @@
 #include <cmocka.h>
 #include <png.h>
 
-#include "histogram/histogram.h"
-#include "lab.h"
+#include "kernels/histogram/histogram.h"
+#include "kernels/family.h"
 
 /* Looked up through the registry's own list (which also makes the linker
  * take the registry before the harness that calls it). */

@@ -12,12 +12,12 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "golden.h"
+#include "tests/common/golden.h"
 
-#include "histogram/histogram.h"
-#include "lab.h"
-#include "render.h"
-#include "term.h"
+#include "kernels/histogram/histogram.h"
+#include "kernels/family.h"
+#include "viz/render.h"
+#include "viz/term.h"
 
 static const char *golden_dir = "golden";
 

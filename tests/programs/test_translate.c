@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "program.h"
+#include "kernels/program/program.h"
 
 static prog_source S;
 

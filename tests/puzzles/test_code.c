@@ -12,10 +12,10 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "canvas.h"
-#include "golden.h"
-#include "render_code.h"
-#include "term.h"
+#include "viz/canvas.h"
+#include "tests/common/golden.h"
+#include "viz/render_code.h"
+#include "viz/term.h"
 
 static char *slurp(const char *path, size_t *len)
 {

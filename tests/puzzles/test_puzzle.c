@@ -11,9 +11,9 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "out.h"
-#include "puzzle.h"
-#include "session.h"
+#include "repl/out.h"
+#include "repl/puzzle.h"
+#include "repl/session.h"
 
 #ifndef SOURCE_DIR
 #error SOURCE_DIR must name the source tree

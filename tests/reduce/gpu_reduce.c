@@ -5,9 +5,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "lab.h"
+#include "kernels/family.h"
 
-#include "../common/expect.h"
+#include "tests/common/expect.h"
 
 static const lab_algo *A;
 

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "lab.h"
+#include "kernels/family.h"
 
 static const lab_algo *reduce(void) { return lab_algo_find("reduce"); }
 

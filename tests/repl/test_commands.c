@@ -11,12 +11,12 @@
 
 #include <jansson.h>
 
-#include "cmd.h"
-#include "complete.h"
-#include "golden.h"
-#include "out.h"
-#include "session.h"
-#include "settings.h"
+#include "repl/cmd.h"
+#include "repl/complete.h"
+#include "tests/common/golden.h"
+#include "repl/out.h"
+#include "repl/session.h"
+#include "repl/settings.h"
 
 /* ---- capture */
 

@@ -24,11 +24,11 @@
 
 #include <jansson.h>
 
-#include "input.h"
-#include "lesson.h"
-#include "out.h"
-#include "parse.h"
-#include "safefile.h"
+#include "repl/input.h"
+#include "repl/lesson.h"
+#include "repl/out.h"
+#include "repl/parse.h"
+#include "repl/safefile.h"
 
 static char tmpdir[256];
 

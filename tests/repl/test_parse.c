@@ -9,7 +9,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "parse.h"
+#include "repl/parse.h"
 
 static long long size_ok(const char *s)
 {

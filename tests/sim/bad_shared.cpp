@@ -2,7 +2,7 @@
  * be one variable for every block, so the shim refuses it and names the
  * macros to use instead (test sim_shared_keyword_refused). */
 #define GPULAB_SIM 1
-#include "kern.h"
+#include "kernels/kern.h"
 
 static __global__ void bad_k(int *out)
 {

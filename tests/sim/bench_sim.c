@@ -13,9 +13,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "lab.h"
-#include "sim/sim.h"
-#include "simtest.h"
+#include "kernels/family.h"
+#include "kernels/sim/sim.h"
+#include "tests/sim/simtest.h"
 
 static double cpu_now(void)
 {

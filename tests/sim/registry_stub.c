@@ -3,7 +3,7 @@
  * The harness (lab.c) looks algorithms up in the registry, which lives in
  * gpulab_kernels together with every family. The simulator's tests need none
  * of them, so they link this instead and build without the families. */
-#include "lab.h"
+#include "kernels/lab.h"
 
 int lab_algo_count(void) { return 0; }
 

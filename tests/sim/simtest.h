@@ -3,7 +3,7 @@
 #ifndef GPULAB_SIMTEST_H
 #define GPULAB_SIMTEST_H
 
-#include "family.h"
+#include "kernels/family.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -5,8 +5,8 @@
  * Compiled like any family (GPU, traced GPU, simulator), so the same kernels
  * can be compared with a real GPU. The test reads the "@name" markers in the
  * comments to learn the line numbers the diagnostics must name. */
-#include "kern.h"
-#include "simtest.h"
+#include "kernels/kern.h"
+#include "tests/sim/simtest.h"
 
 static dim3 dim_of(const unsigned v[3]) { return dim3(v[0], v[1], v[2]); }
 

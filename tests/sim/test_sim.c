@@ -15,9 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lab.h"
-#include "sim/sim.h"
-#include "simtest.h"
+#include "kernels/family.h"
+#include "kernels/sim/sim.h"
+#include "tests/sim/simtest.h"
 
 /* ---------------------------------------------------------------- helpers */
 

@@ -3,7 +3,7 @@
  * their explanations, launches straight through LAUNCH/sim_launch, stats,
  * stack size, trace caps. Compiled as a kernel source is (-DGPULAB_SIM). */
 #define GPULAB_SIM 1
-#include "kern.h"
+#include "kernels/kern.h"
 
 #include <limits.h>
 #include <setjmp.h>

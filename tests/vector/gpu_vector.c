@@ -6,9 +6,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "lab.h"
+#include "kernels/family.h"
 
-#include "../common/expect.h"
+#include "tests/common/expect.h"
 
 static lab_result run_on(const char *algo, const lab_config *cfg, const char *variant, lab_trace *t)
 {

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "lab.h"
+#include "kernels/family.h"
 
 static lab_config base(void)
 {

@@ -11,9 +11,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "player.h"
-#include "record.h"
-#include "render.h"
+#include "viz/player.h"
+#include "tests/viz/record.h"
+#include "viz/render.h"
 
 #define REPEATS 301
 #define LIMIT_MS 2.0

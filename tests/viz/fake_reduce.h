@@ -7,7 +7,7 @@
 #ifndef GPULAB_TESTS_FAKE_REDUCE_H
 #define GPULAB_TESTS_FAKE_REDUCE_H
 
-#include "lab.h"
+#include "kernels/lab.h"
 
 typedef enum fake_variant {
     FAKE_INTERLEAVED,  /* s[tid] += s[tid + s] when tid % 2s == 0; atomicAdd */

@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "record.h"
-#include "render.h"
-#include "term.h"
+#include "tests/viz/record.h"
+#include "viz/render.h"
+#include "viz/term.h"
 
 static char *frame_text(const viz_renderer *r, const lab_trace *t, int f, viz_frame_info *info)
 {

@@ -1,5 +1,5 @@
 /* record.c - see record.h. */
-#include "record.h"
+#include "tests/viz/record.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -25,10 +25,10 @@ int viz_test_record(const char *algo, const char *variant, long long n, int bloc
     cfg.repeats = 1;
     cfg.backend = backend;
     if (pattern) snprintf(cfg.pattern, sizeof cfg.pattern, "%s", pattern);
-    lab_input in;
-    if (lab_input_prepare(&in, a, &cfg, err, errlen) != 0) return -1;
-    int rc = lab_run(&in, v, r, t);
-    lab_input_free(&in);
+    lab_input *in = lab_input_new(a, &cfg, err, errlen);
+    if (!in) return -1;
+    int rc = lab_run(in, v, r, t);
+    lab_input_delete(in);
     if (rc != 0) {
         snprintf(err, errlen, "%s/%s did not run: %s", algo, variant, r->note);
         lab_trace_free(t);

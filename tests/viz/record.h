@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 
-#include "lab.h"
+#include "kernels/lab.h"
 
 /* Trace ALGO/VARIANT at n with this block (0: the variant's default),
  * dtype and input pattern (NULL: the algorithm's default) on backend

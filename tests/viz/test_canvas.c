@@ -12,9 +12,9 @@
 #include <cairo.h>
 #include <cmocka.h>
 
-#include "canvas.h"
-#include "export.h"
-#include "term.h"
+#include "viz/canvas.h"
+#include "viz/export.h"
+#include "viz/term.h"
 
 static char *row(const canvas *c, int y)
 {

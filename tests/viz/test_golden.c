@@ -19,10 +19,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "player.h"
-#include "record.h"
-#include "render.h"
-#include "term.h"
+#include "viz/player.h"
+#include "tests/viz/record.h"
+#include "viz/render.h"
+#include "viz/term.h"
 
 typedef struct gcase {
     const char *name;

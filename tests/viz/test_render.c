@@ -13,10 +13,10 @@
 
 #include <cmocka.h>
 
-#include "fake_reduce.h"
-#include "player.h"
-#include "render.h"
-#include "term.h"
+#include "tests/viz/fake_reduce.h"
+#include "viz/player.h"
+#include "viz/render.h"
+#include "viz/term.h"
 
 /* --------------------------------------------------------------- helpers */
 
