@@ -23,12 +23,12 @@
  * the direction of the band's pairs and its colour the share that swapped,
  * and at the right the range of the keys now in the band.
  *
- * Everything is rebuilt from the trace on each call; the contract of the
- * events is in kernels/bitonic/bitonic.h: the k of a compare-exchange is the
- * one of its thread's latest step marker, its j is i1 ^ i2, and a shared-memory
- * compare-exchange indexes its block's slice of 2 * blockDim keys.
+ * Everything is rebuilt from the trace on each call: the model (which pair,
+ * who, the keys after each step) in render_bitonic_model.c, the layout, the
+ * drawing and the words here.
  */
 #include "viz/render.h"
+#include "viz/render_bitonic.h"
 
 #include "kernels/bitonic/bitonic_trace.h"
 
@@ -39,262 +39,9 @@
 #define WIRE_MAX_N 64   /* the most wires drawn one per row */
 #define BANDS_MAX 32    /* rows of the overview */
 #define VAL_MAX_W 6     /* widest key on a wire */
-#define DRAW_MAX_N (1LL << 14) /* larger traces are not drawn (the replay keeps every step) */
-
-/* Per (step, wire) flags */
-#define W_TOP 0x01      /* this wire is i1 of its pair */
-#define W_SWAP 0x02
-#define W_ASC 0x04
-#define W_PAIR 0x08     /* a compare-exchange touched this wire */
-#define W_IDLE 0x10     /* o: this wire's own thread waited */
 
 static const uint32_t G_WIRE = 0x2500, G_CROSS = 0x253c, G_CROSS_HEAVY = 0x2542;
 static const uint32_t G_UP = 0x25b2, G_DOWN = 0x25bc, G_KEPT = 0x25cb, G_MOVED = 0x25cf;
-
-typedef struct bstep {
-    long long k, j;
-    int role;                  /* BITONIC_ROLE_*, -1 before any marker */
-    int space;                 /* memory its keys were in, -1 none seen */
-    int launch_lo, launch_hi;  /* launches that did it */
-    long long blk_lo, blk_hi;  /* blocks that did it */
-    int ncs, nswap, nidle, nthreads;
-    int round_c, round_space;  /* fast: steps per register round and where they came from */
-} bstep;
-
-typedef struct bmodel {
-    const lab_trace *t;
-    long long n;
-    int S;
-    int ok;                    /* the trace fits the network */
-    bstep *st;
-    double *val;               /* (S + 1) x n: keys after s steps */
-    int *partner;              /* S x n: the other wire of the pair, -1 */
-    unsigned char *flag;       /* S x n */
-    int *blk, *thr;            /* S x n: who did the pair (o: the idle wire's own thread) */
-    double *sorted;            /* the input, sorted on the CPU */
-    long long stray;           /* events that fit no step */
-    int is_o;                  /* idle markers seen: one thread per key */
-} bmodel;
-
-static void model_free(bmodel *m)
-{
-    free(m->st);
-    free(m->val);
-    free(m->partner);
-    free(m->flag);
-    free(m->blk);
-    free(m->thr);
-    free(m->sorted);
-    memset(m, 0, sizeof *m);
-}
-
-static int ev_cmp(const void *a, const void *b)
-{
-    return lab_event_cmp(*(const lab_event *const *)a, *(const lab_event *const *)b);
-}
-
-static int dbl_cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static int pow2(long long x) { return x > 0 && (x & (x - 1)) == 0; }
-
-static int model_build(bmodel *m, const lab_trace *t)
-{
-    memset(m, 0, sizeof *m);
-    m->t = t;
-    m->n = t->n;
-    if (m->n < 1 || !pow2(m->n) || m->n > DRAW_MAX_N) return 0; /* ok stays 0: a message */
-    long long n = m->n;
-    m->S = bitonic_nsteps(n);
-    size_t S = (size_t)m->S, cells = S * (size_t)n;
-    m->st = calloc(S ? S : 1, sizeof *m->st);
-    m->val = calloc((S + 1) * (size_t)n, sizeof *m->val);
-    m->partner = malloc((cells ? cells : 1) * sizeof *m->partner);
-    m->flag = calloc(cells ? cells : 1, 1);
-    m->blk = calloc(cells ? cells : 1, sizeof *m->blk);
-    m->thr = calloc(cells ? cells : 1, sizeof *m->thr);
-    m->sorted = malloc((size_t)n * sizeof *m->sorted);
-    const lab_event **ev = malloc((t->count ? t->count : 1) * sizeof *ev);
-    if (!m->st || !m->val || !m->partner || !m->flag || !m->blk || !m->thr || !m->sorted || !ev) {
-        free(ev);
-        model_free(m);
-        return -1;
-    }
-    for (size_t i = 0; i < cells; i++) m->partner[i] = -1;
-    for (size_t s = 0; s < S; s++) {
-        bstep *b = &m->st[s];
-        bitonic_step_kj((int)s, &b->k, &b->j);
-        b->role = b->space = -1;
-        b->launch_lo = b->launch_hi = -1;
-        b->blk_lo = b->blk_hi = -1;
-    }
-    for (long long i = 0; i < n; i++) m->val[i] = t->input ? t->input[i] : 0;
-    memcpy(m->sorted, m->val, (size_t)n * sizeof *m->sorted);
-    qsort(m->sorted, (size_t)n, sizeof *m->sorted, dbl_cmp);
-
-    /* Key order: each thread's events together, in the order it made them. */
-    for (size_t i = 0; i < t->count; i++) ev[i] = &t->ev[i];
-    qsort(ev, t->count, sizeof *ev, ev_cmp);
-    uint32_t cl = ~0u, cb = ~0u, ct = ~0u;
-    long long k = 0;
-    int role = -1, rc = 0, rsp = -1;
-    int *seen = calloc(S ? S : 1, sizeof *seen); /* last thread counted per step */
-    long long *seen_key = calloc(S ? S : 1, sizeof *seen_key);
-    if (!seen || !seen_key) {
-        free(seen);
-        free(seen_key);
-        free(ev);
-        model_free(m);
-        return -1;
-    }
-    for (size_t i = 0; i < t->count; i++) {
-        const lab_event *e = ev[i];
-        if (e->launch != cl || e->block != cb || e->thread != ct) {
-            cl = e->launch, cb = e->block, ct = e->thread;
-            k = 0, role = -1, rc = 0, rsp = -1;
-        }
-        long long i1, i2;
-        int s;
-        switch (e->kind) {
-        case LAB_EV_MARK:
-            if (e->a == BITONIC_MK_STEP) {
-                k = (long long)e->v;
-                role = e->b;
-            } else if (e->a == BITONIC_MK_ROUND) {
-                rsp = e->b;
-                rc = (int)e->v2;
-            } else if (e->a == BITONIC_MK_IDLE) {
-                i1 = e->b, i2 = (long long)e->v;
-                s = bitonic_step_index(k, i1 ^ i2);
-                if (s < 0 || s >= m->S || i1 < 0 || i1 >= n) {
-                    m->stray++;
-                    break;
-                }
-                size_t c = (size_t)s * (size_t)n + (size_t)i1;
-                m->flag[c] |= W_IDLE;
-                m->blk[c] = (int)e->block;
-                m->thr[c] = (int)e->thread;
-                m->st[s].nidle++;
-                m->is_o = 1;
-            }
-            break;
-        case LAB_EV_CSWAP:
-            i1 = e->a < e->b ? e->a : e->b;
-            i2 = e->a < e->b ? e->b : e->a;
-            if (e->space == LAB_SP_SHARED) {
-                /* indices into the block's slice of 2 * blockDim keys */
-                if ((int)e->launch >= t->nlaunches) {
-                    m->stray++;
-                    break;
-                }
-                long long base = (long long)e->block * 2 * t->launches[e->launch].block[0];
-                i1 += base;
-                i2 += base;
-            }
-            s = bitonic_step_index(k, i1 ^ i2);
-            if (s < 0 || s >= m->S || i1 < 0 || i2 >= n || i2 - i1 != m->st[s].j) {
-                m->stray++;
-                break;
-            }
-            {
-                bstep *b = &m->st[s];
-                unsigned char f = W_PAIR | (e->v != 0 ? W_SWAP : 0) | (e->v2 != 0 ? W_ASC : 0);
-                size_t c1 = (size_t)s * (size_t)n + (size_t)i1, c2 = (size_t)s * (size_t)n + (size_t)i2;
-                m->flag[c1] = (unsigned char)((m->flag[c1] & W_IDLE) | f | W_TOP);
-                m->flag[c2] = (unsigned char)((m->flag[c2] & W_IDLE) | f);
-                m->partner[c1] = (int)i2;
-                m->partner[c2] = (int)i1;
-                if (!(m->flag[c1] & W_IDLE)) m->blk[c1] = (int)e->block, m->thr[c1] = (int)e->thread;
-                if (!(m->flag[c2] & W_IDLE)) m->blk[c2] = (int)e->block, m->thr[c2] = (int)e->thread;
-                b->ncs++;
-                if (e->v != 0) b->nswap++;
-                if (b->role < 0) b->role = role;
-                if (b->space < 0) b->space = e->space;
-                if (b->launch_lo < 0 || (int)e->launch < b->launch_lo) b->launch_lo = (int)e->launch;
-                if ((int)e->launch > b->launch_hi) b->launch_hi = (int)e->launch;
-                if (b->blk_lo < 0 || (long long)e->block < b->blk_lo) b->blk_lo = e->block;
-                if ((long long)e->block > b->blk_hi) b->blk_hi = e->block;
-                long long key = ((long long)e->launch << 42) ^ ((long long)e->block << 21) ^ e->thread;
-                if (!seen[s] || seen_key[s] != key) {
-                    b->nthreads++;
-                    seen[s] = 1;
-                    seen_key[s] = key;
-                }
-                if (rc > 0) {
-                    b->round_c = rc;
-                    b->round_space = rsp;
-                }
-            }
-            break;
-        default:
-            break;
-        }
-    }
-    free(seen);
-    free(seen_key);
-    free(ev);
-    /* Replay the swaps step by step: the keys as the threads left them. */
-    for (int s = 0; s < m->S; s++) {
-        double *a = m->val + (size_t)s * (size_t)n, *b = a + n;
-        memcpy(b, a, (size_t)n * sizeof *b);
-        for (long long i = 0; i < n; i++) {
-            size_t c = (size_t)s * (size_t)n + (size_t)i;
-            if ((m->flag[c] & (W_TOP | W_SWAP)) == (W_TOP | W_SWAP)) {
-                int p = m->partner[c];
-                double x = b[i];
-                b[i] = b[p];
-                b[p] = x;
-            }
-        }
-    }
-    m->ok = 1;
-    return 0;
-}
-
-static const char *role_word(int role)
-{
-    switch (role) {
-    case BITONIC_ROLE_STEP: return "a launch for this step";
-    case BITONIC_ROLE_START: return "the start kernel";
-    case BITONIC_ROLE_MIDDLE: return "a middle kernel";
-    case BITONIC_ROLE_FINISH: return "the finish kernel";
-    default: return "an unknown kernel";
-    }
-}
-
-static char role_letter(int role)
-{
-    switch (role) {
-    case BITONIC_ROLE_STEP: return 'L';
-    case BITONIC_ROLE_START: return 'S';
-    case BITONIC_ROLE_MIDDLE: return 'M';
-    case BITONIC_ROLE_FINISH: return 'F';
-    default: return '?';
-    }
-}
-
-static const char *space_word(int sp)
-{
-    switch (sp) {
-    case LAB_SP_GLOBAL: return "global memory";
-    case LAB_SP_SHARED: return "shared memory";
-    case LAB_SP_REG: return "registers";
-    default: return "?";
-    }
-}
-
-static char space_letter(int sp)
-{
-    switch (sp) {
-    case LAB_SP_GLOBAL: return 'g';
-    case LAB_SP_SHARED: return 's';
-    case LAB_SP_REG: return 'r';
-    default: return '?';
-    }
-}
 
 static int ndigits(long long x)
 {
@@ -674,8 +421,8 @@ static void draw_footer(canvas *c, const bmodel *m, const geom *g, viz_rect area
         int lw = g->bands ? 1 : w - (g->inl ? g->vw + 1 : 0); /* the links' part */
         int x = ax + g->x[s - g->s_lo] + (lw - 1) / 2;
         int role = s == cur ? VIZ_ROLE_HIGHLIGHT : s < cur || cur >= m->S ? VIZ_ROLE_TEXT : VIZ_ROLE_DIM;
-        canvas_put(c, x, y, (uint32_t)role_letter(st->role), role, 0);
-        canvas_put(c, x, y + 1, (uint32_t)space_letter(st->space), role, 0);
+        canvas_put(c, x, y, (uint32_t)bmodel_role_letter(st->role), role, 0);
+        canvas_put(c, x, y + 1, (uint32_t)bmodel_space_letter(st->space), role, 0);
         if (st->launch_lo >= 0 && (s == g->s_lo || m->st[s - 1].launch_lo != st->launch_lo)) {
             /* a launch number is written at the first step it does, under the
              * same column as the letters above it, if it fits */
@@ -699,14 +446,14 @@ static void draw_footer(canvas *c, const bmodel *m, const geom *g, viz_rect area
     for (int i = 0; i < 4; i++)
         if (roles & (1u << role_order[i])) {
             size_t l = strlen(k1);
-            snprintf(k1 + l, sizeof k1 - l, "%s%c: %s", l ? ", " : "", role_letter(role_order[i]), role_short[i]);
+            snprintf(k1 + l, sizeof k1 - l, "%s%c: %s", l ? ", " : "", bmodel_role_letter(role_order[i]), role_short[i]);
         }
     static const int sp_order[] = {LAB_SP_GLOBAL, LAB_SP_SHARED, LAB_SP_REG};
     static const char *const sp_short[] = {"global", "shared", "registers"};
     for (int i = 0; i < 3; i++)
         if (spaces & (1u << sp_order[i])) {
             size_t l = strlen(k2);
-            snprintf(k2 + l, sizeof k2 - l, "%s%c: %s", l ? ", " : "", space_letter(sp_order[i]), sp_short[i]);
+            snprintf(k2 + l, sizeof k2 - l, "%s%c: %s", l ? ", " : "", bmodel_space_letter(sp_order[i]), sp_short[i]);
         }
     int kx = ax + g->right + 3, room = area.x + area.w - kx;
     if (room >= viz_text_width(k1)) canvas_text(c, kx, y, k1, VIZ_ROLE_DIM, 0);
@@ -825,11 +572,11 @@ static void describe(const bmodel *m, int frame, viz_frame_info *info)
         else snprintf(blocks, sizeof blocks, "blocks %lld-%lld", st->blk_lo, st->blk_hi);
         if (st->round_c > 0)
             snprintf(who, sizeof who, " Done by %s, %s, in registers: %d step%s per trip to %s.",
-                     role_word(st->role), blocks, st->round_c, st->round_c == 1 ? "" : "s",
-                     space_word(st->round_space));
+                     bmodel_role_word(st->role), blocks, st->round_c, st->round_c == 1 ? "" : "s",
+                     bmodel_space_word(st->round_space));
         else
-            snprintf(who, sizeof who, " Done by %s (launch %d), %s, keys in %s.", role_word(st->role),
-                     st->launch_lo, blocks, space_word(st->space));
+            snprintf(who, sizeof who, " Done by %s (launch %d), %s, keys in %s.", bmodel_role_word(st->role),
+                     st->launch_lo, blocks, bmodel_space_word(st->space));
     }
     viz_info_caption(info, "%s %s%s", what, why, who);
     viz_info_counter(info, "compare-exchanges", st->ncs, NULL);
@@ -843,7 +590,7 @@ static void describe(const bmodel *m, int frame, viz_frame_info *info)
 
 static int bitonic_frames(const lab_trace *t)
 {
-    if (t->n < 1 || !pow2(t->n)) return 1;
+    if (t->n < 1 || !bmodel_pow2(t->n)) return 1;
     return bitonic_nsteps(t->n) + 2;
 }
 
@@ -853,7 +600,7 @@ static void bitonic_draw(const lab_trace *t, int frame, canvas *c, viz_rect area
     if (area.w <= 0 || area.h <= 0) return;
     viz_rect old = canvas_set_clip(c, area);
     bmodel m;
-    if (model_build(&m, t) != 0) {
+    if (bmodel_build(&m, t) != 0) {
         canvas_text(c, area.x, area.y, "out of memory while reading the trace", VIZ_ROLE_WRONG, 0);
         canvas_set_clip(c, old);
         return;
@@ -863,7 +610,7 @@ static void bitonic_draw(const lab_trace *t, int frame, canvas *c, viz_rect area
         viz_info_caption(info, "A bitonic network needs a power-of-two number of keys; this trace has %lld.", t->n);
         canvas_printf(c, area.x, area.y, VIZ_ROLE_WRONG, 0, "n = %lld is not a power of two", t->n);
         canvas_set_clip(c, old);
-        model_free(&m);
+        bmodel_free(&m);
         return;
     }
     if (frame < 0) frame = 0;
@@ -884,7 +631,7 @@ static void bitonic_draw(const lab_trace *t, int frame, canvas *c, viz_rect area
     if (m.S > 0 && g.footer) draw_footer(c, &m, &g, area, cur, y);
     if (g.legend) draw_legend(c, &m, &g, area, y + g.footer);
     canvas_set_clip(c, old);
-    model_free(&m);
+    bmodel_free(&m);
 }
 
 static int bitonic_height(const lab_trace *t, int width)
