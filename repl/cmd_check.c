@@ -46,8 +46,7 @@ static int work_dir(char *buf, size_t len)
 /* How long a check may run on the simulator (the GPU gets ten times that). */
 static double check_time_limit(struct session *s)
 {
-    (void)s;
-    return 30;
+    return s->time_limit;
 }
 
 /* Print text with every occurrence of from replaced by to. */
@@ -155,6 +154,17 @@ static json_t *values_json(const float *v, int n)
     return a;
 }
 
+/* The keys every JSON verdict starts with. */
+static json_t *verdict_json(const struct check_run *c, enum prog_mode backend)
+{
+    json_t *j = json_object();
+    json_object_set_new(j, "puzzle", json_integer(c->p->number));
+    json_object_set_new(j, "name", json_string(c->p->name));
+    json_object_set_new(j, "file", json_string(c->shown));
+    json_object_set_new(j, "backend", json_string(backend == PROG_GPU ? "gpu" : "sim"));
+    return j;
+}
+
 /* One backend: build, run, compare. Returns 1 pass, 0 wrong, -1 could not
  * run (already reported). */
 static int check_on(struct session *s, const struct check_run *c, prog *prg, enum prog_mode backend,
@@ -165,7 +175,7 @@ static int check_on(struct session *s, const struct check_run *c, prog *prg, enu
     memset(&o, 0, sizeof o);
     o.backend = backend;
     double limit = check_time_limit(s);
-    o.time_limit = backend == PROG_SIM ? limit : limit * 10;
+    o.time_limit = backend == PROG_SIM ? limit : limit * 10; /* 0: none */
     o.race_check = 1; /* the lessons promise that a race is named */
     o.model = s->cfg.model;
     char *argv[] = {(char *)outfile, NULL};
@@ -214,11 +224,7 @@ static int check_on(struct session *s, const struct check_run *c, prog *prg, enu
         else
             snprintf(why, sizeof why, "the launch failed (the simulator's message above says why)");
         if (s->json) {
-            json_t *j = json_object();
-            json_object_set_new(j, "puzzle", json_integer(p->number));
-            json_object_set_new(j, "name", json_string(p->name));
-            json_object_set_new(j, "file", json_string(c->shown));
-            json_object_set_new(j, "backend", json_string(backend == PROG_GPU ? "gpu" : "sim"));
+            json_t *j = verdict_json(c, backend);
             json_object_set_new(j, "pass", json_false());
             json_object_set_new(j, "finished", json_false());
             json_object_set_new(j, "why", json_string(why));
@@ -246,11 +252,7 @@ static int check_on(struct session *s, const struct check_run *c, prog *prg, enu
     puzzle_compare(p, got, &v);
     result = v.pass;
     if (s->json) {
-        json_t *j = json_object();
-        json_object_set_new(j, "puzzle", json_integer(p->number));
-        json_object_set_new(j, "name", json_string(p->name));
-        json_object_set_new(j, "file", json_string(c->shown));
-        json_object_set_new(j, "backend", json_string(backend == PROG_GPU ? "gpu" : "sim"));
+        json_t *j = verdict_json(c, backend);
         json_object_set_new(j, "pass", json_boolean(v.pass));
         json_object_set_new(j, "finished", json_true());
         json_object_set_new(j, "first", v.first >= 0 ? json_integer(v.first) : json_null());
