@@ -307,8 +307,8 @@ static void print_brief_line(const struct puzzle *p, const char *file)
 /* After the verdict: the limits, what next, what to watch. */
 static void after_check(const struct puzzle *p, int passed, const char *file)
 {
-    out_printf("%slimits: not checked in this build (they are counted from the simulator's record of every "
-               "memory access)%s\n", out_color(OUT_DIM), out_color(OUT_RESET));
+    out_printf("%slimits: not checked in this build (a student's kernel is not built with the simulator's "
+               "record of memory accesses yet)%s\n", out_color(OUT_DIM), out_color(OUT_RESET));
     int n;
     puzzle_all(&n);
     if (passed && p->number < n)
