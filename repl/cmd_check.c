@@ -110,6 +110,23 @@ static void print_compiler_errors(const struct check_run *c, const char *msg)
     }
 }
 
+/* The first line of the student's file a message names ("03-guard.cu:4"),
+ * for `code` to highlight. */
+static void note_line(const struct check_run *c, const char *text)
+{
+    const char *base = strrchr(c->shown, '/');
+    base = base ? base + 1 : c->shown;
+    size_t bl = strlen(base);
+    for (const char *p = strstr(text, base); p; p = strstr(p + 1, base)) {
+        if (p[bl] != ':' || p[bl + 1] < '1' || p[bl + 1] > '9') continue;
+        int line = atoi(p + bl + 1);
+        if (line >= 1 && line <= c->student_lines) {
+            puzzle_set_line(line);
+            return;
+        }
+    }
+}
+
 /* The simulator's messages, in the student's words: their arrays were
  * allocated by the harness, not at a line of theirs. */
 static void print_diagnostics(const struct check_run *c, const char *text, size_t len)
@@ -133,6 +150,7 @@ static void print_diagnostics(const struct check_run *c, const char *text, size_
     }
     fclose(m);
     print_replaced(buf, blen, c->abs, c->shown);
+    note_line(c, buf);
     free(buf);
 }
 
@@ -317,6 +335,8 @@ static void after_check(const struct puzzle *p, int passed, const char *file)
         out_printf("solved: that was the last puzzle.\n");
     else
         out_printf("edit %s and type `check` again.\n", file);
+    if (puzzle_line() > 0)
+        out_printf("`code` shows %s with line %d highlighted.\n", file, puzzle_line());
     if (p->watch) {
         out_printf("%swatch gpulab's own kernel of this idea: `use %s` then `animate`%s\n", out_color(OUT_DIM),
                    p->watch, out_color(OUT_RESET));
@@ -370,6 +390,7 @@ static enum cmd_status do_check(struct session *s, int argc, char **argv)
     const struct puzzle *p;
     char file[PATH_MAX];
     if (check_target(s, argc, argv, &p, file, sizeof file) != 0) return CMD_ERROR;
+    puzzle_set_line(0);
     puzzle_set_current(p);
     size_t len;
     char *text = puzzle_read_file(file, &len);

@@ -82,7 +82,10 @@ int puzzle_current_file(char *buf, size_t len)
     return 0;
 }
 
+static int g_line;
 const struct puzzle *puzzle_current(void) { return g_current; }
+int puzzle_line(void) { return g_line; }
+void puzzle_set_line(int line) { g_line = line; }
 void puzzle_set_current(const struct puzzle *p) { g_current = p; }
 
 /* ---------------------------------------------------------------- puzzle */
