@@ -453,7 +453,11 @@ static enum cmd_status do_check(struct session *s, int argc, char **argv)
     for (int i = 0; i < nb; i++) {
         struct check_run c = {p, file, abs, lines};
         int r = check_on(s, &c, &prg, backs[i], outfile);
-        if (r < 0) { all = 0; if (i == 0) st = CMD_ERROR; continue; }
+        if (r < 0) { /* reported: it did not build, or Ctrl-C */
+            all = 0;
+            st = CMD_ERROR;
+            continue;
+        }
         ran = 1;
         all &= r;
     }
