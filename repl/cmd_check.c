@@ -46,8 +46,7 @@ static int work_dir(char *buf, size_t len)
 /* How long a check may run on the simulator (the GPU gets ten times that). */
 static double check_time_limit(struct session *s)
 {
-    (void)s;
-    return 30;
+    return s->time_limit;
 }
 
 /* Print text with every occurrence of from replaced by to. */
@@ -111,6 +110,23 @@ static void print_compiler_errors(const struct check_run *c, const char *msg)
     }
 }
 
+/* The first line of the student's file a message names ("03-guard.cu:4"),
+ * for `code` to highlight. */
+static void note_line(const struct check_run *c, const char *text)
+{
+    const char *base = strrchr(c->shown, '/');
+    base = base ? base + 1 : c->shown;
+    size_t bl = strlen(base);
+    for (const char *p = strstr(text, base); p; p = strstr(p + 1, base)) {
+        if (p[bl] != ':' || p[bl + 1] < '1' || p[bl + 1] > '9') continue;
+        int line = atoi(p + bl + 1);
+        if (line >= 1 && line <= c->student_lines) {
+            puzzle_set_line(line);
+            return;
+        }
+    }
+}
+
 /* The simulator's messages, in the student's words: their arrays were
  * allocated by the harness, not at a line of theirs. */
 static void print_diagnostics(const struct check_run *c, const char *text, size_t len)
@@ -134,6 +150,7 @@ static void print_diagnostics(const struct check_run *c, const char *text, size_
     }
     fclose(m);
     print_replaced(buf, blen, c->abs, c->shown);
+    note_line(c, buf);
     free(buf);
 }
 
@@ -155,6 +172,17 @@ static json_t *values_json(const float *v, int n)
     return a;
 }
 
+/* The keys every JSON verdict starts with. */
+static json_t *verdict_json(const struct check_run *c, enum prog_mode backend)
+{
+    json_t *j = json_object();
+    json_object_set_new(j, "puzzle", json_integer(c->p->number));
+    json_object_set_new(j, "name", json_string(c->p->name));
+    json_object_set_new(j, "file", json_string(c->shown));
+    json_object_set_new(j, "backend", json_string(backend == PROG_GPU ? "gpu" : "sim"));
+    return j;
+}
+
 /* One backend: build, run, compare. Returns 1 pass, 0 wrong, -1 could not
  * run (already reported). */
 static int check_on(struct session *s, const struct check_run *c, prog *prg, enum prog_mode backend,
@@ -165,7 +193,7 @@ static int check_on(struct session *s, const struct check_run *c, prog *prg, enu
     memset(&o, 0, sizeof o);
     o.backend = backend;
     double limit = check_time_limit(s);
-    o.time_limit = backend == PROG_SIM ? limit : limit * 10;
+    o.time_limit = backend == PROG_SIM ? limit : limit * 10; /* 0: none */
     o.race_check = 1; /* the lessons promise that a race is named */
     o.model = s->cfg.model;
     char *argv[] = {(char *)outfile, NULL};
@@ -214,11 +242,7 @@ static int check_on(struct session *s, const struct check_run *c, prog *prg, enu
         else
             snprintf(why, sizeof why, "the launch failed (the simulator's message above says why)");
         if (s->json) {
-            json_t *j = json_object();
-            json_object_set_new(j, "puzzle", json_integer(p->number));
-            json_object_set_new(j, "name", json_string(p->name));
-            json_object_set_new(j, "file", json_string(c->shown));
-            json_object_set_new(j, "backend", json_string(backend == PROG_GPU ? "gpu" : "sim"));
+            json_t *j = verdict_json(c, backend);
             json_object_set_new(j, "pass", json_false());
             json_object_set_new(j, "finished", json_false());
             json_object_set_new(j, "why", json_string(why));
@@ -246,11 +270,7 @@ static int check_on(struct session *s, const struct check_run *c, prog *prg, enu
     puzzle_compare(p, got, &v);
     result = v.pass;
     if (s->json) {
-        json_t *j = json_object();
-        json_object_set_new(j, "puzzle", json_integer(p->number));
-        json_object_set_new(j, "name", json_string(p->name));
-        json_object_set_new(j, "file", json_string(c->shown));
-        json_object_set_new(j, "backend", json_string(backend == PROG_GPU ? "gpu" : "sim"));
+        json_t *j = verdict_json(c, backend);
         json_object_set_new(j, "pass", json_boolean(v.pass));
         json_object_set_new(j, "finished", json_true());
         json_object_set_new(j, "first", v.first >= 0 ? json_integer(v.first) : json_null());
@@ -305,8 +325,8 @@ static void print_brief_line(const struct puzzle *p, const char *file)
 /* After the verdict: the limits, what next, what to watch. */
 static void after_check(const struct puzzle *p, int passed, const char *file)
 {
-    out_printf("%slimits: not checked in this build (they are counted from the simulator's record of every "
-               "memory access)%s\n", out_color(OUT_DIM), out_color(OUT_RESET));
+    out_printf("%slimits: not checked in this build (a student's kernel is not built with the simulator's "
+               "record of memory accesses yet)%s\n", out_color(OUT_DIM), out_color(OUT_RESET));
     int n;
     puzzle_all(&n);
     if (passed && p->number < n)
@@ -315,6 +335,8 @@ static void after_check(const struct puzzle *p, int passed, const char *file)
         out_printf("solved: that was the last puzzle.\n");
     else
         out_printf("edit %s and type `check` again.\n", file);
+    if (puzzle_line() > 0)
+        out_printf("`code` shows %s with line %d highlighted.\n", file, puzzle_line());
     if (p->watch) {
         out_printf("%swatch gpulab's own kernel of this idea: `use %s` then `animate`%s\n", out_color(OUT_DIM),
                    p->watch, out_color(OUT_RESET));
@@ -368,6 +390,7 @@ static enum cmd_status do_check(struct session *s, int argc, char **argv)
     const struct puzzle *p;
     char file[PATH_MAX];
     if (check_target(s, argc, argv, &p, file, sizeof file) != 0) return CMD_ERROR;
+    puzzle_set_line(0);
     puzzle_set_current(p);
     size_t len;
     char *text = puzzle_read_file(file, &len);
@@ -430,7 +453,11 @@ static enum cmd_status do_check(struct session *s, int argc, char **argv)
     for (int i = 0; i < nb; i++) {
         struct check_run c = {p, file, abs, lines};
         int r = check_on(s, &c, &prg, backs[i], outfile);
-        if (r < 0) { all = 0; if (i == 0) st = CMD_ERROR; continue; }
+        if (r < 0) { /* reported: it did not build, or Ctrl-C */
+            all = 0;
+            st = CMD_ERROR;
+            continue;
+        }
         ran = 1;
         all &= r;
     }

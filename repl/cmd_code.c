@@ -187,7 +187,7 @@ static enum cmd_status do_code(struct session *s, int argc, char **argv)
     }
     if (argc == 1) {
         char file[PATH_MAX];
-        if (puzzle_current_file(file, sizeof file) == 0) return show_file(s, file, 0, -1);
+        if (puzzle_current_file(file, sizeof file) == 0) return show_file(s, file, puzzle_line(), -1);
         if (!s->variant) return sess_error(s, -1, "nothing chosen: code VARIANT, code KERNEL or code FILE.cu");
         return show_variant(s, s->variant, 0, -1);
     }
@@ -235,10 +235,11 @@ const struct cmd cmd_code_group[] = {
             "code VARIANT shows the kernels a built-in variant launches, from gpulab's\n"
             "kernels/ source (ALGO/VARIANT for another algorithm); code KERNEL one kernel\n"
             "function by name; code FILE.cu a file. LINE is highlighted (and kept in\n"
-            "view). code alone shows the puzzle you are working on, else the current\n"
-            "variant. Keywords, CUDA's thread and block indices, barriers, shuffles and\n"
-            "atomics, comments, strings and numbers have their own styles; without\n"
-            "colour the highlighted line is reversed and marked with a triangle.\n",
+            "view). code alone shows the puzzle you are working on (with the line the\n"
+            "last check's first diagnostic named), else the current variant. Keywords,\n"
+            "CUDA's thread and block indices, barriers, shuffles and atomics, comments,\n"
+            "strings and numbers have their own styles; without colour the highlighted\n"
+            "line is reversed and marked with a triangle.\n",
         .run = do_code,
         .complete = CMP_CUSTOM,
         .complete_fn = complete_code,

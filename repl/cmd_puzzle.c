@@ -82,7 +82,10 @@ int puzzle_current_file(char *buf, size_t len)
     return 0;
 }
 
+static int g_line;
 const struct puzzle *puzzle_current(void) { return g_current; }
+int puzzle_line(void) { return g_line; }
+void puzzle_set_line(int line) { g_line = line; }
 void puzzle_set_current(const struct puzzle *p) { g_current = p; }
 
 /* ---------------------------------------------------------------- puzzle */
@@ -92,8 +95,8 @@ static void print_brief(const struct puzzle *p)
     char launch[256];
     puzzle_launch_text(p, launch, sizeof launch);
     out_printf("%sPuzzle %d: %s%s\n", out_color(OUT_BOLD), p->number, p->title, out_color(OUT_RESET));
-    out_printf("  %s\n", p->spec);
-    if (p->detail) out_printf("  %s\n", p->detail);
+    out_wrapped(p->spec, 2, 6);
+    if (p->detail) out_wrapped(p->detail, 2, 2);
     out_printf("  launch: %s\n", launch);
     out_printf("  limits:");
     if (p->max_global_reads >= 0)

@@ -408,7 +408,7 @@ char *puzzle_header(const struct puzzle *p)
                 sb_add(&b, "//   %s: %d float%s\n", a->name, a->cols, a->cols == 1 ? "" : "s");
         }
     }
-    sb_add(&b, "//\n// Limits (check counts them):\n");
+    sb_add(&b, "//\n// Limits:\n");
     if (p->max_global_reads >= 0)
         sb_add(&b, "//   each thread reads global memory at most %d time%s\n", p->max_global_reads,
                p->max_global_reads == 1 ? "" : "s");

@@ -117,6 +117,10 @@ int puzzle_is_unwritten(float f);
  * `puzzle` or `check`. 0 with its path, -1 when there is none yet. */
 int puzzle_current_file(char *buf, size_t len);
 const struct puzzle *puzzle_current(void);
+/* The line of the puzzle's file the last check's first diagnostic named
+ * (0: none), which `code` highlights. */
+int puzzle_line(void);
+void puzzle_set_line(int line);
 void puzzle_set_current(const struct puzzle *p);
 /* Store that p was tried, and solved when passed (solved stays solved). */
 void puzzle_note_progress(const struct puzzle *p, int passed);

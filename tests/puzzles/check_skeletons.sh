@@ -27,6 +27,17 @@ echo "my work" >puzzles/01-map.cu
 "$GPULAB" --no-color -c "puzzle 1" >"$tmp/out" 2>&1
 grep -q 'already there: keeping your work' "$tmp/out" && [ "$(cat puzzles/01-map.cu)" = "my work" ] ||
   { echo "FAIL: puzzle 1 over an existing file"; cat "$tmp/out"; fails=$((fails + 1)); }
+# a diagnostic names the student's line, and `code` highlights it
+printf '__global__ void guard(float *out, const float *a, int size)\n{\n    int i = threadIdx.x;\n    out[i] = a[i] + 10;\n}\n' >puzzles/03-guard.cu
+"$GPULAB" --no-color -c "check 3" -c code >"$tmp/out" 2>&1
+grep -q 'thread 4 reads .* of a .*past its end.*03-guard.cu:4' "$tmp/out" && grep -q '^not yet on the simulator' "$tmp/out" &&
+  grep -q '▶ 4 │ *out\[i\] = a\[i\] + 10;' "$tmp/out" ||
+  { echo "FAIL: the read past the end"; cat "$tmp/out"; fails=$((fails + 1)); }
+# a kernel whose parameters differ from the harness's call
+printf '__global__ void map(float *out, const float *a, int extra)\n{\n}\n' >puzzles/01-map.cu
+"$GPULAB" --no-color -c "check 1" >"$tmp/out" 2>&1
+[ $? -ne 0 ] && grep -q 'keep the kernel.s name and parameters' "$tmp/out" && ! grep -q 'required from' "$tmp/out" ||
+  { echo "FAIL: a changed signature"; cat "$tmp/out"; fails=$((fails + 1)); }
 rm -rf puzzles
 "$GPULAB" --no-color -c "check 2" >"$tmp/out" 2>&1
 [ $? -ne 0 ] && grep -q 'there is no puzzles/02-zip.cu here: `puzzle 2` writes it' "$tmp/out" ||
