@@ -28,6 +28,9 @@ static gpulab_gpu_rec gpulab_gpu_recs[GPULAB_GPU_MAX];
 static int gpulab_gpu_n, gpulab_gpu_fd = -2;
 static cudaStream_t gpulab_gpu_stream;
 
+/* output that reaches gpulab before a crash, as on the simulator */
+__attribute__((constructor)) static void gpulab_gpu_init(void) { setvbuf(stdout, NULL, _IOLBF, 0); }
+
 static inline void gpulab_gpu_write(const char *s)
 {
     if (gpulab_gpu_fd >= 0) {

@@ -1158,8 +1158,10 @@ int sim_launch_fn(lab_job *job, const char *kernel, const char *file, int line, 
                           "%s: grid (%u,%u,%u) with blocks of (%u,%u,%u) threads: every dimension of the grid and "
                           "of the block must be at least 1",
                           at, grid.x, grid.y, grid.z, block.x, block.y, block.z);
+    /* as CUDA 13 on an H200 answers (measured): invalid argument, not
+     * invalid configuration, for a block dimension past its maximum */
     if (block.x > 1024 || block.y > 1024 || block.z > 64)
-        return sim_refuse(job, cudaErrorInvalidConfiguration,
+        return sim_refuse(job, cudaErrorInvalidValue,
                           "%s: block (%u,%u,%u): a block is at most 1024 threads in x and in y, and 64 in z", at,
                           block.x, block.y, block.z);
     unsigned long long nt = (unsigned long long)block.x * block.y * block.z;

@@ -1,8 +1,9 @@
-// The runtime's error codes: a launch with too many threads per block is
-// refused (and the error is sticky only until read), a copy past the end of
-// an allocation is refused, and the names and strings of the codes.
-// EXPECT: launch: cudaErrorInvalidConfiguration (invalid configuration argument)
-// EXPECT: peek again: cudaErrorInvalidConfiguration, then get: cudaSuccess
+// The runtime's error codes: a launch with a block of 2048 threads in x is
+// refused (CUDA 13 on an H200 says invalid argument, and the error lasts only
+// until read), a copy past the end of an allocation is refused, and the names
+// and strings of the codes.
+// EXPECT: launch: cudaErrorInvalidValue (invalid argument)
+// EXPECT: peek again: cudaErrorInvalidValue, then get: cudaSuccess
 // EXPECT: copy: cudaErrorInvalidValue
 // EXPECT: after: no error
 #include <cstdio>

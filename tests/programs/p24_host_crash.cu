@@ -2,7 +2,7 @@
 // SIGSEGV; gpulab reports the signal and the line, and goes on.
 // FAILS
 // EXPECT: the program was killed by SIGSEGV
-// EXPECT: in host code at p24_host_crash.cu:14
+// EXPECT-SIM: in host code at p24_host_crash.cu:14
 // EXPECT: before the crash
 #include <cstdio>
 #include <cstdlib>

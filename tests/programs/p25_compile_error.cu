@@ -1,6 +1,7 @@
 // A typo: the compiler's own message, with this file's line number.
 // FAILS
-// EXPECT: p25_compile_error.cu:9
+// EXPECT-SIM: p25_compile_error.cu:10:
+// EXPECT-GPU: p25_compile_error.cu(10): error
 // EXPECT: was not run
 #include <cstdio>
 

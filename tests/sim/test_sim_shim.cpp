@@ -341,7 +341,7 @@ static void test_launch_validation(void **state)
     EXPECT_IN(job.err, "nop_k (launched at launcher.cu:88): block (1025,1,1): a block is at most 1024 threads "
                        "in x and in y, and 64 in z");
     assert_string_equal(sim_last_diagnostic(), job.err);
-    assert_int_equal(cudaGetLastError(), cudaErrorInvalidConfiguration);
+    assert_int_equal(cudaGetLastError(), cudaErrorInvalidValue);
     assert_int_equal(shape(1, 1, 1, 32, 32, 2, 0), -1);
     EXPECT_IN(job.err, "block (32,32,2) has 2048 threads; a block holds at most 1024");
     assert_int_equal(shape(1, 1, 1, 1, 1, 65, 0), -1);
