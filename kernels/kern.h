@@ -157,8 +157,9 @@ static inline lab_timer lab_timer_begin(lab_job *job)
     t.total = 1;
     clock_gettime(CLOCK_MONOTONIC, &t.t0);
 #else
-    t.warmup = job->trace ? 0 : 1;
-    t.total = job->trace ? 1 : t.warmup + reps;
+    const int once = job->trace || lab_single_run();
+    t.warmup = once ? 0 : 1;
+    t.total = once ? 1 : t.warmup + reps;
     if (lab_device_events(&t.start, &t.stop) != 0) { t.failed = 1; t.total = 0; }
     else cudaEventRecord(t.start);
 #endif

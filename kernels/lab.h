@@ -93,6 +93,10 @@ typedef struct lab_result {
     double rel_error;      /* floats: |got - ref| / |ref|; -1 when not applicable */
     char note[LAB_NOTE_MAX];
     double gflops;         /* arithmetic rows (matmul): GFLOP/s; 0 when not applicable */
+    double ops;            /* operations of one run when the family counts them; 0 unknown */
+    char ops_unit[16];     /* what ops counts: "flop", "iteration" */
+    double est_ms;         /* simulator rows: estimated GPU time for cfg->model from the
+                              counted accesses (kernels/profile); 0 when there is none */
 } lab_result;
 
 /* ---------------------------------------------------------------- traces */
@@ -279,6 +283,10 @@ lab_backend lab_kernel_backend(const lab_config *cfg);
 /* Where row v runs under cfg: CPU rows on the CPU, library rows on the GPU,
  * kernel rows as lab_kernel_backend() says. lab_run() fills r->backend so. */
 lab_backend lab_row_backend(const lab_variant *v, const lab_config *cfg);
+
+/* 1 when GPULAB_SINGLE_RUN is set in the environment: every timed loop runs
+ * once, without its warm-up (so that a profiler sees each launch once). */
+int lab_single_run(void);
 
 /* Set by a SIGINT handler; checked between repeats. */
 extern volatile sig_atomic_t lab_interrupted;
