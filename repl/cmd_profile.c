@@ -21,7 +21,6 @@
 #include "parse.h"
 #include "profile/profile.h"
 #include "session.h"
-#include "settings.h"
 #include "sweep.h"
 
 /* ------------------------------------------------------- the last profile */
@@ -133,7 +132,7 @@ static void say_shared(const prof_session *ses, int g, const prof_counts *c, int
 
 static void print_counts_table(const prof_counts *c)
 {
-    static const char *const head[] = {"access", "requests", "sectors", "per request", "ideal", "lanes/request"};
+    static const char *const head[] = {"access", "requests", "sectors|wavefronts", "per request", "ideal", "lanes/request"};
     struct out_table *t = out_table_new(6, head, "lrrrrr");
     for (int sp = 0; sp < PROF_NSPACES; sp++)
         for (int k = 0; k < PROF_NKINDS; k++) {
@@ -141,8 +140,7 @@ static void print_counts_table(const prof_counts *c)
             if (!m->requests) continue;
             char a[6][64];
             const char *cells[6] = {a[0], a[1], a[2], a[3], a[4], a[5]};
-            snprintf(a[0], 64, "%s %s%s (%u B)", sp == PROF_GLOBAL ? "global" : "shared", kind_word(k),
-                     k == PROF_ATOM ? "s" : "s", m->width);
+            snprintf(a[0], 64, "%s %ss (%u B)", sp == PROF_GLOBAL ? "global" : "shared", kind_word(k), m->width);
             fmt_count(m->requests, a[1], 64);
             fmt_count(m->units, a[2], 64);
             snprintf(a[3], 64, "%.2f", per(m->units, m->requests));
@@ -418,18 +416,28 @@ static void shell_quote(const char *s, char *out, size_t len)
 /* The settings as `set` lines, so that the child runs what this session would. */
 static void settings_script(const struct session *s, const lab_variant *v, char *buf, size_t len)
 {
-    size_t o = (size_t)snprintf(buf, len, "use %s/%s; ", s->algo->name, v->name);
-    for (int i = 0; setting_at(i) && o < len; i++) {
-        const struct setting *st = setting_at(i);
-        if (!strcmp(st->name, "backend") || !strcmp(st->name, "repeats") || !strcmp(st->name, "race-check") ||
-            !strcmp(st->name, "sim-limit"))
-            continue;
-        char val[600];
-        st->show(s, val, sizeof val);
-        if (!strcmp(st->name, "image") && (!val[0] || !strcmp(val, "-") || !strcmp(val, "generated"))) continue;
-        int quote = strpbrk(val, " \t;\"'") != NULL;
-        o += (size_t)snprintf(buf + o, len - o, quote ? "set %s \"%s\"; " : "set %s %s; ", st->name, val);
-    }
+    const lab_config *c = &s->cfg;
+    char n[32], blk[32], grid[64], w[16], h[16];
+    if (c->n > 0) snprintf(n, sizeof n, "%lld", c->n);
+    else snprintf(n, sizeof n, "auto");
+    if (c->block <= 0) snprintf(blk, sizeof blk, "auto");
+    else if (c->block_y > 0) snprintf(blk, sizeof blk, "%dx%d", c->block, c->block_y);
+    else snprintf(blk, sizeof blk, "%d", c->block);
+    if (c->grid <= 0) snprintf(grid, sizeof grid, "auto");
+    else if (c->grid_y > 0) snprintf(grid, sizeof grid, "%lldx%lld", c->grid, c->grid_y);
+    else snprintf(grid, sizeof grid, "%lld", c->grid);
+    if (c->width > 0) snprintf(w, sizeof w, "%d", c->width);
+    else snprintf(w, sizeof w, "auto");
+    if (c->height > 0) snprintf(h, sizeof h, "%d", c->height);
+    else snprintf(h, sizeof h, "auto");
+    size_t o = (size_t)snprintf(buf, len,
+                                "use %s/%s; set n %s; set block %s; set grid %s; set dtype %s; set value %.17g; "
+                                "set seed %u; set pad %s; set width %s; set height %s; ",
+                                s->algo->name, v->name, n, blk, grid, lab_dtype_name(c->dtype), c->value, c->seed,
+                                c->pad ? "on" : "off", w, h);
+    if (c->pattern[0] && o < len) o += (size_t)snprintf(buf + o, len - o, "set pattern %s; ", c->pattern);
+    if (c->model[0] && o < len) o += (size_t)snprintf(buf + o, len - o, "set model %s; ", c->model);
+    if (c->image[0] && o < len) o += (size_t)snprintf(buf + o, len - o, "set image \"%s\"; ", c->image);
     if (o < len) snprintf(buf + o, len - o, "set backend gpu; set repeats 1; run %s", v->name);
 }
 

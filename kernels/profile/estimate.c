@@ -75,6 +75,7 @@ void prof_estimate_session(const prof_session *s, const occ_model *m, const prof
         out->atomic_ms += g.atomic_ms;
         mem += maxd(g.dram_ms, maxd(g.l2_ms, g.shared_ms));
     }
+    if (s->ngroups) out->launch_ms += PROF_RUN_US * 1e-3;
     out->compute_ms = compute_ms(m, w);
     finish(out, mem);
 }

@@ -116,6 +116,7 @@ typedef struct prof_estimate {
 } prof_estimate;
 
 #define PROF_LAUNCH_US 2.5
+#define PROF_RUN_US 4.0
 #define PROF_DRAM_EFFICIENCY 0.86
 #define PROF_L2_FACTOR 2.5
 #define PROF_ATOMIC_NS 0.73
