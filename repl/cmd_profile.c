@@ -132,7 +132,8 @@ static void say_shared(const prof_session *ses, int g, const prof_counts *c, int
 
 static void print_counts_table(const prof_counts *c)
 {
-    static const char *const head[] = {"access", "requests", "sectors|wavefronts", "per request", "ideal", "lanes/request"};
+    static const char *const head[] = {"access", "requests", "sectors|wavefronts", "per request", "ideal",
+                                       "lanes/request"};
     struct out_table *t = out_table_new(6, head, "lrrrrr");
     for (int sp = 0; sp < PROF_NSPACES; sp++)
         for (int k = 0; k < PROF_NKINDS; k++) {
@@ -258,7 +259,8 @@ static json_t *counts_json(const prof_row *r)
                 const prof_mem *m = &r->c.mem[sp][k];
                 if (!m->requests) continue;
                 char key[64];
-                snprintf(key, sizeof key, "%s_%s", sp ? "shared" : "global", k == PROF_LD ? "ld" : k == PROF_ST ? "st" : "atom");
+                snprintf(key, sizeof key, "%s_%s", sp ? "shared" : "global",
+                         k == PROF_LD ? "ld" : k == PROF_ST ? "st" : "atom");
                 json_t *x = json_object();
                 json_object_set_new(x, "ideal", json_integer((json_int_t)m->ideal));
                 json_object_set_new(x, "lanes", json_integer((json_int_t)m->lanes));
@@ -549,82 +551,99 @@ static int profile_gpu(struct session *s, const lab_variant *v, prof_row **rows,
     shell_quote(script, qscript, sizeof qscript);
     shell_quote(self, qself, sizeof qself);
     shell_quote(ncu, qncu, sizeof qncu);
-    char metrics[4096];
-    size_t o = 0;
-    for (int i = 0; i < prof_metric_count() && o < sizeof metrics; i++)
-        o += (size_t)snprintf(metrics + o, sizeof metrics - o, "%s%s", o ? "," : "", prof_metric_at(i)->ncu);
-    for (size_t i = 0; i < sizeof gpu_extra_metrics / sizeof gpu_extra_metrics[0] && o < sizeof metrics; i++)
-        o += (size_t)snprintf(metrics + o, sizeof metrics - o, ",%s", gpu_extra_metrics[i]);
-    char cmd[16384];
-    snprintf(cmd, sizeof cmd,
-             "GPULAB_SINGLE_RUN=1 %s --csv --print-units base --print-kernel-base function --metrics %s %s --json "
-             "--no-color -c %s 2>&1",
-             qncu, metrics, qself, qscript);
-    if (s->interactive && !s->json) out_progress("  profiling %s on the GPU with Nsight Compute...", v->name);
-    FILE *p = popen(cmd, "r");
-    if (!p) {
-        out_progress_clear();
-        return sess_error(s, -1, "cannot start ncu: %s", strerror(errno));
-    }
-    char line[8192], err_line[1024] = "";
-    int perm = 0, ncols = 0, c_id = -1, c_name = -1, c_block = -1, c_grid = -1, c_metric = -1, c_value = -1;
-    /* launches by ncu's ID, then grouped like the simulator's */
+    /* the metric names; one this ncu does not know is left out and the run
+     * made again (ncu refuses the whole list otherwise) */
+    const char *names[64];
+    int nnames = 0;
+    for (int i = 0; i < prof_metric_count() && nnames < 64; i++) names[nnames++] = prof_metric_at(i)->ncu;
+    for (size_t i = 0; i < sizeof gpu_extra_metrics / sizeof gpu_extra_metrics[0] && nnames < 64; i++)
+        names[nnames++] = gpu_extra_metrics[i];
+    char dropped[512] = "";
+    int perm = 0, status = 0;
+    char err_line[1024] = "", child_err[1024] = "";
     struct launch {
         int id;
         prof_counts c;
     } *ls = NULL;
     int nls = 0, capls = 0;
-    char child_err[1024] = "";
-    while (fgets(line, sizeof line, p)) {
-        line[strcspn(line, "\r\n")] = '\0';
-        if (strstr(line, "ERR_NVGPUCTRPERM")) perm = 1;
-        if (!strncmp(line, "==ERROR==", 9) && !err_line[0]) snprintf(err_line, sizeof err_line, "%s", line + 9);
-        if (line[0] == '{') {
-            json_error_t je;
-            json_t *j = json_loads(line, 0, &je);
-            if (j && json_is_false(json_object_get(j, "ran")) && !child_err[0]) {
-                const char *note = json_string_value(json_object_get(j, "note"));
-                snprintf(child_err, sizeof child_err, "%s", note ? note : "did not run");
-            }
-            json_decref(j);
-            continue;
+    for (int attempt = 0; attempt < 4; attempt++) {
+        char metrics[4096];
+        size_t o = 0;
+        for (int i = 0; i < nnames && o < sizeof metrics; i++)
+            o += (size_t)snprintf(metrics + o, sizeof metrics - o, "%s%s", o ? "," : "", names[i]);
+        char cmd[16384];
+        snprintf(cmd, sizeof cmd,
+                 "GPULAB_SINGLE_RUN=1 %s --csv --print-units base --print-kernel-base function --metrics %s %s --json "
+                 "--no-color -c %s 2>&1",
+                 qncu, metrics, qself, qscript);
+        if (s->interactive && !s->json) out_progress("  profiling %s on the GPU with Nsight Compute...", v->name);
+        FILE *p = popen(cmd, "r");
+        if (!p) {
+            out_progress_clear();
+            return sess_error(s, -1, "cannot start ncu: %s", strerror(errno));
         }
-        if (line[0] != '"') continue;
-        char *f[64];
-        int nf = csv_split(line, f, 64);
-        if (nf > 0 && !strcmp(f[0], "ID")) {
-            ncols = nf;
-            for (int i = 0; i < nf; i++) {
-                if (!strcmp(f[i], "ID")) c_id = i;
-                else if (!strcmp(f[i], "Kernel Name")) c_name = i;
-                else if (!strcmp(f[i], "Block Size")) c_block = i;
-                else if (!strcmp(f[i], "Grid Size")) c_grid = i;
-                else if (!strcmp(f[i], "Metric Name")) c_metric = i;
-                else if (!strcmp(f[i], "Metric Value")) c_value = i;
+        char line[8192];
+        int ncols = 0, c_id = -1, c_name = -1, c_block = -1, c_grid = -1, c_metric = -1, c_value = -1;
+        nls = 0;
+        err_line[0] = child_err[0] = '\0';
+        while (fgets(line, sizeof line, p)) {
+            line[strcspn(line, "\r\n")] = '\0';
+            if (strstr(line, "ERR_NVGPUCTRPERM")) perm = 1;
+            if (!strncmp(line, "==ERROR==", 9) && !err_line[0]) snprintf(err_line, sizeof err_line, "%s", line + 9);
+            if (line[0] == '{') {
+                json_error_t je;
+                json_t *j = json_loads(line, 0, &je);
+                if (j && json_is_false(json_object_get(j, "ran")) && !child_err[0]) {
+                    const char *note = json_string_value(json_object_get(j, "note"));
+                    snprintf(child_err, sizeof child_err, "%s", note ? note : "did not run");
+                }
+                json_decref(j);
+                continue;
             }
-            continue;
-        }
-        if (!ncols || nf < ncols || c_id < 0 || c_metric < 0 || c_value < 0) continue;
-        int id = atoi(f[c_id]), k;
-        for (k = 0; k < nls && ls[k].id != id; k++) {}
-        if (k == nls) {
-            if (nls == capls) {
-                capls = capls ? capls * 2 : 32;
-                struct launch *x = realloc(ls, sizeof *x * (size_t)capls);
-                if (!x) break;
-                ls = x;
+            if (line[0] != '"') continue;
+            char *f[64];
+            int nf = csv_split(line, f, 64);
+            if (nf > 0 && !strcmp(f[0], "ID")) {
+                ncols = nf;
+                for (int i = 0; i < nf; i++) {
+                    if (!strcmp(f[i], "ID")) c_id = i;
+                    else if (!strcmp(f[i], "Kernel Name")) c_name = i;
+                    else if (!strcmp(f[i], "Block Size")) c_block = i;
+                    else if (!strcmp(f[i], "Grid Size")) c_grid = i;
+                    else if (!strcmp(f[i], "Metric Name")) c_metric = i;
+                    else if (!strcmp(f[i], "Metric Value")) c_value = i;
+                }
+                continue;
             }
-            memset(&ls[nls], 0, sizeof ls[nls]);
-            ls[nls].id = id;
-            if (c_name >= 0) snprintf(ls[nls].c.kernel, sizeof ls[nls].c.kernel, "%s", f[c_name]);
-            if (c_block >= 0) parse_dim(f[c_block], ls[nls].c.block);
-            if (c_grid >= 0) parse_dim(f[c_grid], ls[nls].c.grid);
-            ls[nls].c.launches = 1;
-            nls++;
+            if (!ncols || nf < ncols || c_id < 0 || c_metric < 0 || c_value < 0) continue;
+            int id = atoi(f[c_id]), k;
+            for (k = 0; k < nls && ls[k].id != id; k++) {}
+            if (k == nls) {
+                if (nls == capls) {
+                    capls = capls ? capls * 2 : 32;
+                    struct launch *x = realloc(ls, sizeof *x * (size_t)capls);
+                    if (!x) break;
+                    ls = x;
+                }
+                memset(&ls[nls], 0, sizeof ls[nls]);
+                ls[nls].id = id;
+                if (c_name >= 0) snprintf(ls[nls].c.kernel, sizeof ls[nls].c.kernel, "%s", f[c_name]);
+                if (c_block >= 0) parse_dim(f[c_block], ls[nls].c.block);
+                if (c_grid >= 0) parse_dim(f[c_grid], ls[nls].c.grid);
+                ls[nls].c.launches = 1;
+                nls++;
+            }
+            gpu_set(&ls[k].c, f[c_metric], csv_number(f[c_value]));
         }
-        gpu_set(&ls[k].c, f[c_metric], csv_number(f[c_value]));
+        status = pclose(p);
+        int unknown = -1;
+        for (int i = 0; nls == 0 && err_line[0] && i < nnames; i++)
+            if (strstr(err_line, names[i])) unknown = i;
+        if (unknown < 0) break;
+        size_t dl = strlen(dropped);
+        snprintf(dropped + dl, sizeof dropped - dl, "%s%s", dl ? ", " : "", names[unknown]);
+        names[unknown] = names[--nnames];
     }
-    int status = pclose(p);
     out_progress_clear();
     if (perm) {
         free(ls);
@@ -670,6 +689,7 @@ static int profile_gpu(struct session *s, const lab_variant *v, prof_row **rows,
     }
     free(ls);
     if (!gs) return sess_error(s, -1, "out of memory");
+    if (dropped[0] && !s->json) out_note("this ncu does not know %s: left out", dropped);
     if (!s->json)
         out_printf("%sprofile of %s/%s%s on the GPU: Nsight Compute's counters, %d kernel shape%s\n",
                    out_color(OUT_BOLD), s->algo->name, v->name, out_color(OUT_RESET), ng, ng == 1 ? "" : "s");
