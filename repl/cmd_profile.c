@@ -80,7 +80,7 @@ static void where_of(const prof_site *s, char *buf, size_t len)
     if (!s) return;
     char w[160];
     prof_site_where(s, w, sizeof w);
-    if (w[0]) snprintf(buf, len, " (%s)", w);
+    if (w[0]) snprintf(buf, len, ", at %s", w);
 }
 
 /* One sentence on a kind of global access. */
@@ -100,8 +100,8 @@ static void say_global(const prof_session *ses, int g, const prof_counts *c, int
         out_printf("  - each warp's %s touches %.1f sectors, the fewest %u-byte values allow: the %s are "
                    "coalesced.\n", kind_word(kind), got, m->width, what);
     else if (got >= lanes * 0.9 && lanes >= 2)
-        out_printf("  - each warp's %s touches %.1f sectors, one per lane: the %s are scattered, 32 bytes or "
-                   "more apart (down a column, or a large stride)%s.\n", kind_word(kind), got, what, at);
+        out_printf("  - each warp's %s touches %.1f sectors, one per lane: the %s are scattered 32 bytes or "
+                   "more apart, down a column or with a large stride%s.\n", kind_word(kind), got, what, at);
     else
         out_printf("  - each warp's %s touches %.1f sectors where %.1f would do: %.0f%% of the bytes fetched are "
                    "used%s.\n", kind_word(kind), got, ideal, 100.0 * ideal / got, at);
@@ -124,7 +124,7 @@ static void say_shared(const prof_session *ses, int g, const prof_counts *c, int
                    kind_word(kind), got, got == 1.0 ? "" : "s");
     else
         out_printf("  - shared %ss need %.1f wavefronts per request where %.1f would do: %.1f-way bank "
-                   "conflicts, lanes on different words of one bank wait in turn%s.\n",
+                   "conflicts: lanes on different words of one bank wait in turn%s.\n",
                    kind_word(kind), got, ideal, got / ideal, at);
 }
 

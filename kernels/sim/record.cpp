@@ -350,6 +350,17 @@ extern "C" int sim_rec_site_where(uintptr_t site, char *file, size_t filelen, in
          * inlined call's site until it is the kernel's own source */
         Dwarf_Die *scopes = nullptr;
         int n = dwarf_getscopes(cu, pc - bias, &scopes);
+        /* by address libdw finds the innermost inlined call only; the DIE
+         * tree above it holds the whole chain of inlined calls */
+        if (n > 0) {
+            Dwarf_Die *chain = nullptr;
+            int m = dwarf_getscopes_die(&scopes[0], &chain);
+            if (m > 0) {
+                free(scopes);
+                scopes = chain;
+                n = m;
+            }
+        }
         Dwarf_Files *files = nullptr;
         size_t nfiles = 0;
         if (n > 0 && dwarf_getsrcfiles(cu, &files, &nfiles) == 0) {

@@ -20,9 +20,9 @@ if ! g -c "use transpose/copy; set n 64; set backend sim; profile"; then
     bad "profile failed"
 fi
 # copy reads rows (coalesced) and writes columns (one sector per lane)
-has "global loads (4 B)" "profile transpose/copy"
+has "global loads (8 B)" "profile transpose/copy"
 has "the reads are coalesced" "profile transpose/copy"
-has "one per lane: the writes are scattered" "profile transpose/copy"
+has "one per lane: the writes are scattered 32 bytes or more apart" "profile transpose/copy"
 has "estimated GPU time on h200" "profile transpose/copy"
 has "an estimate from the counts, not a measurement" "profile transpose/copy"
 
@@ -40,10 +40,11 @@ k = [r for r in rows if r["kernel"] != "total"]
 assert k, rows
 r = k[0]
 n = 64 * 64
-# every thread loads one float and stores one: n/32 requests each
+# every thread loads one double and stores one: n/32 requests each, 8 sectors
+# a coalesced load, 32 a column store
 assert r["l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"] == n / 32, r
 assert r["l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"] == n / 32, r
-assert r["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"] == n / 32 * 4, r
+assert r["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"] == n / 32 * 8, r
 assert r["l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"] == n, r
 assert r["est_ms"] > 0 and r["source"] == "simulator"
 assert [x for x in rows if x["kernel"] == "total"]

@@ -46,7 +46,7 @@ static __global__ void shared_stride_k(float *out, int stride)
     int t = threadIdx.x;
     s[t * stride] = (float)t;
     __syncthreads();
-    out[blockIdx.x * blockDim.x + t] = s[t * stride];
+    out[blockIdx.x * blockDim.x + t] = s[t * stride]; /* @proxy */
 }
 
 /* the transpose tile: a column of a 32 x 32 tile is one bank; one padding

@@ -223,6 +223,16 @@ static void test_site_lines(void **state)
             found = 1;
         }
     assert_true(found);
+    run(PROFTEST_SHARED_STRIDE, 2, 1, 32); /* s[t * stride]: through the shim's element proxy */
+    found = 0;
+    for (int i = 0; i < ses.nsites; i++)
+        if (ses.sites[i].kind == PROF_LD && ses.sites[i].space == PROF_SHARED) {
+            prof_site_where(&ses.sites[i], got, sizeof got);
+            snprintf(want, sizeof want, "proftest_kernels.cu:%d", marker("proxy"));
+            assert_string_equal(got, want);
+            found = 1;
+        }
+    assert_true(found);
     run(PROFTEST_TILE, 1, 1, 32);
     found = 0;
     for (int i = 0; i < ses.nsites; i++)
