@@ -39,8 +39,8 @@ def kernel_variants(gpulab):
     for line in out.splitlines():
         if line and not line.startswith(" "):
             algo = line.split()[0]
-        elif line.startswith("    ") and algo and "[library" not in line and "[CPU]" not in line:
-            res.setdefault(algo, []).append(line.split()[0].lstrip("*"))
+        elif line.startswith("  ") and algo and "[library" not in line and "[CPU]" not in line:
+            res.setdefault(algo, []).append(line.replace("*", " ").split()[0])
     return res
 
 

@@ -59,7 +59,7 @@ endfunction()
 # with AddressSanitizer: the sanitizer build leaves it out.
 function(gpulab_record_options src)
   if(GPULAB_RECORD)
-    set_source_files_properties(${src} PROPERTIES COMPILE_OPTIONS
-      "-fsanitize=thread;--param=tsan-instrument-func-entry-exit=0;-fno-tree-sra")
+    set_property(SOURCE ${src} APPEND PROPERTY COMPILE_OPTIONS
+      -fsanitize=thread --param=tsan-instrument-func-entry-exit=0 -fno-tree-sra)
   endif()
 endfunction()

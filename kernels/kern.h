@@ -316,8 +316,10 @@ static __device__ __forceinline__ int lab_opaque(int x)
 /* ------------------------------------------------------------ tracing */
 
 #if defined(GPULAB_SIM)
+/* the arguments only while tracing, as on the GPU: a TRACE_READ(.., a[i])
+ * must not load a[i] again in the simulator's counts (profile) */
 #  define LAB_EMIT(kind, space, a, b, v, v2) \
-      sim_trace_emit((kind), (space), (int)(a), (int)(b), (double)(v), (double)(v2))
+      (sim_tracing() ? sim_trace_emit((kind), (space), (int)(a), (int)(b), (double)(v), (double)(v2)) : (void)0)
 #elif defined(LAB_TRACE)
 /* On the GPU each thread appends to its own slice of a buffer: recording
  * imposes no order between threads, so it does not change what it records. */

@@ -88,6 +88,11 @@ static void say_global(const prof_session *ses, int g, const prof_counts *c, int
 {
     const prof_mem *m = &c->mem[PROF_GLOBAL][kind];
     if (!m->requests) return;
+    if (!m->ideal) { /* the GPU's counters: no lanes or widths */
+        out_printf("  - each warp's %s touches %.1f sectors on average: a warp of 4-byte values needs at least 4, "
+                   "of 8-byte values 8, of 16-byte values 16.\n", kind_word(kind), per(m->units, m->requests));
+        return;
+    }
     const double got = per(m->units, m->requests), ideal = per(m->ideal, m->requests);
     const double lanes = per(m->lanes, m->requests);
     char at[200];
@@ -111,6 +116,13 @@ static void say_shared(const prof_session *ses, int g, const prof_counts *c, int
 {
     const prof_mem *m = &c->mem[PROF_SHARED][kind];
     if (!m->requests) return;
+    if (g < 0) { /* the GPU's counters */
+        if (kind != PROF_ATOM)
+            out_printf("  - shared %ss: %.1f wavefronts per instruction, %llu of them bank conflicts (Nsight "
+                       "Compute counts instructions whose lanes are all off too).\n", kind_word(kind),
+                       per(m->units, m->requests), m->units > m->ideal ? m->units - m->ideal : 0);
+        return;
+    }
     const double got = per(m->units, m->requests), ideal = per(m->ideal, m->requests);
     char at[200];
     where_of(g >= 0 ? worst_site(ses, g, PROF_SHARED, kind) : NULL, at, sizeof at);
@@ -222,8 +234,9 @@ static void print_estimate(const prof_estimate *e, const char *model, const prof
 {
     out_printf("%sestimated GPU time on %s: %.4f ms%s (an estimate from the counts, not a measurement)\n",
                out_color(OUT_BOLD), model, e->ms, out_color(OUT_RESET));
-    out_printf("  launches %.4f, DRAM %.4f, L2 %.4f, shared %.4f, atomics %.4f, arithmetic %.4f ms: bound by %s\n",
-               e->launch_ms, e->dram_ms, e->l2_ms, e->shared_ms, e->atomic_ms, e->compute_ms, e->bound);
+    out_printf("  launches %.4f, DRAM %.4f, sectors beyond the ideal %.4f, shared %.4f, atomics %.4f, arithmetic "
+               "%.4f ms: bound by %s\n", e->launch_ms, e->dram_ms, e->excess_ms, e->shared_ms, e->atomic_ms,
+               e->compute_ms, e->bound);
     double bytes = (double)(total->read_bytes + total->write_bytes);
     if (w && w->ops > 0 && bytes > 0)
         out_printf("  arithmetic intensity: %.3g %ss per byte moved\n", w->ops / bytes, w->unit);
@@ -247,11 +260,12 @@ static json_t *counts_json(const prof_row *r)
     json_object_set_new(o, "grid", g);
     json_object_set_new(o, "block", b);
     json_object_set_new(o, "launches", json_integer(r->c.launches));
+    const int sim = strcmp(r->source, "simulator") == 0;
     for (int i = 0; i < prof_metric_count(); i++) {
         const prof_metric *m = prof_metric_at(i);
-        json_object_set_new(o, m->ncu, json_real(prof_metric_value(&r->c, m)));
+        if (sim || strstr(m->ncu, "__")) json_object_set_new(o, m->ncu, json_real(prof_metric_value(&r->c, m)));
     }
-    if (strcmp(r->source, "simulator") == 0) {
+    if (sim) {
         json_object_set_new(o, "atom_same_address_max", json_integer((json_int_t)r->c.atom_same_max));
         json_object_set_new(o, "atom_address_max", json_integer((json_int_t)r->c.atom_addr_max));
         for (int sp = 0; sp < PROF_NSPACES; sp++)
@@ -555,7 +569,8 @@ static int profile_gpu(struct session *s, const lab_variant *v, prof_row **rows,
      * made again (ncu refuses the whole list otherwise) */
     const char *names[64];
     int nnames = 0;
-    for (int i = 0; i < prof_metric_count() && nnames < 64; i++) names[nnames++] = prof_metric_at(i)->ncu;
+    for (int i = 0; i < prof_metric_count() && nnames < 64; i++)
+        if (strstr(prof_metric_at(i)->ncu, "__")) names[nnames++] = prof_metric_at(i)->ncu;
     for (size_t i = 0; i < sizeof gpu_extra_metrics / sizeof gpu_extra_metrics[0] && nnames < 64; i++)
         names[nnames++] = gpu_extra_metrics[i];
     char dropped[512] = "";
@@ -701,17 +716,23 @@ static int profile_gpu(struct session *s, const lab_variant *v, prof_row **rows,
         snprintf(pr.source, sizeof pr.source, "ncu");
         pr.c = g < ng ? gs[g] : total;
         pr.n = s->cfg.n;
+        if (g == ng && ng == 1 && !s->json) continue; /* the total of one shape is that shape */
         rows_add(rows, nrows, cap, &pr);
         if (s->json) {
             out_json(counts_json(&pr));
         } else {
-            out_printf("%s%s%s  grid (%u,%u,%u)  block (%u,%u,%u)  %d launch%s\n", out_color(OUT_ACCENT),
-                       pr.c.kernel, out_color(OUT_RESET), pr.c.grid[0], pr.c.grid[1], pr.c.grid[2], pr.c.block[0],
-                       pr.c.block[1], pr.c.block[2], pr.c.launches, pr.c.launches == 1 ? "" : "es");
+            if (g < ng)
+                out_printf("%s%s%s  grid (%u,%u,%u)  block (%u,%u,%u)  %d launch%s\n", out_color(OUT_ACCENT),
+                           pr.c.kernel, out_color(OUT_RESET), pr.c.grid[0], pr.c.grid[1], pr.c.grid[2],
+                           pr.c.block[0], pr.c.block[1], pr.c.block[2], pr.c.launches,
+                           pr.c.launches == 1 ? "" : "es");
+            else
+                out_printf("%sall launches%s  %d\n", out_color(OUT_ACCENT), out_color(OUT_RESET), pr.c.launches);
             static const char *const head[] = {"counter", "value", "Nsight Compute metric"};
             struct out_table *t = out_table_new(3, head, "lrl");
             for (int i = 0; i < prof_metric_count(); i++) {
                 const prof_metric *m = prof_metric_at(i);
+                if (!strstr(m->ncu, "__")) continue; /* the simulator's own */
                 char val[64];
                 snprintf(val, sizeof val, "%.0f", prof_metric_value(&pr.c, m));
                 const char *cells[3] = {m->label, val, m->ncu};

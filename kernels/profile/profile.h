@@ -103,22 +103,24 @@ typedef struct prof_work {
 } prof_work;
 
 /* The estimated GPU time, and its parts, in milliseconds. The model (see
- * docs/profile.md): per launch a fixed overhead; memory time the larger of
- * the DRAM bytes at the model's bandwidth and the sectors requested at the
- * L2's (PROF_L2_FACTOR times it); shared-memory wavefronts at one per SM and
- * clock; same-address atomics serialised at PROF_ATOMIC_NS each; arithmetic
- * at the FP32 lanes' rate (an iteration costs PROF_ITER_INSTR instructions,
- * a flop half an FMA). The parts overlap except launch overhead and atomics. */
+ * docs/profile.md): per launch PROF_LAUNCH_US, per timed run PROF_RUN_US
+ * (the session estimate only); memory time the DRAM bytes at
+ * PROF_DRAM_EFFICIENCY of the model's bandwidth plus the sectors requested
+ * beyond the ideal at PROF_EXCESS_FACTOR of it; shared-memory wavefronts at
+ * one per SM and clock; same-address atomics serialised at PROF_ATOMIC_NS
+ * each; arithmetic at the FP32 lanes' rate (an iteration costs
+ * PROF_ITER_INSTR instructions, a flop half an FMA). Memory, shared memory
+ * and arithmetic overlap; launch overhead and atomics add. */
 typedef struct prof_estimate {
     double ms;
-    double launch_ms, dram_ms, l2_ms, shared_ms, atomic_ms, compute_ms;
-    const char *bound;           /* "launch", "dram", "l2", "shared", "atomics", "compute" */
+    double launch_ms, dram_ms, excess_ms, shared_ms, atomic_ms, compute_ms;
+    const char *bound;           /* "launch", "dram", "excess sectors", "shared", "atomics", "compute" */
 } prof_estimate;
 
 #define PROF_LAUNCH_US 2.5
 #define PROF_RUN_US 4.0
 #define PROF_DRAM_EFFICIENCY 0.86
-#define PROF_L2_FACTOR 2.5
+#define PROF_EXCESS_FACTOR 0.45
 #define PROF_ATOMIC_NS 0.73
 #define PROF_ITER_INSTR 8.0
 #define PROF_CLOCK_GHZ 1.755
@@ -131,7 +133,8 @@ void prof_estimate_session(const prof_session *s, const occ_model *m, const prof
 
 /* A counter as Nsight Compute names it, and how to read it from prof_counts. */
 typedef struct prof_metric {
-    const char *ncu;             /* "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum" */
+    const char *ncu;             /* "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"; a name
+                                    without "__" is the simulator's own (no ncu metric) */
     const char *label;           /* plain words for the screen */
     int space, kind;             /* which prof_mem; -1 for the others */
     int field;                   /* PROF_F_* */

@@ -7,9 +7,9 @@
   ncu_compare.py check GPULAB                        the GPU test: collect both, compare;
                                                      exit 77 without a GPU or ncu
 
-Counts compared: global load/store requests and sectors, shared load/store
-requests and wavefronts, per kernel shape (kernel name without template
-arguments, grid and block). Differences the compilers explain (an access g++
+Counts compared per launch: global load/store requests and sectors, global
+atomic requests, shared load/store requests and wavefronts, per kernel shape
+(kernel name without template arguments, grid and block). Differences the compilers explain (an access g++
 keeps that nvcc merges or splits, or the reverse) are listed in KNOWN with the
 SASS instruction that shows them; anything else fails the check.
 """
@@ -56,8 +56,8 @@ def variants(gpulab):
     for line in out.splitlines():
         if line and not line.startswith(" "):
             algo = line.split()[0]
-        elif line.startswith("    ") and algo and "[library" not in line and "[CPU]" not in line:
-            res.append((algo, line.split()[0].lstrip("*")))
+        elif line.startswith("  ") and algo and "[library" not in line and "[CPU]" not in line:
+            res.append((algo, line.replace("*", " ").split()[0]))
     return res
 
 
@@ -77,8 +77,10 @@ def collect(gpulab, backend, path):
 
 
 def key_of(row):
-    base = re.sub(r"<.*", "", row["kernel"]).strip()
-    base = base.split("(")[0].split()[-1] if base else base
+    # "(transpose_tiled_k<T, 1>)" on the simulator, "transpose_tiled_k" from ncu
+    name = row["kernel"].strip().strip("()")
+    base = re.sub(r"<.*", "", name).split("(")[0].split()
+    base = base[-1] if base else name
     return (row["algo"], row["variant"], base, tuple(row["grid"]), tuple(row["block"]))
 
 
@@ -96,37 +98,68 @@ def load(path):
     return rows, errors
 
 
+def pair_up(sim, ncu):
+    """Launch groups of one variant matched by kernel name and shape; a kernel
+    that has one shape on each side but not the same one (a grid sized from
+    the GPU's SMs on one side, from the model on the other) is matched by name."""
+    keys = sorted(set(sim) | set(ncu))
+    pairs = []
+    for k in keys:
+        if k in sim and k in ncu:
+            pairs.append((k, sim[k], ncu[k], ""))
+    lone_s = [k for k in keys if k in sim and k not in ncu]
+    lone_g = [k for k in keys if k in ncu and k not in sim]
+    for k in lone_s:
+        same = [g for g in lone_g if g[:3] == k[:3]]
+        ones = [x for x in lone_s if x[:3] == k[:3]]
+        if len(same) == 1 and len(ones) == 1:
+            g = same[0]
+            lone_g.remove(g)
+            pairs.append((k, sim[k], ncu[g], "grid %s on the simulator, %s on the GPU" %
+                          ("x".join(map(str, k[3])), "x".join(map(str, g[3])))))
+        else:
+            pairs.append((k, sim[k], None, ""))
+    for g in lone_g:
+        pairs.append((g, None, ncu[g], ""))
+    return sorted(pairs, key=lambda p: p[0])
+
+
 def compare(sim_path, ncu_path):
+    """Counts per launch (a group's counts over its launches), so that a GPU
+    run that launched a kernel more often than the simulator still compares."""
     sim, sim_err = load(sim_path)
     ncu, ncu_err = load(ncu_path)
     lines, bad = [], []
-    head = "| variant | kernel | launches | " + " | ".join(m for m, _ in METRICS) + " |"
+    head = "| variant | kernel | launches sim/GPU | " + " | ".join(m for m, _ in METRICS) + " |"
     lines.append(head)
     lines.append("|" + "---|" * (3 + len(METRICS)))
-    seen = set()
-    for k in sorted(set(sim) | set(ncu)):
+    notes = []
+    for k, s, g, note in pair_up(sim, ncu):
         algo, var, kern = k[0], k[1], k[2]
-        s, g = sim.get(k), ncu.get(k)
         name = "%s/%s" % (algo, var)
-        seen.add((algo, var))
         if not s or not g:
-            which = "the simulator" if not s else "Nsight Compute"
             lines.append("| %s | %s | | only %s saw this launch shape |" % (name, kern, "ncu" if not s else "sim"))
-            bad.append("%s %s: %s has no such launch" % (name, kern, which))
+            bad.append("%s %s: %s has no such launch" % (name, kern, "the simulator" if not s else "Nsight Compute"))
             continue
         cells = []
         for short, m in METRICS:
-            a, b = int(round(s.get(m, 0))), int(round(g.get(m, 0)))
-            if a == b:
-                cells.append("%d" % a)
+            a = s.get(m, 0) / max(1, s["launches"])
+            b = g.get(m, 0) / max(1, g["launches"])
+            if round(a) == round(b):
+                cells.append("%d" % round(a))
             else:
-                cells.append("%d / **%d**" % (a, b))
+                cells.append("%d / **%d**" % (round(a), round(b)))
                 if (name, short) not in KNOWN:
-                    bad.append("%s %s %s: simulator %d, ncu %d" % (name, kern, short, a, b))
-        lines.append("| %s | %s | %d | %s |" % (name, kern, s["launches"], " | ".join(cells)))
+                    bad.append("%s %s %s: simulator %d, ncu %d per launch" % (name, kern, short, round(a), round(b)))
+        if note:
+            notes.append("%s %s: %s" % (name, kern, note))
+        lines.append("| %s | %s | %d/%d | %s |" % (name, kern, s["launches"], g["launches"], " | ".join(cells)))
     for (a, v), e in sorted(list(sim_err.items()) + list(ncu_err.items())):
         lines.append("| %s/%s | (not profiled: %s) |" % (a, v, e.replace("|", "/")[:120]))
         bad.append("%s/%s: %s" % (a, v, e))
+    if notes:
+        lines.append("")
+        lines.extend("- " + n for n in notes)
     return "\n".join(lines), bad
 
 
