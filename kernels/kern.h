@@ -157,9 +157,8 @@ static inline lab_timer lab_timer_begin(lab_job *job)
     t.total = 1;
     clock_gettime(CLOCK_MONOTONIC, &t.t0);
 #else
-    const int once = job->trace || lab_single_run();
-    t.warmup = once ? 0 : 1;
-    t.total = once ? 1 : t.warmup + reps;
+    t.warmup = job->trace ? 0 : 1;
+    t.total = job->trace ? 1 : t.warmup + reps;
     if (lab_device_events(&t.start, &t.stop) != 0) { t.failed = 1; t.total = 0; }
     else cudaEventRecord(t.start);
 #endif
@@ -316,10 +315,8 @@ static __device__ __forceinline__ int lab_opaque(int x)
 /* ------------------------------------------------------------ tracing */
 
 #if defined(GPULAB_SIM)
-/* the arguments only while tracing, as on the GPU: a TRACE_READ(.., a[i])
- * must not load a[i] again in the simulator's counts (profile) */
 #  define LAB_EMIT(kind, space, a, b, v, v2) \
-      (sim_tracing() ? sim_trace_emit((kind), (space), (int)(a), (int)(b), (double)(v), (double)(v2)) : (void)0)
+      sim_trace_emit((kind), (space), (int)(a), (int)(b), (double)(v), (double)(v2))
 #elif defined(LAB_TRACE)
 /* On the GPU each thread appends to its own slice of a buffer: recording
  * imposes no order between threads, so it does not change what it records. */

@@ -13,12 +13,7 @@
 
 volatile sig_atomic_t lab_interrupted;
 
-int lab_single_run(void)
-{
-    static int once = -1;
-    if (once < 0) once = getenv("GPULAB_SINGLE_RUN") != NULL;
-    return once;
-}
+
 
 /* ------------------------------------------------------------ names */
 

@@ -284,11 +284,6 @@ lab_backend lab_kernel_backend(const lab_config *cfg);
  * kernel rows as lab_kernel_backend() says. lab_run() fills r->backend so. */
 lab_backend lab_row_backend(const lab_variant *v, const lab_config *cfg);
 
-/* 1 when GPULAB_SINGLE_RUN is set in the environment: every timed loop runs
- * once, without its warm-up, and extra timings (with copies) are left out,
- * so that a profiler sees each launch once, as the simulator runs it. */
-int lab_single_run(void);
-
 /* Set by a SIGINT handler; checked between repeats. */
 extern volatile sig_atomic_t lab_interrupted;
 

@@ -588,7 +588,7 @@ static int profile_gpu(struct session *s, const lab_variant *v, prof_row **rows,
             o += (size_t)snprintf(metrics + o, sizeof metrics - o, "%s%s", o ? "," : "", names[i]);
         char cmd[16384];
         snprintf(cmd, sizeof cmd,
-                 "GPULAB_SINGLE_RUN=1 %s --csv --print-units base --print-kernel-base function --metrics %s %s --json "
+                 "%s --csv --print-units base --print-kernel-base function --metrics %s %s --json "
                  "--no-color -c %s 2>&1",
                  qncu, metrics, qself, qscript);
         if (s->interactive && !s->json) out_progress("  profiling %s on the GPU with Nsight Compute...", v->name);

@@ -1298,7 +1298,7 @@ using namespace gpulab_sim;
 
 extern "C" int sim_tracing(void) { return sim_g.in_launch && sim_g.trace != nullptr; }
 
-extern "C" void sim_trace_emit(int kind, int space, int a, int b, double v, double v2)
+extern "C" void (sim_trace_emit)(int kind, int space, int a, int b, double v, double v2)
 {
     if (!sim_g.trace || !sim_in_fiber()) return;
     sim_emit(sim_self(), kind, space, a, b, v, v2);
