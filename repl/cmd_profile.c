@@ -15,13 +15,13 @@
 
 #include <jansson.h>
 
-#include "cmd.h"
-#include "cmd_profile.h"
-#include "out.h"
-#include "parse.h"
-#include "profile/profile.h"
-#include "session.h"
-#include "sweep.h"
+#include "repl/cmd.h"
+#include "repl/cmd_profile.h"
+#include "repl/out.h"
+#include "repl/parse.h"
+#include "kernels/profile/profile.h"
+#include "repl/session.h"
+#include "repl/sweep.h"
 
 /* ------------------------------------------------------- the last profile */
 
@@ -318,24 +318,24 @@ static int profile_sim(struct session *s, const lab_variant *v, prof_row **rows,
     lab_config cfg = s->cfg;
     cfg.repeats = 1;
     cfg.backend = LAB_BACKEND_SIM;
-    lab_input in;
-    if (lab_input_prepare(&in, s->algo, &cfg, msg, sizeof msg) != 0) {
+    lab_input *in = lab_input_new(s->algo, &cfg, msg, sizeof msg);
+    if (!in) {
         sess_error(s, -1, "%s", msg);
         return -1;
     }
     prof_session ses;
     if (prof_begin(&ses, msg, sizeof msg) != 0) {
-        lab_input_free(&in);
+        lab_input_delete(in);
         sess_error(s, -1, "%s", msg);
         return -1;
     }
     if (s->interactive && !s->json) out_progress("  counting %s on the simulator...", v->name);
     lab_result r;
-    int rc = lab_run(&in, v, &r, NULL);
+    int rc = lab_run(in, v, &r, NULL);
     out_progress_clear();
     prof_end(&ses);
-    long long n = in.job.n;
-    lab_input_free(&in);
+    long long n = lab_input_n(in);
+    lab_input_delete(in);
     *res = r;
     if (rc != 0) {
         prof_free(&ses);

@@ -4,8 +4,8 @@
 
 #include <stdio.h>
 
-#include "lab.h"
-#include "profile/profile.h"
+#include "kernels/lab.h"
+#include "kernels/profile/profile.h"
 
 struct session;
 

@@ -1,6 +1,6 @@
 /* estimate.c - the GPU time the counters imply (a stated, simple model), and
  * the counters' Nsight Compute names. See profile.h and docs/profile.md. */
-#include "profile.h"
+#include "kernels/profile/profile.h"
 
 #include <math.h>
 #include <string.h>

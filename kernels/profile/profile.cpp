@@ -1,9 +1,9 @@
 /* profile.cpp - the memory counters: a reader of the simulator's access
  * recording (sim/record.h) that turns warp requests into sectors, shared
  * wavefronts and atomics, per launch group and access site (profile.h). */
-#include "profile.h"
+#include "kernels/profile/profile.h"
 
-#include "sim/record.h"
+#include "kernels/sim/record.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -28,8 +28,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "lab.h"
-#include "device/occupancy.h"
+#include "kernels/lab.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -7,8 +7,8 @@
  * site's k-th request. The fibers of a block run lane after lane between two
  * barriers, so a request collects its lanes one by one and is complete when
  * the block passes a barrier or ends. */
-#include "internal.h"
-#include "record.h"
+#include "kernels/sim/internal.h"
+#include "kernels/sim/record.h"
 
 #include <stdio.h>
 #include <string.h>

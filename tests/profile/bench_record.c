@@ -6,9 +6,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "lab.h"
-#include "profile/profile.h"
-#include "proftest.h"
+#include "kernels/family.h"
+#include "kernels/profile/profile.h"
+#include "tests/profile/proftest.h"
 
 static double cpu_s(void)
 {

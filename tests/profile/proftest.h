@@ -3,7 +3,7 @@
 #ifndef GPULAB_PROFTEST_H
 #define GPULAB_PROFTEST_H
 
-#include "family.h"
+#include "kernels/family.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -3,8 +3,8 @@
  * test_profile.c, states them): coalescing, strides, a column walk, a
  * broadcast, vector loads, shared-memory bank conflicts and the padded tile
  * that removes them, same-address atomics. */
-#include "kern.h"
-#include "proftest.h"
+#include "kernels/kern.h"
+#include "tests/profile/proftest.h"
 
 /* coalescing: consecutive lanes read consecutive floats, 4 sectors a warp */
 static __global__ void copy_k(float *out, const float *in, int stride)

@@ -17,9 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lab.h"
-#include "profile/profile.h"
-#include "proftest.h"
+#include "kernels/family.h"
+#include "kernels/profile/profile.h"
+#include "tests/profile/proftest.h"
 
 static prof_session ses;
 
