@@ -11,7 +11,8 @@ foreach(spec IN ITEMS "READLINE;readline;libreadline-dev"
                       "JANSSON;jansson;libjansson-dev"
                       "CMARK;libcmark;libcmark-dev"
                       "CAIRO;cairo;libcairo2-dev"
-                      "PNG;libpng;libpng-dev")
+                      "PNG;libpng;libpng-dev"
+                      "LIBDW;libdw;libdw-dev")
   list(GET spec 0 var)
   list(GET spec 1 mod)
   list(GET spec 2 deb)

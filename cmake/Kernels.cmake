@@ -7,6 +7,8 @@
 #   g++ -DGPULAB_SIM   -> the CPU simulator build    (entry points end in _sim)
 # LIB files (thrust, CUB, cuBLAS) exist only for the GPU; CPU and HOST files are
 # C (or C++). kernels/CMakeLists.txt links every family into gpulab_kernels.
+# The simulator build is instrumented for the access recording (kernels/sim/
+# record.h) unless GPULAB_RECORD is off: see gpulab_record_options().
 # TEST_ONLY: kernels that only tests use (tests/sim): the library is made the
 # simulator build only and is not listed among the families, so gpulab_kernels
 # and the registry never see it.
@@ -22,6 +24,7 @@ function(gpulab_family name)
     get_filename_component(base ${src} NAME_WE)
     file(CONFIGURE OUTPUT ${gen}/${base}.sim.cpp CONTENT
          "/* generated: ${src} for the CPU simulator */\n#define GPULAB_SIM 1\n#include \"${abs}\"\n")
+    gpulab_record_options(${gen}/${base}.sim.cpp)
     file(CONFIGURE OUTPUT ${gen}/${base}.traced.cu CONTENT
          "/* generated: ${src} with trace recording */\n#define LAB_TRACE 1\n#include \"${abs}\"\n")
     if(F_TEST_ONLY)
@@ -46,4 +49,17 @@ function(gpulab_kernel_options target)
   target_compile_options(${target} PRIVATE
     $<$<COMPILE_LANGUAGE:CUDA>:--expt-relaxed-constexpr -Xcompiler=-Wall,-Wno-maybe-uninitialized -lineinfo>
     $<$<COMPILE_LANGUAGE:CXX>:-Wno-unused-function -Wno-unknown-pragmas>)
+endfunction()
+
+# The access recording: g++ -fsanitize=thread at compile time only (nothing
+# of the sanitizer is linked; kernels/sim/record.cpp defines the entry points
+# it calls), without the calls at every function entry, and without the
+# scalar replacement of aggregates, so that a float4 load stays one 16-byte
+# access as it is one instruction on the GPU. ThreadSanitizer does not combine
+# with AddressSanitizer: the sanitizer build leaves it out.
+function(gpulab_record_options src)
+  if(GPULAB_RECORD)
+    set_property(SOURCE ${src} APPEND PROPERTY COMPILE_OPTIONS
+      -fsanitize=thread --param=tsan-instrument-func-entry-exit=0 -fno-tree-sra)
+  endif()
 endfunction()

@@ -9,7 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernels/profile/profile.h"
+
 volatile sig_atomic_t lab_interrupted;
+
+
 
 /* ------------------------------------------------------------ names */
 
@@ -467,11 +471,16 @@ int lab_run(lab_input *in, const lab_variant *v, lab_result *r, lab_trace *trace
         j.trace = trace;
         fill_trace_header(trace, &j);
     }
+    /* simulator rows count their accesses for the estimated GPU time */
+    prof_session counts;
+    int counting = be == LAB_BACKEND_SIM && !trace && prof_available() && prof_begin(&counts, NULL, 0) == 0;
     int rc = call_entry(&j, fn);
+    if (counting) prof_end(&counts);
     result_init(r, &j, v); /* entries may have derived block and grid */
     if (trace) lab_trace_sort(trace);
     if (rc != 0 || j.nsamples == 0) {
         not_run(r, "%s", j.err[0] ? j.err : (lab_interrupted ? "interrupted" : "did not run"));
+        if (counting) prof_free(&counts);
         free(j.out);
         return -1;
     }
@@ -497,6 +506,14 @@ int lab_run(lab_input *in, const lab_variant *v, lab_result *r, lab_trace *trace
     if (be != LAB_BACKEND_SIM && in->omp_ms > 0 && r->ms > 0) r->speedup = in->omp_ms / r->ms;
     const lab_job *ref = in->have_ref ? &in->ref : &j;
     if (a->check) a->check(&j, ref, r);
+    if (counting) {
+        const occ_model *m = occ_model_find(cfg->model[0] ? cfg->model : "h200");
+        prof_work w = {r->ops, r->ops_unit[0] ? r->ops_unit : NULL};
+        prof_estimate e;
+        prof_estimate_session(&counts, m ? m : occ_model_find("h200"), &w, &e);
+        if (!counts.failed) r->est_ms = e.ms;
+        prof_free(&counts);
+    }
     if (becomes_ref) {
         /* This row is the reference: keep its output for the other rows. */
         in->ref = j;

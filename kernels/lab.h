@@ -93,6 +93,10 @@ typedef struct lab_result {
     double rel_error;      /* floats: |got - ref| / |ref|; -1 when not applicable */
     char note[LAB_NOTE_MAX];
     double gflops;         /* arithmetic rows (matmul): GFLOP/s; 0 when not applicable */
+    double ops;            /* operations of one run when the family counts them; 0 unknown */
+    char ops_unit[16];     /* what ops counts: "flop", "iteration" */
+    double est_ms;         /* simulator rows: estimated GPU time for cfg->model from the
+                              counted accesses (kernels/profile); 0 when there is none */
 } lab_result;
 
 /* ---------------------------------------------------------------- traces */

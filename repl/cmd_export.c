@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "repl/cmd.h"
+#include "repl/cmd_profile.h"
 #include "repl/cmd_sweep.h"
 #include "viz/export.h"
 #include "repl/out.h"
@@ -60,6 +61,18 @@ static enum cmd_status do_export(struct session *s, int argc, char **argv)
     if (!csv && !json)
         return sess_error(s, 1, "export writes .csv or .json (the last table or sweep) and .svg, .png or "
                                 ".pdf (the last plot or animation frame)");
+    if (profile_export_owns(s)) {
+        struct safefile pw;
+        if (sess_open_output(s, &pw, path, err, sizeof err) != 0) return sess_error(s, 1, "%s", err);
+        if (profile_export(pw.f, csv, err, sizeof err) != 0) {
+            safefile_abort(&pw);
+            return sess_error(s, 1, "%s", err);
+        }
+        if (safefile_commit(&pw, err, sizeof err) != 0) return sess_error(s, 1, "%s", err);
+        if (!s->json)
+            out_printf("wrote %s%s: the last profile\n", out_vis(path), pw.replaced ? " (it replaces the old file)" : "");
+        return CMD_OK;
+    }
     const sweep_data *d = sweep_last();
     int sweep = results_are_sweep(s, d);
     if (!sweep && s->nresults == 0)

@@ -33,20 +33,22 @@ void sess_print_results(struct session *s, const lab_result *rows, int n)
         return;
     }
     /* GFLOP/s only when some row counts arithmetic (matmul). */
-    int flops = 0;
-    for (int i = 0; i < n; i++)
+    int flops = 0, est = 0;
+    for (int i = 0; i < n; i++) {
         if (rows[i].ran && rows[i].gflops > 0) flops = 1;
-    enum { C_VAR, C_BE, C_BLOCK, C_GRID, C_MS, C_MIN, C_MAX, C_GBPS, C_FLOPS, C_PEAK, C_SPEED,
+        if (rows[i].ran && rows[i].est_ms > 0) est = 1;
+    }
+    enum { C_VAR, C_BE, C_BLOCK, C_GRID, C_MS, C_EST, C_MIN, C_MAX, C_GBPS, C_FLOPS, C_PEAK, C_SPEED,
            C_RESULT, C_OK, NC };
-    static const char *const head_all[NC] = {"variant", "backend", "block", "grid", "ms", "min",
-                                             "max", "GB/s", "GFLOP/s", "% peak", "speedup",
+    static const char *const head_all[NC] = {"variant", "backend", "block", "grid", "ms", "est ms",
+                                             "min", "max", "GB/s", "GFLOP/s", "% peak", "speedup",
                                              "result", "ok"};
-    static const char align_all[NC + 1] = "llrrrrrrrrrrl";
+    static const char align_all[NC + 1] = "llrrrrrrrrrrrl";
     const char *head[NC];
     char align[NC + 1];
     int ncols = 0;
     for (int k = 0; k < NC; k++) {
-        if (k == C_FLOPS && !flops) continue;
+        if ((k == C_FLOPS && !flops) || (k == C_EST && !est)) continue;
         head[ncols] = head_all[k];
         align[ncols++] = align_all[k];
     }
@@ -95,6 +97,10 @@ void sess_print_results(struct session *s, const lab_result *rows, int n)
             if (*star) sim_rows++;
             fmt_ms(r->ms, c[C_MS], sizeof c[0]);
             strcat(c[C_MS], star);
+            if (r->est_ms > 0) {
+                fmt_ms(r->est_ms, c[C_EST], sizeof c[0]);
+                strcat(c[C_EST], "~");
+            }
             fmt_ms(r->ms_min, c[C_MIN], sizeof c[0]);
             fmt_ms(r->ms_max, c[C_MAX], sizeof c[0]);
             if (r->gbps > 0) snprintf(c[C_GBPS], sizeof c[0], "%.1f", r->gbps);
@@ -119,9 +125,9 @@ void sess_print_results(struct session *s, const lab_result *rows, int n)
         }
         int m = 0;
         for (int k = 0; k < NC; k++)
-            if (k != C_FLOPS || flops) cells[m++] = c[k];
+            if ((k != C_FLOPS || flops) && (k != C_EST || est)) cells[m++] = c[k];
         out_table_row(t, cells);
-        int res_col = flops ? C_RESULT : C_RESULT - 1, ok_col = flops ? C_OK : C_OK - 1;
+        int res_col = C_RESULT - !flops - !est, ok_col = C_OK - !flops - !est;
         if (!r->ran) out_table_color(t, res_col, OUT_DIM);
         if (r->ran && r->correct == 0) out_table_color(t, ok_col, OUT_ERROR);
         else if (r->ran && r->correct > 0) out_table_color(t, ok_col, OUT_GOOD);
@@ -131,7 +137,7 @@ void sess_print_results(struct session *s, const lab_result *rows, int n)
     static const char *const drop[] = {"min", "max", "% peak", "grid", "block", "GFLOP/s", "backend",
                                        "speedup", "GB/s", NULL};
     out_table_drop_order(t, drop);
-    out_table_shrink(t, C_RESULT - (flops ? 0 : 1), 6);
+    out_table_shrink(t, C_RESULT - !flops - !est, 6);
     out_table_shrink(t, C_VAR, 8);
     out_table_print(t);
     out_table_free(t);
@@ -139,6 +145,9 @@ void sess_print_results(struct session *s, const lab_result *rows, int n)
     free(notes);
     if (sim_rows)
         out_wrapf(0, 2, "* sim rows: simulator time on this CPU, not GPU time (no GB/s, %% of peak or speedup)");
+    if (est)
+        out_wrapf(0, 2, "~ est ms: an estimate of the GPU time on model %s from the simulator's memory counts, not a "
+                        "measurement (see profile)", s->cfg.model[0] ? s->cfg.model : "h200");
 }
 
 /* The line above a table: what ran on what. Simulator rows run once, so

@@ -107,22 +107,33 @@ void sweep_progress(const sweep_data *d, int i, int j, void *ctx)
 void sweep_print_table(struct session *s, const sweep_data *d)
 {
     static const char *const head[] = {"", "variant", "ms", "min", "max", "GB/s", "% peak", "regs",
-                                       "smem/block", "blocks/SM", "occupancy", "limited by", "ok"};
-    const char *hd[13];
-    memcpy(hd, head, sizeof hd);
+                                       "smem/block", "blocks/SM", "occupancy", "limited by", "ok", "est ms"};
+    /* the estimate (simulator rows) goes beside ms, only when a point has one */
+    int est = 0;
+    for (int i = 0; i < d->npoints; i++)
+        if (d->points[i].r.ran && d->points[i].r.est_ms > 0) est = 1;
+    static const int order[14] = {0, 1, 2, 13, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
+    const char *hd[14];
+    char align[15];
+    int ncols = 0;
+    for (int k = 0; k < 14; k++) {
+        if (order[k] == 13 && !est) continue;
+        hd[ncols] = head[order[k]];
+        align[ncols++] = "rlrrrrrrrrrllr"[order[k]];
+    }
+    align[ncols] = 0;
     hd[0] = sweep_axis_name(d->axis);
-    struct out_table *t = out_table_new(13, hd, "rlrrrrrrrrrll");
+    struct out_table *t = out_table_new(ncols, hd, align);
     char notes[SWEEP_MAX_VALUES * 2][LAB_NOTE_MAX + 96];
     int nnotes = 0, sim = 0, lost_notes = 0;
     for (int i = 0; i < d->npoints; i++) {
         const sweep_point *p = &d->points[i];
         const lab_result *r = &p->r;
-        char c[13][64];
-        const char *cells[13];
-        for (int k = 0; k < 13; k++) {
-            snprintf(c[k], sizeof c[k], "-");
-            cells[k] = c[k];
-        }
+        char c[14][64];
+        const char *cells[14];
+        for (int k = 0; k < 14; k++) snprintf(c[k], sizeof c[k], "-");
+        for (int k = 0, m = 0; k < 14; k++)
+            if (order[k] != 13 || est) cells[m++] = c[order[k]];
         if (d->axis == SWEEP_N) {
             char sz[32];
             parse_fmt_size(p->x, sz, sizeof sz);
@@ -151,6 +162,10 @@ void sweep_print_table(struct session *s, const sweep_data *d)
             sweep_fmt_ms(r->ms_max, c[4], sizeof c[4]);
             if (r->gbps > 0) snprintf(c[5], sizeof c[5], "%.1f", r->gbps);
             if (r->pct_peak >= 0 && r->gbps > 0) snprintf(c[6], sizeof c[6], "%.0f%%", r->pct_peak);
+            if (r->est_ms > 0) {
+                fmt_ms(r->est_ms, c[13], sizeof c[13] - 1);
+                strcat(c[13], "~");
+            }
         }
         if (p->occ.known) {
             if (p->occ.regs >= 0) snprintf(c[7], sizeof c[7], "%d", p->occ.regs);
@@ -166,9 +181,10 @@ void sweep_print_table(struct session *s, const sweep_data *d)
         else if (r->correct == 0) snprintf(c[12], sizeof c[12], "WRONG%s", mark);
         else snprintf(c[12], sizeof c[12], "-%s", mark);
         out_table_row(t, cells);
-        if (p->refused || !r->ran) out_table_color(t, 12, OUT_DIM);
-        else if (r->correct == 0) out_table_color(t, 12, OUT_ERROR);
-        else if (r->correct > 0) out_table_color(t, 12, OUT_GOOD);
+        const int ok_col = est ? 13 : 12;
+        if (p->refused || !r->ran) out_table_color(t, ok_col, OUT_DIM);
+        else if (r->correct == 0) out_table_color(t, ok_col, OUT_ERROR);
+        else if (r->correct > 0) out_table_color(t, ok_col, OUT_GOOD);
     }
     /* too wide: these go first (the swept value, the variant, its time,
      * occupancy and ok stay) */
@@ -182,6 +198,9 @@ void sweep_print_table(struct session *s, const sweep_data *d)
     if (lost_notes) out_printf("(%d more notes: export the sweep to read them)\n", lost_notes);
     if (sim)
         out_printf("* simulator time on this CPU, not GPU time (no GB/s or %% of peak)\n");
+    if (est)
+        out_printf("~ est ms: an estimate of the GPU time on model %s from the simulator's memory counts, not a "
+                   "measurement (see profile)\n", s->cfg.model[0] ? s->cfg.model : "h200");
     /* where the occupancy columns come from, once */
     for (int i = 0; i < d->npoints; i++)
         if (d->points[i].occ.known) {

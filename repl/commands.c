@@ -21,6 +21,7 @@
     X(cmd_sweep)      \
     X(cmd_occupancy)  \
     X(cmd_export)     \
+    X(cmd_profile)    \
     X(cmd_lesson_group) \
     X(cmd_puzzle_group) \
     X(cmd_check_group) \

@@ -833,6 +833,7 @@ json_t *out_result_json(const lab_result *r)
                         !ran || r->correct < 0 ? json_null() : json_boolean(r->correct != 0));
     json_object_set_new(o, "rel_error", num_or_null(r->rel_error, ran && r->rel_error >= 0));
     json_object_set_new(o, "gflops", num_or_null(r->gflops, ran && r->gflops > 0));
+    json_object_set_new(o, "est_ms", num_or_null(r->est_ms, ran && r->est_ms > 0));
     json_object_set_new(o, "repeats", json_integer(ran ? r->repeats : 0));
     json_object_set_new(o, "note", out_json_text(r->note));
     return o;

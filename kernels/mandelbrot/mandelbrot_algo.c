@@ -153,6 +153,8 @@ static int check(const lab_job *job, const lab_job *ref, lab_result *r)
     }
     snprintf(r->result, sizeof r->result, "%lld", total);
     r->value = (double)total;
+    r->ops = (double)total;
+    snprintf(r->ops_unit, sizeof r->ops_unit, "iteration");
     note_add(r, "%dx%d", m->w, m->h);
     if (r->backend != LAB_BACKEND_SIM && r->ms > 0)
         note_add(r, "%.3g iterations/s", (double)total / (r->ms * 1e-3));

@@ -207,6 +207,8 @@ static int check(const lab_job *job, const lab_job *ref, lab_result *r)
     const long long n = job->n;
     const double *c = (const double *)job->out;
     const int lecture = strcmp(job->cfg->pattern[0] ? job->cfg->pattern : "lecture", "lecture") == 0;
+    r->ops = 2.0 * (double)n * n * n;
+    snprintf(r->ops_unit, sizeof r->ops_unit, "flop");
     if (r->backend != LAB_BACKEND_SIM && r->ms > 0) {
         r->gflops = 2.0 * (double)n * n * n / (r->ms * 1e6);
         note_add(r, "%.1f GFLOP/s", r->gflops);

@@ -233,6 +233,7 @@ cudaError_t sim_cuda_malloc_named(void **p, size_t bytes, const char *what, cons
     }
     sim_allocs()[(uintptr_t)m] = al;
     sim_alloc_total += bytes;
+    sim_rec_object_add(m, bytes, what);
     *p = m;
     return cudaSuccess;
 }
@@ -257,6 +258,7 @@ cudaError_t sim_cuda_free_at(void *p, const char *what, int line)
     }
     sim_alloc al = it->second;
     m.erase(it);
+    sim_rec_object_remove(p);
     sim_alloc_total -= al.bytes;
     if (al.map) {
         mprotect(al.map, al.map_bytes, PROT_NONE);

@@ -110,6 +110,7 @@ void *sim_shared_place(sim_shared_site *s, size_t elem, size_t align, size_t row
     }
     s->elem = elem;
     s->gen = sim_block_gen;
+    sim_rec_shared_array(s->ptr, s->count * elem, elem, s->name);
     if (sim_nsites < SIM_MAX_SITES) sim_sites[sim_nsites++] = s;
     return s->ptr;
 }

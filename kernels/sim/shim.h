@@ -30,6 +30,7 @@
 #include <type_traits>
 
 #include "kernels/family.h"
+#include "kernels/sim/record.h"
 #include "kernels/sim/sim.h"
 
 /* ------------------------------------------------------ CUDA qualifiers */
@@ -48,6 +49,12 @@
  * variable for every block and thread, so it is refused with the fix. */
 #define __shared__ \
     _Pragma("GCC error \"on the simulator declare shared memory with SHARED(T, name, N), SHARED2(T, name, R, C) or DYNAMIC_SHARED(T, name)\"")
+
+/* kern.h's TRACE_* macros call sim_trace_emit(): their arguments are
+ * evaluated only while tracing, as the GPU's timed build does not evaluate
+ * them at all, so a TRACE_READ(.., a[i]) adds no load to profile's counts. */
+#define sim_trace_emit(kind, space, a, b, v, v2) \
+    (sim_tracing() ? (sim_trace_emit)((kind), (space), (a), (b), (v), (v2)) : (void)0)
 
 namespace gpulab_sim {
 
@@ -337,12 +344,12 @@ template <class T> struct sim_ref {
     const sim_shared_site *site;
     long long i, j; /* the index (j < 0 for a 1D array) */
 
-    T get() const
+    __attribute__((always_inline)) T get() const
     {
         if (sim_race_on) sim_race_access(site, p, i, j, SIM_ACC_READ);
         return *p;
     }
-    void put(const T &v) const
+    __attribute__((always_inline)) void put(const T &v) const
     {
         if (sim_race_on) sim_race_access(site, p, i, j, SIM_ACC_WRITE);
         *p = v;
@@ -461,10 +468,11 @@ static inline void sim_poll_interrupt(void)
 /* Fibers switch only at barriers and collectives, so an atomic is a plain
  * read-modify-write. In race-check mode it is recorded as atomic: atomics on
  * one word do not race with each other, only with plain accesses. */
-template <class T, class F> static inline T sim_rmw(T *p, F f)
+template <class T, class F> static inline __attribute__((always_inline)) T sim_rmw(T *p, F f)
 {
     sim_poll_interrupt();
     if (sim_race_on) sim_race_atomic(p);
+    if (::sim_rec_on) sim_rec_atomic(p, sizeof(T)); /* record.h: one atomic request */
     T old = *p;
     *p = f(old);
     return old;

@@ -764,6 +764,7 @@ int sim_barrier(int kind, int pred, int line, const char *file)
         sim_g.bar_res_and = sim_g.bar_acc_and;
         sim_g.bar_res_or = sim_g.bar_acc_or;
         sim_g.stats.barriers++;
+        sim_rec_barrier();
         if (sim_g.race.pending) {
             sim_race_report(line, file, 0);
             sim_abort();
@@ -1236,6 +1237,10 @@ int sim_launch_fn(lab_job *job, const char *kernel, const char *file, int line, 
     sim_shared_launch(job && job->cfg && job->cfg->race_check);
     sim_g.stats.launches++;
     sim_g.in_launch = 1;
+    {
+        unsigned g3[3] = {grid.x, grid.y, grid.z}, b3[3] = {block.x, block.y, block.z};
+        sim_rec_launch_begin(kernel, file, line, g3, b3, smem);
+    }
     double t0 = sim_now();
     sim_segv_install();
 
@@ -1247,7 +1252,9 @@ int sim_launch_fn(lab_job *job, const char *kernel, const char *file, int line, 
                 sim_block_idx.y = by;
                 sim_block_idx.z = bz;
                 sim_g.block_linear = bx + (unsigned long long)grid.x * (by + (unsigned long long)grid.y * bz);
+                sim_rec_block_begin(sim_g.block_linear);
                 rc = sim_run_block();
+                sim_rec_block_end();
                 if (sim_g.trace && sim_flush_trace(job) != 0 && rc == 0) {
                     rc = -1;
                     err_set = 1;
@@ -1260,6 +1267,7 @@ int sim_launch_fn(lab_job *job, const char *kernel, const char *file, int line, 
             }
 
     sim_segv_remove();
+    sim_rec_launch_end(rc);
     sim_g.stats.seconds += sim_now() - t0;
     if (sim_g.trace && sim_g.trace_truncated) sim_g.trace->truncated = 1;
     sim_g.in_launch = 0;
@@ -1292,7 +1300,7 @@ using namespace gpulab_sim;
 
 extern "C" int sim_tracing(void) { return sim_g.in_launch && sim_g.trace != nullptr; }
 
-extern "C" void sim_trace_emit(int kind, int space, int a, int b, double v, double v2)
+extern "C" void (sim_trace_emit)(int kind, int space, int a, int b, double v, double v2)
 {
     if (!sim_g.trace || !sim_in_fiber()) return;
     sim_emit(sim_self(), kind, space, a, b, v, v2);

@@ -1,0 +1,452 @@
+/* record.cpp - automatic access recording (see record.h): the sanitizer
+ * entry points the instrumented kernels call, the tracked objects, and the
+ * grouping of lanes' accesses into warp requests.
+ *
+ * Grouping: each warp keeps, per access site, how many times each lane has
+ * executed it since the last barrier; lane L's k-th execution goes into the
+ * site's k-th request. The fibers of a block run lane after lane between two
+ * barriers, so a request collects its lanes one by one and is complete when
+ * the block passes a barrier or ends. */
+#include "kernels/sim/internal.h"
+#include "kernels/sim/record.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <map>
+#include <unordered_map>
+#include <vector>
+
+#if defined(GPULAB_HAVE_LIBDW)
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+#endif
+
+using namespace gpulab_sim;
+
+extern "C" int sim_rec_on;
+int sim_rec_on;
+
+namespace {
+
+struct rec_bucket {
+    uintptr_t site;
+    uint32_t mask;
+    uint32_t epoch;
+    uint8_t kind, space, width;
+    uintptr_t addr[32];
+};
+
+struct rec_site {
+    uint32_t count[32] = {};
+    std::vector<uint32_t> inst; /* pool index of the site's k-th request */
+};
+
+struct rec_warp {
+    std::unordered_map<uintptr_t, rec_site> sites;
+    std::vector<uint32_t> order; /* pool indices in the order the requests began */
+    uintptr_t last_pc = 0;
+    rec_site *last = nullptr;
+};
+
+struct rec_state {
+    const sim_rec_reader *readers[SIM_REC_MAX_READERS];
+    int nreaders;
+    int instrumented;
+    int in_launch;
+    sim_rec_launch launch;
+    unsigned launches;
+    unsigned long long block;
+    uint32_t epoch;
+    unsigned nwarps;
+    rec_warp warps[SIM_MAX_WARPS];
+    std::vector<rec_bucket> pool;
+    /* tracked objects: every live allocation, and a sorted copy for the
+     * lookups of a launch */
+    std::map<uintptr_t, sim_rec_object> objects;
+    std::vector<sim_rec_object> flat;
+    std::vector<sim_rec_object> shared;
+    uintptr_t gmin, gmax;
+    unsigned next_id;
+    /* an atomic's own load and store, not to be counted again */
+    uintptr_t mute_addr;
+    int mute_n;
+};
+
+rec_state &rs()
+{
+    static rec_state *s = new rec_state(); /* never destroyed: used by static destructors' frees */
+    return *s;
+}
+
+const sim_rec_object *find_global(uintptr_t a)
+{
+    rec_state &s = rs();
+    auto it = std::upper_bound(s.flat.begin(), s.flat.end(), a,
+                               [](uintptr_t v, const sim_rec_object &o) { return v < o.base; });
+    if (it == s.flat.begin()) return nullptr;
+    --it;
+    return a < it->base + it->bytes ? &*it : nullptr;
+}
+
+void record(uintptr_t a, unsigned size, int kind, uintptr_t pc)
+{
+    rec_state &s = rs();
+    if (s.mute_n && a == s.mute_addr) {
+        s.mute_n--;
+        return;
+    }
+    int space;
+    if (sim_is_shared((const void *)a)) space = SIM_REC_SHARED;
+    else if (a >= s.gmin && a < s.gmax && find_global(a)) space = SIM_REC_GLOBAL;
+    else return;
+    if (!sim_in_fiber()) return;
+    const unsigned lane = sim_cur->lane;
+    rec_warp &w = s.warps[sim_cur->warp];
+    rec_site *site = w.last;
+    if (!site || w.last_pc != pc) {
+        site = &w.sites[pc];
+        w.last = site;
+        w.last_pc = pc;
+    }
+    uint32_t k = site->count[lane]++;
+    if (k >= site->inst.size()) {
+        uint32_t idx = (uint32_t)s.pool.size();
+        s.pool.emplace_back();
+        rec_bucket &b = s.pool.back();
+        b.site = pc;
+        b.mask = 0;
+        b.epoch = s.epoch;
+        b.kind = (uint8_t)kind;
+        b.space = (uint8_t)space;
+        b.width = (uint8_t)(size > 255 ? 255 : size);
+        site->inst.push_back(idx);
+        w.order.push_back(idx);
+    }
+    rec_bucket &b = s.pool[site->inst[k]];
+    b.mask |= 1u << lane;
+    b.addr[lane] = a;
+}
+
+/* Accesses wider than 16 bytes (struct copies) go as 16-byte pieces, as the
+ * GPU splits them into 16-byte instructions. */
+void record_range(uintptr_t a, size_t size, int kind, uintptr_t pc)
+{
+    while (size > 16) {
+        record(a, 16, kind, pc);
+        a += 16;
+        size -= 16;
+    }
+    if (size) record(a, (unsigned)size, kind, pc);
+}
+
+void flush_all(void)
+{
+    rec_state &s = rs();
+    sim_rec_request r;
+    for (unsigned w = 0; w < s.nwarps; w++) {
+        rec_warp &ws = s.warps[w];
+        for (uint32_t idx : ws.order) {
+            const rec_bucket &b = s.pool[idx];
+            r.block = s.block;
+            r.warp = w;
+            r.epoch = b.epoch;
+            r.site = b.site;
+            r.kind = b.kind;
+            r.space = b.space;
+            r.width = b.width;
+            r.mask = b.mask;
+            r.addr = b.addr;
+            for (int i = 0; i < s.nreaders; i++)
+                if (s.readers[i]->request) s.readers[i]->request(s.readers[i]->ctx, &r);
+        }
+        ws.order.clear();
+        ws.sites.clear();
+        ws.last = nullptr;
+        ws.last_pc = 0;
+    }
+    s.pool.clear();
+}
+
+} /* namespace */
+
+/* ------------------------------------------------------------- readers */
+
+extern "C" int sim_rec_available(void) { return rs().instrumented; }
+
+extern "C" int sim_rec_attach(const sim_rec_reader *r)
+{
+    rec_state &s = rs();
+    if (!r || !s.instrumented || s.in_launch || s.nreaders == SIM_REC_MAX_READERS) return -1;
+    for (int i = 0; i < s.nreaders; i++)
+        if (s.readers[i] == r) return 0;
+    if (s.nreaders == 0) s.launches = 0;
+    s.readers[s.nreaders++] = r;
+    return 0;
+}
+
+extern "C" void sim_rec_detach(const sim_rec_reader *r)
+{
+    rec_state &s = rs();
+    for (int i = 0; i < s.nreaders; i++)
+        if (s.readers[i] == r) {
+            memmove(&s.readers[i], &s.readers[i + 1], sizeof s.readers[0] * (size_t)(s.nreaders - i - 1));
+            s.nreaders--;
+            break;
+        }
+    if (s.nreaders == 0) sim_rec_on = 0;
+}
+
+extern "C" const sim_rec_object *sim_rec_object_at(uintptr_t a)
+{
+    rec_state &s = rs();
+    if (sim_is_shared((const void *)a)) {
+        for (const sim_rec_object &o : s.shared)
+            if (a >= o.base && a < o.base + o.bytes) return &o;
+        return nullptr;
+    }
+    if (s.in_launch) return find_global(a);
+    auto it = s.objects.upper_bound(a);
+    if (it == s.objects.begin()) return nullptr;
+    --it;
+    return a < it->second.base + it->second.bytes ? &it->second : nullptr;
+}
+
+/* --------------------------------------------------------------- hooks */
+
+extern "C" void sim_rec_object_add(const void *p, size_t bytes, const char *what)
+{
+    rec_state &s = rs();
+    sim_rec_object o;
+    o.base = (uintptr_t)p;
+    o.bytes = bytes ? bytes : 1;
+    o.elem = 0;
+    o.space = SIM_REC_GLOBAL;
+    o.id = ++s.next_id;
+    o.name = what;
+    s.objects[o.base] = o;
+}
+
+extern "C" void sim_rec_object_remove(const void *p) { rs().objects.erase((uintptr_t)p); }
+
+extern "C" void sim_rec_shared_array(const void *p, size_t bytes, size_t elem, const char *name)
+{
+    rec_state &s = rs();
+    if (!s.in_launch) return;
+    sim_rec_object o;
+    o.base = (uintptr_t)p;
+    o.bytes = bytes;
+    o.elem = elem;
+    o.space = SIM_REC_SHARED;
+    o.id = ++s.next_id;
+    o.name = name;
+    s.shared.push_back(o);
+}
+
+extern "C" void sim_rec_launch_begin(const char *kernel, const char *file, int line, const unsigned grid[3],
+                                     const unsigned block[3], size_t dynamic_smem)
+{
+    rec_state &s = rs();
+    if (s.nreaders == 0) return;
+    s.in_launch = 1;
+    s.flat.clear();
+    for (auto &kv : s.objects) s.flat.push_back(kv.second);
+    s.gmin = s.flat.empty() ? 0 : s.flat.front().base;
+    s.gmax = s.flat.empty() ? 0 : s.flat.back().base + s.flat.back().bytes;
+    s.launch.index = s.launches++;
+    s.launch.kernel = kernel;
+    s.launch.file = file;
+    s.launch.line = line;
+    memcpy(s.launch.grid, grid, sizeof s.launch.grid);
+    memcpy(s.launch.block, block, sizeof s.launch.block);
+    s.launch.dynamic_smem = dynamic_smem;
+    unsigned long long nt = (unsigned long long)block[0] * block[1] * block[2];
+    s.nwarps = (unsigned)((nt + 31) / 32);
+    s.mute_n = 0;
+    for (int i = 0; i < s.nreaders; i++)
+        if (s.readers[i]->launch_begin) s.readers[i]->launch_begin(s.readers[i]->ctx, &s.launch);
+    sim_rec_on = 1;
+}
+
+extern "C" void sim_rec_launch_end(int rc)
+{
+    rec_state &s = rs();
+    if (!s.in_launch) return;
+    flush_all();
+    sim_rec_on = 0;
+    s.in_launch = 0;
+    s.shared.clear();
+    for (int i = 0; i < s.nreaders; i++)
+        if (s.readers[i]->launch_end) s.readers[i]->launch_end(s.readers[i]->ctx, &s.launch, rc);
+}
+
+extern "C" void sim_rec_block_begin(unsigned long long block)
+{
+    rec_state &s = rs();
+    if (!s.in_launch) return;
+    s.block = block;
+    s.epoch = 0;
+    s.shared.clear();
+}
+
+extern "C" void sim_rec_block_end(void)
+{
+    if (rs().in_launch) flush_all();
+}
+
+extern "C" void sim_rec_barrier(void)
+{
+    rec_state &s = rs();
+    if (!s.in_launch) return;
+    flush_all();
+    s.epoch++;
+    for (int i = 0; i < s.nreaders; i++)
+        if (s.readers[i]->barrier) s.readers[i]->barrier(s.readers[i]->ctx, s.block, s.nwarps);
+}
+
+extern "C" void sim_rec_atomic(const void *p, unsigned bytes)
+{
+    if (!sim_rec_on) return;
+    rec_state &s = rs();
+    record((uintptr_t)p, bytes, SIM_REC_ATOMIC, (uintptr_t)__builtin_return_address(0));
+    s.mute_addr = (uintptr_t)p;
+    s.mute_n = 2;
+}
+
+/* --------------------------------------------------- source locations */
+
+#if defined(GPULAB_HAVE_LIBDW)
+static int rec_internal(const char *path)
+{
+    return !path || strstr(path, "kernels/sim/") != nullptr || strncmp(path, "/usr/", 5) == 0;
+}
+
+extern "C" int sim_rec_site_where(uintptr_t site, char *file, size_t filelen, int *line)
+{
+    static Dwfl *dwfl;
+    static const Dwfl_Callbacks cb = {dwfl_linux_proc_find_elf, dwfl_standard_find_debuginfo, nullptr, nullptr};
+    if (!dwfl) {
+        dwfl = dwfl_begin(&cb);
+        if (!dwfl) return -1;
+        if (dwfl_linux_proc_report(dwfl, getpid()) != 0 || dwfl_report_end(dwfl, nullptr, nullptr) != 0) {
+            dwfl_end(dwfl);
+            dwfl = nullptr;
+            return -1;
+        }
+    }
+    Dwarf_Addr pc = (Dwarf_Addr)site - 1; /* inside the call instruction */
+    Dwfl_Module *m = dwfl_addrmodule(dwfl, pc);
+    if (!m) return -1;
+    Dwfl_Line *l = dwfl_module_getsrc(m, pc);
+    int ln = 0;
+    const char *src = l ? dwfl_lineinfo(l, nullptr, &ln, nullptr, nullptr, nullptr) : nullptr;
+    Dwarf_Addr bias = 0;
+    Dwarf_Die *cu = dwfl_module_addrdie(m, pc, &bias);
+    if (cu && rec_internal(src)) {
+        /* the access is inside an inlined shim function: climb to the
+         * inlined call's site until it is the kernel's own source */
+        Dwarf_Die *scopes = nullptr;
+        int n = dwarf_getscopes(cu, pc - bias, &scopes);
+        /* by address libdw finds the innermost inlined call only; the DIE
+         * tree above it holds the whole chain of inlined calls */
+        if (n > 0) {
+            Dwarf_Die *chain = nullptr;
+            int m = dwarf_getscopes_die(&scopes[0], &chain);
+            if (m > 0) {
+                free(scopes);
+                scopes = chain;
+                n = m;
+            }
+        }
+        Dwarf_Files *files = nullptr;
+        size_t nfiles = 0;
+        if (n > 0 && dwarf_getsrcfiles(cu, &files, &nfiles) == 0) {
+            for (int i = 0; i < n && rec_internal(src); i++) {
+                if (dwarf_tag(&scopes[i]) != DW_TAG_inlined_subroutine) continue;
+                Dwarf_Attribute at;
+                Dwarf_Word fi = 0, cl = 0;
+                if (dwarf_formudata(dwarf_attr(&scopes[i], DW_AT_call_file, &at), &fi) != 0 ||
+                    dwarf_formudata(dwarf_attr(&scopes[i], DW_AT_call_line, &at), &cl) != 0)
+                    continue;
+                const char *f = fi < nfiles ? dwarf_filesrc(files, fi, nullptr, nullptr) : nullptr;
+                if (f) {
+                    src = f;
+                    ln = (int)cl;
+                }
+            }
+        }
+        free(scopes);
+    }
+    if (!src || ln <= 0) return -1;
+    snprintf(file, filelen, "%s", sim_basename(src));
+    *line = ln;
+    return 0;
+}
+#else
+extern "C" int sim_rec_site_where(uintptr_t site, char *file, size_t filelen, int *line)
+{
+    (void)site;
+    if (filelen) file[0] = '\0';
+    *line = 0;
+    return -1;
+}
+#endif
+
+/* ------------------------------------- the compiler's instrumentation */
+
+/* g++ -fsanitize=thread (compile only) makes the kernels call these. Each
+ * costs one flag test while nothing is recorded. */
+#define REC_RET ((uintptr_t)__builtin_return_address(0))
+#define REC_ACCESS(name, n, kind)                                          \
+    extern "C" void name(void *p)                                          \
+    {                                                                      \
+        if (__builtin_expect(sim_rec_on, 0)) record((uintptr_t)p, n, kind, REC_RET); \
+    }
+extern "C" {
+void __tsan_init(void) { rs().instrumented = 1; }
+void __tsan_func_entry(void *pc) { (void)pc; }
+void __tsan_func_exit(void) {}
+void __tsan_vptr_update(void **vptr, void *value) { (void)vptr; (void)value; }
+void __tsan_vptr_read(void **vptr) { (void)vptr; }
+void __tsan_read_range(void *p, size_t n)
+{
+    if (__builtin_expect(sim_rec_on, 0)) record_range((uintptr_t)p, n, SIM_REC_LOAD, REC_RET);
+}
+void __tsan_write_range(void *p, size_t n)
+{
+    if (__builtin_expect(sim_rec_on, 0)) record_range((uintptr_t)p, n, SIM_REC_STORE, REC_RET);
+}
+}
+REC_ACCESS(__tsan_read1, 1, SIM_REC_LOAD)
+REC_ACCESS(__tsan_read2, 2, SIM_REC_LOAD)
+REC_ACCESS(__tsan_read4, 4, SIM_REC_LOAD)
+REC_ACCESS(__tsan_read8, 8, SIM_REC_LOAD)
+REC_ACCESS(__tsan_read16, 16, SIM_REC_LOAD)
+REC_ACCESS(__tsan_write1, 1, SIM_REC_STORE)
+REC_ACCESS(__tsan_write2, 2, SIM_REC_STORE)
+REC_ACCESS(__tsan_write4, 4, SIM_REC_STORE)
+REC_ACCESS(__tsan_write8, 8, SIM_REC_STORE)
+REC_ACCESS(__tsan_write16, 16, SIM_REC_STORE)
+REC_ACCESS(__tsan_unaligned_read2, 2, SIM_REC_LOAD)
+REC_ACCESS(__tsan_unaligned_read4, 4, SIM_REC_LOAD)
+REC_ACCESS(__tsan_unaligned_read8, 8, SIM_REC_LOAD)
+REC_ACCESS(__tsan_unaligned_read16, 16, SIM_REC_LOAD)
+REC_ACCESS(__tsan_unaligned_write2, 2, SIM_REC_STORE)
+REC_ACCESS(__tsan_unaligned_write4, 4, SIM_REC_STORE)
+REC_ACCESS(__tsan_unaligned_write8, 8, SIM_REC_STORE)
+REC_ACCESS(__tsan_unaligned_write16, 16, SIM_REC_STORE)
+REC_ACCESS(__tsan_volatile_read1, 1, SIM_REC_LOAD)
+REC_ACCESS(__tsan_volatile_read2, 2, SIM_REC_LOAD)
+REC_ACCESS(__tsan_volatile_read4, 4, SIM_REC_LOAD)
+REC_ACCESS(__tsan_volatile_read8, 8, SIM_REC_LOAD)
+REC_ACCESS(__tsan_volatile_read16, 16, SIM_REC_LOAD)
+REC_ACCESS(__tsan_volatile_write1, 1, SIM_REC_STORE)
+REC_ACCESS(__tsan_volatile_write2, 2, SIM_REC_STORE)
+REC_ACCESS(__tsan_volatile_write4, 4, SIM_REC_STORE)
+REC_ACCESS(__tsan_volatile_write8, 8, SIM_REC_STORE)
+REC_ACCESS(__tsan_volatile_write16, 16, SIM_REC_STORE)
+#undef REC_ACCESS
+#undef REC_RET

@@ -1,0 +1,131 @@
+/* record.h - automatic access recording on the simulator.
+ *
+ * One recording, several readers: the profile counters read it today;
+ * diagnostics and animations can read the same records. Nothing in a
+ * kernel's source asks for it.
+ *
+ * How it sees the accesses: the simulator's build of every kernel (the
+ * generated *.sim.cpp) is compiled with g++ -fsanitize=thread at compile time
+ * only, so every load and store the optimiser keeps in memory calls a
+ * __tsan_readN / __tsan_writeN entry point with its address; record.cpp
+ * defines those entry points itself (no sanitizer runtime is linked). The
+ * call's return address is the access site: one machine instruction of the
+ * kernel, as one SASS instruction is one site on the GPU. Addresses are
+ * kept only when they fall inside a tracked object: an allocation from the
+ * simulator's cudaMalloc (global memory) or a shared array of the running
+ * block; stack locals and host variables are ignored. Atomics are recorded
+ * by the shim's read-modify-write (sim_rec_atomic), whose own load and store
+ * then do not count again.
+ *
+ * A request is one warp's execution of one access site: lane L's k-th
+ * execution of site S joins the same request as lane M's k-th execution of
+ * S, counted from the warp's last block barrier (or the block start). A
+ * request is complete, and handed to the readers, at the next barrier of the
+ * block or at the end of the block; the readers see the requests of one warp
+ * in program order (the order in which the warp's first lane made them).
+ *
+ * When nothing is attached the entry points cost one flag test each.
+ * Builds where the instrumentation cannot be used (the ASan preset: the two
+ * sanitizers do not combine) compile the kernels without it;
+ * sim_rec_available() is 0 there.
+ *
+ * Single-threaded, like the simulator: attach, launch, detach from the thread
+ * that launches. */
+#ifndef GPULAB_SIM_RECORD_H
+#define GPULAB_SIM_RECORD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum { SIM_REC_LOAD = 0, SIM_REC_STORE = 1, SIM_REC_ATOMIC = 2 };
+enum { SIM_REC_GLOBAL = 0, SIM_REC_SHARED = 1 };
+
+/* A tracked object: a global allocation (live from cudaMalloc to cudaFree)
+ * or a shared array of the running block (elem is its element size; name
+ * its name in the source). */
+typedef struct sim_rec_object {
+    uintptr_t base;
+    size_t bytes;
+    size_t elem;          /* element size; 0 when unknown (global memory) */
+    int space;            /* SIM_REC_GLOBAL or SIM_REC_SHARED */
+    unsigned id;          /* allocation number, from 1, never reused */
+    const char *name;     /* "cudaMalloc", or the shared array's name */
+} sim_rec_object;
+
+/* The launch being recorded. */
+typedef struct sim_rec_launch {
+    unsigned index;       /* launches recorded since the reader attached, from 0 */
+    const char *kernel;   /* LAUNCH's kernel expression */
+    const char *file;     /* where it was launched */
+    int line;
+    unsigned grid[3], block[3];
+    size_t dynamic_smem;
+} sim_rec_launch;
+
+/* One warp-level memory request. */
+typedef struct sim_rec_request {
+    unsigned long long block;  /* linear block index */
+    unsigned warp;             /* warp within the block */
+    unsigned epoch;            /* block barriers passed before it */
+    uintptr_t site;            /* the access's instruction (a return address) */
+    int kind;                  /* SIM_REC_LOAD, _STORE, _ATOMIC */
+    int space;                 /* SIM_REC_GLOBAL, _SHARED */
+    unsigned width;            /* bytes per lane: 1, 2, 4, 8 or 16 */
+    uint32_t mask;             /* the lanes that took part */
+    const uintptr_t *addr;     /* addr[lane], valid where mask has the lane */
+} sim_rec_request;
+
+/* A reader: callbacks (any may be NULL) and its context. */
+typedef struct sim_rec_reader {
+    void *ctx;
+    void (*launch_begin)(void *ctx, const sim_rec_launch *l);
+    void (*request)(void *ctx, const sim_rec_request *r);
+    /* a block barrier completed: every warp of the block passed it */
+    void (*barrier)(void *ctx, unsigned long long block, unsigned warps);
+    /* rc 0: the launch ran to its end; -1: it failed (the counts are partial) */
+    void (*launch_end)(void *ctx, const sim_rec_launch *l, int rc);
+} sim_rec_reader;
+
+#define SIM_REC_MAX_READERS 4
+
+/* 1 when the kernels were compiled with the instrumentation. */
+int sim_rec_available(void);
+
+/* Start delivering records to r (kept by pointer until detached). 0 ok; -1
+ * when the instrumentation is not there, SIM_REC_MAX_READERS are attached,
+ * or a launch is running. */
+int sim_rec_attach(const sim_rec_reader *r);
+void sim_rec_detach(const sim_rec_reader *r);
+
+/* The tracked object holding address a, or NULL. */
+const sim_rec_object *sim_rec_object_at(uintptr_t a);
+
+/* Where an access site is in the source: the kernel's own line, past the
+ * simulator's inlined shim functions. Returns 0 with file (a basename) and
+ * line, or -1 when the debug information does not say. */
+int sim_rec_site_where(uintptr_t site, char *file, size_t filelen, int *line);
+
+/* ---- hooks: the simulator calls these; kernels and readers do not ---- */
+
+extern int sim_rec_on;   /* a reader is attached and a launch is running */
+void sim_rec_object_add(const void *p, size_t bytes, const char *what);
+void sim_rec_object_remove(const void *p);
+void sim_rec_shared_array(const void *p, size_t bytes, size_t elem, const char *name);
+void sim_rec_launch_begin(const char *kernel, const char *file, int line, const unsigned grid[3],
+                          const unsigned block[3], size_t dynamic_smem);
+void sim_rec_launch_end(int rc);
+void sim_rec_block_begin(unsigned long long block);
+void sim_rec_block_end(void);
+void sim_rec_barrier(void);
+/* an atomic read-modify-write of bytes at p, from the shim; noinline so that
+ * its return address is the kernel's instruction */
+void sim_rec_atomic(const void *p, unsigned bytes) __attribute__((noinline));
+
+#ifdef __cplusplus
+}
+#endif
+#endif

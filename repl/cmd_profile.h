@@ -1,0 +1,19 @@
+/* cmd_profile.h - what export needs of the last profile (cmd_profile.c). */
+#ifndef GPULAB_CMD_PROFILE_H
+#define GPULAB_CMD_PROFILE_H
+
+#include <stdio.h>
+
+#include "kernels/lab.h"
+#include "kernels/profile/profile.h"
+
+struct session;
+
+/* 1 when the last table the session printed was a profile. */
+int profile_export_owns(const struct session *s);
+/* Write the last profile's rows as CSV (csv 1) or JSON. 0 ok, -1 with err. */
+int profile_export(FILE *f, int csv, char *err, size_t errlen);
+/* The run's arithmetic, for the estimate (from the row's ops). */
+void profile_work_of(const lab_result *r, prof_work *w);
+
+#endif
