@@ -14,6 +14,7 @@
 
 #include <cmark.h>
 
+#include "repl/answer.h"
 #include "repl/cmd.h"
 #include "repl/out.h"
 
@@ -168,6 +169,9 @@ void lesson_free(struct lesson *l)
             free(qq->hint);
             for (int a = 0; a < qq->nanswers; a++) free(qq->answers[a]);
             free(qq->answers);
+            for (int a = 0; a < qq->nchoices; a++) free(qq->choices[a]);
+            free(qq->choices);
+            free(qq->explain);
         }
         free(st->questions);
         for (int k = 0; k < st->nlectures; k++) {
@@ -396,6 +400,36 @@ static int question_line(struct lesson *l, struct lesson_step *st, char *text, i
         set_str(&q->hint, h);
         return 0;
     }
+    if (strncmp(t, "explain:", 8) == 0) {
+        char *x = trim(t + 8);
+        if (!*x) {
+            fail(err, errlen, l->path, line, "\"explain:\" needs the explanation after it");
+            return -1;
+        }
+        if (q->explain) { /* several lines make one explanation */
+            size_t old = strlen(q->explain);
+            q->explain = xrealloc(q->explain, old + strlen(x) + 2);
+            q->explain[old] = ' ';
+            strcpy(q->explain + old + 1, x);
+        } else {
+            set_str(&q->explain, x);
+        }
+        return 0;
+    }
+    if (strncmp(t, "choice:", 7) == 0) {
+        char *c = trim(t + 7);
+        if (!*c) {
+            fail(err, errlen, l->path, line, "\"choice:\" needs the choice's text after it");
+            return -1;
+        }
+        if (q->nchoices >= 26) {
+            fail(err, errlen, l->path, line, "a question has at most 26 choices (a to z)");
+            return -1;
+        }
+        q->choices = xrealloc(q->choices, sizeof *q->choices * (size_t)(q->nchoices + 1));
+        q->choices[q->nchoices++] = xstrdup(c);
+        return 0;
+    }
     if (q->nanswers > 0) {
         fail(err, errlen, l->path, line, "the question's text goes before its answer: lines");
         return -1;
@@ -459,11 +493,29 @@ static int scan_block(struct lesson *l, struct lesson_step *st, cmark_node *n, c
             fail(err, errlen, l->path, line, "this question block has no question");
             rc = -1;
         }
+        if (rc == 0 && q.nanswers == 0 && !q.explain) {
+            fail(err, errlen, l->path, line,
+                 "an open question (no answer: line) needs explain: with the answer to compare with");
+            rc = -1;
+        }
+        if (rc == 0 && q.nchoices == 1) {
+            fail(err, errlen, l->path, line, "a multiple-choice question needs two choices or more");
+            rc = -1;
+        }
+        for (int a = 0; rc == 0 && a < q.nanswers && q.nchoices > 0; a++)
+            if (answer_choice(q.answers[a], (const char *const *)q.choices, q.nchoices) < 0) {
+                fail(err, errlen, l->path, line,
+                     "answer \"%s\" is none of the choices (give its letter or its text)", q.answers[a]);
+                rc = -1;
+            }
         if (rc != 0) {
             free(q.text);
             free(q.hint);
             for (int a = 0; a < q.nanswers; a++) free(q.answers[a]);
             free(q.answers);
+            for (int a = 0; a < q.nchoices; a++) free(q.choices[a]);
+            free(q.choices);
+            free(q.explain);
             return -1;
         }
         st->questions = xrealloc(st->questions, sizeof *st->questions * (size_t)(st->nquestions + 1));
@@ -736,55 +788,18 @@ void lesson_list_free(char **paths, int n)
     free(paths);
 }
 
-/* Lower case, inner runs of space collapsed, trailing dots and spaces gone. */
-static void normalize(const char *in, char *out, size_t len)
-{
-    size_t o = 0;
-    int space = 0;
-    while (isspace((unsigned char)*in)) in++;
-    for (; *in && o + 1 < len; in++) {
-        if (isspace((unsigned char)*in)) {
-            space = 1;
-            continue;
-        }
-        if (space) {
-            if (o + 2 >= len) break; /* room for the space, the character and the NUL */
-            out[o++] = ' ';
-        }
-        space = 0;
-        out[o++] = (char)tolower((unsigned char)*in);
-    }
-    while (o > 0 && (out[o - 1] == '.' || out[o - 1] == '!')) o--;
-    out[o] = 0;
-}
-
-static int as_number(const char *s, double *v)
-{
-    char buf[128];
-    size_t o = 0;
-    for (; *s && o + 1 < sizeof buf; s++)
-        if (*s != ',' && *s != '_' && *s != ' ') buf[o++] = *s; /* 3,321,858,913 */
-    buf[o] = 0;
-    if (!o) return 0;
-    char *end;
-    errno = 0;
-    *v = strtod(buf, &end);
-    return *end == 0 && errno == 0;
-}
-
 int lesson_check_answer(const struct lesson_question *q, const char *answer)
 {
     if (q->nanswers == 0) return -1;
-    char a[512], b[512];
-    normalize(answer, a, sizeof a);
-    for (int i = 0; i < q->nanswers; i++) {
-        normalize(q->answers[i], b, sizeof b);
-        if (strcmp(a, b) == 0) return 1;
-        double x, y;
-        if (as_number(a, &x) && as_number(b, &y)) {
-            double tol = fabs(y) * 1e-9;
-            if (fabs(x - y) <= tol) return 1;
-        }
+    if (q->nchoices > 0) {
+        const char *const *ch = (const char *const *)q->choices;
+        int c = answer_choice(answer, ch, q->nchoices);
+        if (c < 0) return 0;
+        for (int i = 0; i < q->nanswers; i++)
+            if (answer_choice(q->answers[i], ch, q->nchoices) == c) return 1;
+        return 0;
     }
+    for (int i = 0; i < q->nanswers; i++)
+        if (answer_match(answer, q->answers[i])) return 1;
     return 0;
 }
