@@ -375,59 +375,60 @@ static int cmd_line(struct lesson *l, struct lesson_step *st, char *text, int li
     return 0;
 }
 
+/* "KEY: value" lines of a question block: the value after key, or NULL when
+ * the line is not one; "" (with err filled) when the value is missing. */
+static char *question_key(struct lesson *l, int line, char *t, const char *key, const char *what,
+                          char *err, size_t errlen)
+{
+    size_t kl = strlen(key);
+    if (strncmp(t, key, kl) != 0) return NULL;
+    char *v = trim(t + kl);
+    if (!*v) fail(err, errlen, l->path, line, "\"%s\" needs %s after it", key, what);
+    return v;
+}
+
+/* Append a string to a growing list. */
+static void list_add(char ***list, int *n, const char *v)
+{
+    *list = xrealloc(*list, sizeof **list * (size_t)(*n + 1));
+    (*list)[(*n)++] = xstrdup(v);
+}
+
 static int question_line(struct lesson *l, struct lesson_step *st, char *text, int line, void *ctx,
                          char *err, size_t errlen)
 {
     struct lesson_question *q = ctx;
-    char *t = trim(text);
+    char *t = trim(text), *v;
     if (!*t) return 0;
-    if (strncmp(t, "answer:", 7) == 0) {
-        char *a = trim(t + 7);
-        if (!*a) {
-            fail(err, errlen, l->path, line, "\"answer:\" needs the answer after it");
-            return -1;
-        }
-        q->answers = xrealloc(q->answers, sizeof *q->answers * (size_t)(q->nanswers + 1));
-        q->answers[q->nanswers++] = xstrdup(a);
+    if ((v = question_key(l, line, t, "answer:", "the answer", err, errlen))) {
+        if (!*v) return -1;
+        list_add(&q->answers, &q->nanswers, v);
         return 0;
     }
-    if (strncmp(t, "hint:", 5) == 0) {
-        char *h = trim(t + 5);
-        if (!*h) {
-            fail(err, errlen, l->path, line, "\"hint:\" needs the hint after it");
-            return -1;
-        }
-        set_str(&q->hint, h);
+    if ((v = question_key(l, line, t, "hint:", "the hint", err, errlen))) {
+        if (!*v) return -1;
+        set_str(&q->hint, v);
         return 0;
     }
-    if (strncmp(t, "explain:", 8) == 0) {
-        char *x = trim(t + 8);
-        if (!*x) {
-            fail(err, errlen, l->path, line, "\"explain:\" needs the explanation after it");
-            return -1;
-        }
+    if ((v = question_key(l, line, t, "explain:", "the explanation", err, errlen))) {
+        if (!*v) return -1;
         if (q->explain) { /* several lines make one explanation */
             size_t old = strlen(q->explain);
-            q->explain = xrealloc(q->explain, old + strlen(x) + 2);
+            q->explain = xrealloc(q->explain, old + strlen(v) + 2);
             q->explain[old] = ' ';
-            strcpy(q->explain + old + 1, x);
+            strcpy(q->explain + old + 1, v);
         } else {
-            set_str(&q->explain, x);
+            set_str(&q->explain, v);
         }
         return 0;
     }
-    if (strncmp(t, "choice:", 7) == 0) {
-        char *c = trim(t + 7);
-        if (!*c) {
-            fail(err, errlen, l->path, line, "\"choice:\" needs the choice's text after it");
-            return -1;
-        }
+    if ((v = question_key(l, line, t, "choice:", "the choice's text", err, errlen))) {
+        if (!*v) return -1;
         if (q->nchoices >= 26) {
             fail(err, errlen, l->path, line, "a question has at most 26 choices (a to z)");
             return -1;
         }
-        q->choices = xrealloc(q->choices, sizeof *q->choices * (size_t)(q->nchoices + 1));
-        q->choices[q->nchoices++] = xstrdup(c);
+        list_add(&q->choices, &q->nchoices, v);
         return 0;
     }
     if (q->nanswers > 0) {

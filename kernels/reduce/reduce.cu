@@ -68,64 +68,35 @@ static __global__ void reduce_interleaved_k(const T *in, long long n, typename A
  * by side. While s >= 32 they fill whole warps, and the other warps skip the
  * addition as a whole, without divergence (they still pass every
  * __syncthreads); only the last five steps (s = 16 .. 1) run inside one
- * partly masked warp. Every thread also adds two elements while loading, so
- * half as many blocks. */
-template <class T, int B>
+ * partly masked warp. LOADS = 2: every thread also adds two elements while
+ * loading, so half as many blocks (the lecture's kernel).
+ *
+ * LOADS = 1 is `block-atomic`, the kernel of the book the article follows and
+ * the source of the article's 123633392: one element per thread and one
+ * atomicAdd per block, floats added in float. With 1e8 floats of 1.23 and
+ * blocks of 128, every block's tree gives the same float, 157.44, and 781250
+ * atomicAdds of one value give the same total in any order: 123633392. Each
+ * addition rounds the running sum to a float; past 2^26, where floats lie 8
+ * apart, every 157.44 adds 160 (between 2^25 and 2^26, 156). Not the order
+ * but the long chain of additions into one accumulator makes the error. */
+template <class T, int B, int LOADS>
 static __global__ void reduce_sequential_k(const T *in, long long n, typename Acc<T>::type *total)
 {
     typedef typename Acc<T>::type A;
     SHARED(A, s, B);
     int tid = threadIdx.x;
-    long long i = (long long)blockIdx.x * B * 2 + tid;
+    long long i = (long long)blockIdx.x * B * LOADS + tid;
     A sum = 0;
     if (i < n) {
         sum = in[i];
         TRACE_READ(LAB_SP_GLOBAL, i, in[i]);
     }
-    if (i + B < n) {
+    if (LOADS == 2 && i + B < n) {
         sum += in[i + B];
         TRACE_READ(LAB_SP_GLOBAL, i + B, in[i + B]);
     }
     s[tid] = sum;
     TRACE_WRITE(LAB_SP_SHARED, tid, sum);
-    __syncthreads();
-    for (int step = B / 2; step > 0; step /= 2) {
-        if (tid < step) {
-            s[tid] += s[tid + step];
-            TRACE_ADD(LAB_SP_SHARED, tid, tid + step, s[tid], s[tid + step]);
-        }
-        __syncthreads();
-    }
-    if (tid == 0) {
-        A old = atomic_add(total, (A)s[0]);
-        TRACE_ATOMIC(LAB_SP_GLOBAL, 0, s[0], old);
-        (void)old;
-    }
-}
-
-/* One element per thread, the sequential tree in shared memory, and one
- * atomicAdd per block into the total, floats in float (the kernel of
- * the book the article follows, which the article's 123633392 comes from).
- * With 1e8 floats of 1.23 and blocks of 128, every block's tree gives the
- * same float, 157.44, and 781250 atomicAdds of one value give the same total
- * in any order: 123633392. Each addition rounds the running sum to a float;
- * past 2^26, where floats lie 8 apart, every 157.44 adds 160 (between 2^25
- * and 2^26, 156). Not the order but the long chain of additions into one
- * accumulator makes the error. */
-template <class T, int B>
-static __global__ void reduce_block_atomic_k(const T *in, long long n, typename Acc<T>::type *total)
-{
-    typedef typename Acc<T>::type A;
-    SHARED(A, s, B);
-    const int tid = threadIdx.x;
-    const long long i = (long long)blockIdx.x * B + tid;
-    A x = 0;
-    if (i < n) {
-        x = in[i];
-        TRACE_READ(LAB_SP_GLOBAL, i, x);
-    }
-    s[tid] = x;
-    TRACE_WRITE(LAB_SP_SHARED, tid, x);
     __syncthreads();
     for (int step = B / 2; step > 0; step /= 2) {
         if (tid < step) {
@@ -310,11 +281,11 @@ static int launch_tree_b(lab_job *job, int kind, unsigned grid, const T *d_in, l
 {
     const size_t smem = 0; /* static: SHARED(A, s, B) */
     if (kind == TREE_SEQUENTIAL)
-        LAUNCH((reduce_sequential_k<T, B>), grid, B, smem, d_in, n, d_total);
+        LAUNCH((reduce_sequential_k<T, B, 2>), grid, B, smem, d_in, n, d_total);
     else if (kind == TREE_INTERLEAVED)
         LAUNCH((reduce_interleaved_k<T, B>), grid, B, smem, d_in, n, d_total);
     else
-        LAUNCH((reduce_block_atomic_k<T, B>), grid, B, smem, d_in, n, d_total);
+        LAUNCH((reduce_sequential_k<T, B, 1>), grid, B, smem, d_in, n, d_total);
     return 0;
 }
 

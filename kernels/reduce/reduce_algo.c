@@ -175,6 +175,9 @@ const lab_algo lab_algo_reduce = {
     .patterns = patterns,
     .n_default = 1LL << 26,
     .sim_default_n = 1LL << 20,
+    /* animate with n auto: 256 elements, so that the tree kernels' blocks of
+     * 128 hold four warps and interleaved and sequential visibly differ */
+    .trace_n = 256,
     .dtype_default = LAB_INT,
     .prepare = prepare,
     .check = check,

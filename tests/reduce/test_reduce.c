@@ -75,34 +75,22 @@ static void block_sizes_are_honoured(void **state)
     (void)state;
     /* the tree kernels are compiled once per block size: every one of them */
     static const int blocks[] = {32, 64, 128, 256, 512, 1024};
-    static const char *const trees[] = {"interleaved", "block-atomic"};
+    static const char *const trees[] = {"interleaved", "sequential", "block-atomic"};
     for (size_t i = 0; i < 6; i++)
-        for (size_t k = 0; k < 2; k++) {
+        for (size_t k = 0; k < 3; k++) {
             lab_config cfg;
             lab_config_defaults(&cfg);
             cfg.backend = LAB_BACKEND_SIM;
             cfg.repeats = 1;
-            cfg.n = 3001;
+            cfg.n = 5001;
             cfg.block = blocks[i];
             lab_result r = run_one(&cfg, trees[k]);
+            const int per_block = (k == 1 ? 2 : 1) * blocks[i]; /* sequential loads two */
             assert_int_equal(r.ran, 1);
             assert_int_equal(r.correct, 1);
             assert_int_equal(r.block, blocks[i]);
-            assert_int_equal(r.grid, (3001 + blocks[i] - 1) / blocks[i]);
+            assert_int_equal(r.grid, (5001 + per_block - 1) / per_block);
         }
-    for (size_t i = 0; i < 6; i++) {
-        lab_config cfg;
-        lab_config_defaults(&cfg);
-        cfg.backend = LAB_BACKEND_SIM;
-        cfg.repeats = 1;
-        cfg.n = 5000;
-        cfg.block = blocks[i];
-        lab_result r = run_one(&cfg, "sequential");
-        assert_int_equal(r.ran, 1);
-        assert_int_equal(r.correct, 1);
-        assert_int_equal(r.block, blocks[i]);
-        assert_int_equal(r.grid, (5000 + 2 * blocks[i] - 1) / (2 * blocks[i]));
-    }
 }
 
 static void bad_blocks_are_refused(void **state)
