@@ -33,7 +33,7 @@ static __device__ __forceinline__ double atomic_add(double *p, double v) { retur
  * working threads are spread over every warp: each warp runs the addition with
  * most of its lanes masked off (divergence). From s = 32 on, warps holding no
  * working thread skip the addition as a whole, but they still run the loop and
- * every __syncthreads. The `%` is cheap only because B is a constant (a
+ * wait at every barrier. The `%` is cheap only because B is a constant (a
  * power of two: a mask). The block sums meet in one atomicAdd each. */
 template <class T, int B>
 static __global__ void reduce_interleaved_k(const T *in, long long n, typename Acc<T>::type *total)

@@ -19,7 +19,7 @@ for f in "$DIR"/[0-9]*.md; do
   [ "$q" -eq "$x" ] || { echo "FAIL $name: $q questions, $x explanations"; fails=$((fails+1)); }
   grep -A1 '^```question' "$f" | grep -q '^Why\|[^a-z]why ' || { echo "FAIL $name: no why question"; fails=$((fails+1)); }
   start=$(date +%s%N)
-  timeout 120 "$GPULAB" --no-color -c "set backend sim" --lecture "$f" </dev/null >"$tmp/out" 2>&1
+  timeout 300 "$GPULAB" --no-color -c "set backend sim" --lecture "$f" </dev/null >"$tmp/out" 2>&1
   rc=$?
   t=$(( ($(date +%s%N) - start) / 1000000 ))
   if [ $rc -ne 0 ] || grep -q '^error:' "$tmp/out"; then
