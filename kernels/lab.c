@@ -79,6 +79,20 @@ const lab_variant *lab_algo_baseline(const lab_algo *a)
     return NULL;
 }
 
+void lab_rebase_speedups(const lab_algo *a, lab_result *rows, int n)
+{
+    const lab_variant *b = a ? lab_algo_baseline(a) : NULL;
+    if (!b) return;
+    const lab_result *base = NULL;
+    for (int i = 0; i < n && !base; i++)
+        if (rows[i].ran && rows[i].ms > 0 && strcmp(rows[i].variant, b->name) == 0) base = &rows[i];
+    if (!base) return;
+    const double ms = base->ms;
+    for (int i = 0; i < n; i++)
+        if (rows[i].ran && rows[i].ms > 0 && rows[i].backend != LAB_BACKEND_SIM)
+            rows[i].speedup = ms / rows[i].ms;
+}
+
 /* ------------------------------------------------------------ validation */
 
 static int is_pow2(long long x) { return x > 0 && (x & (x - 1)) == 0; }

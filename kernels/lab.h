@@ -248,6 +248,10 @@ const lab_algo *lab_algo_find(const char *name);   /* exact name */
 const lab_variant *lab_variant_find(const lab_algo *a, const char *name);
 /* The variant that speedups are measured against (LAB_OMP_BASELINE), or NULL. */
 const lab_variant *lab_algo_baseline(const lab_algo *a);
+/* One table's speedups against its own baseline row, when that row ran:
+ * the baseline reads 1.00x, as in the lecture's tables (without it the
+ * rows keep the speedup against the reference run lab_run made). */
+void lab_rebase_speedups(const lab_algo *a, lab_result *rows, int n);
 
 
 /* ---------------------------------------------------------------- inputs */

@@ -342,17 +342,20 @@ static enum cmd_status cmd_answer(struct session *s, int argc, char **argv)
     const struct lesson_question *qq = &st->questions[q];
     int r = lesson_check_answer(qq, text);
     if (r < 0) {
-        out_printf("noted. This question has no single answer to check: compare yours with what the "
-                   "next step says.\n");
+        out_printf("noted. This question has no single answer to check; compare yours with this: %s\n",
+                   qq->explain ? qq->explain : "what the next step says.");
         return CMD_OK;
     }
     if (r == 0) {
         out_printf("%snot quite.%s", out_color(OUT_WARN), out_color(OUT_RESET));
         if (qq->hint) out_printf(" Hint: %s", qq->hint);
+        if (qq->explain) out_printf(" Why: %s", qq->explain);
         out_printf(" Try again, or `next` to go on.\n");
         return CMD_OK;
     }
-    out_printf("%sright.%s\n", out_color(OUT_GOOD), out_color(OUT_RESET));
+    out_printf("%sright.%s", out_color(OUT_GOOD), out_color(OUT_RESET));
+    if (qq->explain) out_printf(" %s", qq->explain);
+    out_printf("\n");
     if (!g_right[q]) {
         g_right[q] = 1;
         struct lesson_progress p;

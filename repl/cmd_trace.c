@@ -53,9 +53,10 @@ int sess_record_trace(struct session *s, const lab_variant *v, lab_trace *t, lab
         if (asked > 0) {
             /* n too large to record every step: a small instance of the same
              * configuration, two blocks of the same block size where the
-             * variant's n is one element per thread, else the picture size. */
+             * variant's n is one element per thread (and the family has no
+             * picture size, or the block was set), else the picture size. */
             int blocks = 0;
-            if (!(v->flags & LAB_BLOCK_2D) && s->algo->trace_n <= 0 && cfg.block > 0) {
+            if (!(v->flags & LAB_BLOCK_2D) && (s->algo->trace_n <= 0 || s->cfg.block > 0) && cfg.block > 0) {
                 int ipt = v->items_per_thread > 0 ? v->items_per_thread : 1;
                 long long two = 2LL * cfg.block * ipt;
                 if (two > v->trace_max_n) two = v->trace_max_n;

@@ -14,6 +14,7 @@
 
 #include <cmark.h>
 
+#include "repl/answer.h"
 #include "repl/cmd.h"
 #include "repl/out.h"
 
@@ -168,6 +169,9 @@ void lesson_free(struct lesson *l)
             free(qq->hint);
             for (int a = 0; a < qq->nanswers; a++) free(qq->answers[a]);
             free(qq->answers);
+            for (int a = 0; a < qq->nchoices; a++) free(qq->choices[a]);
+            free(qq->choices);
+            free(qq->explain);
         }
         free(st->questions);
         for (int k = 0; k < st->nlectures; k++) {
@@ -371,29 +375,60 @@ static int cmd_line(struct lesson *l, struct lesson_step *st, char *text, int li
     return 0;
 }
 
+/* "KEY: value" lines of a question block: the value after key, or NULL when
+ * the line is not one; "" (with err filled) when the value is missing. */
+static char *question_key(struct lesson *l, int line, char *t, const char *key, const char *what,
+                          char *err, size_t errlen)
+{
+    size_t kl = strlen(key);
+    if (strncmp(t, key, kl) != 0) return NULL;
+    char *v = trim(t + kl);
+    if (!*v) fail(err, errlen, l->path, line, "\"%s\" needs %s after it", key, what);
+    return v;
+}
+
+/* Append a string to a growing list. */
+static void list_add(char ***list, int *n, const char *v)
+{
+    *list = xrealloc(*list, sizeof **list * (size_t)(*n + 1));
+    (*list)[(*n)++] = xstrdup(v);
+}
+
 static int question_line(struct lesson *l, struct lesson_step *st, char *text, int line, void *ctx,
                          char *err, size_t errlen)
 {
     struct lesson_question *q = ctx;
-    char *t = trim(text);
+    char *t = trim(text), *v;
     if (!*t) return 0;
-    if (strncmp(t, "answer:", 7) == 0) {
-        char *a = trim(t + 7);
-        if (!*a) {
-            fail(err, errlen, l->path, line, "\"answer:\" needs the answer after it");
-            return -1;
-        }
-        q->answers = xrealloc(q->answers, sizeof *q->answers * (size_t)(q->nanswers + 1));
-        q->answers[q->nanswers++] = xstrdup(a);
+    if ((v = question_key(l, line, t, "answer:", "the answer", err, errlen))) {
+        if (!*v) return -1;
+        list_add(&q->answers, &q->nanswers, v);
         return 0;
     }
-    if (strncmp(t, "hint:", 5) == 0) {
-        char *h = trim(t + 5);
-        if (!*h) {
-            fail(err, errlen, l->path, line, "\"hint:\" needs the hint after it");
+    if ((v = question_key(l, line, t, "hint:", "the hint", err, errlen))) {
+        if (!*v) return -1;
+        set_str(&q->hint, v);
+        return 0;
+    }
+    if ((v = question_key(l, line, t, "explain:", "the explanation", err, errlen))) {
+        if (!*v) return -1;
+        if (q->explain) { /* several lines make one explanation */
+            size_t old = strlen(q->explain);
+            q->explain = xrealloc(q->explain, old + strlen(v) + 2);
+            q->explain[old] = ' ';
+            strcpy(q->explain + old + 1, v);
+        } else {
+            set_str(&q->explain, v);
+        }
+        return 0;
+    }
+    if ((v = question_key(l, line, t, "choice:", "the choice's text", err, errlen))) {
+        if (!*v) return -1;
+        if (q->nchoices >= 26) {
+            fail(err, errlen, l->path, line, "a question has at most 26 choices (a to z)");
             return -1;
         }
-        set_str(&q->hint, h);
+        list_add(&q->choices, &q->nchoices, v);
         return 0;
     }
     if (q->nanswers > 0) {
@@ -459,11 +494,29 @@ static int scan_block(struct lesson *l, struct lesson_step *st, cmark_node *n, c
             fail(err, errlen, l->path, line, "this question block has no question");
             rc = -1;
         }
+        if (rc == 0 && q.nanswers == 0 && !q.explain) {
+            fail(err, errlen, l->path, line,
+                 "an open question (no answer: line) needs explain: with the answer to compare with");
+            rc = -1;
+        }
+        if (rc == 0 && q.nchoices == 1) {
+            fail(err, errlen, l->path, line, "a multiple-choice question needs two choices or more");
+            rc = -1;
+        }
+        for (int a = 0; rc == 0 && a < q.nanswers && q.nchoices > 0; a++)
+            if (answer_choice(q.answers[a], (const char *const *)q.choices, q.nchoices) < 0) {
+                fail(err, errlen, l->path, line,
+                     "answer \"%s\" is none of the choices (give its letter or its text)", q.answers[a]);
+                rc = -1;
+            }
         if (rc != 0) {
             free(q.text);
             free(q.hint);
             for (int a = 0; a < q.nanswers; a++) free(q.answers[a]);
             free(q.answers);
+            for (int a = 0; a < q.nchoices; a++) free(q.choices[a]);
+            free(q.choices);
+            free(q.explain);
             return -1;
         }
         st->questions = xrealloc(st->questions, sizeof *st->questions * (size_t)(st->nquestions + 1));
@@ -736,55 +789,18 @@ void lesson_list_free(char **paths, int n)
     free(paths);
 }
 
-/* Lower case, inner runs of space collapsed, trailing dots and spaces gone. */
-static void normalize(const char *in, char *out, size_t len)
-{
-    size_t o = 0;
-    int space = 0;
-    while (isspace((unsigned char)*in)) in++;
-    for (; *in && o + 1 < len; in++) {
-        if (isspace((unsigned char)*in)) {
-            space = 1;
-            continue;
-        }
-        if (space) {
-            if (o + 2 >= len) break; /* room for the space, the character and the NUL */
-            out[o++] = ' ';
-        }
-        space = 0;
-        out[o++] = (char)tolower((unsigned char)*in);
-    }
-    while (o > 0 && (out[o - 1] == '.' || out[o - 1] == '!')) o--;
-    out[o] = 0;
-}
-
-static int as_number(const char *s, double *v)
-{
-    char buf[128];
-    size_t o = 0;
-    for (; *s && o + 1 < sizeof buf; s++)
-        if (*s != ',' && *s != '_' && *s != ' ') buf[o++] = *s; /* 3,321,858,913 */
-    buf[o] = 0;
-    if (!o) return 0;
-    char *end;
-    errno = 0;
-    *v = strtod(buf, &end);
-    return *end == 0 && errno == 0;
-}
-
 int lesson_check_answer(const struct lesson_question *q, const char *answer)
 {
     if (q->nanswers == 0) return -1;
-    char a[512], b[512];
-    normalize(answer, a, sizeof a);
-    for (int i = 0; i < q->nanswers; i++) {
-        normalize(q->answers[i], b, sizeof b);
-        if (strcmp(a, b) == 0) return 1;
-        double x, y;
-        if (as_number(a, &x) && as_number(b, &y)) {
-            double tol = fabs(y) * 1e-9;
-            if (fabs(x - y) <= tol) return 1;
-        }
+    if (q->nchoices > 0) {
+        const char *const *ch = (const char *const *)q->choices;
+        int c = answer_choice(answer, ch, q->nchoices);
+        if (c < 0) return 0;
+        for (int i = 0; i < q->nanswers; i++)
+            if (answer_choice(q->answers[i], ch, q->nchoices) == c) return 1;
+        return 0;
     }
+    for (int i = 0; i < q->nanswers; i++)
+        if (answer_match(answer, q->answers[i])) return 1;
     return 0;
 }

@@ -26,6 +26,9 @@ struct lesson_question {
     char **answers;   /* accepted answers; none: an open question */
     int nanswers;
     char *hint;       /* said after a wrong answer, or NULL */
+    char *explain;    /* said after every checked answer, right or wrong, or NULL */
+    char **choices;   /* multiple choice: the options, answered by letter or text */
+    int nchoices;
     int line;
 };
 
@@ -100,7 +103,9 @@ char **lesson_list(const char *lang, int *n);
 void lesson_list_free(char **paths, int n);
 
 /* Check an answer against a question: 1 right, 0 wrong, -1 nothing to
- * check (an open question). */
+ * check (an open question). Tolerant as answer.h says; with choices, the
+ * reply names a choice (its letter or its text) and that choice must be
+ * one of the answers (given as letters or texts). */
 int lesson_check_answer(const struct lesson_question *q, const char *answer);
 
 /* ---- rendering (lesson_render.c) */

@@ -378,7 +378,19 @@ void lesson_render_step(const struct lesson *l, int i, int width, int margin)
         buf_str(&b, q->text);
         wrap(b.p, width, pad, pad);
         free(b.p);
-        if (q->nanswers)
+        for (int c = 0; c < q->nchoices; c++) {
+            char line[1024];
+            snprintf(line, sizeof line, "%c) %s", 'a' + c, q->choices[c]);
+            char ind[64];
+            snprintf(ind, sizeof ind, "%s   ", pad);
+            char first[64];
+            snprintf(first, sizeof first, "%s  ", pad);
+            wrap(line, width, first, ind);
+        }
+        if (q->nchoices)
+            out_printf("%s%s(answer it with: answer LETTER, or the choice's words)%s\n", pad,
+                       out_color(OUT_DIM), out_color(OUT_RESET));
+        else if (q->nanswers)
             out_printf("%s%s(answer it with: answer YOUR ANSWER)%s\n", pad, out_color(OUT_DIM),
                        out_color(OUT_RESET));
         else
@@ -388,43 +400,3 @@ void lesson_render_step(const struct lesson *l, int i, int width, int margin)
     }
 }
 
-void lesson_print_beside(struct session *s, const struct lesson_step *st)
-{
-    if (!st || st->nlectures == 0) {
-        out_printf("this step has no lecture numbers to compare with\n");
-        return;
-    }
-    for (int k = 0; k < st->nlectures; k++) {
-        const struct lesson_lecture *lc = &st->lectures[k];
-        const char *hdr[] = {"row", "the lecture", "here"};
-        struct out_table *t = out_table_new(3, hdr, "lrr");
-        int matched = 0;
-        for (int r = 0; r < lc->nrows; r++) {
-            char here[96] = "-";
-            for (int j = 0; j < s->nresults; j++) {
-                const lab_result *res = &s->results[j];
-                char full[2 * LAB_NAME_MAX + 2];
-                snprintf(full, sizeof full, "%s/%s", res->algo, res->variant);
-                if (strcmp(lc->rows[r].label, res->variant) != 0 && strcmp(lc->rows[r].label, full) != 0)
-                    continue;
-                if (!res->ran)
-                    snprintf(here, sizeof here, "not run");
-                else
-                    snprintf(here, sizeof here, "%.3g ms%s", res->ms,
-                             res->backend == LAB_BACKEND_SIM ? " (simulator)" : "");
-                matched++;
-                break;
-            }
-            const char *cells[] = {lc->rows[r].label, lc->rows[r].value, here};
-            out_table_row(t, cells);
-        }
-        out_printf("The lecture measured these (%s); here:\n", lc->source);
-        out_table_print(t);
-        out_table_free(t);
-        if (!matched)
-            out_printf("(no row of the last run matches: run the step's commands first)\n");
-        else if (s->nresults > 0 && s->results[0].backend == LAB_BACKEND_SIM)
-            out_printf("(simulator times are CPU time of the simulation, not GPU time: compare the "
-                       "order of the rows, not the numbers)\n");
-    }
-}

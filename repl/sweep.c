@@ -185,9 +185,9 @@ static void occ_on_model(const lab_launch_probe *l, const lab_config *cfg, sweep
     int fb = 0;
     const occ_model *m = sweep_model(cfg, &fb);
     char rnote[128] = "";
-    const occ_resource *res = occ_resource_find(lab_resource_table, lab_resource_count, l->kernel,
-                                                cfg->dtype, m->cc_major * 10 + m->cc_minor, rnote,
-                                                sizeof rnote);
+    const occ_resource *res = occ_resource_find_block(lab_resource_table, lab_resource_count, l->kernel,
+                                                      cfg->dtype, m->cc_major * 10 + m->cc_minor, threads,
+                                                      rnote, sizeof rnote);
     occ_kernel k;
     memset(&k, 0, sizeof k);
     k.regs = res ? res->regs : 0;

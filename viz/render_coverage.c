@@ -476,6 +476,45 @@ static void describe_final(const cmodel *m, const cstate *s, viz_frame_info *inf
                          shape, verb);
 }
 
+/* Do a warp's threads touch neighbouring elements? For each warp, the first
+ * element of each of its threads: the warp is coalesced when those lie side
+ * by side in lane order. *segments: the most 32-element segments one warp's
+ * accesses fall in; *stride: the distance between lane 0's and lane 1's
+ * elements in that warp. Returns 1 when every warp is coalesced. */
+static int warps_coalesce(const cmodel *m, long long *segments, long long *stride)
+{
+    int all = 1;
+    *segments = 1;
+    *stride = 1;
+    size_t i = 0;
+    while (i < m->nev) {
+        const uint32_t blk = m->ev[i].block, warp = m->ev[i].thread / WARP;
+        long long idx[WARP], nidx = 0;
+        uint32_t last = ~0u;
+        for (; i < m->nev && m->ev[i].block == blk && m->ev[i].thread / WARP == warp; i++) {
+            if (m->ev[i].thread == last) continue; /* a thread's first element only */
+            last = m->ev[i].thread;
+            if (nidx < WARP) idx[nidx++] = m->ev[i].index;
+        }
+        int side = 1;
+        for (long long k = 1; k < nidx; k++)
+            if (idx[k] != idx[k - 1] + 1) side = 0;
+        if (side) continue;
+        all = 0;
+        long long seg = 0;
+        for (long long k = 0; k < nidx; k++) {
+            int seen = 0;
+            for (long long j = 0; j < k && !seen; j++) seen = idx[j] / WARP == idx[k] / WARP;
+            seg += !seen;
+        }
+        if (seg > *segments) {
+            *segments = seg;
+            *stride = nidx > 1 ? idx[1] - idx[0] : 1;
+        }
+    }
+    return all;
+}
+
 static void describe(const cmodel *m, const cstate *s, int frame, viz_frame_info *info)
 {
     char launch[128], shape[64];
@@ -518,8 +557,16 @@ static void describe(const cmodel *m, const cstate *s, int frame, viz_frame_info
         describe_final(m, s, info, launch, shape);
     } else {
         viz_info_title(info, "thread index");
-        viz_info_caption(info, "The same map with threadIdx.x %% 10 in every cell: neighbouring elements "
-                         "belong to neighbouring threads, which is what makes the accesses coalesce.");
+        long long seg, stride;
+        const char *acc = m->kind == LAB_EV_WRITE ? "writes" : "reads";
+        if (warps_coalesce(m, &seg, &stride))
+            viz_info_caption(info, "The same map with threadIdx.x %% 10 in every cell: neighbouring elements "
+                             "belong to neighbouring threads of a warp, so its %s coalesce into few memory "
+                             "transactions.", acc);
+        else
+            viz_info_caption(info, "The same map with threadIdx.x %% 10 in every cell: neighbouring threads "
+                             "of a warp touch elements %lld apart, so one warp's %s fall in up to %lld "
+                             "different 32-element segments: they do not coalesce.", stride, acc, seg);
     }
     long long never = m->elems - s->covered;
     viz_info_counter(info, "elements", m->elems, NULL);

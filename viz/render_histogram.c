@@ -606,11 +606,14 @@ static void contention_sentence(const hmodel *m, const hstate *s, char *buf, siz
     const char *where = m->priv ? "shared-memory" : "global";
     if (s->maxheat >= WARP)
         snprintf(buf, len,
-                 "All 32 lanes of warp %d hit bin %d: 32 %s atomics on one address run one "
-                 "after another%s", s->worst_warp, s->hotbin, where,
-                 m->priv ? ", but only inside this block, and a shared atomic costs a few cycles."
-                         : ", and every warp of every block queues on that same counter: "
-                           "this is why global on a flat image serialises the whole GPU.");
+                 "All 32 lanes of warp %d hit bin %d: 32 %s atomics on one address%s", s->worst_warp,
+                 s->hotbin, where,
+                 m->priv ? ", which in principle take turns on that counter; yet only this block's threads "
+                           "contend, and on the H200 shared took 0.0345 ms on the flat image against "
+                           "0.0396 ms on the photo: same-address shared atomics of a warp cost little there."
+                         : ", which the L2 cache performs one at a time, and every warp of every block "
+                           "queues on that same counter: on the H200 global took 24.3 ms on the flat "
+                           "image against 4.6 ms on the photo.");
     else if (s->maxheat > 1)
         snprintf(buf, len,
                  "Up to %d lanes of warp %d hit bin %d: their %s atomics on that counter wait "

@@ -1,787 +1,18 @@
-/* render_reduce.c - the reduction tree, step by step.
- *
- * Frames of one trace:
- *   input           the values in global memory, coloured by the block that reads them
- *   per launch:
- *     load          threads read global memory and store partials (shared or registers)
- *     one per step  a tree step s[dst] += s[src], a shuffle round, a shared read/write
- *     block results thread 0 of each block: atomicAdd, or a write for the next launch
- *   final           the answer against the CPU's
- *
- * A "step" is what the threads of a block do between two barriers, split
- * further by the position of the operation in each thread's sequence: the
- * k-th operation of a kind (shared memory, registers, block result) of
- * every thread in barrier epoch e belongs to one step. That groups
- * `s[tid] += s[tid + s]; __syncthreads();` rounds and the five rounds of a
- * warp shuffle without knowing any variant's source.
+/* render_reduce.c - the reduction tree, step by step: the drawing. The
+ * frames and their statistics come from reduce_model.c, the captions from
+ * reduce_words.c.
  *
  * Two pictures: the tree view (a block's whole array fits on one line: every
  * step below the previous one, the classic folding tree) and the grid view
  * (larger blocks: one line per warp, the current step only). Pairs being
  * added are arrows from source to destination ("◄──┘") when they do not
  * cross, "▲" when the source sits in the same column of the next line,
- * else "+d" under the destination (its source is d elements on).
- *
- * Every frame is drawn from the trace alone: the model is rebuilt on each
- * call (a 256-element trace takes well under a millisecond), so there is no
- * cache to go stale.
- */
-#include "viz/render.h"
+ * else "+d" under the destination (its source is d elements on). */
+#include "viz/reduce_model.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define WARP 32
-#define NBANKS 32
-#define MAX_SHOWN_BLOCKS 64 /* blocks a picture can show; counters cover all */
-
-enum fkind { F_INPUT, F_LOAD, F_STEP, F_RESULT, F_FINAL };
-
-/* What an event is to this renderer. */
-enum ecls { C_NONE = 0, C_LOAD, C_STEP, C_RESULT };
-
-typedef struct rframe {
-    int kind, launch;
-    uint32_t epoch, ord;  /* F_STEP: the step key */
-    uint32_t min_epoch;   /* smallest epoch among its events */
-    size_t first, count;  /* its events: m->fev[first .. first+count) */
-} rframe;
-
-typedef struct rlaunch {
-    int bd, nblocks;     /* threads per block, blocks */
-    int shared_n;        /* shared-memory extent touched (elements) */
-    int slots;           /* cells per block in the picture: max(bd, shared_n) */
-    int first, nframes;  /* its frames */
-    int load, result;    /* frame index of its load and result frames, or -1 */
-    uint32_t nbar_epochs;
-    unsigned char *bar;  /* bar[e]: a barrier ended epoch e */
-    int max_reads;       /* most global reads by one thread */
-    int load_shared;     /* the load stores into shared memory */
-} rlaunch;
-
-typedef struct rmodel {
-    const lab_trace *t;
-    const lab_event **ev; /* every event, in key order */
-    size_t nev;
-    const lab_event **fev; /* events grouped by frame, key order within */
-    rframe *fr;
-    int nfr;
-    rlaunch L[LAB_TRACE_MAX_LAUNCHES];
-    int nl;
-    int vw;              /* width of the widest value */
-    int *reader;         /* input element -> block that reads it (launch 0), -1 */
-    double ref;          /* the CPU's sum of the input */
-    int have_ref;
-} rmodel;
-
-/* ------------------------------------------------------------ the model */
-
-static int is_op(const lab_event *e)
-{
-    switch (e->kind) {
-    case LAB_EV_ADD:
-    case LAB_EV_SHFL: return 1;
-    case LAB_EV_READ:
-    case LAB_EV_WRITE: return e->space != LAB_SP_GLOBAL;
-    default: return 0;
-    }
-}
-
-static int is_result(const lab_event *e)
-{
-    return (e->kind == LAB_EV_ATOMIC) || (e->kind == LAB_EV_WRITE && e->space == LAB_SP_GLOBAL);
-}
-
-/* A step: the ord-th operation of class cls that a thread does in barrier
- * epoch `epoch`. Classes are counted apart so that a conditional shared
- * access before a shuffle (only some lanes do it) does not shift the
- * shuffle rounds against each other. rank: how many operations the thread
- * did before it in the epoch; steps of one epoch play in order of their
- * largest rank. */
-enum { K_SHARED = 0, K_REG, K_RESULT };
-typedef struct key {
-    uint32_t epoch, ord, cls, rank;
-} key;
-
-static int key_cmp(const void *a, const void *b)
-{
-    const key *x = a, *y = b;
-    if (x->epoch != y->epoch) return x->epoch < y->epoch ? -1 : 1;
-    if (x->cls != y->cls) return x->cls < y->cls ? -1 : 1;
-    if (x->ord != y->ord) return x->ord < y->ord ? -1 : 1;
-    return 0;
-}
-
-/* The order steps play in. */
-static int play_cmp(const void *a, const void *b)
-{
-    const key *x = a, *y = b;
-    if (x->epoch != y->epoch) return x->epoch < y->epoch ? -1 : 1;
-    if (x->rank != y->rank) return x->rank < y->rank ? -1 : 1;
-    return key_cmp(a, b);
-}
-
-static uint32_t op_class(const lab_event *e)
-{
-    if (is_result(e)) return K_RESULT;
-    if (e->kind == LAB_EV_SHFL || e->space == LAB_SP_REG) return K_REG;
-    return K_SHARED;
-}
-
-static void model_free(rmodel *m)
-{
-    free(m->ev);
-    free(m->fev);
-    free(m->fr);
-    free(m->reader);
-    for (int l = 0; l < m->nl; l++) free(m->L[l].bar);
-    memset(m, 0, sizeof *m);
-}
-
-static int digits(double a)
-{
-    int d = 1;
-    while (a >= 10 && d < 20) {
-        a /= 10;
-        d++;
-    }
-    return d;
-}
-
-static int model_build(rmodel *m, const lab_trace *t)
-{
-    memset(m, 0, sizeof *m);
-    m->t = t;
-    size_t n = t->count;
-    m->ev = malloc((n ? n : 1) * sizeof *m->ev);
-    unsigned char *cls = calloc(n ? n : 1, 1);
-    key *k = malloc((n ? n : 1) * sizeof *k);
-    int *fidx = malloc((n ? n : 1) * sizeof *fidx);
-    key *keys = malloc((n ? 2 * n : 1) * sizeof *keys);
-    if (!m->ev || !cls || !k || !fidx || !keys) goto fail;
-    m->nev = n;
-
-    /* Key order: lab_run() returns traces sorted (kernels/lab.h). */
-    for (size_t i = 0; i < n; i++) m->ev[i] = &t->ev[i];
-
-    /* Launches: from the header, else from the events. */
-    int nl = t->nlaunches;
-    for (size_t i = 0; i < n; i++)
-        if ((int)m->ev[i]->launch + 1 > nl) nl = (int)m->ev[i]->launch + 1;
-    if (nl > LAB_TRACE_MAX_LAUNCHES) nl = LAB_TRACE_MAX_LAUNCHES;
-    m->nl = nl;
-    for (int l = 0; l < nl; l++) {
-        rlaunch *L = &m->L[l];
-        L->load = L->result = -1;
-        if (l < t->nlaunches) {
-            const lab_launch_info *li = &t->launches[l];
-            L->bd = (int)(li->block[0] * (li->block[1] ? li->block[1] : 1) * (li->block[2] ? li->block[2] : 1));
-            L->nblocks = (int)(li->grid[0] * (li->grid[1] ? li->grid[1] : 1) * (li->grid[2] ? li->grid[2] : 1));
-        }
-    }
-
-    /* Classify each event; number each thread's operations within an epoch. */
-    double maxabs = 0;
-    int frac = 0;
-    uint32_t cur_l = ~0u, cur_b = ~0u, cur_t = ~0u, cur_e = 0, ord[3] = {0, 0, 0}, rank = 0;
-    int started = 0, reads = 0;
-    for (size_t i = 0; i < n; i++) {
-        const lab_event *e = m->ev[i];
-        if ((int)e->launch >= nl) continue;
-        rlaunch *L = &m->L[e->launch];
-        if (e->launch != cur_l || e->block != cur_b || e->thread != cur_t) {
-            cur_l = e->launch;
-            cur_b = e->block;
-            cur_t = e->thread;
-            cur_e = e->epoch;
-            ord[0] = ord[1] = ord[2] = rank = 0;
-            started = 0;
-            reads = 0;
-        }
-        if (e->epoch != cur_e) {
-            cur_e = e->epoch;
-            ord[0] = ord[1] = ord[2] = rank = 0;
-        }
-        if ((int)e->thread + 1 > L->bd && (int)e->launch >= t->nlaunches) L->bd = (int)e->thread + 1;
-        if ((int)e->block + 1 > L->nblocks) L->nblocks = (int)e->block + 1;
-        if (e->space == LAB_SP_SHARED && e->kind != LAB_EV_BARRIER) {
-            int ext = e->a + 1;
-            if (e->kind == LAB_EV_ADD && e->b + 1 > ext) ext = e->b + 1;
-            if (ext > L->shared_n && ext < (1 << 24)) L->shared_n = ext;
-        }
-        if (e->kind == LAB_EV_BARRIER) {
-            if (e->epoch + 1 > L->nbar_epochs) {
-                unsigned char *b = realloc(L->bar, e->epoch + 1);
-                if (!b) goto fail;
-                memset(b + L->nbar_epochs, 0, e->epoch + 1 - L->nbar_epochs);
-                L->bar = b;
-                L->nbar_epochs = e->epoch + 1;
-            }
-            L->bar[e->epoch] = 1;
-            continue;
-        }
-        if (e->kind == LAB_EV_READ && e->space == LAB_SP_GLOBAL) {
-            cls[i] = C_LOAD;
-            if (++reads > L->max_reads) L->max_reads = reads;
-        } else if (e->kind == LAB_EV_WRITE && e->space == LAB_SP_SHARED && !started) {
-            cls[i] = C_LOAD; /* the thread stores its partial: part of the load */
-            started = 1;
-            L->load_shared = 1;
-        } else if (is_op(e) || is_result(e)) {
-            /* Block results are steps too: in the vector variant the last
-             * block still works after every block has written its sum. */
-            cls[i] = is_result(e) ? C_RESULT : C_STEP;
-            k[i].epoch = e->epoch;
-            k[i].cls = op_class(e);
-            k[i].ord = ord[k[i].cls]++;
-            k[i].rank = rank++;
-            started = 1;
-        } else {
-            continue;
-        }
-        double vals[2] = {e->v, e->kind == LAB_EV_SHFL ? e->v2 : 0};
-        for (int j = 0; j < 2; j++) {
-            double a = fabs(vals[j]);
-            if (isfinite(a) && a > maxabs) maxabs = a;
-            if (isfinite(vals[j]) && vals[j] != floor(vals[j])) frac = 1;
-        }
-    }
-
-    /* Frames: input, then per launch its load, steps and results, then final. */
-    int cap = 2;
-    for (int l = 0; l < nl; l++) cap += 2;
-    for (size_t i = 0; i < n; i++)
-        if (cls[i] == C_STEP || cls[i] == C_RESULT) cap++;
-    m->fr = calloc((size_t)cap, sizeof *m->fr);
-    if (!m->fr) goto fail;
-    m->fr[m->nfr++].kind = F_INPUT;
-    for (int l = 0; l < nl; l++) {
-        rlaunch *L = &m->L[l];
-        int has_load = 0;
-        size_t nk = 0;
-        for (size_t i = 0; i < n; i++) {
-            if ((int)m->ev[i]->launch != l) continue;
-            if (cls[i] == C_LOAD) has_load = 1;
-            if (cls[i] == C_STEP || cls[i] == C_RESULT) keys[nk++] = k[i];
-        }
-        qsort(keys, nk, sizeof *keys, key_cmp);
-        size_t nu = 0;
-        for (size_t i = 0; i < nk; i++) {
-            if (nu == 0 || key_cmp(&keys[nu - 1], &keys[i]) != 0) keys[nu++] = keys[i];
-            else if (keys[i].rank > keys[nu - 1].rank) keys[nu - 1].rank = keys[i].rank;
-        }
-        /* keys stays in lookup order; order[] says where each step plays. */
-        key *play = keys + nu;
-        memcpy(play, keys, nu * sizeof *keys);
-        qsort(play, nu, sizeof *play, play_cmp);
-        L->first = m->nfr;
-        if (has_load) {
-            L->load = m->nfr;
-            m->fr[m->nfr].kind = F_LOAD;
-            m->fr[m->nfr++].launch = l;
-        }
-        int step0 = m->nfr;
-        for (size_t i = 0; i < nu; i++) {
-            rframe *f = &m->fr[m->nfr++];
-            f->kind = F_STEP;
-            f->launch = l;
-            f->epoch = play[i].epoch;
-            f->ord = play[i].ord;
-            /* where each lookup key plays: keep it in the key's rank field */
-            key *q = bsearch(&play[i], keys, nu, sizeof *keys, key_cmp);
-            q->rank = (uint32_t)i;
-        }
-        L->nframes = m->nfr - L->first;
-        /* Which frame each event of this launch belongs to. */
-        for (size_t i = 0; i < n; i++) {
-            if ((int)m->ev[i]->launch != l) continue;
-            fidx[i] = -1;
-            if (cls[i] == C_LOAD) fidx[i] = L->load;
-            else if (cls[i] == C_STEP || cls[i] == C_RESULT) {
-                key *p = bsearch(&k[i], keys, nu, sizeof *keys, key_cmp);
-                fidx[i] = step0 + (int)p->rank;
-            }
-        }
-    }
-    m->fr[m->nfr++].kind = F_FINAL;
-    if (m->nl > 0) m->fr[m->nfr - 1].launch = m->nl - 1;
-
-    /* Group the events by frame, keeping key order (a counting sort). */
-    m->fev = malloc((n ? n : 1) * sizeof *m->fev);
-    if (!m->fev) goto fail;
-    int *nonres = calloc((size_t)m->nfr, sizeof *nonres);
-    if (!nonres) goto fail;
-    for (int f = 0; f < m->nfr; f++) m->fr[f].min_epoch = ~0u;
-    for (size_t i = 0; i < n; i++) {
-        if ((int)m->ev[i]->launch >= nl || cls[i] == C_NONE || fidx[i] < 0) continue;
-        rframe *f = &m->fr[fidx[i]];
-        f->count++;
-        if (cls[i] != C_RESULT) nonres[fidx[i]]++;
-        if (m->ev[i]->epoch < f->min_epoch) f->min_epoch = m->ev[i]->epoch;
-    }
-    /* A step made of block results only is a result frame. */
-    for (int f = 0; f < m->nfr; f++)
-        if (m->fr[f].kind == F_STEP && m->fr[f].count > 0 && nonres[f] == 0) {
-            m->fr[f].kind = F_RESULT;
-            if (m->L[m->fr[f].launch].result < 0) m->L[m->fr[f].launch].result = f;
-        }
-    free(nonres);
-    size_t off = 0;
-    for (int f = 0; f < m->nfr; f++) {
-        m->fr[f].first = off;
-        off += m->fr[f].count;
-        m->fr[f].count = 0;
-    }
-    for (size_t i = 0; i < n; i++) {
-        if ((int)m->ev[i]->launch >= nl || cls[i] == C_NONE || fidx[i] < 0) continue;
-        rframe *f = &m->fr[fidx[i]];
-        m->fev[f->first + f->count++] = m->ev[i];
-    }
-    for (int l = 0; l < nl; l++) {
-        rlaunch *L = &m->L[l];
-        if (L->bd < 1) L->bd = 1;
-        if (L->nblocks < 1) L->nblocks = 1;
-        L->slots = L->shared_n > L->bd ? L->shared_n : L->bd;
-    }
-
-    /* The input, who reads it, and the CPU's answer (compensated sum). */
-    if (t->input && t->n > 0) {
-        double s = 0, comp = 0;
-        for (long long i = 0; i < t->n; i++) {
-            double v = t->input[i];
-            double y = v - comp, u = s + y;
-            comp = (u - s) - y;
-            s = u;
-            if (fabs(v) > maxabs) maxabs = fabs(v);
-            if (v != floor(v)) frac = 1;
-        }
-        m->ref = s;
-        m->have_ref = 1;
-        if (fabs(s) > maxabs) maxabs = fabs(s);
-        m->reader = malloc((size_t)t->n * sizeof *m->reader);
-        if (!m->reader) goto fail;
-        for (long long i = 0; i < t->n; i++) m->reader[i] = -1;
-        for (size_t i = 0; i < n; i++) {
-            const lab_event *e = m->ev[i];
-            if (e->launch == 0 && e->kind == LAB_EV_READ && e->space == LAB_SP_GLOBAL && e->a >= 0 &&
-                e->a < t->n && m->reader[e->a] < 0)
-                m->reader[e->a] = (int)e->block;
-        }
-    }
-    if (t->dtype == LAB_INT || t->dtype == LAB_U8) frac = 0;
-    m->vw = digits(maxabs) + (frac ? 3 : 0);
-    if (m->vw > 9) m->vw = 9;
-
-    free(cls);
-    free(k);
-    free(fidx);
-    free(keys);
-    return 0;
-fail:
-    free(cls);
-    free(k);
-    free(fidx);
-    free(keys);
-    model_free(m);
-    return -1;
-}
-
-/* ------------------------------------------------------- frame statistics */
-
-/* Per (block, warp) of one frame. */
-typedef struct wstat {
-    int active, lanes, ways;
-} wstat;
-
-typedef struct fstats {
-    long long active, idle_in_active, divergent, barriers;
-    int ways;            /* worst n-way bank conflict; 0 when no shared access */
-    int nadd, nshfl, nread_s, nwrite_s, natomic, nwrite_g, nread_g, nload_write;
-    int offset;          /* the common src - dst of the pairs, or 0 */
-    int uniform;         /* every pair has that offset */
-    int xor_pattern;     /* shuffle pairs are lane ^ d */
-    int downward;        /* some shuffle reads a lower lane */
-    int pattern;         /* 1 interleaved (i % 2d == 0), 2 sequential (i < d), 3 thread 0 only */
-    long long warps_active;
-    int nblocks_active;  /* blocks with work in this frame */
-    int only_block;      /* the block, when only one works */
-} fstats;
-
-/* Passes a full warp access needs however the indices lie: 8-byte values
- * fill 256 bytes, two rounds of the 32 banks. Conflicts mean more than this. */
-static int min_passes(const lab_trace *t)
-{
-    return t->smem_elem_bytes > 4 ? t->smem_elem_bytes / 4 : 1;
-}
-
-/* Distinct words per bank among the indices one warp instruction touches. */
-static int bank_ways(const int *idx, int n, int elem_bytes)
-{
-    long long words[WARP];
-    int nw = 0, count[NBANKS] = {0}, ways = 0;
-    if (elem_bytes <= 0) elem_bytes = 4;
-    for (int i = 0; i < n; i++) {
-        long long w = (long long)idx[i] * elem_bytes / 4;
-        int seen = 0;
-        for (int j = 0; j < nw && !seen; j++) seen = words[j] == w;
-        if (seen) continue;
-        words[nw++] = w;
-        int b = (int)(((w % NBANKS) + NBANKS) % NBANKS);
-        if (++count[b] > ways) ways = count[b];
-    }
-    return ways;
-}
-
-/* Walk one frame's events warp by warp. When ws is not NULL it receives the
- * statistics of warps (block b < nshow, warp w) at ws[b * wpb + w]. */
-static void frame_stats(const rmodel *m, int fi, fstats *s, wstat *ws, int nshow)
-{
-    const rframe *f = &m->fr[fi];
-    memset(s, 0, sizeof *s);
-    s->uniform = 1;
-    s->xor_pattern = 1;
-    if (f->kind == F_INPUT || f->kind == F_FINAL) return;
-    const rlaunch *L = &m->L[f->launch];
-    int wpb = (L->bd + WARP - 1) / WARP;
-    int first_pair = 1, interleaved = 1, sequential = 1;
-    size_t i = 0;
-    uint32_t last_block = ~0u;
-    while (i < f->count) {
-        const lab_event *e0 = m->fev[f->first + i];
-        uint32_t blk = e0->block, warp = e0->thread / WARP;
-        if (blk != last_block) {
-            s->nblocks_active++;
-            s->only_block = (int)blk;
-            last_block = blk;
-        }
-        int idx[4][WARP], nidx[4] = {0, 0, 0, 0};
-        int active = 0;
-        uint32_t last_thread = ~0u;
-        for (; i < f->count; i++) {
-            const lab_event *e = m->fev[f->first + i];
-            if (e->block != blk || e->thread / WARP != warp) break;
-            if (e->thread != last_thread) {
-                active++;
-                last_thread = e->thread;
-            }
-            int cl = -1, a = e->a;
-            switch (e->kind) {
-            case LAB_EV_ADD:
-                if (e->space == LAB_SP_SHARED) {
-                    s->nadd++;
-                    if (nidx[0] < WARP) idx[0][nidx[0]++] = e->a;
-                    cl = 1;
-                    a = e->b;
-                }
-                break;
-            case LAB_EV_SHFL: s->nshfl++; break;
-            case LAB_EV_READ:
-                if (e->space == LAB_SP_SHARED) { s->nread_s++; cl = 2; }
-                else if (e->space == LAB_SP_GLOBAL) s->nread_g++;
-                break;
-            case LAB_EV_WRITE:
-                if (e->space == LAB_SP_SHARED) {
-                    if (f->kind == F_LOAD) s->nload_write++;
-                    else s->nwrite_s++;
-                    cl = 3;
-                } else if (e->space == LAB_SP_GLOBAL) {
-                    s->nwrite_g++;
-                }
-                break;
-            case LAB_EV_ATOMIC: s->natomic++; break;
-            default: break;
-            }
-            if (cl >= 0 && nidx[cl] < WARP) idx[cl][nidx[cl]++] = a;
-            /* The pattern of the pairs: src - dst, and which threads work. */
-            int pair = (e->kind == LAB_EV_ADD && e->space == LAB_SP_SHARED) ||
-                       (e->kind == LAB_EV_SHFL && e->b != e->a && e->b >= 0 && e->b < WARP);
-            if (pair) {
-                int d = e->b - e->a;
-                if (first_pair) {
-                    s->offset = d;
-                    first_pair = 0;
-                } else if (d != s->offset) {
-                    s->uniform = 0;
-                }
-                if (e->kind == LAB_EV_SHFL) {
-                    if ((e->a ^ abs(d)) != e->b || abs(d) != abs(s->offset))
-                        s->xor_pattern = 0;
-                    if (d < 0) s->downward = 1;
-                }
-                if (e->kind == LAB_EV_ADD) {
-                    int dd = abs(d);
-                    if (dd == 0 || (int)e->thread % (2 * dd) != 0) interleaved = 0;
-                    if ((int)e->thread >= dd) sequential = 0;
-                }
-            }
-        }
-        int lanes = L->bd - (int)warp * WARP;
-        if (lanes > WARP) lanes = WARP;
-        if (lanes < active) lanes = active;
-        int ways = 0;
-        for (int c = 0; c < 4; c++) {
-            int w = bank_ways(idx[c], nidx[c], m->t->smem_elem_bytes);
-            if (w > ways) ways = w;
-        }
-        s->active += active;
-        s->warps_active++;
-        s->idle_in_active += lanes - active;
-        if (active < lanes) s->divergent++;
-        if (ways > s->ways) s->ways = ways;
-        if (ws && (int)blk < nshow && (int)warp < wpb) {
-            wstat *w = &ws[blk * wpb + warp];
-            w->active = active;
-            w->lanes = lanes;
-            w->ways = ways;
-        }
-    }
-    if (first_pair) s->uniform = 0;
-    /* shfl_down and shfl_xor agree on the lower lanes; only xor sends down. */
-    if (s->nshfl == 0 || !s->downward) s->xor_pattern = 0;
-    if (s->nadd > 0 && s->uniform && s->offset > 0) {
-        if (interleaved && sequential) s->pattern = 3; /* thread 0 alone: both read alike */
-        else if (interleaved) s->pattern = 1;
-        else if (sequential) s->pattern = 2;
-    }
-    /* Barriers passed once this frame is over: those before the next frame
-     * of the launch begins (the __syncthreads that ends this step). */
-    uint32_t limit = ~0u;
-    if (fi + 1 < m->nfr && m->fr[fi + 1].launch == f->launch && m->fr[fi + 1].kind != F_FINAL &&
-        m->fr[fi + 1].count > 0)
-        limit = m->fr[fi + 1].min_epoch;
-    for (uint32_t e = 0; e < L->nbar_epochs; e++)
-        if (L->bar[e] && e < limit) s->barriers++;
-}
-
-/* ---------------------------------------------------------- the captions */
-
-static const char *plural(long long n)
-{
-    return n == 1 ? "" : "s";
-}
-
-/* An answer in full: every digit a float or double carries, so a sum that
- * drifted in the last bits shows it. */
-static void fmt(const rmodel *m, double v, char *b, size_t len)
-{
-    if (m->t->dtype == LAB_FLOAT || m->t->dtype == LAB_DOUBLE) snprintf(b, len, "%.10g", v);
-    else snprintf(b, len, "%.0f", v);
-}
-
-/* The answer the trace reports: its result, else the last block result. */
-static double answer(const rmodel *m)
-{
-    return m->t->result;
-}
-
-/* Did an earlier step of the launch store values in shared memory (lane 0
- * of each warp writing its warp's sum)? */
-static int warp_sums_stored(const rmodel *m, int fi)
-{
-    const rframe *f = &m->fr[fi];
-    for (int i = m->L[f->launch].first; i < fi; i++) {
-        if (m->fr[i].kind != F_STEP) continue;
-        for (size_t j = 0; j < m->fr[i].count; j++) {
-            const lab_event *e = m->fev[m->fr[i].first + j];
-            if (e->kind == LAB_EV_WRITE && e->space == LAB_SP_SHARED) return 1;
-        }
-    }
-    return 0;
-}
-
-static void describe(const rmodel *m, int fi, const fstats *s, viz_frame_info *info)
-{
-    const rframe *f = &m->fr[fi];
-    const lab_trace *t = m->t;
-    const rlaunch *L = f->kind == F_INPUT ? &m->L[0] : &m->L[f->launch];
-    char a[32], b[32];
-    const char *dt = lab_dtype_name(t->dtype);
-    int second = f->launch > 0;
-    switch (f->kind) {
-    case F_INPUT:
-        viz_info_title(info, "input");
-        viz_info_caption(info,
-                         "The input: %lld %s value%s in global memory; %d block%s of %d threads "
-                         "will each reduce a slice of it to one partial sum.",
-                         t->n, dt, plural(t->n), L->nblocks, plural(L->nblocks), L->bd);
-        break;
-    case F_LOAD:
-        viz_info_title(info, second ? "launch %d: load" : "load", f->launch + 1);
-        if (second)
-            viz_info_caption(info,
-                             "Launch %d: %d block%s of %d threads read%s the %d partial sums that the "
-                             "previous launch wrote, so they are added in a fixed order without atomics.",
-                             f->launch + 1, L->nblocks, plural(L->nblocks), L->bd,
-                             L->nblocks == 1 ? "s" : "", m->L[f->launch - 1].nblocks);
-        else if (!L->load_shared)
-            viz_info_caption(info,
-                             "Each thread loads up to %d elements with wide, coalesced reads and adds "
-                             "them in its own registers: no shared memory and no barrier yet.",
-                             L->max_reads);
-        else if (L->max_reads <= 1)
-            viz_info_caption(info,
-                             "Each thread copies one element from global into shared memory; "
-                             "__syncthreads() then waits until the whole block has stored its value.");
-        else if (L->max_reads == 2)
-            viz_info_caption(info,
-                             "Each thread adds two elements while loading, so half as many threads cover "
-                             "the data, and stores the sum in shared memory before __syncthreads().");
-        else
-            viz_info_caption(info,
-                             "Each thread adds up to %d elements in a grid-stride loop (neighbouring "
-                             "threads read neighbouring elements: coalesced) and stores its partial "
-                             "in shared memory.",
-                             L->max_reads);
-        break;
-    case F_STEP: {
-        /* Bank conflicts worth a word: more passes than the element size
-         * needs anyway. */
-        int min_pass = min_passes(t);
-        char conflict[128] = "";
-        if (s->ways > min_pass)
-            snprintf(conflict, sizeof conflict,
-                     ", and %d-way bank conflicts make each shared-memory access take %d passes",
-                     s->ways, s->ways);
-        if (s->nshfl > 0) {
-            int d = abs(s->offset);
-            viz_info_title(info, "shuffle %s%d", s->xor_pattern ? "xor " : "offset ", d);
-            if (s->uniform || s->xor_pattern)
-                viz_info_caption(info,
-                                 "Warp shuffle: each lane adds the register of lane %s%d, straight "
-                                 "from register to register: no shared memory, no __syncthreads(), "
-                                 "and after log2(32) = 5 rounds lane 0 holds the warp's sum.",
-                                 s->xor_pattern ? "i xor " : "i + ", d);
-            else
-                viz_info_caption(info,
-                                 "Warp shuffle: lanes exchange registers directly, without shared "
-                                 "memory or a barrier.");
-        } else if (s->nadd > 0) {
-            int d = abs(s->offset);
-            if (s->uniform) viz_info_title(info, "stride %d", d);
-            else viz_info_title(info, "tree step");
-            /* per block: every block does the same */
-            long long nb = s->nblocks_active > 0 ? s->nblocks_active : 1;
-            long long act = s->active / nb, warps = s->warps_active / nb;
-            if (s->pattern == 1)
-                viz_info_caption(info,
-                                 "Stride %d: threads whose index is a multiple of %d add s[i+%d] into "
-                                 "s[i]; only %lld of %s%d threads work%s, yet %lld warp%s must run "
-                                 "(divergence)%s.",
-                                 d, 2 * d, d, act, nb > 1 ? "each block's " : "the block's ", L->bd,
-                                 act == 1 ? "s" : "", warps, plural(warps), conflict);
-            else if (s->pattern == 3)
-                viz_info_caption(info,
-                                 "Stride %d: thread 0 alone adds s[%d] into s[0], the block's last "
-                                 "addition, while the rest of its warp waits%s.",
-                                 d, d, conflict);
-            else if (s->pattern == 2)
-                viz_info_caption(info,
-                                 "Stride %d: the first %d thread%s add%s s[i+%d] into s[i]; the busy "
-                                 "threads stay packed in %lld warp%s%s, so the other warps retire "
-                                 "instead of diverging%s.",
-                                 d, d, plural(d), d == 1 ? "s" : "", d, warps, plural(warps),
-                                 nb > 1 ? " per block" : "", conflict);
-            else
-                viz_info_caption(info, "%lld thread%s each add one shared-memory element into another%s.",
-                                 s->active, plural(s->active), conflict);
-        } else if (s->nread_s > 0 && warp_sums_stored(m, fi)) {
-            viz_info_title(info, "read warp sums");
-            viz_info_caption(info,
-                             "%lld thread%s of the first warp read the per-warp sums back from shared "
-                             "memory into registers, so one warp can finish the block with shuffles%s.",
-                             s->active, plural(s->active), conflict);
-        } else if (s->nread_s > 0) {
-            viz_info_title(info, "to registers");
-            viz_info_caption(info,
-                             "The first warp copies its partials from shared memory into registers, "
-                             "where warp shuffles can reach them%s.",
-                             conflict);
-        } else if (s->nwrite_s > 0) {
-            viz_info_title(info, "store warp sums");
-            viz_info_caption(info,
-                             "Lane 0 of each warp stores its warp's sum in shared memory; "
-                             "__syncthreads() makes them visible to the whole block%s.",
-                             conflict);
-        } else {
-            viz_info_title(info, "step");
-            viz_info_caption(info, "The threads exchange partial sums.");
-        }
-        break;
-    }
-    case F_RESULT: {
-        int later = 0; /* more work in this launch after these results */
-        for (int i = fi + 1; i < L->first + L->nframes; i++)
-            if (m->fr[i].kind == F_STEP) later = 1;
-        if (s->natomic > 0) {
-            viz_info_title(info, second ? "launch %d: atomicAdd" : "atomicAdd", f->launch + 1);
-            viz_info_caption(info,
-                             "Thread 0 of each block adds its block's sum to the total with atomicAdd: "
-                             "%lld atomic%s in whatever order the blocks finish%s.",
-                             (long long)s->natomic, plural(s->natomic),
-                             t->dtype == LAB_FLOAT || t->dtype == LAB_DOUBLE
-                                 ? ", so float rounding can change from run to run"
-                                 : "; integer sums come out the same every time");
-        } else if (later && s->nwrite_g > 1) {
-            viz_info_title(info, "block sums");
-            viz_info_caption(info,
-                             "Thread 0 of each block writes its sum to partial[blockIdx]; the last "
-                             "block to finish adds them in a fixed order: one launch, no atomics on "
-                             "the data.");
-        } else if (f->launch + 1 < m->nl) {
-            viz_info_title(info, second ? "launch %d: partials" : "block sums", f->launch + 1);
-            viz_info_caption(info,
-                             "Thread 0 of each block writes its sum to partial[blockIdx]: no "
-                             "atomics; a second launch adds the %d partials in a fixed order.",
-                             L->nblocks);
-        } else {
-            viz_info_title(info, second ? "launch %d: result" : "result", f->launch + 1);
-            viz_info_caption(info, "Thread 0 writes the final sum to global memory: this is the answer.");
-        }
-        break;
-    }
-    case F_FINAL: {
-        fmt(m, answer(m), a, sizeof a);
-        fmt(m, m->ref, b, sizeof b);
-        viz_info_title(info, "result");
-        double got = answer(m), rel = m->ref != 0 ? fabs(got - m->ref) / fabs(m->ref) : fabs(got);
-        if (!m->have_ref)
-            viz_info_caption(info, "Done: the sum is %s.", a);
-        else if (got == m->ref)
-            viz_info_caption(info, "Done: the sum is %s, the same as the CPU's.", a);
-        else if (rel < 1e-3 && (t->dtype == LAB_FLOAT || t->dtype == LAB_DOUBLE))
-            viz_info_caption(info,
-                             "Done: the sum is %s and the CPU's is %s (relative error %.1e): the GPU "
-                             "adds in a different order, and floating-point rounding follows the order.",
-                             a, b, rel);
-        else
-            viz_info_caption(info, "Done: the sum is %s but the CPU's is %s: the result is wrong.", a, b);
-        break;
-    }
-    }
-    if ((f->kind == F_STEP || f->kind == F_RESULT) && s->nblocks_active == 1 && L->nblocks > 1) {
-        /* The vector variant's last block: only it goes on. */
-        char rest[VIZ_CAPTION_MAX];
-        snprintf(rest, sizeof rest, "%s", info->caption);
-        if (rest[0] >= 'A' && rest[0] <= 'Z') rest[0] = (char)(rest[0] - 'A' + 'a');
-        viz_info_caption(info, "Only block %d, the last to finish, goes on: %s", s->only_block, rest);
-    }
-    if (f->kind == F_INPUT || f->kind == F_FINAL) {
-        viz_info_counter(info, "active threads", VIZ_COUNTER_NONE, NULL);
-        viz_info_counter(info, "idle in active warps", VIZ_COUNTER_NONE, NULL);
-        viz_info_counter(info, "divergent warps", VIZ_COUNTER_NONE, NULL);
-        viz_info_counter(info, "bank conflicts", VIZ_COUNTER_NONE, NULL);
-        viz_info_counter(info, "barriers passed", VIZ_COUNTER_NONE, NULL);
-        return;
-    }
-    viz_info_counter(info, "active threads", s->active, NULL);
-    viz_info_counter(info, "idle in active warps", s->idle_in_active, NULL);
-    viz_info_counter(info, "divergent warps", s->divergent, NULL);
-    int min_pass = min_passes(t);
-    viz_info_counter(info, "bank conflicts", s->ways > 0 ? s->ways : VIZ_COUNTER_NONE,
-                     min_pass > 1 && s->ways == min_pass ? "-way (the 8-byte minimum)" : "-way");
-    viz_info_counter(info, "barriers passed", s->barriers, NULL);
-}
 
 /* ------------------------------------------------------------ the state */
 
@@ -1158,7 +389,7 @@ static int draw_grid_block(canvas *c, const rmodel *m, int fi, int blk, const rs
                            const geom *g, int step_frame)
 {
     int used_modes = 0;
-    int min_pass = min_passes(m->t);
+    int min_pass = rmodel_min_passes(m->t);
     const rlaunch *L = &m->L[m->fr[fi].launch];
     int x0 = area.x + g->lw;
     int wps = (st->slots + WARP - 1) / WARP;
@@ -1239,7 +470,7 @@ static void step_label(const rmodel *m, int fi, char *b, size_t len)
         return;
     }
     fstats s;
-    frame_stats(m, fi, &s, NULL, 0);
+    rmodel_frame_stats(m, fi, &s, NULL, 0);
     if (s.nshfl > 0) snprintf(b, len, "%s%d", s.xor_pattern ? "xor" : "shf", abs(s.offset));
     else if (s.nadd > 0 && s.uniform) snprintf(b, len, "+%d", abs(s.offset));
     else if (s.nadd > 0) snprintf(b, len, "add");
@@ -1298,7 +529,7 @@ static void draw_tree(canvas *c, const rmodel *m, int fi, viz_rect area, const g
         int skip = count[b] > fit ? count[b] - fit : 0;
         if (skip > 0)
             canvas_printf(c, bx, by, VIZ_ROLE_HEADING, 0, "block %d  \u22ee %d earlier step%s", b, skip,
-                          plural(skip));
+                          rmodel_plural(skip));
         else
             canvas_printf(c, bx, by, VIZ_ROLE_HEADING, 0, "block %d", b);
         row[b] = -skip;
@@ -1393,7 +624,7 @@ static void draw_grid(canvas *c, const rmodel *m, int fi, viz_rect area, const g
     for (int i = L->first; i <= upto; i++) state_apply(&st, m, i);
     int step_frame = f->kind != F_FINAL;
     fstats s;
-    if (step_frame) frame_stats(m, fi, &s, ws, nb);
+    if (step_frame) rmodel_frame_stats(m, fi, &s, ws, nb);
     int y = area.y;
     int per_block = 1 + g->rows_shown * (1 + g->lanes);
     for (int b = 0; b < nb; b++) {
@@ -1407,10 +638,10 @@ static void draw_grid(canvas *c, const rmodel *m, int fi, viz_rect area, const g
         char hb[160];
         int off;
         if (step_frame && f->kind == F_STEP)
-            off = snprintf(hb, sizeof hb, "  %d thread%s \u00b7 %d warp%s diverge%s", L->bd, plural(L->bd),
-                           bdiv, plural(bdiv), bdiv == 1 ? "s" : "");
+            off = snprintf(hb, sizeof hb, "  %d thread%s \u00b7 %d warp%s diverge%s", L->bd, rmodel_plural(L->bd),
+                           bdiv, rmodel_plural(bdiv), bdiv == 1 ? "s" : "");
         else
-            off = snprintf(hb, sizeof hb, "  %d thread%s", L->bd, plural(L->bd));
+            off = snprintf(hb, sizeof hb, "  %d thread%s", L->bd, rmodel_plural(L->bd));
         /* Which warps show registers rather than shared memory. */
         int wps = (L->slots + WARP - 1) / WARP, nreg = 0, first_reg = -1;
         for (int w = 0; w < wps; w++)
@@ -1425,7 +656,7 @@ static void draw_grid(canvas *c, const rmodel *m, int fi, viz_rect area, const g
         else if (nreg > 1)
             snprintf(hb + off, sizeof hb - (size_t)off, " \u00b7 %d warps show registers", nreg);
         int x = canvas_textn(c, area.x + 8 + (b >= 10) + (b >= 100), y, area.w - 10, hb, VIZ_ROLE_DIM, 0);
-        int min_pass = min_passes(m->t);
+        int min_pass = rmodel_min_passes(m->t);
         if (step_frame && f->kind == F_STEP && bways > min_pass)
             canvas_textn(c, x, y, area.x + area.w - x, " \u00b7 bank conflicts", VIZ_ROLE_CONFLICT, 0);
         memset(k.dst, 0, (size_t)k.slots);
@@ -1461,7 +692,7 @@ static void draw_input(canvas *c, const rmodel *m, viz_rect area, const geom *g0
         return;
     }
     geom g = *g0;
-    int lw = digits((double)(t->n - 1)) + 2;
+    int lw = rmodel_digits((double)(t->n - 1)) + 2;
     /* Elements per line: what the layout chose for the blocks, or as many
      * as fit when the tree view put a whole block on a line. */
     int epr = g.epr;
@@ -1555,22 +786,22 @@ static void draw_strip(canvas *c, const rmodel *m, int fi, viz_rect area, int y)
         if (m->fr[i].kind == F_STEP || m->fr[i].kind == F_LOAD || m->fr[i].kind == F_RESULT) later = 1;
     char v[32];
     if (f->kind == F_FINAL) {
-        fmt(m, answer(m), v, sizeof v);
+        rmodel_fmt(m, rmodel_answer(m), v, sizeof v);
         x = canvas_printf(c, area.x, y + 1, VIZ_ROLE_HEADING, 0, "sum = %s", v);
         if (m->have_ref) {
             char rv[32];
-            fmt(m, m->ref, rv, sizeof rv);
-            double rel = m->ref != 0 ? fabs(answer(m) - m->ref) / fabs(m->ref) : fabs(answer(m));
+            rmodel_fmt(m, m->ref, rv, sizeof rv);
+            double rel = m->ref != 0 ? fabs(rmodel_answer(m) - m->ref) / fabs(m->ref) : fabs(rmodel_answer(m));
             int close = (m->t->dtype == LAB_FLOAT || m->t->dtype == LAB_DOUBLE) && rel < 1e-3;
             x = canvas_printf(c, x, y + 1, VIZ_ROLE_TEXT, 0, "   CPU %s   ", rv);
-            if (answer(m) == m->ref) canvas_text(c, x, y + 1, "\u2713 equal", VIZ_ROLE_OK, 0);
+            if (rmodel_answer(m) == m->ref) canvas_text(c, x, y + 1, "\u2713 equal", VIZ_ROLE_OK, 0);
             else if (close) canvas_printf(c, x, y + 1, VIZ_ROLE_WARN, 0, "\u2248 relative error %.1e", rel);
             else canvas_text(c, x, y + 1, "\u2717 wrong", VIZ_ROLE_WRONG, 0);
         }
     } else if (atomic) {
         viz_fmt_value(total, m->t->dtype, 16, v, sizeof v);
         canvas_printf(c, area.x, y + 1, role, 0, "atomicAdd \u2192 total %s (%zu atomic%s on one address)", v,
-                      r->count, plural((long long)r->count));
+                      r->count, rmodel_plural((long long)r->count));
     } else if (later && r->count > 1) {
         canvas_printf(c, area.x, y + 1, role, 0, "written to partial[0..%zu] \u2192 %s", r->count - 1,
                       r->launch + 1 < m->nl ? "the next launch adds them" : "the last block adds them");
@@ -1611,9 +842,9 @@ static void draw_legend(canvas *c, viz_rect area, int y, int modes, int grid)
 static int reduce_frames(const lab_trace *t)
 {
     rmodel m;
-    if (model_build(&m, t) != 0) return 1;
+    if (rmodel_build(&m, t) != 0) return 1;
     int n = m.nfr;
-    model_free(&m);
+    rmodel_free(&m);
     return n > 0 ? n : 1;
 }
 
@@ -1623,7 +854,7 @@ static void reduce_draw(const lab_trace *t, int frame, canvas *c, viz_rect area,
     area = viz_rect_intersect(area, canvas_bounds(c));
     if (area.w <= 0 || area.h <= 0) return;
     viz_rect old = canvas_set_clip(c, area);
-    if (model_build(&m, t) != 0) {
+    if (rmodel_build(&m, t) != 0) {
         canvas_text(c, area.x, area.y, "out of memory while reading the trace", VIZ_ROLE_WRONG, 0);
         canvas_set_clip(c, old);
         return;
@@ -1632,8 +863,8 @@ static void reduce_draw(const lab_trace *t, int frame, canvas *c, viz_rect area,
     if (frame >= m.nfr) frame = m.nfr - 1;
     const rframe *f = &m.fr[frame];
     fstats s;
-    frame_stats(&m, frame, &s, NULL, 0);
-    describe(&m, frame, &s, info);
+    rmodel_frame_stats(&m, frame, &s, NULL, 0);
+    reduce_describe(&m, frame, &s, info);
 
     int l = f->kind == F_INPUT ? 0 : f->launch;
     geom g;
@@ -1653,7 +884,7 @@ static void reduce_draw(const lab_trace *t, int frame, canvas *c, viz_rect area,
     if (g.legend && f->kind != F_INPUT) draw_legend(c, area, ys + g.strip, modes, !g.tree && g.margin > 0);
 out:
     canvas_set_clip(c, old);
-    model_free(&m);
+    rmodel_free(&m);
 }
 
 /* Rows for printing every frame as text at this width: the tallest frame
@@ -1661,7 +892,7 @@ out:
 static int reduce_height(const lab_trace *t, int width)
 {
     rmodel m;
-    if (model_build(&m, t) != 0) return 24;
+    if (rmodel_build(&m, t) != 0) return 24;
     int h = 0;
     for (int l = 0; l < m.nl; l++) {
         const rlaunch *L = &m.L[l];
@@ -1683,12 +914,12 @@ static int reduce_height(const lab_trace *t, int width)
         geom g;
         layout(&m, 0, width, 1000, &g);
         int epr = g.epr;
-        int lw = digits((double)(t->n - 1)) + 2;
+        int lw = rmodel_digits((double)(t->n - 1)) + 2;
         while (lw + epr * g.cw + 1 > width && epr > 8) epr /= 2;
         int in = (int)((t->n + epr - 1) / epr);
         if (in > h) h = in;
     }
-    model_free(&m);
+    rmodel_free(&m);
     h += STRIP_LINES + 1;
     if (h < 16) h = 16;
     return h;

@@ -220,8 +220,23 @@ static char dtype_code(lab_dtype dt)
     }
 }
 
+/* Does a mangled name carry the integer template argument v ("Li256E")? */
+static int has_int_targ(const char *mangled, int v)
+{
+    char pat[32];
+    snprintf(pat, sizeof pat, "Li%dE", v);
+    return v > 0 && strstr(mangled, pat) != NULL;
+}
+
 const occ_resource *occ_resource_find(const occ_resource *t, int count, const char *expr,
                                       lab_dtype dt, int arch, char *note, size_t notelen)
+{
+    return occ_resource_find_block(t, count, expr, dt, arch, 0, note, notelen);
+}
+
+const occ_resource *occ_resource_find_block(const occ_resource *t, int count, const char *expr,
+                                            lab_dtype dt, int arch, int threads, char *note,
+                                            size_t notelen)
 {
     char want[LAB_NAME_MAX], base[256];
     occ_expr_base(expr, want, sizeof want);
@@ -246,8 +261,11 @@ const occ_resource *occ_resource_find(const occ_resource *t, int count, const ch
         if (strcmp(base, want) != 0 || t[i].arch != use_arch) continue;
         instances++;
         if (!most || t[i].regs > most->regs) most = &t[i];
-        if (code && targ == code && (!typed || t[i].regs > typed->regs)) {
-            typed = &t[i];
+        if (code && targ == code) {
+            /* the instance for this block size wins over the others */
+            const int fits = has_int_targ(t[i].mangled, threads);
+            const int had = typed && has_int_targ(typed->mangled, threads);
+            if (!typed || (fits && !had) || (fits == had && t[i].regs > typed->regs)) typed = &t[i];
             ntyped++;
         }
     }

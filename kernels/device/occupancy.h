@@ -145,6 +145,12 @@ void occ_expr_base(const char *expr, char *base, size_t len);
  * NULL when the kernel is not in the table. */
 const occ_resource *occ_resource_find(const occ_resource *table, int count, const char *expr,
                                       lab_dtype dt, int arch, char *note, size_t notelen);
+/* The same, for a kernel compiled once per block size (a template argument
+ * equal to the block's threads, as reduce's tree kernels): among the
+ * instances of dt, the one instantiated for `threads` when there is one. */
+const occ_resource *occ_resource_find_block(const occ_resource *table, int count, const char *expr,
+                                            lab_dtype dt, int arch, int threads, char *note,
+                                            size_t notelen);
 
 /* The table of this build (kernels/gen: generated, possibly empty) and a
  * sentence saying where it came from or why it is empty. */

@@ -21,17 +21,27 @@ static __device__ __forceinline__ long long atomic_add(long long *p, long long v
 static __device__ __forceinline__ float atomic_add(float *p, float v) { return atomicAdd(p, v); }
 static __device__ __forceinline__ double atomic_add(double *p, double v) { return atomicAdd(p, v); }
 
+/* The tree kernels are compiled once per block size they allow (B, a
+ * template argument, as in Harris' "Optimizing parallel reduction in CUDA"):
+ * the lecture's code has its block size as a constant, so its loops unroll and
+ * `tid % (2 * step)` becomes a mask. Looping over the run-time blockDim
+ * instead costs the interleaved kernel twice its time (an integer division per
+ * step), which is not the lesson. launch_tree() picks the instance. */
+
 /* Interleaved addressing (lecture, example 1): at step s the threads whose
- * index is a multiple of 2s add their neighbour s away. Half of each warp's
- * threads sit idle from the first step on (divergence), the % is slow, and
- * the block sums meet in one atomicAdd each. */
-template <class T>
+ * index is a multiple of 2s add their neighbour s away. While s < 32 the
+ * working threads are spread over every warp: each warp runs the addition with
+ * most of its lanes masked off (divergence). From s = 32 on, warps holding no
+ * working thread skip the addition as a whole, but they still run the loop and
+ * wait at every barrier. The `%` is cheap only because B is a constant (a
+ * power of two: a mask). The block sums meet in one atomicAdd each. */
+template <class T, int B>
 static __global__ void reduce_interleaved_k(const T *in, long long n, typename Acc<T>::type *total)
 {
     typedef typename Acc<T>::type A;
-    DYNAMIC_SHARED(A, s);
+    SHARED(A, s, B);
     int tid = threadIdx.x;
-    long long i = (long long)blockIdx.x * blockDim.x + tid;
+    long long i = (long long)blockIdx.x * B + tid;
     A x = 0;
     if (i < n) {
         x = in[i];
@@ -40,7 +50,7 @@ static __global__ void reduce_interleaved_k(const T *in, long long n, typename A
     s[tid] = x;
     TRACE_WRITE(LAB_SP_SHARED, tid, x);
     __syncthreads();
-    for (int step = 1; step < (int)blockDim.x; step *= 2) {
+    for (int step = 1; step < B; step *= 2) {
         if (tid % (2 * step) == 0) {
             s[tid] += s[tid + step];
             TRACE_ADD(LAB_SP_SHARED, tid, tid + step, s[tid], s[tid + step]);
@@ -55,28 +65,40 @@ static __global__ void reduce_interleaved_k(const T *in, long long n, typename A
 }
 
 /* Sequential addressing (same lecture): the working threads are 0..s-1, side
- * by side, so whole warps retire together instead of idling half-full; and
- * every thread adds two elements while loading, so half as many blocks. */
-template <class T>
+ * by side. While s >= 32 they fill whole warps, and the other warps skip the
+ * addition as a whole, without divergence (they still pass every
+ * __syncthreads); only the last five steps (s = 16 .. 1) run inside one
+ * partly masked warp. LOADS = 2: every thread also adds two elements while
+ * loading, so half as many blocks (the lecture's kernel).
+ *
+ * LOADS = 1 is `block-atomic`, the kernel of the book the article follows and
+ * the source of the article's 123633392: one element per thread and one
+ * atomicAdd per block, floats added in float. With 1e8 floats of 1.23 and
+ * blocks of 128, every block's tree gives the same float, 157.44, and 781250
+ * atomicAdds of one value give the same total in any order: 123633392. Each
+ * addition rounds the running sum to a float; past 2^26, where floats lie 8
+ * apart, every 157.44 adds 160 (between 2^25 and 2^26, 156). Not the order
+ * but the long chain of additions into one accumulator makes the error. */
+template <class T, int B, int LOADS>
 static __global__ void reduce_sequential_k(const T *in, long long n, typename Acc<T>::type *total)
 {
     typedef typename Acc<T>::type A;
-    DYNAMIC_SHARED(A, s);
+    SHARED(A, s, B);
     int tid = threadIdx.x;
-    long long i = (long long)blockIdx.x * blockDim.x * 2 + tid;
+    long long i = (long long)blockIdx.x * B * LOADS + tid;
     A sum = 0;
     if (i < n) {
         sum = in[i];
         TRACE_READ(LAB_SP_GLOBAL, i, in[i]);
     }
-    if (i + blockDim.x < n) {
-        sum += in[i + blockDim.x];
-        TRACE_READ(LAB_SP_GLOBAL, i + blockDim.x, in[i + blockDim.x]);
+    if (LOADS == 2 && i + B < n) {
+        sum += in[i + B];
+        TRACE_READ(LAB_SP_GLOBAL, i + B, in[i + B]);
     }
     s[tid] = sum;
     TRACE_WRITE(LAB_SP_SHARED, tid, sum);
     __syncthreads();
-    for (int step = blockDim.x / 2; step > 0; step /= 2) {
+    for (int step = B / 2; step > 0; step /= 2) {
         if (tid < step) {
             s[tid] += s[tid + step];
             TRACE_ADD(LAB_SP_SHARED, tid, tid + step, s[tid], s[tid + step]);
@@ -96,7 +118,9 @@ static __global__ void reduce_sequential_k(const T *in, long long n, typename Ac
  * no shared memory and no __syncthreads. Without `total` each block writes its
  * partial sum and a second launch adds them (two passes, no atomics: the order
  * of the float additions is fixed). With `total` the block sums meet in
- * atomicAdd, in whatever order the blocks finish. */
+ * atomicAdd, in whatever order the blocks finish; 10240 unequal block sums
+ * make that order visible only in the last bits (about 123008000 for the
+ * article's floats, whatever the order). */
 template <class T>
 static __global__ void reduce_shuffle_k(const T *in, long long n, T *partial, T *total)
 {
@@ -249,13 +273,48 @@ static int store_sum(lab_job *job, typename Acc<T>::type sum)
     return 0;
 }
 
+/* The tree kernels for one block size B. */
+enum tree_kind { TREE_INTERLEAVED, TREE_SEQUENTIAL, TREE_BLOCK_ATOMIC };
+
+template <class T, int B, class A>
+static int launch_tree_b(lab_job *job, int kind, unsigned grid, const T *d_in, long long n, A *d_total)
+{
+    const size_t smem = 0; /* static: SHARED(A, s, B) */
+    if (kind == TREE_SEQUENTIAL)
+        LAUNCH((reduce_sequential_k<T, B, 2>), grid, B, smem, d_in, n, d_total);
+    else if (kind == TREE_INTERLEAVED)
+        LAUNCH((reduce_interleaved_k<T, B>), grid, B, smem, d_in, n, d_total);
+    else
+        LAUNCH((reduce_sequential_k<T, B, 1>), grid, B, smem, d_in, n, d_total);
+    return 0;
+}
+
+template <class T, class A>
+static int launch_tree(lab_job *job, int kind, unsigned grid, const T *d_in, long long n, A *d_total)
+{
+    switch (job->block) {
+    case 32: return launch_tree_b<T, 32>(job, kind, grid, d_in, n, d_total);
+    case 64: return launch_tree_b<T, 64>(job, kind, grid, d_in, n, d_total);
+    case 128: return launch_tree_b<T, 128>(job, kind, grid, d_in, n, d_total);
+    case 256: return launch_tree_b<T, 256>(job, kind, grid, d_in, n, d_total);
+    case 512: return launch_tree_b<T, 512>(job, kind, grid, d_in, n, d_total);
+    case 1024: return launch_tree_b<T, 1024>(job, kind, grid, d_in, n, d_total);
+    default:
+        snprintf(job->err, sizeof job->err,
+                 "the tree kernels are compiled for blocks of 32, 64, 128, 256, 512 and 1024 threads "
+                 "(block is %d)", job->block);
+        return -1;
+    }
+}
+
+/* Block sums are added in Acc<T>: 64 bits for ints, floats in float. */
 template <class T>
-static int run_tree(lab_job *job, int sequential)
+static int run_tree(lab_job *job, int kind)
 {
     typedef typename Acc<T>::type A;
     const long long n = job->n;
     const int block = job->block;
-    const long long per_block = sequential ? 2LL * block : block;
+    const long long per_block = kind == TREE_SEQUENTIAL ? 2LL * block : block;
     job->grid = lab_ceil_div(n, per_block);
     if (job->grid > 2147483647LL) {
         snprintf(job->err, sizeof job->err, "n = %lld needs more than 2^31-1 blocks", n);
@@ -268,10 +327,7 @@ static int run_tree(lab_job *job, int sequential)
     TRY(lab_alloc(job, &d_total, 1));
     LAB_TIMED(job) {
         CK(cudaMemset(d_total, 0, sizeof(A)));
-        if (sequential)
-            LAUNCH(reduce_sequential_k<T>, (unsigned)job->grid, block, block * sizeof(A), d_in, n, d_total);
-        else
-            LAUNCH(reduce_interleaved_k<T>, (unsigned)job->grid, block, block * sizeof(A), d_in, n, d_total);
+        TRY((launch_tree<T, A>(job, kind, (unsigned)job->grid, d_in, n, d_total)));
     }
     A sum;
     TRY(lab_download(job, &sum, d_total, 1));
@@ -366,12 +422,20 @@ static int run_vector(lab_job *job)
 
 LAB_ENTRY(reduce_interleaved)
 {
-    BY_DTYPE(run_tree<int>(job, 0), run_tree<float>(job, 0), run_tree<double>(job, 0));
+    BY_DTYPE(run_tree<int>(job, TREE_INTERLEAVED), run_tree<float>(job, TREE_INTERLEAVED),
+             run_tree<double>(job, TREE_INTERLEAVED));
 }
 
 LAB_ENTRY(reduce_sequential)
 {
-    BY_DTYPE(run_tree<int>(job, 1), run_tree<float>(job, 1), run_tree<double>(job, 1));
+    BY_DTYPE(run_tree<int>(job, TREE_SEQUENTIAL), run_tree<float>(job, TREE_SEQUENTIAL),
+             run_tree<double>(job, TREE_SEQUENTIAL));
+}
+
+LAB_ENTRY(reduce_block_atomic)
+{
+    BY_DTYPE(run_tree<int>(job, TREE_BLOCK_ATOMIC), run_tree<float>(job, TREE_BLOCK_ATOMIC),
+             run_tree<double>(job, TREE_BLOCK_ATOMIC));
 }
 
 LAB_ENTRY(reduce_warp_shuffle)

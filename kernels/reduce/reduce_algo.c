@@ -10,6 +10,7 @@ LAB_DECLARE_KERNEL(reduce_interleaved);
 LAB_DECLARE_KERNEL(reduce_sequential);
 LAB_DECLARE_KERNEL(reduce_warp_shuffle);
 LAB_DECLARE_KERNEL(reduce_atomic_float);
+LAB_DECLARE_KERNEL(reduce_block_atomic);
 LAB_DECLARE_KERNEL(reduce_vector);
 int reduce_thrust(lab_job *job);
 int reduce_cub(lab_job *job);
@@ -21,15 +22,17 @@ int reduce_cpu_seq(lab_job *job);
 static const lab_variant variants[] = {
     {.name = "interleaved",
      .summary = "interleaved addressing with %, block sums by atomicAdd (lecture)",
-     .idea = "divergence: at every step only every (2*step)-th thread works, so each warp idles half-full",
+     .idea = "divergence: while the stride is below 32, only every (2*stride)-th thread of each warp "
+             "works and the others are masked off",
      .kind = LAB_ROW_KERNEL, .flags = LAB_POW2_BLOCK | LAB_FIXED_GRID,
-     .block_min = 32, .block_max = 1024, .block_default = 256, .trace_max_n = 4096,
+     .block_min = 32, .block_max = 1024, .block_default = 256, .trace_max_n = 4096, .trace_block = 128,
      LAB_KERNEL_FNS(reduce_interleaved)},
     {.name = "sequential",
      .summary = "sequential addressing, two elements per thread while loading (lecture)",
-     .idea = "contiguous active threads: whole warps finish together, and half as many blocks",
+     .idea = "contiguous active threads: warps are either all busy or skip the step as a whole "
+             "(no divergence until the stride drops below 32), and half as many blocks",
      .kind = LAB_ROW_KERNEL, .flags = LAB_POW2_BLOCK | LAB_FIXED_GRID,
-     .block_min = 32, .block_max = 1024, .block_default = 256, .trace_max_n = 4096,
+     .block_min = 32, .block_max = 1024, .block_default = 256, .trace_max_n = 4096, .trace_block = 128,
      LAB_KERNEL_FNS(reduce_sequential)},
     {.name = "warp-shuffle",
      .summary = "grid-stride loop, shared tree to 32, tile<32> shfl_down, two launches (article)",
@@ -39,10 +42,17 @@ static const lab_variant variants[] = {
      LAB_KERNEL_FNS(reduce_warp_shuffle)},
     {.name = "atomic-float",
      .summary = "the same kernel, block sums by atomicAdd: compare the float result (article)",
-     .idea = "atomicAdd adds block sums in arrival order: float rounding changes the answer",
+     .idea = "atomicAdd adds the 10240 block sums in arrival order: float rounding moves the last digits",
      .kind = LAB_ROW_KERNEL, .flags = LAB_POW2_BLOCK,
      .block_min = 32, .block_max = 1024, .block_default = 128, .grid_default = 0, .trace_max_n = 4096,
      LAB_KERNEL_FNS(reduce_atomic_float)},
+    {.name = "block-atomic",
+     .summary = "one element per thread, shared tree, one atomicAdd per block (the article's atomicAdd result)",
+     .idea = "many equal block sums added one by one into a float: the chain of roundings, not the "
+             "order, gives 123633392",
+     .kind = LAB_ROW_KERNEL, .flags = LAB_POW2_BLOCK | LAB_FIXED_GRID,
+     .block_min = 32, .block_max = 1024, .block_default = 128, .trace_max_n = 4096,
+     LAB_KERNEL_FNS(reduce_block_atomic)},
     {.name = "vector",
      .summary = "16-byte loads, persistent grid, warp shuffles, one result per block",
      .idea = "wide loads and several loads in flight per thread get close to the memory's limit",
@@ -165,6 +175,9 @@ const lab_algo lab_algo_reduce = {
     .patterns = patterns,
     .n_default = 1LL << 26,
     .sim_default_n = 1LL << 20,
+    /* animate with n auto: 256 elements, so that the tree kernels' blocks of
+     * 128 hold four warps and interleaved and sequential visibly differ */
+    .trace_n = 256,
     .dtype_default = LAB_INT,
     .prepare = prepare,
     .check = check,

@@ -158,7 +158,7 @@ static void frames_and_captions(void **state)
     assert_int_equal(rd->frames(&t), 1 + 9 * 2 + 1);
     char *s = frame_text(rd, &t, 1, 100, 30, &info);
     assert_non_null(strstr(info.caption, "All 32 lanes of warp 0 hit bin 128"));
-    assert_non_null(strstr(info.caption, "serialises"));
+    assert_non_null(strstr(info.caption, "every warp of every block queues on that same counter"));
     assert_non_null(strstr(s, "thread 0: (0,0)=128 \u2192 bin 128"));
     free(s);
     s = frame_text(rd, &t, rd->frames(&t) - 1, 100, 30, &info);

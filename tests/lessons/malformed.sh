@@ -15,6 +15,9 @@ printf -- '---\ntitle: x\n---\n## a\n\n```gpulab\nuse reduce\nfrobnicate 3\n```\
 printf -- '---\ntitle: x\n---\n## a\n\n```question\nanswer: 3\n```\n' | expect noquestion 6 "no question"
 printf -- '---\ntitle: x\n---\n## a\n\n```lecture\nsequential 1.17 ms\n```\n' | expect badlecture 7 "LABEL: VALUE"
 printf -- '---\ntitle: x\n---\n## a\n\n```gpulab\nrun\n' | expect openfence 6 "never closed"
+printf -- '---\ntitle: x\n---\n## a\n\n```question\nWhy?\n```\n' | expect openquestion 6 "needs explain"
+printf -- '---\ntitle: x\n---\n## a\n\n```question\nWhich?\nchoice: one\nchoice: two\nanswer: three\n```\n' | expect badchoice 6 "none of the choices"
+printf -- '---\ntitle: x\n---\n## a\n\n```question\nWhich?\nchoice: one\nanswer: a\n```\n' | expect onechoice 6 "two choices"
 printf -- 'just text\n' | expect notitle 1 "no title"
 printf -- '# T\n\n## a\n```gpulab\nset n 4 # sim:\n```\n' | expect emptysim 5 "sim"
 # The same error from lecture mode, and a good file is accepted.
@@ -24,4 +27,11 @@ printf -- '---\ntitle: Fine\ntime: 1 min\n---\n## a\n\n```question\nWhat?\nanswe
 out=$(XDG_STATE_HOME=$tmp/st "$GPULAB" --no-color -c "lesson $tmp/good.md; answer 3321858913; answer 12" 2>&1)
 grep -q "right" <<<"$out" && grep -q "not quite" <<<"$out" && echo "ok   answers" || { echo "FAIL answers: $out"; fails=$((fails+1)); }
 grep -q '^good 1 1 1 1$' "$tmp/st/gpulab/progress" && echo "ok   progress" || { echo "FAIL progress"; cat "$tmp/st/gpulab/progress"; fails=$((fails+1)); }
+# Tolerant answers, choices by letter or text, and the explanation after each answer.
+printf -- '---\ntitle: Why\n---\n## a\n\n```question\nHow many blocks?\nanswer: 313 blocks\nexplain: round up.\n```\n\n```question\nWhy?\nchoice: slow\nchoice: packed warps\nanswer: b\nexplain: the lanes.\n```\n\n```question\nOpen?\nexplain: the model answer.\n```\n' >"$tmp/why.md"
+out=$(XDG_STATE_HOME=$tmp/st2 "$GPULAB" --no-color -c "lesson $tmp/why.md; answer 313 threads; answer three hundred thirteen; answer a; answer Packed warps; answer anything" 2>&1)
+grep -q "not quite. Why: round up." <<<"$out" && grep -q "right. round up." <<<"$out" \
+  && grep -q "not quite. Why: the lanes." <<<"$out" && grep -q "right. the lanes." <<<"$out" \
+  && grep -q "compare yours with this: the model answer." <<<"$out" && grep -q "b) packed warps" <<<"$out" \
+  && echo "ok   why" || { echo "FAIL why: $out"; fails=$((fails+1)); }
 exit $((fails > 0))

@@ -14,8 +14,12 @@ for f in "$DIR"/[0-9]*.md; do
   grep -Eq '^(animate|watch)\b' "$f" || { echo "FAIL $name: nothing to watch (animate)"; fails=$((fails+1)); }
   grep -q '^```question' "$f" || { echo "FAIL $name: no question"; fails=$((fails+1)); }
   grep -q '^## Exercise' "$f" || { echo "FAIL $name: no exercise step"; fails=$((fails+1)); }
+  # every question explains its answer, and one at least asks why
+  q=$(grep -c '^```question' "$f"); x=$(grep -c '^explain:' "$f")
+  [ "$q" -eq "$x" ] || { echo "FAIL $name: $q questions, $x explanations"; fails=$((fails+1)); }
+  grep -A1 '^```question' "$f" | grep -q '^Why\|[^a-z]why ' || { echo "FAIL $name: no why question"; fails=$((fails+1)); }
   start=$(date +%s%N)
-  timeout 120 "$GPULAB" --no-color -c "set backend sim" --lecture "$f" </dev/null >"$tmp/out" 2>&1
+  timeout 300 "$GPULAB" --no-color -c "set backend sim" --lecture "$f" </dev/null >"$tmp/out" 2>&1
   rc=$?
   t=$(( ($(date +%s%N) - start) / 1000000 ))
   if [ $rc -ne 0 ] || grep -q '^error:' "$tmp/out"; then

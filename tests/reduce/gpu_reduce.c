@@ -80,13 +80,20 @@ static void lecture_and_article(void)
            two.result, at.result);
     EXPECT(at.ran && at.rel_error > two.rel_error, "atomic rel error %g vs two-pass %g",
            at.rel_error, two.rel_error);
+    /* The article's 123633392: one element per thread, blocks of 128, one
+     * atomicAdd of each (equal) block sum: the same in any block order. */
+    cfg.grid = 0;
+    for (int run = 0; run < 2; run++) {
+        lab_result ba = run_one(&cfg, "block-atomic");
+        EXPECT(ba.ran && ba.value == 123633392.0, "block-atomic %s (article: 123633392)", ba.result);
+    }
 }
 
 static void traces_match_the_simulator(void)
 {
     static const char *const traced[] = {"interleaved", "sequential", "warp-shuffle",
-                                         "atomic-float", "vector"};
-    for (int i = 0; i < 5; i++)
+                                         "atomic-float", "vector", "block-atomic"};
+    for (int i = 0; i < 6; i++)
         for (int dt = 0; dt < 2; dt++) {
             lab_config cfg;
             lab_config_defaults(&cfg);

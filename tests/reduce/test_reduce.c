@@ -73,20 +73,24 @@ static void every_kernel_on_the_simulator(void **state)
 static void block_sizes_are_honoured(void **state)
 {
     (void)state;
-    static const int blocks[] = {32, 64, 512, 1024};
-    for (size_t i = 0; i < 4; i++) {
-        lab_config cfg;
-        lab_config_defaults(&cfg);
-        cfg.backend = LAB_BACKEND_SIM;
-        cfg.repeats = 1;
-        cfg.n = 5000;
-        cfg.block = blocks[i];
-        lab_result r = run_one(&cfg, "sequential");
-        assert_int_equal(r.ran, 1);
-        assert_int_equal(r.correct, 1);
-        assert_int_equal(r.block, blocks[i]);
-        assert_int_equal(r.grid, (5000 + 2 * blocks[i] - 1) / (2 * blocks[i]));
-    }
+    /* the tree kernels are compiled once per block size: every one of them */
+    static const int blocks[] = {32, 64, 128, 256, 512, 1024};
+    static const char *const trees[] = {"interleaved", "sequential", "block-atomic"};
+    for (size_t i = 0; i < 6; i++)
+        for (size_t k = 0; k < 3; k++) {
+            lab_config cfg;
+            lab_config_defaults(&cfg);
+            cfg.backend = LAB_BACKEND_SIM;
+            cfg.repeats = 1;
+            cfg.n = 5001;
+            cfg.block = blocks[i];
+            lab_result r = run_one(&cfg, trees[k]);
+            const int per_block = (k == 1 ? 2 : 1) * blocks[i]; /* sequential loads two */
+            assert_int_equal(r.ran, 1);
+            assert_int_equal(r.correct, 1);
+            assert_int_equal(r.block, blocks[i]);
+            assert_int_equal(r.grid, (5001 + per_block - 1) / per_block);
+        }
 }
 
 static void bad_blocks_are_refused(void **state)
@@ -112,6 +116,67 @@ static void bad_blocks_are_refused(void **state)
     cfg.dtype = LAB_U8;
     assert_int_equal(lab_validate(reduce(), seq, &cfg, msg, sizeof msg), -1);
     assert_non_null(strstr(msg, "int, float, double"));
+}
+
+/* block-atomic is the kernel behind the article's 123633392: equal block
+ * sums of 128 floats of 1.23 (157.44) added one by one into a float. At 1e6
+ * (7812 full blocks and one of 64) the simulator's fixed order gives the
+ * same chain of additions as a host loop does. */
+static void block_atomic_chain(void **state)
+{
+    (void)state;
+    lab_config cfg;
+    lab_config_defaults(&cfg);
+    cfg.backend = LAB_BACKEND_SIM;
+    cfg.repeats = 1;
+    cfg.n = 1000000;
+    cfg.block = 128;
+    cfg.dtype = LAB_FLOAT;
+    cfg.value = 1.23;
+    snprintf(cfg.pattern, sizeof cfg.pattern, "const");
+    lab_result r = run_one(&cfg, "block-atomic");
+    assert_int_equal(r.ran, 1);
+    float blk[128], last[128];
+    for (int i = 0; i < 128; i++) {
+        blk[i] = 1.23f;
+        last[i] = i < 1000000 % 128 ? 1.23f : 0.0f;
+    }
+    for (int o = 64; o > 0; o >>= 1)
+        for (int t = 0; t < o; t++) {
+            blk[t] += blk[t + o];
+            last[t] += last[t + o];
+        }
+    volatile float total = 0;
+    for (int b = 0; b < 1000000 / 128; b++) total += blk[0];
+    total += last[0];
+    assert_true(r.value == (double)total);
+    assert_true(r.value != 1230000.0); /* the chain of roundings shows */
+}
+
+/* The speedup column of a table is against that table's own OpenMP row. */
+static void speedups_against_the_tables_omp_row(void **state)
+{
+    (void)state;
+    lab_result rows[3];
+    memset(rows, 0, sizeof rows);
+    const char *names[] = {"sequential", "cpu-omp", "interleaved"};
+    const lab_backend be[] = {LAB_BACKEND_GPU, LAB_BACKEND_CPU, LAB_BACKEND_SIM};
+    const double ms[] = {0.5, 4.0, 8.0};
+    for (int i = 0; i < 3; i++) {
+        snprintf(rows[i].variant, sizeof rows[i].variant, "%s", names[i]);
+        rows[i].backend = be[i];
+        rows[i].ran = 1;
+        rows[i].ms = ms[i];
+        rows[i].speedup = i == 2 ? -1 : 0.84; /* as against a separate reference run */
+    }
+    lab_rebase_speedups(reduce(), rows, 3);
+    assert_true(rows[0].speedup == 8.0);
+    assert_true(rows[1].speedup == 1.0);
+    assert_true(rows[2].speedup == -1); /* simulator time: no speedup */
+    rows[1].ran = 0; /* no OpenMP row in the table: nothing changes */
+    rows[0].speedup = 3;
+    lab_rebase_speedups(reduce(), rows, 3);
+    assert_true(rows[0].speedup == 3);
 }
 
 static void simulator_limit_is_stated(void **state)
@@ -218,6 +283,8 @@ int main(void)
         cmocka_unit_test(every_kernel_on_the_simulator),
         cmocka_unit_test(block_sizes_are_honoured),
         cmocka_unit_test(bad_blocks_are_refused),
+        cmocka_unit_test(block_atomic_chain),
+        cmocka_unit_test(speedups_against_the_tables_omp_row),
         cmocka_unit_test(simulator_limit_is_stated),
         cmocka_unit_test(library_rows_need_a_gpu),
         cmocka_unit_test(float_precision_is_reported),

@@ -171,13 +171,13 @@ if grep -q '"ran":false' "$OUT"; then ok; else bad "a row that could not run mus
 # ------------------------------------------------------------------ trace
 name="trace";     g 0 -c "use reduce; set n 16; trace"
 out_has "trace of reduce/interleaved"; out_has "launch 0"; out_has "block 0"; out_has "epoch 0"; out_has "result:"
-name="trace-auto"; g 0 -c "use reduce/sequential; trace"; out_has "n = 64"
+name="trace-auto"; g 0 -c "use reduce/sequential; trace"; out_has "n = 256"; out_has "block 128"
 name="trace-save"; g 0 -c "use reduce; set n 32; trace sequential save t.json"; out_has "saved"
 if "$JSONCHECK" trace t.json >"$TMP/tr" 2>>"$ERR"; then ok; else bad "bad saved trace"; fi
 name="trace-json"; g 0 --json -c "use reduce; set n 16; trace warp-shuffle"
 if [ "$(wc -l <"$OUT")" -eq 1 ] && head -c 1 "$OUT" | grep -q '{'; then ok; else bad "--json trace is one object"; fi
 name="trace-too-big"; g 0 -c "use reduce; set n 1Mi; trace; echo alive"
-err_has "showing a small instance, the first 2 blocks, n = 64"; out_has "n = 64 int"; out_has "alive"
+err_has "showing a small instance, n = 256, with the same block and pattern"; out_has "n = 256 int"; out_has "alive"
 name="trace-lib"; g 1 -c "use reduce; trace cub"; err_has "cannot be traced"
 
 echo

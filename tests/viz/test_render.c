@@ -160,6 +160,8 @@ static void interleaved_counters(void **state)
     assert_int_equal(counter(&info, "idle in active warps"), 31);
     assert_int_equal(counter(&info, "divergent warps"), 1);
     assert_int_equal(counter(&info, "barriers passed"), 7);
+    /* stride 32 in a block of 64: warp 1 has no working thread and skips */
+    assert_non_null(strstr(info.caption, "the other warp skips the addition as a whole"));
     free(s);
     /* the load frame, and frames where the counters do not apply */
     s = draw(&t, 1, 120, 40, &info);
@@ -190,8 +192,11 @@ static void sequential_counters(void **state)
     char *s = draw(&t, f, 200, 60, &info);
     assert_int_equal(counter(&info, "active threads"), 64);
     assert_int_equal(counter(&info, "idle in active warps"), 0);
-    assert_int_equal(counter(&info, "divergent warps"), 0); /* whole warps retire instead */
-    assert_non_null(strstr(info.caption, "retire"));
+    assert_int_equal(counter(&info, "divergent warps"), 0); /* the idle warps skip the step whole */
+    assert_non_null(strstr(info.caption, "no warp diverges"));
+    assert_non_null(strstr(info.caption, "2 warps skip the addition as a whole"));
+    assert_non_null(strstr(info.caption, "still run the loop and reach __syncthreads()"));
+    assert_null(strstr(info.caption, "retire"));
     assert_non_null(strstr(s, "+64")); /* a source two rows down: its offset */
     free(s);
     f = find_frame(&t, "stride 32");
@@ -203,6 +208,8 @@ static void sequential_counters(void **state)
     assert_int_equal(counter(&info, "active threads"), 8);
     assert_int_equal(counter(&info, "idle in active warps"), 24);
     assert_int_equal(counter(&info, "divergent warps"), 1);
+    assert_non_null(strstr(info.caption, "(divergence)")); /* below 32 the last warp diverges */
+    assert_non_null(strstr(info.caption, "3 warps skip"));
     assert_non_null(strstr(s, "+8"));
     free(s);
     f = find_frame(&t, "stride 1");

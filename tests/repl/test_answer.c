@@ -1,0 +1,124 @@
+/* test_answer.c - the answer checker alone (repl/answer.c): what counts as
+ * the same answer, what does not, and replies of any length. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "repl/answer.h"
+
+static void same_words(void **state)
+{
+    (void)state;
+    assert_true(answer_match("Flat", "flat"));
+    assert_true(answer_match("  the   flat image. ", "flat image"));
+    assert_true(answer_match("\"result\"", "result"));
+    assert_true(answer_match("`result`!", "the result"));
+    assert_false(answer_match("photo", "flat"));
+    assert_false(answer_match("", "flat"));
+    assert_false(answer_match("not flat", "flat"));
+}
+
+static void numbers(void **state)
+{
+    (void)state;
+    assert_true(answer_match("3,321,858,913", "3321858913"));
+    assert_true(answer_match("3321858913.0", "3321858913"));
+    assert_true(answer_match("1e6", "1000000"));
+    assert_true(answer_match("64Mi", "67108864"));
+    assert_true(answer_match("six", "6"));
+    assert_true(answer_match("Thirty-two", "32"));
+    assert_true(answer_match("thirty two", "32"));
+    assert_true(answer_match("two hundred and fifty-six", "256"));
+    assert_true(answer_match("one thousand twenty-four", "1024"));
+    assert_false(answer_match("3321858914", "3321858913"));
+    assert_false(answer_match("seven", "6"));
+    assert_false(answer_match("2 of 32", "2"));
+}
+
+static void units(void **state)
+{
+    (void)state;
+    assert_true(answer_match("313 blocks", "313"));
+    assert_true(answer_match("313", "313 blocks"));
+    assert_true(answer_match("313 block", "313 blocks"));
+    assert_false(answer_match("313 threads", "313 blocks"));
+    assert_true(answer_match("1.17 milliseconds", "1.17 ms"));
+    assert_true(answer_match("2 times", "2x"));
+    assert_true(answer_match("two launches", "2 launches"));
+    assert_false(answer_match("two passes", "two launches"));
+}
+
+static void fractions_and_percentages(void **state)
+{
+    (void)state;
+    assert_true(answer_match("100%", "1"));
+    assert_true(answer_match("1.0", "100%"));
+    assert_true(answer_match("1", "100%"));
+    assert_true(answer_match("50 percent", "0.5"));
+    assert_true(answer_match("1/2", "50%"));
+    assert_true(answer_match("half", "0.5"));
+    assert_true(answer_match("50", "50%"));
+    assert_false(answer_match("25%", "50%"));
+    assert_false(answer_match("0.25", "50%"));
+    assert_false(answer_match("1/0", "1"));
+}
+
+static void choices(void **state)
+{
+    (void)state;
+    const char *const ch[] = {"fewer additions", "packed warps", "no barriers"};
+    assert_int_equal(answer_choice("b", ch, 3), 1);
+    assert_int_equal(answer_choice("(B)", ch, 3), 1);
+    assert_int_equal(answer_choice("c)", ch, 3), 2);
+    assert_int_equal(answer_choice("a.", ch, 3), 0);
+    assert_int_equal(answer_choice("Packed warps", ch, 3), 1);
+    assert_int_equal(answer_choice("d", ch, 3), -1);
+    assert_int_equal(answer_choice("something else", ch, 3), -1);
+}
+
+/* Bounds by construction: any length, any spacing, is cut and compared,
+ * never written past a buffer (this is run under ASan in the asan preset). */
+static void long_replies(void **state)
+{
+    (void)state;
+    size_t n = 5000;
+    char *a = malloc(n + 1);
+    for (size_t i = 0; i < n; i++) a[i] = i % 2 ? ' ' : 'x';
+    a[n] = 0;
+    assert_false(answer_match(a, "x"));
+    memset(a, ' ', n);
+    a[510] = 'y'; /* 510 spaces, then "y z": the old normaliser wrote past 512 here */
+    a[511] = ' ';
+    a[512] = 'z';
+    assert_true(answer_match(a, "y z"));
+    memset(a, 'y', n);
+    a[n] = 0;
+    assert_false(answer_match(a, "y"));
+    for (size_t i = 0; i < n; i++) a[i] = "1,"[i % 2];
+    a[n - 1] = '1';
+    assert_false(answer_match(a, "1"));
+    char out[8];
+    answer_normalize(a, out, sizeof out);
+    assert_true(strlen(out) < sizeof out);
+    answer_normalize("A  B", out, 1);
+    assert_string_equal(out, "");
+    free(a);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(same_words),
+        cmocka_unit_test(numbers),
+        cmocka_unit_test(units),
+        cmocka_unit_test(fractions_and_percentages),
+        cmocka_unit_test(choices),
+        cmocka_unit_test(long_replies),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

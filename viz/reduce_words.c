@@ -1,0 +1,254 @@
+/* reduce_words.c - the reduction renderer's captions: one sentence per
+ * frame saying what the threads do and why it matters, and its counters. */
+#include "viz/reduce_model.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Did an earlier step of the launch store values in shared memory (lane 0
+ * of each warp writing its warp's sum)? */
+static int warp_sums_stored(const rmodel *m, int fi)
+{
+    const rframe *f = &m->fr[fi];
+    for (int i = m->L[f->launch].first; i < fi; i++) {
+        if (m->fr[i].kind != F_STEP) continue;
+        for (size_t j = 0; j < m->fr[i].count; j++) {
+            const lab_event *e = m->fev[m->fr[i].first + j];
+            if (e->kind == LAB_EV_WRITE && e->space == LAB_SP_SHARED) return 1;
+        }
+    }
+    return 0;
+}
+
+void reduce_describe(const rmodel *m, int fi, const fstats *s, viz_frame_info *info)
+{
+    const rframe *f = &m->fr[fi];
+    const lab_trace *t = m->t;
+    const rlaunch *L = f->kind == F_INPUT ? &m->L[0] : &m->L[f->launch];
+    char a[32], b[32];
+    const char *dt = lab_dtype_name(t->dtype);
+    int second = f->launch > 0;
+    switch (f->kind) {
+    case F_INPUT:
+        viz_info_title(info, "input");
+        viz_info_caption(info,
+                         "The input: %lld %s value%s in global memory; %d block%s of %d threads "
+                         "will each reduce a slice of it to one partial sum.",
+                         t->n, dt, rmodel_plural(t->n), L->nblocks, rmodel_plural(L->nblocks), L->bd);
+        break;
+    case F_LOAD:
+        viz_info_title(info, second ? "launch %d: load" : "load", f->launch + 1);
+        if (second)
+            viz_info_caption(info,
+                             "Launch %d: %d block%s of %d threads read%s the %d partial sums that the "
+                             "previous launch wrote, so they are added in a fixed order without atomics.",
+                             f->launch + 1, L->nblocks, rmodel_plural(L->nblocks), L->bd,
+                             L->nblocks == 1 ? "s" : "", m->L[f->launch - 1].nblocks);
+        else if (!L->load_shared)
+            viz_info_caption(info,
+                             "Each thread loads up to %d elements with wide, coalesced reads and adds "
+                             "them in its own registers: no shared memory and no barrier yet.",
+                             L->max_reads);
+        else if (L->max_reads <= 1)
+            viz_info_caption(info,
+                             "Each thread copies one element from global into shared memory; "
+                             "__syncthreads() then waits until the whole block has stored its value.");
+        else if (L->max_reads == 2)
+            viz_info_caption(info,
+                             "Each thread adds two elements while loading, so half as many threads cover "
+                             "the data, and stores the sum in shared memory before __syncthreads().");
+        else
+            viz_info_caption(info,
+                             "Each thread adds up to %d elements in a grid-stride loop (neighbouring "
+                             "threads read neighbouring elements: coalesced) and stores its partial "
+                             "in shared memory.",
+                             L->max_reads);
+        break;
+    case F_STEP: {
+        /* Bank conflicts worth a word: more passes than the element size
+         * needs anyway. */
+        int min_pass = rmodel_min_passes(t);
+        char conflict[128] = "";
+        if (s->ways > min_pass)
+            snprintf(conflict, sizeof conflict,
+                     ", and %d-way bank conflicts make each shared-memory access take %d passes",
+                     s->ways, s->ways);
+        if (s->nshfl > 0) {
+            int d = abs(s->offset);
+            viz_info_title(info, "shuffle %s%d", s->xor_pattern ? "xor " : "offset ", d);
+            if (s->uniform || s->xor_pattern)
+                viz_info_caption(info,
+                                 "Warp shuffle: each lane adds the register of lane %s%d, straight "
+                                 "from register to register: no shared memory, no __syncthreads(), "
+                                 "and after log2(32) = 5 rounds %s the warp's sum.",
+                                 s->xor_pattern ? "i xor " : "i + ", d,
+                                 s->xor_pattern ? "every lane holds" : "lane 0 holds");
+            else
+                viz_info_caption(info,
+                                 "Warp shuffle: lanes exchange registers directly, without shared "
+                                 "memory or a barrier.");
+        } else if (s->nadd > 0) {
+            int d = abs(s->offset);
+            if (s->uniform) viz_info_title(info, "stride %d", d);
+            else viz_info_title(info, "tree step");
+            /* per block: every block does the same */
+            long long nb = s->nblocks_active > 0 ? s->nblocks_active : 1;
+            long long act = s->active / nb, warps = s->warps_active / nb;
+            /* warps of the block that skip this step as a whole: no divergence,
+             * but they still run the loop and reach every __syncthreads */
+            long long wpb = (L->bd + 31) / 32, skip = wpb - warps;
+            char skips[160] = "";
+            if (skip == 1)
+                snprintf(skips, sizeof skips,
+                         "; the other warp skips the addition as a whole (no divergence) but still "
+                         "runs the loop and reaches __syncthreads()");
+            else if (skip > 1)
+                snprintf(skips, sizeof skips,
+                         "; the other %lld warps skip the addition as a whole (no divergence) but "
+                         "still run the loop and reach __syncthreads()",
+                         skip);
+            if (s->pattern == 1 && 2 * d <= 32)
+                viz_info_caption(info,
+                                 "Stride %d: threads whose index is a multiple of %d add s[i+%d] into "
+                                 "s[i]: only %lld of %s%d threads work, spread over all %lld warp%s, "
+                                 "so every warp runs the addition with %d of its 32 lanes "
+                                 "(divergence)%s.",
+                                 d, 2 * d, d, act, nb > 1 ? "each block's " : "the block's ", L->bd,
+                                 warps, rmodel_plural(warps), 32 / (2 * d), conflict);
+            else if (s->pattern == 1)
+                viz_info_caption(info,
+                                 "Stride %d: threads whose index is a multiple of %d add s[i+%d] into "
+                                 "s[i]: %lld thread%s of %s%d, one lane in each of %lld warp%s "
+                                 "(divergence)%s%s.",
+                                 d, 2 * d, d, act, rmodel_plural(act), nb > 1 ? "each block's " : "the block's ",
+                                 L->bd, warps, rmodel_plural(warps), skips, conflict);
+            else if (s->pattern == 3)
+                viz_info_caption(info,
+                                 "Stride %d: thread 0 alone adds s[%d] into s[0], the block's last "
+                                 "addition; the other lanes of its warp are masked off%s%s.",
+                                 d, d, skips, conflict);
+            else if (s->pattern == 2 && d >= 32)
+                viz_info_caption(info,
+                                 "Stride %d: the first %d threads add s[i+%d] into s[i]; they fill "
+                                 "%lld whole warp%s%s, so no warp diverges%s%s.",
+                                 d, d, d, warps, rmodel_plural(warps), nb > 1 ? " per block" : "", skips,
+                                 conflict);
+            else if (s->pattern == 2)
+                viz_info_caption(info,
+                                 "Stride %d: the first %d thread%s add%s s[i+%d] into s[i], now inside "
+                                 "one warp that runs with %d of its 32 lanes (divergence)%s%s.",
+                                 d, d, rmodel_plural(d), d == 1 ? "s" : "", d, d, skips, conflict);
+            else
+                viz_info_caption(info, "%lld thread%s each add one shared-memory element into another%s.",
+                                 s->active, rmodel_plural(s->active), conflict);
+        } else if (s->nread_s > 0 && warp_sums_stored(m, fi)) {
+            viz_info_title(info, "read warp sums");
+            viz_info_caption(info,
+                             "%lld thread%s of the first warp read the per-warp sums back from shared "
+                             "memory into registers, so one warp can finish the block with shuffles%s.",
+                             s->active, rmodel_plural(s->active), conflict);
+        } else if (s->nread_s > 0) {
+            viz_info_title(info, "to registers");
+            viz_info_caption(info,
+                             "The first warp copies its partials from shared memory into registers, "
+                             "where warp shuffles can reach them%s.",
+                             conflict);
+        } else if (s->nwrite_s > 0) {
+            viz_info_title(info, "store warp sums");
+            viz_info_caption(info,
+                             "Lane 0 of each warp stores its warp's sum in shared memory; "
+                             "__syncthreads() makes them visible to the whole block%s.",
+                             conflict);
+        } else {
+            viz_info_title(info, "step");
+            viz_info_caption(info, "The threads exchange partial sums.");
+        }
+        break;
+    }
+    case F_RESULT: {
+        int later = 0; /* more work in this launch after these results */
+        for (int i = fi + 1; i < L->first + L->nframes; i++)
+            if (m->fr[i].kind == F_STEP) later = 1;
+        if (s->natomic > 0) {
+            /* equal operands: no order can change the total */
+            int equal = 1;
+            double first = 0;
+            int seen = 0;
+            for (size_t i = 0; i < f->count && equal; i++) {
+                const lab_event *e = m->fev[f->first + i];
+                if (e->kind != LAB_EV_ATOMIC) continue;
+                if (seen++ && e->v != first) equal = 0;
+                first = e->v;
+            }
+            const int fp = t->dtype == LAB_FLOAT || t->dtype == LAB_DOUBLE;
+            viz_info_title(info, second ? "launch %d: atomicAdd" : "atomicAdd", f->launch + 1);
+            viz_info_caption(info,
+                             "Thread 0 of each block adds its block's sum to the total with atomicAdd: "
+                             "%lld atomic%s in whatever order the blocks finish%s.",
+                             (long long)s->natomic, rmodel_plural(s->natomic),
+                             !fp ? "; integer sums come out the same in any order"
+                             : equal && s->natomic > 1
+                                 ? "; the block sums are all equal, so every order gives the same "
+                                   "total, yet each addition rounds it to a float"
+                                 : ", so float rounding can change the last digits from run to run");
+        } else if (later && s->nwrite_g > 1) {
+            viz_info_title(info, "block sums");
+            viz_info_caption(info,
+                             "Thread 0 of each block writes its sum to partial[blockIdx]; the last "
+                             "block to finish adds them in a fixed order: one launch, no atomics on "
+                             "the data.");
+        } else if (f->launch + 1 < m->nl) {
+            viz_info_title(info, second ? "launch %d: partials" : "block sums", f->launch + 1);
+            viz_info_caption(info,
+                             "Thread 0 of each block writes its sum to partial[blockIdx]: no "
+                             "atomics; a second launch adds the %d partials in a fixed order.",
+                             L->nblocks);
+        } else {
+            viz_info_title(info, second ? "launch %d: result" : "result", f->launch + 1);
+            viz_info_caption(info, "Thread 0 writes the final sum to global memory: this is the answer.");
+        }
+        break;
+    }
+    case F_FINAL: {
+        rmodel_fmt(m, rmodel_answer(m), a, sizeof a);
+        rmodel_fmt(m, m->ref, b, sizeof b);
+        viz_info_title(info, "result");
+        double got = rmodel_answer(m), rel = m->ref != 0 ? fabs(got - m->ref) / fabs(m->ref) : fabs(got);
+        if (!m->have_ref)
+            viz_info_caption(info, "Done: the sum is %s.", a);
+        else if (got == m->ref)
+            viz_info_caption(info, "Done: the sum is %s, the same as the CPU's.", a);
+        else if (rel < 1e-3 && (t->dtype == LAB_FLOAT || t->dtype == LAB_DOUBLE))
+            viz_info_caption(info,
+                             "Done: the sum is %s and the CPU's is %s (relative error %.1e): the GPU "
+                             "adds in a different order, and floating-point rounding follows the order.",
+                             a, b, rel);
+        else
+            viz_info_caption(info, "Done: the sum is %s but the CPU's is %s: the result is wrong.", a, b);
+        break;
+    }
+    }
+    if ((f->kind == F_STEP || f->kind == F_RESULT) && s->nblocks_active == 1 && L->nblocks > 1) {
+        /* The vector variant's last block: only it goes on. */
+        char rest[VIZ_CAPTION_MAX];
+        snprintf(rest, sizeof rest, "%s", info->caption);
+        if (rest[0] >= 'A' && rest[0] <= 'Z') rest[0] = (char)(rest[0] - 'A' + 'a');
+        viz_info_caption(info, "Only block %d, the last to finish, goes on: %s", s->only_block, rest);
+    }
+    if (f->kind == F_INPUT || f->kind == F_FINAL) {
+        viz_info_counter(info, "active threads", VIZ_COUNTER_NONE, NULL);
+        viz_info_counter(info, "idle in active warps", VIZ_COUNTER_NONE, NULL);
+        viz_info_counter(info, "divergent warps", VIZ_COUNTER_NONE, NULL);
+        viz_info_counter(info, "bank conflicts", VIZ_COUNTER_NONE, NULL);
+        viz_info_counter(info, "barriers passed", VIZ_COUNTER_NONE, NULL);
+        return;
+    }
+    viz_info_counter(info, "active threads", s->active, NULL);
+    viz_info_counter(info, "idle in active warps", s->idle_in_active, NULL);
+    viz_info_counter(info, "divergent warps", s->divergent, NULL);
+    int min_pass = rmodel_min_passes(t);
+    viz_info_counter(info, "bank conflicts", s->ways > 0 ? s->ways : VIZ_COUNTER_NONE,
+                     min_pass > 1 && s->ways == min_pass ? "-way (the 8-byte minimum)" : "-way");
+    viz_info_counter(info, "barriers passed", s->barriers, NULL);
+}

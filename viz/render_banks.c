@@ -1,0 +1,375 @@
+/* render_banks.c - shared-memory banks, one warp access at a time.
+ *
+ * Shared memory is 32 banks of 4-byte words: word w is in bank w mod 32, and
+ * a bank serves one word per pass. When the lanes of a warp touch different
+ * words of one bank they take turns: a bank conflict. This renderer shows,
+ * for the first two warps of block 0 of launch 0 (the others do the same),
+ * every warp instruction that touches shared memory (in the order of the
+ * kernel: a barrier epoch, then the k-th shared access of each thread in it,
+ * then the warp), as
+ *   - the tile: the shared array as rows of its width, the words this warp
+ *     touches marked (with the width read from the trace: 32, or 33 with a
+ *     padding column);
+ *   - the banks: 32 columns, one row per pass, the lane served in each.
+ * A last frame sums up the worst access of each kind.
+ *
+ * It draws the transpose family's traces that touch shared memory (the tiled
+ * kernels); a trace without shared accesses is drawn by the coverage map. */
+#include "viz/render.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define WARP 32
+#define NBANKS 32
+
+extern const viz_renderer viz_render_coverage;
+
+typedef struct bacc {
+    uint32_t epoch, ord, warp;
+    int write;
+    int lane[WARP], idx[WARP], n; /* the lanes and their shared indices */
+} bacc;
+
+typedef struct bmodel {
+    const lab_trace *t;
+    bacc *acc;
+    int nacc;
+    int cols, rows;  /* the shared array as rows of cols words */
+    int es;          /* bytes per element */
+} bmodel;
+
+static int ev_cmp(const void *a, const void *b)
+{
+    const lab_event *x = *(const lab_event *const *)a, *y = *(const lab_event *const *)b;
+    if (x->thread / WARP != y->thread / WARP) return x->thread / WARP < y->thread / WARP ? -1 : 1;
+    if (x->thread != y->thread) return x->thread < y->thread ? -1 : 1;
+    if (x->epoch != y->epoch) return x->epoch < y->epoch ? -1 : 1;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static int acc_cmp(const void *a, const void *b)
+{
+    const bacc *x = a, *y = b;
+    if (x->epoch != y->epoch) return x->epoch < y->epoch ? -1 : 1;
+    if (x->ord != y->ord) return x->ord < y->ord ? -1 : 1;
+    return x->warp < y->warp ? -1 : x->warp > y->warp;
+}
+
+/* The warps shown: every warp of a block does the same, so two are enough. */
+#define SHOWN_WARPS 2
+
+static int is_shared(const lab_event *e)
+{
+    return e->launch == 0 && e->block == 0 && e->space == LAB_SP_SHARED && e->a >= 0 &&
+           (e->kind == LAB_EV_READ || e->kind == LAB_EV_WRITE);
+}
+
+static void model_free(bmodel *m)
+{
+    free(m->acc);
+    memset(m, 0, sizeof *m);
+}
+
+/* 0, or -1 out of memory. A trace without shared accesses gives nacc = 0. */
+static int model_build(bmodel *m, const lab_trace *t)
+{
+    memset(m, 0, sizeof *m);
+    m->t = t;
+    m->es = t->smem_elem_bytes > 0 ? t->smem_elem_bytes : 4;
+    size_t n = 0;
+    int maxidx = 0;
+    for (size_t i = 0; i < t->count; i++)
+        if (is_shared(&t->ev[i])) {
+            n++;
+            if (t->ev[i].a > maxidx) maxidx = t->ev[i].a;
+        }
+    if (n == 0) return 0;
+    const lab_event **ev = malloc(n * sizeof *ev);
+    m->acc = calloc(n, sizeof *m->acc); /* at most one access per event */
+    if (!ev || !m->acc) {
+        free(ev);
+        model_free(m);
+        return -1;
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < t->count; i++)
+        if (is_shared(&t->ev[i]) && t->ev[i].thread / WARP < SHOWN_WARPS) ev[k++] = &t->ev[i];
+    n = k;
+    qsort(ev, n, sizeof *ev, ev_cmp);
+    /* the k-th shared access of each thread in an epoch, grouped per warp */
+    uint32_t cur_t = ~0u, cur_e = ~0u, ord = 0;
+    for (size_t i = 0; i < n; i++) {
+        const lab_event *e = ev[i];
+        if (e->thread != cur_t || e->epoch != cur_e) {
+            cur_t = e->thread;
+            cur_e = e->epoch;
+            ord = 0;
+        }
+        bacc key = {.epoch = e->epoch, .ord = ord++, .warp = e->thread / WARP};
+        bacc *a = NULL;
+        for (int j = m->nacc - 1; j >= 0 && !a; j--) /* same warp: recent entries */
+            if (m->acc[j].warp != key.warp) break;
+            else if (m->acc[j].epoch == key.epoch && m->acc[j].ord == key.ord) a = &m->acc[j];
+        if (!a) {
+            a = &m->acc[m->nacc++];
+            *a = key;
+            a->write = e->kind == LAB_EV_WRITE;
+        }
+        if (a->n < WARP) {
+            a->lane[a->n] = (int)(e->thread % WARP);
+            a->idx[a->n] = e->a;
+            a->n++;
+        }
+    }
+    free(ev);
+    qsort(m->acc, (size_t)m->nacc, sizeof *m->acc, acc_cmp);
+    /* the width of a row: 32 elements' worth of words, or what the
+     * indices show (a padded tile's rows are longer) */
+    int words = maxidx + 1;
+    m->cols = (words + 31) / 32;
+    if (m->cols < 32) m->cols = 32;
+    if (words <= 32 * 32) m->cols = 32;
+    else if (words <= 32 * 33) m->cols = 33;
+    m->rows = (words + m->cols - 1) / m->cols;
+    return 0;
+}
+
+/* The passes of one access: pass[b][p] = lane served by bank b in pass p. */
+typedef struct banks {
+    int npass[NBANKS];
+    int lane[NBANKS][WARP];
+    int word[NBANKS][WARP];
+    int ways, used;
+} banks;
+
+static void bank_fill(const bmodel *m, const bacc *a, banks *b)
+{
+    memset(b, 0, sizeof *b);
+    for (int i = 0; i < a->n; i++) {
+        long long w = (long long)a->idx[i] * m->es / 4;
+        int bk = (int)(w % NBANKS);
+        int p, seen = 0;
+        for (p = 0; p < b->npass[bk] && !seen; p++) seen = b->word[bk][p] == w; /* a broadcast */
+        if (seen || b->npass[bk] >= WARP) continue;
+        b->word[bk][b->npass[bk]] = (int)w;
+        b->lane[bk][b->npass[bk]++] = a->lane[i];
+    }
+    for (int k = 0; k < NBANKS; k++) {
+        if (b->npass[k] > b->ways) b->ways = b->npass[k];
+        b->used += b->npass[k] > 0;
+    }
+    /* 8-byte elements need two passes at least: that is no conflict */
+}
+
+static int min_ways(const bmodel *m) { return m->es > 4 ? m->es / 4 : 1; }
+
+/* ------------------------------------------------------------ captions */
+
+static void describe(const bmodel *m, int fi, viz_frame_info *info)
+{
+    if (fi >= m->nacc) {
+        int wr = 0, rd = 0;
+        for (int i = 0; i < m->nacc; i++) {
+            banks b;
+            bank_fill(m, &m->acc[i], &b);
+            if (m->acc[i].write && b.ways > wr) wr = b.ways;
+            if (!m->acc[i].write && b.ways > rd) rd = b.ways;
+        }
+        viz_info_title(info, "summary");
+        viz_info_caption(info,
+                         "Warps 0 and 1 of block 0: %d accesses to a tile %d words wide; the worst write takes "
+                         "%d pass%s, the worst read %d. %s",
+                         m->nacc, m->cols, wr, wr == 1 ? "" : "es", rd,
+                         (wr > min_ways(m) || rd > min_ways(m))
+                             ? "More passes than one per access are bank conflicts: the lanes of a warp "
+                               "wait for each other."
+                             : "Every access takes the fewest passes its element size allows: no bank "
+                               "conflicts.");
+        viz_info_counter(info, "accesses", m->nacc, NULL);
+        viz_info_counter(info, "worst write", wr, " passes");
+        viz_info_counter(info, "worst read", rd, " passes");
+        return;
+    }
+    const bacc *a = &m->acc[fi];
+    banks b;
+    bank_fill(m, a, &b);
+    const char *verb = a->write ? "writes" : "reads";
+    viz_info_title(info, "warp %u %s", a->warp, a->write ? "stores" : "loads");
+    int d = a->n > 1 ? a->idx[1] - a->idx[0] : 1;
+    for (int i = 2; i < a->n; i++)
+        if (a->idx[i] - a->idx[i - 1] != d) d = 0;
+    char along[96];
+    if (d == 1)
+        snprintf(along, sizeof along, "row %d of the tile, %d neighbouring words", a->idx[0] / m->cols, a->n);
+    else if (d == m->cols)
+        snprintf(along, sizeof along, "column %d of the tile, %d words apart (the row width)",
+                 a->idx[0] % m->cols, d);
+    else if (d > 0)
+        snprintf(along, sizeof along, "%d words, %d apart", a->n, d);
+    else
+        snprintf(along, sizeof along, "%d words", a->n);
+    if (b.ways <= min_ways(m))
+        viz_info_caption(info,
+                         "Warp %u %s %s: its %d lanes fall in %d different banks, so the access takes "
+                         "%d pass%s, no bank conflict.",
+                         a->warp, verb, along, a->n, b.used, b.ways, b.ways == 1 ? "" : "es");
+    else
+        viz_info_caption(info,
+                         "Warp %u %s %s: its %d lanes fall in only %d bank%s, which serve one word per "
+                         "pass, so the access takes %d passes: a %d-way bank conflict.",
+                         a->warp, verb, along, a->n, b.used, b.used == 1 ? "" : "s", b.ways, b.ways);
+    viz_info_counter(info, "lanes", a->n, NULL);
+    viz_info_counter(info, "banks used", b.used, NULL);
+    viz_info_counter(info, "passes", b.ways, NULL);
+}
+
+/* ------------------------------------------------------------- drawing */
+
+static void draw_tile(canvas *c, const bmodel *m, const bacc *a, viz_rect area, int y, int rows)
+{
+    int x0 = area.x + 5;
+    canvas_text(c, area.x, y, "tile", VIZ_ROLE_HEADING, 0);
+    for (int r = 0; r < rows && r < m->rows; r++) {
+        canvas_printf(c, area.x, y + 1 + r, VIZ_ROLE_DIM, 0, "%3d", r);
+        for (int col = 0; col < m->cols && x0 + col < area.x + area.w; col++) {
+            int idx = r * m->cols + col, hit = 0;
+            for (int i = 0; i < a->n && !hit; i++) hit = a->idx[i] == idx;
+            const int pad = col >= 32;
+            canvas_put(c, x0 + col, y + 1 + r, hit ? 0x2588 : (pad ? 0x2502 : 0x00b7),
+                       hit ? (a->write ? VIZ_ROLE_ACTIVE : VIZ_ROLE_SOURCE) : VIZ_ROLE_DIM, 0);
+        }
+    }
+}
+
+/* The bank table: header, then one line per pass. Returns lines drawn. */
+static int draw_banks(canvas *c, const bmodel *m, const bacc *a, viz_rect area, int y, int maxlines)
+{
+    banks b;
+    bank_fill(m, a, &b);
+    int per = (area.w - 6) / 3;
+    if (per > NBANKS) per = NBANKS;
+    if (per < 8) per = 8;
+    int lines = 0;
+    for (int b0 = 0; b0 < NBANKS && lines < maxlines; b0 += per) {
+        int x = area.x;
+        canvas_text(c, x, y + lines, "bank", VIZ_ROLE_HEADING, 0);
+        for (int k = b0; k < b0 + per && k < NBANKS; k++)
+            canvas_printf(c, x + 6 + 3 * (k - b0), y + lines, VIZ_ROLE_HEADING, 0, "%2d", k);
+        lines++;
+        int passes = 0;
+        for (int k = b0; k < b0 + per && k < NBANKS; k++)
+            if (b.npass[k] > passes) passes = b.npass[k];
+        for (int p = 0; p < passes && lines < maxlines; p++) {
+            if (lines == maxlines - 1 && p < passes - 1) {
+                canvas_printf(c, x, y + lines, VIZ_ROLE_DIM, 0, "      \u2026 %d more pass%s", passes - p,
+                              passes - p == 1 ? "" : "es");
+                lines++;
+                break;
+            }
+            canvas_printf(c, x, y + lines, VIZ_ROLE_DIM, 0, "p%-3d", p + 1);
+            for (int k = b0; k < b0 + per && k < NBANKS; k++) {
+                if (p < b.npass[k])
+                    canvas_printf(c, x + 6 + 3 * (k - b0), y + lines,
+                                  b.npass[k] > min_ways(m) ? VIZ_ROLE_CONFLICT : VIZ_ROLE_ACTIVE, 0, "%2d",
+                                  b.lane[k][p]);
+                else
+                    canvas_text(c, x + 6 + 3 * (k - b0) + 1, y + lines, "\u00b7", VIZ_ROLE_DIM, 0);
+            }
+            lines++;
+        }
+    }
+    return lines;
+}
+
+/* ------------------------------------------------------------ interface */
+
+static int banks_frames(const lab_trace *t)
+{
+    bmodel m;
+    if (model_build(&m, t) != 0) return 1;
+    int n = m.nacc;
+    model_free(&m);
+    return n > 0 ? n + 1 : viz_render_coverage.frames(t);
+}
+
+static void banks_draw(const lab_trace *t, int frame, canvas *c, viz_rect area, viz_frame_info *info)
+{
+    bmodel m;
+    if (model_build(&m, t) != 0) {
+        canvas_text(c, area.x, area.y, "out of memory while reading the trace", VIZ_ROLE_WRONG, 0);
+        return;
+    }
+    if (m.nacc == 0) {
+        model_free(&m);
+        viz_render_coverage.draw(t, frame, c, area, info);
+        return;
+    }
+    area = viz_rect_intersect(area, canvas_bounds(c));
+    if (area.w <= 0 || area.h <= 0) {
+        model_free(&m);
+        return;
+    }
+    viz_rect old = canvas_set_clip(c, area);
+    if (frame < 0) frame = 0;
+    if (frame > m.nacc) frame = m.nacc;
+    describe(&m, frame, info);
+    const bacc *a = &m.acc[frame < m.nacc ? frame : m.nacc - 1];
+    if (frame < m.nacc) {
+        int y = area.y;
+        int blines = draw_banks(c, &m, a, area, y, area.h);
+        y += blines + 1;
+        int room = area.y + area.h - y - 1;
+        if (room >= 4) draw_tile(c, &m, a, area, y, room);
+    } else {
+        int y = area.y;
+        for (int i = 0; i < m.nacc && y < area.y + area.h; i++) {
+            banks b;
+            bank_fill(&m, &m.acc[i], &b);
+            canvas_printf(c, area.x, y++, b.ways > min_ways(&m) ? VIZ_ROLE_CONFLICT : VIZ_ROLE_TEXT, 0,
+                          "warp %2u %-6s %2d bank%s  %2d pass%s", m.acc[i].warp, m.acc[i].write ? "store" : "load",
+                          b.used, b.used == 1 ? " " : "s", b.ways, b.ways == 1 ? "" : "es");
+        }
+    }
+    canvas_set_clip(c, old);
+    model_free(&m);
+}
+
+static int banks_height(const lab_trace *t, int width)
+{
+    bmodel m;
+    if (model_build(&m, t) != 0) return 24;
+    if (m.nacc == 0) {
+        model_free(&m);
+        return viz_render_coverage.height ? viz_render_coverage.height(t, width) : 24;
+    }
+    int per = (width - 6) / 3;
+    if (per > NBANKS) per = NBANKS;
+    if (per < 8) per = 8;
+    int h = m.nacc + 1; /* the summary */
+    for (int i = 0; i < m.nacc; i++) {
+        banks b;
+        bank_fill(&m, &m.acc[i], &b);
+        int lines = 0;
+        for (int b0 = 0; b0 < NBANKS; b0 += per) {
+            int passes = 0;
+            for (int k = b0; k < b0 + per && k < NBANKS; k++)
+                if (b.npass[k] > passes) passes = b.npass[k];
+            lines += 1 + passes;
+        }
+        if (lines + 2 + m.rows + 1 > h) h = lines + 2 + m.rows + 1;
+    }
+    model_free(&m);
+    return h;
+}
+
+const viz_renderer viz_render_banks = {
+    .algos = "transpose",
+    .variants = NULL,
+    .name = "shared-memory banks (tiled); coverage map (the others)",
+    .frames = banks_frames,
+    .draw = banks_draw,
+    .height = banks_height,
+    .min_w = 40,
+    .min_h = 12,
+};
