@@ -3,7 +3,7 @@
 // EXPECT: squares 0 1 4 9 16
 // EXPECT: p07_local_header.cu at line 28
 // EXPECT: exit status 1
-#include "tests/programs/p07_util.cuh"
+#include "p07_util.cuh"
 
 __global__ void squares(int *out)
 {

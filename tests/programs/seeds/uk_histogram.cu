@@ -13,7 +13,7 @@
 #include <omp.h>
 #include <cstring>
 #include <random>
-#include "tests/programs/seeds/timing.cuh"
+#include "timing.cuh"
 
 const int BINS = 256;
 

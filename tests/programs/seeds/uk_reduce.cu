@@ -13,7 +13,7 @@
 // REJECT: WRONG
 #include <omp.h>
 #include <random>
-#include "tests/programs/seeds/timing.cuh"
+#include "timing.cuh"
 
 const int BLOCK = 256;
 

@@ -7,7 +7,7 @@
 // OPEN-SIM: -DELEMENTS=2000000 -DREPEATS=3
 // EXPECT-GPU: sum = 123000064.000000.
 // EXPECT-SIM: sum = 2460000.000000.
-#include "tests/programs/seeds/check.cuh"
+#include "check.cuh"
 #include <stdio.h>
 #include <cooperative_groups.h>
 using namespace cooperative_groups;
