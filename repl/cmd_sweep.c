@@ -163,7 +163,7 @@ void sweep_print_table(struct session *s, const sweep_data *d)
             if (r->gbps > 0) snprintf(c[5], sizeof c[5], "%.1f", r->gbps);
             if (r->pct_peak >= 0 && r->gbps > 0) snprintf(c[6], sizeof c[6], "%.0f%%", r->pct_peak);
             if (r->est_ms > 0) {
-                fmt_ms(r->est_ms, c[13], sizeof c[13] - 1);
+                sweep_fmt_ms(r->est_ms, c[13], sizeof c[13] - 1);
                 strcat(c[13], "~");
             }
         }
