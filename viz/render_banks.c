@@ -127,10 +127,13 @@ static int model_build(bmodel *m, const lab_trace *t)
     /* the width of a row: 32 elements' worth of words, or what the
      * indices show (a padded tile's rows are longer) */
     int words = maxidx + 1;
-    m->cols = (words + 31) / 32;
-    if (m->cols < 32) m->cols = 32;
-    if (words <= 32 * 32) m->cols = 32;
-    else if (words <= 32 * 33) m->cols = 33;
+    /* a padded row holds 33 words of which the 33rd is never touched; a kernel may
+     * keep several tiles, so look for an access to a 33rd word, not at the size */
+    int padded = words > 32 * 32;
+    for (int j = 0; j < m->nacc && padded; j++)
+        for (int i = 0; i < m->acc[j].n && padded; i++)
+            if (m->acc[j].idx[i] % 33 == 32) padded = 0;
+    m->cols = padded ? 33 : 32;
     m->rows = (words + m->cols - 1) / m->cols;
     return 0;
 }

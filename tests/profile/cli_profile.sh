@@ -15,16 +15,16 @@ bad() { fail=$((fail + 1)); echo "FAIL: $*"; echo "---- out"; head -c 4000 out; 
 g() { "$GPULAB" "$@" </dev/null >out 2>err; }
 has() { grep -q -- "$1" out || bad "no \"$1\" in the output of: $2"; }
 
-if ! g -c "use transpose/copy; set n 64; set backend sim; profile"; then
+if ! g -c "use transpose/naive; set n 64; set backend sim; profile"; then
     if grep -q "cannot count accesses" err; then echo "skipped: no access recording in this build"; exit 77; fi
     bad "profile failed"
 fi
-# copy reads rows (coalesced) and writes columns (one sector per lane)
-has "global loads (8 B)" "profile transpose/copy"
-has "the reads are coalesced" "profile transpose/copy"
-has "one per lane: the writes are scattered 32 bytes or more apart" "profile transpose/copy"
-has "estimated GPU time on h200" "profile transpose/copy"
-has "an estimate from the counts, not a measurement" "profile transpose/copy"
+# naive reads rows (coalesced) and writes columns (one sector per lane)
+has "global loads (8 B)" "profile transpose/naive"
+has "the reads are coalesced" "profile transpose/naive"
+has "one per lane: the writes are scattered 32 bytes or more apart" "profile transpose/naive"
+has "estimated GPU time on h200" "profile transpose/naive"
+has "an estimate from the counts, not a measurement" "profile transpose/naive"
 
 # the tiled transpose: shared memory, padded tile, barriers
 g -c "use transpose/tiled; set n 64; set backend sim; profile" || bad "profile tiled failed"
@@ -32,7 +32,7 @@ has "no bank conflicts" "profile transpose/tiled"
 has "barrier instructions" "profile transpose/tiled"
 
 # --json: Nsight Compute's names, the estimate
-g --json -c "use transpose/copy; set n 64; set backend sim; profile" || bad "profile --json failed"
+g --json -c "use transpose/naive; set n 64; set backend sim; profile" || bad "profile --json failed"
 python3 - out <<'PY' || bad "the JSON rows"
 import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
@@ -51,7 +51,7 @@ assert [x for x in rows if x["kernel"] == "total"]
 PY
 
 # export after a profile writes the counters
-g -c "use transpose/copy; set n 64; set backend sim; profile; export p.csv; export p.json" || bad "export failed"
+g -c "use transpose/naive; set n 64; set backend sim; profile; export p.csv; export p.json" || bad "export failed"
 grep -q "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum" p.csv || bad "p.csv has no metric names"
 python3 -c "import json; d = json.load(open('p.json')); assert d['profile'][0]['source'] == 'simulator'" || bad "p.json"
 
