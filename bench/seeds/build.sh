@@ -3,7 +3,8 @@
 #   bench/seeds/build.sh SEEDS_DIR OUT_DIR
 # lecture_reduce: the reduction lecture's program; article_reduce: the
 # cooperative-groups article's; plain_thrust: a user's own thrust::reduce,
-# built as a user would (-O3) and with gpulab's own flags (plain_thrust_lab).
+# built as a user would (-O3) and with gpulab's own flags (plain_thrust_lab);
+# thrust_probe: one property of the process changed at a time (its header).
 set -eu
 seeds=$1 out=$2
 here=$(dirname "$0")
@@ -17,3 +18,4 @@ $NVCC -O3 -std=c++17 -arch=sm_90 -Xcompiler -fopenmp -o plain_thrust plain_thrus
 $NVCC -O2 -g -lineinfo --expt-relaxed-constexpr -std=c++17 -arch=sm_90 -Xcompiler -fopenmp \
     -o plain_thrust_lab plain_thrust.cu -lgomp &
 wait
+$NVCC -O3 -std=c++17 -arch=sm_90 -Xcompiler -fopenmp -o thrust_probe "$here/thrust_probe.cu" -lgomp

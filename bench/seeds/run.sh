@@ -24,6 +24,16 @@ date -u >> "$OUT/device.txt"
   timeout 60 seeds/plain_thrust omp
   echo "== plain thrust built with gpulab's flags"
   timeout 60 seeds/plain_thrust_lab
+  echo "== thrust_probe: one property of the process at a time"
+  for a in "" events-each omp spin yield block "omp spin" "omp block"; do
+    timeout 60 seeds/thrust_probe $a
+  done
+  if command -v taskset >/dev/null 2>&1; then
+    echo "== bound to one CPU (taskset -c 2)"
+    timeout 60 taskset -c 2 seeds/thrust_probe
+    timeout 60 taskset -c 2 seeds/plain_thrust
+    timeout 60 taskset -c 2 bin/gpulab -c "use reduce; set n 64Mi; set repeats 20; run thrust cub"
+  fi
 } > "$OUT/seeds.txt" 2>&1
 timeout 150 bin/gpulab --json accuracy.gpulab > "$OUT/gpulab.jsonl" 2> "$OUT/gpulab.err"
 echo "gpulab rc=$?" >> "$OUT/seeds.txt"

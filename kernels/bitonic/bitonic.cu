@@ -58,7 +58,9 @@ static __device__ __forceinline__ int pair_first_pow2(int p, int j)
 /* o (lecture, urejanje-o): the host runs the k and j loops, one launch per
  * step is the global barrier, and one thread per key. A thread compares only
  * when its partner i1 ^ j lies above it, so half the threads of every launch
- * do nothing: idle threads, and in every warp half the lanes wait. */
+ * do nothing. For j < 32 working and idle lanes alternate inside every warp
+ * (divergence: half the lanes are masked off); for j >= 32 they come in runs
+ * of j threads, so whole warps idle and none diverges. */
 template <class T>
 static __global__ void bitonic_o_step(const T *src, T *dst, int n, int k, int j)
 {
