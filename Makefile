@@ -1,6 +1,6 @@
 # A thin wrapper over the CMake presets.
 #   make           configure (first time) and build
-#   make run       build and start the REPL
+#   make run       build the program (not the tests) and start the REPL
 #   make test      build and run every test this machine can run
 #                  (GPU tests are skipped where there is no GPU)
 #   make gpu       the sm_90-only build in build-gpu/ (for an H100/H200)
@@ -30,7 +30,9 @@ $(BUILD)/CMakeCache.txt: | deps
 build: deps $(BUILD)/CMakeCache.txt
 	cmake --build --preset $(PRESET) -j $(JOBS)
 
-run: build
+# run needs the program only (and what it loads at run time), not the tests
+run: deps $(BUILD)/CMakeCache.txt
+	cmake --build --preset $(PRESET) -j $(JOBS) --target gpulab
 	@$(BUILD)/gpulab
 
 test: build

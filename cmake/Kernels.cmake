@@ -27,6 +27,10 @@ function(gpulab_family name)
     gpulab_record_options(${gen}/${base}.sim.cpp)
     file(CONFIGURE OUTPUT ${gen}/${base}.traced.cu CONTENT
          "/* generated: ${src} with trace recording */\n#define LAB_TRACE 1\n#include \"${abs}\"\n")
+    # The traced build runs small instances only (trace, animate): ptxas's
+    # lighter optimisation level halves its share of the first build (the
+    # bitonic network's unrolled rounds took 182 s of ptxas and cicc at -O3).
+    set_property(SOURCE ${gen}/${base}.traced.cu APPEND PROPERTY COMPILE_OPTIONS -Xptxas=-O1)
     if(F_TEST_ONLY)
       list(APPEND out ${gen}/${base}.sim.cpp)  # test kernels run on the simulator only
     else()

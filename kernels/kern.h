@@ -331,7 +331,10 @@ static __device__ __forceinline__ unsigned long long lab_g_tid(uint32_t *blk, ui
     return (unsigned long long)*blk * (blockDim.x * blockDim.y * blockDim.z) + *thr;
 }
 
-static __device__ void lab_gtrace_emit(int kind, int space, int a, int b, double v, double v2)
+/* Not inlined: a traced kernel calls it at every TRACE_* line, and the
+ * inlined copies in the bitonic network's unrolled rounds made that one file
+ * take 3 minutes to compile. */
+static __device__ __noinline__ void lab_gtrace_emit(int kind, int space, int a, int b, double v, double v2)
 {
     uint32_t blk, thr;
     unsigned long long g = lab_g_tid(&blk, &thr);

@@ -91,55 +91,60 @@ static __global__ void transpose_copy_k(const T *in, T *out, long long count)
  * before its first store, which a 4-byte element needs to keep the memory
  * busy, and each row of the output gets 64 neighbours (256 bytes of float)
  * at once. With the default 32 x 8 block the rows per thread are known when
- * compiling (BY = 8): all eight loads are issued before the first store, and
- * every index is a constant offset. Other heights (BY = 0) loop at run time,
- * four loads at a time. */
+ * compiling (BY = 8): both loops have constant trip counts, all eight loads
+ * are issued before the first store, and every address is the thread's base
+ * pointer plus a constant times n. Other heights (BY = 0) loop at run time,
+ * four loads at a time. Offsets inside a block are 32-bit (r * n with r < 64:
+ * any matrix that fits in memory has n far below 2^25); only the block's
+ * corner is computed in 64 bits. */
 template <class T, int PAD, int BY>
 static __global__ void transpose_tiled_k(const T *in, T *out, long long n)
 {
     constexpr int COLS = TRANSPOSE_TILE + PAD;
     constexpr int ROWS = TRANSPOSE_TILE * TRANSPOSE_TILES;
+    constexpr int FLIGHT = BY > 0 ? ROWS / (BY > 0 ? BY : 1) : 4;
     SHARED2(T, tile, ROWS, COLS);
     const int tx = threadIdx.x, ty = threadIdx.y;
     const int by = BY > 0 ? BY : (int)blockDim.y;
-    /* read: tile row r is input row (blockIdx.y * 64 + r), columns
-     * blockIdx.x * 32 + tx */
-    const long long col = (long long)blockIdx.x * TRANSPOSE_TILE + tx;
+    const int ni = (int)n;
+    /* read: tile row r is input row row0 + r, column col0 + tx */
+    const long long col0 = (long long)blockIdx.x * TRANSPOSE_TILE;
     const long long row0 = (long long)blockIdx.y * ROWS;
-    constexpr int FLIGHT = BY > 0 ? ROWS / (BY > 0 ? BY : 1) : 4;
-    for (int r0 = ty; r0 < ROWS; r0 += FLIGHT * by) {
+    const int rows = n - row0 < ROWS ? (int)(n - row0) : ROWS;  /* input rows of this block */
+    const int cols = n - col0 < TRANSPOSE_TILE ? (int)(n - col0) : TRANSPOSE_TILE;
+    const T *src = in + row0 * n + col0 + tx;
+    /* one pass of FLIGHT loads when BY is known, as many as it takes otherwise */
+    for (int r0 = ty; BY > 0 ? r0 == ty : r0 < ROWS; r0 += FLIGHT * by) {
         T v[FLIGHT];
 #pragma unroll
         for (int i = 0; i < FLIGHT; i++) {
             const int r = r0 + i * by;
-            const long long row = row0 + r;
-            if (r < ROWS && row < n && col < n) v[i] = in[row * n + col];
+            if (r < rows && tx < cols) v[i] = src[r * ni];
         }
 #pragma unroll
         for (int i = 0; i < FLIGHT; i++) {
             const int r = r0 + i * by;
-            const long long row = row0 + r;
-            if (r < ROWS && row < n && col < n) {
+            if (r < rows && tx < cols) {
                 tile[r][tx] = v[i];
-                TRACE_READ(LAB_SP_GLOBAL, row * n + col, v[i]);
+                TRACE_READ(LAB_SP_GLOBAL, (row0 + r) * n + col0 + tx, v[i]);
                 TRACE_WRITE(LAB_SP_SHARED, r * COLS + tx, v[i]);
             }
         }
     }
     __syncthreads();
-    /* write: output row (blockIdx.x * 32 + r) is input column
-     * blockIdx.x * 32 + r; its 64 elements come from column r of the tiles */
+    /* write: output row col0 + r is input column col0 + r; its 64 elements,
+     * output columns row0 + q * 32 + tx, come from column r of the tiles */
+    T *dst = out + col0 * n + row0 + tx;
 #pragma unroll
     for (int q = 0; q < TRANSPOSE_TILES; q++) {
-        const long long ocol = row0 + q * TRANSPOSE_TILE + tx;
+        const int c = q * TRANSPOSE_TILE + tx;  /* output column - row0 */
 #pragma unroll
-        for (int r = ty; r < TRANSPOSE_TILE; r += by) {
-            const long long orow = (long long)blockIdx.x * TRANSPOSE_TILE + r;
-            if (orow < n && ocol < n) {
-                const T v = tile[q * TRANSPOSE_TILE + tx][r];
-                TRACE_READ(LAB_SP_SHARED, (q * TRANSPOSE_TILE + tx) * COLS + r, v);
-                out[orow * n + ocol] = v;
-                TRACE_WRITE(LAB_SP_GLOBAL, orow * n + ocol, v);
+        for (int i = 0, r = ty; BY > 0 ? i < TRANSPOSE_TILE / (BY > 0 ? BY : 1) : r < TRANSPOSE_TILE; i++, r += by) {
+            if (r < cols && c < rows) {
+                const T v = tile[c][r];
+                TRACE_READ(LAB_SP_SHARED, c * COLS + r, v);
+                dst[r * ni + q * TRANSPOSE_TILE] = v;
+                TRACE_WRITE(LAB_SP_GLOBAL, (col0 + r) * n + row0 + c, v);
             }
         }
     }
