@@ -7,9 +7,11 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <locale.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <wctype.h>
 
 #define ANSWER_MAX 256 /* the part of a reply that is compared */
 #define UNIT_MAX 64
@@ -39,7 +41,60 @@ static void sb_drop_last(struct sbuf *b)
     if (b->n > 0) b->p[--b->n] = 0;
 }
 
-static int is_quote(int c) { return c == '"' || c == '`'; }
+static int is_quote(unsigned c)
+{
+    return c == '"' || c == '`' || c == 0xAB || c == 0xBB /* << >> */ || c == 0x201C || c == 0x201D ||
+           c == 0x201E;
+}
+
+/* The code point of the UTF-8 character at s in *cp and its length; a byte
+ * that does not start a well-formed character is taken as it is (length 1). */
+static int utf8_decode(const unsigned char *s, unsigned *cp)
+{
+    int n = s[0] < 0x80 ? 1 : s[0] >= 0xC2 && s[0] <= 0xDF ? 2 : s[0] >= 0xE0 && s[0] <= 0xEF ? 3
+          : s[0] >= 0xF0 && s[0] <= 0xF4 ? 4 : 0;
+    unsigned v = n == 1 ? s[0] : n == 2 ? s[0] & 0x1Fu : n == 3 ? s[0] & 0x0Fu : s[0] & 0x07u;
+    for (int i = 1; i < n; i++) {
+        if ((s[i] & 0xC0) != 0x80) n = 0;
+        else v = v << 6 | (s[i] & 0x3Fu);
+        if (!n) break;
+    }
+    if (n == 0) {
+        *cp = s[0];
+        return 1;
+    }
+    *cp = v;
+    return n;
+}
+
+static int utf8_encode(unsigned cp, char *out)
+{
+    if (cp < 0x80) { out[0] = (char)cp; return 1; }
+    if (cp < 0x800) { out[0] = (char)(0xC0 | cp >> 6); out[1] = (char)(0x80 | (cp & 0x3F)); return 2; }
+    if (cp < 0x10000) {
+        out[0] = (char)(0xE0 | cp >> 12); out[1] = (char)(0x80 | (cp >> 6 & 0x3F));
+        out[2] = (char)(0x80 | (cp & 0x3F)); return 3;
+    }
+    out[0] = (char)(0xF0 | cp >> 18); out[1] = (char)(0x80 | (cp >> 12 & 0x3F));
+    out[2] = (char)(0x80 | (cp >> 6 & 0x3F)); out[3] = (char)(0x80 | (cp & 0x3F));
+    return 4;
+}
+
+/* Lower case in every script a lesson is written in (Cyrillic, Latin with
+ * diacritics: "Однотонне" is "однотонне", "Übung" is "übung"): towlower of
+ * the C.UTF-8 locale, whatever locale the program runs in; ASCII only on a
+ * system without that locale. */
+static unsigned lower_cp(unsigned c)
+{
+    static locale_t utf8;
+    static int tried;
+    if (c < 0x80) return (unsigned)tolower((int)c);
+    if (!tried) {
+        tried = 1;
+        utf8 = newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0);
+    }
+    return utf8 ? (unsigned)towlower_l((wint_t)c, utf8) : c;
+}
 
 void answer_normalize(const char *in, char *out, size_t len)
 {
@@ -47,16 +102,26 @@ void answer_normalize(const char *in, char *out, size_t len)
     sb_init(&b, out, len);
     if (len == 0) return;
     int space = 0;
-    for (; *in; in++) {
-        unsigned char c = (unsigned char)*in;
+    while (*in) {
+        unsigned c;
+        int len = utf8_decode((const unsigned char *)in, &c);
+        in += len;
+        if (len == 1 && c >= 0x80) { /* not UTF-8: the byte as it is */
+            space = 0;
+            sb_put(&b, (char)c);
+            continue;
+        }
         if (is_quote(c)) continue;
-        if (isspace(c)) {
+        if (c < 0x80 && isspace((int)c)) {
             space = b.n > 0;
             continue;
         }
         if (space) sb_put(&b, ' ');
         space = 0;
-        sb_put(&b, (char)tolower(c));
+        char u[4];
+        int k = utf8_encode(lower_cp(c), u);
+        if (b.n + (size_t)k + 1 > b.len) break; /* whole characters only */
+        for (int i = 0; i < k; i++) sb_put(&b, u[i]);
     }
     while (b.n > 0 && strchr(".!? ", b.p[b.n - 1])) sb_drop_last(&b);
     static const char *const articles[] = {"the ", "a ", "an "};

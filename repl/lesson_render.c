@@ -106,16 +106,8 @@ static void inlines(cmark_node *n, struct buf *b)
 }
 
 /* Visible columns of a UTF-8 string (markers and continuation bytes do not count). */
-static int cols(const char *s, size_t n)
-{
-    int w = 0;
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c < 8 || (c & 0xC0) == 0x80) continue;
-        w++;
-    }
-    return w;
-}
+/* Display columns (the style markers take none; a Chinese character two). */
+static int cols(const char *s, size_t n) { return out_text_width(s, n); }
 
 struct style {
     int bold, uline, code;
@@ -159,7 +151,7 @@ static void wrap(const char *text, int width, const char *prefix1, const char *p
     int plain = !out_color_enabled();
     const char *p = text;
     const char *prefix = prefix1;
-    int col = 0, start = 1;
+    int col = 0, start = 1, spaced = 0;
     while (*p) {
         if (*p == '\n') { /* a hard break */
             if (out_color_enabled()) out_puts("\033[0m");
@@ -171,10 +163,14 @@ static void wrap(const char *text, int width, const char *prefix1, const char *p
             continue;
         }
         if (*p == ' ') {
+            spaced = 1;
             p++;
             continue;
         }
-        size_t n = strcspn(p, " \n");
+        /* a word, or one character of Chinese text (no spaces between) */
+        size_t n = out_unit_len(p, strlen(p));
+        int gap = spaced ? 1 : 0;
+        spaced = 0;
         /* In plain text a code span shows its backticks: count them. */
         int wcols = cols(p, n);
         if (plain)
@@ -184,14 +180,14 @@ static void wrap(const char *text, int width, const char *prefix1, const char *p
             out_puts(prefix);
             col = cols(prefix, strlen(prefix));
             if (out_color_enabled() && (st.bold || st.uline || st.code)) emit_style(&st);
-        } else if (col + 1 + wcols > width) {
+        } else if (col + gap + wcols > width) {
             if (out_color_enabled()) out_puts("\033[0m");
             out_puts("\n");
             prefix = prefix2;
             out_puts(prefix);
             col = cols(prefix, strlen(prefix));
             if (out_color_enabled() && (st.bold || st.uline || st.code)) emit_style(&st);
-        } else {
+        } else if (gap) {
             out_puts(" ");
             col++;
         }

@@ -2,6 +2,8 @@
 #define _GNU_SOURCE /* vasprintf */
 #include "repl/out.h"
 
+#include "viz/canvas.h" /* viz_cp_width: the display width of a character */
+
 #include <jansson.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -383,35 +385,101 @@ int out_height(void)
     return h >= 5 && h <= 1000 ? h : 0;
 }
 
-/* Display width of a UTF-8 string: the bytes that start a character, ANSI
- * colour sequences (ESC [ ... m) left out. */
+/* The code point of the UTF-8 character at s (at most len bytes) in *cp and
+ * its length; a byte that does not start a well-formed character counts as
+ * one character of its own. */
+static int utf8_next_n(const char *s, size_t len, uint32_t *cp)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    int n = u[0] < 0x80 ? 1 : u[0] >= 0xC2 && u[0] <= 0xDF ? 2 : u[0] >= 0xE0 && u[0] <= 0xEF ? 3
+          : u[0] >= 0xF0 && u[0] <= 0xF4 ? 4 : 0;
+    if (n == 0 || (size_t)n > len) {
+        *cp = u[0];
+        return 1;
+    }
+    uint32_t v = n == 1 ? u[0] : n == 2 ? u[0] & 0x1Fu : n == 3 ? u[0] & 0x0Fu : u[0] & 0x07u;
+    for (int i = 1; i < n; i++) {
+        if ((u[i] & 0xC0) != 0x80) {
+            *cp = u[0];
+            return 1;
+        }
+        v = v << 6 | (u[i] & 0x3Fu);
+    }
+    *cp = v;
+    return n;
+}
+
+/* Display width of a UTF-8 string in terminal columns: a Chinese character
+ * takes two, a combining mark none; ANSI colour sequences (ESC [ ... m) and
+ * other control characters take none. */
 int out_text_width(const char *s, size_t len)
 {
     int w = 0;
-    for (size_t i = 0; i < len && s[i]; i++) {
+    for (size_t i = 0; i < len && s[i];) {
         if (s[i] == '\033' && i + 1 < len && s[i + 1] == '[') {
             i += 2;
             while (i < len && s[i] && !(s[i] >= '@' && s[i] <= '~')) i++;
+            if (i < len && s[i]) i++;
             continue;
         }
-        if (((unsigned char)s[i] & 0xC0) != 0x80) w++;
+        uint32_t cp;
+        i += (size_t)utf8_next_n(s + i, len - i, &cp);
+        if (cp >= 0x20) w += viz_cp_width(cp);
     }
     return w;
 }
 
-static int utf8_width(const char *s) { return out_text_width(s, strlen(s)); }
+/* Closing punctuation that may not start a line (，。、；：！？ and closing
+ * brackets and quotes). */
+static int no_break_before(uint32_t cp)
+{
+    static const uint32_t list[] = {0x3001, 0x3002, 0xFF0C, 0xFF0E, 0xFF1A, 0xFF1B, 0xFF01, 0xFF1F,
+                                    0xFF09, 0x3009, 0x300B, 0x300D, 0x300F, 0x3011, 0x201D, 0x2019};
+    for (size_t i = 0; i < sizeof list / sizeof list[0]; i++)
+        if (cp == list[i]) return 1;
+    return 0;
+}
 
-/* Byte length of the first `cols` display columns of s. */
-static size_t utf8_prefix(const char *s, int cols)
+size_t out_unit_len(const char *s, size_t len)
 {
     size_t i = 0;
-    int w = 0;
-    while (s[i]) {
-        if (((unsigned char)s[i] & 0xC0) != 0x80) {
-            if (w == cols) break;
-            w++;
+    while (i < len && s[i] && s[i] != ' ' && s[i] != '\n') {
+        uint32_t cp;
+        int k = utf8_next_n(s + i, len - i, &cp);
+        int wide = cp >= 0x1100 && viz_cp_width(cp) == 2;
+        if (wide && i > 0 && !no_break_before(cp)) break; /* a break before it */
+        i += (size_t)k;
+        if (wide) { /* and after it, past the punctuation and markers that follow */
+            while (i < len && s[i]) {
+                unsigned char c = (unsigned char)s[i];
+                if (c < 8 && c % 2 == 0) { /* a marker that closes a style */
+                    i++;
+                    continue;
+                }
+                k = utf8_next_n(s + i, len - i, &cp);
+                if (!no_break_before(cp)) break;
+                i += (size_t)k;
+            }
+            break;
         }
-        i++;
+    }
+    return i ? i : 1;
+}
+
+static int utf8_width(const char *s) { return out_text_width(s, strlen(s)); }
+
+/* Byte length of the characters of s that fit in `cols` display columns. */
+static size_t utf8_prefix(const char *s, int cols)
+{
+    size_t i = 0, len = strlen(s);
+    int w = 0;
+    while (i < len) {
+        uint32_t cp;
+        int k = utf8_next_n(s + i, len - i, &cp);
+        int cw = cp >= 0x20 ? viz_cp_width(cp) : 0;
+        if (w + cw > cols) break;
+        w += cw;
+        i += (size_t)k;
     }
     return i;
 }
@@ -427,7 +495,8 @@ void out_wrap_to(FILE *f, const char *text, int width, int indent, int hang)
             fprintf(f, "%*s%.*s\n", ind, "", (int)para, p);
         } else {
             /* Words of this line, filled up to width; a word longer than a
-             * line is cut only when nothing else can be done. */
+             * line is cut only when nothing else can be done. Chinese text
+             * breaks between its characters (out_unit_len). */
             const char *q = p, *end = p + para;
             int col = 0, room = width - ind > 10 ? width - ind : 10;
             fprintf(f, "%*s", ind, "");
@@ -437,7 +506,7 @@ void out_wrap_to(FILE *f, const char *text, int width, int indent, int hang)
                 if (q >= end) break;
                 int gw = (int)(q - gap);
                 const char *w = q;
-                while (q < end && *q != ' ') q++;
+                q += out_unit_len(q, (size_t)(end - q));
                 int ww = out_text_width(w, (size_t)(q - w));
                 if (col > 0 && col + gw + ww > room) {
                     ind = hang;
@@ -640,16 +709,34 @@ void out_table_shrink(struct out_table *t, int col, int min)
     if (t && t->shrink && col >= 0 && col < t->ncols) t->shrink[col] = min;
 }
 
-/* Fit the columns into width: leave out columns in their drop order, then
- * cut the shrinkable ones, widest first. keep[c] says which stay. */
+/* A column with nothing in it: every cell below the header empty or "-"
+ * (the simulator's rows have no GB/s, % of peak or speedup). */
+static int table_blank(const struct out_table *t, int c)
+{
+    for (int r = 1; r < t->nrows; r++) {
+        const char *s = t->cells[r * t->ncols + c];
+        if (s && *s && strcmp(s, "-") != 0) return 0;
+    }
+    return 1;
+}
+
+/* Fit the columns into width: leave out columns in their drop order (the
+ * blank ones first: they say nothing), then cut the shrinkable ones, widest
+ * first. keep[c] says which stay. */
 static void table_fit(struct out_table *t, int *w, int *keep, int width, char *gone, size_t gonelen)
 {
     int total = 0;
     for (int c = 0; c < t->ncols; c++) total += w[c] + (c ? 2 : 0);
     while (width > 0 && total > width) {
-        int best = -1;
-        for (int c = 0; c < t->ncols; c++)
-            if (keep[c] && t->drop[c] > 0 && (best < 0 || t->drop[c] < t->drop[best])) best = c;
+        int best = -1, best_blank = 0;
+        for (int c = 0; c < t->ncols; c++) {
+            if (!keep[c] || t->drop[c] <= 0) continue;
+            int blank = table_blank(t, c);
+            if (best < 0 || blank > best_blank || (blank == best_blank && t->drop[c] < t->drop[best])) {
+                best = c;
+                best_blank = blank;
+            }
+        }
         if (best < 0) break;
         keep[best] = 0;
         total -= w[best] + 2;
@@ -703,7 +790,7 @@ void out_table_print(struct out_table *t)
             int cut = sw > w[c];
             if (cut) { /* cut to the column, the last character a "…" */
                 bytes = utf8_prefix(s, w[c] - 1);
-                sw = w[c];
+                sw = out_text_width(s, bytes) + 1; /* a wide character may leave a column */
             }
             int pad = w[c] - sw;
             int last = c == lastc;

@@ -93,6 +93,12 @@ int out_height(void);            /* rows, the same way; 0 unknown */
 void out_set_width(int cols);
 /* Display columns of s[0..len): UTF-8 characters, colour escapes left out. */
 int out_text_width(const char *s, size_t len);
+/* Bytes of the next unit a line may not break inside, at s (not a space):
+ * a word up to the next space or newline, or, in Chinese text, one character
+ * with the closing punctuation that follows it. Bytes 1 to 7 are a caller's
+ * style markers (repl/lesson_render.c): the even ones close a style and stay
+ * with the character before them. At least 1. */
+size_t out_unit_len(const char *s, size_t len);
 /* Print text wrapped at word boundaries to width columns (0: as it is),
  * each line of it starting at `indent` spaces, its continuation lines at
  * `hang`. A newline is added at the end. */

@@ -110,6 +110,25 @@ static void long_replies(void **state)
     free(a);
 }
 
+/* Replies in the lessons' other languages: upper case of any script, their
+ * quotation marks, and bytes that are not UTF-8 kept as they are. */
+static void other_scripts(void **state)
+{
+    (void)state;
+    assert_true(answer_match("Однотонне", "однотонне"));
+    assert_true(answer_match("ОДНОТОННЕ.", "однотонне"));
+    assert_true(answer_match("«Übung»", "übung"));
+    assert_true(answer_match("Zakaj ČŠŽ", "zakaj čšž"));
+    assert_true(answer_match("Ґанок Є І Ї", "ґанок є і ї"));
+    assert_false(answer_match("однотонне", "фото"));
+    assert_true(answer_match("两次启动", "两次启动"));
+    char out[32];
+    answer_normalize("A\xC3(B", out, sizeof out);
+    assert_string_equal(out, "a\xC3(b");
+    answer_normalize("ЖЖЖЖ", out, 6); /* room for two characters of two bytes */
+    assert_string_equal(out, "жж");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -119,6 +138,7 @@ int main(void)
         cmocka_unit_test(fractions_and_percentages),
         cmocka_unit_test(choices),
         cmocka_unit_test(long_replies),
+        cmocka_unit_test(other_scripts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

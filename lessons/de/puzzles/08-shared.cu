@@ -10,5 +10,5 @@ __global__ void shared(float *out, const float *a, int size)
     // 1. Kopieren Sie a[i] nach cache[t].
     // 2. Warten Sie, bis jeder Thread des Blocks seinen Platz geschrieben hat.
     // 3. Sei n = (t + 1) % TPB: Schreiben Sie out[blockIdx.x * blockDim.x + n]
-    //    aus cache[n].
+    //    = cache[n] + 10.
 }

@@ -10,5 +10,5 @@ __global__ void shared(float *out, const float *a, int size)
     // 1. Copy a[i] into cache[t].
     // 2. Wait until every thread of the block has written its slot.
     // 3. Let n = (t + 1) % TPB: write out[blockIdx.x * blockDim.x + n]
-    //    from cache[n].
+    //    = cache[n] + 10.
 }

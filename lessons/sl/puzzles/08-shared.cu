@@ -10,5 +10,5 @@ __global__ void shared(float *out, const float *a, int size)
     // 1. Prekopirajte a[i] v cache[t].
     // 2. Počakajte, da vsaka nit bloka zapiše svoje mesto.
     // 3. Naj bo n = (t + 1) % TPB: zapišite out[blockIdx.x * blockDim.x + n]
-    //    iz cache[n].
+    //    = cache[n] + 10.
 }

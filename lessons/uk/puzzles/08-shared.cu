@@ -10,5 +10,5 @@ __global__ void shared(float *out, const float *a, int size)
     // 1. Скопіюйте a[i] у cache[t].
     // 2. Зачекайте, доки кожен потік блоку не запише свою комірку.
     // 3. Нехай n = (t + 1) % TPB: запишіть out[blockIdx.x * blockDim.x + n]
-    //    з cache[n].
+    //    = cache[n] + 10.
 }

@@ -9,6 +9,6 @@ __global__ void shared(float *out, const float *a, int size)
     int i = blockIdx.x * blockDim.x + t;
     // 1. 把 a[i] 复制到 cache[t]。
     // 2. 等待，直到线程块中的每个线程都写好了自己的槽位。
-    // 3. 令 n = (t + 1) % TPB：根据 cache[n] 写出
-    //    out[blockIdx.x * blockDim.x + n]。
+    // 3. 令 n = (t + 1) % TPB：写出 out[blockIdx.x * blockDim.x + n]
+    //    = cache[n] + 10。
 }
