@@ -36,7 +36,7 @@ for f in "$DIR"/[0-9]*.md; do
 done
 [ $n -ge 10 ] || { echo "FAIL: only $n lessons"; fails=$((fails+1)); }
 lang=$(basename "$DIR")
-"$GPULAB" --no-color --lang "$lang" -c lessons >"$tmp/list" 2>&1 || { echo "FAIL: lessons"; fails=$((fails+1)); }
+COLUMNS=300 "$GPULAB" --no-color --lang "$lang" -c lessons >"$tmp/list" 2>&1 || { echo "FAIL: lessons"; fails=$((fails+1)); }
 for f in "$DIR"/[0-9]*.md; do  # `lessons` lists the titles of this language
   title=$(sed -n 's/^title: //p' "$f" | head -1)
   grep -qF "$title" "$tmp/list" || { echo "FAIL: lessons --lang $lang does not list \"$title\""; fails=$((fails+1)); }
