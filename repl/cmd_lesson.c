@@ -15,6 +15,7 @@
 #include <readline/readline.h>
 
 #include "repl/cmd.h"
+#include "repl/i18n.h"
 #include "repl/lecture.h"
 #include "repl/lesson.h"
 #include "repl/out.h"
@@ -117,6 +118,17 @@ static const char *id_name(const char *id)
     return *p == '-' ? p + 1 : id;
 }
 
+/* A lesson from the list that lang lacks opens in English, and says so. */
+static char *found_lesson(struct session *s, char *path)
+{
+    if (path && lesson_in_english(s->lang, path)) {
+        const char *b = strrchr(path, '/') + 1;
+        out_note(_("lesson %.*s is not written in %s yet: it opens in English"), (int)(strlen(b) - 3), b,
+                 s->lang);
+    }
+    return path;
+}
+
 char *lesson_resolve(struct session *s, const char *what, char *err, size_t errlen)
 {
     if (is_file(what)) return strdup(what);
@@ -134,7 +146,7 @@ char *lesson_resolve(struct session *s, const char *what, char *err, size_t errl
         if (k >= 1 && k <= n) found = strdup(list[k - 1]);
         else snprintf(err, errlen, "there are lessons 1 to %d (`lessons` lists them)", n);
         lesson_list_free(list, n);
-        return found;
+        return found_lesson(s, found);
     }
     int hits = 0;
     char cand[1024] = "";
@@ -166,7 +178,7 @@ char *lesson_resolve(struct session *s, const char *what, char *err, size_t errl
         }
     }
     lesson_list_free(list, n);
-    if (hits == 1) return found;
+    if (hits == 1) return found_lesson(s, found);
     free(found);
     if (hits > 1) snprintf(err, errlen, "\"%s\" could be %s", what, cand);
     else snprintf(err, errlen, "no lesson \"%s\" (`lessons` lists them; a file path opens any lesson)", what);
@@ -174,6 +186,30 @@ char *lesson_resolve(struct session *s, const char *what, char *err, size_t errl
 }
 
 /* ---- commands */
+
+/* Under the list of a language other than English: which lessons it lacks
+ * (they open in English); a language without lessons at all, once. */
+static void note_english(struct session *s, char **list, int n)
+{
+    static int said_none;
+    char dir[4096], nums[256] = "";
+    int k = 0;
+    if (strcmp(s->lang, "en") == 0) return;
+    if (!lesson_lang_dir(s->lang, dir, sizeof dir)) {
+        if (!said_none) out_note(_("there are no lessons in %s yet: these are the English ones"), s->lang);
+        said_none = 1;
+        return;
+    }
+    for (int i = 0; i < n; i++) {
+        if (!lesson_in_english(s->lang, list[i])) continue;
+        size_t off = strlen(nums);
+        snprintf(nums + off, sizeof nums - off, "%s%d", k++ ? ", " : "", i + 1);
+    }
+    if (k)
+        out_note(ngettext("lesson %s is not written in %s yet: it opens in English",
+                          "lessons %s are not written in %s yet: they open in English", (unsigned long)k),
+                 nums, s->lang);
+}
 
 static enum cmd_status cmd_lessons(struct session *s, int argc, char **argv)
 {
@@ -219,6 +255,7 @@ static enum cmd_status cmd_lessons(struct session *s, int argc, char **argv)
     out_table_shrink(t, 2, 16); /* titles are cut before anything wraps */
     out_table_print(t);
     out_table_free(t);
+    note_english(s, list, n);
     out_printf("`lesson N` starts (or resumes) one; `lesson FILE` opens any lesson file.\n");
     lesson_list_free(list, n);
     return CMD_OK;

@@ -743,44 +743,78 @@ struct lesson *lesson_parse_script(const char *path, char *text, char *err, size
     return l;
 }
 
-void lesson_dir(const char *lang, char *out, size_t len)
+const char *lesson_root(void)
 {
     const char *env = getenv("GPULAB_LESSONS");
-    const char *base = env && *env ? env : GPULAB_LESSONS_DIR;
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s", base, lang && *lang ? lang : "en");
-    DIR *d = opendir(path);
-    if (!d) snprintf(path, sizeof path, "%s/en", base); /* a language without lessons yet */
-    else closedir(d);
-    snprintf(out, len, "%s", path);
+    return env && *env ? env : GPULAB_LESSONS_DIR;
 }
 
-static int cmp_str(const void *a, const void *b)
+int lesson_lang_dir(const char *lang, char *out, size_t len)
 {
-    return strcmp(*(char *const *)a, *(char *const *)b);
+    snprintf(out, len, "%s/%s", lesson_root(), lang && *lang ? lang : "en");
+    DIR *d = opendir(out);
+    if (!d) return 0;
+    closedir(d);
+    return 1;
 }
 
-char **lesson_list(const char *lang, int *n)
+void lesson_dir(const char *lang, char *out, size_t len)
 {
-    char dir[4096];
-    lesson_dir(lang, dir, sizeof dir);
-    *n = 0;
+    if (!lesson_lang_dir(lang, out, len)) lesson_lang_dir("en", out, len); /* no lessons yet */
+}
+
+static int cmp_base(const void *a, const void *b)
+{
+    return strcmp(strrchr(*(char *const *)a, '/') + 1, strrchr(*(char *const *)b, '/') + 1);
+}
+
+/* Add the lesson files of dir to *list: a file of the same name already
+ * there is replaced (a translation stands in for the English lesson). */
+static void list_add_dir(const char *dir, char ***list, int *n)
+{
     DIR *d = opendir(dir);
-    if (!d) return NULL;
-    char **out = NULL;
+    if (!d) return;
     struct dirent *e;
     while ((e = readdir(d))) {
         size_t l = strlen(e->d_name);
         if (l < 4 || strcmp(e->d_name + l - 3, ".md") != 0 || e->d_name[0] == '.') continue;
         if (!isdigit((unsigned char)e->d_name[0])) continue; /* README.md and notes */
-        out = xrealloc(out, sizeof *out * (size_t)(*n + 1));
         char p[8192];
         snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
-        out[(*n)++] = xstrdup(p);
+        int i;
+        for (i = 0; i < *n; i++)
+            if (strcmp(strrchr((*list)[i], '/') + 1, e->d_name) == 0) break;
+        if (i < *n) {
+            free((*list)[i]);
+        } else {
+            *list = xrealloc(*list, sizeof **list * (size_t)(*n + 1));
+            (*n)++;
+        }
+        (*list)[i] = xstrdup(p);
     }
     closedir(d);
-    if (*n) qsort(out, (size_t)*n, sizeof *out, cmp_str);
+}
+
+char **lesson_list(const char *lang, int *n)
+{
+    char dir[4096];
+    char **out = NULL;
+    *n = 0;
+    lesson_lang_dir("en", dir, sizeof dir);
+    list_add_dir(dir, &out, n);
+    if (lang && *lang && strcmp(lang, "en") != 0 && lesson_lang_dir(lang, dir, sizeof dir))
+        list_add_dir(dir, &out, n);
+    if (*n) qsort(out, (size_t)*n, sizeof *out, cmp_base);
     return out;
+}
+
+int lesson_in_english(const char *lang, const char *path)
+{
+    if (!lang || !*lang || strcmp(lang, "en") == 0) return 0;
+    char dir[4096];
+    lesson_lang_dir("en", dir, sizeof dir);
+    size_t l = strlen(dir);
+    return strncmp(path, dir, l) == 0 && path[l] == '/' && !strchr(path + l + 1, '/');
 }
 
 void lesson_list_free(char **paths, int n)
