@@ -10,6 +10,7 @@
  *   "3321858913"          a result -> our row's result (a sum, a total)
  * Rows of another input (the block's pattern is not the last run's) are not
  * compared, and when the sizes differ both are said. */
+#include "repl/i18n.h"
 #include "repl/lesson.h"
 
 #include <ctype.h>
@@ -105,7 +106,7 @@ static int any_sim(const struct session *s)
 void lesson_print_beside(struct session *s, const struct lesson_step *st)
 {
     if (!st || st->nlectures == 0) {
-        out_printf("this step has no lecture numbers to compare with\n");
+        out_printf(_("this step has no lecture numbers to compare with\n"));
         return;
     }
     const char *pattern = s->results_cfg.pattern[0] ? s->results_cfg.pattern : NULL;
@@ -132,21 +133,21 @@ void lesson_print_beside(struct session *s, const struct lesson_step *st)
             const char *cells[] = {label, value, here};
             out_table_row(t, cells);
         }
-        out_printf("The lecture measured these (%s)", lc->source);
+        out_printf(_("The lecture measured these (%s)"), lc->source);
         if (lsize && !same_size(lsize, size))
-            out_printf("; the lecture's size is %s, the last run's %s", lsize, size);
+            out_printf(_("; the lecture's size is %s, the last run's %s"), lsize, size);
         else if (lsize)
-            out_printf("; both at %s", lsize);
-        if (lpat) out_printf("; %s input", lpat);
+            out_printf(_("; both at %s"), lsize);
+        if (lpat) out_printf(_("; %s input"), lpat);
         out_printf(":\n");
         out_table_print(t);
         out_table_free(t);
         if (!matched && !other_input)
-            out_printf("(no row of the last run matches: run the step's commands first)\n");
+            out_printf(_("(no row of the last run matches: run the step's commands first)\n"));
         else if (other_input)
-            out_printf("(run with `set pattern %s` to compare these)\n", lpat);
+            out_printf(_("(run with `set pattern %s` to compare these)\n"), lpat);
         else if (any_sim(s))
-            out_printf("(simulator times are CPU time of the simulation, not GPU time: compare the "
-                       "order of the rows, not the numbers)\n");
+            out_printf(_("(simulator times are CPU time of the simulation, not GPU time: compare the "
+                         "order of the rows, not the numbers)\n"));
     }
 }

@@ -69,7 +69,7 @@ static void save_progress(void)
     if (lesson_progress_put(&p) != 0 && !g_progress_warned) {
         char path[4096];
         lesson_progress_path(path, sizeof path);
-        out_warn("cannot save lesson progress in %s: %s", path[0] ? path : "(no home folder)",
+        out_warn(_("cannot save lesson progress in %s: %s"), path[0] ? path : "(no home folder)",
                  strerror(errno));
         g_progress_warned = 1;
     }
@@ -85,20 +85,20 @@ static void show_step(struct session *s)
     lesson_set_render_session(s);
     lesson_render_step(g_cur, g_step, lesson_width(), 0);
     if (s->interactive && st->ncmds > 0)
-        out_printf("%s(the prompt offers this step's commands one by one: Enter runs one, or edit it "
-                   "first)%s\n",
+        out_printf(_("%s(the prompt offers this step's commands one by one: Enter runs one, or edit it "
+                     "first)%s\n"),
                    out_color(OUT_DIM), out_color(OUT_RESET));
     else if (st->ncmds > 0 && !s->interactive)
-        out_printf("%s(run the commands above; `next` goes on)%s\n", out_color(OUT_DIM), out_color(OUT_RESET));
+        out_printf(_("%s(run the commands above; `next` goes on)%s\n"), out_color(OUT_DIM), out_color(OUT_RESET));
     if (g_step + 1 == g_cur->nsteps)
-        out_printf("%sThis is the last step of the lesson.%s\n", out_color(OUT_DIM), out_color(OUT_RESET));
+        out_printf(_("%sThis is the last step of the lesson.%s\n"), out_color(OUT_DIM), out_color(OUT_RESET));
     save_progress();
 }
 
 static int need_lesson(struct session *s)
 {
     if (g_cur) return 1;
-    sess_error(s, 0, "no lesson under way: `lessons` lists them, `lesson N` starts one");
+    sess_error(s, 0, _("no lesson under way: `lessons` lists them, `lesson N` starts one"));
     return 0;
 }
 
@@ -214,13 +214,13 @@ static void note_english(struct session *s, char **list, int n)
 static enum cmd_status cmd_lessons(struct session *s, int argc, char **argv)
 {
     (void)argv;
-    if (argc > 1) return sess_error(s, 1, "lessons takes no arguments");
+    if (argc > 1) return sess_error(s, 1, _("lessons takes no arguments"));
     int n;
     char **list = lesson_list(s->lang, &n);
     if (n == 0) {
         char dir[4096];
         lesson_dir(s->lang, dir, sizeof dir);
-        out_printf("no lessons found in %s (set GPULAB_LESSONS to the lessons folder)\n", dir);
+        out_printf(_("no lessons found in %s (set GPULAB_LESSONS to the lessons folder)\n"), dir);
         return CMD_OK;
     }
     const char *hdr[] = {"", "lesson", "title", "time", "progress"};
@@ -256,7 +256,7 @@ static enum cmd_status cmd_lessons(struct session *s, int argc, char **argv)
     out_table_print(t);
     out_table_free(t);
     note_english(s, list, n);
-    out_printf("`lesson N` starts (or resumes) one; `lesson FILE` opens any lesson file.\n");
+    out_printf(_("`lesson N` starts (or resumes) one; `lesson FILE` opens any lesson file.\n"));
     lesson_list_free(list, n);
     return CMD_OK;
 }
@@ -270,7 +270,7 @@ static enum cmd_status cmd_lesson(struct session *s, int argc, char **argv)
         }
         return cmd_lessons(s, 1, argv);
     }
-    if (argc > 3) return sess_error(s, 3, "lesson takes a lesson and at most a step number");
+    if (argc > 3) return sess_error(s, 3, _("lesson takes a lesson and at most a step number"));
     char err[1024];
     char *path = lesson_resolve(s, argv[1], err, sizeof err);
     if (!path) return sess_error(s, 1, "%s", err);
@@ -284,7 +284,7 @@ static enum cmd_status cmd_lesson(struct session *s, int argc, char **argv)
         if (*end || k < 1 || k > l->nsteps) {
             int ns = l->nsteps;
             lesson_free(l);
-            return sess_error(s, 2, "this lesson has steps 1 to %d", ns);
+            return sess_error(s, 2, _("this lesson has steps 1 to %d"), ns);
         }
         step = (int)k - 1;
     }
@@ -309,14 +309,14 @@ static enum cmd_status cmd_lesson(struct session *s, int argc, char **argv)
     out_printf("%s%s%s", out_color(OUT_BOLD), l->title, out_color(OUT_RESET));
     if (l->time[0]) out_printf("  (%s)", l->time);
     out_printf("\n");
-    if (l->prereq[0]) out_printf("before this: %s\n", l->prereq);
-    out_printf("%d steps; `next`, `back` and `again` move through them", l->nsteps);
-    if (resumed) out_printf(" (resuming at step %d: `lesson %s 1` starts over)", step + 1, argv[1]);
+    if (l->prereq[0]) out_printf(_("before this: %s\n"), l->prereq);
+    out_printf(_("%d steps; `next`, `back` and `again` move through them"), l->nsteps);
+    if (resumed) out_printf(_(" (resuming at step %d: `lesson %s 1` starts over)"), step + 1, argv[1]);
     out_printf(".\n");
     sess_note_no_gpu(s);
     if (lesson_on_sim(s))
-        out_printf("%sKernels run on the simulator here: the results and pictures are those of a GPU, "
-                   "the times are not.%s\n",
+        out_printf(_("%sKernels run on the simulator here: the results and pictures are those of a GPU, "
+                     "the times are not.%s\n"),
                    out_color(OUT_DIM), out_color(OUT_RESET));
     show_step(s);
     return CMD_OK;
@@ -325,12 +325,12 @@ static enum cmd_status cmd_lesson(struct session *s, int argc, char **argv)
 static enum cmd_status cmd_next(struct session *s, int argc, char **argv)
 {
     (void)argv;
-    if (argc > 1) return sess_error(s, 1, "next takes no arguments");
+    if (argc > 1) return sess_error(s, 1, _("next takes no arguments"));
     if (!need_lesson(s)) return CMD_ERROR;
     if (g_step + 1 >= g_cur->nsteps) {
         struct lesson_progress p;
         lesson_progress_get(g_cur->id, &p);
-        out_printf("%sThat was the last step: lesson \"%s\" is done.%s `lessons` shows what comes next.\n",
+        out_printf(_("%sThat was the last step: lesson \"%s\" is done.%s `lessons` shows what comes next.\n"),
                    out_color(OUT_GOOD), g_cur->title, out_color(OUT_RESET));
         return CMD_OK;
     }
@@ -342,10 +342,10 @@ static enum cmd_status cmd_next(struct session *s, int argc, char **argv)
 static enum cmd_status cmd_back(struct session *s, int argc, char **argv)
 {
     (void)argv;
-    if (argc > 1) return sess_error(s, 1, "back takes no arguments");
+    if (argc > 1) return sess_error(s, 1, _("back takes no arguments"));
     if (!need_lesson(s)) return CMD_ERROR;
     if (g_step == 0) {
-        out_printf("this is the first step\n");
+        out_printf(_("this is the first step\n"));
         show_step(s);
         return CMD_OK;
     }
@@ -357,7 +357,7 @@ static enum cmd_status cmd_back(struct session *s, int argc, char **argv)
 static enum cmd_status cmd_again(struct session *s, int argc, char **argv)
 {
     (void)argv;
-    if (argc > 1) return sess_error(s, 1, "again takes no arguments");
+    if (argc > 1) return sess_error(s, 1, _("again takes no arguments"));
     if (!need_lesson(s)) return CMD_ERROR;
     show_step(s);
     return CMD_OK;
@@ -367,8 +367,8 @@ static enum cmd_status cmd_answer(struct session *s, int argc, char **argv)
 {
     if (!need_lesson(s)) return CMD_ERROR;
     const struct lesson_step *st = &g_cur->steps[g_step];
-    if (st->nquestions == 0) return sess_error(s, 0, "this step asks no question");
-    if (argc < 2) return sess_error(s, 0, "answer needs your answer: answer TEXT");
+    if (st->nquestions == 0) return sess_error(s, 0, _("this step asks no question"));
+    if (argc < 2) return sess_error(s, 0, _("answer needs your answer: answer TEXT"));
     char text[1024] = "";
     for (int i = 1; i < argc; i++) {
         size_t off = strlen(text);
@@ -379,18 +379,18 @@ static enum cmd_status cmd_answer(struct session *s, int argc, char **argv)
     const struct lesson_question *qq = &st->questions[q];
     int r = lesson_check_answer(qq, text);
     if (r < 0) {
-        out_printf("noted. This question has no single answer to check; compare yours with this: %s\n",
+        out_printf(_("noted. This question has no single answer to check; compare yours with this: %s\n"),
                    qq->explain ? qq->explain : "what the next step says.");
         return CMD_OK;
     }
     if (r == 0) {
-        out_printf("%snot quite.%s", out_color(OUT_WARN), out_color(OUT_RESET));
-        if (qq->hint) out_printf(" Hint: %s", qq->hint);
-        if (qq->explain) out_printf(" Why: %s", qq->explain);
-        out_printf(" Try again, or `next` to go on.\n");
+        out_printf(_("%snot quite.%s"), out_color(OUT_WARN), out_color(OUT_RESET));
+        if (qq->hint) out_printf(_(" Hint: %s"), qq->hint);
+        if (qq->explain) out_printf(_(" Why: %s"), qq->explain);
+        out_printf(_(" Try again, or `next` to go on.\n"));
         return CMD_OK;
     }
-    out_printf("%sright.%s", out_color(OUT_GOOD), out_color(OUT_RESET));
+    out_printf(_("%sright.%s"), out_color(OUT_GOOD), out_color(OUT_RESET));
     if (qq->explain) out_printf(" %s", qq->explain);
     out_printf("\n");
     if (!g_right[q]) {
@@ -401,7 +401,7 @@ static enum cmd_status cmd_answer(struct session *s, int argc, char **argv)
         if (p.step == 0) p.step = g_step + 1;
         p.nsteps = g_cur->nsteps;
         if (lesson_progress_put(&p) != 0 && !g_progress_warned) {
-            out_warn("cannot save lesson progress: %s", strerror(errno));
+            out_warn(_("cannot save lesson progress: %s"), strerror(errno));
             g_progress_warned = 1;
         }
     }
@@ -411,22 +411,22 @@ static enum cmd_status cmd_answer(struct session *s, int argc, char **argv)
 static enum cmd_status cmd_beside(struct session *s, int argc, char **argv)
 {
     (void)argv;
-    if (argc > 1) return sess_error(s, 1, "beside takes no arguments");
-    if (!g_beside) return sess_error(s, 0, "no lesson step with lecture numbers is being shown");
+    if (argc > 1) return sess_error(s, 1, _("beside takes no arguments"));
+    if (!g_beside) return sess_error(s, 0, _("no lesson step with lecture numbers is being shown"));
     lesson_print_beside(s, g_beside);
     return CMD_OK;
 }
 
 static enum cmd_status cmd_lecture(struct session *s, int argc, char **argv)
 {
-    if (argc < 2) return sess_error(s, 0, "usage: lecture N|NAME|FILE [rehearse] [large]");
-    if (s->depth > 0 || s->script) return sess_error(s, 0, "lecture runs from the prompt, not inside a script");
+    if (argc < 2) return sess_error(s, 0, _("usage: lecture N|NAME|FILE [rehearse] [large]"));
+    if (s->depth > 0 || s->script) return sess_error(s, 0, _("lecture runs from the prompt, not inside a script"));
     for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "rehearse") == 0) s->rehearse = 1;
         else if (strcmp(argv[i], "large") == 0) s->large = 1;
         else {
             s->rehearse = s->large = 0;
-            return sess_error(s, i, "expected rehearse or large here (usage: lecture N|NAME|FILE [rehearse] [large])");
+            return sess_error(s, i, _("expected rehearse or large here (usage: lecture N|NAME|FILE [rehearse] [large])"));
         }
     }
     int rc = lecture_main(s, argv[1]);
@@ -452,42 +452,42 @@ static void complete_lessons(struct session *s, int argc, char **argv, const cha
 }
 
 const struct cmd cmd_lesson_group[] = {
-    {.name = "lessons", .usage = "lessons", .help = "the lessons, with how far you got in each",
-     .long_help = "Lists the lessons of the language of --lang (en by default) with their\n"
-                  "estimated time and your progress, kept in $XDG_STATE_HOME/gpulab/progress.",
+    {.name = "lessons", .usage = "lessons", .help = N_("the lessons, with how far you got in each"),
+     .long_help = N_("Lists the lessons of the language of --lang (en by default) with their\n"
+                     "estimated time and your progress, kept in $XDG_STATE_HOME/gpulab/progress."),
      .run = cmd_lessons},
-    {.name = "lesson", .usage = "lesson [N|NAME|FILE] [STEP]",
-     .help = "start or resume a lesson; with no argument, show the step again",
-     .long_help = "lesson 4, lesson reduction, lesson reduce (an algorithm it teaches) or\n"
-                  "lesson path/to/file.md start a lesson where you left it; a STEP number\n"
-                  "starts at that step (lesson 4 1 starts over). Each step shows its text\n"
-                  "and offers its commands at the prompt one by one: Enter runs the offered\n"
-                  "line, or edit it first. Then next, back and again move through the steps,\n"
-                  "answer replies to a question, beside puts the lecture's numbers beside\n"
-                  "the last results. lessons/README.md describes the file format.",
+    {.name = "lesson", .usage = N_("lesson [N|NAME|FILE] [STEP]"),
+     .help = N_("start or resume a lesson; with no argument, show the step again"),
+     .long_help = N_("lesson 4, lesson reduction, lesson reduce (an algorithm it teaches) or\n"
+                     "lesson path/to/file.md start a lesson where you left it; a STEP number\n"
+                     "starts at that step (lesson 4 1 starts over). Each step shows its text\n"
+                     "and offers its commands at the prompt one by one: Enter runs the offered\n"
+                     "line, or edit it first. Then next, back and again move through the steps,\n"
+                     "answer replies to a question, beside puts the lecture's numbers beside\n"
+                     "the last results. lessons/README.md describes the file format."),
      .run = cmd_lesson, .screen = 1, .complete = CMP_CUSTOM, .complete_fn = complete_lessons},
-    {.name = "next", .usage = "next", .help = "the next step of the lesson", .run = cmd_next, .screen = 1},
-    {.name = "back", .usage = "back", .help = "the previous step of the lesson", .run = cmd_back, .screen = 1},
-    {.name = "again", .usage = "again", .help = "show the lesson's step again", .run = cmd_again, .screen = 1},
-    {.name = "answer", .usage = "answer TEXT", .help = "answer the question of the lesson's step",
-     .long_help = "Questions with a known answer are checked (case and spacing do not matter;\n"
-                  "numbers may be written with separators: 3,321,858,913); open questions are\n"
-                  "only noted. A wrong answer gets the question's hint when it has one.",
+    {.name = "next", .usage = "next", .help = N_("the next step of the lesson"), .run = cmd_next, .screen = 1},
+    {.name = "back", .usage = "back", .help = N_("the previous step of the lesson"), .run = cmd_back, .screen = 1},
+    {.name = "again", .usage = "again", .help = N_("show the lesson's step again"), .run = cmd_again, .screen = 1},
+    {.name = "answer", .usage = N_("answer TEXT"), .help = N_("answer the question of the lesson's step"),
+     .long_help = N_("Questions with a known answer are checked (case and spacing do not matter;\n"
+                     "numbers may be written with separators: 3,321,858,913); open questions are\n"
+                     "only noted. A wrong answer gets the question's hint when it has one."),
      .run = cmd_answer},
     {.name = "beside", .usage = "beside",
-     .help = "the lecture's numbers of this step beside the last results",
+     .help = N_("the lecture's numbers of this step beside the last results"),
      .run = cmd_beside},
-    {.name = "lecture", .usage = "lecture N|NAME|FILE [rehearse] [large]",
-     .help = "present a lesson or a script: one step per key, big and uncluttered",
-     .long_help = "Shows a lesson (a number or name as `lesson` takes it, or a file; or a plain\n"
-                  "script, steps separated by blank lines) one step at a time: space or right\n"
-                  "goes on (running the step's next command, shown before it runs, its output\n"
-                  "indented under the step), left goes back, g N Enter goes to step N, a shows\n"
-                  "the answers, k hides the key line, t the commands' output, z switches to a\n"
-                  "large layout for a projector, ? lists the keys, q leaves. Runs use repeats 1\n"
-                  "unless the lecture sets repeats itself; on the simulator a command's sim:\n"
-                  "alternative runs. Without a terminal, or with rehearse, every step runs in\n"
-                  "order and the time each one took is printed at the end (a rehearsal).",
+    {.name = "lecture", .usage = N_("lecture N|NAME|FILE [rehearse] [large]"),
+     .help = N_("present a lesson or a script: one step per key, big and uncluttered"),
+     .long_help = N_("Shows a lesson (a number or name as `lesson` takes it, or a file; or a plain\n"
+                     "script, steps separated by blank lines) one step at a time: space or right\n"
+                     "goes on (running the step's next command, shown before it runs, its output\n"
+                     "indented under the step), left goes back, g N Enter goes to step N, a shows\n"
+                     "the answers, k hides the key line, t the commands' output, z switches to a\n"
+                     "large layout for a projector, ? lists the keys, q leaves. Runs use repeats 1\n"
+                     "unless the lecture sets repeats itself; on the simulator a command's sim:\n"
+                     "alternative runs. Without a terminal, or with rehearse, every step runs in\n"
+                     "order and the time each one took is printed at the end (a rehearsal)."),
      .run = cmd_lecture, .screen = 1, .complete = CMP_FILE},
     {0},
 };

@@ -2,6 +2,7 @@
  * to the width, headings and emphasis in ANSI bold and underline when colour
  * is on (plain text otherwise), commands, questions and the lecture's
  * numbers in their own layout. Everything goes through repl/out. */
+#include "repl/i18n.h"
 #include "repl/lesson.h"
 
 #include <stdio.h>
@@ -240,7 +241,7 @@ static void render_code(struct session *s, cmark_node *n, const char *pad)
                 out_printf("%s    %s%s%s\n", pad, out_color(OUT_DIM), line, out_color(OUT_RESET));
                 continue;
             }
-            out_printf("%s  %sgpulab>%s %s%s%s", pad, out_color(OUT_DIM), out_color(OUT_RESET),
+            out_printf(_("%s  %sgpulab>%s %s%s%s"), pad, out_color(OUT_DIM), out_color(OUT_RESET),
                        out_color(OUT_BOLD), on_sim && sim ? sim : line, out_color(OUT_RESET));
             if (sim)
                 out_printf("   %s(%s: %s)%s", out_color(OUT_DIM), on_sim ? "on a GPU" : "on the simulator",
@@ -350,14 +351,14 @@ void lesson_render_step(const struct lesson *l, int i, int width, int margin)
     }
     if (!st->first && l->doc == NULL) { /* a script step: its commands are the content */
         for (int c = 0; c < st->ncmds; c++)
-            out_printf("%s  %sgpulab>%s %s%s%s\n", pad, out_color(OUT_DIM), out_color(OUT_RESET),
+            out_printf(_("%s  %sgpulab>%s %s%s%s\n"), pad, out_color(OUT_DIM), out_color(OUT_RESET),
                        out_color(OUT_BOLD), s ? lesson_cmd_text(s, &st->cmds[c]) : st->cmds[c].text,
                        out_color(OUT_RESET));
         if (st->ncmds) out_puts("\n");
     }
     for (int k = 0; k < st->nlectures; k++) {
         const struct lesson_lecture *lc = &st->lectures[k];
-        out_printf("%s%sThe lecture measured%s (%s):\n", pad, out_color(OUT_BOLD), out_color(OUT_RESET),
+        out_printf(_("%s%sThe lecture measured%s (%s):\n"), pad, out_color(OUT_BOLD), out_color(OUT_RESET),
                    lc->source);
         int lw = 0;
         for (int r = 0; r < lc->nrows; r++) {
@@ -388,13 +389,13 @@ void lesson_render_step(const struct lesson *l, int i, int width, int margin)
             wrap(line, width, first, ind);
         }
         if (q->nchoices)
-            out_printf("%s%s(answer it with: answer LETTER, or the choice's words)%s\n", pad,
+            out_printf(_("%s%s(answer it with: answer LETTER, or the choice's words)%s\n"), pad,
                        out_color(OUT_DIM), out_color(OUT_RESET));
         else if (q->nanswers)
-            out_printf("%s%s(answer it with: answer YOUR ANSWER)%s\n", pad, out_color(OUT_DIM),
+            out_printf(_("%s%s(answer it with: answer YOUR ANSWER)%s\n"), pad, out_color(OUT_DIM),
                        out_color(OUT_RESET));
         else
-            out_printf("%s%s(an open question: think it through, there is nothing to check)%s\n", pad,
+            out_printf(_("%s%s(an open question: think it through, there is nothing to check)%s\n"), pad,
                        out_color(OUT_DIM), out_color(OUT_RESET));
         out_puts("\n");
     }

@@ -112,7 +112,7 @@ int main(int argc, char **argv)
         case OPT_REHEARSE: rehearse = 1; break;
         case OPT_LARGE: large = 1; break;
         case 'h': help = 1; break; /* after --lang, wherever it is */
-        case 'V': out_printf("gpulab %s\n", GPULAB_VERSION); free(cmds); return 0;
+        case 'V': out_printf(_("gpulab %s\n"), GPULAB_VERSION); free(cmds); return 0;
         default:
             if (optopt == 'c' || optopt == OPT_LANG || optopt == OPT_LECTURE)
                 out_error(NULL, _("option %s needs a value (gpulab --help lists the options)"),

@@ -1,6 +1,7 @@
 /* out.c - the one output module (see out.h). */
 #define _GNU_SOURCE /* vasprintf */
 #include "repl/out.h"
+#include "repl/i18n.h"
 
 #include <jansson.h>
 #include <signal.h>
@@ -401,6 +402,18 @@ int out_text_width(const char *s, size_t len)
 
 static int utf8_width(const char *s) { return out_text_width(s, strlen(s)); }
 
+const char *out_pad(const char *s, int width)
+{
+    enum { NBUF = 8, LEN = 512 };
+    static char bufs[NBUF][LEN];
+    static int next;
+    char *b = bufs[next];
+    next = (next + 1) % NBUF;
+    int pad = width - utf8_width(s);
+    snprintf(b, LEN, "%s%*s", s, pad > 0 ? pad : 0, "");
+    return b;
+}
+
 /* Byte length of the first `cols` display columns of s. */
 static size_t utf8_prefix(const char *s, int cols)
 {
@@ -723,7 +736,7 @@ void out_table_print(struct out_table *t)
         fputc('\n', o);
     }
     if (gone[0])
-        out_wrapf(0, 2, "%s(left out to fit %d columns: %s; a wider terminal shows them)%s",
+        out_wrapf(0, 2, _("%s(left out to fit %d columns: %s; a wider terminal shows them)%s"),
                   out_color(OUT_DIM), width, gone, out_color(OUT_RESET));
     free(w);
     free(keep);

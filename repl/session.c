@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "repl/i18n.h"
 #include "repl/out.h"
 #include "repl/parse.h"
 #include "repl/safefile.h"
@@ -128,9 +129,9 @@ void sess_note_no_gpu(struct session *s)
     if (d->present && !off) return;
     s->gpu_note_shown = 1;
     if (off)
-        out_note("the GPU is disabled for this session: %s; GPU variants run on the simulator", off);
+        out_note(_("the GPU is disabled for this session: %s; GPU variants run on the simulator"), off);
     else
-        out_note("no GPU: %s; GPU variants run on the simulator",
+        out_note(_("no GPU: %s; GPU variants run on the simulator"),
                  d->why_not[0] ? d->why_not : "none found");
 }
 

@@ -20,4 +20,8 @@
 #define N_(s) (s)
 #endif
 
+/* The translation of s, a string marked with N_ where it is defined. NULL
+ * and "" stay as they are: gettext("") is the catalog's header. */
+static inline const char *intl_tr(const char *s) { return s && *s ? gettext(s) : s; }
+
 #endif

@@ -25,6 +25,7 @@
 #include <time.h>
 
 #include "viz/export.h"
+#include "viz/intl.h"
 #include "viz/term.h"
 
 /* ------------------------------------------------------------- state */
@@ -303,7 +304,7 @@ static void draw_help(canvas *c)
         canvas_text(c, r.x + 3, r.y + 2 + i, lines[i][0], VIZ_ROLE_KEY, 0);
         canvas_text(c, r.x + 18, r.y + 2 + i, lines[i][1], VIZ_ROLE_TEXT, 0);
     }
-    canvas_textn(c, r.x + 3, r.y + bh - 2, bw - 6, "any key closes this", VIZ_ROLE_DIM, 0);
+    canvas_textn(c, r.x + 3, r.y + bh - 2, bw - 6, _("any key closes this"), VIZ_ROLE_DIM, 0);
 }
 
 static void draw_too_small(canvas *c, int mw, int mh)

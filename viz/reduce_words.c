@@ -1,5 +1,6 @@
 /* reduce_words.c - the reduction renderer's captions: one sentence per
  * frame saying what the threads do and why it matters, and its counters. */
+#include "viz/intl.h"
 #include "viz/reduce_model.h"
 
 #include <math.h>
@@ -31,38 +32,38 @@ void reduce_describe(const rmodel *m, int fi, const fstats *s, viz_frame_info *i
     int second = f->launch > 0;
     switch (f->kind) {
     case F_INPUT:
-        viz_info_title(info, "input");
+        viz_info_title(info, _("input"));
         viz_info_caption(info,
-                         "The input: %lld %s value%s in global memory; %d block%s of %d threads "
-                         "will each reduce a slice of it to one partial sum.",
+                         _("The input: %lld %s value%s in global memory; %d block%s of %d threads "
+                           "will each reduce a slice of it to one partial sum."),
                          t->n, dt, rmodel_plural(t->n), L->nblocks, rmodel_plural(L->nblocks), L->bd);
         break;
     case F_LOAD:
         viz_info_title(info, second ? "launch %d: load" : "load", f->launch + 1);
         if (second)
             viz_info_caption(info,
-                             "Launch %d: %d block%s of %d threads read%s the %d partial sums that the "
-                             "previous launch wrote, so they are added in a fixed order without atomics.",
+                             _("Launch %d: %d block%s of %d threads read%s the %d partial sums that the "
+                               "previous launch wrote, so they are added in a fixed order without atomics."),
                              f->launch + 1, L->nblocks, rmodel_plural(L->nblocks), L->bd,
                              L->nblocks == 1 ? "s" : "", m->L[f->launch - 1].nblocks);
         else if (!L->load_shared)
             viz_info_caption(info,
-                             "Each thread loads up to %d elements with wide, coalesced reads and adds "
-                             "them in its own registers: no shared memory and no barrier yet.",
+                             _("Each thread loads up to %d elements with wide, coalesced reads and adds "
+                               "them in its own registers: no shared memory and no barrier yet."),
                              L->max_reads);
         else if (L->max_reads <= 1)
             viz_info_caption(info,
-                             "Each thread copies one element from global into shared memory; "
-                             "__syncthreads() then waits until the whole block has stored its value.");
+                             _("Each thread copies one element from global into shared memory; "
+                               "__syncthreads() then waits until the whole block has stored its value."));
         else if (L->max_reads == 2)
             viz_info_caption(info,
-                             "Each thread adds two elements while loading, so half as many threads cover "
-                             "the data, and stores the sum in shared memory before __syncthreads().");
+                             _("Each thread adds two elements while loading, so half as many threads cover "
+                               "the data, and stores the sum in shared memory before __syncthreads()."));
         else
             viz_info_caption(info,
-                             "Each thread adds up to %d elements in a grid-stride loop (neighbouring "
-                             "threads read neighbouring elements: coalesced) and stores its partial "
-                             "in shared memory.",
+                             _("Each thread adds up to %d elements in a grid-stride loop (neighbouring "
+                               "threads read neighbouring elements: coalesced) and stores its partial "
+                               "in shared memory."),
                              L->max_reads);
         break;
     case F_STEP: {
@@ -76,22 +77,22 @@ void reduce_describe(const rmodel *m, int fi, const fstats *s, viz_frame_info *i
                      s->ways, s->ways);
         if (s->nshfl > 0) {
             int d = abs(s->offset);
-            viz_info_title(info, "shuffle %s%d", s->xor_pattern ? "xor " : "offset ", d);
+            viz_info_title(info, _("shuffle %s%d"), s->xor_pattern ? "xor " : "offset ", d);
             if (s->uniform || s->xor_pattern)
                 viz_info_caption(info,
-                                 "Warp shuffle: each lane adds the register of lane %s%d, straight "
-                                 "from register to register: no shared memory, no __syncthreads(), "
-                                 "and after log2(32) = 5 rounds %s the warp's sum.",
+                                 _("Warp shuffle: each lane adds the register of lane %s%d, straight "
+                                   "from register to register: no shared memory, no __syncthreads(), "
+                                   "and after log2(32) = 5 rounds %s the warp's sum."),
                                  s->xor_pattern ? "i xor " : "i + ", d,
                                  s->xor_pattern ? "every lane holds" : "lane 0 holds");
             else
                 viz_info_caption(info,
-                                 "Warp shuffle: lanes exchange registers directly, without shared "
-                                 "memory or a barrier.");
+                                 _("Warp shuffle: lanes exchange registers directly, without shared "
+                                   "memory or a barrier."));
         } else if (s->nadd > 0) {
             int d = abs(s->offset);
-            if (s->uniform) viz_info_title(info, "stride %d", d);
-            else viz_info_title(info, "tree step");
+            if (s->uniform) viz_info_title(info, _("stride %d"), d);
+            else viz_info_title(info, _("tree step"));
             /* per block: every block does the same */
             long long nb = s->nblocks_active > 0 ? s->nblocks_active : 1;
             long long act = s->active / nb, warps = s->warps_active / nb;
@@ -110,59 +111,59 @@ void reduce_describe(const rmodel *m, int fi, const fstats *s, viz_frame_info *i
                          skip);
             if (s->pattern == 1 && 2 * d <= 32)
                 viz_info_caption(info,
-                                 "Stride %d: threads whose index is a multiple of %d add s[i+%d] into "
-                                 "s[i]: only %lld of %s%d threads work, spread over all %lld warp%s, "
-                                 "so every warp runs the addition with %d of its 32 lanes "
-                                 "(divergence)%s.",
+                                 _("Stride %d: threads whose index is a multiple of %d add s[i+%d] into "
+                                   "s[i]: only %lld of %s%d threads work, spread over all %lld warp%s, "
+                                   "so every warp runs the addition with %d of its 32 lanes "
+                                   "(divergence)%s."),
                                  d, 2 * d, d, act, nb > 1 ? "each block's " : "the block's ", L->bd,
                                  warps, rmodel_plural(warps), 32 / (2 * d), conflict);
             else if (s->pattern == 1)
                 viz_info_caption(info,
-                                 "Stride %d: threads whose index is a multiple of %d add s[i+%d] into "
-                                 "s[i]: %lld thread%s of %s%d, one lane in each of %lld warp%s "
-                                 "(divergence)%s%s.",
+                                 _("Stride %d: threads whose index is a multiple of %d add s[i+%d] into "
+                                   "s[i]: %lld thread%s of %s%d, one lane in each of %lld warp%s "
+                                   "(divergence)%s%s."),
                                  d, 2 * d, d, act, rmodel_plural(act), nb > 1 ? "each block's " : "the block's ",
                                  L->bd, warps, rmodel_plural(warps), skips, conflict);
             else if (s->pattern == 3)
                 viz_info_caption(info,
-                                 "Stride %d: thread 0 alone adds s[%d] into s[0], the block's last "
-                                 "addition; the other lanes of its warp are masked off%s%s.",
+                                 _("Stride %d: thread 0 alone adds s[%d] into s[0], the block's last "
+                                   "addition; the other lanes of its warp are masked off%s%s."),
                                  d, d, skips, conflict);
             else if (s->pattern == 2 && d >= 32)
                 viz_info_caption(info,
-                                 "Stride %d: the first %d threads add s[i+%d] into s[i]; they fill "
-                                 "%lld whole warp%s%s, so no warp diverges%s%s.",
+                                 _("Stride %d: the first %d threads add s[i+%d] into s[i]; they fill "
+                                   "%lld whole warp%s%s, so no warp diverges%s%s."),
                                  d, d, d, warps, rmodel_plural(warps), nb > 1 ? " per block" : "", skips,
                                  conflict);
             else if (s->pattern == 2)
                 viz_info_caption(info,
-                                 "Stride %d: the first %d thread%s add%s s[i+%d] into s[i], now inside "
-                                 "one warp that runs with %d of its 32 lanes (divergence)%s%s.",
+                                 _("Stride %d: the first %d thread%s add%s s[i+%d] into s[i], now inside "
+                                   "one warp that runs with %d of its 32 lanes (divergence)%s%s."),
                                  d, d, rmodel_plural(d), d == 1 ? "s" : "", d, d, skips, conflict);
             else
-                viz_info_caption(info, "%lld thread%s each add one shared-memory element into another%s.",
+                viz_info_caption(info, _("%lld thread%s each add one shared-memory element into another%s."),
                                  s->active, rmodel_plural(s->active), conflict);
         } else if (s->nread_s > 0 && warp_sums_stored(m, fi)) {
-            viz_info_title(info, "read warp sums");
+            viz_info_title(info, _("read warp sums"));
             viz_info_caption(info,
-                             "%lld thread%s of the first warp read the per-warp sums back from shared "
-                             "memory into registers, so one warp can finish the block with shuffles%s.",
+                             _("%lld thread%s of the first warp read the per-warp sums back from shared "
+                               "memory into registers, so one warp can finish the block with shuffles%s."),
                              s->active, rmodel_plural(s->active), conflict);
         } else if (s->nread_s > 0) {
-            viz_info_title(info, "to registers");
+            viz_info_title(info, _("to registers"));
             viz_info_caption(info,
-                             "The first warp copies its partials from shared memory into registers, "
-                             "where warp shuffles can reach them%s.",
+                             _("The first warp copies its partials from shared memory into registers, "
+                               "where warp shuffles can reach them%s."),
                              conflict);
         } else if (s->nwrite_s > 0) {
-            viz_info_title(info, "store warp sums");
+            viz_info_title(info, _("store warp sums"));
             viz_info_caption(info,
-                             "Lane 0 of each warp stores its warp's sum in shared memory; "
-                             "__syncthreads() makes them visible to the whole block%s.",
+                             _("Lane 0 of each warp stores its warp's sum in shared memory; "
+                               "__syncthreads() makes them visible to the whole block%s."),
                              conflict);
         } else {
-            viz_info_title(info, "step");
-            viz_info_caption(info, "The threads exchange partial sums.");
+            viz_info_title(info, _("step"));
+            viz_info_caption(info, _("The threads exchange partial sums."));
         }
         break;
     }
@@ -184,8 +185,8 @@ void reduce_describe(const rmodel *m, int fi, const fstats *s, viz_frame_info *i
             const int fp = t->dtype == LAB_FLOAT || t->dtype == LAB_DOUBLE;
             viz_info_title(info, second ? "launch %d: atomicAdd" : "atomicAdd", f->launch + 1);
             viz_info_caption(info,
-                             "Thread 0 of each block adds its block's sum to the total with atomicAdd: "
-                             "%lld atomic%s in whatever order the blocks finish%s.",
+                             _("Thread 0 of each block adds its block's sum to the total with atomicAdd: "
+                               "%lld atomic%s in whatever order the blocks finish%s."),
                              (long long)s->natomic, rmodel_plural(s->natomic),
                              !fp ? "; integer sums come out the same in any order"
                              : equal && s->natomic > 1
@@ -193,39 +194,39 @@ void reduce_describe(const rmodel *m, int fi, const fstats *s, viz_frame_info *i
                                    "total, yet each addition rounds it to a float"
                                  : ", so float rounding can change the last digits from run to run");
         } else if (later && s->nwrite_g > 1) {
-            viz_info_title(info, "block sums");
+            viz_info_title(info, _("block sums"));
             viz_info_caption(info,
-                             "Thread 0 of each block writes its sum to partial[blockIdx]; the last "
-                             "block to finish adds them in a fixed order: one launch, no atomics on "
-                             "the data.");
+                             _("Thread 0 of each block writes its sum to partial[blockIdx]; the last "
+                               "block to finish adds them in a fixed order: one launch, no atomics on "
+                               "the data."));
         } else if (f->launch + 1 < m->nl) {
             viz_info_title(info, second ? "launch %d: partials" : "block sums", f->launch + 1);
             viz_info_caption(info,
-                             "Thread 0 of each block writes its sum to partial[blockIdx]: no "
-                             "atomics; a second launch adds the %d partials in a fixed order.",
+                             _("Thread 0 of each block writes its sum to partial[blockIdx]: no "
+                               "atomics; a second launch adds the %d partials in a fixed order."),
                              L->nblocks);
         } else {
             viz_info_title(info, second ? "launch %d: result" : "result", f->launch + 1);
-            viz_info_caption(info, "Thread 0 writes the final sum to global memory: this is the answer.");
+            viz_info_caption(info, _("Thread 0 writes the final sum to global memory: this is the answer."));
         }
         break;
     }
     case F_FINAL: {
         rmodel_fmt(m, rmodel_answer(m), a, sizeof a);
         rmodel_fmt(m, m->ref, b, sizeof b);
-        viz_info_title(info, "result");
+        viz_info_title(info, _("result"));
         double got = rmodel_answer(m), rel = m->ref != 0 ? fabs(got - m->ref) / fabs(m->ref) : fabs(got);
         if (!m->have_ref)
-            viz_info_caption(info, "Done: the sum is %s.", a);
+            viz_info_caption(info, _("Done: the sum is %s."), a);
         else if (got == m->ref)
-            viz_info_caption(info, "Done: the sum is %s, the same as the CPU's.", a);
+            viz_info_caption(info, _("Done: the sum is %s, the same as the CPU's."), a);
         else if (rel < 1e-3 && (t->dtype == LAB_FLOAT || t->dtype == LAB_DOUBLE))
             viz_info_caption(info,
-                             "Done: the sum is %s and the CPU's is %s (relative error %.1e): the GPU "
-                             "adds in a different order, and floating-point rounding follows the order.",
+                             _("Done: the sum is %s and the CPU's is %s (relative error %.1e): the GPU "
+                               "adds in a different order, and floating-point rounding follows the order."),
                              a, b, rel);
         else
-            viz_info_caption(info, "Done: the sum is %s but the CPU's is %s: the result is wrong.", a, b);
+            viz_info_caption(info, _("Done: the sum is %s but the CPU's is %s: the result is wrong."), a, b);
         break;
     }
     }
@@ -234,7 +235,7 @@ void reduce_describe(const rmodel *m, int fi, const fstats *s, viz_frame_info *i
         char rest[VIZ_CAPTION_MAX];
         snprintf(rest, sizeof rest, "%s", info->caption);
         if (rest[0] >= 'A' && rest[0] <= 'Z') rest[0] = (char)(rest[0] - 'A' + 'a');
-        viz_info_caption(info, "Only block %d, the last to finish, goes on: %s", s->only_block, rest);
+        viz_info_caption(info, _("Only block %d, the last to finish, goes on: %s"), s->only_block, rest);
     }
     if (f->kind == F_INPUT || f->kind == F_FINAL) {
         viz_info_counter(info, "active threads", VIZ_COUNTER_NONE, NULL);

@@ -15,6 +15,7 @@
  *
  * It draws the transpose family's traces that touch shared memory (the tiled
  * kernels); a trace without shared accesses is drawn by the coverage map. */
+#include "viz/intl.h"
 #include "viz/render.h"
 
 #include <stdlib.h>
@@ -179,10 +180,10 @@ static void describe(const bmodel *m, int fi, viz_frame_info *info)
             if (m->acc[i].write && b.ways > wr) wr = b.ways;
             if (!m->acc[i].write && b.ways > rd) rd = b.ways;
         }
-        viz_info_title(info, "summary");
+        viz_info_title(info, _("summary"));
         viz_info_caption(info,
-                         "Warps 0 and 1 of block 0: %d accesses to a tile %d words wide; the worst write takes "
-                         "%d pass%s, the worst read %d. %s",
+                         _("Warps 0 and 1 of block 0: %d accesses to a tile %d words wide; the worst write takes "
+                           "%d pass%s, the worst read %d. %s"),
                          m->nacc, m->cols, wr, wr == 1 ? "" : "es", rd,
                          (wr > min_ways(m) || rd > min_ways(m))
                              ? "More passes than one per access are bank conflicts: the lanes of a warp "
@@ -198,7 +199,7 @@ static void describe(const bmodel *m, int fi, viz_frame_info *info)
     banks b;
     bank_fill(m, a, &b);
     const char *verb = a->write ? "writes" : "reads";
-    viz_info_title(info, "warp %u %s", a->warp, a->write ? "stores" : "loads");
+    viz_info_title(info, _("warp %u %s"), a->warp, a->write ? "stores" : "loads");
     int d = a->n > 1 ? a->idx[1] - a->idx[0] : 1;
     for (int i = 2; i < a->n; i++)
         if (a->idx[i] - a->idx[i - 1] != d) d = 0;
@@ -214,13 +215,13 @@ static void describe(const bmodel *m, int fi, viz_frame_info *info)
         snprintf(along, sizeof along, "%d words", a->n);
     if (b.ways <= min_ways(m))
         viz_info_caption(info,
-                         "Warp %u %s %s: its %d lanes fall in %d different banks, so the access takes "
-                         "%d pass%s, no bank conflict.",
+                         _("Warp %u %s %s: its %d lanes fall in %d different banks, so the access takes "
+                           "%d pass%s, no bank conflict."),
                          a->warp, verb, along, a->n, b.used, b.ways, b.ways == 1 ? "" : "es");
     else
         viz_info_caption(info,
-                         "Warp %u %s %s: its %d lanes fall in only %d bank%s, which serve one word per "
-                         "pass, so the access takes %d passes: a %d-way bank conflict.",
+                         _("Warp %u %s %s: its %d lanes fall in only %d bank%s, which serve one word per "
+                           "pass, so the access takes %d passes: a %d-way bank conflict."),
                          a->warp, verb, along, a->n, b.used, b.used == 1 ? "" : "s", b.ways, b.ways);
     viz_info_counter(info, "lanes", a->n, NULL);
     viz_info_counter(info, "banks used", b.used, NULL);
@@ -232,7 +233,7 @@ static void describe(const bmodel *m, int fi, viz_frame_info *info)
 static void draw_tile(canvas *c, const bmodel *m, const bacc *a, viz_rect area, int y, int rows)
 {
     int x0 = area.x + 5;
-    canvas_text(c, area.x, y, "tile", VIZ_ROLE_HEADING, 0);
+    canvas_text(c, area.x, y, _("tile"), VIZ_ROLE_HEADING, 0);
     for (int r = 0; r < rows && r < m->rows; r++) {
         canvas_printf(c, area.x, y + 1 + r, VIZ_ROLE_DIM, 0, "%3d", r);
         for (int col = 0; col < m->cols && x0 + col < area.x + area.w; col++) {
@@ -256,7 +257,7 @@ static int draw_banks(canvas *c, const bmodel *m, const bacc *a, viz_rect area, 
     int lines = 0;
     for (int b0 = 0; b0 < NBANKS && lines < maxlines; b0 += per) {
         int x = area.x;
-        canvas_text(c, x, y + lines, "bank", VIZ_ROLE_HEADING, 0);
+        canvas_text(c, x, y + lines, _("bank"), VIZ_ROLE_HEADING, 0);
         for (int k = b0; k < b0 + per && k < NBANKS; k++)
             canvas_printf(c, x + 6 + 3 * (k - b0), y + lines, VIZ_ROLE_HEADING, 0, "%2d", k);
         lines++;
@@ -265,7 +266,7 @@ static int draw_banks(canvas *c, const bmodel *m, const bacc *a, viz_rect area, 
             if (b.npass[k] > passes) passes = b.npass[k];
         for (int p = 0; p < passes && lines < maxlines; p++) {
             if (lines == maxlines - 1 && p < passes - 1) {
-                canvas_printf(c, x, y + lines, VIZ_ROLE_DIM, 0, "      \u2026 %d more pass%s", passes - p,
+                canvas_printf(c, x, y + lines, VIZ_ROLE_DIM, 0, _("      \u2026 %d more pass%s"), passes - p,
                               passes - p == 1 ? "" : "es");
                 lines++;
                 break;
@@ -300,7 +301,7 @@ static void banks_draw(const lab_trace *t, int frame, canvas *c, viz_rect area, 
 {
     bmodel m;
     if (model_build(&m, t) != 0) {
-        canvas_text(c, area.x, area.y, "out of memory while reading the trace", VIZ_ROLE_WRONG, 0);
+        canvas_text(c, area.x, area.y, _("out of memory while reading the trace"), VIZ_ROLE_WRONG, 0);
         return;
     }
     if (m.nacc == 0) {
@@ -330,7 +331,7 @@ static void banks_draw(const lab_trace *t, int frame, canvas *c, viz_rect area, 
             banks b;
             bank_fill(&m, &m.acc[i], &b);
             canvas_printf(c, area.x, y++, b.ways > min_ways(&m) ? VIZ_ROLE_CONFLICT : VIZ_ROLE_TEXT, 0,
-                          "warp %2u %-6s %2d bank%s  %2d pass%s", m.acc[i].warp, m.acc[i].write ? "store" : "load",
+                          _("warp %2u %-6s %2d bank%s  %2d pass%s"), m.acc[i].warp, m.acc[i].write ? "store" : "load",
                           b.used, b.used == 1 ? " " : "s", b.ways, b.ways == 1 ? "" : "es");
         }
     }

@@ -27,6 +27,7 @@
  * who, the keys after each step) in render_bitonic_model.c, the layout, the
  * drawing and the words here.
  */
+#include "viz/intl.h"
 #include "viz/render.h"
 #include "viz/render_bitonic.h"
 
@@ -345,7 +346,7 @@ static void draw_bands(canvas *c, const bmodel *m, const geom *g, viz_rect area,
     const int ax = area.x, y0 = area.y + g->header;
     const int done = cur >= S ? S : cur + 1;
     char b[64];
-    canvas_text(c, ax, area.y, "log2 k", VIZ_ROLE_DIM, 0);
+    canvas_text(c, ax, area.y, _("log2 k"), VIZ_ROLE_DIM, 0);
     for (int s = g->s_lo; s <= g->s_hi; s++) {
         const bstep *st = &m->st[s];
         int x = ax + g->x[s - g->s_lo];
@@ -412,9 +413,9 @@ static void draw_footer(canvas *c, const bmodel *m, const geom *g, viz_rect area
 {
     const int ax = area.x;
     int lastx = ax;
-    canvas_text(c, ax, y, "kernel", VIZ_ROLE_DIM, 0);
-    canvas_text(c, ax, y + 1, "memory", VIZ_ROLE_DIM, 0);
-    canvas_text(c, ax, y + 2, "launch", VIZ_ROLE_DIM, 0);
+    canvas_text(c, ax, y, _("kernel"), VIZ_ROLE_DIM, 0);
+    canvas_text(c, ax, y + 1, _("memory"), VIZ_ROLE_DIM, 0);
+    canvas_text(c, ax, y + 2, _("launch"), VIZ_ROLE_DIM, 0);
     for (int s = g->s_lo; s <= g->s_hi; s++) {
         const bstep *st = &m->st[s];
         int w = step_width(m, g, s);
@@ -499,7 +500,7 @@ static void describe(const bmodel *m, int frame, viz_frame_info *info)
     const int S = m->S;
     const char *v = t->variant;
     if (frame == 0) {
-        viz_info_title(info, "input");
+        viz_info_title(info, _("input"));
         const char *how = strcmp(v, "o") == 0 ? "variant o launches one kernel per step with one thread per key"
                         : strcmp(v, "ov") == 0 ? "variant ov launches one kernel per step with one thread per pair"
                         : strcmp(v, "n") == 0 ? "variant n sorts block-sized slices with block barriers and launches only the long-distance steps"
@@ -507,8 +508,8 @@ static void describe(const bmodel *m, int frame, viz_frame_info *info)
                         : strcmp(v, "fast") == 0 ? "variant fast does several steps per trip to memory, in registers"
                         : "each step is n/2 compare-exchanges";
         viz_info_caption(info,
-                         "%lld keys, one per wire: the network sorts them in %d steps, grouped by the "
-                         "length k of the slices being sorted (2, 4, ..., %lld); %s.",
+                         _("%lld keys, one per wire: the network sorts them in %d steps, grouped by the "
+                           "length k of the slices being sorted (2, 4, ..., %lld); %s."),
                          m->n, S, m->n, how);
         viz_info_counter(info, "steps", S, NULL);
         viz_info_counter(info, "launches", t->nlaunches, NULL);
@@ -522,13 +523,13 @@ static void describe(const bmodel *m, int frame, viz_frame_info *info)
         viz_info_title(info, wrong ? "not sorted" : "sorted");
         if (wrong)
             viz_info_caption(info,
-                             "The keys on the wires are not the sorted input: %lld of %lld differ from "
-                             "a sort of the same input on the CPU.",
+                             _("The keys on the wires are not the sorted input: %lld of %lld differ from "
+                               "a sort of the same input on the CPU."),
                              wrong, m->n);
         else
             viz_info_caption(info,
-                             "Sorted: after the last step (k = %lld, j = 1) the whole array is one "
-                             "ascending run, the same as a sort of the input on the CPU.",
+                             _("Sorted: after the last step (k = %lld, j = 1) the whole array is one "
+                               "ascending run, the same as a sort of the input on the CPU."),
                              m->n);
         long long cs = 0, sw = 0;
         for (int s = 0; s < S; s++) cs += m->st[s].ncs, sw += m->st[s].nswap;
@@ -601,14 +602,14 @@ static void bitonic_draw(const lab_trace *t, int frame, canvas *c, viz_rect area
     viz_rect old = canvas_set_clip(c, area);
     bmodel m;
     if (bmodel_build(&m, t) != 0) {
-        canvas_text(c, area.x, area.y, "out of memory while reading the trace", VIZ_ROLE_WRONG, 0);
+        canvas_text(c, area.x, area.y, _("out of memory while reading the trace"), VIZ_ROLE_WRONG, 0);
         canvas_set_clip(c, old);
         return;
     }
     if (!m.ok) {
-        viz_info_title(info, "no network");
-        viz_info_caption(info, "A bitonic network needs a power-of-two number of keys; this trace has %lld.", t->n);
-        canvas_printf(c, area.x, area.y, VIZ_ROLE_WRONG, 0, "n = %lld is not a power of two", t->n);
+        viz_info_title(info, _("no network"));
+        viz_info_caption(info, _("A bitonic network needs a power-of-two number of keys; this trace has %lld."), t->n);
+        canvas_printf(c, area.x, area.y, VIZ_ROLE_WRONG, 0, _("n = %lld is not a power of two"), t->n);
         canvas_set_clip(c, old);
         bmodel_free(&m);
         return;

@@ -24,6 +24,7 @@
  * lab_trace.width and height are set the data is a width x height matrix
  * indexed row * width + col. Every frame is rebuilt from the trace alone.
  */
+#include "viz/intl.h"
 #include "viz/render.h"
 
 #include <stdlib.h>
@@ -400,16 +401,16 @@ static void draw_legend(canvas *c, const cmodel *m, viz_rect area, int y, int fi
     int x = area.x, xend = area.x + area.w;
     if (view == V_THREAD) {
         x = canvas_text(c, x, y, "0-9", VIZ_ROLE_TEXT, VIZ_BOLD);
-        x = canvas_text(c, x, y, " threadIdx.x % 10, coloured by block   ", VIZ_ROLE_DIM, 0);
+        x = canvas_text(c, x, y, _(" threadIdx.x % 10, coloured by block   "), VIZ_ROLE_DIM, 0);
     } else {
         long long nb = m->grid < VIZ_NBLOCK_ROLES ? m->grid : VIZ_NBLOCK_ROLES;
         for (long long b = 0; b < nb && x + 8 < xend; b++) {
             canvas_put(c, x, y, viz_block_glyph(b), viz_block_role(b), 0);
-            if (b == 0) x = canvas_text(c, x + 1, y, " block 0 ", VIZ_ROLE_DIM, 0);
+            if (b == 0) x = canvas_text(c, x + 1, y, _(" block 0 "), VIZ_ROLE_DIM, 0);
             else x = canvas_printf(c, x + 1, y, VIZ_ROLE_DIM, 0, " %lld ", b);
         }
         if (m->grid > VIZ_NBLOCK_ROLES && x + 12 < xend)
-            x = canvas_printf(c, x, y, VIZ_ROLE_DIM, 0, "(then again) ");
+            x = canvas_printf(c, x, y, VIZ_ROLE_DIM, 0, _("(then again) "));
         x += 2;
     }
     struct {
@@ -467,12 +468,12 @@ static void describe_final(const cmodel *m, const cstate *s, viz_frame_info *inf
         off += (size_t)snprintf(what + off, sizeof what - off, "%s%lld element%s never %s",
                                 off ? ", " : "", never, plural(never), verb);
     if (off)
-        viz_info_caption(info, "%s for %s: %s.", launch, shape, what);
+        viz_info_caption(info, _("%s for %s: %s."), launch, shape, what);
     else if (idle > 0)
-        viz_info_caption(info, "%s for %s: every element %s exactly once; %lld thread%s had nothing to do.",
+        viz_info_caption(info, _("%s for %s: every element %s exactly once; %lld thread%s had nothing to do."),
                          launch, shape, verb, idle, plural(idle));
     else
-        viz_info_caption(info, "%s for %s: every element %s exactly once, by exactly one thread.", launch,
+        viz_info_caption(info, _("%s for %s: every element %s exactly once, by exactly one thread."), launch,
                          shape, verb);
 }
 
@@ -522,17 +523,17 @@ static void describe(const cmodel *m, const cstate *s, int frame, viz_frame_info
     shape_text(m, shape, sizeof shape, 1);
     const char *verb = m->kind == LAB_EV_WRITE ? "wrote" : "read";
     if (frame == 0) {
-        viz_info_title(info, "before the launch");
-        viz_info_caption(info, "%s for %s: each element will take the colour of the block whose thread %s it.",
+        viz_info_title(info, _("before the launch"));
+        viz_info_caption(info, _("%s for %s: each element will take the colour of the block whose thread %s it."),
                          launch, shape, verb);
     } else if (frame <= m->steps) {
         long long u0 = units_after(m, frame - 1), u1 = units_after(m, frame);
         long long b0 = u0 / m->wpb, b1 = (u1 - 1) / m->wpb;
-        if (b0 == b1 && m->wpb > 1 && u1 - u0 == 1) viz_info_title(info, "block %lld, warp %lld", b0, u0 % m->wpb);
+        if (b0 == b1 && m->wpb > 1 && u1 - u0 == 1) viz_info_title(info, _("block %lld, warp %lld"), b0, u0 % m->wpb);
         else if (b0 == b1 && m->wpb > 1 && u1 - u0 < m->wpb)
-            viz_info_title(info, "block %lld, warps %lld-%lld", b0, u0 % m->wpb, (u1 - 1) % m->wpb);
-        else if (b0 == b1) viz_info_title(info, "block %lld", b0);
-        else viz_info_title(info, "blocks %lld-%lld", b0, b1);
+            viz_info_title(info, _("block %lld, warps %lld-%lld"), b0, u0 % m->wpb, (u1 - 1) % m->wpb);
+        else if (b0 == b1) viz_info_title(info, _("block %lld"), b0);
+        else viz_info_title(info, _("blocks %lld-%lld"), b0, b1);
         const char *who = u1 - u0 == 1 ? "This warp's threads" : "Their threads";
         char what[160];
         if (s->new_touch == s->hi - s->lo + 1)
@@ -540,33 +541,33 @@ static void describe(const cmodel *m, const cstate *s, int frame, viz_frame_info
         else
             snprintf(what, sizeof what, "%lld elements between %lld and %lld", s->new_touch, s->lo, s->hi);
         if (s->lo < 0)
-            viz_info_caption(info, "These threads %s nothing: their indices fall outside the data.", verb);
+            viz_info_caption(info, _("These threads %s nothing: their indices fall outside the data."), verb);
         else if (s->new_stray > 0)
-            viz_info_caption(info, "%s %s %s: %lld of them wrote past the end of the data, into memory "
-                             "the array does not own.",
+            viz_info_caption(info, _("%s %s %s: %lld of them wrote past the end of the data, into memory "
+                               "the array does not own."),
                              who, verb, what, s->new_stray);
         else if (s->new_again > 0)
-            viz_info_caption(info, "%s %s %s: %lld of those had been %s already by another thread.", who,
+            viz_info_caption(info, _("%s %s %s: %lld of those had been %s already by another thread."), who,
                              verb, what, s->new_again, m->kind == LAB_EV_WRITE ? "written" : "read");
         else
-            viz_info_caption(info, "%s %s %s; the simulator runs the blocks one after another, a GPU "
-                             "runs them at once and in any order.",
+            viz_info_caption(info, _("%s %s %s; the simulator runs the blocks one after another, a GPU "
+                               "runs them at once and in any order."),
                              who, verb, what);
     } else if (frame == m->steps + 1) {
-        viz_info_title(info, "the whole map");
+        viz_info_title(info, _("the whole map"));
         describe_final(m, s, info, launch, shape);
     } else {
-        viz_info_title(info, "thread index");
+        viz_info_title(info, _("thread index"));
         long long seg, stride;
         const char *acc = m->kind == LAB_EV_WRITE ? "writes" : "reads";
         if (warps_coalesce(m, &seg, &stride))
-            viz_info_caption(info, "The same map with threadIdx.x %% 10 in every cell: neighbouring elements "
-                             "belong to neighbouring threads of a warp, so its %s coalesce into few memory "
-                             "transactions.", acc);
+            viz_info_caption(info, _("The same map with threadIdx.x %% 10 in every cell: neighbouring elements "
+                               "belong to neighbouring threads of a warp, so its %s coalesce into few memory "
+                               "transactions."), acc);
         else
-            viz_info_caption(info, "The same map with threadIdx.x %% 10 in every cell: neighbouring threads "
-                             "of a warp touch elements %lld apart, so one warp's %s fall in up to %lld "
-                             "different 32-element segments: they do not coalesce.", stride, acc, seg);
+            viz_info_caption(info, _("The same map with threadIdx.x %% 10 in every cell: neighbouring threads "
+                               "of a warp touch elements %lld apart, so one warp's %s fall in up to %lld "
+                               "different 32-element segments: they do not coalesce."), stride, acc, seg);
     }
     long long never = m->elems - s->covered;
     viz_info_counter(info, "elements", m->elems, NULL);
@@ -599,19 +600,19 @@ static void coverage_draw(const lab_trace *t, int frame, canvas *c, viz_rect are
     cstate s;
     memset(&s, 0, sizeof s);
     if (model_build(&m, t) != 0) {
-        canvas_text(c, area.x, area.y, "out of memory while reading the trace", VIZ_ROLE_WRONG, 0);
+        canvas_text(c, area.x, area.y, _("out of memory while reading the trace"), VIZ_ROLE_WRONG, 0);
         goto out;
     }
     if (frame < 0) frame = 0;
     if (frame > m.steps + 2) frame = m.steps + 2;
     int fill = frame <= m.steps ? frame : m.steps;
     if (state_build(&m, units_after(&m, fill), units_after(&m, fill - 1), &s) != 0) {
-        canvas_text(c, area.x, area.y, "out of memory while reading the trace", VIZ_ROLE_WRONG, 0);
+        canvas_text(c, area.x, area.y, _("out of memory while reading the trace"), VIZ_ROLE_WRONG, 0);
         goto out;
     }
     describe(&m, &s, frame, info);
     if (m.elems <= 0) {
-        canvas_text(c, area.x, area.y, "the trace has no data elements", VIZ_ROLE_DIM, 0);
+        canvas_text(c, area.x, area.y, _("the trace has no data elements"), VIZ_ROLE_DIM, 0);
         goto out;
     }
     geom g;

@@ -23,6 +23,7 @@
  * Everything is rebuilt from the trace on each call (a traced 64x64 image is
  * a few ten thousand events), so a frame is a pure function of its inputs.
  */
+#include "viz/intl.h"
 #include "viz/render.h"
 
 #include <stdlib.h>
@@ -548,7 +549,7 @@ static void draw_counts(canvas *c, const hmodel *m, viz_rect a, viz_frame_info *
         if (m->have_exact && m->final[b] != m->exact[b]) wrong++;
     }
     int y = a.y;
-    canvas_printf(c, a.x, y++, VIZ_ROLE_HEADING, VIZ_BOLD, "%d non-zero bin%s of 256, sum %lld",
+    canvas_printf(c, a.x, y++, VIZ_ROLE_HEADING, VIZ_BOLD, _("%d non-zero bin%s of 256, sum %lld"),
                   nonzero, plural(nonzero), sum);
     int cw = 10; /* "255:4096" and a gap */
     int per = a.w / cw;
@@ -571,18 +572,18 @@ static void draw_counts(canvas *c, const hmodel *m, viz_rect a, viz_frame_info *
         if (m->final[b] || (m->have_exact && m->exact[b])) total++;
     int yl = y + (k + per - 1) / per;
     if (shown < total && yl < a.y + a.h)
-        canvas_printf(c, a.x, yl, VIZ_ROLE_DIM, 0, "\u2026 and %d more bin%s", total - shown,
+        canvas_printf(c, a.x, yl, VIZ_ROLE_DIM, 0, _("\u2026 and %d more bin%s"), total - shown,
                       plural(total - shown));
-    viz_info_title(info, "counts");
+    viz_info_title(info, _("counts"));
     if (!m->have_exact)
-        viz_info_caption(info, "The final histogram, exact: bin:count for every non-zero bin; "
-                               "its %lld counts should add up to the %lld pixels.", sum, m->n);
+        viz_info_caption(info, _("The final histogram, exact: bin:count for every non-zero bin; "
+                                 "its %lld counts should add up to the %lld pixels."), sum, m->n);
     else if (wrong == 0 && sum == m->n)
-        viz_info_caption(info, "The final histogram, exact: every bin equals a count of the "
-                               "input, and the bins add up to the %lld pixels.", m->n);
+        viz_info_caption(info, _("The final histogram, exact: every bin equals a count of the "
+                                 "input, and the bins add up to the %lld pixels."), m->n);
     else
-        viz_info_caption(info, "The final histogram is wrong: %d bin%s differ from a count of the "
-                               "input, and the bins add up to %lld of %lld pixels.",
+        viz_info_caption(info, _("The final histogram is wrong: %d bin%s differ from a count of the "
+                                 "input, and the bins add up to %lld of %lld pixels."),
                          wrong, plural(wrong), sum, m->n);
     viz_info_counter(info, "pixels", m->n, NULL);
     viz_info_counter(info, "bins used", nonzero, NULL);
@@ -640,7 +641,7 @@ static void hist_draw(const lab_trace *t, int frame, canvas *c, viz_rect area, v
     hmodel m;
     unsigned char *lit = NULL, *seen = NULL;
     if (model_build(&m, t) != 0) {
-        canvas_text(c, area.x, area.y, "out of memory drawing the histogram", VIZ_ROLE_WRONG, 0);
+        canvas_text(c, area.x, area.y, _("out of memory drawing the histogram"), VIZ_ROLE_WRONG, 0);
         canvas_set_clip(c, old);
         return;
     }
@@ -671,14 +672,14 @@ static void hist_draw(const lab_trace *t, int frame, canvas *c, viz_rect area, v
     if (g.img_h > 0) {
         draw_picture(c, &m, area, &g, lit, seen);
         int y = area.y;
-        canvas_printf(c, g.side_x, y++, VIZ_ROLE_HEADING, VIZ_BOLD, "image %dx%d", m.w, m.h);
+        canvas_printf(c, g.side_x, y++, VIZ_ROLE_HEADING, VIZ_BOLD, _("image %dx%d"), m.w, m.h);
         if (f->kind == F_STEP) {
-            canvas_printf(c, g.side_x, y++, VIZ_ROLE_TEXT, 0, "block %d, step %d: %lld pixel%s",
+            canvas_printf(c, g.side_x, y++, VIZ_ROLE_TEXT, 0, _("block %d, step %d: %lld pixel%s"),
                           f->block, f->step + 1, s.pixels_now, plural(s.pixels_now));
             int first_steps = frame <= 3;
             if (first_steps) draw_flow(c, &m, frame, &g, y, g.img_h - 2);
         } else if (f->kind == F_DONE) {
-            canvas_printf(c, g.side_x, y++, VIZ_ROLE_TEXT, 0, "block %d done", f->block);
+            canvas_printf(c, g.side_x, y++, VIZ_ROLE_TEXT, 0, _("block %d done"), f->block);
         }
     }
     int yb = g.bars_y + g.bars_h;
@@ -695,7 +696,7 @@ static void hist_draw(const lab_trace *t, int frame, canvas *c, viz_rect area, v
         /* labels to the right of the strips when there is room */
         canvas_textn(c, lx, ys, area.x + area.w - lx, m.spread ? "lanes in one bin" : "lanes on one counter",
                      VIZ_ROLE_DIM, 0);
-        if (m.spread) canvas_textn(c, lx, ys + 1, area.x + area.w - lx, "lanes on one counter", VIZ_ROLE_DIM, 0);
+        if (m.spread) canvas_textn(c, lx, ys + 1, area.x + area.w - lx, _("lanes on one counter"), VIZ_ROLE_DIM, 0);
     }
     snprintf(legend, sizeof legend, "%d bin%s/column, full bar %u%s", m.group, plural(m.group),
              m.maxcol, m.priv ? ", \u2592 block's private counts (not merged)" : "");
@@ -713,33 +714,33 @@ static void hist_draw(const lab_trace *t, int frame, canvas *c, viz_rect area, v
                               : "the global histogram";
     switch (f->kind) {
     case F_IMAGE:
-        viz_info_title(&*info, "the image");
+        viz_info_title(&*info, _("the image"));
         viz_info_caption(info,
-                         "A %dx%d image of 8-bit pixels: every pixel adds 1 to the bin of its "
-                         "value, %d block%s of %d threads share the work.",
+                         _("A %dx%d image of 8-bit pixels: every pixel adds 1 to the bin of its "
+                           "value, %d block%s of %d threads share the work."),
                          m.w, m.h, m.nblocks, plural(m.nblocks), m.bd);
         break;
     case F_STEP:
-        viz_info_title(info, "block %d, step %d", f->block, f->step + 1);
+        viz_info_title(info, _("block %d, step %d"), f->block, f->step + 1);
         if (m.per_step > 1)
-            viz_info_caption(info, "%lld thread%s each load 16 pixels with one 16-byte load and add "
-                             "each to %s. %s", (s.pixels_now + 15) / 16,
+            viz_info_caption(info, _("%lld thread%s each load 16 pixels with one 16-byte load and add "
+                               "each to %s. %s"), (s.pixels_now + 15) / 16,
                              plural((s.pixels_now + 15) / 16), kind, why);
         else
-            viz_info_caption(info, "%lld thread%s each add a pixel to %s. %s", s.pixels_now,
+            viz_info_caption(info, _("%lld thread%s each add a pixel to %s. %s"), s.pixels_now,
                              plural(s.pixels_now), kind, why);
         break;
     case F_DONE:
-        viz_info_title(info, "block %d done", f->block);
+        viz_info_title(info, _("block %d done"), f->block);
         if (m.priv)
             viz_info_caption(info,
-                             "Block %d merges: one atomicAdd per non-zero bin (%lld of 256) adds "
-                             "its private counts to the global histogram.",
+                             _("Block %d merges: one atomicAdd per non-zero bin (%lld of 256) adds "
+                               "its private counts to the global histogram."),
                              f->block, s.merged_bins);
         else
             viz_info_caption(info,
-                             "Block %d is done: its pixels went straight to the global histogram, "
-                             "one global atomic each, so there is nothing to merge.", f->block);
+                             _("Block %d is done: its pixels went straight to the global histogram, "
+                               "one global atomic each, so there is nothing to merge."), f->block);
         break;
     }
     viz_info_counter(info, "pixels counted", s.counted, NULL);

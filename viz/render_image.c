@@ -35,6 +35,7 @@
  * of the screen: `set width 160`, `set height 90` (two pixels per cell) and
  * `animate` draws the same window of the plane at that resolution.
  */
+#include "viz/intl.h"
 #include "viz/render.h"
 
 #include <math.h>
@@ -381,46 +382,46 @@ static void describe(const imodel *m, int frame, long long done, viz_frame_info 
     const char *unit = m->mandel ? "iterations" : "mean value";
     if (frame < m->steps) {
         long long b0 = frame == 0 ? 0 : blocks_after(m, frame - 1), b1 = done;
-        if (b1 - b0 <= 1) viz_info_title(info, "block %lld", b0);
-        else viz_info_title(info, "blocks %lld-%lld", b0, b1 - 1);
+        if (b1 - b0 <= 1) viz_info_title(info, _("block %lld"), b0);
+        else viz_info_title(info, _("blocks %lld-%lld"), b0, b1 - 1);
         if (m->mandel)
-            viz_info_caption(info, "Blocks %lld to %lld of the %s compute their pixels, one thread "
-                             "each: a pixel inside the set (solid) runs all %d iterations, one far "
-                             "outside (blank) escapes after a few.",
+            viz_info_caption(info, _("Blocks %lld to %lld of the %s compute their pixels, one thread "
+                               "each: a pixel inside the set (solid) runs all %d iterations, one far "
+                               "outside (blank) escapes after a few."),
                              b0, b1 - 1, launch, MANDEL_ITER);
         else
-            viz_info_caption(info, "Blocks %lld to %lld of the %s write their elements, one thread "
-                             "each; the shade is the value.",
+            viz_info_caption(info, _("Blocks %lld to %lld of the %s write their elements, one thread "
+                               "each; the shade is the value."),
                              b0, b1 - 1, launch);
     } else if (frame == m->steps) {
         long long b = busiest(m, m->work);
         double avg = m->nblocks > 0 ? total / (double)m->nblocks : 0;
         viz_info_title(info, m->mandel ? "work per block" : "values per block");
         if (b < 0 || avg <= 0)
-            viz_info_caption(info, "Each block's %s, as heat.", unit);
+            viz_info_caption(info, _("Each block's %s, as heat."), unit);
         else if (m->mandel)
-            viz_info_caption(info, "Each block's iterations, as heat: block (%lld, %lld) (marked) ran "
-                             "%.0f, %.1f times the average block; blocks on the edge of the set work "
-                             "longest, and the kernel ends when its slowest block does.",
+            viz_info_caption(info, _("Each block's iterations, as heat: block (%lld, %lld) (marked) ran "
+                               "%.0f, %.1f times the average block; blocks on the edge of the set work "
+                               "longest, and the kernel ends when its slowest block does."),
                              b % m->gx, b / m->gx, m->work[b], m->work[b] / avg);
         else
-            viz_info_caption(info, "The mean of the values each block wrote, as heat: block (%lld, %lld) "
-                             "(marked) has the largest, %.1f times the average. Here every thread did "
-                             "the same amount of work, unlike the Mandelbrot set's.",
+            viz_info_caption(info, _("The mean of the values each block wrote, as heat: block (%lld, %lld) "
+                               "(marked) has the largest, %.1f times the average. Here every thread did "
+                               "the same amount of work, unlike the Mandelbrot set's."),
                              b % m->gx, b / m->gx, m->work[b] / avg);
     } else {
         long long worst = -1;
         for (long long b = 0; b < m->nblocks; b++)
             if (m->spent[b] > 0 && (worst < 0 || busy_share(m, b) < busy_share(m, worst))) worst = b;
-        viz_info_title(info, "busy lanes per block");
+        viz_info_title(info, _("busy lanes per block"));
         if (worst >= 0)
-            viz_info_caption(info, "A warp runs until its slowest pixel escapes; its other lanes "
-                             "wait (divergence). Over the grid %.0f%% of the lanes' steps did work; "
-                             "in block (%lld, %lld) (marked) only %.0f%%.",
+            viz_info_caption(info, _("A warp runs until its slowest pixel escapes; its other lanes "
+                               "wait (divergence). Over the grid %.0f%% of the lanes' steps did work; "
+                               "in block (%lld, %lld) (marked) only %.0f%%."),
                              spent > 0 ? 100.0 * useful / spent : 100.0, worst % m->gx, worst / m->gx,
                              100.0 * busy_share(m, worst));
         else
-            viz_info_caption(info, "A warp runs until its slowest pixel escapes; its other lanes wait.");
+            viz_info_caption(info, _("A warp runs until its slowest pixel escapes; its other lanes wait."));
     }
     viz_info_counter(info, m->mandel ? "pixels" : "elements", m->n, NULL);
     long long shown = 0;
@@ -461,7 +462,7 @@ static void image_draw(const lab_trace *t, int frame, canvas *c, viz_rect area, 
     viz_rect old = canvas_set_clip(c, area);
     imodel m;
     if (model_build(&m, t) != 0) {
-        canvas_text(c, area.x, area.y, "out of memory while reading the trace", VIZ_ROLE_WRONG, 0);
+        canvas_text(c, area.x, area.y, _("out of memory while reading the trace"), VIZ_ROLE_WRONG, 0);
         canvas_set_clip(c, old);
         return;
     }
@@ -505,7 +506,7 @@ static void image_draw(const lab_trace *t, int frame, canvas *c, viz_rect area, 
     int x = area.x;
     if (m.mandel) {
         x = canvas_text(c, x, g.legend_y, "\u2588", VIZ_ROLE_VALUE, 0);
-        x = canvas_text(c, x, g.legend_y, " inside the set  ", VIZ_ROLE_DIM, 0);
+        x = canvas_text(c, x, g.legend_y, _(" inside the set  "), VIZ_ROLE_DIM, 0);
     }
     for (int l = 1; l < VIZ_NHEAT_ROLES; l++) {
         int r = viz_heat_role(l);

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "viz/intl.h"
 #include "viz/render.h"
 
 static const uint32_t markers[VIZ_PLOT_MAX_SERIES] = {
@@ -236,7 +237,7 @@ static int blank_at(const canvas *c, int x, int y)
 int viz_plot_draw(canvas *c, viz_rect area, const viz_plot *p)
 {
     if (area.w < VIZ_PLOT_MIN_W || area.h < VIZ_PLOT_MIN_H) {
-        canvas_textn(c, area.x, area.y, area.w, "(the plot needs at least 30 x 10 cells)", VIZ_ROLE_DIM, 0);
+        canvas_textn(c, area.x, area.y, area.w, _("(the plot needs at least 30 x 10 cells)"), VIZ_ROLE_DIM, 0);
         return 1;
     }
     viz_rect old = canvas_set_clip(c, area);
@@ -311,7 +312,7 @@ int viz_plot_draw(canvas *c, viz_rect area, const viz_plot *p)
     canvas_textn(c, xat, axis_row + 2, area.x + area.w - xat, buf, VIZ_ROLE_TEXT, VIZ_BOLD);
 
     if (npts == 0)
-        canvas_textn(c, px, top + ph / 2, pw, "no point has a value to plot", VIZ_ROLE_DIM, 0);
+        canvas_textn(c, px, top + ph / 2, pw, _("no point has a value to plot"), VIZ_ROLE_DIM, 0);
 
     /* dotted segments first, markers on top */
     for (int pass = 0; pass < 2; pass++)

@@ -8,6 +8,7 @@
  * added are arrows from source to destination ("◄──┘") when they do not
  * cross, "▲" when the source sits in the same column of the next line,
  * else "+d" under the destination (its source is d elements on). */
+#include "viz/intl.h"
 #include "viz/reduce_model.h"
 
 #include <math.h>
@@ -444,9 +445,9 @@ static int draw_grid_block(canvas *c, const rmodel *m, int fi, int blk, const rs
                 snprintf(b, sizeof b, " %d-way", w->ways);
                 x = canvas_textn(c, x, y, end - x, b, VIZ_ROLE_CONFLICT, 0);
             }
-            if (regrow && end - x > 5) x = canvas_textn(c, x, y, end - x, " regs", VIZ_ROLE_DIM, 0);
+            if (regrow && end - x > 5) x = canvas_textn(c, x, y, end - x, _(" regs"), VIZ_ROLE_DIM, 0);
         } else if (g->margin > 0 && r0 % WARP == 0 && regrow) {
-            canvas_textn(c, xe + 2, y, g->margin, "regs", VIZ_ROLE_DIM, 0);
+            canvas_textn(c, xe + 2, y, g->margin, _("regs"), VIZ_ROLE_DIM, 0);
         }
         if (from_row >= 0 && g->margin > 0 && g->lanes) {
             char b[32];
@@ -457,7 +458,7 @@ static int draw_grid_block(canvas *c, const rmodel *m, int fi, int blk, const rs
         y += 1 + g->lanes;
     }
     if (g->rows_shown < g->rows)
-        canvas_printf(c, area.x, y, VIZ_ROLE_DIM, 0, "\u2026 %d more rows", g->rows - g->rows_shown);
+        canvas_printf(c, area.x, y, VIZ_ROLE_DIM, 0, _("\u2026 %d more rows"), g->rows - g->rows_shown);
     return used_modes;
 }
 
@@ -501,7 +502,7 @@ static void draw_tree(canvas *c, const rmodel *m, int fi, viz_rect area, const g
     unsigned char *has = calloc((size_t)nb * (size_t)(nh ? nh : 1), 1);
     int *count = calloc((size_t)nb, sizeof *count), *row = calloc((size_t)nb, sizeof *row);
     if (!has || !count || !row || state_init(&st, L, nb) != 0 || marks_init(&k, L->slots) != 0) {
-        canvas_text(c, area.x, area.y, "out of memory", VIZ_ROLE_WRONG, 0);
+        canvas_text(c, area.x, area.y, _("out of memory"), VIZ_ROLE_WRONG, 0);
         goto out;
     }
     for (int h = 0; h < nh; h++) {
@@ -528,10 +529,10 @@ static void draw_tree(canvas *c, const rmodel *m, int fi, viz_rect area, const g
         int bx = area.x + (b % g->per_row) * (bw + 2), by = area.y + (b / g->per_row) * (band_h + 1);
         int skip = count[b] > fit ? count[b] - fit : 0;
         if (skip > 0)
-            canvas_printf(c, bx, by, VIZ_ROLE_HEADING, 0, "block %d  \u22ee %d earlier step%s", b, skip,
+            canvas_printf(c, bx, by, VIZ_ROLE_HEADING, 0, _("block %d  \u22ee %d earlier step%s"), b, skip,
                           rmodel_plural(skip));
         else
-            canvas_printf(c, bx, by, VIZ_ROLE_HEADING, 0, "block %d", b);
+            canvas_printf(c, bx, by, VIZ_ROLE_HEADING, 0, _("block %d"), b);
         row[b] = -skip;
     }
     /* Replay the launch, drawing each block's line as its step is reached. */
@@ -586,10 +587,10 @@ static void draw_tree(canvas *c, const rmodel *m, int fi, viz_rect area, const g
         int y = area.y + bands * (band_h + 1) - 1;
         if (y < area.y + area.h - g->strip - g->legend) {
             if (nb == L->nblocks - 1)
-                canvas_printf(c, area.x, y, VIZ_ROLE_DIM, 0, "\u2026 block %d does the same with its own elements", nb);
+                canvas_printf(c, area.x, y, VIZ_ROLE_DIM, 0, _("\u2026 block %d does the same with its own elements"), nb);
             else
                 canvas_printf(c, area.x, y, VIZ_ROLE_DIM, 0,
-                              "\u2026 blocks %d\u2013%d do the same with their own elements", nb, L->nblocks - 1);
+                              _("\u2026 blocks %d\u2013%d do the same with their own elements"), nb, L->nblocks - 1);
             if (y + 1 > ymax) ymax = y + 1;
         }
     }
@@ -613,7 +614,7 @@ static void draw_grid(canvas *c, const rmodel *m, int fi, viz_rect area, const g
     marks k = {0};
     wstat *ws = calloc((size_t)nb * wpb + 1, sizeof *ws);
     if (!ws || state_init(&st, L, nb) != 0 || marks_init(&k, L->slots) != 0) {
-        canvas_text(c, area.x, area.y, "out of memory", VIZ_ROLE_WRONG, 0);
+        canvas_text(c, area.x, area.y, _("out of memory"), VIZ_ROLE_WRONG, 0);
         free(ws);
         state_free(&st);
         marks_free(&k);
@@ -629,7 +630,7 @@ static void draw_grid(canvas *c, const rmodel *m, int fi, viz_rect area, const g
     int per_block = 1 + g->rows_shown * (1 + g->lanes);
     for (int b = 0; b < nb; b++) {
         if (y + per_block > area.y + area.h - g->strip - g->legend) break;
-        canvas_printf(c, area.x, y, VIZ_ROLE_HEADING, 0, "block %d", b);
+        canvas_printf(c, area.x, y, VIZ_ROLE_HEADING, 0, _("block %d"), b);
         int bdiv = 0, bways = 0;
         for (int w = 0; w < wpb; w++) {
             if (ws[b * wpb + w].active > 0 && ws[b * wpb + w].active < ws[b * wpb + w].lanes) bdiv++;
@@ -658,7 +659,7 @@ static void draw_grid(canvas *c, const rmodel *m, int fi, viz_rect area, const g
         int x = canvas_textn(c, area.x + 8 + (b >= 10) + (b >= 100), y, area.w - 10, hb, VIZ_ROLE_DIM, 0);
         int min_pass = rmodel_min_passes(m->t);
         if (step_frame && f->kind == F_STEP && bways > min_pass)
-            canvas_textn(c, x, y, area.x + area.w - x, " \u00b7 bank conflicts", VIZ_ROLE_CONFLICT, 0);
+            canvas_textn(c, x, y, area.x + area.w - x, _(" \u00b7 bank conflicts"), VIZ_ROLE_CONFLICT, 0);
         memset(k.dst, 0, (size_t)k.slots);
         memset(k.src, 0, (size_t)k.slots);
         memset(k.busy, 0, (size_t)k.slots);
@@ -669,10 +670,10 @@ static void draw_grid(canvas *c, const rmodel *m, int fi, viz_rect area, const g
     }
     if (nb < L->nblocks && y < area.y + area.h - g->strip - g->legend) {
         if (nb == L->nblocks - 1)
-            canvas_printf(c, area.x, y, VIZ_ROLE_DIM, 0, "\u2026 block %d does the same with its own elements", nb);
+            canvas_printf(c, area.x, y, VIZ_ROLE_DIM, 0, _("\u2026 block %d does the same with its own elements"), nb);
         else
             canvas_printf(c, area.x, y, VIZ_ROLE_DIM, 0,
-                          "\u2026 blocks %d\u2013%d do the same with their own elements", nb, L->nblocks - 1);
+                          _("\u2026 blocks %d\u2013%d do the same with their own elements"), nb, L->nblocks - 1);
         y++;
     }
     *y_end = y;
@@ -687,7 +688,7 @@ static void draw_input(canvas *c, const rmodel *m, viz_rect area, const geom *g0
     const lab_trace *t = m->t;
     int y = area.y;
     if (!t->input || t->n <= 0) {
-        canvas_text(c, area.x, y, "(the trace carries no input values)", VIZ_ROLE_DIM, 0);
+        canvas_text(c, area.x, y, _("(the trace carries no input values)"), VIZ_ROLE_DIM, 0);
         *y_end = y + 1;
         return;
     }
@@ -728,7 +729,7 @@ static void draw_input(canvas *c, const rmodel *m, viz_rect area, const geom *g0
         }
     }
     if (shown < rows) {
-        canvas_printf(c, area.x, y, VIZ_ROLE_DIM, 0, "\u2026 %d more rows (%lld elements in all)",
+        canvas_printf(c, area.x, y, VIZ_ROLE_DIM, 0, _("\u2026 %d more rows (%lld elements in all)"),
                       rows - shown, t->n);
         y++;
     }
@@ -751,7 +752,7 @@ static void draw_strip(canvas *c, const rmodel *m, int fi, viz_rect area, int y)
     int rf = last_result(m, fi);
     /* The block sums are launch 0's first results, one per block. */
     int sums = m->nl > 0 ? m->L[0].result : -1;
-    int x = canvas_text(c, area.x, y, "block sums ", VIZ_ROLE_HEADING, 0);
+    int x = canvas_text(c, area.x, y, _("block sums "), VIZ_ROLE_HEADING, 0);
     if (rf < 0 || sums < 0) {
         canvas_textn(c, x, y, xend - x,
                      m->L[0].nblocks > 1 ? "\u2013 each block first reduces its own elements"
@@ -787,27 +788,27 @@ static void draw_strip(canvas *c, const rmodel *m, int fi, viz_rect area, int y)
     char v[32];
     if (f->kind == F_FINAL) {
         rmodel_fmt(m, rmodel_answer(m), v, sizeof v);
-        x = canvas_printf(c, area.x, y + 1, VIZ_ROLE_HEADING, 0, "sum = %s", v);
+        x = canvas_printf(c, area.x, y + 1, VIZ_ROLE_HEADING, 0, _("sum = %s"), v);
         if (m->have_ref) {
             char rv[32];
             rmodel_fmt(m, m->ref, rv, sizeof rv);
             double rel = m->ref != 0 ? fabs(rmodel_answer(m) - m->ref) / fabs(m->ref) : fabs(rmodel_answer(m));
             int close = (m->t->dtype == LAB_FLOAT || m->t->dtype == LAB_DOUBLE) && rel < 1e-3;
-            x = canvas_printf(c, x, y + 1, VIZ_ROLE_TEXT, 0, "   CPU %s   ", rv);
-            if (rmodel_answer(m) == m->ref) canvas_text(c, x, y + 1, "\u2713 equal", VIZ_ROLE_OK, 0);
-            else if (close) canvas_printf(c, x, y + 1, VIZ_ROLE_WARN, 0, "\u2248 relative error %.1e", rel);
-            else canvas_text(c, x, y + 1, "\u2717 wrong", VIZ_ROLE_WRONG, 0);
+            x = canvas_printf(c, x, y + 1, VIZ_ROLE_TEXT, 0, _("   CPU %s   "), rv);
+            if (rmodel_answer(m) == m->ref) canvas_text(c, x, y + 1, _("\u2713 equal"), VIZ_ROLE_OK, 0);
+            else if (close) canvas_printf(c, x, y + 1, VIZ_ROLE_WARN, 0, _("\u2248 relative error %.1e"), rel);
+            else canvas_text(c, x, y + 1, _("\u2717 wrong"), VIZ_ROLE_WRONG, 0);
         }
     } else if (atomic) {
         viz_fmt_value(total, m->t->dtype, 16, v, sizeof v);
-        canvas_printf(c, area.x, y + 1, role, 0, "atomicAdd \u2192 total %s (%zu atomic%s on one address)", v,
+        canvas_printf(c, area.x, y + 1, role, 0, _("atomicAdd \u2192 total %s (%zu atomic%s on one address)"), v,
                       r->count, rmodel_plural((long long)r->count));
     } else if (later && r->count > 1) {
-        canvas_printf(c, area.x, y + 1, role, 0, "written to partial[0..%zu] \u2192 %s", r->count - 1,
+        canvas_printf(c, area.x, y + 1, role, 0, _("written to partial[0..%zu] \u2192 %s"), r->count - 1,
                       r->launch + 1 < m->nl ? "the next launch adds them" : "the last block adds them");
     } else {
         viz_fmt_value(total, m->t->dtype, 16, v, sizeof v);
-        canvas_printf(c, area.x, y + 1, role, 0, "written to global memory: the result, %s", v);
+        canvas_printf(c, area.x, y + 1, role, 0, _("written to global memory: the result, %s"), v);
     }
 }
 
@@ -855,7 +856,7 @@ static void reduce_draw(const lab_trace *t, int frame, canvas *c, viz_rect area,
     if (area.w <= 0 || area.h <= 0) return;
     viz_rect old = canvas_set_clip(c, area);
     if (rmodel_build(&m, t) != 0) {
-        canvas_text(c, area.x, area.y, "out of memory while reading the trace", VIZ_ROLE_WRONG, 0);
+        canvas_text(c, area.x, area.y, _("out of memory while reading the trace"), VIZ_ROLE_WRONG, 0);
         canvas_set_clip(c, old);
         return;
     }
@@ -869,7 +870,7 @@ static void reduce_draw(const lab_trace *t, int frame, canvas *c, viz_rect area,
     int l = f->kind == F_INPUT ? 0 : f->launch;
     geom g;
     if (m.nl == 0) {
-        canvas_text(c, area.x, area.y, "the trace has no events", VIZ_ROLE_DIM, 0);
+        canvas_text(c, area.x, area.y, _("the trace has no events"), VIZ_ROLE_DIM, 0);
         goto out;
     }
     layout(&m, l, area.w, area.h, &g);
