@@ -75,22 +75,22 @@ static const lab_result *find_row(const struct session *s, const char *label)
 static void ours(const lab_result *res, enum meaning m, const char *lecture, char *b, size_t len)
 {
     if (!res->ran) {
-        snprintf(b, len, "not run");
+        snprintf(b, len, "%s", _("not run"));
         return;
     }
     const int sim = res->backend == LAB_BACKEND_SIM;
     switch (m) {
-    case M_TIME: snprintf(b, len, "%.3g ms%s", res->ms, sim ? " (simulator)" : ""); break;
+    case M_TIME: snprintf(b, len, sim ? _("%.3g ms (simulator)") : "%.3g ms", res->ms); break;
     case M_RATE:
         if (res->gbps > 0) snprintf(b, len, "%.1f GB/s", res->gbps);
-        else snprintf(b, len, "- (no GB/s on the simulator)");
+        else snprintf(b, len, "%s", _("- (no GB/s on the simulator)"));
         break;
     case M_RESULT: {
         /* "123000064.0" and "123000064" say the same */
         char *end;
         double lv = strtod(lecture, &end);
         int same = end != lecture && res->result[0] && strtod(res->result, NULL) == lv;
-        snprintf(b, len, "%s%s", res->result[0] ? res->result : "-", same ? " (the same)" : "");
+        snprintf(b, len, same ? _("%s (the same)") : "%s", res->result[0] ? res->result : "-");
         break;
     }
     }
@@ -116,7 +116,7 @@ void lesson_print_beside(struct session *s, const struct lesson_step *st)
         const struct lesson_lecture *lc = &st->lectures[k];
         const char *lsize = meta(lc, "size"), *lpat = meta(lc, "pattern");
         const int other_input = lpat && (!pattern || strcmp(lpat, pattern) != 0);
-        const char *hdr[] = {"row", "the lecture", "here"};
+        const char *hdr[] = {_("row"), _("the lecture"), _("here")};
         struct out_table *t = out_table_new(3, hdr, "lrr");
         int matched = 0;
         for (int r = 0; r < lc->nrows; r++) {
@@ -125,7 +125,8 @@ void lesson_print_beside(struct session *s, const struct lesson_step *st)
             char here[LAB_NAME_MAX + 64] = "-";
             const lab_result *res = find_row(s, label);
             if (res && other_input) {
-                snprintf(here, sizeof here, "- (the last run's input is %s)", pattern ? pattern : "another");
+                if (pattern) snprintf(here, sizeof here, _("- (the last run's input is %s)"), pattern);
+                else snprintf(here, sizeof here, "%s", _("- (the last run's input is another)"));
             } else if (res) {
                 ours(res, value_meaning(value), value, here, sizeof here);
                 matched++;

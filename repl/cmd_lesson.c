@@ -69,7 +69,7 @@ static void save_progress(void)
     if (lesson_progress_put(&p) != 0 && !g_progress_warned) {
         char path[4096];
         lesson_progress_path(path, sizeof path);
-        out_warn(_("cannot save lesson progress in %s: %s"), path[0] ? path : "(no home folder)",
+        out_warn(_("cannot save lesson progress in %s: %s"), path[0] ? path : _("(no home folder)"),
                  strerror(errno));
         g_progress_warned = 1;
     }
@@ -134,7 +134,7 @@ char *lesson_resolve(struct session *s, const char *what, char *err, size_t errl
     if (is_file(what)) return strdup(what);
     if (strchr(what, '/') || (strlen(what) > 3 && strcmp(what + strlen(what) - 3, ".md") == 0)) {
         if (is_file(what)) return strdup(what);
-        snprintf(err, errlen, "no lesson file %s", what);
+        snprintf(err, errlen, _("no lesson file %s"), what);
         return NULL;
     }
     int n;
@@ -144,7 +144,7 @@ char *lesson_resolve(struct session *s, const char *what, char *err, size_t errl
     long k = strtol(what, &endp, 10);
     if (*what && !*endp) {
         if (k >= 1 && k <= n) found = strdup(list[k - 1]);
-        else snprintf(err, errlen, "there are lessons 1 to %d (`lessons` lists them)", n);
+        else snprintf(err, errlen, _("there are lessons 1 to %d (`lessons` lists them)"), n);
         lesson_list_free(list, n);
         return found_lesson(s, found);
     }
@@ -180,8 +180,8 @@ char *lesson_resolve(struct session *s, const char *what, char *err, size_t errl
     lesson_list_free(list, n);
     if (hits == 1) return found_lesson(s, found);
     free(found);
-    if (hits > 1) snprintf(err, errlen, "\"%s\" could be %s", what, cand);
-    else snprintf(err, errlen, "no lesson \"%s\" (`lessons` lists them; a file path opens any lesson)", what);
+    if (hits > 1) snprintf(err, errlen, _("\"%s\" could be %s"), what, cand);
+    else snprintf(err, errlen, _("no lesson \"%s\" (`lessons` lists them; a file path opens any lesson)"), what);
     return NULL;
 }
 
@@ -223,7 +223,7 @@ static enum cmd_status cmd_lessons(struct session *s, int argc, char **argv)
         out_printf(_("no lessons found in %s (set GPULAB_LESSONS to the lessons folder)\n"), dir);
         return CMD_OK;
     }
-    const char *hdr[] = {"", "lesson", "title", "time", "progress"};
+    const char *hdr[] = {"", _("lesson"), _("title"), _("time"), _("progress")};
     struct out_table *t = out_table_new(5, hdr, "rllll");
     for (int i = 0; i < n; i++) {
         char num[16], err[512], prog[64];
@@ -237,15 +237,15 @@ static enum cmd_status cmd_lessons(struct session *s, int argc, char **argv)
         }
         struct lesson_progress p;
         if (lesson_progress_get(l->id, &p) != 0 || p.seen == 0)
-            snprintf(prog, sizeof prog, "not started");
+            snprintf(prog, sizeof prog, "%s", _("not started"));
         else if (p.seen >= l->nsteps)
-            snprintf(prog, sizeof prog, "done (%d right)", p.correct);
+            snprintf(prog, sizeof prog, _("done (%d right)"), p.correct);
         else
-            snprintf(prog, sizeof prog, "step %d of %d", p.step, l->nsteps);
+            snprintf(prog, sizeof prog, _("step %d of %d"), p.step, l->nsteps);
         int cur = g_cur && strcmp(g_cur->id, l->id) == 0;
         if (cur) { /* the one open now: where it stands, not a second state beside "done" */
             size_t pl = strlen(prog);
-            snprintf(prog + pl, sizeof prog - pl, ", open now");
+            snprintf(prog + pl, sizeof prog - pl, "%s", _(", open now"));
         }
         const char *cells[] = {num, l->id, l->title, l->time, prog};
         out_table_row(t, cells);
@@ -310,7 +310,9 @@ static enum cmd_status cmd_lesson(struct session *s, int argc, char **argv)
     if (l->time[0]) out_printf("  (%s)", l->time);
     out_printf("\n");
     if (l->prereq[0]) out_printf(_("before this: %s\n"), l->prereq);
-    out_printf(_("%d steps; `next`, `back` and `again` move through them"), l->nsteps);
+    out_printf(ngettext("%d step; `next`, `back` and `again` move through it",
+                        "%d steps; `next`, `back` and `again` move through them", (unsigned long)l->nsteps),
+               l->nsteps);
     if (resumed) out_printf(_(" (resuming at step %d: `lesson %s 1` starts over)"), step + 1, argv[1]);
     out_printf(".\n");
     sess_note_no_gpu(s);
@@ -380,7 +382,7 @@ static enum cmd_status cmd_answer(struct session *s, int argc, char **argv)
     int r = lesson_check_answer(qq, text);
     if (r < 0) {
         out_printf(_("noted. This question has no single answer to check; compare yours with this: %s\n"),
-                   qq->explain ? qq->explain : "what the next step says.");
+                   qq->explain ? qq->explain : _("what the next step says."));
         return CMD_OK;
     }
     if (r == 0) {
@@ -453,8 +455,10 @@ static void complete_lessons(struct session *s, int argc, char **argv, const cha
 
 const struct cmd cmd_lesson_group[] = {
     {.name = "lessons", .usage = "lessons", .help = N_("the lessons, with how far you got in each"),
-     .long_help = N_("Lists the lessons of the language of --lang (en by default) with their\n"
-                     "estimated time and your progress, kept in $XDG_STATE_HOME/gpulab/progress."),
+     .long_help = N_("Lists the lessons in gpulab's language (--lang, else the environment's;\n"
+                     "English by default) with their estimated time and your progress, kept in\n"
+                     "$XDG_STATE_HOME/gpulab/progress. A lesson not written in that language yet\n"
+                     "is listed, and opens, in English."),
      .run = cmd_lessons},
     {.name = "lesson", .usage = N_("lesson [N|NAME|FILE] [STEP]"),
      .help = N_("start or resume a lesson; with no argument, show the step again"),

@@ -171,7 +171,7 @@ static void answers(const struct show *sh)
             continue;
         }
         char line[1024];
-        size_t off = (size_t)snprintf(line, sizeof line, "%sanswer:%s ", out_color(OUT_BOLD), out_color(OUT_RESET));
+        size_t off = (size_t)snprintf(line, sizeof line, _("%sanswer:%s "), out_color(OUT_BOLD), out_color(OUT_RESET));
         for (int a = 0; a < qq->nanswers && off < sizeof line; a++)
             off += (size_t)snprintf(line + off, sizeof line - off, "%s%s", a ? " / " : "", qq->answers[a]);
         out_wrap_to(out_stream(), line, text_width(sh) + m, m, m + 8);
@@ -193,11 +193,14 @@ static void key_line(const struct show *sh)
     }
     if (!sh->keys) return;
     char what[512];
-    if (sh->done < st->ncmds) snprintf(what, sizeof what, "[space] runs: %s", lesson_cmd_text(sh->s, &st->cmds[sh->done]));
-    else if (sh->step + 1 < l->nsteps) snprintf(what, sizeof what, "[space] next step: %s", l->steps[sh->step + 1].title);
-    else snprintf(what, sizeof what, "the end: [q] leaves");
+    if (sh->done < st->ncmds)
+        snprintf(what, sizeof what, _("[space] runs: %s"), lesson_cmd_text(sh->s, &st->cmds[sh->done]));
+    else if (sh->step + 1 < l->nsteps)
+        snprintf(what, sizeof what, _("[space] next step: %s"), l->steps[sh->step + 1].title);
+    else snprintf(what, sizeof what, "%s", _("the end: [q] leaves"));
     char line[768];
-    snprintf(line, sizeof line, "%s%s   step %d/%d   [left] back   [?] keys   [q] quit%s", out_color(OUT_DIM),
+    /* TRANSLATORS: the names of keys in [] (space, left, ?, q) stay as they are. */
+    snprintf(line, sizeof line, _("%s%s   step %d/%d   [left] back   [?] keys   [q] quit%s"), out_color(OUT_DIM),
              what, sh->step + 1, l->nsteps, out_color(OUT_RESET));
     out_printf("\n");
     out_wrap_to(out_stream(), line, text_width(sh) + margin(sh), margin(sh), margin(sh) + 8);
@@ -206,23 +209,24 @@ static void key_line(const struct show *sh)
 static void help_screen(const struct show *sh)
 {
     static const char *const keys[][2] = {
-        {"space, right, Enter, n", "run the step's next command, then the next step"},
-        {"left, p, Backspace", "the step before"},
-        {"g N Enter, or N Enter", "go to step N"},
-        {"a", "show the answers of the step's questions"},
-        {"k", "hide or show the key line"},
-        {"t", "hide or show the commands' output (tables)"},
-        {"z", "the large layout for a projector (short lines, fewer columns)"},
-        {"r", "show the step again"},
-        {"?", "this list (any key goes back)"},
-        {"q, Esc, Ctrl-C", "leave the lecture"},
+        /* TRANSLATORS: the keys (left column) are the names of keys on the keyboard. */
+        {N_("space, right, Enter, n"), N_("run the step's next command, then the next step")},
+        {N_("left, p, Backspace"), N_("the step before")},
+        {N_("g N Enter, or N Enter"), N_("go to step N")},
+        {"a", N_("show the answers of the step's questions")},
+        {"k", N_("hide or show the key line")},
+        {"t", N_("hide or show the commands' output (tables)")},
+        {"z", N_("the large layout for a projector (short lines, fewer columns)")},
+        {"r", N_("show the step again")},
+        {"?", N_("this list (any key goes back)")},
+        {N_("q, Esc, Ctrl-C"), N_("leave the lecture")},
     };
     int m = margin(sh);
     out_puts("\033[H\033[2J");
     out_printf(_("\n%*s%sKeys of lecture mode%s\n\n"), m, "", out_color(OUT_BOLD), out_color(OUT_RESET));
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
         char line[256];
-        snprintf(line, sizeof line, "%-24s %s", keys[i][0], keys[i][1]);
+        snprintf(line, sizeof line, "%s %s", out_pad(_(keys[i][0]), 24), _(keys[i][1]));
         out_wrap_to(out_stream(), line, text_width(sh) + m, m, m + 25);
     }
     out_printf(_("\n%*s%sstep %d of %d%s\n"), m, "", out_color(OUT_DIM), sh->step + 1, sh->l->nsteps,
@@ -466,7 +470,7 @@ static int rehearse(struct session *s, const struct lesson *l, int large)
     }
     if (took && ran > 0) {
         out_printf(_("\n%srehearsal: the time each step took%s\n"), out_color(OUT_BOLD), out_color(OUT_RESET));
-        static const char *const head[] = {"step", "title", "commands", "seconds"};
+        const char *const head[] = {_("step"), _("title"), _("commands"), _("seconds")};
         struct out_table *t = out_table_new(4, head, "rlrr");
         double total = 0;
         for (int i = 0; i < ran; i++) {

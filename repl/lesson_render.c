@@ -241,11 +241,13 @@ static void render_code(struct session *s, cmark_node *n, const char *pad)
                 out_printf("%s    %s%s%s\n", pad, out_color(OUT_DIM), line, out_color(OUT_RESET));
                 continue;
             }
-            out_printf(_("%s  %sgpulab>%s %s%s%s"), pad, out_color(OUT_DIM), out_color(OUT_RESET),
+            out_printf("%s  %sgpulab>%s %s%s%s", pad, out_color(OUT_DIM), out_color(OUT_RESET),
                        out_color(OUT_BOLD), on_sim && sim ? sim : line, out_color(OUT_RESET));
-            if (sim)
-                out_printf("   %s(%s: %s)%s", out_color(OUT_DIM), on_sim ? "on a GPU" : "on the simulator",
-                           on_sim ? line : sim, out_color(OUT_RESET));
+            if (sim) {
+                out_printf("   %s(", out_color(OUT_DIM));
+                out_printf(on_sim ? _("on a GPU: %s") : _("on the simulator: %s"), on_sim ? line : sim);
+                out_printf(")%s", out_color(OUT_RESET));
+            }
             out_printf("\n");
         }
         free(copy);
@@ -325,7 +327,7 @@ void lesson_render_step(const struct lesson *l, int i, int width, int margin)
     spaces(pad, margin);
     /* The heading: "Step 2/7  Title" underlined in colour, '=' under it otherwise. */
     char head[600];
-    snprintf(head, sizeof head, "%s (step %d of %d)", st->title, i + 1, l->nsteps);
+    snprintf(head, sizeof head, _("%s (step %d of %d)"), st->title, i + 1, l->nsteps);
     out_printf("\n%s%s%s%s%s\n", pad, out_color(OUT_BOLD), out_color_enabled() ? "\033[4m" : "", head,
                out_color(OUT_RESET));
     if (!out_color_enabled()) {
@@ -351,7 +353,7 @@ void lesson_render_step(const struct lesson *l, int i, int width, int margin)
     }
     if (!st->first && l->doc == NULL) { /* a script step: its commands are the content */
         for (int c = 0; c < st->ncmds; c++)
-            out_printf(_("%s  %sgpulab>%s %s%s%s\n"), pad, out_color(OUT_DIM), out_color(OUT_RESET),
+            out_printf("%s  %sgpulab>%s %s%s%s\n", pad, out_color(OUT_DIM), out_color(OUT_RESET),
                        out_color(OUT_BOLD), s ? lesson_cmd_text(s, &st->cmds[c]) : st->cmds[c].text,
                        out_color(OUT_RESET));
         if (st->ncmds) out_puts("\n");
@@ -373,7 +375,7 @@ void lesson_render_step(const struct lesson *l, int i, int width, int margin)
         const struct lesson_question *q = &st->questions[k];
         struct buf b = {0};
         buf_ch(&b, M_BOLD);
-        buf_str(&b, "Question:");
+        buf_str(&b, _("Question:"));
         buf_ch(&b, M_BOLD_END);
         buf_ch(&b, ' ');
         buf_str(&b, q->text);

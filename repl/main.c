@@ -69,7 +69,7 @@ static int want_color(int no_color_opt)
 static enum cmd_status run_stdin(struct session *s)
 {
     char err[256];
-    if (input_check(stdin, "standard input", err, sizeof err) != 0) {
+    if (input_check(stdin, _("standard input"), err, sizeof err) != 0) {
         out_error(NULL, "%s", err);
         s->errors++;
         return CMD_ERROR;

@@ -1,7 +1,6 @@
 /* out.c - the one output module (see out.h). */
 #define _GNU_SOURCE /* vasprintf */
 #include "repl/out.h"
-#include "repl/i18n.h"
 
 #include <jansson.h>
 #include <signal.h>
@@ -10,6 +9,8 @@
 #include <sys/ioctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include "repl/i18n.h"
 
 static FILE *g_out, *g_err;
 static int g_color;
@@ -226,7 +227,7 @@ static void put_message(FILE *e, const char *fmt, va_list ap)
 {
     char *msg = NULL;
     if (vasprintf(&msg, fmt, ap) < 0 || !msg) {
-        fputs("(out of memory)", e);
+        fputs(_("(out of memory)"), e);
         return;
     }
     char *vis = out_escape(msg, strlen(msg), "\n\t");
@@ -257,7 +258,7 @@ void out_note(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    tagged(OUT_ACCENT, "note", fmt, ap);
+    tagged(OUT_ACCENT, _("note"), fmt, ap);
     va_end(ap);
 }
 
@@ -265,7 +266,7 @@ void out_warn(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    tagged(OUT_WARN, "warning", fmt, ap);
+    tagged(OUT_WARN, _("warning"), fmt, ap);
     va_end(ap);
 }
 
@@ -296,8 +297,8 @@ void out_verror(const struct out_loc *loc, const char *fmt, va_list ap)
 {
     FILE *e = out_err_stream();
     fflush(out_stream());
-    fprintf(e, "%serror:%s ", out_color(OUT_ERROR), out_color(OUT_RESET));
-    if (loc && loc->script && loc->line > 0) fprintf(e, "line %d of %s: ", loc->line, loc->script);
+    fprintf(e, "%s%s%s ", out_color(OUT_ERROR), _("error:"), out_color(OUT_RESET));
+    if (loc && loc->script && loc->line > 0) fprintf(e, _("line %d of %s: "), loc->line, loc->script);
     put_message(e, fmt, ap);
     fputc('\n', e);
     if (loc && loc->text && loc->pos >= 0) {
