@@ -105,10 +105,11 @@ static int check_variant(struct session *s, const anim *a)
 {
     const lab_variant *v = a->v;
     if (v->trace_max_n <= 0) {
-        sess_error(s, a->argi, _("%s/%s cannot be animated: %s"), s->algo->name, v->name,
-                   v->kind == LAB_ROW_LIB   ? "library code records nothing"
-                   : v->kind == LAB_ROW_CPU ? "it is a CPU row"
-                                            : "it records no trace");
+        sess_error(s, a->argi,
+                   v->kind == LAB_ROW_LIB   ? _("%s/%s cannot be animated: library code records nothing")
+                   : v->kind == LAB_ROW_CPU ? _("%s/%s cannot be animated: it is a CPU row")
+                                            : _("%s/%s cannot be animated: it records no trace"),
+                   s->algo->name, v->name);
         return -1;
     }
     /* n past what can be traced: sess_record_trace plays a small instance */
@@ -158,7 +159,7 @@ static enum cmd_status do_animate(struct session *s, int argc, char **argv)
             out_note("%s", s->trace_note);
             char nb[32];
             parse_fmt_size(s->cfg.n, nb, sizeof nb);
-            snprintf(small, sizeof small, " (a small instance of n = %s)", nb);
+            snprintf(small, sizeof small, _(" (a small instance of n = %s)"), nb);
         }
         if (an[i].trace.truncated)
             out_warn(_("the trace of %s was cut short at its size bound; the last steps are missing"),
@@ -181,10 +182,13 @@ static enum cmd_status do_animate(struct session *s, int argc, char **argv)
         rows[i] = an[i].row;
     }
     const lab_trace *t0 = &an[0].trace;
-    char heading[256];
-    snprintf(heading, sizeof heading, "%s%s%s  n = %lld %s%s  on %s", an[0].label, n > 1 ? " vs " : "",
-             n > 1 ? an[1].v->name : "", t0->n, lab_dtype_name(t0->dtype), small,
-             t0->backend == LAB_BACKEND_GPU ? "the GPU" : "the simulator");
+    char heading[256], who[160];
+    if (n > 1) snprintf(who, sizeof who, _("%s vs %s"), an[0].label, an[1].v->name);
+    else snprintf(who, sizeof who, "%s", an[0].label);
+    /* TRANSLATORS: "reduce/sequential  n = 256 int (a small instance of n = 64Mi)  on the GPU" */
+    snprintf(heading, sizeof heading,
+             t0->backend == LAB_BACKEND_GPU ? _("%s  n = %lld %s%s  on the GPU") : _("%s  n = %lld %s%s  on the simulator"),
+             who, t0->n, lab_dtype_name(t0->dtype), small);
     /* s->color is off for --no-color, NO_COLOR, TERM=dumb and pipes alike. */
     viz_player_opts o = {.no_color = !s->color, .rows = rows, .nrows = n, .heading = heading};
 

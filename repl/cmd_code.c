@@ -123,7 +123,7 @@ static enum cmd_status show_kernel(struct session *s, const char *name, int hl, 
     if (find_kernel(name, &text, &len, path, sizeof path, &from, &to) != 0)
         return sess_error(s, argi, _("no kernel %s in gpulab's kernels/ source"), name);
     char title[PATH_MAX + 160];
-    snprintf(title, sizeof title, "%s · %s, lines %d-%d", name, path, from, to);
+    snprintf(title, sizeof title, _("%s · %s, lines %d-%d"), name, path, from, to);
     show(s, title, text, len, from, to, hl);
     free(text);
     return CMD_OK;

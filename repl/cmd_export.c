@@ -55,7 +55,8 @@ static enum cmd_status do_export(struct session *s, int argc, char **argv)
             return sess_error(s, 1, "%s", err);
         }
         if (safefile_commit(&w, err, sizeof err) != 0) return sess_error(s, 1, "%s", err);
-        if (!s->json) out_printf(_("wrote %s%s: %s\n"), out_vis(path), w.replaced ? " (it replaces the old file)" : "", what);
+        if (!s->json)
+            out_printf(_("wrote %s%s: %s\n"), out_vis(path), w.replaced ? _(" (it replaces the old file)") : "", what);
         return CMD_OK;
     }
     int csv = dot && strcasecmp(dot, ".csv") == 0, json = dot && strcasecmp(dot, ".json") == 0;
@@ -71,7 +72,8 @@ static enum cmd_status do_export(struct session *s, int argc, char **argv)
         }
         if (safefile_commit(&pw, err, sizeof err) != 0) return sess_error(s, 1, "%s", err);
         if (!s->json)
-            out_printf(_("wrote %s%s: the last profile\n"), out_vis(path), pw.replaced ? " (it replaces the old file)" : "");
+            out_printf(_("wrote %s%s: the last profile\n"), out_vis(path),
+                       pw.replaced ? _(" (it replaces the old file)") : "");
         return CMD_OK;
     }
     const sweep_data *d = sweep_last();
@@ -92,19 +94,21 @@ static enum cmd_status do_export(struct session *s, int argc, char **argv)
                                  sizeof err);
     if (rc != 0) {
         /* the stream's own error is the more exact one (a full disk) */
-        if (w.err) snprintf(err, sizeof err, "cannot write %s: %s", path, strerror(w.err));
+        if (w.err) snprintf(err, sizeof err, _("cannot write %s: %s"), path, strerror(w.err));
         safefile_abort(&w);
         return sess_error(s, 1, "%s", err);
     }
     if (safefile_commit(&w, err, sizeof err) != 0) return sess_error(s, 1, "%s", err);
     if (!s->json) {
-        const char *again = w.replaced ? " (it replaces the old file)" : "";
+        const char *again = w.replaced ? _(" (it replaces the old file)") : "";
         if (sweep)
-            out_printf(_("wrote %s%s: the sweep of %s, %d points\n"), out_vis(path), again, sweep_axis_name(d->axis),
-                       d->npoints);
+            out_printf(ngettext("wrote %s%s: the sweep of %s, %d point\n", "wrote %s%s: the sweep of %s, %d points\n",
+                                (unsigned long)d->npoints),
+                       out_vis(path), again, sweep_axis_name(d->axis), d->npoints);
         else
-            out_printf(_("wrote %s%s: the last table, %d row%s\n"), out_vis(path), again, s->nresults,
-                       s->nresults == 1 ? "" : "s");
+            out_printf(ngettext("wrote %s%s: the last table, %d row\n", "wrote %s%s: the last table, %d rows\n",
+                                (unsigned long)s->nresults),
+                       out_vis(path), again, s->nresults);
     }
     return CMD_OK;
 }

@@ -35,7 +35,7 @@ static int probe_variant(struct session *s, const lab_variant *v, lab_config *c,
     lab_input_delete(in);
     if (n < 0) return -1;
     if (n == 0) {
-        snprintf(err, len, "%s made no kernel launch", v->name);
+        snprintf(err, len, _("%s made no kernel launch"), v->name);
         return -1;
     }
     *count = n;
@@ -51,9 +51,13 @@ static void explain_main(const lab_launch_probe *l, const sweep_occ *o, lab_back
         out_printf(_("\n%s cannot run at all: %s\n"), l->kernel, r->why);
         return;
     }
-    out_printf(_("\nWhy %d block%s of %d thread%s per SM (%s):\n"), r->blocks_per_sm,
-               r->blocks_per_sm == 1 ? "" : "s", o->threads, o->threads == 1 ? "" : "s", l->kernel);
-    static const char *const head[] = {"resource", "one block takes", "an SM has", "blocks it allows"};
+    char blocks[64], threads[64];
+    snprintf(blocks, sizeof blocks, ngettext("%d block", "%d blocks", (unsigned long)r->blocks_per_sm),
+             r->blocks_per_sm);
+    snprintf(threads, sizeof threads, ngettext("%d thread", "%d threads", (unsigned long)o->threads), o->threads);
+    /* TRANSLATORS: "Why 8 blocks of 256 threads per SM (reduce_sequential):" */
+    out_printf(_("\nWhy %s of %s per SM (%s):\n"), blocks, threads, l->kernel);
+    const char *const head[] = {_("resource"), _("one block takes"), _("an SM has"), _("blocks it allows")};
     struct out_table *t = out_table_new(4, head, "llrr");
     char a[4][96];
     const char *cells[4] = {a[0], a[1], a[2], a[3]};
@@ -64,23 +68,23 @@ static void explain_main(const lab_launch_probe *l, const sweep_occ *o, lab_back
     if (be == LAB_BACKEND_GPU && occ_model_from_device(&gm, title, sizeof title) == 0) m = &gm;
     else m = sweep_model(c, NULL);
     sms = m->sms;
-    snprintf(a[0], 96, "warp slots");
-    snprintf(a[1], 96, "%d warp%s", r->warps_per_block, r->warps_per_block == 1 ? "" : "s");
-    snprintf(a[2], 96, "%d warps", r->max_warps);
+    snprintf(a[0], 96, "%s", _("warp slots"));
+    snprintf(a[1], 96, ngettext("%d warp", "%d warps", (unsigned long)r->warps_per_block), r->warps_per_block);
+    snprintf(a[2], 96, ngettext("%d warp", "%d warps", (unsigned long)r->max_warps), r->max_warps);
     snprintf(a[3], 96, "%d", r->by_warps);
     out_table_row(t, cells);
-    snprintf(a[0], 96, "registers");
+    snprintf(a[0], 96, "%s", _("registers"));
     if (o->regs > 0) {
-        snprintf(a[1], 96, "%d (%d per thread)", r->regs_per_block, o->regs);
+        snprintf(a[1], 96, _("%d (%d per thread)"), r->regs_per_block, o->regs);
         snprintf(a[2], 96, "%d", m->regs_per_sm);
         snprintf(a[3], 96, "%d", r->by_regs);
     } else {
-        snprintf(a[1], 96, o->regs == 0 ? "none" : "unknown");
+        snprintf(a[1], 96, "%s", o->regs == 0 ? _("none") : _("unknown"));
         snprintf(a[2], 96, "%d", m->regs_per_sm);
         snprintf(a[3], 96, "-");
     }
     out_table_row(t, cells);
-    snprintf(a[0], 96, "shared memory");
+    snprintf(a[0], 96, "%s", _("shared memory"));
     char sb[32], sm[32];
     sweep_fmt_bytes(r->smem_per_block, sb, sizeof sb);
     sweep_fmt_bytes(m->smem_per_sm, sm, sizeof sm);
@@ -89,7 +93,7 @@ static void explain_main(const lab_launch_probe *l, const sweep_occ *o, lab_back
     if (r->by_smem >= 0) snprintf(a[3], 96, "%d", r->by_smem);
     else snprintf(a[3], 96, "-");
     out_table_row(t, cells);
-    snprintf(a[0], 96, "resident blocks");
+    snprintf(a[0], 96, "%s", _("resident blocks"));
     snprintf(a[1], 96, "1");
     snprintf(a[2], 96, "%d", m->max_blocks_per_sm);
     snprintf(a[3], 96, "%d", r->by_blocks);
@@ -106,19 +110,33 @@ static void explain_main(const lab_launch_probe *l, const sweep_occ *o, lab_back
     if (resident > 0 && grid > 0) {
         double waves = (double)grid / resident;
         char pct[32];
-        if (100.0 * waves < 1) snprintf(pct, sizeof pct, "less than 1%%");
+        if (100.0 * waves < 1) snprintf(pct, sizeof pct, "%s", _("less than 1%"));
         else snprintf(pct, sizeof pct, "%.0f%%", 100.0 * waves);
         if (waves < 1)
-            out_wrapf(0, 0, _("The grid of %lld block%s fills %s of the %lld blocks the %d SMs hold at once: "
-                        "part of the GPU idles."), grid, grid == 1 ? "" : "s", pct, resident, sms);
+            out_wrapf(0, 0,
+                      ngettext("The grid of %lld block fills %s of the %lld blocks the %d SMs hold at once: "
+                               "part of the GPU idles.",
+                               "The grid of %lld blocks fills %s of the %lld blocks the %d SMs hold at once: "
+                               "part of the GPU idles.",
+                               (unsigned long)grid),
+                      grid, pct, resident, sms);
         else
-            out_wrapf(0, 0, _("The grid of %lld blocks runs in %.1f waves of %lld blocks (%d SMs x %d)%s."), grid,
-                      waves, resident, sms, r->blocks_per_sm,
-                      waves - floor(waves) > 0.01 && waves < 4 ? "; the last wave leaves SMs idle" : "");
+            out_wrapf(0, 0,
+                      waves - floor(waves) > 0.01 && waves < 4
+                          ? _("The grid of %lld blocks runs in %.1f waves of %lld blocks (%d SMs x %d); the last "
+                              "wave leaves SMs idle.")
+                          : _("The grid of %lld blocks runs in %.1f waves of %lld blocks (%d SMs x %d)."),
+                      grid, waves, resident, sms, r->blocks_per_sm);
         if (grid * o->threads < (long long)sms * 32 && c->n > 0)
-            out_wrapf(0, 0, _("At n = %lld the kernel launches only %lld thread%s: that is what `run` does at "
-                        "this n, and too few to fill a GPU; a larger n (set n 2^20) shows the launch of a "
-                        "real workload."), c->n, grid * o->threads, grid * o->threads == 1 ? "" : "s");
+            out_wrapf(0, 0,
+                      ngettext("At n = %lld the kernel launches only %lld thread: that is what `run` does at "
+                               "this n, and too few to fill a GPU; a larger n (set n 2^20) shows the launch of a "
+                               "real workload.",
+                               "At n = %lld the kernel launches only %lld threads: that is what `run` does at "
+                               "this n, and too few to fill a GPU; a larger n (set n 2^20) shows the launch of a "
+                               "real workload.",
+                               (unsigned long)(grid * o->threads)),
+                      c->n, grid * o->threads);
     }
 }
 
@@ -165,8 +183,8 @@ static enum cmd_status do_occupancy(struct session *s, int argc, char **argv)
     sweep_device_text(&c, dev, sizeof dev);
     out_wrapf(0, 2, _("%soccupancy of %s/%s%s  on %s"), out_color(OUT_BOLD), s->algo->name, v->name,
               out_color(OUT_RESET), dev);
-    static const char *const head[] = {"kernel", "launches", "grid", "block", "regs", "static smem",
-                                       "dynamic smem", "blocks/SM", "warps/SM", "occupancy", "limited by"};
+    const char *const head[] = {_("kernel"), _("launches"), _("grid"), _("block"), _("regs"), _("static smem"),
+                                _("dynamic smem"), _("blocks/SM"), _("warps/SM"), _("occupancy"), _("limited by")};
     struct out_table *t = out_table_new(11, head, "lrrrrrrrrrl");
     for (int i = 0; i < nl; i++) {
         char a[11][96];
@@ -175,7 +193,7 @@ static enum cmd_status do_occupancy(struct session *s, int argc, char **argv)
             snprintf(a[k], sizeof a[k], "-");
             cells[k] = a[k];
         }
-        snprintf(a[0], 96, "%s%s", l[i].kernel, i == mi && nl > 1 ? " (main)" : "");
+        snprintf(a[0], 96, i == mi && nl > 1 ? _("%s (main)") : "%s", l[i].kernel);
         snprintf(a[1], 96, "%d", l[i].count);
         if (l[i].grid[1] > 1 || l[i].grid[2] > 1) snprintf(a[2], 96, "%ux%ux%u", l[i].grid[0], l[i].grid[1], l[i].grid[2]);
         else snprintf(a[2], 96, "%u", l[i].grid[0]);
@@ -195,8 +213,8 @@ static enum cmd_status do_occupancy(struct session *s, int argc, char **argv)
         }
         out_table_row(t, cells);
     }
-    static const char *const drop[] = {"launches", "warps/SM", "static smem", "regs", "dynamic smem",
-                                       "grid", NULL};
+    const char *const drop[] = {_("launches"), _("warps/SM"), _("static smem"), _("regs"), _("dynamic smem"),
+                                _("grid"), NULL};
     out_table_drop_order(t, drop);
     out_table_shrink(t, 0, 12);
     out_table_shrink(t, 10, 9);
@@ -380,16 +398,27 @@ static enum cmd_status cmd_suggest(struct session *s, int argc, char **argv)
         out_printf("\n");
     }
     char sugg[320];
-    size_t so = (size_t)snprintf(sugg, sizeof sugg, "occupancy suggests: block %d", suggested);
-    if (occ_s.known)
-        snprintf(sugg + so, sizeof sugg - so, " (%.0f%% theoretical occupancy, %d block%s per SM; a grid of %d block%s fills every SM)",
-                 100.0 * occ_s.r.occupancy, occ_s.r.blocks_per_sm, occ_s.r.blocks_per_sm == 1 ? "" : "s",
-                 min_grid, min_grid == 1 ? "" : "s");
+    if (occ_s.known) {
+        char per[64], fill[96];
+        snprintf(per, sizeof per, ngettext("%d block per SM", "%d blocks per SM", (unsigned long)occ_s.r.blocks_per_sm),
+                 occ_s.r.blocks_per_sm);
+        snprintf(fill, sizeof fill,
+                 ngettext("a grid of %d block fills every SM", "a grid of %d blocks fills every SM", (unsigned long)min_grid),
+                 min_grid);
+        /* TRANSLATORS: "occupancy suggests: block 256 (100% theoretical occupancy, 8 blocks per SM;
+           a grid of 1056 blocks fills every SM)" */
+        snprintf(sugg, sizeof sugg, _("occupancy suggests: block %d (%.0f%% theoretical occupancy, %s; %s)"), suggested,
+                 100.0 * occ_s.r.occupancy, per, fill);
+    } else {
+        snprintf(sugg, sizeof sugg, _("occupancy suggests: block %d"), suggested);
+    }
     out_wrapped(sugg, 0, 2);
     out_wrapf(2, 4, _("from %s"), src);
     if (!allowed)
-        out_printf(_("  %s/%s takes blocks of %d..%d%s, so the nearest it can run is %d\n"), s->algo->name, v->name,
-                   lo, hi, (v->flags & LAB_POW2_BLOCK) ? " threads, powers of two" : " threads", nearest);
+        out_printf((v->flags & LAB_POW2_BLOCK)
+                       ? _("  %s/%s takes blocks of %d..%d threads, powers of two, so the nearest it can run is %d\n")
+                       : _("  %s/%s takes blocks of %d..%d threads, so the nearest it can run is %d\n"),
+                   s->algo->name, v->name, lo, hi, nearest);
     if (be != LAB_BACKEND_GPU) {
         out_wrapf(0, 0, _("fastest measured: needs a GPU. The simulator's time is the CPU's time to play every "
                      "thread, which says nothing about which block is fastest on a GPU."));

@@ -61,8 +61,10 @@ const lab_variant *sweep_kernel_variant(struct session *s, int argc, char **argv
         }
     }
     if (v->kind != LAB_ROW_KERNEL) {
-        sess_error(s, i < argc ? i : -1, _("%s is a %s row: %s is about our GPU kernels and their blocks"),
-                   v->name, v->kind == LAB_ROW_CPU ? "CPU" : "library", cmd);
+        sess_error(s, i < argc ? i : -1,
+                   v->kind == LAB_ROW_CPU ? _("%s is a CPU row: %s is about our GPU kernels and their blocks")
+                                          : _("%s is a library row: %s is about our GPU kernels and their blocks"),
+                   v->name, cmd);
         return NULL;
     }
     return v;
@@ -80,17 +82,17 @@ void sweep_fmt_n(long long n, char *buf, size_t len)
 const char *sweep_limiter_sentence(unsigned lim)
 {
     if (lim & OCC_LIM_REGS)
-        return "registers limit it: each warp gets its registers in whole units, so fewer registers "
-               "per thread (simpler code, __launch_bounds__) would let more warps in";
+        return _("registers limit it: each warp gets its registers in whole units, so fewer registers "
+                 "per thread (simpler code, __launch_bounds__) would let more warps in");
     if (lim & OCC_LIM_SMEM)
-        return "shared memory limits it: each block keeps its shared arrays for its whole life, so "
-               "less per block would let more blocks in";
+        return _("shared memory limits it: each block keeps its shared arrays for its whole life, so "
+                 "less per block would let more blocks in");
     if (lim & OCC_LIM_WARPS)
-        return "warp slots limit it: the SM holds as many threads as it can, so occupancy cannot go "
-               "higher with this kernel";
+        return _("warp slots limit it: the SM holds as many threads as it can, so occupancy cannot go "
+                 "higher with this kernel");
     if (lim & OCC_LIM_BLOCKS)
-        return "the SM's table of resident blocks limits it: blocks this small leave warp slots "
-               "empty, larger blocks would fill them";
+        return _("the SM's table of resident blocks limits it: blocks this small leave warp slots "
+                 "empty, larger blocks would fill them");
     return "";
 }
 
@@ -107,8 +109,9 @@ void sweep_progress(const sweep_data *d, int i, int j, void *ctx)
 
 void sweep_print_table(struct session *s, const sweep_data *d)
 {
-    static const char *const head[] = {"", "variant", "ms", "min", "max", "GB/s", "% peak", "regs",
-                                       "smem/block", "blocks/SM", "occupancy", "limited by", "ok", "est ms"};
+    const char *const head[] = {"", _("variant"), "ms", _("min"), _("max"), "GB/s", _("% peak"), _("regs"),
+                                _("smem/block"), _("blocks/SM"), _("occupancy"), _("limited by"), _("ok"),
+                                _("est ms")};
     /* the estimate (simulator rows) goes beside ms, only when a point has one */
     int est = 0;
     for (int i = 0; i < d->npoints; i++)
@@ -146,9 +149,10 @@ void sweep_print_table(struct session *s, const sweep_data *d)
         char mark[16] = "";
         if (r->note[0]) {
             if (nnotes < (int)(sizeof notes / sizeof notes[0])) {
-                snprintf(notes[nnotes], sizeof notes[nnotes], "[%d] %s %s, %s: %s%s", nnotes + 1,
-                         sweep_axis_name(d->axis), c[0], r->variant,
-                         p->refused ? "refused: " : r->ran ? "" : "not run: ", r->note);
+                snprintf(notes[nnotes], sizeof notes[nnotes],
+                         p->refused ? _("[%d] %s %s, %s: refused: %s") : r->ran ? "[%d] %s %s, %s: %s"
+                                                                        : _("[%d] %s %s, %s: not run: %s"),
+                         nnotes + 1, sweep_axis_name(d->axis), c[0], r->variant, r->note);
                 snprintf(mark, sizeof mark, " [%d]", ++nnotes);
             } else {
                 lost_notes++;
@@ -176,10 +180,10 @@ void sweep_print_table(struct session *s, const sweep_data *d)
             snprintf(c[10], sizeof c[10], "%.0f%%", 100.0 * p->occ.r.occupancy);
             occ_limiters_text(p->occ.r.limiters, c[11], sizeof c[11]);
         }
-        if (p->refused) snprintf(c[12], sizeof c[12], "refused%s", mark);
-        else if (!r->ran) snprintf(c[12], sizeof c[12], "not run%s", mark);
-        else if (r->correct > 0) snprintf(c[12], sizeof c[12], "ok%s", mark);
-        else if (r->correct == 0) snprintf(c[12], sizeof c[12], "WRONG%s", mark);
+        if (p->refused) snprintf(c[12], sizeof c[12], _("refused%s"), mark);
+        else if (!r->ran) snprintf(c[12], sizeof c[12], _("not run%s"), mark);
+        else if (r->correct > 0) snprintf(c[12], sizeof c[12], _("ok%s"), mark);
+        else if (r->correct == 0) snprintf(c[12], sizeof c[12], _("WRONG%s"), mark);
         else snprintf(c[12], sizeof c[12], "-%s", mark);
         out_table_row(t, cells);
         const int ok_col = est ? 13 : 12;
@@ -189,8 +193,8 @@ void sweep_print_table(struct session *s, const sweep_data *d)
     }
     /* too wide: these go first (the swept value, the variant, its time,
      * occupancy and ok stay) */
-    static const char *const drop[] = {"min", "max", "% peak", "regs", "smem/block", "limited by",
-                                       "blocks/SM", "GB/s", NULL};
+    const char *const drop[] = {_("min"), _("max"), _("% peak"), _("regs"), _("smem/block"), _("limited by"),
+                                _("blocks/SM"), "GB/s", NULL};
     out_table_drop_order(t, drop);
     out_table_shrink(t, 1, 8);
     out_table_print(t);
@@ -237,23 +241,24 @@ static canvas *plot_sweep(const sweep_data *d, sweep_metric m, int width, int *r
     }
     char title[200], sz[32];
     parse_fmt_size(d->points[0].r.n, sz, sizeof sz);
-    const char *what = m == SWEEP_METRIC_GBPS ? "GB/s" : m == SWEEP_METRIC_OCCUPANCY ? "occupancy" : "time";
+    const char *what = m == SWEEP_METRIC_GBPS ? "GB/s" : m == SWEEP_METRIC_OCCUPANCY ? _("occupancy") : _("time");
+    /* TRANSLATORS: a plot's title, "reduce: time against block (n = 64Mi, gpu)" */
     if (d->axis == SWEEP_N)
-        snprintf(title, sizeof title, "%s: %s against n (%s)", d->algo->name, what, lab_backend_name(d->backend));
+        snprintf(title, sizeof title, _("%s: %s against n (%s)"), d->algo->name, what, lab_backend_name(d->backend));
     else
-        snprintf(title, sizeof title, "%s: %s against %s (n = %s, %s)", d->algo->name, what,
+        snprintf(title, sizeof title, _("%s: %s against %s (n = %s, %s)"), d->algo->name, what,
                  sweep_axis_name(d->axis), sz, lab_backend_name(d->backend));
     viz_plot p;
     memset(&p, 0, sizeof p);
     p.title = title;
-    p.xlabel = d->axis == SWEEP_BLOCK ? "block (threads per block)"
-             : d->axis == SWEEP_GRID  ? "grid (blocks)"
-                                      : "n (elements)";
-    p.ylabel = m == SWEEP_METRIC_GBPS ? "GB/s (higher is better)"
-             : m == SWEEP_METRIC_OCCUPANCY ? "theoretical occupancy, % (higher is not always faster)"
+    p.xlabel = d->axis == SWEEP_BLOCK ? _("block (threads per block)")
+             : d->axis == SWEEP_GRID  ? _("grid (blocks)")
+                                      : _("n (elements)");
+    p.ylabel = m == SWEEP_METRIC_GBPS ? _("GB/s (higher is better)")
+             : m == SWEEP_METRIC_OCCUPANCY ? _("theoretical occupancy, % (higher is not always faster)")
              : d->backend == LAB_BACKEND_SIM && d->axis != SWEEP_N
-                 ? "ms, median (simulator time: CPU time, not GPU time)"
-                 : "ms, median (lower is better)";
+                 ? _("ms, median (simulator time: CPU time, not GPU time)")
+                 : _("ms, median (lower is better)");
     p.nseries = ns;
     p.series = series;
     p.logx = p.logy = VIZ_PLOT_AUTO;
@@ -273,7 +278,7 @@ static void show_plot(struct session *s, const sweep_data *d, sweep_metric m)
     w = w > 0 ? (w > 110 ? 110 : w) : 78;
     int rows = 0;
     char what[96];
-    snprintf(what, sizeof what, "the plot of the sweep of %s", sweep_axis_name(d->axis));
+    snprintf(what, sizeof what, _("the plot of the sweep of %s"), sweep_axis_name(d->axis));
     canvas *c = plot_sweep(d, m, w, &rows, what);
     if (!c) return;
     viz_text_opts o = viz_text_opts_for(out_stream(), !s->color);
@@ -318,9 +323,11 @@ static enum cmd_status cmd_sweep_run(struct session *s, int argc, char **argv)
                     }
                     if (axis != SWEEP_N && v->kind != LAB_ROW_KERNEL) {
                         free(copy);
-                        return sess_error(s, i, _("%s is a %s row: it has no %s to sweep (sweep n takes any row)"),
-                                          v->name, v->kind == LAB_ROW_CPU ? "CPU" : "library",
-                                          sweep_axis_name(axis));
+                        return sess_error(s, i,
+                                          v->kind == LAB_ROW_CPU
+                                              ? _("%s is a CPU row: it has no %s to sweep (sweep n takes any row)")
+                                              : _("%s is a library row: it has no %s to sweep (sweep n takes any row)"),
+                                          v->name, sweep_axis_name(axis));
                     }
                     int dup = 0;
                     for (int k = 0; k < nv; k++) dup |= vs[k] == v;

@@ -24,14 +24,15 @@ int sess_record_trace(struct session *s, const lab_variant *v, lab_trace *t, lab
     memset(t, 0, sizeof *t);
     memset(r, 0, sizeof *r);
     if (!s->algo || !v) {
-        snprintf(err, errlen, "choose an algorithm first: use ALGO/VARIANT");
+        snprintf(err, errlen, "%s", _("choose an algorithm first: use ALGO/VARIANT"));
         return -1;
     }
     if (v->trace_max_n <= 0) {
-        snprintf(err, errlen, "%s/%s cannot be traced%s", s->algo->name, v->name,
-                 v->kind == LAB_ROW_LIB   ? " (library code records nothing)"
-                 : v->kind == LAB_ROW_CPU ? " (it is a CPU row)"
-                                          : "");
+        snprintf(err, errlen,
+                 v->kind == LAB_ROW_LIB   ? _("%s/%s cannot be traced (library code records nothing)")
+                 : v->kind == LAB_ROW_CPU ? _("%s/%s cannot be traced (it is a CPU row)")
+                                          : _("%s/%s cannot be traced"),
+                 s->algo->name, v->name);
         return -1;
     }
     lab_config cfg = s->cfg;
@@ -74,13 +75,17 @@ int sess_record_trace(struct session *s, const lab_variant *v, lab_trace *t, lab
             parse_fmt_size(cfg.n, b, sizeof b);
             if (blocks > 0)
                 snprintf(s->trace_note, sizeof s->trace_note,
-                         "n = %s is too large to record every step: showing a small instance, the first "
-                         "%d block%s, n = %s, with the same block (%d) and pattern", a, blocks,
-                         blocks == 1 ? "" : "s", b, cfg.block);
+                         ngettext("n = %s is too large to record every step: showing a small instance, the "
+                                  "first %d block, n = %s, with the same block (%d) and pattern",
+                                  "n = %s is too large to record every step: showing a small instance, the "
+                                  "first %d blocks, n = %s, with the same block (%d) and pattern",
+                                  (unsigned long)blocks),
+                         a, blocks, b, cfg.block);
             else
                 snprintf(s->trace_note, sizeof s->trace_note,
-                         "n = %s is too large to record every step: showing a small instance, n = %s, "
-                         "with the same block and pattern", a, b);
+                         _("n = %s is too large to record every step: showing a small instance, n = %s, "
+                           "with the same block and pattern"),
+                         a, b);
         }
     }
     cfg.repeats = 1;
@@ -89,7 +94,7 @@ int sess_record_trace(struct session *s, const lab_variant *v, lab_trace *t, lab
     int rc = lab_run(in, v, r, t);
     lab_input_delete(in);
     if (rc != 0) {
-        snprintf(err, errlen, "%s", r->note[0] ? r->note : "the trace could not be recorded");
+        snprintf(err, errlen, "%s", r->note[0] ? r->note : _("the trace could not be recorded"));
         lab_trace_free(t);
         memset(t, 0, sizeof *t);
         return -1;
@@ -147,10 +152,15 @@ static int read_order(const void *x, const void *y)
 
 static void print_trace(struct session *s, const lab_trace *t, const lab_result *r)
 {
-    out_printf(_("%strace of %s/%s on %s%s: n = %lld %s, %d launch%s, %zu events%s\n"),
+    char launches[64], events[64];
+    snprintf(launches, sizeof launches, ngettext("%d launch", "%d launches", (unsigned long)t->nlaunches),
+             t->nlaunches);
+    snprintf(events, sizeof events, ngettext("%zu event", "%zu events", (unsigned long)t->count), t->count);
+    /* TRANSLATORS: "trace of reduce/sequential on sim: n = 256 int, 1 launch, 900 events" */
+    out_printf(t->truncated ? _("%strace of %s/%s on %s%s: n = %lld %s, %s, %s (truncated)\n")
+                            : _("%strace of %s/%s on %s%s: n = %lld %s, %s, %s\n"),
                out_color(OUT_BOLD), out_vis(t->algo), out_vis(t->variant), lab_backend_name(t->backend),
-               out_color(OUT_RESET), t->n, lab_dtype_name(t->dtype), t->nlaunches,
-               t->nlaunches == 1 ? "" : "es", t->count, t->truncated ? " (truncated)" : "");
+               out_color(OUT_RESET), t->n, lab_dtype_name(t->dtype), launches, events);
     if (t->input && t->n > 0) {
         out_printf(_("input:"));
         long long shown = t->n < 64 ? t->n : 64;
@@ -235,8 +245,9 @@ static void print_trace(struct session *s, const lab_trace *t, const lab_result 
     free(ev);
     char res[LAB_NAME_MAX + 64];
     snprintf(res, sizeof res, "%s", r->result[0] ? r->result : "-");
-    out_printf(_("\nresult: %s%s\n"), res,
-               r->correct > 0 ? " (correct)" : r->correct == 0 ? " (WRONG)" : "");
+    out_printf(r->correct > 0 ? _("\nresult: %s (correct)\n") : r->correct == 0 ? _("\nresult: %s (WRONG)\n")
+                                                                : _("\nresult: %s\n"),
+               res);
     (void)s;
 }
 
@@ -350,7 +361,7 @@ static enum cmd_status do_trace(struct session *s, int argc, char **argv)
         } else if (!s->json) {
             out_printf(_("saved %zu events of %s/%s (n = %lld, %s) to %s%s\n"), t.count, t.algo, t.variant,
                        t.n, lab_backend_name(t.backend), out_vis(save),
-                       w.replaced ? " (it replaces the old file)" : "");
+                       w.replaced ? _(" (it replaces the old file)") : "");
         }
         json_decref(o);
     } else if (s->json) {
