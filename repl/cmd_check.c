@@ -157,7 +157,7 @@ static void print_diagnostics(const struct check_run *c, const char *text, size_
 
 static void print_values(const char *label, const float *v, int n, int cols)
 {
-    out_printf("  %-9s", label);
+    out_printf("  %s", out_pad(label, 9));
     for (int i = 0; i < n; i++) {
         if (cols > 1 && i && i % cols == 0) out_printf(" |");
         if (puzzle_is_unwritten(v[i])) out_printf(" %5s", "-");
@@ -189,7 +189,7 @@ static json_t *verdict_json(const struct check_run *c, enum prog_mode backend)
 static int check_on(struct session *s, const struct check_run *c, prog *prg, enum prog_mode backend,
                     const char *outfile)
 {
-    const char *bname = backend == PROG_GPU ? "the GPU" : "the simulator";
+    const char *bname = backend == PROG_GPU ? _("the GPU") : _("the simulator");
     prog_options o;
     memset(&o, 0, sizeof o);
     o.backend = backend;
@@ -234,14 +234,16 @@ static int check_on(struct session *s, const struct check_run *c, prog *prg, enu
         return -1;
     }
     if (r.timed_out || r.signal || r.exit_code != 0) {
-        /* a verdict too: the kernel did not get to an answer */
+        /* a verdict too: the kernel did not get to an answer (in English
+         * for --json, which scripts read; translated on the screen) */
         char why[PROG_MSG_MAX + 128];
-        if (r.timed_out)
-            snprintf(why, sizeof why, "it ran past the time limit of %g s (a loop that never ends?)", o.time_limit);
-        else if (r.signal)
-            snprintf(why, sizeof why, "%s", r.msg[0] ? r.msg : "the program crashed");
-        else
-            snprintf(why, sizeof why, "the launch failed (the simulator's message above says why)");
+        const char *fmt = r.timed_out ? N_("it ran past the time limit of %g s (a loop that never ends?)")
+                          : r.signal  ? (r.msg[0] ? "%s" : N_("the program crashed"))
+                                      : N_("the launch failed (the simulator's message above says why)");
+        const char *tr = s->json ? fmt : _(fmt);
+        if (r.timed_out) snprintf(why, sizeof why, tr, o.time_limit);
+        else if (r.signal && r.msg[0]) snprintf(why, sizeof why, "%s", r.msg);
+        else snprintf(why, sizeof why, "%s", tr);
         if (s->json) {
             json_t *j = verdict_json(c, backend);
             json_object_set_new(j, "pass", json_false());
@@ -289,15 +291,16 @@ static int check_on(struct session *s, const struct check_run *c, prog *prg, enu
     }
     char idx[64];
     if (v.pass) {
-        out_printf(_("%spass%s on %s: all %d element%s of %s right\n"), out_color(OUT_GOOD), out_color(OUT_RESET), bname,
-                   n, n == 1 ? "" : "s", puzzle_out(p)->name);
+        out_printf(ngettext("%spass%s on %s: all %d element of %s right\n", "%spass%s on %s: all %d elements of %s right\n",
+                            (unsigned long)n),
+                   out_color(OUT_GOOD), out_color(OUT_RESET), bname, n, puzzle_out(p)->name);
     } else {
         puzzle_index_text(p, v.first, idx, sizeof idx);
         out_printf(_("%snot yet%s on %s: %s: expected %g, "), out_color(OUT_ERROR), out_color(OUT_RESET), bname, idx,
                    v.expected);
         if (v.unwritten) out_printf(_("got nothing (never written)\n"));
         else out_printf(_("got %g\n"), v.got);
-        out_printf(_("  %d of %d element%s wrong"), v.nwrong, n, n == 1 ? "" : "s");
+        out_printf(ngettext("  %d of %d element wrong", "  %d of %d elements wrong", (unsigned long)n), v.nwrong, n);
         if (v.nunwritten) out_printf(_(", %d never written"), v.nunwritten);
         out_printf("\n");
         if (n <= 36) {
@@ -305,8 +308,8 @@ static int check_on(struct session *s, const struct check_run *c, prog *prg, enu
             if (want) {
                 puzzle_expected(p, want);
                 int cols = puzzle_out(p)->rows > 1 ? puzzle_out(p)->cols : 0;
-                print_values("expected", want, n, cols);
-                print_values("got", got, n, cols);
+                print_values(_("expected"), want, n, cols);
+                print_values(_("got"), got, n, cols);
                 free(want);
             }
         }
@@ -319,7 +322,7 @@ static void print_brief_line(const struct puzzle *p, const char *file)
 {
     char launch[256];
     puzzle_launch_text(p, launch, sizeof launch);
-    out_printf(_("%sPuzzle %d: %s%s  %s  %s\n"), out_color(OUT_BOLD), p->number, p->title, out_color(OUT_RESET), file,
+    out_printf(_("%sPuzzle %d: %s%s  %s  %s\n"), out_color(OUT_BOLD), p->number, _(p->title), out_color(OUT_RESET), file,
                launch);
 }
 

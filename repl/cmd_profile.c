@@ -55,7 +55,10 @@ static void fmt_bytes_h(double b, char *buf, size_t len)
     else snprintf(buf, len, "%.0f B", b);
 }
 
-static const char *kind_word(int kind) { return kind == PROF_LD ? "load" : kind == PROF_ST ? "store" : "atomic"; }
+/* TRANSLATORS: a warp's memory access: "each warp's load touches 4.0 sectors" */
+static const char *kind_word(int kind) { return kind == PROF_LD ? _("load") : kind == PROF_ST ? _("store") : _("atomic"); }
+/* TRANSLATORS: "shared loads need 1.0 wavefront per request" */
+static const char *kind_words(int kind) { return kind == PROF_LD ? _("loads") : kind == PROF_ST ? _("stores") : _("atomics"); }
 
 /* The site of group g, kind and space, whose requests cost most over the
  * ideal; NULL when there is none. */
@@ -81,7 +84,7 @@ static void where_of(const prof_site *s, char *buf, size_t len)
     if (!s) return;
     char w[160];
     prof_site_where(s, w, sizeof w);
-    if (w[0]) snprintf(buf, len, ", at %s", w);
+    if (w[0]) snprintf(buf, len, _(", at %s"), w);
 }
 
 /* One sentence on a kind of global access. */
@@ -98,7 +101,7 @@ static void say_global(const prof_session *ses, int g, const prof_counts *c, int
     const double lanes = per(m->lanes, m->requests);
     char at[200];
     where_of(g >= 0 ? worst_site(ses, g, PROF_GLOBAL, kind) : NULL, at, sizeof at);
-    const char *what = kind == PROF_LD ? "reads" : kind == PROF_ST ? "writes" : "atomics";
+    const char *what = kind == PROF_LD ? _("reads") : kind == PROF_ST ? _("writes") : _("atomics");
     if (got < ideal * 0.95)
         out_printf(_("  - each warp's %s touches %.1f sectors, fewer than %.1f: lanes share words (a broadcast)%s.\n"),
                    kind_word(kind), got, ideal, at);
@@ -119,8 +122,8 @@ static void say_shared(const prof_session *ses, int g, const prof_counts *c, int
     if (!m->requests) return;
     if (g < 0) { /* the GPU's counters */
         if (kind != PROF_ATOM)
-            out_printf(_("  - shared %ss: %.1f wavefronts per instruction, %llu of them bank conflicts (Nsight "
-                         "Compute counts instructions whose lanes are all off too).\n"), kind_word(kind),
+            out_printf(_("  - shared %s: %.1f wavefronts per instruction, %llu of them bank conflicts (Nsight "
+                         "Compute counts instructions whose lanes are all off too).\n"), kind_words(kind),
                        per(m->units, m->requests), m->units > m->ideal ? m->units - m->ideal : 0);
         return;
     }
@@ -133,20 +136,22 @@ static void say_shared(const prof_session *ses, int g, const prof_counts *c, int
         return;
     }
     if (m->units <= m->ideal)
-        out_printf(_("  - shared %ss need %.1f wavefront%s per request, the fewest possible: no bank conflicts.\n"),
-                   kind_word(kind), got, got == 1.0 ? "" : "s");
+        out_printf(ngettext("  - shared %s need %.1f wavefront per request, the fewest possible: no bank conflicts.\n",
+                            "  - shared %s need %.1f wavefronts per request, the fewest possible: no bank conflicts.\n",
+                            got == 1.0 ? 1 : 2),
+                   kind_words(kind), got);
     else
-        out_printf(_("  - shared %ss need %.1f wavefronts per request where %.1f would do: %.1f-way bank "
+        out_printf(_("  - shared %s need %.1f wavefronts per request where %.1f would do: %.1f-way bank "
                      "conflicts: lanes on different words of one bank wait in turn%s.\n"),
-                   kind_word(kind), got, ideal, got / ideal, at);
+                   kind_words(kind), got, ideal, got / ideal, at);
 }
 
 /* ------------------------------------------------------------- printing */
 
 static void print_counts_table(const prof_counts *c)
 {
-    static const char *const head[] = {"access", "requests", "sectors|wavefronts", "per request", "ideal",
-                                       "lanes/request"};
+    const char *const head[] = {_("access"), _("requests"), _("sectors|wavefronts"), _("per request"), _("ideal"),
+                                _("lanes/request")};
     struct out_table *t = out_table_new(6, head, "lrrrrr");
     for (int sp = 0; sp < PROF_NSPACES; sp++)
         for (int k = 0; k < PROF_NKINDS; k++) {
@@ -154,7 +159,8 @@ static void print_counts_table(const prof_counts *c)
             if (!m->requests) continue;
             char a[6][64];
             const char *cells[6] = {a[0], a[1], a[2], a[3], a[4], a[5]};
-            snprintf(a[0], 64, "%s %ss (%u B)", sp == PROF_GLOBAL ? "global" : "shared", kind_word(k), m->width);
+            snprintf(a[0], 64, sp == PROF_GLOBAL ? _("global %s (%u B)") : _("shared %s (%u B)"), kind_words(k),
+                     m->width);
             fmt_count(m->requests, a[1], 64);
             fmt_count(m->units, a[2], 64);
             snprintf(a[3], 64, "%.2f", per(m->units, m->requests));
@@ -199,8 +205,9 @@ static void print_group(const prof_session *ses, int g, const prof_counts *c, co
     if (c->block[1] > 1 || c->block[2] > 1)
         snprintf(bb, sizeof bb, "(%u,%u,%u)", c->block[0], c->block[1], c->block[2]);
     else snprintf(bb, sizeof bb, "%u", c->block[0]);
-    out_printf(_("%s%s%s  grid %s  block %s  %d launch%s\n"), out_color(OUT_ACCENT), c->kernel, out_color(OUT_RESET),
-               gb, bb, c->launches, c->launches == 1 ? "" : "es");
+    out_printf(ngettext("%s%s%s  grid %s  block %s  %d launch\n", "%s%s%s  grid %s  block %s  %d launches\n",
+                        (unsigned long)c->launches),
+               out_color(OUT_ACCENT), c->kernel, out_color(OUT_RESET), gb, bb, c->launches);
     print_counts_table(c);
     say_global(ses, g, c, PROF_LD);
     say_global(ses, g, c, PROF_ST);
@@ -340,7 +347,7 @@ static int profile_sim(struct session *s, const lab_variant *v, prof_row **rows,
     *res = r;
     if (rc != 0) {
         prof_free(&ses);
-        sess_error(s, -1, _("%s did not run: %s"), v->name, r.note[0] ? r.note : "no reason given");
+        sess_error(s, -1, _("%s did not run: %s"), v->name, r.note[0] ? r.note : _("no reason given"));
         return -1;
     }
     int fb = 0;
@@ -352,9 +359,12 @@ static int profile_sim(struct session *s, const lab_variant *v, prof_row **rows,
     if (!s->json) {
         char nb[32];
         parse_fmt_size(n, nb, sizeof nb);
-        out_printf(_("%sprofile of %s/%s%s  n = %s  on the simulator: counted from its execution, %d kernel "
-                     "shape%s\n"), out_color(OUT_BOLD), s->algo->name, v->name, out_color(OUT_RESET), nb,
-                   ses.ngroups, ses.ngroups == 1 ? "" : "s");
+        out_printf(ngettext("%sprofile of %s/%s%s  n = %s  on the simulator: counted from its execution, %d kernel "
+                            "shape\n",
+                            "%sprofile of %s/%s%s  n = %s  on the simulator: counted from its execution, %d kernel "
+                            "shapes\n",
+                            (unsigned long)ses.ngroups),
+                   out_color(OUT_BOLD), s->algo->name, v->name, out_color(OUT_RESET), nb, ses.ngroups);
         for (int g = 0; g < ses.ngroups; g++) print_group(&ses, g, &ses.groups[g], &cfg);
         if (ses.ngroups > 1) {
             out_printf(_("%sall launches%s\n"), out_color(OUT_ACCENT), out_color(OUT_RESET));
@@ -707,8 +717,10 @@ static int profile_gpu(struct session *s, const lab_variant *v, prof_row **rows,
     if (!gs) return sess_error(s, -1, _("out of memory"));
     if (dropped[0] && !s->json) out_note(_("this ncu does not know %s: left out"), dropped);
     if (!s->json)
-        out_printf(_("%sprofile of %s/%s%s on the GPU: Nsight Compute's counters, %d kernel shape%s\n"),
-                   out_color(OUT_BOLD), s->algo->name, v->name, out_color(OUT_RESET), ng, ng == 1 ? "" : "s");
+        out_printf(ngettext("%sprofile of %s/%s%s on the GPU: Nsight Compute's counters, %d kernel shape\n",
+                            "%sprofile of %s/%s%s on the GPU: Nsight Compute's counters, %d kernel shapes\n",
+                            (unsigned long)ng),
+                   out_color(OUT_BOLD), s->algo->name, v->name, out_color(OUT_RESET), ng);
     for (int g = 0; g <= ng; g++) {
         prof_row pr;
         memset(&pr, 0, sizeof pr);
@@ -723,13 +735,14 @@ static int profile_gpu(struct session *s, const lab_variant *v, prof_row **rows,
             out_json(counts_json(&pr));
         } else {
             if (g < ng)
-                out_printf(_("%s%s%s  grid (%u,%u,%u)  block (%u,%u,%u)  %d launch%s\n"), out_color(OUT_ACCENT),
-                           pr.c.kernel, out_color(OUT_RESET), pr.c.grid[0], pr.c.grid[1], pr.c.grid[2],
-                           pr.c.block[0], pr.c.block[1], pr.c.block[2], pr.c.launches,
-                           pr.c.launches == 1 ? "" : "es");
+                out_printf(ngettext("%s%s%s  grid (%u,%u,%u)  block (%u,%u,%u)  %d launch\n",
+                                    "%s%s%s  grid (%u,%u,%u)  block (%u,%u,%u)  %d launches\n",
+                                    (unsigned long)pr.c.launches),
+                           out_color(OUT_ACCENT), pr.c.kernel, out_color(OUT_RESET), pr.c.grid[0], pr.c.grid[1],
+                           pr.c.grid[2], pr.c.block[0], pr.c.block[1], pr.c.block[2], pr.c.launches);
             else
                 out_printf(_("%sall launches%s  %d\n"), out_color(OUT_ACCENT), out_color(OUT_RESET), pr.c.launches);
-            static const char *const head[] = {"counter", "value", "Nsight Compute metric"};
+            const char *const head[] = {_("counter"), _("value"), _("Nsight Compute metric")};
             struct out_table *t = out_table_new(3, head, "lrl");
             for (int i = 0; i < prof_metric_count(); i++) {
                 const prof_metric *m = prof_metric_at(i);
@@ -777,9 +790,12 @@ static enum cmd_status do_profile(struct session *s, int argc, char **argv)
     for (int i = 0; i < n; i++) {
         if (vs[i]->kind != LAB_ROW_KERNEL)
             return sess_error(s, argc > 1 ? i + 1 : -1,
-                              _("%s is %s: profile counts gpulab's own kernels (the variants that run on the GPU "
-                                "and on the simulator)"), vs[i]->name,
-                              vs[i]->kind == LAB_ROW_LIB ? "vendor library code" : "a CPU baseline");
+                              vs[i]->kind == LAB_ROW_LIB
+                                  ? _("%s is vendor library code: profile counts gpulab's own kernels (the variants "
+                                      "that run on the GPU and on the simulator)")
+                                  : _("%s is a CPU baseline: profile counts gpulab's own kernels (the variants "
+                                      "that run on the GPU and on the simulator)"),
+                              vs[i]->name);
         if (lab_validate(s->algo, vs[i], &s->cfg, err, sizeof err) != 0)
             return sess_error(s, argc > 1 ? i + 1 : -1, "%s", err);
     }

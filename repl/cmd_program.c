@@ -152,14 +152,14 @@ static int run_on(struct session *s, enum prog_mode backend, int argc, char **ar
     o.on_output = echo ? on_output : NULL;
     o.ctx = s;
     o.interrupt = &lab_interrupted;
-    if (s->interactive && !s->json) out_progress(_("  building %s for the %s..."), s->prog->shown,
-                                                 backend == PROG_GPU ? "GPU" : "simulator");
+    if (s->interactive && !s->json)
+        out_progress(backend == PROG_GPU ? _("  building %s for the GPU...") : _("  building %s for the simulator..."),
+                     s->prog->shown);
     int rc = prog_run(s->prog, &o, r);
     out_progress_clear();
     return rc;
 }
 
-static const char *backend_word(enum prog_mode b) { return b == PROG_GPU ? "GPU" : "simulator"; }
 
 static void fmt_dim(const unsigned d[3], char *buf, size_t len)
 {
@@ -171,13 +171,14 @@ static void fmt_dim(const unsigned d[3], char *buf, size_t len)
 static void print_launches(const prog_result *r, enum prog_mode b)
 {
     if (r->nlaunches == 0) return;
-    const char *hdr[] = {"kernel", "line", "launches", "grid", "block", "shared", b == PROG_GPU ? "ms" : "ms (sim)"};
+    const char *hdr[] = {_("kernel"), _("line"),   _("launches"),
+                         _("grid"),   _("block"),  _("shared"), b == PROG_GPU ? "ms" : _("ms (sim)")};
     struct out_table *t = out_table_new(7, hdr, "lrrrrrr");
     for (int i = 0; i < r->nlaunches; i++) {
         const prog_launch *l = &r->launches[i];
         char line[16], cnt[32], g[48], bl[48], sm[32], ms[32];
         snprintf(line, sizeof line, "%d", l->line);
-        if (l->failed) snprintf(cnt, sizeof cnt, "%d (%d failed)", l->count, l->failed);
+        if (l->failed) snprintf(cnt, sizeof cnt, _("%d (%d failed)"), l->count, l->failed);
         else snprintf(cnt, sizeof cnt, "%d", l->count);
         fmt_dim(l->grid, g, sizeof g);
         fmt_dim(l->block, bl, sizeof bl);
@@ -196,15 +197,20 @@ static void print_launches(const prog_result *r, enum prog_mode b)
 static void print_end(struct session *s, const prog_result *r, enum prog_mode b)
 {
     if (r->timed_out) {
-        out_printf(_("%sstopped:%s it ran longer than the time limit of %g s"), out_color(OUT_ERROR),
-                   out_color(OUT_RESET), b == PROG_SIM ? s->time_limit : s->time_limit * 10);
-        if (r->running[0]) out_printf(_(" while kernel %s was running"), r->running);
-        out_printf(_(" (a kernel that waits for something that never happens, or a loop that never ends?); "
-                     "set time-limit changes the limit\n"));
+        const double limit = b == PROG_SIM ? s->time_limit : s->time_limit * 10;
+        if (r->running[0])
+            out_printf(_("%sstopped:%s it ran longer than the time limit of %g s while kernel %s was running (a "
+                         "kernel that waits for something that never happens, or a loop that never ends?); "
+                         "set time-limit changes the limit\n"),
+                       out_color(OUT_ERROR), out_color(OUT_RESET), limit, r->running);
+        else
+            out_printf(_("%sstopped:%s it ran longer than the time limit of %g s (a kernel that waits for "
+                         "something that never happens, or a loop that never ends?); set time-limit changes "
+                         "the limit\n"),
+                       out_color(OUT_ERROR), out_color(OUT_RESET), limit);
     } else if (r->interrupted) {
-        out_printf(_("stopped by Ctrl-C"));
-        if (r->running[0]) out_printf(_(" while kernel %s was running"), r->running);
-        out_printf("\n");
+        if (r->running[0]) out_printf(_("stopped by Ctrl-C while kernel %s was running\n"), r->running);
+        else out_printf(_("stopped by Ctrl-C\n"));
     } else if (r->signal) {
         out_printf("%s%s%s", out_color(OUT_ERROR), r->msg, out_color(OUT_RESET));
         if (r->running[0] && !strstr(r->msg, "in kernel")) out_printf(_(" (kernel %s was running)"), r->running);
@@ -216,7 +222,13 @@ static void print_end(struct session *s, const prog_result *r, enum prog_mode b)
     if (!r->timed_out && !r->interrupted && !r->signal) {
         int n = 0;
         for (int i = 0; i < r->nlaunches; i++) n += r->launches[i].count;
-        out_printf(_(" · %.2f s · %d launch%s on the %s"), r->seconds, n, n == 1 ? "" : "es", backend_word(b));
+        if (b == PROG_GPU)
+            out_printf(ngettext(" · %.2f s · %d launch on the GPU", " · %.2f s · %d launches on the GPU", (unsigned long)n),
+                       r->seconds, n);
+        else
+            out_printf(ngettext(" · %.2f s · %d launch on the simulator", " · %.2f s · %d launches on the simulator",
+                                (unsigned long)n),
+                       r->seconds, n);
         if (r->cached) out_printf(_(" · cached build\n"));
         else out_printf(_(" · built in %.1f s\n"), r->build_seconds);
     }
@@ -349,8 +361,8 @@ static void show_line(const char *label, const char *t, size_t n, int line)
     }
     size_t e = i;
     while (e < n && t[e] != '\n') e++;
-    if (i >= n) out_printf(_("  %-10s (no line %d: the output ends before it)\n"), label, line);
-    else out_printf("  %-10s %.*s\n", label, (int)(e - i > 200 ? 200 : e - i), t + i);
+    if (i >= n) out_printf(_("  %s (no line %d: the output ends before it)\n"), out_pad(label, 10), line);
+    else out_printf("  %s %.*s\n", out_pad(label, 10), (int)(e - i > 200 ? 200 : e - i), t + i);
 }
 
 enum cmd_status prog_cmd_compare(struct session *s, int argc, char **argv)
@@ -359,7 +371,7 @@ enum cmd_status prog_cmd_compare(struct session *s, int argc, char **argv)
     if (!prog_gpu_available(why, sizeof why)) {
         out_printf(_("compare runs the program on the GPU and on the simulator, and this machine has %s.\n"
                      "Running it on the simulator only:\n"),
-                   strncmp(why, "no GPU", 6) == 0 ? why : why);
+                   why);
         prog_result r;
         if (run_on(s, PROG_SIM, argc - 1, argv + 1, 1, &r) != 0) {
             out_printf("%s", r.msg);
@@ -395,14 +407,17 @@ enum cmd_status prog_cmd_compare(struct session *s, int argc, char **argv)
         out_printf(_("simulator: exit status %d, %zu bytes of output, %.2f s\n"), m.exit_code, m.out_len, m.seconds);
         if (!d_out && !d_exit) {
             out_printf(_("%sthe outputs agree%s"), out_color(OUT_GOOD), out_color(OUT_RESET));
-            if (timing) out_printf(_(" (but for %d line%s that print times)"), timing, timing == 1 ? "" : "s");
+            if (timing)
+                out_printf(ngettext(" (but for %d line that prints times)", " (but for %d lines that print times)",
+                                    (unsigned long)timing),
+                           timing);
             out_printf("\n");
         } else {
             out_printf(_("%sthe outputs differ%s"), out_color(OUT_WARN), out_color(OUT_RESET));
             if (d_out) {
                 out_printf(_(" from line %d:\n"), line);
-                show_line("GPU", g.out ? g.out : "", g.out_len, line);
-                show_line("simulator", m.out ? m.out : "", m.out_len, line);
+                show_line(_("GPU"), g.out ? g.out : "", g.out_len, line);
+                show_line(_("simulator"), m.out ? m.out : "", m.out_len, line);
             } else {
                 out_printf(_(": the exit statuses differ\n"));
             }
@@ -437,7 +452,8 @@ enum cmd_status prog_cmd_show(struct session *s, int argc, char **argv)
     out_printf("%s%s%s  (%s)\n", out_color(OUT_BOLD), p->shown, out_color(OUT_RESET), p->path);
     for (int i = 0; s->prog_defines[i]; i++) out_printf("  %s\n", s->prog_defines[i]);
     out_printf(_("kernels:\n"));
-    for (int i = 0; i < p->nkernels; i++) out_printf(_("  %-24s line %d\n"), p->kernels[i].name, p->kernels[i].line);
+    for (int i = 0; i < p->nkernels; i++)
+        out_printf(_("  %-24s line %d\n"), p->kernels[i].name, p->kernels[i].line); /* kernel names are ASCII */
     if (p->nissues) {
         out_printf(_("cannot run on the simulator:\n"));
         print_issues(p);
@@ -446,12 +462,13 @@ enum cmd_status prog_cmd_show(struct session *s, int argc, char **argv)
         out_printf(_("not run yet: run shows the launch shapes as they ran\n"));
         return CMD_OK;
     }
-    out_printf(_("launches of the last run (on the %s):\n"), backend_word(p->last_backend));
+    out_printf(p->last_backend == PROG_GPU ? _("launches of the last run (on the GPU):\n")
+                                           : _("launches of the last run (on the simulator):\n"));
     if (p->last.nlaunches == 0) out_printf(_("  none\n"));
     print_launches(&p->last, p->last_backend);
     char tl[32];
     if (s->time_limit > 0) snprintf(tl, sizeof tl, "%g s", s->time_limit);
-    else snprintf(tl, sizeof tl, "none");
+    else snprintf(tl, sizeof tl, "%s", _("none"));
     out_printf(_("time limit on the simulator %s · race-check %s · model %s\n"), tl, s->cfg.race_check ? "on" : "off",
                s->cfg.model[0] ? s->cfg.model : "h200");
     return CMD_OK;

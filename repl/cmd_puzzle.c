@@ -54,7 +54,7 @@ void puzzle_note_progress(const struct puzzle *p, int passed)
     if (lesson_progress_put(&lp) != 0) {
         char path[4096];
         lesson_progress_path(path, sizeof path);
-        out_warn(_("cannot save puzzle progress in %s: %s"), path[0] ? path : "(no home folder)", strerror(errno));
+        out_warn(_("cannot save puzzle progress in %s: %s"), path[0] ? path : _("(no home folder)"), strerror(errno));
     }
 }
 
@@ -95,9 +95,9 @@ static void print_brief(const struct puzzle *p)
 {
     char launch[256];
     puzzle_launch_text(p, launch, sizeof launch);
-    out_printf(_("%sPuzzle %d: %s%s\n"), out_color(OUT_BOLD), p->number, p->title, out_color(OUT_RESET));
-    out_wrapped(p->spec, 2, 6);
-    if (p->detail) out_wrapped(p->detail, 2, 2);
+    out_printf(_("%sPuzzle %d: %s%s\n"), out_color(OUT_BOLD), p->number, _(p->title), out_color(OUT_RESET));
+    out_wrapped(_(p->spec), 2, 6);
+    if (p->detail) out_wrapped(_(p->detail), 2, 2);
     out_printf(_("  launch: %s\n"), launch);
     out_printf(_("  limits:"));
     if (p->max_global_reads >= 0)
@@ -111,15 +111,21 @@ static enum cmd_status list_puzzles(void)
 {
     int n;
     const struct puzzle *all = puzzle_all(&n);
-    const char *hdr[] = {"#", "puzzle", "rule", "progress"};
+    const char *hdr[] = {"#", _("puzzle"), _("rule"), _("progress")};
     struct out_table *t = out_table_new(4, hdr, "rlll");
     for (int i = 0; i < n; i++) {
         char num[8], rule[64];
         snprintf(num, sizeof num, "%d", all[i].number);
-        if (strlen(all[i].spec) < sizeof rule) snprintf(rule, sizeof rule, "%s", all[i].spec);
-        else snprintf(rule, sizeof rule, "%.*s...", (int)sizeof rule - 4, all[i].spec);
+        const char *spec = _(all[i].spec);
+        if (strlen(spec) < sizeof rule) {
+            snprintf(rule, sizeof rule, "%s", spec);
+        } else {
+            int cut = (int)sizeof rule - 4;
+            while (cut > 0 && ((unsigned char)spec[cut] & 0xC0) == 0x80) cut--; /* not inside a character */
+            snprintf(rule, sizeof rule, "%.*s...", cut, spec);
+        }
         int st = puzzle_state(&all[i]);
-        const char *cells[] = {num, all[i].title, rule, st == 2 ? "solved" : st == 1 ? "tried" : "not started"};
+        const char *cells[] = {num, _(all[i].title), rule, st == 2 ? _("solved") : st == 1 ? _("tried") : _("not started")};
         out_table_row(t, cells);
         if (st == 2) out_table_color(t, 3, OUT_GOOD);
     }
