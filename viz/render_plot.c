@@ -246,7 +246,7 @@ int viz_plot_draw(canvas *c, viz_rect area, const viz_plot *p)
 
     const int logx = viz_plot_log_x(p), logy = viz_plot_log_y(p);
     char buf[160];
-    snprintf(buf, sizeof buf, "%s%s", p->ylabel ? p->ylabel : "", logy ? " (log scale)" : "");
+    snprintf(buf, sizeof buf, logy ? _("%s (log scale)") : "%s", p->ylabel ? p->ylabel : "");
     canvas_textn(c, area.x, y++, area.w, buf, VIZ_ROLE_TEXT, VIZ_BOLD);
 
     int caption_rows = p->caption ? canvas_wrap(NULL, viz_rect_make(0, 0, area.w, 100), p->caption, 0, 0) : 0;
@@ -305,7 +305,7 @@ int viz_plot_draw(canvas *c, viz_rect area, const viz_plot *p)
         canvas_text(c, at, axis_row + 1, l, VIZ_ROLE_TEXT, 0);
         next_free = at + w + 1;
     }
-    snprintf(buf, sizeof buf, "%s%s", p->xlabel ? p->xlabel : "", logx ? " (log scale)" : "");
+    snprintf(buf, sizeof buf, logx ? _("%s (log scale)") : "%s", p->xlabel ? p->xlabel : "");
     int xw = viz_text_width(buf);
     int xat = px + (pw - xw) / 2;
     if (xat < area.x) xat = area.x;
