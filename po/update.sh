@@ -9,14 +9,16 @@ set -eu
 cd "$(dirname "$0")/.."
 version=$(sed -n 's/^project(gpulab VERSION \([0-9.]*\).*/\1/p' CMakeLists.txt)
 # The printf-like functions: a string marked inside their format argument
-# is a C format, which msgfmt --check then holds the translation to.
+# is a C format, which msgfmt --check then holds the translation to. A
+# counter's name (viz_info_counter's second argument) is a message too.
 xgettext --language=C --from-code=UTF-8 --add-comments=TRANSLATORS: \
-    --keyword=_ --keyword=N_ --keyword=ngettext:1,2 \
+    --keyword=_ --keyword=N_ --keyword=ngettext:1,2 --keyword=viz_info_counter:2 \
     --flag=out_printf:1:c-format --flag=out_note:1:c-format --flag=out_warn:1:c-format \
     --flag=out_progress:1:c-format --flag=out_error:2:c-format --flag=out_wrapf:3:c-format \
     --flag=sess_error:3:c-format --flag=sess_error_at:4:c-format \
     --flag=viz_info_title:2:c-format --flag=viz_info_caption:2:c-format \
-    --flag=canvas_printf:6:c-format \
+    --flag=canvas_printf:6:c-format --flag=fail:5:c-format --flag=seterr:3:c-format \
+    --flag=sp_fail:2:c-format \
     --package-name=gpulab --package-version="$version" --msgid-bugs-address= \
     --output=po/gpulab.pot \
     repl/*.c repl/*.h viz/*.c viz/*.h kernels/*/*_algo.c
