@@ -450,9 +450,9 @@ static int draw_grid_block(canvas *c, const rmodel *m, int fi, int blk, const rs
             canvas_textn(c, xe + 2, y, g->margin, _("regs"), VIZ_ROLE_DIM, 0);
         }
         if (from_row >= 0 && g->margin > 0 && g->lanes) {
-            char b[32];
+            char b[64];
             snprintf(b, sizeof b, "\u25b2 +%d", g->epr);
-            if (g->epr == WARP) snprintf(b, sizeof b, "\u25b2 from w%d", from_row);
+            if (g->epr == WARP) snprintf(b, sizeof b, _("\u25b2 from w%d"), from_row);
             canvas_textn(c, xe + 2, y + 1, g->margin, b, VIZ_ROLE_ARROW, 0);
         }
         y += 1 + g->lanes;
@@ -529,8 +529,10 @@ static void draw_tree(canvas *c, const rmodel *m, int fi, viz_rect area, const g
         int bx = area.x + (b % g->per_row) * (bw + 2), by = area.y + (b / g->per_row) * (band_h + 1);
         int skip = count[b] > fit ? count[b] - fit : 0;
         if (skip > 0)
-            canvas_printf(c, bx, by, VIZ_ROLE_HEADING, 0, _("block %d  \u22ee %d earlier step%s"), b, skip,
-                          rmodel_plural(skip));
+            canvas_printf(c, bx, by, VIZ_ROLE_HEADING, 0,
+                          ngettext("block %d  \u22ee %d earlier step", "block %d  \u22ee %d earlier steps",
+                                   (unsigned long)skip),
+                          b, skip);
         else
             canvas_printf(c, bx, by, VIZ_ROLE_HEADING, 0, _("block %d"), b);
         row[b] = -skip;
@@ -638,11 +640,16 @@ static void draw_grid(canvas *c, const rmodel *m, int fi, viz_rect area, const g
         }
         char hb[160];
         int off;
+        char threads[48];
+        snprintf(threads, sizeof threads, ngettext("%d thread", "%d threads", (unsigned long)L->bd), L->bd);
         if (step_frame && f->kind == F_STEP)
-            off = snprintf(hb, sizeof hb, "  %d thread%s \u00b7 %d warp%s diverge%s", L->bd, rmodel_plural(L->bd),
-                           bdiv, rmodel_plural(bdiv), bdiv == 1 ? "s" : "");
+            /* TRANSLATORS: "  128 threads · 4 warps diverge" */
+            off = snprintf(hb, sizeof hb,
+                           ngettext("  %s \u00b7 %d warp diverges", "  %s \u00b7 %d warps diverge", (unsigned long)bdiv),
+                           threads, bdiv);
         else
-            off = snprintf(hb, sizeof hb, "  %d thread%s", L->bd, rmodel_plural(L->bd));
+            off = snprintf(hb, sizeof hb, "  %s", threads);
+        if (off < 0 || off >= (int)sizeof hb) off = (int)strlen(hb);
         /* Which warps show registers rather than shared memory. */
         int wps = (L->slots + WARP - 1) / WARP, nreg = 0, first_reg = -1;
         for (int w = 0; w < wps; w++)
@@ -651,11 +658,11 @@ static void draw_grid(canvas *c, const rmodel *m, int fi, viz_rect area, const g
                 nreg++;
             }
         if (nreg == 1)
-            snprintf(hb + off, sizeof hb - (size_t)off, " \u00b7 w%d shows registers", first_reg);
+            snprintf(hb + off, sizeof hb - (size_t)off, _(" \u00b7 w%d shows registers"), first_reg);
         else if (nreg > 1 && nreg == wps)
-            snprintf(hb + off, sizeof hb - (size_t)off, " \u00b7 registers, not shared memory");
+            snprintf(hb + off, sizeof hb - (size_t)off, "%s", _(" \u00b7 registers, not shared memory"));
         else if (nreg > 1)
-            snprintf(hb + off, sizeof hb - (size_t)off, " \u00b7 %d warps show registers", nreg);
+            snprintf(hb + off, sizeof hb - (size_t)off, _(" \u00b7 %d warps show registers"), nreg);
         int x = canvas_textn(c, area.x + 8 + (b >= 10) + (b >= 100), y, area.w - 10, hb, VIZ_ROLE_DIM, 0);
         int min_pass = rmodel_min_passes(m->t);
         if (step_frame && f->kind == F_STEP && bways > min_pass)
@@ -722,9 +729,9 @@ static void draw_input(canvas *c, const rmodel *m, viz_rect area, const geom *g0
         int xe = x0 + epr * g.cw + 2;
         if (xe < area.x + area.w) {
             char b[48];
-            if (blo < 0) snprintf(b, sizeof b, "not read");
-            else if (blo == bhi) snprintf(b, sizeof b, "\u2192 block %d", blo);
-            else snprintf(b, sizeof b, "\u2192 blocks %d\u2013%d", blo, bhi);
+            if (blo < 0) snprintf(b, sizeof b, "%s", _("not read"));
+            else if (blo == bhi) snprintf(b, sizeof b, _("\u2192 block %d"), blo);
+            else snprintf(b, sizeof b, _("\u2192 blocks %d\u2013%d"), blo, bhi);
             canvas_textn(c, xe, y, area.x + area.w - xe, b, blo >= 0 ? viz_block_role(blo) : VIZ_ROLE_DIM, 0);
         }
     }
@@ -755,8 +762,8 @@ static void draw_strip(canvas *c, const rmodel *m, int fi, viz_rect area, int y)
     int x = canvas_text(c, area.x, y, _("block sums "), VIZ_ROLE_HEADING, 0);
     if (rf < 0 || sums < 0) {
         canvas_textn(c, x, y, xend - x,
-                     m->L[0].nblocks > 1 ? "\u2013 each block first reduces its own elements"
-                                         : "\u2013 the block first reduces its elements",
+                     m->L[0].nblocks > 1 ? _("\u2013 each block first reduces its own elements")
+                                         : _("\u2013 the block first reduces its elements"),
                      VIZ_ROLE_DIM, 0);
         return;
     }
@@ -801,11 +808,13 @@ static void draw_strip(canvas *c, const rmodel *m, int fi, viz_rect area, int y)
         }
     } else if (atomic) {
         viz_fmt_value(total, m->t->dtype, 16, v, sizeof v);
-        canvas_printf(c, area.x, y + 1, role, 0, _("atomicAdd \u2192 total %s (%zu atomic%s on one address)"), v,
-                      r->count, rmodel_plural((long long)r->count));
+        canvas_printf(c, area.x, y + 1, role, 0,
+                      ngettext("atomicAdd \u2192 total %s (%zu atomic on one address)",
+                               "atomicAdd \u2192 total %s (%zu atomics on one address)", (unsigned long)r->count),
+                      v, r->count);
     } else if (later && r->count > 1) {
         canvas_printf(c, area.x, y + 1, role, 0, _("written to partial[0..%zu] \u2192 %s"), r->count - 1,
-                      r->launch + 1 < m->nl ? "the next launch adds them" : "the last block adds them");
+                      r->launch + 1 < m->nl ? _("the next launch adds them") : _("the last block adds them"));
     } else {
         viz_fmt_value(total, m->t->dtype, 16, v, sizeof v);
         canvas_printf(c, area.x, y + 1, role, 0, _("written to global memory: the result, %s"), v);
@@ -821,19 +830,20 @@ static void draw_legend(canvas *c, viz_rect area, int y, int modes, int grid)
         const char *glyph, *text;
         int role;
     } items[] = {
-        {LANE_ARROWS, "\u25c4\u2500\u2518", " source \u2192 destination", VIZ_ROLE_ARROW},
-        {LANE_OFFSET, "+d", " source d cells on", VIZ_ROLE_ARROW},
-        {LANE_BELOW, "\u25b2", " source in the row below", VIZ_ROLE_ARROW},
-        {-1, "\u00b7", " not written yet", VIZ_ROLE_DIM},
-        {-2, "n/32", " busy lanes of the warp", VIZ_ROLE_IDLE},
+        {LANE_ARROWS, "\u25c4\u2500\u2518", N_(" source \u2192 destination"), VIZ_ROLE_ARROW},
+        {LANE_OFFSET, "+d", N_(" source d cells on"), VIZ_ROLE_ARROW},
+        {LANE_BELOW, "\u25b2", N_(" source in the row below"), VIZ_ROLE_ARROW},
+        {-1, "\u00b7", N_(" not written yet"), VIZ_ROLE_DIM},
+        {-2, "n/32", N_(" busy lanes of the warp"), VIZ_ROLE_IDLE},
     };
     for (size_t i = 0; i < sizeof items / sizeof items[0]; i++) {
         if (items[i].when > 0 && !(modes & items[i].when)) continue;
         if (items[i].when == -2 && !grid) continue;
-        int need = viz_text_width(items[i].glyph) + viz_text_width(items[i].text) + 3;
+        const char *text = _(items[i].text);
+        int need = viz_text_width(items[i].glyph) + viz_text_width(text) + 3;
         if (x + need > xend) break;
         x = canvas_text(c, x, y, items[i].glyph, items[i].role, 0);
-        x = canvas_text(c, x, y, items[i].text, VIZ_ROLE_DIM, 0);
+        x = canvas_text(c, x, y, text, VIZ_ROLE_DIM, 0);
         x += 3;
     }
 }
