@@ -329,7 +329,6 @@ static uint32_t heat_glyph(int level)
     return level < 0 ? ' ' : g[level];
 }
 
-
 /* Brightness ramp for the picture: dark to light. */
 static uint32_t shade(double v)
 {
