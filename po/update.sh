@@ -1,6 +1,7 @@
 #!/bin/sh
 # Refresh the message catalogs from the sources: po/gpulab.pot by xgettext
-# (the strings marked _("..."), N_("...") and ngettext), then every language
+# (the strings marked _("..."), N_("..."), ngettext, kernels/' L_("...")
+# and viz_info_counter's names; viz/intl.h, kernels/intl.h), then every language
 # of po/LINGUAS merged with it (msgmerge keeps what is translated, marks what
 # changed as fuzzy, adds what is new untranslated; msginit starts a missing
 # one). Run from anywhere: po/update.sh, or `make -C build pot`.
@@ -12,7 +13,7 @@ version=$(sed -n 's/^project(gpulab VERSION \([0-9.]*\).*/\1/p' CMakeLists.txt)
 # is a C format, which msgfmt --check then holds the translation to. A
 # counter's name (viz_info_counter's second argument) is a message too.
 xgettext --language=C --from-code=UTF-8 --add-comments=TRANSLATORS: \
-    --keyword=_ --keyword=N_ --keyword=ngettext:1,2 --keyword=viz_info_counter:2 \
+    --keyword=_ --keyword=N_ --keyword=ngettext:1,2 --keyword=viz_info_counter:2 --keyword=L_ \
     --flag=out_printf:1:c-format --flag=out_note:1:c-format --flag=out_warn:1:c-format \
     --flag=out_progress:1:c-format --flag=out_error:2:c-format --flag=out_wrapf:3:c-format \
     --flag=sess_error:3:c-format --flag=sess_error_at:4:c-format \
@@ -21,7 +22,7 @@ xgettext --language=C --from-code=UTF-8 --add-comments=TRANSLATORS: \
     --flag=sp_fail:2:c-format \
     --package-name=gpulab --package-version="$version" --msgid-bugs-address= \
     --output=po/gpulab.pot \
-    repl/*.c repl/*.h viz/*.c viz/*.h kernels/*/*_algo.c
+    repl/*.c repl/*.h viz/*.c viz/*.h kernels/lab.c kernels/*/*_algo.c
 for lang in $(grep -v '^#' po/LINGUAS); do
     if [ -f "po/$lang.po" ]; then
         msgmerge --quiet --update --backup=none "po/$lang.po" po/gpulab.pot

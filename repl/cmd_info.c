@@ -359,6 +359,7 @@ const struct cmd cmd_info[] = {
         .aliases = "gpu",
         .usage = "device",
         .help = N_("the GPU: name, SMs, memory, measured copy bandwidth, limits"),
+        /* xgettext:no-c-format */
         .long_help = N_("Describes the GPU and measures (once) its device-to-device copy bandwidth,\n"
                         "the peak that \"% of peak\" in run and compare refers to. Without a GPU it\n"
                         "says why, and that kernel variants run on the simulator.\n"),

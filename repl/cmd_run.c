@@ -43,7 +43,7 @@ void sess_print_results(struct session *s, const lab_result *rows, int n)
            C_RESULT, C_OK, NC };
     /* The headers a person reads (--json has its own keys). */
     const char *const head_all[NC] = {_("variant"), _("backend"), _("block"), _("grid"), "ms", _("est ms"),
-                                      _("min"), _("max"), "GB/s", "GFLOP/s", _("% peak"), _("speedup"),
+                                      _("min"), _("max"), "GB/s", "GFLOP/s", /* xgettext:no-c-format */ _("% peak"), _("speedup"),
                                       _("result"), _("ok")};
     static const char align_all[NC + 1] = "llrrrrrrrrrrrl";
     const char *head[NC];
@@ -136,7 +136,7 @@ void sess_print_results(struct session *s, const lab_result *rows, int n)
     }
     /* Too wide for the terminal: these go first, in this order (a column
      * not named here stays; the result is cut before the variant). */
-    const char *const drop[] = {_("min"), _("max"), _("% peak"), _("grid"), _("block"), "GFLOP/s",
+    const char *const drop[] = {_("min"), _("max"), /* xgettext:no-c-format */ _("% peak"), _("grid"), _("block"), "GFLOP/s",
                                 _("backend"), _("speedup"), "GB/s", NULL};
     out_table_drop_order(t, drop);
     out_table_shrink(t, C_RESULT - !flops - !est, 6);
@@ -377,6 +377,7 @@ const struct cmd cmd_run[] = {
         .usage = N_("run [VARIANT...] | run [ARGS...] (a program)"),
         .help = N_("run the chosen variant (or the ones named) and print the timing table"),
         .long_help =
+            /* xgettext:no-c-format */
             N_("Runs on the GPU, or on gpulab's CPU simulator when there is none (set backend\n"
                "chooses on a machine with both). The input is made once and shared by all the\n"
                "rows. Columns: ms is the median of `repeats` timed runs after a warm-up, with\n"

@@ -109,7 +109,7 @@ void sweep_progress(const sweep_data *d, int i, int j, void *ctx)
 
 void sweep_print_table(struct session *s, const sweep_data *d)
 {
-    const char *const head[] = {"", _("variant"), "ms", _("min"), _("max"), "GB/s", _("% peak"), _("regs"),
+    const char *const head[] = {"", _("variant"), "ms", _("min"), _("max"), "GB/s", /* xgettext:no-c-format */ _("% peak"), _("regs"),
                                 _("smem/block"), _("blocks/SM"), _("occupancy"), _("limited by"), _("ok"),
                                 _("est ms")};
     /* the estimate (simulator rows) goes beside ms, only when a point has one */
@@ -193,7 +193,7 @@ void sweep_print_table(struct session *s, const sweep_data *d)
     }
     /* too wide: these go first (the swept value, the variant, its time,
      * occupancy and ok stay) */
-    const char *const drop[] = {_("min"), _("max"), _("% peak"), _("regs"), _("smem/block"), _("limited by"),
+    const char *const drop[] = {_("min"), _("max"), /* xgettext:no-c-format */ _("% peak"), _("regs"), _("smem/block"), _("limited by"),
                                 _("blocks/SM"), "GB/s", NULL};
     out_table_drop_order(t, drop);
     out_table_shrink(t, 1, 8);
@@ -465,6 +465,7 @@ const struct cmd cmd_sweep[] = {
         .usage = N_("sweep block|grid|n VALUES [step S] [for V1,V2...] [plot time|gbps|occupancy|none]"),
         .help = N_("run variants over a range of block sizes, grids or n; table and plot"),
         .long_help =
+            /* xgettext:no-c-format */
             N_("Runs the current variant (or those named after `for`) at every value and prints\n"
                "one row per point: time (median, min, max), GB/s, % of peak and the occupancy\n"
                "of its main kernel (registers, shared memory per block, blocks per SM, theoretical\n"

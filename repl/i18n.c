@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "kernels/intl.h"
 #include "repl/lesson.h"
 #include "viz/canvas.h"
 
@@ -152,6 +153,10 @@ static void from_env(char *out, size_t len)
     }
 }
 
+/* kernels/ formats some messages itself (lab_validate's): they are looked
+ * up in the same catalog. */
+static const char *translate(const char *msgid) { return gettext(msgid); }
+
 static int is_c(const char *loc) { return !loc || strcmp(loc, "C") == 0 || strcmp(loc, "POSIX") == 0; }
 
 /* LC_CTYPE and LC_MESSAGES from the environment, never LC_ALL: LC_NUMERIC
@@ -193,5 +198,6 @@ int i18n_init(const char *opt, char *lang, size_t langlen, char *err, size_t err
     bindtextdomain("gpulab", i18n_localedir());
     bind_textdomain_codeset("gpulab", "UTF-8");
     textdomain("gpulab");
+    lab_set_translate(translate);
     return 0;
 }
