@@ -6,7 +6,11 @@
 # changed as fuzzy, adds what is new untranslated; msginit starts a missing
 # one). Run from anywhere: po/update.sh, or `make -C build pot`.
 # A catalog is checked with: msgfmt --check --statistics -o /dev/null po/LANG.po
+# With --pot FILE: only the template, written to FILE (the tests compare
+# the catalogs with the sources this way; an absolute path).
 set -eu
+pot=po/gpulab.pot
+if [ "${1:-}" = --pot ]; then pot=$2; fi
 cd "$(dirname "$0")/.."
 version=$(sed -n 's/^project(gpulab VERSION \([0-9.]*\).*/\1/p' CMakeLists.txt)
 # The printf-like functions: a string marked inside their format argument
@@ -20,9 +24,10 @@ xgettext --language=C --from-code=UTF-8 --add-comments=TRANSLATORS: \
     --flag=viz_info_title:2:c-format --flag=viz_info_caption:2:c-format \
     --flag=canvas_printf:6:c-format --flag=fail:5:c-format --flag=seterr:3:c-format \
     --flag=sp_fail:2:c-format \
-    --package-name=gpulab --package-version="$version" --msgid-bugs-address= \
-    --output=po/gpulab.pot \
+    --package-name=gpulab --package-version="$version" --msgid-bugs-address="gpulab's issues" \
+    --output="$pot" \
     repl/*.c repl/*.h viz/*.c viz/*.h kernels/lab.c kernels/*/*_algo.c
+[ "$pot" = po/gpulab.pot ] || exit 0
 for lang in $(grep -v '^#' po/LINGUAS); do
     if [ -f "po/$lang.po" ]; then
         msgmerge --quiet --update --backup=none "po/$lang.po" po/gpulab.pot

@@ -32,9 +32,9 @@ const char *i18n_localedir(void)
     static char dir[PATH_MAX];
     const char *env = getenv("GPULAB_LOCALEDIR");
     if (env && *env) return env;
-    if (is_dir(GPULAB_LOCALE_DIR)) return GPULAB_LOCALE_DIR;
-    /* A staged bundle (scripts/stage-device.sh) moves the program away from
-     * the build tree: its catalogs sit in share/locale beside bin/. */
+    /* A program with share/locale beside its folder (a staged bundle,
+     * scripts/stage-device.sh: bin/gpulab and share/locale) takes those;
+     * the build tree's has none there, and takes its own locale/. */
     char exe[PATH_MAX];
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
     if (n > 0) {

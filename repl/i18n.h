@@ -34,9 +34,9 @@ void i18n_languages(char *out, size_t len);
 /* Whether gpulab knows language code (en, a catalog, or a lessons folder). */
 int i18n_known(const char *code);
 
-/* Where the catalogs are found: $GPULAB_LOCALEDIR, else the build tree's
- * locale/ folder, else share/locale beside the program's folder (a staged
- * bundle: bin/gpulab and share/locale/LANG/LC_MESSAGES/gpulab.mo). */
+/* Where the catalogs are found: $GPULAB_LOCALEDIR, else share/locale beside
+ * the program's folder when there is one (a staged bundle: bin/gpulab and
+ * share/locale/LANG/LC_MESSAGES/gpulab.mo), else the build tree's locale/. */
 const char *i18n_localedir(void);
 
 #endif
