@@ -840,7 +840,7 @@ int profile_export_owns(const struct session *s)
 int profile_export(FILE *f, int csv, char *err, size_t errlen)
 {
     if (!last_rows) {
-        snprintf(err, errlen, "no profile yet");
+        snprintf(err, errlen, "%s", _("no profile yet"));
         return -1;
     }
     if (csv) {
@@ -866,7 +866,7 @@ int profile_export(FILE *f, int csv, char *err, size_t errlen)
     int rc = json_dumpf(o, f, JSON_INDENT(2));
     json_decref(o);
     fputc('\n', f);
-    if (rc != 0) snprintf(err, errlen, "cannot write the JSON");
+    if (rc != 0) snprintf(err, errlen, "%s", _("cannot write the JSON"));
     return rc;
 }
 
