@@ -26,6 +26,14 @@ find_library(CMOCKA_LIBRARY cmocka)
 if(NOT CMOCKA_INCLUDE_DIR OR NOT CMOCKA_LIBRARY)
   list(APPEND _gpulab_missing libcmocka-dev)
 endif()
+# The message catalogs (po/): msgfmt compiles them; xgettext and msgmerge
+# (the same package) refresh them (the pot target, po/update.sh). gettext()
+# itself is the C library's on Debian; Intl finds it (or libintl elsewhere).
+find_program(GPULAB_MSGFMT msgfmt)
+if(NOT GPULAB_MSGFMT)
+  list(APPEND _gpulab_missing gettext)
+endif()
+find_package(Intl REQUIRED)
 if(_gpulab_missing)
   list(JOIN _gpulab_missing " " _pk)
   message(FATAL_ERROR "gpulab needs these Debian packages: ${_pk}\n"

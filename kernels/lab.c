@@ -4,6 +4,7 @@
  * A row never takes the program down: whatever goes wrong ends up as a note
  * in its lab_result (ran = 0) or as the returned message. */
 #include "kernels/family.h"
+#include "kernels/intl.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -131,11 +132,17 @@ static int grid_short(const lab_variant *v, const lab_config *cfg, long long n)
     return per > 0 && cfg->grid < (n + per - 1) / per;
 }
 
+static const char *(*g_translate)(const char *msgid);
+
+void lab_set_translate(const char *(*fn)(const char *msgid)) { g_translate = fn; }
+
+const char *lab_tr(const char *msgid) { return g_translate && msgid && *msgid ? g_translate(msgid) : msgid; }
+
 int lab_validate(const lab_algo *a, const lab_variant *v, const lab_config *cfg, char *msg, size_t len)
 {
     long long n = resolved_n(a, cfg);
     if (n <= 0) {
-        snprintf(msg, len, "n must be at least 1");
+        snprintf(msg, len, "%s", L_("n must be at least 1"));
         return -1;
     }
     unsigned dts = v && v->dtypes ? v->dtypes : a->dtypes;
@@ -146,7 +153,7 @@ int lab_validate(const lab_algo *a, const lab_variant *v, const lab_config *cfg,
                 if (allowed[0]) strncat(allowed, ", ", sizeof allowed - strlen(allowed) - 1);
                 strncat(allowed, dtype_names[i], sizeof allowed - strlen(allowed) - 1);
             }
-        snprintf(msg, len, "%s%s%s works on %s, not %s", a->name, v ? "/" : "", v ? v->name : "",
+        snprintf(msg, len, L_("%s%s%s works on %s, not %s"), a->name, v ? "/" : "", v ? v->name : "",
                  allowed, lab_dtype_name(cfg->dtype));
         return -1;
     }
@@ -154,8 +161,8 @@ int lab_validate(const lab_algo *a, const lab_variant *v, const lab_config *cfg,
     if ((v->flags & LAB_POW2_N) && !is_pow2(n) && !cfg->pad) {
         long long lo = pow2_below(n);
         snprintf(msg, len,
-                 "%s/%s needs n to be a power of two; the nearest are %lld and %lld "
-                 "(or `set pad on` to pad with the largest value)",
+                 L_("%s/%s needs n to be a power of two; the nearest are %lld and %lld "
+                    "(or `set pad on` to pad with the largest value)"),
                  a->name, v->name, lo, lo * 2);
         return -1;
     }
@@ -163,7 +170,7 @@ int lab_validate(const lab_algo *a, const lab_variant *v, const lab_config *cfg,
     if (cfg->block != 0) {
         if (v->flags & LAB_FIXED_BLOCK) {
             if (cfg->block != v->block_default) {
-                snprintf(msg, len, "%s/%s chooses its own block size (%d); use `set block auto`",
+                snprintf(msg, len, L_("%s/%s chooses its own block size (%d); use `set block auto`"),
                          a->name, v->name, v->block_default);
                 return -1;
             }
@@ -171,15 +178,17 @@ int lab_validate(const lab_algo *a, const lab_variant *v, const lab_config *cfg,
             int lo = v->block_min > 0 ? v->block_min : 1, hi = v->block_max > 0 ? v->block_max : 1024;
             long long threads = (long long)cfg->block * (cfg->block_y > 0 ? cfg->block_y : 1);
             if (cfg->block < 1 || threads < lo || threads > hi) {
-                snprintf(msg, len, "block %lld is out of range for %s/%s: allowed %d..%d threads%s",
-                         threads, a->name, v->name, lo, hi,
-                         (v->flags & LAB_POW2_BLOCK) ? ", a power of two" : "");
+                snprintf(msg, len,
+                         (v->flags & LAB_POW2_BLOCK)
+                             ? L_("block %lld is out of range for %s/%s: allowed %d..%d threads, a power of two")
+                             : L_("block %lld is out of range for %s/%s: allowed %d..%d threads"),
+                         threads, a->name, v->name, lo, hi);
                 return -1;
             }
             if ((v->flags & LAB_POW2_BLOCK) && !is_pow2(cfg->block)) {
                 snprintf(msg, len,
-                         "%s/%s needs block to be a power of two in %d..%d "
-                         "(%d is not; try %lld or %lld)",
+                         L_("%s/%s needs block to be a power of two in %d..%d "
+                            "(%d is not; try %lld or %lld)"),
                          a->name, v->name, lo, hi, cfg->block, pow2_below(cfg->block),
                          pow2_below(cfg->block) * 2);
                 return -1;
@@ -188,15 +197,15 @@ int lab_validate(const lab_algo *a, const lab_variant *v, const lab_config *cfg,
     }
     if (cfg->grid != 0) {
         if (v->flags & LAB_FIXED_GRID) {
-            snprintf(msg, len, "%s/%s derives its grid from n; use `set grid auto`", a->name, v->name);
+            snprintf(msg, len, L_("%s/%s derives its grid from n; use `set grid auto`"), a->name, v->name);
             return -1;
         }
         if (cfg->grid < 1 || cfg->grid > 2147483647LL) {
-            snprintf(msg, len, "grid must be 1..2147483647 blocks (or auto), not %lld", cfg->grid);
+            snprintf(msg, len, L_("grid must be 1..2147483647 blocks (or auto), not %lld"), cfg->grid);
             return -1;
         }
         if (cfg->grid_y != 0 && (cfg->grid_y < 1 || cfg->grid_y > 65535)) {
-            snprintf(msg, len, "the grid's y extent must be 1..65535 blocks, not %lld", cfg->grid_y);
+            snprintf(msg, len, L_("the grid's y extent must be 1..65535 blocks, not %lld"), cfg->grid_y);
             return -1;
         }
         /* One thread per element and no grid-stride loop: a grid the user
@@ -205,14 +214,14 @@ int lab_validate(const lab_algo *a, const lab_variant *v, const lab_config *cfg,
         if (grid_short(v, cfg, n) && !(v->flags & LAB_WRONG_ON_PURPOSE)) {
             long long per = grid_per_block(v, cfg);
             snprintf(msg, len,
-                     "%s/%s has no grid-stride loop, so its grid must reach every element: grid "
-                     "%lld reaches %lld of n = %lld; allowed %lld..2147483647 blocks (or auto)",
+                     L_("%s/%s has no grid-stride loop, so its grid must reach every element: grid "
+                        "%lld reaches %lld of n = %lld; allowed %lld..2147483647 blocks (or auto)"),
                      a->name, v->name, cfg->grid, cfg->grid * per, n, (n + per - 1) / per);
             return -1;
         }
     }
     if (cfg->block_y < 0) {
-        snprintf(msg, len, "block's y extent must be 1..1024 threads (or auto), not %d", cfg->block_y);
+        snprintf(msg, len, L_("block's y extent must be 1..1024 threads (or auto), not %d"), cfg->block_y);
         return -1;
     }
     return 0;
@@ -229,7 +238,7 @@ int lab_input_prepare(lab_input *in, const lab_algo *a, const lab_config *cfg, c
     j->algo = a;
     j->n = resolved_n(a, cfg);
     if (j->n <= 0) {
-        snprintf(msg, len, "n must be at least 1");
+        snprintf(msg, len, "%s", L_("n must be at least 1"));
         return -1;
     }
     double need = a->host_bytes ? a->host_bytes(cfg) : 0;
@@ -238,12 +247,12 @@ int lab_input_prepare(lab_input *in, const lab_algo *a, const lab_config *cfg, c
         char nb[32], hb[32];
         lab_fmt_bytes(need, nb, sizeof nb);
         lab_fmt_bytes(have, hb, sizeof hb);
-        snprintf(msg, len, "this input needs %s of host memory and this machine has %s; "
-                 "choose a smaller n", nb, hb);
+        snprintf(msg, len, L_("this input needs %s of host memory and this machine has %s; choose a smaller n"), nb,
+                 hb);
         return -1;
     }
     if (a->prepare(j) != 0) {
-        snprintf(msg, len, "%s", j->err[0] ? j->err : "could not prepare the input");
+        snprintf(msg, len, "%s", j->err[0] ? j->err : L_("could not prepare the input"));
         lab_input_free(in);
         return -1;
     }

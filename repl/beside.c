@@ -10,6 +10,7 @@
  *   "3321858913"          a result -> our row's result (a sum, a total)
  * Rows of another input (the block's pattern is not the last run's) are not
  * compared, and when the sizes differ both are said. */
+#include "repl/i18n.h"
 #include "repl/lesson.h"
 
 #include <ctype.h>
@@ -74,22 +75,22 @@ static const lab_result *find_row(const struct session *s, const char *label)
 static void ours(const lab_result *res, enum meaning m, const char *lecture, char *b, size_t len)
 {
     if (!res->ran) {
-        snprintf(b, len, "not run");
+        snprintf(b, len, "%s", _("not run"));
         return;
     }
     const int sim = res->backend == LAB_BACKEND_SIM;
     switch (m) {
-    case M_TIME: snprintf(b, len, "%.3g ms%s", res->ms, sim ? " (simulator)" : ""); break;
+    case M_TIME: snprintf(b, len, sim ? _("%.3g ms (simulator)") : "%.3g ms", res->ms); break;
     case M_RATE:
         if (res->gbps > 0) snprintf(b, len, "%.1f GB/s", res->gbps);
-        else snprintf(b, len, "- (no GB/s on the simulator)");
+        else snprintf(b, len, "%s", _("- (no GB/s on the simulator)"));
         break;
     case M_RESULT: {
         /* "123000064.0" and "123000064" say the same */
         char *end;
         double lv = strtod(lecture, &end);
         int same = end != lecture && res->result[0] && strtod(res->result, NULL) == lv;
-        snprintf(b, len, "%s%s", res->result[0] ? res->result : "-", same ? " (the same)" : "");
+        snprintf(b, len, same ? _("%s (the same)") : "%s", res->result[0] ? res->result : "-");
         break;
     }
     }
@@ -105,7 +106,7 @@ static int any_sim(const struct session *s)
 void lesson_print_beside(struct session *s, const struct lesson_step *st)
 {
     if (!st || st->nlectures == 0) {
-        out_printf("this step has no lecture numbers to compare with\n");
+        out_printf(_("this step has no lecture numbers to compare with\n"));
         return;
     }
     const char *pattern = s->results_cfg.pattern[0] ? s->results_cfg.pattern : NULL;
@@ -115,7 +116,7 @@ void lesson_print_beside(struct session *s, const struct lesson_step *st)
         const struct lesson_lecture *lc = &st->lectures[k];
         const char *lsize = meta(lc, "size"), *lpat = meta(lc, "pattern");
         const int other_input = lpat && (!pattern || strcmp(lpat, pattern) != 0);
-        const char *hdr[] = {"row", "the lecture", "here"};
+        const char *hdr[] = {_("row"), _("the lecture"), _("here")};
         struct out_table *t = out_table_new(3, hdr, "lrr");
         int matched = 0;
         for (int r = 0; r < lc->nrows; r++) {
@@ -124,7 +125,8 @@ void lesson_print_beside(struct session *s, const struct lesson_step *st)
             char here[LAB_NAME_MAX + 64] = "-";
             const lab_result *res = find_row(s, label);
             if (res && other_input) {
-                snprintf(here, sizeof here, "- (the last run's input is %s)", pattern ? pattern : "another");
+                if (pattern) snprintf(here, sizeof here, _("- (the last run's input is %s)"), pattern);
+                else snprintf(here, sizeof here, "%s", _("- (the last run's input is another)"));
             } else if (res) {
                 ours(res, value_meaning(value), value, here, sizeof here);
                 matched++;
@@ -132,21 +134,21 @@ void lesson_print_beside(struct session *s, const struct lesson_step *st)
             const char *cells[] = {label, value, here};
             out_table_row(t, cells);
         }
-        out_printf("The lecture measured these (%s)", lc->source);
+        out_printf(_("The lecture measured these (%s)"), lc->source);
         if (lsize && !same_size(lsize, size))
-            out_printf("; the lecture's size is %s, the last run's %s", lsize, size);
+            out_printf(_("; the lecture's size is %s, the last run's %s"), lsize, size);
         else if (lsize)
-            out_printf("; both at %s", lsize);
-        if (lpat) out_printf("; %s input", lpat);
+            out_printf(_("; both at %s"), lsize);
+        if (lpat) out_printf(_("; %s input"), lpat);
         out_printf(":\n");
         out_table_print(t);
         out_table_free(t);
         if (!matched && !other_input)
-            out_printf("(no row of the last run matches: run the step's commands first)\n");
+            out_printf(_("(no row of the last run matches: run the step's commands first)\n"));
         else if (other_input)
-            out_printf("(run with `set pattern %s` to compare these)\n", lpat);
+            out_printf(_("(run with `set pattern %s` to compare these)\n"), lpat);
         else if (any_sim(s))
-            out_printf("(simulator times are CPU time of the simulation, not GPU time: compare the "
-                       "order of the rows, not the numbers)\n");
+            out_printf(_("(simulator times are CPU time of the simulation, not GPU time: compare the "
+                         "order of the rows, not the numbers)\n"));
     }
 }

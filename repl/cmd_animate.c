@@ -14,6 +14,7 @@
 #include <readline/readline.h>
 
 #include "repl/cmd.h"
+#include "repl/i18n.h"
 #include "repl/out.h"
 #include "repl/parse.h"
 #include "viz/player.h"
@@ -68,20 +69,20 @@ static int parse_args(struct session *s, int argc, char **argv, anim *an)
                 n = 1; /* `animate vs B`: the current variant against B */
             }
             if (n >= 2 || i + 1 >= argc) {
-                sess_error(s, i, "usage: animate [VARIANT] [vs VARIANT]");
+                sess_error(s, i, _("usage: animate [VARIANT] [vs VARIANT]"));
                 return -1;
             }
             continue;
         }
         if (n >= 2 || (n == 1 && strcmp(argv[i - 1], "vs") != 0)) {
-            sess_error(s, i, "two variants need vs between them: animate [VARIANT] [vs VARIANT]");
+            sess_error(s, i, _("two variants need vs between them: animate [VARIANT] [vs VARIANT]"));
             return -1;
         }
         const char *slash = strchr(name, '/');
         if (slash) {
             size_t l = (size_t)(slash - name);
             if (l == 0 || strncmp(name, s->algo->name, l) != 0 || s->algo->name[l] != '\0') {
-                sess_error(s, i, "animate takes variants of %s; `use ALGO` first to animate another algorithm",
+                sess_error(s, i, _("animate takes variants of %s; `use ALGO` first to animate another algorithm"),
                            s->algo->name);
                 return -1;
             }
@@ -104,10 +105,11 @@ static int check_variant(struct session *s, const anim *a)
 {
     const lab_variant *v = a->v;
     if (v->trace_max_n <= 0) {
-        sess_error(s, a->argi, "%s/%s cannot be animated: %s", s->algo->name, v->name,
-                   v->kind == LAB_ROW_LIB   ? "library code records nothing"
-                   : v->kind == LAB_ROW_CPU ? "it is a CPU row"
-                                            : "it records no trace");
+        sess_error(s, a->argi,
+                   v->kind == LAB_ROW_LIB   ? _("%s/%s cannot be animated: library code records nothing")
+                   : v->kind == LAB_ROW_CPU ? _("%s/%s cannot be animated: it is a CPU row")
+                                            : _("%s/%s cannot be animated: it records no trace"),
+                   s->algo->name, v->name);
         return -1;
     }
     /* n past what can be traced: sess_record_trace plays a small instance */
@@ -131,14 +133,14 @@ static int wants_screen(void)
 
 static enum cmd_status do_animate(struct session *s, int argc, char **argv)
 {
-    if (!s->algo || !s->variant) return sess_error(s, -1, "choose an algorithm first: use ALGO/VARIANT");
+    if (!s->algo || !s->variant) return sess_error(s, -1, _("choose an algorithm first: use ALGO/VARIANT"));
     anim an[VIZ_MAX_SIDES];
     memset(an, 0, sizeof an);
     int n = parse_args(s, argc, argv, an);
     if (n < 0) return CMD_ERROR;
     for (int i = 0; i < n; i++) {
         if (!viz_renderer_find(s->algo->name, an[i].v->name))
-            return sess_error(s, an[i].argi, "there is no animation for %s/%s yet; `trace` prints its steps as text",
+            return sess_error(s, an[i].argi, _("there is no animation for %s/%s yet; `trace` prints its steps as text"),
                               s->algo->name, an[i].v->name);
         if (check_variant(s, &an[i]) != 0) return CMD_ERROR;
     }
@@ -157,15 +159,15 @@ static enum cmd_status do_animate(struct session *s, int argc, char **argv)
             out_note("%s", s->trace_note);
             char nb[32];
             parse_fmt_size(s->cfg.n, nb, sizeof nb);
-            snprintf(small, sizeof small, " (a small instance of n = %s)", nb);
+            snprintf(small, sizeof small, _(" (a small instance of n = %s)"), nb);
         }
         if (an[i].trace.truncated)
-            out_warn("the trace of %s was cut short at its size bound; the last steps are missing",
+            out_warn(_("the trace of %s was cut short at its size bound; the last steps are missing"),
                      an[i].v->name);
         timed_row(s, &an[i]);
         snprintf(an[i].label, sizeof an[i].label, "%s/%s", s->algo->name, an[i].v->name);
         if (lab_interrupted) {
-            st = sess_error(s, -1, "animate interrupted (Ctrl-C)");
+            st = sess_error(s, -1, _("animate interrupted (Ctrl-C)"));
             recorded++;
             goto done;
         }
@@ -180,10 +182,13 @@ static enum cmd_status do_animate(struct session *s, int argc, char **argv)
         rows[i] = an[i].row;
     }
     const lab_trace *t0 = &an[0].trace;
-    char heading[256];
-    snprintf(heading, sizeof heading, "%s%s%s  n = %lld %s%s  on %s", an[0].label, n > 1 ? " vs " : "",
-             n > 1 ? an[1].v->name : "", t0->n, lab_dtype_name(t0->dtype), small,
-             t0->backend == LAB_BACKEND_GPU ? "the GPU" : "the simulator");
+    char heading[256], who[160];
+    if (n > 1) snprintf(who, sizeof who, _("%s vs %s"), an[0].label, an[1].v->name);
+    else snprintf(who, sizeof who, "%s", an[0].label);
+    /* TRANSLATORS: "reduce/sequential  n = 256 int (a small instance of n = 64Mi)  on the GPU" */
+    snprintf(heading, sizeof heading,
+             t0->backend == LAB_BACKEND_GPU ? _("%s  n = %lld %s%s  on the GPU") : _("%s  n = %lld %s%s  on the simulator"),
+             who, t0->n, lab_dtype_name(t0->dtype), small);
     /* s->color is off for --no-color, NO_COLOR, TERM=dumb and pipes alike. */
     viz_player_opts o = {.no_color = !s->color, .rows = rows, .nrows = n, .heading = heading};
 
@@ -192,7 +197,7 @@ static enum cmd_status do_animate(struct session *s, int argc, char **argv)
         out_flush();
         int rc = viz_player_run(sides, n, &o, err, sizeof err);
         if (rc >= 0) shown = 1;
-        else out_note("cannot play full screen (%s); printing the frames instead", err);
+        else out_note(_("cannot play full screen (%s); printing the frames instead"), err);
         /* The window may have been resized while the player had it. */
         if (s->interactive) rl_reset_screen_size();
     }
@@ -201,7 +206,7 @@ static enum cmd_status do_animate(struct session *s, int argc, char **argv)
         text.rows = NULL; /* the table follows, as run prints it */
         text.nrows = 0;
         if (viz_player_print(out_stream(), sides, n, &text, 0) != 0) {
-            st = sess_error(s, -1, "could not write the frames");
+            st = sess_error(s, -1, _("could not write the frames"));
             goto done;
         }
         out_printf("\n");
@@ -232,22 +237,22 @@ const struct cmd cmd_animate[] = {
     {
         .name = "animate",
         .aliases = "watch",
-        .usage = "animate [VARIANT] [vs VARIANT]",
-        .help = "watch the threads work, step by step, beside the timing table",
+        .usage = N_("animate [VARIANT] [vs VARIANT]"),
+        .help = N_("watch the threads work, step by step, beside the timing table"),
         .long_help =
-            "Records what every thread of the chosen variant (or VARIANT) does at the\n"
-            "current n, on the GPU or the simulator, and plays it full screen: the data\n"
-            "at each step, the pairs being combined, busy and idle threads, warps that\n"
-            "diverge, shared-memory bank conflicts, and one sentence on what happens and\n"
-            "why it matters; below, the timing table of the same variant at the same n.\n"
-            "`animate A vs B` plays two variants side by side on the same input, in step.\n"
-            "Keys: space play/pause, right or n next, left or p back, + and - speed,\n"
-            "Home or r restart, End last step, ? help, q or Esc back to the prompt.\n"
-            "Animations are for small inputs: with n above the variant's trace limit\n"
-            "(show lists it) a small instance of the same configuration plays instead,\n"
-            "two blocks of the same block size with the same pattern, and animate says\n"
-            "so; n auto animates 64 elements. When the output is not a terminal, the\n"
-            "frames are printed as text one after another.\n",
+            N_("Records what every thread of the chosen variant (or VARIANT) does at the\n"
+               "current n, on the GPU or the simulator, and plays it full screen: the data\n"
+               "at each step, the pairs being combined, busy and idle threads, warps that\n"
+               "diverge, shared-memory bank conflicts, and one sentence on what happens and\n"
+               "why it matters; below, the timing table of the same variant at the same n.\n"
+               "`animate A vs B` plays two variants side by side on the same input, in step.\n"
+               "Keys: space play/pause, right or n next, left or p back, + and - speed,\n"
+               "Home or r restart, End last step, ? help, q or Esc back to the prompt.\n"
+               "Animations are for small inputs: with n above the variant's trace limit\n"
+               "(show lists it) a small instance of the same configuration plays instead,\n"
+               "two blocks of the same block size with the same pattern, and animate says\n"
+               "so; n auto animates 64 elements. When the output is not a terminal, the\n"
+               "frames are printed as text one after another.\n"),
         .run = do_animate, .screen = 1,
         .complete = CMP_CUSTOM,
         .complete_fn = complete_animate,

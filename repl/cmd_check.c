@@ -15,6 +15,7 @@
 #include <jansson.h>
 
 #include "repl/cmd.h"
+#include "repl/i18n.h"
 #include "repl/out.h"
 #include "program.h"
 #include "repl/puzzle.h"
@@ -77,7 +78,7 @@ struct check_run {
  * in the harness's file, whose first line is the #line directive. */
 static void print_issues(const struct check_run *c, const prog *prg)
 {
-    out_printf("%s cannot run on the simulator:\n", c->shown);
+    out_printf(_("%s cannot run on the simulator:\n"), c->shown);
     for (int i = 0; i < prg->nissues; i++) {
         int line = prg->issues[i].line - 1;
         if (line >= 1 && line <= c->student_lines)
@@ -156,7 +157,7 @@ static void print_diagnostics(const struct check_run *c, const char *text, size_
 
 static void print_values(const char *label, const float *v, int n, int cols)
 {
-    out_printf("  %-9s", label);
+    out_printf("  %s", out_pad(label, 9));
     for (int i = 0; i < n; i++) {
         if (cols > 1 && i && i % cols == 0) out_printf(" |");
         if (puzzle_is_unwritten(v[i])) out_printf(" %5s", "-");
@@ -188,7 +189,7 @@ static json_t *verdict_json(const struct check_run *c, enum prog_mode backend)
 static int check_on(struct session *s, const struct check_run *c, prog *prg, enum prog_mode backend,
                     const char *outfile)
 {
-    const char *bname = backend == PROG_GPU ? "the GPU" : "the simulator";
+    const char *bname = backend == PROG_GPU ? _("the GPU") : _("the simulator");
     prog_options o;
     memset(&o, 0, sizeof o);
     o.backend = backend;
@@ -201,7 +202,7 @@ static int check_on(struct session *s, const struct check_run *c, prog *prg, enu
     o.argv = argv;
     o.interrupt = &lab_interrupted;
     unlink(outfile);
-    if (s->interactive && !s->json) out_progress("  building and running %s on %s...", c->shown, bname);
+    if (s->interactive && !s->json) out_progress(_("  building and running %s on %s..."), c->shown, bname);
     prog_result r;
     int rc = prog_run(prg, &o, &r);
     out_progress_clear();
@@ -217,10 +218,10 @@ static int check_on(struct session *s, const struct check_run *c, prog *prg, enu
         if (strstr(r.msg, HARNESS_NAME)) {
             char launch[256];
             puzzle_launch_text(p, launch, sizeof launch);
-            out_printf("(gpulab's harness calls %s: keep the kernel's name and parameters as the skeleton "
-                       "has them)\n", launch);
+            out_printf(_("(gpulab's harness calls %s: keep the kernel's name and parameters as the skeleton "
+                         "has them)\n"), launch);
         }
-        sess_error(s, -1, "%s did not compile for %s", c->shown, bname);
+        sess_error(s, -1, _("%s did not compile for %s"), c->shown, bname);
         prog_result_free(&r);
         return -1;
     }
@@ -228,19 +229,21 @@ static int check_on(struct session *s, const struct check_run *c, prog *prg, enu
     if (r.err_len) print_diagnostics(c, r.err, r.err_len);
     if (r.fault[0] && !(r.err && strstr(r.err, r.fault))) print_diagnostics(c, r.fault, strlen(r.fault));
     if (r.interrupted) {
-        out_printf("stopped by Ctrl-C\n");
+        out_printf(_("stopped by Ctrl-C\n"));
         prog_result_free(&r);
         return -1;
     }
     if (r.timed_out || r.signal || r.exit_code != 0) {
-        /* a verdict too: the kernel did not get to an answer */
+        /* a verdict too: the kernel did not get to an answer (in English
+         * for --json, which scripts read; translated on the screen) */
         char why[PROG_MSG_MAX + 128];
-        if (r.timed_out)
-            snprintf(why, sizeof why, "it ran past the time limit of %g s (a loop that never ends?)", o.time_limit);
-        else if (r.signal)
-            snprintf(why, sizeof why, "%s", r.msg[0] ? r.msg : "the program crashed");
-        else
-            snprintf(why, sizeof why, "the launch failed (the simulator's message above says why)");
+        const char *fmt = r.timed_out ? N_("it ran past the time limit of %g s (a loop that never ends?)")
+                          : r.signal  ? (r.msg[0] ? "%s" : N_("the program crashed"))
+                                      : N_("the launch failed (the simulator's message above says why)");
+        const char *tr = s->json ? fmt : _(fmt);
+        if (r.timed_out) snprintf(why, sizeof why, tr, o.time_limit);
+        else if (r.signal && r.msg[0]) snprintf(why, sizeof why, "%s", r.msg);
+        else snprintf(why, sizeof why, "%s", tr);
         if (s->json) {
             json_t *j = verdict_json(c, backend);
             json_object_set_new(j, "pass", json_false());
@@ -248,7 +251,7 @@ static int check_on(struct session *s, const struct check_run *c, prog *prg, enu
             json_object_set_new(j, "why", json_string(why));
             out_json(j);
         } else {
-            out_printf("%snot yet%s on %s: %s\n", out_color(OUT_ERROR), out_color(OUT_RESET), bname, why);
+            out_printf(_("%snot yet%s on %s: %s\n"), out_color(OUT_ERROR), out_color(OUT_RESET), bname, why);
         }
         prog_result_free(&r);
         return 0;
@@ -259,7 +262,7 @@ static int check_on(struct session *s, const struct check_run *c, prog *prg, enu
     size_t len = 0;
     char *raw = puzzle_read_file(outfile, &len);
     if (!got || !raw || len != (size_t)n * sizeof(float)) {
-        sess_error(s, -1, "the harness wrote no output on %s", bname);
+        sess_error(s, -1, _("the harness wrote no output on %s"), bname);
         free(raw);
         free(got);
         return -1;
@@ -288,24 +291,25 @@ static int check_on(struct session *s, const struct check_run *c, prog *prg, enu
     }
     char idx[64];
     if (v.pass) {
-        out_printf("%spass%s on %s: all %d element%s of %s right\n", out_color(OUT_GOOD), out_color(OUT_RESET), bname,
-                   n, n == 1 ? "" : "s", puzzle_out(p)->name);
+        out_printf(ngettext("%spass%s on %s: all %d element of %s right\n", "%spass%s on %s: all %d elements of %s right\n",
+                            (unsigned long)n),
+                   out_color(OUT_GOOD), out_color(OUT_RESET), bname, n, puzzle_out(p)->name);
     } else {
         puzzle_index_text(p, v.first, idx, sizeof idx);
-        out_printf("%snot yet%s on %s: %s: expected %g, ", out_color(OUT_ERROR), out_color(OUT_RESET), bname, idx,
+        out_printf(_("%snot yet%s on %s: %s: expected %g, "), out_color(OUT_ERROR), out_color(OUT_RESET), bname, idx,
                    v.expected);
-        if (v.unwritten) out_printf("got nothing (never written)\n");
-        else out_printf("got %g\n", v.got);
-        out_printf("  %d of %d element%s wrong", v.nwrong, n, n == 1 ? "" : "s");
-        if (v.nunwritten) out_printf(", %d never written", v.nunwritten);
+        if (v.unwritten) out_printf(_("got nothing (never written)\n"));
+        else out_printf(_("got %g\n"), v.got);
+        out_printf(ngettext("  %d of %d element wrong", "  %d of %d elements wrong", (unsigned long)n), v.nwrong, n);
+        if (v.nunwritten) out_printf(_(", %d never written"), v.nunwritten);
         out_printf("\n");
         if (n <= 36) {
             float *want = malloc((size_t)n * sizeof *want);
             if (want) {
                 puzzle_expected(p, want);
                 int cols = puzzle_out(p)->rows > 1 ? puzzle_out(p)->cols : 0;
-                print_values("expected", want, n, cols);
-                print_values("got", got, n, cols);
+                print_values(_("expected"), want, n, cols);
+                print_values(_("got"), got, n, cols);
                 free(want);
             }
         }
@@ -318,27 +322,27 @@ static void print_brief_line(const struct puzzle *p, const char *file)
 {
     char launch[256];
     puzzle_launch_text(p, launch, sizeof launch);
-    out_printf("%sPuzzle %d: %s%s  %s  %s\n", out_color(OUT_BOLD), p->number, p->title, out_color(OUT_RESET), file,
+    out_printf(_("%sPuzzle %d: %s%s  %s  %s\n"), out_color(OUT_BOLD), p->number, _(p->title), out_color(OUT_RESET), file,
                launch);
 }
 
 /* After the verdict: the limits, what next, what to watch. */
 static void after_check(const struct puzzle *p, int passed, const char *file)
 {
-    out_printf("%slimits: not checked in this build (a student's kernel is not built with the simulator's "
-               "record of memory accesses yet)%s\n", out_color(OUT_DIM), out_color(OUT_RESET));
+    out_printf(_("%slimits: not checked in this build (a student's kernel is not built with the simulator's "
+                 "record of memory accesses yet)%s\n"), out_color(OUT_DIM), out_color(OUT_RESET));
     int n;
     puzzle_all(&n);
     if (passed && p->number < n)
-        out_printf("solved. Next: `puzzle %d`.\n", p->number + 1);
+        out_printf(_("solved. Next: `puzzle %d`.\n"), p->number + 1);
     else if (passed)
-        out_printf("solved: that was the last puzzle.\n");
+        out_printf(_("solved: that was the last puzzle.\n"));
     else
-        out_printf("edit %s and type `check` again.\n", file);
+        out_printf(_("edit %s and type `check` again.\n"), file);
     if (puzzle_line() > 0)
-        out_printf("`code` shows %s with line %d highlighted.\n", file, puzzle_line());
+        out_printf(_("`code` shows %s with line %d highlighted.\n"), file, puzzle_line());
     if (p->watch) {
-        out_printf("%swatch gpulab's own kernel of this idea: `use %s` then `animate`%s\n", out_color(OUT_DIM),
+        out_printf(_("%swatch gpulab's own kernel of this idea: `use %s` then `animate`%s\n"), out_color(OUT_DIM),
                    p->watch, out_color(OUT_RESET));
     }
 }
@@ -348,12 +352,12 @@ static int check_target(struct session *s, int argc, char **argv, const struct p
                         size_t filelen)
 {
     if (argc > 3) {
-        sess_error(s, 3, "usage: check [N|NAME|FILE.cu] (or check N FILE.cu)");
+        sess_error(s, 3, _("usage: check [N|NAME|FILE.cu] (or check N FILE.cu)"));
         return -1;
     }
     if (argc == 1) {
         if (!puzzle_current()) {
-            sess_error(s, -1, "which puzzle? `puzzle N` writes one; `check N` or `check FILE.cu` checks it");
+            sess_error(s, -1, _("which puzzle? `puzzle N` writes one; `check N` or `check FILE.cu` checks it"));
             return -1;
         }
         *p = puzzle_current();
@@ -365,7 +369,7 @@ static int check_target(struct session *s, int argc, char **argv, const struct p
     int is_file = strchr(a, '/') || (al > 3 && strcmp(a + al - 3, ".cu") == 0);
     if (argc == 3) {
         if (!(*p = puzzle_find(a))) {
-            sess_error(s, 1, "no puzzle \"%s\" (`puzzle` lists them)", a);
+            sess_error(s, 1, _("no puzzle \"%s\" (`puzzle` lists them)"), a);
             return -1;
         }
         snprintf(file, filelen, "%s", argv[2]);
@@ -374,10 +378,10 @@ static int check_target(struct session *s, int argc, char **argv, const struct p
     *p = puzzle_find(a);
     if (!*p) {
         if (is_file)
-            sess_error(s, 1, "cannot tell which puzzle %s is: name it like its skeleton (puzzles/03-guard.cu), "
-                             "or say check N %s", a, a);
+            sess_error(s, 1, _("cannot tell which puzzle %s is: name it like its skeleton (puzzles/03-guard.cu), "
+                               "or say check N %s"), a, a);
         else
-            sess_error(s, 1, "no puzzle \"%s\" (`puzzle` lists them)", a);
+            sess_error(s, 1, _("no puzzle \"%s\" (`puzzle` lists them)"), a);
         return -1;
     }
     if (is_file) snprintf(file, filelen, "%s", a);
@@ -396,15 +400,15 @@ static enum cmd_status do_check(struct session *s, int argc, char **argv)
     char *text = puzzle_read_file(file, &len);
     if (!text) {
         if (errno == ENOENT)
-            return sess_error(s, argc > 1 ? argc - 1 : -1, "there is no %s here: `puzzle %d` writes it", file,
+            return sess_error(s, argc > 1 ? argc - 1 : -1, _("there is no %s here: `puzzle %d` writes it"), file,
                               p->number);
-        return sess_error(s, argc > 1 ? argc - 1 : -1, "cannot read %s: %s", file, strerror(errno));
+        return sess_error(s, argc > 1 ? argc - 1 : -1, _("cannot read %s: %s"), file, strerror(errno));
     }
     char abs[PATH_MAX], dir[PATH_MAX], combined[PATH_MAX + 64], outfile[PATH_MAX + 64], stem[64];
     if (!realpath(file, abs)) snprintf(abs, sizeof abs, "%s", file);
     if (work_dir(dir, sizeof dir) != 0) {
         free(text);
-        return sess_error(s, -1, "cannot make a folder for the harness: %s", strerror(errno));
+        return sess_error(s, -1, _("cannot make a folder for the harness: %s"), strerror(errno));
     }
     puzzle_stem(p, stem, sizeof stem);
     snprintf(combined, sizeof combined, "%s/%s.cu", dir, stem);
@@ -424,7 +428,7 @@ static enum cmd_status do_check(struct session *s, int argc, char **argv)
     char msg[2048];
     int opened = 0;
     if (!wrote) {
-        st = sess_error(s, -1, "cannot write the harness in %s: %s", dir, strerror(errno));
+        st = sess_error(s, -1, _("cannot write the harness in %s: %s"), dir, strerror(errno));
         goto done;
     }
     if (prog_open(&prg, combined, msg, sizeof msg) != 0) {
@@ -443,10 +447,10 @@ static enum cmd_status do_check(struct session *s, int argc, char **argv)
         if (prog_gpu_available(why, sizeof why))
             backs[nb++] = PROG_GPU;
         else if (!gpu_note_shown++)
-            out_note("checked on the simulator only: %s", why);
+            out_note(_("checked on the simulator only: %s"), why);
     }
     if (nb == 0) {
-        st = sess_error(s, -1, "backend is gpu but %s; set backend auto checks on the simulator", why);
+        st = sess_error(s, -1, _("backend is gpu but %s; set backend auto checks on the simulator"), why);
         goto done;
     }
     int all = 1, ran = 0;
@@ -476,18 +480,18 @@ done:
 const struct cmd cmd_check_group[] = {
     {
         .name = "check",
-        .usage = "check [N|NAME|FILE.cu] | check N FILE.cu",
-        .help = "compile and run a puzzle's kernel, compare with the reference",
+        .usage = N_("check [N|NAME|FILE.cu] | check N FILE.cu"),
+        .help = N_("compile and run a puzzle's kernel, compare with the reference"),
         .long_help =
-            "Compiles puzzles/NN-name.cu (the puzzle last named by puzzle or check, or\n"
-            "the one given) inside gpulab's harness, which supplies the inputs, the\n"
-            "launch and main, and runs it on the simulator in a child process (with a\n"
-            "time limit, race-check on), and on the GPU too when there is one. Says\n"
-            "pass, or the first wrong element with the value expected and the value\n"
-            "written, and prints every diagnostic with the line of your file. A wrong\n"
-            "answer is a verdict, not an error; a file that does not compile or run is\n"
-            "an error. Progress is kept with the lessons'. With --json, one object per\n"
-            "backend with the whole output.\n",
+            N_("Compiles puzzles/NN-name.cu (the puzzle last named by puzzle or check, or\n"
+               "the one given) inside gpulab's harness, which supplies the inputs, the\n"
+               "launch and main, and runs it on the simulator in a child process (with a\n"
+               "time limit, race-check on), and on the GPU too when there is one. Says\n"
+               "pass, or the first wrong element with the value expected and the value\n"
+               "written, and prints every diagnostic with the line of your file. A wrong\n"
+               "answer is a verdict, not an error; a file that does not compile or run is\n"
+               "an error. Progress is kept with the lessons'. With --json, one object per\n"
+               "backend with the whole output.\n"),
         .run = do_check,
         .complete = CMP_CUSTOM,
         .complete_fn = puzzle_complete,

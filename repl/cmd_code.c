@@ -20,6 +20,7 @@
 
 #include "viz/canvas.h"
 #include "repl/cmd.h"
+#include "repl/i18n.h"
 #include "repl/out.h"
 #include "repl/puzzle.h"
 #include "viz/render_code.h"
@@ -120,9 +121,9 @@ static enum cmd_status show_kernel(struct session *s, const char *name, int hl, 
     size_t len;
     int from, to;
     if (find_kernel(name, &text, &len, path, sizeof path, &from, &to) != 0)
-        return sess_error(s, argi, "no kernel %s in gpulab's kernels/ source", name);
+        return sess_error(s, argi, _("no kernel %s in gpulab's kernels/ source"), name);
     char title[PATH_MAX + 160];
-    snprintf(title, sizeof title, "%s · %s, lines %d-%d", name, path, from, to);
+    snprintf(title, sizeof title, _("%s · %s, lines %d-%d"), name, path, from, to);
     show(s, title, text, len, from, to, hl);
     free(text);
     return CMD_OK;
@@ -132,7 +133,7 @@ static enum cmd_status show_file(struct session *s, const char *file, int hl, in
 {
     size_t len;
     char *text = puzzle_read_file(file, &len);
-    if (!text) return sess_error(s, argi, "cannot read %s: %s", file, strerror(errno));
+    if (!text) return sess_error(s, argi, _("cannot read %s: %s"), file, strerror(errno));
     char title[PATH_MAX + 8];
     snprintf(title, sizeof title, "%s", file);
     show(s, title, text, len, 0, 0, hl);
@@ -144,13 +145,13 @@ static enum cmd_status show_file(struct session *s, const char *file, int hl, in
 static enum cmd_status show_variant(struct session *s, const lab_variant *v, int hl, int argi)
 {
     if (v->kind != LAB_ROW_KERNEL)
-        return sess_error(s, argi, "%s is not a kernel of gpulab's (a CPU or library row): it has no source here",
+        return sess_error(s, argi, _("%s is not a kernel of gpulab's (a CPU or library row): it has no source here"),
                           v->name);
     lab_trace t;
     lab_result r;
     char err[LAB_ERR_MAX];
     if (sess_record_trace(s, v, &t, &r, err, sizeof err) != 0)
-        return sess_error(s, argi, "cannot tell which kernels %s launches: %s", v->name, err);
+        return sess_error(s, argi, _("cannot tell which kernels %s launches: %s"), v->name, err);
     enum cmd_status st = CMD_OK;
     int shown = 0;
     for (int i = 0; i < t.nlaunches && st == CMD_OK; i++) {
@@ -161,7 +162,7 @@ static enum cmd_status show_variant(struct session *s, const lab_variant *v, int
         shown++;
     }
     lab_trace_free(&t);
-    if (st == CMD_OK && !shown) return sess_error(s, argi, "%s launched no kernel", v->name);
+    if (st == CMD_OK && !shown) return sess_error(s, argi, _("%s launched no kernel"), v->name);
     return st;
 }
 
@@ -177,18 +178,18 @@ static int is_file_arg(const char *a)
 
 static enum cmd_status do_code(struct session *s, int argc, char **argv)
 {
-    if (argc > 3) return sess_error(s, 3, "usage: code [VARIANT|KERNEL|FILE.cu] [LINE]");
+    if (argc > 3) return sess_error(s, 3, _("usage: code [VARIANT|KERNEL|FILE.cu] [LINE]"));
     int hl = 0;
     if (argc == 3) {
         char *end;
         long l = strtol(argv[2], &end, 10);
-        if (*end || l < 1 || l > 1000000) return sess_error(s, 2, "a line number, 1 or more");
+        if (*end || l < 1 || l > 1000000) return sess_error(s, 2, _("a line number, 1 or more"));
         hl = (int)l;
     }
     if (argc == 1) {
         char file[PATH_MAX];
         if (puzzle_current_file(file, sizeof file) == 0) return show_file(s, file, puzzle_line(), -1);
-        if (!s->variant) return sess_error(s, -1, "nothing chosen: code VARIANT, code KERNEL or code FILE.cu");
+        if (!s->variant) return sess_error(s, -1, _("nothing chosen: code VARIANT, code KERNEL or code FILE.cu"));
         return show_variant(s, s->variant, 0, -1);
     }
     const char *what = argv[1];
@@ -199,7 +200,7 @@ static enum cmd_status do_code(struct session *s, int argc, char **argv)
         char algo[LAB_NAME_MAX];
         snprintf(algo, sizeof algo, "%.*s", (int)(slash - what), what);
         const lab_algo *a = lab_algo_find(algo);
-        if (!a) return sess_error(s, 1, "no algorithm %s (list shows them)", algo);
+        if (!a) return sess_error(s, 1, _("no algorithm %s (list shows them)"), algo);
         const lab_variant *v = sess_find_variant(a, slash + 1, err, sizeof err);
         if (!v) return sess_error(s, 1, "%s", err);
         const lab_algo *old_a = s->algo;
@@ -229,17 +230,17 @@ static void complete_code(struct session *s, int argc, char **argv, const char *
 const struct cmd cmd_code_group[] = {
     {
         .name = "code",
-        .usage = "code [VARIANT|KERNEL|FILE.cu] [LINE]",
-        .help = "show a kernel's source with line numbers, LINE highlighted",
+        .usage = N_("code [VARIANT|KERNEL|FILE.cu] [LINE]"),
+        .help = N_("show a kernel's source with line numbers, LINE highlighted"),
         .long_help =
-            "code VARIANT shows the kernels a built-in variant launches, from gpulab's\n"
-            "kernels/ source (ALGO/VARIANT for another algorithm); code KERNEL one kernel\n"
-            "function by name; code FILE.cu a file. LINE is highlighted (and kept in\n"
-            "view). code alone shows the puzzle you are working on (with the line the\n"
-            "last check's first diagnostic named), else the current variant. Keywords,\n"
-            "CUDA's thread and block indices, barriers, shuffles and atomics, comments,\n"
-            "strings and numbers have their own styles; without colour the highlighted\n"
-            "line is reversed and marked with a triangle.\n",
+            N_("code VARIANT shows the kernels a built-in variant launches, from gpulab's\n"
+               "kernels/ source (ALGO/VARIANT for another algorithm); code KERNEL one kernel\n"
+               "function by name; code FILE.cu a file. LINE is highlighted (and kept in\n"
+               "view). code alone shows the puzzle you are working on (with the line the\n"
+               "last check's first diagnostic named), else the current variant. Keywords,\n"
+               "CUDA's thread and block indices, barriers, shuffles and atomics, comments,\n"
+               "strings and numbers have their own styles; without colour the highlighted\n"
+               "line is reversed and marked with a triangle.\n"),
         .run = do_code,
         .complete = CMP_CUSTOM,
         .complete_fn = complete_code,

@@ -3,19 +3,20 @@
 #include <string.h>
 
 #include "repl/cmd.h"
+#include "repl/i18n.h"
 #include "repl/out.h"
 #include "repl/session.h"
 
 static void help_one(struct session *s, const struct cmd *c)
 {
-    out_printf("%susage:%s %s\n", out_color(OUT_BOLD), out_color(OUT_RESET),
-               c->usage ? c->usage : c->name);
-    if (c->aliases && *c->aliases) out_printf("aliases: %s\n", c->aliases);
+    out_printf(_("%susage:%s %s\n"), out_color(OUT_BOLD), out_color(OUT_RESET),
+               c->usage ? _(c->usage) : c->name);
+    if (c->aliases && *c->aliases) out_printf(_("aliases: %s\n"), c->aliases);
     out_printf("\n");
-    out_wrapped(c->help ? c->help : "", 0, 0);
+    out_wrapped(c->help ? _(c->help) : "", 0, 0);
     if (c->long_help && *c->long_help) {
         out_printf("\n");
-        out_wrapped(c->long_help, 0, 0);
+        out_wrapped(_(c->long_help), 0, 0);
     }
     if (c->more_help) {
         out_printf("\n");
@@ -25,7 +26,7 @@ static void help_one(struct session *s, const struct cmd *c)
 
 static enum cmd_status cmd_help(struct session *s, int argc, char **argv)
 {
-    if (argc > 2) return sess_error(s, 2, "help takes one command name at most");
+    if (argc > 2) return sess_error(s, 2, _("help takes one command name at most"));
     if (argc == 2) {
         char err[512];
         const struct cmd *c = cmd_find(argv[1], err, sizeof err);
@@ -36,29 +37,32 @@ static enum cmd_status cmd_help(struct session *s, int argc, char **argv)
     int w = 0;
     for (int i = 0; cmd_at(i); i++) {
         const struct cmd *c = cmd_at(i);
-        int l = (int)strlen(c->usage ? c->usage : c->name);
+        const char *u = c->usage ? _(c->usage) : c->name;
+        int l = out_text_width(u, strlen(u));
         if (l > w) w = l;
     }
     if (w > 22) w = 22;
-    out_printf("Commands (any unique prefix works; help COMMAND says more):\n");
+    out_printf(_("Commands (any unique prefix works; help COMMAND says more):\n"));
     for (int g = 0; cmd_groups[g]; g++) {
         for (const struct cmd *c = cmd_groups[g]; c->name; c++) {
-            const char *u = c->usage ? c->usage : c->name;
-            if ((int)strlen(u) > w) {
+            const char *u = c->usage ? _(c->usage) : c->name;
+            const char *h = c->help ? _(c->help) : "";
+            int l = out_text_width(u, strlen(u));
+            if (l > w) {
                 out_printf("  %s\n", u);
-                out_wrapf(w + 4, w + 4, "%s", c->help ? c->help : "");
+                out_wrapf(w + 4, w + 4, "%s", h);
             } else {
-                out_wrapf(2, w + 4, "%-*s  %s", w, u, c->help ? c->help : "");
+                out_wrapf(2, w + 4, "%s%*s  %s", u, w - l, "", h); /* padded by columns, not bytes */
             }
         }
     }
-    out_printf("\nSeveral commands on one line are separated by ';'; '#' starts a comment.\n");
+    out_printf(_("\nSeveral commands on one line are separated by ';'; '#' starts a comment.\n"));
     return CMD_OK;
 }
 
 static enum cmd_status cmd_quit(struct session *s, int argc, char **argv)
 {
-    if (argc > 1) return sess_error(s, 1, "quit takes no arguments");
+    if (argc > 1) return sess_error(s, 1, _("quit takes no arguments"));
     s->quit = 1;
     return CMD_QUIT;
 }
@@ -72,12 +76,12 @@ static enum cmd_status cmd_echo(struct session *s, int argc, char **argv)
 
 static enum cmd_status cmd_source(struct session *s, int argc, char **argv)
 {
-    if (argc != 2) return sess_error(s, argc < 2 ? 1 : 2, "usage: source FILE");
+    if (argc != 2) return sess_error(s, argc < 2 ? 1 : 2, _("usage: source FILE"));
     FILE *f = fopen(argv[1], "r");
-    if (!f) return sess_error(s, 1, "cannot open %s: %s", argv[1], strerror(errno));
+    if (!f) return sess_error(s, 1, _("cannot open %s: %s"), argv[1], strerror(errno));
     fclose(f);
     if (s->depth >= SESS_MAX_DEPTH)
-        return sess_error(s, 1, "scripts nested more than %d deep (does %s source itself?)",
+        return sess_error(s, 1, _("scripts nested more than %d deep (does %s source itself?)"),
                           SESS_MAX_DEPTH, argv[1]);
     /* The script's errors are reported and counted where they happen. */
     enum cmd_status st = sess_run_file(s, argv[1]);
@@ -88,37 +92,37 @@ const struct cmd cmd_core[] = {
     {
         .name = "help",
         .aliases = "?",
-        .usage = "help [COMMAND]",
-        .help = "list the commands, or explain one",
-        .long_help = "Without an argument, lists every command with one line about it.\n"
-                     "With a command name (or a unique prefix of one), shows its usage and\n"
-                     "a longer explanation.\n",
+        .usage = N_("help [COMMAND]"),
+        .help = N_("list the commands, or explain one"),
+        .long_help = N_("Without an argument, lists every command with one line about it.\n"
+                        "With a command name (or a unique prefix of one), shows its usage and\n"
+                        "a longer explanation.\n"),
         .run = cmd_help,
         .complete = CMP_COMMAND,
     },
     {
         .name = "source",
         .aliases = ".",
-        .usage = "source FILE",
-        .help = "run the commands in FILE, as if typed",
-        .long_help = "Reads FILE line by line and runs each line. Lines may hold several\n"
-                     "commands separated by ';'; '#' starts a comment. Errors name the line\n"
-                     "(\"line N of FILE\") and the script goes on, unless gpulab was started\n"
-                     "with --bail. A quit in the file ends gpulab.\n",
+        .usage = N_("source FILE"),
+        .help = N_("run the commands in FILE, as if typed"),
+        .long_help = N_("Reads FILE line by line and runs each line. Lines may hold several\n"
+                        "commands separated by ';'; '#' starts a comment. Errors name the line\n"
+                        "(\"line N of FILE\") and the script goes on, unless gpulab was started\n"
+                        "with --bail. A quit in the file ends gpulab.\n"),
         .run = cmd_source, .screen = 1,
         .complete = CMP_FILE,
     },
     {
         .name = "echo",
-        .usage = "echo [TEXT...]",
-        .help = "print the words given (useful in scripts and lessons)",
+        .usage = N_("echo [TEXT...]"),
+        .help = N_("print the words given (useful in scripts and lessons)"),
         .run = cmd_echo,
     },
     {
         .name = "quit",
         .aliases = "exit",
         .usage = "quit",
-        .help = "leave gpulab (Ctrl-D at the prompt does the same)",
+        .help = N_("leave gpulab (Ctrl-D at the prompt does the same)"),
         .run = cmd_quit, .screen = 1,
     },
     {0},

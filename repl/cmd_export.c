@@ -9,6 +9,7 @@
 #include "repl/cmd_profile.h"
 #include "repl/cmd_sweep.h"
 #include "viz/export.h"
+#include "repl/i18n.h"
 #include "repl/out.h"
 #include "repl/safefile.h"
 #include "repl/session.h"
@@ -27,7 +28,7 @@ static int results_are_sweep(const struct session *s, const sweep_data *d)
 static enum cmd_status do_export(struct session *s, int argc, char **argv)
 {
     if (argc != 2 && argc != 4)
-        return sess_error(s, argc < 2 ? 1 : 2, "usage: export FILE.csv|FILE.json|FILE.svg|FILE.png|FILE.pdf [--width N]");
+        return sess_error(s, argc < 2 ? 1 : 2, _("usage: export FILE.csv|FILE.json|FILE.svg|FILE.png|FILE.pdf [--width N]"));
     const char *path = argv[1];
     const char *dot = strrchr(path, '.');
     if (dot && strchr(dot, '/')) dot = NULL;
@@ -35,18 +36,18 @@ static enum cmd_status do_export(struct session *s, int argc, char **argv)
     long long width = 0;
     if (argc == 4) {
         if (strcmp(argv[2], "--width") != 0 && strcmp(argv[2], "width") != 0)
-            return sess_error(s, 2, "expected --width N here (usage: export FILE [--width N])");
+            return sess_error(s, 2, _("expected --width N here (usage: export FILE [--width N])"));
         if (parse_size(argv[3], 100, 16000, &width, err, sizeof err) != 0)
-            return sess_error(s, 3, "--width: %s (pixels across for PNG, points for SVG and PDF)", err);
+            return sess_error(s, 3, _("--width: %s (pixels across for PNG, points for SVG and PDF)"), err);
         if (viz_export_format(path) == VIZ_EXPORT_NONE)
-            return sess_error(s, 2, "--width is for pictures (.svg, .png, .pdf); tables have no width");
+            return sess_error(s, 2, _("--width is for pictures (.svg, .png, .pdf); tables have no width"));
     }
     if (viz_export_format(path) != VIZ_EXPORT_NONE) {
         int rows = 0;
         const char *what = NULL;
         const canvas *c = viz_export_latest(&rows, &what);
         if (!c)
-            return sess_error(s, 1, "there is no picture yet: a sweep draws a plot, and animate shows frames");
+            return sess_error(s, 1, _("there is no picture yet: a sweep draws a plot, and animate shows frames"));
         struct safefile w;
         if (sess_open_output(s, &w, path, err, sizeof err) != 0) return sess_error(s, 1, "%s", err);
         if (viz_export_latest_write(path, w.f, (int)width, err, sizeof err) != 0) {
@@ -54,13 +55,14 @@ static enum cmd_status do_export(struct session *s, int argc, char **argv)
             return sess_error(s, 1, "%s", err);
         }
         if (safefile_commit(&w, err, sizeof err) != 0) return sess_error(s, 1, "%s", err);
-        if (!s->json) out_printf("wrote %s%s: %s\n", out_vis(path), w.replaced ? " (it replaces the old file)" : "", what);
+        if (!s->json)
+            out_printf(_("wrote %s%s: %s\n"), out_vis(path), w.replaced ? _(" (it replaces the old file)") : "", what);
         return CMD_OK;
     }
     int csv = dot && strcasecmp(dot, ".csv") == 0, json = dot && strcasecmp(dot, ".json") == 0;
     if (!csv && !json)
-        return sess_error(s, 1, "export writes .csv or .json (the last table or sweep) and .svg, .png or "
-                                ".pdf (the last plot or animation frame)");
+        return sess_error(s, 1, _("export writes .csv or .json (the last table or sweep) and .svg, .png or "
+                                  ".pdf (the last plot or animation frame)"));
     if (profile_export_owns(s)) {
         struct safefile pw;
         if (sess_open_output(s, &pw, path, err, sizeof err) != 0) return sess_error(s, 1, "%s", err);
@@ -70,13 +72,14 @@ static enum cmd_status do_export(struct session *s, int argc, char **argv)
         }
         if (safefile_commit(&pw, err, sizeof err) != 0) return sess_error(s, 1, "%s", err);
         if (!s->json)
-            out_printf("wrote %s%s: the last profile\n", out_vis(path), pw.replaced ? " (it replaces the old file)" : "");
+            out_printf(_("wrote %s%s: the last profile\n"), out_vis(path),
+                       pw.replaced ? _(" (it replaces the old file)") : "");
         return CMD_OK;
     }
     const sweep_data *d = sweep_last();
     int sweep = results_are_sweep(s, d);
     if (!sweep && s->nresults == 0)
-        return sess_error(s, 1, "nothing to export yet: run, compare or sweep first");
+        return sess_error(s, 1, _("nothing to export yet: run, compare or sweep first"));
     struct safefile w;
     if (sess_open_output(s, &w, path, err, sizeof err) != 0) return sess_error(s, 1, "%s", err);
     FILE *f = w.f;
@@ -91,19 +94,21 @@ static enum cmd_status do_export(struct session *s, int argc, char **argv)
                                  sizeof err);
     if (rc != 0) {
         /* the stream's own error is the more exact one (a full disk) */
-        if (w.err) snprintf(err, sizeof err, "cannot write %s: %s", path, strerror(w.err));
+        if (w.err) snprintf(err, sizeof err, _("cannot write %s: %s"), path, strerror(w.err));
         safefile_abort(&w);
         return sess_error(s, 1, "%s", err);
     }
     if (safefile_commit(&w, err, sizeof err) != 0) return sess_error(s, 1, "%s", err);
     if (!s->json) {
-        const char *again = w.replaced ? " (it replaces the old file)" : "";
+        const char *again = w.replaced ? _(" (it replaces the old file)") : "";
         if (sweep)
-            out_printf("wrote %s%s: the sweep of %s, %d points\n", out_vis(path), again, sweep_axis_name(d->axis),
-                       d->npoints);
+            out_printf(ngettext("wrote %s%s: the sweep of %s, %d point\n", "wrote %s%s: the sweep of %s, %d points\n",
+                                (unsigned long)d->npoints),
+                       out_vis(path), again, sweep_axis_name(d->axis), d->npoints);
         else
-            out_printf("wrote %s%s: the last table, %d row%s\n", out_vis(path), again, s->nresults,
-                       s->nresults == 1 ? "" : "s");
+            out_printf(ngettext("wrote %s%s: the last table, %d row\n", "wrote %s%s: the last table, %d rows\n",
+                                (unsigned long)s->nresults),
+                       out_vis(path), again, s->nresults);
     }
     return CMD_OK;
 }
@@ -111,17 +116,17 @@ static enum cmd_status do_export(struct session *s, int argc, char **argv)
 const struct cmd cmd_export[] = {
     {
         .name = "export",
-        .usage = "export FILE.csv|FILE.json|FILE.svg|FILE.png|FILE.pdf [--width N]",
-        .help = "save the last table or sweep (CSV, JSON), or the last plot or frame (SVG, PNG, PDF)",
+        .usage = N_("export FILE.csv|FILE.json|FILE.svg|FILE.png|FILE.pdf [--width N]"),
+        .help = N_("save the last table or sweep (CSV, JSON), or the last plot or frame (SVG, PNG, PDF)"),
         .long_help =
-            "CSV and JSON hold the last sweep, or the last run/compare table when that came\n"
-            "later, with the device, every setting and the date, one column per field. CSV\n"
-            "files start with '#' comment lines for those, then one header row.\n"
-            "SVG, PNG and PDF draw the last picture shown, for slides: a sweep's plot as a\n"
-            "vector plot (axes with ticks and units, log scales for x2 and x4 sweeps, a\n"
-            "legend, each variant in its colour), or the current animation frame with its\n"
-            "whole caption and without the key line. --width N sets the width: pixels for\n"
-            "PNG (plots 1600 by default), points for SVG and PDF (plots 800).\n",
+            N_("CSV and JSON hold the last sweep, or the last run/compare table when that came\n"
+               "later, with the device, every setting and the date, one column per field. CSV\n"
+               "files start with '#' comment lines for those, then one header row.\n"
+               "SVG, PNG and PDF draw the last picture shown, for slides: a sweep's plot as a\n"
+               "vector plot (axes with ticks and units, log scales for x2 and x4 sweeps, a\n"
+               "legend, each variant in its colour), or the current animation frame with its\n"
+               "whole caption and without the key line. --width N sets the width: pixels for\n"
+               "PNG (plots 1600 by default), points for SVG and PDF (plots 800).\n"),
         .run = do_export,
         .complete = CMP_FILE,
     },

@@ -15,6 +15,7 @@
 #include <readline/readline.h>
 
 #include "repl/cmd.h"
+#include "repl/i18n.h"
 #include "repl/lecture.h"
 #include "repl/lesson.h"
 #include "repl/out.h"
@@ -68,7 +69,7 @@ static void save_progress(void)
     if (lesson_progress_put(&p) != 0 && !g_progress_warned) {
         char path[4096];
         lesson_progress_path(path, sizeof path);
-        out_warn("cannot save lesson progress in %s: %s", path[0] ? path : "(no home folder)",
+        out_warn(_("cannot save lesson progress in %s: %s"), path[0] ? path : _("(no home folder)"),
                  strerror(errno));
         g_progress_warned = 1;
     }
@@ -84,20 +85,20 @@ static void show_step(struct session *s)
     lesson_set_render_session(s);
     lesson_render_step(g_cur, g_step, lesson_width(), 0);
     if (s->interactive && st->ncmds > 0)
-        out_printf("%s(the prompt offers this step's commands one by one: Enter runs one, or edit it "
-                   "first)%s\n",
+        out_printf(_("%s(the prompt offers this step's commands one by one: Enter runs one, or edit it "
+                     "first)%s\n"),
                    out_color(OUT_DIM), out_color(OUT_RESET));
     else if (st->ncmds > 0 && !s->interactive)
-        out_printf("%s(run the commands above; `next` goes on)%s\n", out_color(OUT_DIM), out_color(OUT_RESET));
+        out_printf(_("%s(run the commands above; `next` goes on)%s\n"), out_color(OUT_DIM), out_color(OUT_RESET));
     if (g_step + 1 == g_cur->nsteps)
-        out_printf("%sThis is the last step of the lesson.%s\n", out_color(OUT_DIM), out_color(OUT_RESET));
+        out_printf(_("%sThis is the last step of the lesson.%s\n"), out_color(OUT_DIM), out_color(OUT_RESET));
     save_progress();
 }
 
 static int need_lesson(struct session *s)
 {
     if (g_cur) return 1;
-    sess_error(s, 0, "no lesson under way: `lessons` lists them, `lesson N` starts one");
+    sess_error(s, 0, _("no lesson under way: `lessons` lists them, `lesson N` starts one"));
     return 0;
 }
 
@@ -117,12 +118,23 @@ static const char *id_name(const char *id)
     return *p == '-' ? p + 1 : id;
 }
 
+/* A lesson from the list that lang lacks opens in English, and says so. */
+static char *found_lesson(struct session *s, char *path)
+{
+    if (path && lesson_in_english(s->lang, path)) {
+        const char *b = strrchr(path, '/') + 1;
+        out_note(_("lesson %.*s is not written in %s yet: it opens in English"), (int)(strlen(b) - 3), b,
+                 s->lang);
+    }
+    return path;
+}
+
 char *lesson_resolve(struct session *s, const char *what, char *err, size_t errlen)
 {
     if (is_file(what)) return strdup(what);
     if (strchr(what, '/') || (strlen(what) > 3 && strcmp(what + strlen(what) - 3, ".md") == 0)) {
         if (is_file(what)) return strdup(what);
-        snprintf(err, errlen, "no lesson file %s", what);
+        snprintf(err, errlen, _("no lesson file %s"), what);
         return NULL;
     }
     int n;
@@ -132,9 +144,9 @@ char *lesson_resolve(struct session *s, const char *what, char *err, size_t errl
     long k = strtol(what, &endp, 10);
     if (*what && !*endp) {
         if (k >= 1 && k <= n) found = strdup(list[k - 1]);
-        else snprintf(err, errlen, "there are lessons 1 to %d (`lessons` lists them)", n);
+        else snprintf(err, errlen, _("there are lessons 1 to %d (`lessons` lists them)"), n);
         lesson_list_free(list, n);
-        return found;
+        return found_lesson(s, found);
     }
     int hits = 0;
     char cand[1024] = "";
@@ -166,28 +178,52 @@ char *lesson_resolve(struct session *s, const char *what, char *err, size_t errl
         }
     }
     lesson_list_free(list, n);
-    if (hits == 1) return found;
+    if (hits == 1) return found_lesson(s, found);
     free(found);
-    if (hits > 1) snprintf(err, errlen, "\"%s\" could be %s", what, cand);
-    else snprintf(err, errlen, "no lesson \"%s\" (`lessons` lists them; a file path opens any lesson)", what);
+    if (hits > 1) snprintf(err, errlen, _("\"%s\" could be %s"), what, cand);
+    else snprintf(err, errlen, _("no lesson \"%s\" (`lessons` lists them; a file path opens any lesson)"), what);
     return NULL;
 }
 
 /* ---- commands */
 
+/* Under the list of a language other than English: which lessons it lacks
+ * (they open in English); a language without lessons at all, once. */
+static void note_english(struct session *s, char **list, int n)
+{
+    static int said_none;
+    char dir[4096], nums[256] = "";
+    int k = 0;
+    if (strcmp(s->lang, "en") == 0) return;
+    if (!lesson_lang_dir(s->lang, dir, sizeof dir)) {
+        if (!said_none) out_note(_("there are no lessons in %s yet: these are the English ones"), s->lang);
+        said_none = 1;
+        return;
+    }
+    for (int i = 0; i < n; i++) {
+        if (!lesson_in_english(s->lang, list[i])) continue;
+        size_t off = strlen(nums);
+        snprintf(nums + off, sizeof nums - off, "%s%d", k++ ? ", " : "", i + 1);
+    }
+    if (k)
+        out_note(ngettext("lesson %s is not written in %s yet: it opens in English",
+                          "lessons %s are not written in %s yet: they open in English", (unsigned long)k),
+                 nums, s->lang);
+}
+
 static enum cmd_status cmd_lessons(struct session *s, int argc, char **argv)
 {
     (void)argv;
-    if (argc > 1) return sess_error(s, 1, "lessons takes no arguments");
+    if (argc > 1) return sess_error(s, 1, _("lessons takes no arguments"));
     int n;
     char **list = lesson_list(s->lang, &n);
     if (n == 0) {
         char dir[4096];
         lesson_dir(s->lang, dir, sizeof dir);
-        out_printf("no lessons found in %s (set GPULAB_LESSONS to the lessons folder)\n", dir);
+        out_printf(_("no lessons found in %s (set GPULAB_LESSONS to the lessons folder)\n"), dir);
         return CMD_OK;
     }
-    const char *hdr[] = {"", "lesson", "title", "time", "progress"};
+    const char *hdr[] = {"", _("lesson"), _("title"), _("time"), _("progress")};
     struct out_table *t = out_table_new(5, hdr, "rllll");
     for (int i = 0; i < n; i++) {
         char num[16], err[512], prog[64];
@@ -201,15 +237,15 @@ static enum cmd_status cmd_lessons(struct session *s, int argc, char **argv)
         }
         struct lesson_progress p;
         if (lesson_progress_get(l->id, &p) != 0 || p.seen == 0)
-            snprintf(prog, sizeof prog, "not started");
+            snprintf(prog, sizeof prog, "%s", _("not started"));
         else if (p.seen >= l->nsteps)
-            snprintf(prog, sizeof prog, "done (%d right)", p.correct);
+            snprintf(prog, sizeof prog, _("done (%d right)"), p.correct);
         else
-            snprintf(prog, sizeof prog, "step %d of %d", p.step, l->nsteps);
+            snprintf(prog, sizeof prog, _("step %d of %d"), p.step, l->nsteps);
         int cur = g_cur && strcmp(g_cur->id, l->id) == 0;
         if (cur) { /* the one open now: where it stands, not a second state beside "done" */
             size_t pl = strlen(prog);
-            snprintf(prog + pl, sizeof prog - pl, ", open now");
+            snprintf(prog + pl, sizeof prog - pl, "%s", _(", open now"));
         }
         const char *cells[] = {num, l->id, l->title, l->time, prog};
         out_table_row(t, cells);
@@ -219,7 +255,8 @@ static enum cmd_status cmd_lessons(struct session *s, int argc, char **argv)
     out_table_shrink(t, 2, 16); /* titles are cut before anything wraps */
     out_table_print(t);
     out_table_free(t);
-    out_printf("`lesson N` starts (or resumes) one; `lesson FILE` opens any lesson file.\n");
+    note_english(s, list, n);
+    out_printf(_("`lesson N` starts (or resumes) one; `lesson FILE` opens any lesson file.\n"));
     lesson_list_free(list, n);
     return CMD_OK;
 }
@@ -233,7 +270,7 @@ static enum cmd_status cmd_lesson(struct session *s, int argc, char **argv)
         }
         return cmd_lessons(s, 1, argv);
     }
-    if (argc > 3) return sess_error(s, 3, "lesson takes a lesson and at most a step number");
+    if (argc > 3) return sess_error(s, 3, _("lesson takes a lesson and at most a step number"));
     char err[1024];
     char *path = lesson_resolve(s, argv[1], err, sizeof err);
     if (!path) return sess_error(s, 1, "%s", err);
@@ -247,7 +284,7 @@ static enum cmd_status cmd_lesson(struct session *s, int argc, char **argv)
         if (*end || k < 1 || k > l->nsteps) {
             int ns = l->nsteps;
             lesson_free(l);
-            return sess_error(s, 2, "this lesson has steps 1 to %d", ns);
+            return sess_error(s, 2, _("this lesson has steps 1 to %d"), ns);
         }
         step = (int)k - 1;
     }
@@ -272,14 +309,16 @@ static enum cmd_status cmd_lesson(struct session *s, int argc, char **argv)
     out_printf("%s%s%s", out_color(OUT_BOLD), l->title, out_color(OUT_RESET));
     if (l->time[0]) out_printf("  (%s)", l->time);
     out_printf("\n");
-    if (l->prereq[0]) out_printf("before this: %s\n", l->prereq);
-    out_printf("%d steps; `next`, `back` and `again` move through them", l->nsteps);
-    if (resumed) out_printf(" (resuming at step %d: `lesson %s 1` starts over)", step + 1, argv[1]);
+    if (l->prereq[0]) out_printf(_("before this: %s\n"), l->prereq);
+    out_printf(ngettext("%d step; `next`, `back` and `again` move through it",
+                        "%d steps; `next`, `back` and `again` move through them", (unsigned long)l->nsteps),
+               l->nsteps);
+    if (resumed) out_printf(_(" (resuming at step %d: `lesson %s 1` starts over)"), step + 1, argv[1]);
     out_printf(".\n");
     sess_note_no_gpu(s);
     if (lesson_on_sim(s))
-        out_printf("%sKernels run on the simulator here: the results and pictures are those of a GPU, "
-                   "the times are not.%s\n",
+        out_printf(_("%sKernels run on the simulator here: the results and pictures are those of a GPU, "
+                     "the times are not.%s\n"),
                    out_color(OUT_DIM), out_color(OUT_RESET));
     show_step(s);
     return CMD_OK;
@@ -288,12 +327,12 @@ static enum cmd_status cmd_lesson(struct session *s, int argc, char **argv)
 static enum cmd_status cmd_next(struct session *s, int argc, char **argv)
 {
     (void)argv;
-    if (argc > 1) return sess_error(s, 1, "next takes no arguments");
+    if (argc > 1) return sess_error(s, 1, _("next takes no arguments"));
     if (!need_lesson(s)) return CMD_ERROR;
     if (g_step + 1 >= g_cur->nsteps) {
         struct lesson_progress p;
         lesson_progress_get(g_cur->id, &p);
-        out_printf("%sThat was the last step: lesson \"%s\" is done.%s `lessons` shows what comes next.\n",
+        out_printf(_("%sThat was the last step: lesson \"%s\" is done.%s `lessons` shows what comes next.\n"),
                    out_color(OUT_GOOD), g_cur->title, out_color(OUT_RESET));
         return CMD_OK;
     }
@@ -305,10 +344,10 @@ static enum cmd_status cmd_next(struct session *s, int argc, char **argv)
 static enum cmd_status cmd_back(struct session *s, int argc, char **argv)
 {
     (void)argv;
-    if (argc > 1) return sess_error(s, 1, "back takes no arguments");
+    if (argc > 1) return sess_error(s, 1, _("back takes no arguments"));
     if (!need_lesson(s)) return CMD_ERROR;
     if (g_step == 0) {
-        out_printf("this is the first step\n");
+        out_printf(_("this is the first step\n"));
         show_step(s);
         return CMD_OK;
     }
@@ -320,7 +359,7 @@ static enum cmd_status cmd_back(struct session *s, int argc, char **argv)
 static enum cmd_status cmd_again(struct session *s, int argc, char **argv)
 {
     (void)argv;
-    if (argc > 1) return sess_error(s, 1, "again takes no arguments");
+    if (argc > 1) return sess_error(s, 1, _("again takes no arguments"));
     if (!need_lesson(s)) return CMD_ERROR;
     show_step(s);
     return CMD_OK;
@@ -330,8 +369,8 @@ static enum cmd_status cmd_answer(struct session *s, int argc, char **argv)
 {
     if (!need_lesson(s)) return CMD_ERROR;
     const struct lesson_step *st = &g_cur->steps[g_step];
-    if (st->nquestions == 0) return sess_error(s, 0, "this step asks no question");
-    if (argc < 2) return sess_error(s, 0, "answer needs your answer: answer TEXT");
+    if (st->nquestions == 0) return sess_error(s, 0, _("this step asks no question"));
+    if (argc < 2) return sess_error(s, 0, _("answer needs your answer: answer TEXT"));
     char text[1024] = "";
     for (int i = 1; i < argc; i++) {
         size_t off = strlen(text);
@@ -342,18 +381,18 @@ static enum cmd_status cmd_answer(struct session *s, int argc, char **argv)
     const struct lesson_question *qq = &st->questions[q];
     int r = lesson_check_answer(qq, text);
     if (r < 0) {
-        out_printf("noted. This question has no single answer to check; compare yours with this: %s\n",
-                   qq->explain ? qq->explain : "what the next step says.");
+        out_printf(_("noted. This question has no single answer to check; compare yours with this: %s\n"),
+                   qq->explain ? qq->explain : _("what the next step says."));
         return CMD_OK;
     }
     if (r == 0) {
-        out_printf("%snot quite.%s", out_color(OUT_WARN), out_color(OUT_RESET));
-        if (qq->hint) out_printf(" Hint: %s", qq->hint);
-        if (qq->explain) out_printf(" Why: %s", qq->explain);
-        out_printf(" Try again, or `next` to go on.\n");
+        out_printf(_("%snot quite.%s"), out_color(OUT_WARN), out_color(OUT_RESET));
+        if (qq->hint) out_printf(_(" Hint: %s"), qq->hint);
+        if (qq->explain) out_printf(_(" Why: %s"), qq->explain);
+        out_printf(_(" Try again, or `next` to go on.\n"));
         return CMD_OK;
     }
-    out_printf("%sright.%s", out_color(OUT_GOOD), out_color(OUT_RESET));
+    out_printf(_("%sright.%s"), out_color(OUT_GOOD), out_color(OUT_RESET));
     if (qq->explain) out_printf(" %s", qq->explain);
     out_printf("\n");
     if (!g_right[q]) {
@@ -364,7 +403,7 @@ static enum cmd_status cmd_answer(struct session *s, int argc, char **argv)
         if (p.step == 0) p.step = g_step + 1;
         p.nsteps = g_cur->nsteps;
         if (lesson_progress_put(&p) != 0 && !g_progress_warned) {
-            out_warn("cannot save lesson progress: %s", strerror(errno));
+            out_warn(_("cannot save lesson progress: %s"), strerror(errno));
             g_progress_warned = 1;
         }
     }
@@ -374,22 +413,22 @@ static enum cmd_status cmd_answer(struct session *s, int argc, char **argv)
 static enum cmd_status cmd_beside(struct session *s, int argc, char **argv)
 {
     (void)argv;
-    if (argc > 1) return sess_error(s, 1, "beside takes no arguments");
-    if (!g_beside) return sess_error(s, 0, "no lesson step with lecture numbers is being shown");
+    if (argc > 1) return sess_error(s, 1, _("beside takes no arguments"));
+    if (!g_beside) return sess_error(s, 0, _("no lesson step with lecture numbers is being shown"));
     lesson_print_beside(s, g_beside);
     return CMD_OK;
 }
 
 static enum cmd_status cmd_lecture(struct session *s, int argc, char **argv)
 {
-    if (argc < 2) return sess_error(s, 0, "usage: lecture N|NAME|FILE [rehearse] [large]");
-    if (s->depth > 0 || s->script) return sess_error(s, 0, "lecture runs from the prompt, not inside a script");
+    if (argc < 2) return sess_error(s, 0, _("usage: lecture N|NAME|FILE [rehearse] [large]"));
+    if (s->depth > 0 || s->script) return sess_error(s, 0, _("lecture runs from the prompt, not inside a script"));
     for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "rehearse") == 0) s->rehearse = 1;
         else if (strcmp(argv[i], "large") == 0) s->large = 1;
         else {
             s->rehearse = s->large = 0;
-            return sess_error(s, i, "expected rehearse or large here (usage: lecture N|NAME|FILE [rehearse] [large])");
+            return sess_error(s, i, _("expected rehearse or large here (usage: lecture N|NAME|FILE [rehearse] [large])"));
         }
     }
     int rc = lecture_main(s, argv[1]);
@@ -415,42 +454,44 @@ static void complete_lessons(struct session *s, int argc, char **argv, const cha
 }
 
 const struct cmd cmd_lesson_group[] = {
-    {.name = "lessons", .usage = "lessons", .help = "the lessons, with how far you got in each",
-     .long_help = "Lists the lessons of the language of --lang (en by default) with their\n"
-                  "estimated time and your progress, kept in $XDG_STATE_HOME/gpulab/progress.",
+    {.name = "lessons", .usage = "lessons", .help = N_("the lessons, with how far you got in each"),
+     .long_help = N_("Lists the lessons in gpulab's language (--lang, else the environment's;\n"
+                     "English by default) with their estimated time and your progress, kept in\n"
+                     "$XDG_STATE_HOME/gpulab/progress. A lesson not written in that language yet\n"
+                     "is listed, and opens, in English."),
      .run = cmd_lessons},
-    {.name = "lesson", .usage = "lesson [N|NAME|FILE] [STEP]",
-     .help = "start or resume a lesson; with no argument, show the step again",
-     .long_help = "lesson 4, lesson reduction, lesson reduce (an algorithm it teaches) or\n"
-                  "lesson path/to/file.md start a lesson where you left it; a STEP number\n"
-                  "starts at that step (lesson 4 1 starts over). Each step shows its text\n"
-                  "and offers its commands at the prompt one by one: Enter runs the offered\n"
-                  "line, or edit it first. Then next, back and again move through the steps,\n"
-                  "answer replies to a question, beside puts the lecture's numbers beside\n"
-                  "the last results. lessons/README.md describes the file format.",
+    {.name = "lesson", .usage = N_("lesson [N|NAME|FILE] [STEP]"),
+     .help = N_("start or resume a lesson; with no argument, show the step again"),
+     .long_help = N_("lesson 4, lesson reduction, lesson reduce (an algorithm it teaches) or\n"
+                     "lesson path/to/file.md start a lesson where you left it; a STEP number\n"
+                     "starts at that step (lesson 4 1 starts over). Each step shows its text\n"
+                     "and offers its commands at the prompt one by one: Enter runs the offered\n"
+                     "line, or edit it first. Then next, back and again move through the steps,\n"
+                     "answer replies to a question, beside puts the lecture's numbers beside\n"
+                     "the last results. lessons/README.md describes the file format."),
      .run = cmd_lesson, .screen = 1, .complete = CMP_CUSTOM, .complete_fn = complete_lessons},
-    {.name = "next", .usage = "next", .help = "the next step of the lesson", .run = cmd_next, .screen = 1},
-    {.name = "back", .usage = "back", .help = "the previous step of the lesson", .run = cmd_back, .screen = 1},
-    {.name = "again", .usage = "again", .help = "show the lesson's step again", .run = cmd_again, .screen = 1},
-    {.name = "answer", .usage = "answer TEXT", .help = "answer the question of the lesson's step",
-     .long_help = "Questions with a known answer are checked (case and spacing do not matter;\n"
-                  "numbers may be written with separators: 3,321,858,913); open questions are\n"
-                  "only noted. A wrong answer gets the question's hint when it has one.",
+    {.name = "next", .usage = "next", .help = N_("the next step of the lesson"), .run = cmd_next, .screen = 1},
+    {.name = "back", .usage = "back", .help = N_("the previous step of the lesson"), .run = cmd_back, .screen = 1},
+    {.name = "again", .usage = "again", .help = N_("show the lesson's step again"), .run = cmd_again, .screen = 1},
+    {.name = "answer", .usage = N_("answer TEXT"), .help = N_("answer the question of the lesson's step"),
+     .long_help = N_("Questions with a known answer are checked (case and spacing do not matter;\n"
+                     "numbers may be written with separators: 3,321,858,913); open questions are\n"
+                     "only noted. A wrong answer gets the question's hint when it has one."),
      .run = cmd_answer},
     {.name = "beside", .usage = "beside",
-     .help = "the lecture's numbers of this step beside the last results",
+     .help = N_("the lecture's numbers of this step beside the last results"),
      .run = cmd_beside},
-    {.name = "lecture", .usage = "lecture N|NAME|FILE [rehearse] [large]",
-     .help = "present a lesson or a script: one step per key, big and uncluttered",
-     .long_help = "Shows a lesson (a number or name as `lesson` takes it, or a file; or a plain\n"
-                  "script, steps separated by blank lines) one step at a time: space or right\n"
-                  "goes on (running the step's next command, shown before it runs, its output\n"
-                  "indented under the step), left goes back, g N Enter goes to step N, a shows\n"
-                  "the answers, k hides the key line, t the commands' output, z switches to a\n"
-                  "large layout for a projector, ? lists the keys, q leaves. Runs use repeats 1\n"
-                  "unless the lecture sets repeats itself; on the simulator a command's sim:\n"
-                  "alternative runs. Without a terminal, or with rehearse, every step runs in\n"
-                  "order and the time each one took is printed at the end (a rehearsal).",
+    {.name = "lecture", .usage = N_("lecture N|NAME|FILE [rehearse] [large]"),
+     .help = N_("present a lesson or a script: one step per key, big and uncluttered"),
+     .long_help = N_("Shows a lesson (a number or name as `lesson` takes it, or a file; or a plain\n"
+                     "script, steps separated by blank lines) one step at a time: space or right\n"
+                     "goes on (running the step's next command, shown before it runs, its output\n"
+                     "indented under the step), left goes back, g N Enter goes to step N, a shows\n"
+                     "the answers, k hides the key line, t the commands' output, z switches to a\n"
+                     "large layout for a projector, ? lists the keys, q leaves. Runs use repeats 1\n"
+                     "unless the lecture sets repeats itself; on the simulator a command's sim:\n"
+                     "alternative runs. Without a terminal, or with rehearse, every step runs in\n"
+                     "order and the time each one took is printed at the end (a rehearsal)."),
      .run = cmd_lecture, .screen = 1, .complete = CMP_FILE},
     {0},
 };

@@ -9,6 +9,7 @@
 
 #include "repl/cmd.h"
 #include "repl/cmd_sweep.h"
+#include "repl/i18n.h"
 #include "repl/out.h"
 #include "repl/session.h"
 #include "repl/sweep.h"
@@ -34,7 +35,7 @@ static int probe_variant(struct session *s, const lab_variant *v, lab_config *c,
     lab_input_delete(in);
     if (n < 0) return -1;
     if (n == 0) {
-        snprintf(err, len, "%s made no kernel launch", v->name);
+        snprintf(err, len, _("%s made no kernel launch"), v->name);
         return -1;
     }
     *count = n;
@@ -47,12 +48,16 @@ static void explain_main(const lab_launch_probe *l, const sweep_occ *o, lab_back
     char lim[96];
     occ_limiters_text(r->limiters, lim, sizeof lim);
     if (r->blocks_per_sm == 0) {
-        out_printf("\n%s cannot run at all: %s\n", l->kernel, r->why);
+        out_printf(_("\n%s cannot run at all: %s\n"), l->kernel, r->why);
         return;
     }
-    out_printf("\nWhy %d block%s of %d thread%s per SM (%s):\n", r->blocks_per_sm,
-               r->blocks_per_sm == 1 ? "" : "s", o->threads, o->threads == 1 ? "" : "s", l->kernel);
-    static const char *const head[] = {"resource", "one block takes", "an SM has", "blocks it allows"};
+    char blocks[64], threads[64];
+    snprintf(blocks, sizeof blocks, ngettext("%d block", "%d blocks", (unsigned long)r->blocks_per_sm),
+             r->blocks_per_sm);
+    snprintf(threads, sizeof threads, ngettext("%d thread", "%d threads", (unsigned long)o->threads), o->threads);
+    /* TRANSLATORS: "Why 8 blocks of 256 threads per SM (reduce_sequential):" */
+    out_printf(_("\nWhy %s of %s per SM (%s):\n"), blocks, threads, l->kernel);
+    const char *const head[] = {_("resource"), _("one block takes"), _("an SM has"), _("blocks it allows")};
     struct out_table *t = out_table_new(4, head, "llrr");
     char a[4][96];
     const char *cells[4] = {a[0], a[1], a[2], a[3]};
@@ -63,23 +68,23 @@ static void explain_main(const lab_launch_probe *l, const sweep_occ *o, lab_back
     if (be == LAB_BACKEND_GPU && occ_model_from_device(&gm, title, sizeof title) == 0) m = &gm;
     else m = sweep_model(c, NULL);
     sms = m->sms;
-    snprintf(a[0], 96, "warp slots");
-    snprintf(a[1], 96, "%d warp%s", r->warps_per_block, r->warps_per_block == 1 ? "" : "s");
-    snprintf(a[2], 96, "%d warps", r->max_warps);
+    snprintf(a[0], 96, "%s", _("warp slots"));
+    snprintf(a[1], 96, ngettext("%d warp", "%d warps", (unsigned long)r->warps_per_block), r->warps_per_block);
+    snprintf(a[2], 96, ngettext("%d warp", "%d warps", (unsigned long)r->max_warps), r->max_warps);
     snprintf(a[3], 96, "%d", r->by_warps);
     out_table_row(t, cells);
-    snprintf(a[0], 96, "registers");
+    snprintf(a[0], 96, "%s", _("registers"));
     if (o->regs > 0) {
-        snprintf(a[1], 96, "%d (%d per thread)", r->regs_per_block, o->regs);
+        snprintf(a[1], 96, _("%d (%d per thread)"), r->regs_per_block, o->regs);
         snprintf(a[2], 96, "%d", m->regs_per_sm);
         snprintf(a[3], 96, "%d", r->by_regs);
     } else {
-        snprintf(a[1], 96, o->regs == 0 ? "none" : "unknown");
+        snprintf(a[1], 96, "%s", o->regs == 0 ? _("none") : _("unknown"));
         snprintf(a[2], 96, "%d", m->regs_per_sm);
         snprintf(a[3], 96, "-");
     }
     out_table_row(t, cells);
-    snprintf(a[0], 96, "shared memory");
+    snprintf(a[0], 96, "%s", _("shared memory"));
     char sb[32], sm[32];
     sweep_fmt_bytes(r->smem_per_block, sb, sizeof sb);
     sweep_fmt_bytes(m->smem_per_sm, sm, sizeof sm);
@@ -88,7 +93,7 @@ static void explain_main(const lab_launch_probe *l, const sweep_occ *o, lab_back
     if (r->by_smem >= 0) snprintf(a[3], 96, "%d", r->by_smem);
     else snprintf(a[3], 96, "-");
     out_table_row(t, cells);
-    snprintf(a[0], 96, "resident blocks");
+    snprintf(a[0], 96, "%s", _("resident blocks"));
     snprintf(a[1], 96, "1");
     snprintf(a[2], 96, "%d", m->max_blocks_per_sm);
     snprintf(a[3], 96, "%d", r->by_blocks);
@@ -96,34 +101,48 @@ static void explain_main(const lab_launch_probe *l, const sweep_occ *o, lab_back
     out_table_print(t);
     out_table_free(t);
     if (r->smem_per_block > 0 && m->smem_reserved_per_block > 0)
-        out_wrapf(0, 1, "(a block's shared memory includes the %ld bytes the driver keeps per block, rounded up "
-                  "to %d bytes)", m->smem_reserved_per_block, m->smem_alloc_unit);
-    out_wrapf(0, 0, "%d of %d warp slots are filled: %.0f%% theoretical occupancy; %s.", r->active_warps,
+        out_wrapf(0, 1, _("(a block's shared memory includes the %ld bytes the driver keeps per block, rounded up "
+                    "to %d bytes)"), m->smem_reserved_per_block, m->smem_alloc_unit);
+    out_wrapf(0, 0, _("%d of %d warp slots are filled: %.0f%% theoretical occupancy; %s."), r->active_warps,
               r->max_warps, 100.0 * r->occupancy, sweep_limiter_sentence(r->limiters));
     long long grid = (long long)l->grid[0] * l->grid[1] * l->grid[2];
     long long resident = (long long)r->blocks_per_sm * sms;
     if (resident > 0 && grid > 0) {
         double waves = (double)grid / resident;
         char pct[32];
-        if (100.0 * waves < 1) snprintf(pct, sizeof pct, "less than 1%%");
+        if (100.0 * waves < 1) snprintf(pct, sizeof pct, "%s", _("less than 1%"));
         else snprintf(pct, sizeof pct, "%.0f%%", 100.0 * waves);
         if (waves < 1)
-            out_wrapf(0, 0, "The grid of %lld block%s fills %s of the %lld blocks the %d SMs hold at once: "
-                      "part of the GPU idles.", grid, grid == 1 ? "" : "s", pct, resident, sms);
+            out_wrapf(0, 0,
+                      ngettext("The grid of %lld block fills %s of the %lld blocks the %d SMs hold at once: "
+                               "part of the GPU idles.",
+                               "The grid of %lld blocks fills %s of the %lld blocks the %d SMs hold at once: "
+                               "part of the GPU idles.",
+                               (unsigned long)grid),
+                      grid, pct, resident, sms);
         else
-            out_wrapf(0, 0, "The grid of %lld blocks runs in %.1f waves of %lld blocks (%d SMs x %d)%s.", grid,
-                      waves, resident, sms, r->blocks_per_sm,
-                      waves - floor(waves) > 0.01 && waves < 4 ? "; the last wave leaves SMs idle" : "");
+            out_wrapf(0, 0,
+                      waves - floor(waves) > 0.01 && waves < 4
+                          ? _("The grid of %lld blocks runs in %.1f waves of %lld blocks (%d SMs x %d); the last "
+                              "wave leaves SMs idle.")
+                          : _("The grid of %lld blocks runs in %.1f waves of %lld blocks (%d SMs x %d)."),
+                      grid, waves, resident, sms, r->blocks_per_sm);
         if (grid * o->threads < (long long)sms * 32 && c->n > 0)
-            out_wrapf(0, 0, "At n = %lld the kernel launches only %lld thread%s: that is what `run` does at "
-                      "this n, and too few to fill a GPU; a larger n (set n 2^20) shows the launch of a "
-                      "real workload.", c->n, grid * o->threads, grid * o->threads == 1 ? "" : "s");
+            out_wrapf(0, 0,
+                      ngettext("At n = %lld the kernel launches only %lld thread: that is what `run` does at "
+                               "this n, and too few to fill a GPU; a larger n (set n 2^20) shows the launch of a "
+                               "real workload.",
+                               "At n = %lld the kernel launches only %lld threads: that is what `run` does at "
+                               "this n, and too few to fill a GPU; a larger n (set n 2^20) shows the launch of a "
+                               "real workload.",
+                               (unsigned long)(grid * o->threads)),
+                      c->n, grid * o->threads);
     }
 }
 
 static enum cmd_status do_occupancy(struct session *s, int argc, char **argv)
 {
-    if (argc > 2) return sess_error(s, 2, "usage: occupancy [VARIANT]");
+    if (argc > 2) return sess_error(s, 2, _("usage: occupancy [VARIANT]"));
     const lab_variant *v = sweep_kernel_variant(s, argc, argv, 1, "occupancy");
     if (!v) return CMD_ERROR;
     char err[LAB_ERR_MAX];
@@ -134,7 +153,7 @@ static enum cmd_status do_occupancy(struct session *s, int argc, char **argv)
     int nl = 0;
     if (v->kind == LAB_ROW_KERNEL && s->cfg.backend == LAB_BACKEND_AUTO) sess_note_no_gpu(s);
     if (probe_variant(s, v, &c, l, 16, &nl, err, sizeof err) != 0)
-        return sess_error(s, argc > 1 ? 1 : -1, "%s did not run: %s", v->name, err);
+        return sess_error(s, argc > 1 ? 1 : -1, _("%s did not run: %s"), v->name, err);
     lab_backend be = lab_kernel_backend(&c);
     sweep_occ occ[16];
     for (int i = 0; i < nl; i++) sweep_launch_occupancy(&l[i], &c, be, &occ[i]);
@@ -162,10 +181,10 @@ static enum cmd_status do_occupancy(struct session *s, int argc, char **argv)
     char nb[64], dev[320];
     sweep_fmt_n(c.n > 0 ? c.n : 0, nb, sizeof nb);
     sweep_device_text(&c, dev, sizeof dev);
-    out_wrapf(0, 2, "%soccupancy of %s/%s%s  on %s", out_color(OUT_BOLD), s->algo->name, v->name,
+    out_wrapf(0, 2, _("%soccupancy of %s/%s%s  on %s"), out_color(OUT_BOLD), s->algo->name, v->name,
               out_color(OUT_RESET), dev);
-    static const char *const head[] = {"kernel", "launches", "grid", "block", "regs", "static smem",
-                                       "dynamic smem", "blocks/SM", "warps/SM", "occupancy", "limited by"};
+    const char *const head[] = {_("kernel"), _("launches"), _("grid"), _("block"), _("regs"), _("static smem"),
+                                _("dynamic smem"), _("blocks/SM"), _("warps/SM"), _("occupancy"), _("limited by")};
     struct out_table *t = out_table_new(11, head, "lrrrrrrrrrl");
     for (int i = 0; i < nl; i++) {
         char a[11][96];
@@ -174,7 +193,7 @@ static enum cmd_status do_occupancy(struct session *s, int argc, char **argv)
             snprintf(a[k], sizeof a[k], "-");
             cells[k] = a[k];
         }
-        snprintf(a[0], 96, "%s%s", l[i].kernel, i == mi && nl > 1 ? " (main)" : "");
+        snprintf(a[0], 96, i == mi && nl > 1 ? _("%s (main)") : "%s", l[i].kernel);
         snprintf(a[1], 96, "%d", l[i].count);
         if (l[i].grid[1] > 1 || l[i].grid[2] > 1) snprintf(a[2], 96, "%ux%ux%u", l[i].grid[0], l[i].grid[1], l[i].grid[2]);
         else snprintf(a[2], 96, "%u", l[i].grid[0]);
@@ -194,8 +213,8 @@ static enum cmd_status do_occupancy(struct session *s, int argc, char **argv)
         }
         out_table_row(t, cells);
     }
-    static const char *const drop[] = {"launches", "warps/SM", "static smem", "regs", "dynamic smem",
-                                       "grid", NULL};
+    const char *const drop[] = {_("launches"), _("warps/SM"), _("static smem"), _("regs"), _("dynamic smem"),
+                                _("grid"), NULL};
     out_table_drop_order(t, drop);
     out_table_shrink(t, 0, 12);
     out_table_shrink(t, 10, 9);
@@ -206,7 +225,7 @@ static enum cmd_status do_occupancy(struct session *s, int argc, char **argv)
             out_wrapf(0, 2, "%s: %s%s%s", l[i].kernel, occ[i].known ? occ[i].source : "",
                       occ[i].known && occ[i].note[0] ? "; " : "", occ[i].note);
     if (c.n != s->cfg.n && s->cfg.n > 0)
-        out_wrapf(0, 2, "launches recorded at n = %s (the figures per SM do not depend on n; the grid does)", nb);
+        out_wrapf(0, 2, _("launches recorded at n = %s (the figures per SM do not depend on n; the grid does)"), nb);
     if (occ[mi].known) explain_main(main_l, &occ[mi], be, &c);
     return CMD_OK;
 }
@@ -215,11 +234,11 @@ static enum cmd_status do_occupancy(struct session *s, int argc, char **argv)
 
 static enum cmd_status cmd_suggest(struct session *s, int argc, char **argv)
 {
-    if (argc > 2) return sess_error(s, 2, "usage: suggest [VARIANT]");
+    if (argc > 2) return sess_error(s, 2, _("usage: suggest [VARIANT]"));
     const lab_variant *v = sweep_kernel_variant(s, argc, argv, 1, "suggest");
     if (!v) return CMD_ERROR;
     if (v->flags & LAB_FIXED_BLOCK)
-        return sess_error(s, argc > 1 ? 1 : -1, "%s/%s chooses its own block size (%d): there is nothing to suggest",
+        return sess_error(s, argc > 1 ? 1 : -1, _("%s/%s chooses its own block size (%d): there is nothing to suggest"),
                           s->algo->name, v->name, v->block_default);
     char err[LAB_ERR_MAX];
     if (lab_validate(s->algo, v, &s->cfg, err, sizeof err) != 0)
@@ -231,7 +250,7 @@ static enum cmd_status cmd_suggest(struct session *s, int argc, char **argv)
     lab_launch_probe l1[16], l2[16];
     int n1 = 0, n2 = 0;
     if (probe_variant(s, v, &c, l1, 16, &n1, err, sizeof err) != 0)
-        return sess_error(s, -1, "%s did not run: %s", v->name, err);
+        return sess_error(s, -1, _("%s did not run: %s"), v->name, err);
     const lab_launch_probe *m1 = sweep_main_launch(l1, n1);
     int b1 = (int)(m1->block[0] * m1->block[1] * m1->block[2]);
     int lo = v->block_min > 0 ? v->block_min : 1, hi = v->block_max > 0 ? v->block_max : 1024;
@@ -262,7 +281,7 @@ static enum cmd_status cmd_suggest(struct session *s, int argc, char **argv)
     memset(&occ_s, 0, sizeof occ_s);
     if (be == LAB_BACKEND_GPU && m1->func) {
         suggested = occ_api_suggest_block(m1->func, base, per_thread, hi, &min_grid, err, sizeof err);
-        if (suggested < 0) return sess_error(s, -1, "the occupancy API failed: %s", err);
+        if (suggested < 0) return sess_error(s, -1, _("the occupancy API failed: %s"), err);
         snprintf(src, sizeof src, "cudaOccupancyMaxPotentialBlockSize's search on %s", lab_device()->name);
         lab_launch_probe at = *m1;
         at.block[0] = (unsigned)suggested;
@@ -291,7 +310,7 @@ static enum cmd_status cmd_suggest(struct session *s, int argc, char **argv)
         sweep_launch_occupancy(&at, &s->cfg, LAB_BACKEND_SIM, &occ_s);
         if (o1.note[0]) snprintf(src + strlen(src), sizeof src - strlen(src), "; %s", o1.note);
     }
-    if (suggested <= 0) return sess_error(s, -1, "no block size of %s can run: %s", v->name, occ_s.r.why);
+    if (suggested <= 0) return sess_error(s, -1, _("no block size of %s can run: %s"), v->name, occ_s.r.why);
 
     /* is the suggestion one the variant takes? */
     int allowed = suggested >= lo && suggested <= hi &&
@@ -365,7 +384,7 @@ static enum cmd_status cmd_suggest(struct session *s, int argc, char **argv)
         }
         return CMD_OK;
     }
-    out_printf("%ssuggest a block for %s/%s%s (kernel %s)\n", out_color(OUT_BOLD), s->algo->name, v->name,
+    out_printf(_("%ssuggest a block for %s/%s%s (kernel %s)\n"), out_color(OUT_BOLD), s->algo->name, v->name,
                out_color(OUT_RESET), m1->kernel);
     if (have_sweep) {
         sweep_print_table(s, &d);
@@ -379,39 +398,50 @@ static enum cmd_status cmd_suggest(struct session *s, int argc, char **argv)
         out_printf("\n");
     }
     char sugg[320];
-    size_t so = (size_t)snprintf(sugg, sizeof sugg, "occupancy suggests: block %d", suggested);
-    if (occ_s.known)
-        snprintf(sugg + so, sizeof sugg - so, " (%.0f%% theoretical occupancy, %d block%s per SM; a grid of %d block%s fills every SM)",
-                 100.0 * occ_s.r.occupancy, occ_s.r.blocks_per_sm, occ_s.r.blocks_per_sm == 1 ? "" : "s",
-                 min_grid, min_grid == 1 ? "" : "s");
+    if (occ_s.known) {
+        char per[64], fill[96];
+        snprintf(per, sizeof per, ngettext("%d block per SM", "%d blocks per SM", (unsigned long)occ_s.r.blocks_per_sm),
+                 occ_s.r.blocks_per_sm);
+        snprintf(fill, sizeof fill,
+                 ngettext("a grid of %d block fills every SM", "a grid of %d blocks fills every SM", (unsigned long)min_grid),
+                 min_grid);
+        /* TRANSLATORS: "occupancy suggests: block 256 (100% theoretical occupancy, 8 blocks per SM;
+           a grid of 1056 blocks fills every SM)" */
+        snprintf(sugg, sizeof sugg, _("occupancy suggests: block %d (%.0f%% theoretical occupancy, %s; %s)"), suggested,
+                 100.0 * occ_s.r.occupancy, per, fill);
+    } else {
+        snprintf(sugg, sizeof sugg, _("occupancy suggests: block %d"), suggested);
+    }
     out_wrapped(sugg, 0, 2);
-    out_wrapf(2, 4, "from %s", src);
+    out_wrapf(2, 4, _("from %s"), src);
     if (!allowed)
-        out_printf("  %s/%s takes blocks of %d..%d%s, so the nearest it can run is %d\n", s->algo->name, v->name,
-                   lo, hi, (v->flags & LAB_POW2_BLOCK) ? " threads, powers of two" : " threads", nearest);
+        out_printf((v->flags & LAB_POW2_BLOCK)
+                       ? _("  %s/%s takes blocks of %d..%d threads, powers of two, so the nearest it can run is %d\n")
+                       : _("  %s/%s takes blocks of %d..%d threads, so the nearest it can run is %d\n"),
+                   s->algo->name, v->name, lo, hi, nearest);
     if (be != LAB_BACKEND_GPU) {
-        out_wrapf(0, 0, "fastest measured: needs a GPU. The simulator's time is the CPU's time to play every "
-                   "thread, which says nothing about which block is fastest on a GPU.");
+        out_wrapf(0, 0, _("fastest measured: needs a GPU. The simulator's time is the CPU's time to play every "
+                     "thread, which says nothing about which block is fastest on a GPU."));
         return CMD_OK;
     }
     if (best < 0) {
-        out_printf("fastest measured: no block size ran correctly (the notes above say why)\n");
+        out_printf(_("fastest measured: no block size ran correctly (the notes above say why)\n"));
         return CMD_OK;
     }
     char ms[32];
     sweep_fmt_ms(best_ms, ms, sizeof ms);
-    out_printf("fastest measured:   block %d: %s ms", best, ms);
-    if (best_gbps > 0) out_printf(", %.1f GB/s", best_gbps);
+    out_printf(_("fastest measured:   block %d: %s ms"), best, ms);
+    if (best_gbps > 0) out_printf(_(", %.1f GB/s"), best_gbps);
     out_printf("\n");
     if (best == nearest)
-        out_wrapf(0, 0, "They agree here: with this kernel, filling the SM with warps is also what makes it "
-                   "fastest.");
+        out_wrapf(0, 0, _("They agree here: with this kernel, filling the SM with warps is also what makes it "
+                     "fastest."));
     else
-        out_wrapf(0, 0, "They differ, and that is normal: the occupancy API only counts how many warps fit on "
-                   "an SM. Time also depends on what each block does once (its reduction tree, its "
-                   "atomicAdd), on how the grid divides into waves over the SMs, and on memory "
-                   "bandwidth: once enough warps are resident to hide memory latency, more occupancy "
-                   "buys nothing, and another block size wins for those other reasons.");
+        out_wrapf(0, 0, _("They differ, and that is normal: the occupancy API only counts how many warps fit on "
+                     "an SM. Time also depends on what each block does once (its reduction tree, its "
+                     "atomicAdd), on how the grid divides into waves over the SMs, and on memory "
+                     "bandwidth: once enough warps are resident to hide memory latency, more occupancy "
+                     "buys nothing, and another block size wins for those other reasons."));
     return CMD_OK;
 }
 
@@ -419,29 +449,29 @@ const struct cmd cmd_occupancy[] = {
     {
         .name = "occupancy",
         .aliases = "occ",
-        .usage = "occupancy [VARIANT]",
-        .help = "registers, shared memory and resident blocks per SM of a variant's kernels",
+        .usage = N_("occupancy [VARIANT]"),
+        .help = N_("registers, shared memory and resident blocks per SM of a variant's kernels"),
         .long_help =
-            "Runs the variant once (at a small n on the simulator) and lists every kernel it\n"
-            "launched: registers per thread, static and dynamic shared memory per block, how\n"
-            "many blocks fit on one SM, the theoretical occupancy, and which resource limits\n"
-            "it (registers, shared memory, warp slots, resident blocks). On a GPU the figures\n"
-            "come from the CUDA occupancy API; on the simulator they are computed for the\n"
-            "GPU model of `set model`, with the registers the compiler reported for sm_90.\n",
+            N_("Runs the variant once (at a small n on the simulator) and lists every kernel it\n"
+               "launched: registers per thread, static and dynamic shared memory per block, how\n"
+               "many blocks fit on one SM, the theoretical occupancy, and which resource limits\n"
+               "it (registers, shared memory, warp slots, resident blocks). On a GPU the figures\n"
+               "come from the CUDA occupancy API; on the simulator they are computed for the\n"
+               "GPU model of `set model`, with the registers the compiler reported for sm_90.\n"),
         .run = do_occupancy,
         .complete = CMP_VARIANT,
         .more_help = sweep_models_help,
     },
     {
         .name = "suggest",
-        .usage = "suggest [VARIANT]",
-        .help = "the block size the occupancy API suggests, beside the fastest measured",
+        .usage = N_("suggest [VARIANT]"),
+        .help = N_("the block size the occupancy API suggests, beside the fastest measured"),
         .long_help =
-            "Asks the occupancy calculation for the block size with the most resident\n"
-            "threads (what cudaOccupancyMaxPotentialBlockSize returns), then on a GPU runs a\n"
-            "quick block sweep and shows the fastest block beside it, and why the two may\n"
-            "differ. On the simulator only the suggestion for the model of `set model` is\n"
-            "given: measuring needs a GPU.\n",
+            N_("Asks the occupancy calculation for the block size with the most resident\n"
+               "threads (what cudaOccupancyMaxPotentialBlockSize returns), then on a GPU runs a\n"
+               "quick block sweep and shows the fastest block beside it, and why the two may\n"
+               "differ. On the simulator only the suggestion for the model of `set model` is\n"
+               "given: measuring needs a GPU.\n"),
         .run = cmd_suggest,
         .complete = CMP_VARIANT,
     },

@@ -17,6 +17,7 @@
 
 #include "repl/cmd.h"
 #include "repl/cmd_profile.h"
+#include "repl/i18n.h"
 #include "repl/out.h"
 #include "repl/parse.h"
 #include "kernels/profile/profile.h"
@@ -54,7 +55,10 @@ static void fmt_bytes_h(double b, char *buf, size_t len)
     else snprintf(buf, len, "%.0f B", b);
 }
 
-static const char *kind_word(int kind) { return kind == PROF_LD ? "load" : kind == PROF_ST ? "store" : "atomic"; }
+/* TRANSLATORS: a warp's memory access: "each warp's load touches 4.0 sectors" */
+static const char *kind_word(int kind) { return kind == PROF_LD ? _("load") : kind == PROF_ST ? _("store") : _("atomic"); }
+/* TRANSLATORS: "shared loads need 1.0 wavefront per request" */
+static const char *kind_words(int kind) { return kind == PROF_LD ? _("loads") : kind == PROF_ST ? _("stores") : _("atomics"); }
 
 /* The site of group g, kind and space, whose requests cost most over the
  * ideal; NULL when there is none. */
@@ -80,7 +84,7 @@ static void where_of(const prof_site *s, char *buf, size_t len)
     if (!s) return;
     char w[160];
     prof_site_where(s, w, sizeof w);
-    if (w[0]) snprintf(buf, len, ", at %s", w);
+    if (w[0]) snprintf(buf, len, _(", at %s"), w);
 }
 
 /* One sentence on a kind of global access. */
@@ -89,27 +93,27 @@ static void say_global(const prof_session *ses, int g, const prof_counts *c, int
     const prof_mem *m = &c->mem[PROF_GLOBAL][kind];
     if (!m->requests) return;
     if (!m->ideal) { /* the GPU's counters: no lanes or widths */
-        out_printf("  - each warp's %s touches %.1f sectors on average: a warp of 4-byte values needs at least 4, "
-                   "of 8-byte values 8, of 16-byte values 16.\n", kind_word(kind), per(m->units, m->requests));
+        out_printf(_("  - each warp's %s touches %.1f sectors on average: a warp of 4-byte values needs at least 4, "
+                     "of 8-byte values 8, of 16-byte values 16.\n"), kind_word(kind), per(m->units, m->requests));
         return;
     }
     const double got = per(m->units, m->requests), ideal = per(m->ideal, m->requests);
     const double lanes = per(m->lanes, m->requests);
     char at[200];
     where_of(g >= 0 ? worst_site(ses, g, PROF_GLOBAL, kind) : NULL, at, sizeof at);
-    const char *what = kind == PROF_LD ? "reads" : kind == PROF_ST ? "writes" : "atomics";
+    const char *what = kind == PROF_LD ? _("reads") : kind == PROF_ST ? _("writes") : _("atomics");
     if (got < ideal * 0.95)
-        out_printf("  - each warp's %s touches %.1f sectors, fewer than %.1f: lanes share words (a broadcast)%s.\n",
+        out_printf(_("  - each warp's %s touches %.1f sectors, fewer than %.1f: lanes share words (a broadcast)%s.\n"),
                    kind_word(kind), got, ideal, at);
     else if (got <= ideal * 1.05)
-        out_printf("  - each warp's %s touches %.1f sectors, the fewest %u-byte values allow: the %s are "
-                   "coalesced.\n", kind_word(kind), got, m->width, what);
+        out_printf(_("  - each warp's %s touches %.1f sectors, the fewest %u-byte values allow: the %s are "
+                     "coalesced.\n"), kind_word(kind), got, m->width, what);
     else if (got >= lanes * 0.9 && lanes >= 2)
-        out_printf("  - each warp's %s touches %.1f sectors, one per lane: the %s are scattered 32 bytes or "
-                   "more apart, down a column or with a large stride%s.\n", kind_word(kind), got, what, at);
+        out_printf(_("  - each warp's %s touches %.1f sectors, one per lane: the %s are scattered 32 bytes or "
+                     "more apart, down a column or with a large stride%s.\n"), kind_word(kind), got, what, at);
     else
-        out_printf("  - each warp's %s touches %.1f sectors where %.1f would do: %.0f%% of the bytes fetched are "
-                   "used%s.\n", kind_word(kind), got, ideal, 100.0 * ideal / got, at);
+        out_printf(_("  - each warp's %s touches %.1f sectors where %.1f would do: %.0f%% of the bytes fetched are "
+                     "used%s.\n"), kind_word(kind), got, ideal, 100.0 * ideal / got, at);
 }
 
 static void say_shared(const prof_session *ses, int g, const prof_counts *c, int kind)
@@ -118,8 +122,8 @@ static void say_shared(const prof_session *ses, int g, const prof_counts *c, int
     if (!m->requests) return;
     if (g < 0) { /* the GPU's counters */
         if (kind != PROF_ATOM)
-            out_printf("  - shared %ss: %.1f wavefronts per instruction, %llu of them bank conflicts (Nsight "
-                       "Compute counts instructions whose lanes are all off too).\n", kind_word(kind),
+            out_printf(_("  - shared %s: %.1f wavefronts per instruction, %llu of them bank conflicts (Nsight "
+                         "Compute counts instructions whose lanes are all off too).\n"), kind_words(kind),
                        per(m->units, m->requests), m->units > m->ideal ? m->units - m->ideal : 0);
         return;
     }
@@ -127,25 +131,27 @@ static void say_shared(const prof_session *ses, int g, const prof_counts *c, int
     char at[200];
     where_of(g >= 0 ? worst_site(ses, g, PROF_SHARED, kind) : NULL, at, sizeof at);
     if (kind == PROF_ATOM) {
-        out_printf("  - %llu shared-memory atomic requests, %.1f passes each: lanes on the same word wait for "
-                   "each other.\n", m->requests, got);
+        out_printf(_("  - %llu shared-memory atomic requests, %.1f passes each: lanes on the same word wait for "
+                     "each other.\n"), m->requests, got);
         return;
     }
     if (m->units <= m->ideal)
-        out_printf("  - shared %ss need %.1f wavefront%s per request, the fewest possible: no bank conflicts.\n",
-                   kind_word(kind), got, got == 1.0 ? "" : "s");
+        out_printf(ngettext("  - shared %s need %.1f wavefront per request, the fewest possible: no bank conflicts.\n",
+                            "  - shared %s need %.1f wavefronts per request, the fewest possible: no bank conflicts.\n",
+                            got == 1.0 ? 1 : 2),
+                   kind_words(kind), got);
     else
-        out_printf("  - shared %ss need %.1f wavefronts per request where %.1f would do: %.1f-way bank "
-                   "conflicts: lanes on different words of one bank wait in turn%s.\n",
-                   kind_word(kind), got, ideal, got / ideal, at);
+        out_printf(_("  - shared %s need %.1f wavefronts per request where %.1f would do: %.1f-way bank "
+                     "conflicts: lanes on different words of one bank wait in turn%s.\n"),
+                   kind_words(kind), got, ideal, got / ideal, at);
 }
 
 /* ------------------------------------------------------------- printing */
 
 static void print_counts_table(const prof_counts *c)
 {
-    static const char *const head[] = {"access", "requests", "sectors|wavefronts", "per request", "ideal",
-                                       "lanes/request"};
+    const char *const head[] = {_("access"), _("requests"), _("sectors|wavefronts"), _("per request"), _("ideal"),
+                                _("lanes/request")};
     struct out_table *t = out_table_new(6, head, "lrrrrr");
     for (int sp = 0; sp < PROF_NSPACES; sp++)
         for (int k = 0; k < PROF_NKINDS; k++) {
@@ -153,7 +159,8 @@ static void print_counts_table(const prof_counts *c)
             if (!m->requests) continue;
             char a[6][64];
             const char *cells[6] = {a[0], a[1], a[2], a[3], a[4], a[5]};
-            snprintf(a[0], 64, "%s %ss (%u B)", sp == PROF_GLOBAL ? "global" : "shared", kind_word(k), m->width);
+            snprintf(a[0], 64, sp == PROF_GLOBAL ? _("global %s (%u B)") : _("shared %s (%u B)"), kind_words(k),
+                     m->width);
             fmt_count(m->requests, a[1], 64);
             fmt_count(m->units, a[2], 64);
             snprintf(a[3], 64, "%.2f", per(m->units, m->requests));
@@ -163,7 +170,7 @@ static void print_counts_table(const prof_counts *c)
         }
     out_table_print(t);
     out_table_free(t);
-    out_printf("  (global: 32-byte sectors; shared: wavefronts, one pass of the 32 banks)\n");
+    out_printf(_("  (global: 32-byte sectors; shared: wavefronts, one pass of the 32 banks)\n"));
 }
 
 static void print_occupancy(const prof_counts *c, const lab_config *cfg)
@@ -180,13 +187,13 @@ static void print_occupancy(const prof_counts *c, const lab_config *cfg)
     sweep_occ o;
     sweep_launch_occupancy(&l, cfg, LAB_BACKEND_SIM, &o);
     if (!o.known || o.r.blocks_per_sm <= 0) {
-        if (o.note[0]) out_printf("  - occupancy: %s.\n", o.note);
+        if (o.note[0]) out_printf(_("  - occupancy: %s.\n"), o.note);
         return;
     }
     char lim[96];
     occ_limiters_text(o.r.limiters, lim, sizeof lim);
-    out_printf("  - occupancy at most %.0f%% (%s): %d blocks of %d threads fit on an SM, limited by %s; "
-               "achieved occupancy on a GPU stays at or below this.\n",
+    out_printf(_("  - occupancy at most %.0f%% (%s): %d blocks of %d threads fit on an SM, limited by %s; "
+                 "achieved occupancy on a GPU stays at or below this.\n"),
                100.0 * o.r.occupancy, o.source, o.r.blocks_per_sm, o.threads, lim);
 }
 
@@ -198,8 +205,9 @@ static void print_group(const prof_session *ses, int g, const prof_counts *c, co
     if (c->block[1] > 1 || c->block[2] > 1)
         snprintf(bb, sizeof bb, "(%u,%u,%u)", c->block[0], c->block[1], c->block[2]);
     else snprintf(bb, sizeof bb, "%u", c->block[0]);
-    out_printf("%s%s%s  grid %s  block %s  %d launch%s\n", out_color(OUT_ACCENT), c->kernel, out_color(OUT_RESET),
-               gb, bb, c->launches, c->launches == 1 ? "" : "es");
+    out_printf(ngettext("%s%s%s  grid %s  block %s  %d launch\n", "%s%s%s  grid %s  block %s  %d launches\n",
+                        (unsigned long)c->launches),
+               out_color(OUT_ACCENT), c->kernel, out_color(OUT_RESET), gb, bb, c->launches);
     print_counts_table(c);
     say_global(ses, g, c, PROF_LD);
     say_global(ses, g, c, PROF_ST);
@@ -208,9 +216,9 @@ static void print_group(const prof_session *ses, int g, const prof_counts *c, co
     say_shared(ses, g, c, PROF_ATOM);
     const prof_mem *ga = &c->mem[PROF_GLOBAL][PROF_ATOM];
     if (ga->requests)
-        out_printf("  - %llu global atomic requests: up to %llu lanes of one request update the same address, and "
-                   "the busiest address took %llu atomics in one launch; atomics on one address are done one "
-                   "after another.\n", ga->requests, c->atom_same_max, c->atom_addr_max);
+        out_printf(_("  - %llu global atomic requests: up to %llu lanes of one request update the same address, and "
+                     "the busiest address took %llu atomics in one launch; atomics on one address are done one "
+                     "after another.\n"), ga->requests, c->atom_same_max, c->atom_addr_max);
     unsigned long long req = 0, lanes = 0;
     for (int sp = 0; sp < PROF_NSPACES; sp++)
         for (int k = 0; k < PROF_NKINDS; k++) {
@@ -218,28 +226,28 @@ static void print_group(const prof_session *ses, int g, const prof_counts *c, co
             lanes += c->mem[sp][k].lanes;
         }
     if (req && per(lanes, req) < 31.5)
-        out_printf("  - %.1f of 32 lanes take part in a memory request on average: the others are idle (branches "
-                   "or a block that is not a multiple of 32 leave them out).\n", per(lanes, req));
+        out_printf(_("  - %.1f of 32 lanes take part in a memory request on average: the others are idle (branches "
+                     "or a block that is not a multiple of 32 leave them out).\n"), per(lanes, req));
     if (c->barriers)
-        out_printf("  - %llu barrier instructions (each __syncthreads counted once per warp): every warp of a "
-                   "block waits there for the slowest.\n", c->barriers);
+        out_printf(_("  - %llu barrier instructions (each __syncthreads counted once per warp): every warp of a "
+                     "block waits there for the slowest.\n"), c->barriers);
     char rb[32], wb[32];
     fmt_bytes_h((double)c->read_bytes, rb, sizeof rb);
     fmt_bytes_h((double)c->write_bytes, wb, sizeof wb);
-    out_printf("  - %s read and %s written (distinct sectors): the least traffic to DRAM.\n", rb, wb);
+    out_printf(_("  - %s read and %s written (distinct sectors): the least traffic to DRAM.\n"), rb, wb);
     print_occupancy(c, cfg);
 }
 
 static void print_estimate(const prof_estimate *e, const char *model, const prof_work *w, const prof_counts *total)
 {
-    out_printf("%sestimated GPU time on %s: %.4f ms%s (an estimate from the counts, not a measurement)\n",
+    out_printf(_("%sestimated GPU time on %s: %.4f ms%s (an estimate from the counts, not a measurement)\n"),
                out_color(OUT_BOLD), model, e->ms, out_color(OUT_RESET));
-    out_printf("  launches %.4f, DRAM %.4f, sectors beyond the ideal %.4f, shared %.4f, atomics %.4f, arithmetic "
-               "%.4f ms: bound by %s\n", e->launch_ms, e->dram_ms, e->excess_ms, e->shared_ms, e->atomic_ms,
+    out_printf(_("  launches %.4f, DRAM %.4f, sectors beyond the ideal %.4f, shared %.4f, atomics %.4f, arithmetic "
+                 "%.4f ms: bound by %s\n"), e->launch_ms, e->dram_ms, e->excess_ms, e->shared_ms, e->atomic_ms,
                e->compute_ms, e->bound);
     double bytes = (double)(total->read_bytes + total->write_bytes);
     if (w && w->ops > 0 && bytes > 0)
-        out_printf("  arithmetic intensity: %.3g %ss per byte moved\n", w->ops / bytes, w->unit);
+        out_printf(_("  arithmetic intensity: %.3g %ss per byte moved\n"), w->ops / bytes, w->unit);
 }
 
 /* ----------------------------------------------------------------- JSON */
@@ -329,7 +337,7 @@ static int profile_sim(struct session *s, const lab_variant *v, prof_row **rows,
         sess_error(s, -1, "%s", msg);
         return -1;
     }
-    if (s->interactive && !s->json) out_progress("  counting %s on the simulator...", v->name);
+    if (s->interactive && !s->json) out_progress(_("  counting %s on the simulator..."), v->name);
     lab_result r;
     int rc = lab_run(in, v, &r, NULL);
     out_progress_clear();
@@ -339,7 +347,7 @@ static int profile_sim(struct session *s, const lab_variant *v, prof_row **rows,
     *res = r;
     if (rc != 0) {
         prof_free(&ses);
-        sess_error(s, -1, "%s did not run: %s", v->name, r.note[0] ? r.note : "no reason given");
+        sess_error(s, -1, _("%s did not run: %s"), v->name, r.note[0] ? r.note : _("no reason given"));
         return -1;
     }
     int fb = 0;
@@ -351,16 +359,19 @@ static int profile_sim(struct session *s, const lab_variant *v, prof_row **rows,
     if (!s->json) {
         char nb[32];
         parse_fmt_size(n, nb, sizeof nb);
-        out_printf("%sprofile of %s/%s%s  n = %s  on the simulator: counted from its execution, %d kernel "
-                   "shape%s\n", out_color(OUT_BOLD), s->algo->name, v->name, out_color(OUT_RESET), nb,
-                   ses.ngroups, ses.ngroups == 1 ? "" : "s");
+        out_printf(ngettext("%sprofile of %s/%s%s  n = %s  on the simulator: counted from its execution, %d kernel "
+                            "shape\n",
+                            "%sprofile of %s/%s%s  n = %s  on the simulator: counted from its execution, %d kernel "
+                            "shapes\n",
+                            (unsigned long)ses.ngroups),
+                   out_color(OUT_BOLD), s->algo->name, v->name, out_color(OUT_RESET), nb, ses.ngroups);
         for (int g = 0; g < ses.ngroups; g++) print_group(&ses, g, &ses.groups[g], &cfg);
         if (ses.ngroups > 1) {
-            out_printf("%sall launches%s\n", out_color(OUT_ACCENT), out_color(OUT_RESET));
+            out_printf(_("%sall launches%s\n"), out_color(OUT_ACCENT), out_color(OUT_RESET));
             print_counts_table(&ses.total);
         }
         print_estimate(&est, m->name, &w, &ses.total);
-        if (ses.failed) out_warn("a launch failed part-way: the counts are partial");
+        if (ses.failed) out_warn(_("a launch failed part-way: the counts are partial"));
     }
     for (int g = 0; g <= ses.ngroups; g++) {
         prof_row pr;
@@ -552,13 +563,13 @@ static int profile_gpu(struct session *s, const lab_variant *v, prof_row **rows,
 {
     char ncu[1024];
     if (find_ncu(ncu, sizeof ncu) != 0)
-        return sess_error(s, -1, "the GPU's counters come from Nsight Compute, and its command `ncu` was not found "
-                                 "(on the PATH, in $CUDA_HOME/bin or /usr/local/cuda/bin; GPULAB_NCU names it). It "
-                                 "ships with the CUDA toolkit (the nsight-compute package); or `set backend sim` to "
-                                 "count on the simulator");
+        return sess_error(s, -1, _("the GPU's counters come from Nsight Compute, and its command `ncu` was not found "
+                                   "(on the PATH, in $CUDA_HOME/bin or /usr/local/cuda/bin; GPULAB_NCU names it). It "
+                                   "ships with the CUDA toolkit (the nsight-compute package); or `set backend sim` to "
+                                   "count on the simulator"));
     char self[1024];
     ssize_t l = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (l <= 0) return sess_error(s, -1, "cannot find gpulab's own executable to run under ncu: %s", strerror(errno));
+    if (l <= 0) return sess_error(s, -1, _("cannot find gpulab's own executable to run under ncu: %s"), strerror(errno));
     self[l] = '\0';
     char script[8192], qscript[9000], qself[1100], qncu[1100];
     settings_script(s, v, script, sizeof script);
@@ -591,11 +602,11 @@ static int profile_gpu(struct session *s, const lab_variant *v, prof_row **rows,
                  "%s --csv --print-units base --print-kernel-base function --metrics %s %s --json "
                  "--no-color -c %s 2>&1",
                  qncu, metrics, qself, qscript);
-        if (s->interactive && !s->json) out_progress("  profiling %s on the GPU with Nsight Compute...", v->name);
+        if (s->interactive && !s->json) out_progress(_("  profiling %s on the GPU with Nsight Compute..."), v->name);
         FILE *p = popen(cmd, "r");
         if (!p) {
             out_progress_clear();
-            return sess_error(s, -1, "cannot start ncu: %s", strerror(errno));
+            return sess_error(s, -1, _("cannot start ncu: %s"), strerror(errno));
         }
         char line[8192];
         int ncols = 0, c_id = -1, c_name = -1, c_block = -1, c_grid = -1, c_metric = -1, c_value = -1;
@@ -662,16 +673,16 @@ static int profile_gpu(struct session *s, const lab_variant *v, prof_row **rows,
     out_progress_clear();
     if (perm) {
         free(ls);
-        return sess_error(s, -1, "Nsight Compute may not read the GPU's performance counters as this user "
-                                 "(ERR_NVGPUCTRPERM). Run gpulab as root, or let every user profile: load the "
-                                 "nvidia module with NVreg_RestrictProfilingToAdminUsers=0 (see "
-                                 "https://developer.nvidia.com/ERR_NVGPUCTRPERM); meanwhile `set backend sim` "
-                                 "counts on the simulator");
+        return sess_error(s, -1, _("Nsight Compute may not read the GPU's performance counters as this user "
+                                   "(ERR_NVGPUCTRPERM). Run gpulab as root, or let every user profile: load the "
+                                   "nvidia module with NVreg_RestrictProfilingToAdminUsers=0 (see "
+                                   "https://developer.nvidia.com/ERR_NVGPUCTRPERM); meanwhile `set backend sim` "
+                                   "counts on the simulator"));
     }
     if (nls == 0) {
         free(ls);
-        if (child_err[0]) return sess_error(s, -1, "%s did not run on the GPU: %s", v->name, child_err);
-        return sess_error(s, -1, "ncu returned no counters for %s (exit status %d)%s%s", v->name,
+        if (child_err[0]) return sess_error(s, -1, _("%s did not run on the GPU: %s"), v->name, child_err);
+        return sess_error(s, -1, _("ncu returned no counters for %s (exit status %d)%s%s"), v->name,
                           WIFEXITED(status) ? WEXITSTATUS(status) : -1, err_line[0] ? ":" : "", err_line);
     }
     /* conflicts arrived in .ideal: make it units - conflicts */
@@ -703,11 +714,13 @@ static int profile_gpu(struct session *s, const lab_variant *v, prof_row **rows,
         gpu_add(&total, c);
     }
     free(ls);
-    if (!gs) return sess_error(s, -1, "out of memory");
-    if (dropped[0] && !s->json) out_note("this ncu does not know %s: left out", dropped);
+    if (!gs) return sess_error(s, -1, _("out of memory"));
+    if (dropped[0] && !s->json) out_note(_("this ncu does not know %s: left out"), dropped);
     if (!s->json)
-        out_printf("%sprofile of %s/%s%s on the GPU: Nsight Compute's counters, %d kernel shape%s\n",
-                   out_color(OUT_BOLD), s->algo->name, v->name, out_color(OUT_RESET), ng, ng == 1 ? "" : "s");
+        out_printf(ngettext("%sprofile of %s/%s%s on the GPU: Nsight Compute's counters, %d kernel shape\n",
+                            "%sprofile of %s/%s%s on the GPU: Nsight Compute's counters, %d kernel shapes\n",
+                            (unsigned long)ng),
+                   out_color(OUT_BOLD), s->algo->name, v->name, out_color(OUT_RESET), ng);
     for (int g = 0; g <= ng; g++) {
         prof_row pr;
         memset(&pr, 0, sizeof pr);
@@ -722,13 +735,14 @@ static int profile_gpu(struct session *s, const lab_variant *v, prof_row **rows,
             out_json(counts_json(&pr));
         } else {
             if (g < ng)
-                out_printf("%s%s%s  grid (%u,%u,%u)  block (%u,%u,%u)  %d launch%s\n", out_color(OUT_ACCENT),
-                           pr.c.kernel, out_color(OUT_RESET), pr.c.grid[0], pr.c.grid[1], pr.c.grid[2],
-                           pr.c.block[0], pr.c.block[1], pr.c.block[2], pr.c.launches,
-                           pr.c.launches == 1 ? "" : "es");
+                out_printf(ngettext("%s%s%s  grid (%u,%u,%u)  block (%u,%u,%u)  %d launch\n",
+                                    "%s%s%s  grid (%u,%u,%u)  block (%u,%u,%u)  %d launches\n",
+                                    (unsigned long)pr.c.launches),
+                           out_color(OUT_ACCENT), pr.c.kernel, out_color(OUT_RESET), pr.c.grid[0], pr.c.grid[1],
+                           pr.c.grid[2], pr.c.block[0], pr.c.block[1], pr.c.block[2], pr.c.launches);
             else
-                out_printf("%sall launches%s  %d\n", out_color(OUT_ACCENT), out_color(OUT_RESET), pr.c.launches);
-            static const char *const head[] = {"counter", "value", "Nsight Compute metric"};
+                out_printf(_("%sall launches%s  %d\n"), out_color(OUT_ACCENT), out_color(OUT_RESET), pr.c.launches);
+            const char *const head[] = {_("counter"), _("value"), _("Nsight Compute metric")};
             struct out_table *t = out_table_new(3, head, "lrl");
             for (int i = 0; i < prof_metric_count(); i++) {
                 const prof_metric *m = prof_metric_at(i);
@@ -755,10 +769,10 @@ static int profile_gpu(struct session *s, const lab_variant *v, prof_row **rows,
 static enum cmd_status do_profile(struct session *s, int argc, char **argv)
 {
     char err[1024];
-    if (!s->algo || !s->variant) return sess_error(s, -1, "choose an algorithm first: use ALGO/VARIANT");
+    if (!s->algo || !s->variant) return sess_error(s, -1, _("choose an algorithm first: use ALGO/VARIANT"));
     int n = argc > 1 ? argc - 1 : 1;
     const lab_variant *vs[64];
-    if (n > 64) return sess_error(s, 65, "profile takes at most 64 variants at a time");
+    if (n > 64) return sess_error(s, 65, _("profile takes at most 64 variants at a time"));
     if (argc == 1) vs[0] = s->variant;
     for (int i = 1; i < argc; i++) {
         const char *name = argv[i];
@@ -766,8 +780,8 @@ static enum cmd_status do_profile(struct session *s, int argc, char **argv)
         if (slash) {
             size_t l = (size_t)(slash - name);
             if (l == 0 || strncmp(name, s->algo->name, l) != 0 || s->algo->name[l] != '\0')
-                return sess_error(s, i, "profile takes variants of %s; `use ALGO` first to profile another "
-                                        "algorithm", s->algo->name);
+                return sess_error(s, i, _("profile takes variants of %s; `use ALGO` first to profile another "
+                                          "algorithm"), s->algo->name);
             name = slash + 1;
         }
         vs[i - 1] = sess_find_variant(s->algo, name, err, sizeof err);
@@ -776,9 +790,12 @@ static enum cmd_status do_profile(struct session *s, int argc, char **argv)
     for (int i = 0; i < n; i++) {
         if (vs[i]->kind != LAB_ROW_KERNEL)
             return sess_error(s, argc > 1 ? i + 1 : -1,
-                              "%s is %s: profile counts gpulab's own kernels (the variants that run on the GPU "
-                              "and on the simulator)", vs[i]->name,
-                              vs[i]->kind == LAB_ROW_LIB ? "vendor library code" : "a CPU baseline");
+                              vs[i]->kind == LAB_ROW_LIB
+                                  ? _("%s is vendor library code: profile counts gpulab's own kernels (the variants "
+                                      "that run on the GPU and on the simulator)")
+                                  : _("%s is a CPU baseline: profile counts gpulab's own kernels (the variants "
+                                      "that run on the GPU and on the simulator)"),
+                              vs[i]->name);
         if (lab_validate(s->algo, vs[i], &s->cfg, err, sizeof err) != 0)
             return sess_error(s, argc > 1 ? i + 1 : -1, "%s", err);
     }
@@ -787,12 +804,12 @@ static enum cmd_status do_profile(struct session *s, int argc, char **argv)
     prof_row *rows = NULL;
     int nrows = 0, cap = 0;
     lab_result *res = calloc((size_t)n, sizeof *res);
-    if (!res) return sess_error(s, -1, "out of memory");
+    if (!res) return sess_error(s, -1, _("out of memory"));
     enum cmd_status st = CMD_OK;
     int nres = 0;
     for (int i = 0; i < n && st == CMD_OK; i++) {
         if (lab_interrupted) {
-            st = sess_error(s, -1, "profile interrupted");
+            st = sess_error(s, -1, _("profile interrupted"));
             break;
         }
         if (i > 0 && !s->json) out_printf("\n");
@@ -823,7 +840,7 @@ int profile_export_owns(const struct session *s)
 int profile_export(FILE *f, int csv, char *err, size_t errlen)
 {
     if (!last_rows) {
-        snprintf(err, errlen, "no profile yet");
+        snprintf(err, errlen, "%s", _("no profile yet"));
         return -1;
     }
     if (csv) {
@@ -849,27 +866,27 @@ int profile_export(FILE *f, int csv, char *err, size_t errlen)
     int rc = json_dumpf(o, f, JSON_INDENT(2));
     json_decref(o);
     fputc('\n', f);
-    if (rc != 0) snprintf(err, errlen, "cannot write the JSON");
+    if (rc != 0) snprintf(err, errlen, "%s", _("cannot write the JSON"));
     return rc;
 }
 
 const struct cmd cmd_profile[] = {
     {
         .name = "profile",
-        .usage = "profile [VARIANT...]",
-        .help = "memory counters of the variant's kernels: sectors, bank conflicts, atomics, an estimated GPU time",
+        .usage = N_("profile [VARIANT...]"),
+        .help = N_("memory counters of the variant's kernels: sectors, bank conflicts, atomics, an estimated GPU time"),
         .long_help =
-            "Counts what the chosen variant's kernels (or the ones named) do with memory, per\n"
-            "kernel launch and in total: global load and store requests (one per warp and\n"
-            "access) and the 32-byte sectors they touch against the fewest their width allows;\n"
-            "shared-memory requests, wavefronts and bank conflicts; atomics and how many lanes\n"
-            "hit one address; active lanes per request; barriers; the occupancy bound; the\n"
-            "bytes moved. Each count comes with a sentence saying what it means.\n"
-            "On the simulator the counts come from the execution itself, and an estimated GPU\n"
-            "time for the chosen `model` follows (an estimate, not a measurement). On a GPU\n"
-            "they come from Nsight Compute (ncu) run on gpulab itself. --json prints one object\n"
-            "per kernel shape with Nsight Compute's metric names; export FILE.csv|FILE.json\n"
-            "after a profile writes the same. See docs/profile.md.\n",
+            N_("Counts what the chosen variant's kernels (or the ones named) do with memory, per\n"
+               "kernel launch and in total: global load and store requests (one per warp and\n"
+               "access) and the 32-byte sectors they touch against the fewest their width allows;\n"
+               "shared-memory requests, wavefronts and bank conflicts; atomics and how many lanes\n"
+               "hit one address; active lanes per request; barriers; the occupancy bound; the\n"
+               "bytes moved. Each count comes with a sentence saying what it means.\n"
+               "On the simulator the counts come from the execution itself, and an estimated GPU\n"
+               "time for the chosen `model` follows (an estimate, not a measurement). On a GPU\n"
+               "they come from Nsight Compute (ncu) run on gpulab itself. --json prints one object\n"
+               "per kernel shape with Nsight Compute's metric names; export FILE.csv|FILE.json\n"
+               "after a profile writes the same. See docs/profile.md.\n"),
         .run = do_profile,
         .complete = CMP_VARIANT,
     },

@@ -11,6 +11,7 @@
 #include <jansson.h>
 
 #include "repl/cmd.h"
+#include "repl/i18n.h"
 #include "repl/out.h"
 #include "repl/parse.h"
 #include "program.h"
@@ -54,15 +55,15 @@ static int resolve(struct session *s, const char *name, char *buf, size_t len)
 
 static enum cmd_status do_open(struct session *s, int argc, char **argv)
 {
-    if (argc < 2) return sess_error(s, -1, "open needs a file: open FILE.cu [-DNAME=VALUE ...]");
+    if (argc < 2) return sess_error(s, -1, _("open needs a file: open FILE.cu [-DNAME=VALUE ...]"));
     for (int i = 2; i < argc; i++)
         if (strncmp(argv[i], "-D", 2) != 0 || strlen(argv[i]) < 3)
-            return sess_error(s, i, "open takes FILE.cu and then only -DNAME or -DNAME=VALUE definitions");
-    if (argc - 2 > 16) return sess_error(s, 18, "at most 16 definitions");
+            return sess_error(s, i, _("open takes FILE.cu and then only -DNAME or -DNAME=VALUE definitions"));
+    if (argc - 2 > 16) return sess_error(s, 18, _("at most 16 definitions"));
     char path[PROG_PATH_MAX], msg[1024];
     resolve(s, argv[1], path, sizeof path);
     prog *p = calloc(1, sizeof *p);
-    if (!p) return sess_error(s, -1, "out of memory");
+    if (!p) return sess_error(s, -1, _("out of memory"));
     if (prog_open(p, path, msg, sizeof msg) != 0) {
         free(p);
         return sess_error(s, 1, "%s", msg);
@@ -72,28 +73,28 @@ static enum cmd_status do_open(struct session *s, int argc, char **argv)
     s->prog = p;
     for (int i = 2; i < argc; i++) s->prog_defines[i - 2] = strdup(argv[i]);
     if (!s->json) {
-        out_printf("%s: %d kernel%s", p->shown, p->nkernels, p->nkernels == 1 ? "" : "s");
-        for (int i = 0; i < p->nkernels; i++) out_printf("%s %s (line %d)", i ? "," : ":", p->kernels[i].name, p->kernels[i].line);
+        out_printf(_("%s: %d kernel%s"), p->shown, p->nkernels, p->nkernels == 1 ? "" : "s");
+        for (int i = 0; i < p->nkernels; i++) out_printf(_("%s %s (line %d)"), i ? "," : ":", p->kernels[i].name, p->kernels[i].line);
         out_printf("\n");
         if (p->nissues) {
-            out_printf("it cannot run on the simulator:\n");
+            out_printf(_("it cannot run on the simulator:\n"));
             print_issues(p);
         }
-        if (s->interactive) out_printf("run builds and runs it; compare runs it on the GPU and the simulator; use ALGO goes back\n");
+        if (s->interactive) out_printf(_("run builds and runs it; compare runs it on the GPU and the simulator; use ALGO goes back\n"));
     }
     return CMD_OK;
 }
 
 static enum cmd_status do_edit(struct session *s, int argc, char **argv)
 {
-    if (!s->prog) return sess_error(s, -1, "no program is open: open FILE.cu first");
-    if (argc > 1) return sess_error(s, 1, "edit takes no arguments: it edits %s", s->prog->shown);
+    if (!s->prog) return sess_error(s, -1, _("no program is open: open FILE.cu first"));
+    if (argc > 1) return sess_error(s, 1, _("edit takes no arguments: it edits %s"), s->prog->shown);
     const char *ed = getenv("VISUAL");
     if (!ed || !*ed) ed = getenv("EDITOR");
     if (!ed || !*ed) ed = "vi";
     out_flush();
     pid_t pid = fork();
-    if (pid < 0) return sess_error(s, -1, "cannot start the editor: %s", strerror(errno));
+    if (pid < 0) return sess_error(s, -1, _("cannot start the editor: %s"), strerror(errno));
     if (pid == 0) {
         /* $EDITOR may carry arguments ("code -w"): let the shell split it */
         execl("/bin/sh", "sh", "-c", "exec $0 \"$1\"", ed, s->prog->path, (char *)NULL);
@@ -102,15 +103,15 @@ static enum cmd_status do_edit(struct session *s, int argc, char **argv)
     int st = 0;
     while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {}
     if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
-        out_warn("the editor (%s) ended with status %d; reloading the file anyway",
+        out_warn(_("the editor (%s) ended with status %d; reloading the file anyway"),
                  ed, WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
     char msg[1024], shown[256];
     snprintf(shown, sizeof shown, "%s", s->prog->shown);
     if (prog_open(s->prog, s->prog->path, msg, sizeof msg) != 0) return sess_error(s, -1, "%s", msg);
     snprintf(s->prog->shown, sizeof s->prog->shown, "%s", shown);
-    out_printf("reloaded %s: %d kernel%s\n", shown, s->prog->nkernels, s->prog->nkernels == 1 ? "" : "s");
+    out_printf(_("reloaded %s: %d kernel%s\n"), shown, s->prog->nkernels, s->prog->nkernels == 1 ? "" : "s");
     if (s->prog->nissues) {
-        out_printf("it cannot run on the simulator:\n");
+        out_printf(_("it cannot run on the simulator:\n"));
         print_issues(s->prog);
     }
     return CMD_OK;
@@ -151,14 +152,14 @@ static int run_on(struct session *s, enum prog_mode backend, int argc, char **ar
     o.on_output = echo ? on_output : NULL;
     o.ctx = s;
     o.interrupt = &lab_interrupted;
-    if (s->interactive && !s->json) out_progress("  building %s for the %s...", s->prog->shown,
-                                                 backend == PROG_GPU ? "GPU" : "simulator");
+    if (s->interactive && !s->json)
+        out_progress(backend == PROG_GPU ? _("  building %s for the GPU...") : _("  building %s for the simulator..."),
+                     s->prog->shown);
     int rc = prog_run(s->prog, &o, r);
     out_progress_clear();
     return rc;
 }
 
-static const char *backend_word(enum prog_mode b) { return b == PROG_GPU ? "GPU" : "simulator"; }
 
 static void fmt_dim(const unsigned d[3], char *buf, size_t len)
 {
@@ -170,13 +171,14 @@ static void fmt_dim(const unsigned d[3], char *buf, size_t len)
 static void print_launches(const prog_result *r, enum prog_mode b)
 {
     if (r->nlaunches == 0) return;
-    const char *hdr[] = {"kernel", "line", "launches", "grid", "block", "shared", b == PROG_GPU ? "ms" : "ms (sim)"};
+    const char *hdr[] = {_("kernel"), _("line"),   _("launches"),
+                         _("grid"),   _("block"),  _("shared"), b == PROG_GPU ? "ms" : _("ms (sim)")};
     struct out_table *t = out_table_new(7, hdr, "lrrrrrr");
     for (int i = 0; i < r->nlaunches; i++) {
         const prog_launch *l = &r->launches[i];
         char line[16], cnt[32], g[48], bl[48], sm[32], ms[32];
         snprintf(line, sizeof line, "%d", l->line);
-        if (l->failed) snprintf(cnt, sizeof cnt, "%d (%d failed)", l->count, l->failed);
+        if (l->failed) snprintf(cnt, sizeof cnt, _("%d (%d failed)"), l->count, l->failed);
         else snprintf(cnt, sizeof cnt, "%d", l->count);
         fmt_dim(l->grid, g, sizeof g);
         fmt_dim(l->block, bl, sizeof bl);
@@ -188,40 +190,51 @@ static void print_launches(const prog_result *r, enum prog_mode b)
     }
     out_table_print(t);
     out_table_free(t);
-    if (r->launches_dropped) out_printf("(%d more launch shapes not listed)\n", r->launches_dropped);
+    if (r->launches_dropped) out_printf(_("(%d more launch shapes not listed)\n"), r->launches_dropped);
 }
 
 /* What happened, in the student's terms. */
 static void print_end(struct session *s, const prog_result *r, enum prog_mode b)
 {
     if (r->timed_out) {
-        out_printf("%sstopped:%s it ran longer than the time limit of %g s", out_color(OUT_ERROR),
-                   out_color(OUT_RESET), b == PROG_SIM ? s->time_limit : s->time_limit * 10);
-        if (r->running[0]) out_printf(" while kernel %s was running", r->running);
-        out_printf(" (a kernel that waits for something that never happens, or a loop that never ends?); "
-                   "set time-limit changes the limit\n");
+        const double limit = b == PROG_SIM ? s->time_limit : s->time_limit * 10;
+        if (r->running[0])
+            out_printf(_("%sstopped:%s it ran longer than the time limit of %g s while kernel %s was running (a "
+                         "kernel that waits for something that never happens, or a loop that never ends?); "
+                         "set time-limit changes the limit\n"),
+                       out_color(OUT_ERROR), out_color(OUT_RESET), limit, r->running);
+        else
+            out_printf(_("%sstopped:%s it ran longer than the time limit of %g s (a kernel that waits for "
+                         "something that never happens, or a loop that never ends?); set time-limit changes "
+                         "the limit\n"),
+                       out_color(OUT_ERROR), out_color(OUT_RESET), limit);
     } else if (r->interrupted) {
-        out_printf("stopped by Ctrl-C");
-        if (r->running[0]) out_printf(" while kernel %s was running", r->running);
-        out_printf("\n");
+        if (r->running[0]) out_printf(_("stopped by Ctrl-C while kernel %s was running\n"), r->running);
+        else out_printf(_("stopped by Ctrl-C\n"));
     } else if (r->signal) {
         out_printf("%s%s%s", out_color(OUT_ERROR), r->msg, out_color(OUT_RESET));
-        if (r->running[0] && !strstr(r->msg, "in kernel")) out_printf(" (kernel %s was running)", r->running);
-        if (r->out_of_memory) out_printf("; it ran out of memory (the limit is 3/4 of this machine's)");
+        if (r->running[0] && !strstr(r->msg, "in kernel")) out_printf(_(" (kernel %s was running)"), r->running);
+        if (r->out_of_memory) out_printf(_("; it ran out of memory (the limit is 3/4 of this machine's)"));
         out_printf("\n");
     } else {
-        out_printf("exit status %d", r->exit_code);
+        out_printf(_("exit status %d"), r->exit_code);
     }
     if (!r->timed_out && !r->interrupted && !r->signal) {
         int n = 0;
         for (int i = 0; i < r->nlaunches; i++) n += r->launches[i].count;
-        out_printf(" · %.2f s · %d launch%s on the %s", r->seconds, n, n == 1 ? "" : "es", backend_word(b));
-        if (r->cached) out_printf(" · cached build\n");
-        else out_printf(" · built in %.1f s\n", r->build_seconds);
+        if (b == PROG_GPU)
+            out_printf(ngettext(" · %.2f s · %d launch on the GPU", " · %.2f s · %d launches on the GPU", (unsigned long)n),
+                       r->seconds, n);
+        else
+            out_printf(ngettext(" · %.2f s · %d launch on the simulator", " · %.2f s · %d launches on the simulator",
+                                (unsigned long)n),
+                       r->seconds, n);
+        if (r->cached) out_printf(_(" · cached build\n"));
+        else out_printf(_(" · built in %.1f s\n"), r->build_seconds);
     }
     print_launches(r, b);
     if (r->used_events && b == PROG_SIM)
-        out_printf("note: cudaEventElapsedTime measured simulator time on this CPU, not GPU time\n");
+        out_printf(_("note: cudaEventElapsedTime measured simulator time on this CPU, not GPU time\n"));
 }
 
 static json_t *result_json(const struct session *s, const prog_result *r, enum prog_mode b)
@@ -262,7 +275,7 @@ static int choose_backend(struct session *s, enum prog_mode *b)
     if (s->cfg.backend == LAB_BACKEND_SIM) { *b = PROG_SIM; return 0; }
     int gpu = prog_gpu_available(why, sizeof why);
     if (s->cfg.backend == LAB_BACKEND_GPU && !gpu) {
-        sess_error(s, -1, "backend is gpu but %s; set backend sim (or auto) runs it on the simulator", why);
+        sess_error(s, -1, _("backend is gpu but %s; set backend sim (or auto) runs it on the simulator"), why);
         return -1;
     }
     *b = gpu ? PROG_GPU : PROG_SIM;
@@ -292,7 +305,7 @@ enum cmd_status prog_cmd_run(struct session *s, int argc, char **argv)
         out_printf("%s", r.msg);
         if (r.msg[0] && r.msg[strlen(r.msg) - 1] != '\n') out_printf("\n");
         prog_result_free(&r);
-        return sess_error(s, -1, "%s was not run", s->prog->shown);
+        return sess_error(s, -1, _("%s was not run"), s->prog->shown);
     }
     if (s->json) out_json(result_json(s, &r, b));
     else print_end(s, &r, b);
@@ -348,22 +361,22 @@ static void show_line(const char *label, const char *t, size_t n, int line)
     }
     size_t e = i;
     while (e < n && t[e] != '\n') e++;
-    if (i >= n) out_printf("  %-10s (no line %d: the output ends before it)\n", label, line);
-    else out_printf("  %-10s %.*s\n", label, (int)(e - i > 200 ? 200 : e - i), t + i);
+    if (i >= n) out_printf(_("  %s (no line %d: the output ends before it)\n"), out_pad(label, 10), line);
+    else out_printf("  %s %.*s\n", out_pad(label, 10), (int)(e - i > 200 ? 200 : e - i), t + i);
 }
 
 enum cmd_status prog_cmd_compare(struct session *s, int argc, char **argv)
 {
     char why[512];
     if (!prog_gpu_available(why, sizeof why)) {
-        out_printf("compare runs the program on the GPU and on the simulator, and this machine has %s.\n"
-                   "Running it on the simulator only:\n",
-                   strncmp(why, "no GPU", 6) == 0 ? why : why);
+        out_printf(_("compare runs the program on the GPU and on the simulator, and this machine has %s.\n"
+                     "Running it on the simulator only:\n"),
+                   why);
         prog_result r;
         if (run_on(s, PROG_SIM, argc - 1, argv + 1, 1, &r) != 0) {
             out_printf("%s", r.msg);
             prog_result_free(&r);
-            return sess_error(s, -1, "%s was not run", s->prog->shown);
+            return sess_error(s, -1, _("%s was not run"), s->prog->shown);
         }
         print_end(s, &r, PROG_SIM);
         return finish(s, &r, PROG_SIM);
@@ -372,13 +385,13 @@ enum cmd_status prog_cmd_compare(struct session *s, int argc, char **argv)
     if (run_on(s, PROG_GPU, argc - 1, argv + 1, 0, &g) != 0) {
         out_printf("%s", g.msg);
         prog_result_free(&g);
-        return sess_error(s, -1, "%s did not build for the GPU", s->prog->shown);
+        return sess_error(s, -1, _("%s did not build for the GPU"), s->prog->shown);
     }
     if (run_on(s, PROG_SIM, argc - 1, argv + 1, 0, &m) != 0) {
         out_printf("%s", m.msg);
         prog_result_free(&g);
         prog_result_free(&m);
-        return sess_error(s, -1, "%s did not build for the simulator", s->prog->shown);
+        return sess_error(s, -1, _("%s did not build for the simulator"), s->prog->shown);
     }
     int line = 0, timing = 0;
     int d_out = outputs_differ(g.out, g.out_len, m.out, m.out_len, &line, &timing);
@@ -390,25 +403,28 @@ enum cmd_status prog_cmd_compare(struct session *s, int argc, char **argv)
         json_object_set_new(o, "agree", json_boolean(!d_out && !d_exit));
         out_json(o);
     } else {
-        out_printf("GPU:       exit status %d, %zu bytes of output, %.2f s\n", g.exit_code, g.out_len, g.seconds);
-        out_printf("simulator: exit status %d, %zu bytes of output, %.2f s\n", m.exit_code, m.out_len, m.seconds);
+        out_printf(_("GPU:       exit status %d, %zu bytes of output, %.2f s\n"), g.exit_code, g.out_len, g.seconds);
+        out_printf(_("simulator: exit status %d, %zu bytes of output, %.2f s\n"), m.exit_code, m.out_len, m.seconds);
         if (!d_out && !d_exit) {
-            out_printf("%sthe outputs agree%s", out_color(OUT_GOOD), out_color(OUT_RESET));
-            if (timing) out_printf(" (but for %d line%s that print times)", timing, timing == 1 ? "" : "s");
+            out_printf(_("%sthe outputs agree%s"), out_color(OUT_GOOD), out_color(OUT_RESET));
+            if (timing)
+                out_printf(ngettext(" (but for %d line that prints times)", " (but for %d lines that print times)",
+                                    (unsigned long)timing),
+                           timing);
             out_printf("\n");
         } else {
-            out_printf("%sthe outputs differ%s", out_color(OUT_WARN), out_color(OUT_RESET));
+            out_printf(_("%sthe outputs differ%s"), out_color(OUT_WARN), out_color(OUT_RESET));
             if (d_out) {
-                out_printf(" from line %d:\n", line);
-                show_line("GPU", g.out ? g.out : "", g.out_len, line);
-                show_line("simulator", m.out ? m.out : "", m.out_len, line);
+                out_printf(_(" from line %d:\n"), line);
+                show_line(_("GPU"), g.out ? g.out : "", g.out_len, line);
+                show_line(_("simulator"), m.out ? m.out : "", m.out_len, line);
             } else {
-                out_printf(": the exit statuses differ\n");
+                out_printf(_(": the exit statuses differ\n"));
             }
-            out_printf("A correct program prints the same on both (but for times, and float sums whose order\n"
-                       "depends on scheduling, such as atomicAdd on floats). Usually the difference is a race\n"
-                       "(threads that read what others write without a barrier between) or a read of memory\n"
-                       "nothing wrote: set race-check on and run it on the simulator to find the lines.\n");
+            out_printf(_("A correct program prints the same on both (but for times, and float sums whose order\n"
+                         "depends on scheduling, such as atomicAdd on floats). Usually the difference is a race\n"
+                         "(threads that read what others write without a barrier between) or a read of memory\n"
+                         "nothing wrote: set race-check on and run it on the simulator to find the lines.\n"));
         }
         print_launches(&m, PROG_SIM);
     }
@@ -435,23 +451,25 @@ enum cmd_status prog_cmd_show(struct session *s, int argc, char **argv)
     }
     out_printf("%s%s%s  (%s)\n", out_color(OUT_BOLD), p->shown, out_color(OUT_RESET), p->path);
     for (int i = 0; s->prog_defines[i]; i++) out_printf("  %s\n", s->prog_defines[i]);
-    out_printf("kernels:\n");
-    for (int i = 0; i < p->nkernels; i++) out_printf("  %-24s line %d\n", p->kernels[i].name, p->kernels[i].line);
+    out_printf(_("kernels:\n"));
+    for (int i = 0; i < p->nkernels; i++)
+        out_printf(_("  %-24s line %d\n"), p->kernels[i].name, p->kernels[i].line); /* kernel names are ASCII */
     if (p->nissues) {
-        out_printf("cannot run on the simulator:\n");
+        out_printf(_("cannot run on the simulator:\n"));
         print_issues(p);
     }
     if (!p->have_last) {
-        out_printf("not run yet: run shows the launch shapes as they ran\n");
+        out_printf(_("not run yet: run shows the launch shapes as they ran\n"));
         return CMD_OK;
     }
-    out_printf("launches of the last run (on the %s):\n", backend_word(p->last_backend));
-    if (p->last.nlaunches == 0) out_printf("  none\n");
+    out_printf(p->last_backend == PROG_GPU ? _("launches of the last run (on the GPU):\n")
+                                           : _("launches of the last run (on the simulator):\n"));
+    if (p->last.nlaunches == 0) out_printf(_("  none\n"));
     print_launches(&p->last, p->last_backend);
     char tl[32];
     if (s->time_limit > 0) snprintf(tl, sizeof tl, "%g s", s->time_limit);
-    else snprintf(tl, sizeof tl, "none");
-    out_printf("time limit on the simulator %s · race-check %s · model %s\n", tl, s->cfg.race_check ? "on" : "off",
+    else snprintf(tl, sizeof tl, "%s", _("none"));
+    out_printf(_("time limit on the simulator %s · race-check %s · model %s\n"), tl, s->cfg.race_check ? "on" : "off",
                s->cfg.model[0] ? s->cfg.model : "h200");
     return CMD_OK;
 }
@@ -459,27 +477,27 @@ enum cmd_status prog_cmd_show(struct session *s, int argc, char **argv)
 const struct cmd cmd_program_group[] = {
     {
         .name = "open",
-        .usage = "open FILE.cu [-DNAME=VALUE ...]",
-        .help = "make your own CUDA program the thing run, compare and show act on",
+        .usage = N_("open FILE.cu [-DNAME=VALUE ...]"),
+        .help = N_("make your own CUDA program the thing run, compare and show act on"),
         .long_help =
-            "The file is plain CUDA C++ with its own main, as nvcc takes it: __shared__\n"
-            "arrays of any kind, <<<grid, block, shared, stream>>> launches, __constant__,\n"
-            "templates, headers beside it. run compiles it (once per content: the build is\n"
-            "cached) and runs it as a separate process, on the GPU when there is one, else\n"
-            "on gpulab's simulator (set backend chooses). On the simulator the kernels get\n"
-            "its diagnostics: divergent barriers, out-of-bounds and freed memory, and with\n"
-            "race-check on, shared-memory races; every message names the file's own lines.\n"
-            "What cannot run on the simulator (inline PTX, textures, dynamic parallelism,\n"
-            "thrust) is listed with its line when the file is opened. -D definitions are\n"
-            "passed to the compiler. use ALGO goes back to the built-in algorithms.\n"
-            "See docs/programs.md.\n",
+            N_("The file is plain CUDA C++ with its own main, as nvcc takes it: __shared__\n"
+               "arrays of any kind, <<<grid, block, shared, stream>>> launches, __constant__,\n"
+               "templates, headers beside it. run compiles it (once per content: the build is\n"
+               "cached) and runs it as a separate process, on the GPU when there is one, else\n"
+               "on gpulab's simulator (set backend chooses). On the simulator the kernels get\n"
+               "its diagnostics: divergent barriers, out-of-bounds and freed memory, and with\n"
+               "race-check on, shared-memory races; every message names the file's own lines.\n"
+               "What cannot run on the simulator (inline PTX, textures, dynamic parallelism,\n"
+               "thrust) is listed with its line when the file is opened. -D definitions are\n"
+               "passed to the compiler. use ALGO goes back to the built-in algorithms.\n"
+               "See docs/programs.md.\n"),
         .run = do_open,
         .complete = CMP_FILE,
     },
     {
         .name = "edit",
         .usage = "edit",
-        .help = "edit the open program in $VISUAL or $EDITOR, then reload it",
+        .help = N_("edit the open program in $VISUAL or $EDITOR, then reload it"),
         .run = do_edit,
     },
     {0},

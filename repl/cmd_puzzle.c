@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "repl/cmd.h"
+#include "repl/i18n.h"
 #include "repl/lesson.h"
 #include "repl/out.h"
 #include "repl/puzzle.h"
@@ -53,7 +54,7 @@ void puzzle_note_progress(const struct puzzle *p, int passed)
     if (lesson_progress_put(&lp) != 0) {
         char path[4096];
         lesson_progress_path(path, sizeof path);
-        out_warn("cannot save puzzle progress in %s: %s", path[0] ? path : "(no home folder)", strerror(errno));
+        out_warn(_("cannot save puzzle progress in %s: %s"), path[0] ? path : _("(no home folder)"), strerror(errno));
     }
 }
 
@@ -94,15 +95,15 @@ static void print_brief(const struct puzzle *p)
 {
     char launch[256];
     puzzle_launch_text(p, launch, sizeof launch);
-    out_printf("%sPuzzle %d: %s%s\n", out_color(OUT_BOLD), p->number, p->title, out_color(OUT_RESET));
-    out_wrapped(p->spec, 2, 6);
-    if (p->detail) out_wrapped(p->detail, 2, 2);
-    out_printf("  launch: %s\n", launch);
-    out_printf("  limits:");
+    out_printf(_("%sPuzzle %d: %s%s\n"), out_color(OUT_BOLD), p->number, _(p->title), out_color(OUT_RESET));
+    out_wrapped(_(p->spec), 2, 6);
+    if (p->detail) out_wrapped(_(p->detail), 2, 2);
+    out_printf(_("  launch: %s\n"), launch);
+    out_printf(_("  limits:"));
     if (p->max_global_reads >= 0)
-        out_printf(" at most %d global read%s per thread;", p->max_global_reads, p->max_global_reads == 1 ? "" : "s");
-    if (p->max_shared_bytes == 0) out_printf(" no shared memory");
-    else if (p->max_shared_bytes > 0) out_printf(" at most %d bytes of shared memory per block", p->max_shared_bytes);
+        out_printf(_(" at most %d global read%s per thread;"), p->max_global_reads, p->max_global_reads == 1 ? "" : "s");
+    if (p->max_shared_bytes == 0) out_printf(_(" no shared memory"));
+    else if (p->max_shared_bytes > 0) out_printf(_(" at most %d bytes of shared memory per block"), p->max_shared_bytes);
     out_printf("\n");
 }
 
@@ -110,21 +111,27 @@ static enum cmd_status list_puzzles(void)
 {
     int n;
     const struct puzzle *all = puzzle_all(&n);
-    const char *hdr[] = {"#", "puzzle", "rule", "progress"};
+    const char *hdr[] = {"#", _("puzzle"), _("rule"), _("progress")};
     struct out_table *t = out_table_new(4, hdr, "rlll");
     for (int i = 0; i < n; i++) {
         char num[8], rule[64];
         snprintf(num, sizeof num, "%d", all[i].number);
-        if (strlen(all[i].spec) < sizeof rule) snprintf(rule, sizeof rule, "%s", all[i].spec);
-        else snprintf(rule, sizeof rule, "%.*s...", (int)sizeof rule - 4, all[i].spec);
+        const char *spec = _(all[i].spec);
+        if (strlen(spec) < sizeof rule) {
+            snprintf(rule, sizeof rule, "%s", spec);
+        } else {
+            int cut = (int)sizeof rule - 4;
+            while (cut > 0 && ((unsigned char)spec[cut] & 0xC0) == 0x80) cut--; /* not inside a character */
+            snprintf(rule, sizeof rule, "%.*s...", cut, spec);
+        }
         int st = puzzle_state(&all[i]);
-        const char *cells[] = {num, all[i].title, rule, st == 2 ? "solved" : st == 1 ? "tried" : "not started"};
+        const char *cells[] = {num, _(all[i].title), rule, st == 2 ? _("solved") : st == 1 ? _("tried") : _("not started")};
         out_table_row(t, cells);
         if (st == 2) out_table_color(t, 3, OUT_GOOD);
     }
     out_table_print(t);
     out_table_free(t);
-    out_printf("`puzzle N` writes puzzle N's skeleton to puzzles/NN-name.cu here; `check` tests it.\n");
+    out_printf(_("`puzzle N` writes puzzle N's skeleton to puzzles/NN-name.cu here; `check` tests it.\n"));
     return CMD_OK;
 }
 
@@ -137,34 +144,34 @@ static int mkdir_here(const char *dir)
 static enum cmd_status do_puzzle(struct session *s, int argc, char **argv)
 {
     if (argc == 1) return list_puzzles();
-    if (argc > 2) return sess_error(s, 2, "usage: puzzle [N]");
+    if (argc > 2) return sess_error(s, 2, _("usage: puzzle [N]"));
     int n;
     puzzle_all(&n);
     const struct puzzle *p = puzzle_find(argv[1]);
-    if (!p) return sess_error(s, 1, "no puzzle \"%s\": there are puzzles 1 to %d (`puzzle` lists them)", argv[1], n);
+    if (!p) return sess_error(s, 1, _("no puzzle \"%s\": there are puzzles 1 to %d (`puzzle` lists them)"), argv[1], n);
     g_current = p;
     char path[256], skel[4200];
     puzzle_student_path(p, path, sizeof path);
     print_brief(p);
     struct stat sb;
     if (stat(path, &sb) == 0) {
-        out_printf("%s is already there: keeping your work (delete or rename it for a fresh skeleton).\n", path);
-        out_printf("Edit it, then type `check`.\n");
+        out_printf(_("%s is already there: keeping your work (delete or rename it for a fresh skeleton).\n"), path);
+        out_printf(_("Edit it, then type `check`.\n"));
         return CMD_OK;
     }
     size_t len;
     char *body = skeleton_text(s, p, &len, skel, sizeof skel);
-    if (!body) return sess_error(s, 1, "cannot read the skeleton %s: %s", skel, strerror(errno));
+    if (!body) return sess_error(s, 1, _("cannot read the skeleton %s: %s"), skel, strerror(errno));
     char *head = puzzle_header(p);
     if (!head) {
         free(body);
-        return sess_error(s, -1, "out of memory");
+        return sess_error(s, -1, _("out of memory"));
     }
     enum cmd_status st = CMD_OK;
     struct safefile w;
     char err[512];
     if (mkdir_here("puzzles") != 0) {
-        st = sess_error(s, -1, "cannot make the folder puzzles here: %s", strerror(errno));
+        st = sess_error(s, -1, _("cannot make the folder puzzles here: %s"), strerror(errno));
     } else if (safefile_open(&w, path, SAFEFILE_NEW, err, sizeof err) != 0) { /* never over a file made meanwhile */
         st = sess_error(s, -1, "%s", err);
     } else {
@@ -173,7 +180,7 @@ static enum cmd_status do_puzzle(struct session *s, int argc, char **argv)
         if (safefile_commit(&w, err, sizeof err) != 0)
             st = sess_error(s, -1, "%s", err);
         else
-            out_printf("wrote %s: edit the kernel, then type `check`.\n", path);
+            out_printf(_("wrote %s: edit the kernel, then type `check`.\n"), path);
     }
     free(head);
     free(body);
@@ -200,14 +207,14 @@ const struct cmd cmd_puzzle_group[] = {
     {
         .name = "puzzle",
         .aliases = "puzzles",
-        .usage = "puzzle [N|NAME]",
-        .help = "write puzzle N's kernel skeleton to puzzles/NN-name.cu (no N: list the puzzles)",
+        .usage = N_("puzzle [N|NAME]"),
+        .help = N_("write puzzle N's kernel skeleton to puzzles/NN-name.cu (no N: list the puzzles)"),
         .long_help =
-            "The puzzles are small kernels to write, from a map to a tiled matrix multiply\n"
-            "(lesson 11 walks through them). puzzle N prints the puzzle's rule, launch and\n"
-            "limits and writes its skeleton to puzzles/NN-name.cu in the current folder.\n"
-            "A file already there is never overwritten: your work is kept. puzzle alone\n"
-            "lists the puzzles with your progress. Edit the kernel, then type check.\n",
+            N_("The puzzles are small kernels to write, from a map to a tiled matrix multiply\n"
+               "(lesson 11 walks through them). puzzle N prints the puzzle's rule, launch and\n"
+               "limits and writes its skeleton to puzzles/NN-name.cu in the current folder.\n"
+               "A file already there is never overwritten: your work is kept. puzzle alone\n"
+               "lists the puzzles with your progress. Edit the kernel, then type check.\n"),
         .run = do_puzzle,
         .complete = CMP_CUSTOM,
         .complete_fn = puzzle_complete,

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "repl/cmd.h"
+#include "repl/i18n.h"
 #include "repl/out.h"
 #include "repl/parse.h"
 #include "repl/session.h"
@@ -40,9 +41,10 @@ void sess_print_results(struct session *s, const lab_result *rows, int n)
     }
     enum { C_VAR, C_BE, C_BLOCK, C_GRID, C_MS, C_EST, C_MIN, C_MAX, C_GBPS, C_FLOPS, C_PEAK, C_SPEED,
            C_RESULT, C_OK, NC };
-    static const char *const head_all[NC] = {"variant", "backend", "block", "grid", "ms", "est ms",
-                                             "min", "max", "GB/s", "GFLOP/s", "% peak", "speedup",
-                                             "result", "ok"};
+    /* The headers a person reads (--json has its own keys). */
+    const char *const head_all[NC] = {_("variant"), _("backend"), _("block"), _("grid"), "ms", _("est ms"),
+                                      _("min"), _("max"), "GB/s", "GFLOP/s", /* xgettext:no-c-format */ _("% peak"), _("speedup"),
+                                      _("result"), _("ok")};
     static const char align_all[NC + 1] = "llrrrrrrrrrrrl";
     const char *head[NC];
     char align[NC + 1];
@@ -79,7 +81,7 @@ void sess_print_results(struct session *s, const lab_result *rows, int n)
         char mark[16] = "";
         if (r->note[0] && notes) {
             char text[sizeof notes[0].text];
-            snprintf(text, sizeof text, "%s%s", r->ran ? "" : "not run: ", r->note);
+            snprintf(text, sizeof text, r->ran ? "%s" : _("not run: %s"), r->note);
             int k = 0;
             while (k < nnotes && strcmp(notes[k].text, text) != 0) k++;
             if (k == nnotes && nnotes < 64) {
@@ -110,17 +112,17 @@ void sess_print_results(struct session *s, const lab_result *rows, int n)
                 snprintf(c[C_SPEED], sizeof c[0], r->speedup < 10 ? "%.2fx" : "%.1fx", r->speedup);
             fmt_result(r, c[C_RESULT], sizeof c[0]);
             if (r->correct > 0 && r->rel_error > 0)
-                snprintf(c[C_OK], sizeof c[0], "ok (%.0e)%s", r->rel_error, mark);
+                snprintf(c[C_OK], sizeof c[0], _("ok (%.0e)%s"), r->rel_error, mark);
             else if (r->correct > 0)
-                snprintf(c[C_OK], sizeof c[0], "ok%s", mark);
+                snprintf(c[C_OK], sizeof c[0], _("ok%s"), mark);
             else if (r->correct == 0 && r->rel_error > 0)
-                snprintf(c[C_OK], sizeof c[0], "WRONG (%.0e)%s", r->rel_error, mark);
+                snprintf(c[C_OK], sizeof c[0], _("WRONG (%.0e)%s"), r->rel_error, mark);
             else if (r->correct == 0)
-                snprintf(c[C_OK], sizeof c[0], "WRONG%s", mark);
+                snprintf(c[C_OK], sizeof c[0], _("WRONG%s"), mark);
             else
                 snprintf(c[C_OK], sizeof c[0], "-%s", mark);
         } else {
-            snprintf(c[C_RESULT], sizeof c[0], "not run");
+            snprintf(c[C_RESULT], sizeof c[0], "%s", _("not run"));
             snprintf(c[C_OK], sizeof c[0], "-%s", mark);
         }
         int m = 0;
@@ -134,8 +136,8 @@ void sess_print_results(struct session *s, const lab_result *rows, int n)
     }
     /* Too wide for the terminal: these go first, in this order (a column
      * not named here stays; the result is cut before the variant). */
-    static const char *const drop[] = {"min", "max", "% peak", "grid", "block", "GFLOP/s", "backend",
-                                       "speedup", "GB/s", NULL};
+    const char *const drop[] = {_("min"), _("max"), /* xgettext:no-c-format */ _("% peak"), _("grid"), _("block"), "GFLOP/s",
+                                _("backend"), _("speedup"), "GB/s", NULL};
     out_table_drop_order(t, drop);
     out_table_shrink(t, C_RESULT - !flops - !est, 6);
     out_table_shrink(t, C_VAR, 8);
@@ -144,10 +146,10 @@ void sess_print_results(struct session *s, const lab_result *rows, int n)
     for (int i = 0; i < nnotes; i++) out_wrapf(0, 4, "[%d] %s: %s", i + 1, notes[i].who, notes[i].text);
     free(notes);
     if (sim_rows)
-        out_wrapf(0, 2, "* sim rows: simulator time on this CPU, not GPU time (no GB/s, %% of peak or speedup)");
+        out_wrapf(0, 2, _("* sim rows: simulator time on this CPU, not GPU time (no GB/s, %% of peak or speedup)"));
     if (est)
-        out_wrapf(0, 2, "~ est ms: an estimate of the GPU time on model %s from the simulator's memory counts, not a "
-                        "measurement (see profile)", s->cfg.model[0] ? s->cfg.model : "h200");
+        out_wrapf(0, 2, _("~ est ms: an estimate of the GPU time on model %s from the simulator's memory counts, not a "
+                          "measurement (see profile)"), s->cfg.model[0] ? s->cfg.model : "h200");
 }
 
 /* The line above a table: what ran on what. Simulator rows run once, so
@@ -162,10 +164,10 @@ static void print_header(struct session *s, const lab_input *in, const lab_varia
         if (vs[i]->kind == LAB_ROW_KERNEL && lab_kernel_backend(&s->cfg) == LAB_BACKEND_SIM) sim++;
         else other++;
     }
-    if (!other) snprintf(rep, sizeof rep, "sim rows run once");
-    else if (sim) snprintf(rep, sizeof rep, "repeats %d (sim rows once)", s->cfg.repeats);
-    else snprintf(rep, sizeof rep, "repeats %d", s->cfg.repeats);
-    out_printf("%s%s%s  n = %lld%s%s%s  dtype %s  pattern %s  %s\n", out_color(OUT_BOLD),
+    if (!other) snprintf(rep, sizeof rep, "%s", _("sim rows run once"));
+    else if (sim) snprintf(rep, sizeof rep, _("repeats %d (sim rows once)"), s->cfg.repeats);
+    else snprintf(rep, sizeof rep, _("repeats %d"), s->cfg.repeats);
+    out_printf(_("%s%s%s  n = %lld%s%s%s  dtype %s  pattern %s  %s\n"), out_color(OUT_BOLD),
                s->algo->name, out_color(OUT_RESET), lab_input_n(in), strchr(nb, 'i') ? " (" : "",
                strchr(nb, 'i') ? nb : "", strchr(nb, 'i') ? ")" : "", lab_dtype_name(s->cfg.dtype),
                s->cfg.pattern[0] ? s->cfg.pattern : "-", rep);
@@ -189,15 +191,15 @@ static void note_sim_fit(const struct session *s, const lab_config *cfg, long lo
                          long long n)
 {
     char a[32], b[32], l[32], why[96], el[64] = "";
-    if (items != asked) snprintf(el, sizeof el, " (%lld elements)", items);
+    if (items != asked) snprintf(el, sizeof el, _(" (%lld elements)"), items);
     parse_fmt_size(asked, a, sizeof a);
     parse_fmt_size(n, b, sizeof b);
     parse_fmt_size(cfg->sim_limit, l, sizeof l);
     long long fam = s->algo->sim_default_n > 0 ? s->algo->sim_default_n : s->algo->n_default;
-    if (n == fam) snprintf(why, sizeof why, "%s's size for the simulator", s->algo->name);
-    else snprintf(why, sizeof why, "the largest power of two within the limit");
-    out_note("n = %s%s is past the simulator's limit (%s elements, `set sim-limit`): every row runs at "
-             "n = %s, %s, so that all of them share one input; on a GPU they run at n = %s",
+    if (n == fam) snprintf(why, sizeof why, _("%s's size for the simulator"), s->algo->name);
+    else snprintf(why, sizeof why, "%s", _("the largest power of two within the limit"));
+    out_note(_("n = %s%s is past the simulator's limit (%s elements, `set sim-limit`): every row runs at "
+               "n = %s, %s, so that all of them share one input; on a GPU they run at n = %s"),
              a, el, l, b, why, a);
 }
 
@@ -250,9 +252,9 @@ static int run_rows(struct session *s, const lab_variant **vs, int n, lab_result
             continue;
         }
         if (s->interactive && !s->json)
-            out_progress("  running %s on %s...", vs[i]->name,
-                         vs[i]->kind == LAB_ROW_CPU   ? "the CPU"
-                         : vs[i]->kind == LAB_ROW_LIB ? "the GPU"
+            out_progress(_("  running %s on %s..."), vs[i]->name,
+                         vs[i]->kind == LAB_ROW_CPU   ? _("the CPU")
+                         : vs[i]->kind == LAB_ROW_LIB ? _("the GPU")
                          : lab_backend_name(lab_row_backend(vs[i], &s->cfg)));
         if (lab_run(in, vs[i], &rows[i], NULL) != 0) notrun++;
         out_progress_clear();
@@ -268,14 +270,14 @@ static enum cmd_status do_run(struct session *s, int argc, char **argv)
 {
     char err[1024];
     if (s->prog) return prog_cmd_run(s, argc, argv);
-    if (!s->algo || !s->variant) return sess_error(s, -1, "choose an algorithm first: use ALGO/VARIANT");
+    if (!s->algo || !s->variant) return sess_error(s, -1, _("choose an algorithm first: use ALGO/VARIANT"));
     int n = argc > 1 ? argc - 1 : 1;
     const lab_variant **vs = calloc((size_t)n, sizeof *vs);
     lab_result *rows = calloc((size_t)n, sizeof *rows);
     if (!vs || !rows) {
         free(vs);
         free(rows);
-        return sess_error(s, -1, "out of memory");
+        return sess_error(s, -1, _("out of memory"));
     }
     enum cmd_status st = CMD_OK;
     if (argc == 1) vs[0] = s->variant;
@@ -285,7 +287,7 @@ static enum cmd_status do_run(struct session *s, int argc, char **argv)
         if (slash) {
             size_t l = (size_t)(slash - name);
             if (strncmp(name, s->algo->name, l) != 0 || l == 0) {
-                st = sess_error(s, i, "run takes variants of %s; `use ALGO` first to run another algorithm",
+                st = sess_error(s, i, _("run takes variants of %s; `use ALGO` first to run another algorithm"),
                                 s->algo->name);
                 goto done;
             }
@@ -313,8 +315,8 @@ static enum cmd_status do_run(struct session *s, int argc, char **argv)
         /* A row asked for by name that could not run is a failed command. */
         for (int i = 0; i < n; i++)
             if (!rows[i].ran) {
-                st = sess_error(s, argc > 1 ? i + 1 : -1, "%s did not run: %s", rows[i].variant,
-                                rows[i].note[0] ? rows[i].note : "no reason given");
+                st = sess_error(s, argc > 1 ? i + 1 : -1, _("%s did not run: %s"), rows[i].variant,
+                                rows[i].note[0] ? rows[i].note : _("no reason given"));
                 break;
             }
     }
@@ -327,36 +329,42 @@ done:
 static enum cmd_status do_compare(struct session *s, int argc, char **argv)
 {
     if (s->prog) return prog_cmd_compare(s, argc, argv);
-    if (!s->algo) return sess_error(s, -1, "choose an algorithm first: use ALGO");
-    if (argc > 1) return sess_error(s, 1, "compare takes no arguments: it runs every variant of %s",
+    if (!s->algo) return sess_error(s, -1, _("choose an algorithm first: use ALGO"));
+    if (argc > 1) return sess_error(s, 1, _("compare takes no arguments: it runs every variant of %s"),
                                     s->algo->name);
     int n = s->algo->nvariants;
     const lab_variant **vs = calloc((size_t)n, sizeof *vs);
     lab_result *rows = calloc((size_t)n, sizeof *rows);
     enum cmd_status st = CMD_OK;
     if (!vs || !rows) {
-        st = sess_error(s, -1, "out of memory");
+        st = sess_error(s, -1, _("out of memory"));
     } else {
         /* Without a GPU the table leaves out the library rows, with a line
          * saying so; JSON keeps them as rows that did not run. */
         char lib[256] = "";
-        int m = 0;
+        int m = 0, nlib = 0;
         for (int i = 0; i < n; i++) {
             const lab_variant *v = &s->algo->variants[i];
             if (v->kind == LAB_ROW_LIB && !s->json && !lab_gpu_available()) {
                 size_t l = strlen(lib);
                 snprintf(lib + l, sizeof lib - l, "%s%s", l ? ", " : "", v->name);
+                nlib++;
                 continue;
             }
             vs[m++] = v;
         }
         int notrun = run_rows(s, vs, m, rows);
         if (lib[0] && notrun >= 0)
-            out_wrapf(0, 2, "%s (vendor library code) run%s only on a GPU: not in this table", lib,
-                      strchr(lib, ',') ? "" : "s");
+            out_wrapf(0, 2,
+                      ngettext("%s (vendor library code) runs only on a GPU: not in this table",
+                               "%s (vendor library code) run only on a GPU: not in this table",
+                               (unsigned long)nlib),
+                      lib);
         if (notrun < 0) st = CMD_ERROR;
-        if (notrun > 0 && lab_interrupted) st = sess_error(s, -1, "compare interrupted: %d row%s did not run", notrun,
-                                                         notrun == 1 ? "" : "s");
+        if (notrun > 0 && lab_interrupted)
+            st = sess_error(s, -1, ngettext("compare interrupted: %d row did not run",
+                                            "compare interrupted: %d rows did not run", (unsigned long)notrun),
+                            notrun);
     }
     free(vs);
     free(rows);
@@ -366,32 +374,33 @@ static enum cmd_status do_compare(struct session *s, int argc, char **argv)
 const struct cmd cmd_run[] = {
     {
         .name = "run",
-        .usage = "run [VARIANT...] | run [ARGS...] (a program)",
-        .help = "run the chosen variant (or the ones named) and print the timing table",
+        .usage = N_("run [VARIANT...] | run [ARGS...] (a program)"),
+        .help = N_("run the chosen variant (or the ones named) and print the timing table"),
         .long_help =
-            "Runs on the GPU, or on gpulab's CPU simulator when there is none (set backend\n"
-            "chooses on a machine with both). The input is made once and shared by all the\n"
-            "rows. Columns: ms is the median of `repeats` timed runs after a warm-up, with\n"
-            "min and max; GB/s counts the bytes one run reads and writes; % peak compares\n"
-            "it with the measured device-to-device copy (see device); speedup is against\n"
-            "the OpenMP CPU row; ok says whether the result matches the CPU reference\n"
-            "(floats: with the relative error). Simulator rows (backend sim) show\n"
-            "simulator time on this CPU, not GPU time. Ctrl-C stops between repeats.\n"
-            "With --json, one JSON object per row.\n"
-            "With a program open (open FILE.cu), run builds it (cached) and runs it\n"
-            "with ARGS as its command line: its output, exit status and launches.\n",
+            /* xgettext:no-c-format */
+            N_("Runs on the GPU, or on gpulab's CPU simulator when there is none (set backend\n"
+               "chooses on a machine with both). The input is made once and shared by all the\n"
+               "rows. Columns: ms is the median of `repeats` timed runs after a warm-up, with\n"
+               "min and max; GB/s counts the bytes one run reads and writes; % peak compares\n"
+               "it with the measured device-to-device copy (see device); speedup is against\n"
+               "the OpenMP CPU row; ok says whether the result matches the CPU reference\n"
+               "(floats: with the relative error). Simulator rows (backend sim) show\n"
+               "simulator time on this CPU, not GPU time. Ctrl-C stops between repeats.\n"
+               "With --json, one JSON object per row.\n"
+               "With a program open (open FILE.cu), run builds it (cached) and runs it\n"
+               "with ARGS as its command line: its output, exit status and launches.\n"),
         .run = do_run,
         .complete = CMP_VARIANT,
     },
     {
         .name = "compare",
         .usage = "compare",
-        .help = "run every variant, library and CPU row of the algorithm: the lecture's table",
+        .help = N_("run every variant, library and CPU row of the algorithm: the lecture's table"),
         .long_help =
-            "Runs all the variants of the current algorithm in the registry's order over\n"
-            "one input: the hand-written kernels, the vendor library rows (thrust, CUB:\n"
-            "GPU only, so marked not run without a GPU) and the CPU baselines. Rows that\n"
-            "cannot run say why in a footnote. With --json, one JSON object per row.\n",
+            N_("Runs all the variants of the current algorithm in the registry's order over\n"
+               "one input: the hand-written kernels, the vendor library rows (thrust, CUB:\n"
+               "GPU only, so marked not run without a GPU) and the CPU baselines. Rows that\n"
+               "cannot run say why in a footnote. With --json, one JSON object per row.\n"),
         .run = do_compare,
     },
     {0},

@@ -10,6 +10,7 @@
 #include "repl/cmd.h"
 #include "kernels/lab.h"
 #include "kernels/family.h" /* lab_host_memory_bytes */
+#include "repl/i18n.h"
 #include "repl/out.h"
 #include "repl/parse.h"
 #include "repl/session.h"
@@ -40,7 +41,7 @@ static void warn_size(const struct session *s, const lab_config *c)
     if (need > 0.6 * host) {
         parse_fmt_bytes(need, a, sizeof a);
         parse_fmt_bytes(host, b, sizeof b);
-        out_warn("n = %lld needs about %s of host memory and this machine has %s: a run will refuse it",
+        out_warn(_("n = %lld needs about %s of host memory and this machine has %s: a run will refuse it"),
                  c->n, a, b);
         return;
     }
@@ -48,23 +49,23 @@ static void warn_size(const struct session *s, const lab_config *c)
     if (!sim && need > 0 && lab_gpu_available() && need > (double)lab_device()->mem_total) {
         parse_fmt_bytes(need, a, sizeof a);
         parse_fmt_bytes((double)lab_device()->mem_total, b, sizeof b);
-        out_warn("n = %lld needs about %s and the GPU has %s of memory: a run on it will refuse it",
+        out_warn(_("n = %lld needs about %s and the GPU has %s of memory: a run on it will refuse it"),
                  c->n, a, b);
         return;
     }
     if (!sim) return;
     parse_fmt_size(c->sim_limit, b, sizeof b);
     if (c->n > c->sim_limit) {
-        out_warn("n = %lld is past sim-limit (%s) and kernels run on the simulator here: a run will "
-                 "refuse the kernel rows (raise `set sim-limit` or choose a smaller n)", c->n, b);
+        out_warn(_("n = %lld is past sim-limit (%s) and kernels run on the simulator here: a run will "
+                   "refuse the kernel rows (raise `set sim-limit` or choose a smaller n)"), c->n, b);
         return;
     }
     long long block = c->block > 0 ? c->block : s->variant && s->variant->block_default > 0 ? s->variant->block_default : 0;
     if (c->block_y > 0) block *= c->block_y;
     long long grid = c->grid * (c->grid_y > 0 ? c->grid_y : 1);
     if (c->grid > 0 && block > 0 && (double)grid * (double)block > (double)c->sim_limit)
-        out_warn("grid %lld x block %lld = %.0f threads is past sim-limit (%s), and the simulator plays "
-                 "every thread: a launch that size will be refused", grid, block, (double)grid * block, b);
+        out_warn(_("grid %lld x block %lld = %.0f threads is past sim-limit (%s), and the simulator plays "
+                   "every thread: a launch that size will be refused"), grid, block, (double)grid * block, b);
 }
 
 /* ------------------------------------------------------- n, block, grid */
@@ -104,7 +105,7 @@ static void show_n(const struct session *s, char *buf, size_t len)
     parse_fmt_size(s->algo->n_default, g, sizeof g);
     if (s->algo->sim_default_n > 0 && s->algo->sim_default_n != s->algo->n_default) {
         parse_fmt_size(s->algo->sim_default_n, m, sizeof m);
-        snprintf(buf, len, "auto (%s on a GPU, %s on the simulator)", g, m);
+        snprintf(buf, len, _("auto (%s on a GPU, %s on the simulator)"), g, m);
     } else {
         snprintf(buf, len, "auto (%s)", g);
     }
@@ -121,17 +122,19 @@ static void block_range(const struct session *s, char *buf, size_t len)
 {
     const lab_variant *v = s->variant;
     if (!v || v->kind != LAB_ROW_KERNEL) {
-        snprintf(buf, len, "1..1024 threads");
+        snprintf(buf, len, _("1..1024 threads"));
         return;
     }
     if (v->flags & LAB_FIXED_BLOCK) {
-        snprintf(buf, len, "only auto: %s/%s chooses its block (%d)", s->algo->name, v->name,
+        snprintf(buf, len, _("only auto: %s/%s chooses its block (%d)"), s->algo->name, v->name,
                  v->block_default);
         return;
     }
-    snprintf(buf, len, "%s/%s takes %d..%d threads%s", s->algo->name, v->name,
-             v->block_min > 0 ? v->block_min : 1, v->block_max > 0 ? v->block_max : 1024,
-             (v->flags & LAB_POW2_BLOCK) ? ", a power of two" : "");
+    snprintf(buf, len,
+             (v->flags & LAB_POW2_BLOCK) ? _("%s/%s takes %d..%d threads, a power of two")
+                                         : _("%s/%s takes %d..%d threads"),
+             s->algo->name, v->name, v->block_min > 0 ? v->block_min : 1,
+             v->block_max > 0 ? v->block_max : 1024);
 }
 
 static int set_block(struct session *s, const char *v, char *err, size_t errlen)
@@ -145,21 +148,21 @@ static int set_block(struct session *s, const char *v, char *err, size_t errlen)
     } else {
         if (parse_dims(v, 0, INT_MAXV, &x, &y, err, errlen) != 0) {
             char tmp[512];
-            snprintf(tmp, sizeof tmp, "%s; block is threads per block: %s (or auto)", err, range);
+            snprintf(tmp, sizeof tmp, _("%s; block is threads per block: %s (or auto)"), err, range);
             snprintf(err, errlen, "%s", tmp);
             return -1;
         }
         if (x == 0 || (strchr(v, 'x') && y == 0)) {
-            snprintf(err, errlen, "a block has at least one thread; %s (or auto)", range);
+            snprintf(err, errlen, _("a block has at least one thread; %s (or auto)"), range);
             return -1;
         }
         if (y > 0 && s->variant && !(s->variant->flags & LAB_BLOCK_2D)) {
-            snprintf(err, errlen, "%s/%s takes a 1D block: one number (or auto)", s->algo->name,
+            snprintf(err, errlen, _("%s/%s takes a 1D block: one number (or auto)"), s->algo->name,
                      s->variant->name);
             return -1;
         }
         if (x * (y > 0 ? y : 1) > 1024) {
-            snprintf(err, errlen, "%lld threads; CUDA allows at most 1024 threads per block (%s)",
+            snprintf(err, errlen, _("%lld threads; CUDA allows at most 1024 threads per block (%s)"),
                      x * (y > 0 ? y : 1), range);
             return -1;
         }
@@ -208,7 +211,7 @@ static int set_grid(struct session *s, const char *v, char *err, size_t errlen)
     } else {
         if (parse_dims(v, 1, INT_MAXV, &x, &y, err, errlen) != 0) {
             char tmp[512];
-            snprintf(tmp, sizeof tmp, "%s; grid is a number of blocks, or auto", err);
+            snprintf(tmp, sizeof tmp, _("%s; grid is a number of blocks, or auto"), err);
             snprintf(err, errlen, "%s", tmp);
             return -1;
         }
@@ -227,7 +230,7 @@ static void show_grid(const struct session *s, char *buf, size_t len)
         if (s->variant && s->variant->grid_default > 0)
             snprintf(buf, len, "auto (%lld)", s->variant->grid_default);
         else
-            snprintf(buf, len, "auto (from n)");
+            snprintf(buf, len, _("auto (from n)"));
     } else if (s->cfg.grid_y > 0) {
         snprintf(buf, len, "%lldx%lld", s->cfg.grid, s->cfg.grid_y);
     } else {
@@ -266,7 +269,7 @@ static int set_dtype(struct session *s, const char *v, char *err, size_t errlen)
     unsigned mask = allowed_dtypes(s);
     if (lab_dtype_parse(v, &t) != 0) {
         dtype_list(s, mask, list, sizeof list);
-        snprintf(err, errlen, "unknown dtype \"%s\"; %s%s%s takes %s", v,
+        snprintf(err, errlen, _("unknown dtype \"%s\"; %s%s%s takes %s"), v,
                  s->algo ? s->algo->name : "", s->variant ? "/" : "",
                  s->variant ? s->variant->name : "", list);
         return -1;
@@ -293,8 +296,8 @@ static void complete_dtype(struct session *s, struct cmp_list *out)
 static int set_pattern(struct session *s, const char *v, char *err, size_t errlen)
 {
     if (!s->algo || !s->algo->patterns || !s->algo->patterns[0]) {
-        snprintf(err, errlen, "%s has no input patterns to choose from",
-                 s->algo ? s->algo->name : "this algorithm");
+        if (s->algo) snprintf(err, errlen, _("%s has no input patterns to choose from"), s->algo->name);
+        else snprintf(err, errlen, _("this algorithm has no input patterns to choose from"));
         return -1;
     }
     int n = 0;
@@ -307,8 +310,9 @@ static int set_pattern(struct session *s, const char *v, char *err, size_t errle
             size_t l = strlen(list);
             snprintf(list + l, sizeof list - l, "%s%s", i ? ", " : "", s->algo->patterns[i]);
         }
-        snprintf(err, errlen, "%s pattern \"%s\"; %s takes %s", k == -2 ? "ambiguous" : "unknown", v,
-                 s->algo->name, list);
+        snprintf(err, errlen, k == -2 ? _("ambiguous pattern \"%s\"; %s takes %s")
+                                      : _("unknown pattern \"%s\"; %s takes %s"),
+                 v, s->algo->name, list);
         return -1;
     }
     snprintf(s->cfg.pattern, sizeof s->cfg.pattern, "%s", s->algo->patterns[k]);
@@ -381,13 +385,13 @@ static int set_backend(struct session *s, const char *v, char *err, size_t errle
     static const lab_backend be[] = {LAB_BACKEND_AUTO, LAB_BACKEND_GPU, LAB_BACKEND_SIM};
     int k = parse_lookup(v, names, 3, NULL, 0, NULL);
     if (k < 0) {
-        snprintf(err, errlen, "unknown backend \"%s\"; allowed: auto (GPU when there is one), gpu, sim", v);
+        snprintf(err, errlen, _("unknown backend \"%s\"; allowed: auto (GPU when there is one), gpu, sim"), v);
         return -1;
     }
     if (be[k] == LAB_BACKEND_GPU && !lab_gpu_available()) {
         const char *off = lab_device_disabled();
-        snprintf(err, errlen, "no GPU here (%s); allowed: auto or sim",
-                 off ? off : lab_device()->why_not[0] ? lab_device()->why_not : "none found");
+        snprintf(err, errlen, _("no GPU here (%s); allowed: auto or sim"),
+                 off ? off : lab_device()->why_not[0] ? lab_device()->why_not : _("none found"));
         return -1;
     }
     s->cfg.backend = be[k];
@@ -397,8 +401,9 @@ static int set_backend(struct session *s, const char *v, char *err, size_t errle
 static void show_backend(const struct session *s, char *buf, size_t len)
 {
     if (s->cfg.backend == LAB_BACKEND_AUTO)
-        snprintf(buf, len, "auto (now: the %s)",
-                 lab_kernel_backend(&s->cfg) == LAB_BACKEND_GPU ? "GPU" : "simulator");
+        snprintf(buf, len, "%s",
+                 lab_kernel_backend(&s->cfg) == LAB_BACKEND_GPU ? _("auto (now: the GPU)")
+                                                                : _("auto (now: the simulator)"));
     else
         snprintf(buf, len, "%s", lab_backend_name(s->cfg.backend));
 }
@@ -513,12 +518,12 @@ static int set_image(struct session *s, const char *v, char *err, size_t errlen)
         return 0;
     }
     if (strlen(v) >= sizeof s->cfg.image) {
-        snprintf(err, errlen, "the path is too long (at most %zu bytes)", sizeof s->cfg.image - 1);
+        snprintf(err, errlen, _("the path is too long (at most %zu bytes)"), sizeof s->cfg.image - 1);
         return -1;
     }
     FILE *f = fopen(v, "rb");
     if (!f) {
-        snprintf(err, errlen, "cannot open %s: %s; give a PGM or PNG file, or none for the generated image",
+        snprintf(err, errlen, _("cannot open %s: %s; give a PGM or PNG file, or none for the generated image"),
                  v, strerror(errno));
         return -1;
     }
@@ -526,8 +531,10 @@ static int set_image(struct session *s, const char *v, char *err, size_t errlen)
     int regular = fstat(fileno(f), &sb) == 0 && S_ISREG(sb.st_mode);
     fclose(f);
     if (!regular) {
-        snprintf(err, errlen, "%s is %s, not an image file; give a PGM or PNG file, or none", v,
-                 S_ISDIR(sb.st_mode) ? "a directory" : "not a regular file");
+        snprintf(err, errlen,
+                 S_ISDIR(sb.st_mode) ? _("%s is a directory, not an image file; give a PGM or PNG file, or none")
+                                     : _("%s is not a regular file, not an image file; give a PGM or PNG file, or none"),
+                 v);
         return -1;
     }
     snprintf(s->cfg.image, sizeof s->cfg.image, "%s", v);
@@ -536,7 +543,7 @@ static int set_image(struct session *s, const char *v, char *err, size_t errlen)
 
 static void show_image(const struct session *s, char *buf, size_t len)
 {
-    snprintf(buf, len, "%s", s->cfg.image[0] ? out_vis(s->cfg.image) : "none (generated)");
+    snprintf(buf, len, "%s", s->cfg.image[0] ? out_vis(s->cfg.image) : _("none (generated)"));
 }
 
 /* The models the occupancy calculator knows (kernels/device/occupancy.h). */
@@ -546,7 +553,7 @@ static int set_model(struct session *s, const char *v, char *err, size_t errlen)
     if (!m) {
         char names[256];
         occ_model_names(names, sizeof names);
-        snprintf(err, errlen, "gpulab has no model of a GPU called \"%s\"; models: %s", v, names);
+        snprintf(err, errlen, _("gpulab has no model of a GPU called \"%s\"; models: %s"), v, names);
         return -1;
     }
     snprintf(s->cfg.model, sizeof s->cfg.model, "%s", m->name);
@@ -574,8 +581,8 @@ static int set_pager(struct session *s, const char *v, char *err, size_t errlen)
 static void show_pager(const struct session *s, char *buf, size_t len)
 {
     const char *p = getenv("PAGER");
-    snprintf(buf, len, "%s (%s, at a terminal only)", out_pager_enabled() ? "on" : "off",
-             p ? (*p ? p : "PAGER is empty: none") : "less -R");
+    snprintf(buf, len, _("%s (%s, at a terminal only)"), out_pager_enabled() ? "on" : "off",
+             p ? (*p ? p : _("PAGER is empty: none")) : "less -R");
 }
 
 /* -------------------------------------------------------------- table */
@@ -588,7 +595,7 @@ static int set_time_limit(struct session *s, const char *v, char *err, size_t er
     errno = 0;
     double t = strtod(v, &end);
     if (end == v || *end || errno || t < 0 || t > 86400 || t != t) {
-        snprintf(err, errlen, "seconds from 0 (no limit) to 86400");
+        snprintf(err, errlen, _("seconds from 0 (no limit) to 86400"));
         return -1;
     }
     s->time_limit = t;
@@ -597,42 +604,44 @@ static int set_time_limit(struct session *s, const char *v, char *err, size_t er
 
 static void show_time_limit(const struct session *s, char *buf, size_t len)
 {
-    if (s->time_limit > 0) snprintf(buf, len, "%g s (the GPU: 10 times that)", s->time_limit);
+    if (s->time_limit > 0) snprintf(buf, len, _("%g s (the GPU: 10 times that)"), s->time_limit);
     else snprintf(buf, len, "none");
 }
 
+/* The allowed values and the help line are marked for translation, the
+ * setting names never (they are what people type). */
 static const struct setting settings[] = {
-    {"n", "a size like " PARSE_SIZE_FORMS ", or auto", "elements of the input (matrix side for 2D)",
-     set_n, show_n, complete_n},
-    {"block", "threads per block: a number (or BXxBY for 2D), or auto for the variant's default",
-     "threads per block", set_block, show_block, complete_block},
-    {"grid", "a number of blocks (or GXxGY), or auto", "blocks in the grid", set_grid, show_grid,
+    {"n", N_("a size like 1000000, 1e6, 64Mi, 4k, 2^26, 1<<26 or 3*2^20, or auto"), /* PARSE_SIZE_FORMS */
+     N_("elements of the input (matrix side for 2D)"), set_n, show_n, complete_n},
+    {"block", N_("threads per block: a number (or BXxBY for 2D), or auto for the variant's default"),
+     N_("threads per block"), set_block, show_block, complete_block},
+    {"grid", N_("a number of blocks (or GXxGY), or auto"), N_("blocks in the grid"), set_grid, show_grid,
      complete_auto},
-    {"dtype", "the data types the algorithm takes (int, float, double, u8)", "element type",
+    {"dtype", N_("the data types the algorithm takes (int, float, double, u8)"), N_("element type"),
      set_dtype, show_dtype, complete_dtype},
-    {"pattern", "one of the algorithm's patterns (show lists them)", "how the input is made",
+    {"pattern", N_("one of the algorithm's patterns (show lists them)"), N_("how the input is made"),
      set_pattern, show_pattern, complete_pattern},
-    {"value", "a number like 1.23", "the constant of pattern const", set_value, show_value, NULL},
-    {"seed", "a whole number 0..4294967295", "seed of pattern random", set_seed, show_seed, NULL},
-    {"repeats", "1..1000", "timed runs after the warm-up (median, min, max)", set_repeats,
+    {"value", N_("a number like 1.23"), N_("the constant of pattern const"), set_value, show_value, NULL},
+    {"seed", N_("a whole number 0..4294967295"), N_("seed of pattern random"), set_seed, show_seed, NULL},
+    {"repeats", "1..1000", N_("timed runs after the warm-up (median, min, max)"), set_repeats,
      show_repeats, complete_repeats},
-    {"backend", "auto, gpu or sim", "where kernel variants run", set_backend, show_backend,
+    {"backend", N_("auto, gpu or sim"), N_("where kernel variants run"), set_backend, show_backend,
      complete_backend},
-    {"sim-limit", "a size like 4Mi", "largest n the simulator accepts", set_sim_limit,
+    {"sim-limit", N_("a size like 4Mi"), N_("largest n the simulator accepts"), set_sim_limit,
      show_sim_limit, complete_sim_limit},
-    {"race-check", "on or off", "simulator: report shared-memory races", set_race, show_race,
+    {"race-check", N_("on or off"), N_("simulator: report shared-memory races"), set_race, show_race,
      complete_onoff},
-    {"pad", "on or off", "pad n up to a power of two where a variant needs one", set_pad, show_pad,
+    {"pad", N_("on or off"), N_("pad n up to a power of two where a variant needs one"), set_pad, show_pad,
      complete_onoff},
-    {"width", "1..65536, or auto", "width of 2D data (images, Mandelbrot)", set_width, show_width,
+    {"width", N_("1..65536, or auto"), N_("width of 2D data (images, Mandelbrot)"), set_width, show_width,
      complete_auto},
-    {"height", "1..65536, or auto", "height of 2D data", set_height, show_height, complete_auto},
-    {"image", "a PGM or PNG file, or none", "histogram input image", set_image, show_image, NULL},
-    {"time-limit", "seconds, e.g. 30 or 2.5 (0: none)", "how long a program (open) may run on the simulator",
+    {"height", N_("1..65536, or auto"), N_("height of 2D data"), set_height, show_height, complete_auto},
+    {"image", N_("a PGM or PNG file, or none"), N_("histogram input image"), set_image, show_image, NULL},
+    {"time-limit", N_("seconds, e.g. 30 or 2.5 (0: none)"), N_("how long a program (open) may run on the simulator"),
      set_time_limit, show_time_limit, NULL},
-    {"model", "a GPU model name (h200, a100, t4, ...: Tab lists them)", "occupancy model on the simulator",
+    {"model", N_("a GPU model name (h200, a100, t4, ...: Tab lists them)"), N_("occupancy model on the simulator"),
      set_model, show_model, complete_model},
-    {"pager", "on or off", "long output through $PAGER (less -R) at a terminal", set_pager, show_pager,
+    {"pager", N_("on or off"), N_("long output through $PAGER (less -R) at a terminal"), set_pager, show_pager,
      complete_onoff},
 };
 #define NSETTINGS ((int)(sizeof settings / sizeof settings[0]))
@@ -651,12 +660,12 @@ const struct setting *setting_find(const char *name, char *err, size_t errlen)
     if (k >= 0) return &settings[k];
     size_t off;
     if (k == -2) {
-        off = (size_t)snprintf(err, errlen, "ambiguous setting \"%s\": could be ", name);
+        off = (size_t)snprintf(err, errlen, _("ambiguous setting \"%s\": could be "), name);
         for (int i = 0; i < namb && off < errlen; i++)
             off += (size_t)snprintf(err + off, errlen - off, "%s%s", i ? ", " : "", names[amb[i]]);
         return NULL;
     }
-    off = (size_t)snprintf(err, errlen, "unknown setting \"%s\"; settings: ", name);
+    off = (size_t)snprintf(err, errlen, _("unknown setting \"%s\"; settings: "), name);
     for (int i = 0; i < NSETTINGS && off < errlen; i++)
         off += (size_t)snprintf(err + off, errlen - off, "%s%s", i ? ", " : "", names[i]);
     return NULL;
@@ -674,16 +683,16 @@ static enum cmd_status do_set(struct session *s, int argc, char **argv)
         err[0] = 0;
         for (int i = 0; i < NSETTINGS && off < sizeof err; i++)
             off += (size_t)snprintf(err + off, sizeof err - off, "%s%s", i ? ", " : "", names[i]);
-        return sess_error(s, 1, "set needs KEY VALUE; settings: %s", err);
+        return sess_error(s, 1, _("set needs KEY VALUE; settings: %s"), err);
     }
     const struct setting *st = setting_find(argv[1], err, sizeof err);
     if (!st) return sess_error(s, 1, "%s", err);
-    if (argc < 3) return sess_error(s, 2, "set %s needs a value: %s", st->name, st->allowed);
+    if (argc < 3) return sess_error(s, 2, _("set %s needs a value: %s"), st->name, _(st->allowed));
     if (argc > 3)
-        return sess_error(s, 3, "set %s takes one value (quote it if it has spaces)", st->name);
+        return sess_error(s, 3, _("set %s takes one value (quote it if it has spaces)"), st->name);
     err[0] = 0;
     if (st->set(s, argv[2], err, sizeof err) != 0)
-        return sess_error(s, 2, "%s %s: %s", st->name, argv[2], err[0] ? err : st->allowed);
+        return sess_error(s, 2, "%s %s: %s", st->name, argv[2], err[0] ? err : _(st->allowed));
     if (s->interactive) {
         char buf[256];
         st->show(s, buf, sizeof buf);
@@ -694,37 +703,37 @@ static enum cmd_status do_set(struct session *s, int argc, char **argv)
 
 static void set_more_help(struct session *s)
 {
-    out_printf("Settings:\n");
+    out_printf(_("Settings:\n"));
     for (int i = 0; i < NSETTINGS; i++) {
         char buf[256];
         settings[i].show(s, buf, sizeof buf);
-        out_wrapf(2, 14, "%-11s %s", settings[i].name, settings[i].help);
-        out_wrapf(16, 16, "allowed: %s; now: %s", settings[i].allowed, buf);
+        out_wrapf(2, 14, "%-11s %s", settings[i].name, _(settings[i].help));
+        out_wrapf(16, 16, _("allowed: %s; now: %s"), _(settings[i].allowed), buf);
     }
 }
 
 static enum cmd_status do_reset(struct session *s, int argc, char **argv)
 {
-    if (argc > 1) return sess_error(s, 1, "reset takes no arguments");
+    if (argc > 1) return sess_error(s, 1, _("reset takes no arguments"));
     const lab_algo *a = s->algo;
     const lab_variant *v = s->variant;
     lab_config_defaults(&s->cfg);
     s->algo = NULL; /* so sess_use applies the algorithm's defaults */
     sess_use(s, a, v);
-    if (s->interactive) out_printf("settings back to their defaults\n");
+    if (s->interactive) out_printf(_("settings back to their defaults\n"));
     return CMD_OK;
 }
 
 const struct cmd cmd_set[] = {
     {
         .name = "set",
-        .usage = "set KEY VALUE",
-        .help = "change a setting (n, block, grid, dtype, pattern, repeats, backend, ...)",
+        .usage = N_("set KEY VALUE"),
+        .help = N_("change a setting (n, block, grid, dtype, pattern, repeats, backend, ...)"),
         .long_help =
-            "Sizes are written as people write them: 1000000, 1e6, 64Mi, 4k, 2^26, 1<<26,\n"
-            "3*2^20. n, block, grid and dtype are checked against the chosen variant's\n"
-            "limits at once (show lists them), so a refused value says what is allowed.\n"
-            "Setting names may be shortened to a unique prefix (set rep 10).\n",
+            N_("Sizes are written as people write them: 1000000, 1e6, 64Mi, 4k, 2^26, 1<<26,\n"
+               "3*2^20. n, block, grid and dtype are checked against the chosen variant's\n"
+               "limits at once (show lists them), so a refused value says what is allowed.\n"
+               "Setting names may be shortened to a unique prefix (set rep 10).\n"),
         .run = do_set,
         .complete = CMP_SETTING,
         .more_help = set_more_help,
@@ -732,7 +741,7 @@ const struct cmd cmd_set[] = {
     {
         .name = "reset",
         .usage = "reset",
-        .help = "put every setting back to its default (the algorithm stays)",
+        .help = N_("put every setting back to its default (the algorithm stays)"),
         .run = do_reset,
     },
     {0},

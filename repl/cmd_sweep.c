@@ -10,6 +10,7 @@
 #include "repl/cmd_sweep.h"
 #include "repl/complete.h"
 #include "viz/export.h"
+#include "repl/i18n.h"
 #include "repl/out.h"
 #include "viz/render_plot.h"
 #include "repl/session.h"
@@ -47,7 +48,7 @@ const lab_variant *sweep_kernel_variant(struct session *s, int argc, char **argv
         if (slash) {
             if ((size_t)(slash - name) != strlen(s->algo->name) ||
                 strncmp(name, s->algo->name, (size_t)(slash - name)) != 0) {
-                sess_error(s, i, "%s looks at variants of %s; `use ALGO` first for another algorithm",
+                sess_error(s, i, _("%s looks at variants of %s; `use ALGO` first for another algorithm"),
                            cmd, s->algo->name);
                 return NULL;
             }
@@ -60,8 +61,10 @@ const lab_variant *sweep_kernel_variant(struct session *s, int argc, char **argv
         }
     }
     if (v->kind != LAB_ROW_KERNEL) {
-        sess_error(s, i < argc ? i : -1, "%s is a %s row: %s is about our GPU kernels and their blocks",
-                   v->name, v->kind == LAB_ROW_CPU ? "CPU" : "library", cmd);
+        sess_error(s, i < argc ? i : -1,
+                   v->kind == LAB_ROW_CPU ? _("%s is a CPU row: %s is about our GPU kernels and their blocks")
+                                          : _("%s is a library row: %s is about our GPU kernels and their blocks"),
+                   v->name, cmd);
         return NULL;
     }
     return v;
@@ -79,17 +82,17 @@ void sweep_fmt_n(long long n, char *buf, size_t len)
 const char *sweep_limiter_sentence(unsigned lim)
 {
     if (lim & OCC_LIM_REGS)
-        return "registers limit it: each warp gets its registers in whole units, so fewer registers "
-               "per thread (simpler code, __launch_bounds__) would let more warps in";
+        return _("registers limit it: each warp gets its registers in whole units, so fewer registers "
+                 "per thread (simpler code, __launch_bounds__) would let more warps in");
     if (lim & OCC_LIM_SMEM)
-        return "shared memory limits it: each block keeps its shared arrays for its whole life, so "
-               "less per block would let more blocks in";
+        return _("shared memory limits it: each block keeps its shared arrays for its whole life, so "
+                 "less per block would let more blocks in");
     if (lim & OCC_LIM_WARPS)
-        return "warp slots limit it: the SM holds as many threads as it can, so occupancy cannot go "
-               "higher with this kernel";
+        return _("warp slots limit it: the SM holds as many threads as it can, so occupancy cannot go "
+                 "higher with this kernel");
     if (lim & OCC_LIM_BLOCKS)
-        return "the SM's table of resident blocks limits it: blocks this small leave warp slots "
-               "empty, larger blocks would fill them";
+        return _("the SM's table of resident blocks limits it: blocks this small leave warp slots "
+                 "empty, larger blocks would fill them");
     return "";
 }
 
@@ -106,8 +109,9 @@ void sweep_progress(const sweep_data *d, int i, int j, void *ctx)
 
 void sweep_print_table(struct session *s, const sweep_data *d)
 {
-    static const char *const head[] = {"", "variant", "ms", "min", "max", "GB/s", "% peak", "regs",
-                                       "smem/block", "blocks/SM", "occupancy", "limited by", "ok", "est ms"};
+    const char *const head[] = {"", _("variant"), "ms", _("min"), _("max"), "GB/s", /* xgettext:no-c-format */ _("% peak"), _("regs"),
+                                _("smem/block"), _("blocks/SM"), _("occupancy"), _("limited by"), _("ok"),
+                                _("est ms")};
     /* the estimate (simulator rows) goes beside ms, only when a point has one */
     int est = 0;
     for (int i = 0; i < d->npoints; i++)
@@ -145,9 +149,10 @@ void sweep_print_table(struct session *s, const sweep_data *d)
         char mark[16] = "";
         if (r->note[0]) {
             if (nnotes < (int)(sizeof notes / sizeof notes[0])) {
-                snprintf(notes[nnotes], sizeof notes[nnotes], "[%d] %s %s, %s: %s%s", nnotes + 1,
-                         sweep_axis_name(d->axis), c[0], r->variant,
-                         p->refused ? "refused: " : r->ran ? "" : "not run: ", r->note);
+                snprintf(notes[nnotes], sizeof notes[nnotes],
+                         p->refused ? _("[%d] %s %s, %s: refused: %s") : r->ran ? "[%d] %s %s, %s: %s"
+                                                                        : _("[%d] %s %s, %s: not run: %s"),
+                         nnotes + 1, sweep_axis_name(d->axis), c[0], r->variant, r->note);
                 snprintf(mark, sizeof mark, " [%d]", ++nnotes);
             } else {
                 lost_notes++;
@@ -175,10 +180,10 @@ void sweep_print_table(struct session *s, const sweep_data *d)
             snprintf(c[10], sizeof c[10], "%.0f%%", 100.0 * p->occ.r.occupancy);
             occ_limiters_text(p->occ.r.limiters, c[11], sizeof c[11]);
         }
-        if (p->refused) snprintf(c[12], sizeof c[12], "refused%s", mark);
-        else if (!r->ran) snprintf(c[12], sizeof c[12], "not run%s", mark);
-        else if (r->correct > 0) snprintf(c[12], sizeof c[12], "ok%s", mark);
-        else if (r->correct == 0) snprintf(c[12], sizeof c[12], "WRONG%s", mark);
+        if (p->refused) snprintf(c[12], sizeof c[12], _("refused%s"), mark);
+        else if (!r->ran) snprintf(c[12], sizeof c[12], _("not run%s"), mark);
+        else if (r->correct > 0) snprintf(c[12], sizeof c[12], _("ok%s"), mark);
+        else if (r->correct == 0) snprintf(c[12], sizeof c[12], _("WRONG%s"), mark);
         else snprintf(c[12], sizeof c[12], "-%s", mark);
         out_table_row(t, cells);
         const int ok_col = est ? 13 : 12;
@@ -188,23 +193,23 @@ void sweep_print_table(struct session *s, const sweep_data *d)
     }
     /* too wide: these go first (the swept value, the variant, its time,
      * occupancy and ok stay) */
-    static const char *const drop[] = {"min", "max", "% peak", "regs", "smem/block", "limited by",
-                                       "blocks/SM", "GB/s", NULL};
+    const char *const drop[] = {_("min"), _("max"), /* xgettext:no-c-format */ _("% peak"), _("regs"), _("smem/block"), _("limited by"),
+                                _("blocks/SM"), "GB/s", NULL};
     out_table_drop_order(t, drop);
     out_table_shrink(t, 1, 8);
     out_table_print(t);
     out_table_free(t);
     for (int i = 0; i < nnotes; i++) out_wrapf(0, 4, "%s", notes[i]);
-    if (lost_notes) out_printf("(%d more notes: export the sweep to read them)\n", lost_notes);
+    if (lost_notes) out_printf(_("(%d more notes: export the sweep to read them)\n"), lost_notes);
     if (sim)
-        out_printf("* simulator time on this CPU, not GPU time (no GB/s or %% of peak)\n");
+        out_printf(_("* simulator time on this CPU, not GPU time (no GB/s or %% of peak)\n"));
     if (est)
-        out_printf("~ est ms: an estimate of the GPU time on model %s from the simulator's memory counts, not a "
-                   "measurement (see profile)\n", s->cfg.model[0] ? s->cfg.model : "h200");
+        out_printf(_("~ est ms: an estimate of the GPU time on model %s from the simulator's memory counts, not a "
+                     "measurement (see profile)\n"), s->cfg.model[0] ? s->cfg.model : "h200");
     /* where the occupancy columns come from, once */
     for (int i = 0; i < d->npoints; i++)
         if (d->points[i].occ.known) {
-            out_printf("occupancy: %s%s%s\n", d->points[i].occ.source, d->points[i].occ.note[0] ? "; " : "",
+            out_printf(_("occupancy: %s%s%s\n"), d->points[i].occ.source, d->points[i].occ.note[0] ? "; " : "",
                        d->points[i].occ.note);
             break;
         }
@@ -236,23 +241,24 @@ static canvas *plot_sweep(const sweep_data *d, sweep_metric m, int width, int *r
     }
     char title[200], sz[32];
     parse_fmt_size(d->points[0].r.n, sz, sizeof sz);
-    const char *what = m == SWEEP_METRIC_GBPS ? "GB/s" : m == SWEEP_METRIC_OCCUPANCY ? "occupancy" : "time";
+    const char *what = m == SWEEP_METRIC_GBPS ? "GB/s" : m == SWEEP_METRIC_OCCUPANCY ? _("occupancy") : _("time");
+    /* TRANSLATORS: a plot's title, "reduce: time against block (n = 64Mi, gpu)" */
     if (d->axis == SWEEP_N)
-        snprintf(title, sizeof title, "%s: %s against n (%s)", d->algo->name, what, lab_backend_name(d->backend));
+        snprintf(title, sizeof title, _("%s: %s against n (%s)"), d->algo->name, what, lab_backend_name(d->backend));
     else
-        snprintf(title, sizeof title, "%s: %s against %s (n = %s, %s)", d->algo->name, what,
+        snprintf(title, sizeof title, _("%s: %s against %s (n = %s, %s)"), d->algo->name, what,
                  sweep_axis_name(d->axis), sz, lab_backend_name(d->backend));
     viz_plot p;
     memset(&p, 0, sizeof p);
     p.title = title;
-    p.xlabel = d->axis == SWEEP_BLOCK ? "block (threads per block)"
-             : d->axis == SWEEP_GRID  ? "grid (blocks)"
-                                      : "n (elements)";
-    p.ylabel = m == SWEEP_METRIC_GBPS ? "GB/s (higher is better)"
-             : m == SWEEP_METRIC_OCCUPANCY ? "theoretical occupancy, % (higher is not always faster)"
+    p.xlabel = d->axis == SWEEP_BLOCK ? _("block (threads per block)")
+             : d->axis == SWEEP_GRID  ? _("grid (blocks)")
+                                      : _("n (elements)");
+    p.ylabel = m == SWEEP_METRIC_GBPS ? _("GB/s (higher is better)")
+             : m == SWEEP_METRIC_OCCUPANCY ? _("theoretical occupancy, % (higher is not always faster)")
              : d->backend == LAB_BACKEND_SIM && d->axis != SWEEP_N
-                 ? "ms, median (simulator time: CPU time, not GPU time)"
-                 : "ms, median (lower is better)";
+                 ? _("ms, median (simulator time: CPU time, not GPU time)")
+                 : _("ms, median (lower is better)");
     p.nseries = ns;
     p.series = series;
     p.logx = p.logy = VIZ_PLOT_AUTO;
@@ -272,7 +278,7 @@ static void show_plot(struct session *s, const sweep_data *d, sweep_metric m)
     w = w > 0 ? (w > 110 ? 110 : w) : 78;
     int rows = 0;
     char what[96];
-    snprintf(what, sizeof what, "the plot of the sweep of %s", sweep_axis_name(d->axis));
+    snprintf(what, sizeof what, _("the plot of the sweep of %s"), sweep_axis_name(d->axis));
     canvas *c = plot_sweep(d, m, w, &rows, what);
     if (!c) return;
     viz_text_opts o = viz_text_opts_for(out_stream(), !s->color);
@@ -286,11 +292,11 @@ static void show_plot(struct session *s, const sweep_data *d, sweep_metric m)
 static enum cmd_status cmd_sweep_run(struct session *s, int argc, char **argv)
 {
     if (argc < 3)
-        return sess_error(s, argc, "usage: sweep block|grid|n VALUES [step S] [for V1,V2...] "
-                                   "[plot time|gbps|occupancy|none]");
+        return sess_error(s, argc, _("usage: sweep block|grid|n VALUES [step S] [for V1,V2...] "
+                                     "[plot time|gbps|occupancy|none]"));
     sweep_axis axis;
     if (sweep_axis_parse(argv[1], &axis) != 0)
-        return sess_error(s, 1, "sweep block, grid or n (not \"%s\")", argv[1]);
+        return sess_error(s, 1, _("sweep block, grid or n (not \"%s\")"), argv[1]);
     long long vals[SWEEP_MAX_VALUES];
     int nvals = 0, used = 0, bad = 0;
     char err[1024];
@@ -302,7 +308,7 @@ static enum cmd_status cmd_sweep_run(struct session *s, int argc, char **argv)
     sweep_metric metric = SWEEP_METRIC_AUTO;
     for (int i = 2 + used; i < argc; i++) {
         if (strcmp(argv[i], "for") == 0) {
-            if (i + 1 >= argc) return sess_error(s, i + 1, "for needs variant names: for interleaved,sequential");
+            if (i + 1 >= argc) return sess_error(s, i + 1, _("for needs variant names: for interleaved,sequential"));
             /* names separated by commas, or by spaces up to the next keyword */
             for (i = i + 1; i < argc && strcmp(argv[i], "plot") != 0 && strcmp(argv[i], "for") != 0; i++) {
                 char *copy = strdup(argv[i]), *save = NULL;
@@ -317,16 +323,18 @@ static enum cmd_status cmd_sweep_run(struct session *s, int argc, char **argv)
                     }
                     if (axis != SWEEP_N && v->kind != LAB_ROW_KERNEL) {
                         free(copy);
-                        return sess_error(s, i, "%s is a %s row: it has no %s to sweep (sweep n takes any row)",
-                                          v->name, v->kind == LAB_ROW_CPU ? "CPU" : "library",
-                                          sweep_axis_name(axis));
+                        return sess_error(s, i,
+                                          v->kind == LAB_ROW_CPU
+                                              ? _("%s is a CPU row: it has no %s to sweep (sweep n takes any row)")
+                                              : _("%s is a library row: it has no %s to sweep (sweep n takes any row)"),
+                                          v->name, sweep_axis_name(axis));
                     }
                     int dup = 0;
                     for (int k = 0; k < nv; k++) dup |= vs[k] == v;
                     if (dup) continue;
                     if (nv >= SWEEP_MAX_VARIANTS) {
                         free(copy);
-                        return sess_error(s, i, "a sweep takes at most %d variants", SWEEP_MAX_VARIANTS);
+                        return sess_error(s, i, _("a sweep takes at most %d variants"), SWEEP_MAX_VARIANTS);
                     }
                     vs[nv++] = v;
                 }
@@ -334,28 +342,28 @@ static enum cmd_status cmd_sweep_run(struct session *s, int argc, char **argv)
             }
             i--;
         } else if (strcmp(argv[i], "plot") == 0) {
-            if (i + 1 >= argc) return sess_error(s, i + 1, "plot takes time, gbps, occupancy or none");
+            if (i + 1 >= argc) return sess_error(s, i + 1, _("plot takes time, gbps, occupancy or none"));
             i++;
             if (strcmp(argv[i], "none") == 0) plot = 0;
             else if (sweep_metric_parse(argv[i], &metric) != 0)
-                return sess_error(s, i, "plot takes time, gbps, occupancy or none (not \"%s\")", argv[i]);
+                return sess_error(s, i, _("plot takes time, gbps, occupancy or none (not \"%s\")"), argv[i]);
         } else if (strcmp(argv[i], "step") == 0) {
-            return sess_error(s, i, "step goes right after the range: sweep %s LO..HI step S",
+            return sess_error(s, i, _("step goes right after the range: sweep %s LO..HI step S"),
                               sweep_axis_name(axis));
         } else {
-            return sess_error(s, i, "unexpected \"%s\": after the values come `for V1,V2` and `plot METRIC`",
+            return sess_error(s, i, _("unexpected \"%s\": after the values come `for V1,V2` and `plot METRIC`"),
                               argv[i]);
         }
     }
     if (nv == 0) {
         if (axis != SWEEP_N && s->variant->kind != LAB_ROW_KERNEL)
-            return sess_error(s, -1, "the current variant %s has no %s; name kernel variants with `for`",
+            return sess_error(s, -1, _("the current variant %s has no %s; name kernel variants with `for`"),
                               s->variant->name, sweep_axis_name(axis));
         vs[nv++] = s->variant;
     }
     if (axis == SWEEP_BLOCK)
         for (int i = 0; i < nvals; i++)
-            if (vals[i] > 1024 * 1024) return sess_error(s, 2, "block %lld: a block has at most 1024 threads",
+            if (vals[i] > 1024 * 1024) return sess_error(s, 2, _("block %lld: a block has at most 1024 threads"),
                                                          vals[i]);
     for (int k = 0; k < nv; k++)
         if (vs[k]->kind == LAB_ROW_KERNEL && s->cfg.backend == LAB_BACKEND_AUTO) {
@@ -385,20 +393,20 @@ static enum cmd_status cmd_sweep_run(struct session *s, int argc, char **argv)
     } else {
         char nb[64];
         sweep_fmt_n(d.npoints > 0 ? d.points[0].r.n : 0, nb, sizeof nb);
-        out_printf("%ssweep %s%s over %s:", out_color(OUT_BOLD), sweep_axis_name(axis), out_color(OUT_RESET),
+        out_printf(_("%ssweep %s%s over %s:"), out_color(OUT_BOLD), sweep_axis_name(axis), out_color(OUT_RESET),
                    s->algo->name);
         for (int j = 0; j < nv; j++) out_printf("%s%s", j ? ", " : " ", vs[j]->name);
         if (axis != SWEEP_N) out_printf("  n = %s", nb);
-        out_printf("  dtype %s  repeats %d  on %s\n", lab_dtype_name(s->cfg.dtype), s->cfg.repeats, d.device);
+        out_printf(_("  dtype %s  repeats %d  on %s\n"), lab_dtype_name(s->cfg.dtype), s->cfg.repeats, d.device);
         if (d.npoints > 0) sweep_print_table(s, &d);
         if (d.interrupted)
-            out_printf("interrupted: kept the %d of %d points measured before Ctrl-C\n", d.npoints,
+            out_printf(_("interrupted: kept the %d of %d points measured before Ctrl-C\n"), d.npoints,
                        nvals * nv);
         if (plot && ran > 0) show_plot(s, &d, sweep_metric_resolve(&d, metric));
     }
     enum cmd_status st = CMD_OK;
     if (d.npoints > 0 && ran == 0 && !d.interrupted)
-        st = sess_error(s, -1, "no point of the sweep ran (the notes above say why)");
+        st = sess_error(s, -1, _("no point of the sweep ran (the notes above say why)"));
     sweep_keep(&d);
     return st;
 }
@@ -447,34 +455,35 @@ void sweep_models_help(struct session *s)
 {
     char names[256];
     occ_model_names(names, sizeof names);
-    out_printf("GPU models for the simulator's occupancy (set model NAME): %s\n", names);
+    out_printf(_("GPU models for the simulator's occupancy (set model NAME): %s\n"), names);
 }
 
 
 const struct cmd cmd_sweep[] = {
     {
         .name = "sweep",
-        .usage = "sweep block|grid|n VALUES [step S] [for V1,V2...] [plot time|gbps|occupancy|none]",
-        .help = "run variants over a range of block sizes, grids or n; table and plot",
+        .usage = N_("sweep block|grid|n VALUES [step S] [for V1,V2...] [plot time|gbps|occupancy|none]"),
+        .help = N_("run variants over a range of block sizes, grids or n; table and plot"),
         .long_help =
-            "Runs the current variant (or those named after `for`) at every value and prints\n"
-            "one row per point: time (median, min, max), GB/s, % of peak and the occupancy\n"
-            "of its main kernel (registers, shared memory per block, blocks per SM, theoretical\n"
-            "occupancy and what limits it). Then a plot: GB/s (or time) against the value, one\n"
-            "line per variant, log axes where the values grow by a factor.\n"
-            "\n"
-            "VALUES:  32..1024          doubling: 32, 64, ..., 1024\n"
-            "         32..1024 step 32  every 32nd\n"
-            "         2^10..2^20 step x4  times 4 each time\n"
-            "         32,96,160         just these\n"
-            "Sizes are written as anywhere else: 64Mi, 2^26, 1e6.\n"
-            "\n"
-            "Points that cannot run (a block past the variant's or the GPU's limits, a grid\n"
-            "that misses elements) stay in the table with the reason. Ctrl-C stops the sweep\n"
-            "and keeps the points measured so far. `export FILE.csv` saves the table,\n"
-            "`export FILE.svg` the plot.\n"
-            "Examples: sweep block 32..1024 for interleaved,sequential\n"
-            "          sweep n 2^10..2^24 step x4 plot time\n",
+            /* xgettext:no-c-format */
+            N_("Runs the current variant (or those named after `for`) at every value and prints\n"
+               "one row per point: time (median, min, max), GB/s, % of peak and the occupancy\n"
+               "of its main kernel (registers, shared memory per block, blocks per SM, theoretical\n"
+               "occupancy and what limits it). Then a plot: GB/s (or time) against the value, one\n"
+               "line per variant, log axes where the values grow by a factor.\n"
+               "\n"
+               "VALUES:  32..1024          doubling: 32, 64, ..., 1024\n"
+               "         32..1024 step 32  every 32nd\n"
+               "         2^10..2^20 step x4  times 4 each time\n"
+               "         32,96,160         just these\n"
+               "Sizes are written as anywhere else: 64Mi, 2^26, 1e6.\n"
+               "\n"
+               "Points that cannot run (a block past the variant's or the GPU's limits, a grid\n"
+               "that misses elements) stay in the table with the reason. Ctrl-C stops the sweep\n"
+               "and keeps the points measured so far. `export FILE.csv` saves the table,\n"
+               "`export FILE.svg` the plot.\n"
+               "Examples: sweep block 32..1024 for interleaved,sequential\n"
+               "          sweep n 2^10..2^24 step x4 plot time\n"),
         .run = cmd_sweep_run,
         .complete = CMP_CUSTOM,
         .complete_fn = complete_sweep,

@@ -10,6 +10,7 @@
 #include <jansson.h>
 
 #include "repl/cmd.h"
+#include "repl/i18n.h"
 #include "repl/out.h"
 #include "repl/parse.h"
 #include "repl/safefile.h"
@@ -23,14 +24,15 @@ int sess_record_trace(struct session *s, const lab_variant *v, lab_trace *t, lab
     memset(t, 0, sizeof *t);
     memset(r, 0, sizeof *r);
     if (!s->algo || !v) {
-        snprintf(err, errlen, "choose an algorithm first: use ALGO/VARIANT");
+        snprintf(err, errlen, "%s", _("choose an algorithm first: use ALGO/VARIANT"));
         return -1;
     }
     if (v->trace_max_n <= 0) {
-        snprintf(err, errlen, "%s/%s cannot be traced%s", s->algo->name, v->name,
-                 v->kind == LAB_ROW_LIB   ? " (library code records nothing)"
-                 : v->kind == LAB_ROW_CPU ? " (it is a CPU row)"
-                                          : "");
+        snprintf(err, errlen,
+                 v->kind == LAB_ROW_LIB   ? _("%s/%s cannot be traced (library code records nothing)")
+                 : v->kind == LAB_ROW_CPU ? _("%s/%s cannot be traced (it is a CPU row)")
+                                          : _("%s/%s cannot be traced"),
+                 s->algo->name, v->name);
         return -1;
     }
     lab_config cfg = s->cfg;
@@ -73,13 +75,17 @@ int sess_record_trace(struct session *s, const lab_variant *v, lab_trace *t, lab
             parse_fmt_size(cfg.n, b, sizeof b);
             if (blocks > 0)
                 snprintf(s->trace_note, sizeof s->trace_note,
-                         "n = %s is too large to record every step: showing a small instance, the first "
-                         "%d block%s, n = %s, with the same block (%d) and pattern", a, blocks,
-                         blocks == 1 ? "" : "s", b, cfg.block);
+                         ngettext("n = %s is too large to record every step: showing a small instance, the "
+                                  "first %d block, n = %s, with the same block (%d) and pattern",
+                                  "n = %s is too large to record every step: showing a small instance, the "
+                                  "first %d blocks, n = %s, with the same block (%d) and pattern",
+                                  (unsigned long)blocks),
+                         a, blocks, b, cfg.block);
             else
                 snprintf(s->trace_note, sizeof s->trace_note,
-                         "n = %s is too large to record every step: showing a small instance, n = %s, "
-                         "with the same block and pattern", a, b);
+                         _("n = %s is too large to record every step: showing a small instance, n = %s, "
+                           "with the same block and pattern"),
+                         a, b);
         }
     }
     cfg.repeats = 1;
@@ -88,7 +94,7 @@ int sess_record_trace(struct session *s, const lab_variant *v, lab_trace *t, lab
     int rc = lab_run(in, v, r, t);
     lab_input_delete(in);
     if (rc != 0) {
-        snprintf(err, errlen, "%s", r->note[0] ? r->note : "the trace could not be recorded");
+        snprintf(err, errlen, "%s", r->note[0] ? r->note : _("the trace could not be recorded"));
         lab_trace_free(t);
         memset(t, 0, sizeof *t);
         return -1;
@@ -146,26 +152,31 @@ static int read_order(const void *x, const void *y)
 
 static void print_trace(struct session *s, const lab_trace *t, const lab_result *r)
 {
-    out_printf("%strace of %s/%s on %s%s: n = %lld %s, %d launch%s, %zu events%s\n",
+    char launches[64], events[64];
+    snprintf(launches, sizeof launches, ngettext("%d launch", "%d launches", (unsigned long)t->nlaunches),
+             t->nlaunches);
+    snprintf(events, sizeof events, ngettext("%zu event", "%zu events", (unsigned long)t->count), t->count);
+    /* TRANSLATORS: "trace of reduce/sequential on sim: n = 256 int, 1 launch, 900 events" */
+    out_printf(t->truncated ? _("%strace of %s/%s on %s%s: n = %lld %s, %s, %s (truncated)\n")
+                            : _("%strace of %s/%s on %s%s: n = %lld %s, %s, %s\n"),
                out_color(OUT_BOLD), out_vis(t->algo), out_vis(t->variant), lab_backend_name(t->backend),
-               out_color(OUT_RESET), t->n, lab_dtype_name(t->dtype), t->nlaunches,
-               t->nlaunches == 1 ? "" : "es", t->count, t->truncated ? " (truncated)" : "");
+               out_color(OUT_RESET), t->n, lab_dtype_name(t->dtype), launches, events);
     if (t->input && t->n > 0) {
-        out_printf("input:");
+        out_printf(_("input:"));
         long long shown = t->n < 64 ? t->n : 64;
         for (long long i = 0; i < shown; i++) {
             char b[32];
             fmt_num(t->input[i], b, sizeof b);
             out_printf(" %s", b);
         }
-        if (shown < t->n) out_printf(" ... (%lld more)", t->n - shown);
+        if (shown < t->n) out_printf(_(" ... (%lld more)"), t->n - shown);
         out_printf("\n");
     }
-    out_printf("g[i] is global memory, s[i] shared memory, tN thread N of its block\n");
+    out_printf(_("g[i] is global memory, s[i] shared memory, tN thread N of its block\n"));
 
     const lab_event **ev = malloc((t->count ? t->count : 1) * sizeof *ev);
     if (!ev) {
-        out_printf("(out of memory)\n");
+        out_printf(_("(out of memory)\n"));
         return;
     }
     for (size_t i = 0; i < t->count; i++) ev[i] = &t->ev[i];
@@ -181,31 +192,31 @@ static void print_trace(struct session *s, const lab_trace *t, const lab_result 
             cur_block = cur_epoch = cur_thread = -1;
             if (e->launch < (unsigned)t->nlaunches && e->launch < LAB_TRACE_MAX_LAUNCHES) {
                 const lab_launch_info *l = &t->launches[e->launch];
-                out_printf("\n%slaunch %u: %s%s  grid %u", out_color(OUT_ACCENT), e->launch,
+                out_printf(_("\n%slaunch %u: %s%s  grid %u"), out_color(OUT_ACCENT), e->launch,
                            out_vis(l->kernel), out_color(OUT_RESET), l->grid[0]);
                 if (l->grid[1] > 1 || l->grid[2] > 1) out_printf("x%ux%u", l->grid[1], l->grid[2]);
-                out_printf("  block %u", l->block[0]);
+                out_printf(_("  block %u"), l->block[0]);
                 if (l->block[1] > 1 || l->block[2] > 1) out_printf("x%ux%u", l->block[1], l->block[2]);
                 out_printf("\n");
             } else {
-                out_printf("\nlaunch %u\n", e->launch);
+                out_printf(_("\nlaunch %u\n"), e->launch);
             }
         }
         if ((long long)e->block != cur_block) {
             cur_block = e->block;
             cur_epoch = cur_thread = -1;
             barrier_line = 0;
-            out_printf("  block %u\n", e->block);
+            out_printf(_("  block %u\n"), e->block);
         }
         if ((long long)e->epoch != cur_epoch) {
             cur_epoch = e->epoch;
             cur_thread = -1;
             if (e->epoch == 0)
-                out_printf("    epoch 0\n");
+                out_printf(_("    epoch 0\n"));
             else if (barrier_line > 0)
-                out_printf("    epoch %u (after the barrier at line %d)\n", e->epoch, barrier_line);
+                out_printf(_("    epoch %u (after the barrier at line %d)\n"), e->epoch, barrier_line);
             else
-                out_printf("    epoch %u (after barrier %u)\n", e->epoch, e->epoch);
+                out_printf(_("    epoch %u (after barrier %u)\n"), e->epoch, e->epoch);
             barrier_line = 0;
         }
         /* One line per thread and epoch: its steps, barriers left out. */
@@ -234,8 +245,9 @@ static void print_trace(struct session *s, const lab_trace *t, const lab_result 
     free(ev);
     char res[LAB_NAME_MAX + 64];
     snprintf(res, sizeof res, "%s", r->result[0] ? r->result : "-");
-    out_printf("\nresult: %s%s\n", res,
-               r->correct > 0 ? " (correct)" : r->correct == 0 ? " (WRONG)" : "");
+    out_printf(r->correct > 0 ? _("\nresult: %s (correct)\n") : r->correct == 0 ? _("\nresult: %s (WRONG)\n")
+                                                                : _("\nresult: %s\n"),
+               res);
     (void)s;
 }
 
@@ -301,7 +313,7 @@ static enum cmd_status do_trace(struct session *s, int argc, char **argv)
     const lab_variant *v = s->variant;
     const char *save = NULL;
     int i = 1;
-    if (!s->algo) return sess_error(s, -1, "choose an algorithm first: use ALGO/VARIANT");
+    if (!s->algo) return sess_error(s, -1, _("choose an algorithm first: use ALGO/VARIANT"));
     if (i < argc && strcmp(argv[i], "save") != 0) {
         const char *name = argv[i];
         const char *slash = strchr(name, '/');
@@ -312,14 +324,14 @@ static enum cmd_status do_trace(struct session *s, int argc, char **argv)
     }
     if (i < argc) {
         if (strcmp(argv[i], "save") != 0)
-            return sess_error(s, i, "expected save FILE.json here (usage: trace [VARIANT] [save FILE.json])");
-        if (i + 1 >= argc) return sess_error(s, i + 1, "trace save needs a file name, e.g. trace save steps.json");
+            return sess_error(s, i, _("expected save FILE.json here (usage: trace [VARIANT] [save FILE.json])"));
+        if (i + 1 >= argc) return sess_error(s, i + 1, _("trace save needs a file name, e.g. trace save steps.json"));
         save = argv[i + 1];
-        if (i + 2 < argc) return sess_error(s, i + 2, "too many arguments: trace [VARIANT] [save FILE.json]");
+        if (i + 2 < argc) return sess_error(s, i + 2, _("too many arguments: trace [VARIANT] [save FILE.json]"));
         const char *dot = strrchr(save, '.');
         if (!dot || strchr(dot, '/') || strcasecmp(dot, ".json") != 0)
-            return sess_error(s, i + 1, "trace save writes JSON: the file name must end in .json "
-                                        "(e.g. trace save steps.json)");
+            return sess_error(s, i + 1, _("trace save writes JSON: the file name must end in .json "
+                                          "(e.g. trace save steps.json)"));
         if (s->confined && !safefile_confined_ok(save, err, sizeof err)) return sess_error(s, i + 1, "%s", err);
     }
     int var_argi = argc > 1 && strcmp(argv[1], "save") != 0 ? 1 : -1;
@@ -329,7 +341,7 @@ static enum cmd_status do_trace(struct session *s, int argc, char **argv)
     if (sess_record_trace(s, v, &t, &r, err, sizeof err) != 0) {
         if (strstr(err, "up to n =") && s->cur) {
             /* too large to trace: that is the n setting's fault */
-            return sess_error(s, var_argi, "%s; `set n` to at most %lld and trace again", err,
+            return sess_error(s, var_argi, _("%s; `set n` to at most %lld and trace again"), err,
                               v->trace_max_n);
         }
         return sess_error(s, var_argi, "%s", err);
@@ -343,13 +355,13 @@ static enum cmd_status do_trace(struct session *s, int argc, char **argv)
             st = sess_error(s, i + 1, "%s", err);
         } else if (json_dumpf(o, w.f, JSON_COMPACT | JSON_PRESERVE_ORDER) != 0 && !w.err) {
             safefile_abort(&w);
-            st = sess_error(s, i + 1, "cannot write %s: the trace could not be turned into JSON", save);
+            st = sess_error(s, i + 1, _("cannot write %s: the trace could not be turned into JSON"), save);
         } else if (safefile_commit(&w, err, sizeof err) != 0) {
             st = sess_error(s, i + 1, "%s", err);
         } else if (!s->json) {
-            out_printf("saved %zu events of %s/%s (n = %lld, %s) to %s%s\n", t.count, t.algo, t.variant,
+            out_printf(_("saved %zu events of %s/%s (n = %lld, %s) to %s%s\n"), t.count, t.algo, t.variant,
                        t.n, lab_backend_name(t.backend), out_vis(save),
-                       w.replaced ? " (it replaces the old file)" : "");
+                       w.replaced ? _(" (it replaces the old file)") : "");
         }
         json_decref(o);
     } else if (s->json) {
@@ -358,7 +370,7 @@ static enum cmd_status do_trace(struct session *s, int argc, char **argv)
         print_trace(s, &t, &r);
     }
     if (t.truncated && !s->json)
-        out_warn("the trace was cut short: it reached its size bound; trace at a smaller n");
+        out_warn(_("the trace was cut short: it reached its size bound; trace at a smaller n"));
     lab_trace_free(&t);
     return st;
 }
@@ -379,20 +391,20 @@ static void complete_trace(struct session *s, int argc, char **argv, const char 
 const struct cmd cmd_trace[] = {
     {
         .name = "trace",
-        .usage = "trace [VARIANT] [save FILE.json]",
-        .help = "record every step of every thread at a small n; print it or save it as JSON",
+        .usage = N_("trace [VARIANT] [save FILE.json]"),
+        .help = N_("record every step of every thread at a small n; print it or save it as JSON"),
         .long_help =
-            "Runs the chosen variant (or VARIANT) once with recording on, on the GPU or\n"
-            "the simulator, and prints each launch, block and barrier epoch with one line\n"
-            "per thread: its reads, writes, additions, atomics and shuffles. Tracing is for\n"
-            "small inputs: when n is auto it traces at n = 64 (or the variant's limit), and\n"
-            "when block is auto with the variant's smallest block, so there are fewer idle\n"
-            "threads to read. Past the variant's limit (show lists it) it traces a small\n"
-            "instance of the same configuration, two blocks of the same block size with\n"
-            "the same pattern, and says so.\n"
-            "trace save FILE.json\n"
-            "writes the events as JSON, the data the animations play; with --json the\n"
-            "trace is printed as one JSON object.\n",
+            N_("Runs the chosen variant (or VARIANT) once with recording on, on the GPU or\n"
+               "the simulator, and prints each launch, block and barrier epoch with one line\n"
+               "per thread: its reads, writes, additions, atomics and shuffles. Tracing is for\n"
+               "small inputs: when n is auto it traces at n = 64 (or the variant's limit), and\n"
+               "when block is auto with the variant's smallest block, so there are fewer idle\n"
+               "threads to read. Past the variant's limit (show lists it) it traces a small\n"
+               "instance of the same configuration, two blocks of the same block size with\n"
+               "the same pattern, and says so.\n"
+               "trace save FILE.json\n"
+               "writes the events as JSON, the data the animations play; with --json the\n"
+               "trace is printed as one JSON object.\n"),
         .run = do_trace,
         .complete = CMP_CUSTOM,
         .complete_fn = complete_trace,

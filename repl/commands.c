@@ -5,6 +5,7 @@
  * and add one line `X(cmd_NAME)` below. `help` lists groups in this order.
  */
 #include "repl/cmd.h"
+#include "repl/i18n.h"
 #include "repl/parse.h"
 
 #include <stdio.h>
@@ -78,7 +79,7 @@ const struct cmd *cmd_find(const char *name, char *err, size_t errlen)
     int k = parse_lookup(name, names, n, amb, 16, &namb);
     if (k >= 0) return cmd_at(k);
     if (k == -2) {
-        size_t off = (size_t)snprintf(err, errlen, "ambiguous command \"%s\": could be ", name);
+        size_t off = (size_t)snprintf(err, errlen, _("ambiguous command \"%s\": could be "), name);
         for (int i = 0; i < namb && i < 16 && off < errlen; i++)
             off += (size_t)snprintf(err + off, errlen - off, "%s%s", i ? ", " : "", names[amb[i]]);
         return NULL;
@@ -93,9 +94,9 @@ const struct cmd *cmd_find(const char *name, char *err, size_t errlen)
         }
     }
     if (best >= 0 && strlen(name) > 1)
-        snprintf(err, errlen, "unknown command \"%s\": did you mean %s? (help lists the commands)",
+        snprintf(err, errlen, _("unknown command \"%s\": did you mean %s? (help lists the commands)"),
                  name, names[best]);
     else
-        snprintf(err, errlen, "unknown command \"%s\" (help lists the commands)", name);
+        snprintf(err, errlen, _("unknown command \"%s\" (help lists the commands)"), name);
     return NULL;
 }

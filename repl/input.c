@@ -7,6 +7,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "repl/i18n.h"
+
 static int put(struct input *in, char c)
 {
     if (in->len + 2 > in->cap) {
@@ -89,7 +91,7 @@ int input_check(FILE *f, const char *name, char *err, size_t errlen)
         return -1;
     }
     if (S_ISDIR(sb.st_mode)) {
-        snprintf(err, errlen, "%s is a directory, not a script", name);
+        snprintf(err, errlen, _("%s is a directory, not a script"), name);
         return -1;
     }
     if (S_ISREG(sb.st_mode) || S_ISFIFO(sb.st_mode) || S_ISSOCK(sb.st_mode)) return 0;
@@ -97,6 +99,6 @@ int input_check(FILE *f, const char *name, char *err, size_t errlen)
         if (isatty(fileno(f))) return 0;
         if (stat("/dev/null", &null) == 0 && S_ISCHR(null.st_mode) && null.st_rdev == sb.st_rdev) return 0;
     }
-    snprintf(err, errlen, "%s is a device, not a script", name);
+    snprintf(err, errlen, _("%s is a device, not a script"), name);
     return -1;
 }

@@ -28,6 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "repl/i18n.h"
 #include "repl/lesson.h"
 #include "repl/out.h"
 #include "repl/parse.h"
@@ -159,18 +160,18 @@ static void answers(const struct show *sh)
     const struct lesson_step *st = &sh->l->steps[sh->step];
     int m = margin(sh);
     if (st->nquestions == 0) {
-        out_printf("%*s%sthis step asks no question%s\n", m, "", out_color(OUT_DIM), out_color(OUT_RESET));
+        out_printf(_("%*s%sthis step asks no question%s\n"), m, "", out_color(OUT_DIM), out_color(OUT_RESET));
         return;
     }
     for (int q = 0; q < st->nquestions; q++) {
         const struct lesson_question *qq = &st->questions[q];
         if (qq->nanswers == 0) {
-            out_printf("%*s%sanswer:%s an open question, nothing to check\n", m, "", out_color(OUT_BOLD),
+            out_printf(_("%*s%sanswer:%s an open question, nothing to check\n"), m, "", out_color(OUT_BOLD),
                        out_color(OUT_RESET));
             continue;
         }
         char line[1024];
-        size_t off = (size_t)snprintf(line, sizeof line, "%sanswer:%s ", out_color(OUT_BOLD), out_color(OUT_RESET));
+        size_t off = (size_t)snprintf(line, sizeof line, _("%sanswer:%s "), out_color(OUT_BOLD), out_color(OUT_RESET));
         for (int a = 0; a < qq->nanswers && off < sizeof line; a++)
             off += (size_t)snprintf(line + off, sizeof line - off, "%s%s", a ? " / " : "", qq->answers[a]);
         out_wrap_to(out_stream(), line, text_width(sh) + m, m, m + 8);
@@ -186,17 +187,20 @@ static void key_line(const struct show *sh)
     const struct lesson *l = sh->l;
     const struct lesson_step *st = &l->steps[sh->step];
     if (sh->going) {
-        out_printf("\n%*s%sgo to step %s_ (1..%d, Enter goes, Esc cancels)%s\n", margin(sh), "",
+        out_printf(_("\n%*s%sgo to step %s_ (1..%d, Enter goes, Esc cancels)%s\n"), margin(sh), "",
                    out_color(OUT_BOLD), sh->go, l->nsteps, out_color(OUT_RESET));
         return;
     }
     if (!sh->keys) return;
     char what[512];
-    if (sh->done < st->ncmds) snprintf(what, sizeof what, "[space] runs: %s", lesson_cmd_text(sh->s, &st->cmds[sh->done]));
-    else if (sh->step + 1 < l->nsteps) snprintf(what, sizeof what, "[space] next step: %s", l->steps[sh->step + 1].title);
-    else snprintf(what, sizeof what, "the end: [q] leaves");
+    if (sh->done < st->ncmds)
+        snprintf(what, sizeof what, _("[space] runs: %s"), lesson_cmd_text(sh->s, &st->cmds[sh->done]));
+    else if (sh->step + 1 < l->nsteps)
+        snprintf(what, sizeof what, _("[space] next step: %s"), l->steps[sh->step + 1].title);
+    else snprintf(what, sizeof what, "%s", _("the end: [q] leaves"));
     char line[768];
-    snprintf(line, sizeof line, "%s%s   step %d/%d   [left] back   [?] keys   [q] quit%s", out_color(OUT_DIM),
+    /* TRANSLATORS: the names of keys in [] (space, left, ?, q) stay as they are. */
+    snprintf(line, sizeof line, _("%s%s   step %d/%d   [left] back   [?] keys   [q] quit%s"), out_color(OUT_DIM),
              what, sh->step + 1, l->nsteps, out_color(OUT_RESET));
     out_printf("\n");
     out_wrap_to(out_stream(), line, text_width(sh) + margin(sh), margin(sh), margin(sh) + 8);
@@ -205,26 +209,27 @@ static void key_line(const struct show *sh)
 static void help_screen(const struct show *sh)
 {
     static const char *const keys[][2] = {
-        {"space, right, Enter, n", "run the step's next command, then the next step"},
-        {"left, p, Backspace", "the step before"},
-        {"g N Enter, or N Enter", "go to step N"},
-        {"a", "show the answers of the step's questions"},
-        {"k", "hide or show the key line"},
-        {"t", "hide or show the commands' output (tables)"},
-        {"z", "the large layout for a projector (short lines, fewer columns)"},
-        {"r", "show the step again"},
-        {"?", "this list (any key goes back)"},
-        {"q, Esc, Ctrl-C", "leave the lecture"},
+        /* TRANSLATORS: the keys (left column) are the names of keys on the keyboard. */
+        {N_("space, right, Enter, n"), N_("run the step's next command, then the next step")},
+        {N_("left, p, Backspace"), N_("the step before")},
+        {N_("g N Enter, or N Enter"), N_("go to step N")},
+        {"a", N_("show the answers of the step's questions")},
+        {"k", N_("hide or show the key line")},
+        {"t", N_("hide or show the commands' output (tables)")},
+        {"z", N_("the large layout for a projector (short lines, fewer columns)")},
+        {"r", N_("show the step again")},
+        {"?", N_("this list (any key goes back)")},
+        {N_("q, Esc, Ctrl-C"), N_("leave the lecture")},
     };
     int m = margin(sh);
     out_puts("\033[H\033[2J");
-    out_printf("\n%*s%sKeys of lecture mode%s\n\n", m, "", out_color(OUT_BOLD), out_color(OUT_RESET));
+    out_printf(_("\n%*s%sKeys of lecture mode%s\n\n"), m, "", out_color(OUT_BOLD), out_color(OUT_RESET));
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
         char line[256];
-        snprintf(line, sizeof line, "%-24s %s", keys[i][0], keys[i][1]);
+        snprintf(line, sizeof line, "%s %s", out_pad(_(keys[i][0]), 24), _(keys[i][1]));
         out_wrap_to(out_stream(), line, text_width(sh) + m, m, m + 25);
     }
-    out_printf("\n%*s%sstep %d of %d%s\n", m, "", out_color(OUT_DIM), sh->step + 1, sh->l->nsteps,
+    out_printf(_("\n%*s%sstep %d of %d%s\n"), m, "", out_color(OUT_DIM), sh->step + 1, sh->l->nsteps,
                out_color(OUT_RESET));
 }
 
@@ -340,7 +345,7 @@ static int present(struct session *s, const struct lesson *l, int large)
     if (!sh.output || !sh.answered) {
         free(sh.output);
         free(sh.answered);
-        out_error(NULL, "out of memory");
+        out_error(NULL, _("out of memory"));
         return 0;
     }
     sig_install(1);
@@ -464,8 +469,8 @@ static int rehearse(struct session *s, const struct lesson *l, int large)
         }
     }
     if (took && ran > 0) {
-        out_printf("\n%srehearsal: the time each step took%s\n", out_color(OUT_BOLD), out_color(OUT_RESET));
-        static const char *const head[] = {"step", "title", "commands", "seconds"};
+        out_printf(_("\n%srehearsal: the time each step took%s\n"), out_color(OUT_BOLD), out_color(OUT_RESET));
+        const char *const head[] = {_("step"), _("title"), _("commands"), _("seconds")};
         struct out_table *t = out_table_new(4, head, "rlrr");
         double total = 0;
         for (int i = 0; i < ran; i++) {
@@ -480,7 +485,7 @@ static int rehearse(struct session *s, const struct lesson *l, int large)
         out_table_shrink(t, 1, 12);
         out_table_print(t);
         out_table_free(t);
-        out_printf("total %.1f s for %d step%s (commands and output; the reading is yours)\n", total, ran,
+        out_printf(_("total %.1f s for %d step%s (commands and output; the reading is yours)\n"), total, ran,
                    ran == 1 ? "" : "s");
     }
     free(took);
@@ -506,7 +511,7 @@ int lecture_main(struct session *s, const char *what)
         return 2;
     }
     if (l->nsteps == 0) {
-        out_error(NULL, "%s has no steps to present", l->path);
+        out_error(NULL, _("%s has no steps to present"), l->path);
         lesson_free(l);
         s->errors++;
         return 2;
@@ -517,7 +522,7 @@ int lecture_main(struct session *s, const char *what)
     if (s->cfg.repeats > 1) s->cfg.repeats = 1;
     sess_note_no_gpu(s);
     if (lesson_on_sim(s))
-        out_note("the lecture runs on the simulator: results and pictures as on a GPU, times not");
+        out_note(_("the lecture runs on the simulator: results and pictures as on a GPU, times not"));
     if (!s->rehearse && isatty(STDIN_FILENO) && isatty(fileno(out_stream())))
         present(s, l, s->large);
     else

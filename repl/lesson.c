@@ -16,6 +16,7 @@
 
 #include "repl/answer.h"
 #include "repl/cmd.h"
+#include "repl/i18n.h"
 #include "repl/out.h"
 
 #ifndef GPULAB_LESSONS_DIR
@@ -64,18 +65,20 @@ static char *read_all(const char *path, char *err, size_t errlen)
 {
     FILE *f = fopen(path, "rb");
     if (!f) {
-        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        snprintf(err, errlen, _("%s: cannot open: %s"), path, strerror(errno));
         return NULL;
     }
     struct stat sb;
     if (fstat(fileno(f), &sb) != 0 || !S_ISREG(sb.st_mode)) {
-        snprintf(err, errlen, "%s: not a lesson file: %s", path,
-                 S_ISDIR(sb.st_mode) ? "it is a directory" : "it is not a regular file");
+        snprintf(err, errlen,
+                 S_ISDIR(sb.st_mode) ? _("%s: not a lesson file: it is a directory")
+                                     : _("%s: not a lesson file: it is not a regular file"),
+                 path);
         fclose(f);
         return NULL;
     }
     if ((unsigned long long)sb.st_size > LESSON_MAX_BYTES) {
-        snprintf(err, errlen, "%s: %lld bytes is too large for a lesson (at most %u MiB)", path,
+        snprintf(err, errlen, _("%s: %lld bytes is too large for a lesson (at most %u MiB)"), path,
                  (long long)sb.st_size, LESSON_MAX_BYTES >> 20);
         fclose(f);
         return NULL;
@@ -87,7 +90,7 @@ static char *read_all(const char *path, char *err, size_t errlen)
     int bad = ferror(f), e = errno;
     fclose(f);
     if (bad) {
-        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(e));
+        snprintf(err, errlen, _("%s: cannot read: %s"), path, strerror(e));
         free(buf);
         return NULL;
     }
@@ -103,7 +106,7 @@ char *lesson_text_clean(const char *buf, size_t len, const char *path, char *err
     if (nul) {
         int line = 1;
         for (const char *p = buf; p < nul; p++) line += *p == '\n';
-        snprintf(err, errlen, "%s:%d: a NUL byte: this is not a text file", path, line);
+        snprintf(err, errlen, _("%s:%d: a NUL byte: this is not a text file"), path, line);
         return NULL;
     }
     char *lf = xrealloc(NULL, len + 1);
@@ -249,7 +252,7 @@ static int front_matter(struct lesson *l, char *text, char *err, size_t errlen)
     for (;;) {
         line++;
         if (!*p) {
-            fail(err, errlen, l->path, 1, "the front matter opened here is never closed by a --- line");
+            fail(err, errlen, l->path, 1, _("the front matter opened here is never closed by a --- line"));
             return -1;
         }
         char *eol = strchr(p, '\n');
@@ -264,7 +267,7 @@ static int front_matter(struct lesson *l, char *text, char *err, size_t errlen)
         if (*t && *t != '#') {
             char *colon = strchr(t, ':');
             if (!colon) {
-                fail(err, errlen, l->path, line, "front matter lines are KEY: VALUE; got \"%s\"", t);
+                fail(err, errlen, l->path, line, _("front matter lines are KEY: VALUE; got \"%s\""), t);
                 free(ln);
                 return -1;
             }
@@ -283,14 +286,14 @@ static int front_matter(struct lesson *l, char *text, char *err, size_t errlen)
                 set_str(&l->algos, val);
             } else {
                 fail(err, errlen, l->path, line,
-                     "unknown front matter key \"%s\" (known: title, prerequisites, time, algorithms)", key);
+                     _("unknown front matter key \"%s\" (known: title, prerequisites, time, algorithms)"), key);
                 free(ln);
                 return -1;
             }
         }
         free(ln);
         if (!eol) {
-            fail(err, errlen, l->path, 1, "the front matter opened here is never closed by a --- line");
+            fail(err, errlen, l->path, 1, _("the front matter opened here is never closed by a --- line"));
             return -1;
         }
         p = eol + 1;
@@ -338,12 +341,12 @@ static int cmd_line(struct lesson *l, struct lesson_step *st, char *text, int li
         *mark = 0;
         t = trim(t);
         if (!*sim) {
-            fail(err, errlen, l->path, line, "\"# sim:\" needs the command to run on the simulator");
+            fail(err, errlen, l->path, line, _("\"# sim:\" needs the command to run on the simulator"));
             return -1;
         }
     }
     if (!*t) {
-        fail(err, errlen, l->path, line, "a simulator alternative needs a command before it");
+        fail(err, errlen, l->path, line, _("a simulator alternative needs a command before it"));
         return -1;
     }
     /* Each ';'-separated command must exist (its arguments are checked when it runs). */
@@ -383,7 +386,7 @@ static char *question_key(struct lesson *l, int line, char *t, const char *key, 
     size_t kl = strlen(key);
     if (strncmp(t, key, kl) != 0) return NULL;
     char *v = trim(t + kl);
-    if (!*v) fail(err, errlen, l->path, line, "\"%s\" needs %s after it", key, what);
+    if (!*v) fail(err, errlen, l->path, line, _("\"%s\" needs %s after it"), key, what);
     return v;
 }
 
@@ -400,17 +403,17 @@ static int question_line(struct lesson *l, struct lesson_step *st, char *text, i
     struct lesson_question *q = ctx;
     char *t = trim(text), *v;
     if (!*t) return 0;
-    if ((v = question_key(l, line, t, "answer:", "the answer", err, errlen))) {
+    if ((v = question_key(l, line, t, "answer:", _("the answer"), err, errlen))) {
         if (!*v) return -1;
         list_add(&q->answers, &q->nanswers, v);
         return 0;
     }
-    if ((v = question_key(l, line, t, "hint:", "the hint", err, errlen))) {
+    if ((v = question_key(l, line, t, "hint:", _("the hint"), err, errlen))) {
         if (!*v) return -1;
         set_str(&q->hint, v);
         return 0;
     }
-    if ((v = question_key(l, line, t, "explain:", "the explanation", err, errlen))) {
+    if ((v = question_key(l, line, t, "explain:", _("the explanation"), err, errlen))) {
         if (!*v) return -1;
         if (q->explain) { /* several lines make one explanation */
             size_t old = strlen(q->explain);
@@ -422,17 +425,17 @@ static int question_line(struct lesson *l, struct lesson_step *st, char *text, i
         }
         return 0;
     }
-    if ((v = question_key(l, line, t, "choice:", "the choice's text", err, errlen))) {
+    if ((v = question_key(l, line, t, "choice:", _("the choice's text"), err, errlen))) {
         if (!*v) return -1;
         if (q->nchoices >= 26) {
-            fail(err, errlen, l->path, line, "a question has at most 26 choices (a to z)");
+            fail(err, errlen, l->path, line, _("a question has at most 26 choices (a to z)"));
             return -1;
         }
         list_add(&q->choices, &q->nchoices, v);
         return 0;
     }
     if (q->nanswers > 0) {
-        fail(err, errlen, l->path, line, "the question's text goes before its answer: lines");
+        fail(err, errlen, l->path, line, _("the question's text goes before its answer: lines"));
         return -1;
     }
     size_t old = strlen(q->text);
@@ -451,13 +454,13 @@ static int lecture_line(struct lesson *l, struct lesson_step *st, char *text, in
     if (!*t) return 0;
     char *colon = strchr(t, ':');
     if (!colon) {
-        fail(err, errlen, l->path, line, "lecture lines are LABEL: VALUE (or source: TEXT); got \"%s\"", t);
+        fail(err, errlen, l->path, line, _("lecture lines are LABEL: VALUE (or source: TEXT); got \"%s\""), t);
         return -1;
     }
     *colon = 0;
     char *k = trim(t), *v = trim(colon + 1);
     if (!*k || !*v) {
-        fail(err, errlen, l->path, line, "a lecture line needs a label and a value");
+        fail(err, errlen, l->path, line, _("a lecture line needs a label and a value"));
         return -1;
     }
     if (strcmp(k, "source") == 0) {
@@ -484,29 +487,29 @@ static int scan_block(struct lesson *l, struct lesson_step *st, cmark_node *n, c
         int before = st->ncmds;
         if (each_line(l, st, n, cmd_line, NULL, err, errlen) != 0) return -1;
         if (st->ncmds == before) {
-            fail(err, errlen, l->path, line, "this gpulab block holds no command");
+            fail(err, errlen, l->path, line, _("this gpulab block holds no command"));
             return -1;
         }
     } else if (strcmp(lang, "question") == 0) {
         struct lesson_question q = {.text = xstrdup(""), .line = line};
         int rc = each_line(l, st, n, question_line, &q, err, errlen);
         if (rc == 0 && !q.text[0]) {
-            fail(err, errlen, l->path, line, "this question block has no question");
+            fail(err, errlen, l->path, line, _("this question block has no question"));
             rc = -1;
         }
         if (rc == 0 && q.nanswers == 0 && !q.explain) {
             fail(err, errlen, l->path, line,
-                 "an open question (no answer: line) needs explain: with the answer to compare with");
+                 _("an open question (no answer: line) needs explain: with the answer to compare with"));
             rc = -1;
         }
         if (rc == 0 && q.nchoices == 1) {
-            fail(err, errlen, l->path, line, "a multiple-choice question needs two choices or more");
+            fail(err, errlen, l->path, line, _("a multiple-choice question needs two choices or more"));
             rc = -1;
         }
         for (int a = 0; rc == 0 && a < q.nanswers && q.nchoices > 0; a++)
             if (answer_choice(q.answers[a], (const char *const *)q.choices, q.nchoices) < 0) {
                 fail(err, errlen, l->path, line,
-                     "answer \"%s\" is none of the choices (give its letter or its text)", q.answers[a]);
+                     _("answer \"%s\" is none of the choices (give its letter or its text)"), q.answers[a]);
                 rc = -1;
             }
         if (rc != 0) {
@@ -522,10 +525,10 @@ static int scan_block(struct lesson *l, struct lesson_step *st, cmark_node *n, c
         st->questions = xrealloc(st->questions, sizeof *st->questions * (size_t)(st->nquestions + 1));
         st->questions[st->nquestions++] = q;
     } else if (strcmp(lang, "lecture") == 0) {
-        struct lesson_lecture lc = {.source = xstrdup("the lecture"), .line = line};
+        struct lesson_lecture lc = {.source = xstrdup(_("the lecture")), .line = line};
         int rc = each_line(l, st, n, lecture_line, &lc, err, errlen);
         if (rc == 0 && lc.nrows == 0) {
-            fail(err, errlen, l->path, line, "this lecture block has no numbers (LABEL: VALUE lines)");
+            fail(err, errlen, l->path, line, _("this lecture block has no numbers (LABEL: VALUE lines)"));
             rc = -1;
         }
         if (rc != 0) {
@@ -621,19 +624,19 @@ struct lesson *lesson_parse(const char *path, char *text, char *err, size_t errl
     if (front_matter(l, text, err, errlen) != 0) goto bad;
     int open_line;
     if (unclosed_fence(text, &open_line)) {
-        fail(err, errlen, path, open_line, "this fenced block is never closed");
+        fail(err, errlen, path, open_line, _("this fenced block is never closed"));
         goto bad;
     }
     l->doc = cmark_parse_document(text, strlen(text), CMARK_OPT_SOURCEPOS | CMARK_OPT_VALIDATE_UTF8);
     if (!l->doc) {
-        fail(err, errlen, path, 1, "cannot parse");
+        fail(err, errlen, path, 1, _("cannot parse"));
         goto bad;
     }
     cmark_node *deep = too_deep(l->doc);
     if (deep) {
         fail(err, errlen, path, node_line(deep),
-             "quotes, lists and emphasis nest deeper than %d levels here; a lesson may nest them at "
-             "most %d deep", LESSON_MAX_DEPTH, LESSON_MAX_DEPTH);
+             _("quotes, lists and emphasis nest deeper than %d levels here; a lesson may nest them at "
+               "most %d deep"), LESSON_MAX_DEPTH, LESSON_MAX_DEPTH);
         goto bad;
     }
     struct lesson_step *st = NULL;
@@ -646,7 +649,7 @@ struct lesson *lesson_parse(const char *path, char *text, char *err, size_t errl
             if (lvl == 1) {
                 if (l->nsteps > 0 || (st && st->first)) {
                     fail(err, errlen, path, line,
-                         "only one level-1 heading (the title), before the first step");
+                         _("only one level-1 heading (the title), before the first step"));
                     goto bad;
                 }
                 if (!l->title[0]) set_str(&l->title, title);
@@ -654,7 +657,7 @@ struct lesson *lesson_parse(const char *path, char *text, char *err, size_t errl
             }
             if (lvl == 2) {
                 if (!title[0]) {
-                    fail(err, errlen, path, line, "a step heading needs a title");
+                    fail(err, errlen, path, line, _("a step heading needs a title"));
                     goto bad;
                 }
                 if (st) st->stop = n;
@@ -667,18 +670,18 @@ struct lesson *lesson_parse(const char *path, char *text, char *err, size_t errl
             }
         }
         if (!st) { /* text before the first step: an introduction step */
-            st = add_step(l, "Introduction", line);
+            st = add_step(l, _("Introduction"), line);
             st->first = n;
         }
         if (!st->first) st->first = n;
         if (scan_block(l, st, n, err, errlen) != 0) goto bad;
     }
     if (!l->title[0]) {
-        fail(err, errlen, path, 1, "no title: give one in the front matter (title: ...) or as a # heading");
+        fail(err, errlen, path, 1, _("no title: give one in the front matter (title: ...) or as a # heading"));
         goto bad;
     }
     if (l->nsteps == 0) {
-        fail(err, errlen, path, 1, "no steps: each step starts with a ## heading");
+        fail(err, errlen, path, 1, _("no steps: each step starts with a ## heading"));
         goto bad;
     }
     free(text);
@@ -711,7 +714,7 @@ struct lesson *lesson_parse_script(const char *path, char *text, char *err, size
         } else {
             if (!st) {
                 char name[32];
-                snprintf(name, sizeof name, "Step %d", l->nsteps + 1);
+                snprintf(name, sizeof name, _("Step %d"), l->nsteps + 1);
                 st = add_step(l, name, line);
             }
             if (*t == '#') {
@@ -736,51 +739,85 @@ struct lesson *lesson_parse_script(const char *path, char *text, char *err, size
     }
     free(text);
     if (l->nsteps == 0) {
-        fail(err, errlen, path, 1, "nothing to present: the script has no commands");
+        fail(err, errlen, path, 1, _("nothing to present: the script has no commands"));
         lesson_free(l);
         return NULL;
     }
     return l;
 }
 
-void lesson_dir(const char *lang, char *out, size_t len)
+const char *lesson_root(void)
 {
     const char *env = getenv("GPULAB_LESSONS");
-    const char *base = env && *env ? env : GPULAB_LESSONS_DIR;
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s", base, lang && *lang ? lang : "en");
-    DIR *d = opendir(path);
-    if (!d) snprintf(path, sizeof path, "%s/en", base); /* a language without lessons yet */
-    else closedir(d);
-    snprintf(out, len, "%s", path);
+    return env && *env ? env : GPULAB_LESSONS_DIR;
 }
 
-static int cmp_str(const void *a, const void *b)
+int lesson_lang_dir(const char *lang, char *out, size_t len)
 {
-    return strcmp(*(char *const *)a, *(char *const *)b);
+    snprintf(out, len, "%s/%s", lesson_root(), lang && *lang ? lang : "en");
+    DIR *d = opendir(out);
+    if (!d) return 0;
+    closedir(d);
+    return 1;
 }
 
-char **lesson_list(const char *lang, int *n)
+void lesson_dir(const char *lang, char *out, size_t len)
 {
-    char dir[4096];
-    lesson_dir(lang, dir, sizeof dir);
-    *n = 0;
+    if (!lesson_lang_dir(lang, out, len)) lesson_lang_dir("en", out, len); /* no lessons yet */
+}
+
+static int cmp_base(const void *a, const void *b)
+{
+    return strcmp(strrchr(*(char *const *)a, '/') + 1, strrchr(*(char *const *)b, '/') + 1);
+}
+
+/* Add the lesson files of dir to *list: a file of the same name already
+ * there is replaced (a translation stands in for the English lesson). */
+static void list_add_dir(const char *dir, char ***list, int *n)
+{
     DIR *d = opendir(dir);
-    if (!d) return NULL;
-    char **out = NULL;
+    if (!d) return;
     struct dirent *e;
     while ((e = readdir(d))) {
         size_t l = strlen(e->d_name);
         if (l < 4 || strcmp(e->d_name + l - 3, ".md") != 0 || e->d_name[0] == '.') continue;
         if (!isdigit((unsigned char)e->d_name[0])) continue; /* README.md and notes */
-        out = xrealloc(out, sizeof *out * (size_t)(*n + 1));
         char p[8192];
         snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
-        out[(*n)++] = xstrdup(p);
+        int i;
+        for (i = 0; i < *n; i++)
+            if (strcmp(strrchr((*list)[i], '/') + 1, e->d_name) == 0) break;
+        if (i < *n) {
+            free((*list)[i]);
+        } else {
+            *list = xrealloc(*list, sizeof **list * (size_t)(*n + 1));
+            (*n)++;
+        }
+        (*list)[i] = xstrdup(p);
     }
     closedir(d);
-    if (*n) qsort(out, (size_t)*n, sizeof *out, cmp_str);
+}
+
+char **lesson_list(const char *lang, int *n)
+{
+    char dir[4096];
+    char **out = NULL;
+    *n = 0;
+    lesson_lang_dir("en", dir, sizeof dir);
+    list_add_dir(dir, &out, n);
+    if (lang && *lang && strcmp(lang, "en") != 0 && lesson_lang_dir(lang, dir, sizeof dir))
+        list_add_dir(dir, &out, n);
+    if (*n) qsort(out, (size_t)*n, sizeof *out, cmp_base);
     return out;
+}
+
+int lesson_in_english(const char *lang, const char *path)
+{
+    if (!lang || !*lang || strcmp(lang, "en") == 0) return 0;
+    char dir[4096];
+    lesson_lang_dir("en", dir, sizeof dir);
+    size_t l = strlen(dir);
+    return strncmp(path, dir, l) == 0 && path[l] == '/' && !strchr(path + l + 1, '/');
 }
 
 void lesson_list_free(char **paths, int n)

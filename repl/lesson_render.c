@@ -2,6 +2,7 @@
  * to the width, headings and emphasis in ANSI bold and underline when colour
  * is on (plain text otherwise), commands, questions and the lecture's
  * numbers in their own layout. Everything goes through repl/out. */
+#include "repl/i18n.h"
 #include "repl/lesson.h"
 
 #include <stdio.h>
@@ -238,9 +239,11 @@ static void render_code(struct session *s, cmark_node *n, const char *pad)
             }
             out_printf("%s  %sgpulab>%s %s%s%s", pad, out_color(OUT_DIM), out_color(OUT_RESET),
                        out_color(OUT_BOLD), on_sim && sim ? sim : line, out_color(OUT_RESET));
-            if (sim)
-                out_printf("   %s(%s: %s)%s", out_color(OUT_DIM), on_sim ? "on a GPU" : "on the simulator",
-                           on_sim ? line : sim, out_color(OUT_RESET));
+            if (sim) {
+                out_printf("   %s(", out_color(OUT_DIM));
+                out_printf(on_sim ? _("on a GPU: %s") : _("on the simulator: %s"), on_sim ? line : sim);
+                out_printf(")%s", out_color(OUT_RESET));
+            }
             out_printf("\n");
         }
         free(copy);
@@ -320,7 +323,7 @@ void lesson_render_step(const struct lesson *l, int i, int width, int margin)
     spaces(pad, margin);
     /* The heading: "Step 2/7  Title" underlined in colour, '=' under it otherwise. */
     char head[600];
-    snprintf(head, sizeof head, "%s (step %d of %d)", st->title, i + 1, l->nsteps);
+    snprintf(head, sizeof head, _("%s (step %d of %d)"), st->title, i + 1, l->nsteps);
     out_printf("\n%s%s%s%s%s\n", pad, out_color(OUT_BOLD), out_color_enabled() ? "\033[4m" : "", head,
                out_color(OUT_RESET));
     if (!out_color_enabled()) {
@@ -353,7 +356,7 @@ void lesson_render_step(const struct lesson *l, int i, int width, int margin)
     }
     for (int k = 0; k < st->nlectures; k++) {
         const struct lesson_lecture *lc = &st->lectures[k];
-        out_printf("%s%sThe lecture measured%s (%s):\n", pad, out_color(OUT_BOLD), out_color(OUT_RESET),
+        out_printf(_("%s%sThe lecture measured%s (%s):\n"), pad, out_color(OUT_BOLD), out_color(OUT_RESET),
                    lc->source);
         int lw = 0;
         for (int r = 0; r < lc->nrows; r++) {
@@ -368,7 +371,7 @@ void lesson_render_step(const struct lesson *l, int i, int width, int margin)
         const struct lesson_question *q = &st->questions[k];
         struct buf b = {0};
         buf_ch(&b, M_BOLD);
-        buf_str(&b, "Question:");
+        buf_str(&b, _("Question:"));
         buf_ch(&b, M_BOLD_END);
         buf_ch(&b, ' ');
         buf_str(&b, q->text);
@@ -384,13 +387,13 @@ void lesson_render_step(const struct lesson *l, int i, int width, int margin)
             wrap(line, width, first, ind);
         }
         if (q->nchoices)
-            out_printf("%s%s(answer it with: answer LETTER, or the choice's words)%s\n", pad,
+            out_printf(_("%s%s(answer it with: answer LETTER, or the choice's words)%s\n"), pad,
                        out_color(OUT_DIM), out_color(OUT_RESET));
         else if (q->nanswers)
-            out_printf("%s%s(answer it with: answer YOUR ANSWER)%s\n", pad, out_color(OUT_DIM),
+            out_printf(_("%s%s(answer it with: answer YOUR ANSWER)%s\n"), pad, out_color(OUT_DIM),
                        out_color(OUT_RESET));
         else
-            out_printf("%s%s(an open question: think it through, there is nothing to check)%s\n", pad,
+            out_printf(_("%s%s(an open question: think it through, there is nothing to check)%s\n"), pad,
                        out_color(OUT_DIM), out_color(OUT_RESET));
         out_puts("\n");
     }

@@ -1,12 +1,12 @@
 /* main.c - gpulab's entry: options, then -c commands, a script, a pipe or
  * the interactive prompt. The exit status is 1 when any command failed. */
-#include <ctype.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "repl/i18n.h"
 #include "repl/input.h"
 #include "repl/lecture.h"
 #include "repl/out.h"
@@ -19,45 +19,39 @@
 
 static void usage(void)
 {
-    out_printf(
-            "usage: gpulab [OPTIONS] [SCRIPT]\n"
-            "\n"
-            "A terminal lab for GPU parallel algorithms: pick an algorithm and a variant,\n"
-            "run it on the GPU (or on gpulab's CPU simulator), compare it with the CPU and\n"
-            "the vendor libraries, and watch what the threads did.\n"
-            "\n"
-            "Without SCRIPT or -c, gpulab reads commands from the terminal (with a prompt,\n"
-            "completion and history) or, when standard input is not a terminal, from it\n"
-            "as a script.\n"
-            "\n"
-            "options:\n"
-            "  -c \"CMD; CMD\"     run these commands (may be given more than once)\n"
-            "  SCRIPT           run the commands in this file ('#' starts a comment)\n"
-            "  --json           run, compare and trace print JSON lines\n"
-            "  --bail           stop at the first command that fails\n"
-            "  --no-color       no colours (also when NO_COLOR is set)\n"
-            "  --lang LANG      language of the lessons (en, uk, sl, zh, de)\n"
-            "  --lecture N|NAME|FILE\n"
-            "                   present a lesson (a number or name from `lessons`, or a\n"
-            "                   lesson or script file) one step per key; ? lists the keys\n"
-            "  --rehearse       with --lecture: run every step in order and time each one\n"
-            "  --large          with --lecture: the large layout, for a projector\n"
-            "  -h, --help       this text\n"
-            "  -V, --version    the version\n"
-            "\n"
-            "Inside, `help` lists the commands. Exit status: 0 when every command\n"
-            "succeeded, 1 when one failed, 2 for a bad option.\n");
-}
-
-/* A language code: two or three lower-case letters, optionally _XX. */
-static int lang_ok(const char *s)
-{
-    size_t n = 0;
-    while (islower((unsigned char)s[n])) n++;
-    if (n < 2 || n > 3) return 0;
-    if (!s[n]) return 1;
-    return s[n] == '_' && isupper((unsigned char)s[n + 1]) && isupper((unsigned char)s[n + 2]) &&
-           !s[n + 3];
+    char langs[256];
+    i18n_languages(langs, sizeof langs);
+    out_printf(_("usage: gpulab [OPTIONS] [SCRIPT]\n"));
+    out_printf("\n");
+    out_printf(_("A terminal lab for GPU parallel algorithms: pick an algorithm and a variant,\n"
+                 "run it on the GPU (or on gpulab's CPU simulator), compare it with the CPU and\n"
+                 "the vendor libraries, and watch what the threads did.\n"));
+    out_printf("\n");
+    out_printf(_("Without SCRIPT or -c, gpulab reads commands from the terminal (with a prompt,\n"
+                 "completion and history) or, when standard input is not a terminal, from it\n"
+                 "as a script.\n"));
+    out_printf("\n");
+    /* TRANSLATORS: keep the options and their values (CMD, SCRIPT, LANG, N,
+       NAME, FILE) as they are, and the descriptions in one column. */
+    out_printf(_("options:\n"
+                 "  -c \"CMD; CMD\"     run these commands (may be given more than once)\n"
+                 "  SCRIPT           run the commands in this file ('#' starts a comment)\n"
+                 "  --json           run, compare and trace print JSON lines\n"
+                 "  --bail           stop at the first command that fails\n"
+                 "  --no-color       no colours (also when NO_COLOR is set)\n"
+                 "  --lang LANG      the language of messages and lessons (%s);\n"
+                 "                   else LANGUAGE, LC_ALL, LC_MESSAGES or LANG choose\n"
+                 "  --lecture N|NAME|FILE\n"
+                 "                   present a lesson (a number or name from `lessons`, or a\n"
+                 "                   lesson or script file) one step per key; ? lists the keys\n"
+                 "  --rehearse       with --lecture: run every step in order and time each one\n"
+                 "  --large          with --lecture: the large layout, for a projector\n"
+                 "  -h, --help       this text\n"
+                 "  -V, --version    the version\n"),
+               langs);
+    out_printf("\n");
+    out_printf(_("Inside, `help` lists the commands. Exit status: 0 when every command\n"
+                 "succeeded, 1 when one failed, 2 for a bad option.\n"));
 }
 
 static int want_color(int no_color_opt)
@@ -75,7 +69,7 @@ static int want_color(int no_color_opt)
 static enum cmd_status run_stdin(struct session *s)
 {
     char err[256];
-    if (input_check(stdin, "standard input", err, sizeof err) != 0) {
+    if (input_check(stdin, _("standard input"), err, sizeof err) != 0) {
         out_error(NULL, "%s", err);
         s->errors++;
         return CMD_ERROR;
@@ -102,7 +96,10 @@ int main(int argc, char **argv)
     const char **cmds = calloc((size_t)argc + 1, sizeof *cmds);
     int ncmds = 0, json = 0, bail = 0, no_color = 0, rehearse = 0, large = 0, opt;
     const char *lang = NULL, *lecture = NULL;
+    int help = 0;
+    char chosen[16], err[512];
     if (!cmds) return 2;
+    i18n_init(NULL, chosen, sizeof chosen, err, sizeof err); /* the environment's language */
     opterr = 0;
     while ((opt = getopt_long(argc, argv, "c:hV", opts, NULL)) != -1) {
         switch (opt) {
@@ -114,27 +111,32 @@ int main(int argc, char **argv)
         case OPT_LECTURE: lecture = optarg; break;
         case OPT_REHEARSE: rehearse = 1; break;
         case OPT_LARGE: large = 1; break;
-        case 'h': usage(); free(cmds); return 0;
-        case 'V': out_printf("gpulab %s\n", GPULAB_VERSION); free(cmds); return 0;
+        case 'h': help = 1; break; /* after --lang, wherever it is */
+        case 'V': out_printf(_("gpulab %s\n"), GPULAB_VERSION); free(cmds); return 0;
         default:
             if (optopt == 'c' || optopt == OPT_LANG || optopt == OPT_LECTURE)
-                out_error(NULL, "option %s needs a value (gpulab --help lists the options)",
+                out_error(NULL, _("option %s needs a value (gpulab --help lists the options)"),
                           argv[optind - 1]);
             else
-                out_error(NULL, "unknown option %s (gpulab --help lists the options)", argv[optind - 1]);
+                out_error(NULL, _("unknown option %s (gpulab --help lists the options)"), argv[optind - 1]);
             free(cmds);
             return 2;
         }
     }
-    if (lang && !lang_ok(lang)) {
-        out_error(NULL, "--lang %s: expected a language code like en, uk, sl, zh or de", lang);
+    if (lang && i18n_init(lang, chosen, sizeof chosen, err, sizeof err) != 0) {
+        out_error(NULL, "%s", err);
         free(cmds);
         return 2;
+    }
+    if (help) {
+        usage();
+        free(cmds);
+        return 0;
     }
     const char *script = NULL;
     if (optind < argc) script = argv[optind++];
     if (optind < argc) {
-        out_error(NULL, "one script at a time (got %s and %s)", script, argv[optind]);
+        out_error(NULL, _("one script at a time (got %s and %s)"), script, argv[optind]);
         free(cmds);
         return 2;
     }
@@ -145,7 +147,7 @@ int main(int argc, char **argv)
     s.json = json;
     s.bail = bail;
     s.color = out_color_enabled();
-    if (lang) snprintf(s.lang, sizeof s.lang, "%s", lang);
+    snprintf(s.lang, sizeof s.lang, "%s", chosen);
     if (lecture) snprintf(s.lecture, sizeof s.lecture, "%s", lecture);
     int interactive = !script && ncmds == 0 && !lecture && isatty(STDIN_FILENO);
     sig_install(interactive);

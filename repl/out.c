@@ -12,6 +12,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "repl/i18n.h"
+
 static FILE *g_out, *g_err;
 static int g_color;
 static int g_width_override = -1, g_pager = 1;
@@ -227,7 +229,7 @@ static void put_message(FILE *e, const char *fmt, va_list ap)
 {
     char *msg = NULL;
     if (vasprintf(&msg, fmt, ap) < 0 || !msg) {
-        fputs("(out of memory)", e);
+        fputs(_("(out of memory)"), e);
         return;
     }
     char *vis = out_escape(msg, strlen(msg), "\n\t");
@@ -258,7 +260,7 @@ void out_note(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    tagged(OUT_ACCENT, "note", fmt, ap);
+    tagged(OUT_ACCENT, _("note"), fmt, ap);
     va_end(ap);
 }
 
@@ -266,7 +268,7 @@ void out_warn(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    tagged(OUT_WARN, "warning", fmt, ap);
+    tagged(OUT_WARN, _("warning"), fmt, ap);
     va_end(ap);
 }
 
@@ -297,8 +299,8 @@ void out_verror(const struct out_loc *loc, const char *fmt, va_list ap)
 {
     FILE *e = out_err_stream();
     fflush(out_stream());
-    fprintf(e, "%serror:%s ", out_color(OUT_ERROR), out_color(OUT_RESET));
-    if (loc && loc->script && loc->line > 0) fprintf(e, "line %d of %s: ", loc->line, loc->script);
+    fprintf(e, "%s%s%s ", out_color(OUT_ERROR), _("error:"), out_color(OUT_RESET));
+    if (loc && loc->script && loc->line > 0) fprintf(e, _("line %d of %s: "), loc->line, loc->script);
     put_message(e, fmt, ap);
     fputc('\n', e);
     if (loc && loc->text && loc->pos >= 0) {
@@ -482,6 +484,18 @@ static size_t utf8_prefix(const char *s, int cols)
         i += (size_t)k;
     }
     return i;
+}
+
+const char *out_pad(const char *s, int width)
+{
+    enum { NBUF = 8, LEN = 512 };
+    static char bufs[NBUF][LEN];
+    static int next;
+    char *b = bufs[next];
+    next = (next + 1) % NBUF;
+    int pad = width - utf8_width(s);
+    snprintf(b, LEN, "%s%*s", s, pad > 0 ? pad : 0, "");
+    return b;
 }
 
 void out_wrap_to(FILE *f, const char *text, int width, int indent, int hang)
@@ -810,7 +824,7 @@ void out_table_print(struct out_table *t)
         fputc('\n', o);
     }
     if (gone[0])
-        out_wrapf(0, 2, "%s(left out to fit %d columns: %s; a wider terminal shows them)%s",
+        out_wrapf(0, 2, _("%s(left out to fit %d columns: %s; a wider terminal shows them)%s"),
                   out_color(OUT_DIM), width, gone, out_color(OUT_RESET));
     free(w);
     free(keep);

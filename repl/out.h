@@ -99,6 +99,10 @@ int out_text_width(const char *s, size_t len);
  * style markers (repl/lesson_render.c): the even ones close a style and stay
  * with the character before them. At least 1. */
 size_t out_unit_len(const char *s, size_t len);
+/* s padded with spaces to width display columns (a label in a column of
+ * labels: "%-10s" counts bytes, and a translated label may not be ASCII).
+ * A pointer into one of a few rotating static buffers, as out_vis. */
+const char *out_pad(const char *s, int width);
 /* Print text wrapped at word boundaries to width columns (0: as it is),
  * each line of it starting at `indent` spaces, its continuation lines at
  * `hang`. A newline is added at the end. */

@@ -11,6 +11,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "repl/i18n.h"
+
 static void seterr(char *err, size_t errlen, const char *fmt, ...)
 {
     if (!err || errlen == 0) return;
@@ -111,7 +113,7 @@ int tok_split(const char *line, struct tok_line *out, char *err, size_t errlen, 
     const char *p = line;
     if (errpos) *errpos = -1;
 
-#define FAIL_OOM() do { seterr(err, errlen, "out of memory"); goto fail; } while (0)
+#define FAIL_OOM() do { seterr(err, errlen, _("out of memory")); goto fail; } while (0)
 #define END_WORD()                                                            \
     do {                                                                      \
         if (inword) {                                                         \
@@ -152,7 +154,7 @@ int tok_split(const char *line, struct tok_line *out, char *err, size_t errlen, 
                 q++;
             }
             if (!*q) {
-                seterr(err, errlen, "unterminated 'quote': add the closing '");
+                seterr(err, errlen, _("unterminated 'quote': add the closing '"));
                 if (errpos) *errpos = (int)(p - line);
                 goto fail;
             }
@@ -176,7 +178,7 @@ int tok_split(const char *line, struct tok_line *out, char *err, size_t errlen, 
                 q++;
             }
             if (!*q) {
-                seterr(err, errlen, "unterminated \"quote\": add the closing \"");
+                seterr(err, errlen, _("unterminated \"quote\": add the closing \""));
                 if (errpos) *errpos = (int)(p - line);
                 goto fail;
             }
@@ -241,7 +243,7 @@ static long double sp_atom(struct sp *x)
     const char *start = x->p;
     long double v = 0;
     if (*x->p == '-') {
-        sp_fail(x, "sizes cannot be negative");
+        sp_fail(x, _("sizes cannot be negative"));
         return 0;
     }
     if (*x->p == '+') x->p++;
@@ -253,7 +255,7 @@ static long double sp_atom(struct sp *x)
                                                       : tolower((unsigned char)*x->p) - 'a' + 10;
                 v = v * 16 + d;
                 if (v >= SP_LIMIT) {
-                    sp_fail(x, "too large");
+                    sp_fail(x, _("too large"));
                     return 0;
                 }
             }
@@ -287,13 +289,13 @@ static long double sp_atom(struct sp *x)
         }
         if (!digits) {
             if (*x->p)
-                sp_fail(x, "expected a number at \"%s\"", x->p);
+                sp_fail(x, _("expected a number at \"%s\""), x->p);
             else
-                sp_fail(x, "expected a number after \"%s\"", x->s);
+                sp_fail(x, _("expected a number after \"%s\""), x->s);
             return 0;
         }
         if (n >= sizeof buf) {
-            sp_fail(x, "a number of %zu characters is too long (at most %zu)", n, sizeof buf - 1);
+            sp_fail(x, _("a number of %zu characters is too long (at most %zu)"), n, sizeof buf - 1);
             return 0;
         }
         n = 0;
@@ -305,11 +307,11 @@ static long double sp_atom(struct sp *x)
         errno = 0;
         v = strtold(buf, &end);
         if (*end) {
-            sp_fail(x, "\"%.*s\" is not a number", (int)(x->p - start), start);
+            sp_fail(x, _("\"%.*s\" is not a number"), (int)(x->p - start), start);
             return 0;
         }
         if (errno == ERANGE || v >= SP_LIMIT) {
-            sp_fail(x, "too large");
+            sp_fail(x, _("too large"));
             return 0;
         }
     }
@@ -325,14 +327,14 @@ static long double sp_atom(struct sp *x)
             x->p += l;
             v *= suf[i].m;
             if (v >= SP_LIMIT) {
-                sp_fail(x, "too large");
+                sp_fail(x, _("too large"));
                 return 0;
             }
             return v;
         }
     }
     if (*x->p == 'm' || *x->p == 'g' || (*x->p == 'K' && x->p[1] == 'I')) {
-        sp_fail(x, "unknown suffix \"%s\": use k, M, G (powers of 10) or Ki, Mi, Gi (powers of 2)", x->p);
+        sp_fail(x, _("unknown suffix \"%s\": use k, M, G (powers of 10) or Ki, Mi, Gi (powers of 2)"), x->p);
         return 0;
     }
     return v;
@@ -357,11 +359,11 @@ static long double sp_factor(struct sp *x)
     long double e = sp_atom(x);
     if (x->failed) return 0;
     if (!sp_is_whole(v) || !sp_is_whole(e)) {
-        sp_fail(x, "powers and shifts need whole numbers in \"%s\"", x->s);
+        sp_fail(x, _("powers and shifts need whole numbers in \"%s\""), x->s);
         return 0;
     }
     if (e > 200) {
-        sp_fail(x, "too large");
+        sp_fail(x, _("too large"));
         return 0;
     }
     long double base = op == '^' ? v : 2.0L;
@@ -369,7 +371,7 @@ static long double sp_factor(struct sp *x)
     for (int i = 0; i < (int)e; i++) {
         r *= base;
         if (r >= SP_LIMIT) {
-            sp_fail(x, "too large");
+            sp_fail(x, _("too large"));
             return 0;
         }
     }
@@ -389,7 +391,7 @@ static long double sp_expr(struct sp *x)
             if (x->failed) return 0;
             v *= f;
             if (v >= SP_LIMIT) {
-                sp_fail(x, "too large");
+                sp_fail(x, _("too large"));
                 return 0;
             }
             continue;
@@ -403,7 +405,7 @@ static int size_core(const char *s, long long min, long long max, long long *out
 {
     char tmp[256];
     if (!s || !*s) {
-        seterr(err, errlen, "expected %s like " PARSE_SIZE_FORMS, what);
+        seterr(err, errlen, _("expected %s like %s"), what, PARSE_SIZE_FORMS);
         return -1;
     }
     int neg = 0;
@@ -418,37 +420,38 @@ static int size_core(const char *s, long long min, long long max, long long *out
     long double v = sp_expr(&x);
     if (!x.failed) {
         sp_skip(&x);
-        if (*x.p) sp_fail(&x, "unexpected \"%s\" in \"%s\"", x.p, s);
+        if (*x.p) sp_fail(&x, _("unexpected \"%s\" in \"%s\""), x.p, s);
     }
     if (x.failed) {
-        if (strstr(tmp, "negative"))
-            seterr(err, errlen, "%s cannot be negative", what);
-        else if (strstr(tmp, "too large")) {
+        /* which of sp_fail's messages it was (compared translated, as written) */
+        if (strcmp(tmp, _("sizes cannot be negative")) == 0)
+            seterr(err, errlen, _("%s cannot be negative"), what);
+        else if (strcmp(tmp, _("too large")) == 0) {
             char m[32];
             parse_fmt_size(max, m, sizeof m);
-            seterr(err, errlen, "too large: at most %s", m);
+            seterr(err, errlen, _("too large: at most %s"), m);
         }
         else
-            seterr(err, errlen, "%s; expected %s like " PARSE_SIZE_FORMS, tmp, what);
+            seterr(err, errlen, _("%s; expected %s like %s"), tmp, what, PARSE_SIZE_FORMS);
         return -1;
     }
     if (!sp_is_whole(v)) {
-        seterr(err, errlen, "not a whole number");
+        seterr(err, errlen, _("not a whole number"));
         return -1;
     }
     if (neg) v = -v;
     if (v > (long double)LLONG_MAX || v < (long double)LLONG_MIN) {
         char m[32];
         parse_fmt_size(max, m, sizeof m);
-        seterr(err, errlen, "too large: at most %s", m);
+        seterr(err, errlen, _("too large: at most %s"), m);
         return -1;
     }
     long long r = (long long)v;
     if (r < min || r > max) {
         if (r == 0 && min > 0)
-            seterr(err, errlen, "%s must not be zero (allowed: %lld..%lld)", what, min, max);
+            seterr(err, errlen, _("%s must not be zero (allowed: %lld..%lld)"), what, min, max);
         else
-            seterr(err, errlen, "%s %lld is out of range (allowed: %lld..%lld)", what, r, min, max);
+            seterr(err, errlen, _("%s %lld is out of range (allowed: %lld..%lld)"), what, r, min, max);
         return -1;
     }
     *out = r;
@@ -458,30 +461,30 @@ static int size_core(const char *s, long long min, long long max, long long *out
 int parse_size(const char *s, long long min, long long max, long long *out,
                char *err, size_t errlen)
 {
-    return size_core(s, min, max, out, err, errlen, "a size");
+    return size_core(s, min, max, out, err, errlen, _("a size"));
 }
 
 int parse_int(const char *s, long long min, long long max, long long *out,
               char *err, size_t errlen)
 {
-    return size_core(s, min, max, out, err, errlen, "a number");
+    return size_core(s, min, max, out, err, errlen, _("a number"));
 }
 
 int parse_double(const char *s, double *out, char *err, size_t errlen)
 {
     if (!s || !*s) {
-        seterr(err, errlen, "expected a number like 1.23, -4 or 1e-3");
+        seterr(err, errlen, _("expected a number like 1.23, -4 or 1e-3"));
         return -1;
     }
     char *end = NULL;
     errno = 0;
     double v = strtod(s, &end);
     if (end == s || *end) {
-        seterr(err, errlen, "\"%s\" is not a number; expected a number like 1.23, -4 or 1e-3", s);
+        seterr(err, errlen, _("\"%s\" is not a number; expected a number like 1.23, -4 or 1e-3"), s);
         return -1;
     }
     if (errno == ERANGE || !isfinite(v)) {
-        seterr(err, errlen, "\"%s\" is out of range; expected a finite number", s);
+        seterr(err, errlen, _("\"%s\" is out of range; expected a finite number"), s);
         return -1;
     }
     *out = v;
@@ -496,7 +499,7 @@ int parse_bool(const char *s, int *out, char *err, size_t errlen)
         if (s && strcasecmp(s, yes[i]) == 0) { *out = 1; return 0; }
         if (s && strcasecmp(s, no[i]) == 0) { *out = 0; return 0; }
     }
-    seterr(err, errlen, "expected on or off, not \"%s\"", s ? s : "");
+    seterr(err, errlen, _("expected on or off, not \"%s\""), s ? s : "");
     return -1;
 }
 
@@ -514,7 +517,7 @@ int parse_dims(const char *s, long long min, long long max, long long *x, long l
         char a[64];
         size_t l = (size_t)(sep - s);
         if (l >= sizeof a) {
-            seterr(err, errlen, "\"%s\" is too long", s);
+            seterr(err, errlen, _("\"%s\" is too long"), s);
             return -1;
         }
         memcpy(a, s, l);

@@ -39,6 +39,7 @@ void tok_line_free(struct tok_line *t);
 /* ---------------------------------------------------------------- sizes */
 
 /* The forms accepted by parse_size, for messages. */
+/* (repl/cmd_set.c spells it out in the help of n, for xgettext's sake) */
 #define PARSE_SIZE_FORMS "1000000, 1e6, 64Mi, 4k, 2^26, 1<<26 or 3*2^20"
 
 /* A size as people write it:

@@ -17,6 +17,7 @@
 #include <readline/readline.h>
 
 #include "repl/complete.h"
+#include "repl/i18n.h"
 #include "repl/lesson.h"
 #include "repl/out.h"
 #include "repl/safefile.h"
@@ -61,13 +62,13 @@ static char *history_open(void)
     stifle_history(HISTORY_LINES);
     if (!path) return NULL;
     if (safefile_mkdirs(path) != 0) {
-        out_warn("cannot create the directory of %s: %s; history is not saved", path, strerror(errno));
+        out_warn(_("cannot create the directory of %s: %s; history is not saved"), path, strerror(errno));
         free(path);
         return NULL;
     }
     struct stat sb;
     if (lstat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
-        out_warn("%s is not a regular file; history is not saved", path);
+        out_warn(_("%s is not a regular file; history is not saved"), path);
         free(path);
         return NULL;
     }
@@ -114,9 +115,9 @@ static void history_append_file(const char *path, const char *line)
         }
         fprintf(w.f, "%s\n", line);
         if (safefile_commit(&w, err, sizeof err) != 0 && !g_hist_warned++)
-            out_warn("history is not saved: %s", err);
+            out_warn(_("history is not saved: %s"), err);
     } else if (keep && !g_hist_warned++) {
-        out_warn("history is not saved: %s", err);
+        out_warn(_("history is not saved: %s"), err);
     }
     for (int i = 0; keep && i < HISTORY_LINES; i++) free(keep[i]);
     free(keep);
@@ -234,8 +235,8 @@ void sess_interactive(struct session *s)
     rl_basic_word_break_characters = " \t\n;";
     char *hist = history_open();
 
-    out_printf("gpulab %s: a lab for GPU parallel algorithms. Type help to begin;\n"
-               "Tab completes, Ctrl-C abandons a line or stops a run, Ctrl-D quits.\n",
+    out_printf(_("gpulab %s: a lab for GPU parallel algorithms. Type help to begin;\n"
+                 "Tab completes, Ctrl-C abandons a line or stops a run, Ctrl-D quits.\n"),
                GPULAB_VERSION);
     out_flush();
 

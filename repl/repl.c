@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "repl/cmd.h"
+#include "repl/i18n.h"
 #include "repl/input.h"
 #include "repl/out.h"
 #include "repl/session.h"
@@ -25,7 +26,7 @@ enum cmd_status sess_exec_cmd(struct session *s, const struct tok_cmd *c)
         int paged = s->interactive && !s->script && s->depth == 0 && !cmd->screen && out_page_begin();
         st = cmd->run(s, c->argc, c->argv);
         if (paged) out_page_end();
-        if (lab_interrupted && st == CMD_OK) out_note("interrupted");
+        if (lab_interrupted && st == CMD_OK) out_note(_("interrupted"));
         lab_interrupted = 0;
     }
     out_flush();
@@ -78,7 +79,7 @@ enum cmd_status sess_run_stream(struct session *s, FILE *f, const char *name)
         enum input_status got = input_line(&in);
         if (sig_int_count > 0) {
             /* Ctrl-C stops the script, also a sourced one at the prompt. */
-            out_error(NULL, "interrupted: %s stopped at line %d", name, s->line + (got != INPUT_EOF));
+            out_error(NULL, _("interrupted: %s stopped at line %d"), name, s->line + (got != INPUT_EOF));
             s->errors++;
             result = CMD_ERROR;
             break;
@@ -87,19 +88,19 @@ enum cmd_status sess_run_stream(struct session *s, FILE *f, const char *name)
         s->line++;
         struct out_loc at = {.script = name, .line = s->line};
         if (got == INPUT_ERROR) {
-            out_error(NULL, "cannot read %s: %s (stopped at line %d)", name, strerror(in.err), s->line);
+            out_error(NULL, _("cannot read %s: %s (stopped at line %d)"), name, strerror(in.err), s->line);
             s->errors++;
             result = CMD_ERROR;
             break;
         }
         if (got == INPUT_NUL) {
-            out_error(&at, "a NUL byte at column %d: %s is not a text script; stopped here", in.col, name);
+            out_error(&at, _("a NUL byte at column %d: %s is not a text script; stopped here"), in.col, name);
             s->errors++;
             result = CMD_ERROR;
             break;
         }
         if (got == INPUT_LONG) {
-            out_error(&at, "the line is longer than %d KiB; it was not run", INPUT_MAX_LINE / 1024);
+            out_error(&at, _("the line is longer than %d KiB; it was not run"), INPUT_MAX_LINE / 1024);
             s->errors++;
             result = CMD_ERROR;
             if (s->bail) break;
@@ -115,7 +116,7 @@ enum cmd_status sess_run_stream(struct session *s, FILE *f, const char *name)
             if (s->bail) break;
         }
         if (sig_int_count > 0) {
-            out_error(NULL, "interrupted: %s stopped after line %d", name, s->line);
+            out_error(NULL, _("interrupted: %s stopped after line %d"), name, s->line);
             s->errors++;
             result = CMD_ERROR;
             break;
@@ -131,14 +132,14 @@ enum cmd_status sess_run_file(struct session *s, const char *path)
 {
     char err[1024];
     if (s->depth >= SESS_MAX_DEPTH) {
-        out_error(NULL, "%s: scripts nested more than %d deep (does it source itself?)", path,
+        out_error(NULL, _("%s: scripts nested more than %d deep (does it source itself?)"), path,
                   SESS_MAX_DEPTH);
         s->errors++;
         return CMD_ERROR;
     }
     FILE *f = fopen(path, "r");
     if (!f) {
-        out_error(NULL, "cannot open %s: %s", path, strerror(errno));
+        out_error(NULL, _("cannot open %s: %s"), path, strerror(errno));
         s->errors++;
         return CMD_ERROR;
     }

@@ -11,12 +11,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "repl/i18n.h"
+
 /* The temporary file being written, for safefile_signal_cleanup. */
 static char *volatile g_tmp;
 
 static void fail(char *err, size_t errlen, const char *path, const char *why)
 {
-    if (err && errlen) snprintf(err, errlen, "cannot write %s: %s", path, why);
+    if (err && errlen) snprintf(err, errlen, _("cannot write %s: %s"), path, why);
 }
 
 /* The folder part of path ("." when there is none), malloc'd. */
@@ -66,12 +68,12 @@ int safefile_open(struct safefile *w, const char *path, unsigned flags, char *er
     w->fd = -1;
     w->flags = flags;
     if (!path || !*path) {
-        fail(err, errlen, "\"\"", "the file name is empty");
+        fail(err, errlen, "\"\"", _("the file name is empty"));
         return -1;
     }
     size_t pl = strlen(path);
     if (path[pl - 1] == '/') {
-        fail(err, errlen, path, "that names a directory; give a file name");
+        fail(err, errlen, path, _("that names a directory; give a file name"));
         return -1;
     }
     mode_t mode = (flags & SAFEFILE_PRIVATE) ? 0600 : default_mode();
@@ -79,19 +81,19 @@ int safefile_open(struct safefile *w, const char *path, unsigned flags, char *er
     if (lstat(path, &sb) == 0) {
         if (S_ISLNK(sb.st_mode)) {
             fail(err, errlen, path,
-                 "it is a symbolic link, and gpulab does not write through links (give the file it "
-                 "points to, or another name)");
+                 _("it is a symbolic link, and gpulab does not write through links (give the file it "
+                   "points to, or another name)"));
             errno = ELOOP;
             return -1;
         }
         if (S_ISDIR(sb.st_mode)) {
-            fail(err, errlen, path, "it is a directory");
+            fail(err, errlen, path, _("it is a directory"));
             errno = EISDIR;
             return -1;
         }
         if (!S_ISREG(sb.st_mode)) {
             fail(err, errlen, path,
-                 "it is not a regular file (a device, pipe or socket); gpulab writes regular files only");
+                 _("it is not a regular file (a device, pipe or socket); gpulab writes regular files only"));
             errno = EINVAL;
             return -1;
         }
@@ -102,7 +104,7 @@ int safefile_open(struct safefile *w, const char *path, unsigned flags, char *er
             return -1;
         }
         if (flags & SAFEFILE_NEW) {
-            fail(err, errlen, path, "it is already there, and gpulab does not write over it");
+            fail(err, errlen, path, _("it is already there, and gpulab does not write over it"));
             errno = EEXIST;
             return -1;
         }
@@ -154,7 +156,7 @@ int safefile_open(struct safefile *w, const char *path, unsigned flags, char *er
 int safefile_commit(struct safefile *w, char *err, size_t errlen)
 {
     if (!w->f) {
-        fail(err, errlen, w->path ? w->path : "?", "the file was not opened");
+        fail(err, errlen, w->path ? w->path : "?", _("the file was not opened"));
         safefile_abort(w);
         return -1;
     }
@@ -221,13 +223,13 @@ void safefile_signal_cleanup(void)
 
 int safefile_confined_ok(const char *path, char *err, size_t errlen)
 {
-    static const char rule[] = "a lesson or lecture may write files only below the current directory";
+    static const char rule[] = N_("a lesson or lecture may write files only below the current directory");
     if (!path || !*path) {
-        snprintf(err, errlen, "the file name is empty");
+        snprintf(err, errlen, "%s", _("the file name is empty"));
         return 0;
     }
     if (path[0] == '/' || path[0] == '~') {
-        snprintf(err, errlen, "%s is not a relative path: %s", path, rule);
+        snprintf(err, errlen, _("%s is not a relative path: %s"), path, _(rule));
         return 0;
     }
     int depth = 0;
@@ -235,7 +237,7 @@ int safefile_confined_ok(const char *path, char *err, size_t errlen)
         size_t n = strcspn(p, "/");
         if (n == 2 && p[0] == '.' && p[1] == '.') {
             if (--depth < 0) {
-                snprintf(err, errlen, "%s climbs out of the current directory: %s", path, rule);
+                snprintf(err, errlen, _("%s climbs out of the current directory: %s"), path, _(rule));
                 return 0;
             }
         } else if (n > 0 && !(n == 1 && p[0] == '.')) {
@@ -252,8 +254,8 @@ int safefile_confined_ok(const char *path, char *err, size_t errlen)
         size_t hl = strlen(here);
         int inside = strncmp(there, here, hl) == 0 && (there[hl] == 0 || there[hl] == '/' || hl == 1);
         if (!inside) {
-            snprintf(err, errlen, "%s leads through a link to %s, outside the current directory: %s",
-                     path, there, rule);
+            snprintf(err, errlen, _("%s leads through a link to %s, outside the current directory: %s"),
+                     path, there, _(rule));
             ok = 0;
         }
     }

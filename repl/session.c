@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "repl/i18n.h"
 #include "repl/out.h"
 #include "repl/parse.h"
 #include "repl/safefile.h"
@@ -128,10 +129,10 @@ void sess_note_no_gpu(struct session *s)
     if (d->present && !off) return;
     s->gpu_note_shown = 1;
     if (off)
-        out_note("the GPU is disabled for this session: %s; GPU variants run on the simulator", off);
+        out_note(_("the GPU is disabled for this session: %s; GPU variants run on the simulator"), off);
     else
-        out_note("no GPU: %s; GPU variants run on the simulator",
-                 d->why_not[0] ? d->why_not : "none found");
+        out_note(_("no GPU: %s; GPU variants run on the simulator"),
+                 d->why_not[0] ? d->why_not : _("none found"));
 }
 
 /* Find a variant of a by exact name or unique prefix. */
@@ -145,12 +146,12 @@ const lab_variant *sess_find_variant(const lab_algo *a, const char *name, char *
     if (k >= 0) return &a->variants[k];
     size_t off;
     if (k == -2) {
-        off = (size_t)snprintf(err, errlen, "ambiguous variant \"%s\" of %s: could be ", name, a->name);
+        off = (size_t)snprintf(err, errlen, _("ambiguous variant \"%s\" of %s: could be "), name, a->name);
         for (int i = 0; i < namb && off < errlen; i++)
             off += (size_t)snprintf(err + off, errlen - off, "%s%s", i ? ", " : "", names[amb[i]]);
         return NULL;
     }
-    off = (size_t)snprintf(err, errlen, "%s has no variant \"%s\"; variants: ", a->name, name);
+    off = (size_t)snprintf(err, errlen, _("%s has no variant \"%s\"; variants: "), a->name, name);
     for (int i = 0; i < n && off < errlen; i++)
         off += (size_t)snprintf(err + off, errlen - off, "%s%s", i ? ", " : "", names[i]);
     return NULL;

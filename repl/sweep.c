@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "repl/i18n.h"
 #include "repl/parse.h"
 
 const char *sweep_axis_name(sweep_axis a)
@@ -54,15 +55,15 @@ static int value(const char *s, long long *out, char *err, size_t len)
     char e[256];
     if (parse_size(s, 1, LLONG_MAX / 4, out, e, sizeof e) == 0) return 0;
     /* the parser's message names the accepted forms; add the sweep's floor */
-    snprintf(err, len, "\"%s\": %s (sweep values are at least 1)", s, e);
+    snprintf(err, len, _("\"%s\": %s (sweep values are at least 1)"), s, e);
     return -1;
 }
 
 static int too_many(char *err, size_t len, int *bad, int at, long long count, int max)
 {
     return fail(err, len, bad, at,
-                "that makes %lld values; a sweep takes at most %d: use a larger step or a shorter "
-                "range", count, max);
+                _("that makes %lld values; a sweep takes at most %d: use a larger step or a shorter "
+                  "range"), count, max);
 }
 
 int sweep_parse_values(int nw, char **w, long long *vals, int max, int *count, int *used, char *err,
@@ -71,16 +72,16 @@ int sweep_parse_values(int nw, char **w, long long *vals, int max, int *count, i
     *count = 0;
     *used = 0;
     if (nw < 1 || !w[0][0])
-        return fail(err, len, bad, 0, "give the values: LO..HI (doubling), LO..HI step S, or A,B,C");
+        return fail(err, len, bad, 0, _("give the values: LO..HI (doubling), LO..HI step S, or A,B,C"));
     const char *r = w[0];
     const char *dots = strstr(r, "..");
     *used = 1;
     if (!dots) {
         if (nw > 1 && strcmp(w[1], "step") == 0)
-            return fail(err, len, bad, 1, "step goes with a range LO..HI, not with a list");
+            return fail(err, len, bad, 1, _("step goes with a range LO..HI, not with a list"));
         /* a list, or one value */
         char *copy = strdup(r);
-        if (!copy) return fail(err, len, bad, 0, "out of memory");
+        if (!copy) return fail(err, len, bad, 0, _("out of memory"));
         int rc = 0;
         char *save = NULL;
         int items = 0;
@@ -91,7 +92,7 @@ int sweep_parse_values(int nw, char **w, long long *vals, int max, int *count, i
         }
         if (r[0] == ',' || r[strlen(r) - 1] == ',' || strstr(r, ",,")) {
             free(copy);
-            return fail(err, len, bad, 0, "an empty item in the list \"%s\"", r);
+            return fail(err, len, bad, 0, _("an empty item in the list \"%s\""), r);
         }
         for (char *t = strtok_r(copy, ",", &save); t && rc == 0; t = strtok_r(NULL, ",", &save)) {
             long long v;
@@ -107,23 +108,23 @@ int sweep_parse_values(int nw, char **w, long long *vals, int max, int *count, i
     char lo_s[128], hi_s[128];
     size_t ll = (size_t)(dots - r);
     if (ll == 0 || ll >= sizeof lo_s || !dots[2] || strlen(dots + 2) >= sizeof hi_s)
-        return fail(err, len, bad, 0, "write a range as LO..HI, e.g. 32..1024 or 2^10..2^20");
+        return fail(err, len, bad, 0, _("write a range as LO..HI, e.g. 32..1024 or 2^10..2^20"));
     memcpy(lo_s, r, ll);
     lo_s[ll] = 0;
     snprintf(hi_s, sizeof hi_s, "%s", dots + 2);
     long long lo, hi;
     if (value(lo_s, &lo, err, len) != 0 || value(hi_s, &hi, err, len) != 0) return failed_at(bad, 0);
     if (hi < lo)
-        return fail(err, len, bad, 0, "the range %s runs downwards; write LO..HI with LO <= HI", r);
+        return fail(err, len, bad, 0, _("the range %s runs downwards; write LO..HI with LO <= HI"), r);
     long long step = 0, factor = 2;
     if (nw > 1 && strcmp(w[1], "step") == 0) {
-        if (nw < 3) return fail(err, len, bad, 2, "step needs a value: step 32, or step x4 to multiply");
+        if (nw < 3) return fail(err, len, bad, 2, _("step needs a value: step 32, or step x4 to multiply"));
         const char *sv = w[2];
         *used = 3;
         if (sv[0] == 'x' || sv[0] == 'X' || sv[0] == '*') {
             char e[256];
             if (parse_int(sv + 1, 2, 1 << 20, &factor, e, sizeof e) != 0)
-                return fail(err, len, bad, 2, "step %s: the factor must be a whole number 2 or more", sv);
+                return fail(err, len, bad, 2, _("step %s: the factor must be a whole number 2 or more"), sv);
         } else {
             if (value(sv, &step, err, len) != 0) return failed_at(bad, 2);
         }
@@ -305,13 +306,13 @@ int sweep_run(const lab_algo *a, const lab_variant *const *vs, int nv, const lab
 {
     memset(d, 0, sizeof *d);
     if (nv < 1 || nv > SWEEP_MAX_VARIANTS || nvals < 1 || nvals > SWEEP_MAX_VALUES) {
-        snprintf(err, errlen, "a sweep takes 1..%d variants and 1..%d values", SWEEP_MAX_VARIANTS,
+        snprintf(err, errlen, _("a sweep takes 1..%d variants and 1..%d values"), SWEEP_MAX_VARIANTS,
                  SWEEP_MAX_VALUES);
         return -1;
     }
     d->points = calloc((size_t)nv * nvals, sizeof *d->points);
     if (!d->points) {
-        snprintf(err, errlen, "out of memory");
+        snprintf(err, errlen, "%s", _("out of memory"));
         return -1;
     }
     d->axis = axis;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "repl/i18n.h"
 #include "repl/out.h"
 #include "repl/sweep.h"
 
@@ -136,7 +137,7 @@ static void result_cells(const lab_result *r, char cells[NRESULT_COLS][LAB_NOTE_
 static int finish(FILE *f, char *err, size_t len)
 {
     if (fflush(f) != 0 || ferror(f)) {
-        snprintf(err, len, "cannot write the file: %s", strerror(errno ? errno : EIO));
+        snprintf(err, len, _("cannot write the file: %s"), strerror(errno ? errno : EIO));
         return -1;
     }
     return 0;
@@ -214,7 +215,7 @@ static int dump(FILE *f, json_t *root, char *err, size_t len)
     int rc = json_dumpf(root, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
     json_decref(root);
     if (rc != 0) {
-        snprintf(err, len, "cannot write the JSON: %s", strerror(errno ? errno : EIO));
+        snprintf(err, len, _("cannot write the JSON: %s"), strerror(errno ? errno : EIO));
         return -1;
     }
     fputc('\n', f);

@@ -13,6 +13,7 @@ need_cmd cmake cmake
 need_cmd g++ g++
 need_cmd tmux tmux
 need_cmd python3 python3
+need_cmd msgfmt gettext
 if command -v pkg-config >/dev/null 2>&1; then
     need_pc readline libreadline-dev
     need_pc ncursesw libncurses-dev

@@ -1,7 +1,9 @@
 #!/bin/sh
 # Stage what a GPU machine needs to run gpulab's GPU tests and benchmarks:
-# the sm_90 build's programs (build-gpu/) and the shared libraries they use
-# that a bare CUDA machine may lack, into .devcarry/ (ignored by git).
+# the sm_90 build's programs (build-gpu/), the shared libraries they use
+# that a bare CUDA machine may lack, and the message catalogs (share/locale,
+# where bin/gpulab looks when its build tree is not there), into .devcarry/
+# (ignored by git).
 # Usage: scripts/stage-device.sh [BUILD_DIR]   (default build-gpu, from `make gpu`)
 set -eu
 cd "$(dirname "$0")/.."
@@ -22,8 +24,10 @@ done | sort -u | while read -r lib; do
     esac
 done
 strip --strip-debug "$out"/bin/*
+mkdir -p "$out/share/locale"
+[ -d "$build/locale" ] && cp -R "$build/locale/." "$out/share/locale/"
 # Compressed, since what travels to the GPU machine is limited in size.
-tar -C "$out" -cJf "$out.tar.xz" bin lib
+tar -C "$out" -cJf "$out.tar.xz" bin lib share
 rm -rf "$out"
 mkdir -p "$out"
 mv "$out.tar.xz" "$out/bundle.tar.xz"

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "viz/intl.h"
 #include "viz/render_plot.h"
 
 viz_export_fmt viz_export_format(const char *path)
@@ -150,11 +151,11 @@ static int finish(cairo_surface_t *surf, viz_export_fmt fmt, struct sink *k, cai
     free(k->svg);
     k->svg = NULL;
     if (k->err) {
-        snprintf(err, len, "cannot write %s: %s", path, strerror(k->err));
+        snprintf(err, len, _("cannot write %s: %s"), path, strerror(k->err));
         return -1;
     }
     if (st != CAIRO_STATUS_SUCCESS) {
-        snprintf(err, len, "cannot write %s: %s", path, cairo_status_to_string(st));
+        snprintf(err, len, _("cannot write %s: %s"), path, cairo_status_to_string(st));
         return -1;
     }
     return 0;
@@ -277,11 +278,11 @@ int viz_export_canvas_width(const canvas *c, int rows, const char *path, FILE *o
 {
     viz_export_fmt fmt = viz_export_format(path);
     if (fmt == VIZ_EXPORT_NONE) {
-        snprintf(err, len, "%s: the picture formats are .svg, .png and .pdf", path);
+        snprintf(err, len, _("%s: the picture formats are .svg, .png and .pdf"), path);
         return -1;
     }
     if (!c || c->w <= 0 || c->h <= 0) {
-        snprintf(err, len, "there is no picture to export");
+        snprintf(err, len, "%s", _("there is no picture to export"));
         return -1;
     }
     if (rows <= 0 || rows > c->h) rows = used_rows(c);
@@ -312,7 +313,7 @@ int viz_export_canvas_width(const canvas *c, int rows, const char *path, FILE *o
     struct sink k = {.out = out};
     cairo_surface_t *surf = surface_for(fmt, &k, sw, sh, scale);
     if (cairo_surface_status(surf) != CAIRO_STATUS_SUCCESS) {
-        snprintf(err, len, "cannot write %s: %s", path, cairo_status_to_string(cairo_surface_status(surf)));
+        snprintf(err, len, _("cannot write %s: %s"), path, cairo_status_to_string(cairo_surface_status(surf)));
         cairo_surface_destroy(surf);
         return -1;
     }
@@ -352,7 +353,7 @@ void viz_export_offer(const canvas *c, int rows, const char *what)
     memcpy(offered->cells, c->cells, sizeof(viz_cell) * (size_t)c->w * (size_t)c->h);
     offered->clip = canvas_bounds(offered);
     offered_rows = rows;
-    snprintf(offered_what, sizeof offered_what, "%s", what ? what : "picture");
+    snprintf(offered_what, sizeof offered_what, "%s", what ? what : _("picture"));
 }
 
 const canvas *viz_export_latest(int *rows, const char **what)
@@ -587,10 +588,10 @@ static void draw_plot(cairo_t *cr, const viz_plot *p, double W, double H)
     }
     /* the axis titles, with their units; the plot's title above */
     char xt[256];
-    snprintf(xt, sizeof xt, "%s%s", p->xlabel ? p->xlabel : "", lx ? ", log scale" : "");
+    snprintf(xt, sizeof xt, lx ? _("%s, log scale") : "%s", p->xlabel ? p->xlabel : "");
     text_at(cr, (L + R) / 2, B + fs * 3.1, xt, 0.5, 0);
     char yt[256];
-    snprintf(yt, sizeof yt, "%s%s", p->ylabel ? p->ylabel : "", ly ? ", log scale" : "");
+    snprintf(yt, sizeof yt, ly ? _("%s, log scale") : "%s", p->ylabel ? p->ylabel : "");
     cairo_save(cr);
     cairo_translate(cr, fs * 1.3, (T + B) / 2);
     cairo_rotate(cr, -M_PI / 2);
@@ -666,11 +667,11 @@ int viz_export_plot(const viz_plot *p, const char *path, FILE *out, int width, c
 {
     viz_export_fmt fmt = viz_export_format(path);
     if (fmt == VIZ_EXPORT_NONE) {
-        snprintf(err, len, "%s: the picture formats are .svg, .png and .pdf", path);
+        snprintf(err, len, _("%s: the picture formats are .svg, .png and .pdf"), path);
         return -1;
     }
     if (!p || p->nseries <= 0) {
-        snprintf(err, len, "there is no plot to export");
+        snprintf(err, len, "%s", _("there is no plot to export"));
         return -1;
     }
     double W = width > 0 ? width : (fmt == VIZ_EXPORT_PNG ? 1600 : 800);
@@ -680,7 +681,7 @@ int viz_export_plot(const viz_plot *p, const char *path, FILE *out, int width, c
     struct sink k = {.out = out};
     cairo_surface_t *surf = surface_for(fmt, &k, W, H, 1);
     if (cairo_surface_status(surf) != CAIRO_STATUS_SUCCESS) {
-        snprintf(err, len, "cannot write %s: %s", path, cairo_status_to_string(cairo_surface_status(surf)));
+        snprintf(err, len, _("cannot write %s: %s"), path, cairo_status_to_string(cairo_surface_status(surf)));
         cairo_surface_destroy(surf);
         return -1;
     }
@@ -749,7 +750,7 @@ int viz_export_latest_write(const char *path, FILE *out, int width, char *err, s
 {
     if (offered_plot.have) return viz_export_plot(&offered_plot.p, path, out, width, err, len);
     if (!offered) {
-        snprintf(err, len, "there is no picture yet: a sweep draws a plot, and animate shows frames");
+        snprintf(err, len, "%s", _("there is no picture yet: a sweep draws a plot, and animate shows frames"));
         return -1;
     }
     return viz_export_canvas_width(offered, offered_rows, path, out, width, err, len);

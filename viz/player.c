@@ -25,6 +25,7 @@
 #include <time.h>
 
 #include "viz/export.h"
+#include "viz/intl.h"
 #include "viz/term.h"
 
 /* ------------------------------------------------------------- state */
@@ -192,9 +193,9 @@ static void draw_panel(canvas *c, viz_rect r, const viz_side *s, int f, int nfra
                          VIZ_BOLD);
     char b[160];
     if (f >= n && nframes_all > n)
-        snprintf(b, sizeof b, "  step %d/%d (done) \u00b7 %s", sf + 1, n, info.title);
+        snprintf(b, sizeof b, _("  step %d/%d (done) \u00b7 %s"), sf + 1, n, info.title);
     else
-        snprintf(b, sizeof b, "  step %d/%d \u00b7 %s", sf + 1, n, info.title);
+        snprintf(b, sizeof b, _("  step %d/%d \u00b7 %s"), sf + 1, n, info.title);
     canvas_textn(c, x, r.y, r.x + r.w - x, b, VIZ_ROLE_TEXT, 0);
     /* the caption, cut to its lines with an ellipsis when longer */
     viz_rect cap = viz_rect_make(r.x, r.y + 1, r.w, cap_lines);
@@ -251,14 +252,17 @@ static void draw_status(canvas *c, const viz_side *sides, int nsides, const viz_
     int w = c->w;
     canvas_fill(c, viz_rect_make(0, 0, w, 1), ' ', VIZ_ROLE_HIGHLIGHT, 0);
     char right[128];
-    if (exporting) snprintf(right, sizeof right, " step %d/%d ", st->frame + 1, st->nframes);
+    if (exporting) snprintf(right, sizeof right, _(" step %d/%d "), st->frame + 1, st->nframes);
     else
-        snprintf(right, sizeof right, " step %d/%d  %s %g s/step  ? help  q back ", st->frame + 1, st->nframes,
-                 st->playing ? "\u25b6 playing" : "\u2016 paused", viz_play_delay_ms(st) / 1000.0);
+        /* TRANSLATORS: the status line of the player; ? and q are keys */
+        snprintf(right, sizeof right,
+                 st->playing ? _(" step %d/%d  \u25b6 playing %g s/step  ? help  q back ")
+                             : _(" step %d/%d  \u2016 paused %g s/step  ? help  q back "),
+                 st->frame + 1, st->nframes, viz_play_delay_ms(st) / 1000.0);
     int rw = viz_text_width(right);
     char left[256];
     if (o && o->heading) snprintf(left, sizeof left, " %s", o->heading);
-    else if (nsides > 1) snprintf(left, sizeof left, " %s vs %s", sides[0].label, sides[1].label);
+    else if (nsides > 1) snprintf(left, sizeof left, _(" %s vs %s"), sides[0].label, sides[1].label);
     else snprintf(left, sizeof left, " %s", sides[0].label ? sides[0].label : sides[0].trace->variant);
     canvas_textn(c, 0, 0, w - rw - 1 > 0 ? w - rw - 1 : 0, left, VIZ_ROLE_HIGHLIGHT, VIZ_BOLD);
     if (rw <= w) canvas_text(c, w - rw, 0, right, VIZ_ROLE_HIGHLIGHT, 0);
@@ -267,30 +271,32 @@ static void draw_status(canvas *c, const viz_side *sides, int nsides, const viz_
 static void draw_keys(canvas *c, int y)
 {
     static const char *const keys[][2] = {
-        {"space", "play/pause"}, {"\u2190 \u2192", "step"}, {"+ -", "speed"}, {"r", "restart"},
-        {"End", "last"},         {"?", "help"},            {"q", "back"},
+        /* TRANSLATORS: the names of keys (space, End) and what they do */
+        {N_("space"), N_("play/pause")}, {"\u2190 \u2192", N_("step")}, {"+ -", N_("speed")}, {"r", N_("restart")},
+        {N_("End"), N_("last")},         {"?", N_("help")},            {"q", N_("back")},
     };
     int x = 1;
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
-        int need = viz_text_width(keys[i][0]) + 1 + viz_text_width(keys[i][1]) + 3;
+        const char *key = _(keys[i][0]), *what = _(keys[i][1]);
+        int need = viz_text_width(key) + 1 + viz_text_width(what) + 3;
         if (x + need > c->w) break;
-        x = canvas_text(c, x, y, keys[i][0], VIZ_ROLE_KEY, 0);
-        x = canvas_text(c, x + 1, y, keys[i][1], VIZ_ROLE_DIM, 0) + 3;
+        x = canvas_text(c, x, y, key, VIZ_ROLE_KEY, 0);
+        x = canvas_text(c, x + 1, y, what, VIZ_ROLE_DIM, 0) + 3;
     }
 }
 
 static void draw_help(canvas *c)
 {
     static const char *const lines[][2] = {
-        {"space", "play / pause"},
-        {"\u2192  or  n", "next step"},
-        {"\u2190  or  p", "previous step"},
-        {"+  /  -", "faster / slower"},
-        {"Home  or  r", "back to the start"},
-        {"End", "the last step"},
-        {"k  /  t", "hide the keys / the table"},
-        {"?", "this help"},
-        {"q  or  Esc", "back to the prompt"},
+        {N_("space"), N_("play / pause")},
+        {N_("\u2192  or  n"), N_("next step")},
+        {N_("\u2190  or  p"), N_("previous step")},
+        {"+  /  -", N_("faster / slower")},
+        {N_("Home  or  r"), N_("back to the start")},
+        {N_("End"), N_("the last step")},
+        {"k  /  t", N_("hide the keys / the table")},
+        {"?", N_("this help")},
+        {N_("q  or  Esc"), N_("back to the prompt")},
     };
     int n = (int)(sizeof lines / sizeof lines[0]);
     int bw = 44, bh = n + 5;
@@ -298,20 +304,20 @@ static void draw_help(canvas *c)
     if (bh > c->h) bh = c->h;
     viz_rect r = viz_rect_make((c->w - bw) / 2, (c->h - bh) / 2, bw, bh);
     canvas_fill(c, r, ' ', VIZ_ROLE_TEXT, 0);
-    canvas_box(c, r, "keys", VIZ_ROLE_HEADING, 0);
+    canvas_box(c, r, _("keys"), VIZ_ROLE_HEADING, 0);
     for (int i = 0; i < n; i++) {
-        canvas_text(c, r.x + 3, r.y + 2 + i, lines[i][0], VIZ_ROLE_KEY, 0);
-        canvas_text(c, r.x + 18, r.y + 2 + i, lines[i][1], VIZ_ROLE_TEXT, 0);
+        canvas_textn(c, r.x + 3, r.y + 2 + i, 14, _(lines[i][0]), VIZ_ROLE_KEY, 0);
+        canvas_textn(c, r.x + 18, r.y + 2 + i, bw - 19, _(lines[i][1]), VIZ_ROLE_TEXT, 0);
     }
-    canvas_textn(c, r.x + 3, r.y + bh - 2, bw - 6, "any key closes this", VIZ_ROLE_DIM, 0);
+    canvas_textn(c, r.x + 3, r.y + bh - 2, bw - 6, _("any key closes this"), VIZ_ROLE_DIM, 0);
 }
 
 static void draw_too_small(canvas *c, int mw, int mh)
 {
     char a[96], b[96];
-    snprintf(a, sizeof a, "The terminal is %d\u00d7%d; the animation needs at least %d\u00d7%d.", c->w, c->h,
+    snprintf(a, sizeof a, _("The terminal is %d\u00d7%d; the animation needs at least %d\u00d7%d."), c->w, c->h,
              mw, mh);
-    snprintf(b, sizeof b, "Make the window larger, or press q to go back to the prompt.");
+    snprintf(b, sizeof b, "%s", _("Make the window larger, or press q to go back to the prompt."));
     int y = c->h / 2 - 1;
     if (y < 0) y = 0;
     viz_rect r = viz_rect_make(1, y, c->w - 2, c->h - y);
@@ -439,12 +445,12 @@ int viz_player_run(const viz_side *sides, int nsides, const viz_player_opts *o, 
                    size_t errlen)
 {
     if (nsides < 1 || nsides > VIZ_MAX_SIDES) {
-        snprintf(err, errlen, "the player shows one or two animations");
+        snprintf(err, errlen, "%s", _("the player shows one or two animations"));
         return -1;
     }
     const char *term = getenv("TERM");
     if (!term || !*term || strcmp(term, "dumb") == 0) {
-        snprintf(err, errlen, "TERM=%s cannot show full-screen animations", term && *term ? term : "(unset)");
+        snprintf(err, errlen, _("TERM=%s cannot show full-screen animations"), term && *term ? term : _("(unset)"));
         return -1;
     }
     struct sigaction old_stop[NSTOP], old_crash[NCRASH], sa;
@@ -459,7 +465,7 @@ int viz_player_run(const viz_side *sides, int nsides, const viz_player_opts *o, 
     int rc = 0;
     canvas *c = canvas_new(80, 24);
     viz_term *t = c ? viz_term_open(viz_colour_wanted(o ? o->no_color : 0), err, errlen) : NULL;
-    if (!c && err) snprintf(err, errlen, "out of memory");
+    if (!c && err) snprintf(err, errlen, "%s", _("out of memory"));
     if (!t) {
         rc = -1;
         goto restore;
@@ -476,7 +482,7 @@ int viz_player_run(const viz_side *sides, int nsides, const viz_player_opts *o, 
             int w, h;
             viz_term_size(t, &w, &h);
             if ((w != c->w || h != c->h) && canvas_resize(c, w, h) != 0) {
-                snprintf(err, errlen, "out of memory");
+                snprintf(err, errlen, "%s", _("out of memory"));
                 rc = -1;
                 break;
             }
@@ -485,7 +491,7 @@ int viz_player_run(const viz_side *sides, int nsides, const viz_player_opts *o, 
             /* the frame on screen is what `export FILE.svg` draws next: its
              * whole caption, without the keys */
             char what[96];
-            snprintf(what, sizeof what, "frame %d of %d", st.frame + 1, st.nframes);
+            snprintf(what, sizeof what, _("frame %d of %d"), st.frame + 1, st.nframes);
             canvas *ex = viz_player_compose_export(sides, nsides, &st, o, c->w);
             viz_export_offer(ex ? ex : c, 0, what);
             canvas_free(ex);
@@ -577,7 +583,7 @@ int viz_player_print(FILE *f, const viz_side *sides, int nsides, const viz_playe
         st.frame = nframes - 1;
         canvas *ex = viz_player_compose_export(sides, nsides, &st, o, width);
         char what[96];
-        snprintf(what, sizeof what, "frame %d of %d", nframes, nframes);
+        snprintf(what, sizeof what, _("frame %d of %d"), nframes, nframes);
         if (ex) viz_export_offer(ex, 0, what);
         canvas_free(ex);
     }

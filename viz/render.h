@@ -51,7 +51,9 @@ typedef struct viz_frame_info {
 void viz_info_clear(viz_frame_info *info);
 void viz_info_title(viz_frame_info *info, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void viz_info_caption(viz_frame_info *info, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Append a counter (ignored past VIZ_MAX_COUNTERS). */
+/* Append a counter (ignored past VIZ_MAX_COUNTERS). The name is a string
+ * literal, translated here (xgettext takes viz_info_counter's second
+ * argument as a message); a unit is marked with N_() where it is written. */
 void viz_info_counter(viz_frame_info *info, const char *name, long long value, const char *unit);
 /* "active threads 64 · idle in active warps 0 · ..." within width columns;
  * returns the text's width. */

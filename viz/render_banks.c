@@ -15,6 +15,7 @@
  *
  * It draws the transpose family's traces that touch shared memory (the tiled
  * kernels); a trace without shared accesses is drawn by the coverage map. */
+#include "viz/intl.h"
 #include "viz/render.h"
 
 #include <stdlib.h>
@@ -167,6 +168,21 @@ static void bank_fill(const bmodel *m, const bacc *a, banks *b)
 
 static int min_ways(const bmodel *m) { return m->es > 4 ? m->es / 4 : 1; }
 
+/* "32 banks" and " 1 bank " (padded, so the columns of the list stay), "2 passes". */
+static const char *banks_text(int n)
+{
+    static char b[48];
+    snprintf(b, sizeof b, ngettext("%2d bank ", "%2d banks", (unsigned long)n), n);
+    return b;
+}
+
+static const char *passes_text(int n)
+{
+    static char b[48];
+    snprintf(b, sizeof b, ngettext("%2d pass", "%2d passes", (unsigned long)n), n);
+    return b;
+}
+
 /* ------------------------------------------------------------ captions */
 
 static void describe(const bmodel *m, int fi, viz_frame_info *info)
@@ -179,49 +195,70 @@ static void describe(const bmodel *m, int fi, viz_frame_info *info)
             if (m->acc[i].write && b.ways > wr) wr = b.ways;
             if (!m->acc[i].write && b.ways > rd) rd = b.ways;
         }
-        viz_info_title(info, "summary");
+        viz_info_title(info, "%s", _("summary"));
+        /* TRANSLATORS: the last %s is a second sentence */
         viz_info_caption(info,
-                         "Warps 0 and 1 of block 0: %d accesses to a tile %d words wide; the worst write takes "
-                         "%d pass%s, the worst read %d. %s",
-                         m->nacc, m->cols, wr, wr == 1 ? "" : "es", rd,
+                         ngettext("Warps 0 and 1 of block 0: %d accesses to a tile %d words wide; the worst write "
+                                  "takes %d pass, the worst read %d. %s",
+                                  "Warps 0 and 1 of block 0: %d accesses to a tile %d words wide; the worst write "
+                                  "takes %d passes, the worst read %d. %s",
+                                  (unsigned long)wr),
+                         m->nacc, m->cols, wr, rd,
                          (wr > min_ways(m) || rd > min_ways(m))
-                             ? "More passes than one per access are bank conflicts: the lanes of a warp "
-                               "wait for each other."
-                             : "Every access takes the fewest passes its element size allows: no bank "
-                               "conflicts.");
+                             ? _("More passes than one per access are bank conflicts: the lanes of a warp "
+                                 "wait for each other.")
+                             : _("Every access takes the fewest passes its element size allows: no bank "
+                                 "conflicts."));
         viz_info_counter(info, "accesses", m->nacc, NULL);
-        viz_info_counter(info, "worst write", wr, " passes");
-        viz_info_counter(info, "worst read", rd, " passes");
+        viz_info_counter(info, "worst write", wr, N_(" passes"));
+        viz_info_counter(info, "worst read", rd, N_(" passes"));
         return;
     }
     const bacc *a = &m->acc[fi];
     banks b;
     bank_fill(m, a, &b);
-    const char *verb = a->write ? "writes" : "reads";
-    viz_info_title(info, "warp %u %s", a->warp, a->write ? "stores" : "loads");
+    if (a->write) viz_info_title(info, _("warp %u stores"), a->warp);
+    else viz_info_title(info, _("warp %u loads"), a->warp);
     int d = a->n > 1 ? a->idx[1] - a->idx[0] : 1;
     for (int i = 2; i < a->n; i++)
         if (a->idx[i] - a->idx[i - 1] != d) d = 0;
     char along[96];
     if (d == 1)
-        snprintf(along, sizeof along, "row %d of the tile, %d neighbouring words", a->idx[0] / m->cols, a->n);
+        snprintf(along, sizeof along, _("row %d of the tile, %d neighbouring words"), a->idx[0] / m->cols, a->n);
     else if (d == m->cols)
-        snprintf(along, sizeof along, "column %d of the tile, %d words apart (the row width)",
+        snprintf(along, sizeof along, _("column %d of the tile, %d words apart (the row width)"),
                  a->idx[0] % m->cols, d);
     else if (d > 0)
-        snprintf(along, sizeof along, "%d words, %d apart", a->n, d);
+        snprintf(along, sizeof along, _("%d words, %d apart"), a->n, d);
     else
-        snprintf(along, sizeof along, "%d words", a->n);
+        snprintf(along, sizeof along, _("%d words"), a->n);
+    /* TRANSLATORS: "Warp 0 writes row 0 of the tile, 32 neighbouring words: its 32 lanes ..." */
     if (b.ways <= min_ways(m))
         viz_info_caption(info,
-                         "Warp %u %s %s: its %d lanes fall in %d different banks, so the access takes "
-                         "%d pass%s, no bank conflict.",
-                         a->warp, verb, along, a->n, b.used, b.ways, b.ways == 1 ? "" : "es");
+                         a->write ? ngettext("Warp %u writes %s: its %d lanes fall in %d different banks, so the "
+                                             "access takes %d pass, no bank conflict.",
+                                             "Warp %u writes %s: its %d lanes fall in %d different banks, so the "
+                                             "access takes %d passes, no bank conflict.",
+                                             (unsigned long)b.ways)
+                                  : ngettext("Warp %u reads %s: its %d lanes fall in %d different banks, so the "
+                                             "access takes %d pass, no bank conflict.",
+                                             "Warp %u reads %s: its %d lanes fall in %d different banks, so the "
+                                             "access takes %d passes, no bank conflict.",
+                                             (unsigned long)b.ways),
+                         a->warp, along, a->n, b.used, b.ways);
     else
         viz_info_caption(info,
-                         "Warp %u %s %s: its %d lanes fall in only %d bank%s, which serve one word per "
-                         "pass, so the access takes %d passes: a %d-way bank conflict.",
-                         a->warp, verb, along, a->n, b.used, b.used == 1 ? "" : "s", b.ways, b.ways);
+                         a->write ? ngettext("Warp %u writes %s: its %d lanes fall in only %d bank, which serve one "
+                                             "word per pass, so the access takes %d passes: a %d-way bank conflict.",
+                                             "Warp %u writes %s: its %d lanes fall in only %d banks, which serve one "
+                                             "word per pass, so the access takes %d passes: a %d-way bank conflict.",
+                                             (unsigned long)b.used)
+                                  : ngettext("Warp %u reads %s: its %d lanes fall in only %d bank, which serve one "
+                                             "word per pass, so the access takes %d passes: a %d-way bank conflict.",
+                                             "Warp %u reads %s: its %d lanes fall in only %d banks, which serve one "
+                                             "word per pass, so the access takes %d passes: a %d-way bank conflict.",
+                                             (unsigned long)b.used),
+                         a->warp, along, a->n, b.used, b.ways, b.ways);
     viz_info_counter(info, "lanes", a->n, NULL);
     viz_info_counter(info, "banks used", b.used, NULL);
     viz_info_counter(info, "passes", b.ways, NULL);
@@ -232,7 +269,7 @@ static void describe(const bmodel *m, int fi, viz_frame_info *info)
 static void draw_tile(canvas *c, const bmodel *m, const bacc *a, viz_rect area, int y, int rows)
 {
     int x0 = area.x + 5;
-    canvas_text(c, area.x, y, "tile", VIZ_ROLE_HEADING, 0);
+    canvas_text(c, area.x, y, _("tile"), VIZ_ROLE_HEADING, 0);
     for (int r = 0; r < rows && r < m->rows; r++) {
         canvas_printf(c, area.x, y + 1 + r, VIZ_ROLE_DIM, 0, "%3d", r);
         for (int col = 0; col < m->cols && x0 + col < area.x + area.w; col++) {
@@ -256,7 +293,7 @@ static int draw_banks(canvas *c, const bmodel *m, const bacc *a, viz_rect area, 
     int lines = 0;
     for (int b0 = 0; b0 < NBANKS && lines < maxlines; b0 += per) {
         int x = area.x;
-        canvas_text(c, x, y + lines, "bank", VIZ_ROLE_HEADING, 0);
+        canvas_text(c, x, y + lines, _("bank"), VIZ_ROLE_HEADING, 0);
         for (int k = b0; k < b0 + per && k < NBANKS; k++)
             canvas_printf(c, x + 6 + 3 * (k - b0), y + lines, VIZ_ROLE_HEADING, 0, "%2d", k);
         lines++;
@@ -265,8 +302,10 @@ static int draw_banks(canvas *c, const bmodel *m, const bacc *a, viz_rect area, 
             if (b.npass[k] > passes) passes = b.npass[k];
         for (int p = 0; p < passes && lines < maxlines; p++) {
             if (lines == maxlines - 1 && p < passes - 1) {
-                canvas_printf(c, x, y + lines, VIZ_ROLE_DIM, 0, "      \u2026 %d more pass%s", passes - p,
-                              passes - p == 1 ? "" : "es");
+                canvas_printf(c, x, y + lines, VIZ_ROLE_DIM, 0,
+                              ngettext("      \u2026 %d more pass", "      \u2026 %d more passes",
+                                       (unsigned long)(passes - p)),
+                              passes - p);
                 lines++;
                 break;
             }
@@ -300,7 +339,7 @@ static void banks_draw(const lab_trace *t, int frame, canvas *c, viz_rect area, 
 {
     bmodel m;
     if (model_build(&m, t) != 0) {
-        canvas_text(c, area.x, area.y, "out of memory while reading the trace", VIZ_ROLE_WRONG, 0);
+        canvas_text(c, area.x, area.y, _("out of memory while reading the trace"), VIZ_ROLE_WRONG, 0);
         return;
     }
     if (m.nacc == 0) {
@@ -330,8 +369,8 @@ static void banks_draw(const lab_trace *t, int frame, canvas *c, viz_rect area, 
             banks b;
             bank_fill(&m, &m.acc[i], &b);
             canvas_printf(c, area.x, y++, b.ways > min_ways(&m) ? VIZ_ROLE_CONFLICT : VIZ_ROLE_TEXT, 0,
-                          "warp %2u %-6s %2d bank%s  %2d pass%s", m.acc[i].warp, m.acc[i].write ? "store" : "load",
-                          b.used, b.used == 1 ? " " : "s", b.ways, b.ways == 1 ? "" : "es");
+                          m.acc[i].write ? _("warp %2u store  %s  %s") : _("warp %2u load   %s  %s"), m.acc[i].warp,
+                          banks_text(b.used), passes_text(b.ways));
         }
     }
     canvas_set_clip(c, old);

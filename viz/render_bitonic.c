@@ -27,6 +27,7 @@
  * who, the keys after each step) in render_bitonic_model.c, the layout, the
  * drawing and the words here.
  */
+#include "viz/intl.h"
 #include "viz/render.h"
 #include "viz/render_bitonic.h"
 
@@ -332,7 +333,7 @@ static void draw_wires(canvas *c, const bmodel *m, const geom *g, viz_rect area,
         if (!(f & (W_PAIR | W_IDLE))) continue;
         /* o: the wire's own thread, working or idle; else the pair's thread */
         int idle = (f & W_IDLE) != 0;
-        snprintf(b, sizeof b, "b%d t%d%s", m->blk[ci], m->thr[ci], idle ? " idle" : "");
+        snprintf(b, sizeof b, idle ? _("b%d t%d idle") : "b%d t%d", m->blk[ci], m->thr[ci]);
         canvas_text(c, x, y, b, idle ? VIZ_ROLE_IDLE : viz_block_role(m->blk[ci]), 0);
     }
 }
@@ -345,7 +346,7 @@ static void draw_bands(canvas *c, const bmodel *m, const geom *g, viz_rect area,
     const int ax = area.x, y0 = area.y + g->header;
     const int done = cur >= S ? S : cur + 1;
     char b[64];
-    canvas_text(c, ax, area.y, "log2 k", VIZ_ROLE_DIM, 0);
+    canvas_text(c, ax, area.y, _("log2 k"), VIZ_ROLE_DIM, 0);
     for (int s = g->s_lo; s <= g->s_hi; s++) {
         const bstep *st = &m->st[s];
         int x = ax + g->x[s - g->s_lo];
@@ -412,9 +413,9 @@ static void draw_footer(canvas *c, const bmodel *m, const geom *g, viz_rect area
 {
     const int ax = area.x;
     int lastx = ax;
-    canvas_text(c, ax, y, "kernel", VIZ_ROLE_DIM, 0);
-    canvas_text(c, ax, y + 1, "memory", VIZ_ROLE_DIM, 0);
-    canvas_text(c, ax, y + 2, "launch", VIZ_ROLE_DIM, 0);
+    canvas_text(c, ax, y, _("kernel"), VIZ_ROLE_DIM, 0);
+    canvas_text(c, ax, y + 1, _("memory"), VIZ_ROLE_DIM, 0);
+    canvas_text(c, ax, y + 2, _("launch"), VIZ_ROLE_DIM, 0);
     for (int s = g->s_lo; s <= g->s_hi; s++) {
         const bstep *st = &m->st[s];
         int w = step_width(m, g, s);
@@ -442,18 +443,18 @@ static void draw_footer(canvas *c, const bmodel *m, const geom *g, viz_rect area
     }
     char k1[160] = "", k2[96] = "";
     static const int role_order[] = {BITONIC_ROLE_STEP, BITONIC_ROLE_START, BITONIC_ROLE_MIDDLE, BITONIC_ROLE_FINISH};
-    static const char *const role_short[] = {"one launch per step", "start", "middle", "finish"};
+    static const char *const role_short[] = {N_("one launch per step"), N_("start"), N_("middle"), N_("finish")};
     for (int i = 0; i < 4; i++)
         if (roles & (1u << role_order[i])) {
             size_t l = strlen(k1);
-            snprintf(k1 + l, sizeof k1 - l, "%s%c: %s", l ? ", " : "", bmodel_role_letter(role_order[i]), role_short[i]);
+            snprintf(k1 + l, sizeof k1 - l, "%s%c: %s", l ? ", " : "", bmodel_role_letter(role_order[i]), _(role_short[i]));
         }
     static const int sp_order[] = {LAB_SP_GLOBAL, LAB_SP_SHARED, LAB_SP_REG};
-    static const char *const sp_short[] = {"global", "shared", "registers"};
+    static const char *const sp_short[] = {N_("global"), N_("shared"), N_("registers")};
     for (int i = 0; i < 3; i++)
         if (spaces & (1u << sp_order[i])) {
             size_t l = strlen(k2);
-            snprintf(k2 + l, sizeof k2 - l, "%s%c: %s", l ? ", " : "", bmodel_space_letter(sp_order[i]), sp_short[i]);
+            snprintf(k2 + l, sizeof k2 - l, "%s%c: %s", l ? ", " : "", bmodel_space_letter(sp_order[i]), _(sp_short[i]));
         }
     int kx = ax + g->right + 3, room = area.x + area.w - kx;
     if (room >= viz_text_width(k1)) canvas_text(c, kx, y, k1, VIZ_ROLE_DIM, 0);
@@ -468,25 +469,26 @@ static void draw_legend(canvas *c, const bmodel *m, const geom *g, viz_rect area
         int role;
         const char *text;
     } wires[] = {
-        {G_DOWN, VIZ_ROLE_SOURCE, " larger key down  "},
-        {G_UP, VIZ_ROLE_ARROW, " larger key up  "},
-        {G_MOVED, VIZ_ROLE_SWAPPED, " swapped  "},
-        {G_KEPT, VIZ_ROLE_TEXT, " kept  "},
+        {G_DOWN, VIZ_ROLE_SOURCE, N_(" larger key down  ")},
+        {G_UP, VIZ_ROLE_ARROW, N_(" larger key up  ")},
+        {G_MOVED, VIZ_ROLE_SWAPPED, N_(" swapped  ")},
+        {G_KEPT, VIZ_ROLE_TEXT, N_(" kept  ")},
     },
       bands[] = {
-        {G_DOWN, VIZ_ROLE_TEXT, " up  "},
-        {G_UP, VIZ_ROLE_TEXT, " down  "},
-        {0x2573, VIZ_ROLE_TEXT, " both  "},
-        {0x2588, VIZ_ROLE_HEAT7, " all swapped  "},
-        {0x2588, VIZ_ROLE_HEAT0, " none  "},
+        {G_DOWN, VIZ_ROLE_TEXT, N_(" up  ")},
+        {G_UP, VIZ_ROLE_TEXT, N_(" down  ")},
+        {0x2573, VIZ_ROLE_TEXT, N_(" both  ")},
+        {0x2588, VIZ_ROLE_HEAT7, N_(" all swapped  ")},
+        {0x2588, VIZ_ROLE_HEAT0, N_(" none  ")},
     };
     const struct item *it = g->bands ? bands : wires;
     int nit = g->bands ? 5 : 4;
     for (int i = 0; i < nit; i++) {
-        int need = 1 + viz_text_width(it[i].text);
+        const char *text = _(it[i].text);
+        int need = 1 + viz_text_width(text);
         if (x + need > xe) return;
         canvas_put(c, x, y, it[i].glyph, it[i].role, 0);
-        x = canvas_text(c, x + 1, y, it[i].text, VIZ_ROLE_DIM, 0);
+        x = canvas_text(c, x + 1, y, text, VIZ_ROLE_DIM, 0);
     }
     (void)m; /* the kernel and memory letters are explained beside the footer */
 }
@@ -499,16 +501,16 @@ static void describe(const bmodel *m, int frame, viz_frame_info *info)
     const int S = m->S;
     const char *v = t->variant;
     if (frame == 0) {
-        viz_info_title(info, "input");
-        const char *how = strcmp(v, "o") == 0 ? "variant o launches one kernel per step with one thread per key"
-                        : strcmp(v, "ov") == 0 ? "variant ov launches one kernel per step with one thread per pair"
-                        : strcmp(v, "n") == 0 ? "variant n sorts block-sized slices with block barriers and launches only the long-distance steps"
-                        : strcmp(v, "nl") == 0 ? "variant nl does as n, with the block-sized slices in shared memory"
-                        : strcmp(v, "fast") == 0 ? "variant fast does several steps per trip to memory, in registers"
-                        : "each step is n/2 compare-exchanges";
+        viz_info_title(info, _("input"));
+        const char *how = strcmp(v, "o") == 0 ? _("variant o launches one kernel per step with one thread per key")
+                        : strcmp(v, "ov") == 0 ? _("variant ov launches one kernel per step with one thread per pair")
+                        : strcmp(v, "n") == 0 ? _("variant n sorts block-sized slices with block barriers and launches only the long-distance steps")
+                        : strcmp(v, "nl") == 0 ? _("variant nl does as n, with the block-sized slices in shared memory")
+                        : strcmp(v, "fast") == 0 ? _("variant fast does several steps per trip to memory, in registers")
+                        : _("each step is n/2 compare-exchanges");
         viz_info_caption(info,
-                         "%lld keys, one per wire: the network sorts them in %d steps, grouped by the "
-                         "length k of the slices being sorted (2, 4, ..., %lld); %s.",
+                         _("%lld keys, one per wire: the network sorts them in %d steps, grouped by the "
+                           "length k of the slices being sorted (2, 4, ..., %lld); %s."),
                          m->n, S, m->n, how);
         viz_info_counter(info, "steps", S, NULL);
         viz_info_counter(info, "launches", t->nlaunches, NULL);
@@ -519,16 +521,16 @@ static void describe(const bmodel *m, int frame, viz_frame_info *info)
         long long wrong = 0;
         for (long long i = 0; i < m->n; i++)
             if (fin[i] != m->sorted[i]) wrong++;
-        viz_info_title(info, wrong ? "not sorted" : "sorted");
+        viz_info_title(info, "%s", wrong ? _("not sorted") : _("sorted"));
         if (wrong)
             viz_info_caption(info,
-                             "The keys on the wires are not the sorted input: %lld of %lld differ from "
-                             "a sort of the same input on the CPU.",
+                             _("The keys on the wires are not the sorted input: %lld of %lld differ from "
+                               "a sort of the same input on the CPU."),
                              wrong, m->n);
         else
             viz_info_caption(info,
-                             "Sorted: after the last step (k = %lld, j = 1) the whole array is one "
-                             "ascending run, the same as a sort of the input on the CPU.",
+                             _("Sorted: after the last step (k = %lld, j = 1) the whole array is one "
+                               "ascending run, the same as a sort of the input on the CPU."),
                              m->n);
         long long cs = 0, sw = 0;
         for (int s = 0; s < S; s++) cs += m->st[s].ncs, sw += m->st[s].nswap;
@@ -543,39 +545,55 @@ static void describe(const bmodel *m, int frame, viz_frame_info *info)
     viz_info_title(info, "k=%lld j=%lld", k, j);
     char what[200], why[200], who[200];
     if (k == m->n)
-        snprintf(what, sizeof what, "k = %lld, j = %lld: each key i1 with i1 & %lld = 0 is compared with "
-                 "i1 + %lld and the larger goes down: the whole array goes up.", k, j, j, j);
+        snprintf(what, sizeof what,
+                 _("k = %lld, j = %lld: each key i1 with i1 & %lld = 0 is compared with "
+                   "i1 + %lld and the larger goes down: the whole array goes up."),
+                 k, j, j, j);
     else
-        snprintf(what, sizeof what, "k = %lld, j = %lld: each key i1 with i1 & %lld = 0 is compared with "
-                 "i1 + %lld; in even slices of %lld (i1 & %lld = 0) the larger goes down, in odd ones up.",
+        snprintf(what, sizeof what,
+                 _("k = %lld, j = %lld: each key i1 with i1 & %lld = 0 is compared with "
+                   "i1 + %lld; in even slices of %lld (i1 & %lld = 0) the larger goes down, in odd ones up."),
                  k, j, j, j, k, k);
     if (k == 2)
-        snprintf(why, sizeof why, "Any two keys are bitonic, so each neighbour pair is now sorted, "
-                 "alternately up and down.");
+        snprintf(why, sizeof why, "%s",
+                 _("Any two keys are bitonic, so each neighbour pair is now sorted, alternately up and down."));
     else if (j == k / 2)
-        snprintf(why, sizeof why, "Bitonic here: the slices of %lld are sorted alternately up and down, so each "
-                 "slice of %lld rises then falls; comparing its halves leaves two bitonic halves, the "
-                 "smaller keys on one side.", k / 2, k);
+        snprintf(why, sizeof why,
+                 _("Bitonic here: the slices of %lld are sorted alternately up and down, so each "
+                   "slice of %lld rises then falls; comparing its halves leaves two bitonic halves, the "
+                   "smaller keys on one side."),
+                 k / 2, k);
+    else if (j == 1)
+        snprintf(why, sizeof why,
+                 _("Each piece of %lld keys from the previous step is still bitonic, so the same "
+                   "split at half the distance goes on merging; after j = 1 every slice is sorted."),
+                 2 * j);
     else
-        snprintf(why, sizeof why, "Each piece of %lld keys from the previous step is still bitonic, so the same "
-                 "split at half the distance goes on merging%s.", 2 * j,
-                 j == 1 ? "; after j = 1 every slice is sorted" : "");
+        snprintf(why, sizeof why,
+                 _("Each piece of %lld keys from the previous step is still bitonic, so the same "
+                   "split at half the distance goes on merging."),
+                 2 * j);
     who[0] = 0;
+    /* TRANSLATORS: the third sentence of a caption, after a space */
     if (st->ncs == 0) {
-        snprintf(who, sizeof who, " The trace holds no compare-exchange of this step.");
+        snprintf(who, sizeof who, "%s", _(" The trace holds no compare-exchange of this step."));
     } else if (m->is_o) {
-        snprintf(who, sizeof who, " %d threads, one per key: %d compare, %d sit idle because their partner "
-                 "has the smaller index and its thread does the pair.", st->ncs + st->nidle, st->ncs, st->nidle);
+        snprintf(who, sizeof who,
+                 _(" %d threads, one per key: %d compare, %d sit idle because their partner "
+                   "has the smaller index and its thread does the pair."),
+                 st->ncs + st->nidle, st->ncs, st->nidle);
     } else {
         char blocks[48];
-        if (st->blk_lo == st->blk_hi) snprintf(blocks, sizeof blocks, "block %lld", st->blk_lo);
-        else snprintf(blocks, sizeof blocks, "blocks %lld-%lld", st->blk_lo, st->blk_hi);
+        if (st->blk_lo == st->blk_hi) snprintf(blocks, sizeof blocks, _("block %lld"), st->blk_lo);
+        else snprintf(blocks, sizeof blocks, _("blocks %lld-%lld"), st->blk_lo, st->blk_hi);
+        /* TRANSLATORS: " Done by the start kernel, blocks 0-3, in registers: 4 steps per trip to shared memory." */
         if (st->round_c > 0)
-            snprintf(who, sizeof who, " Done by %s, %s, in registers: %d step%s per trip to %s.",
-                     bmodel_role_word(st->role), blocks, st->round_c, st->round_c == 1 ? "" : "s",
-                     bmodel_space_word(st->round_space));
+            snprintf(who, sizeof who,
+                     ngettext(" Done by %s, %s, in registers: %d step per trip to %s.",
+                              " Done by %s, %s, in registers: %d steps per trip to %s.", (unsigned long)st->round_c),
+                     bmodel_role_word(st->role), blocks, st->round_c, bmodel_space_word(st->round_space));
         else
-            snprintf(who, sizeof who, " Done by %s (launch %d), %s, keys in %s.", bmodel_role_word(st->role),
+            snprintf(who, sizeof who, _(" Done by %s (launch %d), %s, keys in %s."), bmodel_role_word(st->role),
                      st->launch_lo, blocks, bmodel_space_word(st->space));
     }
     viz_info_caption(info, "%s %s%s", what, why, who);
@@ -601,14 +619,14 @@ static void bitonic_draw(const lab_trace *t, int frame, canvas *c, viz_rect area
     viz_rect old = canvas_set_clip(c, area);
     bmodel m;
     if (bmodel_build(&m, t) != 0) {
-        canvas_text(c, area.x, area.y, "out of memory while reading the trace", VIZ_ROLE_WRONG, 0);
+        canvas_text(c, area.x, area.y, _("out of memory while reading the trace"), VIZ_ROLE_WRONG, 0);
         canvas_set_clip(c, old);
         return;
     }
     if (!m.ok) {
-        viz_info_title(info, "no network");
-        viz_info_caption(info, "A bitonic network needs a power-of-two number of keys; this trace has %lld.", t->n);
-        canvas_printf(c, area.x, area.y, VIZ_ROLE_WRONG, 0, "n = %lld is not a power of two", t->n);
+        viz_info_title(info, _("no network"));
+        viz_info_caption(info, _("A bitonic network needs a power-of-two number of keys; this trace has %lld."), t->n);
+        canvas_printf(c, area.x, area.y, VIZ_ROLE_WRONG, 0, _("n = %lld is not a power of two"), t->n);
         canvas_set_clip(c, old);
         bmodel_free(&m);
         return;
@@ -618,8 +636,9 @@ static void bitonic_draw(const lab_trace *t, int frame, canvas *c, viz_rect area
     describe(&m, frame, info);
     if (t->truncated || m.stray) {
         size_t l = strlen(info->caption);
-        snprintf(info->caption + l, sizeof info->caption - l, " (The trace is incomplete: %s.)",
-                 t->truncated ? "events were dropped at the recording cap" : "some events fit no step");
+        snprintf(info->caption + l, sizeof info->caption - l, "%s",
+                 t->truncated ? _(" (The trace is incomplete: events were dropped at the recording cap.)")
+                              : _(" (The trace is incomplete: some events fit no step.)"));
     }
     int cur = frame - 1; /* -1 input, S final */
     geom g;

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "viz/intl.h"
+
 void bmodel_free(bmodel *m)
 {
     free(m->st);
@@ -190,11 +192,11 @@ int bmodel_build(bmodel *m, const lab_trace *t)
 const char *bmodel_role_word(int role)
 {
     switch (role) {
-    case BITONIC_ROLE_STEP: return "a launch for this step";
-    case BITONIC_ROLE_START: return "the start kernel";
-    case BITONIC_ROLE_MIDDLE: return "a middle kernel";
-    case BITONIC_ROLE_FINISH: return "the finish kernel";
-    default: return "an unknown kernel";
+    case BITONIC_ROLE_STEP: return _("a launch for this step");
+    case BITONIC_ROLE_START: return _("the start kernel");
+    case BITONIC_ROLE_MIDDLE: return _("a middle kernel");
+    case BITONIC_ROLE_FINISH: return _("the finish kernel");
+    default: return _("an unknown kernel");
     }
 }
 
@@ -212,9 +214,9 @@ char bmodel_role_letter(int role)
 const char *bmodel_space_word(int sp)
 {
     switch (sp) {
-    case LAB_SP_GLOBAL: return "global memory";
-    case LAB_SP_SHARED: return "shared memory";
-    case LAB_SP_REG: return "registers";
+    case LAB_SP_GLOBAL: return _("global memory");
+    case LAB_SP_SHARED: return _("shared memory");
+    case LAB_SP_REG: return _("registers");
     default: return "?";
     }
 }

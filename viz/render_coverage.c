@@ -24,6 +24,7 @@
  * lab_trace.width and height are set the data is a width x height matrix
  * indexed row * width + col. Every frame is rebuilt from the trace alone.
  */
+#include "viz/intl.h"
 #include "viz/render.h"
 
 #include <stdlib.h>
@@ -370,11 +371,16 @@ static int draw_guard(canvas *c, const cmodel *m, const cstate *s, const geom *g
     if (guard <= 0 || g->grows <= 0) return y;
     const int gcols = g->gcols;
     char head[160];
-    if (s->stray > 0)
-        snprintf(head, sizeof head, "past the end: %lld thread%s wrote %lld element%s after the last one",
-                 s->stray_threads, s->stray_threads == 1 ? "" : "s", s->stray, s->stray == 1 ? "" : "s");
-    else
-        snprintf(head, sizeof head, "past the end: nothing written yet");
+    if (s->stray > 0) {
+        char threads[48], elems[48];
+        snprintf(threads, sizeof threads, ngettext("%lld thread", "%lld threads", (unsigned long)s->stray_threads),
+                 s->stray_threads);
+        snprintf(elems, sizeof elems, ngettext("%lld element", "%lld elements", (unsigned long)s->stray), s->stray);
+        /* TRANSLATORS: "past the end: 3 threads wrote 3 elements after the last one" */
+        snprintf(head, sizeof head, _("past the end: %s wrote %s after the last one"), threads, elems);
+    } else {
+        snprintf(head, sizeof head, "%s", _("past the end: nothing written yet"));
+    }
     canvas_textn(c, area.x, y++, area.w, head, s->stray > 0 ? VIZ_ROLE_WRONG : VIZ_ROLE_DIM, 0);
     int x0 = area.x + g->label + 1;
     for (int r = 0; r + 1 < g->grows; r++, y++) {
@@ -400,80 +406,107 @@ static void draw_legend(canvas *c, const cmodel *m, viz_rect area, int y, int fi
     int x = area.x, xend = area.x + area.w;
     if (view == V_THREAD) {
         x = canvas_text(c, x, y, "0-9", VIZ_ROLE_TEXT, VIZ_BOLD);
-        x = canvas_text(c, x, y, " threadIdx.x % 10, coloured by block   ", VIZ_ROLE_DIM, 0);
+        x = canvas_text(c, x, y, _(" threadIdx.x % 10, coloured by block   "), VIZ_ROLE_DIM, 0);
     } else {
         long long nb = m->grid < VIZ_NBLOCK_ROLES ? m->grid : VIZ_NBLOCK_ROLES;
         for (long long b = 0; b < nb && x + 8 < xend; b++) {
             canvas_put(c, x, y, viz_block_glyph(b), viz_block_role(b), 0);
-            if (b == 0) x = canvas_text(c, x + 1, y, " block 0 ", VIZ_ROLE_DIM, 0);
+            if (b == 0) x = canvas_text(c, x + 1, y, _(" block 0 "), VIZ_ROLE_DIM, 0);
             else x = canvas_printf(c, x + 1, y, VIZ_ROLE_DIM, 0, " %lld ", b);
         }
         if (m->grid > VIZ_NBLOCK_ROLES && x + 12 < xend)
-            x = canvas_printf(c, x, y, VIZ_ROLE_DIM, 0, "(then again) ");
+            x = canvas_printf(c, x, y, VIZ_ROLE_DIM, 0, _("(then again) "));
         x += 2;
     }
     struct {
         const char *glyph, *text;
         int role, when_final;
     } items[] = {
-        {"\u00b7", " not yet", VIZ_ROLE_DIM, 0},
-        {"?", " never", VIZ_ROLE_WRONG, 1},
-        {"2", " twice", VIZ_ROLE_CONFLICT, -1},
+        {"\u00b7", N_(" not yet"), VIZ_ROLE_DIM, 0},
+        {"?", N_(" never"), VIZ_ROLE_WRONG, 1},
+        {"2", N_(" twice"), VIZ_ROLE_CONFLICT, -1},
     };
     for (size_t i = 0; i < sizeof items / sizeof items[0]; i++) {
         if (items[i].when_final >= 0 && items[i].when_final != final) continue;
-        int need = viz_text_width(items[i].glyph) + viz_text_width(items[i].text) + 2;
+        const char *text = _(items[i].text);
+        int need = viz_text_width(items[i].glyph) + viz_text_width(text) + 2;
         if (x + need > xend) break;
         x = canvas_text(c, x, y, items[i].glyph, items[i].role, 0);
-        x = canvas_text(c, x, y, items[i].text, VIZ_ROLE_DIM, 0);
+        x = canvas_text(c, x, y, text, VIZ_ROLE_DIM, 0);
         x += 2;
     }
 }
 
 /* ------------------------------------------------------------ captions */
 
-static const char *plural(long long n) { return n == 1 ? "" : "s"; }
-
 static void launch_text(const cmodel *m, char *b, size_t len)
 {
     if (m->gy > 1 || m->by > 1)
-        snprintf(b, len, "grid %lldx%lld \u00d7 block %lldx%lld = %lld threads", m->gx, m->gy, m->bx, m->by,
+        snprintf(b, len, _("grid %lldx%lld \u00d7 block %lldx%lld = %lld threads"), m->gx, m->gy, m->bx, m->by,
                  m->grid * m->block);
     else
-        snprintf(b, len, "grid %lld \u00d7 block %lld = %lld threads", m->grid, m->block, m->grid * m->block);
+        snprintf(b, len, _("grid %lld \u00d7 block %lld = %lld threads"), m->grid, m->block, m->grid * m->block);
 }
 
 /* "n = 200" or "a 64 x 64 matrix" (article: with it, in a sentence). */
 static void shape_text(const cmodel *m, char *b, size_t len, int article)
 {
-    if (m->w2) snprintf(b, len, "%s%d x %d matrix", article ? "a " : "", m->h2, m->w2);
+    if (m->w2) snprintf(b, len, article ? _("a %d x %d matrix") : _("%d x %d matrix"), m->h2, m->w2);
     else snprintf(b, len, "n = %lld", m->elems);
 }
 
 static void describe_final(const cmodel *m, const cstate *s, viz_frame_info *info, const char *launch,
                            const char *shape)
 {
-    const char *verb = m->kind == LAB_EV_WRITE ? "written" : "read";
+    const int wr = m->kind == LAB_EV_WRITE;
     long long never = m->elems - s->covered, idle = m->grid * m->block - s->active_threads;
     char what[320] = "";
     size_t off = 0;
+    /* the findings, a list joined by ", " */
     if (s->stray > 0)
-        off += (size_t)snprintf(what + off, sizeof what - off, "%s%lld thread%s wrote past the end",
-                                off ? ", " : "", s->stray_threads, plural(s->stray_threads));
-    if (s->twice > 0 && off < sizeof what)
-        off += (size_t)snprintf(what + off, sizeof what - off, "%s%lld element%s %s twice or more",
-                                off ? ", " : "", s->twice, plural(s->twice), verb);
-    if (never > 0 && off < sizeof what)
-        off += (size_t)snprintf(what + off, sizeof what - off, "%s%lld element%s never %s",
-                                off ? ", " : "", never, plural(never), verb);
+        off += (size_t)snprintf(what + off, sizeof what - off, "%s", off ? ", " : "");
+    if (s->stray > 0 && off < sizeof what)
+        off += (size_t)snprintf(what + off, sizeof what - off,
+                                ngettext("%lld thread wrote past the end", "%lld threads wrote past the end",
+                                         (unsigned long)s->stray_threads),
+                                s->stray_threads);
+    if (s->twice > 0 && off < sizeof what) {
+        off += (size_t)snprintf(what + off, sizeof what - off, "%s", off ? ", " : "");
+        if (off < sizeof what)
+            off += (size_t)snprintf(what + off, sizeof what - off,
+                                    wr ? ngettext("%lld element written twice or more",
+                                                  "%lld elements written twice or more", (unsigned long)s->twice)
+                                       : ngettext("%lld element read twice or more", "%lld elements read twice or more",
+                                                  (unsigned long)s->twice),
+                                    s->twice);
+    }
+    if (never > 0 && off < sizeof what) {
+        off += (size_t)snprintf(what + off, sizeof what - off, "%s", off ? ", " : "");
+        if (off < sizeof what)
+            off += (size_t)snprintf(what + off, sizeof what - off,
+                                    wr ? ngettext("%lld element never written", "%lld elements never written",
+                                                  (unsigned long)never)
+                                       : ngettext("%lld element never read", "%lld elements never read",
+                                                  (unsigned long)never),
+                                    never);
+    }
+    /* TRANSLATORS: "grid 4 × block 64 = 256 threads for n = 200: 56 threads wrote past the end." */
     if (off)
-        viz_info_caption(info, "%s for %s: %s.", launch, shape, what);
+        viz_info_caption(info, _("%s for %s: %s."), launch, shape, what);
     else if (idle > 0)
-        viz_info_caption(info, "%s for %s: every element %s exactly once; %lld thread%s had nothing to do.",
-                         launch, shape, verb, idle, plural(idle));
+        viz_info_caption(info,
+                         wr ? ngettext("%s for %s: every element written exactly once; %lld thread had nothing to do.",
+                                       "%s for %s: every element written exactly once; %lld threads had nothing to do.",
+                                       (unsigned long)idle)
+                            : ngettext("%s for %s: every element read exactly once; %lld thread had nothing to do.",
+                                       "%s for %s: every element read exactly once; %lld threads had nothing to do.",
+                                       (unsigned long)idle),
+                         launch, shape, idle);
     else
-        viz_info_caption(info, "%s for %s: every element %s exactly once, by exactly one thread.", launch,
-                         shape, verb);
+        viz_info_caption(info,
+                         wr ? _("%s for %s: every element written exactly once, by exactly one thread.")
+                            : _("%s for %s: every element read exactly once, by exactly one thread."),
+                         launch, shape);
 }
 
 /* Do a warp's threads touch neighbouring elements? For each warp, the first
@@ -520,57 +553,78 @@ static void describe(const cmodel *m, const cstate *s, int frame, viz_frame_info
     char launch[128], shape[64];
     launch_text(m, launch, sizeof launch);
     shape_text(m, shape, sizeof shape, 1);
-    const char *verb = m->kind == LAB_EV_WRITE ? "wrote" : "read";
+    const int wr = m->kind == LAB_EV_WRITE;
     if (frame == 0) {
-        viz_info_title(info, "before the launch");
-        viz_info_caption(info, "%s for %s: each element will take the colour of the block whose thread %s it.",
-                         launch, shape, verb);
+        viz_info_title(info, "%s", _("before the launch"));
+        viz_info_caption(info,
+                         wr ? _("%s for %s: each element will take the colour of the block whose thread wrote it.")
+                            : _("%s for %s: each element will take the colour of the block whose thread read it."),
+                         launch, shape);
     } else if (frame <= m->steps) {
         long long u0 = units_after(m, frame - 1), u1 = units_after(m, frame);
         long long b0 = u0 / m->wpb, b1 = (u1 - 1) / m->wpb;
-        if (b0 == b1 && m->wpb > 1 && u1 - u0 == 1) viz_info_title(info, "block %lld, warp %lld", b0, u0 % m->wpb);
+        if (b0 == b1 && m->wpb > 1 && u1 - u0 == 1) viz_info_title(info, _("block %lld, warp %lld"), b0, u0 % m->wpb);
         else if (b0 == b1 && m->wpb > 1 && u1 - u0 < m->wpb)
-            viz_info_title(info, "block %lld, warps %lld-%lld", b0, u0 % m->wpb, (u1 - 1) % m->wpb);
-        else if (b0 == b1) viz_info_title(info, "block %lld", b0);
-        else viz_info_title(info, "blocks %lld-%lld", b0, b1);
-        const char *who = u1 - u0 == 1 ? "This warp's threads" : "Their threads";
+            viz_info_title(info, _("block %lld, warps %lld-%lld"), b0, u0 % m->wpb, (u1 - 1) % m->wpb);
+        else if (b0 == b1) viz_info_title(info, _("block %lld"), b0);
+        else viz_info_title(info, _("blocks %lld-%lld"), b0, b1);
+        /* TRANSLATORS: the subject of "... wrote elements 0..31" */
+        const char *who = u1 - u0 == 1 ? _("This warp's threads") : _("Their threads");
         char what[160];
         if (s->new_touch == s->hi - s->lo + 1)
-            snprintf(what, sizeof what, "elements %lld..%lld", s->lo, s->hi);
+            snprintf(what, sizeof what, _("elements %lld..%lld"), s->lo, s->hi);
         else
-            snprintf(what, sizeof what, "%lld elements between %lld and %lld", s->new_touch, s->lo, s->hi);
+            snprintf(what, sizeof what, _("%lld elements between %lld and %lld"), s->new_touch, s->lo, s->hi);
         if (s->lo < 0)
-            viz_info_caption(info, "These threads %s nothing: their indices fall outside the data.", verb);
+            viz_info_caption(info, "%s",
+                             wr ? _("These threads wrote nothing: their indices fall outside the data.")
+                                : _("These threads read nothing: their indices fall outside the data."));
         else if (s->new_stray > 0)
-            viz_info_caption(info, "%s %s %s: %lld of them wrote past the end of the data, into memory "
-                             "the array does not own.",
-                             who, verb, what, s->new_stray);
+            viz_info_caption(info,
+                             wr ? _("%s wrote %s: %lld of them wrote past the end of the data, into memory "
+                                    "the array does not own.")
+                                : _("%s read %s: %lld of them wrote past the end of the data, into memory "
+                                    "the array does not own."),
+                             who, what, s->new_stray);
         else if (s->new_again > 0)
-            viz_info_caption(info, "%s %s %s: %lld of those had been %s already by another thread.", who,
-                             verb, what, s->new_again, m->kind == LAB_EV_WRITE ? "written" : "read");
+            viz_info_caption(info,
+                             wr ? _("%s wrote %s: %lld of those had been written already by another thread.")
+                                : _("%s read %s: %lld of those had been read already by another thread."),
+                             who, what, s->new_again);
         else
-            viz_info_caption(info, "%s %s %s; the simulator runs the blocks one after another, a GPU "
-                             "runs them at once and in any order.",
-                             who, verb, what);
+            viz_info_caption(info,
+                             wr ? _("%s wrote %s; the simulator runs the blocks one after another, a GPU "
+                                    "runs them at once and in any order.")
+                                : _("%s read %s; the simulator runs the blocks one after another, a GPU "
+                                    "runs them at once and in any order."),
+                             who, what);
     } else if (frame == m->steps + 1) {
-        viz_info_title(info, "the whole map");
+        viz_info_title(info, _("the whole map"));
         describe_final(m, s, info, launch, shape);
     } else {
-        viz_info_title(info, "thread index");
+        viz_info_title(info, _("thread index"));
         long long seg, stride;
-        const char *acc = m->kind == LAB_EV_WRITE ? "writes" : "reads";
         if (warps_coalesce(m, &seg, &stride))
-            viz_info_caption(info, "The same map with threadIdx.x %% 10 in every cell: neighbouring elements "
-                             "belong to neighbouring threads of a warp, so its %s coalesce into few memory "
-                             "transactions.", acc);
+            viz_info_caption(info, "%s",
+                             wr ? _("The same map with threadIdx.x % 10 in every cell: neighbouring elements "
+                                    "belong to neighbouring threads of a warp, so its writes coalesce into few "
+                                    "memory transactions.")
+                                : _("The same map with threadIdx.x % 10 in every cell: neighbouring elements "
+                                    "belong to neighbouring threads of a warp, so its reads coalesce into few "
+                                    "memory transactions."));
         else
-            viz_info_caption(info, "The same map with threadIdx.x %% 10 in every cell: neighbouring threads "
-                             "of a warp touch elements %lld apart, so one warp's %s fall in up to %lld "
-                             "different 32-element segments: they do not coalesce.", stride, acc, seg);
+            viz_info_caption(info,
+                             wr ? _("The same map with threadIdx.x %% 10 in every cell: neighbouring threads "
+                                    "of a warp touch elements %lld apart, so one warp's writes fall in up to %lld "
+                                    "different 32-element segments: they do not coalesce.")
+                                : _("The same map with threadIdx.x %% 10 in every cell: neighbouring threads "
+                                    "of a warp touch elements %lld apart, so one warp's reads fall in up to %lld "
+                                    "different 32-element segments: they do not coalesce."),
+                             stride, seg);
     }
     long long never = m->elems - s->covered;
     viz_info_counter(info, "elements", m->elems, NULL);
-    viz_info_counter(info, m->kind == LAB_EV_WRITE ? "written" : "read", s->covered, NULL);
+    viz_info_counter(info, m->kind == LAB_EV_WRITE ? N_("written") : N_("read"), s->covered, NULL);
     viz_info_counter(info, "twice", s->twice, NULL);
     int final = frame > m->steps;
     viz_info_counter(info, "never", final ? never : VIZ_COUNTER_NONE, NULL);
@@ -599,19 +653,19 @@ static void coverage_draw(const lab_trace *t, int frame, canvas *c, viz_rect are
     cstate s;
     memset(&s, 0, sizeof s);
     if (model_build(&m, t) != 0) {
-        canvas_text(c, area.x, area.y, "out of memory while reading the trace", VIZ_ROLE_WRONG, 0);
+        canvas_text(c, area.x, area.y, _("out of memory while reading the trace"), VIZ_ROLE_WRONG, 0);
         goto out;
     }
     if (frame < 0) frame = 0;
     if (frame > m.steps + 2) frame = m.steps + 2;
     int fill = frame <= m.steps ? frame : m.steps;
     if (state_build(&m, units_after(&m, fill), units_after(&m, fill - 1), &s) != 0) {
-        canvas_text(c, area.x, area.y, "out of memory while reading the trace", VIZ_ROLE_WRONG, 0);
+        canvas_text(c, area.x, area.y, _("out of memory while reading the trace"), VIZ_ROLE_WRONG, 0);
         goto out;
     }
     describe(&m, &s, frame, info);
     if (m.elems <= 0) {
-        canvas_text(c, area.x, area.y, "the trace has no data elements", VIZ_ROLE_DIM, 0);
+        canvas_text(c, area.x, area.y, _("the trace has no data elements"), VIZ_ROLE_DIM, 0);
         goto out;
     }
     geom g;
@@ -621,9 +675,9 @@ static void coverage_draw(const lab_trace *t, int frame, canvas *c, viz_rect are
     launch_text(&m, launch, sizeof launch);
     shape_text(&m, shape, sizeof shape, 0);
     if (g.k > 1 && m.w2)
-        snprintf(head, sizeof head, "%s \u00b7 %s \u00b7 cell = %lldx%lld elements", shape, launch, g.k, g.k);
+        snprintf(head, sizeof head, _("%s \u00b7 %s \u00b7 cell = %lldx%lld elements"), shape, launch, g.k, g.k);
     else if (g.k > 1)
-        snprintf(head, sizeof head, "%s \u00b7 %s \u00b7 cell = %lld elements", shape, launch, g.k);
+        snprintf(head, sizeof head, _("%s \u00b7 %s \u00b7 cell = %lld elements"), shape, launch, g.k);
     else
         snprintf(head, sizeof head, "%s \u00b7 %s", shape, launch);
     canvas_textn(c, area.x, area.y, area.w, head, VIZ_ROLE_HEADING, 0);

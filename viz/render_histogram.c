@@ -23,6 +23,7 @@
  * Everything is rebuilt from the trace on each call (a traced 64x64 image is
  * a few ten thousand events), so a frame is a pure function of its inputs.
  */
+#include "viz/intl.h"
 #include "viz/render.h"
 
 #include <stdlib.h>
@@ -328,8 +329,6 @@ static uint32_t heat_glyph(int level)
     return level < 0 ? ' ' : g[level];
 }
 
-static const char *plural(long long n) { return n == 1 ? "" : "s"; }
-
 /* Brightness ramp for the picture: dark to light. */
 static uint32_t shade(double v)
 {
@@ -486,7 +485,8 @@ static void draw_strip(canvas *c, const hmodel *m, const hstate *s, const geom *
 static void draw_busiest(canvas *c, const hstate *s, int x, int y, int w)
 {
     char line[256];
-    int off = snprintf(line, sizeof line, "busiest bins:");
+    int off = snprintf(line, sizeof line, "%s", _("busiest bins:"));
+    if (off < 0 || off >= (int)sizeof line) off = (int)strlen(line);
     unsigned used[NB] = {0};
     int shown = 0;
     for (int k = 0; k < 6; k++) {
@@ -502,7 +502,7 @@ static void draw_busiest(canvas *c, const hstate *s, int x, int y, int w)
         shown++;
         if (off >= (int)sizeof line - 16) break;
     }
-    if (!shown) snprintf(line, sizeof line, "busiest bins: none yet");
+    if (!shown) snprintf(line, sizeof line, "%s", _("busiest bins: none yet"));
     canvas_textn(c, x, y, w, line, VIZ_ROLE_TEXT, 0);
 }
 
@@ -521,7 +521,7 @@ static void draw_flow(canvas *c, const hmodel *m, int fi, const geom *g, int y0,
         if (e->thread % (WARP / 4) != 0) continue; /* a few lanes of each warp */
         long long p = e->a;
         if (m->per_step == 1) {
-            snprintf(line, sizeof line, "thread %u: (%lld,%lld)=%d \u2192 bin %d", e->thread,
+            snprintf(line, sizeof line, _("thread %u: (%lld,%lld)=%d \u2192 bin %d"), e->thread,
                      p % m->w, p / m->w, m->bin[i], m->bin[i]);
             canvas_textn(c, g->side_x, y0 + row++, g->side_w, line, VIZ_ROLE_ARROW, 0);
             continue;
@@ -530,8 +530,9 @@ static void draw_flow(canvas *c, const hmodel *m, int fi, const geom *g, int y0,
             if (off > 0) canvas_textn(c, g->side_x, y0 + row++, g->side_w, line, VIZ_ROLE_ARROW, 0);
             if (row >= rows) break;
             cur = e->thread;
-            off = snprintf(line, sizeof line, "thread %u: (%lld,%lld).. \u2192 bins", e->thread,
+            off = snprintf(line, sizeof line, _("thread %u: (%lld,%lld).. \u2192 bins"), e->thread,
                            p % m->w, p / m->w);
+            if (off < 0 || off >= (int)sizeof line) off = (int)strlen(line);
         }
         if (off < (int)sizeof line - 8) off += snprintf(line + off, sizeof line - (size_t)off, " %d", m->bin[i]);
     }
@@ -548,8 +549,10 @@ static void draw_counts(canvas *c, const hmodel *m, viz_rect a, viz_frame_info *
         if (m->have_exact && m->final[b] != m->exact[b]) wrong++;
     }
     int y = a.y;
-    canvas_printf(c, a.x, y++, VIZ_ROLE_HEADING, VIZ_BOLD, "%d non-zero bin%s of 256, sum %lld",
-                  nonzero, plural(nonzero), sum);
+    canvas_printf(c, a.x, y++, VIZ_ROLE_HEADING, VIZ_BOLD,
+                  ngettext("%d non-zero bin of 256, sum %lld", "%d non-zero bins of 256, sum %lld",
+                           (unsigned long)nonzero),
+                  nonzero, sum);
     int cw = 10; /* "255:4096" and a gap */
     int per = a.w / cw;
     if (per < 1) per = 1;
@@ -571,19 +574,24 @@ static void draw_counts(canvas *c, const hmodel *m, viz_rect a, viz_frame_info *
         if (m->final[b] || (m->have_exact && m->exact[b])) total++;
     int yl = y + (k + per - 1) / per;
     if (shown < total && yl < a.y + a.h)
-        canvas_printf(c, a.x, yl, VIZ_ROLE_DIM, 0, "\u2026 and %d more bin%s", total - shown,
-                      plural(total - shown));
-    viz_info_title(info, "counts");
+        canvas_printf(c, a.x, yl, VIZ_ROLE_DIM, 0,
+                      ngettext("\u2026 and %d more bin", "\u2026 and %d more bins", (unsigned long)(total - shown)),
+                      total - shown);
+    viz_info_title(info, _("counts"));
     if (!m->have_exact)
-        viz_info_caption(info, "The final histogram, exact: bin:count for every non-zero bin; "
-                               "its %lld counts should add up to the %lld pixels.", sum, m->n);
+        viz_info_caption(info, _("The final histogram, exact: bin:count for every non-zero bin; "
+                                 "its %lld counts should add up to the %lld pixels."), sum, m->n);
     else if (wrong == 0 && sum == m->n)
-        viz_info_caption(info, "The final histogram, exact: every bin equals a count of the "
-                               "input, and the bins add up to the %lld pixels.", m->n);
+        viz_info_caption(info, _("The final histogram, exact: every bin equals a count of the "
+                                 "input, and the bins add up to the %lld pixels."), m->n);
     else
-        viz_info_caption(info, "The final histogram is wrong: %d bin%s differ from a count of the "
-                               "input, and the bins add up to %lld of %lld pixels.",
-                         wrong, plural(wrong), sum, m->n);
+        viz_info_caption(info,
+                         ngettext("The final histogram is wrong: %d bin differs from a count of the "
+                                  "input, and the bins add up to %lld of %lld pixels.",
+                                  "The final histogram is wrong: %d bins differ from a count of the "
+                                  "input, and the bins add up to %lld of %lld pixels.",
+                                  (unsigned long)wrong),
+                         wrong, sum, m->n);
     viz_info_counter(info, "pixels", m->n, NULL);
     viz_info_counter(info, "bins used", nonzero, NULL);
     viz_info_counter(info, "wrong bins", m->have_exact ? wrong : VIZ_COUNTER_NONE, NULL);
@@ -595,32 +603,37 @@ static void contention_sentence(const hmodel *m, const hstate *s, char *buf, siz
     if (m->spread) {
         if (s->maxsame > 1)
             snprintf(buf, len,
-                     "Up to %d lanes of a warp have a pixel in bin %d, yet each adds into its "
-                     "own column (lane L in bank L), so no two lanes touch one counter and "
-                     "nothing waits.", s->maxsame, s->samebin);
+                     _("Up to %d lanes of a warp have a pixel in bin %d, yet each adds into its "
+                       "own column (lane L in bank L), so no two lanes touch one counter and "
+                       "nothing waits."),
+                     s->maxsame, s->samebin);
         else
-            snprintf(buf, len, "Each lane adds into its own column (lane L in bank L): no two "
-                               "lanes of a warp can touch one counter.");
+            snprintf(buf, len, "%s",
+                     _("Each lane adds into its own column (lane L in bank L): no two "
+                       "lanes of a warp can touch one counter."));
         return;
     }
-    const char *where = m->priv ? "shared-memory" : "global";
     if (s->maxheat >= WARP)
         snprintf(buf, len,
-                 "All 32 lanes of warp %d hit bin %d: 32 %s atomics on one address%s", s->worst_warp,
-                 s->hotbin, where,
-                 m->priv ? ", which in principle take turns on that counter; yet only this block's threads "
-                           "contend, and on the H200 shared took 0.0345 ms on the flat image against "
-                           "0.0396 ms on the photo: same-address shared atomics of a warp cost little there."
-                         : ", which the L2 cache performs one at a time, and every warp of every block "
-                           "queues on that same counter: on the H200 global took 24.3 ms on the flat "
-                           "image against 4.6 ms on the photo.");
+                 m->priv ? _("All 32 lanes of warp %d hit bin %d: 32 shared-memory atomics on one address, which "
+                             "in principle take turns on that counter; yet only this block's threads "
+                             "contend, and on the H200 shared took 0.0345 ms on the flat image against "
+                             "0.0396 ms on the photo: same-address shared atomics of a warp cost little there.")
+                         : _("All 32 lanes of warp %d hit bin %d: 32 global atomics on one address, which the L2 "
+                             "cache performs one at a time, and every warp of every block "
+                             "queues on that same counter: on the H200 global took 24.3 ms on the flat "
+                             "image against 4.6 ms on the photo."),
+                 s->worst_warp, s->hotbin);
     else if (s->maxheat > 1)
         snprintf(buf, len,
-                 "Up to %d lanes of warp %d hit bin %d: their %s atomics on that counter wait "
-                 "for each other.", s->maxheat, s->worst_warp, s->hotbin, where);
+                 m->priv ? _("Up to %d lanes of warp %d hit bin %d: their shared-memory atomics on that counter "
+                             "wait for each other.")
+                         : _("Up to %d lanes of warp %d hit bin %d: their global atomics on that counter wait "
+                             "for each other."),
+                 s->maxheat, s->worst_warp, s->hotbin);
     else if (s->maxheat == 1)
-        snprintf(buf, len, "Every lane of a warp hits a different bin: the atomics do not wait "
-                           "for each other.");
+        snprintf(buf, len, "%s",
+                 _("Every lane of a warp hits a different bin: the atomics do not wait for each other."));
     else
         buf[0] = 0;
 }
@@ -640,7 +653,7 @@ static void hist_draw(const lab_trace *t, int frame, canvas *c, viz_rect area, v
     hmodel m;
     unsigned char *lit = NULL, *seen = NULL;
     if (model_build(&m, t) != 0) {
-        canvas_text(c, area.x, area.y, "out of memory drawing the histogram", VIZ_ROLE_WRONG, 0);
+        canvas_text(c, area.x, area.y, _("out of memory drawing the histogram"), VIZ_ROLE_WRONG, 0);
         canvas_set_clip(c, old);
         return;
     }
@@ -671,14 +684,16 @@ static void hist_draw(const lab_trace *t, int frame, canvas *c, viz_rect area, v
     if (g.img_h > 0) {
         draw_picture(c, &m, area, &g, lit, seen);
         int y = area.y;
-        canvas_printf(c, g.side_x, y++, VIZ_ROLE_HEADING, VIZ_BOLD, "image %dx%d", m.w, m.h);
+        canvas_printf(c, g.side_x, y++, VIZ_ROLE_HEADING, VIZ_BOLD, _("image %dx%d"), m.w, m.h);
         if (f->kind == F_STEP) {
-            canvas_printf(c, g.side_x, y++, VIZ_ROLE_TEXT, 0, "block %d, step %d: %lld pixel%s",
-                          f->block, f->step + 1, s.pixels_now, plural(s.pixels_now));
+            canvas_printf(c, g.side_x, y++, VIZ_ROLE_TEXT, 0,
+                          ngettext("block %d, step %d: %lld pixel", "block %d, step %d: %lld pixels",
+                                   (unsigned long)s.pixels_now),
+                          f->block, f->step + 1, s.pixels_now);
             int first_steps = frame <= 3;
             if (first_steps) draw_flow(c, &m, frame, &g, y, g.img_h - 2);
         } else if (f->kind == F_DONE) {
-            canvas_printf(c, g.side_x, y++, VIZ_ROLE_TEXT, 0, "block %d done", f->block);
+            canvas_printf(c, g.side_x, y++, VIZ_ROLE_TEXT, 0, _("block %d done"), f->block);
         }
     }
     int yb = g.bars_y + g.bars_h;
@@ -693,53 +708,69 @@ static void hist_draw(const lab_trace *t, int frame, canvas *c, viz_rect area, v
     int lx = area.x + (ncol + 1 < area.w - 20 ? ncol + 1 : 0);
     if (lx > area.x) {
         /* labels to the right of the strips when there is room */
-        canvas_textn(c, lx, ys, area.x + area.w - lx, m.spread ? "lanes in one bin" : "lanes on one counter",
+        canvas_textn(c, lx, ys, area.x + area.w - lx, m.spread ? _("lanes in one bin") : _("lanes on one counter"),
                      VIZ_ROLE_DIM, 0);
-        if (m.spread) canvas_textn(c, lx, ys + 1, area.x + area.w - lx, "lanes on one counter", VIZ_ROLE_DIM, 0);
+        if (m.spread) canvas_textn(c, lx, ys + 1, area.x + area.w - lx, _("lanes on one counter"), VIZ_ROLE_DIM, 0);
     }
-    snprintf(legend, sizeof legend, "%d bin%s/column, full bar %u%s", m.group, plural(m.group),
-             m.maxcol, m.priv ? ", \u2592 block's private counts (not merged)" : "");
+    if (m.priv)
+        snprintf(legend, sizeof legend,
+                 ngettext("%d bin/column, full bar %u, \u2592 block's private counts (not merged)",
+                          "%d bins/column, full bar %u, \u2592 block's private counts (not merged)",
+                          (unsigned long)m.group),
+                 m.group, m.maxcol);
+    else
+        snprintf(legend, sizeof legend,
+                 ngettext("%d bin/column, full bar %u", "%d bins/column, full bar %u", (unsigned long)m.group),
+                 m.group, m.maxcol);
     canvas_textn(c, area.x, yl, area.w, legend, VIZ_ROLE_DIM, 0);
     snprintf(legend, sizeof legend, "%s: \u00b71 :2 \u25913-4 \u25925-8 \u25939-16 \u258817-32",
-             m.spread ? "upper: lanes per bin, lower: per counter" : "lanes per counter");
+             m.spread ? _("upper: lanes per bin, lower: per counter") : _("lanes per counter"));
     canvas_textn(c, area.x, yl + 1, area.w, legend, VIZ_ROLE_DIM, 0);
     draw_busiest(c, &s, area.x, yl + 2, area.w);
 
     /* title, caption, counters */
     char why[VIZ_CAPTION_MAX];
     contention_sentence(&m, &s, why, sizeof why);
-    const char *kind = m.spread ? "the thread's own column of the block's histogram"
-                     : m.priv ? "the block's private histogram in shared memory"
-                              : "the global histogram";
+    /* TRANSLATORS: where a thread adds its pixel: "... each add a pixel to the global histogram." */
+    const char *kind = m.spread ? _("the thread's own column of the block's histogram")
+                     : m.priv ? _("the block's private histogram in shared memory")
+                              : _("the global histogram");
     switch (f->kind) {
     case F_IMAGE:
-        viz_info_title(&*info, "the image");
+        viz_info_title(&*info, _("the image"));
         viz_info_caption(info,
-                         "A %dx%d image of 8-bit pixels: every pixel adds 1 to the bin of its "
-                         "value, %d block%s of %d threads share the work.",
-                         m.w, m.h, m.nblocks, plural(m.nblocks), m.bd);
+                         ngettext("A %dx%d image of 8-bit pixels: every pixel adds 1 to the bin of its "
+                                  "value, %d block of %d threads share the work.",
+                                  "A %dx%d image of 8-bit pixels: every pixel adds 1 to the bin of its "
+                                  "value, %d blocks of %d threads share the work.",
+                                  (unsigned long)m.nblocks),
+                         m.w, m.h, m.nblocks, m.bd);
         break;
     case F_STEP:
-        viz_info_title(info, "block %d, step %d", f->block, f->step + 1);
+        viz_info_title(info, _("block %d, step %d"), f->block, f->step + 1);
         if (m.per_step > 1)
-            viz_info_caption(info, "%lld thread%s each load 16 pixels with one 16-byte load and add "
-                             "each to %s. %s", (s.pixels_now + 15) / 16,
-                             plural((s.pixels_now + 15) / 16), kind, why);
+            viz_info_caption(info,
+                             ngettext("%lld thread each load 16 pixels with one 16-byte load and add each to %s. %s",
+                                      "%lld threads each load 16 pixels with one 16-byte load and add each to %s. %s",
+                                      (unsigned long)((s.pixels_now + 15) / 16)),
+                             (s.pixels_now + 15) / 16, kind, why);
         else
-            viz_info_caption(info, "%lld thread%s each add a pixel to %s. %s", s.pixels_now,
-                             plural(s.pixels_now), kind, why);
+            viz_info_caption(info,
+                             ngettext("%lld thread each add a pixel to %s. %s", "%lld threads each add a pixel to %s. %s",
+                                      (unsigned long)s.pixels_now),
+                             s.pixels_now, kind, why);
         break;
     case F_DONE:
-        viz_info_title(info, "block %d done", f->block);
+        viz_info_title(info, _("block %d done"), f->block);
         if (m.priv)
             viz_info_caption(info,
-                             "Block %d merges: one atomicAdd per non-zero bin (%lld of 256) adds "
-                             "its private counts to the global histogram.",
+                             _("Block %d merges: one atomicAdd per non-zero bin (%lld of 256) adds "
+                               "its private counts to the global histogram."),
                              f->block, s.merged_bins);
         else
             viz_info_caption(info,
-                             "Block %d is done: its pixels went straight to the global histogram, "
-                             "one global atomic each, so there is nothing to merge.", f->block);
+                             _("Block %d is done: its pixels went straight to the global histogram, "
+                               "one global atomic each, so there is nothing to merge."), f->block);
         break;
     }
     viz_info_counter(info, "pixels counted", s.counted, NULL);

@@ -35,6 +35,7 @@
  * of the screen: `set width 160`, `set height 90` (two pixels per cell) and
  * `animate` draws the same window of the plane at that resolution.
  */
+#include "viz/intl.h"
 #include "viz/render.h"
 
 #include <math.h>
@@ -370,7 +371,7 @@ static void describe(const imodel *m, int frame, long long done, viz_frame_info 
     const lab_launch_info *l = m->t->nlaunches > 0 ? &m->t->launches[0] : NULL;
     char launch[96] = "";
     if (l)
-        snprintf(launch, sizeof launch, "grid %ux%u of %ux%u-thread blocks", l->grid[0], l->grid[1],
+        snprintf(launch, sizeof launch, _("grid %ux%u of %ux%u-thread blocks"), l->grid[0], l->grid[1],
                  l->block[0], l->block[1]);
     double total = 0, useful = 0, spent = 0;
     for (long long b = 0; b < m->nblocks; b++) {
@@ -378,51 +379,52 @@ static void describe(const imodel *m, int frame, long long done, viz_frame_info 
         useful += m->busy[b];
         spent += m->spent[b];
     }
-    const char *unit = m->mandel ? "iterations" : "mean value";
+    /* TRANSLATORS: "Each block's iterations, as heat." */
+    const char *unit = m->mandel ? _("iterations") : _("mean value");
     if (frame < m->steps) {
         long long b0 = frame == 0 ? 0 : blocks_after(m, frame - 1), b1 = done;
-        if (b1 - b0 <= 1) viz_info_title(info, "block %lld", b0);
-        else viz_info_title(info, "blocks %lld-%lld", b0, b1 - 1);
+        if (b1 - b0 <= 1) viz_info_title(info, _("block %lld"), b0);
+        else viz_info_title(info, _("blocks %lld-%lld"), b0, b1 - 1);
         if (m->mandel)
-            viz_info_caption(info, "Blocks %lld to %lld of the %s compute their pixels, one thread "
-                             "each: a pixel inside the set (solid) runs all %d iterations, one far "
-                             "outside (blank) escapes after a few.",
+            viz_info_caption(info, _("Blocks %lld to %lld of the %s compute their pixels, one thread "
+                               "each: a pixel inside the set (solid) runs all %d iterations, one far "
+                               "outside (blank) escapes after a few."),
                              b0, b1 - 1, launch, MANDEL_ITER);
         else
-            viz_info_caption(info, "Blocks %lld to %lld of the %s write their elements, one thread "
-                             "each; the shade is the value.",
+            viz_info_caption(info, _("Blocks %lld to %lld of the %s write their elements, one thread "
+                               "each; the shade is the value."),
                              b0, b1 - 1, launch);
     } else if (frame == m->steps) {
         long long b = busiest(m, m->work);
         double avg = m->nblocks > 0 ? total / (double)m->nblocks : 0;
-        viz_info_title(info, m->mandel ? "work per block" : "values per block");
+        viz_info_title(info, "%s", m->mandel ? _("work per block") : _("values per block"));
         if (b < 0 || avg <= 0)
-            viz_info_caption(info, "Each block's %s, as heat.", unit);
+            viz_info_caption(info, _("Each block's %s, as heat."), unit);
         else if (m->mandel)
-            viz_info_caption(info, "Each block's iterations, as heat: block (%lld, %lld) (marked) ran "
-                             "%.0f, %.1f times the average block; blocks on the edge of the set work "
-                             "longest, and the kernel ends when its slowest block does.",
+            viz_info_caption(info, _("Each block's iterations, as heat: block (%lld, %lld) (marked) ran "
+                               "%.0f, %.1f times the average block; blocks on the edge of the set work "
+                               "longest, and the kernel ends when its slowest block does."),
                              b % m->gx, b / m->gx, m->work[b], m->work[b] / avg);
         else
-            viz_info_caption(info, "The mean of the values each block wrote, as heat: block (%lld, %lld) "
-                             "(marked) has the largest, %.1f times the average. Here every thread did "
-                             "the same amount of work, unlike the Mandelbrot set's.",
+            viz_info_caption(info, _("The mean of the values each block wrote, as heat: block (%lld, %lld) "
+                               "(marked) has the largest, %.1f times the average. Here every thread did "
+                               "the same amount of work, unlike the Mandelbrot set's."),
                              b % m->gx, b / m->gx, m->work[b] / avg);
     } else {
         long long worst = -1;
         for (long long b = 0; b < m->nblocks; b++)
             if (m->spent[b] > 0 && (worst < 0 || busy_share(m, b) < busy_share(m, worst))) worst = b;
-        viz_info_title(info, "busy lanes per block");
+        viz_info_title(info, _("busy lanes per block"));
         if (worst >= 0)
-            viz_info_caption(info, "A warp runs until its slowest pixel escapes; its other lanes "
-                             "wait (divergence). Over the grid %.0f%% of the lanes' steps did work; "
-                             "in block (%lld, %lld) (marked) only %.0f%%.",
+            viz_info_caption(info, _("A warp runs until its slowest pixel escapes; its other lanes "
+                               "wait (divergence). Over the grid %.0f%% of the lanes' steps did work; "
+                               "in block (%lld, %lld) (marked) only %.0f%%."),
                              spent > 0 ? 100.0 * useful / spent : 100.0, worst % m->gx, worst / m->gx,
                              100.0 * busy_share(m, worst));
         else
-            viz_info_caption(info, "A warp runs until its slowest pixel escapes; its other lanes wait.");
+            viz_info_caption(info, "%s", _("A warp runs until its slowest pixel escapes; its other lanes wait."));
     }
-    viz_info_counter(info, m->mandel ? "pixels" : "elements", m->n, NULL);
+    viz_info_counter(info, m->mandel ? N_("pixels") : N_("elements"), m->n, NULL);
     long long shown = 0;
     for (long long i = 0; i < m->n; i++)
         if (m->blk[i] >= 0 && m->blk[i] < done) shown++;
@@ -461,7 +463,7 @@ static void image_draw(const lab_trace *t, int frame, canvas *c, viz_rect area, 
     viz_rect old = canvas_set_clip(c, area);
     imodel m;
     if (model_build(&m, t) != 0) {
-        canvas_text(c, area.x, area.y, "out of memory while reading the trace", VIZ_ROLE_WRONG, 0);
+        canvas_text(c, area.x, area.y, _("out of memory while reading the trace"), VIZ_ROLE_WRONG, 0);
         canvas_set_clip(c, old);
         return;
     }
@@ -475,11 +477,15 @@ static void image_draw(const lab_trace *t, int frame, canvas *c, viz_rect area, 
     layout(&m, area.x, area.y, area.w, area.h, &g);
     char head[160];
     if (g.k > 1)
-        snprintf(head, sizeof head, "%lld x %lld %s \u00b7 a cell = %lld x %lld of them", m.w, m.h,
-                 m.mandel ? "pixels" : "elements", g.k, 2 * g.k);
+        snprintf(head, sizeof head,
+                 m.mandel ? _("%lld x %lld pixels \u00b7 a cell = %lld x %lld of them")
+                          : _("%lld x %lld elements \u00b7 a cell = %lld x %lld of them"),
+                 m.w, m.h, g.k, 2 * g.k);
     else
-        snprintf(head, sizeof head, "%lld x %lld %s \u00b7 a cell = 1 x 2 of them", m.w, m.h,
-                 m.mandel ? "pixels" : "elements");
+        snprintf(head, sizeof head,
+                 m.mandel ? _("%lld x %lld pixels \u00b7 a cell = 1 x 2 of them")
+                          : _("%lld x %lld elements \u00b7 a cell = 1 x 2 of them"),
+                 m.w, m.h);
     canvas_textn(c, area.x, area.y, area.w, head, VIZ_ROLE_HEADING, 0);
     draw_picture(c, &m, &g, done);
 
@@ -496,7 +502,7 @@ static void image_draw(const lab_trace *t, int frame, canvas *c, viz_rect area, 
         }
     }
     if (frame >= m.steps) mark = busiest(&m, per);
-    const char *title = lanes ? "idle lanes" : m.mandel ? "work per block" : "mean per block";
+    const char *title = lanes ? _("idle lanes") : m.mandel ? _("work per block") : _("mean per block");
     int ty = g.hy - 1;
     canvas_textn(c, g.hx, ty, area.x + area.w - g.hx, title, VIZ_ROLE_HEADING, 0);
     draw_heat(c, &m, &g, per, done, mark);
@@ -505,7 +511,7 @@ static void image_draw(const lab_trace *t, int frame, canvas *c, viz_rect area, 
     int x = area.x;
     if (m.mandel) {
         x = canvas_text(c, x, g.legend_y, "\u2588", VIZ_ROLE_VALUE, 0);
-        x = canvas_text(c, x, g.legend_y, " inside the set  ", VIZ_ROLE_DIM, 0);
+        x = canvas_text(c, x, g.legend_y, _(" inside the set  "), VIZ_ROLE_DIM, 0);
     }
     for (int l = 1; l < VIZ_NHEAT_ROLES; l++) {
         int r = viz_heat_role(l);
@@ -513,18 +519,19 @@ static void image_draw(const lab_trace *t, int frame, canvas *c, viz_rect area, 
     }
     char range[96];
     if (m.mandel)
-        snprintf(range, sizeof range, " 1 .. %d iterations (log scale)", MANDEL_ITER - 1);
+        snprintf(range, sizeof range, _(" 1 .. %d iterations (log scale)"), MANDEL_ITER - 1);
     else
         snprintf(range, sizeof range, " %.4g .. %.4g", m.vmin, m.vmax);
     canvas_textn(c, x, g.legend_y, area.x + area.w - x, range, VIZ_ROLE_DIM, 0);
     if (g.k > 1 || g.hk > 1) {
         char scale[96];
         if (g.hk > 1)
-            snprintf(scale, sizeof scale, "heat: a half cell = %lld x %lld blocks, the busiest of them",
+            snprintf(scale, sizeof scale, _("heat: a half cell = %lld x %lld blocks, the busiest of them"),
                      g.hk, g.hk);
         else
-            snprintf(scale, sizeof scale, m.mandel ? "half cells of %lld x %lld pixels: solid when most are inside"
-                                                   : "half cells of %lld x %lld elements: their mean",
+            snprintf(scale, sizeof scale,
+                     m.mandel ? _("half cells of %lld x %lld pixels: solid when most are inside")
+                              : _("half cells of %lld x %lld elements: their mean"),
                      g.k, g.k);
         canvas_textn(c, area.x, g.legend_y + 1, area.w, scale, VIZ_ROLE_DIM, 0);
     }

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "viz/intl.h"
 #include "viz/render.h"
 
 static const uint32_t markers[VIZ_PLOT_MAX_SERIES] = {
@@ -236,7 +237,7 @@ static int blank_at(const canvas *c, int x, int y)
 int viz_plot_draw(canvas *c, viz_rect area, const viz_plot *p)
 {
     if (area.w < VIZ_PLOT_MIN_W || area.h < VIZ_PLOT_MIN_H) {
-        canvas_textn(c, area.x, area.y, area.w, "(the plot needs at least 30 x 10 cells)", VIZ_ROLE_DIM, 0);
+        canvas_textn(c, area.x, area.y, area.w, _("(the plot needs at least 30 x 10 cells)"), VIZ_ROLE_DIM, 0);
         return 1;
     }
     viz_rect old = canvas_set_clip(c, area);
@@ -245,7 +246,7 @@ int viz_plot_draw(canvas *c, viz_rect area, const viz_plot *p)
 
     const int logx = viz_plot_log_x(p), logy = viz_plot_log_y(p);
     char buf[160];
-    snprintf(buf, sizeof buf, "%s%s", p->ylabel ? p->ylabel : "", logy ? " (log scale)" : "");
+    snprintf(buf, sizeof buf, logy ? _("%s (log scale)") : "%s", p->ylabel ? p->ylabel : "");
     canvas_textn(c, area.x, y++, area.w, buf, VIZ_ROLE_TEXT, VIZ_BOLD);
 
     int caption_rows = p->caption ? canvas_wrap(NULL, viz_rect_make(0, 0, area.w, 100), p->caption, 0, 0) : 0;
@@ -304,14 +305,14 @@ int viz_plot_draw(canvas *c, viz_rect area, const viz_plot *p)
         canvas_text(c, at, axis_row + 1, l, VIZ_ROLE_TEXT, 0);
         next_free = at + w + 1;
     }
-    snprintf(buf, sizeof buf, "%s%s", p->xlabel ? p->xlabel : "", logx ? " (log scale)" : "");
+    snprintf(buf, sizeof buf, logx ? _("%s (log scale)") : "%s", p->xlabel ? p->xlabel : "");
     int xw = viz_text_width(buf);
     int xat = px + (pw - xw) / 2;
     if (xat < area.x) xat = area.x;
     canvas_textn(c, xat, axis_row + 2, area.x + area.w - xat, buf, VIZ_ROLE_TEXT, VIZ_BOLD);
 
     if (npts == 0)
-        canvas_textn(c, px, top + ph / 2, pw, "no point has a value to plot", VIZ_ROLE_DIM, 0);
+        canvas_textn(c, px, top + ph / 2, pw, _("no point has a value to plot"), VIZ_ROLE_DIM, 0);
 
     /* dotted segments first, markers on top */
     for (int pass = 0; pass < 2; pass++)

@@ -8,6 +8,7 @@
  * added are arrows from source to destination ("◄──┘") when they do not
  * cross, "▲" when the source sits in the same column of the next line,
  * else "+d" under the destination (its source is d elements on). */
+#include "viz/intl.h"
 #include "viz/reduce_model.h"
 
 #include <math.h>
@@ -444,20 +445,20 @@ static int draw_grid_block(canvas *c, const rmodel *m, int fi, int blk, const rs
                 snprintf(b, sizeof b, " %d-way", w->ways);
                 x = canvas_textn(c, x, y, end - x, b, VIZ_ROLE_CONFLICT, 0);
             }
-            if (regrow && end - x > 5) x = canvas_textn(c, x, y, end - x, " regs", VIZ_ROLE_DIM, 0);
+            if (regrow && end - x > 5) x = canvas_textn(c, x, y, end - x, _(" regs"), VIZ_ROLE_DIM, 0);
         } else if (g->margin > 0 && r0 % WARP == 0 && regrow) {
-            canvas_textn(c, xe + 2, y, g->margin, "regs", VIZ_ROLE_DIM, 0);
+            canvas_textn(c, xe + 2, y, g->margin, _("regs"), VIZ_ROLE_DIM, 0);
         }
         if (from_row >= 0 && g->margin > 0 && g->lanes) {
-            char b[32];
+            char b[64];
             snprintf(b, sizeof b, "\u25b2 +%d", g->epr);
-            if (g->epr == WARP) snprintf(b, sizeof b, "\u25b2 from w%d", from_row);
+            if (g->epr == WARP) snprintf(b, sizeof b, _("\u25b2 from w%d"), from_row);
             canvas_textn(c, xe + 2, y + 1, g->margin, b, VIZ_ROLE_ARROW, 0);
         }
         y += 1 + g->lanes;
     }
     if (g->rows_shown < g->rows)
-        canvas_printf(c, area.x, y, VIZ_ROLE_DIM, 0, "\u2026 %d more rows", g->rows - g->rows_shown);
+        canvas_printf(c, area.x, y, VIZ_ROLE_DIM, 0, _("\u2026 %d more rows"), g->rows - g->rows_shown);
     return used_modes;
 }
 
@@ -501,7 +502,7 @@ static void draw_tree(canvas *c, const rmodel *m, int fi, viz_rect area, const g
     unsigned char *has = calloc((size_t)nb * (size_t)(nh ? nh : 1), 1);
     int *count = calloc((size_t)nb, sizeof *count), *row = calloc((size_t)nb, sizeof *row);
     if (!has || !count || !row || state_init(&st, L, nb) != 0 || marks_init(&k, L->slots) != 0) {
-        canvas_text(c, area.x, area.y, "out of memory", VIZ_ROLE_WRONG, 0);
+        canvas_text(c, area.x, area.y, _("out of memory"), VIZ_ROLE_WRONG, 0);
         goto out;
     }
     for (int h = 0; h < nh; h++) {
@@ -528,10 +529,12 @@ static void draw_tree(canvas *c, const rmodel *m, int fi, viz_rect area, const g
         int bx = area.x + (b % g->per_row) * (bw + 2), by = area.y + (b / g->per_row) * (band_h + 1);
         int skip = count[b] > fit ? count[b] - fit : 0;
         if (skip > 0)
-            canvas_printf(c, bx, by, VIZ_ROLE_HEADING, 0, "block %d  \u22ee %d earlier step%s", b, skip,
-                          rmodel_plural(skip));
+            canvas_printf(c, bx, by, VIZ_ROLE_HEADING, 0,
+                          ngettext("block %d  \u22ee %d earlier step", "block %d  \u22ee %d earlier steps",
+                                   (unsigned long)skip),
+                          b, skip);
         else
-            canvas_printf(c, bx, by, VIZ_ROLE_HEADING, 0, "block %d", b);
+            canvas_printf(c, bx, by, VIZ_ROLE_HEADING, 0, _("block %d"), b);
         row[b] = -skip;
     }
     /* Replay the launch, drawing each block's line as its step is reached. */
@@ -586,10 +589,10 @@ static void draw_tree(canvas *c, const rmodel *m, int fi, viz_rect area, const g
         int y = area.y + bands * (band_h + 1) - 1;
         if (y < area.y + area.h - g->strip - g->legend) {
             if (nb == L->nblocks - 1)
-                canvas_printf(c, area.x, y, VIZ_ROLE_DIM, 0, "\u2026 block %d does the same with its own elements", nb);
+                canvas_printf(c, area.x, y, VIZ_ROLE_DIM, 0, _("\u2026 block %d does the same with its own elements"), nb);
             else
                 canvas_printf(c, area.x, y, VIZ_ROLE_DIM, 0,
-                              "\u2026 blocks %d\u2013%d do the same with their own elements", nb, L->nblocks - 1);
+                              _("\u2026 blocks %d\u2013%d do the same with their own elements"), nb, L->nblocks - 1);
             if (y + 1 > ymax) ymax = y + 1;
         }
     }
@@ -613,7 +616,7 @@ static void draw_grid(canvas *c, const rmodel *m, int fi, viz_rect area, const g
     marks k = {0};
     wstat *ws = calloc((size_t)nb * wpb + 1, sizeof *ws);
     if (!ws || state_init(&st, L, nb) != 0 || marks_init(&k, L->slots) != 0) {
-        canvas_text(c, area.x, area.y, "out of memory", VIZ_ROLE_WRONG, 0);
+        canvas_text(c, area.x, area.y, _("out of memory"), VIZ_ROLE_WRONG, 0);
         free(ws);
         state_free(&st);
         marks_free(&k);
@@ -629,7 +632,7 @@ static void draw_grid(canvas *c, const rmodel *m, int fi, viz_rect area, const g
     int per_block = 1 + g->rows_shown * (1 + g->lanes);
     for (int b = 0; b < nb; b++) {
         if (y + per_block > area.y + area.h - g->strip - g->legend) break;
-        canvas_printf(c, area.x, y, VIZ_ROLE_HEADING, 0, "block %d", b);
+        canvas_printf(c, area.x, y, VIZ_ROLE_HEADING, 0, _("block %d"), b);
         int bdiv = 0, bways = 0;
         for (int w = 0; w < wpb; w++) {
             if (ws[b * wpb + w].active > 0 && ws[b * wpb + w].active < ws[b * wpb + w].lanes) bdiv++;
@@ -637,11 +640,16 @@ static void draw_grid(canvas *c, const rmodel *m, int fi, viz_rect area, const g
         }
         char hb[160];
         int off;
+        char threads[48];
+        snprintf(threads, sizeof threads, ngettext("%d thread", "%d threads", (unsigned long)L->bd), L->bd);
         if (step_frame && f->kind == F_STEP)
-            off = snprintf(hb, sizeof hb, "  %d thread%s \u00b7 %d warp%s diverge%s", L->bd, rmodel_plural(L->bd),
-                           bdiv, rmodel_plural(bdiv), bdiv == 1 ? "s" : "");
+            /* TRANSLATORS: "  128 threads · 4 warps diverge" */
+            off = snprintf(hb, sizeof hb,
+                           ngettext("  %s \u00b7 %d warp diverges", "  %s \u00b7 %d warps diverge", (unsigned long)bdiv),
+                           threads, bdiv);
         else
-            off = snprintf(hb, sizeof hb, "  %d thread%s", L->bd, rmodel_plural(L->bd));
+            off = snprintf(hb, sizeof hb, "  %s", threads);
+        if (off < 0 || off >= (int)sizeof hb) off = (int)strlen(hb);
         /* Which warps show registers rather than shared memory. */
         int wps = (L->slots + WARP - 1) / WARP, nreg = 0, first_reg = -1;
         for (int w = 0; w < wps; w++)
@@ -650,15 +658,15 @@ static void draw_grid(canvas *c, const rmodel *m, int fi, viz_rect area, const g
                 nreg++;
             }
         if (nreg == 1)
-            snprintf(hb + off, sizeof hb - (size_t)off, " \u00b7 w%d shows registers", first_reg);
+            snprintf(hb + off, sizeof hb - (size_t)off, _(" \u00b7 w%d shows registers"), first_reg);
         else if (nreg > 1 && nreg == wps)
-            snprintf(hb + off, sizeof hb - (size_t)off, " \u00b7 registers, not shared memory");
+            snprintf(hb + off, sizeof hb - (size_t)off, "%s", _(" \u00b7 registers, not shared memory"));
         else if (nreg > 1)
-            snprintf(hb + off, sizeof hb - (size_t)off, " \u00b7 %d warps show registers", nreg);
+            snprintf(hb + off, sizeof hb - (size_t)off, _(" \u00b7 %d warps show registers"), nreg);
         int x = canvas_textn(c, area.x + 8 + (b >= 10) + (b >= 100), y, area.w - 10, hb, VIZ_ROLE_DIM, 0);
         int min_pass = rmodel_min_passes(m->t);
         if (step_frame && f->kind == F_STEP && bways > min_pass)
-            canvas_textn(c, x, y, area.x + area.w - x, " \u00b7 bank conflicts", VIZ_ROLE_CONFLICT, 0);
+            canvas_textn(c, x, y, area.x + area.w - x, _(" \u00b7 bank conflicts"), VIZ_ROLE_CONFLICT, 0);
         memset(k.dst, 0, (size_t)k.slots);
         memset(k.src, 0, (size_t)k.slots);
         memset(k.busy, 0, (size_t)k.slots);
@@ -669,10 +677,10 @@ static void draw_grid(canvas *c, const rmodel *m, int fi, viz_rect area, const g
     }
     if (nb < L->nblocks && y < area.y + area.h - g->strip - g->legend) {
         if (nb == L->nblocks - 1)
-            canvas_printf(c, area.x, y, VIZ_ROLE_DIM, 0, "\u2026 block %d does the same with its own elements", nb);
+            canvas_printf(c, area.x, y, VIZ_ROLE_DIM, 0, _("\u2026 block %d does the same with its own elements"), nb);
         else
             canvas_printf(c, area.x, y, VIZ_ROLE_DIM, 0,
-                          "\u2026 blocks %d\u2013%d do the same with their own elements", nb, L->nblocks - 1);
+                          _("\u2026 blocks %d\u2013%d do the same with their own elements"), nb, L->nblocks - 1);
         y++;
     }
     *y_end = y;
@@ -687,7 +695,7 @@ static void draw_input(canvas *c, const rmodel *m, viz_rect area, const geom *g0
     const lab_trace *t = m->t;
     int y = area.y;
     if (!t->input || t->n <= 0) {
-        canvas_text(c, area.x, y, "(the trace carries no input values)", VIZ_ROLE_DIM, 0);
+        canvas_text(c, area.x, y, _("(the trace carries no input values)"), VIZ_ROLE_DIM, 0);
         *y_end = y + 1;
         return;
     }
@@ -721,14 +729,14 @@ static void draw_input(canvas *c, const rmodel *m, viz_rect area, const geom *g0
         int xe = x0 + epr * g.cw + 2;
         if (xe < area.x + area.w) {
             char b[48];
-            if (blo < 0) snprintf(b, sizeof b, "not read");
-            else if (blo == bhi) snprintf(b, sizeof b, "\u2192 block %d", blo);
-            else snprintf(b, sizeof b, "\u2192 blocks %d\u2013%d", blo, bhi);
+            if (blo < 0) snprintf(b, sizeof b, "%s", _("not read"));
+            else if (blo == bhi) snprintf(b, sizeof b, _("\u2192 block %d"), blo);
+            else snprintf(b, sizeof b, _("\u2192 blocks %d\u2013%d"), blo, bhi);
             canvas_textn(c, xe, y, area.x + area.w - xe, b, blo >= 0 ? viz_block_role(blo) : VIZ_ROLE_DIM, 0);
         }
     }
     if (shown < rows) {
-        canvas_printf(c, area.x, y, VIZ_ROLE_DIM, 0, "\u2026 %d more rows (%lld elements in all)",
+        canvas_printf(c, area.x, y, VIZ_ROLE_DIM, 0, _("\u2026 %d more rows (%lld elements in all)"),
                       rows - shown, t->n);
         y++;
     }
@@ -751,11 +759,11 @@ static void draw_strip(canvas *c, const rmodel *m, int fi, viz_rect area, int y)
     int rf = last_result(m, fi);
     /* The block sums are launch 0's first results, one per block. */
     int sums = m->nl > 0 ? m->L[0].result : -1;
-    int x = canvas_text(c, area.x, y, "block sums ", VIZ_ROLE_HEADING, 0);
+    int x = canvas_text(c, area.x, y, _("block sums "), VIZ_ROLE_HEADING, 0);
     if (rf < 0 || sums < 0) {
         canvas_textn(c, x, y, xend - x,
-                     m->L[0].nblocks > 1 ? "\u2013 each block first reduces its own elements"
-                                         : "\u2013 the block first reduces its elements",
+                     m->L[0].nblocks > 1 ? _("\u2013 each block first reduces its own elements")
+                                         : _("\u2013 the block first reduces its elements"),
                      VIZ_ROLE_DIM, 0);
         return;
     }
@@ -787,27 +795,29 @@ static void draw_strip(canvas *c, const rmodel *m, int fi, viz_rect area, int y)
     char v[32];
     if (f->kind == F_FINAL) {
         rmodel_fmt(m, rmodel_answer(m), v, sizeof v);
-        x = canvas_printf(c, area.x, y + 1, VIZ_ROLE_HEADING, 0, "sum = %s", v);
+        x = canvas_printf(c, area.x, y + 1, VIZ_ROLE_HEADING, 0, _("sum = %s"), v);
         if (m->have_ref) {
             char rv[32];
             rmodel_fmt(m, m->ref, rv, sizeof rv);
             double rel = m->ref != 0 ? fabs(rmodel_answer(m) - m->ref) / fabs(m->ref) : fabs(rmodel_answer(m));
             int close = (m->t->dtype == LAB_FLOAT || m->t->dtype == LAB_DOUBLE) && rel < 1e-3;
-            x = canvas_printf(c, x, y + 1, VIZ_ROLE_TEXT, 0, "   CPU %s   ", rv);
-            if (rmodel_answer(m) == m->ref) canvas_text(c, x, y + 1, "\u2713 equal", VIZ_ROLE_OK, 0);
-            else if (close) canvas_printf(c, x, y + 1, VIZ_ROLE_WARN, 0, "\u2248 relative error %.1e", rel);
-            else canvas_text(c, x, y + 1, "\u2717 wrong", VIZ_ROLE_WRONG, 0);
+            x = canvas_printf(c, x, y + 1, VIZ_ROLE_TEXT, 0, _("   CPU %s   "), rv);
+            if (rmodel_answer(m) == m->ref) canvas_text(c, x, y + 1, _("\u2713 equal"), VIZ_ROLE_OK, 0);
+            else if (close) canvas_printf(c, x, y + 1, VIZ_ROLE_WARN, 0, _("\u2248 relative error %.1e"), rel);
+            else canvas_text(c, x, y + 1, _("\u2717 wrong"), VIZ_ROLE_WRONG, 0);
         }
     } else if (atomic) {
         viz_fmt_value(total, m->t->dtype, 16, v, sizeof v);
-        canvas_printf(c, area.x, y + 1, role, 0, "atomicAdd \u2192 total %s (%zu atomic%s on one address)", v,
-                      r->count, rmodel_plural((long long)r->count));
+        canvas_printf(c, area.x, y + 1, role, 0,
+                      ngettext("atomicAdd \u2192 total %s (%zu atomic on one address)",
+                               "atomicAdd \u2192 total %s (%zu atomics on one address)", (unsigned long)r->count),
+                      v, r->count);
     } else if (later && r->count > 1) {
-        canvas_printf(c, area.x, y + 1, role, 0, "written to partial[0..%zu] \u2192 %s", r->count - 1,
-                      r->launch + 1 < m->nl ? "the next launch adds them" : "the last block adds them");
+        canvas_printf(c, area.x, y + 1, role, 0, _("written to partial[0..%zu] \u2192 %s"), r->count - 1,
+                      r->launch + 1 < m->nl ? _("the next launch adds them") : _("the last block adds them"));
     } else {
         viz_fmt_value(total, m->t->dtype, 16, v, sizeof v);
-        canvas_printf(c, area.x, y + 1, role, 0, "written to global memory: the result, %s", v);
+        canvas_printf(c, area.x, y + 1, role, 0, _("written to global memory: the result, %s"), v);
     }
 }
 
@@ -820,19 +830,20 @@ static void draw_legend(canvas *c, viz_rect area, int y, int modes, int grid)
         const char *glyph, *text;
         int role;
     } items[] = {
-        {LANE_ARROWS, "\u25c4\u2500\u2518", " source \u2192 destination", VIZ_ROLE_ARROW},
-        {LANE_OFFSET, "+d", " source d cells on", VIZ_ROLE_ARROW},
-        {LANE_BELOW, "\u25b2", " source in the row below", VIZ_ROLE_ARROW},
-        {-1, "\u00b7", " not written yet", VIZ_ROLE_DIM},
-        {-2, "n/32", " busy lanes of the warp", VIZ_ROLE_IDLE},
+        {LANE_ARROWS, "\u25c4\u2500\u2518", N_(" source \u2192 destination"), VIZ_ROLE_ARROW},
+        {LANE_OFFSET, "+d", N_(" source d cells on"), VIZ_ROLE_ARROW},
+        {LANE_BELOW, "\u25b2", N_(" source in the row below"), VIZ_ROLE_ARROW},
+        {-1, "\u00b7", N_(" not written yet"), VIZ_ROLE_DIM},
+        {-2, "n/32", N_(" busy lanes of the warp"), VIZ_ROLE_IDLE},
     };
     for (size_t i = 0; i < sizeof items / sizeof items[0]; i++) {
         if (items[i].when > 0 && !(modes & items[i].when)) continue;
         if (items[i].when == -2 && !grid) continue;
-        int need = viz_text_width(items[i].glyph) + viz_text_width(items[i].text) + 3;
+        const char *text = _(items[i].text);
+        int need = viz_text_width(items[i].glyph) + viz_text_width(text) + 3;
         if (x + need > xend) break;
         x = canvas_text(c, x, y, items[i].glyph, items[i].role, 0);
-        x = canvas_text(c, x, y, items[i].text, VIZ_ROLE_DIM, 0);
+        x = canvas_text(c, x, y, text, VIZ_ROLE_DIM, 0);
         x += 3;
     }
 }
@@ -855,7 +866,7 @@ static void reduce_draw(const lab_trace *t, int frame, canvas *c, viz_rect area,
     if (area.w <= 0 || area.h <= 0) return;
     viz_rect old = canvas_set_clip(c, area);
     if (rmodel_build(&m, t) != 0) {
-        canvas_text(c, area.x, area.y, "out of memory while reading the trace", VIZ_ROLE_WRONG, 0);
+        canvas_text(c, area.x, area.y, _("out of memory while reading the trace"), VIZ_ROLE_WRONG, 0);
         canvas_set_clip(c, old);
         return;
     }
@@ -869,7 +880,7 @@ static void reduce_draw(const lab_trace *t, int frame, canvas *c, viz_rect area,
     int l = f->kind == F_INPUT ? 0 : f->launch;
     geom g;
     if (m.nl == 0) {
-        canvas_text(c, area.x, area.y, "the trace has no events", VIZ_ROLE_DIM, 0);
+        canvas_text(c, area.x, area.y, _("the trace has no events"), VIZ_ROLE_DIM, 0);
         goto out;
     }
     layout(&m, l, area.w, area.h, &g);

@@ -5,6 +5,7 @@
  * milliseconds they cost at once). When the area is narrow, the columns that
  * matter least go first: the variant, its time and whether it was right stay
  * to the end. */
+#include "viz/intl.h"
 #include "viz/render.h"
 #include "viz/term.h"
 
@@ -37,20 +38,22 @@ typedef struct col {
 } col;
 
 static const col cols[NCOLS] = {
-    [COL_VARIANT] = {"variant", 0, 0},
-    [COL_BACKEND] = {"on", 0, 6},
+    [COL_VARIANT] = {N_("variant"), 0, 0},
+    /* TRANSLATORS: the column of the backend a row ran on (gpu, sim, cpu) */
+    [COL_BACKEND] = {N_("on"), 0, 6},
     [COL_N] = {"n", 1, 9},
-    [COL_BLOCK] = {"block", 1, 8},
-    [COL_GRID] = {"grid", 1, 10},
+    [COL_BLOCK] = {N_("block"), 1, 8},
+    [COL_GRID] = {N_("grid"), 1, 10},
     [COL_MS] = {"ms", 1, 0},
-    [COL_MIN] = {"min", 1, 11},
-    [COL_MAX] = {"max", 1, 11},
+    [COL_MIN] = {N_("min"), 1, 11},
+    [COL_MAX] = {N_("max"), 1, 11},
     [COL_GBPS] = {"GB/s", 1, 5},
-    [COL_PEAK] = {"%peak", 1, 7},
-    [COL_SPEEDUP] = {"speedup", 1, 4},
-    [COL_RESULT] = {"result", 1, 3},
-    [COL_CHECK] = {"check", 0, 0},
-    [COL_NOTE] = {"note", 0, 12},
+    /* xgettext:no-c-format */
+    [COL_PEAK] = {N_("%peak"), 1, 7},
+    [COL_SPEEDUP] = {N_("speedup"), 1, 4},
+    [COL_RESULT] = {N_("result"), 1, 3},
+    [COL_CHECK] = {N_("check"), 0, 0},
+    [COL_NOTE] = {N_("note"), 0, 12},
 };
 
 #define DASH "\u2013"
@@ -118,13 +121,13 @@ static int cell_text(const lab_result *r, int c, char *b, size_t len)
     case COL_RESULT: snprintf(b, len, "%s", ran && r->result[0] ? r->result : DASH); break;
     case COL_CHECK:
         if (!ran) {
-            snprintf(b, len, "not run");
+            snprintf(b, len, "%s", _("not run"));
             role = VIZ_ROLE_DIM;
         } else if (r->correct == 1) {
-            snprintf(b, len, "\u2713 ok");
+            snprintf(b, len, "%s", _("\u2713 ok"));
             role = VIZ_ROLE_OK;
         } else if (r->correct == 0) {
-            snprintf(b, len, "\u2717 wrong");
+            snprintf(b, len, "%s", _("\u2717 wrong"));
             role = VIZ_ROLE_WRONG;
         } else {
             snprintf(b, len, DASH);
@@ -141,7 +144,7 @@ static void widths(const lab_result *rows, int nrows, int w[NCOLS])
 {
     char b[LAB_NOTE_MAX + 8];
     for (int c = 0; c < NCOLS; c++) {
-        w[c] = viz_text_width(cols[c].head);
+        w[c] = viz_text_width(_(cols[c].head));
         for (int i = 0; i < nrows; i++) {
             cell_text(&rows[i], c, b, sizeof b);
             int tw = viz_text_width(b);
@@ -216,9 +219,10 @@ int viz_table_draw(canvas *c, viz_rect area, const lab_result *rows, int nrows, 
     int x = area.x;
     for (int k = 0; k < NCOLS; k++) {
         if (!on[k]) continue;
-        int tw = viz_text_width(cols[k].head);
+        const char *head = _(cols[k].head);
+        int tw = viz_text_width(head);
         int cx = cols[k].right ? x + w[k] - tw : x;
-        canvas_text(c, cx, y, cols[k].head, VIZ_ROLE_HEADING, 0);
+        canvas_text(c, cx, y, head, VIZ_ROLE_HEADING, 0);
         x += w[k] + 2;
     }
     int used = 1;

@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "viz/intl.h"
+
 #define VIZ_RENDERERS(X) \
     X(viz_render_reduce) \
     X(viz_render_histogram) \
@@ -83,9 +85,9 @@ void viz_info_counter(viz_frame_info *info, const char *name, long long value, c
 {
     if (info->ncounters >= VIZ_MAX_COUNTERS) return;
     viz_counter *c = &info->counters[info->ncounters++];
-    c->name = name;
+    c->name = intl_tr(name); /* names and units are marked where they are written (po/update.sh) */
     c->value = value;
-    c->unit = unit;
+    c->unit = intl_tr(unit);
 }
 
 int viz_info_counters_text(const viz_frame_info *info, char *buf, size_t len)

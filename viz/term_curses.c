@@ -19,6 +19,8 @@
 #include <unistd.h>
 #include <wchar.h>
 
+#include "viz/intl.h"
+
 struct viz_term {
     SCREEN *scr;
     FILE *in;            /* the keyboard: stdin, or /dev/tty when stdin is a pipe */
@@ -47,11 +49,11 @@ viz_term *viz_term_open(int colour, char *err, size_t errlen)
 {
     viz_term *t = calloc(1, sizeof *t);
     if (!t) {
-        snprintf(err, errlen, "out of memory");
+        snprintf(err, errlen, "%s", _("out of memory"));
         return NULL;
     }
     if (!isatty(STDOUT_FILENO)) {
-        snprintf(err, errlen, "standard output is not a terminal");
+        snprintf(err, errlen, "%s", _("standard output is not a terminal"));
         free(t);
         return NULL;
     }
@@ -60,7 +62,7 @@ viz_term *viz_term_open(int colour, char *err, size_t errlen)
         /* Commands come from a pipe; keys can still come from the terminal. */
         t->in = fopen("/dev/tty", "r");
         if (!t->in) {
-            snprintf(err, errlen, "no terminal to read keys from");
+            snprintf(err, errlen, "%s", _("no terminal to read keys from"));
             free(t);
             return NULL;
         }
@@ -89,7 +91,7 @@ viz_term *viz_term_open(int colour, char *err, size_t errlen)
     if (!t->scr) {
         sigaction(SIGWINCH, &t->old_winch, NULL);
         sigaction(SIGTSTP, &t->old_tstp, NULL);
-        snprintf(err, errlen, "this terminal (TERM=%s) cannot be driven full-screen", term);
+        snprintf(err, errlen, _("this terminal (TERM=%s) cannot be driven full-screen"), term);
         if (t->own_in) fclose(t->in);
         if (t->old_locale) setlocale(LC_CTYPE, t->old_locale);
         free(t->old_locale);

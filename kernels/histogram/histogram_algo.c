@@ -2,6 +2,7 @@
  * limits, its images (the lecture's photo and flat image among them, or the
  * student's own file) and its check. */
 #include "kernels/family.h"
+#include "kernels/intl.h"
 #include "kernels/histogram/histogram.h"
 
 #include <limits.h>
@@ -17,31 +18,31 @@ int hist_cpu_seq(lab_job *job);
 
 static const lab_variant variants[] = {
     {.name = "global",
-     .summary = "every pixel is an atomicAdd on the global histogram, grid-stride loop (lecture)",
-     .idea = "contention: atomics on one address run one after another, so a flat image "
-             "serialises the whole GPU on one counter",
+     .summary = N_("every pixel is an atomicAdd on the global histogram, grid-stride loop (lecture)"),
+     .idea = N_("contention: atomics on one address run one after another, so a flat image "
+                "serialises the whole GPU on one counter"),
      .kind = LAB_ROW_KERNEL, .block_min = 32, .block_max = 1024, .block_default = 256,
      .trace_max_n = HIST_TRACE_MAX_PIXELS, LAB_KERNEL_FNS(hist_global)},
     {.name = "shared",
-     .summary = "a private histogram per block in shared memory, one atomic per bin per block (lecture)",
-     .idea = "privatisation: contend in fast shared memory, then merge 256 counters per block",
+     .summary = N_("a private histogram per block in shared memory, one atomic per bin per block (lecture)"),
+     .idea = N_("privatisation: contend in fast shared memory, then merge 256 counters per block"),
      .kind = LAB_ROW_KERNEL, .block_min = 32, .block_max = 1024, .block_default = 256,
      .trace_max_n = HIST_TRACE_MAX_PIXELS, LAB_KERNEL_FNS(hist_shared)},
     {.name = "fast",
-     .summary = "lane-private columns (lane L counts in bank L), 16-byte loads, persistent grid",
-     .idea = "give every lane its own counter in its own bank: no two lanes of a warp can "
-             "collide, so a flat image costs what a photo costs",
+     .summary = N_("lane-private columns (lane L counts in bank L), 16-byte loads, persistent grid"),
+     .idea = N_("give every lane its own counter in its own bank: no two lanes of a warp can "
+                "collide, so a flat image costs what a photo costs"),
      .kind = LAB_ROW_KERNEL, .block_min = 32, .block_max = 1024, .block_default = 1024,
      .trace_max_n = HIST_TRACE_MAX_PIXELS, LAB_KERNEL_FNS(hist_fast)},
-    {.name = "cub", .summary = "cub::DeviceHistogram::HistogramEven, 256 levels (library)",
-     .idea = "the library row: tuned per GPU by its authors", .kind = LAB_ROW_LIB,
+    {.name = "cub", .summary = N_("cub::DeviceHistogram::HistogramEven, 256 levels (library)"),
+     .idea = N_("the library row: tuned per GPU by its authors"), .kind = LAB_ROW_LIB,
      .gpu = hist_cub},
     {.name = "cpu-omp",
-     .summary = "OpenMP, a histogram per thread merged in a critical section (the speedup baseline)",
-     .idea = "the CPU baseline: thread-local histograms, as in the lecture", .kind = LAB_ROW_CPU,
+     .summary = N_("OpenMP, a histogram per thread merged in a critical section (the speedup baseline)"),
+     .idea = N_("the CPU baseline: thread-local histograms, as in the lecture"), .kind = LAB_ROW_CPU,
      .flags = LAB_OMP_BASELINE, .cpu = hist_cpu_omp},
-    {.name = "cpu-seq", .summary = "one CPU thread, a plain counting loop",
-     .idea = "the sequential baseline", .kind = LAB_ROW_CPU, .cpu = hist_cpu_seq},
+    {.name = "cpu-seq", .summary = N_("one CPU thread, a plain counting loop"),
+     .idea = N_("the sequential baseline"), .kind = LAB_ROW_CPU, .cpu = hist_cpu_seq},
 };
 
 static const char *const patterns[] = {"photo", "flat", "random", NULL};
@@ -180,7 +181,7 @@ static void release(lab_job *job)
 
 const lab_algo lab_algo_histogram = {
     .name = "histogram",
-    .summary = "256-bin brightness histogram of an 8K image: global atomics, shared memory, lane columns",
+    .summary = N_("256-bin brightness histogram of an 8K image: global atomics, shared memory, lane columns"),
     .lesson = "05-histogram",
     .variants = variants,
     .nvariants = LAB_COUNT(variants),

@@ -3,6 +3,7 @@
  * the check: total iterations, pixel by pixel against the CPU, and against
  * the lecture's printed totals at its two sizes. */
 #include "kernels/family.h"
+#include "kernels/intl.h"
 #include "kernels/mandelbrot/mandelbrot.h"
 
 #include <math.h>
@@ -21,32 +22,32 @@ int mandelbrot_cpu_seq(lab_job *job);
 
 static const lab_variant variants[] = {
     {.name = "gpu",
-     .summary = "one thread per pixel on a 2D grid of 16 x 16 blocks (lecture)",
-     .idea = "a 2D grid over an image: pixels cost 1 to 1000 iterations, and a warp runs as long "
-             "as its slowest pixel",
+     .summary = N_("one thread per pixel on a 2D grid of 16 x 16 blocks (lecture)"),
+     .idea = N_("a 2D grid over an image: pixels cost 1 to 1000 iterations, and a warp runs as long "
+                "as its slowest pixel"),
      .kind = LAB_ROW_KERNEL, .flags = LAB_BLOCK_2D,
      .block_min = 1, .block_max = 1024, .block_default = MANDEL_BX,
      .trace_max_n = TRACE_MAX_PIXELS, LAB_KERNEL_FNS(mandelbrot_2d)},
     {.name = "gpu-copy",
-     .summary = "the gpu kernel timed with the copy of the counts to the host (as the lecture times it)",
-     .idea = "what the lecture's GPU row measures: the kernel and the copy back; the copy of w*h "
-             "ints can cost more than the kernel",
+     .summary = N_("the gpu kernel timed with the copy of the counts to the host (as the lecture times it)"),
+     .idea = N_("what the lecture's GPU row measures: the kernel and the copy back; the copy of w*h "
+                "ints can cost more than the kernel"),
      .kind = LAB_ROW_KERNEL, .flags = LAB_BLOCK_2D,
      .block_min = 1, .block_max = 1024, .block_default = MANDEL_BX,
      .trace_max_n = 0, LAB_KERNEL_FNS(mandelbrot_2d_copy)},
     {.name = "gpu-nofma",
-     .summary = "the same kernel with __fmul_rn/__fadd_rn: no fused multiply-add",
-     .idea = "a fused multiply-add rounds once where the CPU rounds twice; forbid it and the "
-             "GPU's counts equal the CPU's",
+     .summary = N_("the same kernel with __fmul_rn/__fadd_rn: no fused multiply-add"),
+     .idea = N_("a fused multiply-add rounds once where the CPU rounds twice; forbid it and the "
+                "GPU's counts equal the CPU's"),
      .kind = LAB_ROW_KERNEL, .flags = LAB_BLOCK_2D,
      .block_min = 1, .block_max = 1024, .block_default = MANDEL_BX,
      .trace_max_n = TRACE_MAX_PIXELS, LAB_KERNEL_FNS(mandelbrot_2d_nofma)},
     {.name = "cpu-omp",
-     .summary = "OpenMP over rows, dynamic schedule (the lecture's Parallel.For; the baseline)",
-     .idea = "the CPU baseline", .kind = LAB_ROW_CPU, .flags = LAB_OMP_BASELINE,
+     .summary = N_("OpenMP over rows, dynamic schedule (the lecture's Parallel.For; the baseline)"),
+     .idea = N_("the CPU baseline"), .kind = LAB_ROW_CPU, .flags = LAB_OMP_BASELINE,
      .cpu = mandelbrot_cpu_omp},
-    {.name = "cpu-seq", .summary = "one CPU thread, row after row (the lecture's sequential run)",
-     .idea = "the sequential baseline", .kind = LAB_ROW_CPU, .cpu = mandelbrot_cpu_seq},
+    {.name = "cpu-seq", .summary = N_("one CPU thread, row after row (the lecture's sequential run)"),
+     .idea = N_("the sequential baseline"), .kind = LAB_ROW_CPU, .cpu = mandelbrot_cpu_seq},
 };
 
 static const char *const patterns[] = {"lecture", NULL};
@@ -236,7 +237,7 @@ static void release(lab_job *job)
 
 const lab_algo lab_algo_mandelbrot = {
     .name = "mandelbrot",
-    .summary = "iterations of the Mandelbrot set per pixel, at most 1000: CPU, OpenMP, a 2D grid",
+    .summary = N_("iterations of the Mandelbrot set per pixel, at most 1000: CPU, OpenMP, a 2D grid"),
     .lesson = "08-mandelbrot",
     .variants = variants,
     .nvariants = LAB_COUNT(variants),

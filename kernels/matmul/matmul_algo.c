@@ -2,6 +2,7 @@
  * its input (the article's "crazy numbers", or random ones), and the check of
  * every element against the double-precision reference. */
 #include "kernels/family.h"
+#include "kernels/intl.h"
 #include "kernels/matmul/matmul.h"
 
 #include <float.h>
@@ -27,67 +28,67 @@ int matmul_cpu_naive(lab_job *job);
 
 static const lab_variant variants[] = {
     {.name = "gpu-naive",
-     .summary = "one thread per element of C, threadIdx.x on the row as in the article",
-     .idea = "a warp's threads own 32 rows: every read of A jumps n floats (not coalesced), and "
-             "A and B are read n times each",
+     .summary = N_("one thread per element of C, threadIdx.x on the row as in the article"),
+     .idea = N_("a warp's threads own 32 rows: every read of A jumps n floats (not coalesced), and "
+                "A and B are read n times each"),
      .kind = LAB_ROW_KERNEL, .flags = LAB_BLOCK_2D,
      .block_min = 1, .block_max = 1024, .block_default = MATMUL_TILE,
      .trace_max_n = TRACE_MAX, LAB_KERNEL_FNS(matmul_naive)},
     {.name = "gpu-coalesced",
-     .summary = "the same loop with threadIdx.x on the column",
-     .idea = "coalescing: the same arithmetic, only the mapping of threads to data changes",
+     .summary = N_("the same loop with threadIdx.x on the column"),
+     .idea = N_("coalescing: the same arithmetic, only the mapping of threads to data changes"),
      .kind = LAB_ROW_KERNEL, .flags = LAB_BLOCK_2D,
      .block_min = 1, .block_max = 1024, .block_default = MATMUL_TILE,
      .trace_max_n = TRACE_MAX, LAB_KERNEL_FNS(matmul_coalesced)},
     {.name = "gpu-tiled",
-     .summary = "32 x 32 tiles of A and B in shared memory (article)",
-     .idea = "tiling: each value loaded into shared memory is used 32 times; barriers keep the "
-             "tile whole",
+     .summary = N_("32 x 32 tiles of A and B in shared memory (article)"),
+     .idea = N_("tiling: each value loaded into shared memory is used 32 times; barriers keep the "
+                "tile whole"),
      .kind = LAB_ROW_KERNEL, .flags = LAB_BLOCK_2D | LAB_FIXED_BLOCK,
      .block_min = 1024, .block_max = 1024, .block_default = MATMUL_TILE,
      .trace_max_n = TRACE_MAX, LAB_KERNEL_FNS(matmul_tiled)},
     {.name = "gpu-article",
-     .summary = "the article's matmul3 as written: sA[tx, ty], early return, double sum; n a "
-                "multiple of 32",
-     .idea = "bank conflicts: a warp's 32 lanes read sA[tx][kk], 32 floats apart, all in one "
-             "bank, so each read is served 32 times over",
+     .summary = N_("the article's matmul3 as written: sA[tx, ty], early return, double sum; n a "
+                   "multiple of 32"),
+     .idea = N_("bank conflicts: a warp's 32 lanes read sA[tx][kk], 32 floats apart, all in one "
+                "bank, so each read is served 32 times over"),
      .kind = LAB_ROW_KERNEL, .flags = LAB_BLOCK_2D | LAB_FIXED_BLOCK,
      .block_min = 1024, .block_max = 1024, .block_default = MATMUL_TILE,
      .trace_max_n = TRACE_MAX, LAB_KERNEL_FNS(matmul_article)},
     {.name = "gpu-1d",
-     .summary = "1D register blocking: 64 x 64 tiles of C, each thread 8 elements of a column",
-     .idea = "register reuse: one value of B in a register serves 8 multiply-adds, 9 shared "
-             "loads for 8 of them instead of 16",
+     .summary = N_("1D register blocking: 64 x 64 tiles of C, each thread 8 elements of a column"),
+     .idea = N_("register reuse: one value of B in a register serves 8 multiply-adds, 9 shared "
+                "loads for 8 of them instead of 16"),
      .kind = LAB_ROW_KERNEL, .flags = LAB_FIXED_BLOCK,
      .block_min = MATMUL_1D_THREADS, .block_max = MATMUL_1D_THREADS,
      .block_default = MATMUL_1D_THREADS, .trace_max_n = TRACE_MAX, LAB_KERNEL_FNS(matmul_1d)},
     {.name = "gpu-2d",
-     .summary = "2D register blocking: 128 x 128 tiles of C, each thread an 8 x 8 patch",
-     .idea = "an outer product in registers: 8 values of A and 8 of B give 64 multiply-adds",
+     .summary = N_("2D register blocking: 128 x 128 tiles of C, each thread an 8 x 8 patch"),
+     .idea = N_("an outer product in registers: 8 values of A and 8 of B give 64 multiply-adds"),
      .kind = LAB_ROW_KERNEL, .flags = LAB_FIXED_BLOCK,
      .block_min = MATMUL_2D_THREADS, .block_max = MATMUL_2D_THREADS,
      .block_default = MATMUL_2D_THREADS, .trace_max_n = TRACE_MAX, LAB_KERNEL_FNS(matmul_2d)},
     {.name = "gpu-vec",
-     .summary = "gpu-2d with 16-byte loads and stores; A's tile transposed in shared memory",
-     .idea = "vector accesses: four floats per load instruction, from global and shared memory",
+     .summary = N_("gpu-2d with 16-byte loads and stores; A's tile transposed in shared memory"),
+     .idea = N_("vector accesses: four floats per load instruction, from global and shared memory"),
      .kind = LAB_ROW_KERNEL, .flags = LAB_FIXED_BLOCK,
      .block_min = MATMUL_2D_THREADS, .block_max = MATMUL_2D_THREADS,
      .block_default = MATMUL_2D_THREADS, .trace_max_n = TRACE_MAX, LAB_KERNEL_FNS(matmul_vec)},
     {.name = "gpu-warp",
-     .summary = "warp tiling: each warp a 64 x 64 part of the block's 128 x 128, 8 x 16 per thread",
-     .idea = "a tile per warp between block and thread: a lane's registers serve four sub-tiles",
+     .summary = N_("warp tiling: each warp a 64 x 64 part of the block's 128 x 128, 8 x 16 per thread"),
+     .idea = N_("a tile per warp between block and thread: a lane's registers serve four sub-tiles"),
      .kind = LAB_ROW_KERNEL, .flags = LAB_FIXED_BLOCK,
      .block_min = MATMUL_WARP_THREADS, .block_max = MATMUL_WARP_THREADS,
      .block_default = MATMUL_WARP_THREADS, .trace_max_n = TRACE_MAX, LAB_KERNEL_FNS(matmul_warp)},
-    {.name = "cublas", .summary = "cublasSgemm (library)",
-     .idea = "the library row: register tiles, vector loads and tuning per GPU", .kind = LAB_ROW_LIB,
+    {.name = "cublas", .summary = N_("cublasSgemm (library)"),
+     .idea = N_("the library row: register tiles, vector loads and tuning per GPU"), .kind = LAB_ROW_LIB,
      .gpu = matmul_cublas},
     {.name = "cpu-omp",
-     .summary = "OpenMP over bands of rows, sums in double: the reference and the baseline",
-     .idea = "the CPU baseline, and the double-precision reference every row is checked against",
+     .summary = N_("OpenMP over bands of rows, sums in double: the reference and the baseline"),
+     .idea = N_("the CPU baseline, and the double-precision reference every row is checked against"),
      .kind = LAB_ROW_CPU, .flags = LAB_OMP_BASELINE, .cpu = matmul_cpu_omp},
-    {.name = "cpu-naive", .summary = "the article's triple loop on one core, sums in float",
-     .idea = "the sequential baseline: the column walk through B misses the cache",
+    {.name = "cpu-naive", .summary = N_("the article's triple loop on one core, sums in float"),
+     .idea = N_("the sequential baseline: the column walk through B misses the cache"),
      .kind = LAB_ROW_CPU, .cpu = matmul_cpu_naive},
 };
 
@@ -262,8 +263,8 @@ static double host_bytes(const lab_config *cfg)
 
 const lab_algo lab_algo_matmul = {
     .name = "matmul",
-    .summary = "C = A B, n x n floats: naive, coalesced, tiled and register-blocked kernels, "
-               "cuBLAS, CPU",
+    .summary = N_("C = A B, n x n floats: naive, coalesced, tiled and register-blocked kernels, "
+                  "cuBLAS, CPU"),
     .lesson = "09-matmul-tiling",
     .variants = variants,
     .nvariants = LAB_COUNT(variants),

@@ -1,6 +1,7 @@
 /* reduce_algo.c - the reduction family in the registry: its variants and
  * limits, its inputs (the lecture's data among them) and its checks. */
 #include "kernels/family.h"
+#include "kernels/intl.h"
 #include "kernels/reduce/reduce.h"
 
 #include <math.h>
@@ -21,55 +22,55 @@ int reduce_cpu_seq(lab_job *job);
 
 static const lab_variant variants[] = {
     {.name = "interleaved",
-     .summary = "interleaved addressing with %, block sums by atomicAdd (lecture)",
-     .idea = "divergence: while the stride is below 32, only every (2*stride)-th thread of each warp "
-             "works and the others are masked off",
+     .summary = N_("interleaved addressing with %, block sums by atomicAdd (lecture)"),
+     .idea = N_("divergence: while the stride is below 32, only every (2*stride)-th thread of each warp "
+                "works and the others are masked off"),
      .kind = LAB_ROW_KERNEL, .flags = LAB_POW2_BLOCK | LAB_FIXED_GRID,
      .block_min = 32, .block_max = 1024, .block_default = 256, .trace_max_n = 4096, .trace_block = 128,
      LAB_KERNEL_FNS(reduce_interleaved)},
     {.name = "sequential",
-     .summary = "sequential addressing, two elements per thread while loading (lecture)",
-     .idea = "contiguous active threads: warps are either all busy or skip the step as a whole "
-             "(no divergence until the stride drops below 32), and half as many blocks",
+     .summary = N_("sequential addressing, two elements per thread while loading (lecture)"),
+     .idea = N_("contiguous active threads: warps are either all busy or skip the step as a whole "
+                "(no divergence until the stride drops below 32), and half as many blocks"),
      .kind = LAB_ROW_KERNEL, .flags = LAB_POW2_BLOCK | LAB_FIXED_GRID,
      .block_min = 32, .block_max = 1024, .block_default = 256, .trace_max_n = 4096, .trace_block = 128,
      LAB_KERNEL_FNS(reduce_sequential)},
     {.name = "warp-shuffle",
-     .summary = "grid-stride loop, shared tree to 32, tile<32> shfl_down, two launches (article)",
-     .idea = "warp shuffles replace the last shared-memory steps; a second launch replaces atomics",
+     .summary = N_("grid-stride loop, shared tree to 32, tile<32> shfl_down, two launches (article)"),
+     .idea = N_("warp shuffles replace the last shared-memory steps; a second launch replaces atomics"),
      .kind = LAB_ROW_KERNEL, .flags = LAB_POW2_BLOCK,
      .block_min = 32, .block_max = 1024, .block_default = 128, .grid_default = 0, .trace_max_n = 4096,
      LAB_KERNEL_FNS(reduce_warp_shuffle)},
     {.name = "atomic-float",
-     .summary = "the same kernel, block sums by atomicAdd: compare the float result (article)",
-     .idea = "atomicAdd adds the 10240 block sums in arrival order: float rounding moves the last digits",
+     .summary = N_("the same kernel, block sums by atomicAdd: compare the float result (article)"),
+     .idea = N_("atomicAdd adds the 10240 block sums in arrival order: float rounding moves the last digits"),
      .kind = LAB_ROW_KERNEL, .flags = LAB_POW2_BLOCK,
      .block_min = 32, .block_max = 1024, .block_default = 128, .grid_default = 0, .trace_max_n = 4096,
      LAB_KERNEL_FNS(reduce_atomic_float)},
     {.name = "block-atomic",
-     .summary = "one element per thread, shared tree, one atomicAdd per block (the article's atomicAdd result)",
-     .idea = "many equal block sums added one by one into a float: the chain of roundings, not the "
-             "order, gives 123633392",
+     .summary = N_("one element per thread, shared tree, one atomicAdd per block (the article's atomicAdd result)"),
+     .idea = N_("many equal block sums added one by one into a float: the chain of roundings, not the "
+                "order, gives 123633392"),
      .kind = LAB_ROW_KERNEL, .flags = LAB_POW2_BLOCK | LAB_FIXED_GRID,
      .block_min = 32, .block_max = 1024, .block_default = 128, .trace_max_n = 4096,
      LAB_KERNEL_FNS(reduce_block_atomic)},
     {.name = "vector",
-     .summary = "16-byte loads, persistent grid, warp shuffles, one result per block",
-     .idea = "wide loads and several loads in flight per thread get close to the memory's limit",
+     .summary = N_("16-byte loads, persistent grid, warp shuffles, one result per block"),
+     .idea = N_("wide loads and several loads in flight per thread get close to the memory's limit"),
      .kind = LAB_ROW_KERNEL, .flags = LAB_POW2_BLOCK,
      .block_min = 32, .block_max = 1024, .block_default = 256, .trace_max_n = 4096,
      LAB_KERNEL_FNS(reduce_vector)},
-    {.name = "thrust", .summary = "thrust::reduce (library)",
-     .idea = "the library row: what a one-line call gets", .kind = LAB_ROW_LIB,
+    {.name = "thrust", .summary = N_("thrust::reduce (library)"),
+     .idea = N_("the library row: what a one-line call gets"), .kind = LAB_ROW_LIB,
      .gpu = reduce_thrust},
-    {.name = "cub", .summary = "cub::DeviceReduce::Sum (library)",
-     .idea = "the library row: tuned per GPU by its authors", .kind = LAB_ROW_LIB,
+    {.name = "cub", .summary = N_("cub::DeviceReduce::Sum (library)"),
+     .idea = N_("the library row: tuned per GPU by its authors"), .kind = LAB_ROW_LIB,
      .gpu = reduce_cub},
-    {.name = "cpu-omp", .summary = "OpenMP reduction on every CPU core (the speedup baseline)",
-     .idea = "the CPU baseline", .kind = LAB_ROW_CPU, .flags = LAB_OMP_BASELINE,
+    {.name = "cpu-omp", .summary = N_("OpenMP reduction on every CPU core (the speedup baseline)"),
+     .idea = N_("the CPU baseline"), .kind = LAB_ROW_CPU, .flags = LAB_OMP_BASELINE,
      .cpu = reduce_cpu_omp},
-    {.name = "cpu-seq", .summary = "one CPU thread, a plain loop",
-     .idea = "the sequential baseline", .kind = LAB_ROW_CPU, .cpu = reduce_cpu_seq},
+    {.name = "cpu-seq", .summary = N_("one CPU thread, a plain loop"),
+     .idea = N_("the sequential baseline"), .kind = LAB_ROW_CPU, .cpu = reduce_cpu_seq},
 };
 
 static const char *const patterns[] = {"lecture", "ones", "const", "random", NULL};
@@ -167,7 +168,7 @@ static void release(lab_job *job)
 
 const lab_algo lab_algo_reduce = {
     .name = "reduce",
-    .summary = "sum of n numbers: interleaved, sequential, warp shuffles, vector loads",
+    .summary = N_("sum of n numbers: interleaved, sequential, warp shuffles, vector loads"),
     .lesson = "04-reduction",
     .variants = variants,
     .nvariants = LAB_COUNT(variants),

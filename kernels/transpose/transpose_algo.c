@@ -2,6 +2,7 @@
  * limits, its input (the article's 100 x 100 matrix of 0, 1, 2, ...), and a
  * check of every element against the input itself. */
 #include "kernels/family.h"
+#include "kernels/intl.h"
 #include "kernels/transpose/transpose.h"
 
 #include <stdint.h>
@@ -23,41 +24,41 @@ int transpose_cpu_seq(lab_job *job);
 
 static const lab_variant variants[] = {
     {.name = "naive2d",
-     .summary = "in place: threads below the diagonal swap with their mirror, 2D grid (article)",
-     .idea = "a 2D grid maps threads onto a matrix; the y < x test leaves half of them idle",
+     .summary = N_("in place: threads below the diagonal swap with their mirror, 2D grid (article)"),
+     .idea = N_("a 2D grid maps threads onto a matrix; the y < x test leaves half of them idle"),
      .kind = LAB_ROW_KERNEL, .flags = LAB_BLOCK_2D,
      .block_min = 1, .block_max = 1024, .block_default = TRANSPOSE_NAIVE2D_BX,
      .trace_max_n = TRACE_MAX, LAB_KERNEL_FNS(transpose_naive2d)},
     {.name = "naive",
-     .summary = "out of place, one element per thread: rows read, columns written",
-     .idea = "coalescing: a warp reads 32 neighbours at once but writes 32 elements n apart",
+     .summary = N_("out of place, one element per thread: rows read, columns written"),
+     .idea = N_("coalescing: a warp reads 32 neighbours at once but writes 32 elements n apart"),
      .kind = LAB_ROW_KERNEL, .flags = LAB_BLOCK_2D,
      .block_min = 1, .block_max = 1024, .block_default = TRANSPOSE_NAIVE_BX,
      .trace_max_n = TRACE_MAX, LAB_KERNEL_FNS(transpose_naive)},
     {.name = "tiled",
-     .summary = "32 x 32 tiles through shared memory, padded to 33 columns",
-     .idea = "read a tile along rows, write it along rows; the padding column spreads a tile "
-             "column over all 32 banks",
+     .summary = N_("32 x 32 tiles through shared memory, padded to 33 columns"),
+     .idea = N_("read a tile along rows, write it along rows; the padding column spreads a tile "
+                "column over all 32 banks"),
      .kind = LAB_ROW_KERNEL, .flags = LAB_BLOCK_2D,
      .block_min = 32, .block_max = 1024, .block_default = TRANSPOSE_TILE,
      .trace_max_n = TRACE_MAX, LAB_KERNEL_FNS(transpose_tiled)},
     {.name = "tiled-nopad",
-     .summary = "the same tiles without the padding column",
-     .idea = "bank conflicts: a column of a 32-wide tile sits in one bank, 32 lanes queue for it",
+     .summary = N_("the same tiles without the padding column"),
+     .idea = N_("bank conflicts: a column of a 32-wide tile sits in one bank, 32 lanes queue for it"),
      .kind = LAB_ROW_KERNEL, .flags = LAB_BLOCK_2D,
      .block_min = 32, .block_max = 1024, .block_default = TRANSPOSE_TILE,
      .trace_max_n = TRACE_MAX, LAB_KERNEL_FNS(transpose_tiled_nopad)},
     {.name = "copy",
-     .summary = "no transpose: the matrix copied as it lies, 16 bytes an access (the ceiling)",
-     .idea = "the bandwidth ceiling: the same bytes as a transpose, every access coalesced",
+     .summary = N_("no transpose: the matrix copied as it lies, 16 bytes an access (the ceiling)"),
+     .idea = N_("the bandwidth ceiling: the same bytes as a transpose, every access coalesced"),
      .kind = LAB_ROW_KERNEL, .flags = 0,
      .block_min = 32, .block_max = 1024, .block_default = TRANSPOSE_COPY_BLOCK,
      .trace_max_n = TRACE_MAX, LAB_KERNEL_FNS(transpose_copy)},
-    {.name = "cpu-omp", .summary = "OpenMP over 32 x 32 tiles on every CPU core (the speedup baseline)",
-     .idea = "the CPU baseline", .kind = LAB_ROW_CPU, .flags = LAB_OMP_BASELINE,
+    {.name = "cpu-omp", .summary = N_("OpenMP over 32 x 32 tiles on every CPU core (the speedup baseline)"),
+     .idea = N_("the CPU baseline"), .kind = LAB_ROW_CPU, .flags = LAB_OMP_BASELINE,
      .cpu = transpose_cpu_omp},
-    {.name = "cpu-seq", .summary = "one CPU thread, two plain loops",
-     .idea = "the sequential baseline", .kind = LAB_ROW_CPU, .cpu = transpose_cpu_seq},
+    {.name = "cpu-seq", .summary = N_("one CPU thread, two plain loops"),
+     .idea = N_("the sequential baseline"), .kind = LAB_ROW_CPU, .cpu = transpose_cpu_seq},
 };
 
 static const char *const patterns[] = {"lecture", "random", NULL};
@@ -183,8 +184,8 @@ static double host_bytes(const lab_config *cfg)
 
 const lab_algo lab_algo_transpose = {
     .name = "transpose",
-    .summary = "n x n matrix transpose: in place below the diagonal, out of place, shared tiles, "
-               "and the plain copy it is measured against",
+    .summary = N_("n x n matrix transpose: in place below the diagonal, out of place, shared tiles, "
+                  "and the plain copy it is measured against"),
     .lesson = "07-transpose-coalescing",
     .variants = variants,
     .nvariants = LAB_COUNT(variants),
