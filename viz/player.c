@@ -156,6 +156,7 @@ static int draw_counters(canvas *c, viz_rect r, const viz_frame_info *info)
         const viz_counter *k = &info->counters[i];
         char item[96];
         if (k->value == VIZ_COUNTER_NONE) snprintf(item, sizeof item, "%s \u2013", k->name);
+        else if (k->value == VIZ_COUNTER_WORD) snprintf(item, sizeof item, "%s %s", k->name, k->unit ? k->unit : "");
         else snprintf(item, sizeof item, "%s %lld%s", k->name, k->value, k->unit ? k->unit : "");
         int w = viz_text_width(item), sep = x > 0 ? 3 : 0;
         if (x > 0 && x + sep + w > r.w) {

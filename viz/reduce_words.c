@@ -38,10 +38,15 @@ void reduce_describe(const rmodel *m, int fi, const fstats *s, viz_frame_info *i
         snprintf(blocks, sizeof blocks, ngettext("%d block", "%d blocks", (unsigned long)L->nblocks), L->nblocks);
         viz_info_title(info, "%s", _("input"));
         /* TRANSLATORS: "The input: 4096 int values in global memory; 16 blocks of 128 threads ..." */
-        viz_info_caption(info,
-                         _("The input: %s in global memory; %s of %d threads will each reduce a slice of it to "
-                           "one partial sum."),
-                         values, blocks, L->bd);
+        if (L->nblocks == 1)
+            viz_info_caption(info, _("The input: %s in global memory; one block of %d threads will reduce all of it "
+                                     "to one sum."),
+                             values, L->bd);
+        else
+            viz_info_caption(info,
+                             _("The input: %s in global memory; %s of %d threads will each reduce a slice of it to "
+                               "one partial sum."),
+                             values, blocks, L->bd);
         break;
     }
     case F_LOAD:
@@ -341,8 +346,16 @@ void reduce_describe(const rmodel *m, int fi, const fstats *s, viz_frame_info *i
     viz_info_counter(info, "active threads", s->active, NULL);
     viz_info_counter(info, "idle in active warps", s->idle_in_active, NULL);
     viz_info_counter(info, "divergent warps", s->divergent, NULL);
+    /* 8-byte sums: a warp's 32 of them are 256 bytes, two passes over the 32
+     * banks of 4 bytes however they lie; only more passes are a conflict */
     int min_pass = rmodel_min_passes(t);
-    viz_info_counter(info, "bank conflicts", s->ways > 0 ? s->ways : VIZ_COUNTER_NONE,
-                     min_pass > 1 && s->ways == min_pass ? N_("-way (the 8-byte minimum)") : N_("-way"));
+    if (s->ways <= 0)
+        viz_info_counter(info, "bank conflicts", VIZ_COUNTER_NONE, NULL);
+    else if (min_pass > 1 && s->ways <= min_pass)
+        viz_info_counter(info, "bank conflicts", VIZ_COUNTER_WORD, N_("none (8-byte sums: 2 passes, the least)"));
+    else if (min_pass > 1)
+        viz_info_counter(info, "bank conflicts", s->ways, N_(" passes (8-byte sums: 2 at the least)"));
+    else
+        viz_info_counter(info, "bank conflicts", s->ways, N_("-way"));
     viz_info_counter(info, "barriers passed", s->barriers, NULL);
 }

@@ -34,6 +34,7 @@ extern "C" {
 #define VIZ_TITLE_MAX 96
 #define VIZ_MAX_COUNTERS 8
 #define VIZ_COUNTER_NONE (-1LL) /* a counter that does not apply in this frame: "–" */
+#define VIZ_COUNTER_WORD (-2LL) /* the unit is the whole value: "bank conflicts none (...)" */
 
 typedef struct viz_counter {
     const char *name;   /* a string literal: "active threads" */

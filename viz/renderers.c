@@ -99,6 +99,9 @@ int viz_info_counters_text(const viz_frame_info *info, char *buf, size_t len)
         const viz_counter *c = &info->counters[i];
         if (c->value == VIZ_COUNTER_NONE)
             off += (size_t)snprintf(buf + off, len - off, "%s%s \u2013", i ? " \u00b7 " : "", c->name);
+        else if (c->value == VIZ_COUNTER_WORD)
+            off += (size_t)snprintf(buf + off, len - off, "%s%s %s", i ? " \u00b7 " : "", c->name,
+                                    c->unit ? c->unit : "");
         else
             off += (size_t)snprintf(buf + off, len - off, "%s%s %lld%s", i ? " \u00b7 " : "",
                                     c->name, c->value, c->unit ? c->unit : "");

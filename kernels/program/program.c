@@ -238,6 +238,10 @@ static int run_tool(char *const argv[], char *log, size_t loglen)
         close(pfd[1]);
         int nul = open("/dev/null", O_RDONLY);
         if (nul >= 0) dup2(nul, 0);
+        /* the compilers speak English whatever language gpulab speaks: their
+         * messages are parsed ("file:line: error:") before they are shown */
+        setenv("LC_ALL", "C", 1);
+        unsetenv("LANGUAGE");
         execvp(argv[0], argv);
         fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
         _exit(127);

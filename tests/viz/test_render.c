@@ -229,7 +229,8 @@ static void bank_conflicts(void **state)
         {4, lane_x2, lane_x2, 2},      /* stride 2: two words in each even bank */
         {4, lane_x32, lane_x32, 32},   /* stride 32: all lanes in bank 0 */
         {4, zero, zero, 1},            /* one word for all: a broadcast */
-        {8, lane, lane_plus32, 2},     /* 8-byte values: two passes per warp */
+        {8, lane, lane_plus32, -2},    /* 8-byte values: two passes per warp, no conflict (a word) */
+        {8, lane_x2, lane_x2, 4},      /* 8-byte values, stride 2: four passes */
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         one_step_trace(&t, cases[i].bytes, cases[i].dst, cases[i].src);
@@ -237,6 +238,12 @@ static void bank_conflicts(void **state)
         free(draw(&t, f, 200, 60, &info));
         assert_int_equal(counter(&info, "bank conflicts"), cases[i].ways);
         assert_int_equal(counter(&info, "active threads"), 32);
+        if (cases[i].bytes == 8) { /* said as what it is, not as "2-way" */
+            char text[512];
+            viz_info_counters_text(&info, text, sizeof text);
+            assert_non_null(strstr(text, cases[i].ways < 0 ? "bank conflicts none (8-byte sums: 2 passes"
+                                                          : "bank conflicts 4 passes (8-byte sums: 2 at the least)"));
+        }
     }
     one_step_trace(&t, 4, lane_x32, lane_x32);
     free(draw(&t, 2, 200, 60, &info));
