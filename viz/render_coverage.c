@@ -583,7 +583,7 @@ static void describe(const cmodel *m, const cstate *s, int frame, viz_frame_info
             viz_info_caption(info,
                              wr ? _("%s wrote %s: %lld of them wrote past the end of the data, into memory "
                                     "the array does not own.")
-                                : _("%s read %s: %lld of them wrote past the end of the data, into memory "
+                                : _("%s read %s: %lld of them read past the end of the data, from memory "
                                     "the array does not own."),
                              who, what, s->new_stray);
         else if (s->new_again > 0)
