@@ -408,16 +408,19 @@ extern "C" int sim_rec_site_where(uintptr_t site, char *file, size_t filelen, in
 extern "C" {
 void __tsan_init(void) { rs().instrumented = 1; }
 void __tsan_func_entry(void *pc) { (void)pc; }
-void __tsan_func_exit(void) {}
-void __tsan_vptr_update(void **vptr, void *value) { (void)vptr; (void)value; }
-void __tsan_vptr_read(void **vptr) { (void)vptr; }
-void __tsan_read_range(void *p, size_t n)
+/* The signatures are g++'s own declarations of these built-ins (a build
+ * with another sanitizer declares them too, and a different one is an
+ * error there). */
+void __tsan_func_exit(void *pc) { (void)pc; }
+void __tsan_vptr_update(void *vptr, void *value) { (void)vptr; (void)value; }
+void __tsan_vptr_read(void *vptr) { (void)vptr; }
+void __tsan_read_range(void *p, long n)
 {
-    if (__builtin_expect(sim_rec_on, 0)) record_range((uintptr_t)p, n, SIM_REC_LOAD, REC_RET);
+    if (__builtin_expect(sim_rec_on, 0)) record_range((uintptr_t)p, (size_t)n, SIM_REC_LOAD, REC_RET);
 }
-void __tsan_write_range(void *p, size_t n)
+void __tsan_write_range(void *p, long n)
 {
-    if (__builtin_expect(sim_rec_on, 0)) record_range((uintptr_t)p, n, SIM_REC_STORE, REC_RET);
+    if (__builtin_expect(sim_rec_on, 0)) record_range((uintptr_t)p, (size_t)n, SIM_REC_STORE, REC_RET);
 }
 }
 REC_ACCESS(__tsan_read1, 1, SIM_REC_LOAD)
