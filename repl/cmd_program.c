@@ -73,7 +73,7 @@ static enum cmd_status do_open(struct session *s, int argc, char **argv)
     s->prog = p;
     for (int i = 2; i < argc; i++) s->prog_defines[i - 2] = strdup(argv[i]);
     if (!s->json) {
-        out_printf(_("%s: %d kernel%s"), p->shown, p->nkernels, p->nkernels == 1 ? "" : "s");
+        out_printf(ngettext("%s: %d kernel", "%s: %d kernels", (unsigned long)p->nkernels), p->shown, p->nkernels);
         for (int i = 0; i < p->nkernels; i++) out_printf(_("%s %s (line %d)"), i ? "," : ":", p->kernels[i].name, p->kernels[i].line);
         out_printf("\n");
         if (p->nissues) {
@@ -109,7 +109,8 @@ static enum cmd_status do_edit(struct session *s, int argc, char **argv)
     snprintf(shown, sizeof shown, "%s", s->prog->shown);
     if (prog_open(s->prog, s->prog->path, msg, sizeof msg) != 0) return sess_error(s, -1, "%s", msg);
     snprintf(s->prog->shown, sizeof s->prog->shown, "%s", shown);
-    out_printf(_("reloaded %s: %d kernel%s\n"), shown, s->prog->nkernels, s->prog->nkernels == 1 ? "" : "s");
+    out_printf(ngettext("reloaded %s: %d kernel\n", "reloaded %s: %d kernels\n", (unsigned long)s->prog->nkernels), shown,
+               s->prog->nkernels);
     if (s->prog->nissues) {
         out_printf(_("it cannot run on the simulator:\n"));
         print_issues(s->prog);

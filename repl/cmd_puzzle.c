@@ -101,7 +101,9 @@ static void print_brief(const struct puzzle *p)
     out_printf(_("  launch: %s\n"), launch);
     out_printf(_("  limits:"));
     if (p->max_global_reads >= 0)
-        out_printf(_(" at most %d global read%s per thread;"), p->max_global_reads, p->max_global_reads == 1 ? "" : "s");
+        out_printf(ngettext(" at most %d global read per thread;", " at most %d global reads per thread;",
+                            (unsigned long)p->max_global_reads),
+                   p->max_global_reads);
     if (p->max_shared_bytes == 0) out_printf(_(" no shared memory"));
     else if (p->max_shared_bytes > 0) out_printf(_(" at most %d bytes of shared memory per block"), p->max_shared_bytes);
     out_printf("\n");

@@ -485,8 +485,10 @@ static int rehearse(struct session *s, const struct lesson *l, int large)
         out_table_shrink(t, 1, 12);
         out_table_print(t);
         out_table_free(t);
-        out_printf(_("total %.1f s for %d step%s (commands and output; the reading is yours)\n"), total, ran,
-                   ran == 1 ? "" : "s");
+        out_printf(ngettext("total %.1f s for %d step (commands and output; the reading is yours)\n",
+                            "total %.1f s for %d steps (commands and output; the reading is yours)\n",
+                            (unsigned long)ran),
+                   total, ran);
     }
     free(took);
     return 0;
