@@ -649,7 +649,15 @@ int prog_run(prog *p, const prog_options *o, prog_result *r)
         if (o->model && *o->model) setenv("GPULAB_MODEL", o->model, 1);
         struct rlimit rl = {0, 0};
         setrlimit(RLIMIT_CORE, &rl);
-        if (o->mem_limit > 0 && o->backend == PROG_SIM) {
+#if defined(__SANITIZE_ADDRESS__)
+        /* the sanitizer build (make asan) builds students' programs with
+         * AddressSanitizer too, whose shadow memory reserves terabytes of
+         * address space: no address-space limit there */
+        const int as_limit = 0;
+#else
+        const int as_limit = 1;
+#endif
+        if (as_limit && o->mem_limit > 0 && o->backend == PROG_SIM) {
             rl.rlim_cur = rl.rlim_max = (rlim_t)o->mem_limit;
             setrlimit(RLIMIT_AS, &rl);
         }
