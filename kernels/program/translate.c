@@ -824,7 +824,7 @@ int prog_translate(const char *src, size_t len, const char *path, const char *sh
     if (!x.oom) pass(&x);
     int rc = -1;
     if (!x.oom) {
-        qsort(x.ed, (size_t)x.ned, sizeof *x.ed, edit_cmp);
+        if (x.ned > 1) qsort(x.ed, (size_t)x.ned, sizeof *x.ed, edit_cmp); /* qsort of NULL is undefined, even of 0 */
         size_t cap = len + 256 + strlen(path) * 2 + (size_t)x.nreg * 200;
         for (int i = 0; i < x.ned; i++) cap += strlen(x.ed[i].text);
         char *o = malloc(cap + 1);
