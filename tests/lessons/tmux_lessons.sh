@@ -55,22 +55,28 @@ wait_for "gpulab" 10; check "prompt" $?
 T send-keys -t gl "lesson 1" Enter
 wait_for "First step (step 1 of 3)" 5; check "the first step shows" $?
 wait_for "> echo hello-from-step-one" 5; check "the first command is offered" $?
+# Poll a condition (a command) for up to $1 seconds: fixed sleeps fail on a
+# loaded machine.
+until_ok() {
+  local t=$1; shift
+  for _ in $(seq $((t * 10))); do "$@" && return 0; sleep 0.1; done
+  return 1
+}
 T send-keys -t gl Enter
 wait_line "hello-from-step-one" 5; check "Enter runs it" $?
 wait_for "> echo second-command" 5; check "the next command is offered" $?
 T send-keys -t gl C-e " edited" Enter
 wait_line "second-command edited" 5; check "an offered command can be edited" $?
-sleep 0.5; screen | grep -q "> next$"; check "then next is offered" $?
+offered_next() { screen | grep -q "> next$"; }
+until_ok 5 offered_next; check "then next is offered" $?
 T send-keys -t gl Enter
 wait_for "Second step (step 2 of 3)" 5; check "next shows step 2" $?
-sleep 0.3
-grep -q '^01-tiny 2 3 2 0$' "$PROG"; check "progress written after the step" $?
+until_ok 5 grep -q '^01-tiny 2 3 2 0$' "$PROG"; check "progress written after the step" $?
 T send-keys -t gl C-u "answer 41" Enter
 wait_for "not quite" 5; check "a wrong answer" $?
 T send-keys -t gl C-u "answer 42" Enter
 wait_for "right." 5; check "the right answer" $?
-sleep 0.3
-grep -q '^01-tiny 2 3 2 1$' "$PROG"; check "a right answer counted" $?
+until_ok 5 grep -q '^01-tiny 2 3 2 1$' "$PROG"; check "a right answer counted" $?
 T send-keys -t gl C-u "back" Enter
 wait_for "First step (step 1 of 3)" 5; check "back" $?
 T send-keys -t gl C-u "next" Enter; sleep 0.5
