@@ -387,26 +387,37 @@ int out_height(void)
     return h >= 5 && h <= 1000 ? h : 0;
 }
 
+/* Bytes of the well-formed UTF-8 character at s (RFC 3629: no overlong
+ * forms, no surrogates, nothing past U+10FFFF), 0 when it is not one. */
+static int utf8_char(const unsigned char *s)
+{
+    if (s[0] < 0x80) return 1;
+    int n = s[0] >= 0xC2 && s[0] <= 0xDF ? 2 : s[0] >= 0xE0 && s[0] <= 0xEF ? 3 : s[0] >= 0xF0 && s[0] <= 0xF4 ? 4 : 0;
+    if (!n) return 0;
+    unsigned lo = 0x80, hi = 0xBF;
+    if (s[0] == 0xE0) lo = 0xA0;
+    if (s[0] == 0xED) hi = 0x9F;
+    if (s[0] == 0xF0) lo = 0x90;
+    if (s[0] == 0xF4) hi = 0x8F;
+    if (s[1] < lo || s[1] > hi) return 0;
+    for (int i = 2; i < n; i++)
+        if ((s[i] & 0xC0) != 0x80) return 0;
+    return n;
+}
+
 /* The code point of the UTF-8 character at s (at most len bytes) in *cp and
  * its length; a byte that does not start a well-formed character counts as
  * one character of its own. */
 static int utf8_next_n(const char *s, size_t len, uint32_t *cp)
 {
     const unsigned char *u = (const unsigned char *)s;
-    int n = u[0] < 0x80 ? 1 : u[0] >= 0xC2 && u[0] <= 0xDF ? 2 : u[0] >= 0xE0 && u[0] <= 0xEF ? 3
-          : u[0] >= 0xF0 && u[0] <= 0xF4 ? 4 : 0;
-    if (n == 0 || (size_t)n > len) {
+    int n = utf8_char(u);
+    if (n <= 1 || (size_t)n > len) {
         *cp = u[0];
         return 1;
     }
-    uint32_t v = n == 1 ? u[0] : n == 2 ? u[0] & 0x1Fu : n == 3 ? u[0] & 0x0Fu : u[0] & 0x07u;
-    for (int i = 1; i < n; i++) {
-        if ((u[i] & 0xC0) != 0x80) {
-            *cp = u[0];
-            return 1;
-        }
-        v = v << 6 | (u[i] & 0x3Fu);
-    }
+    uint32_t v = u[0] & (0x7Fu >> n);
+    for (int i = 1; i < n; i++) v = v << 6 | (u[i] & 0x3Fu);
     *cp = v;
     return n;
 }
@@ -856,23 +867,6 @@ void out_json(struct json_t *obj)
     json_decref(obj);
 }
 
-/* Bytes of the well-formed UTF-8 character at s (RFC 3629: no overlong
- * forms, no surrogates, nothing past U+10FFFF), 0 when it is not one. */
-static int utf8_char(const unsigned char *s)
-{
-    if (s[0] < 0x80) return 1;
-    int n = s[0] >= 0xC2 && s[0] <= 0xDF ? 2 : s[0] >= 0xE0 && s[0] <= 0xEF ? 3 : s[0] >= 0xF0 && s[0] <= 0xF4 ? 4 : 0;
-    if (!n) return 0;
-    unsigned lo = 0x80, hi = 0xBF;
-    if (s[0] == 0xE0) lo = 0xA0;
-    if (s[0] == 0xED) hi = 0x9F;
-    if (s[0] == 0xF0) lo = 0x90;
-    if (s[0] == 0xF4) hi = 0x8F;
-    if (s[1] < lo || s[1] > hi) return 0;
-    for (int i = 2; i < n; i++)
-        if ((s[i] & 0xC0) != 0x80) return 0;
-    return n;
-}
 
 json_t *out_json_text(const char *s)
 {
