@@ -79,7 +79,14 @@ wait_for "right." 5; check "the right answer" $?
 until_ok 5 grep -q '^01-tiny 2 3 2 1$' "$PROG"; check "a right answer counted" $?
 T send-keys -t gl C-u "back" Enter
 wait_for "First step (step 1 of 3)" 5; check "back" $?
-T send-keys -t gl C-u "next" Enter; sleep 0.5
+# Wait until the step's first command is offered again: keys typed before
+# the prompt pre-fills its line would land in front of the offered text.
+last_line() { screen | grep -v '^ *$' | tail -1; }
+offered_first() { last_line | grep -q "> echo hello-from-step-one$"; }
+until_ok 5 offered_first; check "back offers the step's command again" $?
+T send-keys -t gl C-u "next" Enter
+at_step2() { screen | grep "(step . of 3)" | tail -1 | grep -q "step 2 of 3"; }
+until_ok 5 at_step2; check "next again" $?
 # Killed hard: the progress must still be there and whole.
 pid=$(T list-panes -t gl -F '#{pane_pid}')
 pkill -KILL -P "$pid" >/dev/null 2>&1
