@@ -12,6 +12,7 @@
 #                      gpulab's exit status is not 0; FAILS-SIM / FAILS-GPU: only there
 #   // SIM-ONLY        not run on the GPU
 # The builds are cached in the build tree, not in the user's cache.
+# GPULAB_TIMEOUT_SCALE (the sanitizer build: 4) multiplies the time limit.
 # Exit 77 (skipped) for gpu where there is no GPU.
 set -u
 gpulab=$1 prog=$2 backend=$3
@@ -23,6 +24,10 @@ if [ "$backend" = gpu ]; then
     grep -q "^// SIM-ONLY" "$prog" && exit 77
 fi
 pre=$(sed -n 's|^// RUN: ||p' "$prog" | tr '\n' ';')
+# The sanitizer build runs the simulator 3-4 times slower: the default time
+# limit of a student's program grows with it (a program's own RUN: line wins).
+scale=${GPULAB_TIMEOUT_SCALE:-1}
+[ "$scale" -gt 1 ] && pre="set time-limit $((30 * scale)); $pre"
 args=$(sed -n -e 's|^// ARGS: ||p' -e "s|^// ARGS-$up: ||p" "$prog" | head -1)
 defs=$(sed -n "s|^// OPEN-$up: ||p" "$prog" | head -1)
 out=$("$gpulab" --no-color -c "set backend $backend; ${pre} open $prog $defs; run $args" 2>&1)
