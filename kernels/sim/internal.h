@@ -1,13 +1,28 @@
-/* internal.h - the simulator's own state, shared by sim.cpp (fibers,
- * scheduler, barriers, warps, launches), shared.cpp (shared memory and race
- * check) and memory.cpp (the runtime's memory calls). Not for kernels. */
+/* internal.h - the simulator's own state, shared by fiber.cpp (fibers,
+ * stacks, switching), sync.cpp (barriers, warp collectives, the grid
+ * barrier), diag.cpp (messages and reports), launch.cpp (launches, traces,
+ * the C API), shared.cpp (shared memory and race check) and memory.cpp (the
+ * runtime's memory calls). Not for kernels. */
 #ifndef GPULAB_SIM_INTERNAL_H
 #define GPULAB_SIM_INTERNAL_H
 
 #include "kernels/sim/shim.h"
 
 #include <setjmp.h>
+#include <stddef.h>
 #include <stdint.h>
+
+#if defined(__SANITIZE_ADDRESS__)
+#  define SIM_ASAN 1
+#elif defined(__has_feature)
+#  if __has_feature(address_sanitizer)
+#    define SIM_ASAN 1
+#  endif
+#endif
+#if defined(SIM_ASAN)
+#  include <sanitizer/asan_interface.h>
+#  include <sanitizer/common_interface_defs.h>
+#endif
 
 /* The harness's trace recorder (kernels/lab.c). */
 extern "C" int lab_trace_append(lab_trace *t, const lab_event *ev, size_t n, char *err, size_t errlen);
@@ -152,6 +167,52 @@ extern sim_thread_info sim_host_thread;
 static inline int sim_in_fiber(void) { return sim_cur != &sim_host_thread; }
 static inline sim_fiber *sim_self(void) { return &sim_g.fibers[sim_cur->linear]; }
 
+/* ASan is told about every switch between stacks. */
+static inline void asan_start(void **fake_save, const void *bottom, size_t size)
+{
+#if defined(SIM_ASAN)
+    __sanitizer_start_switch_fiber(fake_save, bottom, size);
+#else
+    (void)fake_save; (void)bottom; (void)size;
+#endif
+}
+
+static inline void asan_finish(void *fake_save, const void **bottom_old, size_t *size_old)
+{
+#if defined(SIM_ASAN)
+    __sanitizer_finish_switch_fiber(fake_save, bottom_old, size_old);
+#else
+    (void)fake_save; (void)bottom_old; (void)size_old;
+#endif
+}
+
+/* fiber.cpp: switching. sim_jump leaves the running context for `to`
+ * (NULL: the launch's main context); sim_switch suspends self and runs `to`,
+ * returning when something switches back; sim_wait runs whoever is next
+ * after self stopped being runnable; sim_abort stops the launch from inside
+ * a fiber. */
+[[noreturn]] void sim_jump(void **fake_save, sim_fiber *to);
+void sim_switch(sim_fiber *self, sim_fiber *to);
+sim_fiber *sim_next_runnable(unsigned from);
+void sim_wait(sim_fiber *self);
+[[noreturn]] void sim_abort(void);
+/* the pool of fibers and stacks, and the SIGSEGV handler of a launch */
+size_t sim_stack_wanted(void);
+int sim_pool_grow(unsigned need);
+void sim_pool_release(void);
+void sim_segv_install(void);
+void sim_segv_remove(void);
+
+/* sync.cpp: __activemask completes once no live lane of warp w can run. */
+void sim_activemask_release(unsigned w);
+static inline void sim_activemask_poll(unsigned w)
+{
+    if (sim_g.warps[w].am) sim_activemask_release(w);
+}
+
+/* launch.cpp: record one trace event of fiber f. */
+void sim_emit(sim_fiber *f, int kind, int space, int a, int b, double v, double v2);
+
 /* Diagnostics: sim_diag() stores the message (the last one is kept for
  * sim_last_diagnostic and for the next sim_job_fail). sim_fail() also stops
  * the launch from inside the running fiber; it never returns. */
@@ -173,6 +234,13 @@ size_t sim_mem_in_use(void);
 int sim_mem_explain(const void *addr, int is_write, char *buf, size_t len);
 cudaError_t sim_cuda_malloc_named(void **p, size_t bytes, const char *what, const char *name, int line);
 cudaError_t sim_cuda_free_at(void *p, const char *what, int line);
+
+/* diag.cpp: reports of what cannot complete; a pending race is reported
+ * before msg. */
+void sim_diag_with_race(const char *msg);
+void sim_report_barrier(void);
+void sim_report_stuck(void);      /* nothing can run and not everything has ended */
+int sim_same_file(const char *a, const char *b);
 
 /* Names for messages. */
 const char *sim_basename(const char *path);

@@ -1,0 +1,297 @@
+/* fiber.cpp - the simulator's fibers and their stacks: the state every part
+ * shares, switching between fibers, the pool of fibers (made once with
+ * makecontext, reused by every block and launch), their stacks with a guard
+ * area below each, and the SIGSEGV handler that turns a hit guard area (a
+ * stack overflow) or a bad access of kernel code into a failed launch.
+ *
+ * A fiber is made once with makecontext and from then on switched with
+ * _setjmp/_longjmp, which save and restore a handful of registers and no
+ * signal mask, so a switch costs tens of nanoseconds. A fiber starts a new
+ * GPU thread by jumping back to the top of its loop (loop_jb), so a thread
+ * stopped half-way (a failed launch) leaves nothing behind. */
+
+/* _longjmp between stacks is the point; the fortified variant refuses jumps
+ * to another stack. */
+#undef _FORTIFY_SOURCE
+
+#include "kernels/sim/internal.h"
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+namespace gpulab_sim {
+
+sim_state sim_g;
+sim_thread_info sim_host_thread;
+sim_thread_info *sim_cur = &sim_host_thread;
+uint3 sim_block_idx;
+dim3 sim_block_dim, sim_grid_dim;
+unsigned long long sim_block_gen = 1;
+int sim_race_on;
+
+/* A guard area below each stack: a frame that overflows lands in it (up to
+ * 64 KiB past the end) instead of in the next fiber's stack. */
+static const size_t SIM_GUARD = 64 * 1024;
+
+
+/* ------------------------------------------------------------ switching */
+
+/* Leave the running context for fiber `to` (NULL: the launch's main
+ * context). The caller has saved where it stands, or does not need to. */
+[[noreturn]] void sim_jump(void **fake_save, sim_fiber *to)
+{
+    sim_g.stats.switches++;
+    if (!to) {
+        asan_start(fake_save, sim_g.main_bottom, sim_g.main_size);
+        _longjmp(sim_g.main_jb, 1);
+    }
+    asan_start(fake_save, to->stack, to->stack_size);
+    if (to->fresh) {
+        to->fresh = 0;
+        _longjmp(to->loop_jb, 1);
+    }
+    _longjmp(to->jb, 1);
+}
+
+/* Suspend self and run `to`; returns when something switches back. */
+void sim_switch(sim_fiber *self, sim_fiber *to)
+{
+    if (_setjmp(self->jb) == 0) sim_jump(&self->fake, to);
+    asan_finish(self->fake, nullptr, nullptr);
+    sim_cur = &self->info;
+}
+
+sim_fiber *sim_next_runnable(unsigned from)
+{
+    if (sim_g.nrun == 0) return nullptr;
+    unsigned n = sim_g.nthreads;
+    for (unsigned k = 1; k <= n; k++) {
+        unsigned i = from + k;
+        if (i >= n) i -= n;
+        if (sim_g.fibers[i].state == SIM_F_RUN) return &sim_g.fibers[i];
+    }
+    return nullptr;
+}
+
+/* self has stopped being runnable: run whoever is next. */
+void sim_wait(sim_fiber *self)
+{
+    sim_switch(self, sim_next_runnable(self->info.linear));
+}
+
+/* __activemask: once no live lane of the warp can run, the lanes waiting at
+ * the first such call (in lane order) get the set of lanes waiting there. */
+[[noreturn]] static void sim_thread_exit(sim_fiber *f)
+{
+    f->state = SIM_F_DONE;
+    sim_g.nrun--;
+    sim_g.ndone++;
+    sim_g.warps[f->info.warp].done |= 1u << f->info.lane;
+    sim_activemask_poll(f->info.warp);
+    sim_jump(&f->fake, sim_next_runnable(f->info.linear));
+}
+
+/* Stop the launch from inside a fiber: back to main, never to return. */
+[[noreturn]] void sim_abort(void)
+{
+    sim_g.aborted = 1;
+    sim_fiber *self = sim_self();
+    sim_jump(&self->fake, nullptr);
+}
+
+/* A fiber's whole life: made once, then it plays one GPU thread each time it
+ * is started at loop_jb. */
+static void sim_fiber_entry(int idx)
+{
+    sim_fiber *f = &sim_g.fibers[idx];
+    asan_finish(nullptr, &sim_g.main_bottom, &sim_g.main_size);
+    if (_setjmp(f->loop_jb) == 0) {
+        asan_start(&f->fake, sim_g.main_bottom, sim_g.main_size);
+        _longjmp(sim_g.create_jb, 1);
+    }
+    asan_finish(f->fake, nullptr, nullptr);
+    sim_cur = &f->info;
+    sim_g.body(sim_g.body_ctx);
+    sim_thread_exit(f);
+}
+
+static void sim_fiber_create(sim_fiber *f, int idx)
+{
+    ucontext_t uc;
+    getcontext(&uc);
+    uc.uc_stack.ss_sp = f->stack;
+    /* Cache colouring: page-aligned stacks would all start in the same cache
+     * set, and a block's fibers would evict each other on every switch. Each
+     * fiber starts a different number of cache lines below its top. */
+    uc.uc_stack.ss_size = f->stack_size - (size_t)(idx % 64) * 64;
+    uc.uc_link = nullptr;
+    makecontext(&uc, (void (*)(void))sim_fiber_entry, 1, idx);
+    if (_setjmp(sim_g.create_jb) == 0) {
+        asan_start(&sim_g.main_fake, f->stack, f->stack_size);
+        setcontext(&uc);
+        abort(); /* setcontext returns only on failure */
+    }
+    asan_finish(sim_g.main_fake, nullptr, nullptr);
+}
+
+static size_t sim_page(void)
+{
+    long p = sysconf(_SC_PAGESIZE);
+    return p > 0 ? (size_t)p : 4096;
+}
+
+size_t sim_stack_wanted(void)
+{
+    size_t s = sim_g.stack_req;
+    if (s == 0) {
+        s = SIM_STACK_DEFAULT;
+#if defined(SIM_ASAN)
+        s = 4 * SIM_STACK_DEFAULT; /* instrumented frames are larger */
+#endif
+        const char *env = getenv("GPULAB_SIM_STACK_KB");
+        if (env && atol(env) > 0) s = (size_t)atol(env) * 1024;
+        if (s < SIM_STACK_MIN) s = SIM_STACK_MIN;
+        if (s > SIM_STACK_MAX) s = SIM_STACK_MAX;
+    }
+    size_t pg = sim_page();
+    return (s + pg - 1) / pg * pg;
+}
+
+void sim_pool_release(void)
+{
+    for (unsigned c = 0; c < sim_g.nchunks; c++) munmap(sim_g.chunks[c].base, sim_g.chunks[c].bytes);
+    sim_g.nchunks = 0;
+    sim_g.nfibers = 0;
+}
+
+/* Make fibers up to `need`, 32 (a warp) per mapping. */
+int sim_pool_grow(unsigned need)
+{
+    unsigned long self = (unsigned long)pthread_self();
+    size_t stack = sim_stack_wanted();
+    if (sim_g.nfibers && (sim_g.pool_stack != stack || sim_g.owner != self)) sim_pool_release();
+    sim_g.pool_stack = stack;
+    sim_g.owner = self;
+    while (sim_g.nfibers < need) {
+        unsigned n = 32;
+        /* an odd number of pages per slot spreads the stacks over the cache
+         * sets that whole pages map to (see sim_fiber_create) */
+        size_t slot = SIM_GUARD + stack + sim_page();
+        char *mem = (char *)mmap(nullptr, slot * n, PROT_READ | PROT_WRITE,
+                                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+        if (mem == MAP_FAILED) return -1;
+        sim_g.chunks[sim_g.nchunks].base = mem;
+        sim_g.chunks[sim_g.nchunks].bytes = slot * n;
+        sim_g.nchunks++;
+        for (unsigned k = 0; k < n; k++) {
+            sim_fiber *f = &sim_g.fibers[sim_g.nfibers];
+            f->guard = mem + k * slot;
+            f->stack = f->guard + SIM_GUARD;
+            f->stack_size = slot - SIM_GUARD;
+            f->fake = nullptr;
+            mprotect(f->guard, SIM_GUARD, PROT_NONE);
+            sim_fiber_create(f, (int)sim_g.nfibers);
+            sim_g.nfibers++;
+        }
+    }
+    return 0;
+}
+
+/* --------------------------------------------------- stack overflow catch */
+
+static struct sigaction sim_old_segv;
+static stack_t sim_old_altstack;
+static char *sim_altstack;
+static const size_t SIM_ALTSTACK = 64 * 1024;
+
+static void sim_segv(int sig, siginfo_t *si, void *uctx)
+{
+    (void)sig;
+    (void)uctx;
+    char *a = (char *)si->si_addr;
+    if (sim_g.in_launch) {
+        for (unsigned i = 0; i < sim_g.nthreads && i < sim_g.nfibers; i++) {
+            sim_fiber *f = &sim_g.fibers[i];
+            if (a >= f->guard && a < f->stack) {
+                sim_g.overflow = (int)i;
+                sim_g.aborted = 1;
+                asan_start(nullptr, sim_g.main_bottom, sim_g.main_size);
+                _longjmp(sim_g.main_jb, 1);
+            }
+        }
+    }
+    if (sim_g.in_launch && sim_in_fiber()) {
+        /* a kernel touched memory it may not: the launch fails (as with
+         * cudaErrorIllegalAddress on a GPU) and the program goes on */
+        int is_write = 0;
+        void *pc = nullptr;
+#if defined(__x86_64__)
+        ucontext_t *uc = (ucontext_t *)uctx;
+        pc = (void *)uc->uc_mcontext.gregs[REG_RIP];
+        is_write = (uc->uc_mcontext.gregs[REG_ERR] & 2) != 0;
+#elif defined(__aarch64__)
+        pc = (void *)((ucontext_t *)uctx)->uc_mcontext.pc;
+#endif
+        char why[512], blk[64], thr[96];
+        if (!sim_mem_explain(a, is_write, why, sizeof why))
+            snprintf(why, sizeof why, "%s address %p, which is %s (cudaErrorIllegalAddress on a GPU)",
+                     is_write ? "writes" : "reads", (void *)a,
+                     (uintptr_t)a < 65536 ? "near NULL: a null pointer" : "not device memory");
+        sim_block_name(blk, sizeof blk);
+        sim_thread_name(thr, sizeof thr, sim_cur->linear);
+        snprintf(sim_g.diag, sizeof sim_g.diag, "%s: %s, %s %s", sim_g.kernel, blk, thr, why);
+        sim_g.diag_pending = 1;
+        sim_g.fail_code = cudaErrorIllegalAddress;
+        sim_g.fault_pc = pc;
+        sim_g.aborted = 1;
+        asan_start(nullptr, sim_g.main_bottom, sim_g.main_size);
+        _longjmp(sim_g.main_jb, 1);
+    }
+    /* not ours: let the previous handler (or the default) see it again */
+    sigaction(SIGSEGV, &sim_old_segv, nullptr);
+}
+
+void sim_segv_install(void)
+{
+    if (!sim_altstack) {
+        sim_altstack = (char *)mmap(nullptr, SIM_ALTSTACK, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+                                    -1, 0);
+        if (sim_altstack == MAP_FAILED) sim_altstack = nullptr;
+    }
+    stack_t ss;
+    memset(&ss, 0, sizeof ss);
+    ss.ss_sp = sim_altstack;
+    ss.ss_size = SIM_ALTSTACK;
+    sigaltstack(nullptr, &sim_old_altstack);
+    if (sim_altstack) sigaltstack(&ss, nullptr);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = sim_segv;
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGSEGV, &sa, &sim_old_segv);
+}
+
+void sim_segv_remove(void)
+{
+    sigaction(SIGSEGV, &sim_old_segv, nullptr);
+    if (sim_altstack) {
+        /* an altstack that was disabled before stays disabled */
+        if (sim_old_altstack.ss_flags & SS_DISABLE) {
+            stack_t off;
+            memset(&off, 0, sizeof off);
+            off.ss_flags = SS_DISABLE;
+            sigaltstack(&off, nullptr);
+        } else {
+            sigaltstack(&sim_old_altstack, nullptr);
+        }
+    }
+}
+
+} /* namespace gpulab_sim */

@@ -1,0 +1,318 @@
+/* sync.cpp - synchronisation on the simulator: block barriers
+ * (__syncthreads and its forms, this_thread_block().sync()), warp
+ * collectives (shuffles, votes, matches, reductions, __syncwarp,
+ * __activemask) with CUDA's mask and width rules, and the grid barrier of a
+ * cooperative launch (this_grid().sync()).
+ *
+ * The schedule is fixed. A fiber runs until it waits (barrier, warp
+ * collective) or ends; then the next runnable fiber in thread order runs,
+ * wrapping around. When a barrier or a collective releases its threads, the
+ * lowest released thread runs next. So a block runs warp by warp and lane by
+ * lane between two sync points, and two runs give the same results, float
+ * sums included, and the same trace. */
+#include "kernels/sim/internal.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+namespace gpulab_sim {
+
+void sim_activemask_release(unsigned w)
+{
+    sim_warp_state *ws = &sim_g.warps[w];
+    sim_fiber *base = &sim_g.fibers[w * 32];
+    unsigned live = ws->exists & ~ws->done;
+    for (unsigned l = 0; l < 32; l++)
+        if ((live >> l & 1) && base[l].state == SIM_F_RUN) return;
+    sim_fiber *f0 = base + __builtin_ctz(ws->am);
+    unsigned grp = 0;
+    for (unsigned l = 0; l < 32; l++)
+        if ((ws->am >> l & 1) && base[l].op_line == f0->op_line && sim_same_file(base[l].op_file, f0->op_file))
+            grp |= 1u << l;
+    for (unsigned l = 0; l < 32; l++) {
+        if (!(grp >> l & 1)) continue;
+        base[l].op_res = grp;
+        base[l].state = SIM_F_RUN;
+    }
+    ws->am &= ~grp;
+    ws->waiting &= ~grp;
+    sim_g.nrun += (unsigned)__builtin_popcount(grp);
+    sim_g.stats.collectives++;
+}
+
+/* ------------------------------------------------------------- barriers */
+
+void sim_stop_interrupted(void)
+{
+    if (!sim_in_fiber()) return; /* host code: the harness sees the flag itself */
+    char blk[64];
+    sim_block_name(blk, sizeof blk);
+    sim_fail("%s: interrupted in %s", sim_g.kernel, blk);
+}
+
+int sim_barrier(int kind, int pred, int line, const char *file)
+{
+    if (!sim_in_fiber()) return pred; /* host code: nobody to wait for */
+    if (lab_interrupted) sim_stop_interrupted();
+    sim_fiber *self = sim_self();
+    self->state = SIM_F_BAR;
+    self->bar_kind = kind;
+    self->bar_line = line;
+    self->bar_file = file;
+    if (sim_g.bar_arrived == 0) {
+        sim_g.bar_kind = kind;
+        sim_g.bar_line = line;
+        sim_g.bar_file = file;
+        sim_g.bar_mismatch = 0;
+        sim_g.bar_acc_count = 0;
+        sim_g.bar_acc_and = 1;
+        sim_g.bar_acc_or = 0;
+    } else if (kind != sim_g.bar_kind || line != sim_g.bar_line || !sim_same_file(file, sim_g.bar_file)) {
+        sim_g.bar_mismatch = 1;
+    }
+    sim_g.bar_acc_count += pred != 0;
+    sim_g.bar_acc_and &= pred != 0;
+    sim_g.bar_acc_or |= pred != 0;
+    sim_g.bar_arrived++;
+    sim_g.nrun--;
+    if (sim_g.bar_arrived == sim_g.nthreads) {
+        if (sim_g.bar_mismatch) {
+            sim_report_barrier();
+            sim_abort();
+        }
+        for (unsigned i = 0; i < sim_g.nthreads; i++) sim_g.fibers[i].state = SIM_F_RUN;
+        sim_g.nrun = sim_g.nthreads;
+        sim_g.bar_arrived = 0;
+        sim_g.bar_res_count = sim_g.bar_acc_count;
+        sim_g.bar_res_and = sim_g.bar_acc_and;
+        sim_g.bar_res_or = sim_g.bar_acc_or;
+        sim_g.stats.barriers++;
+        sim_rec_barrier();
+        if (sim_g.race.pending) {
+            sim_race_report(line, file, 0);
+            sim_abort();
+        }
+        if (sim_g.un_pending) {
+            sim_uninit_report();
+            sim_abort();
+        }
+        sim_race_epoch();
+        sim_g.epoch_line = line;
+        sim_g.epoch_file = file;
+        if (self->info.linear != 0) sim_switch(self, &sim_g.fibers[0]);
+    } else {
+        sim_activemask_poll(self->info.warp);
+        sim_wait(self);
+    }
+    int r = kind == SIM_BAR_COUNT ? sim_g.bar_res_count
+          : kind == SIM_BAR_AND   ? sim_g.bar_res_and
+          : kind == SIM_BAR_OR    ? sim_g.bar_res_or
+                                  : pred;
+    /* the GPU recorder (kern.h) wraps __syncthreads() only */
+    if (kind == SIM_BAR_SYNC) {
+        if (sim_g.trace) sim_emit(self, LAB_EV_BARRIER, LAB_SP_SHARED, line, 0, 0, 0);
+        self->epoch++;
+    }
+    return r;
+}
+
+/* ----------------------------------------------------- warp collectives */
+
+static bool sim_op_is_shfl(int op) { return op <= SIM_W_SHFL_XOR; }
+
+/* Every lane in need has arrived (with the same call site and mask): give
+ * each its result and make them runnable. */
+static void sim_warp_complete(unsigned w, unsigned need)
+{
+    sim_warp_state *ws = &sim_g.warps[w];
+    sim_fiber *base = &sim_g.fibers[w * 32];
+    int op = base[__builtin_ctz(need)].op;
+    unsigned vote = 0;
+    for (unsigned l = 0; l < 32; l++)
+        if ((need >> l & 1) && base[l].op_val) vote |= 1u << l;
+    unsigned long long acc = 0;
+    if (op >= SIM_W_RED_ADD) {
+        bool first = true;
+        for (unsigned l = 0; l < 32; l++) {
+            if (!(need >> l & 1)) continue;
+            unsigned v = (unsigned)base[l].op_val;
+            unsigned a = (unsigned)acc;
+            switch (op) {
+            case SIM_W_RED_ADD: a = first ? v : a + v; break;
+            case SIM_W_RED_MIN_S: a = first || (int)v < (int)a ? v : a; break;
+            case SIM_W_RED_MAX_S: a = first || (int)v > (int)a ? v : a; break;
+            case SIM_W_RED_MIN_U: a = first || v < a ? v : a; break;
+            case SIM_W_RED_MAX_U: a = first || v > a ? v : a; break;
+            case SIM_W_RED_AND: a = first ? v : a & v; break;
+            case SIM_W_RED_OR: a = first ? v : a | v; break;
+            default: a = first ? v : a ^ v; break;
+            }
+            acc = a;
+            first = false;
+        }
+    }
+    bool all_equal = true;
+    for (unsigned l = 0; l < 32; l++)
+        if ((need >> l & 1) && base[l].op_val != base[__builtin_ctz(need)].op_val) all_equal = false;
+    ws->stamp++;
+    for (unsigned l = 0; l < 32; l++) {
+        if (!(need >> l & 1)) continue;
+        sim_fiber *f = base + l;
+        f->op_pred = 0;
+        switch (op) {
+        case SIM_W_SHFL_IDX:
+        case SIM_W_SHFL_UP:
+        case SIM_W_SHFL_DOWN:
+        case SIM_W_SHFL_XOR: {
+            /* PTX shfl.sync: the width splits the warp into segments; a
+             * source outside the caller's segment (or its valid range)
+             * returns the caller's own value */
+            long long seg = (32 - f->op_width) & 31;
+            long long lo = l & seg, hi = lo | (31 & ~seg), src;
+            bool ok;
+            if (op == SIM_W_SHFL_IDX) {
+                src = lo | ((long long)f->op_arg & 31 & ~seg);
+                ok = true;
+            } else if (op == SIM_W_SHFL_UP) {
+                src = (long long)l - (long long)f->op_arg;
+                ok = src >= lo;
+            } else if (op == SIM_W_SHFL_DOWN) {
+                src = (long long)l + (long long)f->op_arg;
+                ok = src <= hi;
+            } else {
+                src = (long long)(l ^ f->op_arg);
+                ok = src <= hi;
+            }
+            /* a source lane of the warp that the mask leaves out: undefined
+             * on the GPU, so it stops the launch (a lane that does not exist,
+             * past the end of the block, gives the caller's own value) */
+            if (ok && src >= 0 && src <= 31 && !(need >> src & 1) && (ws->exists >> src & 1)) {
+                char blk[64], where[96];
+                sim_block_name(blk, sizeof blk);
+                sim_where(where, sizeof where, f->op_line, f->op_file);
+                sim_fail("%s: %s, warp %u: lane %u reads lane %lld with %s (%s), but the mask 0x%08x leaves lane "
+                         "%lld out: what it gets is undefined in CUDA; the mask must name every lane that is read",
+                         sim_g.kernel, blk, w, l, src, f->op_name, where, f->op_mask, src);
+            }
+            if (!ok || src < 0 || src > 31 || !(need >> src & 1)) src = l;
+            f->op_res = base[src].op_val;
+            break;
+        }
+        case SIM_W_BALLOT: f->op_res = vote; break;
+        case SIM_W_ANY: f->op_res = vote != 0; break;
+        case SIM_W_ALL: f->op_res = vote == need; break;
+        case SIM_W_MATCH_ANY: {
+            unsigned m = 0;
+            for (unsigned k = 0; k < 32; k++)
+                if ((need >> k & 1) && base[k].op_val == f->op_val) m |= 1u << k;
+            f->op_res = m;
+            break;
+        }
+        case SIM_W_MATCH_ALL:
+            f->op_res = all_equal ? need : 0;
+            f->op_pred = all_equal;
+            break;
+        case SIM_W_SYNC: f->op_res = 0; break;
+        default: f->op_res = acc; break;
+        }
+        f->state = SIM_F_RUN;
+        f->wsync = ws->stamp;
+    }
+    ws->waiting &= ~need;
+    sim_g.nrun += (unsigned)__builtin_popcount(need);
+    sim_g.stats.collectives++;
+}
+
+unsigned long long sim_warp(int op, unsigned mask, unsigned long long value, int arg, int width, int line,
+                            const char *file, const char *name, int *pred)
+{
+    if (!sim_in_fiber()) {
+        /* host code: a warp of one */
+        if (pred) *pred = 1;
+        if (op == SIM_W_ACTIVEMASK) return 1;
+        return op <= SIM_W_SHFL_XOR || op == SIM_W_MATCH_ALL || op >= SIM_W_RED_ADD ? value : value != 0;
+    }
+    sim_fiber *self = sim_self();
+    unsigned lane = self->info.lane, bit = 1u << lane, w = self->info.warp;
+    sim_warp_state *ws = &sim_g.warps[w];
+    if (!(mask & bit)) {
+        char blk[64], thr[96], where[96];
+        sim_block_name(blk, sizeof blk);
+        sim_thread_name(thr, sizeof thr, self->info.linear);
+        sim_where(where, sizeof where, line, file);
+        sim_fail("%s: %s, %s (warp %u, lane %u) calls %s (%s) with mask 0x%08x, which leaves out its own lane: "
+                 "the mask names the lanes that take part, the caller among them",
+                 sim_g.kernel, blk, thr, w, lane, name, where, mask);
+    }
+    if (sim_op_is_shfl(op) && (width < 1 || width > 32 || (width & (width - 1)))) {
+        char blk[64], thr[96], where[96];
+        sim_block_name(blk, sizeof blk);
+        sim_thread_name(thr, sizeof thr, self->info.linear);
+        sim_where(where, sizeof where, line, file);
+        sim_fail("%s: %s, %s calls %s (%s) with width %d: the width must be a power of two from 1 to 32",
+                 sim_g.kernel, blk, thr, name, where, width);
+    }
+    if (op == SIM_W_ACTIVEMASK) {
+        self->op = op;
+        self->op_line = line;
+        self->op_file = file;
+        self->op_name = name;
+        self->op_mask = mask;
+        self->state = SIM_F_WARP;
+        sim_g.nrun--;
+        ws->waiting |= bit;
+        ws->am |= bit;
+        sim_activemask_poll(w);
+        if (self->state != SIM_F_RUN) sim_wait(self);
+        return self->op_res;
+    }
+    self->op = op;
+    self->op_line = line;
+    self->op_file = file;
+    self->op_name = name;
+    self->op_mask = mask;
+    self->op_arg = (unsigned)arg;
+    self->op_width = width;
+    self->op_val = value;
+    self->state = SIM_F_WARP;
+    sim_g.nrun--;
+    ws->waiting |= bit;
+    unsigned need = mask & ws->exists;
+    bool ready = (need & ~ws->waiting) == 0;
+    if (ready) {
+        sim_fiber *base = &sim_g.fibers[w * 32];
+        for (unsigned k = 0; k < 32 && ready; k++) {
+            if (!(need >> k & 1)) continue;
+            sim_fiber *g = base + k;
+            ready = g->op == op && g->op_line == line && sim_same_file(g->op_file, file) && g->op_mask == mask;
+        }
+    }
+    if (ready) {
+        sim_warp_complete(w, need);
+        unsigned first = (unsigned)__builtin_ctz(need);
+        if (first != lane) sim_switch(self, &sim_g.fibers[w * 32 + first]);
+    } else {
+        sim_activemask_poll(w);
+        sim_wait(self);
+    }
+    if (pred) *pred = self->op_pred;
+    return self->op_res;
+}
+
+long long sim_clock64(void) { return ++sim_g.clock; }
+
+void sim_trap(int line, const char *file)
+{
+    char blk[64], thr[96], where[96];
+    if (!sim_in_fiber()) {
+        fprintf(stderr, "gpulab simulator: __trap() outside a kernel\n");
+        abort();
+    }
+    sim_block_name(blk, sizeof blk);
+    sim_thread_name(thr, sizeof thr, sim_cur->linear);
+    sim_where(where, sizeof where, line, file);
+    sim_fail("%s: %s, %s called __trap() at %s: the kernel stopped itself", sim_g.kernel, blk, thr, where);
+}
+} /* namespace gpulab_sim */
