@@ -187,6 +187,10 @@ static const char *kernel_name(const void *func, const char *name)
 
 cudaError_t sim_prog_sticky(void) { return sim_sticky_error(); }
 
+int sim_coop_next;
+static const occ_model *model(void);
+static int occ_blocks(int block, size_t smem);
+
 cudaError_t sim_prog_launch(const void *func, const char *name0, const char *file, int line, const sim_cfg &cfg,
                             void (*body)(void *), void *ctx)
 {
@@ -202,7 +206,18 @@ cudaError_t sim_prog_launch(const void *func, const char *name0, const char *fil
     prog_job.err[0] = 0;
     sim_g.race.pc1 = sim_g.race.pc2 = nullptr;
     double t0 = now_s();
-    int rc = sim_launch_fn(&prog_job, name, file, line, cfg.grid, cfg.block, cfg.smem, body, ctx, func);
+    const int coop = sim_coop_next;
+    sim_coop_next = 0;
+    int rc;
+    if (coop) {
+        /* the blocks of this shape the modelled GPU holds at once */
+        unsigned long long nt = (unsigned long long)cfg.block.x * cfg.block.y * cfg.block.z;
+        int per_sm = nt <= 1024 ? occ_blocks((int)nt, cfg.smem) : 0;
+        rc = sim_launch_coop_fn(&prog_job, name, file, line, cfg.grid, cfg.block, cfg.smem, body, ctx, func,
+                                (unsigned long long)per_sm * (unsigned long long)model()->sms);
+    } else {
+        rc = sim_launch_fn(&prog_job, name, file, line, cfg.grid, cfg.block, cfg.smem, body, ctx, func);
+    }
     double ms = (now_s() - t0) * 1e3;
     rec("launch\t%s\t%d\t%u,%u,%u\t%u,%u,%u\t%zu\t%.6f\t%d\n", name, line, cfg.grid.x, cfg.grid.y, cfg.grid.z,
         cfg.block.x, cfg.block.y, cfg.block.z, cfg.smem, ms, rc != 0);
@@ -467,7 +482,7 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp *p, int device)
     p->concurrentKernels = 1;
     p->unifiedAddressing = 1;
     p->managedMemory = 1;
-    p->cooperativeLaunch = 0; /* this_grid().sync() is not simulated */
+    p->cooperativeLaunch = 1;
     p->canMapHostMemory = 1;
     return cudaSuccess;
 }
@@ -500,7 +515,7 @@ cudaError_t cudaDeviceGetAttribute(int *v, cudaDeviceAttr a, int device)
     case cudaDevAttrMaxSharedMemoryPerMultiprocessor: *v = (int)p.sharedMemPerMultiprocessor; break;
     case cudaDevAttrMaxRegistersPerMultiprocessor: *v = p.regsPerMultiprocessor; break;
     case cudaDevAttrManagedMemory: *v = 1; break;
-    case cudaDevAttrCooperativeLaunch: *v = 0; break;
+    case cudaDevAttrCooperativeLaunch: *v = 1; break;
     case cudaDevAttrMaxSharedMemoryPerBlockOptin: *v = (int)p.sharedMemPerBlockOptin; break;
     case cudaDevAttrMaxBlocksPerMultiprocessor: *v = p.maxBlocksPerMultiProcessor; break;
     default: *v = 0; break; /* clock rates and the like: not modelled */

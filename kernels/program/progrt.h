@@ -170,6 +170,14 @@ int sim_kreg_add(const void *f, void (*call)(const void *, void **), const char 
 const char *sim_kreg_name(const void *f);
 void (*sim_kreg_find(const void *f))(const void *, void **);
 
+/* cudaLaunchCooperativeKernel: the next launch is cooperative (read and
+ * cleared by sim_prog_launch); the scope clears it however the launch ends. */
+extern int sim_coop_next;
+struct sim_coop_scope {
+    sim_coop_scope() { sim_coop_next = 1; }
+    ~sim_coop_scope() { sim_coop_next = 0; }
+};
+
 /* cudaLaunchKernel(kernel, grid, block, args, smem, stream) */
 template <class... P, size_t... I>
 static inline void sim_call_args(void (*f)(P...), void **args, std::index_sequence<I...>)
@@ -438,6 +446,7 @@ public:
     void sync(int line = __builtin_LINE(), const char *file = __builtin_FILE()) const
     {
         if (!n_) { thread_block().sync(line, file); return; }
+        if (n_ > 32) { ::gpulab_sim::sim_tile_barrier(n_, line, file); return; }
         unsigned lane = ::gpulab_sim::sim_cur->lane;
         unsigned m = n_ >= 32 ? 0xffffffffu : (((1u << n_) - 1u) << (lane & ~(n_ - 1)));
         (void)::gpulab_sim::sim_warp(::gpulab_sim::SIM_W_SYNC, m, 0, 0, 32, line, file, "thread_group::sync", nullptr);
@@ -550,15 +559,24 @@ static inline typename ::gpulab_sim::sim_value<T>::type reduce(const coalesced_g
     return acc;
 }
 
-/* this_grid().sync() needs every block resident at once; the simulator runs
- * blocks one after another, so it stops the launch and says so. */
+/* The grid of a cooperative launch (cudaLaunchCooperativeKernel), whose
+ * blocks are all alive at once: sync() waits for every thread of the grid.
+ * In any other launch it is not valid, and sync() stops the kernel, as the
+ * CUDA headers do (__trap). */
 class grid_group {
 public:
     void sync(int line = __builtin_LINE(), const char *file = __builtin_FILE()) const
     {
-        ::gpulab_sim::sim_unsupported(line, file, "this_grid().sync() (a grid-wide barrier) is not simulated: "
-                                                  "the simulator runs one block at a time");
+        ::gpulab_sim::sim_grid_sync(line, file);
     }
+    static unsigned long long block_rank()
+    {
+        return blockIdx.x + (unsigned long long)gridDim.x * (blockIdx.y + (unsigned long long)gridDim.y * blockIdx.z);
+    }
+    static unsigned long long num_blocks() { return (unsigned long long)gridDim.x * gridDim.y * gridDim.z; }
+    static dim3 group_dim() { return gridDim; }
+    static dim3 dim_blocks() { return gridDim; }
+    static dim3 block_index() { return dim3(blockIdx); }
     unsigned long long thread_rank() const
     {
         unsigned long long b = blockIdx.x + (unsigned long long)gridDim.x * (blockIdx.y + (unsigned long long)gridDim.y * blockIdx.z);
@@ -569,7 +587,7 @@ public:
         return (unsigned long long)gridDim.x * gridDim.y * gridDim.z * thread_block::size();
     }
     unsigned long long num_threads() const { return size(); }
-    bool is_valid() const { return true; }
+    bool is_valid() const { return ::gpulab_sim::sim_grid_valid() != 0; }
 };
 static inline grid_group this_grid() { return grid_group(); }
 
@@ -586,5 +604,7 @@ static inline grid_group this_grid() { return grid_group(); }
 #define cudaFree(p) ::gpulab_sim::sim_prog_free((void *)(p), "cudaFree", #p, __LINE__)
 #define cudaFreeHost(p) ::gpulab_sim::sim_prog_free((void *)(p), "cudaFreeHost", #p, __LINE__)
 #define cudaLaunchKernel(...) ::gpulab_sim::sim_launch_kernel(__FILE__, __LINE__, __VA_ARGS__)
+#define cudaLaunchCooperativeKernel(...) \
+    (::gpulab_sim::sim_coop_scope(), ::gpulab_sim::sim_launch_kernel(__FILE__, __LINE__, __VA_ARGS__))
 
 #endif

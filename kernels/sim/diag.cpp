@@ -167,6 +167,8 @@ static const char *sim_bar_name(int kind)
     case SIM_BAR_AND: return "__syncthreads_and";
     case SIM_BAR_OR: return "__syncthreads_or";
     case SIM_BAR_CG: return "this_thread_block().sync()";
+    case SIM_BAR_TILE: return "thread_block_tile::sync()";
+    case SIM_BAR_GRID: return "this_grid().sync()";
     default: return "__syncthreads";
     }
 }
@@ -319,8 +321,82 @@ void sim_report_barrier(void)
     }
     if (groups > 1)
         m.add(": every thread of a block must reach the same barrier");
+    else if (first_kind == SIM_BAR_TILE)
+        m.add(": every thread of a tile must reach the tile's barrier, so no thread may return or skip it");
+    else if (first_kind == SIM_BAR_GRID)
+        m.add(": every thread of the grid must reach each grid barrier, so no thread may return or skip it");
     else
         m.add(": every thread of a block must reach each barrier, so no thread may return or skip it");
+    sim_diag_with_race(msg);
+}
+
+/* Blocks numbered from `from` on with the same state and barrier as block
+ * `from`, as ranges: "0-3, 6". */
+static void sim_blocks_format(const sim_block_copy *b, unsigned long long n, unsigned long long from, char *buf,
+                              size_t len, unsigned long long *count)
+{
+    size_t used = 0;
+    int ranges = 0;
+    *count = 0;
+    buf[0] = 0;
+    auto alike = [&](unsigned long long k) {
+        return b[k].state == b[from].state &&
+               (b[k].state != 1 || (b[k].line == b[from].line && sim_same_file(b[k].file, b[from].file)));
+    };
+    for (unsigned long long i = from; i < n; i++) {
+        if (!alike(i)) continue;
+        unsigned long long j = i;
+        while (j + 1 < n && alike(j + 1)) j++;
+        *count += j - i + 1;
+        if (ranges < 6) {
+            int k = i == j ? snprintf(buf + used, len - used, "%s%llu", ranges ? ", " : "", i)
+                           : snprintf(buf + used, len - used, "%s%llu-%llu", ranges ? ", " : "", i, j);
+            if (k > 0 && (size_t)k < len - used) used += (size_t)k;
+        } else if (ranges == 6) {
+            snprintf(buf + used, len - used, ", ...");
+            used = strlen(buf);
+        }
+        ranges++;
+        i = j;
+    }
+}
+
+void sim_report_grid(const sim_block_copy *b, unsigned long long n)
+{
+    char msg[LAB_ERR_MAX], set[256], where[96];
+    sim_msg m = {msg, sizeof msg, 0};
+    m.add("%s: ", sim_g.kernel);
+    int groups = 0, exited = 0;
+    /* the waiting blocks by barrier, then the ended ones */
+    for (int pass = 1; pass <= 2; pass++)
+        for (unsigned long long i = 0; i < n && groups < 4; i++) {
+            if (b[i].state != pass) continue;
+            bool seen = false;
+            for (unsigned long long k = 0; k < i && !seen; k++)
+                seen = b[k].state == pass && (pass == 2 || (b[k].line == b[i].line && sim_same_file(b[k].file, b[i].file)));
+            if (seen) continue;
+            unsigned long long count;
+            sim_blocks_format(b, n, i, set, sizeof set, &count);
+            const char *blocks = count > 1 ? "blocks" : "block";
+            if (pass == 2) {
+                exited = 1;
+                m.add(" but %s %s %s already ended", blocks, set, count > 1 ? "have" : "has");
+            } else {
+                sim_where(where, sizeof where, b[i].line, b[i].file);
+                if (groups == 0)
+                    m.add("%s %s wait%s at this_grid().sync() (%s)", blocks, set, count > 1 ? "" : "s", where);
+                else
+                    m.add("%s%s %s wait%s at %s", groups == 1 ? " while " : ", ", blocks, set,
+                          count > 1 ? "" : "s", where);
+            }
+            groups++;
+        }
+    if (sim_g.grid.y > 1 || sim_g.grid.z > 1) m.add(" (blocks numbered x fastest)");
+    if (exited)
+        m.add(": every thread of the grid must reach each grid barrier, so no block may end before the others "
+              "pass it (on the GPU they would wait for ever)");
+    else
+        m.add(": every thread of the grid must reach the same grid barrier");
     sim_diag_with_race(msg);
 }
 

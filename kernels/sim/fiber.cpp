@@ -79,6 +79,75 @@ sim_fiber *sim_next_runnable(unsigned from)
     return nullptr;
 }
 
+/* self parks at a grid barrier: like sim_switch to whoever is next, but the
+ * stack pointer is noted first, in the frame that calls _setjmp, so that the
+ * stack from there to its top is everything the fiber needs when it resumes
+ * (sim_stack_save). noinline: this frame must be the deepest one. */
+__attribute__((noinline)) void sim_park_switch(sim_fiber *self)
+{
+    char *sp;
+#if defined(__x86_64__)
+    __asm__ volatile("mov %%rsp, %0" : "=r"(sp));
+#elif defined(__aarch64__)
+    __asm__ volatile("mov %0, sp" : "=r"(sp));
+#else
+    sp = (char *)__builtin_frame_address(0) - 4096;
+#endif
+    self->park_sp = sp;
+    if (_setjmp(self->jb) == 0) sim_jump(&self->fake, sim_next_runnable(self->info.linear));
+    asan_finish(self->fake, nullptr, nullptr);
+    sim_cur = &self->info;
+}
+
+/* The bytes of a parked fiber's stack worth keeping: from a little below its
+ * stack pointer (the red zone and the _setjmp call's frame) to the top. */
+static char *sim_stack_lo(const sim_fiber *f)
+{
+    char *lo = f->park_sp - 512;
+    if (lo < f->stack) lo = f->stack;
+    return (char *)((uintptr_t)lo & ~(uintptr_t)(sizeof(uintptr_t) - 1));
+}
+
+size_t sim_stack_used(const sim_fiber *f) { return (size_t)(f->stack + f->stack_size - sim_stack_lo(f)); }
+
+/* Word copies that the sanitizer does not check: a parked stack holds the
+ * poisoned red zones of its frames. */
+#if defined(SIM_ASAN)
+__attribute__((no_sanitize_address))
+#endif
+static void sim_copy_words(char *dst, const char *src, size_t len)
+{
+    volatile uintptr_t *d = (volatile uintptr_t *)(void *)dst;
+    const volatile uintptr_t *s = (const volatile uintptr_t *)(const void *)src;
+    for (size_t k = 0; k < len / sizeof(uintptr_t); k++) d[k] = s[k];
+}
+
+void sim_stack_save(const sim_fiber *f, sim_stack_copy *c, char *buf)
+{
+    c->lo = sim_stack_lo(f);
+    c->len = sim_stack_used(f);
+    memcpy(c->jb, f->jb, sizeof c->jb);
+    c->fake = f->fake;
+    sim_copy_words(buf, c->lo, c->len);
+#if defined(SIM_ASAN)
+    /* the next block's frames start on a clean stack */
+    ASAN_UNPOISON_MEMORY_REGION(f->stack, f->stack_size);
+#endif
+}
+
+void sim_stack_restore(sim_fiber *f, const sim_stack_copy *c, const char *buf)
+{
+#if defined(SIM_ASAN)
+    /* another block's frames left their shadow here; this block's frames are
+     * as they were, without red zones until they return */
+    ASAN_UNPOISON_MEMORY_REGION(f->stack, f->stack_size);
+#endif
+    sim_copy_words(c->lo, buf, c->len);
+    memcpy(f->jb, c->jb, sizeof f->jb);
+    f->fake = c->fake;
+    f->fresh = 0;
+}
+
 /* self has stopped being runnable: run whoever is next. */
 void sim_wait(sim_fiber *self)
 {

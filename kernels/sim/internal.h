@@ -40,6 +40,8 @@ enum { SIM_SMEM_LIMIT = 48 * 1024 };
  * limit first. */
 enum { SIM_SMEM_OPTIN = 227 * 1024 };
 enum { SIM_MAX_SITES = 256 };
+/* Tiles wider than a warp: 64, 128, 256, 512 threads (levels 0-3). */
+enum { SIM_TILE_LEVELS = 4, SIM_TILE_MIN = 64 };
 
 enum { SIM_F_IDLE = 0, SIM_F_RUN, SIM_F_BAR, SIM_F_WARP, SIM_F_DONE };
 
@@ -59,9 +61,13 @@ struct sim_fiber {
     unsigned long long op_val, op_res;
     int op_pred;
     /* trace: barriers passed (__syncthreads only, as the GPU recorder counts)
-     * and events emitted; race check: the warp's collective count when this
-     * lane last left a collective */
+     * and events emitted; race check: the sync clock (sim_state.sync_clock)
+     * when this lane last left a warp collective, and when it last left a
+     * wide tile's barrier, per tile level */
     uint32_t epoch, seq, wsync;
+    uint32_t tsync[SIM_TILE_LEVELS];
+    unsigned bar_arg;          /* the tile size of a tile barrier */
+    char *park_sp;             /* where its stack was when it parked at a grid barrier */
     /* the stack [stack, stack + stack_size) and its guard area below */
     char *stack, *guard;
     size_t stack_size;
@@ -155,6 +161,13 @@ struct sim_state {
      * kernel's memory fault happened (the instruction, for its source line) */
     cudaError_t fail_code;
     void *fault_pc;
+    /* every sync a thread can pass (a warp collective, a tile barrier) ticks
+     * this clock; an access is stamped with it (race check) */
+    uint32_t sync_clock;
+    unsigned tile_arrived[SIM_TILE_LEVELS][SIM_MAX_THREADS / SIM_TILE_MIN];
+    /* a cooperative launch (grid.cpp): every block is alive at once */
+    int coop;
+    unsigned grid_arrived;     /* threads of the running block at this_grid().sync() */
     /* counters, diagnostics */
     sim_stats stats;
     char diag[LAB_ERR_MAX];
@@ -210,6 +223,63 @@ static inline void sim_activemask_poll(unsigned w)
     if (sim_g.warps[w].am) sim_activemask_release(w);
 }
 
+/* fiber.cpp: a fiber that parks at a grid barrier remembers its stack
+ * pointer, so the used part of its stack can be saved while other blocks
+ * run on the same fibers (sim_stack_save/restore). */
+void sim_park_switch(sim_fiber *self);
+struct sim_stack_copy {
+    char *lo;                  /* the saved range [lo, the stack's top) */
+    size_t len;
+    jmp_buf jb;
+    void *fake;
+};
+size_t sim_stack_used(const sim_fiber *f);
+void sim_stack_save(const sim_fiber *f, sim_stack_copy *c, char *buf);
+void sim_stack_restore(sim_fiber *f, const sim_stack_copy *c, const char *buf);
+
+/* shared.cpp: the running block's shared memory (its bytes and where its
+ * arrays were placed), saved while the block is parked. */
+struct sim_shared_copy {
+    unsigned char *bytes;
+    size_t used;
+    unsigned nsites;
+    struct site {
+        sim_shared_site *s;
+        void *ptr;
+        size_t count, rows, cols, elem;
+    } *sites;
+};
+int sim_shared_save(sim_shared_copy *c);       /* 0, or -1 when out of memory */
+void sim_shared_restore(const sim_shared_copy *c);
+void sim_shared_copy_free(sim_shared_copy *c);
+
+/* grid.cpp: a block of a cooperative launch between two runs. */
+struct sim_thread_copy {
+    uint32_t epoch, seq, wsync, tsync[SIM_TILE_LEVELS];
+    size_t off;                /* its stack's bytes in sim_block_copy.bytes */
+    sim_stack_copy stack;
+};
+struct sim_block_copy {
+    unsigned char state;       /* 0 not started, 1 parked at a grid barrier, 2 ended */
+    int line;                  /* the grid barrier it waits at */
+    const char *file;
+    sim_thread_copy *threads;
+    char *bytes;
+    size_t cap;
+    sim_shared_copy shared;
+    uint32_t block_epoch;
+    uint32_t stamp[SIM_MAX_WARPS];
+};
+/* A cooperative launch: every block runs to its first grid barrier, then all
+ * of them to the next, and so on. 0; -1 with the diagnostic; -2 with
+ * job->err set (the trace could not be kept). */
+int sim_run_grid(lab_job *job, const char *at);
+/* launch.cpp: a block from its start (or its resumption) until it ends,
+ * parks at a grid barrier or fails: 0 ended, 1 parked, -1 failed. */
+void sim_block_start(void);
+int sim_block_play(void);
+int sim_flush_trace(lab_job *job);
+
 /* launch.cpp: record one trace event of fiber f. */
 void sim_emit(sim_fiber *f, int kind, int space, int a, int b, double v, double v2);
 
@@ -240,6 +310,9 @@ cudaError_t sim_cuda_free_at(void *p, const char *what, int line);
 void sim_diag_with_race(const char *msg);
 void sim_report_barrier(void);
 void sim_report_stuck(void);      /* nothing can run and not everything has ended */
+/* the blocks of a cooperative launch cannot all meet at one grid barrier */
+struct sim_block_copy;
+void sim_report_grid(const sim_block_copy *blocks, unsigned long long n);
 int sim_same_file(const char *a, const char *b);
 
 /* Names for messages. */

@@ -75,7 +75,8 @@ static int sim_refuse(lab_job *job, cudaError_t e, const char *fmt, ...)
     return -1;
 }
 
-static int sim_run_block(void)
+/* A block begins: every fiber starts its thread, shared memory is fresh. */
+void sim_block_start(void)
 {
     unsigned n = sim_g.nthreads;
     for (unsigned i = 0; i < n; i++) {
@@ -83,7 +84,10 @@ static int sim_run_block(void)
         f->state = SIM_F_RUN;
         f->fresh = 1;
         f->epoch = f->seq = f->wsync = 0;
+        memset(f->tsync, 0, sizeof f->tsync);
     }
+    memset(sim_g.tile_arrived, 0, sizeof sim_g.tile_arrived);
+    sim_g.grid_arrived = 0;
     for (unsigned w = 0; w < sim_g.nwarps; w++) {
         sim_g.warps[w].waiting = sim_g.warps[w].done = sim_g.warps[w].am = 0;
         sim_g.warps[w].stamp = 0;
@@ -102,7 +106,14 @@ static int sim_run_block(void)
     sim_g.un_pending = 0;
     sim_g.stats.blocks++;
     sim_g.stats.threads += n;
+}
 
+/* Play the block from fiber 0 until nothing can run. 0: every thread ended;
+ * 1: every thread waits at one grid barrier (the block parks); -1: failed,
+ * with the diagnostic. */
+int sim_block_play(void)
+{
+    unsigned n = sim_g.nthreads;
     if (_setjmp(sim_g.main_jb) == 0) sim_jump(&sim_g.main_fake, &sim_g.fibers[0]);
     asan_finish(sim_g.main_fake, nullptr, nullptr);
     sim_cur = &sim_host_thread;
@@ -124,6 +135,24 @@ static int sim_run_block(void)
         return -1;
     }
     if (sim_g.aborted) return -1;
+    if (sim_g.grid_arrived == n) {
+        /* the grid barrier closes the block's epoch, as __syncthreads does */
+        const sim_fiber *f0 = &sim_g.fibers[0];
+        for (unsigned i = 1; i < n; i++)
+            if (sim_g.fibers[i].bar_line != f0->bar_line || !sim_same_file(sim_g.fibers[i].bar_file, f0->bar_file)) {
+                sim_report_barrier();
+                return -1;
+            }
+        if (sim_g.race.pending) {
+            sim_race_report(f0->bar_line, f0->bar_file, 0);
+            return -1;
+        }
+        if (sim_g.un_pending) {
+            sim_uninit_report();
+            return -1;
+        }
+        return 1;
+    }
     if (sim_g.ndone != n) {
         sim_report_stuck();
         return -1;
@@ -139,7 +168,7 @@ static int sim_run_block(void)
     return 0;
 }
 
-static int sim_flush_trace(lab_job *job)
+int sim_flush_trace(lab_job *job)
 {
     int rc = 0;
     if (sim_g.tfail) {
@@ -204,8 +233,11 @@ static int sim_check_threads(lab_job *job, const char *at, dim3 grid, dim3 block
                       at, grid.x, grid.y, grid.z, block.x, block.y, block.z, threads, job->cfg->sim_limit);
 }
 
-int sim_launch_fn(lab_job *job, const char *kernel, const char *file, int line, dim3 grid, dim3 block,
-                  size_t smem, void (*fn)(void *), void *ctx, const void *func)
+/* coop: 0 for a launch whose blocks run one after another; 1 for a
+ * cooperative one, of which the GPU holds at most coop_max blocks at once. */
+static int sim_launch_any(lab_job *job, const char *kernel, const char *file, int line, dim3 grid, dim3 block,
+                          size_t smem, void (*fn)(void *), void *ctx, const void *func, int coop,
+                          unsigned long long coop_max)
 {
     char at[128];
     snprintf(at, sizeof at, "%s (launched at %s:%d)", kernel, sim_basename(file), line);
@@ -245,6 +277,14 @@ int sim_launch_fn(lab_job *job, const char *kernel, const char *file, int line, 
                           at, smem, (int)SIM_SMEM_LIMIT);
     }
     if (sim_check_threads(job, at, grid, block) != 0) return -1;
+    const unsigned long long nblocks = (unsigned long long)grid.x * grid.y * grid.z;
+    if (coop && nblocks > coop_max)
+        return sim_refuse(job, cudaErrorCooperativeLaunchTooLarge,
+                          "%s: a cooperative launch of %llu blocks, but the GPU holds at most %llu blocks of %llu "
+                          "threads (and %zu bytes of dynamic shared memory) at once: all the blocks of a "
+                          "cooperative launch must be resident together (cudaOccupancyMaxActiveBlocksPerMultiprocessor "
+                          "times the SMs)",
+                          at, nblocks, coop_max, nt, smem);
     if (sim_pool_grow((unsigned)nt) != 0)
         return sim_refuse(job, cudaErrorMemoryAllocation, "%s: could not map stacks for %llu simulated threads",
                           at, nt);
@@ -271,6 +311,8 @@ int sim_launch_fn(lab_job *job, const char *kernel, const char *file, int line, 
     sim_g.body = fn;
     sim_g.body_ctx = ctx;
     sim_g.clock = 0;
+    sim_g.sync_clock = 0;
+    sim_g.coop = coop;
     sim_g.fail_code = cudaSuccess;
     sim_g.fault_pc = nullptr;
     sim_g.trace_truncated = 0;
@@ -303,7 +345,14 @@ int sim_launch_fn(lab_job *job, const char *kernel, const char *file, int line, 
     sim_segv_install();
 
     int rc = 0, err_set = 0;
-    for (unsigned bz = 0; bz < grid.z && rc == 0; bz++)
+    if (sim_g.coop) {
+        rc = sim_run_grid(job, at);
+        if (rc == -2) {
+            rc = -1;
+            err_set = 1;
+        }
+    }
+    for (unsigned bz = 0; bz < grid.z && rc == 0 && !sim_g.coop; bz++)
         for (unsigned by = 0; by < grid.y && rc == 0; by++)
             for (unsigned bx = 0; bx < grid.x && rc == 0; bx++) {
                 sim_block_idx.x = bx;
@@ -311,7 +360,8 @@ int sim_launch_fn(lab_job *job, const char *kernel, const char *file, int line, 
                 sim_block_idx.z = bz;
                 sim_g.block_linear = bx + (unsigned long long)grid.x * (by + (unsigned long long)grid.y * bz);
                 sim_rec_block_begin(sim_g.block_linear);
-                rc = sim_run_block();
+                sim_block_start();
+                rc = sim_block_play();
                 sim_rec_block_end();
                 if (sim_g.trace && sim_flush_trace(job) != 0 && rc == 0) {
                     rc = -1;
@@ -329,6 +379,7 @@ int sim_launch_fn(lab_job *job, const char *kernel, const char *file, int line, 
     sim_g.stats.seconds += sim_now() - t0;
     if (sim_g.trace && sim_g.trace_truncated) sim_g.trace->truncated = 1;
     sim_g.in_launch = 0;
+    sim_g.coop = 0;
     sim_g.trace = nullptr;
     sim_race_on = 0;
     sim_cur = &sim_host_thread;
@@ -348,6 +399,18 @@ int sim_launch_fn(lab_job *job, const char *kernel, const char *file, int line, 
 #endif
     }
     return rc;
+}
+
+int sim_launch_fn(lab_job *job, const char *kernel, const char *file, int line, dim3 grid, dim3 block,
+                  size_t smem, void (*fn)(void *), void *ctx, const void *func)
+{
+    return sim_launch_any(job, kernel, file, line, grid, block, smem, fn, ctx, func, 0, 0);
+}
+
+int sim_launch_coop_fn(lab_job *job, const char *kernel, const char *file, int line, dim3 grid, dim3 block,
+                       size_t smem, void (*fn)(void *), void *ctx, const void *func, unsigned long long max_blocks)
+{
+    return sim_launch_any(job, kernel, file, line, grid, block, smem, fn, ctx, func, 1, max_blocks);
 }
 
 } /* namespace gpulab_sim */

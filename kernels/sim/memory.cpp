@@ -358,6 +358,7 @@ const char *sim_cuda_error_name(cudaError_t e)
         SIM_NAME(cudaErrorIllegalInstruction)
         SIM_NAME(cudaErrorMisalignedAddress)
         SIM_NAME(cudaErrorLaunchFailure)
+        SIM_NAME(cudaErrorCooperativeLaunchTooLarge)
         SIM_NAME(cudaErrorNotSupported)
         SIM_NAME(cudaErrorUnknown)
 #undef SIM_NAME
@@ -392,6 +393,7 @@ const char *sim_cuda_error_string(cudaError_t e)
     case cudaErrorIllegalInstruction: return "an illegal instruction was encountered";
     case cudaErrorMisalignedAddress: return "misaligned address";
     case cudaErrorLaunchFailure: return "unspecified launch failure";
+    case cudaErrorCooperativeLaunchTooLarge: return "too many blocks in cooperative launch";
     case cudaErrorNotSupported: return "operation not supported";
     case cudaErrorUnknown: return "unknown error";
     }

@@ -5,15 +5,18 @@
  * launch's smem bytes) sits at its start; each SHARED() declaration is placed
  * after it the first time a thread of the block reaches it, and filled with
  * SIM_POISON_SHARED then. Blocks run one after another, so one arena serves
- * them all.
+ * them all; in a cooperative launch a block parked at a grid barrier keeps a
+ * copy of its part of the arena (sim_shared_save) until it runs again.
  *
  * Race check: every byte of the arena has a shadow record of the last write,
  * the readers and the atomic updates in the current epoch (the stretch
  * between two barriers of the block). Records are stamped with a global epoch
  * number instead of being cleared, so a new epoch costs nothing. Two
  * different threads touching one element in one epoch, at least one of them
- * writing, is a race, unless both are lanes of one warp and a warp collective
- * (__syncwarp, a shuffle...) that the later one passed separates them.
+ * writing, is a race, unless a sync the later one passed after the earlier
+ * access separates them: a warp collective (__syncwarp, a shuffle...) when
+ * both are lanes of one warp, a tile barrier when both are in one tile.
+ * Accesses are stamped with the sync clock for that.
  * Atomics do not race with atomics. */
 #include "kernels/sim/internal.h"
 
@@ -62,6 +65,53 @@ void sim_shared_block(void)
     sim_nsites = 0;
     sim_arena_used = (sim_g.smem + 15) / 16 * 16;
     if (sim_g.smem) memset(sim_arena, SIM_POISON_SHARED, sim_g.smem);
+}
+
+int sim_shared_save(sim_shared_copy *c)
+{
+    c->used = sim_arena_used;
+    c->nsites = sim_nsites;
+    c->bytes = (unsigned char *)malloc(c->used ? c->used : 1);
+    c->sites = (sim_shared_copy::site *)malloc(sizeof *c->sites * (sim_nsites ? sim_nsites : 1));
+    if (!c->bytes || !c->sites) {
+        sim_shared_copy_free(c);
+        return -1;
+    }
+    memcpy(c->bytes, sim_arena, c->used);
+    for (unsigned k = 0; k < sim_nsites; k++) {
+        sim_shared_site *s = sim_sites[k];
+        c->sites[k] = {s, s->ptr, s->count, s->rows, s->cols, s->elem};
+    }
+    return 0;
+}
+
+/* The block runs again: its bytes, and its arrays where they were (a new
+ * generation, so arrays it had not reached yet are placed when it does). */
+void sim_shared_restore(const sim_shared_copy *c)
+{
+    sim_block_gen++;
+    memcpy(sim_arena, c->bytes, c->used);
+    sim_arena_used = c->used;
+    sim_nsites = c->nsites;
+    for (unsigned k = 0; k < c->nsites; k++) {
+        sim_shared_site *s = c->sites[k].s;
+        s->ptr = c->sites[k].ptr;
+        s->count = c->sites[k].count;
+        s->rows = c->sites[k].rows;
+        s->cols = c->sites[k].cols;
+        s->elem = c->sites[k].elem;
+        s->gen = sim_block_gen;
+        sim_sites[k] = s;
+        sim_rec_shared_array(s->ptr, s->count * s->elem, s->elem, s->name);
+    }
+}
+
+void sim_shared_copy_free(sim_shared_copy *c)
+{
+    free(c->bytes);
+    free(c->sites);
+    c->bytes = nullptr;
+    c->sites = nullptr;
 }
 
 void sim_race_epoch(void)
@@ -145,11 +195,20 @@ void sim_shared_oob(const sim_shared_site *s, long long i, long long j, int dims
 
 /* ------------------------------------------------------------ race check */
 
-/* u's access (stamp su) is ordered before t's (stamp st) by a warp
- * collective: same warp, and t has passed a later collective than u had. */
-static inline bool sim_ordered(unsigned u, uint32_t su, unsigned t, uint32_t st)
+/* u's access (made at sync clock su) is ordered before an access of t by a
+ * sync t left after su: a warp collective of their warp, or the barrier of a
+ * wide tile that holds both. */
+static inline bool sim_tile_ordered(unsigned u, uint32_t su, const sim_fiber *t)
 {
-    return (u >> 5) == (t >> 5) && st > su;
+    unsigned tl = t->info.linear;
+    for (unsigned k = 0; k < SIM_TILE_LEVELS; k++)
+        if ((u >> (6 + k)) == (tl >> (6 + k)) && t->tsync[k] > su) return true;
+    return false;
+}
+
+static inline bool sim_ordered(unsigned u, uint32_t su, const sim_fiber *t)
+{
+    return ((u >> 5) == (t->info.linear >> 5) && t->wsync > su) || sim_tile_ordered(u, su, t);
 }
 
 static void sim_race_found(const sim_shared_site *s, long long i, long long j, int t1, int k1, int t2, int k2,
@@ -171,13 +230,17 @@ static void sim_race_found(const sim_shared_site *s, long long i, long long j, i
 
 /* A write or atomic by t against the reads of this epoch: the conflicting
  * reader, or -1 for none (-2: one exists but is not known by number). */
-static int sim_read_conflict(const sim_shadow *r, unsigned t, uint32_t st)
+static int sim_read_conflict(const sim_shadow *r, const sim_fiber *self)
 {
-    if (r->r1_tid != t && !sim_ordered(r->r1_tid, r->r1_stamp, t, st)) return r->r1_tid;
+    unsigned t = self->info.linear;
+    if (r->r1_tid != t && !sim_ordered(r->r1_tid, r->r1_stamp, self)) return r->r1_tid;
     if (r->r2_tid == SIM_NOBODY) return -1;
-    if (!r->r2_many) return r->r2_tid != t && !sim_ordered(r->r2_tid, r->r2_stamp, t, st) ? r->r2_tid : -1;
-    /* several other readers, at least one of them not t */
-    if (r->r2_warp != SIM_NOBODY && r->r2_warp == (t >> 5) && r->r2_stamp < st) return -1;
+    if (!r->r2_many) return r->r2_tid != t && !sim_ordered(r->r2_tid, r->r2_stamp, self) ? r->r2_tid : -1;
+    /* several other readers, at least one of them not t; r2_stamp is the
+     * latest of their stamps */
+    if (r->r2_warp != SIM_NOBODY && r->r2_warp == (t >> 5) && self->wsync > r->r2_stamp) return -1;
+    if (sim_tile_ordered(r->r2_first, r->r2_stamp, self) && sim_tile_ordered(r->r2_tid, r->r2_stamp, self))
+        return -1; /* the readers between them are not known: a race can be missed here */
     if (r->r2_first != t) return r->r2_first;
     if (r->r2_tid != t) return r->r2_tid;
     return -2;
@@ -216,7 +279,7 @@ void sim_race_access(const sim_shared_site *s, const void *addr, long long i, lo
     sim_shadow *r = &sim_shadow_mem[off];
     sim_fiber *self = sim_self();
     unsigned t = self->info.linear;
-    uint32_t st = self->wsync, ep = sim_g.epoch_id;
+    uint32_t st = sim_g.sync_clock, ep = sim_g.epoch_id;
     const void *pc = sim_race_pc ? sim_race_pc : __builtin_return_address(0);
     sim_race_pc = nullptr;
     if ((kind == SIM_ACC_READ || kind == SIM_ACC_ATOMIC) && r->w_ep < sim_g.block_epoch &&
@@ -231,12 +294,12 @@ void sim_race_access(const sim_shared_site *s, const void *addr, long long i, lo
         }
     if (kind == SIM_ACC_REF) kind = SIM_ACC_READ;
 
-    if (r->w_ep == ep && r->w_tid != t && !sim_ordered(r->w_tid, r->w_stamp, t, st))
+    if (r->w_ep == ep && r->w_tid != t && !sim_ordered(r->w_tid, r->w_stamp, self))
         sim_race_found(s, i, j, r->w_tid, SIM_ACC_WRITE, (int)t, kind, r->w_pc, pc);
     if (kind != SIM_ACC_ATOMIC && r->a_ep == ep && (r->a_tid != t || r->a_tid2 != SIM_NOBODY))
         sim_race_found(s, i, j, r->a_tid != t ? r->a_tid : r->a_tid2, SIM_ACC_ATOMIC, (int)t, kind, r->a_pc, pc);
     if (kind != SIM_ACC_READ && r->r_ep == ep) {
-        int u = sim_read_conflict(r, t, st);
+        int u = sim_read_conflict(r, self);
         if (u != -1) sim_race_found(s, i, j, u, SIM_ACC_READ, (int)t, kind, u == r->r1_tid ? r->r1_pc : r->r2_pc, pc);
     }
 

@@ -150,6 +150,7 @@ enum cudaError {
     cudaErrorIllegalInstruction = 715,
     cudaErrorMisalignedAddress = 716,
     cudaErrorLaunchFailure = 719,
+    cudaErrorCooperativeLaunchTooLarge = 720,
     cudaErrorNotSupported = 801,
     cudaErrorUnknown = 999
 };
@@ -259,6 +260,12 @@ static inline int sim_job_fail(lab_job *job, cudaError_t e, const char *expr, co
 
 int sim_launch_fn(lab_job *job, const char *kernel, const char *file, int line, dim3 grid, dim3 block,
                   size_t smem, void (*fn)(void *), void *ctx, const void *func);
+/* A cooperative launch (cudaLaunchCooperativeKernel): every block is alive at
+ * once, so this_grid().sync() can be met. max_blocks: how many blocks of this
+ * shape the modelled GPU holds at once; a larger grid is refused with
+ * cudaErrorCooperativeLaunchTooLarge, as CUDA refuses it. */
+int sim_launch_coop_fn(lab_job *job, const char *kernel, const char *file, int line, dim3 grid, dim3 block,
+                       size_t smem, void (*fn)(void *), void *ctx, const void *func, unsigned long long max_blocks);
 
 /* kern.h's LAUNCH(): run body (a lambda calling the kernel) once per GPU
  * thread of the grid. 0, or -1 with job->err set to a teaching message. */
@@ -272,10 +279,17 @@ static inline int sim_launch(lab_job *job, const char *kernel, const char *file,
 
 /* -------------------------------------------------------------- barriers */
 
-enum { SIM_BAR_SYNC = 0, SIM_BAR_COUNT, SIM_BAR_AND, SIM_BAR_OR, SIM_BAR_CG };
+enum { SIM_BAR_SYNC = 0, SIM_BAR_COUNT, SIM_BAR_AND, SIM_BAR_OR, SIM_BAR_CG, SIM_BAR_TILE, SIM_BAR_GRID };
 /* Wait until every thread of the block arrived at this barrier; returns the
  * count / and / or of pred for the _count/_and/_or forms. */
 int sim_barrier(int kind, int pred, int line, const char *file);
+/* thread_block_tile<n>::sync() for a tile wider than a warp (n = 64 to 512):
+ * wait until every thread of the caller's tile arrived at this barrier. */
+void sim_tile_barrier(unsigned n, int line, const char *file);
+/* this_grid().sync(): wait until every thread of the grid arrived. Only in a
+ * cooperative launch; otherwise the launch fails, as the GPU traps there. */
+void sim_grid_sync(int line, const char *file);
+int sim_grid_valid(void);   /* 1 inside a cooperative launch (this_grid().is_valid()) */
 
 } /* namespace gpulab_sim */
 
@@ -894,13 +908,22 @@ public:
 };
 static inline thread_block this_thread_block() { return thread_block(); }
 
-/* A tile of N consecutive threads (N a power of two up to 32) inside a warp.
- * Its collectives are the warp intrinsics with the tile's lanes as the mask
- * and N as the width. */
+/* A tile of N consecutive threads of the block, N a power of two up to 512.
+ * Up to 32 it lies inside a warp, and its collectives are the warp
+ * intrinsics with the tile's lanes as the mask and N as the width. Wider
+ * tiles (64 to 512: several whole warps) have sync(), size(), thread_rank()
+ * and the meta_group ranks only; the CUDA headers refuse their shuffles and
+ * votes, and so does the shim. */
 template <unsigned N, class Parent = void> class thread_block_tile;
 
+#define SIM_TILE_NARROW(fn)                                                                              \
+    static_assert(N <= 32, "thread_block_tile::" fn " exists only for tiles of at most 32 threads (one "  \
+                           "warp); a wider tile has sync(), size(), thread_rank(), meta_group_rank() and " \
+                           "meta_group_size()")
+
 template <unsigned N> class thread_block_tile<N, void> {
-    static_assert(N >= 1 && N <= 32 && (N & (N - 1)) == 0, "a tile holds a power of two of threads, at most 32");
+    static_assert(N >= 1 && N <= 512 && (N & (N - 1)) == 0,
+                  "a tile holds a power of two of threads, at most 512");
 
 protected:
     unsigned meta_rank_, meta_size_; /* this tile's place among its parent's tiles */
@@ -913,21 +936,26 @@ public:
     static unsigned thread_rank() { return ::gpulab_sim::sim_cur->linear & (N - 1); }
     unsigned meta_group_rank() const { return meta_rank_; }
     unsigned meta_group_size() const { return meta_size_; }
+    /* the tile's lanes in the warp (a wider tile: the whole warp) */
     static unsigned tile_mask()
     {
         unsigned lane = ::gpulab_sim::sim_cur->lane;
-        return N == 32 ? 0xffffffffu : (((1u << N) - 1u) << (lane & ~(N - 1)));
+        return N >= 32 ? 0xffffffffu : (((1u << (N & 31)) - 1u) << (lane & ~(N - 1)));
     }
     void sync(int line = __builtin_LINE(), const char *file = __builtin_FILE()) const
     {
-        (void)::gpulab_sim::sim_warp(::gpulab_sim::SIM_W_SYNC, tile_mask(), 0, 0, 32, line, file,
-                                     "thread_block_tile::sync", nullptr);
+        if constexpr (N <= 32)
+            (void)::gpulab_sim::sim_warp(::gpulab_sim::SIM_W_SYNC, tile_mask(), 0, 0, 32, line, file,
+                                         "thread_block_tile::sync", nullptr);
+        else
+            ::gpulab_sim::sim_tile_barrier(N, line, file);
     }
 #define SIM_TILE_SHFL(fn, op, argtype)                                                                 \
     template <class T>                                                                                 \
     typename ::gpulab_sim::sim_value<T>::type fn(const T &var, argtype arg, int line = __builtin_LINE(), \
                                                  const char *file = __builtin_FILE()) const            \
     {                                                                                                  \
+        SIM_TILE_NARROW(#fn);                                                                          \
         typedef typename ::gpulab_sim::sim_value<T>::type V;                                           \
         V v = ::gpulab_sim::sim_unref(var);                                                            \
         return ::gpulab_sim::sim_shfl_wide<V>(op, tile_mask(), v, (int)arg, (int)N, line, file,        \
@@ -941,6 +969,7 @@ public:
     /* the tile's own lanes, as bits 0..N-1 */
     unsigned ballot(int pred, int line = __builtin_LINE(), const char *file = __builtin_FILE()) const
     {
+        SIM_TILE_NARROW("ballot");
         unsigned m = tile_mask();
         unsigned b = (unsigned)::gpulab_sim::sim_warp(::gpulab_sim::SIM_W_BALLOT, m, pred != 0, 0, 32, line,
                                                       file, "thread_block_tile::ballot", nullptr);
@@ -948,6 +977,7 @@ public:
     }
     int any(int pred, int line = __builtin_LINE(), const char *file = __builtin_FILE()) const
     {
+        SIM_TILE_NARROW("any");
         return (int)::gpulab_sim::sim_warp(::gpulab_sim::SIM_W_ANY, tile_mask(), pred != 0, 0, 32, line, file,
                                            "thread_block_tile::any", nullptr);
     }
@@ -955,6 +985,7 @@ public:
      * tile cut short by the end of the block is never "all" */
     int all(int pred, int line = __builtin_LINE(), const char *file = __builtin_FILE()) const
     {
+        SIM_TILE_NARROW("all");
         unsigned m = tile_mask();
         unsigned b = (unsigned)::gpulab_sim::sim_warp(::gpulab_sim::SIM_W_BALLOT, m, pred != 0, 0, 32, line, file,
                                                       "thread_block_tile::all", nullptr);
@@ -963,6 +994,7 @@ public:
     template <class T>
     unsigned match_any(const T &value, int line = __builtin_LINE(), const char *file = __builtin_FILE()) const
     {
+        SIM_TILE_NARROW("match_any");
         unsigned m = tile_mask();
         typename ::gpulab_sim::sim_value<T>::type v = ::gpulab_sim::sim_unref(value);
         unsigned b = (unsigned)::gpulab_sim::sim_warp(::gpulab_sim::SIM_W_MATCH_ANY, m, ::gpulab_sim::sim_bits(v),
@@ -973,6 +1005,7 @@ public:
     unsigned match_all(const T &value, int &pred, int line = __builtin_LINE(),
                        const char *file = __builtin_FILE()) const
     {
+        SIM_TILE_NARROW("match_all");
         unsigned m = tile_mask();
         typename ::gpulab_sim::sim_value<T>::type v = ::gpulab_sim::sim_unref(value);
         unsigned b = (unsigned)::gpulab_sim::sim_warp(::gpulab_sim::SIM_W_MATCH_ALL, m, ::gpulab_sim::sim_bits(v),
@@ -983,6 +1016,8 @@ public:
 
 /* tiled_partition<N>(parent) gives thread_block_tile<N, Parent>, which
  * converts to thread_block_tile<N> as in CUDA. */
+#undef SIM_TILE_NARROW
+
 template <unsigned N, class Parent> class thread_block_tile : public thread_block_tile<N, void> {
 public:
     thread_block_tile()

@@ -118,6 +118,79 @@ int sim_barrier(int kind, int pred, int line, const char *file)
     return r;
 }
 
+/* A tile of n threads (64 to 512: several whole warps) meets at a barrier
+ * of its own. The other tiles go on; what the tile's threads did before it
+ * is ordered before what they do after it (race check: tsync), and nothing
+ * else is, so it opens no epoch of the block. */
+void sim_tile_barrier(unsigned n, int line, const char *file)
+{
+    if (!sim_in_fiber()) return;
+    if (lab_interrupted) sim_stop_interrupted();
+    sim_fiber *self = sim_self();
+    unsigned lvl = (unsigned)__builtin_ctz(n) - 6, base = self->info.linear & ~(n - 1);
+    unsigned end = base + n < sim_g.nthreads ? base + n : sim_g.nthreads;
+    self->state = SIM_F_BAR;
+    self->bar_kind = SIM_BAR_TILE;
+    self->bar_arg = n;
+    self->bar_line = line;
+    self->bar_file = file;
+    sim_g.nrun--;
+    /* a tile cut short by the end of the block waits for the threads it has */
+    if (++sim_g.tile_arrived[lvl][base / n] < end - base) {
+        sim_activemask_poll(self->info.warp);
+        sim_wait(self);
+        return;
+    }
+    sim_g.tile_arrived[lvl][base / n] = 0;
+    for (unsigned i = base; i < end; i++) {
+        const sim_fiber *g = &sim_g.fibers[i];
+        if (g->bar_kind != SIM_BAR_TILE || g->bar_arg != n || g->bar_line != line || !sim_same_file(g->bar_file, file)) {
+            sim_report_barrier();
+            sim_abort();
+        }
+    }
+    uint32_t clock = ++sim_g.sync_clock;
+    for (unsigned i = base; i < end; i++) {
+        sim_fiber *g = &sim_g.fibers[i];
+        g->state = SIM_F_RUN;
+        g->tsync[lvl] = clock;
+    }
+    sim_g.nrun += end - base;
+    sim_g.stats.barriers++;
+    if (self->info.linear != base) sim_switch(self, &sim_g.fibers[base]);
+}
+
+int sim_grid_valid(void) { return sim_g.in_launch && sim_g.coop; }
+
+/* A grid barrier: the block's threads wait here; when all of them do, the
+ * block parks (grid.cpp saves it) and the next block runs. When every block
+ * of the grid waits here, they all go on, block by block. */
+void sim_grid_sync(int line, const char *file)
+{
+    if (!sim_in_fiber()) return;
+    if (lab_interrupted) sim_stop_interrupted();
+    sim_fiber *self = sim_self();
+    if (!sim_g.coop) {
+        char blk[64], thr[96], where[96];
+        sim_block_name(blk, sizeof blk);
+        sim_thread_name(thr, sizeof thr, self->info.linear);
+        sim_where(where, sizeof where, line, file);
+        sim_fail_code(cudaErrorLaunchFailure,
+                      "%s: %s, %s calls this_grid().sync() (%s) in a launch that is not cooperative: a grid "
+                      "barrier exists only in a kernel launched with cudaLaunchCooperativeKernel "
+                      "(this_grid().is_valid() is false otherwise), and the GPU stops the kernel there (__trap)",
+                      sim_g.kernel, blk, thr, where);
+    }
+    self->state = SIM_F_BAR;
+    self->bar_kind = SIM_BAR_GRID;
+    self->bar_line = line;
+    self->bar_file = file;
+    sim_g.nrun--;
+    sim_g.grid_arrived++;
+    sim_activemask_poll(self->info.warp);
+    sim_park_switch(self);
+}
+
 /* ----------------------------------------------------- warp collectives */
 
 static bool sim_op_is_shfl(int op) { return op <= SIM_W_SHFL_XOR; }
@@ -157,6 +230,7 @@ static void sim_warp_complete(unsigned w, unsigned need)
     for (unsigned l = 0; l < 32; l++)
         if ((need >> l & 1) && base[l].op_val != base[__builtin_ctz(need)].op_val) all_equal = false;
     ws->stamp++;
+    uint32_t clock = ++sim_g.sync_clock;
     for (unsigned l = 0; l < 32; l++) {
         if (!(need >> l & 1)) continue;
         sim_fiber *f = base + l;
@@ -218,7 +292,7 @@ static void sim_warp_complete(unsigned w, unsigned need)
         default: f->op_res = acc; break;
         }
         f->state = SIM_F_RUN;
-        f->wsync = ws->stamp;
+        f->wsync = clock;
     }
     ws->waiting &= ~need;
     sim_g.nrun += (unsigned)__builtin_popcount(need);
