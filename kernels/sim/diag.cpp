@@ -268,6 +268,23 @@ static int sim_report_warp(void)
     return 0;
 }
 
+/* The tile size of the tile barrier the threads of `waiting` wait at. */
+static unsigned grouped_tile(const sim_set &waiting, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++)
+        if (waiting.has(i)) return sim_g.fibers[i].bar_arg;
+    return 0;
+}
+
+/* Thread i is in a tile (of `tile` threads) where some thread waits. */
+static bool grouped_in_tile(const sim_set &waiting, unsigned i, unsigned tile, unsigned n)
+{
+    unsigned base = i & ~(tile - 1);
+    for (unsigned k = base; k < base + tile && k < n; k++)
+        if (waiting.has(k)) return true;
+    return false;
+}
+
 /* Threads wait at barriers that cannot complete: some wait elsewhere or
  * have exited. */
 void sim_report_barrier(void)
@@ -311,8 +328,11 @@ void sim_report_barrier(void)
     }
     sim_set gone;
     gone.clear();
+    /* for one tile's barrier, the threads of that tile that are gone (the
+     * other tiles may well have ended) */
+    unsigned tile = groups == 1 && first_kind == SIM_BAR_TILE ? grouped_tile(grouped, n) : 0;
     for (unsigned i = 0; i < n; i++)
-        if (sim_g.fibers[i].state == SIM_F_DONE) gone.add(i);
+        if (sim_g.fibers[i].state == SIM_F_DONE && (!tile || grouped_in_tile(grouped, i, tile, n))) gone.add(i);
     if (!gone.empty()) {
         sim_set_format(gone, 0, set, sizeof set);
         bool many = gone.count() > 1;
