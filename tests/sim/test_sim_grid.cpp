@@ -18,18 +18,7 @@ extern "C" {
 
 namespace cg = cooperative_groups;
 
-static lab_config cfg;
-static lab_job job;
-
-static lab_job *fresh_job(int race)
-{
-    lab_config_defaults(&cfg);
-    cfg.race_check = race;
-    memset(&job, 0, sizeof job);
-    job.cfg = &cfg;
-    job.backend = LAB_BACKEND_SIM;
-    return &job;
-}
+#include "tests/sim/simtest_job.h"
 
 #define EXPECT_IN(hay, ...)                                                              \
     do {                                                                                 \
