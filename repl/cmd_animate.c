@@ -6,6 +6,7 @@
  * variants (`animate A vs B`) are recorded over the same input and play in
  * step. When standard output is not a terminal the frames are printed as
  * text, one after another, so scripts and pipes get them too. */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,10 +14,13 @@
 
 #include <readline/readline.h>
 
+#include "kernels/program/program.h"
+#include "kernels/sim/acctrace.h"
 #include "repl/cmd.h"
 #include "repl/i18n.h"
 #include "repl/out.h"
 #include "repl/parse.h"
+#include "repl/puzzle.h"
 #include "viz/player.h"
 #include "viz/render.h"
 #include "repl/session.h"
@@ -131,13 +135,161 @@ static int wants_screen(void)
            strcmp(term, "dumb") != 0;
 }
 
+/* ------------------------------------------------ the generic animation */
+
+/* What the window of the trace left out, said once before playing. */
+static void note_bounds(const acc_trace *t)
+{
+    if (t->blocks_skipped)
+        out_note(_("every access of the first %u blocks of each launch was recorded; %llu more blocks ran "
+                   "unrecorded (set trace-blocks N records more)"),
+                 t->max_blocks, t->blocks_skipped);
+    if (t->dropped)
+        out_warn(_("%llu accesses past the trace's bound were not recorded; the last steps are incomplete"),
+                 t->dropped);
+}
+
+static enum cmd_status play_accesses(struct session *s, const viz_access *a, const char *label, const char *heading,
+                                     const lab_result *rows, int nrows)
+{
+    viz_side side = {.r = NULL, .trace = NULL, .label = label, .acc = a};
+    viz_player_opts o = {.no_color = !s->color, .rows = rows, .nrows = nrows, .heading = heading};
+    char err[LAB_ERR_MAX];
+    if (wants_screen()) {
+        out_flush();
+        int rc = viz_player_run(&side, 1, &o, err, sizeof err);
+        if (s->interactive) rl_reset_screen_size();
+        if (rc >= 0) return CMD_OK;
+        out_note(_("cannot play full screen (%s); printing the frames instead"), err);
+    }
+    viz_player_opts text = o;
+    text.rows = NULL;
+    text.nrows = 0;
+    if (viz_player_print(out_stream(), &side, 1, &text, 0) != 0) return sess_error(s, -1, _("could not write the frames"));
+    out_printf("\n");
+    return CMD_OK;
+}
+
+static const char *base_name(const char *p)
+{
+    const char *b = strrchr(p, '/');
+    return b ? b + 1 : p;
+}
+
+/* `animate [ARGS]` with a program open: run it on the simulator with every
+ * access recorded, and play the generic animation beside its source. */
+static enum cmd_status animate_program(struct session *s, int argc, char **argv)
+{
+    prog_result r;
+    if (prog_cmd_record(s, argc - 1, argv + 1, &r) != 0) {
+        enum cmd_status st = sess_error(s, -1, "%s", r.msg[0] ? r.msg : _("the program could not be run"));
+        prog_result_free(&r);
+        return st;
+    }
+    enum cmd_status st = CMD_OK;
+    if (r.timed_out || r.interrupted || r.signal || r.fault[0] || r.exit_code != 0) {
+        if (r.fault[0]) out_warn(_("the program failed: %s; the animation shows what it did until then"), r.fault);
+        else if (r.timed_out || r.interrupted || r.signal)
+            out_warn("%s", _("the program did not run to its end; the animation shows what it did until then"));
+        else out_warn(_("the program exited with status %d"), r.exit_code);
+    }
+    if (!r.acc || r.acc->nlaunches == 0) {
+        st = sess_error(s, -1, _("nothing to animate: %s"),
+                        r.acc ? _("the program launched no kernel") : r.acc_why[0] ? r.acc_why
+                                                                                    : _("no access was recorded"));
+        prog_result_free(&r);
+        return st;
+    }
+    note_bounds(r.acc);
+    size_t len = 0;
+    char *text = puzzle_read_file(s->prog->path, &len);
+    viz_access a = {.t = r.acc, .zoom = 0, .source = text, .source_len = len, .source_name = base_name(s->prog->path)};
+    char heading[400];
+    /* TRANSLATORS: "reduce.cu on the simulator: every access of the first 4 blocks of each launch" */
+    snprintf(heading, sizeof heading, _("%s on the simulator: every access of the first %u blocks of each launch"),
+             s->prog->shown, r.acc->max_blocks);
+    st = play_accesses(s, &a, s->prog->shown, heading, NULL, 0);
+    free(text);
+    prog_result_free(&r);
+    return st;
+}
+
+/* `animate VARIANT as generic`: a built-in variant's automatic access trace
+ * on the simulator, the generic animation instead of the family's picture. */
+static enum cmd_status animate_generic(struct session *s, const anim *an)
+{
+    char *buf = NULL;
+    size_t blen = 0;
+    FILE *mf = open_memstream(&buf, &blen);
+    if (!mf) return sess_error(s, -1, "%s", _("out of memory"));
+    if (acc_writer_attach(mf, s->trace_blocks, 0) != 0) {
+        fclose(mf);
+        free(buf);
+        return sess_error(s, -1, "%s",
+                          _("this build records no accesses (the sanitizer build leaves the recording out)"));
+    }
+    lab_backend was = s->cfg.backend;
+    s->cfg.backend = LAB_BACKEND_SIM; /* the recording is the simulator's */
+    lab_trace t;
+    lab_result r;
+    char err[LAB_ERR_MAX];
+    int rc = sess_record_trace(s, an->v, &t, &r, err, sizeof err);
+    s->cfg.backend = was;
+    acc_writer_detach();
+    fclose(mf);
+    if (rc != 0) {
+        free(buf);
+        return sess_error(s, an->argi, "%s", err);
+    }
+    if (s->trace_note[0]) out_note("%s", s->trace_note);
+    acc_trace acc;
+    FILE *rf = fmemopen(buf, blen, "r");
+    int ok = rf && acc_trace_read(rf, &acc, 0, err, sizeof err) == 0;
+    if (rf) fclose(rf);
+    free(buf);
+    enum cmd_status st = CMD_OK;
+    if (!ok) {
+        st = sess_error(s, -1, "%s", rf ? err : _("out of memory"));
+        lab_trace_free(&t);
+        return st;
+    }
+    acc_trace_resolve(&acc, NULL);
+    note_bounds(&acc);
+    char *text = NULL, path[PATH_MAX] = "";
+    size_t len = 0;
+    int from, to;
+    if (acc.nlaunches > 0) code_find_kernel(acc.launches[0].kernel, &text, &len, path, sizeof path, &from, &to);
+    char label[2 * LAB_NAME_MAX + 2], heading[300];
+    snprintf(label, sizeof label, "%s/%s", s->algo->name, an->v->name);
+    snprintf(heading, sizeof heading, _("%s  n = %lld %s  every access, on the simulator"), label, t.n,
+             lab_dtype_name(t.dtype));
+    viz_access a = {.t = &acc, .zoom = 0, .source = text, .source_len = len, .source_name = base_name(path)};
+    st = play_accesses(s, &a, label, heading, NULL, 0);
+    free(text);
+    acc_trace_free(&acc);
+    lab_trace_free(&t);
+    return st;
+}
+
 static enum cmd_status do_animate(struct session *s, int argc, char **argv)
 {
+    if (s->prog) return animate_program(s, argc, argv);
     if (!s->algo || !s->variant) return sess_error(s, -1, _("choose an algorithm first: use ALGO/VARIANT"));
+    int generic = argc >= 3 && strcmp(argv[argc - 2], "as") == 0;
+    if (generic) {
+        if (strcmp(argv[argc - 1], "generic") != 0)
+            return sess_error(s, argc - 1, _("animate ... as generic is the one other view"));
+        argc -= 2;
+    }
     anim an[VIZ_MAX_SIDES];
     memset(an, 0, sizeof an);
     int n = parse_args(s, argc, argv, an);
     if (n < 0) return CMD_ERROR;
+    if (generic) {
+        if (n > 1) return sess_error(s, -1, "%s", _("as generic animates one variant: leave out vs"));
+        if (check_variant(s, &an[0]) != 0) return CMD_ERROR;
+        return animate_generic(s, &an[0]);
+    }
     for (int i = 0; i < n; i++) {
         if (!viz_renderer_find(s->algo->name, an[i].v->name))
             return sess_error(s, an[i].argi, _("there is no animation for %s/%s yet; `trace` prints its steps as text"),
@@ -237,7 +389,7 @@ const struct cmd cmd_animate[] = {
     {
         .name = "animate",
         .aliases = "watch",
-        .usage = N_("animate [VARIANT] [vs VARIANT]"),
+        .usage = N_("animate [VARIANT] [vs VARIANT | as generic]"),
         .help = N_("watch the threads work, step by step, beside the timing table"),
         .long_help =
             N_("Records what every thread of the chosen variant (or VARIANT) does at the\n"
@@ -252,7 +404,15 @@ const struct cmd cmd_animate[] = {
                "(show lists it) a small instance of the same configuration plays instead,\n"
                "two blocks of the same block size with the same pattern, and animate says\n"
                "so; n auto animates 64 elements. When the output is not a terminal, the\n"
-               "frames are printed as text one after another.\n"),
+               "frames are printed as text one after another.\n"
+               "`animate VARIANT as generic`, and `animate [ARGS]` with a program open\n"
+               "(open FILE.cu), show the generic animation instead: every global and\n"
+               "shared memory access of the first trace-blocks blocks of each launch,\n"
+               "recorded on the simulator, step by step (a barrier epoch; z: one warp\n"
+               "instruction), each array a strip of cells (written reversed, read\n"
+               "underlined, races marked !), the warps' active and idle lanes, and the\n"
+               "source beside it. c puts a cursor on the cells (arrows move it, Enter\n"
+               "follows the thread that touched the cell); a mouse click picks a cell.\n"),
         .run = do_animate, .screen = 1,
         .complete = CMP_CUSTOM,
         .complete_fn = complete_animate,

@@ -20,6 +20,7 @@
 #include "program.h"
 #include "repl/puzzle.h"
 #include "repl/session.h"
+#include "kernels/sim/acctrace.h"
 
 /* ----------------------------------------------------------------- check */
 
@@ -184,6 +185,132 @@ static json_t *verdict_json(const struct check_run *c, enum prog_mode backend)
     return j;
 }
 
+/* ---------------------------------------------------------------- limits */
+
+/* What the automatic access trace says about a puzzle's limits. */
+struct limit_counts {
+    int checked;                 /* 0: no trace (the sanitizer build) */
+    int reads, rd_block, rd_thread; /* the most global reads of one thread, and which */
+    long long shared, sh_block;  /* the most shared bytes of one block, and which */
+    int unshared, us_block, us_thread; /* threads writing out without reading shared memory */
+    int ok;
+};
+
+static void count_limits(const struct puzzle *p, const acc_trace *t, struct limit_counts *lc)
+{
+    memset(lc, 0, sizeof *lc);
+    lc->ok = 1;
+    if (!t) return;
+    lc->checked = 1;
+    unsigned nthreads = p->block[0] * p->block[1], nblocks = p->grid[0] * p->grid[1];
+    size_t n = (size_t)nthreads * nblocks;
+    int *reads = calloc(n ? n : 1, sizeof *reads);
+    unsigned char *wrote_out = calloc(n ? n : 1, 1), *read_sh = calloc(n ? n : 1, 1);
+    long long *sh = calloc(nblocks ? nblocks : 1, sizeof *sh);
+    unsigned char *counted = calloc((size_t)(t->narrays ? t->narrays : 1) * (nblocks ? nblocks : 1), 1);
+    if (!reads || !wrote_out || !read_sh || !sh || !counted) {
+        lc->checked = 0;
+        goto out;
+    }
+    for (size_t i = 0; i < t->nreqs; i++) {
+        const acc_req *r = &t->reqs[i];
+        if (r->block >= nblocks) continue;
+        for (size_t k = r->lane0; k < r->lane0 + r->nlanes; k++) {
+            const acc_lane *ln = &t->lanes[k];
+            unsigned th = r->warp * 32 + ln->lane;
+            if (th >= nthreads) continue;
+            size_t id = (size_t)r->block * nthreads + th;
+            const acc_array *a = &t->arrays[ln->array];
+            if (a->space == ACC_GLOBAL) {
+                if (r->kind != ACC_WRITE) reads[id]++;
+                if (r->kind != ACC_READ && strcmp(a->name, puzzle_out(p)->name) == 0) wrote_out[id] = 1;
+            } else {
+                if (r->kind != ACC_WRITE) read_sh[id] = 1;
+                unsigned char *c = &counted[(size_t)ln->array * nblocks + r->block];
+                if (!*c) {
+                    *c = 1;
+                    sh[r->block] += (long long)a->bytes;
+                }
+            }
+        }
+    }
+    lc->rd_block = lc->rd_thread = -1;
+    for (size_t id = 0; id < n; id++) {
+        if (reads[id] > lc->reads) {
+            lc->reads = reads[id];
+            lc->rd_block = (int)(id / nthreads);
+            lc->rd_thread = (int)(id % nthreads);
+        }
+        if (p->need_shared && wrote_out[id] && !read_sh[id]) {
+            if (!lc->unshared) {
+                lc->us_block = (int)(id / nthreads);
+                lc->us_thread = (int)(id % nthreads);
+            }
+            lc->unshared++;
+        }
+    }
+    for (unsigned b = 0; b < nblocks; b++)
+        if (sh[b] > lc->shared) {
+            lc->shared = sh[b];
+            lc->sh_block = b;
+        }
+    if (p->max_global_reads >= 0 && lc->reads > p->max_global_reads) lc->ok = 0;
+    if (p->max_shared_bytes >= 0 && lc->shared > p->max_shared_bytes) lc->ok = 0;
+    if (lc->unshared) lc->ok = 0;
+out:
+    free(reads);
+    free(wrote_out);
+    free(read_sh);
+    free(sh);
+    free(counted);
+}
+
+static void print_limits(const struct puzzle *p, const struct limit_counts *lc)
+{
+    if (!lc->checked) {
+        out_printf(_("%slimits: not checked in this build (the sanitizer build records no accesses)%s\n"),
+                   out_color(OUT_DIM), out_color(OUT_RESET));
+        return;
+    }
+    if (p->max_global_reads >= 0) {
+        int over = lc->reads > p->max_global_reads;
+        out_printf(_("%slimit: each thread reads global memory at most %d times; the most any thread did: %d%s"),
+                   over ? out_color(OUT_ERROR) : "", p->max_global_reads, lc->reads, over ? "" : "\n");
+        if (over)
+            out_printf(_(" (thread %d of block %d): too many%s\n"), lc->rd_thread, lc->rd_block, out_color(OUT_RESET));
+    }
+    if (p->max_shared_bytes >= 0) {
+        int over = lc->shared > p->max_shared_bytes;
+        out_printf(_("%slimit: at most %d bytes of shared memory per block; used: %lld%s"),
+                   over ? out_color(OUT_ERROR) : "", p->max_shared_bytes, lc->shared, over ? "" : "\n");
+        if (over) out_printf(_(" (block %lld): too much%s\n"), lc->sh_block, out_color(OUT_RESET));
+    }
+    if (p->need_shared) {
+        if (lc->unshared)
+            out_printf(_("%slimit: every thread that writes %s reads shared memory; %d did not (the first: thread %d "
+                         "of block %d)%s\n"),
+                       out_color(OUT_ERROR), puzzle_out(p)->name, lc->unshared, lc->us_thread, lc->us_block,
+                       out_color(OUT_RESET));
+        else
+            out_printf(_("limit: every thread that writes %s reads shared memory: yes\n"), puzzle_out(p)->name);
+    }
+}
+
+static json_t *limits_json(const struct puzzle *p, const struct limit_counts *lc)
+{
+    if (!lc->checked) return json_string("not checked");
+    json_t *j = json_object();
+    json_object_set_new(j, "ok", json_boolean(lc->ok));
+    json_object_set_new(j, "global_reads_max", json_integer(lc->reads));
+    json_object_set_new(j, "global_reads_limit", p->max_global_reads >= 0 ? json_integer(p->max_global_reads)
+                                                                          : json_null());
+    json_object_set_new(j, "shared_bytes", json_integer(lc->shared));
+    json_object_set_new(j, "shared_bytes_limit", p->max_shared_bytes >= 0 ? json_integer(p->max_shared_bytes)
+                                                                          : json_null());
+    if (p->need_shared) json_object_set_new(j, "without_shared", json_integer(lc->unshared));
+    return j;
+}
+
 /* One backend: build, run, compare. Returns 1 pass, 0 wrong, -1 could not
  * run (already reported). */
 static int check_on(struct session *s, const struct check_run *c, prog *prg, enum prog_mode backend,
@@ -201,6 +328,8 @@ static int check_on(struct session *s, const struct check_run *c, prog *prg, enu
     o.argc = 1;
     o.argv = argv;
     o.interrupt = &lab_interrupted;
+    /* the limits are counted from every access of every block */
+    if (backend == PROG_SIM) o.record_blocks = c->p->grid[0] * c->p->grid[1];
     unlink(outfile);
     if (s->interactive && !s->json) out_progress(_("  building and running %s on %s..."), c->shown, bname);
     prog_result r;
@@ -256,6 +385,9 @@ static int check_on(struct session *s, const struct check_run *c, prog *prg, enu
         prog_result_free(&r);
         return 0;
     }
+    struct limit_counts lc;
+    count_limits(p, r.acc, &lc);
+    int with_limits = backend == PROG_SIM;
     prog_result_free(&r);
     int n = puzzle_arg_len(puzzle_out(p));
     float *got = calloc((size_t)n, sizeof *got);
@@ -271,10 +403,11 @@ static int check_on(struct session *s, const struct check_run *c, prog *prg, enu
     free(raw);
     struct puzzle_verdict v;
     puzzle_compare(p, got, &v);
-    result = v.pass;
+    result = v.pass && (!with_limits || lc.ok);
     if (s->json) {
         json_t *j = verdict_json(c, backend);
-        json_object_set_new(j, "pass", json_boolean(v.pass));
+        json_object_set_new(j, "pass", json_boolean(result));
+        json_object_set_new(j, "right", json_boolean(v.pass));
         json_object_set_new(j, "finished", json_true());
         json_object_set_new(j, "first", v.first >= 0 ? json_integer(v.first) : json_null());
         if (v.first >= 0) {
@@ -284,13 +417,17 @@ static int check_on(struct session *s, const struct check_run *c, prog *prg, enu
         json_object_set_new(j, "wrong", json_integer(v.nwrong));
         json_object_set_new(j, "unwritten", json_integer(v.nunwritten));
         json_object_set_new(j, "out", values_json(got, n));
-        json_object_set_new(j, "limits", json_string("not checked"));
+        json_object_set_new(j, "limits", with_limits ? limits_json(p, &lc) : json_string("counted on the simulator"));
         out_json(j);
         free(got);
         return result;
     }
     char idx[64];
-    if (v.pass) {
+    if (v.pass && with_limits && !lc.ok) {
+        out_printf(ngettext("%snot yet%s on %s: all %d element of %s right, but over a limit:\n",
+                            "%snot yet%s on %s: all %d elements of %s right, but over a limit:\n", (unsigned long)n),
+                   out_color(OUT_ERROR), out_color(OUT_RESET), bname, n, puzzle_out(p)->name);
+    } else if (v.pass) {
         out_printf(ngettext("%spass%s on %s: all %d element of %s right\n", "%spass%s on %s: all %d elements of %s right\n",
                             (unsigned long)n),
                    out_color(OUT_GOOD), out_color(OUT_RESET), bname, n, puzzle_out(p)->name);
@@ -314,6 +451,7 @@ static int check_on(struct session *s, const struct check_run *c, prog *prg, enu
             }
         }
     }
+    if (with_limits) print_limits(p, &lc);
     free(got);
     return result;
 }
@@ -329,8 +467,6 @@ static void print_brief_line(const struct puzzle *p, const char *file)
 /* After the verdict: the limits, what next, what to watch. */
 static void after_check(const struct puzzle *p, int passed, const char *file)
 {
-    out_printf(_("%slimits: not checked in this build (a student's kernel is not built with the simulator's "
-                 "record of memory accesses yet)%s\n"), out_color(OUT_DIM), out_color(OUT_RESET));
     int n;
     puzzle_all(&n);
     if (passed && p->number < n)

@@ -69,7 +69,7 @@ static void show(struct session *s, const char *title, const char *text, size_t 
 
 /* Find kernel name (template arguments left out) in kernels/ * / *.cu.
  * 0 with the file's text, its path and the lines; -1 when not found. */
-static int find_kernel(const char *name, char **text, size_t *len, char *path, size_t pathlen, int *from, int *to)
+int code_find_kernel(const char *name, char **text, size_t *len, char *path, size_t pathlen, int *from, int *to)
 {
     char base[PATH_MAX], fn[128];
     /* the function's own name: "(transpose_tiled_k<T, 1>)" is transpose_tiled_k */
@@ -120,7 +120,7 @@ static enum cmd_status show_kernel(struct session *s, const char *name, int hl, 
     char *text, path[PATH_MAX];
     size_t len;
     int from, to;
-    if (find_kernel(name, &text, &len, path, sizeof path, &from, &to) != 0)
+    if (code_find_kernel(name, &text, &len, path, sizeof path, &from, &to) != 0)
         return sess_error(s, argi, _("no kernel %s in gpulab's kernels/ source"), name);
     char title[PATH_MAX + 160];
     snprintf(title, sizeof title, _("%s · %s, lines %d-%d"), name, path, from, to);

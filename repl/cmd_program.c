@@ -141,7 +141,7 @@ static int run_on(struct session *s, enum prog_mode backend, int argc, char **ar
     prog_options o;
     memset(&o, 0, sizeof o);
     /* run shows stdout and stderr in the order the program wrote them */
-    o.merge_output = echo && !s->json;
+    o.merge_output = echo > 0 && !s->json;
     o.backend = backend;
     o.time_limit = backend == PROG_SIM ? s->time_limit : (s->time_limit > 0 ? s->time_limit * 10 : 0);
     o.mem_limit = mem_limit();
@@ -150,15 +150,22 @@ static int run_on(struct session *s, enum prog_mode backend, int argc, char **ar
     o.argc = argc;
     o.argv = argv;
     o.defines = (const char *const *)s->prog_defines;
-    o.on_output = echo ? on_output : NULL;
+    o.on_output = echo > 0 ? on_output : NULL;
     o.ctx = s;
     o.interrupt = &lab_interrupted;
     if (s->interactive && !s->json)
         out_progress(backend == PROG_GPU ? _("  building %s for the GPU...") : _("  building %s for the simulator..."),
                      s->prog->shown);
+    o.record_blocks = echo < 0 ? s->trace_blocks : 0;
     int rc = prog_run(s->prog, &o, r);
     out_progress_clear();
     return rc;
+}
+
+int prog_cmd_record(struct session *s, int argc, char **argv, struct prog_result *r)
+{
+    /* echo -1: quiet, and every access of the first trace-blocks blocks recorded */
+    return run_on(s, PROG_SIM, argc, argv, -1, r);
 }
 
 

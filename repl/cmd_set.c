@@ -608,6 +608,24 @@ static void show_time_limit(const struct session *s, char *buf, size_t len)
     else snprintf(buf, len, "none");
 }
 
+static int set_trace_blocks(struct session *s, const char *v, char *err, size_t errlen)
+{
+    char *end = NULL;
+    errno = 0;
+    unsigned long b = strtoul(v, &end, 10);
+    if (end == v || *end || errno || b < 1 || b > 65536 || v[0] == '-') {
+        snprintf(err, errlen, "%s", _("a number of blocks from 1 to 65536"));
+        return -1;
+    }
+    s->trace_blocks = (unsigned)b;
+    return 0;
+}
+
+static void show_trace_blocks(const struct session *s, char *buf, size_t len)
+{
+    snprintf(buf, len, "%u", s->trace_blocks);
+}
+
 /* The allowed values and the help line are marked for translation, the
  * setting names never (they are what people type). */
 static const struct setting settings[] = {
@@ -639,6 +657,9 @@ static const struct setting settings[] = {
     {"image", N_("a PGM or PNG file, or none"), N_("histogram input image"), set_image, show_image, NULL},
     {"time-limit", N_("seconds, e.g. 30 or 2.5 (0: none)"), N_("how long a program (open) may run on the simulator"),
      set_time_limit, show_time_limit, NULL},
+    {"trace-blocks", N_("a number of blocks from 1 to 65536"),
+     N_("blocks of each launch that animate records of every access (the first ones)"), set_trace_blocks,
+     show_trace_blocks, NULL},
     {"model", N_("a GPU model name (h200, a100, t4, ...: Tab lists them)"), N_("occupancy model on the simulator"),
      set_model, show_model, complete_model},
     {"pager", N_("on or off"), N_("long output through $PAGER (less -R) at a terminal"), set_pager, show_pager,

@@ -1,5 +1,6 @@
 /* session.c - the session's state and how errors are reported. */
 #include "repl/session.h"
+#include "kernels/sim/acctrace.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -25,6 +26,7 @@ void sess_init(struct session *s)
     lab_config_defaults(&s->cfg);
     snprintf(s->lang, sizeof s->lang, "en");
     s->time_limit = 30;
+    s->trace_blocks = ACC_DEFAULT_BLOCKS;
     if (lab_algo_count() > 0) sess_use(s, lab_algo_at(0), NULL);
 }
 

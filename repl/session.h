@@ -51,6 +51,7 @@ struct session {
     struct prog *prog;
     char *prog_defines[17];        /* -DNAME=VALUE given to open, NULL-terminated */
     double time_limit;             /* seconds a program may run on the simulator; 0: no limit */
+    unsigned trace_blocks;         /* blocks of each launch the automatic access trace records */
 
     /* ---- bookkeeping */
     int errors;                    /* commands that failed so far */
@@ -110,6 +111,16 @@ void sess_note_no_gpu(struct session *s);
 enum cmd_status prog_cmd_run(struct session *s, int argc, char **argv);
 enum cmd_status prog_cmd_compare(struct session *s, int argc, char **argv);
 enum cmd_status prog_cmd_show(struct session *s, int argc, char **argv);
+/* Run the open program on the simulator without showing its output, with
+ * every access of the first trace-blocks blocks of each launch recorded
+ * (r->acc). 0 when it ran, -1 (r->msg) when it could not. */
+struct prog_result;
+int prog_cmd_record(struct session *s, int argc, char **argv, struct prog_result *r);
+/* Find a kernel function of kernels/ by name (template arguments and
+ * parentheses around it left out): 0 with its file's text (malloc'd), the
+ * path ("kernels/reduce/reduce.cu") and its lines; -1 when not found
+ * (cmd_code.c). */
+int code_find_kernel(const char *name, char **text, size_t *len, char *path, size_t pathlen, int *from, int *to);
 /* Close the open program (use goes back to the built-in algorithms). */
 void sess_close_program(struct session *s);
 

@@ -25,6 +25,7 @@
 #include <time.h>
 
 #include "viz/export.h"
+#include "viz/render_code.h"
 #include "viz/intl.h"
 #include "viz/term.h"
 
@@ -45,9 +46,80 @@ int viz_play_delay_ms(const viz_play_state *st)
     return speed_ms[s];
 }
 
+/* The keys: one table drives the key switch, the key line and the help
+ * overlay, so the three cannot drift apart. */
+enum key_act {
+    ACT_PLAY, ACT_NEXT, ACT_PREV, ACT_FASTER, ACT_SLOWER, ACT_START, ACT_END,
+    ACT_CURSOR, ACT_UP, ACT_DOWN, ACT_PICK, ACT_ZOOM, ACT_CODE,
+    ACT_HELP, ACT_KEYS, ACT_TABLE, ACT_QUIT
+};
+
+typedef struct key_binding {
+    int keys[4];            /* 0 ends the list */
+    int act;
+    const char *help_keys;  /* the help overlay (NULL: not listed there) */
+    const char *help;
+    const char *line_keys;  /* the key line (NULL: not on it) */
+    const char *line;
+    int access;             /* only with a generic animation */
+} key_binding;
+
+static const key_binding bindings[] = {
+    /* TRANSLATORS: the names of keys (space, End) and what they do */
+    {{' '}, ACT_PLAY, N_("space"), N_("play / pause"), N_("space"), N_("play/pause"), 0},
+    {{VIZ_KEY_RIGHT, 'n', 'l'}, ACT_NEXT, N_("\u2192  or  n"), N_("next step"), "\u2190 \u2192", N_("step"), 0},
+    {{VIZ_KEY_LEFT, 'p', 'h'}, ACT_PREV, N_("\u2190  or  p"), N_("previous step"), NULL, NULL, 0},
+    {{'+', '='}, ACT_FASTER, "+  /  -", N_("faster / slower"), "+ -", N_("speed"), 0},
+    {{'-', '_'}, ACT_SLOWER, NULL, NULL, NULL, NULL, 0},
+    {{VIZ_KEY_HOME, 'r', 'g'}, ACT_START, N_("Home  or  r"), N_("back to the start"), "r", N_("restart"), 0},
+    {{VIZ_KEY_END, 'G'}, ACT_END, N_("End"), N_("the last step"), N_("End"), N_("last"), 0},
+    {{'c'}, ACT_CURSOR, "c", N_("cell cursor: arrows move it"), "c", N_("cell"), 1},
+    {{VIZ_KEY_UP}, ACT_UP, "\u2191 \u2193", N_("the array above / below"), NULL, NULL, 1},
+    {{VIZ_KEY_DOWN}, ACT_DOWN, NULL, NULL, NULL, NULL, 1},
+    {{'\n', '\r'}, ACT_PICK, N_("Enter"), N_("follow the cell's thread"), NULL, NULL, 1},
+    {{'z'}, ACT_ZOOM, "z", N_("steps of one warp instruction"), "z", N_("zoom"), 1},
+    {{'s'}, ACT_CODE, "s", N_("the kernel's source"), "s", N_("code"), 1},
+    {{'k'}, ACT_KEYS, "k  /  t", N_("hide the keys / the table"), NULL, NULL, 0},
+    {{'t'}, ACT_TABLE, NULL, NULL, NULL, NULL, 0},
+    {{'?'}, ACT_HELP, "?", N_("this help"), "?", N_("help"), 0},
+    {{'q', 'Q', VIZ_KEY_ESC}, ACT_QUIT, N_("q  or  Esc"), N_("back to the prompt"), "q", N_("back"), 0},
+};
+#define NBINDINGS ((int)(sizeof bindings / sizeof bindings[0]))
+
+static const viz_side *access_side(const viz_side *sides, int nsides)
+{
+    for (int i = 0; i < nsides; i++)
+        if (sides && sides[i].acc) return &sides[i];
+    return NULL;
+}
+
+/* The generic animation as the state shows it (zoomed or not). */
+static viz_access access_view(const viz_side *s, const viz_play_state *st)
+{
+    viz_access a = *s->acc;
+    if (st) a.zoom = st->zoom;
+    return a;
+}
+
+static int key_act(int key, int with_access)
+{
+    for (int i = 0; i < NBINDINGS; i++) {
+        if (bindings[i].access && !with_access) continue;
+        for (int k = 0; k < 4 && bindings[i].keys[k]; k++)
+            if (bindings[i].keys[k] == key) return bindings[i].act;
+    }
+    return -1;
+}
+
 int viz_player_key(viz_play_state *st, int key)
 {
+    return viz_player_key_sides(st, key, NULL, 0);
+}
+
+int viz_player_key_sides(viz_play_state *st, int key, const viz_side *sides, int nsides)
+{
     int last = st->nframes - 1;
+    const viz_side *as = access_side(sides, nsides);
     if (key == VIZ_KEY_NONE) return 0;
     if (key == VIZ_KEY_RESIZE) return 1;
     if (key == VIZ_KEY_INTERRUPT) {
@@ -59,53 +131,98 @@ int viz_player_key(viz_play_state *st, int key)
         st->help = 0;
         return 1;
     }
-    switch (key) {
-    case ' ':
+    int act = key_act(key, as != NULL);
+    /* with the cell cursor on, the arrows move it and Esc puts it away */
+    if (as && st->sel.on) {
+        viz_access a = access_view(as, st);
+        if (key == VIZ_KEY_RIGHT || key == VIZ_KEY_LEFT || act == ACT_UP || act == ACT_DOWN) {
+            if (key == VIZ_KEY_RIGHT) st->sel.cell++;
+            else if (key == VIZ_KEY_LEFT) st->sel.cell--;
+            else st->sel.strip += act == ACT_UP ? -1 : 1;
+            viz_access_clamp(&a, st->frame, &st->sel);
+            return 1;
+        }
+        if (key == VIZ_KEY_ESC) {
+            st->sel.on = 0;
+            st->sel.thread_on = 0;
+            return 1;
+        }
+    }
+    switch (act) {
+    case ACT_PLAY:
         if (!st->playing && st->frame >= last) st->frame = 0; /* play again from the start */
         st->playing = !st->playing;
         return 1;
-    case VIZ_KEY_RIGHT:
-    case 'n':
-    case 'l':
+    case ACT_NEXT:
         st->playing = 0;
         if (st->frame < last) st->frame++;
         return 1;
-    case VIZ_KEY_LEFT:
-    case 'p':
-    case 'h':
+    case ACT_PREV:
         st->playing = 0;
         if (st->frame > 0) st->frame--;
         return 1;
-    case '+':
-    case '=':
+    case ACT_FASTER:
         if (st->speed < VIZ_NSPEEDS - 1) st->speed++;
         return 1;
-    case '-':
-    case '_':
+    case ACT_SLOWER:
         if (st->speed > 0) st->speed--;
         return 1;
-    case VIZ_KEY_HOME:
-    case 'r':
-    case 'g':
+    case ACT_START:
         st->frame = 0;
         return 1;
-    case VIZ_KEY_END:
-    case 'G':
+    case ACT_END:
         st->playing = 0;
         st->frame = last;
         return 1;
-    case '?':
+    case ACT_CURSOR: {
+        viz_access a = access_view(as, st);
+        st->sel.on = !st->sel.on;
+        if (!st->sel.on) st->sel.thread_on = 0;
+        viz_access_clamp(&a, st->frame, &st->sel);
+        return 1;
+    }
+    case ACT_UP:
+    case ACT_DOWN:
+        return 0; /* only with the cursor on */
+    case ACT_PICK: {
+        viz_access a = access_view(as, st);
+        if (!st->sel.on) return 0;
+        if (viz_access_pick_thread(&a, st->frame, &st->sel) != 0) st->sel.thread_on = 0;
+        return 1;
+    }
+    case ACT_ZOOM: {
+        viz_access from = access_view(as, st), to = from;
+        to.zoom = !from.zoom;
+        st->frame = viz_access_frame_map(&from, st->frame, &to);
+        st->zoom = to.zoom;
+        st->nframes = 0;
+        for (int i = 0; i < nsides; i++) {
+            int n;
+            if (sides[i].acc) {
+                viz_access v = access_view(&sides[i], st);
+                n = viz_access_frames(&v);
+            } else {
+                n = sides[i].r->frames(sides[i].trace);
+            }
+            if (n > st->nframes) st->nframes = n;
+        }
+        if (st->nframes < 1) st->nframes = 1;
+        if (st->frame >= st->nframes) st->frame = st->nframes - 1;
+        return 1;
+    }
+    case ACT_CODE:
+        st->code = !st->code;
+        return 1;
+    case ACT_HELP:
         st->help = 1;
         return 1;
-    case 'k':
+    case ACT_KEYS:
         st->hide_keys = !st->hide_keys;
         return 1;
-    case 't':
+    case ACT_TABLE:
         st->hide_table = !st->hide_table;
         return 1;
-    case 'q':
-    case 'Q':
-    case VIZ_KEY_ESC:
+    case ACT_QUIT:
         st->quit = 1;
         return 0;
     default:
@@ -124,26 +241,104 @@ void viz_player_tick(viz_play_state *st)
 
 enum { MAX_CAPTION_LINES = 3, MAX_COUNTER_LINES = 2 };
 
-static int side_frames(const viz_side *s)
+static int side_frames(const viz_side *s, const viz_play_state *st)
 {
-    int n = s->r->frames(s->trace);
+    int n;
+    if (s->acc) {
+        viz_access a = access_view(s, st);
+        n = viz_access_frames(&a);
+    } else {
+        n = s->r->frames(s->trace);
+    }
     return n > 0 ? n : 1;
 }
 
 /* The frame a side shows when the player is at frame f. */
-static int side_frame(const viz_side *s, int f)
+static int side_frame(const viz_side *s, const viz_play_state *st, int f)
 {
-    int n = side_frames(s);
+    int n = side_frames(s, st);
     return f < n ? f : n - 1;
 }
 
+static int side_min_w(const viz_side *s)
+{
+    return s->acc ? 40 : s->r->min_w;
+}
+
+static int side_min_h(const viz_side *s)
+{
+    return s->acc ? 8 : s->r->min_h;
+}
+
+/* Rows a side's picture needs at width w as text (0: any). */
+static int side_height(const viz_side *s, int w)
+{
+    if (s->acc) {
+        viz_access a = *s->acc;
+        return viz_access_height(&a, w);
+    }
+    return s->r->height ? s->r->height(s->trace, w) : 0;
+}
+
+/* Which columns of a side's picture area the code pane takes: beside the
+ * picture when there is room for both, instead of it when asked for on a
+ * narrow screen. */
+enum { CODE_BESIDE_MIN_W = 110 };
+static void split_code(const viz_side *s, const viz_play_state *st, viz_rect pic, viz_rect *draw, viz_rect *code)
+{
+    *draw = pic;
+    *code = viz_rect_make(pic.x, pic.y, 0, 0);
+    if (!s->acc || !s->acc->source) return;
+    int want = st ? st->code : 0;
+    if (pic.w >= CODE_BESIDE_MIN_W && !want) {
+        int cw = pic.w * 2 / 5;
+        *draw = viz_rect_make(pic.x, pic.y, pic.w - cw - 1, pic.h);
+        *code = viz_rect_make(pic.x + pic.w - cw, pic.y, cw, pic.h);
+    } else if (want && pic.w < CODE_BESIDE_MIN_W) {
+        *draw = viz_rect_make(pic.x, pic.y, pic.w, 0);
+        *code = pic;
+    }
+}
+
+/* Draw a side's frame into pic: its renderer, or the generic animation and
+ * its code pane. */
+static void side_draw(const viz_side *s, const viz_play_state *st, int f, canvas *c, viz_rect pic,
+                      viz_frame_info *info)
+{
+    if (!s->acc) {
+        s->r->draw(s->trace, side_frame(s, st, f), c, pic, info);
+        return;
+    }
+    viz_access a = access_view(s, st);
+    int sf = side_frame(s, st, f);
+    viz_rect draw, code;
+    split_code(s, st, pic, &draw, &code);
+    if (draw.h > 0 && draw.w > 0) {
+        viz_access_draw(&a, st ? &st->sel : NULL, sf, c, draw, info);
+    } else {
+        /* the code pane took the area: the frame's words all the same */
+        canvas *tmp = canvas_new(pic.w > 0 ? pic.w : 1, 24);
+        if (tmp) viz_access_draw(&a, st ? &st->sel : NULL, sf, tmp, canvas_bounds(tmp), info);
+        canvas_free(tmp);
+    }
+    if (code.w > 0 && code.h > 0) {
+        int marks[32], hl = 0;
+        int nm = viz_access_lines(&a, st ? &st->sel : NULL, sf, &hl, marks, 32);
+        viz_code vc = {.text = s->acc->source, .len = s->acc->source_len, .first_line = 1, .highlight = hl,
+                       .marks = marks, .nmarks = nm, .title = s->acc->source_name};
+        viz_rect old = canvas_set_clip(c, code);
+        viz_render_code(c, code, &vc);
+        canvas_set_clip(c, old);
+    }
+}
+
 /* The frame's info without drawing (a scratch canvas keeps draw() simple). */
-static void side_info(const viz_side *s, int f, int w, int h, viz_frame_info *info)
+static void side_info(const viz_side *s, const viz_play_state *st, int f, int w, int h, viz_frame_info *info)
 {
     canvas *tmp = canvas_new(w > 0 ? w : 1, h > 0 ? h : 1);
     viz_info_clear(info);
     if (!tmp) return;
-    s->r->draw(s->trace, side_frame(s, f), tmp, canvas_bounds(tmp), info);
+    side_draw(s, st, f, tmp, canvas_bounds(tmp), info);
     canvas_free(tmp);
 }
 
@@ -177,20 +372,20 @@ static int draw_counters(canvas *c, viz_rect r, const viz_frame_info *info)
 
 /* A side: header, caption, counters, picture, inside r. cap_lines and
  * cnt_lines are fixed by the caller so that two sides line up. */
-static void draw_panel(canvas *c, viz_rect r, const viz_side *s, int f, int nframes_all,
+static void draw_panel(canvas *c, viz_rect r, const viz_side *s, const viz_play_state *st, int f, int nframes_all,
                        int cap_lines, int cnt_lines)
 {
     viz_frame_info info;
-    int sf = side_frame(s, f), n = side_frames(s);
+    int sf = side_frame(s, st, f), n = side_frames(s, st);
     int pic_y = r.y + 1 + cap_lines + cnt_lines;
     viz_rect pic = viz_rect_make(r.x, pic_y, r.w, r.y + r.h - pic_y);
     viz_info_clear(&info);
     viz_rect old = canvas_set_clip(c, r);
-    if (pic.h > 0) s->r->draw(s->trace, sf, c, pic, &info);
-    else side_info(s, f, r.w, 24, &info);
+    if (pic.h > 0) side_draw(s, st, f, c, pic, &info);
+    else side_info(s, st, f, r.w, 24, &info);
     canvas_set_clip(c, r);
     /* header: label, step, title */
-    int x = canvas_textn(c, r.x, r.y, r.w, s->label ? s->label : s->trace->variant, VIZ_ROLE_HEADING,
+    int x = canvas_textn(c, r.x, r.y, r.w, s->label ? s->label : s->trace ? s->trace->variant : "", VIZ_ROLE_HEADING,
                          VIZ_BOLD);
     char b[160];
     if (f >= n && nframes_all > n)
@@ -209,13 +404,14 @@ static void draw_panel(canvas *c, viz_rect r, const viz_side *s, int f, int nfra
 
 /* Lines the captions and counters of all sides need at width w, each
  * capped. */
-static void panel_text_lines(const viz_side *sides, int nsides, int f, int w, int *cap, int *cnt)
+static void panel_text_lines(const viz_side *sides, int nsides, const viz_play_state *st, int f, int w, int *cap,
+                             int *cnt)
 {
     *cap = 1;
     *cnt = 1;
     for (int i = 0; i < nsides; i++) {
         viz_frame_info info;
-        side_info(&sides[i], f, w, 40, &info);
+        side_info(&sides[i], st, f, w, 40, &info);
         viz_rect r = viz_rect_make(0, 0, w, 100);
         int cl = canvas_wrap(NULL, r, info.caption, 0, 0);
         int nl = draw_counters(NULL, r, &info);
@@ -235,8 +431,8 @@ void viz_player_min_size(const viz_side *sides, int nsides, const viz_player_opt
 {
     int mw = 0, mh = 0;
     for (int i = 0; i < nsides; i++) {
-        if (sides[i].r->min_w > mw) mw = sides[i].r->min_w;
-        if (sides[i].r->min_h > mh) mh = sides[i].r->min_h;
+        if (side_min_w(&sides[i]) > mw) mw = side_min_w(&sides[i]);
+        if (side_min_h(&sides[i]) > mh) mh = side_min_h(&sides[i]);
     }
     int tw = nsides * mw + 3 * (nsides - 1);
     if (tw < 60) tw = 60;
@@ -264,21 +460,18 @@ static void draw_status(canvas *c, const viz_side *sides, int nsides, const viz_
     char left[256];
     if (o && o->heading) snprintf(left, sizeof left, " %s", o->heading);
     else if (nsides > 1) snprintf(left, sizeof left, _(" %s vs %s"), sides[0].label, sides[1].label);
-    else snprintf(left, sizeof left, " %s", sides[0].label ? sides[0].label : sides[0].trace->variant);
+    else snprintf(left, sizeof left, " %s", sides[0].label ? sides[0].label : sides[0].trace ? sides[0].trace->variant : "");
     canvas_textn(c, 0, 0, w - rw - 1 > 0 ? w - rw - 1 : 0, left, VIZ_ROLE_HIGHLIGHT, VIZ_BOLD);
     if (rw <= w) canvas_text(c, w - rw, 0, right, VIZ_ROLE_HIGHLIGHT, 0);
 }
 
-static void draw_keys(canvas *c, int y)
+static void draw_keys(canvas *c, int y, int with_access)
 {
-    static const char *const keys[][2] = {
-        /* TRANSLATORS: the names of keys (space, End) and what they do */
-        {N_("space"), N_("play/pause")}, {"\u2190 \u2192", N_("step")}, {"+ -", N_("speed")}, {"r", N_("restart")},
-        {N_("End"), N_("last")},         {"?", N_("help")},            {"q", N_("back")},
-    };
     int x = 1;
-    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
-        const char *key = _(keys[i][0]), *what = _(keys[i][1]);
+    for (int i = 0; i < NBINDINGS; i++) {
+        const key_binding *b = &bindings[i];
+        if (!b->line_keys || (b->access && !with_access)) continue;
+        const char *key = _(b->line_keys), *what = _(b->line);
         int need = viz_text_width(key) + 1 + viz_text_width(what) + 3;
         if (x + need > c->w) break;
         x = canvas_text(c, x, y, key, VIZ_ROLE_KEY, 0);
@@ -286,29 +479,24 @@ static void draw_keys(canvas *c, int y)
     }
 }
 
-static void draw_help(canvas *c)
+static void draw_help(canvas *c, int with_access)
 {
-    static const char *const lines[][2] = {
-        {N_("space"), N_("play / pause")},
-        {N_("\u2192  or  n"), N_("next step")},
-        {N_("\u2190  or  p"), N_("previous step")},
-        {"+  /  -", N_("faster / slower")},
-        {N_("Home  or  r"), N_("back to the start")},
-        {N_("End"), N_("the last step")},
-        {"k  /  t", N_("hide the keys / the table")},
-        {"?", N_("this help")},
-        {N_("q  or  Esc"), N_("back to the prompt")},
-    };
-    int n = (int)(sizeof lines / sizeof lines[0]);
-    int bw = 44, bh = n + 5;
+    int n = 0;
+    for (int i = 0; i < NBINDINGS; i++)
+        if (bindings[i].help_keys && (!bindings[i].access || with_access)) n++;
+    int bw = with_access ? 56 : 44, bh = n + 5;
     if (bw > c->w) bw = c->w;
     if (bh > c->h) bh = c->h;
     viz_rect r = viz_rect_make((c->w - bw) / 2, (c->h - bh) / 2, bw, bh);
     canvas_fill(c, r, ' ', VIZ_ROLE_TEXT, 0);
     canvas_box(c, r, _("keys"), VIZ_ROLE_HEADING, 0);
-    for (int i = 0; i < n; i++) {
-        canvas_textn(c, r.x + 3, r.y + 2 + i, 14, _(lines[i][0]), VIZ_ROLE_KEY, 0);
-        canvas_textn(c, r.x + 18, r.y + 2 + i, bw - 19, _(lines[i][1]), VIZ_ROLE_TEXT, 0);
+    int row = 0;
+    for (int i = 0; i < NBINDINGS; i++) {
+        const key_binding *b = &bindings[i];
+        if (!b->help_keys || (b->access && !with_access)) continue;
+        canvas_textn(c, r.x + 3, r.y + 2 + row, 14, _(b->help_keys), VIZ_ROLE_KEY, 0);
+        canvas_textn(c, r.x + 18, r.y + 2 + row, bw - 19, _(b->help), VIZ_ROLE_TEXT, 0);
+        row++;
     }
     canvas_textn(c, r.x + 3, r.y + bh - 2, bw - 6, _("any key closes this"), VIZ_ROLE_DIM, 0);
 }
@@ -329,10 +517,43 @@ static void draw_too_small(canvas *c, int mw, int mh)
 /* Which table row is the side's variant. */
 static int table_highlight(const viz_side *sides, int nsides, const viz_player_opts *o)
 {
-    if (!o || !o->rows || nsides != 1) return -1;
+    if (!o || !o->rows || nsides != 1 || !sides[0].trace) return -1;
     for (int i = 0; i < o->nrows; i++)
         if (strcmp(o->rows[i].variant, sides[0].trace->variant) == 0) return i;
     return -1;
+}
+
+/* The screen into c; exporting: no key line, help or key hints, and the
+ * captions with cap_all lines (all of them). */
+/* Where things go on a screen of W x H: the caption and counter lines of
+ * the panels, the key line, the table and the panels' height. */
+typedef struct screen_layout {
+    int sw, cap, cnt, keys_h, table_h, panel_h, nrows;
+} screen_layout;
+
+static void layout_screen(int W, int H, const viz_side *sides, int nsides, const viz_play_state *st,
+                          const viz_player_opts *o, int exporting, int cap_all, screen_layout *L)
+{
+    L->sw = side_width(W, nsides);
+    L->nrows = o && o->rows && !st->hide_table ? o->nrows : 0;
+    L->table_h = L->nrows > 0 ? L->nrows + 2 : 0;
+    L->keys_h = exporting || st->hide_keys ? 0 : 1;
+    panel_text_lines(sides, nsides, st, st->frame, L->sw, &L->cap, &L->cnt);
+    if (exporting) L->cap = cap_all;
+    int min_pic = 0;
+    for (int i = 0; i < nsides; i++)
+        if (side_min_h(&sides[i]) > min_pic) min_pic = side_min_h(&sides[i]);
+    /* Give up the extras, least useful first, until the picture fits. */
+    for (; !exporting;) {
+        int pic = H - 1 - (L->table_h ? L->table_h + 1 : 0) - L->keys_h - (1 + L->cap + L->cnt);
+        if (pic >= min_pic) break;
+        if (L->keys_h) L->keys_h = 0;
+        else if (L->cap > 2) L->cap--;
+        else if (L->cnt > 1) L->cnt--;
+        else if (L->cap > 1) L->cap--;
+        else break;
+    }
+    L->panel_h = H - 1 - (L->table_h ? L->table_h + 1 : 0) - L->keys_h;
 }
 
 /* The screen into c; exporting: no key line, help or key hints, and the
@@ -348,39 +569,46 @@ static void compose(canvas *c, const viz_side *sides, int nsides, const viz_play
         return;
     }
     int W = c->w, H = c->h;
-    int sw = side_width(W, nsides);
-    int nrows = o && o->rows && !st->hide_table ? o->nrows : 0;
-    int table_h = nrows > 0 ? nrows + 2 : 0;
-    int keys_h = exporting || st->hide_keys ? 0 : 1;
-    int cap, cnt;
-    panel_text_lines(sides, nsides, st->frame, sw, &cap, &cnt);
-    if (exporting) cap = cap_all;
-    int min_pic = 0;
-    for (int i = 0; i < nsides; i++)
-        if (sides[i].r->min_h > min_pic) min_pic = sides[i].r->min_h;
-    /* Give up the extras, least useful first, until the picture fits. */
-    for (; !exporting;) {
-        int pic = H - 1 - (table_h ? table_h + 1 : 0) - keys_h - (1 + cap + cnt);
-        if (pic >= min_pic) break;
-        if (keys_h) keys_h = 0;
-        else if (cap > 2) cap--;
-        else if (cnt > 1) cnt--;
-        else if (cap > 1) cap--;
-        else break;
-    }
+    screen_layout L;
+    layout_screen(W, H, sides, nsides, st, o, exporting, cap_all, &L);
     draw_status(c, sides, nsides, st, o, exporting);
-    int panel_h = H - 1 - (table_h ? table_h + 1 : 0) - keys_h;
     for (int i = 0; i < nsides; i++) {
-        int x = i * (sw + 3);
-        draw_panel(c, viz_rect_make(x, 1, sw, panel_h), &sides[i], st->frame, st->nframes, cap, cnt);
-        if (i > 0) canvas_vline(c, x - 2, 1, panel_h, 0x2502, VIZ_ROLE_DIM, 0);
+        int x = i * (L.sw + 3);
+        draw_panel(c, viz_rect_make(x, 1, L.sw, L.panel_h), &sides[i], st, st->frame, st->nframes, L.cap, L.cnt);
+        if (i > 0) canvas_vline(c, x - 2, 1, L.panel_h, 0x2502, VIZ_ROLE_DIM, 0);
     }
-    if (table_h) {
-        int ty = 1 + panel_h + 1;
-        viz_table_draw(c, viz_rect_make(0, ty, W, table_h), o->rows, nrows, table_highlight(sides, nsides, o));
+    if (L.table_h) {
+        int ty = 1 + L.panel_h + 1;
+        viz_table_draw(c, viz_rect_make(0, ty, W, L.table_h), o->rows, L.nrows, table_highlight(sides, nsides, o));
     }
-    if (keys_h) draw_keys(c, H - 1);
-    if (st->help && !exporting) draw_help(c);
+    int with_access = access_side(sides, nsides) != NULL;
+    if (L.keys_h) draw_keys(c, H - 1, with_access);
+    if (st->help && !exporting) draw_help(c, with_access);
+}
+
+int viz_player_click(viz_play_state *st, const viz_side *sides, int nsides, const viz_player_opts *o, int w, int h,
+                     int x, int y)
+{
+    if (st->help) {
+        st->help = 0;
+        return 1;
+    }
+    screen_layout L;
+    layout_screen(w, h, sides, nsides, st, o, 0, 0, &L);
+    for (int i = 0; i < nsides; i++) {
+        if (!sides[i].acc) continue;
+        int px = i * (L.sw + 3), py = 1 + 1 + L.cap + L.cnt;
+        viz_rect pic = viz_rect_make(px, py, L.sw, 1 + L.panel_h - py), draw, code;
+        split_code(&sides[i], st, pic, &draw, &code);
+        viz_access a = access_view(&sides[i], st);
+        viz_access_sel sel = st->sel;
+        if (viz_access_hit(&a, side_frame(&sides[i], st, st->frame), draw, x, y, &sel) == 0) {
+            st->sel = sel;
+            st->sel.on = 1;
+            return 1;
+        }
+    }
+    return 0;
 }
 
 void viz_player_compose(canvas *c, const viz_side *sides, int nsides, const viz_play_state *st,
@@ -397,13 +625,13 @@ canvas *viz_player_compose_export(const viz_side *sides, int nsides, const viz_p
     int cap = 1, cnt = 1, pic = 0;
     for (int i = 0; i < nsides; i++) {
         viz_frame_info info;
-        side_info(&sides[i], st->frame, sw, 40, &info);
+        side_info(&sides[i], st, st->frame, sw, 40, &info);
         viz_rect r = viz_rect_make(0, 0, sw, 100);
         int cl = canvas_wrap(NULL, r, info.caption, 0, 0), nl = draw_counters(NULL, r, &info);
         if (cl > cap) cap = cl;
         if (nl > cnt) cnt = nl;
-        int h = sides[i].r->height ? sides[i].r->height(sides[i].trace, sw) : 0;
-        if (h < sides[i].r->min_h) h = sides[i].r->min_h;
+        int h = side_height(&sides[i], sw);
+        if (h < side_min_h(&sides[i])) h = side_min_h(&sides[i]);
         if (h < 12) h = 12;
         if (h > pic) pic = h;
     }
@@ -473,7 +701,7 @@ int viz_player_run(const viz_side *sides, int nsides, const viz_player_opts *o, 
     }
     int nframes = 0;
     for (int i = 0; i < nsides; i++)
-        if (side_frames(&sides[i]) > nframes) nframes = side_frames(&sides[i]);
+        if (side_frames(&sides[i], NULL) > nframes) nframes = side_frames(&sides[i], NULL);
     viz_play_state st;
     viz_play_init(&st, nframes);
     double deadline = 0;
@@ -517,7 +745,13 @@ int viz_player_run(const viz_side *sides, int nsides, const viz_player_opts *o, 
             }
             continue;
         }
-        redraw = viz_player_key(&st, key);
+        if (key == VIZ_KEY_MOUSE) {
+            int mx, my;
+            viz_term_mouse(t, &mx, &my);
+            redraw = viz_player_click(&st, sides, nsides, o, c->w, c->h, mx, my);
+            continue;
+        }
+        redraw = viz_player_key_sides(&st, key, sides, nsides);
         /* A new frame or a fresh start of playing: the clock starts over. */
         if (st.playing && (!was_playing || st.frame != frame)) deadline = now_ms() + viz_play_delay_ms(&st);
     }
@@ -544,9 +778,10 @@ int viz_player_print(FILE *f, const viz_side *sides, int nsides, const viz_playe
     int sw = side_width(width, nsides);
     int pic_h = 0, nframes = 0;
     for (int i = 0; i < nsides; i++) {
-        int h = sides[i].r->height ? sides[i].r->height(sides[i].trace, sw) : 24;
+        int h = side_height(&sides[i], sw);
+        if (h <= 0) h = 24;
         if (h > pic_h) pic_h = h;
-        if (side_frames(&sides[i]) > nframes) nframes = side_frames(&sides[i]);
+        if (side_frames(&sides[i], NULL) > nframes) nframes = side_frames(&sides[i], NULL);
     }
     viz_text_opts to = viz_text_opts_for(f, o ? o->no_color : 0);
     int rc = 0;
@@ -557,7 +792,7 @@ int viz_player_print(FILE *f, const viz_side *sides, int nsides, const viz_playe
         cap = cnt = 1;
         for (int i = 0; i < nsides; i++) {
             viz_frame_info info;
-            side_info(&sides[i], fr, sw, pic_h, &info);
+            side_info(&sides[i], NULL, fr, sw, pic_h, &info);
             viz_rect r = viz_rect_make(0, 0, sw, 100);
             int a = canvas_wrap(NULL, r, info.caption, 0, 0), b = draw_counters(NULL, r, &info);
             if (a > cap) cap = a;
@@ -570,7 +805,7 @@ int viz_player_print(FILE *f, const viz_side *sides, int nsides, const viz_playe
             int x = i * (sw + 3);
             viz_rect r = viz_rect_make(x, 0, sw, h);
             /* cnt + 1: a blank line between the counters and the picture */
-            draw_panel(c, r, &sides[i], fr, nframes, cap, cnt + 1);
+            draw_panel(c, r, &sides[i], NULL, fr, nframes, cap, cnt + 1);
             if (i > 0) canvas_vline(c, x - 2, 0, h, 0x2502, VIZ_ROLE_DIM, 0);
         }
         to.trim_bottom = 1;

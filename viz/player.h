@@ -14,6 +14,7 @@
 #include "viz/canvas.h"
 #include "kernels/lab.h"
 #include "viz/render.h"
+#include "viz/render_access.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -21,11 +22,14 @@ extern "C" {
 
 #define VIZ_MAX_SIDES 2
 
-/* One animation: a trace and what draws it. */
+/* One animation: a trace and what draws it; or, with acc set (r and trace
+ * may then be NULL), the generic animation of an automatic access trace,
+ * with its code pane. */
 typedef struct viz_side {
     const viz_renderer *r;
     const lab_trace *trace;
     const char *label;      /* "reduce/interleaved" */
+    const viz_access *acc;
 } viz_side;
 
 typedef struct viz_player_opts {
@@ -48,6 +52,10 @@ typedef struct viz_play_state {
     int hide_keys;          /* k: the key line is hidden (a clean screen for a projector) */
     int hide_table;         /* t: the timing table is hidden */
     int quit;
+    /* the generic animation (a side with acc) */
+    int zoom;               /* z: a step is one warp instruction */
+    int code;               /* c: the code pane (beside the picture when wide, instead of it when not) */
+    viz_access_sel sel;     /* the cell cursor (arrows move it while on) and the chosen thread */
 } viz_play_state;
 
 void viz_play_init(viz_play_state *st, int nframes);
@@ -56,6 +64,13 @@ int viz_play_delay_ms(const viz_play_state *st);
 /* One key (term.h's VIZ_KEY_* or a character). Returns 1 when the screen
  * must be drawn again. */
 int viz_player_key(viz_play_state *st, int key);
+/* The same with the sides, for the keys of the generic animation (cell
+ * cursor, thread, zoom, code pane). */
+int viz_player_key_sides(viz_play_state *st, int key, const viz_side *sides, int nsides);
+/* A mouse click at (x, y) of a screen of w x h: selects the cell there.
+ * Returns 1 when the screen must be drawn again. */
+int viz_player_click(viz_play_state *st, const viz_side *sides, int nsides, const viz_player_opts *o, int w, int h,
+                     int x, int y);
 /* The clock ran out while playing: the next frame (stops at the last). */
 void viz_player_tick(viz_play_state *st);
 

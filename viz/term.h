@@ -66,7 +66,8 @@ enum {
     VIZ_KEY_PGUP,
     VIZ_KEY_PGDN,
     VIZ_KEY_INTERRUPT,   /* a signal asked the player to stop */
-    VIZ_KEY_OTHER        /* a key the player does not use */
+    VIZ_KEY_OTHER,       /* a key the player does not use */
+    VIZ_KEY_MOUSE        /* a click: viz_term_mouse() says where */
 };
 
 typedef struct viz_term viz_term;
@@ -106,6 +107,8 @@ void viz_term_present(viz_term *t, const canvas *c);
  * polls. interrupted is polled too: when it becomes non-zero the call
  * returns VIZ_KEY_INTERRUPT (a signal wakes a blocked read). */
 int viz_term_key(viz_term *t, int timeout_ms, volatile const sig_atomic_t *interrupted);
+/* Where the last VIZ_KEY_MOUSE clicked (columns and rows from 0). */
+void viz_term_mouse(viz_term *t, int *x, int *y);
 /* Restore the terminal from a crash path (fatal signal): only endwin(). */
 void viz_term_emergency_restore(void);
 

@@ -107,6 +107,10 @@ viz_term *viz_term_open(int colour, char *err, size_t errlen)
     leaveok(stdscr, TRUE);
     set_escdelay(25);       /* Esc alone leaves at once */
     curs_set(0);
+    /* clicks select cells in the generic animation; ncurses turns the
+     * terminal's mouse reporting off again in endwin */
+    mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED, NULL);
+    mouseinterval(0);
     t->colour = colour && has_colors();
     if (t->colour) {
         start_color();
@@ -326,6 +330,15 @@ static int resized(void)
     return 1;
 }
 
+static int mouse_x, mouse_y;
+
+void viz_term_mouse(viz_term *t, int *x, int *y)
+{
+    (void)t;
+    *x = mouse_x;
+    *y = mouse_y;
+}
+
 int viz_term_key(viz_term *t, int timeout_ms, volatile const sig_atomic_t *interrupted)
 {
     (void)t;
@@ -337,6 +350,13 @@ int viz_term_key(viz_term *t, int timeout_ms, volatile const sig_atomic_t *inter
     if (interrupted && *interrupted) return VIZ_KEY_INTERRUPT;
     if (resized()) return VIZ_KEY_RESIZE;
     if (r == ERR) return VIZ_KEY_NONE; /* timeout, or a signal woke the read */
+    if (r == KEY_CODE_YES && ch == KEY_MOUSE) {
+        MEVENT ev;
+        if (getmouse(&ev) != OK || !(ev.bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED))) return VIZ_KEY_OTHER;
+        mouse_x = ev.x;
+        mouse_y = ev.y;
+        return VIZ_KEY_MOUSE;
+    }
     if (r == KEY_CODE_YES) return map_key((int)ch);
     if (ch == 27) return escape_sequence();
     return (int)ch;

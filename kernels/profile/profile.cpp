@@ -94,52 +94,6 @@ void on_barrier(void *ctx, unsigned long long block, unsigned warps)
     if (p->cur >= 0) p->groups[p->cur].barriers += warps;
 }
 
-/* Distinct 32-byte sectors of the active lanes' bytes. */
-unsigned global_sectors(const sim_rec_request *r, uint64_t *out)
-{
-    unsigned n = 0;
-    for (uint32_t m = r->mask; m; m &= m - 1) {
-        int lane = __builtin_ctz(m);
-        uint64_t a = r->addr[lane];
-        uint64_t first = a >> 5, last = (a + r->width - 1) >> 5;
-        for (uint64_t s = first; s <= last && n < 128; s++) out[n++] = s;
-    }
-    std::sort(out, out + n);
-    return (unsigned)(std::unique(out, out + n) - out);
-}
-
-/* Shared-memory wavefronts: 32 banks of 4-byte words; accesses go in phases
- * of 128 bytes (all 32 lanes for widths up to 4 bytes, half warps for 8,
- * quarter warps for 16). In a phase, lanes on the same word share it
- * (broadcast); each bank serves one word per wavefront. Atomics serialise on
- * a word too, so for them every lane counts. */
-unsigned long long shared_wavefronts(const sim_rec_request *r)
-{
-    const unsigned w = r->width < 4 ? 4 : r->width;
-    const unsigned lanes_per_phase = w <= 4 ? 32 : 128 / w;
-    const unsigned words = w / 4;
-    unsigned long long total = 0;
-    for (unsigned ph = 0; ph < 32; ph += lanes_per_phase) {
-        uint64_t word[128];
-        unsigned n = 0;
-        for (unsigned lane = ph; lane < ph + lanes_per_phase && lane < 32; lane++) {
-            if (!(r->mask >> lane & 1)) continue;
-            uint64_t first = r->addr[lane] >> 2;
-            for (unsigned k = 0; k < words; k++) word[n++] = first + k;
-        }
-        if (!n) continue;
-        if (r->kind != SIM_REC_ATOMIC) {
-            std::sort(word, word + n);
-            n = (unsigned)(std::unique(word, word + n) - word);
-        }
-        unsigned per_bank[32] = {0};
-        unsigned most = 0;
-        for (unsigned i = 0; i < n; i++) most = std::max(most, ++per_bank[word[i] & 31]);
-        total += most;
-    }
-    return total;
-}
-
 void on_request(void *ctx, const sim_rec_request *r)
 {
     prof_impl *p = static_cast<prof_impl *>(ctx);
@@ -152,7 +106,7 @@ void on_request(void *ctx, const sim_rec_request *r)
     unsigned long long same = 0;
     if (space == PROF_GLOBAL) {
         uint64_t sec[128];
-        unsigned n = global_sectors(r, sec);
+        unsigned n = sim_rec_sectors(r, sec);
         units = n;
         ideal = (lanes * r->width + 31) / 32;
         std::unordered_set<uint64_t> *set[2] = {kind == PROF_ST ? nullptr : &p->rd,
@@ -161,7 +115,7 @@ void on_request(void *ctx, const sim_rec_request *r)
             if (st)
                 for (unsigned i = 0; i < n; i++) st->insert(sec[i]);
     } else {
-        units = shared_wavefronts(r);
+        units = sim_rec_wavefronts(r);
         ideal = (lanes * r->width + 127) / 128;
     }
     if (ideal == 0) ideal = 1;

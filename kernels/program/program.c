@@ -9,6 +9,7 @@
  * faults (progrt.cpp writes it; docs/programs.md describes it). */
 #define _GNU_SOURCE
 #include "kernels/program/program.h"
+#include "kernels/sim/acctrace.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -180,6 +181,11 @@ void prog_result_free(prog_result *r)
     free(r->out);
     free(r->err);
     r->out = r->err = NULL;
+    if (r->acc) {
+        acc_trace_free(r->acc);
+        free(r->acc);
+        r->acc = NULL;
+    }
 }
 
 /* ------------------------------------------------------------- toolchain */
@@ -363,6 +369,7 @@ static int build(prog *p, const prog_options *o, prog_result *r, char *exe, size
         h = file_identity(h, gpuhdr);
     }
     for (int i = 0; o->defines && o->defines[i]; i++) h = prog_hash(h, o->defines[i], strlen(o->defines[i]) + 1);
+    if (o->backend == PROG_SIM) h = prog_hash(h, GPULAB_PROGRAM_CXXFLAGS, strlen(GPULAB_PROGRAM_CXXFLAGS));
     r->msg[0] = 0;
     int issues = translate_all(p, o->backend, u, &nu, PROG_MAX_INCLUDES + 1, &h, r->msg, sizeof r->msg);
     int rc = -1;
@@ -609,6 +616,35 @@ static void parse_results(const char *path, const char *exe, prog_result *r)
     free(text);
 }
 
+/* The child's access trace into r->acc, or why there is none. */
+static void read_accesses(const char *path, const char *exe, const prog_options *o, prog_result *r)
+{
+    FILE *f = fopen(path, "re");
+    if (!f) {
+        snprintf(r->acc_why, sizeof r->acc_why, "the program launched no kernel");
+        return;
+    }
+    char first[160] = "";
+    if (!fgets(first, sizeof first, f) || strncmp(first, "# gpulab access trace", 21) != 0) {
+        first[strcspn(first, "\n")] = 0;
+        snprintf(r->acc_why, sizeof r->acc_why, "%s",
+                 strncmp(first, "# not recorded: ", 16) == 0 ? first + 16 : "the access trace is empty");
+        fclose(f);
+        return;
+    }
+    rewind(f);
+    r->acc = calloc(1, sizeof *r->acc);
+    char err[128];
+    if (!r->acc || acc_trace_read(f, r->acc, o->record_lanes, err, sizeof err) != 0) {
+        snprintf(r->acc_why, sizeof r->acc_why, "%s", r->acc ? err : "out of memory");
+        free(r->acc);
+        r->acc = NULL;
+    } else {
+        acc_trace_resolve(r->acc, exe);
+    }
+    fclose(f);
+}
+
 int prog_run(prog *p, const prog_options *o, prog_result *r)
 {
     memset(r, 0, sizeof *r);
@@ -621,10 +657,18 @@ int prog_run(prog *p, const prog_options *o, prog_result *r)
         return -1;
     }
     close(rfd);
+    /* the access trace goes to a folder only this user can read */
+    char accdir[] = "/tmp/gpulab-acc-XXXXXX", accfile[sizeof accdir + 8] = "";
+    int want_acc = o->record_blocks > 0 && o->backend == PROG_SIM;
+    if (want_acc) {
+        if (mkdtemp(accdir)) snprintf(accfile, sizeof accfile, "%s/trace", accdir);
+        else snprintf(r->acc_why, sizeof r->acc_why, "cannot make a folder in /tmp: %s", strerror(errno));
+    }
     int po[2], pe[2];
     if (pipe(po) != 0 || pipe(pe) != 0) {
         snprintf(r->msg, sizeof r->msg, "cannot make pipes: %s", strerror(errno));
         unlink(res);
+        if (accfile[0]) rmdir(accdir);
         return -1;
     }
     double t0 = now_s();
@@ -633,6 +677,7 @@ int prog_run(prog *p, const prog_options *o, prog_result *r)
         snprintf(r->msg, sizeof r->msg, "cannot start the program: %s", strerror(errno));
         close(po[0]); close(po[1]); close(pe[0]); close(pe[1]);
         unlink(res);
+        if (accfile[0]) rmdir(accdir);
         return -1;
     }
     if (pid == 0) {
@@ -647,6 +692,16 @@ int prog_run(prog *p, const prog_options *o, prog_result *r)
         setenv("GPULAB_RESULT", res, 1);
         setenv("GPULAB_RACE_CHECK", o->race_check ? "1" : "0", 1);
         if (o->model && *o->model) setenv("GPULAB_MODEL", o->model, 1);
+        if (accfile[0]) {
+            char num[32];
+            setenv("GPULAB_ACC_TRACE", accfile, 1);
+            snprintf(num, sizeof num, "%u", o->record_blocks);
+            setenv("GPULAB_ACC_BLOCKS", num, 1);
+            snprintf(num, sizeof num, "%llu", o->record_lanes);
+            setenv("GPULAB_ACC_LANES", num, 1);
+        } else {
+            unsetenv("GPULAB_ACC_TRACE");
+        }
         struct rlimit rl = {0, 0};
         setrlimit(RLIMIT_CORE, &rl);
 #if defined(__SANITIZE_ADDRESS__)
@@ -724,6 +779,11 @@ int prog_run(prog *p, const prog_options *o, prog_result *r)
     }
     parse_results(res, exe, r);
     unlink(res);
+    if (accfile[0]) {
+        read_accesses(accfile, exe, o, r);
+        unlink(accfile);
+        rmdir(accdir);
+    }
     if (r->signal && !r->timed_out && !r->interrupted) {
         char what[1400];
         snprintf(what, sizeof what, "the program was killed by %s", sig_words(r->signal));

@@ -98,6 +98,10 @@ typedef struct prog_result {
     char *err;                /* everything it wrote to stderr (malloc'd) */
     size_t err_len;
     char msg[PROG_MSG_MAX];   /* build errors (as the compiler printed them), refusals, ... */
+    /* the automatic access trace (kernels/sim/acctrace.h) when the options
+     * asked for it and the build records (malloc'd; NULL otherwise) */
+    struct acc_trace *acc;
+    char acc_why[160];        /* why there is none, when one was asked for */
 } prog_result;
 
 typedef struct prog_options {
@@ -114,6 +118,11 @@ typedef struct prog_options {
     void (*on_output)(void *ctx, int fd, const char *buf, size_t n);
     void *ctx;
     volatile int *interrupt;  /* set (by a SIGINT handler) to stop the program */
+    /* simulator: record every access of the first record_blocks blocks of
+     * each launch (0: none), at most record_lanes lane accesses (0: the
+     * default bound), into prog_result.acc */
+    unsigned record_blocks;
+    unsigned long long record_lanes;
 } prog_options;
 
 /* The open program: its path and what the last translation found. */

@@ -14,6 +14,7 @@
 #include "kernels/program/progrt.h"
 
 #include "kernels/sim/internal.h"
+#include "kernels/sim/acctrace.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -185,6 +186,29 @@ static const char *kernel_name(const void *func, const char *name)
     return name[1] ? name + 1 : "kernel";
 }
 
+/* The automatic access trace (kernels/sim/acctrace.h), when gpulab asked
+ * for it: $GPULAB_ACC_TRACE names the file (in a folder of gpulab's own),
+ * $GPULAB_ACC_BLOCKS and $GPULAB_ACC_LANES the window. Attached at the
+ * first launch: the instrumented code's constructor, which makes the
+ * recording available, may run after this file's. */
+static void record_accesses(void)
+{
+    static int tried;
+    if (tried) return;
+    tried = 1;
+    const char *path = getenv("GPULAB_ACC_TRACE");
+    if (!path || !*path) return;
+    FILE *f = fopen(path, "we");
+    if (!f) return;
+    const char *b = getenv("GPULAB_ACC_BLOCKS"), *l = getenv("GPULAB_ACC_LANES");
+    if (acc_writer_attach(f, b ? (unsigned)strtoul(b, nullptr, 10) : 0, l ? strtoull(l, nullptr, 10) : 0) != 0) {
+        fprintf(f, "# not recorded: this build has no access recording\n");
+        fclose(f);
+        return;
+    }
+    /* flushed at every launch's end; the file is closed by exit */
+}
+
 cudaError_t sim_prog_sticky(void) { return sim_sticky_error(); }
 
 int sim_coop_next;
@@ -202,6 +226,7 @@ cudaError_t sim_prog_launch(const void *func, const char *name0, const char *fil
         sim_set_last_error(sticky);
         return sticky;
     }
+    record_accesses();
     rec("begin\t%s\t%d\n", name, line);
     prog_job.err[0] = 0;
     sim_g.race.pc1 = sim_g.race.pc2 = nullptr;

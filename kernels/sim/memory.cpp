@@ -231,9 +231,10 @@ cudaError_t sim_cuda_malloc_named(void **p, size_t bytes, const char *what, cons
         }
         memset(m, SIM_POISON_GLOBAL, rounded);
     }
-    sim_allocs()[(uintptr_t)m] = al;
+    sim_alloc &kept = sim_allocs()[(uintptr_t)m] = al;
     sim_alloc_total += bytes;
-    sim_rec_object_add(m, bytes, what);
+    /* the recording names it after its variable where the call said it */
+    sim_rec_object_add(m, bytes, kept.name[0] ? kept.name : what);
     *p = m;
     return cudaSuccess;
 }

@@ -38,6 +38,7 @@ struct rec_bucket {
     uint32_t epoch;
     uint8_t kind, space, width;
     uintptr_t addr[32];
+    uint64_t val[32];
 };
 
 struct rec_site {
@@ -74,6 +75,15 @@ struct rec_state {
     /* an atomic's own load and store, not to be counted again */
     uintptr_t mute_addr;
     int mute_n;
+    /* a store (or atomic) whose value is read once it has happened: at the
+     * next instrumented access (any fiber: they run one at a time) or at
+     * the flush */
+    uint32_t pend_idx; /* pool index + 1; 0: none */
+    uint32_t pend_lane;
+    uintptr_t pend_addr;
+    unsigned pend_size;
+    int skip_block;    /* no reader wants the running block */
+    unsigned long long dropped;
 };
 
 rec_state &rs()
@@ -92,6 +102,20 @@ const sim_rec_object *find_global(uintptr_t a)
     return a < it->base + it->bytes ? &*it : nullptr;
 }
 
+uint64_t value_at(uintptr_t a, unsigned size)
+{
+    uint64_t v = 0;
+    if (size <= 8) memcpy(&v, (const void *)a, size); /* little-endian, as the GPU */
+    return v;
+}
+
+void settle_pending(rec_state &s)
+{
+    if (!s.pend_idx) return;
+    s.pool[s.pend_idx - 1].val[s.pend_lane] = value_at(s.pend_addr, s.pend_size);
+    s.pend_idx = 0;
+}
+
 void record(uintptr_t a, unsigned size, int kind, uintptr_t pc)
 {
     rec_state &s = rs();
@@ -99,6 +123,7 @@ void record(uintptr_t a, unsigned size, int kind, uintptr_t pc)
         s.mute_n--;
         return;
     }
+    settle_pending(s);
     int space;
     if (sim_is_shared((const void *)a)) space = SIM_REC_SHARED;
     else if (a >= s.gmin && a < s.gmax && find_global(a)) space = SIM_REC_GLOBAL;
@@ -112,8 +137,12 @@ void record(uintptr_t a, unsigned size, int kind, uintptr_t pc)
         w.last = site;
         w.last_pc = pc;
     }
-    uint32_t k = site->count[lane]++;
+    uint32_t k = site->count[lane];
     if (k >= site->inst.size()) {
+        if (s.pool.size() >= SIM_REC_POOL_MAX) {
+            s.dropped++;
+            return;
+        }
         uint32_t idx = (uint32_t)s.pool.size();
         s.pool.emplace_back();
         rec_bucket &b = s.pool.back();
@@ -126,9 +155,20 @@ void record(uintptr_t a, unsigned size, int kind, uintptr_t pc)
         site->inst.push_back(idx);
         w.order.push_back(idx);
     }
-    rec_bucket &b = s.pool[site->inst[k]];
+    site->count[lane]++;
+    uint32_t idx = site->inst[k];
+    rec_bucket &b = s.pool[idx];
     b.mask |= 1u << lane;
     b.addr[lane] = a;
+    if (kind == SIM_REC_LOAD) {
+        b.val[lane] = value_at(a, size);
+    } else {
+        b.val[lane] = 0;
+        s.pend_idx = idx + 1;
+        s.pend_lane = lane;
+        s.pend_addr = a;
+        s.pend_size = size;
+    }
 }
 
 /* Accesses wider than 16 bytes (struct copies) go as 16-byte pieces, as the
@@ -146,6 +186,7 @@ void record_range(uintptr_t a, size_t size, int kind, uintptr_t pc)
 void flush_all(void)
 {
     rec_state &s = rs();
+    settle_pending(s);
     sim_rec_request r;
     for (unsigned w = 0; w < s.nwarps; w++) {
         rec_warp &ws = s.warps[w];
@@ -160,6 +201,7 @@ void flush_all(void)
             r.width = b.width;
             r.mask = b.mask;
             r.addr = b.addr;
+            r.value = b.val;
             for (int i = 0; i < s.nreaders; i++)
                 if (s.readers[i]->request) s.readers[i]->request(s.readers[i]->ctx, &r);
         }
@@ -183,7 +225,10 @@ extern "C" int sim_rec_attach(const sim_rec_reader *r)
     if (!r || !s.instrumented || s.in_launch || s.nreaders == SIM_REC_MAX_READERS) return -1;
     for (int i = 0; i < s.nreaders; i++)
         if (s.readers[i] == r) return 0;
-    if (s.nreaders == 0) s.launches = 0;
+    if (s.nreaders == 0) {
+        s.launches = 0;
+        s.dropped = 0;
+    }
     s.readers[s.nreaders++] = r;
     return 0;
 }
@@ -199,6 +244,8 @@ extern "C" void sim_rec_detach(const sim_rec_reader *r)
         }
     if (s.nreaders == 0) sim_rec_on = 0;
 }
+
+extern "C" unsigned long long sim_rec_dropped(void) { return rs().dropped; }
 
 extern "C" const sim_rec_object *sim_rec_object_at(uintptr_t a)
 {
@@ -266,6 +313,8 @@ extern "C" void sim_rec_launch_begin(const char *kernel, const char *file, int l
     unsigned long long nt = (unsigned long long)block[0] * block[1] * block[2];
     s.nwarps = (unsigned)((nt + 31) / 32);
     s.mute_n = 0;
+    s.pend_idx = 0;
+    s.skip_block = 0;
     for (int i = 0; i < s.nreaders; i++)
         if (s.readers[i]->launch_begin) s.readers[i]->launch_begin(s.readers[i]->ctx, &s.launch);
     sim_rec_on = 1;
@@ -290,6 +339,11 @@ extern "C" void sim_rec_block_begin(unsigned long long block)
     s.block = block;
     s.epoch = 0;
     s.shared.clear();
+    int want = 0;
+    for (int i = 0; i < s.nreaders && !want; i++)
+        want = !s.readers[i]->want_block || s.readers[i]->want_block(s.readers[i]->ctx, block);
+    s.skip_block = !want;
+    sim_rec_on = want;
 }
 
 extern "C" void sim_rec_block_end(void)
@@ -303,6 +357,7 @@ extern "C" void sim_rec_barrier(void)
     if (!s.in_launch) return;
     flush_all();
     s.epoch++;
+    if (s.skip_block) return;
     for (int i = 0; i < s.nreaders; i++)
         if (s.readers[i]->barrier) s.readers[i]->barrier(s.readers[i]->ctx, s.block, s.nwarps);
 }
@@ -316,13 +371,66 @@ extern "C" void sim_rec_atomic(const void *p, unsigned bytes)
     s.mute_n = 2;
 }
 
+/* ------------------------------------------------------- the counts */
+
+/* Distinct 32-byte sectors of the active lanes' bytes. */
+extern "C" unsigned sim_rec_sectors(const sim_rec_request *r, uint64_t *out)
+{
+    unsigned n = 0;
+    for (uint32_t m = r->mask; m; m &= m - 1) {
+        int lane = __builtin_ctz(m);
+        uint64_t a = r->addr[lane];
+        uint64_t first = a >> 5, last = (a + r->width - 1) >> 5;
+        for (uint64_t s = first; s <= last && n < 128; s++) out[n++] = s;
+    }
+    std::sort(out, out + n);
+    return (unsigned)(std::unique(out, out + n) - out);
+}
+
+/* Shared-memory wavefronts: 32 banks of 4-byte words; accesses go in phases
+ * of 128 bytes (all 32 lanes for widths up to 4 bytes, half warps for 8,
+ * quarter warps for 16). In a phase, lanes on the same word share it
+ * (broadcast); each bank serves one word per wavefront. Atomics serialise on
+ * a word too, so for them every lane counts. */
+extern "C" unsigned long long sim_rec_wavefronts(const sim_rec_request *r)
+{
+    const unsigned w = r->width < 4 ? 4 : r->width;
+    const unsigned lanes_per_phase = w <= 4 ? 32 : 128 / w;
+    const unsigned words = w / 4;
+    unsigned long long total = 0;
+    for (unsigned ph = 0; ph < 32; ph += lanes_per_phase) {
+        uint64_t word[128];
+        unsigned n = 0;
+        for (unsigned lane = ph; lane < ph + lanes_per_phase && lane < 32; lane++) {
+            if (!(r->mask >> lane & 1)) continue;
+            uint64_t first = r->addr[lane] >> 2;
+            for (unsigned k = 0; k < words; k++) word[n++] = first + k;
+        }
+        if (!n) continue;
+        if (r->kind != SIM_REC_ATOMIC) {
+            std::sort(word, word + n);
+            n = (unsigned)(std::unique(word, word + n) - word);
+        }
+        unsigned per_bank[32] = {0};
+        unsigned most = 0;
+        for (unsigned i = 0; i < n; i++) most = std::max(most, ++per_bank[word[i] & 31]);
+        total += most;
+    }
+    return total;
+}
+
 /* --------------------------------------------------- source locations */
 
 #if defined(GPULAB_HAVE_LIBDW)
 static int rec_internal(const char *path)
 {
-    return !path || strstr(path, "kernels/sim/") != nullptr || strncmp(path, "/usr/", 5) == 0;
+    /* the simulator's headers, a student program's runtime header
+     * (program-rt/progrt.h in the build) and the system's */
+    return !path || strstr(path, "kernels/sim/") != nullptr || strstr(path, "kernels/program/") != nullptr ||
+           strstr(path, "program-rt/") != nullptr || strncmp(path, "/usr/", 5) == 0;
 }
+
+static int site_where(Dwfl *dwfl, uintptr_t site, char *file, size_t filelen, int *line);
 
 extern "C" int sim_rec_site_where(uintptr_t site, char *file, size_t filelen, int *line)
 {
@@ -337,6 +445,35 @@ extern "C" int sim_rec_site_where(uintptr_t site, char *file, size_t filelen, in
             return -1;
         }
     }
+    return site_where(dwfl, site, file, filelen, line);
+}
+
+extern "C" int sim_rec_site_where_exe(const char *exe, uintptr_t site, char *file, size_t filelen, int *line)
+{
+    /* the executable read last stays open: a trace asks for all its sites */
+    static Dwfl *dwfl;
+    static char path[1024];
+    static const Dwfl_Callbacks cb = {dwfl_build_id_find_elf, dwfl_standard_find_debuginfo,
+                                      dwfl_offline_section_address, nullptr};
+    if (!exe || strcmp(exe, path) != 0) {
+        if (dwfl) dwfl_end(dwfl);
+        dwfl = nullptr;
+        path[0] = 0;
+        if (!exe) return -1;
+        dwfl = dwfl_begin(&cb);
+        if (!dwfl) return -1;
+        if (!dwfl_report_offline(dwfl, "prog", exe, -1) || dwfl_report_end(dwfl, nullptr, nullptr) != 0) {
+            dwfl_end(dwfl);
+            dwfl = nullptr;
+            return -1;
+        }
+        snprintf(path, sizeof path, "%s", exe);
+    }
+    return site_where(dwfl, site, file, filelen, line);
+}
+
+static int site_where(Dwfl *dwfl, uintptr_t site, char *file, size_t filelen, int *line)
+{
     Dwarf_Addr pc = (Dwarf_Addr)site - 1; /* inside the call instruction */
     Dwfl_Module *m = dwfl_addrmodule(dwfl, pc);
     if (!m) return -1;
@@ -392,6 +529,11 @@ extern "C" int sim_rec_site_where(uintptr_t site, char *file, size_t filelen, in
     if (filelen) file[0] = '\0';
     *line = 0;
     return -1;
+}
+extern "C" int sim_rec_site_where_exe(const char *exe, uintptr_t site, char *file, size_t filelen, int *line)
+{
+    (void)exe;
+    return sim_rec_site_where(site, file, filelen, line);
 }
 #endif
 

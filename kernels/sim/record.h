@@ -77,6 +77,11 @@ typedef struct sim_rec_request {
     unsigned width;            /* bytes per lane: 1, 2, 4, 8 or 16 */
     uint32_t mask;             /* the lanes that took part */
     const uintptr_t *addr;     /* addr[lane], valid where mask has the lane */
+    /* value[lane]: the bytes read, or written, as a little-endian number
+     * (accesses of up to 8 bytes; 0 for wider ones). A store's value is read
+     * back after the store, at the lane's next recorded access or at the
+     * barrier; an atomic's is the value before it. */
+    const uint64_t *value;
 } sim_rec_request;
 
 /* A reader: callbacks (any may be NULL) and its context. */
@@ -88,6 +93,10 @@ typedef struct sim_rec_reader {
     void (*barrier)(void *ctx, unsigned long long block, unsigned warps);
     /* rc 0: the launch ran to its end; -1: it failed (the counts are partial) */
     void (*launch_end)(void *ctx, const sim_rec_launch *l, int rc);
+    /* Optional: 0 when the reader wants nothing of this block. A block no
+     * attached reader wants runs unrecorded (tracing a window of a large
+     * launch costs nothing for the rest). NULL: every block. */
+    int (*want_block)(void *ctx, unsigned long long block);
 } sim_rec_reader;
 
 #define SIM_REC_MAX_READERS 4
@@ -104,10 +113,30 @@ void sim_rec_detach(const sim_rec_reader *r);
 /* The tracked object holding address a, or NULL. */
 const sim_rec_object *sim_rec_object_at(uintptr_t a);
 
+/* Requests of one block between two barriers are held until the barrier;
+ * past this many the block's further requests are dropped (counted by
+ * sim_rec_dropped) rather than memory running out. */
+#define SIM_REC_POOL_MAX (1u << 17)
+/* Lane accesses dropped since the first reader attached. */
+unsigned long long sim_rec_dropped(void);
+
+/* The distinct 32-byte sectors of a request's active lanes' bytes, sorted
+ * into out (room for 128); returns how many. */
+unsigned sim_rec_sectors(const sim_rec_request *r, uint64_t *out);
+/* Shared-memory wavefronts of a request: 32 banks of 4-byte words, in
+ * phases of 128 bytes (all 32 lanes for widths up to 4 bytes, half warps for
+ * 8, quarter warps for 16); lanes on one word share it, each bank serves one
+ * word per wavefront; atomics on one word serialise. */
+unsigned long long sim_rec_wavefronts(const sim_rec_request *r);
+
 /* Where an access site is in the source: the kernel's own line, past the
  * simulator's inlined shim functions. Returns 0 with file (a basename) and
  * line, or -1 when the debug information does not say. */
 int sim_rec_site_where(uintptr_t site, char *file, size_t filelen, int *line);
+/* The same for a site of another executable (built without PIE, so its
+ * addresses are those of the file): a student's program, after it ran. exe
+ * NULL forgets the executable read last. */
+int sim_rec_site_where_exe(const char *exe, uintptr_t site, char *file, size_t filelen, int *line);
 
 /* ---- hooks: the simulator calls these; kernels and readers do not ---- */
 

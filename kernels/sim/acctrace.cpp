@@ -1,0 +1,376 @@
+/* acctrace.cpp - the automatic access trace (acctrace.h): a reader of the
+ * recording that writes every request as text, and the parser that reads
+ * the text back. */
+#include "kernels/sim/acctrace.h"
+#include "kernels/sim/record.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <map>
+#include <string>
+#include <unordered_map>
+#include <utility>
+
+namespace {
+
+/* ---------------------------------------------------------------- writer */
+
+struct acc_writer {
+    sim_rec_reader reader;
+    FILE *f;
+    unsigned max_blocks;
+    unsigned long long max_lanes, written;
+    unsigned launch;
+    unsigned long long recorded, skipped, dropped, dropped0, rec0;
+    unsigned next_obj, next_site;
+    std::unordered_map<unsigned, unsigned> global_ids;          /* allocation id -> array id */
+    std::map<std::pair<unsigned, std::string>, unsigned> shared; /* (launch, name) -> array id */
+    std::unordered_map<uintptr_t, unsigned> sites;
+};
+
+acc_writer *W;
+
+/* names go last on a line: no newlines in them */
+void put_name(FILE *f, const char *name)
+{
+    for (const char *c = name && *name ? name : "?"; *c; c++) fputc(*c == '\n' || *c == '\r' ? ' ' : *c, f);
+    fputc('\n', f);
+}
+
+void w_launch_begin(void *ctx, const sim_rec_launch *l)
+{
+    acc_writer *w = static_cast<acc_writer *>(ctx);
+    w->launch = l->index;
+    w->recorded = w->skipped = 0;
+    w->dropped0 = w->dropped;
+    w->rec0 = sim_rec_dropped();
+    fprintf(w->f, "L %u %u,%u,%u %u,%u,%u %zu %d ", l->index, l->grid[0], l->grid[1], l->grid[2], l->block[0],
+            l->block[1], l->block[2], l->dynamic_smem, l->line);
+    put_name(w->f, l->kernel);
+}
+
+int w_want_block(void *ctx, unsigned long long block)
+{
+    acc_writer *w = static_cast<acc_writer *>(ctx);
+    if (block < w->max_blocks) {
+        w->recorded++;
+        return 1;
+    }
+    w->skipped++;
+    return 0;
+}
+
+unsigned object_id(acc_writer *w, uintptr_t a, uintptr_t *base)
+{
+    const sim_rec_object *o = sim_rec_object_at(a);
+    if (!o) return 0;
+    *base = o->base;
+    unsigned id;
+    if (o->space == SIM_REC_GLOBAL) {
+        auto it = w->global_ids.find(o->id);
+        if (it != w->global_ids.end()) return it->second;
+        id = ++w->next_obj;
+        w->global_ids[o->id] = id;
+    } else {
+        auto key = std::make_pair(w->launch, std::string(o->name ? o->name : "shared"));
+        auto it = w->shared.find(key);
+        if (it != w->shared.end()) return it->second;
+        id = ++w->next_obj;
+        w->shared[key] = id;
+    }
+    fprintf(w->f, "O %u %c %zu %zu ", id, o->space == SIM_REC_SHARED ? 's' : 'g', o->bytes, o->elem);
+    put_name(w->f, o->name);
+    return id;
+}
+
+void w_request(void *ctx, const sim_rec_request *r)
+{
+    acc_writer *w = static_cast<acc_writer *>(ctx);
+    unsigned n = (unsigned)__builtin_popcount(r->mask);
+    if (w->written + n > w->max_lanes) {
+        w->dropped += n;
+        return;
+    }
+    unsigned site;
+    auto it = w->sites.find(r->site);
+    if (it == w->sites.end()) {
+        site = w->next_site++;
+        w->sites[r->site] = site;
+        fprintf(w->f, "S %u %llx\n", site, (unsigned long long)r->site);
+    } else {
+        site = it->second;
+    }
+    /* objects first: their O lines go before the R line that names them */
+    unsigned obj[32];
+    uintptr_t base[32];
+    for (uint32_t m = r->mask; m; m &= m - 1) {
+        int lane = __builtin_ctz(m);
+        base[lane] = 0;
+        obj[lane] = object_id(w, r->addr[lane], &base[lane]);
+    }
+    uint64_t sec[128];
+    unsigned sectors = r->space == SIM_REC_GLOBAL ? sim_rec_sectors(r, sec) : 0;
+    unsigned long long wf = r->space == SIM_REC_SHARED ? sim_rec_wavefronts(r) : 0;
+    fprintf(w->f, "R %llu %u %u %u %c %c %u %u %llu", r->block, r->warp, r->epoch, site,
+            r->kind == SIM_REC_LOAD ? 'l' : r->kind == SIM_REC_STORE ? 's' : 'a',
+            r->space == SIM_REC_SHARED ? 's' : 'g', r->width, sectors, wf);
+    for (uint32_t m = r->mask; m; m &= m - 1) {
+        int lane = __builtin_ctz(m);
+        fprintf(w->f, " %d:%u:%llx:%llx", lane, obj[lane], (unsigned long long)(r->addr[lane] - base[lane]),
+                (unsigned long long)(r->value ? r->value[lane] : 0));
+    }
+    fputc('\n', w->f);
+    w->written += n;
+}
+
+void w_launch_end(void *ctx, const sim_rec_launch *l, int rc)
+{
+    acc_writer *w = static_cast<acc_writer *>(ctx);
+    fprintf(w->f, "E %u %d %llu %llu %llu\n", l->index, rc, w->recorded, w->skipped,
+            w->dropped - w->dropped0 + sim_rec_dropped() - w->rec0);
+    fflush(w->f);
+}
+
+/* ---------------------------------------------------------------- parser */
+
+template <class T> int grow(T **p, size_t n, size_t *cap)
+{
+    if (n < *cap) return 0;
+    size_t c = *cap ? *cap * 2 : 64;
+    T *q = (T *)realloc(*p, c * sizeof(T));
+    if (!q) return -1;
+    *p = q;
+    *cap = c;
+    return 0;
+}
+
+void copy_name(char *dst, size_t len, const char *src)
+{
+    snprintf(dst, len, "%s", src);
+    dst[strcspn(dst, "\n")] = 0;
+}
+
+} /* namespace */
+
+extern "C" int acc_writer_attach(FILE *f, unsigned max_blocks, unsigned long long max_lanes)
+{
+    if (W || !f || !sim_rec_available()) return -1;
+    W = new acc_writer();
+    W->f = f;
+    W->max_blocks = max_blocks ? max_blocks : ACC_DEFAULT_BLOCKS;
+    W->max_lanes = max_lanes ? max_lanes : ACC_DEFAULT_LANES;
+    W->reader.ctx = W;
+    W->reader.launch_begin = w_launch_begin;
+    W->reader.request = w_request;
+    W->reader.launch_end = w_launch_end;
+    W->reader.want_block = w_want_block;
+    if (sim_rec_attach(&W->reader) != 0) {
+        delete W;
+        W = nullptr;
+        return -1;
+    }
+    fprintf(f, "# gpulab access trace 1, blocks %u, lanes %llu\n", W->max_blocks, W->max_lanes);
+    return 0;
+}
+
+extern "C" void acc_writer_detach(void)
+{
+    if (!W) return;
+    sim_rec_detach(&W->reader);
+    fflush(W->f);
+    delete W;
+    W = nullptr;
+}
+
+extern "C" int acc_trace_read(FILE *f, acc_trace *t, unsigned long long max_lanes, char *err, size_t errlen)
+{
+    memset(t, 0, sizeof *t);
+    if (!max_lanes) max_lanes = ACC_DEFAULT_LANES;
+    size_t cap_l = 0, cap_a = 0, cap_s = 0, cap_r = 0, cap_n = 0;
+    char *line = nullptr;
+    size_t len = 0;
+    ssize_t got;
+    int rc = 0;
+    int cur = -1;
+    std::unordered_map<unsigned, int> arr_of; /* file id -> index */
+    std::unordered_map<unsigned, int> site_of;
+    while ((got = getline(&line, &len, f)) > 0) {
+        char *p = line;
+        if (p[0] == '#') {
+            sscanf(p, "# gpulab access trace 1, blocks %u", &t->max_blocks);
+            continue;
+        }
+        if (p[0] == 'L') {
+            if (grow(&t->launches, (size_t)t->nlaunches, &cap_l)) goto oom;
+            acc_launch *l = &t->launches[t->nlaunches];
+            memset(l, 0, sizeof *l);
+            unsigned idx;
+            int off = 0;
+            if (sscanf(p, "L %u %u,%u,%u %u,%u,%u %llu %d %n", &idx, &l->grid[0], &l->grid[1], &l->grid[2],
+                       &l->block[0], &l->block[1], &l->block[2], &l->smem, &l->line, &off) < 9 || !off)
+                continue;
+            copy_name(l->kernel, sizeof l->kernel, p + off);
+            l->rc = 1;
+            l->req0 = t->nreqs;
+            cur = t->nlaunches++;
+        } else if (p[0] == 'O') {
+            unsigned id;
+            char sp;
+            unsigned long long bytes, elem;
+            int off = 0;
+            if (sscanf(p, "O %u %c %llu %llu %n", &id, &sp, &bytes, &elem, &off) < 4 || !off) continue;
+            if (grow(&t->arrays, (size_t)t->narrays, &cap_a)) goto oom;
+            acc_array *a = &t->arrays[t->narrays];
+            memset(a, 0, sizeof *a);
+            copy_name(a->name, sizeof a->name, p + off);
+            a->space = sp == 's' ? ACC_SHARED : ACC_GLOBAL;
+            a->bytes = bytes;
+            a->elem = (unsigned)elem;
+            arr_of[id] = t->narrays++;
+        } else if (p[0] == 'S') {
+            unsigned id;
+            unsigned long long pc;
+            if (sscanf(p, "S %u %llx", &id, &pc) < 2) continue;
+            if (grow(&t->sites, (size_t)t->nsites, &cap_s)) goto oom;
+            acc_site *s = &t->sites[t->nsites];
+            memset(s, 0, sizeof *s);
+            s->pc = pc;
+            site_of[id] = t->nsites++;
+        } else if (p[0] == 'R' && cur >= 0) {
+            acc_req q;
+            memset(&q, 0, sizeof q);
+            unsigned long long block;
+            unsigned site, width;
+            char kind, space;
+            int off = 0;
+            if (sscanf(p, "R %llu %u %u %u %c %c %u %u %u%n", &block, &q.warp, &q.epoch, &site, &kind, &space,
+                       &width, &q.sectors, &q.wavefronts, &off) < 9 || !off)
+                continue;
+            /* count the lanes first: a request is kept whole or not at all */
+            unsigned n = 0;
+            for (const char *c = p + off; *c; c++)
+                if (*c == ' ') n++;
+            if (t->nlanes + n > max_lanes) {
+                t->dropped += n;
+                t->launches[cur].dropped += n;
+                continue;
+            }
+            q.launch = (unsigned)cur;
+            q.block = (unsigned)block;
+            q.site = site_of.count(site) ? (unsigned)site_of[site] : 0;
+            q.kind = kind == 'l' ? ACC_READ : kind == 's' ? ACC_WRITE : ACC_ATOMIC;
+            q.space = space == 's' ? ACC_SHARED : ACC_GLOBAL;
+            q.width = (unsigned char)(width > 255 ? 255 : width);
+            q.lane0 = t->nlanes;
+            char *c = p + off;
+            while (*c == ' ') {
+                unsigned lane, obj;
+                unsigned long long o, v;
+                int k = 0;
+                if (sscanf(c, " %u:%u:%llx:%llx%n", &lane, &obj, &o, &v, &k) < 4 || !k || lane > 31) break;
+                c += k;
+                auto it = arr_of.find(obj);
+                if (it == arr_of.end()) continue;
+                if (grow(&t->lanes, t->nlanes, &cap_n)) goto oom;
+                acc_lane *al = &t->lanes[t->nlanes++];
+                al->array = (unsigned)it->second;
+                al->lane = (unsigned char)lane;
+                al->offset = o;
+                al->value = v;
+                al->index = 0;
+                q.mask |= 1u << lane;
+                q.nlanes++;
+                acc_array *a = &t->arrays[it->second];
+                if (a->space == ACC_GLOBAL && (a->elem == 0 || q.width < a->elem)) a->elem = q.width;
+            }
+            if (!q.nlanes) continue;
+            if (grow(&t->reqs, t->nreqs, &cap_r)) goto oom;
+            t->reqs[t->nreqs++] = q;
+            acc_launch *l = &t->launches[cur];
+            l->nreq++;
+            if (q.epoch + 1 > l->epochs) l->epochs = q.epoch + 1;
+        } else if (p[0] == 'E' && cur >= 0) {
+            unsigned idx;
+            int r;
+            unsigned long long rec, skip, drop;
+            if (sscanf(p, "E %u %d %llu %llu %llu", &idx, &r, &rec, &skip, &drop) < 5) continue;
+            acc_launch *l = &t->launches[cur];
+            l->rc = r;
+            l->blocks_recorded = rec;
+            l->blocks_skipped = skip;
+            l->dropped += drop;
+            t->dropped += drop;
+            t->blocks_skipped += skip;
+        }
+    }
+    for (int i = 0, g = 0; i < t->narrays; i++) {
+        acc_array *a = &t->arrays[i];
+        /* an allocation the call did not name (a built-in kernel's, made by
+         * the harness): by its order */
+        if (a->space == ACC_GLOBAL && (strncmp(a->name, "cudaMalloc", 10) == 0 || a->name[0] == '?'))
+            snprintf(a->name, sizeof a->name, "global%d", ++g);
+        if (!a->elem) a->elem = 4;
+        a->cells = (a->bytes + a->elem - 1) / a->elem;
+    }
+    for (size_t i = 0; i < t->nlanes; i++) t->lanes[i].index = t->lanes[i].offset / t->arrays[t->lanes[i].array].elem;
+    free(line);
+    return rc;
+oom:
+    free(line);
+    acc_trace_free(t);
+    snprintf(err, errlen, "out of memory reading the access trace");
+    return -1;
+}
+
+extern "C" void acc_trace_resolve(acc_trace *t, const char *exe)
+{
+    for (int i = 0; i < t->nsites; i++) {
+        acc_site *s = &t->sites[i];
+        int r = exe ? sim_rec_site_where_exe(exe, (uintptr_t)s->pc, s->file, sizeof s->file, &s->line)
+                    : sim_rec_site_where((uintptr_t)s->pc, s->file, sizeof s->file, &s->line);
+        if (r != 0) {
+            s->file[0] = 0;
+            s->line = 0;
+        }
+    }
+    if (exe) sim_rec_site_where_exe(nullptr, 0, nullptr, 0, nullptr);
+}
+
+extern "C" void acc_trace_free(acc_trace *t)
+{
+    if (!t) return;
+    free(t->launches);
+    free(t->arrays);
+    free(t->sites);
+    free(t->reqs);
+    free(t->lanes);
+    memset(t, 0, sizeof *t);
+}
+
+extern "C" void acc_value_text(unsigned long long v, unsigned w, char *buf, size_t len)
+{
+    if (w == 4) {
+        int32_t i = (int32_t)(uint32_t)v;
+        float f;
+        uint32_t u = (uint32_t)v;
+        memcpy(&f, &u, 4);
+        if (i > -(1 << 24) && i < (1 << 24)) snprintf(buf, len, "%d", i);
+        else if (isfinite(f)) snprintf(buf, len, "%g", (double)f);
+        else snprintf(buf, len, "%d", i);
+    } else if (w == 8) {
+        long long i = (long long)v;
+        double d;
+        memcpy(&d, &v, 8);
+        if (i > -(1ll << 40) && i < (1ll << 40)) snprintf(buf, len, "%lld", i);
+        else if (isfinite(d)) snprintf(buf, len, "%g", d);
+        else snprintf(buf, len, "%lld", i);
+    } else if (w == 2) {
+        snprintf(buf, len, "%d", (int)(int16_t)(uint16_t)v);
+    } else if (w == 1) {
+        snprintf(buf, len, "%d", (int)(int8_t)(uint8_t)v);
+    } else {
+        snprintf(buf, len, "?");
+    }
+}

@@ -1,0 +1,187 @@
+/* Every built-in kernel variant on the simulator, traced twice at once:
+ * by its hand-written TRACE_* lines and by the automatic access trace.
+ * For every read and write the TRACE lines record in global or shared
+ * memory (and the reads and the write an ADD implies), the automatic trace
+ * must hold an access of the same kind, by the same thread of the same
+ * block, in the same barrier epoch of the same launch, to the same element
+ * of an array in the same memory space: as sets per epoch, what the TRACE
+ * lines say is in the automatic trace. Registers (shuffles) are no memory
+ * and are left out; so are the automatic trace's accesses that no TRACE
+ * line describes (they are more: every load the compiled kernel makes).
+ * The automatic trace's sites must name a source line of the variant's
+ * kernels/ file. Exit 77 where the build has no recording. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels/lab.h"
+#include "kernels/sim/acctrace.h"
+#include "kernels/sim/record.h"
+
+typedef struct key {
+    unsigned launch, block, thread, epoch;
+    int write, shared;
+    long long index;
+} key;
+
+static int key_cmp(const void *x, const void *y)
+{
+    const key *a = x, *b = y;
+#define C(f) if (a->f != b->f) return a->f < b->f ? -1 : 1
+    C(launch); C(block); C(thread); C(epoch); C(write); C(shared); C(index);
+#undef C
+    return 0;
+}
+
+static int check_variant(const lab_algo *al, const lab_variant *v, int *checked)
+{
+    lab_config cfg;
+    lab_config_defaults(&cfg);
+    cfg.backend = LAB_BACKEND_SIM;
+    cfg.repeats = 1;
+    cfg.n = al->trace_n > 0 ? al->trace_n : 64;
+    if (cfg.n > v->trace_max_n) cfg.n = v->trace_max_n;
+    if (v->trace_block > 0) cfg.block = v->trace_block;
+    char err[LAB_ERR_MAX];
+    if (lab_validate(al, v, &cfg, err, sizeof err) != 0) {
+        printf("skip %s/%s: %s\n", al->name, v->name, err);
+        return 0;
+    }
+    lab_input *in = lab_input_new(al, &cfg, err, sizeof err);
+    if (!in) {
+        printf("FAIL %s/%s: %s\n", al->name, v->name, err);
+        return 1;
+    }
+    char *buf = NULL;
+    size_t blen = 0;
+    FILE *mf = open_memstream(&buf, &blen);
+    if (acc_writer_attach(mf, 1u << 16, 1ull << 24) != 0) {
+        printf("FAIL: cannot attach the writer\n");
+        return 1;
+    }
+    lab_trace t;
+    lab_result r;
+    memset(&t, 0, sizeof t);
+    int rc = lab_run(in, v, &r, &t);
+    acc_writer_detach();
+    fclose(mf);
+    lab_input_delete(in);
+    if (rc != 0) {
+        printf("FAIL %s/%s: did not run: %s\n", al->name, v->name, r.note);
+        free(buf);
+        return 1;
+    }
+    acc_trace acc;
+    FILE *rf = fmemopen(buf, blen, "r");
+    rc = acc_trace_read(rf, &acc, 1ull << 24, err, sizeof err);
+    fclose(rf);
+    free(buf);
+    if (rc != 0) {
+        printf("FAIL %s/%s: %s\n", al->name, v->name, err);
+        lab_trace_free(&t);
+        return 1;
+    }
+    /* the lab harness may launch more often than the trace keeps (a
+     * warm-up): the traced launches are the last ones */
+    int fails = 0;
+    if (acc.nlaunches < t.nlaunches) {
+        printf("FAIL %s/%s: %d launches traced by hand, %d automatically\n", al->name, v->name, t.nlaunches,
+               acc.nlaunches);
+        fails++;
+    }
+    unsigned shift = acc.nlaunches >= t.nlaunches ? (unsigned)(acc.nlaunches - t.nlaunches) : 0;
+    size_t nk = 0;
+    for (size_t i = 0; i < acc.nreqs; i++) nk += acc.reqs[i].nlanes;
+    key *auto_keys = malloc((nk ? nk : 1) * sizeof *auto_keys);
+    size_t na = 0;
+    for (size_t i = 0; i < acc.nreqs; i++) {
+        const acc_req *q = &acc.reqs[i];
+        if (q->launch < shift) continue;
+        for (size_t k = q->lane0; k < q->lane0 + q->nlanes; k++) {
+            const acc_lane *ln = &acc.lanes[k];
+            key a = {q->launch - shift, q->block, q->warp * 32 + ln->lane, q->epoch, q->kind != ACC_READ,
+                     q->space == ACC_SHARED, (long long)ln->index};
+            auto_keys[na++] = a;
+            if (q->kind == ACC_ATOMIC) { /* an atomic reads too */
+                a.write = 0;
+                auto_keys[na - 1].write = 1;
+                key *grown = realloc(auto_keys, (nk + na + 1) * sizeof *auto_keys);
+                if (!grown) break;
+                auto_keys = grown;
+                auto_keys[na++] = a;
+            }
+        }
+    }
+    qsort(auto_keys, na, sizeof *auto_keys, key_cmp);
+    size_t want = 0, missing = 0;
+    for (size_t i = 0; i < t.count; i++) {
+        const lab_event *e = &t.ev[i];
+        if (e->space == LAB_SP_REG) continue;
+        key ks[3];
+        int n = 0;
+        key base = {e->launch, e->block, e->thread, e->epoch, 0, e->space == LAB_SP_SHARED, e->a};
+        if (e->kind == LAB_EV_READ) {
+            ks[n++] = base;
+        } else if (e->kind == LAB_EV_WRITE) {
+            base.write = 1;
+            ks[n++] = base;
+        } else if (e->kind == LAB_EV_ADD) {
+            ks[n++] = base;                      /* reads a[dst] */
+            key src = base;
+            src.index = e->b;                    /* and a[src] */
+            ks[n++] = src;
+            base.write = 1;                      /* and writes a[dst] */
+            ks[n++] = base;
+        } else {
+            continue;
+        }
+        for (int k = 0; k < n; k++) {
+            want++;
+            if (!bsearch(&ks[k], auto_keys, na, sizeof *auto_keys, key_cmp)) {
+                if (missing++ < 3)
+                    printf("FAIL %s/%s: launch %u block %u thread %u epoch %u: TRACE says %s %c[%lld], the automatic "
+                           "trace has no such access\n",
+                           al->name, v->name, ks[k].launch, ks[k].block, ks[k].thread, ks[k].epoch,
+                           ks[k].write ? "write" : "read", ks[k].shared ? 's' : 'g', ks[k].index);
+            }
+        }
+    }
+    if (missing) fails++;
+    /* every site names a line of a kernels/ source file */
+    acc_trace_resolve(&acc, NULL);
+    int unnamed = 0;
+    for (int i = 0; i < acc.nsites; i++)
+        if (acc.sites[i].line <= 0 || !strstr(acc.sites[i].file, ".cu")) unnamed++;
+    if (unnamed) {
+        printf("FAIL %s/%s: %d of %d access sites have no source line\n", al->name, v->name, unnamed, acc.nsites);
+        fails++;
+    }
+    if (!fails) {
+        printf("ok %s/%s: %zu TRACE accesses all in the automatic trace (%zu accesses, %d sites)\n", al->name,
+               v->name, want, na, acc.nsites);
+        if (want) (*checked)++;
+    }
+    free(auto_keys);
+    acc_trace_free(&acc);
+    lab_trace_free(&t);
+    return fails;
+}
+
+int main(void)
+{
+    if (!sim_rec_available()) {
+        printf("skipped: this build has no access recording\n");
+        return 77;
+    }
+    int fails = 0, checked = 0;
+    for (int a = 0; a < lab_algo_count(); a++) {
+        const lab_algo *al = lab_algo_at(a);
+        for (int i = 0; i < al->nvariants; i++) {
+            const lab_variant *v = &al->variants[i];
+            if (v->kind != LAB_ROW_KERNEL || v->trace_max_n <= 0 || !v->sim) continue;
+            fails += check_variant(al, v, &checked);
+        }
+    }
+    printf("%d variants with TRACE accesses checked, %d failed\n", checked, fails);
+    return fails ? 1 : checked > 0 ? 0 : 1;
+}

@@ -1,0 +1,831 @@
+/* render_access.c - the generic animation (render_access.h): the arrays a
+ * kernel touches as strips of cells, step by step, from the automatic
+ * access trace. Nothing of a kernel's source is assumed: reads, writes,
+ * races, lanes and counters all come from the recorded requests. */
+#include "viz/render_access.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "viz/intl.h"
+
+enum { MAX_STRIPS = 32, MAX_CELLS = 4096, MAX_WARP_LINES = 64 };
+
+/* The step a frame shows. */
+typedef struct step {
+    int launch;
+    unsigned epoch;  /* zoom 0 */
+    size_t req;      /* zoom 1: the request */
+    int base;        /* the frame number of the launch's first step */
+} step;
+
+typedef struct strip {
+    unsigned array;
+    long long block;        /* shared arrays: the block; -1 for global memory */
+    long long lo, n;        /* the cells shown: [lo, lo + n) */
+    long long min, max;     /* indices the launch touches */
+    size_t cell0;           /* its cells in the cell table */
+} strip;
+
+typedef struct cellst {
+    unsigned long long value;
+    unsigned thread, block;
+    unsigned char known;    /* a value was seen up to this step */
+    unsigned char rd, wr, at, multi, race;
+} cellst;
+
+typedef struct model {
+    step st;
+    const acc_launch *l;
+    strip s[MAX_STRIPS];
+    int ns, more;           /* more: strips left out */
+    cellst *cells;
+    size_t ncells;
+} model;
+
+/* ------------------------------------------------------------- steps */
+
+static int launch_steps(const acc_trace *t, int l, int zoom)
+{
+    const acc_launch *L = &t->launches[l];
+    int n = zoom ? (int)L->nreq : (int)L->epochs;
+    return n > 0 ? n : 1;
+}
+
+int viz_access_frames(const viz_access *a)
+{
+    if (!a || !a->t || a->t->nlaunches == 0) return 1;
+    int n = 0;
+    for (int l = 0; l < a->t->nlaunches; l++) n += launch_steps(a->t, l, a->zoom);
+    return n > 0 ? n : 1;
+}
+
+static int frame_step(const viz_access *a, int frame, step *st)
+{
+    memset(st, 0, sizeof *st);
+    st->launch = -1;
+    if (!a || !a->t || a->t->nlaunches == 0) return -1;
+    int base = 0;
+    for (int l = 0; l < a->t->nlaunches; l++) {
+        int n = launch_steps(a->t, l, a->zoom);
+        if (frame < base + n || l == a->t->nlaunches - 1) {
+            int k = frame - base;
+            if (k >= n) k = n - 1;
+            if (k < 0) k = 0;
+            st->launch = l;
+            st->base = base;
+            st->epoch = (unsigned)k;
+            st->req = a->t->launches[l].req0 + (size_t)k;
+            return 0;
+        }
+        base += n;
+    }
+    return -1;
+}
+
+static int in_step(const viz_access *a, const step *st, size_t i)
+{
+    const acc_launch *l = &a->t->launches[st->launch];
+    if (l->nreq == 0) return 0;
+    return a->zoom ? i == st->req : a->t->reqs[i].epoch == st->epoch;
+}
+
+static int up_to_step(const viz_access *a, const step *st, size_t i)
+{
+    return a->zoom ? i <= st->req : a->t->reqs[i].epoch <= st->epoch;
+}
+
+/* The frame of request i (its launch's step). */
+static int frame_of(const viz_access *a, const step *st, size_t i)
+{
+    const acc_launch *l = &a->t->launches[st->launch];
+    return st->base + (a->zoom ? (int)(i - l->req0) : (int)a->t->reqs[i].epoch);
+}
+
+/* ------------------------------------------------------------- model */
+
+static int strip_of(const model *m, const acc_trace *t, unsigned array, unsigned block)
+{
+    long long b = t->arrays[array].space == ACC_SHARED ? (long long)block : -1;
+    for (int i = 0; i < m->ns; i++)
+        if (m->s[i].array == array && m->s[i].block == b) return i;
+    return -1;
+}
+
+static void model_free(model *m)
+{
+    free(m->cells);
+    m->cells = NULL;
+}
+
+/* Strips and cells of the frame's launch, the cells' state at its step. */
+static int model_build(const viz_access *a, int frame, model *m)
+{
+    memset(m, 0, sizeof *m);
+    if (frame_step(a, frame, &m->st) != 0) return -1;
+    const acc_trace *t = a->t;
+    const acc_launch *l = m->l = &t->launches[m->st.launch];
+    /* the strips: arrays in the order the launch first touches them */
+    for (size_t i = l->req0; i < l->req0 + l->nreq; i++) {
+        const acc_req *r = &t->reqs[i];
+        for (size_t k = r->lane0; k < r->lane0 + r->nlanes; k++) {
+            const acc_lane *ln = &t->lanes[k];
+            int s = strip_of(m, t, ln->array, r->block);
+            if (s < 0) {
+                if (m->ns == MAX_STRIPS) {
+                    m->more = 1;
+                    continue;
+                }
+                s = m->ns++;
+                m->s[s].array = ln->array;
+                m->s[s].block = t->arrays[ln->array].space == ACC_SHARED ? (long long)r->block : -1;
+                m->s[s].min = m->s[s].max = (long long)ln->index;
+            }
+            if ((long long)ln->index < m->s[s].min) m->s[s].min = (long long)ln->index;
+            if ((long long)ln->index > m->s[s].max) m->s[s].max = (long long)ln->index;
+        }
+    }
+    /* shared strips after the global ones, each array's blocks together */
+    for (int i = 1; i < m->ns; i++) {
+        strip x = m->s[i];
+        int j = i;
+        int xs = t->arrays[x.array].space == ACC_SHARED;
+        while (j > 0) {
+            const strip *p = &m->s[j - 1];
+            int ps = t->arrays[p->array].space == ACC_SHARED;
+            if (ps > xs || (ps == xs && xs && p->array == x.array && p->block > x.block)) {
+                m->s[j] = m->s[j - 1];
+                j--;
+            } else {
+                break;
+            }
+        }
+        m->s[j] = x;
+    }
+    for (int i = 0; i < m->ns; i++) {
+        strip *s = &m->s[i];
+        long long cells = (long long)t->arrays[s->array].cells;
+        if (cells <= MAX_CELLS && s->max < cells) {
+            s->lo = 0;
+            s->n = cells;
+        } else {
+            s->lo = s->min;
+            s->n = s->max - s->min + 1;
+            if (s->n > MAX_CELLS) s->n = MAX_CELLS;
+        }
+        s->cell0 = m->ncells;
+        m->ncells += (size_t)s->n;
+    }
+    m->cells = calloc(m->ncells ? m->ncells : 1, sizeof *m->cells);
+    if (!m->cells) return -1;
+    for (size_t i = l->req0; i < l->req0 + l->nreq; i++) {
+        if (!up_to_step(a, &m->st, i)) continue;
+        const acc_req *r = &t->reqs[i];
+        int now = in_step(a, &m->st, i);
+        for (size_t k = r->lane0; k < r->lane0 + r->nlanes; k++) {
+            const acc_lane *ln = &t->lanes[k];
+            int si = strip_of(m, t, ln->array, r->block);
+            if (si < 0) continue;
+            long long off = (long long)ln->index - m->s[si].lo;
+            if (off < 0 || off >= m->s[si].n) continue;
+            cellst *c = &m->cells[m->s[si].cell0 + (size_t)off];
+            if (r->width <= 8) {
+                c->value = ln->value;
+                c->known = 1;
+            }
+            if (!now) continue;
+            unsigned th = r->warp * 32 + ln->lane;
+            int first = !(c->rd || c->wr || c->at);
+            if (!first && (c->thread != th || c->block != r->block)) c->multi = 1;
+            c->thread = th;
+            c->block = r->block;
+            if (r->kind == ACC_READ) c->rd = 1;
+            else if (r->kind == ACC_WRITE) c->wr = 1;
+            else c->at = 1;
+            /* two threads in one step, one of them writing: nothing orders
+             * them (atomics only race with plain accesses) */
+            if (c->multi && (c->wr || (c->at && c->rd))) c->race = 1;
+        }
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------ layout */
+
+typedef struct layout {
+    int two_rows;     /* values above, threads below; else one glyph a cell */
+    int cw;           /* columns a cell takes */
+    int per_row;
+    int strips;       /* strips that fit */
+    int rows;         /* rows the strips take */
+} layout;
+
+static int strip_rows(const strip *s, const layout *L)
+{
+    long long lines = (s->n + L->per_row - 1) / L->per_row;
+    return 1 + (int)lines * (L->two_rows ? 2 : 1);
+}
+
+static int value_width(const model *m, const acc_trace *t)
+{
+    int w = 1;
+    for (int i = 0; i < m->ns; i++) {
+        const strip *s = &m->s[i];
+        for (long long k = 0; k < s->n; k++) {
+            const cellst *c = &m->cells[s->cell0 + (size_t)k];
+            if (!c->known) continue;
+            char b[40];
+            acc_value_text(c->value, t->arrays[s->array].elem, b, sizeof b);
+            int l = (int)strlen(b);
+            if (l > w) w = l;
+        }
+    }
+    return w > 7 ? 7 : w;
+}
+
+static void layout_make(const model *m, const acc_trace *t, int w, int h, layout *L)
+{
+    memset(L, 0, sizeof *L);
+    int vw = value_width(m, t);
+    unsigned maxth = 0;
+    if (m->l) maxth = m->l->block[0] * m->l->block[1] * m->l->block[2];
+    int tw = maxth > 1000 ? 4 : maxth > 100 ? 3 : maxth > 10 ? 2 : 1;
+    for (int pass = 0; pass < 2; pass++) {
+        L->two_rows = pass == 0;
+        L->cw = pass == 0 ? (vw > tw + 1 ? vw : tw + 1) + 1 : 1;
+        L->per_row = w / L->cw;
+        if (L->per_row < 1) L->per_row = 1;
+        L->rows = 0;
+        L->strips = 0;
+        for (int i = 0; i < m->ns; i++) {
+            int r = strip_rows(&m->s[i], L);
+            if (L->rows + r > h) break;
+            L->rows += r;
+            L->strips++;
+        }
+        if (L->strips == m->ns) return;
+    }
+}
+
+/* ------------------------------------------------------------- words */
+
+static void strip_label(const model *m, const acc_trace *t, int i, char *buf, size_t len)
+{
+    const strip *s = &m->s[i];
+    const acc_array *ar = &t->arrays[s->array];
+    char where[48];
+    if (ar->space == ACC_SHARED) snprintf(where, sizeof where, _("shared, block %lld"), s->block);
+    else snprintf(where, sizeof where, "%s", _("global"));
+    if (s->lo == 0 && (unsigned long long)s->n == ar->cells)
+        snprintf(buf, len, _("%s  %s, %u-byte cells, %llu of them"), ar->name, where, ar->elem, ar->cells);
+    else
+        snprintf(buf, len, _("%s  %s, %u-byte cells %lld\u2013%lld of %llu"), ar->name, where, ar->elem, s->lo,
+                 s->lo + s->n - 1, ar->cells);
+}
+
+static int block_role(unsigned b)
+{
+    return VIZ_ROLE_BLOCK0 + (int)(b % VIZ_NBLOCK_ROLES);
+}
+
+static void cell_style(const cellst *c, int selected, int *role, unsigned *attr)
+{
+    *attr = 0;
+    if (c->race) {
+        *role = VIZ_ROLE_CONFLICT;
+        *attr = VIZ_BOLD;
+    } else if (c->rd || c->wr || c->at) {
+        *role = block_role(c->block);
+        if (c->wr || c->at) *attr |= VIZ_REVERSE | VIZ_BOLD;
+        if (c->rd || c->at) *attr |= VIZ_UNDERLINE;
+    } else {
+        *role = VIZ_ROLE_DIM;
+    }
+    if (selected) {
+        *role = VIZ_ROLE_HIGHLIGHT;
+        *attr = VIZ_BOLD;
+    }
+}
+
+static uint32_t cell_glyph(const cellst *c)
+{
+    if (c->race) return '!';
+    if (c->at) return 'a';
+    if (c->rd && c->wr) return 'b';
+    if (c->wr) return 'w';
+    if (c->rd) return 'r';
+    return 0x00b7;
+}
+
+static const char *kind_word(int kind)
+{
+    return kind == ACC_READ ? _("read") : kind == ACC_WRITE ? _("wrote") : _("updated (atomic)");
+}
+
+static int site_line(const acc_trace *t, unsigned site)
+{
+    return site < (unsigned)t->nsites ? t->sites[site].line : 0;
+}
+
+/* ------------------------------------------------------------- drawing */
+
+static int draw_strips(canvas *c, viz_rect area, const model *m, const acc_trace *t, const layout *L,
+                       const viz_access_sel *sel)
+{
+    int y = area.y;
+    for (int i = 0; i < L->strips; i++) {
+        const strip *s = &m->s[i];
+        char label[160];
+        strip_label(m, t, i, label, sizeof label);
+        canvas_textn(c, area.x, y++, area.w, label, VIZ_ROLE_HEADING, 0);
+        for (long long k0 = 0; k0 < s->n; k0 += L->per_row) {
+            for (long long k = k0; k < s->n && k < k0 + L->per_row; k++) {
+                const cellst *cs = &m->cells[s->cell0 + (size_t)k];
+                int x = area.x + (int)(k - k0) * L->cw;
+                int role;
+                unsigned attr;
+                int selected = sel && sel->on && sel->strip == i && sel->cell == k;
+                cell_style(cs, selected, &role, &attr);
+                if (!L->two_rows) {
+                    canvas_put(c, x, y, cell_glyph(cs), role, attr);
+                    continue;
+                }
+                char v[40];
+                if (cs->known) acc_value_text(cs->value, t->arrays[s->array].elem, v, sizeof v);
+                else snprintf(v, sizeof v, "\u00b7");
+                int vw = viz_text_width(v);
+                if (vw > L->cw - 1) {
+                    v[0] = '#';
+                    v[1] = 0;
+                    vw = 1;
+                }
+                canvas_fill(c, viz_rect_make(x, y, L->cw - 1, 1), ' ', role, attr);
+                canvas_text(c, x + L->cw - 1 - vw, y, v, role, attr);
+                if (cs->rd || cs->wr || cs->at) {
+                    char th[16];
+                    snprintf(th, sizeof th, "%u%s", cs->thread, cs->multi ? "+" : "");
+                    int tw = viz_text_width(th);
+                    if (tw > L->cw - 1) snprintf(th, sizeof th, "+"), tw = 1;
+                    canvas_text(c, x + L->cw - 1 - tw, y + 1, th, cs->race ? VIZ_ROLE_CONFLICT : block_role(cs->block),
+                                0);
+                }
+            }
+            y += L->two_rows ? 2 : 1;
+        }
+    }
+    if (L->strips < m->ns || m->more) {
+        char b[96];
+        snprintf(b, sizeof b, _("\u2026 %d more arrays do not fit"), m->ns - L->strips + m->more);
+        if (y < area.y + area.h) canvas_textn(c, area.x, y++, area.w, b, VIZ_ROLE_DIM, 0);
+    }
+    return y - area.y;
+}
+
+typedef struct warpline {
+    unsigned block, warp;
+    uint32_t mask;
+    unsigned reqs;
+} warpline;
+
+/* The warps of the step, their lanes' union, in order. */
+static int step_warps(const viz_access *a, const model *m, warpline *w, int max, int *more)
+{
+    const acc_trace *t = a->t;
+    const acc_launch *l = m->l;
+    int n = 0;
+    *more = 0;
+    for (size_t i = l->req0; i < l->req0 + l->nreq; i++) {
+        if (!in_step(a, &m->st, i)) continue;
+        const acc_req *r = &t->reqs[i];
+        int k;
+        for (k = 0; k < n; k++)
+            if (w[k].block == r->block && w[k].warp == r->warp) break;
+        if (k == n) {
+            if (n == max) {
+                (*more)++;
+                continue;
+            }
+            w[n].block = r->block;
+            w[n].warp = r->warp;
+            w[n].mask = 0;
+            w[n].reqs = 0;
+            n++;
+        }
+        w[k].mask |= r->mask;
+        w[k].reqs++;
+    }
+    return n;
+}
+
+static uint32_t warp_lanes(const acc_launch *l, unsigned warp)
+{
+    unsigned long long nt = (unsigned long long)l->block[0] * l->block[1] * l->block[2];
+    unsigned long long first = (unsigned long long)warp * 32;
+    if (nt <= first) return 0;
+    unsigned long long k = nt - first;
+    return k >= 32 ? 0xffffffffu : (1u << k) - 1;
+}
+
+static int draw_warps(canvas *c, viz_rect area, const viz_access *a, const model *m)
+{
+    if (area.h <= 0) return 0;
+    warpline w[MAX_WARP_LINES];
+    int more;
+    int n = step_warps(a, m, w, MAX_WARP_LINES, &more);
+    int y = area.y;
+    for (int i = 0; i < n && y < area.y + area.h; i++) {
+        if (y == area.y + area.h - 1 && i < n - 1) {
+            char b[64];
+            snprintf(b, sizeof b, _("\u2026 %d more warps"), n - i + more);
+            canvas_textn(c, area.x, y++, area.w, b, VIZ_ROLE_DIM, 0);
+            break;
+        }
+        char head[32];
+        snprintf(head, sizeof head, "b%u w%u ", w[i].block, w[i].warp);
+        int x = canvas_textn(c, area.x, y, area.w, head, VIZ_ROLE_DIM, 0);
+        uint32_t exist = warp_lanes(m->l, w[i].warp);
+        for (int lane = 0; lane < 32 && x < area.x + area.w; lane++, x++) {
+            if (!(exist >> lane & 1)) continue;
+            if (w[i].mask >> lane & 1) canvas_put(c, x, y, 0x2588, block_role(w[i].block), 0);
+            else canvas_put(c, x, y, 0x00b7, VIZ_ROLE_IDLE, 0);
+        }
+        int act = __builtin_popcount(w[i].mask), all = __builtin_popcount(exist);
+        char tail[64];
+        snprintf(tail, sizeof tail, " %d/%d", act, all);
+        x = canvas_textn(c, x, y, area.x + area.w - x, tail, VIZ_ROLE_TEXT, 0);
+        if (act < all) canvas_textn(c, x, y, area.x + area.w - x, _(" divergent"), VIZ_ROLE_WARN, 0);
+        y++;
+    }
+    return y - area.y;
+}
+
+/* Who touched the selected cell in the launch (or the selected thread's
+ * path), as wrapped text. */
+static int draw_selection(canvas *c, viz_rect area, const viz_access *a, const model *m, const viz_access_sel *sel)
+{
+    if (!sel || area.h <= 0) return 0;
+    const acc_trace *t = a->t;
+    const acc_launch *l = m->l;
+    char text[1024];
+    size_t used = 0;
+    text[0] = 0;
+#define ADD(...)                                                                   \
+    do {                                                                           \
+        if (used < sizeof text) used += (size_t)snprintf(text + used, sizeof text - used, __VA_ARGS__); \
+    } while (0)
+    int lines = 0;
+    if (sel->on && sel->strip >= 0 && sel->strip < m->ns) {
+        const strip *s = &m->s[sel->strip];
+        long long idx = s->lo + sel->cell;
+        const cellst *cs = &m->cells[s->cell0 + (size_t)sel->cell];
+        char v[40] = "\u00b7";
+        if (cs->known) acc_value_text(cs->value, t->arrays[s->array].elem, v, sizeof v);
+        ADD("%s[%lld] = %s:", t->arrays[s->array].name, idx, v);
+        int shown = 0, total = 0;
+        for (size_t i = l->req0; i < l->req0 + l->nreq; i++) {
+            const acc_req *r = &t->reqs[i];
+            if (s->block >= 0 && (long long)r->block != s->block) continue;
+            for (size_t k = r->lane0; k < r->lane0 + r->nlanes; k++) {
+                const acc_lane *ln = &t->lanes[k];
+                if (ln->array != s->array || (long long)ln->index != idx) continue;
+                total++;
+                if (shown >= 4) continue;
+                shown++;
+                /* TRANSLATORS: "step 3: thread 5 of block 0 (warp 0) wrote it at line 12" */
+                ADD(_(" step %d: thread %u of block %u (warp %u) %s it at line %d;"), frame_of(a, &m->st, i) + 1,
+                    r->warp * 32 + ln->lane, r->block, r->warp, kind_word(r->kind), site_line(t, r->site));
+            }
+        }
+        if (total == 0) ADD("%s", _(" no thread touched it in this launch"));
+        else if (total > shown) ADD(_(" and %d more"), total - shown);
+        int n = canvas_wrap(c, area, text, VIZ_ROLE_VALUE, 0);
+        lines += n < area.h ? n : area.h;
+        used = 0;
+        text[0] = 0;
+    }
+    if (sel->thread_on && lines < area.h) {
+        ADD(_("thread %u of block %u:"), sel->thread, sel->block);
+        int shown = 0;
+        for (size_t i = l->req0; i < l->req0 + l->nreq && used < sizeof text - 80; i++) {
+            const acc_req *r = &t->reqs[i];
+            if (r->block != sel->block || r->warp != sel->thread / 32 || !(r->mask >> (sel->thread % 32) & 1))
+                continue;
+            for (size_t k = r->lane0; k < r->lane0 + r->nlanes; k++) {
+                const acc_lane *ln = &t->lanes[k];
+                if (ln->lane != sel->thread % 32) continue;
+                ADD(" %s%d: %s %s[%llu] (%d)", in_step(a, &m->st, i) ? "\u25b6" : "", frame_of(a, &m->st, i) + 1,
+                    kind_word(r->kind), t->arrays[ln->array].name, ln->index, site_line(t, r->site));
+                shown++;
+            }
+        }
+        if (!shown) ADD("%s", _(" no access in this launch"));
+        viz_rect r = viz_rect_make(area.x, area.y + lines, area.w, area.h - lines);
+        int n = canvas_wrap(c, r, text, VIZ_ROLE_TEXT, 0);
+        lines += n < r.h ? n : r.h;
+    }
+#undef ADD
+    return lines;
+}
+
+/* ----------------------------------------------------------- captions */
+
+static void step_words(const viz_access *a, const model *m, viz_frame_info *info)
+{
+    const acc_trace *t = a->t;
+    const acc_launch *l = m->l;
+    unsigned long long threads = 0, reqs = 0, sectors = 0, ideal_sec = 0, conflicts = 0;
+    unsigned char read_arr[MAX_STRIPS] = {0}, wrote_arr[MAX_STRIPS] = {0};
+    unsigned blocks_seen = 0, lastb = (unsigned)-1;
+    int first_line = 0;
+    /* distinct threads: (block, thread) marked in a small bit table per block */
+    for (size_t i = l->req0; i < l->req0 + l->nreq; i++) {
+        if (!in_step(a, &m->st, i)) continue;
+        const acc_req *r = &t->reqs[i];
+        reqs++;
+        if (!first_line) first_line = site_line(t, r->site);
+        if (r->block != lastb) {
+            blocks_seen++;
+            lastb = r->block;
+        }
+        unsigned bytes = r->nlanes * r->width;
+        if (r->space == ACC_GLOBAL) {
+            sectors += r->sectors;
+            ideal_sec += (bytes + 31) / 32;
+        } else {
+            unsigned ideal = (bytes + 127) / 128;
+            if (r->wavefronts > ideal) conflicts += r->wavefronts - ideal;
+        }
+        for (size_t k = r->lane0; k < r->lane0 + r->nlanes; k++) {
+            int s = strip_of(m, t, t->lanes[k].array, r->block);
+            if (s < 0 || s >= MAX_STRIPS) continue;
+            if (r->kind == ACC_READ) read_arr[s] = 1;
+            else wrote_arr[s] = 1;
+        }
+    }
+    warpline w[MAX_WARP_LINES];
+    int more;
+    int nw = step_warps(a, m, w, MAX_WARP_LINES, &more);
+    int divergent = 0;
+    for (int i = 0; i < nw; i++) {
+        threads += (unsigned)__builtin_popcount(w[i].mask);
+        if (w[i].mask != warp_lanes(l, w[i].warp)) divergent++;
+    }
+    long long races = 0;
+    for (size_t k = 0; k < m->ncells; k++) races += m->cells[k].race;
+
+    /* the arrays read and written, by name, each once */
+    char rd[160] = "", wr[160] = "";
+    for (int pass = 0; pass < 2; pass++) {
+        char *out = pass ? wr : rd;
+        const unsigned char *set = pass ? wrote_arr : read_arr;
+        size_t len = 0;
+        for (int s = 0; s < m->ns; s++) {
+            if (!set[s]) continue;
+            const char *name = t->arrays[m->s[s].array].name;
+            int dup = 0;
+            for (int p = 0; p < s; p++)
+                if (set[p] && m->s[p].array == m->s[s].array) dup = 1;
+            if (dup) continue;
+            if (len < sizeof rd) len += (size_t)snprintf(out + len, sizeof rd - len, "%s%s", len ? ", " : "", name);
+        }
+    }
+    char launch_name[128];
+    snprintf(launch_name, sizeof launch_name, "%s<<<%u, %u>>>", l->kernel, l->grid[0] * l->grid[1] * l->grid[2],
+             l->block[0] * l->block[1] * l->block[2]);
+    if (a->zoom) {
+        const acc_req *r = l->nreq ? &t->reqs[m->st.req] : NULL;
+        viz_info_title(info, _("block %u warp %u, line %d"), r ? r->block : 0, r ? r->warp : 0,
+                       r ? site_line(t, r->site) : 0);
+        if (!r) viz_info_caption(info, _("%s recorded no memory access."), launch_name);
+        else
+            /* TRANSLATORS: "warp 1 of block 0 runs line 12 (between barriers 0 and 1): 32 lanes read in, ..." */
+            viz_info_caption(info, _("Warp %u of block %u runs line %d after %u barriers: %d lanes %s %s in one instruction."),
+                             r->warp, r->block, site_line(t, r->site), r->epoch, r->nlanes, kind_word(r->kind),
+                             r->kind == ACC_READ ? rd : wr);
+    } else {
+        viz_info_title(info, _("%s, barrier epoch %u"), l->kernel, m->st.epoch);
+        if (reqs == 0)
+            viz_info_caption(info, _("%s: no memory access between barriers %u and %u."), launch_name, m->st.epoch,
+                             m->st.epoch + 1);
+        else if (l->epochs <= 1)
+            viz_info_caption(info, _("%s has no barrier: %llu threads of %u blocks read %s and wrote %s (from line %d)."),
+                             launch_name, threads, blocks_seen, rd[0] ? rd : "\u2013", wr[0] ? wr : "\u2013",
+                             first_line);
+        else
+            viz_info_caption(info,
+                             _("%s between barriers %u and %u: %llu threads of %u blocks read %s and wrote %s (from line %d)."),
+                             launch_name, m->st.epoch, m->st.epoch + 1, threads, blocks_seen, rd[0] ? rd : "\u2013",
+                             wr[0] ? wr : "\u2013", first_line);
+    }
+    size_t cl = strlen(info->caption);
+    if (races && cl < sizeof info->caption)
+        cl += (size_t)snprintf(info->caption + cl, sizeof info->caption - cl,
+                               _(" %lld cells marked ! are a race: two threads touch them in this step, one writing, and nothing orders them."),
+                               races);
+    if (l->blocks_skipped && cl < sizeof info->caption)
+        cl += (size_t)snprintf(info->caption + cl, sizeof info->caption - cl,
+                               _(" Only the first %llu of %llu blocks were recorded (set trace-blocks)."),
+                               l->blocks_recorded, l->blocks_recorded + l->blocks_skipped);
+    if (l->dropped && cl < sizeof info->caption)
+        snprintf(info->caption + cl, sizeof info->caption - cl,
+                 _(" %llu accesses past the trace's bound were not recorded."), l->dropped);
+    viz_info_counter(info, "threads", (long long)threads, NULL);
+    viz_info_counter(info, "requests", (long long)reqs, NULL);
+    viz_info_counter(info, "sectors", (long long)sectors, NULL);
+    viz_info_counter(info, "ideal sectors", (long long)ideal_sec, NULL);
+    viz_info_counter(info, "bank conflicts", (long long)conflicts, NULL);
+    viz_info_counter(info, "divergent warps", divergent, NULL);
+    viz_info_counter(info, "races", races, NULL);
+}
+
+/* ---------------------------------------------------------- the frame */
+
+/* Split area: strips on top, then the selection, then the warps. */
+typedef struct parts {
+    viz_rect strips, sel, warps;
+    layout L;
+} parts;
+
+static void parts_make(const viz_access *a, const model *m, const viz_access_sel *sel, viz_rect area, parts *p)
+{
+    int sel_h = 0;
+    if (sel && sel->on) sel_h += 2;
+    if (sel && sel->thread_on) sel_h += 2;
+    if (sel_h > area.h / 3) sel_h = area.h / 3;
+    int strips_h = area.h - sel_h;
+    layout_make(m, a->t, area.w, strips_h, &p->L);
+    int used = p->L.rows + (p->L.strips < m->ns || m->more ? 1 : 0);
+    if (used > strips_h) used = strips_h;
+    p->strips = viz_rect_make(area.x, area.y, area.w, used);
+    p->sel = viz_rect_make(area.x, area.y + used, area.w, sel_h);
+    int wy = area.y + used + sel_h + 1;
+    p->warps = viz_rect_make(area.x, wy, area.w, area.y + area.h - wy);
+}
+
+void viz_access_draw(const viz_access *a, const viz_access_sel *sel, int frame, canvas *c, viz_rect area,
+                     viz_frame_info *info)
+{
+    viz_rect old = canvas_set_clip(c, area);
+    model m;
+    if (model_build(a, frame, &m) != 0) {
+        viz_info_caption(info, "%s", _("The trace holds no kernel launch."));
+        canvas_textn(c, area.x, area.y, area.w, _("nothing was recorded"), VIZ_ROLE_DIM, 0);
+        model_free(&m);
+        canvas_set_clip(c, old);
+        return;
+    }
+    viz_access_sel s = sel ? *sel : (viz_access_sel){0};
+    if (s.on) viz_access_clamp(a, frame, &s);
+    parts p;
+    parts_make(a, &m, &s, area, &p);
+    step_words(a, &m, info);
+    draw_strips(c, p.strips, &m, a->t, &p.L, &s);
+    draw_selection(c, p.sel, a, &m, &s);
+    draw_warps(c, p.warps, a, &m);
+    model_free(&m);
+    canvas_set_clip(c, old);
+}
+
+int viz_access_height(const viz_access *a, int width)
+{
+    int most = 0, n = viz_access_frames(a);
+    for (int f = 0; f < n && f < 512; f++) {
+        model m;
+        if (model_build(a, f, &m) != 0) {
+            model_free(&m);
+            continue;
+        }
+        layout L;
+        layout_make(&m, a->t, width, 1 << 20, &L);
+        warpline w[MAX_WARP_LINES];
+        int more;
+        int nw = step_warps(a, &m, w, MAX_WARP_LINES, &more);
+        int h = L.rows + 1 + (nw > 16 ? 17 : nw);
+        if (h > most) most = h;
+        model_free(&m);
+    }
+    return most < 4 ? 4 : most;
+}
+
+void viz_access_clamp(const viz_access *a, int frame, viz_access_sel *sel)
+{
+    model m;
+    if (model_build(a, frame, &m) != 0 || m.ns == 0) {
+        sel->strip = 0;
+        sel->cell = 0;
+        model_free(&m);
+        return;
+    }
+    if (sel->strip < 0) sel->strip = 0;
+    if (sel->strip >= m.ns) sel->strip = m.ns - 1;
+    if (sel->cell < 0) sel->cell = 0;
+    if (sel->cell >= m.s[sel->strip].n) sel->cell = m.s[sel->strip].n - 1;
+    model_free(&m);
+}
+
+int viz_access_hit(const viz_access *a, int frame, viz_rect area, int x, int y, viz_access_sel *sel)
+{
+    model m;
+    if (model_build(a, frame, &m) != 0) {
+        model_free(&m);
+        return -1;
+    }
+    parts p;
+    parts_make(a, &m, sel, area, &p);
+    int row = p.strips.y, rc = -1;
+    for (int i = 0; i < p.L.strips && rc < 0; i++) {
+        row++; /* the label */
+        const strip *s = &m.s[i];
+        for (long long k0 = 0; k0 < s->n; k0 += p.L.per_row) {
+            int h = p.L.two_rows ? 2 : 1;
+            if (y >= row && y < row + h && x >= area.x) {
+                long long k = k0 + (x - area.x) / p.L.cw;
+                if (k < s->n && k < k0 + p.L.per_row) {
+                    sel->on = 1;
+                    sel->strip = i;
+                    sel->cell = k;
+                    rc = 0;
+                }
+                break;
+            }
+            row += h;
+        }
+    }
+    model_free(&m);
+    return rc;
+}
+
+int viz_access_pick_thread(const viz_access *a, int frame, viz_access_sel *sel)
+{
+    model m;
+    if (!sel->on || model_build(a, frame, &m) != 0) return -1;
+    int rc = -1;
+    if (sel->strip >= 0 && sel->strip < m.ns && sel->cell >= 0 && sel->cell < m.s[sel->strip].n) {
+        const cellst *c = &m.cells[m.s[sel->strip].cell0 + (size_t)sel->cell];
+        if (c->rd || c->wr || c->at) {
+            sel->thread_on = 1;
+            sel->thread = c->thread;
+            sel->block = c->block;
+            rc = 0;
+        }
+    }
+    model_free(&m);
+    return rc;
+}
+
+int viz_access_lines(const viz_access *a, const viz_access_sel *sel, int frame, int *highlight, int *marks, int max)
+{
+    *highlight = 0;
+    model m;
+    if (model_build(a, frame, &m) != 0) {
+        model_free(&m);
+        return 0;
+    }
+    const acc_trace *t = a->t;
+    const acc_launch *l = m.l;
+    int n = 0;
+    const strip *s = sel && sel->on && sel->strip >= 0 && sel->strip < m.ns ? &m.s[sel->strip] : NULL;
+    long long idx = s ? s->lo + sel->cell : -1;
+    for (size_t i = l->req0; i < l->req0 + l->nreq; i++) {
+        const acc_req *r = &t->reqs[i];
+        int line = site_line(t, r->site);
+        if (line <= 0) continue;
+        int now = in_step(a, &m.st, i);
+        int touches = 0;
+        if (s) {
+            for (size_t k = r->lane0; k < r->lane0 + r->nlanes && !touches; k++)
+                touches = t->lanes[k].array == s->array && (long long)t->lanes[k].index == idx &&
+                          (s->block < 0 || (long long)r->block == s->block);
+        }
+        if (now && (!*highlight || (touches && s))) {
+            if (!*highlight || touches) *highlight = line;
+        }
+        int mark = s ? touches : now;
+        if (!mark) continue;
+        int dup = 0;
+        for (int k = 0; k < n; k++)
+            if (marks[k] == line) dup = 1;
+        if (!dup && n < max) marks[n++] = line;
+    }
+    model_free(&m);
+    return n;
+}
+
+int viz_access_frame_map(const viz_access *from, int frame, const viz_access *to)
+{
+    step st;
+    if (frame_step(from, frame, &st) != 0 || from->zoom == to->zoom) return frame;
+    const acc_trace *t = from->t;
+    const acc_launch *l = &t->launches[st.launch];
+    int base = 0;
+    for (int i = 0; i < st.launch; i++) base += launch_steps(t, i, to->zoom);
+    if (l->nreq == 0) return base;
+    if (to->zoom) {
+        /* the first warp instruction of the epoch */
+        for (size_t i = l->req0; i < l->req0 + l->nreq; i++)
+            if (t->reqs[i].epoch == st.epoch) return base + (int)(i - l->req0);
+        return base;
+    }
+    return base + (int)t->reqs[st.req].epoch;
+}
