@@ -214,46 +214,56 @@ static enum cmd_status animate_program(struct session *s, int argc, char **argv)
     return st;
 }
 
-/* `animate VARIANT as generic`: a built-in variant's automatic access trace
- * on the simulator, the generic animation instead of the family's picture. */
-static enum cmd_status animate_generic(struct session *s, const anim *an)
+int sess_record_accesses(struct session *s, const lab_variant *v, acc_trace *acc, lab_trace *t, char *err,
+                         size_t errlen)
 {
     char *buf = NULL;
     size_t blen = 0;
+    memset(acc, 0, sizeof *acc);
     FILE *mf = open_memstream(&buf, &blen);
-    if (!mf) return sess_error(s, -1, "%s", _("out of memory"));
+    if (!mf) {
+        snprintf(err, errlen, "%s", _("out of memory"));
+        return -1;
+    }
     if (acc_writer_attach(mf, s->trace_blocks, 0) != 0) {
         fclose(mf);
         free(buf);
-        return sess_error(s, -1, "%s",
-                          _("this build records no accesses (the sanitizer build leaves the recording out)"));
+        snprintf(err, errlen, "%s", _("this build records no accesses (the sanitizer build leaves the recording out)"));
+        return -1;
     }
     lab_backend was = s->cfg.backend;
     s->cfg.backend = LAB_BACKEND_SIM; /* the recording is the simulator's */
-    lab_trace t;
     lab_result r;
-    char err[LAB_ERR_MAX];
-    int rc = sess_record_trace(s, an->v, &t, &r, err, sizeof err);
+    int rc = sess_record_trace(s, v, t, &r, err, errlen);
     s->cfg.backend = was;
     acc_writer_detach();
     fclose(mf);
     if (rc != 0) {
         free(buf);
-        return sess_error(s, an->argi, "%s", err);
+        return -1;
     }
-    if (s->trace_note[0]) out_note("%s", s->trace_note);
-    acc_trace acc;
     FILE *rf = fmemopen(buf, blen, "r");
-    int ok = rf && acc_trace_read(rf, &acc, 0, err, sizeof err) == 0;
-    if (rf) fclose(rf);
+    rc = rf ? acc_trace_read(rf, acc, 0, err, errlen) : -1;
+    if (!rf) snprintf(err, errlen, "%s", _("out of memory"));
+    else fclose(rf);
     free(buf);
-    enum cmd_status st = CMD_OK;
-    if (!ok) {
-        st = sess_error(s, -1, "%s", rf ? err : _("out of memory"));
-        lab_trace_free(&t);
-        return st;
+    if (rc != 0) {
+        lab_trace_free(t);
+        return -1;
     }
-    acc_trace_resolve(&acc, NULL);
+    acc_trace_resolve(acc, NULL);
+    return 0;
+}
+
+/* `animate VARIANT as generic`: a built-in variant's automatic access trace
+ * on the simulator, the generic animation instead of the family's picture. */
+static enum cmd_status animate_generic(struct session *s, const anim *an)
+{
+    acc_trace acc;
+    lab_trace t;
+    char err[LAB_ERR_MAX];
+    if (sess_record_accesses(s, an->v, &acc, &t, err, sizeof err) != 0) return sess_error(s, an->argi, "%s", err);
+    if (s->trace_note[0]) out_note("%s", s->trace_note);
     note_bounds(&acc);
     char *text = NULL, path[PATH_MAX] = "";
     size_t len = 0;
@@ -264,7 +274,7 @@ static enum cmd_status animate_generic(struct session *s, const anim *an)
     snprintf(heading, sizeof heading, _("%s  n = %lld %s  every access, on the simulator"), label, t.n,
              lab_dtype_name(t.dtype));
     viz_access a = {.t = &acc, .zoom = 0, .source = text, .source_len = len, .source_name = base_name(path)};
-    st = play_accesses(s, &a, label, heading, NULL, 0);
+    enum cmd_status st = play_accesses(s, &a, label, heading, NULL, 0);
     free(text);
     acc_trace_free(&acc);
     lab_trace_free(&t);

@@ -274,7 +274,9 @@ static void print_limits(const struct puzzle *p, const struct limit_counts *lc)
     }
     if (p->max_global_reads >= 0) {
         int over = lc->reads > p->max_global_reads;
-        out_printf(_("%slimit: each thread reads global memory at most %d times; the most any thread did: %d%s"),
+        out_printf(ngettext("%slimit: each thread reads global memory at most %d time; the most any thread did: %d%s",
+                            "%slimit: each thread reads global memory at most %d times; the most any thread did: %d%s",
+                            (unsigned long)p->max_global_reads),
                    over ? out_color(OUT_ERROR) : "", p->max_global_reads, lc->reads, over ? "" : "\n");
         if (over)
             out_printf(_(" (thread %d of block %d): too many%s\n"), lc->rd_thread, lc->rd_block, out_color(OUT_RESET));

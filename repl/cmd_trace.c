@@ -15,6 +15,8 @@
 #include "repl/parse.h"
 #include "repl/safefile.h"
 #include "repl/session.h"
+#include "kernels/program/program.h"
+#include "kernels/sim/acctrace.h"
 
 #define TRACE_AUTO_N 64 /* n when n is auto: small enough to read */
 
@@ -305,6 +307,89 @@ static json_t *trace_json(const lab_trace *t, const lab_result *r)
     return o;
 }
 
+/* ------------------------------------------------ the automatic trace */
+
+/* A request's elements, compactly: "in[0..31]", "s[3, 5, 9]", "out[7]". */
+static void fmt_elements(const acc_trace *t, const acc_req *r, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = 0;
+    size_t k = r->lane0, end = r->lane0 + r->nlanes;
+    while (k < end && used + 40 < len) {
+        unsigned arr = t->lanes[k].array;
+        unsigned long long lo = t->lanes[k].index, prev = lo;
+        size_t j = k + 1;
+        while (j < end && t->lanes[j].array == arr && t->lanes[j].index == prev + 1) prev = t->lanes[j++].index;
+        int same = used > 0 && t->lanes[k - 1].array == arr;
+        if (same) used += (size_t)snprintf(buf + used, len - used, ", ");
+        else used += (size_t)snprintf(buf + used, len - used, "%s%s[", used ? "] " : "", t->arrays[arr].name);
+        if (prev > lo) used += (size_t)snprintf(buf + used, len - used, "%llu..%llu", lo, prev);
+        else used += (size_t)snprintf(buf + used, len - used, "%llu", lo);
+        k = j;
+    }
+    if (k < end) used += (size_t)snprintf(buf + used, len - used, ", \u2026");
+    if (used + 2 < len) snprintf(buf + used, len - used, "]");
+}
+
+/* One line per warp request, by launch and barrier epoch, each naming its
+ * source line. */
+static void print_accesses(const acc_trace *t)
+{
+    for (int l = 0; l < t->nlaunches; l++) {
+        const acc_launch *L = &t->launches[l];
+        out_printf(_("%slaunch %d: %s<<<%u, %u>>> at line %d%s\n"), out_color(OUT_BOLD), l, L->kernel,
+                   L->grid[0] * L->grid[1] * L->grid[2], L->block[0] * L->block[1] * L->block[2], L->line,
+                   out_color(OUT_RESET));
+        for (unsigned e = 0; e < (L->epochs ? L->epochs : 1); e++) {
+            out_printf(_("  barrier epoch %u\n"), e);
+            for (size_t i = L->req0; i < L->req0 + L->nreq; i++) {
+                const acc_req *r = &t->reqs[i];
+                if (r->epoch != e) continue;
+                const acc_site *site = r->site < (unsigned)t->nsites ? &t->sites[r->site] : NULL;
+                char el[512], cost[64];
+                fmt_elements(t, r, el, sizeof el);
+                if (r->space == ACC_GLOBAL) snprintf(cost, sizeof cost, _("%u sectors"), r->sectors);
+                else snprintf(cost, sizeof cost, _("%u wavefronts"), r->wavefronts);
+                const char *what = r->kind == ACC_READ ? _("read") : r->kind == ACC_WRITE ? _("wrote") : _("atomic");
+                /* TRANSLATORS: "    line 12  block 0 warp 1  32 lanes  wrote out[0..31]  (4 sectors)" */
+                out_printf(_("    line %-4d block %u warp %u  %2d lanes  %s %s  (%s)\n"), site ? site->line : 0,
+                           r->block, r->warp, r->nlanes, what, el, cost);
+            }
+        }
+        if (L->blocks_skipped)
+            out_printf(_("  (%llu more blocks ran unrecorded: set trace-blocks N records more)\n"), L->blocks_skipped);
+        if (L->dropped) out_printf(_("  (%llu accesses past the trace's bound were not recorded)\n"), L->dropped);
+    }
+}
+
+/* `trace [ARGS]` with a program open, `trace VARIANT as generic`. */
+static enum cmd_status trace_accesses(struct session *s, const lab_variant *v, int argc, char **argv)
+{
+    char err[LAB_ERR_MAX];
+    if (s->prog) {
+        prog_result r;
+        if (prog_cmd_record(s, argc - 1, argv + 1, &r) != 0) {
+            enum cmd_status st = sess_error(s, -1, "%s", r.msg[0] ? r.msg : _("the program could not be run"));
+            prog_result_free(&r);
+            return st;
+        }
+        enum cmd_status st = CMD_OK;
+        if (r.fault[0]) out_warn(_("the program failed: %s; the trace shows what it did until then"), r.fault);
+        if (r.acc) print_accesses(r.acc);
+        else st = sess_error(s, -1, _("nothing was recorded: %s"), r.acc_why);
+        prog_result_free(&r);
+        return st;
+    }
+    acc_trace acc;
+    lab_trace t;
+    if (sess_record_accesses(s, v, &acc, &t, err, sizeof err) != 0) return sess_error(s, -1, "%s", err);
+    if (s->trace_note[0]) out_note("%s", s->trace_note);
+    print_accesses(&acc);
+    acc_trace_free(&acc);
+    lab_trace_free(&t);
+    return CMD_OK;
+}
+
 /* ------------------------------------------------------------- command */
 
 static enum cmd_status do_trace(struct session *s, int argc, char **argv)
@@ -313,7 +398,17 @@ static enum cmd_status do_trace(struct session *s, int argc, char **argv)
     const lab_variant *v = s->variant;
     const char *save = NULL;
     int i = 1;
+    if (s->prog) return trace_accesses(s, NULL, argc, argv);
     if (!s->algo) return sess_error(s, -1, _("choose an algorithm first: use ALGO/VARIANT"));
+    if (argc >= 3 && strcmp(argv[argc - 2], "as") == 0 && strcmp(argv[argc - 1], "generic") == 0) {
+        if (argc > 4) return sess_error(s, 2, "%s", _("usage: trace [VARIANT] as generic"));
+        if (argc == 4) {
+            v = sess_find_variant(s->algo, strchr(argv[1], '/') ? strchr(argv[1], '/') + 1 : argv[1], err,
+                                  sizeof err);
+            if (!v) return sess_error(s, 1, "%s", err);
+        }
+        return trace_accesses(s, v, argc, argv);
+    }
     if (i < argc && strcmp(argv[i], "save") != 0) {
         const char *name = argv[i];
         const char *slash = strchr(name, '/');
@@ -391,7 +486,7 @@ static void complete_trace(struct session *s, int argc, char **argv, const char 
 const struct cmd cmd_trace[] = {
     {
         .name = "trace",
-        .usage = N_("trace [VARIANT] [save FILE.json]"),
+        .usage = N_("trace [VARIANT] [save FILE.json | as generic]"),
         .help = N_("record every step of every thread at a small n; print it or save it as JSON"),
         .long_help =
             N_("Runs the chosen variant (or VARIANT) once with recording on, on the GPU or\n"
@@ -404,7 +499,11 @@ const struct cmd cmd_trace[] = {
                "the same pattern, and says so.\n"
                "trace save FILE.json\n"
                "writes the events as JSON, the data the animations play; with --json the\n"
-               "trace is printed as one JSON object.\n"),
+               "trace is printed as one JSON object.\n"
+               "trace [VARIANT] as generic, and trace [ARGS] with a program open, print the\n"
+               "automatic trace instead: every global and shared memory access of the first\n"
+               "trace-blocks blocks of each launch, one line per warp instruction with its\n"
+               "source line, lanes, elements and sectors (or shared-memory wavefronts).\n"),
         .run = do_trace,
         .complete = CMP_CUSTOM,
         .complete_fn = complete_trace,

@@ -121,6 +121,12 @@ int prog_cmd_record(struct session *s, int argc, char **argv, struct prog_result
  * path ("kernels/reduce/reduce.cu") and its lines; -1 when not found
  * (cmd_code.c). */
 int code_find_kernel(const char *name, char **text, size_t *len, char *path, size_t pathlen, int *from, int *to);
+/* Record v on the simulator with every access of the first trace-blocks
+ * blocks of each launch (cmd_animate.c): 0 with acc (its sites named) and
+ * the TRACE_* trace t; -1 with err. */
+struct acc_trace;
+int sess_record_accesses(struct session *s, const lab_variant *v, struct acc_trace *acc, lab_trace *t, char *err,
+                         size_t errlen);
 /* Close the open program (use goes back to the built-in algorithms). */
 void sess_close_program(struct session *s);
 

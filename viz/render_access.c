@@ -214,7 +214,8 @@ static int model_build(const viz_access *a, int frame, model *m)
 /* ------------------------------------------------------------ layout */
 
 typedef struct layout {
-    int two_rows;     /* values above, threads below; else one glyph a cell */
+    int two_rows;     /* values above, threads below */
+    int values;       /* a cell shows its value; else one glyph a cell */
     int cw;           /* columns a cell takes */
     int per_row;
     int strips;       /* strips that fit */
@@ -251,12 +252,14 @@ static void layout_make(const model *m, const acc_trace *t, int w, int h, layout
     unsigned maxth = 0;
     if (m->l) maxth = m->l->block[0] * m->l->block[1] * m->l->block[2];
     int tw = maxth > 1000 ? 4 : maxth > 100 ? 3 : maxth > 10 ? 2 : 1;
-    for (int pass = 0; pass < 2; pass++) {
+    /* values and threads, values alone, glyphs: the first that fits */
+    for (int pass = 0; pass < 3; pass++) {
         L->two_rows = pass == 0;
-        L->cw = pass == 0 ? (vw > tw + 1 ? vw : tw + 1) + 1 : 1;
+        L->values = pass < 2;
+        L->cw = pass == 0 ? (vw > tw + 1 ? vw : tw + 1) + 1 : pass == 1 ? vw + 1 : 1;
         L->per_row = w / L->cw;
         if (L->per_row < 1) L->per_row = 1;
-        L->rows = 0;
+        L->rows = L->values ? 0 : 1; /* glyphs: a line that says what they mean */
         L->strips = 0;
         for (int i = 0; i < m->ns; i++) {
             int r = strip_rows(&m->s[i], L);
@@ -347,7 +350,7 @@ static int draw_strips(canvas *c, viz_rect area, const model *m, const acc_trace
                 unsigned attr;
                 int selected = sel && sel->on && sel->strip == i && sel->cell == k;
                 cell_style(cs, selected, &role, &attr);
-                if (!L->two_rows) {
+                if (!L->values) {
                     canvas_put(c, x, y, cell_glyph(cs), role, attr);
                     continue;
                 }
@@ -362,7 +365,7 @@ static int draw_strips(canvas *c, viz_rect area, const model *m, const acc_trace
                 }
                 canvas_fill(c, viz_rect_make(x, y, L->cw - 1, 1), ' ', role, attr);
                 canvas_text(c, x + L->cw - 1 - vw, y, v, role, attr);
-                if (cs->rd || cs->wr || cs->at) {
+                if (L->two_rows && (cs->rd || cs->wr || cs->at)) {
                     char th[16];
                     snprintf(th, sizeof th, "%u%s", cs->thread, cs->multi ? "+" : "");
                     int tw = viz_text_width(th);
@@ -374,6 +377,9 @@ static int draw_strips(canvas *c, viz_rect area, const model *m, const acc_trace
             y += L->two_rows ? 2 : 1;
         }
     }
+    if (!L->values && y < area.y + area.h)
+        canvas_textn(c, area.x, y++, area.w, _("r read \u00b7 w written \u00b7 b both \u00b7 a atomic \u00b7 ! race \u00b7 \u00b7 untouched"),
+                     VIZ_ROLE_DIM, 0);
     if (L->strips < m->ns || m->more) {
         char b[96];
         snprintf(b, sizeof b, _("\u2026 %d more arrays do not fit"), m->ns - L->strips + m->more);
@@ -493,12 +499,14 @@ static int draw_selection(canvas *c, viz_rect area, const viz_access *a, const m
                 if (shown >= 4) continue;
                 shown++;
                 /* TRANSLATORS: "step 3: thread 5 of block 0 (warp 0) wrote it at line 12" */
-                ADD(_(" step %d: thread %u of block %u (warp %u) %s it at line %d;"), frame_of(a, &m->st, i) + 1,
+                ADD(_("%s step %d: thread %u of block %u (warp %u) %s it at line %d"), shown > 1 ? ";" : "",
+                    frame_of(a, &m->st, i) + 1,
                     r->warp * 32 + ln->lane, r->block, r->warp, kind_word(r->kind), site_line(t, r->site));
             }
         }
         if (total == 0) ADD("%s", _(" no thread touched it in this launch"));
-        else if (total > shown) ADD(_(" and %d more"), total - shown);
+        else if (total > shown) ADD(_("; and %d more"), total - shown);
+        ADD(".");
         int n = canvas_wrap(c, area, text, VIZ_ROLE_VALUE, 0);
         lines += n < area.h ? n : area.h;
         used = 0;
@@ -514,8 +522,10 @@ static int draw_selection(canvas *c, viz_rect area, const viz_access *a, const m
             for (size_t k = r->lane0; k < r->lane0 + r->nlanes; k++) {
                 const acc_lane *ln = &t->lanes[k];
                 if (ln->lane != sel->thread % 32) continue;
-                ADD(" %s%d: %s %s[%llu] (%d)", in_step(a, &m->st, i) ? "\u25b6" : "", frame_of(a, &m->st, i) + 1,
-                    kind_word(r->kind), t->arrays[ln->array].name, ln->index, site_line(t, r->site));
+                /* TRANSLATORS: one step of a thread's path: "▶2: wrote out[2] at 12" (12: a line) */
+                ADD(_("%s %s%d: %s %s[%llu] at %d"), shown ? " \u00b7" : "", in_step(a, &m->st, i) ? "\u25b6" : "",
+                    frame_of(a, &m->st, i) + 1, kind_word(r->kind), t->arrays[ln->array].name, ln->index,
+                    site_line(t, r->site));
                 shown++;
             }
         }
@@ -593,35 +603,40 @@ static void step_words(const viz_access *a, const model *m, viz_frame_info *info
     char launch_name[128];
     snprintf(launch_name, sizeof launch_name, "%s<<<%u, %u>>>", l->kernel, l->grid[0] * l->grid[1] * l->grid[2],
              l->block[0] * l->block[1] * l->block[2]);
+    /* where in the launch: before its first barrier, after k of them */
+    unsigned ep = a->zoom && l->nreq ? t->reqs[m->st.req].epoch : m->st.epoch;
+    char where[96], blocks[64];
+    if (l->epochs <= 1) snprintf(where, sizeof where, "%s", _("(it has no barrier)"));
+    else if (ep == 0) snprintf(where, sizeof where, "%s", _("before its first barrier"));
+    else snprintf(where, sizeof where, ngettext("after %u barrier", "after %u barriers", ep), ep);
+    snprintf(blocks, sizeof blocks, ngettext("%u block", "%u blocks", blocks_seen), blocks_seen);
     if (a->zoom) {
         const acc_req *r = l->nreq ? &t->reqs[m->st.req] : NULL;
         viz_info_title(info, _("block %u warp %u, line %d"), r ? r->block : 0, r ? r->warp : 0,
                        r ? site_line(t, r->site) : 0);
         if (!r) viz_info_caption(info, _("%s recorded no memory access."), launch_name);
         else
-            /* TRANSLATORS: "warp 1 of block 0 runs line 12 (between barriers 0 and 1): 32 lanes read in, ..." */
-            viz_info_caption(info, _("Warp %u of block %u runs line %d after %u barriers: %d lanes %s %s in one instruction."),
-                             r->warp, r->block, site_line(t, r->site), r->epoch, r->nlanes, kind_word(r->kind),
+            /* TRANSLATORS: "Warp 1 of block 0 runs line 12 after 1 barrier: 32 lanes read in, in one instruction." */
+            viz_info_caption(info, _("Warp %u of block %u runs line %d %s: %d lanes %s %s in one instruction."),
+                             r->warp, r->block, site_line(t, r->site), where, r->nlanes, kind_word(r->kind),
                              r->kind == ACC_READ ? rd : wr);
     } else {
         viz_info_title(info, _("%s, barrier epoch %u"), l->kernel, m->st.epoch);
         if (reqs == 0)
-            viz_info_caption(info, _("%s: no memory access between barriers %u and %u."), launch_name, m->st.epoch,
-                             m->st.epoch + 1);
-        else if (l->epochs <= 1)
-            viz_info_caption(info, _("%s has no barrier: %llu threads of %u blocks read %s and wrote %s (from line %d)."),
-                             launch_name, threads, blocks_seen, rd[0] ? rd : "\u2013", wr[0] ? wr : "\u2013",
-                             first_line);
+            viz_info_caption(info, _("%s %s: no memory access."), launch_name, where);
         else
-            viz_info_caption(info,
-                             _("%s between barriers %u and %u: %llu threads of %u blocks read %s and wrote %s (from line %d)."),
-                             launch_name, m->st.epoch, m->st.epoch + 1, threads, blocks_seen, rd[0] ? rd : "\u2013",
-                             wr[0] ? wr : "\u2013", first_line);
+            /* TRANSLATORS: "shift<<<1, 8>>> after 1 barrier: 8 threads of 1 block read s and wrote out (from line 9)." */
+            viz_info_caption(info, _("%s %s: %llu threads of %s read %s and wrote %s (from line %d)."), launch_name,
+                             where, threads, blocks, rd[0] ? rd : "\u2013", wr[0] ? wr : "\u2013", first_line);
     }
     size_t cl = strlen(info->caption);
     if (races && cl < sizeof info->caption)
         cl += (size_t)snprintf(info->caption + cl, sizeof info->caption - cl,
-                               _(" %lld cells marked ! are a race: two threads touch them in this step, one writing, and nothing orders them."),
+                               ngettext(" %lld cell is a race (in the conflict colour, or !): two threads touch it in "
+                                        "this step, one of them writing, and nothing orders them.",
+                                        " %lld cells are a race (in the conflict colour, or !): two threads touch each "
+                                        "in this step, one of them writing, and nothing orders them.",
+                                        (unsigned long)races),
                                races);
     if (l->blocks_skipped && cl < sizeof info->caption)
         cl += (size_t)snprintf(info->caption + cl, sizeof info->caption - cl,

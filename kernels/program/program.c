@@ -38,6 +38,9 @@
 #ifndef GPULAB_PROGRAM_CXX
 #  define GPULAB_PROGRAM_CXX "c++"
 #endif
+#ifndef GPULAB_PROGRAM_RECORDFLAGS
+#  define GPULAB_PROGRAM_RECORDFLAGS ""
+#endif
 #ifndef GPULAB_PROGRAM_CXXFLAGS
 #  define GPULAB_PROGRAM_CXXFLAGS "-std=gnu++17 -O2 -g"
 #endif
@@ -369,7 +372,10 @@ static int build(prog *p, const prog_options *o, prog_result *r, char *exe, size
         h = file_identity(h, gpuhdr);
     }
     for (int i = 0; o->defines && o->defines[i]; i++) h = prog_hash(h, o->defines[i], strlen(o->defines[i]) + 1);
-    if (o->backend == PROG_SIM) h = prog_hash(h, GPULAB_PROGRAM_CXXFLAGS, strlen(GPULAB_PROGRAM_CXXFLAGS));
+    if (o->backend == PROG_SIM) {
+        h = prog_hash(h, GPULAB_PROGRAM_CXXFLAGS, strlen(GPULAB_PROGRAM_CXXFLAGS));
+        h = prog_hash(h, GPULAB_PROGRAM_RECORDFLAGS, strlen(GPULAB_PROGRAM_RECORDFLAGS));
+    }
     r->msg[0] = 0;
     int issues = translate_all(p, o->backend, u, &nu, PROG_MAX_INCLUDES + 1, &h, r->msg, sizeof r->msg);
     int rc = -1;
@@ -430,11 +436,21 @@ static int build(prog *p, const prog_options *o, prog_result *r, char *exe, size
     char *argv[64];
     int ac = 0;
     char flags[512], incs[3][PROG_PATH_MAX + 8], nvcc[PROG_PATH_MAX];
+    /* the recording's instrumentation is for the compiler only: given to
+     * the link, g++ would link ThreadSanitizer's runtime, which the
+     * simulator's own entry points replace (kernels/sim/record.h). So with
+     * it the program is compiled and linked in two steps. */
+    char obj[PROG_PATH_MAX * 2 + 4], rflags[256];
+    int two_steps = o->backend == PROG_SIM && GPULAB_PROGRAM_RECORDFLAGS[0];
+    snprintf(obj, sizeof obj, "%s.o", tmp);
     snprintf(flags, sizeof flags, "%s", GPULAB_PROGRAM_CXXFLAGS);
+    snprintf(rflags, sizeof rflags, "%s", GPULAB_PROGRAM_RECORDFLAGS);
     if (o->backend == PROG_SIM) {
         const char *cxx = getenv("GPULAB_PROGRAM_CXX");
         argv[ac++] = (char *)(cxx && *cxx ? cxx : GPULAB_PROGRAM_CXX);
-        for (char *w = strtok(flags, " "); w && ac < 40; w = strtok(NULL, " ")) argv[ac++] = w;
+        for (char *w = strtok(flags, " "); w && ac < 36; w = strtok(NULL, " ")) argv[ac++] = w;
+        int nflags = ac;
+        for (char *w = strtok(rflags, " "); w && ac < 40; w = strtok(NULL, " ")) argv[ac++] = w;
         snprintf(incs[0], sizeof incs[0], "-I%s", rt);
         const char *srcdir = getenv("GPULAB_PROGRAM_SRC");
         snprintf(incs[1], sizeof incs[1], "-I%s", srcdir && *srcdir ? srcdir : GPULAB_PROGRAM_SRC_DIR);
@@ -445,9 +461,28 @@ static int build(prog *p, const prog_options *o, prog_result *r, char *exe, size
         argv[ac++] = "-include";
         argv[ac++] = hdr;
         for (int i = 0; o->defines && o->defines[i] && ac < 56; i++) argv[ac++] = (char *)o->defines[i];
+        if (two_steps) {
+            argv[ac++] = "-c";
+            argv[ac++] = "-o";
+            argv[ac++] = obj;
+            argv[ac++] = mainsrc;
+            argv[ac] = NULL;
+            char *clog = calloc(1, PROG_MSG_MAX);
+            if (!clog) goto out;
+            int cst = run_tool(argv, clog, PROG_MSG_MAX);
+            if (cst != 0) {
+                snprintf(r->msg, sizeof r->msg, "%s", clog[0] ? clog : "the compiler failed without a message\n");
+                if (cst == 127 || cst < 0) msg_add(r->msg, sizeof r->msg, "(could not run %s)\n", argv[0]);
+                free(clog);
+                unlink(obj);
+                goto out;
+            }
+            free(clog);
+            ac = nflags; /* the link: the same compiler and flags, without the instrumentation */
+        }
         argv[ac++] = "-o";
         argv[ac++] = tmp;
-        argv[ac++] = mainsrc;
+        argv[ac++] = two_steps ? obj : mainsrc;
         argv[ac++] = lib;
         argv[ac++] = "-no-pie";
         argv[ac++] = "-Wl,-u,sim_progrt_linked";
@@ -478,6 +513,7 @@ static int build(prog *p, const prog_options *o, prog_result *r, char *exe, size
     char *log = calloc(1, PROG_MSG_MAX);
     if (!log) goto out;
     int st = run_tool(argv, log, PROG_MSG_MAX);
+    if (two_steps) unlink(obj);
     if (st != 0) {
         snprintf(r->msg, sizeof r->msg, "%s", log[0] ? log : "the compiler failed without a message\n");
         if (st == 127 || st < 0)

@@ -80,7 +80,8 @@ unsigned object_id(acc_writer *w, uintptr_t a, uintptr_t *base)
         id = ++w->next_obj;
         w->shared[key] = id;
     }
-    fprintf(w->f, "O %u %c %zu %zu ", id, o->space == SIM_REC_SHARED ? 's' : 'g', o->bytes, o->elem);
+    fprintf(w->f, "O %u %c %zu %zu %zu ", id, o->space == SIM_REC_SHARED ? 's' : 'g', o->bytes, o->elem,
+            o->space == SIM_REC_SHARED ? sim_rec_shared_offset((const void *)o->base) : (size_t)0);
     put_name(w->f, o->name);
     return id;
 }
@@ -218,9 +219,9 @@ extern "C" int acc_trace_read(FILE *f, acc_trace *t, unsigned long long max_lane
         } else if (p[0] == 'O') {
             unsigned id;
             char sp;
-            unsigned long long bytes, elem;
+            unsigned long long bytes, elem, base;
             int off = 0;
-            if (sscanf(p, "O %u %c %llu %llu %n", &id, &sp, &bytes, &elem, &off) < 4 || !off) continue;
+            if (sscanf(p, "O %u %c %llu %llu %llu %n", &id, &sp, &bytes, &elem, &base, &off) < 5 || !off) continue;
             if (grow(&t->arrays, (size_t)t->narrays, &cap_a)) goto oom;
             acc_array *a = &t->arrays[t->narrays];
             memset(a, 0, sizeof *a);
@@ -228,6 +229,7 @@ extern "C" int acc_trace_read(FILE *f, acc_trace *t, unsigned long long max_lane
             a->space = sp == 's' ? ACC_SHARED : ACC_GLOBAL;
             a->bytes = bytes;
             a->elem = (unsigned)elem;
+            a->base = base;
             arr_of[id] = t->narrays++;
         } else if (p[0] == 'S') {
             unsigned id;

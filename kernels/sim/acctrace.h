@@ -16,7 +16,8 @@
  * The format (docs/animation.md has it with examples), one record a line,
  * fields separated by single spaces, names last:
  *   L launch gx,gy,gz bx,by,bz smem line kernel     a launch begins
- *   O id g|s bytes elem name                       an array, the first time it is touched
+ *   O id g|s bytes elem base name                  an array, the first time it is touched
+ *                                                   (base: its offset in shared memory)
  *   S id pc                                         an access site (an instruction address)
  *   R block warp epoch site l|s|a g|s width sectors wavefronts lane:obj:offset:value ...
  *   E launch rc blocks recorded skipped dropped     the launch ended
@@ -44,6 +45,7 @@ typedef struct acc_array {
     unsigned long long bytes;   /* its size (shared: as declared) */
     unsigned elem;              /* bytes per element: declared (shared), else the narrowest access */
     unsigned long long cells;   /* bytes / elem */
+    unsigned long long base;    /* shared: bytes from the start of the block's shared memory */
 } acc_array;
 
 typedef struct acc_site {

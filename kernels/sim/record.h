@@ -117,6 +117,9 @@ const sim_rec_object *sim_rec_object_at(uintptr_t a);
  * past this many the block's further requests are dropped (counted by
  * sim_rec_dropped) rather than memory running out. */
 #define SIM_REC_POOL_MAX (1u << 17)
+/* Bytes from the start of the block's shared memory to p (0 when p is not
+ * shared memory): where a shared array lies, as the banks see it. */
+size_t sim_rec_shared_offset(const void *p);
 /* Lane accesses dropped since the first reader attached. */
 unsigned long long sim_rec_dropped(void);
 

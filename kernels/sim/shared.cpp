@@ -428,3 +428,9 @@ void sim_race_report(int line, const char *file, int stopped)
 }
 
 } /* namespace gpulab_sim */
+
+/* record.h: where a shared address lies in the block's shared memory */
+extern "C" size_t sim_rec_shared_offset(const void *p)
+{
+    return gpulab_sim::sim_is_shared(p) ? (size_t)((const unsigned char *)p - gpulab_sim::sim_arena) : 0;
+}

@@ -339,7 +339,7 @@ template <class T> struct sim_ref;
 
 /* The value behind a shared element proxy, or the argument itself. */
 template <class T> static inline const T &sim_unref(const T &v) { return v; }
-template <class T> static inline T sim_unref(const sim_ref<T> &r) { return r.get(); }
+template <class T> static inline __attribute__((always_inline)) T sim_unref(const sim_ref<T> &r) { return r.get(); }
 template <class T> struct sim_value { typedef T type; };
 template <class T> struct sim_value<sim_ref<T>> { typedef T type; };
 
@@ -368,15 +368,18 @@ template <class T> struct sim_ref {
         if (sim_race_on) sim_race_access(site, p, i, j, SIM_ACC_WRITE);
         *p = v;
     }
-    operator T() const { return get(); }
+    /* always inlined, so that the access's site is the kernel's line
+     * (kernels/sim/record.h names sites through the inlined calls) */
+#define SIM_REF_INLINE __attribute__((always_inline))
+    SIM_REF_INLINE operator T() const { return get(); }
     T *operator&() const { return p; }
 
-    sim_ref &operator=(const T &v) { put(v); return *this; }
-    sim_ref &operator=(const sim_ref &o) { put(o.get()); return *this; }
-    template <class U> sim_ref &operator=(const sim_ref<U> &o) { put((T)o.get()); return *this; }
+    SIM_REF_INLINE sim_ref &operator=(const T &v) { put(v); return *this; }
+    SIM_REF_INLINE sim_ref &operator=(const sim_ref &o) { put(o.get()); return *this; }
+    template <class U> SIM_REF_INLINE sim_ref &operator=(const sim_ref<U> &o) { put((T)o.get()); return *this; }
 
 #define SIM_REF_COMPOUND(op)                                 \
-    template <class U> sim_ref &operator op(const U &v)      \
+    template <class U> SIM_REF_INLINE sim_ref &operator op(const U &v) \
     {                                                        \
         T x = get();                                         \
         x op sim_unref(v);                                   \
@@ -388,10 +391,11 @@ template <class T> struct sim_ref {
     SIM_REF_COMPOUND(<<=) SIM_REF_COMPOUND(>>=)
 #undef SIM_REF_COMPOUND
 
-    sim_ref &operator++() { T x = get(); ++x; put(x); return *this; }
-    sim_ref &operator--() { T x = get(); --x; put(x); return *this; }
-    T operator++(int) { T x = get(); T y = x; ++y; put(y); return x; }
-    T operator--(int) { T x = get(); T y = x; --y; put(y); return x; }
+    SIM_REF_INLINE sim_ref &operator++() { T x = get(); ++x; put(x); return *this; }
+    SIM_REF_INLINE sim_ref &operator--() { T x = get(); --x; put(x); return *this; }
+    SIM_REF_INLINE T operator++(int) { T x = get(); T y = x; ++y; put(y); return x; }
+    SIM_REF_INLINE T operator--(int) { T x = get(); T y = x; --y; put(y); return x; }
+#undef SIM_REF_INLINE
 };
 
 /* Arrays of numbers hand out proxies; arrays of structs (float4, a pair...)

@@ -105,7 +105,7 @@ static void frame_time(void)
     FILE *f = open_memstream(&text, &len);
     fprintf(f, "# gpulab access trace 1, blocks 4, lanes 1048576\nL 0 1,1,1 1024,1,1 0 20 four\n");
     const char *names[4] = {"a", "b", "c", "d"};
-    for (int k = 0; k < 4; k++) fprintf(f, "S %d %x\nO %d g 4096 4 %s\n", k, 0x401000 + 16 * k, k + 1, names[k]);
+    for (int k = 0; k < 4; k++) fprintf(f, "S %d %x\nO %d g 4096 4 0 %s\n", k, 0x401000 + 16 * k, k + 1, names[k]);
     for (int w = 0; w < 32; w++)
         for (int k = 0; k < 4; k++) {
             fprintf(f, "R 0 %d 0 %d %c g 4 4 0", w, k, k < 3 ? 'l' : 's');

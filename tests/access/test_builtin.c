@@ -39,6 +39,14 @@ static int check_variant(const lab_algo *al, const lab_variant *v, int *checked)
     lab_config_defaults(&cfg);
     cfg.backend = LAB_BACKEND_SIM;
     cfg.repeats = 1;
+    cfg.dtype = al->dtype_default;
+    unsigned dts = v->dtypes ? v->dtypes : al->dtypes;
+    if (dts && !(dts & LAB_DT(cfg.dtype)))
+        for (int d = 0; d < LAB_NDTYPES; d++)
+            if (dts & LAB_DT(d)) {
+                cfg.dtype = (lab_dtype)d;
+                break;
+            }
     cfg.n = al->trace_n > 0 ? al->trace_n : 64;
     if (cfg.n > v->trace_max_n) cfg.n = v->trace_max_n;
     if (v->trace_block > 0) cfg.block = v->trace_block;
@@ -90,8 +98,13 @@ static int check_variant(const lab_algo *al, const lab_variant *v, int *checked)
         fails++;
     }
     unsigned shift = acc.nlaunches >= t.nlaunches ? (unsigned)(acc.nlaunches - t.nlaunches) : 0;
+    /* Compared byte by byte: a TRACE index counts elements of the variant's
+     * type (or of its 8-byte accumulator), in shared memory from the start
+     * of the block's shared memory (smem_elem_bytes each); an automatic
+     * access covers width bytes from its offset. */
+    size_t su = t.smem_elem_bytes > 0 ? (size_t)t.smem_elem_bytes : lab_dtype_size(t.dtype);
     size_t nk = 0;
-    for (size_t i = 0; i < acc.nreqs; i++) nk += acc.reqs[i].nlanes;
+    for (size_t i = 0; i < acc.nreqs; i++) nk += (size_t)acc.reqs[i].nlanes * acc.reqs[i].width * 2;
     key *auto_keys = malloc((nk ? nk : 1) * sizeof *auto_keys);
     size_t na = 0;
     for (size_t i = 0; i < acc.nreqs; i++) {
@@ -99,21 +112,21 @@ static int check_variant(const lab_algo *al, const lab_variant *v, int *checked)
         if (q->launch < shift) continue;
         for (size_t k = q->lane0; k < q->lane0 + q->nlanes; k++) {
             const acc_lane *ln = &acc.lanes[k];
-            key a = {q->launch - shift, q->block, q->warp * 32 + ln->lane, q->epoch, q->kind != ACC_READ,
-                     q->space == ACC_SHARED, (long long)ln->index};
-            auto_keys[na++] = a;
-            if (q->kind == ACC_ATOMIC) { /* an atomic reads too */
-                a.write = 0;
-                auto_keys[na - 1].write = 1;
-                key *grown = realloc(auto_keys, (nk + na + 1) * sizeof *auto_keys);
-                if (!grown) break;
-                auto_keys = grown;
+            unsigned long long first = (q->space == ACC_SHARED ? acc.arrays[ln->array].base : 0) + ln->offset;
+            for (unsigned j = 0; j < q->width; j++) {
+                key a = {q->launch - shift, q->block, q->warp * 32 + ln->lane, q->epoch, q->kind != ACC_READ,
+                         q->space == ACC_SHARED, (long long)(first + j)};
                 auto_keys[na++] = a;
+                if (q->kind == ACC_ATOMIC) { /* an atomic reads too */
+                    a.write = 0;
+                    auto_keys[na++] = a;
+                }
             }
         }
     }
     qsort(auto_keys, na, sizeof *auto_keys, key_cmp);
     size_t want = 0, missing = 0;
+    const size_t units[2] = {lab_dtype_size(t.dtype), 8};
     for (size_t i = 0; i < t.count; i++) {
         const lab_event *e = &t.ev[i];
         if (e->space == LAB_SP_REG) continue;
@@ -137,13 +150,23 @@ static int check_variant(const lab_algo *al, const lab_variant *v, int *checked)
         }
         for (int k = 0; k < n; k++) {
             want++;
-            if (!bsearch(&ks[k], auto_keys, na, sizeof *auto_keys, key_cmp)) {
-                if (missing++ < 3)
-                    printf("FAIL %s/%s: launch %u block %u thread %u epoch %u: TRACE says %s %c[%lld], the automatic "
-                           "trace has no such access\n",
-                           al->name, v->name, ks[k].launch, ks[k].block, ks[k].thread, ks[k].epoch,
-                           ks[k].write ? "write" : "read", ks[k].shared ? 's' : 'g', ks[k].index);
+            int found = 0;
+            for (int u = 0; u < (ks[k].shared ? 1 : 2) && !found; u++) {
+                key b = ks[k];
+                b.index = ks[k].index * (long long)(ks[k].shared ? su : units[u]);
+                /* a TRACE read may describe a value the thread loaded in an
+                 * earlier epoch (histogram/fast's words arrive ahead) */
+                for (long long ep = (long long)b.epoch; ep >= 0 && !found; ep--) {
+                    b.epoch = (unsigned)ep;
+                    found = bsearch(&b, auto_keys, na, sizeof *auto_keys, key_cmp) != NULL;
+                    if (b.write) break;
+                }
             }
+            if (!found && missing++ < 3)
+                printf("FAIL %s/%s: launch %u block %u thread %u epoch %u: TRACE says %s %c[%lld], the automatic "
+                       "trace has no such access\n",
+                       al->name, v->name, ks[k].launch, ks[k].block, ks[k].thread, ks[k].epoch,
+                       ks[k].write ? "write" : "read", ks[k].shared ? 's' : 'g', ks[k].index);
         }
     }
     if (missing) fails++;
@@ -151,7 +174,10 @@ static int check_variant(const lab_algo *al, const lab_variant *v, int *checked)
     acc_trace_resolve(&acc, NULL);
     int unnamed = 0;
     for (int i = 0; i < acc.nsites; i++)
-        if (acc.sites[i].line <= 0 || !strstr(acc.sites[i].file, ".cu")) unnamed++;
+        if (acc.sites[i].line <= 0 || !strstr(acc.sites[i].file, ".cu")) {
+            if (!unnamed) printf("  site %llx: \"%s\" line %d\n", acc.sites[i].pc, acc.sites[i].file, acc.sites[i].line);
+            unnamed++;
+        }
     if (unnamed) {
         printf("FAIL %s/%s: %d of %d access sites have no source line\n", al->name, v->name, unnamed, acc.nsites);
         fails++;

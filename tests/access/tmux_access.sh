@@ -24,7 +24,7 @@ if wait_for "records no accesses" 3; then echo "no recording in this build: skip
 wait_for "q back" 120; check "animate opens the player" $?
 wait_for "step 1/2" 5; check "two steps: the barrier epochs" $?
 screen | grep -qF "s  shared, block 0"; check "the shared array is a strip" $?
-screen | grep -qF "in  global"; check "the input is named after its variable" $?
+screen | grep -qF "d_in  global"; check "the input is named after its variable" $?
 screen | grep -qF "race.cu"; check "the code pane shows the file" $?
 screen | grep -qF "__syncthreads"; check "the code pane shows the source" $?
 
@@ -37,7 +37,7 @@ screen | grep -qF "races 32"; check "and counted" $?
 T send-keys -t v c
 sleep 0.3
 T send-keys -t v Down Right Right
-wait_for "out[2] =" 5; check "the cursor selects out[2]" $?
+wait_for "d_out[2] =" 5; check "the cursor selects d_out[2]" $?
 screen | grep -qF "thread 2 of block 0 (warp 0) wrote it at line 12"; check "who wrote it, and from which line" $?
 T send-keys -t v Enter
 wait_for "thread 2 of block 0:" 5; check "Enter follows its thread" $?

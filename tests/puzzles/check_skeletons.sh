@@ -38,6 +38,28 @@ printf '__global__ void map(float *out, const float *a, int extra)\n{\n}\n' >puz
 "$GPULAB" --no-color -c "check 1" >"$tmp/out" 2>&1
 [ $? -ne 0 ] && grep -q 'keep the kernel.s name and parameters' "$tmp/out" && ! grep -q 'required from' "$tmp/out" ||
   { echo "FAIL: a changed signature"; cat "$tmp/out"; fails=$((fails + 1)); }
+# the limits are counted from the automatic trace: a right answer that
+# reads global memory three times where the puzzle allows one is not yet,
+# naming the thread; shared memory over the limit likewise
+"$GPULAB" --no-color -c "set backend sim" -c "puzzle 9" >/dev/null 2>&1
+if "$GPULAB" --no-color -c "set backend sim" -c "check 9" 2>&1 | grep -q 'limits: not checked in this build'; then
+  echo "skip the limits: this build records no accesses"
+else
+  printf '__global__ void pool(float *out, const float *a)\n{\n    int i = threadIdx.x;\n    float s = a[i];\n    if (i >= 1) s += a[i - 1];\n    if (i >= 2) s += a[i - 2];\n    out[i] = s;\n}\n' >puzzles/09-pool.cu
+  "$GPULAB" --no-color -c "set backend sim" -c "check 9" >"$tmp/out" 2>&1
+  grep -q '^not yet on the simulator: all 8 elements of out right, but over a limit' "$tmp/out" &&
+    grep -q 'limit: each thread reads global memory at most 1 time; the most any thread did: 3 (thread [2-7] of block 0): too many' "$tmp/out" ||
+    { echo "FAIL: three global reads"; cat "$tmp/out"; fails=$((fails + 1)); }
+  printf '#define TPB 8\n__global__ void pool(float *out, const float *a)\n{\n    __shared__ float cache[4 * TPB];\n    int i = threadIdx.x;\n    cache[i] = a[i];\n    __syncthreads();\n    float s = cache[i];\n    if (i >= 1) s += cache[i - 1];\n    if (i >= 2) s += cache[i - 2];\n    out[i] = s;\n}\n' >puzzles/09-pool.cu
+  "$GPULAB" --no-color -c "set backend sim" -c "check 9" >"$tmp/out" 2>&1
+  grep -q 'limit: at most 32 bytes of shared memory per block; used: 128 (block 0): too much' "$tmp/out" &&
+    grep -q '^not yet on the simulator' "$tmp/out" ||
+    { echo "FAIL: too much shared memory"; cat "$tmp/out"; fails=$((fails + 1)); }
+  "$GPULAB" --no-color --json -c "set backend sim" -c "check 9" >"$tmp/out" 2>&1
+  grep -q '"pass": *false' "$tmp/out" && grep -q '"right": *true' "$tmp/out" && grep -q '"shared_bytes": *128' "$tmp/out" ||
+    { echo "FAIL: the limits in --json"; cat "$tmp/out"; fails=$((fails + 1)); }
+  echo "ok   the limits: global reads, shared memory, --json"
+fi
 rm -rf puzzles
 "$GPULAB" --no-color -c "check 2" >"$tmp/out" 2>&1
 [ $? -ne 0 ] && grep -q 'there is no puzzles/02-zip.cu here: `puzzle 2` writes it' "$tmp/out" ||

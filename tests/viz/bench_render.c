@@ -62,7 +62,7 @@ int main(void)
         printf("%5d  %-24s  %9.3f\n", f + 1, info.title, med);
     }
     /* the whole screen the player composes (picture, captions, table) */
-    viz_side side = {r, &t, "reduce/interleaved"};
+    viz_side side = {r, &t, "reduce/interleaved", NULL};
     viz_play_state st;
     viz_play_init(&st, nf);
     st.frame = nf / 2;

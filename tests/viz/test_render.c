@@ -544,7 +544,7 @@ static void player_screens(void **state)
     lab_trace a, b;
     fake_reduce_trace(&a, FAKE_INTERLEAVED, 64, 64, 0, LAB_INT);
     fake_reduce_trace(&b, FAKE_SEQUENTIAL, 64, 64, 0, LAB_INT);
-    viz_side sides[2] = {{reduce(), &a, "reduce/interleaved"}, {reduce(), &b, "sequential"}};
+    viz_side sides[2] = {{reduce(), &a, "reduce/interleaved", NULL}, {reduce(), &b, "sequential", NULL}};
     lab_result rows[2] = {row("interleaved", 1, 1, 1.5), row("sequential", 1, 1, 0.8)};
     viz_player_opts o = {0, rows, 2, "reduce  n = 64 int  on the simulator"};
     viz_play_state st;
@@ -588,7 +588,7 @@ static void frames_as_text(void **state)
     (void)state;
     lab_trace t;
     fake_reduce_trace(&t, FAKE_INTERLEAVED, 32, 32, 0, LAB_INT);
-    viz_side side = {reduce(), &t, "reduce/interleaved"};
+    viz_side side = {reduce(), &t, "reduce/interleaved", NULL};
     lab_result r = row("interleaved", 1, 1, 1.0);
     viz_player_opts o = {1, &r, 1, "reduce/interleaved  n = 32 int  on the simulator"};
     char *buf = NULL;
