@@ -181,11 +181,7 @@ static const char *base_name(const char *p)
 static enum cmd_status animate_program(struct session *s, int argc, char **argv)
 {
     prog_result r;
-    if (prog_cmd_record(s, argc - 1, argv + 1, &r) != 0) {
-        enum cmd_status st = sess_error(s, -1, "%s", r.msg[0] ? r.msg : _("the program could not be run"));
-        prog_result_free(&r);
-        return st;
-    }
+    if (prog_cmd_record(s, argc - 1, argv + 1, &r) != 0) return CMD_ERROR;
     enum cmd_status st = CMD_OK;
     if (r.timed_out || r.interrupted || r.signal || r.fault[0] || r.exit_code != 0) {
         if (r.fault[0]) out_warn(_("the program failed: %s; the animation shows what it did until then"), r.fault);
@@ -336,6 +332,7 @@ static enum cmd_status do_animate(struct session *s, int argc, char **argv)
     }
 
     viz_side sides[VIZ_MAX_SIDES];
+    memset(sides, 0, sizeof sides);
     lab_result rows[VIZ_MAX_SIDES];
     for (int i = 0; i < n; i++) {
         sides[i].r = viz_renderer_find(s->algo->name, an[i].v->name);

@@ -165,7 +165,10 @@ static int run_on(struct session *s, enum prog_mode backend, int argc, char **ar
 int prog_cmd_record(struct session *s, int argc, char **argv, struct prog_result *r)
 {
     /* echo -1: quiet, and every access of the first trace-blocks blocks recorded */
-    return run_on(s, PROG_SIM, argc, argv, -1, r);
+    if (run_on(s, PROG_SIM, argc, argv, -1, r) == 0) return 0;
+    sess_error(s, -1, "%s", r->msg[0] ? r->msg : _("the program could not be run"));
+    prog_result_free(r);
+    return -1;
 }
 
 

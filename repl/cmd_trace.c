@@ -368,11 +368,7 @@ static enum cmd_status trace_accesses(struct session *s, const lab_variant *v, i
     char err[LAB_ERR_MAX];
     if (s->prog) {
         prog_result r;
-        if (prog_cmd_record(s, argc - 1, argv + 1, &r) != 0) {
-            enum cmd_status st = sess_error(s, -1, "%s", r.msg[0] ? r.msg : _("the program could not be run"));
-            prog_result_free(&r);
-            return st;
-        }
+        if (prog_cmd_record(s, argc - 1, argv + 1, &r) != 0) return CMD_ERROR;
         enum cmd_status st = CMD_OK;
         if (r.fault[0]) out_warn(_("the program failed: %s; the trace shows what it did until then"), r.fault);
         if (r.acc) print_accesses(r.acc);

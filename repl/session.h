@@ -113,7 +113,7 @@ enum cmd_status prog_cmd_compare(struct session *s, int argc, char **argv);
 enum cmd_status prog_cmd_show(struct session *s, int argc, char **argv);
 /* Run the open program on the simulator without showing its output, with
  * every access of the first trace-blocks blocks of each launch recorded
- * (r->acc). 0 when it ran, -1 (r->msg) when it could not. */
+ * (r->acc). 0 when it ran; -1 when it could not, reported (r freed). */
 struct prog_result;
 int prog_cmd_record(struct session *s, int argc, char **argv, struct prog_result *r);
 /* Find a kernel function of kernels/ by name (template arguments and

@@ -352,6 +352,23 @@ static unsigned long long file_identity(unsigned long long h, const char *path)
     return prog_hash(h, path, strlen(path));
 }
 
+/* Run a compiler; when it fails, its messages go into r->msg. 0 ok. */
+static int run_compiler(char *const argv[], prog_result *r)
+{
+    char *log = calloc(1, PROG_MSG_MAX);
+    if (!log) {
+        snprintf(r->msg, sizeof r->msg, "out of memory");
+        return -1;
+    }
+    int st = run_tool(argv, log, PROG_MSG_MAX);
+    if (st != 0) {
+        snprintf(r->msg, sizeof r->msg, "%s", log[0] ? log : "the compiler failed without a message\n");
+        if (st == 127 || st < 0) msg_add(r->msg, sizeof r->msg, "(could not run %s)\n", argv[0]);
+    }
+    free(log);
+    return st != 0 ? -1 : 0;
+}
+
 /* Build p for mode, or find it built. 0 with exe set; -1 with r->msg. */
 static int build(prog *p, const prog_options *o, prog_result *r, char *exe, size_t exelen)
 {
@@ -467,17 +484,10 @@ static int build(prog *p, const prog_options *o, prog_result *r, char *exe, size
             argv[ac++] = obj;
             argv[ac++] = mainsrc;
             argv[ac] = NULL;
-            char *clog = calloc(1, PROG_MSG_MAX);
-            if (!clog) goto out;
-            int cst = run_tool(argv, clog, PROG_MSG_MAX);
-            if (cst != 0) {
-                snprintf(r->msg, sizeof r->msg, "%s", clog[0] ? clog : "the compiler failed without a message\n");
-                if (cst == 127 || cst < 0) msg_add(r->msg, sizeof r->msg, "(could not run %s)\n", argv[0]);
-                free(clog);
+            if (run_compiler(argv, r) != 0) {
                 unlink(obj);
                 goto out;
             }
-            free(clog);
             ac = nflags; /* the link: the same compiler and flags, without the instrumentation */
         }
         argv[ac++] = "-o";
@@ -510,19 +520,12 @@ static int build(prog *p, const prog_options *o, prog_result *r, char *exe, size
         argv[ac++] = mainsrc;
     }
     argv[ac] = NULL;
-    char *log = calloc(1, PROG_MSG_MAX);
-    if (!log) goto out;
-    int st = run_tool(argv, log, PROG_MSG_MAX);
+    int st = run_compiler(argv, r);
     if (two_steps) unlink(obj);
     if (st != 0) {
-        snprintf(r->msg, sizeof r->msg, "%s", log[0] ? log : "the compiler failed without a message\n");
-        if (st == 127 || st < 0)
-            msg_add(r->msg, sizeof r->msg, "(could not run %s)\n", argv[0]);
-        free(log);
         unlink(tmp);
         goto out;
     }
-    free(log);
     if (rename(tmp, exe) != 0) {
         snprintf(r->msg, sizeof r->msg, "cannot store the build in %s: %s", dir, strerror(errno));
         unlink(tmp);

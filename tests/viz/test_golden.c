@@ -165,6 +165,7 @@ int main(int argc, char **argv)
         }
         if (!ok) continue;
         viz_side sides[2];
+        memset(sides, 0, sizeof sides);
         lab_result rows[2];
         char labels[2][128];
         for (int s = 0; s < nsides; s++) {
