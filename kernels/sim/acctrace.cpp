@@ -89,6 +89,7 @@ unsigned object_id(acc_writer *w, uintptr_t a, uintptr_t *base)
 void w_request(void *ctx, const sim_rec_request *r)
 {
     acc_writer *w = static_cast<acc_writer *>(ctx);
+    if (r->block >= w->max_blocks) return; /* another reader wanted the block */
     unsigned n = (unsigned)__builtin_popcount(r->mask);
     if (w->written + n > w->max_lanes) {
         w->dropped += n;

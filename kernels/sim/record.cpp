@@ -339,9 +339,11 @@ extern "C" void sim_rec_block_begin(unsigned long long block)
     s.block = block;
     s.epoch = 0;
     s.shared.clear();
+    /* every reader is asked (each counts what it records); the block runs
+     * recorded when any of them wants it */
     int want = 0;
-    for (int i = 0; i < s.nreaders && !want; i++)
-        want = !s.readers[i]->want_block || s.readers[i]->want_block(s.readers[i]->ctx, block);
+    for (int i = 0; i < s.nreaders; i++)
+        if (!s.readers[i]->want_block || s.readers[i]->want_block(s.readers[i]->ctx, block)) want = 1;
     s.skip_block = !want;
     sim_rec_on = want;
 }

@@ -95,7 +95,8 @@ typedef struct sim_rec_reader {
     void (*launch_end)(void *ctx, const sim_rec_launch *l, int rc);
     /* Optional: 0 when the reader wants nothing of this block. A block no
      * attached reader wants runs unrecorded (tracing a window of a large
-     * launch costs nothing for the rest). NULL: every block. */
+     * launch costs nothing for the rest); one that another reader wants is
+     * still delivered, so a reader filters by block too. NULL: every block. */
     int (*want_block)(void *ctx, unsigned long long block);
 } sim_rec_reader;
 

@@ -415,12 +415,39 @@ static void keys(void **state)
     canvas_free(c);
 }
 
+/* A click on the player's screen selects the cell under it. */
+static void click(void **state)
+{
+    (void)state;
+    viz_access a = {.t = &T, .source = SRC, .source_len = SRC_LEN, .source_name = "shift.cu"};
+    viz_side side = {.label = "shift.cu", .acc = &a};
+    viz_play_state st;
+    viz_play_init(&st, viz_access_frames(&a));
+    st.frame = 1;
+    canvas *c = canvas_new(100, 30);
+    viz_player_compose(c, &side, 1, &st, NULL);
+    int y = -1;
+    for (int r = 0; r < c->h && y < 0; r++) {
+        char row[512];
+        canvas_row_text(c, r, row, sizeof row);
+        if (strncmp(row, "out  global", 11) == 0) y = r;
+    }
+    assert_true(y > 0);
+    assert_int_equal(viz_player_click(&st, &side, 1, NULL, c->w, c->h, 40, y), 0); /* the label is no cell */
+    assert_false(st.sel.on);
+    assert_int_equal(viz_player_click(&st, &side, 1, NULL, c->w, c->h, 4, y + 1), 1);
+    assert_true(st.sel.on);
+    assert_int_equal(st.sel.strip, 1);
+    assert_int_equal(st.sel.cell, 1); /* cells of 3 columns: x 4 is the second */
+    canvas_free(c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(parsed),      cmocka_unit_test(bounded),    cmocka_unit_test(values),
         cmocka_unit_test(steps),       cmocka_unit_test(race_and_counters), cmocka_unit_test(selection),
-        cmocka_unit_test(pure),        cmocka_unit_test(keys),       cmocka_unit_test(g80_colour),
+        cmocka_unit_test(pure),        cmocka_unit_test(keys),       cmocka_unit_test(click),       cmocka_unit_test(g80_colour),
         cmocka_unit_test(g80_mono),    cmocka_unit_test(g80_plain),  cmocka_unit_test(g80_code),
         cmocka_unit_test(g80_code_mono), cmocka_unit_test(g120_colour), cmocka_unit_test(g120_mono),
         cmocka_unit_test(g120_plain),
