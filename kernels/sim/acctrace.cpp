@@ -28,6 +28,9 @@ struct acc_writer {
     std::unordered_map<unsigned, unsigned> global_ids;          /* allocation id -> array id */
     std::map<std::pair<unsigned, std::string>, unsigned> shared; /* (launch, name) -> array id */
     std::unordered_map<uintptr_t, unsigned> sites;
+    /* the object found last: the lanes of a request mostly share one */
+    uintptr_t c_lo, c_hi, c_base;
+    unsigned c_id;
 };
 
 acc_writer *W;
@@ -54,6 +57,7 @@ void w_launch_begin(void *ctx, const sim_rec_launch *l)
 int w_want_block(void *ctx, unsigned long long block)
 {
     acc_writer *w = static_cast<acc_writer *>(ctx);
+    w->c_lo = w->c_hi = 0; /* a block places its shared arrays anew */
     if (block < w->max_blocks) {
         w->recorded++;
         return 1;
@@ -62,11 +66,52 @@ int w_want_block(void *ctx, unsigned long long block)
     return 0;
 }
 
+unsigned object_number(acc_writer *w, const sim_rec_object *o);
+
 unsigned object_id(acc_writer *w, uintptr_t a, uintptr_t *base)
 {
+    if (a >= w->c_lo && a < w->c_hi) {
+        *base = w->c_base;
+        return w->c_id;
+    }
     const sim_rec_object *o = sim_rec_object_at(a);
     if (!o) return 0;
     *base = o->base;
+    unsigned id = object_number(w, o);
+    w->c_lo = o->base;
+    w->c_hi = o->base + o->bytes;
+    w->c_base = o->base;
+    w->c_id = id;
+    return id;
+}
+
+/* hexadecimal digits of v at p; returns the end */
+char *put_hex(char *p, unsigned long long v)
+{
+    char t[16];
+    int n = 0;
+    do {
+        t[n++] = "0123456789abcdef"[v & 15];
+        v >>= 4;
+    } while (v);
+    while (n) *p++ = t[--n];
+    return p;
+}
+
+char *put_dec(char *p, unsigned v)
+{
+    char t[12];
+    int n = 0;
+    do {
+        t[n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    while (n) *p++ = t[--n];
+    return p;
+}
+
+unsigned object_number(acc_writer *w, const sim_rec_object *o)
+{
     unsigned id;
     if (o->space == SIM_REC_GLOBAL) {
         auto it = w->global_ids.find(o->id);
@@ -115,15 +160,24 @@ void w_request(void *ctx, const sim_rec_request *r)
     uint64_t sec[128];
     unsigned sectors = r->space == SIM_REC_GLOBAL ? sim_rec_sectors(r, sec) : 0;
     unsigned long long wf = r->space == SIM_REC_SHARED ? sim_rec_wavefronts(r) : 0;
-    fprintf(w->f, "R %llu %u %u %u %c %c %u %u %llu", r->block, r->warp, r->epoch, site,
-            r->kind == SIM_REC_LOAD ? 'l' : r->kind == SIM_REC_STORE ? 's' : 'a',
-            r->space == SIM_REC_SHARED ? 's' : 'g', r->width, sectors, wf);
+    /* one line, formatted by hand: the writer runs for every request */
+    char line[160 + 32 * 56], *p = line;
+    p += snprintf(p, 160, "R %llu %u %u %u %c %c %u %u %llu", r->block, r->warp, r->epoch, site,
+                  r->kind == SIM_REC_LOAD ? 'l' : r->kind == SIM_REC_STORE ? 's' : 'a',
+                  r->space == SIM_REC_SHARED ? 's' : 'g', r->width, sectors, wf);
     for (uint32_t m = r->mask; m; m &= m - 1) {
         int lane = __builtin_ctz(m);
-        fprintf(w->f, " %d:%u:%llx:%llx", lane, obj[lane], (unsigned long long)(r->addr[lane] - base[lane]),
-                (unsigned long long)(r->value ? r->value[lane] : 0));
+        *p++ = ' ';
+        p = put_dec(p, (unsigned)lane);
+        *p++ = ':';
+        p = put_dec(p, obj[lane]);
+        *p++ = ':';
+        p = put_hex(p, (unsigned long long)(r->addr[lane] - base[lane]));
+        *p++ = ':';
+        p = put_hex(p, (unsigned long long)(r->value ? r->value[lane] : 0));
     }
-    fputc('\n', w->f);
+    *p++ = '\n';
+    fwrite(line, 1, (size_t)(p - line), w->f);
     w->written += n;
 }
 
@@ -269,12 +323,17 @@ extern "C" int acc_trace_read(FILE *f, acc_trace *t, unsigned long long max_lane
             q.lane0 = t->nlanes;
             char *c = p + off;
             while (*c == ' ') {
-                unsigned lane, obj;
-                unsigned long long o, v;
-                int k = 0;
-                if (sscanf(c, " %u:%u:%llx:%llx%n", &lane, &obj, &o, &v, &k) < 4 || !k || lane > 31) break;
-                c += k;
-                auto it = arr_of.find(obj);
+                /* lane:obj:offset:value, read by hand (millions of them) */
+                char *e;
+                unsigned long lane = strtoul(c + 1, &e, 10);
+                if (*e != ':' || lane > 31) break;
+                unsigned long obj = strtoul(e + 1, &e, 10);
+                if (*e != ':') break;
+                unsigned long long o = strtoull(e + 1, &e, 16);
+                if (*e != ':') break;
+                unsigned long long v = strtoull(e + 1, &e, 16);
+                c = e;
+                auto it = arr_of.find((unsigned)obj);
                 if (it == arr_of.end()) continue;
                 if (grow(&t->lanes, t->nlanes, &cap_n)) goto oom;
                 acc_lane *al = &t->lanes[t->nlanes++];

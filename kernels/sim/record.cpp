@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <map>
 #include <unordered_map>
 #include <vector>
@@ -597,3 +598,137 @@ REC_ACCESS(__tsan_volatile_write8, 8, SIM_REC_STORE)
 REC_ACCESS(__tsan_volatile_write16, 16, SIM_REC_STORE)
 #undef REC_ACCESS
 #undef REC_RET
+
+/* Atomics of the instrumented code's host side (std::atomic, OpenMP's
+ * reductions and atomics in a student's main) call these: each does the
+ * operation, sequentially consistent whatever order was asked for (never
+ * weaker), and records nothing (device atomics go through the shim's
+ * sim_rmw). The types are g++'s own for these built-ins. 16-byte atomics
+ * take a lock: the machine's 16-byte compare-and-swap needs libatomic. */
+namespace {
+std::atomic_flag rec_lock128 = ATOMIC_FLAG_INIT;
+struct rec_guard128 {
+    rec_guard128() { while (rec_lock128.test_and_set(std::memory_order_acquire)) {} }
+    ~rec_guard128() { rec_lock128.clear(std::memory_order_release); }
+};
+} /* namespace */
+
+#define REC_SC __ATOMIC_SEQ_CST
+#define REC_ATOMIC_RMW(N, T, op)                                                       \
+    extern "C" T __tsan_atomic##N##_##op(volatile void *a, T v, int mo)                \
+    {                                                                                  \
+        (void)mo;                                                                      \
+        return __atomic_##op((volatile T *)a, v, REC_SC);                              \
+    }
+#define REC_ATOMIC(N, T)                                                               \
+    extern "C" T __tsan_atomic##N##_load(const volatile void *a, int mo)               \
+    {                                                                                  \
+        (void)mo;                                                                      \
+        return __atomic_load_n((const volatile T *)a, REC_SC);                         \
+    }                                                                                  \
+    extern "C" void __tsan_atomic##N##_store(volatile void *a, T v, int mo)            \
+    {                                                                                  \
+        (void)mo;                                                                      \
+        __atomic_store_n((volatile T *)a, v, REC_SC);                                  \
+    }                                                                                  \
+    extern "C" T __tsan_atomic##N##_exchange(volatile void *a, T v, int mo)            \
+    {                                                                                  \
+        (void)mo;                                                                      \
+        return __atomic_exchange_n((volatile T *)a, v, REC_SC);                        \
+    }                                                                                  \
+    REC_ATOMIC_RMW(N, T, fetch_add)                                                    \
+    REC_ATOMIC_RMW(N, T, fetch_sub)                                                    \
+    REC_ATOMIC_RMW(N, T, fetch_and)                                                    \
+    REC_ATOMIC_RMW(N, T, fetch_or)                                                     \
+    REC_ATOMIC_RMW(N, T, fetch_xor)                                                    \
+    REC_ATOMIC_RMW(N, T, fetch_nand)                                                   \
+    extern "C" bool __tsan_atomic##N##_compare_exchange_strong(volatile void *a, void *c, T v, int mo, int fmo) \
+    {                                                                                  \
+        (void)mo;                                                                      \
+        (void)fmo;                                                                     \
+        return __atomic_compare_exchange_n((volatile T *)a, (T *)c, v, false, REC_SC, REC_SC); \
+    }                                                                                  \
+    extern "C" bool __tsan_atomic##N##_compare_exchange_weak(volatile void *a, void *c, T v, int mo, int fmo) \
+    {                                                                                  \
+        (void)mo;                                                                      \
+        (void)fmo;                                                                     \
+        return __atomic_compare_exchange_n((volatile T *)a, (T *)c, v, true, REC_SC, REC_SC); \
+    }
+REC_ATOMIC(8, unsigned char)
+REC_ATOMIC(16, unsigned short)
+REC_ATOMIC(32, unsigned int)
+REC_ATOMIC(64, unsigned long)
+#undef REC_ATOMIC
+#undef REC_ATOMIC_RMW
+
+typedef unsigned __int128 rec_u128;
+extern "C" rec_u128 __tsan_atomic128_load(const volatile void *a, int mo)
+{
+    (void)mo;
+    rec_guard128 g;
+    return *(const volatile rec_u128 *)a;
+}
+extern "C" void __tsan_atomic128_store(volatile void *a, rec_u128 v, int mo)
+{
+    (void)mo;
+    rec_guard128 g;
+    *(volatile rec_u128 *)a = v;
+}
+extern "C" rec_u128 __tsan_atomic128_exchange(volatile void *a, rec_u128 v, int mo)
+{
+    (void)mo;
+    rec_guard128 g;
+    rec_u128 old = *(volatile rec_u128 *)a;
+    *(volatile rec_u128 *)a = v;
+    return old;
+}
+#define REC_ATOMIC128_RMW(op, expr)                                                    \
+    extern "C" rec_u128 __tsan_atomic128_##op(volatile void *a, rec_u128 v, int mo)    \
+    {                                                                                  \
+        (void)mo;                                                                      \
+        rec_guard128 g;                                                                \
+        rec_u128 old = *(volatile rec_u128 *)a;                                        \
+        *(volatile rec_u128 *)a = (expr);                                              \
+        return old;                                                                    \
+    }
+REC_ATOMIC128_RMW(fetch_add, old + v)
+REC_ATOMIC128_RMW(fetch_sub, old - v)
+REC_ATOMIC128_RMW(fetch_and, old & v)
+REC_ATOMIC128_RMW(fetch_or, old | v)
+REC_ATOMIC128_RMW(fetch_xor, old ^ v)
+REC_ATOMIC128_RMW(fetch_nand, ~(old & v))
+#undef REC_ATOMIC128_RMW
+static bool rec_cas128(volatile void *a, void *c, rec_u128 v)
+{
+    rec_guard128 g;
+    rec_u128 cur = *(volatile rec_u128 *)a;
+    if (cur == *(rec_u128 *)c) {
+        *(volatile rec_u128 *)a = v;
+        return true;
+    }
+    *(rec_u128 *)c = cur;
+    return false;
+}
+extern "C" bool __tsan_atomic128_compare_exchange_strong(volatile void *a, void *c, rec_u128 v, int mo, int fmo)
+{
+    (void)mo;
+    (void)fmo;
+    return rec_cas128(a, c, v);
+}
+extern "C" bool __tsan_atomic128_compare_exchange_weak(volatile void *a, void *c, rec_u128 v, int mo, int fmo)
+{
+    (void)mo;
+    (void)fmo;
+    return rec_cas128(a, c, v);
+}
+extern "C" void __tsan_atomic_thread_fence(int mo)
+{
+    (void)mo;
+    __atomic_thread_fence(REC_SC);
+}
+extern "C" void __tsan_atomic_signal_fence(int mo)
+{
+    (void)mo;
+    __atomic_signal_fence(REC_SC);
+}
+#undef REC_SC

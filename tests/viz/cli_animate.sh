@@ -61,7 +61,25 @@ run "use reduce/interleaved; animate interleaved vs"
 [ $? -eq 1 ] && grep -q "usage: animate" "$TMP/err"; check "vs needs a second variant" $?
 
 run "help animate"
-grep -q "animate \[VARIANT\] \[vs VARIANT\]" "$TMP/out"; check "help animate shows the usage" $?
+grep -qF "animate [VARIANT] [vs VARIANT | as generic]" "$TMP/out"; check "help animate shows the usage" $?
+
+# the generic animation through a pipe: a built-in variant as generic, and a
+# student's program (tests/access/race.cu), every frame as text
+if run "use reduce/sequential; set n 64; animate sequential as generic" && ! grep -q "records no accesses" "$TMP/err"; then
+    grep -q "^reduce/sequential  step 1/" "$TMP/out"; check "as generic prints its frames" $?
+    grep -q "global1  global, 4-byte cells" "$TMP/out"; check "the input is a strip of cells" $?
+    grep -q "s  shared, block 0" "$TMP/out"; check "the shared array is one" $?
+    grep -q "before its first barrier" "$TMP/out"; check "the captions place the step" $?
+    run "use reduce/sequential; trace sequential as generic"
+    grep -Eq "^    line [0-9]+ +block 0 warp 0  32 lanes  read global1\[0\.\.31\]" "$TMP/out"; check "trace as generic names the line of each access" $?
+    race=$(cd "$(dirname "$0")/../access" && pwd)/race.cu
+    XDG_CACHE_HOME=$TMP/cache run "open $race; animate"
+    check "animate on a program succeeds" $?
+    grep -q "races 32" "$TMP/out"; check "the program's race is counted" $?
+    grep -q "d_sum  global" "$TMP/out"; check "arrays are named after their variables" $?
+    XDG_CACHE_HOME=$TMP/cache run "open $race; set trace-blocks 0"
+    grep -q "a number of blocks from 1 to 65536" "$TMP/err"; check "set trace-blocks refuses 0" $?
+fi
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
