@@ -48,9 +48,14 @@ enum cmd_complete {
 };
 
 /* Completion: a custom completer adds candidate words (all of them; the
- * caller keeps those that start with what was typed). */
-struct cmp_list;
+ * caller keeps those that start with what was typed) to a list without
+ * repeats (cmp_list.c). */
+struct cmp_list {
+    char **words;
+    int n, cap;
+};
 void cmp_add(struct cmp_list *l, const char *word);
+void cmp_free(struct cmp_list *l);
 /* argc/argv: the words typed before the one being completed (argv[0] is the
  * command); text: the partial word. */
 typedef void (*cmd_complete_fn)(struct session *s, int argc, char **argv, const char *text,

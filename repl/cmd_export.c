@@ -17,14 +17,6 @@
 
 /* ------------------------------------------------------------ export */
 
-static int results_are_sweep(const struct session *s, const sweep_data *d)
-{
-    if (!d || s->nresults != d->npoints || d->npoints == 0) return 0;
-    for (int i = 0; i < d->npoints; i++)
-        if (memcmp(&s->results[i], &d->points[i].r, sizeof(lab_result)) != 0) return 0;
-    return 1;
-}
-
 static enum cmd_status do_export(struct session *s, int argc, char **argv)
 {
     if (argc != 2 && argc != 4)
@@ -76,8 +68,8 @@ static enum cmd_status do_export(struct session *s, int argc, char **argv)
                        pw.replaced ? _(" (it replaces the old file)") : "");
         return CMD_OK;
     }
-    const sweep_data *d = sweep_last();
-    int sweep = results_are_sweep(s, d);
+    const sweep_data *d = s->sweep;
+    int sweep = s->results_are_sweep && d;
     if (!sweep && s->nresults == 0)
         return sess_error(s, 1, _("nothing to export yet: run, compare or sweep first"));
     struct safefile w;

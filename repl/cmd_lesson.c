@@ -12,7 +12,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include <readline/readline.h>
 
 #include "repl/cmd.h"
 #include "repl/i18n.h"
@@ -21,83 +20,69 @@
 #include "repl/out.h"
 #include "repl/session.h"
 
-static struct lesson *g_cur;    /* the lesson under way, or NULL */
-static int g_step;              /* its step shown, 0-based */
-static int g_offer;             /* the next of the step's commands to offer at the prompt */
-static int *g_right;            /* per question of the step: answered right */
-static struct session *g_sess;
-static int g_hook_set;
-static int g_progress_warned;
-static const struct lesson_step *g_beside;
-
-void lesson_set_beside(const struct lesson_step *st) { g_beside = st; }
-
-static const char *g_offered;   /* the command last pre-filled from the lesson, or NULL */
-
-int lesson_offered(const char *line)
+int lesson_offered(struct session *s, const char *line)
 {
-    int same = g_offered && line && strcmp(g_offered, line) == 0;
-    g_offered = NULL;
+    int same = s->lesson.offered && line && strcmp(s->lesson.offered, line) == 0;
+    s->lesson.offered = NULL;
     return same;
 }
 
-/* readline calls this before each prompt: pre-fill the next command of the step. */
-static int prefill_hook(void)
+const char *lesson_offer_next(struct session *s)
 {
-    g_offered = NULL;
-    if (!g_cur || !g_sess || !g_sess->interactive) return 0;
-    const struct lesson_step *st = &g_cur->steps[g_step];
-    if (g_offer < st->ncmds) {
-        g_offered = lesson_cmd_text(g_sess, &st->cmds[g_offer]);
-        rl_insert_text(g_offered);
-        g_offer++;
-    } else if (g_offer == st->ncmds && g_step + 1 < g_cur->nsteps) {
-        rl_insert_text("next");
-        g_offer++;
+    s->lesson.offered = NULL;
+    const struct lesson *l = s->lesson.cur;
+    if (!l || !s->interactive) return NULL;
+    const struct lesson_step *st = &l->steps[s->lesson.step];
+    if (s->lesson.offer < st->ncmds) {
+        s->lesson.offered = lesson_cmd_text(s, &st->cmds[s->lesson.offer++]);
+        return s->lesson.offered;
     }
-    return 0;
+    if (s->lesson.offer == st->ncmds && s->lesson.step + 1 < l->nsteps) {
+        s->lesson.offer++;
+        return "next";
+    }
+    return NULL;
 }
 
-static void save_progress(void)
+static void save_progress(struct session *s)
 {
     struct lesson_progress p;
-    lesson_progress_get(g_cur->id, &p);
-    p.step = g_step + 1;
-    p.nsteps = g_cur->nsteps;
+    lesson_progress_get(s->lesson.cur->id, &p);
+    p.step = s->lesson.step + 1;
+    p.nsteps = s->lesson.cur->nsteps;
     if (p.seen < p.step) p.seen = p.step;
     if (p.seen > p.nsteps) p.seen = p.nsteps;
-    if (lesson_progress_put(&p) != 0 && !g_progress_warned) {
+    if (lesson_progress_put(&p) != 0 && !s->lesson.progress_warned) {
         char path[4096];
         lesson_progress_path(path, sizeof path);
         out_warn(_("cannot save lesson progress in %s: %s"), path[0] ? path : _("(no home folder)"),
                  strerror(errno));
-        g_progress_warned = 1;
+        s->lesson.progress_warned = 1;
     }
 }
 
 static void show_step(struct session *s)
 {
-    const struct lesson_step *st = &g_cur->steps[g_step];
-    free(g_right);
-    g_right = calloc((size_t)st->nquestions + 1, sizeof *g_right);
-    g_offer = 0;
-    g_beside = st;
-    lesson_set_render_session(s);
-    lesson_render_step(g_cur, g_step, lesson_width(), 0);
+    const struct lesson_step *st = &s->lesson.cur->steps[s->lesson.step];
+    free(s->lesson.right);
+    s->lesson.right = calloc((size_t)st->nquestions + 1, sizeof *s->lesson.right);
+    s->lesson.offer = 0;
+    s->lesson.beside = st;
+    lesson_render_step(s, s->lesson.cur, s->lesson.step, lesson_width(), 0);
     if (s->interactive && st->ncmds > 0)
         out_printf(_("%s(the prompt offers this step's commands one by one: Enter runs one, or edit it "
                      "first)%s\n"),
                    out_color(OUT_DIM), out_color(OUT_RESET));
     else if (st->ncmds > 0 && !s->interactive)
         out_printf(_("%s(run the commands above; `next` goes on)%s\n"), out_color(OUT_DIM), out_color(OUT_RESET));
-    if (g_step + 1 == g_cur->nsteps)
+    if (s->lesson.step + 1 == s->lesson.cur->nsteps)
         out_printf(_("%sThis is the last step of the lesson.%s\n"), out_color(OUT_DIM), out_color(OUT_RESET));
-    save_progress();
+    save_progress(s);
 }
 
 static int need_lesson(struct session *s)
 {
-    if (g_cur) return 1;
+    if (s->lesson.cur) return 1;
     sess_error(s, 0, _("no lesson under way: `lessons` lists them, `lesson N` starts one"));
     return 0;
 }
@@ -242,7 +227,7 @@ static enum cmd_status cmd_lessons(struct session *s, int argc, char **argv)
             snprintf(prog, sizeof prog, _("done (%d right)"), p.correct);
         else
             snprintf(prog, sizeof prog, _("step %d of %d"), p.step, l->nsteps);
-        int cur = g_cur && strcmp(g_cur->id, l->id) == 0;
+        int cur = s->lesson.cur && strcmp(s->lesson.cur->id, l->id) == 0;
         if (cur) { /* the one open now: where it stands, not a second state beside "done" */
             size_t pl = strlen(prog);
             snprintf(prog + pl, sizeof prog - pl, "%s", _(", open now"));
@@ -264,7 +249,7 @@ static enum cmd_status cmd_lessons(struct session *s, int argc, char **argv)
 static enum cmd_status cmd_lesson(struct session *s, int argc, char **argv)
 {
     if (argc == 1) {
-        if (g_cur) {
+        if (s->lesson.cur) {
             show_step(s);
             return CMD_OK;
         }
@@ -288,13 +273,8 @@ static enum cmd_status cmd_lesson(struct session *s, int argc, char **argv)
         }
         step = (int)k - 1;
     }
-    lesson_free(g_cur);
-    g_cur = l;
-    g_sess = s;
-    if (!g_hook_set && s->interactive) {
-        rl_startup_hook = prefill_hook;
-        g_hook_set = 1;
-    }
+    lesson_free(s->lesson.cur);
+    s->lesson.cur = l;
     struct lesson_progress p;
     int resumed = 0;
     if (step < 0) {
@@ -305,7 +285,7 @@ static enum cmd_status cmd_lesson(struct session *s, int argc, char **argv)
             resumed = 1;
         }
     }
-    g_step = step;
+    s->lesson.step = step;
     out_printf("%s%s%s", out_color(OUT_BOLD), l->title, out_color(OUT_RESET));
     if (l->time[0]) out_printf("  (%s)", l->time);
     out_printf("\n");
@@ -329,14 +309,14 @@ static enum cmd_status cmd_next(struct session *s, int argc, char **argv)
     (void)argv;
     if (argc > 1) return sess_error(s, 1, _("next takes no arguments"));
     if (!need_lesson(s)) return CMD_ERROR;
-    if (g_step + 1 >= g_cur->nsteps) {
+    if (s->lesson.step + 1 >= s->lesson.cur->nsteps) {
         struct lesson_progress p;
-        lesson_progress_get(g_cur->id, &p);
+        lesson_progress_get(s->lesson.cur->id, &p);
         out_printf(_("%sThat was the last step: lesson \"%s\" is done.%s `lessons` shows what comes next.\n"),
-                   out_color(OUT_GOOD), g_cur->title, out_color(OUT_RESET));
+                   out_color(OUT_GOOD), s->lesson.cur->title, out_color(OUT_RESET));
         return CMD_OK;
     }
-    g_step++;
+    s->lesson.step++;
     show_step(s);
     return CMD_OK;
 }
@@ -346,12 +326,12 @@ static enum cmd_status cmd_back(struct session *s, int argc, char **argv)
     (void)argv;
     if (argc > 1) return sess_error(s, 1, _("back takes no arguments"));
     if (!need_lesson(s)) return CMD_ERROR;
-    if (g_step == 0) {
+    if (s->lesson.step == 0) {
         out_printf(_("this is the first step\n"));
         show_step(s);
         return CMD_OK;
     }
-    g_step--;
+    s->lesson.step--;
     show_step(s);
     return CMD_OK;
 }
@@ -368,7 +348,7 @@ static enum cmd_status cmd_again(struct session *s, int argc, char **argv)
 static enum cmd_status cmd_answer(struct session *s, int argc, char **argv)
 {
     if (!need_lesson(s)) return CMD_ERROR;
-    const struct lesson_step *st = &g_cur->steps[g_step];
+    const struct lesson_step *st = &s->lesson.cur->steps[s->lesson.step];
     if (st->nquestions == 0) return sess_error(s, 0, _("this step asks no question"));
     if (argc < 2) return sess_error(s, 0, _("answer needs your answer: answer TEXT"));
     char text[1024] = "";
@@ -377,7 +357,7 @@ static enum cmd_status cmd_answer(struct session *s, int argc, char **argv)
         snprintf(text + off, sizeof text - off, "%s%s", i > 1 ? " " : "", argv[i]);
     }
     int q = 0;
-    while (q < st->nquestions - 1 && g_right[q]) q++;
+    while (q < st->nquestions - 1 && s->lesson.right[q]) q++;
     const struct lesson_question *qq = &st->questions[q];
     int r = lesson_check_answer(qq, text);
     if (r < 0) {
@@ -395,16 +375,16 @@ static enum cmd_status cmd_answer(struct session *s, int argc, char **argv)
     out_printf(_("%sright.%s"), out_color(OUT_GOOD), out_color(OUT_RESET));
     if (qq->explain) out_printf(" %s", qq->explain);
     out_printf("\n");
-    if (!g_right[q]) {
-        g_right[q] = 1;
+    if (!s->lesson.right[q]) {
+        s->lesson.right[q] = 1;
         struct lesson_progress p;
-        lesson_progress_get(g_cur->id, &p);
+        lesson_progress_get(s->lesson.cur->id, &p);
         p.correct++;
-        if (p.step == 0) p.step = g_step + 1;
-        p.nsteps = g_cur->nsteps;
-        if (lesson_progress_put(&p) != 0 && !g_progress_warned) {
+        if (p.step == 0) p.step = s->lesson.step + 1;
+        p.nsteps = s->lesson.cur->nsteps;
+        if (lesson_progress_put(&p) != 0 && !s->lesson.progress_warned) {
             out_warn(_("cannot save lesson progress: %s"), strerror(errno));
-            g_progress_warned = 1;
+            s->lesson.progress_warned = 1;
         }
     }
     return CMD_OK;
@@ -414,8 +394,8 @@ static enum cmd_status cmd_beside(struct session *s, int argc, char **argv)
 {
     (void)argv;
     if (argc > 1) return sess_error(s, 1, _("beside takes no arguments"));
-    if (!g_beside) return sess_error(s, 0, _("no lesson step with lecture numbers is being shown"));
-    lesson_print_beside(s, g_beside);
+    if (!s->lesson.beside) return sess_error(s, 0, _("no lesson step with lecture numbers is being shown"));
+    lesson_print_beside(s, s->lesson.beside);
     return CMD_OK;
 }
 

@@ -380,7 +380,7 @@ static enum cmd_status cmd_suggest(struct session *s, int argc, char **argv)
         out_json(o);
         if (have_sweep) {
             for (int i = 0; i < d.npoints; i++) out_json(sweep_point_json(&d, &d.points[i]));
-            sweep_keep(&d);
+            sess_keep_sweep(s, &d, 0);
         }
         return CMD_OK;
     }
@@ -388,13 +388,7 @@ static enum cmd_status cmd_suggest(struct session *s, int argc, char **argv)
                out_color(OUT_RESET), m1->kernel);
     if (have_sweep) {
         sweep_print_table(s, &d);
-        lab_result *rows = malloc(sizeof *rows * (size_t)(d.npoints > 0 ? d.npoints : 1));
-        if (rows) {
-            for (int i = 0; i < d.npoints; i++) rows[i] = d.points[i].r;
-            sess_set_results(s, rows, d.npoints);
-            free(rows);
-        }
-        sweep_keep(&d);
+        sess_keep_sweep(s, &d, 1);
         out_printf("\n");
     }
     char sugg[320];

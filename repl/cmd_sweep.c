@@ -379,13 +379,6 @@ static enum cmd_status cmd_sweep_run(struct session *s, int argc, char **argv)
         fprintf(out_err_stream(), "\r\033[K");
         fflush(out_err_stream());
     }
-    /* the rows become the session's last results too (export, others) */
-    lab_result *rows = malloc(sizeof *rows * (size_t)(d.npoints > 0 ? d.npoints : 1));
-    if (rows) {
-        for (int i = 0; i < d.npoints; i++) rows[i] = d.points[i].r;
-        sess_set_results(s, rows, d.npoints);
-        free(rows);
-    }
     int ran = 0;
     for (int i = 0; i < d.npoints; i++) ran += d.points[i].r.ran != 0;
     if (s->json) {
@@ -407,7 +400,8 @@ static enum cmd_status cmd_sweep_run(struct session *s, int argc, char **argv)
     enum cmd_status st = CMD_OK;
     if (d.npoints > 0 && ran == 0 && !d.interrupted)
         st = sess_error(s, -1, _("no point of the sweep ran (the notes above say why)"));
-    sweep_keep(&d);
+    /* the rows become the session's last results too (export, others) */
+    sess_keep_sweep(s, &d, 1);
     return st;
 }
 

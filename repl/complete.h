@@ -6,13 +6,6 @@
 
 struct session;
 
-/* A list of candidate words (deduplicated); cmd.h declares cmp_add(). */
-struct cmp_list {
-    char **words;
-    int n, cap;
-};
-void cmp_free(struct cmp_list *l);
-
 /* Helpers for custom completers: every ALGO/ and ALGO/VARIANT; the variants
  * of the current algorithm. */
 void cmp_algos(struct cmp_list *out);

@@ -239,8 +239,8 @@ static void show(struct show *sh)
     int m = margin(sh);
     if (out_color_enabled() || isatty(fileno(out_stream()))) out_puts("\033[H\033[2J");
     out_printf("\n%*s%s%s%s\n", m, "", out_color(OUT_DIM), l->title, out_color(OUT_RESET));
-    lesson_set_beside(&l->steps[sh->step]);
-    lesson_render_step(l, sh->step, text_width(sh), m);
+    sh->s->lesson.beside = &l->steps[sh->step];
+    lesson_render_step(sh->s, l, sh->step, text_width(sh), m);
     if (sh->answered[sh->step]) answers(sh);
     if (sh->out && sh->output[sh->step]) out_puts(sh->output[sh->step]);
     key_line(sh);
@@ -454,8 +454,8 @@ static int rehearse(struct session *s, const struct lesson *l, int large)
     for (int i = 0; i < l->nsteps; i++, ran++) {
         double t0 = now_s();
         out_printf("\n%s%s%s\n", out_color(OUT_DIM), l->title, out_color(OUT_RESET));
-        lesson_set_beside(&l->steps[i]);
-        lesson_render_step(l, i, width, 2);
+        s->lesson.beside = &l->steps[i];
+        lesson_render_step(s, l, i, width, 2);
         int stop = 0;
         for (int c = 0; c < l->steps[i].ncmds && !stop; c++) {
             enum cmd_status r = run_cmd(s, l, &l->steps[i].cmds[c], 2, width + 2, NULL);
@@ -518,7 +518,6 @@ int lecture_main(struct session *s, const char *what)
         s->errors++;
         return 2;
     }
-    lesson_set_render_session(s);
     int errors = s->errors;
     int repeats = s->cfg.repeats;
     if (s->cfg.repeats > 1) s->cfg.repeats = 1;
@@ -531,7 +530,7 @@ int lecture_main(struct session *s, const char *what)
         rehearse(s, l, s->large);
     s->rehearse = s->large = 0; /* a `lecture ... rehearse` is for that lecture */
     s->cfg.repeats = repeats;
-    lesson_set_beside(NULL);
+    s->lesson.beside = NULL;
     lesson_free(l);
     return s->errors > errors ? 1 : 0;
 }

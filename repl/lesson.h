@@ -128,11 +128,10 @@ int lesson_width(void);
 
 /* Print step i of l through out: heading, wrapped text with ANSI styles
  * when colour is on, commands, questions and the lecture's numbers.
- * margin: spaces before each line (lecture mode uses a wide one). */
-void lesson_render_step(const struct lesson *l, int i, int width, int margin);
-
-/* The session whose backend decides which form of a command is shown. */
-void lesson_set_render_session(struct session *s);
+ * margin: spaces before each line (lecture mode uses a wide one). s, the
+ * session whose backend decides which form of a command is shown (NULL:
+ * the commands as written). */
+void lesson_render_step(struct session *s, const struct lesson *l, int i, int width, int margin);
 
 /* The lecture's numbers of step st beside the session's last results. */
 void lesson_print_beside(struct session *s, const struct lesson_step *st);
@@ -175,10 +174,11 @@ char *lesson_resolve(struct session *s, const char *what, char *err, size_t errl
 /* Is line, as Enter sent it, the lesson's command that the prompt offered,
  * unedited? Then it runs as a lesson's command (confined to the current
  * directory when it writes a file). Forgets the offer either way. */
-int lesson_offered(const char *line);
+int lesson_offered(struct session *s, const char *line);
 
-/* The step whose lecture numbers `beside` prints (the runner and lecture
- * mode set it when they show a step; NULL: none). */
-void lesson_set_beside(const struct lesson_step *st);
+/* What the prompt pre-fills before it reads a line: the next command of the
+ * lesson's step, then "next", then nothing (NULL; NULL too when no lesson is
+ * under way or the session is not interactive). */
+const char *lesson_offer_next(struct session *s);
 
 #endif

@@ -311,14 +311,9 @@ static void render_block(struct session *s, cmark_node *n, int width, const char
     free(b.p);
 }
 
-static struct session *g_render_sess;
-
-void lesson_set_render_session(struct session *s) { g_render_sess = s; }
-
-void lesson_render_step(const struct lesson *l, int i, int width, int margin)
+void lesson_render_step(struct session *s, const struct lesson *l, int i, int width, int margin)
 {
     const struct lesson_step *st = &l->steps[i];
-    struct session *s = g_render_sess;
     char pad[48];
     spaces(pad, margin);
     /* The heading: "Step 2/7  Title" underlined in colour, '=' under it otherwise. */

@@ -224,9 +224,19 @@ static void abandon_line(void)
     rl_redisplay();
 }
 
+/* readline calls this before each prompt: a lesson under way offers its
+ * step's next command, pre-filled on the line. */
+static int offer_hook(void)
+{
+    const char *cmd = g_sess ? lesson_offer_next(g_sess) : NULL;
+    if (cmd) rl_insert_text(cmd);
+    return 0;
+}
+
 void sess_interactive(struct session *s)
 {
     g_sess = s;
+    rl_startup_hook = offer_hook;
     rl_readline_name = "gpulab";
     rl_change_environment = 0; /* leave LINES/COLUMNS alone: ncurses reads the real size */
     rl_catch_signals = 0;      /* our SIGINT handler only sets flags */
@@ -277,7 +287,7 @@ void sess_interactive(struct session *s)
         if (!blank) history_save(hist, line);
         s->script = NULL;
         s->line = 0;
-        s->confined = lesson_offered(line);
+        s->confined = lesson_offered(s, line);
         enum cmd_status st = blank ? CMD_OK : sess_exec_line(s, line);
         s->confined = 0;
         free(line);

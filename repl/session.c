@@ -7,9 +7,11 @@
 #include <string.h>
 
 #include "repl/i18n.h"
+#include "repl/lesson.h"
 #include "repl/out.h"
 #include "repl/parse.h"
 #include "repl/safefile.h"
+#include "repl/sweep.h"
 
 /* The first variant that runs on the GPU and the simulator, else the first. */
 static const lab_variant *first_kernel_variant(const lab_algo *a)
@@ -33,6 +35,12 @@ void sess_init(struct session *s)
 void sess_free(struct session *s)
 {
     sess_close_program(s);
+    lesson_free(s->lesson.cur);
+    if (s->sweep) sweep_free(s->sweep);
+    free(s->sweep);
+    s->sweep = NULL;
+    free(s->lesson.right);
+    memset(&s->lesson, 0, sizeof s->lesson);
     free(s->results);
     s->results = NULL;
     s->nresults = 0;
@@ -108,6 +116,7 @@ void sess_set_results(struct session *s, const lab_result *rows, int n)
     free(s->results);
     s->results = NULL;
     s->nresults = 0;
+    s->results_are_sweep = 0;
     if (n <= 0) return;
     s->results = malloc((size_t)n * sizeof *rows);
     if (!s->results) return;
@@ -115,6 +124,26 @@ void sess_set_results(struct session *s, const lab_result *rows, int n)
     s->nresults = n;
     s->results_cfg = s->cfg;
     s->results_algo = s->algo;
+}
+
+void sess_keep_sweep(struct session *s, struct sweep_data *d, int as_results)
+{
+    s->results_are_sweep = 0;
+    if (!s->sweep && !(s->sweep = calloc(1, sizeof *s->sweep))) {
+        sweep_free(d);
+        return;
+    }
+    sweep_free(s->sweep);
+    *s->sweep = *d;
+    memset(d, 0, sizeof *d);
+    if (!as_results) return;
+    const sweep_data *k = s->sweep;
+    lab_result *rows = malloc(sizeof *rows * (size_t)(k->npoints > 0 ? k->npoints : 1));
+    if (!rows) return;
+    for (int i = 0; i < k->npoints; i++) rows[i] = k->points[i].r;
+    sess_set_results(s, rows, k->npoints);
+    free(rows);
+    s->results_are_sweep = k->npoints > 0 && s->nresults == k->npoints;
 }
 
 int sess_open_output(struct session *s, struct safefile *w, const char *path, char *err, size_t errlen)

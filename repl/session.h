@@ -15,6 +15,10 @@
 
 #define SESS_MAX_DEPTH 16 /* nested `source` files */
 
+struct lesson;
+struct lesson_step;
+struct sweep_data;
+
 struct session {
     /* ---- what the student chose */
     lab_config cfg;                /* every setting (set/show) */
@@ -26,6 +30,8 @@ struct session {
     int nresults;
     lab_config results_cfg;        /* the settings they ran with */
     const lab_algo *results_algo;
+    struct sweep_data *sweep;      /* the last sweep (sweep.h), or NULL */
+    int results_are_sweep;         /* results are that sweep's points: export writes the sweep */
 
     /* ---- how to talk */
     int json;                      /* --json: run/compare/trace print JSON lines */
@@ -52,6 +58,18 @@ struct session {
     char *prog_defines[17];        /* -DNAME=VALUE given to open, NULL-terminated */
     double time_limit;             /* seconds a program may run on the simulator; 0: no limit */
     unsigned trace_blocks;         /* blocks of each launch the automatic access trace records */
+
+    /* ---- the lesson being taken (cmd_lesson.c), and the step whose lecture
+     * numbers `beside` prints (set by the lesson runner and by lecture mode) */
+    struct {
+        struct lesson *cur;            /* the lesson under way, or NULL */
+        int step;                      /* its step shown, 0-based */
+        int offer;                     /* the next of the step's commands to offer at the prompt */
+        int *right;                    /* per question of the step: answered right */
+        const char *offered;           /* the command last pre-filled at the prompt, or NULL */
+        int progress_warned;           /* said once that progress cannot be saved */
+        const struct lesson_step *beside;
+    } lesson;
 
     /* ---- bookkeeping */
     int errors;                    /* commands that failed so far */
@@ -86,6 +104,10 @@ enum cmd_status sess_error_at(struct session *s, int pos, int len, const char *f
 
 /* Replace the last results (takes a copy of rows[0..n)). */
 void sess_set_results(struct session *s, const lab_result *rows, int n);
+
+/* Keep d as the last sweep (takes *d over, leaving it empty). as_results:
+ * its points become the last results too, so that export writes the sweep. */
+void sess_keep_sweep(struct session *s, struct sweep_data *d, int as_results);
 
 /* Print rows as run/compare do: the timing table with its footnotes, or
  * one JSON line per row with --json. (cmd_run.c) */

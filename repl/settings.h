@@ -1,6 +1,7 @@
 /* settings.h - the settings of `set KEY VALUE` and `show`, as a table.
  * Each setting parses and validates its own value, says what is allowed, and
- * lists its values for completion. (cmd_set.c) */
+ * lists its values for completion. (settings.c; the set and reset commands
+ * are cmd_set.c, show is cmd_info.c) */
 #ifndef GPULAB_SETTINGS_H
 #define GPULAB_SETTINGS_H
 
@@ -26,5 +27,7 @@ struct setting {
 const struct setting *setting_at(int i);
 /* Exact name, then unique prefix; NULL with a message. */
 const struct setting *setting_find(const char *name, char *err, size_t errlen);
+/* Every setting's name, "n, block, grid, ...", in out. */
+void setting_names(char *out, size_t len);
 
 #endif

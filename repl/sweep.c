@@ -396,22 +396,6 @@ void sweep_free(sweep_data *d)
     memset(d, 0, sizeof *d);
 }
 
-static sweep_data last;
-static int have_last;
-
-const sweep_data *sweep_last(void)
-{
-    return have_last ? &last : NULL;
-}
-
-void sweep_keep(sweep_data *d)
-{
-    if (have_last) sweep_free(&last);
-    last = *d;
-    have_last = 1;
-    memset(d, 0, sizeof *d);
-}
-
 /* ------------------------------------------------------------ metrics */
 
 int sweep_metric_parse(const char *s, sweep_metric *out)

@@ -108,10 +108,6 @@ int sweep_run(const lab_algo *a, const lab_variant *const *vs, int nv, const lab
               sweep_progress_fn progress, void *ctx, char *err, size_t errlen);
 void sweep_free(sweep_data *d);
 
-/* The sweep last run in this session, or NULL. sweep_keep takes *d over. */
-const sweep_data *sweep_last(void);
-void sweep_keep(sweep_data *d);
-
 /* The point of value i and variant j. */
 static inline const sweep_point *sweep_at(const sweep_data *d, int i, int j)
 {

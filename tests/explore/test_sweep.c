@@ -227,8 +227,11 @@ static void test_interrupt(void)
     CHECK(d.interrupted && d.npoints >= 2 && d.npoints < 5, "interrupted with %d points", d.npoints);
     for (int i = 0; i < 2; i++) CHECK(d.points[i].r.ran && d.points[i].r.correct == 1, "kept point %d", i);
     lab_interrupted = 0;
-    sweep_keep(&d);
-    CHECK(sweep_last() && sweep_last()->interrupted, "kept as the last sweep");
+    struct session s;
+    sess_init(&s);
+    sess_keep_sweep(&s, &d, 1);
+    CHECK(s.sweep && s.sweep->interrupted, "kept as the last sweep");
+    sess_free(&s);
 }
 
 /* ------------------------------------------------------------ launch checks */
@@ -384,7 +387,7 @@ static void test_commands(void)
     CHECK(st == CMD_OK && strstr(o, "12 points") && strstr(o, "plot of the sweep"), "export: %s", o);
     free(o);
 
-    const sweep_data *d = sweep_last();
+    const sweep_data *d = s.sweep;
     csv t;
     CHECK(csv_read(csvp, &t) == 0, "CSV reads back");
     CHECK(t.rows == 1 + d->npoints, "CSV rows %d", t.rows);

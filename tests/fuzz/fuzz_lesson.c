@@ -14,7 +14,7 @@
 static void render_all(const struct lesson *l)
 {
     for (int i = 0; i < l->nsteps; i++) {
-        lesson_render_step(l, i, 30 + i % 70, i % 9);
+        lesson_render_step(NULL, l, i, 30 + i % 70, i % 9);
         for (int q = 0; q < l->steps[i].nquestions; q++) {
             lesson_check_answer(&l->steps[i].questions[q], l->steps[i].title);
             lesson_check_answer(&l->steps[i].questions[q], l->steps[i].questions[q].text);

@@ -176,7 +176,7 @@ static void lesson_depth_limit(void **state)
     if (!l) fail_msg("%s", err);
     FILE *sink = fopen("/dev/null", "w");
     out_set_streams(sink, sink);
-    lesson_render_step(l, 0, 80, 0);
+    lesson_render_step(NULL, l, 0, 80, 0);
     out_set_streams(NULL, NULL);
     fclose(sink);
     lesson_free(l);

@@ -1,0 +1,703 @@
+/* settings.c - the table of settings that `set` changes and `show` lists.
+ * Each setting parses its value, checks it (against the chosen variant's
+ * limits through lab_validate() where they apply), says what is allowed
+ * when it refuses, and lists its values for completion. The commands that
+ * use the table are in cmd_set.c (set, reset) and cmd_info.c (show). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "repl/settings.h"
+
+#include "kernels/lab.h"
+#include "kernels/family.h" /* lab_host_memory_bytes */
+#include "repl/i18n.h"
+#include "repl/out.h"
+#include "repl/parse.h"
+#include "repl/session.h"
+
+#define INT_MAXV 2147483647LL
+
+/* Check a changed config against the current variant; on failure the
+ * message comes from the registry's limits. */
+static int validate(struct session *s, const lab_config *c, char *err, size_t errlen)
+{
+    if (!s->algo) return 0;
+    return lab_validate(s->algo, s->variant, c, err, errlen);
+}
+
+/* What can be known at `set` time about a size the next run will refuse
+ * is said at once, as a warning (the value is kept: the backend or
+ * sim-limit may change before the run): an input past the machine's
+ * memory (the 60% of host memory lab_input_prepare allows, or the GPU's
+ * memory), n or grid x block past sim-limit where kernels run on the
+ * simulator. */
+static void warn_size(const struct session *s, const lab_config *c)
+{
+    if (!s->algo) return;
+    char a[32], b[32];
+    double need = c->n > 0 && s->algo->host_bytes ? s->algo->host_bytes(c) : 0;
+    double host = lab_host_memory_bytes();
+    if (need > 0.6 * host) {
+        parse_fmt_bytes(need, a, sizeof a);
+        parse_fmt_bytes(host, b, sizeof b);
+        out_warn(_("n = %lld needs about %s of host memory and this machine has %s: a run will refuse it"),
+                 c->n, a, b);
+        return;
+    }
+    int sim = lab_kernel_backend(c) == LAB_BACKEND_SIM;
+    if (!sim && need > 0 && lab_gpu_available() && need > (double)lab_device()->mem_total) {
+        parse_fmt_bytes(need, a, sizeof a);
+        parse_fmt_bytes((double)lab_device()->mem_total, b, sizeof b);
+        out_warn(_("n = %lld needs about %s and the GPU has %s of memory: a run on it will refuse it"),
+                 c->n, a, b);
+        return;
+    }
+    if (!sim) return;
+    parse_fmt_size(c->sim_limit, b, sizeof b);
+    if (c->n > c->sim_limit) {
+        out_warn(_("n = %lld is past sim-limit (%s) and kernels run on the simulator here: a run will "
+                   "refuse the kernel rows (raise `set sim-limit` or choose a smaller n)"), c->n, b);
+        return;
+    }
+    long long block = c->block > 0 ? c->block : s->variant && s->variant->block_default > 0 ? s->variant->block_default : 0;
+    if (c->block_y > 0) block *= c->block_y;
+    long long grid = c->grid * (c->grid_y > 0 ? c->grid_y : 1);
+    if (c->grid > 0 && block > 0 && (double)grid * (double)block > (double)c->sim_limit)
+        out_warn(_("grid %lld x block %lld = %.0f threads is past sim-limit (%s), and the simulator plays "
+                   "every thread: a launch that size will be refused"), grid, block, (double)grid * block, b);
+}
+
+/* ------------------------------------------------------- n, block, grid */
+
+static int set_n(struct session *s, const char *v, char *err, size_t errlen)
+{
+    long long n;
+    lab_config c = s->cfg;
+    if (parse_is_auto(v)) {
+        c.n = 0;
+    } else {
+        if (parse_size(v, 1, 1LL << 50, &n, err, errlen) != 0) return -1;
+        c.n = n;
+    }
+    if (validate(s, &c, err, errlen) != 0) return -1;
+    s->cfg = c;
+    warn_size(s, &c);
+    return 0;
+}
+
+static void show_n(const struct session *s, char *buf, size_t len)
+{
+    char a[32];
+    if (s->cfg.n > 0) {
+        parse_fmt_size(s->cfg.n, a, sizeof a);
+        if (strcmp(a, "") && s->cfg.n >= 1024 && strchr(a, 'i'))
+            snprintf(buf, len, "%s (%lld)", a, s->cfg.n);
+        else
+            snprintf(buf, len, "%lld", s->cfg.n);
+        return;
+    }
+    if (!s->algo) {
+        snprintf(buf, len, "auto");
+        return;
+    }
+    char g[32], m[32];
+    parse_fmt_size(s->algo->n_default, g, sizeof g);
+    if (s->algo->sim_default_n > 0 && s->algo->sim_default_n != s->algo->n_default) {
+        parse_fmt_size(s->algo->sim_default_n, m, sizeof m);
+        snprintf(buf, len, _("auto (%s on a GPU, %s on the simulator)"), g, m);
+    } else {
+        snprintf(buf, len, "auto (%s)", g);
+    }
+}
+
+static void complete_n(struct session *s, struct cmp_list *out)
+{
+    static const char *const v[] = {"auto", "1Ki", "1Mi", "2^20", "2^26", "64Mi", "1e6", "1e8"};
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) cmp_add(out, v[i]);
+}
+
+/* "2^8 threads of reduce/x": what the variant accepts, for messages. */
+static void block_range(const struct session *s, char *buf, size_t len)
+{
+    const lab_variant *v = s->variant;
+    if (!v || v->kind != LAB_ROW_KERNEL) {
+        snprintf(buf, len, _("1..1024 threads"));
+        return;
+    }
+    if (v->flags & LAB_FIXED_BLOCK) {
+        snprintf(buf, len, _("only auto: %s/%s chooses its block (%d)"), s->algo->name, v->name,
+                 v->block_default);
+        return;
+    }
+    snprintf(buf, len,
+             (v->flags & LAB_POW2_BLOCK) ? _("%s/%s takes %d..%d threads, a power of two")
+                                         : _("%s/%s takes %d..%d threads"),
+             s->algo->name, v->name, v->block_min > 0 ? v->block_min : 1,
+             v->block_max > 0 ? v->block_max : 1024);
+}
+
+static int set_block(struct session *s, const char *v, char *err, size_t errlen)
+{
+    lab_config c = s->cfg;
+    long long x, y;
+    char range[256];
+    block_range(s, range, sizeof range);
+    if (parse_is_auto(v)) {
+        c.block = c.block_y = 0;
+    } else {
+        if (parse_dims(v, 0, INT_MAXV, &x, &y, err, errlen) != 0) {
+            char tmp[512];
+            snprintf(tmp, sizeof tmp, _("%s; block is threads per block: %s (or auto)"), err, range);
+            snprintf(err, errlen, "%s", tmp);
+            return -1;
+        }
+        if (x == 0 || (strchr(v, 'x') && y == 0)) {
+            snprintf(err, errlen, _("a block has at least one thread; %s (or auto)"), range);
+            return -1;
+        }
+        if (y > 0 && s->variant && !(s->variant->flags & LAB_BLOCK_2D)) {
+            snprintf(err, errlen, _("%s/%s takes a 1D block: one number (or auto)"), s->algo->name,
+                     s->variant->name);
+            return -1;
+        }
+        if (x * (y > 0 ? y : 1) > 1024) {
+            snprintf(err, errlen, _("%lld threads; CUDA allows at most 1024 threads per block (%s)"),
+                     x * (y > 0 ? y : 1), range);
+            return -1;
+        }
+        c.block = (int)x;
+        c.block_y = (int)y;
+    }
+    if (validate(s, &c, err, errlen) != 0) return -1;
+    s->cfg = c;
+    warn_size(s, &c);
+    return 0;
+}
+
+static void show_block(const struct session *s, char *buf, size_t len)
+{
+    if (s->cfg.block <= 0) {
+        if (s->variant && s->variant->block_default > 0)
+            snprintf(buf, len, "auto (%d)", s->variant->block_default);
+        else
+            snprintf(buf, len, "auto");
+    } else if (s->cfg.block_y > 0) {
+        snprintf(buf, len, "%dx%d", s->cfg.block, s->cfg.block_y);
+    } else {
+        snprintf(buf, len, "%d", s->cfg.block);
+    }
+}
+
+static void complete_block(struct session *s, struct cmp_list *out)
+{
+    cmp_add(out, "auto");
+    int lo = s->variant && s->variant->block_min > 0 ? s->variant->block_min : 32;
+    int hi = s->variant && s->variant->block_max > 0 ? s->variant->block_max : 1024;
+    char b[16];
+    for (int v = 32; v <= 1024; v *= 2)
+        if (v >= lo && v <= hi) {
+            snprintf(b, sizeof b, "%d", v);
+            cmp_add(out, b);
+        }
+}
+
+static int set_grid(struct session *s, const char *v, char *err, size_t errlen)
+{
+    lab_config c = s->cfg;
+    long long x, y;
+    if (parse_is_auto(v)) {
+        c.grid = c.grid_y = 0;
+    } else {
+        if (parse_dims(v, 1, INT_MAXV, &x, &y, err, errlen) != 0) {
+            char tmp[512];
+            snprintf(tmp, sizeof tmp, _("%s; grid is a number of blocks, or auto"), err);
+            snprintf(err, errlen, "%s", tmp);
+            return -1;
+        }
+        c.grid = x;
+        c.grid_y = y;
+    }
+    if (validate(s, &c, err, errlen) != 0) return -1;
+    s->cfg = c;
+    warn_size(s, &c);
+    return 0;
+}
+
+static void show_grid(const struct session *s, char *buf, size_t len)
+{
+    if (s->cfg.grid <= 0) {
+        if (s->variant && s->variant->grid_default > 0)
+            snprintf(buf, len, "auto (%lld)", s->variant->grid_default);
+        else
+            snprintf(buf, len, _("auto (from n)"));
+    } else if (s->cfg.grid_y > 0) {
+        snprintf(buf, len, "%lldx%lld", s->cfg.grid, s->cfg.grid_y);
+    } else {
+        snprintf(buf, len, "%lld", s->cfg.grid);
+    }
+}
+
+static void complete_auto(struct session *s, struct cmp_list *out)
+{
+    cmp_add(out, "auto");
+}
+
+/* ------------------------------------------------------ dtype, pattern */
+
+static unsigned allowed_dtypes(const struct session *s)
+{
+    if (!s->algo) return (1u << LAB_NDTYPES) - 1;
+    unsigned m = s->variant && s->variant->dtypes ? s->variant->dtypes : s->algo->dtypes;
+    return m ? m : (1u << LAB_NDTYPES) - 1;
+}
+
+static void dtype_list(const struct session *s, unsigned mask, char *buf, size_t len)
+{
+    buf[0] = 0;
+    for (int i = 0; i < LAB_NDTYPES; i++)
+        if (mask & LAB_DT(i)) {
+            size_t l = strlen(buf);
+            snprintf(buf + l, len - l, "%s%s", l ? ", " : "", lab_dtype_name((lab_dtype)i));
+        }
+}
+
+static int set_dtype(struct session *s, const char *v, char *err, size_t errlen)
+{
+    lab_dtype t;
+    char list[128];
+    unsigned mask = allowed_dtypes(s);
+    if (lab_dtype_parse(v, &t) != 0) {
+        dtype_list(s, mask, list, sizeof list);
+        snprintf(err, errlen, _("unknown dtype \"%s\"; %s%s%s takes %s"), v,
+                 s->algo ? s->algo->name : "", s->variant ? "/" : "",
+                 s->variant ? s->variant->name : "", list);
+        return -1;
+    }
+    lab_config c = s->cfg;
+    c.dtype = t;
+    if (validate(s, &c, err, errlen) != 0) return -1;
+    s->cfg = c;
+    return 0;
+}
+
+static void show_dtype(const struct session *s, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s", lab_dtype_name(s->cfg.dtype));
+}
+
+static void complete_dtype(struct session *s, struct cmp_list *out)
+{
+    unsigned mask = allowed_dtypes(s);
+    for (int i = 0; i < LAB_NDTYPES; i++)
+        if (mask & LAB_DT(i)) cmp_add(out, lab_dtype_name((lab_dtype)i));
+}
+
+static int set_pattern(struct session *s, const char *v, char *err, size_t errlen)
+{
+    if (!s->algo || !s->algo->patterns || !s->algo->patterns[0]) {
+        if (s->algo) snprintf(err, errlen, _("%s has no input patterns to choose from"), s->algo->name);
+        else snprintf(err, errlen, _("this algorithm has no input patterns to choose from"));
+        return -1;
+    }
+    int n = 0;
+    while (s->algo->patterns[n]) n++;
+    int amb[8], namb = 0;
+    int k = parse_lookup(v, (const char *const *)s->algo->patterns, n, amb, 8, &namb);
+    if (k < 0) {
+        char list[256] = "";
+        for (int i = 0; i < n; i++) {
+            size_t l = strlen(list);
+            snprintf(list + l, sizeof list - l, "%s%s", i ? ", " : "", s->algo->patterns[i]);
+        }
+        snprintf(err, errlen, k == -2 ? _("ambiguous pattern \"%s\"; %s takes %s")
+                                      : _("unknown pattern \"%s\"; %s takes %s"),
+                 v, s->algo->name, list);
+        return -1;
+    }
+    snprintf(s->cfg.pattern, sizeof s->cfg.pattern, "%s", s->algo->patterns[k]);
+    return 0;
+}
+
+static void show_pattern(const struct session *s, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s", s->cfg.pattern[0] ? s->cfg.pattern : "-");
+}
+
+static void complete_pattern(struct session *s, struct cmp_list *out)
+{
+    if (!s->algo || !s->algo->patterns) return;
+    for (int i = 0; s->algo->patterns[i]; i++) cmp_add(out, s->algo->patterns[i]);
+}
+
+/* ------------------------------------------------------ plain numbers */
+
+static int set_value(struct session *s, const char *v, char *err, size_t errlen)
+{
+    double d;
+    if (parse_double(v, &d, err, errlen) != 0) return -1;
+    s->cfg.value = d;
+    return 0;
+}
+
+static void show_value(const struct session *s, char *buf, size_t len)
+{
+    snprintf(buf, len, "%.9g", s->cfg.value);
+}
+
+static int set_seed(struct session *s, const char *v, char *err, size_t errlen)
+{
+    long long x;
+    if (parse_int(v, 0, 4294967295LL, &x, err, errlen) != 0) return -1;
+    s->cfg.seed = (unsigned)x;
+    return 0;
+}
+
+static void show_seed(const struct session *s, char *buf, size_t len)
+{
+    snprintf(buf, len, "%u", s->cfg.seed);
+}
+
+static int set_repeats(struct session *s, const char *v, char *err, size_t errlen)
+{
+    long long x;
+    if (parse_int(v, 1, LAB_MAX_REPEATS, &x, err, errlen) != 0) return -1;
+    s->cfg.repeats = (int)x;
+    return 0;
+}
+
+static void show_repeats(const struct session *s, char *buf, size_t len)
+{
+    snprintf(buf, len, "%d", s->cfg.repeats);
+}
+
+static void complete_repeats(struct session *s, struct cmp_list *out)
+{
+    static const char *const v[] = {"1", "5", "10", "20", "100"};
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) cmp_add(out, v[i]);
+}
+
+/* ------------------------------------------------------ backend and sim */
+
+static int set_backend(struct session *s, const char *v, char *err, size_t errlen)
+{
+    static const char *const names[] = {"auto", "gpu", "sim"};
+    static const lab_backend be[] = {LAB_BACKEND_AUTO, LAB_BACKEND_GPU, LAB_BACKEND_SIM};
+    int k = parse_lookup(v, names, 3, NULL, 0, NULL);
+    if (k < 0) {
+        snprintf(err, errlen, _("unknown backend \"%s\"; allowed: auto (GPU when there is one), gpu, sim"), v);
+        return -1;
+    }
+    if (be[k] == LAB_BACKEND_GPU && !lab_gpu_available()) {
+        const char *off = lab_device_disabled();
+        snprintf(err, errlen, _("no GPU here (%s); allowed: auto or sim"),
+                 off ? off : lab_device()->why_not[0] ? lab_device()->why_not : _("none found"));
+        return -1;
+    }
+    s->cfg.backend = be[k];
+    return 0;
+}
+
+static void show_backend(const struct session *s, char *buf, size_t len)
+{
+    if (s->cfg.backend == LAB_BACKEND_AUTO)
+        snprintf(buf, len, "%s",
+                 lab_kernel_backend(&s->cfg) == LAB_BACKEND_GPU ? _("auto (now: the GPU)")
+                                                                : _("auto (now: the simulator)"));
+    else
+        snprintf(buf, len, "%s", lab_backend_name(s->cfg.backend));
+}
+
+static void complete_backend(struct session *s, struct cmp_list *out)
+{
+    cmp_add(out, "auto");
+    cmp_add(out, "gpu");
+    cmp_add(out, "sim");
+}
+
+static int set_sim_limit(struct session *s, const char *v, char *err, size_t errlen)
+{
+    long long x;
+    if (parse_size(v, 1, 1LL << 40, &x, err, errlen) != 0) return -1;
+    s->cfg.sim_limit = x;
+    return 0;
+}
+
+static void show_sim_limit(const struct session *s, char *buf, size_t len)
+{
+    char a[32];
+    parse_fmt_size(s->cfg.sim_limit, a, sizeof a);
+    snprintf(buf, len, "%s", a);
+}
+
+static void complete_sim_limit(struct session *s, struct cmp_list *out)
+{
+    cmp_add(out, "2^20");
+    cmp_add(out, "4Mi");
+    cmp_add(out, "16Mi");
+}
+
+static int set_onoff(int *dst, const char *v, char *err, size_t errlen)
+{
+    int b;
+    if (parse_bool(v, &b, err, errlen) != 0) return -1;
+    *dst = b;
+    return 0;
+}
+
+static int set_race(struct session *s, const char *v, char *err, size_t errlen)
+{
+    return set_onoff(&s->cfg.race_check, v, err, errlen);
+}
+
+static void show_race(const struct session *s, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s", s->cfg.race_check ? "on" : "off");
+}
+
+static int set_pad(struct session *s, const char *v, char *err, size_t errlen)
+{
+    lab_config c = s->cfg;
+    if (set_onoff(&c.pad, v, err, errlen) != 0) return -1;
+    if (validate(s, &c, err, errlen) != 0) return -1;
+    s->cfg = c;
+    return 0;
+}
+
+static void show_pad(const struct session *s, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s", s->cfg.pad ? "on" : "off");
+}
+
+static void complete_onoff(struct session *s, struct cmp_list *out)
+{
+    cmp_add(out, "on");
+    cmp_add(out, "off");
+}
+
+/* ------------------------------------------------------------- 2D data */
+
+static int set_dim(int *dst, const char *v, char *err, size_t errlen)
+{
+    long long x;
+    if (parse_is_auto(v)) {
+        *dst = 0;
+        return 0;
+    }
+    if (parse_size(v, 1, 65536, &x, err, errlen) != 0) return -1;
+    *dst = (int)x;
+    return 0;
+}
+
+static int set_width(struct session *s, const char *v, char *err, size_t errlen)
+{
+    return set_dim(&s->cfg.width, v, err, errlen);
+}
+
+static int set_height(struct session *s, const char *v, char *err, size_t errlen)
+{
+    return set_dim(&s->cfg.height, v, err, errlen);
+}
+
+static void show_width(const struct session *s, char *buf, size_t len)
+{
+    if (s->cfg.width > 0) snprintf(buf, len, "%d", s->cfg.width);
+    else snprintf(buf, len, "auto");
+}
+
+static void show_height(const struct session *s, char *buf, size_t len)
+{
+    if (s->cfg.height > 0) snprintf(buf, len, "%d", s->cfg.height);
+    else snprintf(buf, len, "auto");
+}
+
+static int set_image(struct session *s, const char *v, char *err, size_t errlen)
+{
+    if (!*v || strcmp(v, "none") == 0 || strcmp(v, "generated") == 0) {
+        s->cfg.image[0] = 0;
+        return 0;
+    }
+    if (strlen(v) >= sizeof s->cfg.image) {
+        snprintf(err, errlen, _("the path is too long (at most %zu bytes)"), sizeof s->cfg.image - 1);
+        return -1;
+    }
+    FILE *f = fopen(v, "rb");
+    if (!f) {
+        snprintf(err, errlen, _("cannot open %s: %s; give a PGM or PNG file, or none for the generated image"),
+                 v, strerror(errno));
+        return -1;
+    }
+    struct stat sb;
+    int regular = fstat(fileno(f), &sb) == 0 && S_ISREG(sb.st_mode);
+    fclose(f);
+    if (!regular) {
+        snprintf(err, errlen,
+                 S_ISDIR(sb.st_mode) ? _("%s is a directory, not an image file; give a PGM or PNG file, or none")
+                                     : _("%s is not a regular file, not an image file; give a PGM or PNG file, or none"),
+                 v);
+        return -1;
+    }
+    snprintf(s->cfg.image, sizeof s->cfg.image, "%s", v);
+    return 0;
+}
+
+static void show_image(const struct session *s, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s", s->cfg.image[0] ? out_vis(s->cfg.image) : _("none (generated)"));
+}
+
+/* The models the occupancy calculator knows (kernels/device/occupancy.h). */
+static int set_model(struct session *s, const char *v, char *err, size_t errlen)
+{
+    const occ_model *m = occ_model_find(v);
+    if (!m) {
+        char names[256];
+        occ_model_names(names, sizeof names);
+        snprintf(err, errlen, _("gpulab has no model of a GPU called \"%s\"; models: %s"), v, names);
+        return -1;
+    }
+    snprintf(s->cfg.model, sizeof s->cfg.model, "%s", m->name);
+    return 0;
+}
+
+static void show_model(const struct session *s, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s", s->cfg.model);
+}
+
+static void complete_model(struct session *s, struct cmp_list *out)
+{
+    for (int i = 0; i < occ_model_count(); i++) cmp_add(out, occ_model_at(i)->name);
+}
+
+static int set_pager(struct session *s, const char *v, char *err, size_t errlen)
+{
+    int on;
+    if (set_onoff(&on, v, err, errlen) != 0) return -1;
+    out_set_pager(on);
+    return 0;
+}
+
+static void show_pager(const struct session *s, char *buf, size_t len)
+{
+    const char *p = getenv("PAGER");
+    snprintf(buf, len, _("%s (%s, at a terminal only)"), out_pager_enabled() ? "on" : "off",
+             p ? (*p ? p : _("PAGER is empty: none")) : "less -R");
+}
+
+/* -------------------------------------------------------------- table */
+
+/* ------------------------------------------------------------ programs */
+
+static int set_time_limit(struct session *s, const char *v, char *err, size_t errlen)
+{
+    char *end = NULL;
+    errno = 0;
+    double t = strtod(v, &end);
+    if (end == v || *end || errno || t < 0 || t > 86400 || t != t) {
+        snprintf(err, errlen, _("seconds from 0 (no limit) to 86400"));
+        return -1;
+    }
+    s->time_limit = t;
+    return 0;
+}
+
+static void show_time_limit(const struct session *s, char *buf, size_t len)
+{
+    if (s->time_limit > 0) snprintf(buf, len, _("%g s (the GPU: 10 times that)"), s->time_limit);
+    else snprintf(buf, len, "none");
+}
+
+static int set_trace_blocks(struct session *s, const char *v, char *err, size_t errlen)
+{
+    char *end = NULL;
+    errno = 0;
+    unsigned long b = strtoul(v, &end, 10);
+    if (end == v || *end || errno || b < 1 || b > 65536 || v[0] == '-') {
+        snprintf(err, errlen, "%s", _("a number of blocks from 1 to 65536"));
+        return -1;
+    }
+    s->trace_blocks = (unsigned)b;
+    return 0;
+}
+
+static void show_trace_blocks(const struct session *s, char *buf, size_t len)
+{
+    snprintf(buf, len, "%u", s->trace_blocks);
+}
+
+/* The allowed values and the help line are marked for translation, the
+ * setting names never (they are what people type). */
+static const struct setting settings[] = {
+    {"n", N_("a size like 1000000, 1e6, 64Mi, 4k, 2^26, 1<<26 or 3*2^20, or auto"), /* PARSE_SIZE_FORMS */
+     N_("elements of the input (matrix side for 2D)"), set_n, show_n, complete_n},
+    {"block", N_("threads per block: a number (or BXxBY for 2D), or auto for the variant's default"),
+     N_("threads per block"), set_block, show_block, complete_block},
+    {"grid", N_("a number of blocks (or GXxGY), or auto"), N_("blocks in the grid"), set_grid, show_grid,
+     complete_auto},
+    {"dtype", N_("the data types the algorithm takes (int, float, double, u8)"), N_("element type"),
+     set_dtype, show_dtype, complete_dtype},
+    {"pattern", N_("one of the algorithm's patterns (show lists them)"), N_("how the input is made"),
+     set_pattern, show_pattern, complete_pattern},
+    {"value", N_("a number like 1.23"), N_("the constant of pattern const"), set_value, show_value, NULL},
+    {"seed", N_("a whole number 0..4294967295"), N_("seed of pattern random"), set_seed, show_seed, NULL},
+    {"repeats", "1..1000", N_("timed runs after the warm-up (median, min, max)"), set_repeats,
+     show_repeats, complete_repeats},
+    {"backend", N_("auto, gpu or sim"), N_("where kernel variants run"), set_backend, show_backend,
+     complete_backend},
+    {"sim-limit", N_("a size like 4Mi"), N_("largest n the simulator accepts"), set_sim_limit,
+     show_sim_limit, complete_sim_limit},
+    {"race-check", N_("on or off"), N_("simulator: report shared-memory races"), set_race, show_race,
+     complete_onoff},
+    {"pad", N_("on or off"), N_("pad n up to a power of two where a variant needs one"), set_pad, show_pad,
+     complete_onoff},
+    {"width", N_("1..65536, or auto"), N_("width of 2D data (images, Mandelbrot)"), set_width, show_width,
+     complete_auto},
+    {"height", N_("1..65536, or auto"), N_("height of 2D data"), set_height, show_height, complete_auto},
+    {"image", N_("a PGM or PNG file, or none"), N_("histogram input image"), set_image, show_image, NULL},
+    {"time-limit", N_("seconds, e.g. 30 or 2.5 (0: none)"), N_("how long a program (open) may run on the simulator"),
+     set_time_limit, show_time_limit, NULL},
+    {"trace-blocks", N_("a number of blocks from 1 to 65536"),
+     N_("blocks of each launch that animate records of every access (the first ones)"), set_trace_blocks,
+     show_trace_blocks, NULL},
+    {"model", N_("a GPU model name (h200, a100, t4, ...: Tab lists them)"), N_("occupancy model on the simulator"),
+     set_model, show_model, complete_model},
+    {"pager", N_("on or off"), N_("long output through $PAGER (less -R) at a terminal"), set_pager, show_pager,
+     complete_onoff},
+};
+#define NSETTINGS ((int)(sizeof settings / sizeof settings[0]))
+
+const struct setting *setting_at(int i)
+{
+    return i >= 0 && i < NSETTINGS ? &settings[i] : NULL;
+}
+
+const struct setting *setting_find(const char *name, char *err, size_t errlen)
+{
+    const char *names[NSETTINGS];
+    for (int i = 0; i < NSETTINGS; i++) names[i] = settings[i].name;
+    int amb[NSETTINGS], namb = 0;
+    int k = parse_lookup(name, names, NSETTINGS, amb, NSETTINGS, &namb);
+    if (k >= 0) return &settings[k];
+    size_t off;
+    if (k == -2) {
+        off = (size_t)snprintf(err, errlen, _("ambiguous setting \"%s\": could be "), name);
+        for (int i = 0; i < namb && off < errlen; i++)
+            off += (size_t)snprintf(err + off, errlen - off, "%s%s", i ? ", " : "", names[amb[i]]);
+        return NULL;
+    }
+    off = (size_t)snprintf(err, errlen, _("unknown setting \"%s\"; settings: "), name);
+    if (off < errlen) setting_names(err + off, errlen - off);
+    return NULL;
+}
+
+void setting_names(char *out, size_t len)
+{
+    size_t off = 0;
+    if (len) out[0] = 0;
+    for (int i = 0; i < NSETTINGS && off < len; i++)
+        off += (size_t)snprintf(out + off, len - off, "%s%s", i ? ", " : "", settings[i].name);
+}
+
