@@ -19,6 +19,16 @@
  *
  * and one line `X(cmd_hello_group)` in repl/commands.c adds the group.
  *
+ * What every handler would check again is declared in the entry, as tmux's
+ * cmd_entry declares .args: `.args = CMD_ARGS(0, 1)` (the words after the
+ * name: at least 0, at most 1; CMD_ANY: no limit) and `.needs =
+ * CMD_NEEDS_VARIANT` (an algorithm and a variant must be chosen). The
+ * dispatcher (sess_exec_cmd) refuses a line that breaks them with the usage,
+ * so the handler starts from a line of the right shape: the hello above
+ * would declare `.args = CMD_ARGS(0, 1)` and lose its first line. A VARIANT
+ * word resolves through sess_variant_arg() (session.h), the one lookup of
+ * variants.
+ *
  * Handlers get argv[0] = the command's name as typed; they report errors
  * through sess_error() (which prints the caret under argv[i]) and return
  * CMD_ERROR; they never exit the process.
@@ -61,6 +71,22 @@ void cmp_free(struct cmp_list *l);
 typedef void (*cmd_complete_fn)(struct session *s, int argc, char **argv, const char *text,
                                 struct cmp_list *out);
 
+/* How many words may follow a command's name. An entry that declares
+ * nothing checks its words itself. */
+#define CMD_ANY (-1)
+struct cmd_args {
+    int declared;
+    int min, max; /* max CMD_ANY: no limit */
+};
+#define CMD_ARGS(lo, hi) {1, (lo), (hi)}
+
+/* What must be chosen before the command can run. */
+enum cmd_needs {
+    CMD_NEEDS_NOTHING = 0,
+    CMD_NEEDS_ALGO,    /* an algorithm */
+    CMD_NEEDS_VARIANT  /* an algorithm and a variant of it */
+};
+
 struct cmd {
     const char *name;       /* full name, lower case */
     const char *aliases;    /* other exact names, space-separated, or NULL */
@@ -71,6 +97,8 @@ struct cmd {
     enum cmd_complete complete;
     cmd_complete_fn complete_fn;          /* for CMP_CUSTOM */
     void (*more_help)(struct session *s); /* printed after long_help, or NULL */
+    struct cmd_args args;   /* words after the name, checked before run */
+    enum cmd_needs needs;   /* checked before run */
     int screen;             /* takes the screen or reads keys: its output never goes to the pager */
 };
 

@@ -178,7 +178,6 @@ static int is_file_arg(const char *a)
 
 static enum cmd_status do_code(struct session *s, int argc, char **argv)
 {
-    if (argc > 3) return sess_error(s, 3, _("usage: code [VARIANT|KERNEL|FILE.cu] [LINE]"));
     int hl = 0;
     if (argc == 3) {
         char *end;
@@ -241,7 +240,7 @@ const struct cmd cmd_code_group[] = {
                "CUDA's thread and block indices, barriers, shuffles and atomics, comments,\n"
                "strings and numbers have their own styles; without colour the highlighted\n"
                "line is reversed and marked with a triangle.\n"),
-        .run = do_code,
+        .run = do_code, .args = CMD_ARGS(0, 2),
         .complete = CMP_CUSTOM,
         .complete_fn = complete_code,
     },

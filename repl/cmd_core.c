@@ -26,7 +26,6 @@ static void help_one(struct session *s, const struct cmd *c)
 
 static enum cmd_status cmd_help(struct session *s, int argc, char **argv)
 {
-    if (argc > 2) return sess_error(s, 2, _("help takes one command name at most"));
     if (argc == 2) {
         char err[512];
         const struct cmd *c = cmd_find(argv[1], err, sizeof err);
@@ -62,7 +61,6 @@ static enum cmd_status cmd_help(struct session *s, int argc, char **argv)
 
 static enum cmd_status cmd_quit(struct session *s, int argc, char **argv)
 {
-    if (argc > 1) return sess_error(s, 1, _("quit takes no arguments"));
     s->quit = 1;
     return CMD_QUIT;
 }
@@ -76,7 +74,6 @@ static enum cmd_status cmd_echo(struct session *s, int argc, char **argv)
 
 static enum cmd_status cmd_source(struct session *s, int argc, char **argv)
 {
-    if (argc != 2) return sess_error(s, argc < 2 ? 1 : 2, _("usage: source FILE"));
     FILE *f = fopen(argv[1], "r");
     if (!f) return sess_error(s, 1, _("cannot open %s: %s"), argv[1], strerror(errno));
     fclose(f);
@@ -97,7 +94,7 @@ const struct cmd cmd_core[] = {
         .long_help = N_("Without an argument, lists every command with one line about it.\n"
                         "With a command name (or a unique prefix of one), shows its usage and\n"
                         "a longer explanation.\n"),
-        .run = cmd_help,
+        .run = cmd_help, .args = CMD_ARGS(0, 1),
         .complete = CMP_COMMAND,
     },
     {
@@ -109,7 +106,7 @@ const struct cmd cmd_core[] = {
                         "commands separated by ';'; '#' starts a comment. Errors name the line\n"
                         "(\"line N of FILE\") and the script goes on, unless gpulab was started\n"
                         "with --bail. A quit in the file ends gpulab.\n"),
-        .run = cmd_source, .screen = 1,
+        .run = cmd_source, .args = CMD_ARGS(1, 1), .screen = 1,
         .complete = CMP_FILE,
     },
     {
@@ -123,7 +120,7 @@ const struct cmd cmd_core[] = {
         .aliases = "exit",
         .usage = "quit",
         .help = N_("leave gpulab (Ctrl-D at the prompt does the same)"),
-        .run = cmd_quit, .screen = 1,
+        .run = cmd_quit, .args = CMD_ARGS(0, 0), .screen = 1,
     },
     {0},
 };

@@ -69,7 +69,6 @@ static void list_algo(struct session *s, const lab_algo *a)
 static enum cmd_status do_list(struct session *s, int argc, char **argv)
 {
     char err[512];
-    if (argc > 2) return sess_error(s, 2, _("list takes one algorithm name at most"));
     if (argc == 2) {
         const lab_algo *a = find_algo(argv[1], err, sizeof err);
         if (!a) return sess_error(s, 1, "%s", err);
@@ -237,7 +236,6 @@ static void show_limits(struct session *s)
 static enum cmd_status do_show(struct session *s, int argc, char **argv)
 {
     char err[1024], buf[512];
-    if (argc > 2) return sess_error(s, 2, _("show takes one setting name at most"));
     if (s->prog && argc == 1) return prog_cmd_show(s, argc, argv);
     if (argc == 2) {
         const struct setting *st = setting_find(argv[1], err, sizeof err);
@@ -272,7 +270,6 @@ static void complete_show(struct session *s, int argc, char **argv, const char *
 
 static enum cmd_status do_device(struct session *s, int argc, char **argv)
 {
-    if (argc > 1) return sess_error(s, 1, _("device takes no arguments"));
     const lab_device_info *d = lab_device();
     const char *off = lab_device_disabled();
     char a[64], b[64];
@@ -326,7 +323,7 @@ const struct cmd cmd_info[] = {
         .long_help = N_("Lists every algorithm gpulab knows and its variants: its own kernels (they\n"
                         "run on the GPU and on the simulator), the vendor library rows (GPU only)\n"
                         "and the CPU baselines. The chosen variant is marked with *.\n"),
-        .run = do_list,
+        .run = do_list, .args = CMD_ARGS(0, 1),
         .complete = CMP_ALGO,
     },
     {
@@ -350,7 +347,7 @@ const struct cmd cmd_info[] = {
         .long_help = N_("Shows every setting and what the chosen variant accepts: its block range,\n"
                         "whether block or n must be a power of two, its data types and input\n"
                         "patterns, and the largest n it can be traced at. show KEY shows one setting.\n"),
-        .run = do_show,
+        .run = do_show, .args = CMD_ARGS(0, 1),
         .complete = CMP_CUSTOM,
         .complete_fn = complete_show,
     },
@@ -363,7 +360,7 @@ const struct cmd cmd_info[] = {
         .long_help = N_("Describes the GPU and measures (once) its device-to-device copy bandwidth,\n"
                         "the peak that \"% of peak\" in run and compare refers to. Without a GPU it\n"
                         "says why, and that kernel variants run on the simulator.\n"),
-        .run = do_device,
+        .run = do_device, .args = CMD_ARGS(0, 0),
     },
     {0},
 };

@@ -199,7 +199,6 @@ static void note_english(struct session *s, char **list, int n)
 static enum cmd_status cmd_lessons(struct session *s, int argc, char **argv)
 {
     (void)argv;
-    if (argc > 1) return sess_error(s, 1, _("lessons takes no arguments"));
     int n;
     char **list = lesson_list(s->lang, &n);
     if (n == 0) {
@@ -255,7 +254,6 @@ static enum cmd_status cmd_lesson(struct session *s, int argc, char **argv)
         }
         return cmd_lessons(s, 1, argv);
     }
-    if (argc > 3) return sess_error(s, 3, _("lesson takes a lesson and at most a step number"));
     char err[1024];
     char *path = lesson_resolve(s, argv[1], err, sizeof err);
     if (!path) return sess_error(s, 1, "%s", err);
@@ -307,7 +305,6 @@ static enum cmd_status cmd_lesson(struct session *s, int argc, char **argv)
 static enum cmd_status cmd_next(struct session *s, int argc, char **argv)
 {
     (void)argv;
-    if (argc > 1) return sess_error(s, 1, _("next takes no arguments"));
     if (!need_lesson(s)) return CMD_ERROR;
     if (s->lesson.step + 1 >= s->lesson.cur->nsteps) {
         struct lesson_progress p;
@@ -324,7 +321,6 @@ static enum cmd_status cmd_next(struct session *s, int argc, char **argv)
 static enum cmd_status cmd_back(struct session *s, int argc, char **argv)
 {
     (void)argv;
-    if (argc > 1) return sess_error(s, 1, _("back takes no arguments"));
     if (!need_lesson(s)) return CMD_ERROR;
     if (s->lesson.step == 0) {
         out_printf(_("this is the first step\n"));
@@ -339,7 +335,6 @@ static enum cmd_status cmd_back(struct session *s, int argc, char **argv)
 static enum cmd_status cmd_again(struct session *s, int argc, char **argv)
 {
     (void)argv;
-    if (argc > 1) return sess_error(s, 1, _("again takes no arguments"));
     if (!need_lesson(s)) return CMD_ERROR;
     show_step(s);
     return CMD_OK;
@@ -350,7 +345,6 @@ static enum cmd_status cmd_answer(struct session *s, int argc, char **argv)
     if (!need_lesson(s)) return CMD_ERROR;
     const struct lesson_step *st = &s->lesson.cur->steps[s->lesson.step];
     if (st->nquestions == 0) return sess_error(s, 0, _("this step asks no question"));
-    if (argc < 2) return sess_error(s, 0, _("answer needs your answer: answer TEXT"));
     char text[1024] = "";
     for (int i = 1; i < argc; i++) {
         size_t off = strlen(text);
@@ -393,7 +387,6 @@ static enum cmd_status cmd_answer(struct session *s, int argc, char **argv)
 static enum cmd_status cmd_beside(struct session *s, int argc, char **argv)
 {
     (void)argv;
-    if (argc > 1) return sess_error(s, 1, _("beside takes no arguments"));
     if (!s->lesson.beside) return sess_error(s, 0, _("no lesson step with lecture numbers is being shown"));
     lesson_print_beside(s, s->lesson.beside);
     return CMD_OK;
@@ -401,7 +394,6 @@ static enum cmd_status cmd_beside(struct session *s, int argc, char **argv)
 
 static enum cmd_status cmd_lecture(struct session *s, int argc, char **argv)
 {
-    if (argc < 2) return sess_error(s, 0, _("usage: lecture N|NAME|FILE [rehearse] [large]"));
     if (s->depth > 0 || s->script) return sess_error(s, 0, _("lecture runs from the prompt, not inside a script"));
     for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "rehearse") == 0) s->rehearse = 1;
@@ -439,7 +431,7 @@ const struct cmd cmd_lesson_group[] = {
                      "English by default) with their estimated time and your progress, kept in\n"
                      "$XDG_STATE_HOME/gpulab/progress. A lesson not written in that language yet\n"
                      "is listed, and opens, in English."),
-     .run = cmd_lessons},
+     .run = cmd_lessons, .args = CMD_ARGS(0, 0)},
     {.name = "lesson", .usage = N_("lesson [N|NAME|FILE] [STEP]"),
      .help = N_("start or resume a lesson; with no argument, show the step again"),
      .long_help = N_("lesson 4, lesson reduction, lesson reduce (an algorithm it teaches) or\n"
@@ -449,18 +441,18 @@ const struct cmd cmd_lesson_group[] = {
                      "line, or edit it first. Then next, back and again move through the steps,\n"
                      "answer replies to a question, beside puts the lecture's numbers beside\n"
                      "the last results. lessons/README.md describes the file format."),
-     .run = cmd_lesson, .screen = 1, .complete = CMP_CUSTOM, .complete_fn = complete_lessons},
-    {.name = "next", .usage = "next", .help = N_("the next step of the lesson"), .run = cmd_next, .screen = 1},
-    {.name = "back", .usage = "back", .help = N_("the previous step of the lesson"), .run = cmd_back, .screen = 1},
-    {.name = "again", .usage = "again", .help = N_("show the lesson's step again"), .run = cmd_again, .screen = 1},
+     .run = cmd_lesson, .args = CMD_ARGS(0, 2), .screen = 1, .complete = CMP_CUSTOM, .complete_fn = complete_lessons},
+    {.name = "next", .usage = "next", .help = N_("the next step of the lesson"), .run = cmd_next, .args = CMD_ARGS(0, 0), .screen = 1},
+    {.name = "back", .usage = "back", .help = N_("the previous step of the lesson"), .run = cmd_back, .args = CMD_ARGS(0, 0), .screen = 1},
+    {.name = "again", .usage = "again", .help = N_("show the lesson's step again"), .run = cmd_again, .args = CMD_ARGS(0, 0), .screen = 1},
     {.name = "answer", .usage = N_("answer TEXT"), .help = N_("answer the question of the lesson's step"),
      .long_help = N_("Questions with a known answer are checked (case and spacing do not matter;\n"
                      "numbers may be written with separators: 3,321,858,913); open questions are\n"
                      "only noted. A wrong answer gets the question's hint when it has one."),
-     .run = cmd_answer},
+     .run = cmd_answer, .args = CMD_ARGS(1, CMD_ANY)},
     {.name = "beside", .usage = "beside",
      .help = N_("the lecture's numbers of this step beside the last results"),
-     .run = cmd_beside},
+     .run = cmd_beside, .args = CMD_ARGS(0, 0)},
     {.name = "lecture", .usage = N_("lecture N|NAME|FILE [rehearse] [large]"),
      .help = N_("present a lesson or a script: one step per key, big and uncluttered"),
      .long_help = N_("Shows a lesson (a number or name as `lesson` takes it, or a file; or a plain\n"
@@ -472,6 +464,6 @@ const struct cmd cmd_lesson_group[] = {
                      "unless the lecture sets repeats itself; on the simulator a command's sim:\n"
                      "alternative runs. Without a terminal, or with rehearse, every step runs in\n"
                      "order and the time each one took is printed at the end (a rehearsal)."),
-     .run = cmd_lecture, .screen = 1, .complete = CMP_FILE},
+     .run = cmd_lecture, .args = CMD_ARGS(1, CMD_ANY), .screen = 1, .complete = CMP_FILE},
     {0},
 };

@@ -142,7 +142,6 @@ static void explain_main(const lab_launch_probe *l, const sweep_occ *o, lab_back
 
 static enum cmd_status do_occupancy(struct session *s, int argc, char **argv)
 {
-    if (argc > 2) return sess_error(s, 2, _("usage: occupancy [VARIANT]"));
     const lab_variant *v = sweep_kernel_variant(s, argc, argv, 1, "occupancy");
     if (!v) return CMD_ERROR;
     char err[LAB_ERR_MAX];
@@ -234,7 +233,6 @@ static enum cmd_status do_occupancy(struct session *s, int argc, char **argv)
 
 static enum cmd_status cmd_suggest(struct session *s, int argc, char **argv)
 {
-    if (argc > 2) return sess_error(s, 2, _("usage: suggest [VARIANT]"));
     const lab_variant *v = sweep_kernel_variant(s, argc, argv, 1, "suggest");
     if (!v) return CMD_ERROR;
     if (v->flags & LAB_FIXED_BLOCK)
@@ -452,7 +450,7 @@ const struct cmd cmd_occupancy[] = {
                "it (registers, shared memory, warp slots, resident blocks). On a GPU the figures\n"
                "come from the CUDA occupancy API; on the simulator they are computed for the\n"
                "GPU model of `set model`, with the registers the compiler reported for sm_90.\n"),
-        .run = do_occupancy,
+        .run = do_occupancy, .args = CMD_ARGS(0, 1), .needs = CMD_NEEDS_VARIANT,
         .complete = CMP_VARIANT,
         .more_help = sweep_models_help,
     },
@@ -466,7 +464,7 @@ const struct cmd cmd_occupancy[] = {
                "quick block sweep and shows the fastest block beside it, and why the two may\n"
                "differ. On the simulator only the suggestion for the model of `set model` is\n"
                "given: measuring needs a GPU.\n"),
-        .run = cmd_suggest,
+        .run = cmd_suggest, .args = CMD_ARGS(0, 1), .needs = CMD_NEEDS_VARIANT,
         .complete = CMP_VARIANT,
     },
     {0},

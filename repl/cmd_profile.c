@@ -769,23 +769,12 @@ static int profile_gpu(struct session *s, const lab_variant *v, prof_row **rows,
 static enum cmd_status do_profile(struct session *s, int argc, char **argv)
 {
     char err[1024];
-    if (!s->algo || !s->variant) return sess_error(s, -1, _("choose an algorithm first: use ALGO/VARIANT"));
     int n = argc > 1 ? argc - 1 : 1;
     const lab_variant *vs[64];
     if (n > 64) return sess_error(s, 65, _("profile takes at most 64 variants at a time"));
     if (argc == 1) vs[0] = s->variant;
     for (int i = 1; i < argc; i++) {
-        const char *name = argv[i];
-        const char *slash = strchr(name, '/');
-        if (slash) {
-            size_t l = (size_t)(slash - name);
-            if (l == 0 || strncmp(name, s->algo->name, l) != 0 || s->algo->name[l] != '\0')
-                return sess_error(s, i, _("profile takes variants of %s; `use ALGO` first to profile another "
-                                          "algorithm"), s->algo->name);
-            name = slash + 1;
-        }
-        vs[i - 1] = sess_find_variant(s->algo, name, err, sizeof err);
-        if (!vs[i - 1]) return sess_error(s, i, "%s", err);
+        if (!(vs[i - 1] = sess_variant_arg(s, i, argv[i]))) return CMD_ERROR;
     }
     for (int i = 0; i < n; i++) {
         if (vs[i]->kind != LAB_ROW_KERNEL)
@@ -887,7 +876,7 @@ const struct cmd cmd_profile[] = {
                "they come from Nsight Compute (ncu) run on gpulab itself. --json prints one object\n"
                "per kernel shape with Nsight Compute's metric names; export FILE.csv|FILE.json\n"
                "after a profile writes the same. See docs/profile.md.\n"),
-        .run = do_profile,
+        .run = do_profile, .needs = CMD_NEEDS_VARIANT,
         .complete = CMP_VARIANT,
     },
     {0},

@@ -55,11 +55,9 @@ static int resolve(struct session *s, const char *name, char *buf, size_t len)
 
 static enum cmd_status do_open(struct session *s, int argc, char **argv)
 {
-    if (argc < 2) return sess_error(s, -1, _("open needs a file: open FILE.cu [-DNAME=VALUE ...]"));
     for (int i = 2; i < argc; i++)
         if (strncmp(argv[i], "-D", 2) != 0 || strlen(argv[i]) < 3)
             return sess_error(s, i, _("open takes FILE.cu and then only -DNAME or -DNAME=VALUE definitions"));
-    if (argc - 2 > 16) return sess_error(s, 18, _("at most 16 definitions"));
     char path[PROG_PATH_MAX], msg[1024];
     resolve(s, argv[1], path, sizeof path);
     prog *p = calloc(1, sizeof *p);
@@ -88,7 +86,6 @@ static enum cmd_status do_open(struct session *s, int argc, char **argv)
 static enum cmd_status do_edit(struct session *s, int argc, char **argv)
 {
     if (!s->prog) return sess_error(s, -1, _("no program is open: open FILE.cu first"));
-    if (argc > 1) return sess_error(s, 1, _("edit takes no arguments: it edits %s"), s->prog->shown);
     const char *ed = getenv("VISUAL");
     if (!ed || !*ed) ed = getenv("EDITOR");
     if (!ed || !*ed) ed = "vi";
@@ -502,14 +499,14 @@ const struct cmd cmd_program_group[] = {
                "thrust) is listed with its line when the file is opened. -D definitions are\n"
                "passed to the compiler. use ALGO goes back to the built-in algorithms.\n"
                "See docs/programs.md.\n"),
-        .run = do_open,
+        .run = do_open, .args = CMD_ARGS(1, 17),
         .complete = CMP_FILE,
     },
     {
         .name = "edit",
         .usage = "edit",
         .help = N_("edit the open program in $VISUAL or $EDITOR, then reload it"),
-        .run = do_edit,
+        .run = do_edit, .args = CMD_ARGS(0, 0),
     },
     {0},
 };

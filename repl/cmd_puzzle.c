@@ -146,7 +146,6 @@ static int mkdir_here(const char *dir)
 static enum cmd_status do_puzzle(struct session *s, int argc, char **argv)
 {
     if (argc == 1) return list_puzzles();
-    if (argc > 2) return sess_error(s, 2, _("usage: puzzle [N]"));
     int n;
     puzzle_all(&n);
     const struct puzzle *p = puzzle_find(argv[1]);
@@ -217,7 +216,7 @@ const struct cmd cmd_puzzle_group[] = {
                "limits and writes its skeleton to puzzles/NN-name.cu in the current folder.\n"
                "A file already there is never overwritten: your work is kept. puzzle alone\n"
                "lists the puzzles with your progress. Edit the kernel, then type check.\n"),
-        .run = do_puzzle,
+        .run = do_puzzle, .args = CMD_ARGS(0, 1),
         .complete = CMP_CUSTOM,
         .complete_fn = puzzle_complete,
     },

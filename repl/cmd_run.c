@@ -270,7 +270,6 @@ static enum cmd_status do_run(struct session *s, int argc, char **argv)
 {
     char err[1024];
     if (s->prog) return prog_cmd_run(s, argc, argv);
-    if (!s->algo || !s->variant) return sess_error(s, -1, _("choose an algorithm first: use ALGO/VARIANT"));
     int n = argc > 1 ? argc - 1 : 1;
     const lab_variant **vs = calloc((size_t)n, sizeof *vs);
     lab_result *rows = calloc((size_t)n, sizeof *rows);
@@ -282,20 +281,8 @@ static enum cmd_status do_run(struct session *s, int argc, char **argv)
     enum cmd_status st = CMD_OK;
     if (argc == 1) vs[0] = s->variant;
     for (int i = 1; i < argc; i++) {
-        const char *name = argv[i];
-        const char *slash = strchr(name, '/');
-        if (slash) {
-            size_t l = (size_t)(slash - name);
-            if (strncmp(name, s->algo->name, l) != 0 || l == 0) {
-                st = sess_error(s, i, _("run takes variants of %s; `use ALGO` first to run another algorithm"),
-                                s->algo->name);
-                goto done;
-            }
-            name = slash + 1;
-        }
-        vs[i - 1] = sess_find_variant(s->algo, name, err, sizeof err);
-        if (!vs[i - 1]) {
-            st = sess_error(s, i, "%s", err);
+        if (!(vs[i - 1] = sess_variant_arg(s, i, argv[i]))) {
+            st = CMD_ERROR;
             goto done;
         }
         /* Limits first, with the caret under the variant they concern. */
@@ -329,7 +316,6 @@ done:
 static enum cmd_status do_compare(struct session *s, int argc, char **argv)
 {
     if (s->prog) return prog_cmd_compare(s, argc, argv);
-    if (!s->algo) return sess_error(s, -1, _("choose an algorithm first: use ALGO"));
     if (argc > 1) return sess_error(s, 1, _("compare takes no arguments: it runs every variant of %s"),
                                     s->algo->name);
     int n = s->algo->nvariants;
@@ -389,7 +375,7 @@ const struct cmd cmd_run[] = {
                "With --json, one JSON object per row.\n"
                "With a program open (open FILE.cu), run builds it (cached) and runs it\n"
                "with ARGS as its command line: its output, exit status and launches.\n"),
-        .run = do_run,
+        .run = do_run, .needs = CMD_NEEDS_VARIANT,
         .complete = CMP_VARIANT,
     },
     {
@@ -401,7 +387,7 @@ const struct cmd cmd_run[] = {
                "one input: the hand-written kernels, the vendor library rows (thrust, CUB:\n"
                "GPU only, so marked not run without a GPU) and the CPU baselines. Rows that\n"
                "cannot run say why in a footnote. With --json, one JSON object per row.\n"),
-        .run = do_compare,
+        .run = do_compare, .needs = CMD_NEEDS_ALGO,
     },
     {0},
 };

@@ -48,7 +48,6 @@ static void set_more_help(struct session *s)
 
 static enum cmd_status do_reset(struct session *s, int argc, char **argv)
 {
-    if (argc > 1) return sess_error(s, 1, _("reset takes no arguments"));
     const lab_algo *a = s->algo;
     const lab_variant *v = s->variant;
     lab_config_defaults(&s->cfg);
@@ -76,7 +75,7 @@ const struct cmd cmd_set[] = {
         .name = "reset",
         .usage = "reset",
         .help = N_("put every setting back to its default (the algorithm stays)"),
-        .run = do_reset,
+        .run = do_reset, .args = CMD_ARGS(0, 0),
     },
     {0},
 };

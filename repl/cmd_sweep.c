@@ -40,26 +40,8 @@ void sweep_fmt_bytes(long b, char *buf, size_t len)
  * current variant when i >= argc. */
 const lab_variant *sweep_kernel_variant(struct session *s, int argc, char **argv, int i, const char *cmd)
 {
-    char err[512];
-    const lab_variant *v = s->variant;
-    if (i < argc) {
-        const char *name = argv[i];
-        const char *slash = strchr(name, '/');
-        if (slash) {
-            if ((size_t)(slash - name) != strlen(s->algo->name) ||
-                strncmp(name, s->algo->name, (size_t)(slash - name)) != 0) {
-                sess_error(s, i, _("%s looks at variants of %s; `use ALGO` first for another algorithm"),
-                           cmd, s->algo->name);
-                return NULL;
-            }
-            name = slash + 1;
-        }
-        v = sess_find_variant(s->algo, name, err, sizeof err);
-        if (!v) {
-            sess_error(s, i, "%s", err);
-            return NULL;
-        }
-    }
+    const lab_variant *v = i < argc ? sess_variant_arg(s, i, argv[i]) : s->variant;
+    if (!v) return NULL;
     if (v->kind != LAB_ROW_KERNEL) {
         sess_error(s, i < argc ? i : -1,
                    v->kind == LAB_ROW_CPU ? _("%s is a CPU row: %s is about our GPU kernels and their blocks")
@@ -313,13 +295,10 @@ static enum cmd_status cmd_sweep_run(struct session *s, int argc, char **argv)
             for (i = i + 1; i < argc && strcmp(argv[i], "plot") != 0 && strcmp(argv[i], "for") != 0; i++) {
                 char *copy = strdup(argv[i]), *save = NULL;
                 for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-                    const char *name = t;
-                    const char *slash = strchr(name, '/');
-                    if (slash) name = slash + 1;
-                    const lab_variant *v = sess_find_variant(s->algo, name, err, sizeof err);
+                    const lab_variant *v = sess_variant_arg(s, i, t);
                     if (!v) {
                         free(copy);
-                        return sess_error(s, i, "%s", err);
+                        return CMD_ERROR;
                     }
                     if (axis != SWEEP_N && v->kind != LAB_ROW_KERNEL) {
                         free(copy);
@@ -478,7 +457,7 @@ const struct cmd cmd_sweep[] = {
                "`export FILE.svg` the plot.\n"
                "Examples: sweep block 32..1024 for interleaved,sequential\n"
                "          sweep n 2^10..2^24 step x4 plot time\n"),
-        .run = cmd_sweep_run,
+        .run = cmd_sweep_run, .needs = CMD_NEEDS_VARIANT,
         .complete = CMP_CUSTOM,
         .complete_fn = complete_sweep,
         .more_help = sweep_models_help,

@@ -11,15 +11,36 @@
 #include "repl/session.h"
 #include "repl/signals.h"
 
+/* What the entry declares (cmd.h): the words after the name and what must
+ * be chosen first. CMD_OK when the line may run. */
+static enum cmd_status check_entry(struct session *s, const struct cmd *cmd, int argc)
+{
+    if (cmd->needs != CMD_NEEDS_NOTHING && (!s->algo || (cmd->needs == CMD_NEEDS_VARIANT && !s->variant)))
+        return sess_error(s, -1, "%s", cmd->needs == CMD_NEEDS_VARIANT ? _("choose an algorithm first: use ALGO/VARIANT")
+                                                                   : _("choose an algorithm first: use ALGO"));
+    if (!cmd->args.declared) return CMD_OK;
+    int words = argc - 1;
+    if (cmd->args.max != CMD_ANY && words > cmd->args.max) {
+        if (cmd->args.max == 0) return sess_error(s, 1, _("%s takes no arguments"), cmd->name);
+        return sess_error(s, cmd->args.max + 1, _("too many arguments; usage: %s"), _(cmd->usage));
+    }
+    if (words < cmd->args.min) return sess_error(s, argc - 1, _("usage: %s"), _(cmd->usage));
+    return CMD_OK;
+}
+
 enum cmd_status sess_exec_cmd(struct session *s, const struct tok_cmd *c)
 {
     char err[512];
     const struct tok_cmd *saved = s->cur;
+    const struct cmd *saved_entry = s->cur_entry;
     s->cur = c;
     const struct cmd *cmd = cmd_find(c->argv[0], err, sizeof err);
+    s->cur_entry = cmd;
     enum cmd_status st;
     if (!cmd) {
         st = sess_error(s, 0, "%s", err);
+    } else if ((st = check_entry(s, cmd, c->argc)) != CMD_OK) {
+        /* refused as declared: the message is out */
     } else {
         lab_interrupted = 0; /* a Ctrl-C belongs to the command it interrupted */
         /* At the prompt, output longer than the screen goes to the pager. */
@@ -31,6 +52,7 @@ enum cmd_status sess_exec_cmd(struct session *s, const struct tok_cmd *c)
     }
     out_flush();
     s->cur = saved;
+    s->cur_entry = saved_entry;
     return st;
 }
 

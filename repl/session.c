@@ -188,3 +188,22 @@ const lab_variant *sess_find_variant(const lab_algo *a, const char *name, char *
     return NULL;
 }
 
+const lab_variant *sess_variant_arg(struct session *s, int argi, const char *word)
+{
+    const char *name = word;
+    const char *slash = strchr(name, '/');
+    if (slash) {
+        size_t l = (size_t)(slash - name);
+        if (l != strlen(s->algo->name) || strncmp(name, s->algo->name, l) != 0) {
+            sess_error(s, argi, _("%s looks at variants of %s; `use ALGO` first for another algorithm"),
+                       s->cur_entry ? s->cur_entry->name : "gpulab", s->algo->name);
+            return NULL;
+        }
+        name = slash + 1;
+    }
+    char err[LAB_ERR_MAX];
+    const lab_variant *v = sess_find_variant(s->algo, name, err, sizeof err);
+    if (!v) sess_error(s, argi, "%s", err);
+    return v;
+}
+

@@ -48,6 +48,7 @@ struct session {
     int line;                      /* line number within script (1-based), 0 if none */
     const char *cur_text;          /* the whole input line being run */
     const struct tok_cmd *cur;     /* the command being run: words and positions */
+    const struct cmd *cur_entry;   /* its entry in the command table, or NULL */
     int depth;                     /* nesting of `source` */
     int confined;                  /* the command comes from a lesson or a lecture: it may
                                       write files only below the current directory */
@@ -90,6 +91,12 @@ void sess_use(struct session *s, const lab_algo *a, const lab_variant *v);
 /* A variant of a by exact name or unique prefix; NULL with a message that
  * lists the variants (or the candidates of an ambiguous prefix). */
 const lab_variant *sess_find_variant(const lab_algo *a, const char *name, char *err, size_t errlen);
+
+/* The variant a command's word names: VARIANT or ALGO/VARIANT of the current
+ * algorithm (word: argv[argi] of the current command, or another word that
+ * stands there, such as one of a comma list). NULL when it names none, with
+ * the error reported (caret under word argi). */
+const lab_variant *sess_variant_arg(struct session *s, int argi, const char *word);
 
 /* Report a failed command: "error: [line N of FILE: ]message" on stderr, then
  * the input line with a caret under word argi of the current command (argi <
