@@ -4,6 +4,7 @@
 #include "kernels/family.h"
 
 #include <algorithm>
+#include <cmath>
 #include <random>
 #include <unistd.h>
 
@@ -52,8 +53,12 @@ extern "C" double lab_host_memory_bytes(void)
 
 extern "C" void lab_fmt_bytes(double b, char *buf, size_t len)
 {
-    const char *unit[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    if (b < 0) {
+        snprintf(buf, len, "?");
+        return;
+    }
     int u = 0;
     while (b >= 1024 && u < 4) { b /= 1024; u++; }
-    snprintf(buf, len, u == 0 ? "%.0f %s" : "%.1f %s", b, unit[u]);
+    snprintf(buf, len, u == 0 || b == floor(b) ? "%.0f %s" : "%.1f %s", b, unit[u]);
 }

@@ -84,6 +84,12 @@ int lab_device_fail(int cuda_err, const char *expr, const char *file, int line,
 /* Free the job's device allocations (GPU or simulator memory). */
 void lab_job_free_allocs(lab_job *job);
 
+/* Streaming multiprocessors of the GPU a job runs on: the device's on the
+ * GPU; on the simulator, the modelled GPU's (`set model`, the first model,
+ * the H200, when none is set), so that a grid sized by SMs is the same on
+ * both backends of the same GPU. (kernels/device/occupancy.c) */
+int lab_job_sms(const lab_job *job);
+
 /* Entry points of one kernel variant, compiled three ways (see kern.h). */
 #define LAB_DECLARE_KERNEL(name)      \
     int name##_gpu(lab_job *job);     \
@@ -119,9 +125,6 @@ void lab_gen_photo(unsigned char *out, int w, int h, unsigned seed, float sigma)
 
 /* Sizes: host memory of this machine, to refuse what cannot fit. */
 double lab_host_memory_bytes(void);
-
-/* Small formatting helpers for notes. */
-void lab_fmt_bytes(double bytes, char *buf, size_t len);   /* "256 MiB" */
 
 #ifdef __cplusplus
 }

@@ -12,6 +12,8 @@
  *                                           instead of __shared__ declarations
  *   TRACE_*(...)                            the steps the animations show;
  *                                           nothing at all in the timed build
+ *   lab_by_dtype(job, lab_dtypes<int, float>(), fn)
+ *                                           the one dtype dispatch of an entry
  *
  * Host code inside entries uses the CUDA runtime as usual (cudaMemcpy,
  * cudaMemset...), every call wrapped in CK(); on the simulator the same calls
@@ -453,6 +455,38 @@ static int lab_gtrace_end(lab_job *job)
 #define TRACE_ATOMIC(space, i, operand, old) LAB_EMIT(LAB_EV_ATOMIC, (space), (i), 0, (operand), (old))
 #define TRACE_SHFL(lane, src, got, after)  LAB_EMIT(LAB_EV_SHFL, LAB_SP_REG, (lane), (src), (got), (after))
 #define TRACE_MARK(what, b, v, v2)         LAB_EMIT(LAB_EV_MARK, LAB_SP_GLOBAL, (what), (b), (v), (v2))
+
+/* ------------------------------------------------------ dtype dispatch */
+
+/* The element types an entry point is written for, and the dtype each is. */
+template <class... Ts> struct lab_dtypes {};
+template <class T> struct lab_dtype_of;
+template <> struct lab_dtype_of<int> { static const lab_dtype value = LAB_INT; };
+template <> struct lab_dtype_of<float> { static const lab_dtype value = LAB_FLOAT; };
+template <> struct lab_dtype_of<double> { static const lab_dtype value = LAB_DOUBLE; };
+template <> struct lab_dtype_of<unsigned char> { static const lab_dtype value = LAB_U8; };
+
+/* Call fn with a value of the element type that the job's dtype names, one
+ * of the types listed, so that a launcher is one template:
+ *     LAB_ENTRY(reduce_vector)
+ *     {
+ *         return lab_by_dtype(job, lab_dtypes<int, float, double>(),
+ *                             [&](auto t) { return run_vector<decltype(t)>(job); });
+ *     }
+ * A dtype that is not listed is refused with a message in job->err. */
+template <class F>
+static inline int lab_by_dtype(lab_job *job, lab_dtypes<>, F)
+{
+    snprintf(job->err, sizeof job->err, "%s takes no %s data", job->algo ? job->algo->name : "this kernel",
+             lab_dtype_name(job->cfg->dtype));
+    return -1;
+}
+template <class T, class... Ts, class F>
+static inline int lab_by_dtype(lab_job *job, lab_dtypes<T, Ts...>, F fn)
+{
+    if (job->cfg->dtype == lab_dtype_of<T>::value) return fn(T());
+    return lab_by_dtype(job, lab_dtypes<Ts...>(), fn);
+}
 
 /* True in the builds that record (traced GPU, simulator with a trace). */
 #if defined(GPULAB_SIM)

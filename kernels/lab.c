@@ -96,7 +96,6 @@ void lab_rebase_speedups(const lab_algo *a, lab_result *rows, int n)
 
 /* ------------------------------------------------------------ validation */
 
-static int is_pow2(long long x) { return x > 0 && (x & (x - 1)) == 0; }
 
 static long long pow2_below(long long x)
 {
@@ -158,7 +157,7 @@ int lab_validate(const lab_algo *a, const lab_variant *v, const lab_config *cfg,
         return -1;
     }
     if (!v) return 0;
-    if ((v->flags & LAB_POW2_N) && !is_pow2(n) && !cfg->pad) {
+    if ((v->flags & LAB_POW2_N) && !lab_is_pow2(n) && !cfg->pad) {
         long long lo = pow2_below(n);
         snprintf(msg, len,
                  L_("%s/%s needs n to be a power of two; the nearest are %lld and %lld "
@@ -185,7 +184,7 @@ int lab_validate(const lab_algo *a, const lab_variant *v, const lab_config *cfg,
                          threads, a->name, v->name, lo, hi);
                 return -1;
             }
-            if ((v->flags & LAB_POW2_BLOCK) && !is_pow2(cfg->block)) {
+            if ((v->flags & LAB_POW2_BLOCK) && !lab_is_pow2(cfg->block)) {
                 snprintf(msg, len,
                          L_("%s/%s needs block to be a power of two in %d..%d "
                             "(%d is not; try %lld or %lld)"),
@@ -267,6 +266,8 @@ void lab_input_free(lab_input *in)
         in->ref.out = NULL;
     }
     if (a && a->release) a->release(&in->job);
+    free(in->job.priv);
+    in->job.priv = NULL;
     free(in->job.in);
     in->job.in = NULL;
     in->have_ref = 0;

@@ -43,6 +43,12 @@ size_t lab_dtype_size(lab_dtype t);
 int lab_dtype_parse(const char *s, lab_dtype *out); /* 0 ok, -1 unknown */
 const char *lab_backend_name(lab_backend b);        /* "gpu", "sim", "cpu", "auto" */
 
+static inline int lab_is_pow2(long long x) { return x > 0 && (x & (x - 1)) == 0; }
+
+/* A byte count as people read it: "512 B", "48 KiB", "1.5 GiB" (one
+ * decimal unless whole); "?" for a negative (unknown) count. */
+void lab_fmt_bytes(double bytes, char *buf, size_t len);
+
 #define LAB_MAX_REPEATS 1000
 #define LAB_NAME_MAX 64
 #define LAB_NOTE_MAX 512
@@ -238,7 +244,8 @@ typedef struct lab_algo {
     int (*check)(const struct lab_job *job, const struct lab_job *ref, lab_result *r);
     /* Host memory needed for n elements, to refuse sizes beyond the machine. */
     double (*host_bytes)(const lab_config *cfg);
-    /* Free family data attached to a job (job->priv), may be NULL. */
+    /* Free what family data attached to a job (job->priv) holds, or NULL;
+     * the harness then frees job->priv itself with free(). */
     void (*release)(struct lab_job *job);
 } lab_algo;
 

@@ -283,8 +283,8 @@ static enum cmd_status do_device(struct session *s, int argc, char **argv)
     out_printf(_("%s%s%s  (compute capability %d.%d)\n"), out_color(OUT_BOLD), d->name,
                out_color(OUT_RESET), d->cc_major, d->cc_minor);
     if (off) out_printf(_("%sdisabled for this session:%s %s\n"), out_color(OUT_ERROR), out_color(OUT_RESET), off);
-    parse_fmt_bytes((double)d->mem_total, a, sizeof a);
-    parse_fmt_bytes((double)d->mem_free, b, sizeof b);
+    lab_fmt_bytes((double)d->mem_total, a, sizeof a);
+    lab_fmt_bytes((double)d->mem_free, b, sizeof b);
     out_printf("  %s %d\n", out_pad(_("SMs"), 24), d->sms);
     out_printf(_("  %s %s (%s free)\n"), out_pad(_("memory"), 24), a, b);
     if (d->mem_clock_khz > 0 && d->mem_bus_bits > 0)
@@ -302,10 +302,10 @@ static enum cmd_status do_device(struct session *s, int argc, char **argv)
     out_printf(_("  %s %d per block, %d per SM\n"), out_pad(_("threads"), 24), d->max_threads_per_block,
                d->max_threads_per_sm);
     out_printf(_("  %s %d per SM\n"), out_pad(_("blocks"), 24), d->max_blocks_per_sm);
-    parse_fmt_bytes((double)d->smem_per_block, a, sizeof a);
-    parse_fmt_bytes((double)d->smem_per_block_optin, b, sizeof b);
+    lab_fmt_bytes((double)d->smem_per_block, a, sizeof a);
+    lab_fmt_bytes((double)d->smem_per_block_optin, b, sizeof b);
     out_printf(_("  %s %s per block (%s opt-in)"), out_pad(_("shared memory"), 24), a, b);
-    parse_fmt_bytes((double)d->smem_per_sm, a, sizeof a);
+    lab_fmt_bytes((double)d->smem_per_sm, a, sizeof a);
     out_printf(_(", %s per SM\n"), a);
     out_printf(_("  %s %d per block, %d per SM\n"), out_pad(_("registers"), 24), d->regs_per_block, d->regs_per_sm);
     out_printf("  %s %d x %d x %d\n", out_pad(_("max block"), 24), d->max_block[0], d->max_block[1], d->max_block[2]);

@@ -11,6 +11,7 @@
 #include "repl/cmd_sweep.h"
 #include "repl/i18n.h"
 #include "repl/out.h"
+#include "repl/parse.h"
 #include "repl/session.h"
 #include "repl/sweep.h"
 
@@ -86,8 +87,8 @@ static void explain_main(const lab_launch_probe *l, const sweep_occ *o, lab_back
     out_table_row(t, cells);
     snprintf(a[0], 96, "%s", _("shared memory"));
     char sb[32], sm[32];
-    sweep_fmt_bytes(r->smem_per_block, sb, sizeof sb);
-    sweep_fmt_bytes(m->smem_per_sm, sm, sizeof sm);
+    lab_fmt_bytes((double)r->smem_per_block, sb, sizeof sb);
+    lab_fmt_bytes((double)m->smem_per_sm, sm, sizeof sm);
     snprintf(a[1], 96, "%s", sb);
     snprintf(a[2], 96, "%s", sm);
     if (r->by_smem >= 0) snprintf(a[3], 96, "%d", r->by_smem);
@@ -203,8 +204,8 @@ static enum cmd_status do_occupancy(struct session *s, int argc, char **argv)
         if (o->known) {
             if (o->regs >= 0) snprintf(a[4], 96, "%d", o->regs);
             else snprintf(a[4], 96, "?");
-            sweep_fmt_bytes(o->static_smem, a[5], 96);
-            sweep_fmt_bytes(o->dynamic_smem, a[6], 96);
+            lab_fmt_bytes((double)o->static_smem, a[5], 96);
+            lab_fmt_bytes((double)o->dynamic_smem, a[6], 96);
             snprintf(a[7], 96, "%d", o->r.blocks_per_sm);
             snprintf(a[8], 96, "%d/%d", o->r.active_warps, o->r.max_warps);
             snprintf(a[9], 96, "%.0f%%", 100.0 * o->r.occupancy);
@@ -421,7 +422,7 @@ static enum cmd_status cmd_suggest(struct session *s, int argc, char **argv)
         return CMD_OK;
     }
     char ms[32];
-    sweep_fmt_ms(best_ms, ms, sizeof ms);
+    parse_fmt_ms(best_ms, ms, sizeof ms);
     out_printf(_("fastest measured:   block %d: %s ms"), best, ms);
     if (best_gbps > 0) out_printf(_(", %.1f GB/s"), best_gbps);
     out_printf("\n");

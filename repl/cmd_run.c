@@ -11,15 +11,6 @@
 #include "repl/parse.h"
 #include "repl/session.h"
 
-/* ms with about four significant digits. */
-static void fmt_ms(double ms, char *buf, size_t len)
-{
-    if (ms < 0.01) snprintf(buf, len, "%.4f", ms);
-    else if (ms < 10) snprintf(buf, len, "%.3f", ms);
-    else if (ms < 100) snprintf(buf, len, "%.2f", ms);
-    else snprintf(buf, len, "%.1f", ms);
-}
-
 static void fmt_result(const lab_result *r, char *buf, size_t len)
 {
     snprintf(buf, len, "%s", r->result[0] ? r->result : "-");
@@ -97,14 +88,14 @@ void sess_print_results(struct session *s, const lab_result *rows, int n)
         if (r->ran) {
             const char *star = r->backend == LAB_BACKEND_SIM ? "*" : "";
             if (*star) sim_rows++;
-            fmt_ms(r->ms, c[C_MS], sizeof c[0]);
+            parse_fmt_ms(r->ms, c[C_MS], sizeof c[0]);
             strcat(c[C_MS], star);
             if (r->est_ms > 0) {
-                fmt_ms(r->est_ms, c[C_EST], sizeof c[0]);
+                parse_fmt_ms(r->est_ms, c[C_EST], sizeof c[0]);
                 strcat(c[C_EST], "~");
             }
-            fmt_ms(r->ms_min, c[C_MIN], sizeof c[0]);
-            fmt_ms(r->ms_max, c[C_MAX], sizeof c[0]);
+            parse_fmt_ms(r->ms_min, c[C_MIN], sizeof c[0]);
+            parse_fmt_ms(r->ms_max, c[C_MAX], sizeof c[0]);
             if (r->gbps > 0) snprintf(c[C_GBPS], sizeof c[0], "%.1f", r->gbps);
             if (r->gflops > 0) snprintf(c[C_FLOPS], sizeof c[0], "%.1f", r->gflops);
             if (r->pct_peak >= 0 && r->gbps > 0) snprintf(c[C_PEAK], sizeof c[0], "%.0f%%", r->pct_peak);

@@ -12,28 +12,13 @@
 #include "viz/export.h"
 #include "repl/i18n.h"
 #include "repl/out.h"
+#include "repl/parse.h"
 #include "viz/render_plot.h"
 #include "repl/session.h"
 #include "repl/sweep.h"
 #include "viz/term.h"
 
 /* ------------------------------------------------------------ helpers */
-
-void sweep_fmt_ms(double ms, char *buf, size_t len)
-{
-    if (ms < 0.01) snprintf(buf, len, "%.4f", ms);
-    else if (ms < 10) snprintf(buf, len, "%.3f", ms);
-    else if (ms < 100) snprintf(buf, len, "%.2f", ms);
-    else snprintf(buf, len, "%.1f", ms);
-}
-
-void sweep_fmt_bytes(long b, char *buf, size_t len)
-{
-    if (b < 0) snprintf(buf, len, "?");
-    else if (b >= 1024 && b % 1024 == 0) snprintf(buf, len, "%ld KiB", b / 1024);
-    else if (b >= 1024) snprintf(buf, len, "%.1f KiB", b / 1024.0);
-    else snprintf(buf, len, "%ld B", b);
-}
 
 
 /* A kernel variant of the current algorithm by name (argv[i]), or the
@@ -143,21 +128,21 @@ void sweep_print_table(struct session *s, const sweep_data *d)
         if (r->ran) {
             int star = r->backend == LAB_BACKEND_SIM;
             sim |= star;
-            sweep_fmt_ms(r->ms, c[2], sizeof c[2]);
+            parse_fmt_ms(r->ms, c[2], sizeof c[2]);
             if (star) strcat(c[2], "*");
-            sweep_fmt_ms(r->ms_min, c[3], sizeof c[3]);
-            sweep_fmt_ms(r->ms_max, c[4], sizeof c[4]);
+            parse_fmt_ms(r->ms_min, c[3], sizeof c[3]);
+            parse_fmt_ms(r->ms_max, c[4], sizeof c[4]);
             if (r->gbps > 0) snprintf(c[5], sizeof c[5], "%.1f", r->gbps);
             if (r->pct_peak >= 0 && r->gbps > 0) snprintf(c[6], sizeof c[6], "%.0f%%", r->pct_peak);
             if (r->est_ms > 0) {
-                sweep_fmt_ms(r->est_ms, c[13], sizeof c[13] - 1);
+                parse_fmt_ms(r->est_ms, c[13], sizeof c[13] - 1);
                 strcat(c[13], "~");
             }
         }
         if (p->occ.known) {
             if (p->occ.regs >= 0) snprintf(c[7], sizeof c[7], "%d", p->occ.regs);
             long sm = (p->occ.static_smem > 0 ? p->occ.static_smem : 0) + p->occ.dynamic_smem;
-            sweep_fmt_bytes(sm, c[8], sizeof c[8]);
+            lab_fmt_bytes((double)sm, c[8], sizeof c[8]);
             snprintf(c[9], sizeof c[9], "%d", p->occ.r.blocks_per_sm);
             snprintf(c[10], sizeof c[10], "%.0f%%", 100.0 * p->occ.r.occupancy);
             occ_limiters_text(p->occ.r.limiters, c[11], sizeof c[11]);

@@ -11,10 +11,7 @@
 
 struct session;
 
-/* ms with about four significant digits; bytes as "48 KiB"; a resolved n
- * as "1048576 (1Mi)". */
-void sweep_fmt_ms(double ms, char *buf, size_t len);
-void sweep_fmt_bytes(long b, char *buf, size_t len);
+/* A resolved n as "1048576 (1Mi)" (ms: parse_fmt_ms, bytes: lab_fmt_bytes). */
 void sweep_fmt_n(long long n, char *buf, size_t len);
 
 /* A kernel variant of the current algorithm named by argv[i], or the current

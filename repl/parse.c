@@ -569,18 +569,12 @@ int parse_edit_distance(const char *a, const char *b)
     return d[la][lb];
 }
 
-void parse_fmt_bytes(double bytes, char *buf, size_t len)
+void parse_fmt_ms(double ms, char *buf, size_t len)
 {
-    static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-    int u = 0;
-    while (bytes >= 1024 && u < 4) {
-        bytes /= 1024;
-        u++;
-    }
-    if (u == 0 || bytes == floor(bytes))
-        snprintf(buf, len, "%.0f %s", bytes, unit[u]);
-    else
-        snprintf(buf, len, "%.1f %s", bytes, unit[u]);
+    if (ms < 0.01) snprintf(buf, len, "%.4f", ms);
+    else if (ms < 10) snprintf(buf, len, "%.3f", ms);
+    else if (ms < 100) snprintf(buf, len, "%.2f", ms);
+    else snprintf(buf, len, "%.1f", ms);
 }
 
 void parse_fmt_size(long long n, char *buf, size_t len)

@@ -83,8 +83,9 @@ int parse_lookup(const char *word, const char *const *names, int count,
 /* Levenshtein distance, for "did you mean" hints (capped at 100). */
 int parse_edit_distance(const char *a, const char *b);
 
-/* Format a byte count as "256 MiB", "1.5 GiB". */
-void parse_fmt_bytes(double bytes, char *buf, size_t len);
+/* Milliseconds with about four significant digits: 0.0123, 1.234, 12.34,
+ * 123.4 (the tables of run, compare and sweep). Byte counts: lab_fmt_bytes. */
+void parse_fmt_ms(double ms, char *buf, size_t len);
 
 /* Format a count compactly: 67108864 -> "64Mi", 1000000 -> "1000000",
  * 33177600 -> "33177600" (no 32400Ki). */

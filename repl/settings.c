@@ -41,16 +41,16 @@ static void warn_size(const struct session *s, const lab_config *c)
     double need = c->n > 0 && s->algo->host_bytes ? s->algo->host_bytes(c) : 0;
     double host = lab_host_memory_bytes();
     if (need > 0.6 * host) {
-        parse_fmt_bytes(need, a, sizeof a);
-        parse_fmt_bytes(host, b, sizeof b);
+        lab_fmt_bytes(need, a, sizeof a);
+        lab_fmt_bytes(host, b, sizeof b);
         out_warn(_("n = %lld needs about %s of host memory and this machine has %s: a run will refuse it"),
                  c->n, a, b);
         return;
     }
     int sim = lab_kernel_backend(c) == LAB_BACKEND_SIM;
     if (!sim && need > 0 && lab_gpu_available() && need > (double)lab_device()->mem_total) {
-        parse_fmt_bytes(need, a, sizeof a);
-        parse_fmt_bytes((double)lab_device()->mem_total, b, sizeof b);
+        lab_fmt_bytes(need, a, sizeof a);
+        lab_fmt_bytes((double)lab_device()->mem_total, b, sizeof b);
         out_warn(_("n = %lld needs about %s and the GPU has %s of memory: a run on it will refuse it"),
                  c->n, a, b);
         return;

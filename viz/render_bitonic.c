@@ -608,7 +608,7 @@ static void describe(const bmodel *m, int frame, viz_frame_info *info)
 
 static int bitonic_frames(const lab_trace *t)
 {
-    if (t->n < 1 || !bmodel_pow2(t->n)) return 1;
+    if (t->n < 1 || !lab_is_pow2(t->n)) return 1;
     return bitonic_nsteps(t->n) + 2;
 }
 

@@ -46,8 +46,6 @@ typedef struct bmodel {
 int bmodel_build(bmodel *m, const lab_trace *t);
 void bmodel_free(bmodel *m);
 
-static inline int bmodel_pow2(long long x) { return x > 0 && (x & (x - 1)) == 0; }
-
 /* Words and letters for a kernel role (BITONIC_ROLE_*) and a memory space. */
 const char *bmodel_role_word(int role);
 char bmodel_role_letter(int role);

@@ -41,7 +41,7 @@ int bmodel_build(bmodel *m, const lab_trace *t)
     memset(m, 0, sizeof *m);
     m->t = t;
     m->n = t->n;
-    if (m->n < 1 || !bmodel_pow2(m->n) || m->n > DRAW_MAX_N) return 0; /* ok stays 0: a message */
+    if (m->n < 1 || !lab_is_pow2(m->n) || m->n > DRAW_MAX_N) return 0; /* ok stays 0: a message */
     long long n = m->n;
     m->S = bitonic_nsteps(n);
     size_t S = (size_t)m->S, cells = S * (size_t)n;

@@ -643,7 +643,6 @@ bitonic_fast_pass(const T *src, T *dst, fast_pass p, int per)
 
 /* ------------------------------------------------------------ launchers */
 
-static int is_pow2(long long x) { return x > 0 && (x & (x - 1)) == 0; }
 
 static long long pow2_below(long long x)
 {
@@ -665,7 +664,7 @@ static int network_ok(lab_job *job, int need_pow2_block, int max_block)
 {
     const lab_variant *v = job->variant;
     const char *name = v ? v->name : "?";
-    if (!is_pow2(job->n)) {
+    if (!lab_is_pow2(job->n)) {
         long long lo = pow2_below(job->n);
         snprintf(job->err, sizeof job->err,
                  "bitonic/%s needs n to be a power of two; the nearest are %lld and %lld "
@@ -683,7 +682,7 @@ static int network_ok(lab_job *job, int need_pow2_block, int max_block)
                  name, max_block);
         return -1;
     }
-    if (need_pow2_block && !is_pow2(job->block)) {
+    if (need_pow2_block && !lab_is_pow2(job->block)) {
         long long lo = pow2_below(job->block);
         snprintf(job->err, sizeof job->err,
                  "bitonic/%s sorts slices of %s keys in one block, so block must be a power of "
@@ -923,18 +922,11 @@ static int run_fast(lab_job *job)
     return finish_run(job, d_work);
 }
 
-#define BY_DTYPE(call_int, call_float)                                        \
-    switch (job->cfg->dtype) {                                                \
-    case LAB_INT: return call_int;                                            \
-    case LAB_FLOAT: return call_float;                                        \
-    default:                                                                  \
-        snprintf(job->err, sizeof job->err, "bitonic sorts int or float keys, not %s", \
-                 lab_dtype_name(job->cfg->dtype));                            \
-        return -1;                                                            \
-    }
+/* bitonic sorts int or float keys */
+typedef lab_dtypes<int, float> bitonic_dtypes;
 
-LAB_ENTRY(bitonic_o) { BY_DTYPE(run_o<int>(job, 0), run_o<float>(job, 0)); }
-LAB_ENTRY(bitonic_ov) { BY_DTYPE(run_o<int>(job, 1), run_o<float>(job, 1)); }
-LAB_ENTRY(bitonic_n) { BY_DTYPE(run_n<int>(job, 0), run_n<float>(job, 0)); }
-LAB_ENTRY(bitonic_nl) { BY_DTYPE(run_n<int>(job, 1), run_n<float>(job, 1)); }
-LAB_ENTRY(bitonic_fast) { BY_DTYPE(run_fast<int>(job), run_fast<float>(job)); }
+LAB_ENTRY(bitonic_o) { return lab_by_dtype(job, bitonic_dtypes(), [&](auto t) { return run_o<decltype(t)>(job, 0); }); }
+LAB_ENTRY(bitonic_ov) { return lab_by_dtype(job, bitonic_dtypes(), [&](auto t) { return run_o<decltype(t)>(job, 1); }); }
+LAB_ENTRY(bitonic_n) { return lab_by_dtype(job, bitonic_dtypes(), [&](auto t) { return run_n<decltype(t)>(job, 0); }); }
+LAB_ENTRY(bitonic_nl) { return lab_by_dtype(job, bitonic_dtypes(), [&](auto t) { return run_n<decltype(t)>(job, 1); }); }
+LAB_ENTRY(bitonic_fast) { return lab_by_dtype(job, bitonic_dtypes(), [&](auto t) { return run_fast<decltype(t)>(job); }); }

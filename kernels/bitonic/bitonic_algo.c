@@ -147,7 +147,6 @@ int bitonic_step_index(long long k, long long j)
     return (lk - 1) * lk / 2 + (lk - 1 - lj);
 }
 
-static int is_pow2(long long x) { return x > 0 && (x & (x - 1)) == 0; }
 
 static long long pow2_at_least(long long x)
 {
@@ -176,7 +175,7 @@ static int prepare(lab_job *job)
                  "bitonic has no pattern \"%s\"; patterns: lecture, random, sorted, reversed, few", pat);
         return -1;
     }
-    const long long n = cfg->pad && !is_pow2(n_user) ? pow2_at_least(n_user) : n_user;
+    const long long n = cfg->pad && !lab_is_pow2(n_user) ? pow2_at_least(n_user) : n_user;
     if (n > BITONIC_MAX_N) {
         snprintf(job->err, sizeof job->err, "bitonic sorts at most 2^30 keys (n is %lld%s)", n_user,
                  n != n_user ? ", padded further" : "");
@@ -334,16 +333,10 @@ static int check(const lab_job *job, const lab_job *ref, lab_result *r)
 static double host_bytes(const lab_config *cfg)
 {
     double n = (double)(cfg->n > 0 ? cfg->n : 8);
-    if (cfg->pad && cfg->n > 0 && !is_pow2(cfg->n)) n = (double)pow2_at_least(cfg->n);
+    if (cfg->pad && cfg->n > 0 && !lab_is_pow2(cfg->n)) n = (double)pow2_at_least(cfg->n);
     if (n > (double)BITONIC_MAX_N) return 0; /* prepare refuses it, saying why */
     /* input, the reference's output, a row's output, the merge buffer, words */
     return n * 4.0 * 5;
-}
-
-static void release(lab_job *job)
-{
-    free(job->priv);
-    job->priv = NULL;
 }
 
 const lab_algo lab_algo_bitonic = {
@@ -360,5 +353,4 @@ const lab_algo lab_algo_bitonic = {
     .prepare = prepare,
     .check = check,
     .host_bytes = host_bytes,
-    .release = release,
 };

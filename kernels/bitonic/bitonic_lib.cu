@@ -56,15 +56,13 @@ static int run_cub(lab_job *job)
     return lab_download(job, job->out, d_out, n);
 }
 
-#define BY_DTYPE(fn)                                                         \
-    switch (job->cfg->dtype) {                                               \
-    case LAB_INT: return fn<int>(job);                                       \
-    case LAB_FLOAT: return fn<float>(job);                                   \
-    default:                                                                 \
-        snprintf(job->err, sizeof job->err, "bitonic sorts int or float keys, not %s", \
-                 lab_dtype_name(job->cfg->dtype));                           \
-        return -1;                                                           \
-    }
+typedef lab_dtypes<int, float> bitonic_dtypes; /* int or float keys */
 
-extern "C" int bitonic_thrust(lab_job *job) { BY_DTYPE(run_thrust); }
-extern "C" int bitonic_cub(lab_job *job) { BY_DTYPE(run_cub); }
+extern "C" int bitonic_thrust(lab_job *job)
+{
+    return lab_by_dtype(job, bitonic_dtypes(), [&](auto t) { return run_thrust<decltype(t)>(job); });
+}
+extern "C" int bitonic_cub(lab_job *job)
+{
+    return lab_by_dtype(job, bitonic_dtypes(), [&](auto t) { return run_cub<decltype(t)>(job); });
+}

@@ -510,6 +510,14 @@ static void limits_for(const lab_job *job, launch_limits *L, char *where, size_t
     L->where = where;
 }
 
+int lab_job_sms(const lab_job *job)
+{
+    if (job->backend == LAB_BACKEND_GPU && lab_gpu_available() && lab_device()->sms > 0) return lab_device()->sms;
+    const occ_model *m = occ_model_find(job->cfg ? job->cfg->model : NULL);
+    if (!m) m = occ_model_at(0);
+    return m->sms;
+}
+
 static int refuse(lab_job *job, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int refuse(lab_job *job, const char *fmt, ...)
 {

@@ -204,17 +204,6 @@ static const occ_model *sim_model(const lab_job *job)
 }
 #endif
 
-/* Streaming multiprocessors of the GPU, or of the GPU the simulator models. */
-static int sm_count(const lab_job *job)
-{
-#if defined(GPULAB_SIM)
-    const occ_model *m = sim_model(job);
-    return m && m->sms > 0 ? m->sms : HIST_SIM_MODEL_SMS;
-#else
-    return lab_device()->sms > 0 ? lab_device()->sms : HIST_SIM_MODEL_SMS;
-#endif
-}
-
 /* Blocks of the fast kernel that stay resident per SM (its persistent grid):
  * the CUDA occupancy API on the GPU, the occupancy calculator over the
  * modelled GPU on the simulator (the 32 KiB table and the block's threads
@@ -254,7 +243,7 @@ static int run(lab_job *job, hist_kind kind)
             if (r < 0) return -1;
             per_sm = r;
         }
-        long long g = per_sm * sm_count(job), need = lab_ceil_div(n, per_block);
+        long long g = per_sm * lab_job_sms(job), need = lab_ceil_div(n, per_block);
         job->grid = need < 1 ? 1 : (need < g ? need : g);
     }
     if (job->grid > 2147483647LL) {
@@ -284,15 +273,9 @@ static int run(lab_job *job, hist_kind kind)
     return 0;
 }
 
-#define BY_DTYPE(call)                                                                 \
-    do {                                                                               \
-        if (job->cfg->dtype != LAB_U8) {                                               \
-            snprintf(job->err, sizeof job->err, "histogram counts 8-bit pixels (u8)"); \
-            return -1;                                                                 \
-        }                                                                              \
-        return call;                                                                   \
-    } while (0)
+/* The histogram counts 8-bit pixels (u8) only. */
+typedef lab_dtypes<unsigned char> hist_dtypes;
 
-LAB_ENTRY(hist_global) { BY_DTYPE(run(job, HIST_GLOBAL)); }
-LAB_ENTRY(hist_shared) { BY_DTYPE(run(job, HIST_SHARED)); }
-LAB_ENTRY(hist_fast) { BY_DTYPE(run(job, HIST_FAST)); }
+LAB_ENTRY(hist_global) { return lab_by_dtype(job, hist_dtypes(), [&](auto) { return run(job, HIST_GLOBAL); }); }
+LAB_ENTRY(hist_shared) { return lab_by_dtype(job, hist_dtypes(), [&](auto) { return run(job, HIST_SHARED); }); }
+LAB_ENTRY(hist_fast) { return lab_by_dtype(job, hist_dtypes(), [&](auto) { return run(job, HIST_FAST); }); }

@@ -173,12 +173,6 @@ static double host_bytes(const lab_config *cfg)
     return 2.0 * w * (double)h; /* the image, and a copy for a trace */
 }
 
-static void release(lab_job *job)
-{
-    free(job->priv);
-    job->priv = NULL;
-}
-
 const lab_algo lab_algo_histogram = {
     .name = "histogram",
     .summary = N_("256-bin brightness histogram of an 8K image: global atomics, shared memory, lane columns"),
@@ -194,5 +188,4 @@ const lab_algo lab_algo_histogram = {
     .prepare = prepare,
     .check = check,
     .host_bytes = host_bytes,
-    .release = release,
 };

@@ -229,12 +229,6 @@ static double host_bytes(const lab_config *cfg)
     return (double)w * h * (2.0 * sizeof(int) + sizeof(double));
 }
 
-static void release(lab_job *job)
-{
-    free(job->priv);
-    job->priv = NULL;
-}
-
 const lab_algo lab_algo_mandelbrot = {
     .name = "mandelbrot",
     .summary = N_("iterations of the Mandelbrot set per pixel, at most 1000: CPU, OpenMP, a 2D grid"),
@@ -250,5 +244,4 @@ const lab_algo lab_algo_mandelbrot = {
     .prepare = prepare,
     .check = check,
     .host_bytes = host_bytes,
-    .release = release,
 };

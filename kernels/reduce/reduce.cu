@@ -10,9 +10,6 @@
 #include "kernels/kern.h"
 #include "kernels/reduce/reduce.h"
 
-template <class T> struct Acc { typedef T type; };
-template <> struct Acc<int> { typedef long long type; };
-
 /* atomicAdd of a block's sum: 64-bit integer, float or double. */
 static __device__ __forceinline__ long long atomic_add(long long *p, long long v)
 {
@@ -386,7 +383,7 @@ static int run_vector(lab_job *job)
     if (job->grid <= 0) {
         /* persistent grid: as many blocks as fit on the GPU at once, but no
          * more than there is work for */
-        int sms = lab_gpu_available() && job->backend == LAB_BACKEND_GPU ? lab_device()->sms : 4;
+        int sms = lab_job_sms(job);
         int per_sm = 2048 / block;
         if (per_sm < 1) per_sm = 1;
         long long fit = (long long)sms * per_sm;
@@ -412,43 +409,34 @@ static int run_vector(lab_job *job)
     return store_sum<T>(job, sum);
 }
 
-#define BY_DTYPE(call_int, call_float, call_double)                           \
-    switch (job->cfg->dtype) {                                                \
-    case LAB_INT: return call_int;                                            \
-    case LAB_FLOAT: return call_float;                                        \
-    case LAB_DOUBLE: return call_double;                                      \
-    default: snprintf(job->err, sizeof job->err, "reduce: unsupported dtype"); return -1; \
-    }
+typedef lab_dtypes<int, float, double> reduce_dtypes;
 
 LAB_ENTRY(reduce_interleaved)
 {
-    BY_DTYPE(run_tree<int>(job, TREE_INTERLEAVED), run_tree<float>(job, TREE_INTERLEAVED),
-             run_tree<double>(job, TREE_INTERLEAVED));
+    return lab_by_dtype(job, reduce_dtypes(), [&](auto t) { return run_tree<decltype(t)>(job, TREE_INTERLEAVED); });
 }
 
 LAB_ENTRY(reduce_sequential)
 {
-    BY_DTYPE(run_tree<int>(job, TREE_SEQUENTIAL), run_tree<float>(job, TREE_SEQUENTIAL),
-             run_tree<double>(job, TREE_SEQUENTIAL));
+    return lab_by_dtype(job, reduce_dtypes(), [&](auto t) { return run_tree<decltype(t)>(job, TREE_SEQUENTIAL); });
 }
 
 LAB_ENTRY(reduce_block_atomic)
 {
-    BY_DTYPE(run_tree<int>(job, TREE_BLOCK_ATOMIC), run_tree<float>(job, TREE_BLOCK_ATOMIC),
-             run_tree<double>(job, TREE_BLOCK_ATOMIC));
+    return lab_by_dtype(job, reduce_dtypes(), [&](auto t) { return run_tree<decltype(t)>(job, TREE_BLOCK_ATOMIC); });
 }
 
 LAB_ENTRY(reduce_warp_shuffle)
 {
-    BY_DTYPE(run_shuffle<int>(job, 0), run_shuffle<float>(job, 0), run_shuffle<double>(job, 0));
+    return lab_by_dtype(job, reduce_dtypes(), [&](auto t) { return run_shuffle<decltype(t)>(job, 0); });
 }
 
 LAB_ENTRY(reduce_atomic_float)
 {
-    BY_DTYPE(run_shuffle<int>(job, 1), run_shuffle<float>(job, 1), run_shuffle<double>(job, 1));
+    return lab_by_dtype(job, reduce_dtypes(), [&](auto t) { return run_shuffle<decltype(t)>(job, 1); });
 }
 
 LAB_ENTRY(reduce_vector)
 {
-    BY_DTYPE(run_vector<int>(job), run_vector<float>(job), run_vector<double>(job));
+    return lab_by_dtype(job, reduce_dtypes(), [&](auto t) { return run_vector<decltype(t)>(job); });
 }

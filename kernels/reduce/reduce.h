@@ -16,4 +16,11 @@ typedef struct reduce_ref {
     double sum;      /* floats: a compensated double sum of the float values */
 } reduce_ref;
 
+#ifdef __cplusplus
+/* What a row adds in: ints in 64 bits (the lecture's sums pass 2^31),
+ * floats and doubles in their own type. */
+template <class T> struct Acc { typedef T type; };
+template <> struct Acc<int> { typedef long long type; };
+#endif
+
 #endif

@@ -160,12 +160,6 @@ static double host_bytes(const lab_config *cfg)
     return n * (lab_dtype_size(cfg->dtype) + 8.0);
 }
 
-static void release(lab_job *job)
-{
-    free(job->priv);
-    job->priv = NULL;
-}
-
 const lab_algo lab_algo_reduce = {
     .name = "reduce",
     .summary = N_("sum of n numbers: interleaved, sequential, warp shuffles, vector loads"),
@@ -183,5 +177,4 @@ const lab_algo lab_algo_reduce = {
     .prepare = prepare,
     .check = check,
     .host_bytes = host_bytes,
-    .release = release,
 };

@@ -57,13 +57,17 @@ static int run_cub(lab_job *job)
     return 0;
 }
 
-#define BY_DTYPE(fn)                                                         \
-    switch (job->cfg->dtype) {                                               \
-    case LAB_INT: return fn<int, long long>(job);                            \
-    case LAB_FLOAT: return fn<float, float>(job);                            \
-    case LAB_DOUBLE: return fn<double, double>(job);                         \
-    default: snprintf(job->err, sizeof job->err, "reduce: unsupported dtype"); return -1; \
-    }
+typedef lab_dtypes<int, float, double> reduce_dtypes;
 
-extern "C" int reduce_thrust(lab_job *job) { BY_DTYPE(run_thrust); }
-extern "C" int reduce_cub(lab_job *job) { BY_DTYPE(run_cub); }
+extern "C" int reduce_thrust(lab_job *job)
+{
+    return lab_by_dtype(job, reduce_dtypes(), [&](auto t) {
+        return run_thrust<decltype(t), typename Acc<decltype(t)>::type>(job);
+    });
+}
+extern "C" int reduce_cub(lab_job *job)
+{
+    return lab_by_dtype(job, reduce_dtypes(), [&](auto t) {
+        return run_cub<decltype(t), typename Acc<decltype(t)>::type>(job);
+    });
+}

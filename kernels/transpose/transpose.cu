@@ -246,16 +246,14 @@ static int run_transpose(lab_job *job, transpose_kind kind)
     return lab_download(job, job->out, kind == T_NAIVE2D ? d_a : d_out, nn);
 }
 
-#define BY_DTYPE(kind)                                                         \
-    switch (job->cfg->dtype) {                                                 \
-    case LAB_INT: return run_transpose<int>(job, kind);                        \
-    case LAB_FLOAT: return run_transpose<float>(job, kind);                    \
-    case LAB_DOUBLE: return run_transpose<double>(job, kind);                  \
-    default: snprintf(job->err, sizeof job->err, "transpose: unsupported dtype"); return -1; \
-    }
+static int by_dtype(lab_job *job, transpose_kind kind)
+{
+    return lab_by_dtype(job, lab_dtypes<int, float, double>(),
+                        [&](auto t) { return run_transpose<decltype(t)>(job, kind); });
+}
 
-LAB_ENTRY(transpose_naive2d) { BY_DTYPE(T_NAIVE2D); }
-LAB_ENTRY(transpose_naive) { BY_DTYPE(T_NAIVE); }
-LAB_ENTRY(transpose_copy) { BY_DTYPE(T_COPY); }
-LAB_ENTRY(transpose_tiled) { BY_DTYPE(T_TILED); }
-LAB_ENTRY(transpose_tiled_nopad) { BY_DTYPE(T_TILED_NOPAD); }
+LAB_ENTRY(transpose_naive2d) { return by_dtype(job, T_NAIVE2D); }
+LAB_ENTRY(transpose_naive) { return by_dtype(job, T_NAIVE); }
+LAB_ENTRY(transpose_copy) { return by_dtype(job, T_COPY); }
+LAB_ENTRY(transpose_tiled) { return by_dtype(job, T_TILED); }
+LAB_ENTRY(transpose_tiled_nopad) { return by_dtype(job, T_TILED_NOPAD); }

@@ -148,13 +148,11 @@ static int run_distance(lab_job *job, dist_step step)
     return 0;
 }
 
-#define BY_DTYPE2(step)                                                           \
-    switch (job->cfg->dtype) {                                                    \
-    case LAB_FLOAT: return run_distance<float>(job, step);                        \
-    case LAB_DOUBLE: return run_distance<double>(job, step);                      \
-    default: snprintf(job->err, sizeof job->err, "distance: unsupported dtype"); return -1; \
-    }
+static int by_dtype(lab_job *job, dist_step step)
+{
+    return lab_by_dtype(job, lab_dtypes<float, double>(), [&](auto t) { return run_distance<decltype(t)>(job, step); });
+}
 
-LAB_ENTRY(distance_g) { BY_DTYPE2(DIST_G); }
-LAB_ENTRY(distance_ls) { BY_DTYPE2(DIST_LS); }
-LAB_ENTRY(distance_tree) { BY_DTYPE2(DIST_TREE); }
+LAB_ENTRY(distance_g) { return by_dtype(job, DIST_G); }
+LAB_ENTRY(distance_ls) { return by_dtype(job, DIST_LS); }
+LAB_ENTRY(distance_tree) { return by_dtype(job, DIST_TREE); }

@@ -226,21 +226,22 @@ static int run_vecdiff(lab_job *job, int step)
     return 0;
 }
 
-#define BY_DTYPE3(fn, ...)                                                     \
-    switch (job->cfg->dtype) {                                                 \
-    case LAB_INT: return fn<int>(job, __VA_ARGS__);                            \
-    case LAB_FLOAT: return fn<float>(job, __VA_ARGS__);                        \
-    case LAB_DOUBLE: return fn<double>(job, __VA_ARGS__);                      \
-    default:                                                                   \
-        snprintf(job->err, sizeof job->err, "%s: unsupported dtype", job->algo->name); \
-        return -1;                                                             \
-    }
+typedef lab_dtypes<int, float, double> vector_dtypes;
 
-LAB_ENTRY(scale_index) { BY_DTYPE3(run_scale, 0); }
-LAB_ENTRY(scale_grid_stride) { BY_DTYPE3(run_scale, 1); }
+static int scale(lab_job *job, int stride)
+{
+    return lab_by_dtype(job, vector_dtypes(), [&](auto t) { return run_scale<decltype(t)>(job, stride); });
+}
+static int vecdiff(lab_job *job, int step)
+{
+    return lab_by_dtype(job, vector_dtypes(), [&](auto t) { return run_vecdiff<decltype(t)>(job, step); });
+}
 
-LAB_ENTRY(vecdiff_v1) { BY_DTYPE3(run_vecdiff, 1); }
-LAB_ENTRY(vecdiff_v2) { BY_DTYPE3(run_vecdiff, 2); }
-LAB_ENTRY(vecdiff_v3) { BY_DTYPE3(run_vecdiff, 3); }
-LAB_ENTRY(vecdiff_v4) { BY_DTYPE3(run_vecdiff, 4); }
-LAB_ENTRY(vecdiff_unified) { BY_DTYPE3(run_vecdiff, 5); }
+LAB_ENTRY(scale_index) { return scale(job, 0); }
+LAB_ENTRY(scale_grid_stride) { return scale(job, 1); }
+
+LAB_ENTRY(vecdiff_v1) { return vecdiff(job, 1); }
+LAB_ENTRY(vecdiff_v2) { return vecdiff(job, 2); }
+LAB_ENTRY(vecdiff_v3) { return vecdiff(job, 3); }
+LAB_ENTRY(vecdiff_v4) { return vecdiff(job, 4); }
+LAB_ENTRY(vecdiff_unified) { return vecdiff(job, 5); }

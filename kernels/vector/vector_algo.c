@@ -367,12 +367,6 @@ static double host_bytes_distance(const lab_config *cfg)
     return (double)n_or(cfg, 1LL << 28) * (3.0 * lab_dtype_size(cfg->dtype) + 8.0);
 }
 
-static void release(lab_job *job)
-{
-    free(job->priv);
-    job->priv = NULL;
-}
-
 /* ------------------------------------------------------------ scale */
 
 static const lab_variant scale_variants[] = {
@@ -522,5 +516,4 @@ const lab_algo lab_algo_distance = {
     .prepare = prepare_distance,
     .check = check_distance,
     .host_bytes = host_bytes_distance,
-    .release = release,
 };

@@ -99,23 +99,16 @@ static int run_distance_thrust(lab_job *job)
     return 0;
 }
 
-#define BY_DTYPE3(fn)                                                          \
-    switch (job->cfg->dtype) {                                                 \
-    case LAB_INT: return fn<int>(job);                                         \
-    case LAB_FLOAT: return fn<float>(job);                                     \
-    case LAB_DOUBLE: return fn<double>(job);                                   \
-    default:                                                                   \
-        snprintf(job->err, sizeof job->err, "%s: unsupported dtype", job->algo->name); \
-        return -1;                                                             \
-    }
-
-extern "C" int scale_thrust(lab_job *job) { BY_DTYPE3(run_scale_thrust); }
-extern "C" int vecdiff_thrust(lab_job *job) { BY_DTYPE3(run_vecdiff_thrust); }
+extern "C" int scale_thrust(lab_job *job)
+{
+    return lab_by_dtype(job, lab_dtypes<int, float, double>(), [&](auto t) { return run_scale_thrust<decltype(t)>(job); });
+}
+extern "C" int vecdiff_thrust(lab_job *job)
+{
+    return lab_by_dtype(job, lab_dtypes<int, float, double>(),
+                        [&](auto t) { return run_vecdiff_thrust<decltype(t)>(job); });
+}
 extern "C" int distance_thrust(lab_job *job)
 {
-    switch (job->cfg->dtype) {
-    case LAB_FLOAT: return run_distance_thrust<float>(job);
-    case LAB_DOUBLE: return run_distance_thrust<double>(job);
-    default: snprintf(job->err, sizeof job->err, "distance: unsupported dtype"); return -1;
-    }
+    return lab_by_dtype(job, lab_dtypes<float, double>(), [&](auto t) { return run_distance_thrust<decltype(t)>(job); });
 }

@@ -55,7 +55,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     long long n;
     if (parse_size(line, 0, 1LL << 62, &n, err, sizeof err) == 0) {
         parse_fmt_size(n, buf, sizeof buf);
-        parse_fmt_bytes((double)n, buf, sizeof buf);
+        lab_fmt_bytes((double)n, buf, sizeof buf);
     }
     free(line);
     return 0;

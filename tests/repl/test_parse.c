@@ -251,9 +251,9 @@ static void formatting(void **state)
     assert_string_equal(b, "33177600");
     parse_fmt_size(1LL << 30, b, sizeof b);
     assert_string_equal(b, "1Gi");
-    parse_fmt_bytes(256.0 * 1024 * 1024, b, sizeof b);
+    lab_fmt_bytes(256.0 * 1024 * 1024, b, sizeof b);
     assert_string_equal(b, "256 MiB");
-    parse_fmt_bytes(1.5 * 1024 * 1024 * 1024, b, sizeof b);
+    lab_fmt_bytes(1.5 * 1024 * 1024 * 1024, b, sizeof b);
     assert_string_equal(b, "1.5 GiB");
 }
 
