@@ -123,9 +123,6 @@ void lab_gen_mt_words(unsigned *out, long long n, unsigned seed);
 /* The histogram lecture's "photo": 60 + 140 x / w plus N(0, sigma) from mt19937(seed), clamped. */
 void lab_gen_photo(unsigned char *out, int w, int h, unsigned seed, float sigma);
 
-/* Sizes: host memory of this machine, to refuse what cannot fit. */
-double lab_host_memory_bytes(void);
-
 #ifdef __cplusplus
 }
 #endif

@@ -49,6 +49,10 @@ static inline int lab_is_pow2(long long x) { return x > 0 && (x & (x - 1)) == 0;
  * decimal unless whole); "?" for a negative (unknown) count. */
 void lab_fmt_bytes(double bytes, char *buf, size_t len);
 
+/* Host memory of this machine, to refuse what cannot fit (a run refuses an
+ * input past 60% of it). */
+double lab_host_memory_bytes(void);
+
 #define LAB_MAX_REPEATS 1000
 #define LAB_NAME_MAX 64
 #define LAB_NOTE_MAX 512

@@ -12,7 +12,6 @@
 #include "repl/settings.h"
 
 #include "kernels/lab.h"
-#include "kernels/family.h" /* lab_host_memory_bytes */
 #include "repl/i18n.h"
 #include "repl/out.h"
 #include "repl/parse.h"

@@ -481,3 +481,158 @@ void rmodel_frame_stats(const rmodel *m, int fi, fstats *s, wstat *ws, int nshow
     for (uint32_t e = 0; e < L->nbar_epochs; e++)
         if (L->bar[e] && e < limit) s->barriers++;
 }
+
+/* ------------------------------------------- values and marks of a frame */
+
+
+int rstate_init(rstate *st, const rlaunch *L, int nshow)
+{
+    memset(st, 0, sizeof *st);
+    st->nshow = nshow;
+    st->slots = L->slots;
+    st->bd = L->bd;
+    size_t ns = (size_t)nshow * (size_t)L->slots, nr = (size_t)nshow * (size_t)L->bd;
+    size_t nw = (size_t)nshow * (size_t)((L->slots + WARP - 1) / WARP);
+    st->sh = calloc(ns ? ns : 1, sizeof *st->sh);
+    st->reg = calloc(nr ? nr : 1, sizeof *st->reg);
+    st->sset = calloc(ns ? ns : 1, 1);
+    st->used = calloc(ns ? ns : 1, 1);
+    st->rset = calloc(nr ? nr : 1, 1);
+    st->regmode = calloc(nw ? nw : 1, 1);
+    return st->sh && st->reg && st->sset && st->used && st->rset && st->regmode ? 0 : -1;
+}
+
+void rstate_free(rstate *st)
+{
+    free(st->sh);
+    free(st->reg);
+    free(st->sset);
+    free(st->used);
+    free(st->rset);
+    free(st->regmode);
+}
+
+void rstate_apply(rstate *st, const rmodel *m, int fi)
+{
+    const rframe *f = &m->fr[fi];
+    int wps = (st->slots + WARP - 1) / WARP;
+    for (size_t i = 0; i < f->count; i++) {
+        const lab_event *e = m->fev[f->first + i];
+        if ((int)e->block >= st->nshow) continue;
+        size_t sb = (size_t)e->block * st->slots, rb = (size_t)e->block * st->bd;
+        int th = (int)e->thread;
+        int w = th / WARP;
+        unsigned char *rm = w < wps ? &st->regmode[(size_t)e->block * wps + w] : NULL;
+        int sh_a = e->space == LAB_SP_SHARED && e->a >= 0 && e->a < st->slots;
+        switch (e->kind) {
+        case LAB_EV_READ:
+            if (e->space == LAB_SP_GLOBAL && th < st->bd) {
+                st->reg[rb + th] = (st->rset[rb + th] ? st->reg[rb + th] : 0) + e->v;
+                st->rset[rb + th] = 1;
+                if (rm && f->kind == F_LOAD) *rm = 1;
+            } else if (sh_a && th < st->bd) {
+                st->reg[rb + th] = e->v;
+                st->rset[rb + th] = 1;
+                if (rm) *rm = 1;
+            }
+            break;
+        case LAB_EV_WRITE:
+            if (sh_a) {
+                st->sh[sb + e->a] = e->v;
+                st->sset[sb + e->a] = 1;
+                st->used[sb + e->a] = 0;
+                int ws = e->a / WARP;
+                if (ws < wps) st->regmode[(size_t)e->block * wps + ws] = 0;
+                if (rm && f->kind == F_LOAD) *rm = 0;
+            }
+            break;
+        case LAB_EV_ADD:
+            if (e->space == LAB_SP_SHARED) {
+                if (sh_a) {
+                    st->sh[sb + e->a] = e->v;
+                    st->sset[sb + e->a] = 1;
+                    st->used[sb + e->a] = 0;
+                    int ws = e->a / WARP;
+                    if (ws < wps) st->regmode[(size_t)e->block * wps + ws] = 0;
+                }
+                if (e->b >= 0 && e->b < st->slots) st->used[sb + e->b] = 1;
+            } else if (th < st->bd) {
+                st->reg[rb + th] = e->v;
+                st->rset[rb + th] = 1;
+                if (rm) *rm = 1;
+            }
+            break;
+        case LAB_EV_SHFL:
+            if (th < st->bd) {
+                st->reg[rb + th] = e->v2;
+                st->rset[rb + th] = 1;
+                if (rm) *rm = 1;
+            }
+            break;
+        default: break;
+        }
+    }
+}
+
+int rmarks_init(rmarks *k, int slots)
+{
+    k->slots = slots;
+    k->dst = calloc((size_t)slots, 1);
+    k->src = calloc((size_t)slots, 1);
+    k->busy = calloc((size_t)slots, 1);
+    k->from = malloc((size_t)slots * sizeof *k->from);
+    if (!k->dst || !k->src || !k->busy || !k->from) return -1;
+    for (int i = 0; i < slots; i++) k->from[i] = -1;
+    return 0;
+}
+
+void rmarks_free(rmarks *k)
+{
+    free(k->dst);
+    free(k->src);
+    free(k->busy);
+    free(k->from);
+}
+
+void rmarks_fill(rmarks *k, const rmodel *m, int fi, int blk)
+{
+    const rframe *f = &m->fr[fi];
+    for (size_t i = 0; i < f->count; i++) {
+        const lab_event *e = m->fev[f->first + i];
+        if ((int)e->block > blk) break; /* events come block by block */
+        if ((int)e->block != blk) continue;
+        int th = (int)e->thread;
+        if (th < k->slots) k->busy[th] = 1;
+        int d = -1, s = -1;
+        switch (e->kind) {
+        case LAB_EV_ADD:
+            if (e->space == LAB_SP_SHARED) {
+                d = e->a;
+                s = e->b;
+            } else {
+                d = th;
+            }
+            break;
+        case LAB_EV_SHFL:
+            d = th;
+            if (e->b != e->a && e->b >= 0 && e->b < WARP) s = th - e->a + e->b;
+            break;
+        case LAB_EV_WRITE:
+            d = e->space == LAB_SP_SHARED ? e->a : (e->space == LAB_SP_GLOBAL ? th : -1);
+            break;
+        case LAB_EV_READ:
+            d = th; /* the register it fills */
+            if (e->space == LAB_SP_SHARED && e->a >= 0 && e->a < k->slots && e->a != th) s = e->a;
+            break;
+        case LAB_EV_ATOMIC: d = th; break;
+        default: break;
+        }
+        if (d >= 0 && d < k->slots) {
+            k->dst[d] = 1;
+            if (s >= 0 && s < k->slots) {
+                k->src[s] = 1;
+                k->from[d] = s;
+            }
+        }
+    }
+}

@@ -1,6 +1,7 @@
 /* reduce_model.h - the reduction renderer's model, shared by its three
- * files: reduce_model.c (a trace -> frames and each frame's statistics,
- * testable without a canvas), reduce_words.c (the captions) and
+ * files: reduce_model.c (a trace -> frames, each frame's statistics, and
+ * the values and marks a frame leaves in the blocks: testable without a
+ * canvas), reduce_words.c (the captions) and
  * render_reduce.c (the drawing).
  *
  * Frames of one trace:
@@ -111,6 +112,33 @@ static inline const char *rmodel_plural(long long n)
 {
     return n == 1 ? "" : "s";
 }
+
+/* ---- values and marks of a frame, for the drawing (reduce_model.c) */
+
+/* Values of the shown blocks after replaying frames of one launch. */
+typedef struct rstate {
+    int nshow, slots, bd;
+    double *sh, *reg;              /* [nshow * slots], [nshow * bd] */
+    unsigned char *sset, *used, *rset;
+    unsigned char *regmode;        /* per (block, warp): last work was in registers */
+} rstate;
+/* Replay frames of one launch into st, in order. */
+int rstate_init(rstate *st, const rlaunch *L, int nshow); /* -1: out of memory */
+void rstate_free(rstate *st);
+void rstate_apply(rstate *st, const rmodel *m, int fi);
+
+/* Per-cell marks of the current frame for one block. */
+typedef struct rmarks {
+    int slots;
+    unsigned char *dst, *src, *busy; /* [slots], busy: thread worked (by thread index) */
+    int *from;                       /* dst slot -> src slot, -1 */
+} rmarks;
+int rmarks_init(rmarks *k, int slots); /* -1: out of memory */
+void rmarks_free(rmarks *k);
+/* The marks of frame fi for block blk. Shared-memory pairs use shared
+ * indices; register pairs (shuffles) use thread indices: in the picture a
+ * thread's register sits in the cell with its own index. */
+void rmarks_fill(rmarks *k, const rmodel *m, int fi, int blk);
 
 /* An answer in full: every digit a float or double carries, so a sum that
  * drifted in the last bits shows it. */

@@ -1,6 +1,6 @@
 /* render_reduce.c - the reduction tree, step by step: the drawing. The
- * frames and their statistics come from reduce_model.c, the captions from
- * reduce_words.c.
+ * frames, their statistics and the values and marks each frame leaves come
+ * from reduce_model.c, the captions from reduce_words.c.
  *
  * Two pictures: the tree view (a block's whole array fits on one line: every
  * step below the previous one, the classic folding tree) and the grid view
@@ -15,179 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ------------------------------------------------------------ the state */
-
-/* Values of the shown blocks after replaying frames of one launch. */
-typedef struct rstate {
-    int nshow, slots, bd;
-    double *sh, *reg;              /* [nshow * slots], [nshow * bd] */
-    unsigned char *sset, *used, *rset;
-    unsigned char *regmode;        /* per (block, warp): last work was in registers */
-} rstate;
-
-static int state_init(rstate *st, const rlaunch *L, int nshow)
-{
-    memset(st, 0, sizeof *st);
-    st->nshow = nshow;
-    st->slots = L->slots;
-    st->bd = L->bd;
-    size_t ns = (size_t)nshow * (size_t)L->slots, nr = (size_t)nshow * (size_t)L->bd;
-    size_t nw = (size_t)nshow * (size_t)((L->slots + WARP - 1) / WARP);
-    st->sh = calloc(ns ? ns : 1, sizeof *st->sh);
-    st->reg = calloc(nr ? nr : 1, sizeof *st->reg);
-    st->sset = calloc(ns ? ns : 1, 1);
-    st->used = calloc(ns ? ns : 1, 1);
-    st->rset = calloc(nr ? nr : 1, 1);
-    st->regmode = calloc(nw ? nw : 1, 1);
-    return st->sh && st->reg && st->sset && st->used && st->rset && st->regmode ? 0 : -1;
-}
-
-static void state_free(rstate *st)
-{
-    free(st->sh);
-    free(st->reg);
-    free(st->sset);
-    free(st->used);
-    free(st->rset);
-    free(st->regmode);
-}
-
-static void state_apply(rstate *st, const rmodel *m, int fi)
-{
-    const rframe *f = &m->fr[fi];
-    int wps = (st->slots + WARP - 1) / WARP;
-    for (size_t i = 0; i < f->count; i++) {
-        const lab_event *e = m->fev[f->first + i];
-        if ((int)e->block >= st->nshow) continue;
-        size_t sb = (size_t)e->block * st->slots, rb = (size_t)e->block * st->bd;
-        int th = (int)e->thread;
-        int w = th / WARP;
-        unsigned char *rm = w < wps ? &st->regmode[(size_t)e->block * wps + w] : NULL;
-        int sh_a = e->space == LAB_SP_SHARED && e->a >= 0 && e->a < st->slots;
-        switch (e->kind) {
-        case LAB_EV_READ:
-            if (e->space == LAB_SP_GLOBAL && th < st->bd) {
-                st->reg[rb + th] = (st->rset[rb + th] ? st->reg[rb + th] : 0) + e->v;
-                st->rset[rb + th] = 1;
-                if (rm && f->kind == F_LOAD) *rm = 1;
-            } else if (sh_a && th < st->bd) {
-                st->reg[rb + th] = e->v;
-                st->rset[rb + th] = 1;
-                if (rm) *rm = 1;
-            }
-            break;
-        case LAB_EV_WRITE:
-            if (sh_a) {
-                st->sh[sb + e->a] = e->v;
-                st->sset[sb + e->a] = 1;
-                st->used[sb + e->a] = 0;
-                int ws = e->a / WARP;
-                if (ws < wps) st->regmode[(size_t)e->block * wps + ws] = 0;
-                if (rm && f->kind == F_LOAD) *rm = 0;
-            }
-            break;
-        case LAB_EV_ADD:
-            if (e->space == LAB_SP_SHARED) {
-                if (sh_a) {
-                    st->sh[sb + e->a] = e->v;
-                    st->sset[sb + e->a] = 1;
-                    st->used[sb + e->a] = 0;
-                    int ws = e->a / WARP;
-                    if (ws < wps) st->regmode[(size_t)e->block * wps + ws] = 0;
-                }
-                if (e->b >= 0 && e->b < st->slots) st->used[sb + e->b] = 1;
-            } else if (th < st->bd) {
-                st->reg[rb + th] = e->v;
-                st->rset[rb + th] = 1;
-                if (rm) *rm = 1;
-            }
-            break;
-        case LAB_EV_SHFL:
-            if (th < st->bd) {
-                st->reg[rb + th] = e->v2;
-                st->rset[rb + th] = 1;
-                if (rm) *rm = 1;
-            }
-            break;
-        default: break;
-        }
-    }
-}
-
 /* ------------------------------------------------------------- drawing */
-
-/* Per-cell marks of the current frame for one block. */
-typedef struct marks {
-    int slots;
-    unsigned char *dst, *src, *busy; /* [slots], busy: thread worked (by thread index) */
-    int *from;                       /* dst slot -> src slot, -1 */
-} marks;
-
-static int marks_init(marks *k, int slots)
-{
-    k->slots = slots;
-    k->dst = calloc((size_t)slots, 1);
-    k->src = calloc((size_t)slots, 1);
-    k->busy = calloc((size_t)slots, 1);
-    k->from = malloc((size_t)slots * sizeof *k->from);
-    if (!k->dst || !k->src || !k->busy || !k->from) return -1;
-    for (int i = 0; i < slots; i++) k->from[i] = -1;
-    return 0;
-}
-
-static void marks_free(marks *k)
-{
-    free(k->dst);
-    free(k->src);
-    free(k->busy);
-    free(k->from);
-}
-
-/* The marks of frame fi for block blk. Shared-memory pairs use shared
- * indices; register pairs (shuffles) use thread indices: in the picture a
- * thread's register sits in the cell with its own index. */
-static void marks_fill(marks *k, const rmodel *m, int fi, int blk)
-{
-    const rframe *f = &m->fr[fi];
-    for (size_t i = 0; i < f->count; i++) {
-        const lab_event *e = m->fev[f->first + i];
-        if ((int)e->block > blk) break; /* events come block by block */
-        if ((int)e->block != blk) continue;
-        int th = (int)e->thread;
-        if (th < k->slots) k->busy[th] = 1;
-        int d = -1, s = -1;
-        switch (e->kind) {
-        case LAB_EV_ADD:
-            if (e->space == LAB_SP_SHARED) {
-                d = e->a;
-                s = e->b;
-            } else {
-                d = th;
-            }
-            break;
-        case LAB_EV_SHFL:
-            d = th;
-            if (e->b != e->a && e->b >= 0 && e->b < WARP) s = th - e->a + e->b;
-            break;
-        case LAB_EV_WRITE:
-            d = e->space == LAB_SP_SHARED ? e->a : (e->space == LAB_SP_GLOBAL ? th : -1);
-            break;
-        case LAB_EV_READ:
-            d = th; /* the register it fills */
-            if (e->space == LAB_SP_SHARED && e->a >= 0 && e->a < k->slots && e->a != th) s = e->a;
-            break;
-        case LAB_EV_ATOMIC: d = th; break;
-        default: break;
-        }
-        if (d >= 0 && d < k->slots) {
-            k->dst[d] = 1;
-            if (s >= 0 && s < k->slots) {
-                k->src[s] = 1;
-                k->from[d] = s;
-            }
-        }
-    }
-}
 
 typedef struct geom {
     int tree;        /* tree view */
@@ -322,7 +150,7 @@ enum { LANE_ARROWS = 1, LANE_BELOW = 2, LANE_OFFSET = 4 };
  * two arrows overlap; "▲" when every source sits in the same column of the
  * next line down; else "+d" under each destination (its source is d cells
  * on). *from_row gets the source line of "▲" (or -1). Returns LANE_* bits. */
-static int draw_lane(canvas *c, const marks *k, int r0, int n, int x0, int y, const geom *g,
+static int draw_lane(canvas *c, const rmarks *k, int r0, int n, int x0, int y, const geom *g,
                      int role, int *from_row)
 {
     int anchor0 = x0 + g->cw - 1;
@@ -377,7 +205,7 @@ static int draw_lane(canvas *c, const marks *k, int r0, int n, int x0, int y, co
 }
 
 /* The style of a cell in the current step. */
-static int cell_role(const marks *k, int slot, int warp_busy, int used)
+static int cell_role(const rmarks *k, int slot, int warp_busy, int used)
 {
     if (k && k->dst[slot]) return VIZ_ROLE_ACTIVE;
     if (k && k->src[slot]) return VIZ_ROLE_SOURCE;
@@ -386,7 +214,7 @@ static int cell_role(const marks *k, int slot, int warp_busy, int used)
 }
 
 static int draw_grid_block(canvas *c, const rmodel *m, int fi, int blk, const rstate *st,
-                           const marks *k, const wstat *ws, int wpb, viz_rect area, int y,
+                           const rmarks *k, const wstat *ws, int wpb, viz_rect area, int y,
                            const geom *g, int step_frame)
 {
     int used_modes = 0;
@@ -495,13 +323,13 @@ static void draw_tree(canvas *c, const rmodel *m, int fi, viz_rect area, const g
     int nb = g->nshow;
     int bw = g->lw + L->slots * g->cw + 1;
     rstate st = {0};
-    marks k = {0};
+    rmarks k = {0};
     /* has[b * nh + h]: block b works in history row h. A block gets a line
      * only for the steps it takes part in (the vector variant's last block
      * works alone at the end). */
     unsigned char *has = calloc((size_t)nb * (size_t)(nh ? nh : 1), 1);
     int *count = calloc((size_t)nb, sizeof *count), *row = calloc((size_t)nb, sizeof *row);
-    if (!has || !count || !row || state_init(&st, L, nb) != 0 || marks_init(&k, L->slots) != 0) {
+    if (!has || !count || !row || rstate_init(&st, L, nb) != 0 || rmarks_init(&k, L->slots) != 0) {
         canvas_text(c, area.x, area.y, _("out of memory"), VIZ_ROLE_WRONG, 0);
         goto out;
     }
@@ -541,7 +369,7 @@ static void draw_tree(canvas *c, const rmodel *m, int fi, viz_rect area, const g
     int wps = (L->slots + WARP - 1) / WARP;
     for (int h = 0; h < nh; h++) {
         int fr = hist[h];
-        for (int i = (h == 0 ? L->first : hist[h - 1] + 1); i <= fr; i++) state_apply(&st, m, i);
+        for (int i = (h == 0 ? L->first : hist[h - 1] + 1); i <= fr; i++) rstate_apply(&st, m, i);
         int is_cur = fr == fi;
         for (int b = 0; b < nb; b++) {
             if (!has[(size_t)b * nh + h]) continue;
@@ -554,7 +382,7 @@ static void draw_tree(canvas *c, const rmodel *m, int fi, viz_rect area, const g
             memset(k.src, 0, (size_t)k.slots);
             memset(k.busy, 0, (size_t)k.slots);
             for (int s = 0; s < k.slots; s++) k.from[s] = -1;
-            marks_fill(&k, m, fr, b);
+            rmarks_fill(&k, m, fr, b);
             char lab[16];
             step_label(m, fr, lab, sizeof lab);
             canvas_textn(c, bx, y, g->lw - 1, lab, is_cur ? VIZ_ROLE_HEADING : VIZ_ROLE_DIM, 0);
@@ -601,8 +429,8 @@ out:
     free(has);
     free(count);
     free(row);
-    state_free(&st);
-    marks_free(&k);
+    rstate_free(&st);
+    rmarks_free(&k);
 }
 
 static void draw_grid(canvas *c, const rmodel *m, int fi, viz_rect area, const geom *g, int *y_end,
@@ -613,18 +441,18 @@ static void draw_grid(canvas *c, const rmodel *m, int fi, viz_rect area, const g
     int nb = g->nshow;
     int wpb = (L->bd + WARP - 1) / WARP;
     rstate st = {0};
-    marks k = {0};
+    rmarks k = {0};
     wstat *ws = calloc((size_t)nb * wpb + 1, sizeof *ws);
-    if (!ws || state_init(&st, L, nb) != 0 || marks_init(&k, L->slots) != 0) {
+    if (!ws || rstate_init(&st, L, nb) != 0 || rmarks_init(&k, L->slots) != 0) {
         canvas_text(c, area.x, area.y, _("out of memory"), VIZ_ROLE_WRONG, 0);
         free(ws);
-        state_free(&st);
-        marks_free(&k);
+        rstate_free(&st);
+        rmarks_free(&k);
         return;
     }
     int upto = fi;
     if (f->kind == F_FINAL) upto = L->first + L->nframes - 1;
-    for (int i = L->first; i <= upto; i++) state_apply(&st, m, i);
+    for (int i = L->first; i <= upto; i++) rstate_apply(&st, m, i);
     int step_frame = f->kind != F_FINAL;
     fstats s;
     if (step_frame) rmodel_frame_stats(m, fi, &s, ws, nb);
@@ -671,7 +499,7 @@ static void draw_grid(canvas *c, const rmodel *m, int fi, viz_rect area, const g
         memset(k.src, 0, (size_t)k.slots);
         memset(k.busy, 0, (size_t)k.slots);
         for (int i = 0; i < k.slots; i++) k.from[i] = -1;
-        if (step_frame) marks_fill(&k, m, fi, b);
+        if (step_frame) rmarks_fill(&k, m, fi, b);
         *modes |= draw_grid_block(c, m, fi, b, &st, &k, ws, wpb, area, y + 1, g, step_frame);
         y += per_block;
     }
@@ -685,8 +513,8 @@ static void draw_grid(canvas *c, const rmodel *m, int fi, viz_rect area, const g
     }
     *y_end = y;
     free(ws);
-    state_free(&st);
-    marks_free(&k);
+    rstate_free(&st);
+    rmarks_free(&k);
 }
 
 /* The input array, each element in the style of the block that reads it. */
