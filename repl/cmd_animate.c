@@ -349,7 +349,8 @@ static enum cmd_status do_animate(struct session *s, int argc, char **argv)
              t0->backend == LAB_BACKEND_GPU ? _("%s  n = %lld %s%s  on the GPU") : _("%s  n = %lld %s%s  on the simulator"),
              who, t0->n, lab_dtype_name(t0->dtype), small);
     /* s->color is off for --no-color, NO_COLOR, TERM=dumb and pipes alike. */
-    viz_player_opts o = {.no_color = !s->color, .rows = rows, .nrows = n, .heading = heading};
+    viz_player_opts o = {.no_color = !s->color, .rows = rows, .nrows = n, .heading = heading,
+                         .keep = &s->picture};
 
     int shown = 0;
     if (wants_screen()) {

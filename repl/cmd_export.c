@@ -35,20 +35,17 @@ static enum cmd_status do_export(struct session *s, int argc, char **argv)
             return sess_error(s, 2, _("--width is for pictures (.svg, .png, .pdf); tables have no width"));
     }
     if (viz_export_format(path) != VIZ_EXPORT_NONE) {
-        int rows = 0;
-        const char *what = NULL;
-        const canvas *c = viz_export_latest(&rows, &what);
-        if (!c)
+        if (!s->picture.c)
             return sess_error(s, 1, _("there is no picture yet: a sweep draws a plot, and animate shows frames"));
         struct safefile w;
         if (sess_open_output(s, &w, path, err, sizeof err) != 0) return sess_error(s, 1, "%s", err);
-        if (viz_export_latest_write(path, w.f, (int)width, err, sizeof err) != 0) {
+        if (viz_picture_write(&s->picture, path, w.f, (int)width, err, sizeof err) != 0) {
             safefile_abort(&w);
             return sess_error(s, 1, "%s", err);
         }
         if (safefile_commit(&w, err, sizeof err) != 0) return sess_error(s, 1, "%s", err);
         if (!s->json)
-            out_printf(_("wrote %s%s: %s\n"), out_vis(path), w.replaced ? _(" (it replaces the old file)") : "", what);
+            out_printf(_("wrote %s%s: %s\n"), out_vis(path), w.replaced ? _(" (it replaces the old file)") : "", s->picture.what);
         return CMD_OK;
     }
     int csv = dot && strcasecmp(dot, ".csv") == 0, json = dot && strcasecmp(dot, ".json") == 0;

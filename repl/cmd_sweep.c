@@ -182,12 +182,11 @@ void sweep_print_table(struct session *s, const sweep_data *d)
         }
 }
 
-/* The plot of d as a canvas (the caller frees it); *rows gets the rows used. */
-/* The sweep's plot in cells; offer: what to call it when it is offered to
- * `export` (its data with it, for the vector plot), or NULL. */
-/* The sweep's plot in cells; offer: what to call it when it is offered to
- * `export` (its data with it, for the vector plot), or NULL. */
-static canvas *plot_sweep(const sweep_data *d, sweep_metric m, int width, int *rows, const char *offer)
+/* The plot of d as a canvas (the caller frees it); *rows gets the rows used.
+ * keep: the picture `export` writes, which takes it (its data with it, for
+ * the vector plot) under the name offer; or NULL. */
+static canvas *plot_sweep(const sweep_data *d, sweep_metric m, int width, int *rows, viz_picture *keep,
+                          const char *offer)
 {
     static double xs[SWEEP_MAX_VARIANTS][SWEEP_MAX_VALUES], ys[SWEEP_MAX_VARIANTS][SWEEP_MAX_VALUES];
     viz_plot_series series[SWEEP_MAX_VARIANTS];
@@ -235,7 +234,7 @@ static canvas *plot_sweep(const sweep_data *d, sweep_metric m, int width, int *r
     canvas *c = canvas_new(width, h);
     if (!c) return NULL;
     *rows = viz_plot_draw(c, canvas_bounds(c), &p);
-    if (offer) viz_export_offer_plot(c, *rows, &p, offer);
+    if (keep) viz_picture_keep_plot(keep, c, *rows, &p, offer);
     return c;
 }
 
@@ -246,7 +245,7 @@ static void show_plot(struct session *s, const sweep_data *d, sweep_metric m)
     int rows = 0;
     char what[96];
     snprintf(what, sizeof what, _("the plot of the sweep of %s"), sweep_axis_name(d->axis));
-    canvas *c = plot_sweep(d, m, w, &rows, what);
+    canvas *c = plot_sweep(d, m, w, &rows, &s->picture, what);
     if (!c) return;
     viz_text_opts o = viz_text_opts_for(out_stream(), !s->color);
     o.trim_bottom = 1;

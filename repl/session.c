@@ -35,6 +35,7 @@ void sess_init(struct session *s)
 void sess_free(struct session *s)
 {
     sess_close_program(s);
+    viz_picture_free(&s->picture);
     lesson_free(s->lesson.cur);
     if (s->sweep) sweep_free(s->sweep);
     free(s->sweep);

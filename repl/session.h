@@ -12,6 +12,7 @@
 #include "repl/cmd.h"
 #include "kernels/lab.h"
 #include "repl/parse.h"
+#include "viz/export.h"
 
 #define SESS_MAX_DEPTH 16 /* nested `source` files */
 
@@ -32,6 +33,7 @@ struct session {
     const lab_algo *results_algo;
     struct sweep_data *sweep;      /* the last sweep (sweep.h), or NULL */
     int results_are_sweep;         /* results are that sweep's points: export writes the sweep */
+    viz_picture picture;           /* the newest picture shown (a plot or a frame), for export */
 
     /* ---- how to talk */
     int json;                      /* --json: run/compare/trace print JSON lines */

@@ -26,7 +26,6 @@ viz_export_fmt viz_export_format(const char *path)
 
 struct sink;
 static cairo_surface_t *surface_for(viz_export_fmt fmt, struct sink *k, double w, double h, double scale);
-static void plot_forget(void);
 
 /* The eight terminal colours, deep enough to read on white paper. */
 static const double palette[8][3] = {
@@ -334,41 +333,6 @@ int viz_export_canvas_width(const canvas *c, int rows, const char *path, FILE *o
     cairo_destroy(cr);
     return finish(surf, fmt, &k, st, path, err, len);
 }
-
-/* ------------------------------------------------------ the newest picture */
-
-static canvas *offered;
-static int offered_rows;
-static char offered_what[160];
-
-void viz_export_offer(const canvas *c, int rows, const char *what)
-{
-    if (!c) return;
-    plot_forget(); /* a picture that is not a plot is the newest now */
-    if (!offered || offered->w != c->w || offered->h != c->h) {
-        canvas_free(offered);
-        offered = canvas_new(c->w, c->h);
-        if (!offered) return;
-    }
-    memcpy(offered->cells, c->cells, sizeof(viz_cell) * (size_t)c->w * (size_t)c->h);
-    offered->clip = canvas_bounds(offered);
-    offered_rows = rows;
-    snprintf(offered_what, sizeof offered_what, "%s", what ? what : _("picture"));
-}
-
-const canvas *viz_export_latest(int *rows, const char **what)
-{
-    if (rows) *rows = offered_rows;
-    if (what) *what = offered_what;
-    return offered;
-}
-
-/* ------------------------------------------------------- vector plots */
-
-/* A plot for slides: real axes in points, not cells. The x axis is
- * logarithmic where the swept values grow by a factor (x2, x4 sweeps), the
- * y axis where the values span more than a factor of 30; ticks at powers of
- * two on a binary x axis, at 1, 2 and 5 times powers of ten elsewhere. */
 
 static int plot_ns(const viz_plot *p)
 {
@@ -696,44 +660,65 @@ int viz_export_plot(const viz_plot *p, const char *path, FILE *out, int width, c
     return finish(surf, fmt, &k, st, path, err, len);
 }
 
-/* The offered plot: a deep copy (the caller's arrays and strings go away). */
-static struct {
-    int have;
+/* ------------------------------------------------------ the newest picture */
+
+/* A kept plot: a deep copy (the caller's arrays and strings go away). */
+struct viz_picture_plot {
     viz_plot p;
     viz_plot_series s[VIZ_PLOT_MAX_SERIES];
     char *strs[4 + VIZ_PLOT_MAX_SERIES];
     double *xy[2 * VIZ_PLOT_MAX_SERIES];
-} offered_plot;
+};
 
-static void plot_forget(void)
+static void plot_forget(viz_picture *pic)
 {
-    for (size_t i = 0; i < sizeof offered_plot.strs / sizeof offered_plot.strs[0]; i++) free(offered_plot.strs[i]);
-    for (size_t i = 0; i < sizeof offered_plot.xy / sizeof offered_plot.xy[0]; i++) free(offered_plot.xy[i]);
-    memset(&offered_plot, 0, sizeof offered_plot);
+    struct viz_picture_plot *k = pic->plot;
+    if (!k) return;
+    for (size_t i = 0; i < sizeof k->strs / sizeof k->strs[0]; i++) free(k->strs[i]);
+    for (size_t i = 0; i < sizeof k->xy / sizeof k->xy[0]; i++) free(k->xy[i]);
+    free(k);
+    pic->plot = NULL;
 }
 
 static char *dup_or_null(const char *s) { return s ? strdup(s) : NULL; }
 
-void viz_export_offer_plot(const canvas *c, int rows, const viz_plot *p, const char *what)
+void viz_picture_keep(viz_picture *pic, const canvas *c, int rows, const char *what)
 {
-    viz_export_offer(c, rows, what);
-    plot_forget();
+    if (!c) return;
+    plot_forget(pic); /* a picture that is not a plot is the newest now */
+    if (!pic->c || pic->c->w != c->w || pic->c->h != c->h) {
+        canvas_free(pic->c);
+        pic->c = canvas_new(c->w, c->h);
+        if (!pic->c) return;
+    }
+    memcpy(pic->c->cells, c->cells, sizeof(viz_cell) * (size_t)c->w * (size_t)c->h);
+    pic->c->clip = canvas_bounds(pic->c);
+    pic->rows = rows;
+    snprintf(pic->what, sizeof pic->what, "%s", what ? what : _("picture"));
+}
+
+void viz_picture_keep_plot(viz_picture *pic, const canvas *c, int rows, const viz_plot *p, const char *what)
+{
+    viz_picture_keep(pic, c, rows, what);
     if (!p) return;
-    offered_plot.p = *p;
-    offered_plot.p.title = offered_plot.strs[0] = dup_or_null(p->title);
-    offered_plot.p.xlabel = offered_plot.strs[1] = dup_or_null(p->xlabel);
-    offered_plot.p.ylabel = offered_plot.strs[2] = dup_or_null(p->ylabel);
-    offered_plot.p.caption = offered_plot.strs[3] = dup_or_null(p->caption);
+    struct viz_picture_plot *k = calloc(1, sizeof *k);
+    if (!k) return;
+    pic->plot = k;
+    k->p = *p;
+    k->p.title = k->strs[0] = dup_or_null(p->title);
+    k->p.xlabel = k->strs[1] = dup_or_null(p->xlabel);
+    k->p.ylabel = k->strs[2] = dup_or_null(p->ylabel);
+    k->p.caption = k->strs[3] = dup_or_null(p->caption);
     int ns = plot_ns(p);
     for (int i = 0; i < ns; i++) {
-        viz_plot_series *d = &offered_plot.s[i];
+        viz_plot_series *d = &k->s[i];
         const viz_plot_series *s = &p->series[i];
-        d->name = offered_plot.strs[4 + i] = dup_or_null(s->name);
+        d->name = k->strs[4 + i] = dup_or_null(s->name);
         d->n = s->n;
-        double *x = offered_plot.xy[2 * i] = malloc(sizeof(double) * (size_t)(s->n > 0 ? s->n : 1));
-        double *y = offered_plot.xy[2 * i + 1] = malloc(sizeof(double) * (size_t)(s->n > 0 ? s->n : 1));
+        double *x = k->xy[2 * i] = malloc(sizeof(double) * (size_t)(s->n > 0 ? s->n : 1));
+        double *y = k->xy[2 * i + 1] = malloc(sizeof(double) * (size_t)(s->n > 0 ? s->n : 1));
         if (!x || !y) {
-            plot_forget();
+            plot_forget(pic);
             return;
         }
         memcpy(x, s->x, sizeof(double) * (size_t)s->n);
@@ -741,17 +726,23 @@ void viz_export_offer_plot(const canvas *c, int rows, const viz_plot *p, const c
         d->x = x;
         d->y = y;
     }
-    offered_plot.p.nseries = ns;
-    offered_plot.p.series = offered_plot.s;
-    offered_plot.have = 1;
+    k->p.nseries = ns;
+    k->p.series = k->s;
 }
 
-int viz_export_latest_write(const char *path, FILE *out, int width, char *err, size_t len)
+int viz_picture_write(const viz_picture *pic, const char *path, FILE *out, int width, char *err, size_t len)
 {
-    if (offered_plot.have) return viz_export_plot(&offered_plot.p, path, out, width, err, len);
-    if (!offered) {
+    if (pic->plot) return viz_export_plot(&pic->plot->p, path, out, width, err, len);
+    if (!pic->c) {
         snprintf(err, len, "%s", _("there is no picture yet: a sweep draws a plot, and animate shows frames"));
         return -1;
     }
-    return viz_export_canvas_width(offered, offered_rows, path, out, width, err, len);
+    return viz_export_canvas_width(pic->c, pic->rows, path, out, width, err, len);
+}
+
+void viz_picture_free(viz_picture *pic)
+{
+    plot_forget(pic);
+    canvas_free(pic->c);
+    memset(pic, 0, sizeof *pic);
 }

@@ -49,18 +49,24 @@ int viz_export_plot(const struct viz_plot *p, const char *path, FILE *out, int w
                     size_t errlen);
 
 /* The picture `export FILE.svg` writes is the newest one shown: the sweep's
- * plot or the player's current frame. Whoever shows a picture offers it
- * (a copy is kept, so the caller may free its canvas); what names it in
- * messages ("plot of the sweep", "frame 3 of reduce/sequential"). */
-void viz_export_offer(const canvas *c, int rows, const char *what);
-/* A plot: its cells (what the terminal showed) and its data, which `export
- * FILE.svg` draws as a vector plot. */
-void viz_export_offer_plot(const canvas *c, int rows, const struct viz_plot *p, const char *what);
-/* Write the newest offered picture into out: the vector plot when it is a
- * plot, else the canvas. width as above (0: natural). 0 ok, -1 with err. */
-int viz_export_latest_write(const char *path, FILE *out, int width, char *err, size_t errlen);
-/* The newest offered picture, or NULL; *rows and *what describe it. */
-const canvas *viz_export_latest(int *rows, const char **what);
+ * plot or the player's current frame. Whoever shows a picture keeps a copy
+ * in a viz_picture that its caller owns (the REPL's session), so the caller
+ * may free its canvas; what names it in messages ("plot of the sweep",
+ * "frame 3 of 12"). Start from {0}; free with viz_picture_free. */
+struct viz_picture_plot;
+typedef struct viz_picture {
+    canvas *c;                     /* the cells shown, or NULL: no picture yet */
+    int rows;                      /* rows of c in use */
+    char what[160];
+    struct viz_picture_plot *plot; /* a plot's data, drawn as a vector plot; or NULL */
+} viz_picture;
+void viz_picture_keep(viz_picture *pic, const canvas *c, int rows, const char *what);
+/* A plot: its cells (what the terminal showed) and its data. */
+void viz_picture_keep_plot(viz_picture *pic, const canvas *c, int rows, const struct viz_plot *p, const char *what);
+/* Write the picture into out: the vector plot when it is a plot, else the
+ * canvas. width as above (0: natural). 0 ok, -1 with err. */
+int viz_picture_write(const viz_picture *pic, const char *path, FILE *out, int width, char *err, size_t errlen);
+void viz_picture_free(viz_picture *pic);
 
 #ifdef __cplusplus
 }

@@ -722,7 +722,7 @@ int viz_player_run(const viz_side *sides, int nsides, const viz_player_opts *o, 
             char what[96];
             snprintf(what, sizeof what, _("frame %d of %d"), st.frame + 1, st.nframes);
             canvas *ex = viz_player_compose_export(sides, nsides, &st, o, c->w);
-            viz_export_offer(ex ? ex : c, 0, what);
+            if (o && o->keep) viz_picture_keep(o->keep, ex ? ex : c, 0, what);
             canvas_free(ex);
             redraw = 0;
         }
@@ -820,7 +820,7 @@ int viz_player_print(FILE *f, const viz_side *sides, int nsides, const viz_playe
         canvas *ex = viz_player_compose_export(sides, nsides, &st, o, width);
         char what[96];
         snprintf(what, sizeof what, _("frame %d of %d"), nframes, nframes);
-        if (ex) viz_export_offer(ex, 0, what);
+        if (ex && o && o->keep) viz_picture_keep(o->keep, ex, 0, what);
         canvas_free(ex);
     }
     if (rc == 0 && o && o->rows && o->nrows > 0) {

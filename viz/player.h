@@ -37,6 +37,7 @@ typedef struct viz_player_opts {
     const lab_result *rows; /* the timing table beside the animation; may be NULL */
     int nrows;
     const char *heading;    /* first line of the screen: "reduce  n = 256 int  sim" */
+    struct viz_picture *keep; /* the frame on screen is kept here for export (export.h), or NULL */
 } viz_player_opts;
 
 /* ------------------------------------------------------------- state */

@@ -209,14 +209,16 @@ static void test_export(const char *out)
         fclose(full);
     }
     /* the newest offered picture is what export takes */
-    CHECK(viz_export_latest(NULL, NULL) == NULL, "nothing offered yet");
-    viz_export_offer(c, rows, "the plot");
-    const char *what;
-    int r2;
-    const canvas *l = viz_export_latest(&r2, &what);
+    viz_picture pic = {0};
+    CHECK(pic.c == NULL, "nothing offered yet");
+    viz_picture_keep(&pic, c, rows, "the plot");
+    const char *what = pic.what;
+    int r2 = pic.rows;
+    const canvas *l = pic.c;
     CHECK(l && l != c && r2 == rows && strcmp(what, "the plot") == 0 && l->w == 72, "offered copy");
     canvas_free(c);
-    CHECK(viz_export_latest(NULL, NULL)->cells[0].cp == 'r', "the copy outlives the canvas");
+    CHECK(pic.c->cells[0].cp == 'r', "the copy outlives the canvas");
+    viz_picture_free(&pic);
 }
 
 int main(int argc, char **argv)
