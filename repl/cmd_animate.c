@@ -61,7 +61,6 @@ static void timed_row(struct session *s, anim *a)
  * or -1 after reporting the error. */
 static int parse_args(struct session *s, int argc, char **argv, anim *an)
 {
-    char err[LAB_ERR_MAX];
     int n = 0;
     int i = 1;
     an[0].v = s->variant;

@@ -93,6 +93,8 @@ int out_height(void);            /* rows, the same way; 0 unknown */
 void out_set_width(int cols);
 /* Display columns of s[0..len): UTF-8 characters, colour escapes left out. */
 int out_text_width(const char *s, size_t len);
+/* Bytes of the characters of s that fit in cols display columns. */
+size_t out_fit_len(const char *s, int cols);
 /* Bytes of the next unit a line may not break inside, at s (not a space):
  * a word up to the next space or newline, or, in Chinese text, one character
  * with the closing punctuation that follows it. Bytes 1 to 7 are a caller's
