@@ -4,7 +4,6 @@
 #include "kernels/family.h"
 
 #include <algorithm>
-#include <cmath>
 #include <random>
 #include <unistd.h>
 
@@ -51,14 +50,4 @@ extern "C" double lab_host_memory_bytes(void)
     return (double)pages * (double)size;
 }
 
-extern "C" void lab_fmt_bytes(double b, char *buf, size_t len)
-{
-    static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-    if (b < 0) {
-        snprintf(buf, len, "?");
-        return;
-    }
-    int u = 0;
-    while (b >= 1024 && u < 4) { b /= 1024; u++; }
-    snprintf(buf, len, u == 0 || b == floor(b) ? "%.0f %s" : "%.1f %s", b, unit[u]);
-}
+

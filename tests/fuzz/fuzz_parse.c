@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernels/lab.h" /* lab_fmt_bytes */
 #include "repl/parse.h"
 
 static void word(const char *w)

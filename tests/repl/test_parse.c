@@ -9,6 +9,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "kernels/lab.h" /* lab_fmt_bytes */
 #include "repl/parse.h"
 
 static long long size_ok(const char *s)
