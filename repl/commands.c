@@ -7,6 +7,7 @@
 #include "repl/cmd.h"
 #include "repl/i18n.h"
 #include "repl/parse.h"
+#include "viz/render.h" /* viz_name_in_list */
 
 #include <stdio.h>
 #include <string.h>
@@ -44,21 +45,6 @@ const struct cmd *cmd_at(int i)
     return NULL;
 }
 
-/* Is word one of the space-separated names in list? */
-static int alias_match(const char *list, const char *word)
-{
-    size_t wl = strlen(word);
-    const char *p = list;
-    while (p && *p) {
-        while (*p == ' ') p++;
-        const char *e = p;
-        while (*e && *e != ' ') e++;
-        if ((size_t)(e - p) == wl && wl > 0 && strncmp(p, word, wl) == 0) return 1;
-        p = e;
-    }
-    return 0;
-}
-
 const struct cmd *cmd_find(const char *name, char *err, size_t errlen)
 {
     const struct cmd *c;
@@ -73,7 +59,7 @@ const struct cmd *cmd_find(const char *name, char *err, size_t errlen)
     }
     for (int i = 0; i < n; i++) {
         c = cmd_at(i);
-        if (alias_match(c->aliases, name)) return c;
+        if (viz_name_in_list(c->aliases, name)) return c;
     }
     int amb[16], namb = 0;
     int k = parse_lookup(name, names, n, amb, 16, &namb);

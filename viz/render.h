@@ -79,6 +79,9 @@ typedef struct viz_renderer {
 const viz_renderer *viz_renderer_find(const char *algo, const char *variant);
 /* Every renderer, i from 0 until NULL. */
 const viz_renderer *viz_renderer_at(int i);
+/* Is word one of the space-separated names in list (a renderer's algos, a
+ * command's aliases)? */
+int viz_name_in_list(const char *list, const char *word);
 
 /* --------------------------------------------------- the timing table */
 

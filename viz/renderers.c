@@ -32,8 +32,7 @@ const viz_renderer *viz_renderer_at(int i)
     return i >= 0 && i < n ? renderers[i] : NULL;
 }
 
-/* Is word one of the space-separated names in list? */
-static int in_list(const char *list, const char *word)
+int viz_name_in_list(const char *list, const char *word)
 {
     size_t wl = strlen(word);
     for (const char *p = list; p && *p;) {
@@ -51,8 +50,8 @@ const viz_renderer *viz_renderer_find(const char *algo, const char *variant)
     if (!algo) return NULL;
     for (int i = 0; viz_renderer_at(i); i++) {
         const viz_renderer *r = viz_renderer_at(i);
-        if (!in_list(r->algos, algo)) continue;
-        if (r->variants && (!variant || !in_list(r->variants, variant))) continue;
+        if (!viz_name_in_list(r->algos, algo)) continue;
+        if (r->variants && (!variant || !viz_name_in_list(r->variants, variant))) continue;
         return r;
     }
     return NULL;
