@@ -17,7 +17,7 @@
 #include "repl/cmd.h"
 #include "repl/i18n.h"
 #include "repl/out.h"
-#include "program.h"
+#include "kernels/program/program.h"
 #include "repl/puzzle.h"
 #include "repl/session.h"
 #include "kernels/sim/acctrace.h"

@@ -14,7 +14,7 @@
 #include "repl/i18n.h"
 #include "repl/out.h"
 #include "repl/parse.h"
-#include "program.h"
+#include "kernels/program/program.h"
 #include "repl/session.h"
 
 void sess_close_program(struct session *s)
