@@ -383,7 +383,7 @@ static int run_vector(lab_job *job)
     if (job->grid <= 0) {
         /* persistent grid: as many blocks as fit on the GPU at once, but no
          * more than there is work for */
-        int sms = lab_job_sms(job);
+        int sms = lab_gpu_available() && job->backend == LAB_BACKEND_GPU ? lab_device()->sms : 4;
         int per_sm = 2048 / block;
         if (per_sm < 1) per_sm = 1;
         long long fit = (long long)sms * per_sm;

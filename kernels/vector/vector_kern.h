@@ -38,11 +38,11 @@ static int vec_check_launch(lab_job *job, long long grid, int block)
 }
 
 /* A grid that keeps the GPU full without more blocks than there is work for:
- * the blocks that fit on all SMs at once (on the simulator, the SMs of the
- * modelled GPU, so the default does not depend on the machine). */
+ * the blocks that fit on all SMs at once (four SMs on the simulator, so the
+ * simulator's default does not depend on the machine). */
 static long long vec_resident_grid(lab_job *job, long long n, int block)
 {
-    int sms = lab_job_sms(job);
+    int sms = job->backend == LAB_BACKEND_GPU && lab_gpu_available() ? lab_device()->sms : 4;
     int per_sm = 2048 / block; /* threads an SM holds, and at most 32 blocks */
     if (per_sm > 32) per_sm = 32;
     if (per_sm < 1) per_sm = 1;

@@ -180,7 +180,7 @@ int main(int argc, char **argv)
         char heading[160];
         snprintf(heading, sizeof heading, "%s/%s%s%s  n = %lld %s  on the simulator", gc->algo ? gc->algo : "reduce",
                  gc->variant, gc->vs ? " vs " : "", gc->vs ? gc->vs : "", t[0].n, lab_dtype_name(t[0].dtype));
-        viz_player_opts o = {0, rows, nsides, heading};
+        viz_player_opts o = {0, rows, nsides, heading, NULL};
         viz_play_state st;
         int nframes = 0;
         for (int s = 0; s < nsides; s++)

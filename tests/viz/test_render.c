@@ -546,7 +546,7 @@ static void player_screens(void **state)
     fake_reduce_trace(&b, FAKE_SEQUENTIAL, 64, 64, 0, LAB_INT);
     viz_side sides[2] = {{reduce(), &a, "reduce/interleaved", NULL}, {reduce(), &b, "sequential", NULL}};
     lab_result rows[2] = {row("interleaved", 1, 1, 1.5), row("sequential", 1, 1, 0.8)};
-    viz_player_opts o = {0, rows, 2, "reduce  n = 64 int  on the simulator"};
+    viz_player_opts o = {0, rows, 2, "reduce  n = 64 int  on the simulator", NULL};
     viz_play_state st;
     viz_play_init(&st, reduce()->frames(&a));
     st.frame = 2;
@@ -590,7 +590,7 @@ static void frames_as_text(void **state)
     fake_reduce_trace(&t, FAKE_INTERLEAVED, 32, 32, 0, LAB_INT);
     viz_side side = {reduce(), &t, "reduce/interleaved", NULL};
     lab_result r = row("interleaved", 1, 1, 1.0);
-    viz_player_opts o = {1, &r, 1, "reduce/interleaved  n = 32 int  on the simulator"};
+    viz_player_opts o = {1, &r, 1, "reduce/interleaved  n = 32 int  on the simulator", NULL};
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
