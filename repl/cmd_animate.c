@@ -61,6 +61,7 @@ static void timed_row(struct session *s, anim *a)
  * or -1 after reporting the error. */
 static int parse_args(struct session *s, int argc, char **argv, anim *an)
 {
+    char err[LAB_ERR_MAX];
     int n = 0;
     int i = 1;
     an[0].v = s->variant;
@@ -152,7 +153,8 @@ static enum cmd_status play_accesses(struct session *s, const viz_access *a, con
                                      const lab_result *rows, int nrows)
 {
     viz_side side = {.r = NULL, .trace = NULL, .label = label, .acc = a};
-    viz_player_opts o = {.no_color = !s->color, .rows = rows, .nrows = nrows, .heading = heading};
+    viz_player_opts o = {.no_color = !s->color, .rows = rows, .nrows = nrows, .heading = heading,
+                         .keep = &s->picture};
     char err[LAB_ERR_MAX];
     if (wants_screen()) {
         out_flush();
