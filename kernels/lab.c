@@ -532,7 +532,7 @@ int lab_run(lab_input *in, const lab_variant *v, lab_result *r, lab_trace *trace
     if (a->check) a->check(&j, ref, r);
     if (counting) {
         const occ_model *m = occ_model_find(cfg->model[0] ? cfg->model : "h200");
-        prof_work w = {r->ops, r->ops_unit[0] ? r->ops_unit : NULL};
+        prof_work w = {r->ops, r->ops_unit[0] ? r->ops_unit : NULL, cfg->dtype};
         prof_estimate e;
         prof_estimate_session(&counts, m ? m : occ_model_find("h200"), &w, &e);
         if (!counts.failed) r->est_ms = e.ms;

@@ -242,9 +242,10 @@ static void print_estimate(const prof_estimate *e, const char *model, const prof
 {
     out_printf(_("%sestimated GPU time on %s: %.4f ms%s (an estimate from the counts, not a measurement)\n"),
                out_color(OUT_BOLD), model, e->ms, out_color(OUT_RESET));
-    out_printf(_("  launches %.4f, DRAM %.4f, sectors beyond the ideal %.4f, shared %.4f, atomics %.4f, arithmetic "
-                 "%.4f ms: bound by %s\n"), e->launch_ms, e->dram_ms, e->excess_ms, e->shared_ms, e->atomic_ms,
-               e->compute_ms, e->bound);
+    out_printf(_("  launches %.4f, DRAM %.4f, sectors beyond the ideal %.4f, latency %.4f, shared %.4f, issue %.4f, "
+                 "block starts %.4f, atomics %.4f, arithmetic %.4f ms: bound by %s\n"),
+               e->launch_ms, e->dram_ms, e->excess_ms, e->latency_ms, e->shared_ms, e->issue_ms, e->block_ms,
+               e->atomic_ms, e->compute_ms, e->bound);
     double bytes = (double)(total->read_bytes + total->write_bytes);
     if (w && w->ops > 0 && bytes > 0)
         out_printf(_("  arithmetic intensity: %.3g %ss per byte moved\n"), w->ops / bytes, w->unit);
@@ -313,8 +314,9 @@ static int rows_add(prof_row **rows, int *n, int *cap, const prof_row *r)
     return 0;
 }
 
-void profile_work_of(const lab_result *r, prof_work *w)
+void profile_work_of(const lab_result *r, lab_dtype dt, prof_work *w)
 {
+    w->dtype = dt;
     w->ops = r->ops;
     w->unit = r->ops_unit[0] ? r->ops_unit : NULL;
 }
@@ -353,7 +355,7 @@ static int profile_sim(struct session *s, const lab_variant *v, prof_row **rows,
     int fb = 0;
     const occ_model *m = sweep_model(&cfg, &fb);
     prof_work w;
-    profile_work_of(&r, &w);
+    profile_work_of(&r, cfg.dtype, &w);
     prof_estimate est;
     prof_estimate_session(&ses, m, &w, &est);
     if (!s->json) {
@@ -384,7 +386,10 @@ static int profile_sim(struct session *s, const lab_variant *v, prof_row **rows,
         pr.c = g < ses.ngroups ? ses.groups[g] : ses.total;
         pr.have_est = 1;
         if (g == ses.ngroups) pr.est = est;
-        else prof_estimate_counts(&pr.c, m, NULL, &pr.est);
+        else {
+            prof_work gw = {0, NULL, cfg.dtype};
+            prof_estimate_counts(&pr.c, m, &gw, &pr.est);
+        }
         if (rows_add(rows, nrows, cap, &pr) != 0) break;
         if (s->json) out_json(counts_json(&pr));
     }

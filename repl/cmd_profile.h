@@ -14,6 +14,6 @@ int profile_export_owns(const struct session *s);
 /* Write the last profile's rows as CSV (csv 1) or JSON. 0 ok, -1 with err. */
 int profile_export(FILE *f, int csv, char *err, size_t errlen);
 /* The run's arithmetic, for the estimate (from the row's ops). */
-void profile_work_of(const lab_result *r, prof_work *w);
+void profile_work_of(const lab_result *r, lab_dtype dt, prof_work *w);
 
 #endif

@@ -2,33 +2,95 @@
  * the counters' Nsight Compute names. See profile.h and docs/profile.md. */
 #include "kernels/profile/profile.h"
 
+#include "kernels/device/occupancy.h"
+
 #include <math.h>
 #include <string.h>
 
 static double maxd(double a, double b) { return a > b ? a : b; }
 
-/* Memory, shared memory and atomics of the launches in c; compute is left
- * to the caller (a run's work is known for the run, not per launch). */
-static void estimate_memory(const prof_counts *c, const occ_model *m, prof_estimate *e)
+static const occ_model *model_or_h200(const occ_model *m) { return m ? m : occ_model_find("h200"); }
+
+/* Resident blocks per SM of the group's kernel: the occupancy calculator
+ * with the registers and static shared memory the compiler gave the kernel
+ * for the model's architecture (the build's table), else the warp and block
+ * limits alone. The launch ran, so its dynamic shared memory is taken as
+ * allowed (kernels that need more than 48 KiB opt in). */
+static int resident_blocks(const prof_counts *c, const occ_model *m, lab_dtype dt, int threads)
 {
+    occ_kernel k;
+    memset(&k, 0, sizeof k);
+    k.dynamic_smem = (long)c->dynamic_smem;
+    const occ_resource *res = occ_resource_find_block(lab_resource_table, lab_resource_count, c->kernel, dt,
+                                                      m->cc_major * 10 + m->cc_minor, threads, NULL, 0);
+    if (res) {
+        k.regs = res->regs;
+        k.static_smem = res->static_smem;
+    }
+    k.max_dynamic_smem = m->smem_per_block_optin - k.static_smem;
+    occ_result r;
+    int b = occ_compute(m, &k, threads, &r);
+    if (b <= 0) {
+        /* past what the calculator allows: one block at a time */
+        b = 1;
+    }
+    return b;
+}
+
+/* Every term but compute, for the launches of one group. */
+static void estimate_group(const prof_counts *c, const occ_model *m, lab_dtype dt, prof_estimate *e)
+{
+    m = model_or_h200(m);
     const double gbps = m && m->mem_gbps > 0 ? m->mem_gbps : 4800.0;
     const int sms = m && m->sms > 0 ? m->sms : 132;
-    unsigned long long excess = 0, wavefronts = 0;
+    const double clock_hz = PROF_CLOCK_GHZ * 1e9;
+    const double launches = c->launches > 0 ? c->launches : 1;
+    const double blocks = (double)c->grid[0] * (c->grid[1] ? c->grid[1] : 1) * (c->grid[2] ? c->grid[2] : 1);
+    const int threads = (int)(c->block[0] * (c->block[1] ? c->block[1] : 1) * (c->block[2] ? c->block[2] : 1));
+    unsigned long long excess = 0, wavefronts = 0, requests = 0;
+    for (int sp = 0; sp < PROF_NSPACES; sp++)
+        for (int k = 0; k < PROF_NKINDS; k++) requests += c->mem[sp][k].requests;
     for (int k = 0; k < PROF_NKINDS; k++) {
         const prof_mem *g = &c->mem[PROF_GLOBAL][k];
         if (g->units > g->ideal) excess += g->units - g->ideal;
         wavefronts += c->mem[PROF_SHARED][k].units;
     }
-    e->launch_ms = c->launches * PROF_LAUNCH_US * 1e-3;
+    e->launch_ms = launches * PROF_LAUNCH_US * 1e-3;
     e->dram_ms = (double)(c->read_bytes + c->write_bytes) / (gbps * PROF_DRAM_EFFICIENCY * 1e6);
     e->excess_ms = 32.0 * (double)excess / (gbps * PROF_EXCESS_FACTOR * 1e6);
-    e->shared_ms = (double)wavefronts / ((double)sms * PROF_CLOCK_GHZ * 1e6);
     e->atomic_ms = (double)c->atom_serial * PROF_ATOMIC_NS * 1e-6;
+    if (blocks < 1 || threads < 1) return;
+    /* the busiest SM gets ceil(blocks / SMs) of each launch's blocks */
+    const double per_sm = ceil(blocks / sms);
+    const double share = per_sm / blocks;
+    /* blocks resident at once on the whole GPU, and the waves they come in */
+    const double waves = ceil(blocks / ((double)sms * resident_blocks(c, m, dt, threads)));
+    /* the busiest warp's path: each global load waits for DRAM, each other
+     * request for at least the instruction that uses it, each barrier for
+     * the block */
+    const double warps = launches * blocks * ((threads + 31) / 32);
+    const double chain_s = (double)c->warp_gld_max * PROF_DRAM_LATENCY_NS * 1e-9 +
+                           ((double)(c->warp_req_max - c->warp_gld_max) * PROF_DEP_CYCLES +
+                            (double)c->barriers / warps * PROF_BARRIER_CYCLES) / clock_hz;
+    e->latency_ms = launches * waves * chain_s * 1e3;
+    e->shared_ms = (double)wavefronts * share / clock_hz * 1e3;
+    e->issue_ms = (double)(requests + c->barriers) * share / (PROF_ISSUE_PER_CLOCK * clock_hz) * 1e3;
+    e->block_ms = launches * per_sm * PROF_BLOCK_NS * 1e-6;
+}
+
+static double body_of(const prof_estimate *g)
+{
+    double b = g->dram_ms + g->excess_ms;
+    b = maxd(b, g->latency_ms);
+    b = maxd(b, g->shared_ms);
+    b = maxd(b, g->issue_ms);
+    return maxd(b, g->block_ms);
 }
 
 static double compute_ms(const occ_model *m, const prof_work *w)
 {
     if (!w || w->ops <= 0 || !w->unit) return 0;
+    m = model_or_h200(m);
     const int sms = m && m->sms > 0 ? m->sms : 132;
     /* FP32 lanes: 128 per SM from Ampere on (cc 8.6 and later, and 9.x),
      * 64 before */
@@ -37,15 +99,15 @@ static double compute_ms(const occ_model *m, const prof_work *w)
     return instr / ((double)sms * lanes * PROF_CLOCK_GHZ * 1e6);
 }
 
-static void finish(prof_estimate *e, double mem_ms)
+static void finish(prof_estimate *e, double body_ms)
 {
-    double body = maxd(mem_ms, e->compute_ms);
+    double body = maxd(body_ms, e->compute_ms);
     e->ms = e->launch_ms + body + e->atomic_ms;
     double most = e->launch_ms;
     e->bound = "launch";
     const struct { double v; const char *name; } parts[] = {
         {e->dram_ms + e->excess_ms, e->excess_ms > e->dram_ms ? "excess sectors" : "dram"},
-        {e->shared_ms, "shared"},
+        {e->latency_ms, "latency"}, {e->shared_ms, "shared"}, {e->issue_ms, "issue"}, {e->block_ms, "blocks"},
         {e->atomic_ms, "atomics"}, {e->compute_ms, "compute"}};
     for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
         if (parts[i].v > most) {
@@ -54,32 +116,37 @@ static void finish(prof_estimate *e, double mem_ms)
         }
 }
 
+static lab_dtype dtype_of(const prof_work *w) { return w ? w->dtype : LAB_NDTYPES; }
+
 void prof_estimate_counts(const prof_counts *c, const occ_model *m, const prof_work *w, prof_estimate *out)
 {
     memset(out, 0, sizeof *out);
-    estimate_memory(c, m, out);
+    estimate_group(c, m, dtype_of(w), out);
     out->compute_ms = compute_ms(m, w);
-    finish(out, maxd(out->dram_ms + out->excess_ms, out->shared_ms));
+    finish(out, body_of(out));
 }
 
 void prof_estimate_session(const prof_session *s, const occ_model *m, const prof_work *w, prof_estimate *out)
 {
     memset(out, 0, sizeof *out);
-    double mem = 0;
+    double body = 0;
     for (int i = 0; i < s->ngroups; i++) {
         prof_estimate g;
         memset(&g, 0, sizeof g);
-        estimate_memory(&s->groups[i], m, &g);
+        estimate_group(&s->groups[i], m, dtype_of(w), &g);
         out->launch_ms += g.launch_ms;
         out->dram_ms += g.dram_ms;
         out->excess_ms += g.excess_ms;
+        out->latency_ms += g.latency_ms;
         out->shared_ms += g.shared_ms;
+        out->issue_ms += g.issue_ms;
+        out->block_ms += g.block_ms;
         out->atomic_ms += g.atomic_ms;
-        mem += maxd(g.dram_ms + g.excess_ms, g.shared_ms);
+        body += body_of(&g);
     }
     if (s->ngroups) out->launch_ms += PROF_RUN_US * 1e-3;
     out->compute_ms = compute_ms(m, w);
-    finish(out, mem);
+    finish(out, body);
 }
 
 /* ------------------------------------------------------------- metrics */

@@ -31,7 +31,23 @@ struct prof_impl {
     std::unordered_map<uintptr_t, unsigned long long> atom; /* atomics per address, this launch */
     double t0;
     int failed;
+    /* the running block's requests per warp (a block's requests arrive
+     * together: blocks run one after another) */
+    unsigned long long block;
+    std::vector<std::pair<unsigned long long, unsigned long long>> warp; /* (all, global loads) */
 };
+
+/* Fold the running block's warps into the group's maxima. */
+void fold_warps(prof_impl *p)
+{
+    if (p->cur < 0) return;
+    prof_counts &c = p->groups[p->cur];
+    for (auto &w : p->warp) {
+        c.warp_req_max = std::max(c.warp_req_max, w.first);
+        c.warp_gld_max = std::max(c.warp_gld_max, w.second);
+    }
+    p->warp.clear();
+}
 
 double now_s(void)
 {
@@ -67,6 +83,8 @@ void on_launch_begin(void *ctx, const sim_rec_launch *l)
     p->rd.clear();
     p->wr.clear();
     p->atom.clear();
+    p->warp.clear();
+    p->block = ~0ull;
     p->t0 = now_s();
 }
 
@@ -75,6 +93,7 @@ void on_launch_end(void *ctx, const sim_rec_launch *l, int rc)
     (void)l;
     prof_impl *p = static_cast<prof_impl *>(ctx);
     if (p->cur < 0) return;
+    fold_warps(p);
     prof_counts &c = p->groups[p->cur];
     c.read_bytes += 32ull * p->rd.size();
     c.write_bytes += 32ull * p->wr.size();
@@ -119,6 +138,13 @@ void on_request(void *ctx, const sim_rec_request *r)
         ideal = (lanes * r->width + 127) / 128;
     }
     if (ideal == 0) ideal = 1;
+    if (r->block != p->block) {
+        fold_warps(p);
+        p->block = r->block;
+    }
+    if (r->warp >= p->warp.size()) p->warp.resize(r->warp + 1);
+    p->warp[r->warp].first++;
+    if (space == PROF_GLOBAL && kind == PROF_LD) p->warp[r->warp].second++;
     if (kind == PROF_ATOM) {
         uintptr_t a[32];
         unsigned n = 0;
@@ -183,6 +209,8 @@ void add_counts(prof_counts *t, const prof_counts *c)
     t->atom_addr_max = std::max(t->atom_addr_max, c->atom_addr_max);
     t->atom_serial += c->atom_serial;
     t->barriers += c->barriers;
+    t->warp_req_max = std::max(t->warp_req_max, c->warp_req_max);
+    t->warp_gld_max = std::max(t->warp_gld_max, c->warp_gld_max);
     t->read_bytes += c->read_bytes;
     t->write_bytes += c->write_bytes;
     t->seconds += c->seconds;

@@ -57,6 +57,8 @@ typedef struct prof_counts {
     unsigned long long atom_addr_max;  /* most atomics on one address in one launch */
     unsigned long long atom_serial;    /* each launch's busiest address's atomics, summed */
     unsigned long long barriers;       /* warp-level barrier instructions: barriers x warps */
+    unsigned long long warp_req_max;   /* most memory requests (any space, any kind) of one warp in one launch */
+    unsigned long long warp_gld_max;   /* most global load requests of one warp in one launch */
     unsigned long long read_bytes, write_bytes; /* distinct sectors x 32, summed over launches */
     double seconds;                    /* simulator wall time of these launches */
 } prof_counts;
@@ -99,30 +101,50 @@ void prof_site_where(const prof_site *site, char *buf, size_t len);
 typedef struct prof_work {
     double ops;                  /* operations of one run */
     const char *unit;            /* "flop" or "iteration" */
+    lab_dtype dtype;             /* the element type, to find the kernels' registers;
+                                    LAB_NDTYPES when unknown */
 } prof_work;
 
-/* The estimated GPU time, and its parts, in milliseconds. The model (see
- * docs/profile.md): per launch PROF_LAUNCH_US, per timed run PROF_RUN_US
- * (the session estimate only); memory time the DRAM bytes at
- * PROF_DRAM_EFFICIENCY of the model's bandwidth plus the sectors requested
- * beyond the ideal at PROF_EXCESS_FACTOR of it; shared-memory wavefronts at
- * one per SM and clock; same-address atomics serialised at PROF_ATOMIC_NS
- * each; arithmetic at the FP32 lanes' rate (an iteration costs
- * PROF_ITER_INSTR instructions, a flop half an FMA). Memory, shared memory
- * and arithmetic overlap; launch overhead and atomics add. */
+/* The estimated GPU time, and its parts, in milliseconds. The model (each
+ * term and the source of each constant: docs/profile.md), per launch:
+ *   launch    PROF_LAUNCH_US per launch, PROF_RUN_US per timed run
+ *   dram      the distinct sectors at PROF_DRAM_EFFICIENCY of the model's
+ *             bandwidth, plus the sectors requested beyond the ideal at
+ *             PROF_EXCESS_FACTOR of it
+ *   latency   the waves of resident blocks (occupancy calculator, the
+ *             compiler's registers) times the busiest warp's chain: each of
+ *             its global loads waits PROF_DRAM_LATENCY_NS, each other memory
+ *             request PROF_DEP_CYCLES, each barrier PROF_BARRIER_CYCLES
+ *   shared    wavefronts at one per SM and clock, on the busiest SM
+ *   issue     warp instructions counted (memory requests, barriers) at
+ *             PROF_ISSUE_PER_CLOCK per SM and clock, on the busiest SM
+ *   blocks    PROF_BLOCK_NS per block an SM starts
+ *   atomics   each launch's busiest address serialised, PROF_ATOMIC_NS each
+ *   compute   arithmetic at the FP32 lanes' rate, where the variant counts
+ *             it (an iteration costs PROF_ITER_INSTR instructions, a flop half
+ *             an FMA)
+ * The launch's body is the largest of dram, latency, shared, issue and
+ * blocks (they overlap); launch overhead and atomics add; compute overlaps
+ * the body of the whole run. */
 typedef struct prof_estimate {
     double ms;
-    double launch_ms, dram_ms, excess_ms, shared_ms, atomic_ms, compute_ms;
-    const char *bound;           /* "launch", "dram", "excess sectors", "shared", "atomics", "compute" */
+    double launch_ms, dram_ms, excess_ms, latency_ms, shared_ms, issue_ms, block_ms, atomic_ms, compute_ms;
+    const char *bound;           /* "launch", "dram", "excess sectors", "latency", "shared", "issue",
+                                    "blocks", "atomics", "compute" */
 } prof_estimate;
 
-#define PROF_LAUNCH_US 2.5
-#define PROF_RUN_US 4.0
+#define PROF_LAUNCH_US 4.0
+#define PROF_RUN_US 1.8
 #define PROF_DRAM_EFFICIENCY 0.86
 #define PROF_EXCESS_FACTOR 0.45
 #define PROF_ATOMIC_NS 0.73
 #define PROF_ITER_INSTR 8.0
 #define PROF_CLOCK_GHZ 1.755
+#define PROF_DRAM_LATENCY_NS 343.0
+#define PROF_DEP_CYCLES 4.5
+#define PROF_BARRIER_CYCLES 77.0
+#define PROF_ISSUE_PER_CLOCK 4.0
+#define PROF_BLOCK_NS 79.0
 
 void prof_estimate_counts(const prof_counts *c, const occ_model *m, const prof_work *w, prof_estimate *out);
 /* The whole session: the sum over its groups (w counts for the whole run). */
