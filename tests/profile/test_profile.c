@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,6 +73,9 @@ static void test_coalesced(void **state)
     assert_int_equal(c->write_bytes, 128 * 4);
     assert_int_equal(c->mem[PROF_SHARED][PROF_LD].requests, 0);
     assert_int_equal(c->barriers, 0);
+    /* each warp: one load and one store */
+    assert_int_equal(c->warp_req_max, 2);
+    assert_int_equal(c->warp_gld_max, 1);
 }
 
 static void test_stride2(void **state)
@@ -266,6 +270,62 @@ static void test_estimate_orders(void **state)
     assert_string_equal(b.bound, "atomics");
 }
 
+/* The terms of the model on counts made by hand, against the numbers of
+ * docs/profile.md. */
+static void test_estimate_terms(void **state)
+{
+    (void)state;
+    const occ_model *m = occ_model_find("h200");
+    assert_non_null(m);
+    prof_counts c;
+    prof_estimate e;
+    /* 524288 blocks of one warp that do nothing: block starts, 3972 per SM */
+    memset(&c, 0, sizeof c);
+    snprintf(c.kernel, sizeof c.kernel, "no_such_kernel");
+    c.launches = 1;
+    c.grid[0] = 524288, c.grid[1] = c.grid[2] = 1;
+    c.block[0] = 32, c.block[1] = c.block[2] = 1;
+    prof_estimate_counts(&c, m, NULL, &e);
+    assert_string_equal(e.bound, "blocks");
+    assert_true(fabs(e.block_ms - 3972 * PROF_BLOCK_NS * 1e-6) < 1e-9);
+    assert_true(fabs(e.ms - (e.launch_ms + e.block_ms)) < 1e-9);
+    /* the same shared wavefronts in 8 blocks (8 SMs busy) and in 1056
+     * (8 blocks on every SM): 132 / 8 = 16.5 times the time */
+    memset(&c, 0, sizeof c);
+    snprintf(c.kernel, sizeof c.kernel, "no_such_kernel");
+    c.launches = 1;
+    c.grid[0] = 8, c.grid[1] = c.grid[2] = 1;
+    c.block[0] = 256, c.block[1] = c.block[2] = 1;
+    c.mem[PROF_SHARED][PROF_LD].requests = 1000000;
+    c.mem[PROF_SHARED][PROF_LD].units = 1000000;
+    prof_estimate few;
+    prof_estimate_counts(&c, m, NULL, &few);
+    c.grid[0] = 1056;
+    prof_estimate_counts(&c, m, NULL, &e);
+    assert_true(fabs(few.shared_ms / e.shared_ms - 16.5) < 1e-9);
+    assert_string_equal(few.bound, "shared");
+    /* one block whose busiest warp waits for 100 loads one after another */
+    memset(&c, 0, sizeof c);
+    snprintf(c.kernel, sizeof c.kernel, "no_such_kernel");
+    c.launches = 1;
+    c.grid[0] = 1, c.grid[1] = c.grid[2] = 1;
+    c.block[0] = 32, c.block[1] = c.block[2] = 1;
+    c.mem[PROF_GLOBAL][PROF_LD].requests = 100;
+    c.warp_req_max = c.warp_gld_max = 100;
+    prof_estimate_counts(&c, m, NULL, &e);
+    assert_true(fabs(e.latency_ms - 100 * PROF_DRAM_LATENCY_NS * 1e-6) < 1e-9);
+    assert_string_equal(e.bound, "latency");
+    /* twice the launches: twice the launch overhead, the run's once */
+    prof_session two;
+    memset(&two, 0, sizeof two);
+    c.launches = 2;
+    two.groups = &c;
+    two.ngroups = 1;
+    prof_estimate_session(&two, m, NULL, &e);
+    assert_true(fabs(e.launch_ms - (2 * PROF_LAUNCH_US + PROF_RUN_US) * 1e-3) < 1e-9);
+    assert_true(fabs(e.latency_ms - 2 * 100 * PROF_DRAM_LATENCY_NS * 1e-6) < 1e-9);
+}
+
 int main(void)
 {
     if (!prof_available()) {
@@ -279,6 +339,7 @@ int main(void)
         cmocka_unit_test(test_half_warp),   cmocka_unit_test(test_bank_conflicts),
         cmocka_unit_test(test_padded_tile), cmocka_unit_test(test_atomics),
         cmocka_unit_test(test_site_lines),  cmocka_unit_test(test_estimate_orders),
+        cmocka_unit_test(test_estimate_terms),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     prof_free(&ses);
