@@ -10,7 +10,9 @@ time measured on a GPU, for every built-in kernel variant.
                                             the variants inside each family
 
 bench/estimate-h200.jsonl holds the GPU rows measured on an NVIDIA H200
-(driver 580.159.04, 2026-12-01), in the form `gpu` writes.
+(driver 580.159.04, 2026-12-01) in the form `gpu` writes: every family from
+`gpu`, transpose's two rows from docs/performance.md's transpose table.
+bench/estimate_probe.cu measures the model's own constants (docs/profile.md).
 
 Sizes: the simulator plays every GPU thread on one CPU thread, so they are
 smaller than bench/*.gpulab's; each is stated in the table.

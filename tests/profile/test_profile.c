@@ -270,6 +270,16 @@ static void test_estimate_orders(void **state)
     assert_string_equal(b.bound, "atomics");
 }
 
+/* One launch of a kernel the build's register table does not know. */
+static void hand_counts(prof_counts *c, unsigned blocks, unsigned threads)
+{
+    memset(c, 0, sizeof *c);
+    snprintf(c->kernel, sizeof c->kernel, "no_such_kernel");
+    c->launches = 1;
+    c->grid[0] = blocks, c->grid[1] = c->grid[2] = 1;
+    c->block[0] = threads, c->block[1] = c->block[2] = 1;
+}
+
 /* The terms of the model on counts made by hand, against the numbers of
  * docs/profile.md. */
 static void test_estimate_terms(void **state)
@@ -280,22 +290,14 @@ static void test_estimate_terms(void **state)
     prof_counts c;
     prof_estimate e;
     /* 524288 blocks of one warp that do nothing: block starts, 3972 per SM */
-    memset(&c, 0, sizeof c);
-    snprintf(c.kernel, sizeof c.kernel, "no_such_kernel");
-    c.launches = 1;
-    c.grid[0] = 524288, c.grid[1] = c.grid[2] = 1;
-    c.block[0] = 32, c.block[1] = c.block[2] = 1;
+    hand_counts(&c, 524288, 32);
     prof_estimate_counts(&c, m, NULL, &e);
     assert_string_equal(e.bound, "blocks");
     assert_true(fabs(e.block_ms - 3972 * PROF_BLOCK_NS * 1e-6) < 1e-9);
     assert_true(fabs(e.ms - (e.launch_ms + e.block_ms)) < 1e-9);
     /* the same shared wavefronts in 8 blocks (8 SMs busy) and in 1056
      * (8 blocks on every SM): 132 / 8 = 16.5 times the time */
-    memset(&c, 0, sizeof c);
-    snprintf(c.kernel, sizeof c.kernel, "no_such_kernel");
-    c.launches = 1;
-    c.grid[0] = 8, c.grid[1] = c.grid[2] = 1;
-    c.block[0] = 256, c.block[1] = c.block[2] = 1;
+    hand_counts(&c, 8, 256);
     c.mem[PROF_SHARED][PROF_LD].requests = 1000000;
     c.mem[PROF_SHARED][PROF_LD].units = 1000000;
     prof_estimate few;
@@ -305,11 +307,7 @@ static void test_estimate_terms(void **state)
     assert_true(fabs(few.shared_ms / e.shared_ms - 16.5) < 1e-9);
     assert_string_equal(few.bound, "shared");
     /* one block whose busiest warp waits for 100 loads one after another */
-    memset(&c, 0, sizeof c);
-    snprintf(c.kernel, sizeof c.kernel, "no_such_kernel");
-    c.launches = 1;
-    c.grid[0] = 1, c.grid[1] = c.grid[2] = 1;
-    c.block[0] = 32, c.block[1] = c.block[2] = 1;
+    hand_counts(&c, 1, 32);
     c.mem[PROF_GLOBAL][PROF_LD].requests = 100;
     c.warp_req_max = c.warp_gld_max = 100;
     prof_estimate_counts(&c, m, NULL, &e);
