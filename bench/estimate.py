@@ -146,7 +146,8 @@ def table(sim_path, gpu_path):
             kept = [r for r in rows if r[1] and r[2] and (fam, r[0]) not in EXCLUDED]
             for (v1, e1, m1), (v2, e2, m2) in itertools.combinations(kept, 2):
                 pairs += 1
-                agree += (e1 < e2) == (m1 < m2)
+                # equal estimates order nothing: such a pair is not in order
+                agree += e1 != e2 and (e1 < e2) == (m1 < m2)
     print()
     print("memory-bound rows within 2x: %d of %d" % (within, total))
     print("pairs of variants in the same order (memory-bound families): %d of %d (%.0f%%)" %
