@@ -112,8 +112,8 @@ static __global__ void hist_shared_k(const unsigned char *pixels, long long n, u
  * lies in shared-memory bank L, so in one atomic instruction the 32 lanes of
  * a warp touch 32 different counters in 32 different banks, whether the image
  * is a photo or flat: contention inside a warp is gone by construction, and
- * only lanes of different warps, which do not issue together, share a
- * counter. Pixels arrive 16 at a time through 16-byte loads, two loads in
+ * only lanes of different warps, whose atomics are never one instruction,
+ * share a counter. Pixels arrive 16 at a time through 16-byte loads, two loads in
  * flight per thread, over a persistent grid (as many blocks as fit on the
  * GPU). At the end a thread adds up one bin's 32 columns, reading them on a
  * diagonal so that again each lane reads its own bank, and adds the total to

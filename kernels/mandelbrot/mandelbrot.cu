@@ -10,9 +10,10 @@
 /* A 2D grid over an image, one pixel per thread, no communication at all:
  * the ideal GPU problem - hundreds of operations per pixel, and only the
  * count goes back. The cost is uneven: a thread inside the set runs all 1000
- * iterations while its neighbour outside stops after two, and a warp runs as
- * long as its slowest thread (divergence). Blocks on the edge of the set take
- * longest; the heat map shows which. nvcc fuses the loop's a*b + c into fused
+ * iterations while one far outside stops after one or two, and a warp runs as
+ * long as its slowest thread (divergence). Blocks wholly inside the set do the
+ * most work; on its edge a warp with one pixel inside takes as long while its
+ * other lanes idle. The heat maps show both. nvcc fuses the loop's a*b + c into fused
  * multiply-adds, which round once instead of twice. Near the edge of the set
  * the orbits are chaotic: a difference in the last bit grows with every
  * iteration, so a pixel there can escape many iterations earlier or later

@@ -92,8 +92,8 @@ static double compute_ms(const occ_model *m, const prof_work *w)
     if (!w || w->ops <= 0 || !w->unit) return 0;
     m = model_or_h200(m);
     const int sms = m && m->sms > 0 ? m->sms : 132;
-    /* FP32 lanes: 128 per SM from Ampere on (cc 8.6 and later, and 9.x),
-     * 64 before */
+    /* FP32 lanes: 128 per SM at cc 8.6, 8.9 and 9.x; 64 at 7.x and 8.0 (and
+     * here at every cc below 8.6, although 6.1 has 128) */
     const int lanes = m && (m->cc_major > 8 || (m->cc_major == 8 && m->cc_minor >= 6)) ? 128 : 64;
     double instr = strcmp(w->unit, "iteration") == 0 ? w->ops * PROF_ITER_INSTR : w->ops * 0.5;
     return instr / ((double)sms * lanes * PROF_CLOCK_GHZ * 1e6);

@@ -28,10 +28,11 @@ static __device__ __forceinline__ double atomic_add(double *p, double v) { retur
 /* Interleaved addressing (lecture, example 1): at step s the threads whose
  * index is a multiple of 2s add their neighbour s away. While s < 32 the
  * working threads are spread over every warp: each warp runs the addition with
- * most of its lanes masked off (divergence). From s = 32 on, warps holding no
- * working thread skip the addition as a whole, but they still run the loop and
- * wait at every barrier. The `%` is cheap only because B is a constant (a
- * power of two: a mask). The block sums meet in one atomicAdd each. */
+ * half (s = 1) or more of its lanes masked off (divergence). From s = 32 on,
+ * warps holding no working thread skip the addition as a whole, but they still
+ * run the loop and wait at every barrier. The `%` is cheap only because B is a
+ * constant: the loop unrolls, and each step's 2 * step is a known power of
+ * two (a mask). The block sums meet in one atomicAdd each. */
 template <class T, int B>
 static __global__ void reduce_interleaved_k(const T *in, long long n, typename Acc<T>::type *total)
 {
