@@ -319,8 +319,9 @@ void reduce_describe(const rmodel *m, int fi, const fstats *s, viz_frame_info *i
             viz_info_caption(info, _("Done: the sum is %s, the same as the CPU's."), a);
         else if (rel < 1e-3 && (t->dtype == LAB_FLOAT || t->dtype == LAB_DOUBLE))
             viz_info_caption(info,
-                             _("Done: the sum is %s and the CPU's is %s (relative error %.1e): the GPU "
-                               "adds in a different order, and floating-point rounding follows the order."),
+                             _("Done: the sum is %s and the CPU's compensated sum is %s (relative error %.1e): "
+                               "each of the GPU's additions rounds to its type, and the rounding errors "
+                               "depend on the order of the additions."),
                              a, b, rel);
         else
             viz_info_caption(info, _("Done: the sum is %s but the CPU's is %s: the result is wrong."), a, b);

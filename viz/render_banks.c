@@ -205,8 +205,8 @@ static void describe(const bmodel *m, int fi, viz_frame_info *info)
                                   (unsigned long)wr),
                          m->nacc, m->cols, wr, rd,
                          (wr > min_ways(m) || rd > min_ways(m))
-                             ? _("More passes than one per access are bank conflicts: the lanes of a warp "
-                                 "wait for each other.")
+                             ? _("Passes beyond the fewest the element size needs are bank conflicts: the "
+                                 "lanes of a warp wait for each other.")
                              : _("Every access takes the fewest passes its element size allows: no bank "
                                  "conflicts."));
         viz_info_counter(info, "accesses", m->nacc, NULL);

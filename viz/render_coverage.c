@@ -594,9 +594,9 @@ static void describe(const cmodel *m, const cstate *s, int frame, viz_frame_info
         else
             viz_info_caption(info,
                              wr ? _("%s wrote %s; the simulator runs the blocks one after another, a GPU "
-                                    "runs them at once and in any order.")
+                                    "runs as many at a time as fit, in any order.")
                                 : _("%s read %s; the simulator runs the blocks one after another, a GPU "
-                                    "runs them at once and in any order."),
+                                    "runs as many at a time as fit, in any order."),
                              who, what);
     } else if (frame == m->steps + 1) {
         viz_info_title(info, _("the whole map"));

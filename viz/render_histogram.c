@@ -633,7 +633,7 @@ static void contention_sentence(const hmodel *m, const hstate *s, char *buf, siz
                  s->maxheat, s->worst_warp, s->hotbin);
     else if (s->maxheat == 1)
         snprintf(buf, len, "%s",
-                 _("Every lane of a warp hits a different bin: the atomics do not wait for each other."));
+                 _("Every lane of a warp hits a different bin: no two of its atomics update one counter."));
     else
         buf[0] = 0;
 }

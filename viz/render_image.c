@@ -402,8 +402,8 @@ static void describe(const imodel *m, int frame, long long done, viz_frame_info 
             viz_info_caption(info, _("Each block's %s, as heat."), unit);
         else if (m->mandel)
             viz_info_caption(info, _("Each block's iterations, as heat: block (%lld, %lld) (marked) ran "
-                               "%.0f, %.1f times the average block; blocks on the edge of the set work "
-                               "longest, and the kernel ends when its slowest block does."),
+                               "%.0f, %.1f times the average block; blocks wholly inside the set do the "
+                               "most work, and the kernel ends when its slowest block does."),
                              b % m->gx, b / m->gx, m->work[b], m->work[b] / avg);
         else
             viz_info_caption(info, _("The mean of the values each block wrote, as heat: block (%lld, %lld) "
