@@ -16,8 +16,9 @@
  * x is the ROW. A thread with y < x swaps (x, y) with its mirror (y, x); the
  * others, on and above the diagonal, have nothing to do - half of every
  * square grid idles. Neighbouring threads of a warp hold neighbouring rows,
- * so the read of a[x][y] touches 32 rows n elements apart (not coalesced),
- * while its mirror a[y][x] is read along a row (coalesced). */
+ * so the read of a[x][y] touches one row per lane of a block row, n elements
+ * apart (with the default 16 x 16 block a warp's 32 lanes fall in 16 rows:
+ * not coalesced), while its mirror a[y][x] is read along rows (coalesced). */
 template <class T>
 static __global__ void transpose_naive2d_k(T *a, long long n)
 {
@@ -35,9 +36,9 @@ static __global__ void transpose_naive2d_k(T *a, long long n)
 }
 
 /* naive: out of place, one element per thread. threadIdx.x walks along a
- * row, so a warp reads 32 neighbours in one transaction (coalesced) - and
- * writes them down a column of the output, 32 elements n apart, 32
- * transactions. The write side decides the speed. */
+ * row, so a warp reads 32 neighbours together (coalesced: 4 sectors of
+ * floats, 8 of doubles) - and writes them down a column of the output, 32
+ * elements n apart, a sector each. The write side decides the speed. */
 template <class T>
 static __global__ void transpose_naive_k(const T *in, T *out, long long n)
 {
