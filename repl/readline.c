@@ -224,10 +224,19 @@ static void abandon_line(void)
     rl_redisplay();
 }
 
+/* Whether keys typed ahead (during the last command) wait to be read. */
+static int typed_ahead(void)
+{
+    struct pollfd p = {.fd = fileno(rl_instream ? rl_instream : stdin), .events = POLLIN};
+    return poll(&p, 1, 0) > 0 && (p.revents & POLLIN);
+}
+
 /* readline calls this before each prompt: a lesson under way offers its
- * step's next command, pre-filled on the line. */
+ * step's next command, pre-filled on the line. Keys typed ahead win: the
+ * offer waits for the next prompt rather than land in front of them. */
 static int offer_hook(void)
 {
+    if (typed_ahead()) return 0;
     const char *cmd = g_sess ? lesson_offer_next(g_sess) : NULL;
     if (cmd) rl_insert_text(cmd);
     return 0;

@@ -59,7 +59,7 @@ wait_for "> echo hello-from-step-one" 5; check "the first command is offered" $?
 # loaded machine.
 until_ok() {
   local t=$1; shift
-  for _ in $(seq $((t * 10))); do "$@" && return 0; sleep 0.1; done
+  for _ in $(seq $((t * 10 * WAIT_SCALE))); do "$@" && return 0; sleep 0.1; done
   return 1
 }
 T send-keys -t gl Enter
@@ -69,22 +69,24 @@ T send-keys -t gl C-e " edited" Enter
 wait_line "second-command edited" 5; check "an offered command can be edited" $?
 offered_next() { screen | grep -q "> next$"; }
 until_ok 5 offered_next; check "then next is offered" $?
-T send-keys -t gl Enter
+# Enter runs the offered next, and the answer typed straight after it (before
+# step 2's prompt offers next again) is read as typed, not behind the offer.
+T send-keys -t gl Enter "answer 41" Enter
 wait_for "Second step (step 2 of 3)" 5; check "next shows step 2" $?
 until_ok 5 grep -q '^01-tiny 2 3 2 0$' "$PROG"; check "progress written after the step" $?
-T send-keys -t gl C-u "answer 41" Enter
-wait_for "not quite" 5; check "a wrong answer" $?
-T send-keys -t gl C-u "answer 42" Enter
+wait_for "not quite" 5; check "a wrong answer typed ahead" $?
+! screen | grep -q "unknown command"; check "typed-ahead keys come before the offer" $?
+wait_prompt; T send-keys -t gl C-u "answer 42" Enter
 wait_for "right." 5; check "the right answer" $?
 until_ok 5 grep -q '^01-tiny 2 3 2 1$' "$PROG"; check "a right answer counted" $?
-T send-keys -t gl C-u "back" Enter
+wait_prompt; T send-keys -t gl C-u "back" Enter
 wait_for "First step (step 1 of 3)" 5; check "back" $?
 # Wait until the step's first command is offered again: keys typed before
 # the prompt pre-fills its line would land in front of the offered text.
 last_line() { screen | grep -v '^ *$' | tail -1; }
 offered_first() { last_line | grep -q "> echo hello-from-step-one$"; }
 until_ok 5 offered_first; check "back offers the step's command again" $?
-T send-keys -t gl C-u "next" Enter
+wait_prompt; T send-keys -t gl C-u "next" Enter
 at_step2() { screen | grep "(step . of 3)" | tail -1 | grep -q "step 2 of 3"; }
 until_ok 5 at_step2; check "next again" $?
 # Killed hard: the progress must still be there and whole.
@@ -96,9 +98,9 @@ start "" "$TMP/lessons"
 wait_for "gpulab" 10
 T send-keys -t gl "lessons" Enter
 wait_for "step 2 of 3" 5; check "lessons shows progress" $?
-T send-keys -t gl C-u "lesson tiny" Enter
+wait_prompt; T send-keys -t gl C-u "lesson tiny" Enter
 wait_for "resuming at step 2" 5; check "the lesson resumes" $?
-T send-keys -t gl C-u "quit" Enter
+wait_prompt; T send-keys -t gl C-u "quit" Enter
 
 # Lecture mode: keys. `--lecture N` takes what `lesson` takes (here: 1).
 start "--lecture 1" "$TMP/lessons"
