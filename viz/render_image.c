@@ -16,9 +16,11 @@
  * Beside it, the grid of blocks as a heat map of the iterations each block
  * ran, drawn the same way: a block is two columns by one row while the grid
  * fits, else one column by half a row (two block rows per text row): blocks
- * on the edge of the set work longest. The last frame of a
+ * wholly inside the set work longest (every pixel runs to the iteration
+ * limit). The last frame of a
  * Mandelbrot trace shows how much of each block's warp time did useful work:
- * a warp runs until its slowest pixel has escaped, and its other lanes wait.
+ * a warp runs as long as its slowest pixel (up to the iteration limit for
+ * pixels in the set), and its other lanes wait.
  *
  * Frames of one trace:
  *   0 .. S-1   the blocks computing their pixels, in block order (the
@@ -416,13 +418,13 @@ static void describe(const imodel *m, int frame, long long done, viz_frame_info 
             if (m->spent[b] > 0 && (worst < 0 || busy_share(m, b) < busy_share(m, worst))) worst = b;
         viz_info_title(info, _("busy lanes per block"));
         if (worst >= 0)
-            viz_info_caption(info, _("A warp runs until its slowest pixel escapes; its other lanes "
+            viz_info_caption(info, _("A warp runs as long as its slowest pixel; its other lanes "
                                "wait (divergence). Over the grid %.0f%% of the lanes' steps did work; "
                                "in block (%lld, %lld) (marked) only %.0f%%."),
                              spent > 0 ? 100.0 * useful / spent : 100.0, worst % m->gx, worst / m->gx,
                              100.0 * busy_share(m, worst));
         else
-            viz_info_caption(info, "%s", _("A warp runs until its slowest pixel escapes; its other lanes wait."));
+            viz_info_caption(info, "%s", _("A warp runs as long as its slowest pixel; its other lanes wait."));
     }
     viz_info_counter(info, m->mandel ? N_("pixels") : N_("elements"), m->n, NULL);
     long long shown = 0;
