@@ -27,7 +27,9 @@
  * so the handler starts from a line of the right shape: the hello above
  * would declare `.args = CMD_ARGS(0, 1)` and lose its first line. A VARIANT
  * word resolves through sess_variant_arg() (session.h), the one lookup of
- * variants.
+ * variants. A command that also runs a student's program (`.program = 1`:
+ * run, compare, trace, animate) gives its words to the program while one is
+ * open (open FILE.cu); neither .args nor .needs applies then.
  *
  * Handlers get argv[0] = the command's name as typed; they report errors
  * through sess_error() (which prints the caret under argv[i]) and return
@@ -99,6 +101,7 @@ struct cmd {
     void (*more_help)(struct session *s); /* printed after long_help, or NULL */
     struct cmd_args args;   /* words after the name, checked before run */
     enum cmd_needs needs;   /* checked before run */
+    int program;            /* with a program open, its words are the program's: args and needs unchecked */
     int screen;             /* takes the screen or reads keys: its output never goes to the pager */
 };
 

@@ -61,7 +61,6 @@ static void timed_row(struct session *s, anim *a)
  * or -1 after reporting the error. */
 static int parse_args(struct session *s, int argc, char **argv, anim *an)
 {
-    char err[LAB_ERR_MAX];
     int n = 0;
     int i = 1;
     an[0].v = s->variant;
@@ -82,21 +81,8 @@ static int parse_args(struct session *s, int argc, char **argv, anim *an)
             sess_error(s, i, _("two variants need vs between them: animate [VARIANT] [vs VARIANT]"));
             return -1;
         }
-        const char *slash = strchr(name, '/');
-        if (slash) {
-            size_t l = (size_t)(slash - name);
-            if (l == 0 || strncmp(name, s->algo->name, l) != 0 || s->algo->name[l] != '\0') {
-                sess_error(s, i, _("animate takes variants of %s; `use ALGO` first to animate another algorithm"),
-                           s->algo->name);
-                return -1;
-            }
-            name = slash + 1;
-        }
-        const lab_variant *v = sess_find_variant(s->algo, name, err, sizeof err);
-        if (!v) {
-            sess_error(s, i, "%s", err);
-            return -1;
-        }
+        const lab_variant *v = sess_variant_arg(s, i, name);
+        if (!v) return -1;
         an[n].v = v;
         an[n].argi = i;
         n++;
@@ -281,7 +267,6 @@ static enum cmd_status animate_generic(struct session *s, const anim *an)
 static enum cmd_status do_animate(struct session *s, int argc, char **argv)
 {
     if (s->prog) return animate_program(s, argc, argv);
-    if (!s->algo || !s->variant) return sess_error(s, -1, _("choose an algorithm first: use ALGO/VARIANT"));
     int generic = argc >= 3 && strcmp(argv[argc - 2], "as") == 0;
     if (generic) {
         if (strcmp(argv[argc - 1], "generic") != 0)
@@ -423,7 +408,7 @@ const struct cmd cmd_animate[] = {
                "underlined, races marked !), the warps' active and idle lanes, and the\n"
                "source beside it. c puts a cursor on the cells (arrows move it, Enter\n"
                "follows the thread that touched the cell); a mouse click picks a cell.\n"),
-        .run = do_animate, .screen = 1,
+        .run = do_animate, .args = CMD_ARGS(0, 3), .needs = CMD_NEEDS_VARIANT, .program = 1, .screen = 1,
         .complete = CMP_CUSTOM,
         .complete_fn = complete_animate,
     },

@@ -366,7 +366,7 @@ const struct cmd cmd_run[] = {
                "With --json, one JSON object per row.\n"
                "With a program open (open FILE.cu), run builds it (cached) and runs it\n"
                "with ARGS as its command line: its output, exit status and launches.\n"),
-        .run = do_run, .needs = CMD_NEEDS_VARIANT,
+        .run = do_run, .needs = CMD_NEEDS_VARIANT, .program = 1,
         .complete = CMP_VARIANT,
     },
     {
@@ -378,7 +378,7 @@ const struct cmd cmd_run[] = {
                "one input: the hand-written kernels, the vendor library rows (thrust, CUB:\n"
                "GPU only, so marked not run without a GPU) and the CPU baselines. Rows that\n"
                "cannot run say why in a footnote. With --json, one JSON object per row.\n"),
-        .run = do_compare, .needs = CMD_NEEDS_ALGO,
+        .run = do_compare, .needs = CMD_NEEDS_ALGO, .program = 1,
     },
     {0},
 };

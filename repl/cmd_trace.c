@@ -395,22 +395,12 @@ static enum cmd_status do_trace(struct session *s, int argc, char **argv)
     const char *save = NULL;
     int i = 1;
     if (s->prog) return trace_accesses(s, NULL, argc, argv);
-    if (!s->algo) return sess_error(s, -1, _("choose an algorithm first: use ALGO/VARIANT"));
     if (argc >= 3 && strcmp(argv[argc - 2], "as") == 0 && strcmp(argv[argc - 1], "generic") == 0) {
-        if (argc > 4) return sess_error(s, 2, "%s", _("usage: trace [VARIANT] as generic"));
-        if (argc == 4) {
-            v = sess_find_variant(s->algo, strchr(argv[1], '/') ? strchr(argv[1], '/') + 1 : argv[1], err,
-                                  sizeof err);
-            if (!v) return sess_error(s, 1, "%s", err);
-        }
+        if (argc == 4 && !(v = sess_variant_arg(s, 1, argv[1]))) return CMD_ERROR;
         return trace_accesses(s, v, argc, argv);
     }
     if (i < argc && strcmp(argv[i], "save") != 0) {
-        const char *name = argv[i];
-        const char *slash = strchr(name, '/');
-        if (slash) name = slash + 1;
-        v = sess_find_variant(s->algo, name, err, sizeof err);
-        if (!v) return sess_error(s, i, "%s", err);
+        if (!(v = sess_variant_arg(s, i, argv[i]))) return CMD_ERROR;
         i++;
     }
     if (i < argc) {
@@ -501,7 +491,7 @@ const struct cmd cmd_trace[] = {
                "automatic trace instead: every global and shared memory access of the first\n"
                "trace-blocks blocks of each launch, one line per warp instruction with its\n"
                "source line, lanes, elements and sectors (or shared-memory wavefronts).\n"),
-        .run = do_trace,
+        .run = do_trace, .args = CMD_ARGS(0, 3), .needs = CMD_NEEDS_VARIANT, .program = 1,
         .complete = CMP_CUSTOM,
         .complete_fn = complete_trace,
     },

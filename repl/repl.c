@@ -15,6 +15,7 @@
  * be chosen first. CMD_OK when the line may run. */
 static enum cmd_status check_entry(struct session *s, const struct cmd *cmd, int argc)
 {
+    if (cmd->program && s->prog) return CMD_OK;
     if (cmd->needs != CMD_NEEDS_NOTHING && (!s->algo || (cmd->needs == CMD_NEEDS_VARIANT && !s->variant)))
         return sess_error(s, -1, "%s", cmd->needs == CMD_NEEDS_VARIANT ? _("choose an algorithm first: use ALGO/VARIANT")
                                                                    : _("choose an algorithm first: use ALGO"));
