@@ -25,7 +25,7 @@ for f in "$DIR"/[0-9]*.md; do
     grep -A1 '^```question' "$f" | grep -q "$WHY" || { echo "FAIL $name: no $WHY question"; fails=$((fails+1)); }
   fi
   start=$(date +%s%N)
-  timeout 300 "$GPULAB" --no-color -c "set backend sim" --lecture "$f" </dev/null >"$tmp/out" 2>&1
+  timeout $((300 * ${GPULAB_TIMEOUT_SCALE:-1})) "$GPULAB" --no-color -c "set backend sim" --lecture "$f" </dev/null >"$tmp/out" 2>&1
   rc=$?
   t=$(( ($(date +%s%N) - start) / 1000000 ))
   if [ $rc -ne 0 ] || grep -q '^error:' "$tmp/out"; then
