@@ -58,7 +58,7 @@ static void estimate_group(const prof_counts *c, const occ_model *m, lab_dtype d
     e->launch_ms = launches * PROF_LAUNCH_US * 1e-3;
     e->dram_ms = (double)(c->read_bytes + c->write_bytes) / (gbps * PROF_DRAM_EFFICIENCY * 1e6);
     e->excess_ms = 32.0 * (double)excess / (gbps * PROF_EXCESS_FACTOR * 1e6);
-    e->atomic_ms = (double)c->atom_serial * PROF_ATOMIC_NS * 1e-6;
+    e->atomic_ms = c->atom_ns * 1e-6;
     if (blocks < 1 || threads < 1) return;
     /* the busiest SM gets ceil(blocks / SMs) of each launch's blocks */
     const double per_sm = ceil(blocks / sms);

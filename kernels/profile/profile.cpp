@@ -29,6 +29,7 @@ struct prof_impl {
     int cur;
     std::unordered_set<uint64_t> rd, wr;        /* distinct sectors of this launch */
     std::unordered_map<uintptr_t, unsigned long long> atom; /* atomics per address, this launch */
+    std::unordered_map<uintptr_t, double> atom_line;        /* atomic ns per 128-byte line, this launch */
     double t0;
     int failed;
     /* the running block's requests per warp (a block's requests arrive
@@ -83,6 +84,7 @@ void on_launch_begin(void *ctx, const sim_rec_launch *l)
     p->rd.clear();
     p->wr.clear();
     p->atom.clear();
+    p->atom_line.clear();
     p->warp.clear();
     p->block = ~0ull;
     p->t0 = now_s();
@@ -100,7 +102,9 @@ void on_launch_end(void *ctx, const sim_rec_launch *l, int rc)
     unsigned long long most = 0;
     for (auto &kv : p->atom) most = std::max(most, kv.second);
     c.atom_addr_max = std::max(c.atom_addr_max, most);
-    c.atom_serial += most;
+    double line = 0;
+    for (auto &kv : p->atom_line) line = std::max(line, kv.second);
+    c.atom_ns += line;
     c.seconds += now_s() - p->t0;
     if (rc != 0) p->failed = 1;
     p->cur = -1;
@@ -150,11 +154,25 @@ void on_request(void *ctx, const sim_rec_request *r)
         unsigned n = 0;
         for (uint32_t m = r->mask; m; m &= m - 1) a[n++] = r->addr[__builtin_ctz(m)];
         std::sort(a, a + n);
+        /* the request's part in each 128-byte line: its busiest address's
+         * lanes one after another, and a part on several addresses at least
+         * one transaction of PROF_ATOMIC_TX_NS (sorted addresses: a line's
+         * lanes are neighbours) */
+        unsigned long long line_same = 0, line_addrs = 0;
         for (unsigned i = 0; i < n;) {
             unsigned j = i;
             while (j < n && a[j] == a[i]) j++;
             same = std::max<unsigned long long>(same, j - i);
-            if (space == PROF_GLOBAL) p->atom[a[i]] += j - i;
+            line_same = std::max<unsigned long long>(line_same, j - i);
+            line_addrs++;
+            if (space == PROF_GLOBAL) {
+                p->atom[a[i]] += j - i;
+                if (j == n || a[j] >> 7 != a[i] >> 7) {
+                    const double tx = line_addrs > 1 ? PROF_ATOMIC_TX_NS : 0.0;
+                    p->atom_line[a[i] >> 7] += std::max(tx, (double)line_same * PROF_ATOMIC_NS);
+                    line_same = line_addrs = 0;
+                }
+            }
             i = j;
         }
         c.atom_same_max = std::max(c.atom_same_max, same);
@@ -207,7 +225,7 @@ void add_counts(prof_counts *t, const prof_counts *c)
         }
     t->atom_same_max = std::max(t->atom_same_max, c->atom_same_max);
     t->atom_addr_max = std::max(t->atom_addr_max, c->atom_addr_max);
-    t->atom_serial += c->atom_serial;
+    t->atom_ns += c->atom_ns;
     t->barriers += c->barriers;
     t->warp_req_max = std::max(t->warp_req_max, c->warp_req_max);
     t->warp_gld_max = std::max(t->warp_gld_max, c->warp_gld_max);

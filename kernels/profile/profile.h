@@ -55,7 +55,7 @@ typedef struct prof_counts {
     prof_mem mem[PROF_NSPACES][PROF_NKINDS];
     unsigned long long atom_same_max;  /* most lanes of one atomic request on one address */
     unsigned long long atom_addr_max;  /* most atomics on one address in one launch */
-    unsigned long long atom_serial;    /* each launch's busiest address's atomics, summed */
+    double atom_ns;                    /* each launch's busiest 128-byte line's atomic time, summed */
     unsigned long long barriers;       /* warp-level barrier instructions: barriers x warps */
     unsigned long long warp_req_max;   /* most memory requests (any space, any kind) of one warp in one launch */
     unsigned long long warp_gld_max;   /* most global load requests of one warp in one launch */
@@ -119,7 +119,11 @@ typedef struct prof_work {
  *   issue     warp instructions counted (memory requests, barriers) at
  *             PROF_ISSUE_PER_CLOCK per SM and clock, on the busiest SM
  *   blocks    PROF_BLOCK_NS per block an SM starts
- *   atomics   each launch's busiest address serialised, PROF_ATOMIC_NS each
+ *   atomics   the L2 does the global atomics on one 128-byte line one
+ *             request after another: a request's part in a line costs
+ *             PROF_ATOMIC_NS per lane on its busiest address (same-address
+ *             lanes go one after another), and a part on several addresses
+ *             at least PROF_ATOMIC_TX_NS; each launch's busiest line
  *   compute   arithmetic at the FP32 lanes' rate, where the variant counts
  *             it (an iteration costs PROF_ITER_INSTR instructions, a flop half
  *             an FMA)
@@ -138,6 +142,7 @@ typedef struct prof_estimate {
 #define PROF_DRAM_EFFICIENCY 0.86
 #define PROF_EXCESS_FACTOR 0.45
 #define PROF_ATOMIC_NS 0.73
+#define PROF_ATOMIC_TX_NS 7.0
 #define PROF_ITER_INSTR 8.0
 #define PROF_CLOCK_GHZ 1.755
 #define PROF_DRAM_LATENCY_NS 343.0

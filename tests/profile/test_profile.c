@@ -187,10 +187,20 @@ static void test_atomics(void **state)
     /* the atomic's own load and store are not counted again */
     assert_int_equal(gld(c)->requests, 0);
     assert_int_equal(gst(c)->requests, 0);
+    /* the estimate's atomic time: one line, its requests one after
+     * another, each the 32 lanes on its one address */
+    assert_true(fabs(c->atom_ns - 2 * 32 * PROF_ATOMIC_NS) < 1e-9);
     c = run(PROFTEST_ATOMIC, 4, 1, 64);
     assert_int_equal(c->mem[PROF_GLOBAL][PROF_ATOM].requests, 2);
     assert_int_equal(c->atom_same_max, 8);
     assert_int_equal(c->atom_addr_max, 16);
+    /* four addresses of one line: a transaction (more than 8 lanes' turns) */
+    assert_true(PROF_ATOMIC_TX_NS > 8 * PROF_ATOMIC_NS);
+    assert_true(fabs(c->atom_ns - 2 * PROF_ATOMIC_TX_NS) < 1e-9);
+    /* every thread its own counter: each warp's 32 on a line of their own */
+    c = run(PROFTEST_ATOMIC, 64, 1, 64);
+    assert_int_equal(c->atom_addr_max, 1);
+    assert_true(fabs(c->atom_ns - PROF_ATOMIC_TX_NS) < 1e-9);
 }
 
 /* The line of the "@name" marker in the kernels' source. */
