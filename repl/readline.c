@@ -16,6 +16,7 @@
 #include <readline/history.h>
 #include <readline/readline.h>
 
+#include "kernels/program/program.h"
 #include "repl/complete.h"
 #include "repl/i18n.h"
 #include "repl/lesson.h"
@@ -202,7 +203,10 @@ static void on_line(char *line)
 
 static void prompt_text(struct session *s, char *buf, size_t len)
 {
-    if (s->algo && s->variant)
+    if (s->prog) { /* a student's program is what run acts on: name it */
+        const char *slash = strrchr(s->prog->path, '/');
+        snprintf(buf, len, "gpulab %s> ", slash ? slash + 1 : s->prog->path);
+    } else if (s->algo && s->variant)
         snprintf(buf, len, "gpulab %s/%s> ", s->algo->name, s->variant->name);
     else if (s->algo)
         snprintf(buf, len, "gpulab %s> ", s->algo->name);

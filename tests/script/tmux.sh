@@ -17,6 +17,11 @@ T new-session -d -s gl -x 120 -y 40 \
 wait_for "gpulab " 20; check "the prompt appears" $?
 T send-keys -t gl 'use reduce' Enter
 wait_for "gpulab reduce/" 5; check "use changes the prompt" $?
+# A student's program open: the prompt names its file, not the last variant.
+T send-keys -t gl "open $(dirname "$0")/../programs/p01_vector_add.cu" Enter
+wait_for "gpulab p01_vector_add.cu> " 20; check "open names the program in the prompt" $?
+T send-keys -t gl 'use reduce' Enter
+wait_for "gpulab reduce/" 5; check "use goes back to the algorithm's prompt" $?
 
 # Tab completes a command and a setting name.
 T send-keys -t gl 'sh' Tab
