@@ -318,7 +318,7 @@ static __device__ __forceinline__ int lab_opaque(int x)
 
 #if defined(GPULAB_SIM)
 #  define LAB_EMIT(kind, space, a, b, v, v2) \
-      sim_trace_emit((kind), (space), (int)(a), (int)(b), (double)(v), (double)(v2))
+      sim_trace_emit((kind), (space), (int)(a), (int)(b), (double)(v), (double)(v2), __LINE__)
 #elif defined(LAB_TRACE)
 /* On the GPU each thread appends to its own slice of a buffer: recording
  * imposes no order between threads, so it does not change what it records. */
@@ -336,7 +336,7 @@ static __device__ __forceinline__ unsigned long long lab_g_tid(uint32_t *blk, ui
 /* Not inlined: a traced kernel calls it at every TRACE_* line, and the
  * inlined copies in the bitonic network's unrolled rounds made that one file
  * take 3 minutes to compile. */
-static __device__ __noinline__ void lab_gtrace_emit(int kind, int space, int a, int b, double v, double v2)
+static __device__ __noinline__ void lab_gtrace_emit(int kind, int space, int a, int b, double v, double v2, int line)
 {
     uint32_t blk, thr;
     unsigned long long g = lab_g_tid(&blk, &thr);
@@ -345,7 +345,7 @@ static __device__ __noinline__ void lab_gtrace_emit(int kind, int space, int a, 
     lab_event e;
     e.launch = lab_g_launch; e.block = blk; e.thread = thr; e.epoch = lab_g_epoch[g];
     e.seq = s; e.kind = (uint16_t)kind; e.space = (uint16_t)space;
-    e.a = a; e.b = b; e.v = v; e.v2 = v2;
+    e.a = a; e.b = b; e.v = v; e.v2 = v2; e.line = line;
     lab_g_ev[g * lab_g_cap + s] = e;
 }
 
@@ -353,13 +353,13 @@ static __device__ __noinline__ void lab_gtrace_emit(int kind, int space, int a, 
 static __device__ void lab_gtrace_sync(int line)
 {
     __syncthreads();
-    lab_gtrace_emit(LAB_EV_BARRIER, LAB_SP_SHARED, line, 0, 0, 0);
+    lab_gtrace_emit(LAB_EV_BARRIER, LAB_SP_SHARED, line, 0, 0, 0, line);
     uint32_t blk, thr;
     lab_g_epoch[lab_g_tid(&blk, &thr)]++;
 }
 #  define __syncthreads() lab_gtrace_sync(__LINE__)
 #  define LAB_EMIT(kind, space, a, b, v, v2) \
-      lab_gtrace_emit((kind), (space), (int)(a), (int)(b), (double)(v), (double)(v2))
+      lab_gtrace_emit((kind), (space), (int)(a), (int)(b), (double)(v), (double)(v2), __LINE__)
 
 /* Host side of a traced launch: a slice per thread, then gather. */
 struct lab_gtrace_state {

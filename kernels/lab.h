@@ -136,6 +136,7 @@ typedef struct lab_event {
     uint16_t space;    /* lab_space */
     int32_t a, b;
     double v, v2;
+    int32_t line;      /* the TRACE_* line (or barrier) in the kernel's source file; 0 unknown */
 } lab_event;
 
 /* Events both recorders (the traced GPU build and the simulator) keep per

@@ -2,6 +2,7 @@
  * variant at a small n, print it as text grouped by launch, block and
  * barrier epoch, or save it as JSON (the same data the animations play). */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 #include "repl/session.h"
 #include "kernels/program/program.h"
 #include "kernels/sim/acctrace.h"
+#include "viz/render_access.h"
 
 #define TRACE_AUTO_N 64 /* n when n is auto: small enough to read */
 
@@ -187,18 +189,30 @@ static void print_trace(struct session *s, const lab_trace *t, const lab_result 
     size_t i = 0;
     long long cur_launch = -1, cur_block = -1, cur_epoch = -1, cur_thread = -1;
     int barrier_line = 0;
+    char file[PATH_MAX] = "", kpath[PATH_MAX] = ""; /* the launch's kernel source, for file:line */
     while (i < t->count) {
         const lab_event *e = ev[i];
         if ((long long)e->launch != cur_launch) {
             cur_launch = e->launch;
             cur_block = cur_epoch = cur_thread = -1;
+            file[0] = kpath[0] = 0;
             if (e->launch < (unsigned)t->nlaunches && e->launch < LAB_TRACE_MAX_LAUNCHES) {
                 const lab_launch_info *l = &t->launches[e->launch];
+                char *text, path[PATH_MAX];
+                size_t len;
+                int from, to;
+                if (code_find_kernel(l->kernel, &text, &len, path, sizeof path, &from, &to) == 0) {
+                    free(text);
+                    const char *slash = strrchr(path, '/');
+                    snprintf(file, sizeof file, "%s", slash ? slash + 1 : path);
+                    snprintf(kpath, sizeof kpath, "%s", path);
+                }
                 out_printf(_("\n%slaunch %u: %s%s  grid %u"), out_color(OUT_ACCENT), e->launch,
                            out_vis(l->kernel), out_color(OUT_RESET), l->grid[0]);
                 if (l->grid[1] > 1 || l->grid[2] > 1) out_printf("x%ux%u", l->grid[1], l->grid[2]);
                 out_printf(_("  block %u"), l->block[0]);
                 if (l->block[1] > 1 || l->block[2] > 1) out_printf("x%ux%u", l->block[1], l->block[2]);
+                if (kpath[0]) out_printf("  (%s)", kpath);
                 out_printf("\n");
             } else {
                 out_printf(_("\nlaunch %u\n"), e->launch);
@@ -221,11 +235,12 @@ static void print_trace(struct session *s, const lab_trace *t, const lab_result 
                 out_printf(_("    epoch %u (after barrier %u)\n"), e->epoch, e->epoch);
             barrier_line = 0;
         }
-        /* One line per thread and epoch: its steps, barriers left out. */
+        /* One line per thread and epoch: its steps, barriers left out, each
+         * run of steps from one source line after that line's file:line. */
         cur_thread = e->thread;
         char line[4096];
         size_t off = 0;
-        int steps = 0;
+        int steps = 0, at = -1;
         off += (size_t)snprintf(line, sizeof line, "      t%u:", e->thread);
         while (i < t->count && ev[i]->launch == e->launch && ev[i]->block == e->block &&
                ev[i]->epoch == e->epoch && (long long)ev[i]->thread == cur_thread) {
@@ -234,10 +249,17 @@ static void print_trace(struct session *s, const lab_trace *t, const lab_result 
                 barrier_line = x->a;
                 continue;
             }
-            char b[160];
+            char b[160], where[96] = "";
             fmt_event(x, b, sizeof b);
-            if (off + strlen(b) + 8 < sizeof line)
-                off += (size_t)snprintf(line + off, sizeof line - off, "%s %s", steps ? "," : "", b);
+            if (x->line > 0 && x->line != at && file[0])
+                snprintf(where, sizeof where, "%s %s:%d", steps ? ";" : "", file, x->line);
+            else if (x->line > 0 && x->line != at)
+                snprintf(where, sizeof where, _("%s line %d"), steps ? ";" : "", x->line);
+            else if (steps)
+                snprintf(where, sizeof where, ",");
+            at = x->line;
+            if (off + strlen(b) + strlen(where) + 8 < sizeof line)
+                off += (size_t)snprintf(line + off, sizeof line - off, "%s %s", where, b);
             else if (off + 6 < sizeof line)
                 off += (size_t)snprintf(line + off, sizeof line - off, " ...");
             steps++;
@@ -301,6 +323,7 @@ static json_t *trace_json(const lab_trace *t, const lab_result *r)
         json_object_set_new(eo, "b", json_integer(e->b));
         json_object_set_new(eo, "v", json_real(e->v));
         json_object_set_new(eo, "v2", json_real(e->v2));
+        if (e->line > 0) json_object_set_new(eo, "line", json_integer(e->line));
         json_array_append_new(evs, eo);
     }
     json_object_set_new(o, "events", evs);
@@ -308,6 +331,11 @@ static json_t *trace_json(const lab_trace *t, const lab_result *r)
 }
 
 /* ------------------------------------------------ the automatic trace */
+
+static int site_line_of(const acc_trace *t, unsigned site)
+{
+    return site < (unsigned)t->nsites ? t->sites[site].line : 0;
+}
 
 /* A request's elements, compactly: "in[0..31]", "s[3, 5, 9]", "out[7]". */
 static void fmt_elements(const acc_trace *t, const acc_req *r, char *buf, size_t len)
@@ -331,8 +359,40 @@ static void fmt_elements(const acc_trace *t, const acc_req *r, char *buf, size_t
     if (used + 2 < len) snprintf(buf + used, len - used, "]");
 }
 
-/* One line per warp request, by launch and barrier epoch, each naming its
- * source line. */
+/* A warp collective's lanes: "0←16 (7), 1←17 (9), …" for a shuffle, the
+ * result for a vote, a match or a reduction. */
+static void fmt_wop_lanes(const acc_trace *t, const acc_wop *w, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = 0;
+    const acc_wlane *first = &t->wlanes[w->lane0];
+    char v[40];
+    if (w->op <= ACC_SHFL_XOR) {
+        for (size_t k = w->lane0; k < w->lane0 + w->nlanes && used + 40 < len; k++) {
+            const acc_wlane *l = &t->wlanes[k];
+            if (k - w->lane0 == 8) {
+                used += (size_t)snprintf(buf + used, len - used, ", \u2026");
+                break;
+            }
+            acc_wop_value_text(l->result, v, sizeof v);
+            used += (size_t)snprintf(buf + used, len - used, "%s%u\u2190%u (%s)", k > w->lane0 ? ", " : "", l->lane,
+                                     l->src, v);
+        }
+    } else if (w->op == ACC_BALLOT || w->op == ACC_MATCH_ALL) {
+        snprintf(buf, len, "0x%08llx", first->result);
+    } else if (w->op == ACC_ANY || w->op == ACC_ALL) {
+        snprintf(buf, len, "%llu", first->result);
+    } else if (w->op == ACC_MATCH_ANY) {
+        snprintf(buf, len, "%u: 0x%08llx", first->lane, first->result);
+    } else if (w->op == ACC_REDUCE) {
+        acc_wop_value_text(first->result, v, sizeof v);
+        snprintf(buf, len, "%s", v);
+    }
+}
+
+/* One line per warp request and warp collective, in the order each warp ran
+ * them, by launch and barrier epoch, each naming its source line; then the
+ * barriers that end the epoch. */
 static void print_accesses(const acc_trace *t)
 {
     for (int l = 0; l < t->nlaunches; l++) {
@@ -342,18 +402,38 @@ static void print_accesses(const acc_trace *t)
                    out_color(OUT_RESET));
         for (unsigned e = 0; e < (L->epochs ? L->epochs : 1); e++) {
             out_printf(_("  barrier epoch %u\n"), e);
-            for (size_t i = L->req0; i < L->req0 + L->nreq; i++) {
-                const acc_req *r = &t->reqs[i];
+            size_t i = L->req0, j = L->wop0;
+            while (i < L->req0 + L->nreq || j < L->wop0 + L->nwop) {
+                int req = j >= L->wop0 + L->nwop || (i < L->req0 + L->nreq && t->reqs[i].seq < t->wops[j].seq);
+                if (!req) {
+                    const acc_wop *w = &t->wops[j++];
+                    if (w->epoch != e) continue;
+                    char what[96], lanes[512];
+                    viz_wop_text(t, w, what, sizeof what);
+                    fmt_wop_lanes(t, w, lanes, sizeof lanes);
+                    /* TRANSLATORS: "    line 22   block 0 warp 0  32 lanes  __shfl_down_sync by 16: 0←16 (7), …" */
+                    out_printf(_("    line %-4d block %u warp %u  %2d lanes  %s%s%s\n"), site_line_of(t, w->site),
+                               w->block, w->warp, w->nlanes, what, lanes[0] ? ": " : "", lanes);
+                    continue;
+                }
+                const acc_req *r = &t->reqs[i++];
                 if (r->epoch != e) continue;
-                const acc_site *site = r->site < (unsigned)t->nsites ? &t->sites[r->site] : NULL;
                 char el[512], cost[64];
                 fmt_elements(t, r, el, sizeof el);
                 if (r->space == ACC_GLOBAL) snprintf(cost, sizeof cost, _("%u sectors"), r->sectors);
                 else snprintf(cost, sizeof cost, _("%u wavefronts"), r->wavefronts);
                 const char *what = r->kind == ACC_READ ? _("read") : r->kind == ACC_WRITE ? _("wrote") : _("atomic");
                 /* TRANSLATORS: "    line 12  block 0 warp 1  32 lanes  wrote out[0..31]  (4 sectors)" */
-                out_printf(_("    line %-4d block %u warp %u  %2d lanes  %s %s  (%s)\n"), site ? site->line : 0,
+                out_printf(_("    line %-4d block %u warp %u  %2d lanes  %s %s  (%s)\n"), site_line_of(t, r->site),
                            r->block, r->warp, r->nlanes, what, el, cost);
+            }
+            for (size_t b = L->bar0; b < L->bar0 + L->nbar; b++) {
+                const acc_bar *y = &t->bars[b];
+                if (y->epoch != e) continue;
+                /* TRANSLATORS: "    line 14   block 0  __syncthreads: all 64 threads of the block waited" */
+                out_printf(_("    line %-4d block %u  %s: all %u threads of the block waited\n"),
+                           site_line_of(t, y->site), y->block,
+                           y->site < (unsigned)t->nsites ? t->sites[y->site].name : "?", y->threads);
             }
         }
         if (L->blocks_skipped)

@@ -10,206 +10,7 @@
 
 #include "viz/intl.h"
 
-enum { MAX_STRIPS = 32, MAX_CELLS = 4096, MAX_WARP_LINES = 64 };
-
-/* The step a frame shows. */
-typedef struct step {
-    int launch;
-    unsigned epoch;  /* zoom 0 */
-    size_t req;      /* zoom 1: the request */
-    int base;        /* the frame number of the launch's first step */
-} step;
-
-typedef struct strip {
-    unsigned array;
-    long long block;        /* shared arrays: the block; -1 for global memory */
-    long long lo, n;        /* the cells shown: [lo, lo + n) */
-    long long min, max;     /* indices the launch touches */
-    size_t cell0;           /* its cells in the cell table */
-} strip;
-
-typedef struct cellst {
-    unsigned long long value;
-    unsigned thread, block;
-    unsigned char known;    /* a value was seen up to this step */
-    unsigned char rd, wr, at, multi, race;
-} cellst;
-
-typedef struct model {
-    step st;
-    const acc_launch *l;
-    strip s[MAX_STRIPS];
-    int ns, more;           /* more: strips left out */
-    cellst *cells;
-    size_t ncells;
-} model;
-
-/* ------------------------------------------------------------- steps */
-
-static int launch_steps(const acc_trace *t, int l, int zoom)
-{
-    const acc_launch *L = &t->launches[l];
-    int n = zoom ? (int)L->nreq : (int)L->epochs;
-    return n > 0 ? n : 1;
-}
-
-int viz_access_frames(const viz_access *a)
-{
-    if (!a || !a->t || a->t->nlaunches == 0) return 1;
-    int n = 0;
-    for (int l = 0; l < a->t->nlaunches; l++) n += launch_steps(a->t, l, a->zoom);
-    return n > 0 ? n : 1;
-}
-
-static int frame_step(const viz_access *a, int frame, step *st)
-{
-    memset(st, 0, sizeof *st);
-    st->launch = -1;
-    if (!a || !a->t || a->t->nlaunches == 0) return -1;
-    int base = 0;
-    for (int l = 0; l < a->t->nlaunches; l++) {
-        int n = launch_steps(a->t, l, a->zoom);
-        if (frame < base + n || l == a->t->nlaunches - 1) {
-            int k = frame - base;
-            if (k >= n) k = n - 1;
-            if (k < 0) k = 0;
-            st->launch = l;
-            st->base = base;
-            st->epoch = (unsigned)k;
-            st->req = a->t->launches[l].req0 + (size_t)k;
-            return 0;
-        }
-        base += n;
-    }
-    return -1;
-}
-
-static int in_step(const viz_access *a, const step *st, size_t i)
-{
-    const acc_launch *l = &a->t->launches[st->launch];
-    if (l->nreq == 0) return 0;
-    return a->zoom ? i == st->req : a->t->reqs[i].epoch == st->epoch;
-}
-
-static int up_to_step(const viz_access *a, const step *st, size_t i)
-{
-    return a->zoom ? i <= st->req : a->t->reqs[i].epoch <= st->epoch;
-}
-
-/* The frame of request i (its launch's step). */
-static int frame_of(const viz_access *a, const step *st, size_t i)
-{
-    const acc_launch *l = &a->t->launches[st->launch];
-    return st->base + (a->zoom ? (int)(i - l->req0) : (int)a->t->reqs[i].epoch);
-}
-
-/* ------------------------------------------------------------- model */
-
-static int strip_of(const model *m, const acc_trace *t, unsigned array, unsigned block)
-{
-    long long b = t->arrays[array].space == ACC_SHARED ? (long long)block : -1;
-    for (int i = 0; i < m->ns; i++)
-        if (m->s[i].array == array && m->s[i].block == b) return i;
-    return -1;
-}
-
-static void model_free(model *m)
-{
-    free(m->cells);
-    m->cells = NULL;
-}
-
-/* Strips and cells of the frame's launch, the cells' state at its step. */
-static int model_build(const viz_access *a, int frame, model *m)
-{
-    memset(m, 0, sizeof *m);
-    if (frame_step(a, frame, &m->st) != 0) return -1;
-    const acc_trace *t = a->t;
-    const acc_launch *l = m->l = &t->launches[m->st.launch];
-    /* the strips: arrays in the order the launch first touches them */
-    for (size_t i = l->req0; i < l->req0 + l->nreq; i++) {
-        const acc_req *r = &t->reqs[i];
-        for (size_t k = r->lane0; k < r->lane0 + r->nlanes; k++) {
-            const acc_lane *ln = &t->lanes[k];
-            int s = strip_of(m, t, ln->array, r->block);
-            if (s < 0) {
-                if (m->ns == MAX_STRIPS) {
-                    m->more = 1;
-                    continue;
-                }
-                s = m->ns++;
-                m->s[s].array = ln->array;
-                m->s[s].block = t->arrays[ln->array].space == ACC_SHARED ? (long long)r->block : -1;
-                m->s[s].min = m->s[s].max = (long long)ln->index;
-            }
-            if ((long long)ln->index < m->s[s].min) m->s[s].min = (long long)ln->index;
-            if ((long long)ln->index > m->s[s].max) m->s[s].max = (long long)ln->index;
-        }
-    }
-    /* shared strips after the global ones, each array's blocks together */
-    for (int i = 1; i < m->ns; i++) {
-        strip x = m->s[i];
-        int j = i;
-        int xs = t->arrays[x.array].space == ACC_SHARED;
-        while (j > 0) {
-            const strip *p = &m->s[j - 1];
-            int ps = t->arrays[p->array].space == ACC_SHARED;
-            if (ps > xs || (ps == xs && xs && p->array == x.array && p->block > x.block)) {
-                m->s[j] = m->s[j - 1];
-                j--;
-            } else {
-                break;
-            }
-        }
-        m->s[j] = x;
-    }
-    for (int i = 0; i < m->ns; i++) {
-        strip *s = &m->s[i];
-        long long cells = (long long)t->arrays[s->array].cells;
-        if (cells <= MAX_CELLS && s->max < cells) {
-            s->lo = 0;
-            s->n = cells;
-        } else {
-            s->lo = s->min;
-            s->n = s->max - s->min + 1;
-            if (s->n > MAX_CELLS) s->n = MAX_CELLS;
-        }
-        s->cell0 = m->ncells;
-        m->ncells += (size_t)s->n;
-    }
-    m->cells = calloc(m->ncells ? m->ncells : 1, sizeof *m->cells);
-    if (!m->cells) return -1;
-    for (size_t i = l->req0; i < l->req0 + l->nreq; i++) {
-        if (!up_to_step(a, &m->st, i)) continue;
-        const acc_req *r = &t->reqs[i];
-        int now = in_step(a, &m->st, i);
-        for (size_t k = r->lane0; k < r->lane0 + r->nlanes; k++) {
-            const acc_lane *ln = &t->lanes[k];
-            int si = strip_of(m, t, ln->array, r->block);
-            if (si < 0) continue;
-            long long off = (long long)ln->index - m->s[si].lo;
-            if (off < 0 || off >= m->s[si].n) continue;
-            cellst *c = &m->cells[m->s[si].cell0 + (size_t)off];
-            if (r->width <= 8) {
-                c->value = ln->value;
-                c->known = 1;
-            }
-            if (!now) continue;
-            unsigned th = r->warp * 32 + ln->lane;
-            int first = !(c->rd || c->wr || c->at);
-            if (!first && (c->thread != th || c->block != r->block)) c->multi = 1;
-            c->thread = th;
-            c->block = r->block;
-            if (r->kind == ACC_READ) c->rd = 1;
-            else if (r->kind == ACC_WRITE) c->wr = 1;
-            else c->at = 1;
-            /* two threads in one step, one of them writing: nothing orders
-             * them (atomics only race with plain accesses) */
-            if (c->multi && (c->wr || (c->at && c->rd))) c->race = 1;
-        }
-    }
-    return 0;
-}
+#include "viz/access_model.h"
 
 /* ------------------------------------------------------------ layout */
 
@@ -287,11 +88,6 @@ static void strip_label(const model *m, const acc_trace *t, int i, char *buf, si
                  s->lo + s->n - 1, ar->cells);
 }
 
-static int block_role(unsigned b)
-{
-    return VIZ_ROLE_BLOCK0 + (int)(b % VIZ_NBLOCK_ROLES);
-}
-
 static void cell_style(const cellst *c, int selected, int *role, unsigned *attr)
 {
     *attr = 0;
@@ -299,7 +95,7 @@ static void cell_style(const cellst *c, int selected, int *role, unsigned *attr)
         *role = VIZ_ROLE_CONFLICT;
         *attr = VIZ_BOLD;
     } else if (c->rd || c->wr || c->at) {
-        *role = block_role(c->block);
+        *role = vam_block_role(c->block);
         if (c->wr || c->at) *attr |= VIZ_REVERSE | VIZ_BOLD;
         if (c->rd || c->at) *attr |= VIZ_UNDERLINE;
     } else {
@@ -324,11 +120,6 @@ static uint32_t cell_glyph(const cellst *c)
 static const char *kind_word(int kind)
 {
     return kind == ACC_READ ? _("read") : kind == ACC_WRITE ? _("wrote") : _("updated (atomic)");
-}
-
-static int site_line(const acc_trace *t, unsigned site)
-{
-    return site < (unsigned)t->nsites ? t->sites[site].line : 0;
 }
 
 /* ------------------------------------------------------------- drawing */
@@ -370,7 +161,7 @@ static int draw_strips(canvas *c, viz_rect area, const model *m, const acc_trace
                     snprintf(th, sizeof th, "%u%s", cs->thread, cs->multi ? "+" : "");
                     int tw = viz_text_width(th);
                     if (tw > L->cw - 1) snprintf(th, sizeof th, "+"), tw = 1;
-                    canvas_text(c, x + L->cw - 1 - tw, y + 1, th, cs->race ? VIZ_ROLE_CONFLICT : block_role(cs->block),
+                    canvas_text(c, x + L->cw - 1 - tw, y + 1, th, cs->race ? VIZ_ROLE_CONFLICT : vam_block_role(cs->block),
                                 0);
                 }
             }
@@ -402,7 +193,7 @@ static int step_warps(const viz_access *a, const model *m, warpline *w, int max,
     int n = 0;
     *more = 0;
     for (size_t i = l->req0; i < l->req0 + l->nreq; i++) {
-        if (!in_step(a, &m->st, i)) continue;
+        if (!vam_in_step(a, &m->st, i)) continue;
         const acc_req *r = &t->reqs[i];
         int k;
         for (k = 0; k < n; k++)
@@ -421,16 +212,27 @@ static int step_warps(const viz_access *a, const model *m, warpline *w, int max,
         w[k].mask |= r->mask;
         w[k].reqs++;
     }
+    /* and the warps of the step's collectives (a tile barrier is no instruction of a warp) */
+    for (size_t i = l->wop0; i < l->wop0 + l->nwop; i++) {
+        if (!vam_wop_in_step(a, &m->st, i) || t->wops[i].op == ACC_TILE_SYNC) continue;
+        const acc_wop *o = &t->wops[i];
+        int k;
+        for (k = 0; k < n; k++)
+            if (w[k].block == o->block && w[k].warp == o->warp) break;
+        if (k == n) {
+            if (n == max) {
+                (*more)++;
+                continue;
+            }
+            w[n].block = o->block;
+            w[n].warp = o->warp;
+            w[n].mask = 0;
+            w[n].reqs = 0;
+            n++;
+        }
+        w[k].mask |= o->mask;
+    }
     return n;
-}
-
-static uint32_t warp_lanes(const acc_launch *l, unsigned warp)
-{
-    unsigned long long nt = (unsigned long long)l->block[0] * l->block[1] * l->block[2];
-    unsigned long long first = (unsigned long long)warp * 32;
-    if (nt <= first) return 0;
-    unsigned long long k = nt - first;
-    return k >= 32 ? 0xffffffffu : (1u << k) - 1;
 }
 
 static int draw_warps(canvas *c, viz_rect area, const viz_access *a, const model *m)
@@ -450,10 +252,10 @@ static int draw_warps(canvas *c, viz_rect area, const viz_access *a, const model
         char head[32];
         snprintf(head, sizeof head, "b%u w%u ", w[i].block, w[i].warp);
         int x = canvas_textn(c, area.x, y, area.w, head, VIZ_ROLE_DIM, 0);
-        uint32_t exist = warp_lanes(m->l, w[i].warp);
+        uint32_t exist = vam_warp_lanes(m->l, w[i].warp);
         for (int lane = 0; lane < 32 && x < area.x + area.w; lane++, x++) {
             if (!(exist >> lane & 1)) continue;
-            if (w[i].mask >> lane & 1) canvas_put(c, x, y, 0x2588, block_role(w[i].block), 0);
+            if (w[i].mask >> lane & 1) canvas_put(c, x, y, 0x2588, vam_block_role(w[i].block), 0);
             else canvas_put(c, x, y, 0x00b7, VIZ_ROLE_IDLE, 0);
         }
         int act = __builtin_popcount(w[i].mask), all = __builtin_popcount(exist);
@@ -463,6 +265,7 @@ static int draw_warps(canvas *c, viz_rect area, const viz_access *a, const model
         if (act < all) canvas_textn(c, x, y, area.x + area.w - x, _(" divergent"), VIZ_ROLE_WARN, 0);
         y++;
     }
+    if (y < area.y + area.h) y += viz_sync_draw(c, viz_rect_make(area.x, y, area.w, area.y + area.h - y), a, m);
     return y - area.y;
 }
 
@@ -500,8 +303,8 @@ static int draw_selection(canvas *c, viz_rect area, const viz_access *a, const m
                 shown++;
                 /* TRANSLATORS: "step 3: thread 5 of block 0 (warp 0) wrote it at line 12" */
                 ADD(_("%s step %d: thread %u of block %u (warp %u) %s it at line %d"), shown > 1 ? ";" : "",
-                    frame_of(a, &m->st, i) + 1,
-                    r->warp * 32 + ln->lane, r->block, r->warp, kind_word(r->kind), site_line(t, r->site));
+                    vam_frame_of(a, &m->st, i) + 1,
+                    r->warp * 32 + ln->lane, r->block, r->warp, kind_word(r->kind), vam_site_line(t, r->site));
             }
         }
         if (total == 0) ADD("%s", _(" no thread touched it in this launch"));
@@ -523,9 +326,9 @@ static int draw_selection(canvas *c, viz_rect area, const viz_access *a, const m
                 const acc_lane *ln = &t->lanes[k];
                 if (ln->lane != sel->thread % 32) continue;
                 /* TRANSLATORS: one step of a thread's path: "▶2: wrote out[2] at 12" (12: a line) */
-                ADD(_("%s %s%d: %s %s[%llu] at %d"), shown ? " \u00b7" : "", in_step(a, &m->st, i) ? "\u25b6" : "",
-                    frame_of(a, &m->st, i) + 1, kind_word(r->kind), t->arrays[ln->array].name, ln->index,
-                    site_line(t, r->site));
+                ADD(_("%s %s%d: %s %s[%llu] at %d"), shown ? " \u00b7" : "", vam_in_step(a, &m->st, i) ? "\u25b6" : "",
+                    vam_frame_of(a, &m->st, i) + 1, kind_word(r->kind), t->arrays[ln->array].name, ln->index,
+                    vam_site_line(t, r->site));
                 shown++;
             }
         }
@@ -550,10 +353,10 @@ static void step_words(const viz_access *a, const model *m, viz_frame_info *info
     int first_line = 0;
     /* distinct threads: (block, thread) marked in a small bit table per block */
     for (size_t i = l->req0; i < l->req0 + l->nreq; i++) {
-        if (!in_step(a, &m->st, i)) continue;
+        if (!vam_in_step(a, &m->st, i)) continue;
         const acc_req *r = &t->reqs[i];
         reqs++;
-        if (!first_line) first_line = site_line(t, r->site);
+        if (!first_line) first_line = vam_site_line(t, r->site);
         if (r->block != lastb) {
             blocks_seen++;
             lastb = r->block;
@@ -567,7 +370,7 @@ static void step_words(const viz_access *a, const model *m, viz_frame_info *info
             if (r->wavefronts > ideal) conflicts += r->wavefronts - ideal;
         }
         for (size_t k = r->lane0; k < r->lane0 + r->nlanes; k++) {
-            int s = strip_of(m, t, t->lanes[k].array, r->block);
+            int s = vam_strip_of(m, t, t->lanes[k].array, r->block);
             if (s < 0 || s >= MAX_STRIPS) continue;
             if (r->kind == ACC_READ) read_arr[s] = 1;
             else wrote_arr[s] = 1;
@@ -579,7 +382,7 @@ static void step_words(const viz_access *a, const model *m, viz_frame_info *info
     int divergent = 0;
     for (int i = 0; i < nw; i++) {
         threads += (unsigned)__builtin_popcount(w[i].mask);
-        if (w[i].mask != warp_lanes(l, w[i].warp)) divergent++;
+        if (w[i].mask != vam_warp_lanes(l, w[i].warp)) divergent++;
     }
     long long races = 0;
     for (size_t k = 0; k < m->ncells; k++) races += m->cells[k].race;
@@ -604,21 +407,23 @@ static void step_words(const viz_access *a, const model *m, viz_frame_info *info
     snprintf(launch_name, sizeof launch_name, "%s<<<%u, %u>>>", l->kernel, l->grid[0] * l->grid[1] * l->grid[2],
              l->block[0] * l->block[1] * l->block[2]);
     /* where in the launch: before its first barrier, after k of them */
-    unsigned ep = a->zoom && l->nreq ? t->reqs[m->st.req].epoch : m->st.epoch;
+    unsigned ep = m->st.epoch;
     char where[96], blocks[64];
     if (l->epochs <= 1) snprintf(where, sizeof where, "%s", _("(it has no barrier)"));
     else if (ep == 0) snprintf(where, sizeof where, "%s", _("before its first barrier"));
     else snprintf(where, sizeof where, ngettext("after %u barrier", "after %u barriers", ep), ep);
     snprintf(blocks, sizeof blocks, ngettext("%u block", "%u blocks", blocks_seen), blocks_seen);
-    if (a->zoom) {
-        const acc_req *r = l->nreq ? &t->reqs[m->st.req] : NULL;
+    if (a->zoom && m->st.wop != NO_ITEM) {
+        viz_sync_words(a, m, where, info);
+    } else if (a->zoom) {
+        const acc_req *r = m->st.req != NO_ITEM ? &t->reqs[m->st.req] : NULL;
         viz_info_title(info, _("block %u warp %u, line %d"), r ? r->block : 0, r ? r->warp : 0,
-                       r ? site_line(t, r->site) : 0);
+                       r ? vam_site_line(t, r->site) : 0);
         if (!r) viz_info_caption(info, _("%s recorded no memory access."), launch_name);
         else
             /* TRANSLATORS: "Warp 1 of block 0 runs line 12 after 1 barrier: 32 lanes read in, in one instruction." */
             viz_info_caption(info, _("Warp %u of block %u runs line %d %s: %d lanes %s %s in one instruction."),
-                             r->warp, r->block, site_line(t, r->site), where, r->nlanes, kind_word(r->kind),
+                             r->warp, r->block, vam_site_line(t, r->site), where, r->nlanes, kind_word(r->kind),
                              r->kind == ACC_READ ? rd : wr);
     } else {
         viz_info_title(info, _("%s, barrier epoch %u"), l->kernel, m->st.epoch);
@@ -629,6 +434,7 @@ static void step_words(const viz_access *a, const model *m, viz_frame_info *info
             viz_info_caption(info, _("%s %s: %llu threads of %s read %s and wrote %s (from line %d)."), launch_name,
                              where, threads, blocks, rd[0] ? rd : "\u2013", wr[0] ? wr : "\u2013", first_line);
     }
+    viz_sync_caption(a, m, info);
     size_t cl = strlen(info->caption);
     if (races && cl < sizeof info->caption)
         cl += (size_t)snprintf(info->caption + cl, sizeof info->caption - cl,
@@ -683,10 +489,10 @@ void viz_access_draw(const viz_access *a, const viz_access_sel *sel, int frame, 
 {
     viz_rect old = canvas_set_clip(c, area);
     model m;
-    if (model_build(a, frame, &m) != 0) {
+    if (vam_model_build(a, frame, &m) != 0) {
         viz_info_caption(info, "%s", _("The trace holds no kernel launch."));
         canvas_textn(c, area.x, area.y, area.w, _("nothing was recorded"), VIZ_ROLE_DIM, 0);
-        model_free(&m);
+        vam_model_free(&m);
         canvas_set_clip(c, old);
         return;
     }
@@ -698,7 +504,7 @@ void viz_access_draw(const viz_access *a, const viz_access_sel *sel, int frame, 
     draw_strips(c, p.strips, &m, a->t, &p.L, &s);
     draw_selection(c, p.sel, a, &m, &s);
     draw_warps(c, p.warps, a, &m);
-    model_free(&m);
+    vam_model_free(&m);
     canvas_set_clip(c, old);
 }
 
@@ -707,8 +513,8 @@ int viz_access_height(const viz_access *a, int width)
     int most = 0, n = viz_access_frames(a);
     for (int f = 0; f < n && f < 512; f++) {
         model m;
-        if (model_build(a, f, &m) != 0) {
-            model_free(&m);
+        if (vam_model_build(a, f, &m) != 0) {
+            vam_model_free(&m);
             continue;
         }
         layout L;
@@ -716,9 +522,9 @@ int viz_access_height(const viz_access *a, int width)
         warpline w[MAX_WARP_LINES];
         int more;
         int nw = step_warps(a, &m, w, MAX_WARP_LINES, &more);
-        int h = L.rows + 1 + (nw > 16 ? 17 : nw);
+        int h = L.rows + 1 + (nw > 16 ? 17 : nw) + viz_sync_rows(a, &m, width);
         if (h > most) most = h;
-        model_free(&m);
+        vam_model_free(&m);
     }
     return most < 4 ? 4 : most;
 }
@@ -726,24 +532,24 @@ int viz_access_height(const viz_access *a, int width)
 void viz_access_clamp(const viz_access *a, int frame, viz_access_sel *sel)
 {
     model m;
-    if (model_build(a, frame, &m) != 0 || m.ns == 0) {
+    if (vam_model_build(a, frame, &m) != 0 || m.ns == 0) {
         sel->strip = 0;
         sel->cell = 0;
-        model_free(&m);
+        vam_model_free(&m);
         return;
     }
     if (sel->strip < 0) sel->strip = 0;
     if (sel->strip >= m.ns) sel->strip = m.ns - 1;
     if (sel->cell < 0) sel->cell = 0;
     if (sel->cell >= m.s[sel->strip].n) sel->cell = m.s[sel->strip].n - 1;
-    model_free(&m);
+    vam_model_free(&m);
 }
 
 int viz_access_hit(const viz_access *a, int frame, viz_rect area, int x, int y, viz_access_sel *sel)
 {
     model m;
-    if (model_build(a, frame, &m) != 0) {
-        model_free(&m);
+    if (vam_model_build(a, frame, &m) != 0) {
+        vam_model_free(&m);
         return -1;
     }
     parts p;
@@ -767,14 +573,14 @@ int viz_access_hit(const viz_access *a, int frame, viz_rect area, int x, int y, 
             row += h;
         }
     }
-    model_free(&m);
+    vam_model_free(&m);
     return rc;
 }
 
 int viz_access_pick_thread(const viz_access *a, int frame, viz_access_sel *sel)
 {
     model m;
-    if (!sel->on || model_build(a, frame, &m) != 0) return -1;
+    if (!sel->on || vam_model_build(a, frame, &m) != 0) return -1;
     int rc = -1;
     if (sel->strip >= 0 && sel->strip < m.ns && sel->cell >= 0 && sel->cell < m.s[sel->strip].n) {
         const cellst *c = &m.cells[m.s[sel->strip].cell0 + (size_t)sel->cell];
@@ -785,7 +591,7 @@ int viz_access_pick_thread(const viz_access *a, int frame, viz_access_sel *sel)
             rc = 0;
         }
     }
-    model_free(&m);
+    vam_model_free(&m);
     return rc;
 }
 
@@ -793,8 +599,8 @@ int viz_access_lines(const viz_access *a, const viz_access_sel *sel, int frame, 
 {
     *highlight = 0;
     model m;
-    if (model_build(a, frame, &m) != 0) {
-        model_free(&m);
+    if (vam_model_build(a, frame, &m) != 0) {
+        vam_model_free(&m);
         return 0;
     }
     const acc_trace *t = a->t;
@@ -804,9 +610,9 @@ int viz_access_lines(const viz_access *a, const viz_access_sel *sel, int frame, 
     long long idx = s ? s->lo + sel->cell : -1;
     for (size_t i = l->req0; i < l->req0 + l->nreq; i++) {
         const acc_req *r = &t->reqs[i];
-        int line = site_line(t, r->site);
+        int line = vam_site_line(t, r->site);
         if (line <= 0) continue;
-        int now = in_step(a, &m.st, i);
+        int now = vam_in_step(a, &m.st, i);
         int touches = 0;
         if (s) {
             for (size_t k = r->lane0; k < r->lane0 + r->nlanes && !touches; k++)
@@ -823,24 +629,39 @@ int viz_access_lines(const viz_access *a, const viz_access_sel *sel, int frame, 
             if (marks[k] == line) dup = 1;
         if (!dup && n < max) marks[n++] = line;
     }
-    model_free(&m);
+    /* the step's collectives: their lines, and the line of a step that is one */
+    for (size_t i = l->wop0; i < l->wop0 + l->nwop; i++) {
+        if (!vam_wop_in_step(a, &m.st, i)) continue;
+        int line = vam_site_line(t, t->wops[i].site);
+        if (line <= 0) continue;
+        if (!*highlight) *highlight = line;
+        if (s) continue;
+        int dup = 0;
+        for (int k = 0; k < n; k++)
+            if (marks[k] == line) dup = 1;
+        if (!dup && n < max) marks[n++] = line;
+    }
+    vam_model_free(&m);
     return n;
 }
 
 int viz_access_frame_map(const viz_access *from, int frame, const viz_access *to)
 {
     step st;
-    if (frame_step(from, frame, &st) != 0 || from->zoom == to->zoom) return frame;
+    if (vam_frame_step(from, frame, &st) != 0 || from->zoom == to->zoom) return frame;
     const acc_trace *t = from->t;
     const acc_launch *l = &t->launches[st.launch];
     int base = 0;
-    for (int i = 0; i < st.launch; i++) base += launch_steps(t, i, to->zoom);
-    if (l->nreq == 0) return base;
+    for (int i = 0; i < st.launch; i++) base += vam_launch_steps(t, i, to->zoom);
+    if (l->nreq + l->nwop == 0) return base;
     if (to->zoom) {
-        /* the first warp instruction of the epoch */
+        /* the first warp instruction of the epoch: a request or a collective */
+        unsigned first = ~0u;
         for (size_t i = l->req0; i < l->req0 + l->nreq; i++)
-            if (t->reqs[i].epoch == st.epoch) return base + (int)(i - l->req0);
-        return base;
+            if (t->reqs[i].epoch == st.epoch && t->reqs[i].seq < first) first = t->reqs[i].seq;
+        for (size_t i = l->wop0; i < l->wop0 + l->nwop; i++)
+            if (t->wops[i].epoch == st.epoch && t->wops[i].seq < first) first = t->wops[i].seq;
+        return base + (first == ~0u ? 0 : (int)first);
     }
-    return base + (int)t->reqs[st.req].epoch;
+    return base + (int)st.epoch;
 }

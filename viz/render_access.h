@@ -59,6 +59,8 @@ int viz_access_hit(const viz_access *a, int frame, viz_rect area, int x, int y, 
 int viz_access_pick_thread(const viz_access *a, int frame, viz_access_sel *sel);
 /* The frame of `to` (the other zoom) where frame of `from` begins. */
 int viz_access_frame_map(const viz_access *from, int frame, const viz_access *to);
+/* A warp collective in words: "__shfl_down_sync by 16", "__ballot_sync". */
+void viz_wop_text(const acc_trace *t, const acc_wop *w, char *buf, size_t len);
 /* Rows a frame needs at this width (text output). */
 int viz_access_height(const viz_access *a, int width);
 

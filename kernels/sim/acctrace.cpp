@@ -28,6 +28,7 @@ struct acc_writer {
     std::unordered_map<unsigned, unsigned> global_ids;          /* allocation id -> array id */
     std::map<std::pair<unsigned, std::string>, unsigned> shared; /* (launch, name) -> array id */
     std::unordered_map<uintptr_t, unsigned> sites;
+    std::map<std::pair<std::pair<const char *, const char *>, int>, unsigned> positions;
     /* the object found last: the lanes of a request mostly share one */
     uintptr_t c_lo, c_hi, c_base;
     unsigned c_id;
@@ -181,6 +182,58 @@ void w_request(void *ctx, const sim_rec_request *r)
     w->written += n;
 }
 
+/* A source position's number, its P line written the first time. */
+unsigned position(acc_writer *w, const char *name, int line, const char *file)
+{
+    auto key = std::make_pair(std::make_pair(name, file), line);
+    auto it = w->positions.find(key);
+    if (it != w->positions.end()) return it->second;
+    unsigned id = w->next_site++;
+    w->positions[key] = id;
+    fprintf(w->f, "P %u %d ", id, line);
+    for (const char *c = name && *name ? name : "?"; *c; c++) fputc(*c == ' ' || *c == '\n' ? '_' : *c, w->f);
+    fputc(' ', w->f);
+    put_name(w->f, file ? file : "?");
+    return id;
+}
+
+void w_warpop(void *ctx, const sim_rec_warpop *o)
+{
+    acc_writer *w = static_cast<acc_writer *>(ctx);
+    if (o->block >= w->max_blocks) return;
+    unsigned n = (unsigned)__builtin_popcount(o->mask);
+    if (w->written + n > w->max_lanes) {
+        w->dropped += n;
+        return;
+    }
+    unsigned pos = position(w, o->name, o->line, o->file);
+    char line[96 + 32 * 44], *p = line;
+    p += snprintf(p, 96, "C %llu %u %u %d %u %u %d", o->block, o->warp, o->epoch, o->op, pos, o->arg, o->width);
+    for (uint32_t m = o->mask; m; m &= m - 1) {
+        int lane = __builtin_ctz(m);
+        *p++ = ' ';
+        p = put_dec(p, (unsigned)lane);
+        *p++ = ':';
+        p = put_dec(p, o->src[lane]);
+        *p++ = ':';
+        p = put_hex(p, (unsigned long long)o->value[lane]);
+        *p++ = ':';
+        p = put_hex(p, (unsigned long long)o->result[lane]);
+    }
+    *p++ = '\n';
+    fwrite(line, 1, (size_t)(p - line), w->f);
+    w->written += n;
+}
+
+void w_sync(void *ctx, const sim_rec_sync *y)
+{
+    acc_writer *w = static_cast<acc_writer *>(ctx);
+    if (y->block >= w->max_blocks) return;
+    unsigned pos = position(w, y->name, y->line, y->file);
+    fprintf(w->f, "B %llu %u %c %u %u\n", y->block, y->epoch, y->kind == SIM_REC_BAR_GRID ? 'g' : 'b', pos,
+            y->threads);
+}
+
 void w_launch_end(void *ctx, const sim_rec_launch *l, int rc)
 {
     acc_writer *w = static_cast<acc_writer *>(ctx);
@@ -200,6 +253,19 @@ template <class T> int grow(T **p, size_t n, size_t *cap)
     *p = q;
     *cap = c;
     return 0;
+}
+
+/* Room for the lanes listed in `lanes` (one per space)? A record is kept
+ * whole or not at all: one that would pass the bound is counted as dropped. */
+bool room(acc_trace *t, int cur, const char *lanes, unsigned long long max_lanes)
+{
+    unsigned n = 0;
+    for (const char *c = lanes; *c; c++)
+        if (*c == ' ') n++;
+    if (t->nlanes + t->nwlanes + n <= max_lanes) return true;
+    t->dropped += n;
+    t->launches[cur].dropped += n;
+    return false;
 }
 
 void copy_name(char *dst, size_t len, const char *src)
@@ -222,6 +288,8 @@ extern "C" int acc_writer_attach(FILE *f, unsigned max_blocks, unsigned long lon
     W->reader.request = w_request;
     W->reader.launch_end = w_launch_end;
     W->reader.want_block = w_want_block;
+    W->reader.warpop = w_warpop;
+    W->reader.sync = w_sync;
     if (sim_rec_attach(&W->reader) != 0) {
         delete W;
         W = nullptr;
@@ -244,7 +312,8 @@ extern "C" int acc_trace_read(FILE *f, acc_trace *t, unsigned long long max_lane
 {
     memset(t, 0, sizeof *t);
     if (!max_lanes) max_lanes = ACC_DEFAULT_LANES;
-    size_t cap_l = 0, cap_a = 0, cap_s = 0, cap_r = 0, cap_n = 0;
+    size_t cap_l = 0, cap_a = 0, cap_s = 0, cap_r = 0, cap_n = 0, cap_w = 0, cap_wl = 0, cap_b = 0;
+    unsigned seq = 0; /* requests and warp operations of the launch so far */
     char *line = nullptr;
     size_t len = 0;
     ssize_t got;
@@ -270,6 +339,9 @@ extern "C" int acc_trace_read(FILE *f, acc_trace *t, unsigned long long max_lane
             copy_name(l->kernel, sizeof l->kernel, p + off);
             l->rc = 1;
             l->req0 = t->nreqs;
+            l->wop0 = t->nwops;
+            l->bar0 = t->nbars;
+            seq = 0;
             cur = t->nlaunches++;
         } else if (p[0] == 'O') {
             unsigned id;
@@ -295,6 +367,73 @@ extern "C" int acc_trace_read(FILE *f, acc_trace *t, unsigned long long max_lane
             memset(s, 0, sizeof *s);
             s->pc = pc;
             site_of[id] = t->nsites++;
+        } else if (p[0] == 'P') {
+            unsigned id;
+            int ln, off = 0;
+            char name[40];
+            if (sscanf(p, "P %u %d %39s %n", &id, &ln, name, &off) < 3 || !off) continue;
+            if (grow(&t->sites, (size_t)t->nsites, &cap_s)) goto oom;
+            acc_site *s = &t->sites[t->nsites];
+            memset(s, 0, sizeof *s);
+            s->line = ln;
+            copy_name(s->name, sizeof s->name, name);
+            const char *file = p + off, *slash = strrchr(file, '/');
+            copy_name(s->file, sizeof s->file, slash ? slash + 1 : file);
+            site_of[id] = t->nsites++;
+        } else if (p[0] == 'C' && cur >= 0) {
+            acc_wop o;
+            memset(&o, 0, sizeof o);
+            unsigned long long block;
+            unsigned op, pos;
+            int off = 0;
+            if (sscanf(p, "C %llu %u %u %u %u %u %d%n", &block, &o.warp, &o.epoch, &op, &pos, &o.arg, &o.width,
+                       &off) < 7 || !off || op >= ACC_NOPS)
+                continue;
+            if (!room(t, cur, p + off, max_lanes)) continue;
+            o.launch = (unsigned)cur;
+            o.block = (unsigned)block;
+            o.op = (unsigned char)op;
+            o.site = site_of.count(pos) ? (unsigned)site_of[pos] : 0;
+            o.lane0 = t->nwlanes;
+            char *c = p + off;
+            while (*c == ' ') {
+                char *e;
+                unsigned long lane = strtoul(c + 1, &e, 10);
+                if (*e != ':' || lane > 31) break;
+                unsigned long src = strtoul(e + 1, &e, 10);
+                if (*e != ':' || src > 31) break;
+                unsigned long long v = strtoull(e + 1, &e, 16);
+                if (*e != ':') break;
+                unsigned long long res = strtoull(e + 1, &e, 16);
+                c = e;
+                if (grow(&t->wlanes, t->nwlanes, &cap_wl)) goto oom;
+                acc_wlane *wl = &t->wlanes[t->nwlanes++];
+                wl->lane = (unsigned char)lane;
+                wl->src = (unsigned char)src;
+                wl->value = v;
+                wl->result = res;
+                o.mask |= 1u << lane;
+                o.nlanes++;
+            }
+            if (!o.nlanes) continue;
+            o.seq = seq++;
+            if (grow(&t->wops, t->nwops, &cap_w)) goto oom;
+            t->wops[t->nwops++] = o;
+            acc_launch *l = &t->launches[cur];
+            l->nwop++;
+            if (o.epoch + 1 > l->epochs) l->epochs = o.epoch + 1;
+        } else if (p[0] == 'B' && cur >= 0) {
+            acc_bar b;
+            memset(&b, 0, sizeof b);
+            char kind;
+            unsigned pos;
+            if (sscanf(p, "B %u %u %c %u %u", &b.block, &b.epoch, &kind, &pos, &b.threads) < 5) continue;
+            b.launch = (unsigned)cur;
+            b.grid = kind == 'g';
+            b.site = site_of.count(pos) ? (unsigned)site_of[pos] : 0;
+            if (grow(&t->bars, t->nbars, &cap_b)) goto oom;
+            t->bars[t->nbars++] = b;
+            t->launches[cur].nbar++;
         } else if (p[0] == 'R' && cur >= 0) {
             acc_req q;
             memset(&q, 0, sizeof q);
@@ -305,15 +444,7 @@ extern "C" int acc_trace_read(FILE *f, acc_trace *t, unsigned long long max_lane
             if (sscanf(p, "R %llu %u %u %u %c %c %u %u %u%n", &block, &q.warp, &q.epoch, &site, &kind, &space,
                        &width, &q.sectors, &q.wavefronts, &off) < 9 || !off)
                 continue;
-            /* count the lanes first: a request is kept whole or not at all */
-            unsigned n = 0;
-            for (const char *c = p + off; *c; c++)
-                if (*c == ' ') n++;
-            if (t->nlanes + n > max_lanes) {
-                t->dropped += n;
-                t->launches[cur].dropped += n;
-                continue;
-            }
+            if (!room(t, cur, p + off, max_lanes)) continue;
             q.launch = (unsigned)cur;
             q.block = (unsigned)block;
             q.site = site_of.count(site) ? (unsigned)site_of[site] : 0;
@@ -348,6 +479,7 @@ extern "C" int acc_trace_read(FILE *f, acc_trace *t, unsigned long long max_lane
                 if (a->space == ACC_GLOBAL && (a->elem == 0 || q.width < a->elem)) a->elem = q.width;
             }
             if (!q.nlanes) continue;
+            q.seq = seq++;
             if (grow(&t->reqs, t->nreqs, &cap_r)) goto oom;
             t->reqs[t->nreqs++] = q;
             acc_launch *l = &t->launches[cur];
@@ -390,6 +522,7 @@ extern "C" void acc_trace_resolve(acc_trace *t, const char *exe)
 {
     for (int i = 0; i < t->nsites; i++) {
         acc_site *s = &t->sites[i];
+        if (!s->pc) continue; /* a position: named already */
         int r = exe ? sim_rec_site_where_exe(exe, (uintptr_t)s->pc, s->file, sizeof s->file, &s->line)
                     : sim_rec_site_where((uintptr_t)s->pc, s->file, sizeof s->file, &s->line);
         if (r != 0) {
@@ -408,7 +541,15 @@ extern "C" void acc_trace_free(acc_trace *t)
     free(t->sites);
     free(t->reqs);
     free(t->lanes);
+    free(t->wops);
+    free(t->wlanes);
+    free(t->bars);
     memset(t, 0, sizeof *t);
+}
+
+extern "C" void acc_wop_value_text(unsigned long long v, char *buf, size_t len)
+{
+    acc_value_text(v, v >> 32 ? 8 : 4, buf, len);
 }
 
 extern "C" void acc_value_text(unsigned long long v, unsigned w, char *buf, size_t len)

@@ -20,6 +20,12 @@
  *                                                   (base: its offset in shared memory)
  *   S id pc                                         an access site (an instruction address)
  *   R block warp epoch site l|s|a g|s width sectors wavefronts lane:obj:offset:value ...
+ *   P id line name file                             a source position (collectives, barriers)
+ *   C block warp epoch op pos arg width lane:src:value:result ...
+ *                                                   a warp collective or a tile barrier (op: record.h's
+ *                                                   SIM_REC_SHFL_IDX ...), in order with the R lines
+ *   B block epoch b|g pos threads                   a block (or grid) barrier: every thread of the
+ *                                                   block waited; it closes the epoch
  *   E launch rc blocks recorded skipped dropped     the launch ended
  * offsets are in bytes from the array's start, values hexadecimal. */
 #ifndef GPULAB_SIM_ACCTRACE_H
@@ -38,6 +44,11 @@ extern "C" {
 
 enum { ACC_READ = 0, ACC_WRITE = 1, ACC_ATOMIC = 2 };
 enum { ACC_GLOBAL = 0, ACC_SHARED = 1 };
+/* warp operations: the values of record.h's SIM_REC_SHFL_IDX ... */
+enum {
+    ACC_SHFL_IDX = 0, ACC_SHFL_UP, ACC_SHFL_DOWN, ACC_SHFL_XOR, ACC_BALLOT, ACC_ANY, ACC_ALL,
+    ACC_MATCH_ANY, ACC_MATCH_ALL, ACC_SYNCWARP, ACC_REDUCE, ACC_TILE_SYNC, ACC_NOPS
+};
 
 typedef struct acc_array {
     char name[48];
@@ -49,9 +60,10 @@ typedef struct acc_array {
 } acc_array;
 
 typedef struct acc_site {
-    unsigned long long pc;
+    unsigned long long pc;      /* 0: a source position the simulator named (collectives, barriers) */
     char file[64];              /* basename; "" when the debug information does not say */
     int line;
+    char name[40];              /* positions: the call ("__shfl_down_sync", "__syncthreads") */
 } acc_site;
 
 typedef struct acc_launch {
@@ -63,6 +75,8 @@ typedef struct acc_launch {
     int rc;                     /* 0 ran to its end, -1 failed, 1 no end record */
     unsigned epochs;            /* barrier epochs seen (largest epoch + 1) */
     size_t req0, nreq;          /* its requests in acc_trace.reqs */
+    size_t wop0, nwop;          /* its warp operations in acc_trace.wops */
+    size_t bar0, nbar;          /* its barriers in acc_trace.bars */
 } acc_launch;
 
 /* One warp's execution of one access site. */
@@ -76,7 +90,31 @@ typedef struct acc_req {
     unsigned sectors;           /* global: distinct 32-byte sectors */
     unsigned wavefronts;        /* shared: passes of the bank model */
     size_t lane0;               /* its lanes: lanes[lane0 .. lane0 + nlanes) */
+    unsigned seq;               /* its place among the launch's requests and warp operations */
 } acc_req;
+
+/* One warp's collective (shuffle, vote, match, reduce, __syncwarp) or its
+ * part of a tile barrier. */
+typedef struct acc_wop {
+    unsigned launch, block, warp, epoch, site;  /* site: a position (pc 0) */
+    unsigned char op, nlanes;
+    unsigned arg;               /* shuffles: lane or delta; tile barriers: the tile size */
+    int width;
+    uint32_t mask;
+    size_t lane0;               /* its lanes: wlanes[lane0 .. lane0 + nlanes) */
+    unsigned seq;
+} acc_wop;
+
+typedef struct acc_wlane {
+    unsigned char lane, src;    /* src: the lane whose value it got (shuffles) */
+    unsigned long long value, result;
+} acc_wlane;
+
+/* A barrier all threads of a block waited at; it ends epoch `epoch`. */
+typedef struct acc_bar {
+    unsigned launch, block, epoch, site, threads;
+    unsigned char grid;         /* this_grid().sync() */
+} acc_bar;
 
 typedef struct acc_lane {
     unsigned array;
@@ -97,6 +135,12 @@ typedef struct acc_trace {
     size_t nreqs;
     acc_lane *lanes;
     size_t nlanes;
+    acc_wop *wops;
+    size_t nwops;
+    acc_wlane *wlanes;
+    size_t nwlanes;
+    acc_bar *bars;
+    size_t nbars;
     unsigned long long dropped;         /* lane accesses beyond the bound, all launches */
     unsigned long long blocks_skipped;  /* blocks outside the window, all launches */
     unsigned max_blocks;                /* the window the writer was given */
@@ -126,6 +170,8 @@ void acc_trace_free(acc_trace *t);
  * 4- and 8-byte patterns as floats when they look like floats (the trace
  * does not know the element's type). */
 void acc_value_text(unsigned long long v, unsigned w, char *buf, size_t len);
+/* A warp operation's value: 4 bytes when its high half is 0, else 8. */
+void acc_wop_value_text(unsigned long long v, char *buf, size_t len);
 
 #ifdef __cplusplus
 }

@@ -281,7 +281,7 @@ int sim_block_play(void);
 int sim_flush_trace(lab_job *job);
 
 /* launch.cpp: record one trace event of fiber f. */
-void sim_emit(sim_fiber *f, int kind, int space, int a, int b, double v, double v2);
+void sim_emit(sim_fiber *f, int kind, int space, int a, int b, double v, double v2, int line);
 
 /* Diagnostics: sim_diag() stores the message (the last one is kept for
  * sim_last_diagnostic and for the next sim_job_fail). sim_fail() also stops

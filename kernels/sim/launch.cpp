@@ -17,7 +17,7 @@ namespace gpulab_sim {
 
 /* ------------------------------------------------------------- tracing */
 
-void sim_emit(sim_fiber *f, int kind, int space, int a, int b, double v, double v2)
+void sim_emit(sim_fiber *f, int kind, int space, int a, int b, double v, double v2, int line)
 {
     uint32_t s = f->seq++;
     if (s >= sim_g.trace_cap) {
@@ -47,6 +47,7 @@ void sim_emit(sim_fiber *f, int kind, int space, int a, int b, double v, double 
     e->b = b;
     e->v = v;
     e->v2 = v2;
+    e->line = line;
 }
 
 /* -------------------------------------------------------------- launches */
@@ -421,10 +422,10 @@ using namespace gpulab_sim;
 
 extern "C" int sim_tracing(void) { return sim_g.in_launch && sim_g.trace != nullptr; }
 
-extern "C" void (sim_trace_emit)(int kind, int space, int a, int b, double v, double v2)
+extern "C" void (sim_trace_emit)(int kind, int space, int a, int b, double v, double v2, int line)
 {
     if (!sim_g.trace || !sim_in_fiber()) return;
-    sim_emit(sim_self(), kind, space, a, b, v, v2);
+    sim_emit(sim_self(), kind, space, a, b, v, v2, line);
 }
 
 extern "C" const char *sim_last_diagnostic(void) { return sim_g.diag; }

@@ -42,6 +42,19 @@ struct rec_bucket {
     uint64_t val[32];
 };
 
+/* A warp collective or a tile barrier, held with the requests: the warp's
+ * order list names it by its index with WOP_BIT set. */
+struct rec_wop {
+    sim_rec_warpop w; /* its pointers and block are set when it is delivered */
+    unsigned char src[32];
+    uint64_t val[32], res[32];
+};
+const uint32_t WOP_BIT = 0x80000000u;
+static_assert((int)SIM_W_SHFL_IDX == (int)SIM_REC_SHFL_IDX && (int)SIM_W_SHFL_XOR == (int)SIM_REC_SHFL_XOR &&
+                  (int)SIM_W_BALLOT == (int)SIM_REC_BALLOT && (int)SIM_W_MATCH_ALL == (int)SIM_REC_MATCH_ALL &&
+                  (int)SIM_W_SYNC == (int)SIM_REC_SYNCWARP,
+              "record.h's warp operations follow the shim's");
+
 struct rec_site {
     uint32_t count[32] = {};
     std::vector<uint32_t> inst; /* pool index of the site's k-th request */
@@ -66,6 +79,10 @@ struct rec_state {
     unsigned nwarps;
     rec_warp warps[SIM_MAX_WARPS];
     std::vector<rec_bucket> pool;
+    std::vector<rec_wop> wops;
+    /* blocks parked at a grid barrier: the epoch they go on with, and
+     * whether they are recorded */
+    std::unordered_map<unsigned long long, std::pair<uint32_t, int>> parked;
     /* tracked objects: every live allocation, and a sorted copy for the
      * lookups of a launch */
     std::map<uintptr_t, sim_rec_object> objects;
@@ -192,6 +209,17 @@ void flush_all(void)
     for (unsigned w = 0; w < s.nwarps; w++) {
         rec_warp &ws = s.warps[w];
         for (uint32_t idx : ws.order) {
+            if (idx & WOP_BIT) {
+                rec_wop &o = s.wops[idx & ~WOP_BIT];
+                o.w.block = s.block;
+                o.w.warp = w;
+                o.w.src = o.src;
+                o.w.value = o.val;
+                o.w.result = o.res;
+                for (int i = 0; i < s.nreaders; i++)
+                    if (s.readers[i]->warpop) s.readers[i]->warpop(s.readers[i]->ctx, &o.w);
+                continue;
+            }
             const rec_bucket &b = s.pool[idx];
             r.block = s.block;
             r.warp = w;
@@ -212,6 +240,36 @@ void flush_all(void)
         ws.last_pc = 0;
     }
     s.pool.clear();
+    s.wops.clear();
+}
+
+/* A new warp operation of warp w, in its program order; NULL when the
+ * bound is reached (counted). */
+rec_wop *wop_new(rec_state &s, unsigned w)
+{
+    if (s.wops.size() + s.pool.size() >= SIM_REC_POOL_MAX) {
+        s.dropped++;
+        return nullptr;
+    }
+    s.warps[w].order.push_back((uint32_t)s.wops.size() | WOP_BIT);
+    s.wops.emplace_back();
+    rec_wop &o = s.wops.back();
+    o.w.epoch = s.epoch;
+    return &o;
+}
+
+void deliver_sync(rec_state &s, int kind, const char *name, int line, const char *file)
+{
+    sim_rec_sync y;
+    y.block = s.block;
+    y.epoch = s.epoch;
+    y.kind = kind;
+    y.name = name;
+    y.line = line;
+    y.file = file;
+    y.threads = sim_g.nthreads;
+    for (int i = 0; i < s.nreaders; i++)
+        if (s.readers[i]->sync) s.readers[i]->sync(s.readers[i]->ctx, &y);
 }
 
 } /* namespace */
@@ -316,6 +374,7 @@ extern "C" void sim_rec_launch_begin(const char *kernel, const char *file, int l
     s.mute_n = 0;
     s.pend_idx = 0;
     s.skip_block = 0;
+    s.parked.clear();
     for (int i = 0; i < s.nreaders; i++)
         if (s.readers[i]->launch_begin) s.readers[i]->launch_begin(s.readers[i]->ctx, &s.launch);
     sim_rec_on = 1;
@@ -340,6 +399,15 @@ extern "C" void sim_rec_block_begin(unsigned long long block)
     s.block = block;
     s.epoch = 0;
     s.shared.clear();
+    auto pk = s.parked.find(block);
+    if (pk != s.parked.end()) {
+        /* back from a grid barrier: the same block, its next epoch */
+        s.epoch = pk->second.first;
+        s.skip_block = !pk->second.second;
+        sim_rec_on = pk->second.second;
+        s.parked.erase(pk);
+        return;
+    }
     /* every reader is asked (each counts what it records); the block runs
      * recorded when any of them wants it */
     int want = 0;
@@ -354,15 +422,86 @@ extern "C" void sim_rec_block_end(void)
     if (rs().in_launch) flush_all();
 }
 
-extern "C" void sim_rec_barrier(void)
+static const char *barrier_name(int kind)
+{
+    switch (kind) {
+    case SIM_BAR_COUNT: return "__syncthreads_count";
+    case SIM_BAR_AND: return "__syncthreads_and";
+    case SIM_BAR_OR: return "__syncthreads_or";
+    case SIM_BAR_CG: return "this_thread_block().sync";
+    default: return "__syncthreads";
+    }
+}
+
+extern "C" void sim_rec_barrier(int kind, int line, const char *file)
 {
     rec_state &s = rs();
     if (!s.in_launch) return;
     flush_all();
+    if (!s.skip_block) deliver_sync(s, SIM_REC_BAR_BLOCK, barrier_name(kind), line, file);
     s.epoch++;
     if (s.skip_block) return;
     for (int i = 0; i < s.nreaders; i++)
         if (s.readers[i]->barrier) s.readers[i]->barrier(s.readers[i]->ctx, s.block, s.nwarps);
+}
+
+extern "C" void sim_rec_grid_sync(int line, const char *file)
+{
+    rec_state &s = rs();
+    if (!s.in_launch || !sim_rec_on) return;
+    flush_all();
+    deliver_sync(s, SIM_REC_BAR_GRID, "this_grid().sync", line, file);
+    s.epoch++;
+    s.parked[s.block] = std::make_pair(s.epoch, 1);
+}
+
+extern "C" void sim_rec_collective(unsigned warp, uint32_t need, const unsigned char *src)
+{
+    rec_state &s = rs();
+    if (!s.in_launch || !sim_rec_on || !need) return;
+    settle_pending(s);
+    const sim_fiber *base = &sim_g.fibers[warp * 32];
+    const sim_fiber *f0 = base + __builtin_ctz(need);
+    rec_wop *o = wop_new(s, warp);
+    if (!o) return;
+    int op = f0->op;
+    o->w.op = op <= (int)SIM_W_SYNC ? op : (int)SIM_REC_REDUCE; /* the first ten are in the same order */
+    o->w.name = f0->op_name;
+    o->w.file = f0->op_file;
+    o->w.line = f0->op_line;
+    o->w.arg = f0->op_arg;
+    o->w.width = f0->op_width;
+    o->w.mask = need;
+    for (unsigned l = 0; l < 32; l++) {
+        o->src[l] = src ? src[l] : (unsigned char)l;
+        o->val[l] = base[l].op_val;
+        o->res[l] = need >> l & 1 ? base[l].op_res : 0;
+    }
+}
+
+extern "C" void sim_rec_tile_sync(unsigned first, unsigned end, unsigned n, int line, const char *file)
+{
+    rec_state &s = rs();
+    if (!s.in_launch || !sim_rec_on) return;
+    settle_pending(s);
+    for (unsigned w = first / 32; w * 32 < end; w++) {
+        rec_wop *o = wop_new(s, w);
+        if (!o) return;
+        o->w.op = SIM_REC_TILE_SYNC;
+        o->w.name = "thread_block_tile::sync";
+        o->w.file = file;
+        o->w.line = line;
+        o->w.arg = n;
+        o->w.width = 0;
+        uint32_t m = 0;
+        for (unsigned l = 0; l < 32; l++) {
+            unsigned t = w * 32 + l;
+            if (t >= first && t < end) m |= 1u << l;
+            o->src[l] = (unsigned char)l;
+            o->val[l] = o->res[l] = 0;
+        }
+        o->w.mask = m;
+    }
 }
 
 extern "C" void sim_rec_atomic(const void *p, unsigned bytes)

@@ -84,6 +84,47 @@ typedef struct sim_rec_request {
     const uint64_t *value;
 } sim_rec_request;
 
+/* Warp operations other than memory: the warp collectives and the barriers
+ * of a tile of several warps (thread_block_tile<64..512>::sync()). */
+enum {
+    SIM_REC_SHFL_IDX = 0, SIM_REC_SHFL_UP, SIM_REC_SHFL_DOWN, SIM_REC_SHFL_XOR,
+    SIM_REC_BALLOT, SIM_REC_ANY, SIM_REC_ALL, SIM_REC_MATCH_ANY, SIM_REC_MATCH_ALL,
+    SIM_REC_SYNCWARP, SIM_REC_REDUCE, SIM_REC_TILE_SYNC
+};
+/* Block-wide barriers. */
+enum { SIM_REC_BAR_BLOCK = 0, SIM_REC_BAR_GRID = 1 };
+
+/* One warp's execution of a collective (shuffle, vote, match, reduce,
+ * __syncwarp) or its lanes' part of a wide tile's barrier. Delivered with the
+ * warp's requests, in the warp's program order. */
+typedef struct sim_rec_warpop {
+    unsigned long long block;
+    unsigned warp, epoch;
+    int op;                    /* SIM_REC_SHFL_IDX ... SIM_REC_TILE_SYNC */
+    const char *name;          /* as the source calls it: "__shfl_down_sync", "thread_block_tile::ballot" */
+    int line;
+    const char *file;
+    unsigned arg;              /* shuffles: the lane or delta; tile barriers: the tile size */
+    int width;                 /* shuffles: the width (segments of the warp) */
+    uint32_t mask;             /* the lanes that took part */
+    const unsigned char *src;  /* src[lane]: the lane whose value the lane got (shuffles; else itself) */
+    const uint64_t *value;     /* value[lane]: what the lane brought (its bits, or its predicate 0/1) */
+    const uint64_t *result;    /* result[lane]: what it got back */
+} sim_rec_warpop;
+
+/* A barrier every thread of the block waited at: __syncthreads() and its
+ * _count/_and/_or forms, this_thread_block().sync(), or this_grid().sync()
+ * (where the block's threads all waited for the rest of the grid). */
+typedef struct sim_rec_sync {
+    unsigned long long block;
+    unsigned epoch;            /* the epoch it closes */
+    int kind;                  /* SIM_REC_BAR_BLOCK or _GRID */
+    const char *name;
+    int line;
+    const char *file;
+    unsigned threads;          /* the threads that waited: all of the block's */
+} sim_rec_sync;
+
 /* A reader: callbacks (any may be NULL) and its context. */
 typedef struct sim_rec_reader {
     void *ctx;
@@ -98,6 +139,11 @@ typedef struct sim_rec_reader {
      * launch costs nothing for the rest); one that another reader wants is
      * still delivered, so a reader filters by block too. NULL: every block. */
     int (*want_block)(void *ctx, unsigned long long block);
+    /* warp collectives and tile barriers, in order with the requests */
+    void (*warpop)(void *ctx, const sim_rec_warpop *w);
+    /* a block barrier or a grid barrier, after the requests of the epoch it
+     * closes (and before the barrier callback) */
+    void (*sync)(void *ctx, const sim_rec_sync *s);
 } sim_rec_reader;
 
 #define SIM_REC_MAX_READERS 4
@@ -153,7 +199,15 @@ void sim_rec_launch_begin(const char *kernel, const char *file, int line, const 
 void sim_rec_launch_end(int rc);
 void sim_rec_block_begin(unsigned long long block);
 void sim_rec_block_end(void);
-void sim_rec_barrier(void);
+/* a block barrier completed: kind is the shim's SIM_BAR_* */
+void sim_rec_barrier(int kind, int line, const char *file);
+/* a warp collective completed (every fiber of warp in need holds its op,
+ * value and result); src[lane]: the lane it read (shuffles), or NULL */
+void sim_rec_collective(unsigned warp, uint32_t need, const unsigned char *src);
+/* a tile of threads [first, end) passed its barrier (tile size n) */
+void sim_rec_tile_sync(unsigned first, unsigned end, unsigned n, int line, const char *file);
+/* the running block's threads all arrived at this_grid().sync() */
+void sim_rec_grid_sync(int line, const char *file);
 /* an atomic read-modify-write of bytes at p, from the shim; noinline so that
  * its return address is the kernel's instruction */
 void sim_rec_atomic(const void *p, unsigned bytes) __attribute__((noinline));

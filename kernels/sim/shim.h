@@ -53,8 +53,8 @@
 /* kern.h's TRACE_* macros call sim_trace_emit(): their arguments are
  * evaluated only while tracing, as the GPU's timed build does not evaluate
  * them at all, so a TRACE_READ(.., a[i]) adds no load to profile's counts. */
-#define sim_trace_emit(kind, space, a, b, v, v2) \
-    (sim_tracing() ? (sim_trace_emit)((kind), (space), (a), (b), (v), (v2)) : (void)0)
+#define sim_trace_emit(kind, space, a, b, v, v2, line) \
+    (sim_tracing() ? (sim_trace_emit)((kind), (space), (a), (b), (v), (v2), (line)) : (void)0)
 
 namespace gpulab_sim {
 

@@ -41,7 +41,7 @@ int sim_tracing(void);
 
 /* Record one event of the running thread (kern.h's TRACE_* macros call it).
  * Does nothing when not tracing. */
-void sim_trace_emit(int kind, int space, int a, int b, double v, double v2);
+void sim_trace_emit(int kind, int space, int a, int b, double v, double v2, int line);
 
 /* The last teaching diagnostic (a failed launch, a bad copy...), or "" when
  * there was none. */

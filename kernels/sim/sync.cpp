@@ -89,7 +89,7 @@ int sim_barrier(int kind, int pred, int line, const char *file)
         sim_g.bar_res_and = sim_g.bar_acc_and;
         sim_g.bar_res_or = sim_g.bar_acc_or;
         sim_g.stats.barriers++;
-        sim_rec_barrier();
+        sim_rec_barrier(kind, line, file);
         if (sim_g.race.pending) {
             sim_race_report(line, file, 0);
             sim_abort();
@@ -112,7 +112,7 @@ int sim_barrier(int kind, int pred, int line, const char *file)
                                   : pred;
     /* the GPU recorder (kern.h) wraps __syncthreads() only */
     if (kind == SIM_BAR_SYNC) {
-        if (sim_g.trace) sim_emit(self, LAB_EV_BARRIER, LAB_SP_SHARED, line, 0, 0, 0);
+        if (sim_g.trace) sim_emit(self, LAB_EV_BARRIER, LAB_SP_SHARED, line, 0, 0, 0, line);
         self->epoch++;
     }
     return r;
@@ -155,6 +155,7 @@ void sim_tile_barrier(unsigned n, int line, const char *file)
         g->state = SIM_F_RUN;
         g->tsync[lvl] = clock;
     }
+    if (sim_rec_on) sim_rec_tile_sync(base, end, n, line, file);
     sim_g.nrun += end - base;
     sim_g.stats.barriers++;
     if (self->info.linear != base) sim_switch(self, &sim_g.fibers[base]);
@@ -187,6 +188,7 @@ void sim_grid_sync(int line, const char *file)
     self->bar_file = file;
     sim_g.nrun--;
     sim_g.grid_arrived++;
+    if (sim_rec_on && sim_g.grid_arrived == sim_g.nthreads) sim_rec_grid_sync(line, file);
     sim_activemask_poll(self->info.warp);
     sim_park_switch(self);
 }
@@ -231,7 +233,9 @@ static void sim_warp_complete(unsigned w, unsigned need)
         if ((need >> l & 1) && base[l].op_val != base[__builtin_ctz(need)].op_val) all_equal = false;
     ws->stamp++;
     uint32_t clock = ++sim_g.sync_clock;
+    unsigned char srcs[32]; /* the lane each lane read (shuffles), for the recording */
     for (unsigned l = 0; l < 32; l++) {
+        srcs[l] = (unsigned char)l;
         if (!(need >> l & 1)) continue;
         sim_fiber *f = base + l;
         f->op_pred = 0;
@@ -272,6 +276,7 @@ static void sim_warp_complete(unsigned w, unsigned need)
             }
             if (!ok || src < 0 || src > 31 || !(need >> src & 1)) src = l;
             f->op_res = base[src].op_val;
+            srcs[l] = (unsigned char)src;
             break;
         }
         case SIM_W_BALLOT: f->op_res = vote; break;
@@ -297,6 +302,7 @@ static void sim_warp_complete(unsigned w, unsigned need)
     ws->waiting &= ~need;
     sim_g.nrun += (unsigned)__builtin_popcount(need);
     sim_g.stats.collectives++;
+    if (sim_rec_on) sim_rec_collective(w, need, srcs);
 }
 
 unsigned long long sim_warp(int op, unsigned mask, unsigned long long value, int arg, int width, int line,

@@ -331,20 +331,16 @@ static void pure(void **state)
     canvas_free(c);
 }
 
-static void golden_screen(int w, int h, viz_text_mode mode, int code, const char *name)
+/* A player screen of one frame, against tests/access/golden/NAME. */
+static void golden_player(viz_access *a, const viz_play_state *st, int w, int h, viz_text_mode mode, const char *name)
 {
-    viz_access a = {.t = &T, .source = SRC, .source_len = SRC_LEN, .source_name = "shift.cu"};
-    viz_side side = {.label = "shift.cu", .acc = &a};
-    viz_player_opts o = {.heading = "shift.cu on the simulator: every access of the first 4 blocks of each launch"};
-    viz_play_state st;
-    viz_play_init(&st, viz_access_frames(&a));
-    st.frame = 1;
-    st.code = code;
-    st.sel.on = 1;
-    st.sel.strip = 1;
-    st.sel.cell = 2;
+    viz_side side = {.label = a->source_name ? a->source_name : "shfl.cu", .acc = a};
+    char heading[160];
+    snprintf(heading, sizeof heading, "%s on the simulator: every access of the first 4 blocks of each launch",
+             side.label);
+    viz_player_opts o = {.heading = heading};
     canvas *c = canvas_new(w, h);
-    viz_player_compose(c, &side, 1, &st, &o);
+    viz_player_compose(c, &side, 1, st, &o);
     viz_text_opts to = {.mode = mode};
     size_t n;
     char *text = viz_text_render(c, &to, &n);
@@ -353,6 +349,19 @@ static void golden_screen(int w, int h, viz_text_mode mode, int code, const char
     golden_check(path, text, n);
     free(text);
     canvas_free(c);
+}
+
+static void golden_screen(int w, int h, viz_text_mode mode, int code, const char *name)
+{
+    viz_access a = {.t = &T, .source = SRC, .source_len = SRC_LEN, .source_name = "shift.cu"};
+    viz_play_state st;
+    viz_play_init(&st, viz_access_frames(&a));
+    st.frame = 1;
+    st.code = code;
+    st.sel.on = 1;
+    st.sel.strip = 1;
+    st.sel.cell = 2;
+    golden_player(&a, &st, w, h, mode, name);
 }
 
 static void g80_colour(void **s) { (void)s; golden_screen(80, 24, VIZ_TEXT_COLOUR, 0, "access-80x24.ansi"); }
@@ -442,6 +451,154 @@ static void click(void **state)
     canvas_free(c);
 }
 
+/* ------------------------------------------------ warp collectives */
+
+/* wsum<<<1, 32>>> (tests/access/shfl.cu's pattern, by hand): v = in[lane];
+ * v = __shfl_down_sync(.., v, 16) (lines 11); __ballot_sync(.., lane >= 20)
+ * (line 12); __syncthreads() (line 17); out[0] = 496 (line 18). */
+static char *make_wsum(size_t *len)
+{
+    char *buf = NULL;
+    FILE *f = open_memstream(&buf, len);
+    fprintf(f, "# gpulab access trace 1, blocks 4, lanes 1048576\n");
+    fprintf(f, "L 0 1,1,1 32,1,1 0 40 wsum\nS 0 501000\nO 1 g 128 0 0 in\nR 0 0 0 0 l g 4 4 0");
+    for (int i = 0; i < 32; i++) fprintf(f, " %d:1:%x:%x", i, 4 * i, i);
+    fprintf(f, "\nP 1 11 __shfl_down_sync shfl.cu\nC 0 0 0 2 1 16 32");
+    for (int i = 0; i < 32; i++) fprintf(f, " %d:%d:%x:%x", i, i < 16 ? i + 16 : i, i, i < 16 ? i + 16 : i);
+    fprintf(f, "\nP 2 12 __ballot_sync shfl.cu\nC 0 0 0 4 2 0 32");
+    for (int i = 0; i < 32; i++) fprintf(f, " %d:%d:%x:fff00000", i, i, i >= 20);
+    fprintf(f, "\nP 3 17 __syncthreads shfl.cu\nB 0 0 b 3 32\nS 4 501010\nO 2 g 4 0 0 out\n");
+    fprintf(f, "R 0 0 1 4 s g 4 1 0 0:2:0:1f0\nE 0 0 1 0 0\n");
+    fclose(f);
+    return buf;
+}
+
+static acc_trace W;
+
+static int wsum_setup(void)
+{
+    size_t len;
+    char *text = make_wsum(&len);
+    FILE *f = fmemopen(text, len, "r");
+    char err[128];
+    int rc = acc_trace_read(f, &W, 0, err, sizeof err);
+    fclose(f);
+    free(text);
+    return rc;
+}
+
+static char *plain(const canvas *c)
+{
+    viz_text_opts o = {.mode = VIZ_TEXT_PLAIN};
+    return viz_text_render(c, &o, NULL);
+}
+
+static void collectives_parsed(void **state)
+{
+    (void)state;
+    assert_int_equal(wsum_setup(), 0);
+    assert_int_equal(W.nlaunches, 1);
+    assert_int_equal(W.launches[0].epochs, 2);
+    assert_int_equal(W.launches[0].nreq, 2);
+    assert_int_equal(W.launches[0].nwop, 2);
+    assert_int_equal(W.launches[0].nbar, 1);
+    const acc_wop *s = &W.wops[0];
+    assert_int_equal(s->op, ACC_SHFL_DOWN);
+    assert_int_equal(s->arg, 16);
+    assert_int_equal(s->width, 32);
+    assert_int_equal(s->mask, 0xffffffffu);
+    assert_string_equal(W.sites[s->site].name, "__shfl_down_sync");
+    assert_string_equal(W.sites[s->site].file, "shfl.cu");
+    assert_int_equal(W.sites[s->site].line, 11);
+    const acc_wlane *l3 = &W.wlanes[s->lane0 + 3];
+    assert_int_equal(l3->lane, 3);
+    assert_int_equal(l3->src, 19);
+    assert_int_equal(l3->result, 19);
+    /* program order within the warp: load, shuffle, ballot, then the store */
+    assert_int_equal(W.reqs[0].seq, 0);
+    assert_int_equal(W.wops[0].seq, 1);
+    assert_int_equal(W.wops[1].seq, 2);
+    assert_int_equal(W.reqs[1].seq, 3);
+    assert_int_equal(W.bars[0].threads, 32);
+    assert_int_equal(W.bars[0].epoch, 0);
+    assert_false(W.bars[0].grid);
+    /* positions are named already: resolving leaves them */
+    acc_trace_resolve(&W, NULL);
+    assert_int_equal(W.sites[W.bars[0].site].line, 17);
+    /* the lane bound counts a collective's lanes too */
+    size_t len;
+    char *text = make_wsum(&len);
+    FILE *f = fmemopen(text, len, "r");
+    acc_trace b;
+    char err[128];
+    assert_int_equal(acc_trace_read(f, &b, 40, err, sizeof err), 0);
+    fclose(f);
+    free(text);
+    assert_int_equal(b.nwops, 0);  /* the load's 32 lanes fit, the collectives' 64 do not */
+    assert_int_equal(b.nreqs, 2);
+    assert_int_equal(b.dropped, 32 + 32);
+    acc_trace_free(&b);
+}
+
+static void collectives_drawn(void **state)
+{
+    (void)state;
+    viz_access a = {.t = &W}, z = {.t = &W, .zoom = 1};
+    assert_int_equal(viz_access_frames(&a), 2);
+    assert_int_equal(viz_access_frames(&z), 4); /* two requests and two collectives */
+    assert_int_equal(viz_access_frame_map(&a, 1, &z), 3);
+    assert_int_equal(viz_access_frame_map(&z, 2, &a), 0);
+    viz_frame_info info;
+    /* the barrier epoch: the collectives in words, the barrier that ends it */
+    canvas *c = draw(&a, NULL, 0, 120, 30, &info);
+    char *text = plain(c);
+    assert_non_null(strstr(text, "line 11 __shfl_down_sync by 16, 1 warp: lane i gets lane i+16's value"));
+    assert_non_null(strstr(text, "line 12 __ballot_sync, 1 warp: each lane gets 0xfff00000"));
+    assert_non_null(strstr(text, "__syncthreads at line 17 ends the step: the 32 threads of 1 block waited there"));
+    assert_non_null(strstr(info.caption, "2 warp collectives work on registers, not memory"));
+    assert_non_null(strstr(info.caption, "waits at __syncthreads (line 17)"));
+    assert_int_equal(counter(&info, "requests"), 1);
+    assert_int_equal(counter(&info, "threads"), 32);
+    free(text);
+    canvas_free(c);
+    /* zoomed in on the shuffle: the lanes, what each sent, from where, what it got */
+    c = draw(&z, NULL, 1, 120, 30, &info);
+    text = plain(c);
+    assert_non_null(strstr(info.title, "line 11"));
+    assert_non_null(strstr(info.caption, "Warp 0 of block 0 runs __shfl_down_sync by 16 at line 11"));
+    assert_non_null(strstr(info.caption, "No memory is touched"));
+    assert_int_equal(counter(&info, "requests"), 0);
+    assert_non_null(strstr(text, "from 16 17 18"));
+    assert_non_null(strstr(text, "got  16 17 18"));
+    assert_null(strstr(text, "ends the step")); /* the ballot still follows */
+    free(text);
+    canvas_free(c);
+    int hl, marks[8];
+    viz_access_lines(&z, NULL, 1, &hl, marks, 8);
+    assert_int_equal(hl, 11);
+    /* the ballot is the epoch's last item: the barrier ends that step */
+    c = draw(&z, NULL, 2, 120, 30, &info);
+    text = plain(c);
+    assert_non_null(strstr(text, "__syncthreads at line 17 ends the step"));
+    free(text);
+    canvas_free(c);
+}
+
+static void collectives_golden(int w, int h, viz_text_mode mode, const char *name)
+{
+    viz_access a = {.t = &W, .zoom = 1};
+    viz_play_state st;
+    viz_play_init(&st, viz_access_frames(&a));
+    st.zoom = 1;
+    st.frame = 1;
+    golden_player(&a, &st, w, h, mode, name);
+}
+
+static void gs80_colour(void **s) { (void)s; collectives_golden(80, 24, VIZ_TEXT_COLOUR, "shfl-80x24.ansi"); }
+static void gs80_mono(void **s) { (void)s; collectives_golden(80, 24, VIZ_TEXT_MONO, "shfl-80x24.mono"); }
+static void gs120_plain(void **s) { (void)s; collectives_golden(120, 40, VIZ_TEXT_PLAIN, "shfl-120x40.txt"); }
+static void gs120_colour(void **s) { (void)s; collectives_golden(120, 40, VIZ_TEXT_COLOUR, "shfl-120x40.ansi"); }
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -450,7 +607,11 @@ int main(void)
         cmocka_unit_test(pure),        cmocka_unit_test(keys),       cmocka_unit_test(click),       cmocka_unit_test(g80_colour),
         cmocka_unit_test(g80_mono),    cmocka_unit_test(g80_plain),  cmocka_unit_test(g80_code),
         cmocka_unit_test(g80_code_mono), cmocka_unit_test(g120_colour), cmocka_unit_test(g120_mono),
-        cmocka_unit_test(g120_plain),
+        cmocka_unit_test(g120_plain),  cmocka_unit_test(collectives_parsed), cmocka_unit_test(collectives_drawn),
+        cmocka_unit_test(gs80_colour), cmocka_unit_test(gs80_mono),  cmocka_unit_test(gs120_plain),
+        cmocka_unit_test(gs120_colour),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    int rc = cmocka_run_group_tests(tests, setup, teardown);
+    acc_trace_free(&W);
+    return rc;
 }

@@ -10,6 +10,7 @@
  * line describes (they are more: every load the compiled kernel makes).
  * The automatic trace's sites must name a source line of the variant's
  * kernels/ file. Exit 77 where the build has no recording. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,27 @@ static int key_cmp(const void *x, const void *y)
     C(launch); C(block); C(thread); C(epoch); C(write); C(shared); C(index);
 #undef C
     return 0;
+}
+
+/* A register's bits as the value a TRACE line recorded (as a double): the
+ * trace does not know the type, so any of the kernels' types may match. */
+static int same_bits(unsigned long long r, double v)
+{
+    uint32_t u = (uint32_t)r;
+    float f;
+    double d;
+    memcpy(&f, &u, 4);
+    memcpy(&d, &r, 8);
+    return (double)(int32_t)u == v || (double)u == v || (r >> 32 == 0 && (double)f == v) || d == v ||
+           (double)(long long)r == v;
+}
+
+static size_t uniq(key *k, size_t n)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (m == 0 || key_cmp(&k[m - 1], &k[i]) != 0) k[m++] = k[i];
+    return m;
 }
 
 static int check_variant(const lab_algo *al, const lab_variant *v, int *checked)
@@ -125,7 +147,14 @@ static int check_variant(const lab_algo *al, const lab_variant *v, int *checked)
         }
     }
     qsort(auto_keys, na, sizeof *auto_keys, key_cmp);
+    na = uniq(auto_keys, na);
+    /* the TRACE lines' accesses as bytes too, at the epoch where the
+     * automatic trace found them */
+    size_t tcap = 64, nt = 0;
+    key *trace_keys = malloc(tcap * sizeof *trace_keys);
     size_t want = 0, missing = 0;
+    key scope[64]; /* (launch, space, direction) the TRACE lines record */
+    size_t nscope = 0;
     const size_t units[2] = {lab_dtype_size(t.dtype), 8};
     for (size_t i = 0; i < t.count; i++) {
         const lab_event *e = &t.ev[i];
@@ -133,6 +162,18 @@ static int check_variant(const lab_algo *al, const lab_variant *v, int *checked)
         key ks[3];
         int n = 0;
         key base = {e->launch, e->block, e->thread, e->epoch, 0, e->space == LAB_SP_SHARED, e->a};
+        if (e->kind == LAB_EV_READ || e->kind == LAB_EV_WRITE || e->kind == LAB_EV_ADD)
+            for (int w = 0; w < 2; w++) {
+                if (e->kind == LAB_EV_READ && w) continue;
+                if (e->kind == LAB_EV_WRITE && !w) continue;
+                int dup = 0;
+                for (size_t k = 0; k < nscope && !dup; k++)
+                    dup = scope[k].launch == e->launch && scope[k].shared == base.shared && scope[k].write == w;
+                if (!dup && nscope < 64) {
+                    scope[nscope] = base;
+                    scope[nscope++].write = w;
+                }
+            }
         if (e->kind == LAB_EV_READ) {
             ks[n++] = base;
         } else if (e->kind == LAB_EV_WRITE) {
@@ -145,21 +186,37 @@ static int check_variant(const lab_algo *al, const lab_variant *v, int *checked)
             ks[n++] = src;
             base.write = 1;                      /* and writes a[dst] */
             ks[n++] = base;
+        } else if (e->kind == LAB_EV_ATOMIC) {
+            ks[n++] = base;                      /* an atomic reads */
+            base.write = 1;                      /* and writes */
+            ks[n++] = base;
         } else {
             continue;
         }
         for (int k = 0; k < n; k++) {
             want++;
             int found = 0;
+            key hit = ks[k];
+            long long unit = 0;
             for (int u = 0; u < (ks[k].shared ? 1 : 2) && !found; u++) {
                 key b = ks[k];
-                b.index = ks[k].index * (long long)(ks[k].shared ? su : units[u]);
+                unit = (long long)(ks[k].shared ? su : units[u]);
+                b.index = ks[k].index * unit;
                 /* a TRACE read may describe a value the thread loaded in an
                  * earlier epoch (histogram/fast's words arrive ahead) */
                 for (long long ep = (long long)b.epoch; ep >= 0 && !found; ep--) {
                     b.epoch = (unsigned)ep;
                     found = bsearch(&b, auto_keys, na, sizeof *auto_keys, key_cmp) != NULL;
+                    if (found) hit = b;
                     if (b.write) break;
+                }
+            }
+            if (found) {
+                /* the element's bytes, at the epoch the automatic trace has them */
+                for (long long j = 0; j < unit; j++) {
+                    if (nt == tcap) trace_keys = realloc(trace_keys, (tcap *= 2) * sizeof *trace_keys);
+                    trace_keys[nt] = hit;
+                    trace_keys[nt++].index = hit.index + j;
                 }
             }
             if (!found && missing++ < 3)
@@ -170,6 +227,50 @@ static int check_variant(const lab_algo *al, const lab_variant *v, int *checked)
         }
     }
     if (missing) fails++;
+    qsort(trace_keys, nt, sizeof *trace_keys, key_cmp);
+    nt = uniq(trace_keys, nt);
+    /* the other way: every automatic access where the TRACE lines record
+     * accesses (the same launch, memory space and direction) is one of theirs */
+    size_t extra = 0, in_scope = 0;
+    for (size_t i = 0; i < na; i++) {
+        const key *a = &auto_keys[i];
+        int scoped = 0;
+        for (size_t k = 0; k < nscope && !scoped; k++)
+            scoped = scope[k].launch == a->launch && scope[k].shared == a->shared && scope[k].write == a->write;
+        if (!scoped) continue;
+        in_scope++;
+        if (bsearch(a, trace_keys, nt, sizeof *trace_keys, key_cmp)) continue;
+        if (extra++ < 3)
+            printf("  extra %s/%s: launch %u block %u thread %u epoch %u %s %c byte %lld\n", al->name, v->name,
+                   a->launch, a->block, a->thread, a->epoch, a->write ? "write" : "read", a->shared ? 's' : 'g',
+                   a->index);
+    }
+    printf("  %s/%s: %zu automatic bytes where TRACE records, %zu of them not in TRACE\n", al->name, v->name,
+           in_scope, extra);
+    /* every shuffle a TRACE_SHFL line records is a collective of the
+     * automatic trace: the same warp, epoch and lane, source lane and value */
+    size_t shfl = 0, shfl_missing = 0;
+    for (size_t i = 0; i < t.count; i++) {
+        const lab_event *e = &t.ev[i];
+        if (e->kind != LAB_EV_SHFL) continue;
+        shfl++;
+        int found = 0;
+        for (size_t k = 0; k < acc.nwops && !found; k++) {
+            const acc_wop *w = &acc.wops[k];
+            if (w->launch < shift || w->launch - shift != e->launch || w->block != e->block ||
+                w->warp != e->thread / 32 || w->epoch != e->epoch || w->op > ACC_SHFL_XOR)
+                continue;
+            for (size_t j = w->lane0; j < w->lane0 + w->nlanes && !found; j++) {
+                const acc_wlane *l = &acc.wlanes[j];
+                found = l->lane == e->thread % 32 && l->src == (unsigned)e->b && same_bits(l->result, e->v);
+            }
+        }
+        if (!found && shfl_missing++ < 3)
+            printf("FAIL %s/%s: launch %u block %u thread %u epoch %u: TRACE says lane %d got %g from lane %d, the "
+                   "automatic trace has no such shuffle\n",
+                   al->name, v->name, e->launch, e->block, e->thread, e->epoch, e->a, e->v, e->b);
+    }
+    if (shfl_missing) fails++;
     /* every site names a line of a kernels/ source file */
     acc_trace_resolve(&acc, NULL);
     int unnamed = 0;
@@ -183,11 +284,12 @@ static int check_variant(const lab_algo *al, const lab_variant *v, int *checked)
         fails++;
     }
     if (!fails) {
-        printf("ok %s/%s: %zu TRACE accesses all in the automatic trace (%zu accesses, %d sites)\n", al->name,
-               v->name, want, na, acc.nsites);
+        printf("ok %s/%s: %zu TRACE accesses all in the automatic trace (%zu bytes, %d sites), %zu shuffles\n",
+               al->name, v->name, want, na, acc.nsites, shfl);
         if (want) (*checked)++;
     }
     free(auto_keys);
+    free(trace_keys);
     acc_trace_free(&acc);
     lab_trace_free(&t);
     return fails;

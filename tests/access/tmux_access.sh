@@ -57,6 +57,32 @@ wait_gone "follow the cell's thread" 5; check "any key closes it" $?
 T send-keys -t v Escape
 sleep 0.3
 screen | grep -qF "q back"; check "Esc puts the cursor away, the player stays" $?
+
+# a mouse click (the terminal's X10 report, as TERM=screen sends it: ESC [ M,
+# then button, column and row, each plus 32, 1-based) on the cell of d_out
+# that holds 60 puts the cursor there: d_out[3], written by thread 3
+T send-keys -t v Right
+wait_for "step 2/2" 5
+row=$(screen | grep -n "^d_out  global" | head -n 1 | cut -d: -f1)
+col=-1
+if [ -n "$row" ]; then
+    cells=$(screen | sed -n "$((row + 1))p")
+    pre=${cells%%" 60 "*}
+    [ "$pre" != "$cells" ] && col=$(( ${#pre} + 2 ))
+fi
+[ "$col" -ge 0 ]; check "d_out's value 60 is on the screen (row ${row:-?})" $?
+mouse() { # mouse BUTTON X Y: a press (button 0) or a release (3) at 0-based X, Y
+    T send-keys -t v -l "$(printf '\033[M%b%b%b' "\\$(printf %03o $(( $1 + 32 )))" \
+        "\\$(printf %03o $(( $2 + 33 )))" "\\$(printf %03o $(( $3 + 33 )))")"
+}
+if [ "$col" -ge 0 ]; then
+    mouse 0 "$col" "$row"
+    mouse 3 "$col" "$row"
+fi
+wait_for "d_out[3] = 60" 5; check "a click on a cell selects it" $?
+screen | grep -qF "thread 3 of block 0 (warp 0) wrote it at line 12"; check "and says who wrote it" $?
+T send-keys -t v Escape
+sleep 0.3
 T send-keys -t v q
 wait_for "gpulab " 10; check "q goes back to the prompt" $?
 T send-keys -t v 'echo still here' Enter

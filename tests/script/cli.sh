@@ -171,6 +171,7 @@ if grep -q '"ran":false' "$OUT"; then ok; else bad "a row that could not run mus
 # ------------------------------------------------------------------ trace
 name="trace";     g 0 -c "use reduce; set n 16; trace"
 out_has "trace of reduce/interleaved"; out_has "launch 0"; out_has "block 0"; out_has "epoch 0"; out_has "result:"
+out_has "(kernels/reduce/reduce.cu)"; out_has " reduce.cu:"
 name="trace-auto"; g 0 -c "use reduce/sequential; trace"; out_has "n = 256"; out_has "block 128"
 name="trace-save"; g 0 -c "use reduce; set n 32; trace sequential save t.json"; out_has "saved"
 if "$JSONCHECK" trace t.json >"$TMP/tr" 2>>"$ERR"; then ok; else bad "bad saved trace"; fi
