@@ -19,7 +19,7 @@ int viz_access_frames(const viz_access *a)
 {
     if (!a || !a->t || a->t->nlaunches == 0) return 1;
     int n = 0;
-    for (int l = 0; l < a->t->nlaunches; l++) n += launch_steps(a->t, l, a->zoom);
+    for (int l = 0; l < a->t->nlaunches; l++) n += vam_launch_steps(a->t, l, a->zoom);
     return n > 0 ? n : 1;
 }
 

@@ -448,11 +448,14 @@ extern "C" void sim_rec_barrier(int kind, int line, const char *file)
 extern "C" void sim_rec_grid_sync(int line, const char *file)
 {
     rec_state &s = rs();
-    if (!s.in_launch || !sim_rec_on) return;
-    flush_all();
-    deliver_sync(s, SIM_REC_BAR_GRID, "this_grid().sync", line, file);
+    if (!s.in_launch) return;
+    if (!s.skip_block) {
+        flush_all();
+        deliver_sync(s, SIM_REC_BAR_GRID, "this_grid().sync", line, file);
+    }
     s.epoch++;
-    s.parked[s.block] = std::make_pair(s.epoch, 1);
+    /* the block parks; when it resumes it is the same block, not a new one */
+    s.parked[s.block] = std::make_pair(s.epoch, s.skip_block ? 0 : 1);
 }
 
 extern "C" void sim_rec_collective(unsigned warp, uint32_t need, const unsigned char *src)

@@ -188,7 +188,7 @@ void sim_grid_sync(int line, const char *file)
     self->bar_file = file;
     sim_g.nrun--;
     sim_g.grid_arrived++;
-    if (sim_rec_on && sim_g.grid_arrived == sim_g.nthreads) sim_rec_grid_sync(line, file);
+    if (sim_g.grid_arrived == sim_g.nthreads) sim_rec_grid_sync(line, file); /* record.h */
     sim_activemask_poll(self->info.warp);
     sim_park_switch(self);
 }
