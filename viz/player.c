@@ -270,20 +270,25 @@ static int side_min_h(const viz_side *s)
     return s->acc ? 8 : s->r->min_h;
 }
 
-/* Rows a side's picture needs at width w as text (0: any). */
-static int side_height(const viz_side *s, int w)
-{
-    if (s->acc) {
-        viz_access a = *s->acc;
-        return viz_access_height(&a, w);
-    }
-    return s->r->height ? s->r->height(s->trace, w) : 0;
-}
-
 /* Which columns of a side's picture area the code pane takes: beside the
  * picture when there is room for both, instead of it when asked for on a
  * narrow screen. */
 enum { CODE_BESIDE_MIN_W = 110 };
+static void split_code(const viz_side *s, const viz_play_state *st, viz_rect pic, viz_rect *draw, viz_rect *code);
+
+/* Rows a side's picture needs at width w as text (0: any): at the width it
+ * is drawn at, beside the code pane where there is one. */
+static int side_height(const viz_side *s, int w)
+{
+    if (s->acc) {
+        viz_access a = *s->acc;
+        viz_rect draw, code;
+        split_code(s, NULL, viz_rect_make(0, 0, w, 1), &draw, &code);
+        return viz_access_height(&a, draw.w > 0 ? draw.w : w);
+    }
+    return s->r->height ? s->r->height(s->trace, w) : 0;
+}
+
 static void split_code(const viz_side *s, const viz_play_state *st, viz_rect pic, viz_rect *draw, viz_rect *code)
 {
     *draw = pic;

@@ -20,14 +20,16 @@ if grep -q "records no accesses\|nothing was recorded" <<<"$out"; then
     echo "no recording in this build: skipped"
     exit 77
 fi
-has "$out" "line 10   block 0 warp 0  32 lanes  read in[0..31]"
+has "$out" "line 10   block 0 warp 0  32 lanes  read d_in[0..31]"
 has "$out" "line 11   block 0 warp 0  32 lanes  __shfl_down_sync by 16: 0←16 (16), 1←17 (17)"
 has "$out" "line 11   block 0 warp 1  32 lanes  __shfl_down_sync by 16: 0←16 (48)"
 has "$out" "line 11   block 0 warp 0  32 lanes  __shfl_down_sync by 1: 0←1"
 has "$out" "line 12   block 0 warp 0  32 lanes  __ballot_sync: 0x"
 has "$out" "line 17   block 0  __syncthreads: all 64 threads of the block waited"
 has "$out" "  barrier epoch 1"
-anim=$(cd "$TMP" && "$GPULAB" -c "open $SRC; animate" 2>&1)
+# wide enough for the lines beside the code pane; the caption wraps, so its
+# lines are joined
+anim=$(cd "$TMP" && COLUMNS=200 "$GPULAB" -c "open $SRC; animate" 2>&1 | tr '\n' ' ')
 has "$anim" "line 11 __shfl_down_sync by 16, 2 warps: lane i gets lane i+16's value"
 has "$anim" "__syncthreads at line 17 ends the step: the 64 threads of 1 block waited there"
 has "$anim" "12 warp collectives work on registers, not memory"
