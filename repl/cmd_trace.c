@@ -190,22 +190,27 @@ static void print_trace(struct session *s, const lab_trace *t, const lab_result 
     long long cur_launch = -1, cur_block = -1, cur_epoch = -1, cur_thread = -1;
     int barrier_line = 0;
     char file[PATH_MAX] = "", kpath[PATH_MAX] = ""; /* the launch's kernel source, for file:line */
+    char looked_up[LAB_NAME_MAX] = "";
     while (i < t->count) {
         const lab_event *e = ev[i];
         if ((long long)e->launch != cur_launch) {
             cur_launch = e->launch;
             cur_block = cur_epoch = cur_thread = -1;
-            file[0] = kpath[0] = 0;
             if (e->launch < (unsigned)t->nlaunches && e->launch < LAB_TRACE_MAX_LAUNCHES) {
                 const lab_launch_info *l = &t->launches[e->launch];
-                char *text, path[PATH_MAX];
-                size_t len;
-                int from, to;
-                if (code_find_kernel(l->kernel, &text, &len, path, sizeof path, &from, &to) == 0) {
-                    free(text);
-                    const char *slash = strrchr(path, '/');
-                    snprintf(file, sizeof file, "%s", slash ? slash + 1 : path);
-                    snprintf(kpath, sizeof kpath, "%s", path);
+                /* the kernel's file, looked up once for a run of launches of it */
+                if (strcmp(l->kernel, looked_up) != 0) {
+                    char *text, path[PATH_MAX];
+                    size_t len;
+                    int from, to;
+                    file[0] = kpath[0] = 0;
+                    snprintf(looked_up, sizeof looked_up, "%s", l->kernel);
+                    if (code_find_kernel(l->kernel, &text, &len, path, sizeof path, &from, &to) == 0) {
+                        free(text);
+                        const char *slash = strrchr(path, '/');
+                        snprintf(file, sizeof file, "%s", slash ? slash + 1 : path);
+                        snprintf(kpath, sizeof kpath, "%s", path);
+                    }
                 }
                 out_printf(_("\n%slaunch %u: %s%s  grid %u"), out_color(OUT_ACCENT), e->launch,
                            out_vis(l->kernel), out_color(OUT_RESET), l->grid[0]);
@@ -215,6 +220,7 @@ static void print_trace(struct session *s, const lab_trace *t, const lab_result 
                 if (kpath[0]) out_printf("  (%s)", kpath);
                 out_printf("\n");
             } else {
+                file[0] = kpath[0] = looked_up[0] = 0; /* past the launches the trace describes */
                 out_printf(_("\nlaunch %u\n"), e->launch);
             }
         }
