@@ -304,6 +304,19 @@ void sim_unsupported(int line, const char *file, const char *msg)
     sim_fail_code(cudaErrorNotSupported, "%s: %s (%s)", sim_g.kernel, msg, where);
 }
 
+void sim_cg_tile_size(unsigned n, int line, const char *file)
+{
+    char blk[64], thr[96], where[96];
+    sim_block_name(blk, sizeof blk);
+    sim_thread_name(thr, sizeof thr, sim_cur->linear);
+    sim_where(where, sizeof where, line, file);
+    sim_fail_code(cudaErrorLaunchFailure,
+                  "%s: %s, %s calls tiled_partition(parent, %u) (%s): the run-time form makes tiles of 1, 2, 4, 8, "
+                  "16 or 32 threads, and the GPU stops the kernel at any other size (__trap); a tile of 64 to 512 "
+                  "threads is tiled_partition<N>(parent), a thread_block_tile<N>",
+                  sim_g.kernel, blk, thr, n, where);
+}
+
 /* ------------------------------------------------------------- memory */
 
 cudaError_t sim_prog_malloc(void **p, const char *call, const char *name, int line, size_t bytes, unsigned flags)

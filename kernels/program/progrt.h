@@ -370,6 +370,9 @@ cudaError_t sim_prog_free(void *p, const char *call, const char *name, int line)
 [[noreturn]] void sim_assert_fail(const char *expr, const char *file, int line, const char *func);
 /* device code that the simulator cannot run: the launch stops with msg */
 [[noreturn]] void sim_unsupported(int line, const char *file, const char *msg);
+/* tiled_partition(parent, n) with an n the GPU refuses: the launch stops as
+ * the GPU's does (__trap: cudaErrorLaunchFailure), saying why */
+[[noreturn]] void sim_cg_tile_size(unsigned n, int line, const char *file);
 
 /* __half: IEEE binary16, with float arithmetic rounded back to half */
 struct __half {
@@ -440,9 +443,16 @@ public:
     thread_group(const thread_block &) : n_(0) {}
     template <unsigned N, class P> thread_group(const thread_block_tile<N, P> &) : n_(N) {}
     explicit thread_group(unsigned n) : n_(n) {}
-    unsigned size() const { return n_ ? n_ : thread_block::size(); }
+    /* a tile cut short by the end of the block holds the threads it has, as
+     * on the GPU */
+    unsigned size() const
+    {
+        if (!n_) return thread_block::size();
+        unsigned base = ::gpulab_sim::sim_cur->linear & ~(n_ - 1), nt = thread_block::size();
+        return nt - base < n_ ? nt - base : n_;
+    }
     unsigned num_threads() const { return size(); }
-    unsigned thread_rank() const { return n_ ? (::gpulab_sim::sim_cur->linear % n_) : thread_block::thread_rank(); }
+    unsigned thread_rank() const { return n_ ? (::gpulab_sim::sim_cur->linear & (n_ - 1)) : thread_block::thread_rank(); }
     void sync(int line = __builtin_LINE(), const char *file = __builtin_FILE()) const
     {
         if (!n_) { thread_block().sync(line, file); return; }
@@ -453,18 +463,20 @@ public:
     }
 };
 
-static inline thread_group tiled_partition(const thread_group &parent, unsigned n)
+/* The run-time form of tiled_partition makes tiles of 1 to 32 threads only
+ * (the CUDA Programming Guide: "limited to native hardware sizes"; the CUDA
+ * headers stop the kernel at any other n). A parent no larger than n is the
+ * tile itself. */
+static inline thread_group tiled_partition(const thread_group &parent, unsigned n, int line = __builtin_LINE(),
+                                           const char *file = __builtin_FILE())
 {
-    (void)parent;
-    if (n == 0 || n > 32 || (n & (n - 1))) {
-        ::gpulab_sim::sim_unsupported(__LINE__, __FILE__, "tiled_partition(group, n): n must be a power of two "
-                                                          "up to 32 on the simulator");
-    }
-    return thread_group(n);
+    if (n == 0 || n > 32 || (n & (n - 1))) ::gpulab_sim::sim_cg_tile_size(n, line, file);
+    return thread_group(parent.n_ && parent.n_ <= n ? parent.n_ : n);
 }
-static inline thread_group tiled_partition(const thread_block &parent, unsigned n)
+static inline thread_group tiled_partition(const thread_block &parent, unsigned n, int line = __builtin_LINE(),
+                                           const char *file = __builtin_FILE())
 {
-    return tiled_partition(thread_group(parent), n);
+    return tiled_partition(thread_group(parent), n, line, file);
 }
 
 /* The lanes of the warp that reach this call together (__activemask). */
@@ -531,32 +543,90 @@ static inline coalesced_group coalesced_threads(int line = __builtin_LINE(), con
     return coalesced_group(::gpulab_sim::__activemask(line, file));
 }
 
-/* cg::reduce(group, value, op) over a tile or a coalesced group: a butterfly
- * of shuffles, every thread gets the result */
+/* The function objects of <cooperative_groups/functional.h>: less and
+ * greater give the smaller and the larger value. */
 template <class T> struct plus { T operator()(const T &a, const T &b) const { return a + b; } };
-template <class T> struct less { T operator()(const T &a, const T &b) const { return b < a ? b : a; } };
+template <class T> struct less { T operator()(const T &a, const T &b) const { return a < b ? a : b; } };
 template <class T> struct greater { T operator()(const T &a, const T &b) const { return a < b ? b : a; } };
 template <class T> struct bit_and { T operator()(const T &a, const T &b) const { return a & b; } };
 template <class T> struct bit_or { T operator()(const T &a, const T &b) const { return a | b; } };
 template <class T> struct bit_xor { T operator()(const T &a, const T &b) const { return a ^ b; } };
 
-template <unsigned N, class P, class T, class Op>
-static inline typename ::gpulab_sim::sim_value<T>::type reduce(const thread_block_tile<N, P> &g, const T &value, Op op)
+template <class G> struct sim_reduce_group { enum { ok = 0, tile = 0 }; };
+template <unsigned N, class P> struct sim_reduce_group<thread_block_tile<N, P>> { enum { ok = 1, tile = N }; };
+template <> struct sim_reduce_group<coalesced_group> { enum { ok = 1, tile = 0 }; };
+
+/* a tile of 64 to 512 threads: each warp's result, read by the whole tile
+ * between two tile barriers (blocks run one at a time) */
+alignas(8) inline unsigned char sim_reduce_scratch[32][8];
+
+/* cg::reduce(group, value, op) as <cooperative_groups/reduce.h> defines it:
+ * on a thread_block_tile (up to 512 threads) or a coalesced_group, every
+ * thread of the group gets op over all their values, combined in the order
+ * the CUDA headers use (a float sum comes out the same, bit for bit):
+ *   tile of up to 32: a butterfly of shfl_xor;
+ *   coalesced group: a shfl_down tree when its size is a power of two,
+ *     otherwise an inclusive scan over the ranks, then the last rank's value;
+ *   tile of 64 to 512: the butterfly in each warp, then over the warps. */
+template <class G, class T, class Op>
+static inline typename ::gpulab_sim::sim_value<T>::type reduce(const G &g, const T &value, Op op,
+                                                                int line = __builtin_LINE(),
+                                                                const char *file = __builtin_FILE())
 {
-    typename ::gpulab_sim::sim_value<T>::type v = ::gpulab_sim::sim_unref(value);
-    for (unsigned i = N / 2; i > 0; i /= 2) v = op(v, g.shfl_xor(v, (int)i));
-    return v;
-}
-template <class T, class Op>
-static inline typename ::gpulab_sim::sim_value<T>::type reduce(const coalesced_group &g, const T &value, Op op)
-{
-    /* in rank order, so the result does not depend on the lanes that are missing */
-    typename ::gpulab_sim::sim_value<T>::type v = ::gpulab_sim::sim_unref(value), acc = v;
-    for (unsigned r = 1; r < g.size(); r++) {
-        auto x = g.shfl(v, r);
-        acc = op(acc, x);
+    typedef typename ::gpulab_sim::sim_value<T>::type V;
+    typedef sim_reduce_group<typename std::remove_cv<G>::type> K;
+    static_assert(K::ok, "cg::reduce works on a thread_block_tile<N> (tiled_partition<N>) or a coalesced_group "
+                         "(coalesced_threads()) only: a thread_block or the thread_group of tiled_partition(g, n) "
+                         "does not exclusively represent a tile");
+    static_assert(std::is_same<V, typename std::decay<decltype(op(std::declval<V>(), std::declval<V>()))>::type>::value,
+                  "cg::reduce: the operator's input and output types differ from the value's type (cg::plus<int> "
+                  "takes an int: write the value's type in the operator, or cast the value)");
+    static_assert(std::is_trivially_copyable<V>::value, "cg::reduce: the value must be trivially copyable");
+    static_assert(sizeof(V) <= ((unsigned)K::tile > 32 ? 8 : 32),
+                  "cg::reduce: a value of at most 32 bytes (at most 8 in a tile wider than 32 threads)");
+    V v = ::gpulab_sim::sim_unref(value);
+    const char *name = "cg::reduce";
+    if constexpr ((unsigned)K::tile > 0 && (unsigned)K::tile <= 32) {
+        for (unsigned i = K::tile / 2; i > 0; i /= 2)
+            v = op(v, ::gpulab_sim::sim_shfl_wide<V>(::gpulab_sim::SIM_W_SHFL_XOR, g.tile_mask(), v, (int)i,
+                                                     (int)K::tile, line, file, name));
+        return v;
+    } else if constexpr ((unsigned)K::tile > 32) {
+        const unsigned nw = K::tile / 32, me = ::gpulab_sim::sim_cur->linear;
+        for (unsigned i = 16; i > 0; i /= 2)
+            v = op(v, ::gpulab_sim::sim_shfl_wide<V>(::gpulab_sim::SIM_W_SHFL_XOR, 0xffffffffu, v, (int)i, 32, line,
+                                                     file, name));
+        if ((me & 31) == 0) memcpy(sim_reduce_scratch[me / 32], &v, sizeof v);
+        ::gpulab_sim::sim_tile_barrier(K::tile, line, file);
+        /* the warps the tile has (one cut short by the end of the block has fewer) */
+        const unsigned base = me & ~(K::tile - 1), left = (thread_block::size() - base + 31) / 32;
+        const unsigned have = left < nw ? left : nw;
+        V w[nw];
+        for (unsigned k = 0; k < have; k++) memcpy(&w[k], sim_reduce_scratch[base / 32 + k], sizeof(V));
+        ::gpulab_sim::sim_tile_barrier(K::tile, line, file);
+        for (unsigned m = nw / 2; m > 0; m /= 2)
+            for (unsigned l = 0; l < m; l++)
+                if (l + m < have) w[l] = op(w[l], w[l + m]);
+        return w[0];
+    } else {
+        const unsigned n = g.size(), rank = g.thread_rank();
+        if ((n & (n - 1)) == 0) {
+            for (unsigned d = n / 2; d > 0; d /= 2) {
+                unsigned r = rank + d < n ? rank + d : rank;
+                v = op(v, ::gpulab_sim::sim_shfl_wide<V>(::gpulab_sim::SIM_W_SHFL_IDX, g.mask_, v, (int)g.lane_of(r),
+                                                         32, line, file, name));
+            }
+            return ::gpulab_sim::sim_shfl_wide<V>(::gpulab_sim::SIM_W_SHFL_IDX, g.mask_, v, (int)g.lane_of(0), 32,
+                                                  line, file, name);
+        }
+        for (unsigned i = 1; i < n; i *= 2) {
+            V x = ::gpulab_sim::sim_shfl_wide<V>(::gpulab_sim::SIM_W_SHFL_IDX, g.mask_, v,
+                                                 (int)g.lane_of(i <= rank ? rank - i : rank), 32, line, file, name);
+            if (i <= rank) v = op(v, x);
+        }
+        return ::gpulab_sim::sim_shfl_wide<V>(::gpulab_sim::SIM_W_SHFL_IDX, g.mask_, v, (int)g.lane_of(n - 1), 32,
+                                              line, file, name);
     }
-    return acc;
 }
 
 /* The grid of a cooperative launch (cudaLaunchCooperativeKernel), whose
