@@ -4,7 +4,9 @@
  * the launch refused past the resident blocks, the diagnostics (a grid
  * barrier in a launch that is not cooperative, blocks or threads that end
  * before it, different grid barriers), the race check around grid and tile
- * barriers, and determinism. Compiled as a kernel source is (-DGPULAB_SIM). */
+ * barriers, determinism, and the access recording across a grid barrier.
+ * Compiled as a kernel source is (-DGPULAB_SIM), instrumented for the
+ * recording where the build has it. */
 #define GPULAB_SIM 1
 #include "kernels/kern.h"
 
@@ -345,6 +347,68 @@ static void test_tile_diagnostics(void **state)
               tile_line);
 }
 
+/* ------------------------------------------ the access recording (profile) */
+
+/* Each thread stores 1, passes the grid barrier, stores 2, passes a block
+ * barrier, stores 3: the store of value v happens after v - 1 barriers of
+ * the block, the grid barrier among them. */
+static __global__ void rec_epochs_k(void)
+{
+    SHARED(int, s, 64);
+    s[threadIdx.x] = 1;
+    GRID_SYNC(__LINE__);
+    s[threadIdx.x] = 2;
+    __syncthreads();
+    s[threadIdx.x] = 3;
+}
+
+struct rec_seen {
+    unsigned stores, wrong, unnamed;
+    unsigned long long barriers[4];
+};
+
+static void rec_request(void *ctx, const sim_rec_request *r)
+{
+    rec_seen *w = static_cast<rec_seen *>(ctx);
+    if (r->kind != SIM_REC_STORE) return;
+    for (unsigned l = 0; l < 32; l++) {
+        if (!(r->mask >> l & 1)) continue;
+        w->stores++;
+        if (r->value[l] != r->epoch + 1) w->wrong++;
+        const sim_rec_object *o = sim_rec_object_at(r->addr[l]);
+        if (!o || strcmp(o->name, "s") != 0) w->unnamed++;
+    }
+}
+
+static void rec_barrier(void *ctx, unsigned long long block, unsigned warps)
+{
+    rec_seen *w = static_cast<rec_seen *>(ctx);
+    if (block < 4) w->barriers[block] += warps;
+}
+
+/* A block that runs again after the grid barrier goes on counting its
+ * barriers, and its shared array is still known by name. */
+static void test_grid_recording(void **state)
+{
+    (void)state;
+    if (!sim_rec_available()) skip();
+    rec_seen seen = {};
+    sim_rec_reader rd = {};
+    rd.ctx = &seen;
+    rd.request = rec_request;
+    rd.barrier = rec_barrier;
+    assert_int_equal(sim_rec_attach(&rd), 0);
+    lab_job *j = fresh_job(0);
+    int rc = coop(j, "rec_epochs_k", 4, 64, []() { rec_epochs_k(); });
+    sim_rec_detach(&rd);
+    if (rc != 0) fail_msg("%s", j->err);
+    assert_int_equal(seen.stores, 3 * 4 * 64);
+    assert_int_equal(seen.wrong, 0);
+    assert_int_equal(seen.unnamed, 0);
+    /* two barriers per block (the grid barrier, __syncthreads), two warps each */
+    for (int b = 0; b < 4; b++) assert_int_equal(seen.barriers[b], 4);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -357,6 +421,7 @@ int main(void)
         cmocka_unit_test(test_grid_race),
         cmocka_unit_test(test_tile_barrier),
         cmocka_unit_test(test_tile_diagnostics),
+        cmocka_unit_test(test_grid_recording),
     };
     return cmocka_run_group_tests_name("sim grid and wide tiles", tests, NULL, NULL);
 }
