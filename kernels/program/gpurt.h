@@ -3,8 +3,10 @@
  *     (gpulab_gpu_pre("K", __FILE__, __LINE__, cfg), K<<<cfg>>>(args), gpulab_gpu_post())
  * so gpulab can list the launches and their times as on the simulator. Each
  * launch gets two events on its own stream; nothing waits for them until the
- * program ends, so the program's own order and overlap stay as written. The
- * records go to $GPULAB_RESULT (the format in docs/programs.md). */
+ * program ends, so the program's own order and overlap stay as written.
+ * cudaLaunchKernel and cudaLaunchCooperativeKernel are launches too: macros
+ * below put the same two events around them. The records go to
+ * $GPULAB_RESULT (the format in docs/programs.md). */
 #ifndef GPULAB_GPURT_H
 #define GPULAB_GPURT_H
 
@@ -86,5 +88,46 @@ static inline void gpulab_gpu_post(void)
     if (cudaPeekAtLastError() != cudaSuccess) r->failed = 1;
     if (r->e0) cudaEventRecord(r->e1, gpulab_gpu_stream);
 }
+
+/* The kernel of a cudaLaunchKernel as the program wrote it, without a cast
+ * or an address-of: "(void *)grid_sum" is grid_sum. Kept until the records
+ * are written at exit. */
+static const char *gpulab_gpu_kname(const char *expr)
+{
+    const char *p = expr;
+    for (;;) {
+        while (*p == ' ' || *p == '&') p++;
+        if (*p != '(') break;
+        int depth = 0;
+        const char *q = p;
+        for (; *q; q++) {
+            if (*q == '(') depth++;
+            else if (*q == ')' && --depth == 0) break;
+        }
+        if (!*q || !q[1]) break; /* the whole expression in parentheses: keep it */
+        p = q + 1;
+    }
+    size_t n = strlen(p);
+    while (n && p[n - 1] == ' ') n--;
+    char *s = (char *)malloc(n + 1);
+    if (!s) return expr;
+    memcpy(s, p, n);
+    s[n] = 0;
+    return s;
+}
+
+template <class F>
+static inline cudaError_t gpulab_gpu_launch(int coop, const char *expr, const char *file, int line, F func, dim3 g,
+                                            dim3 b, void **args, size_t smem = 0, cudaStream_t st = 0)
+{
+    gpulab_gpu_pre(gpulab_gpu_kname(expr), file, line, g, b, smem, st);
+    cudaError_t e = coop ? cudaLaunchCooperativeKernel(func, g, b, args, smem, st)
+                         : cudaLaunchKernel(func, g, b, args, smem, st);
+    gpulab_gpu_post();
+    if (e != cudaSuccess) gpulab_gpu_recs[gpulab_gpu_n - 1].failed = 1;
+    return e;
+}
+#define cudaLaunchKernel(f, ...) gpulab_gpu_launch(0, #f, __FILE__, __LINE__, f, __VA_ARGS__)
+#define cudaLaunchCooperativeKernel(f, ...) gpulab_gpu_launch(1, #f, __FILE__, __LINE__, f, __VA_ARGS__)
 
 #endif

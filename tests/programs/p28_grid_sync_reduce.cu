@@ -7,6 +7,10 @@
 // EXPECT: cooperative launch supported: 1
 // EXPECT: sum 1048576 (expected 1048576)
 // EXPECT: one block more: cudaErrorCooperativeLaunchTooLarge
+// Both launches are listed with their times, the refused one as failed:
+// EXPECT-SIM: 2 launches on the simulator
+// EXPECT-GPU: 2 launches on the GPU
+// EXPECT: 1 (1 failed)  1057
 #include <cstdio>
 #include <cooperative_groups.h>
 namespace cg = cooperative_groups;
