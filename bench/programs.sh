@@ -6,7 +6,9 @@
 #   2. the same with the build cached, median of 5;
 #   3. its kernel (2^20 ints, block 256) against the built-in
 #      reduce/sequential at the same n and block, median of 5 each.
-# Prints the rows of the table in docs/performance.md.
+# Prints the rows of the table in docs/performance.md, and the load average
+# (uptime) before and after: on the shared 2-core machine the times are only
+# comparable at a similar load.
 set -eu
 cd "$(dirname "$0")/.."
 gpulab=${1:-build/gpulab}
@@ -22,6 +24,8 @@ run_once() {
     grep -q " ok" "$tmp/out" || { cat "$tmp/out"; exit 1; }
     echo "$t1 - $t0" | bc -l
 }
+load() { uptime | sed 's/.*load average: //'; }
+echo "load average before: $(load)"
 # warm the page cache and the runtime library once
 run_once "$tmp/warm" > /dev/null
 for i in 1 2 3 4 5; do rm -rf "$tmp/cold"; run_once "$tmp/cold"; done | median > "$tmp/cold.txt"
@@ -39,3 +43,4 @@ printf '| open + run at n = 65536, build cached | %.3f s |\n' "$(cat "$tmp/cache
 printf '| student kernel, 2^20 ints, block 256 | %.2f ms |\n' "$(cat "$tmp/student.txt")"
 printf '| built-in reduce/sequential, same n and block | %.2f ms |\n' "$(cat "$tmp/builtin.txt")"
 printf '| ratio student / built-in | %.2f |\n' "$(echo "$(cat "$tmp/student.txt") / $(cat "$tmp/builtin.txt")" | bc -l)"
+echo "load average after: $(load)"
