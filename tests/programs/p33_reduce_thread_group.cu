@@ -3,7 +3,7 @@
 // it knows at compile time; a thread_group may be any group, so the CUDA
 // headers refuse it when compiling, and so does the simulator.
 // FAILS
-// EXPECT-SIM: does not exclusively represent a tile
+// EXPECT: does not exclusively represent a tile
 // EXPECT-SIM: p33_reduce_thread_group.cu:17
 #include <cstdio>
 #include <cooperative_groups.h>
