@@ -14,8 +14,7 @@
  *
  * The grid barrier is a barrier of each block too: it closes the block's
  * race-check epoch (a pending race or uninitialised read is reported there)
- * and the next epoch opens at it; the access recording counts it as one of
- * the block's barriers. The order stays fixed, so two runs give
+ * and the next epoch opens at it. The order stays fixed, so two runs give
  * the same results. */
 
 #include "kernels/sim/internal.h"
@@ -138,20 +137,10 @@ int sim_run_grid(lab_job *job, const char *at)
                 continue;
             }
             sim_block_at(b);
-            /* the access recording sees one block, whose barrier count goes
-             * on across its grid barriers (each is a barrier of the block) */
-            if (c->state == 0) {
-                sim_rec_block_begin(b);
-                sim_block_start();
-            } else {
-                sim_rec_block_resume(b, c->rec_epoch);
-                sim_block_resume(c);
-            }
+            sim_rec_block_begin(b);
+            if (c->state == 0) sim_block_start();
+            else sim_block_resume(c);
             int r = sim_block_play();
-            if (r == 1) {
-                sim_rec_barrier();
-                c->rec_epoch = sim_rec_block_epoch();
-            }
             sim_rec_block_end();
             if (r == 1) {
                 if (sim_block_park(c) != 0) {

@@ -268,7 +268,6 @@ struct sim_block_copy {
     size_t cap;
     sim_shared_copy shared;
     uint32_t block_epoch;
-    unsigned rec_epoch;        /* the access recording's barrier count */
     uint32_t stamp[SIM_MAX_WARPS];
 };
 /* A cooperative launch: every block runs to its first grid barrier, then all

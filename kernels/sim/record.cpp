@@ -417,14 +417,6 @@ extern "C" void sim_rec_block_begin(unsigned long long block)
     sim_rec_on = want;
 }
 
-extern "C" void sim_rec_block_resume(unsigned long long block, unsigned epoch)
-{
-    sim_rec_block_begin(block);
-    rs().epoch = epoch;
-}
-
-extern "C" unsigned sim_rec_block_epoch(void) { return rs().epoch; }
-
 extern "C" void sim_rec_block_end(void)
 {
     if (rs().in_launch) flush_all();

@@ -198,11 +198,6 @@ void sim_rec_launch_begin(const char *kernel, const char *file, int line, const 
                           const unsigned block[3], size_t dynamic_smem);
 void sim_rec_launch_end(int rc);
 void sim_rec_block_begin(unsigned long long block);
-/* a block of a cooperative launch runs again after a grid barrier: as
- * sim_rec_block_begin, but its barrier count goes on from epoch (what
- * sim_rec_block_epoch said when it parked) */
-void sim_rec_block_resume(unsigned long long block, unsigned epoch);
-unsigned sim_rec_block_epoch(void);
 void sim_rec_block_end(void);
 /* a block barrier completed: kind is the shim's SIM_BAR_* */
 void sim_rec_barrier(int kind, int line, const char *file);
