@@ -75,20 +75,28 @@ static char *make_trace(size_t *len)
 }
 
 static acc_trace T;
+static char *make_wsum(size_t *len);
+/* Read a trace made by make (make_trace, make_wsum) into t, at most bound
+ * lanes (0: no bound). Returns acc_trace_read's result. */
+static int read_made(char *(*make)(size_t *), acc_trace *t, unsigned long long bound)
+{
+    size_t len;
+    char *text = make(&len);
+    FILE *f = fmemopen(text, len, "r");
+    char err[128];
+    int rc = acc_trace_read(f, t, bound, err, sizeof err);
+    fclose(f);
+    free(text);
+    return rc;
+}
+
 static char *SRC;
 static size_t SRC_LEN;
 
 static int setup(void **state)
 {
     (void)state;
-    size_t len;
-    char *text = make_trace(&len);
-    FILE *f = fmemopen(text, len, "r");
-    char err[128];
-    int rc = acc_trace_read(f, &T, 0, err, sizeof err);
-    fclose(f);
-    free(text);
-    if (rc != 0) return -1;
+    if (read_made(make_trace, &T, 0) != 0) return -1;
     static const int lines[] = {7, 7, 9, 9, 15, 15};
     for (int i = 0; i < T.nsites && i < 6; i++) {
         snprintf(T.sites[i].file, sizeof T.sites[i].file, "shift.cu");
@@ -142,14 +150,8 @@ static void parsed(void **state)
 static void bounded(void **state)
 {
     (void)state;
-    size_t len;
-    char *text = make_trace(&len);
-    FILE *f = fmemopen(text, len, "r");
     acc_trace t;
-    char err[128];
-    assert_int_equal(acc_trace_read(f, &t, 20, err, sizeof err), 0);
-    fclose(f);
-    free(text);
+    assert_int_equal(read_made(make_trace, &t, 20), 0);
     assert_int_equal(t.nlanes, 16); /* two requests of 8 lanes; the third would pass 20 */
     assert_true(t.dropped > 0);
     assert_int_equal(t.dropped, 16 + 2 * 2 * (16 + 8));
@@ -477,14 +479,7 @@ static acc_trace W;
 
 static int wsum_setup(void)
 {
-    size_t len;
-    char *text = make_wsum(&len);
-    FILE *f = fmemopen(text, len, "r");
-    char err[128];
-    int rc = acc_trace_read(f, &W, 0, err, sizeof err);
-    fclose(f);
-    free(text);
-    return rc;
+    return read_made(make_wsum, &W, 0);
 }
 
 static char *plain(const canvas *c)
@@ -526,14 +521,8 @@ static void collectives_parsed(void **state)
     acc_trace_resolve(&W, NULL);
     assert_int_equal(W.sites[W.bars[0].site].line, 17);
     /* the lane bound counts a collective's lanes too */
-    size_t len;
-    char *text = make_wsum(&len);
-    FILE *f = fmemopen(text, len, "r");
     acc_trace b;
-    char err[128];
-    assert_int_equal(acc_trace_read(f, &b, 40, err, sizeof err), 0);
-    fclose(f);
-    free(text);
+    assert_int_equal(read_made(make_wsum, &b, 40), 0);
     assert_int_equal(b.nwops, 0);  /* the load's 32 lanes fit, the collectives' 64 do not */
     assert_int_equal(b.nreqs, 2);
     assert_int_equal(b.dropped, 32 + 32);
