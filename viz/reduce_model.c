@@ -512,6 +512,18 @@ void rstate_free(rstate *st)
     free(st->regmode);
 }
 
+/* Event e wrote shared slot e->a: its value is set and not yet used, and the
+ * last work of the warp whose slot it is was no longer in registers. */
+static void shared_written(rstate *st, const lab_event *e, int wps)
+{
+    size_t sb = (size_t)e->block * st->slots;
+    st->sh[sb + e->a] = e->v;
+    st->sset[sb + e->a] = 1;
+    st->used[sb + e->a] = 0;
+    int ws = e->a / WARP;
+    if (ws < wps) st->regmode[(size_t)e->block * wps + ws] = 0;
+}
+
 void rstate_apply(rstate *st, const rmodel *m, int fi)
 {
     const rframe *f = &m->fr[fi];
@@ -538,22 +550,14 @@ void rstate_apply(rstate *st, const rmodel *m, int fi)
             break;
         case LAB_EV_WRITE:
             if (sh_a) {
-                st->sh[sb + e->a] = e->v;
-                st->sset[sb + e->a] = 1;
-                st->used[sb + e->a] = 0;
-                int ws = e->a / WARP;
-                if (ws < wps) st->regmode[(size_t)e->block * wps + ws] = 0;
+                shared_written(st, e, wps);
                 if (rm && f->kind == F_LOAD) *rm = 0;
             }
             break;
         case LAB_EV_ADD:
             if (e->space == LAB_SP_SHARED) {
                 if (sh_a) {
-                    st->sh[sb + e->a] = e->v;
-                    st->sset[sb + e->a] = 1;
-                    st->used[sb + e->a] = 0;
-                    int ws = e->a / WARP;
-                    if (ws < wps) st->regmode[(size_t)e->block * wps + ws] = 0;
+                    shared_written(st, e, wps);
                 }
                 if (e->b >= 0 && e->b < st->slots) st->used[sb + e->b] = 1;
             } else if (th < st->bd) {
