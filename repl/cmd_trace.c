@@ -576,7 +576,10 @@ const struct cmd cmd_trace[] = {
                "trace [VARIANT] as generic, and trace [ARGS] with a program open, print the\n"
                "automatic trace instead: every global and shared memory access of the first\n"
                "trace-blocks blocks of each launch, one line per warp instruction with its\n"
-               "source line, lanes, elements and sectors (or shared-memory wavefronts).\n"),
+               "source line, lanes, elements and sectors (or shared-memory wavefronts),\n"
+               "the warp's collectives (shuffles, votes, reductions, __syncwarp) in the\n"
+               "order it ran them, and the barriers that end each epoch with the threads\n"
+               "that waited.\n"),
         .run = do_trace, .args = CMD_ARGS(0, 3), .needs = CMD_NEEDS_VARIANT, .program = 1,
         .complete = CMP_CUSTOM,
         .complete_fn = complete_trace,
