@@ -426,8 +426,8 @@ static void print_accesses(const acc_trace *t)
                 if (r->epoch != e) continue;
                 char el[512], cost[64];
                 fmt_elements(t, r, el, sizeof el);
-                if (r->space == ACC_GLOBAL) snprintf(cost, sizeof cost, _("%u sectors"), r->sectors);
-                else snprintf(cost, sizeof cost, _("%u wavefronts"), r->wavefronts);
+                if (r->space == ACC_GLOBAL) snprintf(cost, sizeof cost, ngettext("%u sector", "%u sectors", r->sectors), r->sectors);
+                else snprintf(cost, sizeof cost, ngettext("%u wavefront", "%u wavefronts", r->wavefronts), r->wavefronts);
                 const char *what = r->kind == ACC_READ ? _("read") : r->kind == ACC_WRITE ? _("wrote") : _("atomic");
                 /* TRANSLATORS: "    line 12  block 0 warp 1  32 lanes  wrote out[0..31]  (4 sectors)" */
                 out_printf(_("    line %-4d block %u warp %u  %2d lanes  %s %s  (%s)\n"), site_line_of(t, r->site),

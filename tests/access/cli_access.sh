@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A student's program with warp collectives (tests/access/shfl.cu) through a
 # pipe: `trace` names each shuffle, ballot and barrier with its line, lanes
-# and values, and `animate` prints them in its frames.
+# and values, and `animate` prints them in its frames; the grid barrier and
+# a wide tile's barrier of the corpus programs p28 and p32 are named too.
 # Exit 77 (skipped) when the build records nothing.
 #
 # usage: cli_access.sh GPULAB
@@ -33,4 +34,15 @@ anim=$(cd "$TMP" && COLUMNS=200 "$GPULAB" -c "open $SRC; animate" 2>&1 | tr '\n'
 has "$anim" "line 11 __shfl_down_sync by 16, 2 warps: lane i gets lane i+16's value"
 has "$anim" "__syncthreads at line 17 ends the step: the 64 threads of 1 block waited there"
 has "$anim" "12 warp collectives work on registers, not memory"
+# the grid barrier and a wide tile's barrier are records of their own: the
+# grid's names every block that waited, the tile's its 128 threads
+PROGS=$(cd "$(dirname "$0")/../programs" && pwd)
+grid=$(cd "$TMP" && "$GPULAB" -c "open $PROGS/p28_grid_sync_reduce.cu; trace" 2>&1)
+has "$grid" "line 36   block 0  this_grid().sync: all 256 threads of the block waited"
+has "$grid" "line 36   block 3  this_grid().sync: all 256 threads of the block waited"
+has "$grid" "line 29   block 0  this_thread_block().sync: all 256 threads of the block waited"
+has "$grid" "line 31   block 0 warp 0  32 lanes  read s[0..31]  (1 wavefront)"
+tile=$(cd "$TMP" && "$GPULAB" -c "open $PROGS/p32_wide_tile_partition.cu; trace" 2>&1)
+has "$tile" "line 22   block 0 warp 0  32 lanes  thread_block_tile::sync of 128 threads"
+has "$tile" "line 23   block 0 warp 3  32 lanes  thread_block_tile::sync of 128 threads"
 [ "$fail" -eq 0 ]
