@@ -388,8 +388,8 @@ struct __half {
     __half &operator/=(const __half &o) { h = (_Float16)((float)h / (float)o.h); return *this; }
 };
 struct __half2 { __half x, y; };
-typedef __half half;
-typedef __half2 half2;
+/* half and half2 are cuda_fp16.h's names: the translation declares them
+ * where the program includes it (a kernel called half compiles without) */
 static inline __half __float2half(float f) { return __half(f); }
 static inline __half __float2half_rn(float f) { return __half(f); }
 static inline float __half2float(__half h) { return (float)h.h; }

@@ -290,6 +290,12 @@ static void directive(tx *x, int k)
         edit_add(x, t->s, t->s, "//");
         return;
     }
+    if (strcmp(name, "cuda_fp16.h") == 0) {
+        /* the shim has the types; the header's short names come with it, on
+         * the include's own line */
+        edit_add(x, t->s, t->e, "typedef ::gpulab_sim::__half half; typedef ::gpulab_sim::__half2 half2;");
+        return;
+    }
     for (int i = 0; cuda_headers[i]; i++)
         if (strcmp(name, cuda_headers[i]) == 0) {
             /* the shim provides all of it (and a kernel-aware assert) */
