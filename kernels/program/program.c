@@ -361,7 +361,13 @@ static int run_compiler(char *const argv[], prog_result *r)
         return -1;
     }
     int st = run_tool(argv, log, PROG_MSG_MAX);
-    if (st != 0) {
+    if (st != 0 && strstr(log, "undefined reference to `main'")) {
+        /* a file of kernels only: the linker's words would not say what to do */
+        snprintf(r->msg, sizeof r->msg,
+                 "the program has no main(): run, compare, trace and animate run a whole program, "
+                 "whose main allocates the arrays, copies them in, launches the kernels and copies "
+                 "the results back (docs/programs.md)\n");
+    } else if (st != 0) {
         snprintf(r->msg, sizeof r->msg, "%s", log[0] ? log : "the compiler failed without a message\n");
         if (st == 127 || st < 0) msg_add(r->msg, sizeof r->msg, "(could not run %s)\n", argv[0]);
     }
