@@ -90,6 +90,15 @@ void lab_job_free_allocs(lab_job *job);
  * both backends of the same GPU. (kernels/device/occupancy.c) */
 int lab_job_sms(const lab_job *job);
 
+/* Blocks of kernel func, `block` threads each, that stay resident on one SM
+ * of that GPU: the CUDA occupancy API on the GPU (which knows the compiled
+ * kernel: registers, shared memory, launch bounds); on the simulator the
+ * occupancy calculator over the modelled GPU, with what the kernel declares
+ * of itself in `declared` (its static and dynamic shared memory, its thread
+ * limit; registers 0: not known). At least 1; -1 with job->err when the CUDA
+ * call fails. (kernels/device/occupancy.c) */
+int lab_job_blocks_per_sm(lab_job *job, const void *func, int block, const occ_kernel *declared);
+
 /* Entry points of one kernel variant, compiled three ways (see kern.h). */
 #define LAB_DECLARE_KERNEL(name)      \
     int name##_gpu(lab_job *job);     \

@@ -12,11 +12,13 @@
 #include <unistd.h>
 
 #include "kernels/intl.h"
-#include "repl/lesson.h"
 #include "viz/canvas.h"
 
 #ifndef GPULAB_LOCALE_DIR
 #define GPULAB_LOCALE_DIR "locale"
+#endif
+#ifndef GPULAB_LESSONS_DIR
+#define GPULAB_LESSONS_DIR "lessons"
 #endif
 
 #define I18N_MAX 32
@@ -49,6 +51,12 @@ const char *i18n_localedir(void)
     return GPULAB_LOCALE_DIR;
 }
 
+const char *i18n_lessondir(void)
+{
+    const char *env = getenv("GPULAB_LESSONS");
+    return env && *env ? env : GPULAB_LESSONS_DIR;
+}
+
 /* A language code as folders name it: two or three lower-case letters,
  * optionally _XX (pt_BR). */
 static int code_ok(const char *s)
@@ -68,7 +76,7 @@ static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *
 static int known_list(char names[][16])
 {
     int n = 0;
-    const char *roots[2] = {i18n_localedir(), lesson_root()};
+    const char *roots[2] = {i18n_localedir(), i18n_lessondir()};
     for (int r = 0; r < 2; r++) {
         DIR *d = opendir(roots[r]);
         if (!d) continue;

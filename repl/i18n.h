@@ -38,5 +38,8 @@ int i18n_known(const char *code);
  * the program's folder when there is one (a staged bundle: bin/gpulab and
  * share/locale/LANG/LC_MESSAGES/gpulab.mo), else the build tree's locale/. */
 const char *i18n_localedir(void);
+/* The folder that holds a folder of lessons per language (the lessons are
+ * translated as folders): $GPULAB_LESSONS, else the source tree's lessons/. */
+const char *i18n_lessondir(void);
 
 #endif

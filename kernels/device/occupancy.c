@@ -510,12 +510,33 @@ static void limits_for(const lab_job *job, launch_limits *L, char *where, size_t
     L->where = where;
 }
 
+/* The GPU the simulator models for a job: `set model`, else the first model
+ * (the H200). */
+static const occ_model *job_model(const lab_job *job)
+{
+    const occ_model *m = occ_model_find(job->cfg ? job->cfg->model : NULL);
+    return m ? m : occ_model_at(0);
+}
+
 int lab_job_sms(const lab_job *job)
 {
     if (job->backend == LAB_BACKEND_GPU && lab_gpu_available() && lab_device()->sms > 0) return lab_device()->sms;
-    const occ_model *m = occ_model_find(job->cfg ? job->cfg->model : NULL);
-    if (!m) m = occ_model_at(0);
-    return m->sms;
+    return job_model(job)->sms;
+}
+
+int lab_job_blocks_per_sm(lab_job *job, const void *func, int block, const occ_kernel *declared)
+{
+    int per = 0;
+    if (job->backend == LAB_BACKEND_GPU) {
+        cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, func, block, (size_t)declared->dynamic_smem);
+        if (e != cudaSuccess)
+            return lab_device_fail((int)e, "cudaOccupancyMaxActiveBlocksPerMultiprocessor", __FILE__, __LINE__,
+                                   job->err, sizeof job->err);
+    } else {
+        occ_result r;
+        per = occ_compute(job_model(job), declared, block, &r);
+    }
+    return per < 1 ? 1 : per;
 }
 
 static int refuse(lab_job *job, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -195,36 +195,16 @@ hist_fast_k(const unsigned char *pixels, long long n, unsigned *hist)
 
 typedef enum { HIST_GLOBAL, HIST_SHARED, HIST_FAST } hist_kind;
 
-#if defined(GPULAB_SIM)
-/* The GPU the simulator models (`set model`), the H200 when it is unknown. */
-static const occ_model *sim_model(const lab_job *job)
-{
-    const occ_model *m = occ_model_find(job->cfg->model);
-    return m ? m : occ_model_find("h200");
-}
-#endif
-
-/* Blocks of the fast kernel that stay resident per SM (its persistent grid):
- * the CUDA occupancy API on the GPU, the occupancy calculator over the
- * modelled GPU on the simulator (the 32 KiB table and the block's threads
- * are what limit it). */
+/* Blocks of the fast kernel that stay resident per SM (its persistent grid),
+ * asked of the device layer: on the simulator what limits it is what the
+ * kernel declares here, its 32 KiB table and a block's threads. */
 static int resident_per_sm(lab_job *job, int block)
 {
-    int per = 0;
-#if defined(GPULAB_SIM)
-    const occ_model *m = sim_model(job);
-    if (m) {
-        occ_kernel k;
-        occ_result r;
-        memset(&k, 0, sizeof k);
-        k.static_smem = (long)(HIST_BINS * 32 * sizeof(unsigned));
-        k.max_threads = 1024;
-        per = occ_compute(m, &k, block, &r);
-    }
-#else
-    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, hist_fast_k, block, 0));
-#endif
-    return per < 1 ? 1 : per;
+    occ_kernel k;
+    memset(&k, 0, sizeof k);
+    k.static_smem = (long)(HIST_BINS * 32 * sizeof(unsigned));
+    k.max_threads = 1024;
+    return lab_job_blocks_per_sm(job, LAB_KERNEL_ADDR(hist_fast_k), block, &k);
 }
 
 static int run(lab_job *job, hist_kind kind)
