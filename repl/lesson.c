@@ -3,7 +3,6 @@
 #include "repl/lesson.h"
 
 #include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -18,10 +17,6 @@
 #include "repl/cmd.h"
 #include "repl/i18n.h"
 #include "repl/out.h"
-
-#ifndef GPULAB_LESSONS_DIR
-#define GPULAB_LESSONS_DIR "lessons"
-#endif
 
 static char *xstrdup(const char *s)
 {
@@ -744,86 +739,6 @@ struct lesson *lesson_parse_script(const char *path, char *text, char *err, size
         return NULL;
     }
     return l;
-}
-
-const char *lesson_root(void)
-{
-    const char *env = getenv("GPULAB_LESSONS");
-    return env && *env ? env : GPULAB_LESSONS_DIR;
-}
-
-int lesson_lang_dir(const char *lang, char *out, size_t len)
-{
-    snprintf(out, len, "%s/%s", lesson_root(), lang && *lang ? lang : "en");
-    DIR *d = opendir(out);
-    if (!d) return 0;
-    closedir(d);
-    return 1;
-}
-
-void lesson_dir(const char *lang, char *out, size_t len)
-{
-    if (!lesson_lang_dir(lang, out, len)) lesson_lang_dir("en", out, len); /* no lessons yet */
-}
-
-static int cmp_base(const void *a, const void *b)
-{
-    return strcmp(strrchr(*(char *const *)a, '/') + 1, strrchr(*(char *const *)b, '/') + 1);
-}
-
-/* Add the lesson files of dir to *list: a file of the same name already
- * there is replaced (a translation stands in for the English lesson). */
-static void list_add_dir(const char *dir, char ***list, int *n)
-{
-    DIR *d = opendir(dir);
-    if (!d) return;
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        size_t l = strlen(e->d_name);
-        if (l < 4 || strcmp(e->d_name + l - 3, ".md") != 0 || e->d_name[0] == '.') continue;
-        if (!isdigit((unsigned char)e->d_name[0])) continue; /* README.md and notes */
-        char p[8192];
-        snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
-        int i;
-        for (i = 0; i < *n; i++)
-            if (strcmp(strrchr((*list)[i], '/') + 1, e->d_name) == 0) break;
-        if (i < *n) {
-            free((*list)[i]);
-        } else {
-            *list = xrealloc(*list, sizeof **list * (size_t)(*n + 1));
-            (*n)++;
-        }
-        (*list)[i] = xstrdup(p);
-    }
-    closedir(d);
-}
-
-char **lesson_list(const char *lang, int *n)
-{
-    char dir[4096];
-    char **out = NULL;
-    *n = 0;
-    lesson_lang_dir("en", dir, sizeof dir);
-    list_add_dir(dir, &out, n);
-    if (lang && *lang && strcmp(lang, "en") != 0 && lesson_lang_dir(lang, dir, sizeof dir))
-        list_add_dir(dir, &out, n);
-    if (*n) qsort(out, (size_t)*n, sizeof *out, cmp_base);
-    return out;
-}
-
-int lesson_in_english(const char *lang, const char *path)
-{
-    if (!lang || !*lang || strcmp(lang, "en") == 0) return 0;
-    char dir[4096];
-    lesson_lang_dir("en", dir, sizeof dir);
-    size_t l = strlen(dir);
-    return strncmp(path, dir, l) == 0 && path[l] == '/' && !strchr(path + l + 1, '/');
-}
-
-void lesson_list_free(char **paths, int n)
-{
-    for (int i = 0; i < n; i++) free(paths[i]);
-    free(paths);
 }
 
 int lesson_check_answer(const struct lesson_question *q, const char *answer)

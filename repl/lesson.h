@@ -93,27 +93,6 @@ struct lesson *lesson_parse_script(const char *path, char *text, char *err, size
  * comment lines of a step are its text, the rest its commands. */
 struct lesson *lesson_load_script(const char *path, char *err, size_t errlen);
 
-/* The folder that holds a folder of lessons per language:
- * $GPULAB_LESSONS, else the source tree's lessons/. */
-const char *lesson_root(void);
-
-/* The folder of the shipped lessons of language lang: 1 when it exists. */
-int lesson_lang_dir(const char *lang, char *out, size_t len);
-
-/* The same, but the English folder when lang has none. */
-void lesson_dir(const char *lang, char *out, size_t len);
-
-/* The shipped lesson files of a language, sorted by name: the English
- * lessons, each replaced by the language's own file of the same name where
- * there is one (and the language's lessons that English lacks): a malloc'd
- * array of malloc'd paths; *n their count. */
-char **lesson_list(const char *lang, int *n);
-void lesson_list_free(char **paths, int n);
-
-/* Whether path, from lesson_list(lang), is an English lesson standing in
- * for one that lang does not have yet. */
-int lesson_in_english(const char *lang, const char *path);
-
 /* Check an answer against a question: 1 right, 0 wrong, -1 nothing to
  * check (an open question). Tolerant as answer.h says; with choices, the
  * reply names a choice (its letter or its text) and that choice must be
@@ -180,5 +159,24 @@ int lesson_offered(struct session *s, const char *line);
  * lesson's step, then "next", then nothing (NULL; NULL too when no lesson is
  * under way or the session is not interactive). */
 const char *lesson_offer_next(struct session *s);
+
+/* ---- which lesson files there are (lesson_files.c) */
+
+/* The folder of the shipped lessons of language lang: 1 when it exists. */
+int lesson_lang_dir(const char *lang, char *out, size_t len);
+
+/* The same, but the English folder when lang has none. */
+void lesson_dir(const char *lang, char *out, size_t len);
+
+/* The shipped lesson files of a language, sorted by name: the English
+ * lessons, each replaced by the language's own file of the same name where
+ * there is one (and the language's lessons that English lacks): a malloc'd
+ * array of malloc'd paths; *n their count. */
+char **lesson_list(const char *lang, int *n);
+void lesson_list_free(char **paths, int n);
+
+/* Whether path, from lesson_list(lang), is an English lesson standing in
+ * for one that lang does not have yet. */
+int lesson_in_english(const char *lang, const char *path);
 
 #endif
