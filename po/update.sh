@@ -26,7 +26,7 @@ xgettext --language=C --from-code=UTF-8 --add-comments=TRANSLATORS: \
     --flag=sp_fail:2:c-format \
     --package-name=gpulab --package-version="$version" --msgid-bugs-address="gpulab's issues" \
     --output="$pot" \
-    repl/*.c repl/*.h viz/*.c viz/*.h kernels/lab.c kernels/*/*_algo.c
+    repl/*.c repl/*.h repl/*/*.c repl/*/*.h viz/*.c viz/*.h kernels/lab.c kernels/*/*_algo.c
 [ "$pot" = po/gpulab.pot ] || exit 0
 for lang in $(grep -v '^#' po/LINGUAS); do
     if [ -f "po/$lang.po" ]; then

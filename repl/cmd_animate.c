@@ -20,7 +20,7 @@
 #include "repl/i18n.h"
 #include "repl/out.h"
 #include "repl/parse.h"
-#include "repl/puzzle.h"
+#include "repl/lessons/puzzle.h"
 #include "viz/player.h"
 #include "viz/render.h"
 #include "repl/session.h"

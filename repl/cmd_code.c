@@ -22,7 +22,7 @@
 #include "repl/cmd.h"
 #include "repl/i18n.h"
 #include "repl/out.h"
-#include "repl/puzzle.h"
+#include "repl/lessons/puzzle.h"
 #include "viz/render_code.h"
 #include "repl/session.h"
 #include "viz/term.h"

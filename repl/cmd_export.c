@@ -7,13 +7,13 @@
 
 #include "repl/cmd.h"
 #include "repl/cmd_profile.h"
-#include "repl/cmd_sweep.h"
+#include "repl/explore/cmd_sweep.h"
 #include "viz/export.h"
 #include "repl/i18n.h"
 #include "repl/out.h"
 #include "repl/safefile.h"
 #include "repl/session.h"
-#include "repl/sweep.h"
+#include "repl/explore/sweep.h"
 
 /* ------------------------------------------------------------ export */
 
@@ -55,7 +55,7 @@ static enum cmd_status do_export(struct session *s, int argc, char **argv)
     if (profile_export_owns(s)) {
         struct safefile pw;
         if (sess_open_output(s, &pw, path, err, sizeof err) != 0) return sess_error(s, 1, "%s", err);
-        if (profile_export(pw.f, csv, err, sizeof err) != 0) {
+        if (profile_export(s, pw.f, csv, err, sizeof err) != 0) {
             safefile_abort(&pw);
             return sess_error(s, 1, "%s", err);
         }

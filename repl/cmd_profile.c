@@ -18,13 +18,7 @@
 #include "repl/parse.h"
 #include "repl/profile_words.h"
 #include "repl/session.h"
-#include "repl/sweep.h"
-
-/* ------------------------------------------------------- the last profile */
-
-static prof_row *last_rows;
-static int last_nrows;
-static const lab_result *last_results; /* s->results when the profile was the last table */
+#include "repl/explore/sweep.h"
 
 /* -------------------------------------------------------- the simulator */
 
@@ -154,13 +148,13 @@ static enum cmd_status do_profile(struct session *s, int argc, char **argv)
         if (rc != 0) st = CMD_ERROR;
         else if (be == LAB_BACKEND_SIM) nres++;
     }
-    free(last_rows);
-    last_rows = rows;
-    last_nrows = nrows;
-    last_results = NULL;
+    free(s->profile_rows);
+    s->profile_rows = rows;
+    s->profile_nrows = nrows;
+    s->profile_results = NULL;
     if (nres) {
         sess_set_results(s, res, nres);
-        last_results = s->results;
+        s->profile_results = s->results;
     }
     free(res);
     return st;
@@ -170,12 +164,12 @@ static enum cmd_status do_profile(struct session *s, int argc, char **argv)
 
 int profile_export_owns(const struct session *s)
 {
-    return last_rows && last_nrows > 0 && (last_results == NULL || last_results == s->results);
+    return s->profile_rows && s->profile_nrows > 0 && (s->profile_results == NULL || s->profile_results == s->results);
 }
 
-int profile_export(FILE *f, int csv, char *err, size_t errlen)
+int profile_export(const struct session *s, FILE *f, int csv, char *err, size_t errlen)
 {
-    if (!last_rows) {
+    if (!s->profile_rows) {
         snprintf(err, errlen, "%s", _("no profile yet"));
         return -1;
     }
@@ -183,8 +177,8 @@ int profile_export(FILE *f, int csv, char *err, size_t errlen)
         fprintf(f, "algo,variant,source,kernel,grid_x,grid_y,grid_z,block_x,block_y,block_z,launches");
         for (int i = 0; i < prof_metric_count(); i++) fprintf(f, ",%s", prof_metric_at(i)->ncu);
         fprintf(f, ",est_ms,est_model\n");
-        for (int r = 0; r < last_nrows; r++) {
-            const prof_row *p = &last_rows[r];
+        for (int r = 0; r < s->profile_nrows; r++) {
+            const prof_row *p = &s->profile_rows[r];
             fprintf(f, "%s,%s,%s,\"%s\",%u,%u,%u,%u,%u,%u,%d", p->algo, p->variant, p->source, p->c.kernel,
                     p->c.grid[0], p->c.grid[1], p->c.grid[2], p->c.block[0], p->c.block[1], p->c.block[2],
                     p->c.launches);
@@ -196,7 +190,7 @@ int profile_export(FILE *f, int csv, char *err, size_t errlen)
         return ferror(f) ? -1 : 0;
     }
     json_t *a = json_array();
-    for (int r = 0; r < last_nrows; r++) json_array_append_new(a, profile_row_json(&last_rows[r]));
+    for (int r = 0; r < s->profile_nrows; r++) json_array_append_new(a, profile_row_json(&s->profile_rows[r]));
     json_t *o = json_object();
     json_object_set_new(o, "profile", a);
     int rc = json_dumpf(o, f, JSON_INDENT(2));

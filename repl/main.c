@@ -8,7 +8,7 @@
 
 #include "repl/i18n.h"
 #include "repl/input.h"
-#include "repl/lecture.h"
+#include "repl/lessons/lecture.h"
 #include "repl/out.h"
 #include "repl/session.h"
 #include "repl/signals.h"

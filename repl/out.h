@@ -98,7 +98,7 @@ size_t out_fit_len(const char *s, int cols);
 /* Bytes of the next unit a line may not break inside, at s (not a space):
  * a word up to the next space or newline, or, in Chinese text, one character
  * with the closing punctuation that follows it. Bytes 1 to 7 are a caller's
- * style markers (repl/lesson_render.c): the even ones close a style and stay
+ * style markers (repl/lessons/lesson_render.c): the even ones close a style and stay
  * with the character before them. At least 1. */
 size_t out_unit_len(const char *s, size_t len);
 /* s padded with spaces to width display columns (a label in a column of

@@ -14,7 +14,7 @@
 #include "repl/out.h"
 #include "repl/parse.h"
 #include "repl/profile_words.h"
-#include "repl/sweep.h"
+#include "repl/explore/sweep.h"
 
 /* ------------------------------------------------------------ formatting */
 

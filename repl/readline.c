@@ -19,7 +19,7 @@
 #include "kernels/program/program.h"
 #include "repl/complete.h"
 #include "repl/i18n.h"
-#include "repl/lesson.h"
+#include "repl/lessons/lesson.h"
 #include "repl/out.h"
 #include "repl/safefile.h"
 #include "repl/session.h"

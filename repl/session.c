@@ -7,11 +7,11 @@
 #include <string.h>
 
 #include "repl/i18n.h"
-#include "repl/lesson.h"
+#include "repl/lessons/lesson.h"
 #include "repl/out.h"
 #include "repl/parse.h"
 #include "repl/safefile.h"
-#include "repl/sweep.h"
+#include "repl/explore/sweep.h"
 
 /* The first variant that runs on the GPU and the simulator, else the first. */
 static const lab_variant *first_kernel_variant(const lab_algo *a)
@@ -36,6 +36,8 @@ void sess_free(struct session *s)
 {
     sess_close_program(s);
     viz_picture_free(&s->picture);
+    free(s->profile_rows);
+    s->profile_rows = NULL;
     lesson_free(s->lesson.cur);
     if (s->sweep) sweep_free(s->sweep);
     free(s->sweep);

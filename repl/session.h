@@ -19,6 +19,7 @@
 struct lesson;
 struct lesson_step;
 struct sweep_data;
+struct prof_row;
 
 struct session {
     /* ---- what the student chose */
@@ -34,6 +35,9 @@ struct session {
     struct sweep_data *sweep;      /* the last sweep (sweep.h), or NULL */
     int results_are_sweep;         /* results are that sweep's points: export writes the sweep */
     viz_picture picture;           /* the newest picture shown (a plot or a frame), for export */
+    struct prof_row *profile_rows; /* the last profile's rows (cmd_profile.c), or NULL ... */
+    int profile_nrows;
+    const lab_result *profile_results; /* ... and the results it set: export writes the profile while they are the last */
 
     /* ---- how to talk */
     int json;                      /* --json: run/compare/trace print JSON lines */

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "kernels/family.h"
-#include "repl/sweep.h"
+#include "repl/explore/sweep.h"
 
 int ref_potential_block(const void *func, size_t dynamic_smem, int block_limit, int *min_grid);
 

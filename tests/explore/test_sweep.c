@@ -14,7 +14,7 @@
 #include "repl/complete.h"
 #include "repl/out.h"
 #include "repl/session.h"
-#include "repl/sweep.h"
+#include "repl/explore/sweep.h"
 
 static int failures, checks;
 

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "repl/lesson.h"
+#include "repl/lessons/lesson.h"
 #include "repl/out.h"
 
 static void render_all(const struct lesson *l)

@@ -8,7 +8,7 @@
  * same outside its comments.
  *
  * Usage: test_translations LESSONS_DIR (the folder holding en/, uk/, ...) */
-#include "repl/lesson.h"
+#include "repl/lessons/lesson.h"
 
 #include <dirent.h>
 #include <locale.h>

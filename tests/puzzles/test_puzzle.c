@@ -1,4 +1,4 @@
-/* Unit tests of the puzzle table (repl/puzzle.c): the references against
+/* Unit tests of the puzzle table (repl/lessons/puzzle.c): the references against
  * values worked out by hand, lookup, the comparison, the header and the
  * driver text, the shipped skeletons and reference solutions matching the
  * harness's launch, and `puzzle N` writing (and then keeping) a file. */
@@ -12,7 +12,7 @@
 #include <cmocka.h>
 
 #include "repl/out.h"
-#include "repl/puzzle.h"
+#include "repl/lessons/puzzle.h"
 #include "repl/session.h"
 
 #ifndef SOURCE_DIR

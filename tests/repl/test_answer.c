@@ -1,4 +1,4 @@
-/* test_answer.c - the answer checker alone (repl/answer.c): what counts as
+/* test_answer.c - the answer checker alone (repl/lessons/answer.c): what counts as
  * the same answer, what does not, and replies of any length. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "repl/answer.h"
+#include "repl/lessons/answer.h"
 
 static void same_words(void **state)
 {

@@ -25,7 +25,7 @@
 #include <jansson.h>
 
 #include "repl/input.h"
-#include "repl/lesson.h"
+#include "repl/lessons/lesson.h"
 #include "repl/out.h"
 #include "repl/parse.h"
 #include "repl/safefile.h"

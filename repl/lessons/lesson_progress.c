@@ -6,7 +6,7 @@
  * it, synced, then renamed over the old one, mode 0600), so a crash or
  * Ctrl-C leaves either the old file or the new one, never half of one; the
  * read-modify-write holds the folder's lock, so two sessions lose nothing. */
-#include "repl/lesson.h"
+#include "repl/lessons/lesson.h"
 
 #include <errno.h>
 #include <stdio.h>

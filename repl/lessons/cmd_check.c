@@ -1,5 +1,5 @@
 /* cmd_check.c - check: a puzzle's kernel compiled inside gpulab's harness
- * (repl/puzzle.c writes it around the student's file), run as a child
+ * (repl/lessons/puzzle.c writes it around the student's file), run as a child
  * process through the program runner (kernels/program) on the simulator,
  * and on the GPU when there is one, and held against the reference.
  * docs/puzzles.md describes the design. */
@@ -18,7 +18,7 @@
 #include "repl/i18n.h"
 #include "repl/out.h"
 #include "kernels/program/program.h"
-#include "repl/puzzle.h"
+#include "repl/lessons/puzzle.h"
 #include "repl/session.h"
 #include "kernels/sim/acctrace.h"
 

@@ -1,6 +1,6 @@
 /* sweep.c - the sweep engine, its value ranges, and the occupancy of one
  * launch on the GPU or on a model (see sweep.h). */
-#include "repl/sweep.h"
+#include "repl/explore/sweep.h"
 
 #include <limits.h>
 #include <stdarg.h>

@@ -8,7 +8,7 @@
 
 #include "repl/i18n.h"
 #include "repl/out.h"
-#include "repl/sweep.h"
+#include "repl/explore/sweep.h"
 
 #ifndef GPULAB_VERSION
 #define GPULAB_VERSION "?"

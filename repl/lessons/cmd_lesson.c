@@ -15,8 +15,8 @@
 
 #include "repl/cmd.h"
 #include "repl/i18n.h"
-#include "repl/lecture.h"
-#include "repl/lesson.h"
+#include "repl/lessons/lecture.h"
+#include "repl/lessons/lesson.h"
 #include "repl/out.h"
 #include "repl/session.h"
 

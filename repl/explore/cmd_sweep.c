@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "repl/cmd.h"
-#include "repl/cmd_sweep.h"
+#include "repl/explore/cmd_sweep.h"
 #include "repl/complete.h"
 #include "viz/export.h"
 #include "repl/i18n.h"
@@ -15,7 +15,7 @@
 #include "repl/parse.h"
 #include "viz/render_plot.h"
 #include "repl/session.h"
-#include "repl/sweep.h"
+#include "repl/explore/sweep.h"
 #include "viz/term.h"
 
 /* ------------------------------------------------------------ helpers */

@@ -11,7 +11,7 @@
  * Rows of another input (the block's pattern is not the last run's) are not
  * compared, and when the sizes differ both are said. */
 #include "repl/i18n.h"
-#include "repl/lesson.h"
+#include "repl/lessons/lesson.h"
 
 #include <ctype.h>
 #include <stdio.h>

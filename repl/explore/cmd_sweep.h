@@ -7,7 +7,7 @@
 #include <stddef.h>
 
 #include "kernels/lab.h"
-#include "repl/sweep.h"
+#include "repl/explore/sweep.h"
 
 struct session;
 

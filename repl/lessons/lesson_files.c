@@ -3,7 +3,7 @@
  * which a translation stands in for the English file of the same name, and
  * whether a listed file is English standing in for a missing translation.
  * Reading a file is lesson.c's. */
-#include "repl/lesson.h"
+#include "repl/lessons/lesson.h"
 
 #include <ctype.h>
 #include <dirent.h>

@@ -17,7 +17,7 @@
  * Long runs only when asked: the lecture runs with repeats 1 unless it sets
  * repeats itself, and on the simulator a command's `# sim:` alternative
  * (a smaller n) runs instead. The session's repeats come back afterwards. */
-#include "repl/lecture.h"
+#include "repl/lessons/lecture.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -29,7 +29,7 @@
 #include <unistd.h>
 
 #include "repl/i18n.h"
-#include "repl/lesson.h"
+#include "repl/lessons/lesson.h"
 #include "repl/out.h"
 #include "repl/parse.h"
 #include "repl/session.h"

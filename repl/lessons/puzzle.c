@@ -5,7 +5,7 @@
  * is exact and a right kernel gives the reference bit for bit whatever
  * order it adds in. See docs/puzzles.md. */
 #define _GNU_SOURCE
-#include "repl/puzzle.h"
+#include "repl/lessons/puzzle.h"
 
 #include <ctype.h>
 #include <math.h>

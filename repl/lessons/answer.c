@@ -3,7 +3,7 @@
  * Every string is built through struct sbuf, whose only writer checks the
  * room first: the buffers stay terminated and nothing is written past them,
  * however long the reply. */
-#include "repl/answer.h"
+#include "repl/lessons/answer.h"
 
 #include <ctype.h>
 #include <errno.h>

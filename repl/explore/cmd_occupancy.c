@@ -8,12 +8,12 @@
 #include <string.h>
 
 #include "repl/cmd.h"
-#include "repl/cmd_sweep.h"
+#include "repl/explore/cmd_sweep.h"
 #include "repl/i18n.h"
 #include "repl/out.h"
 #include "repl/parse.h"
 #include "repl/session.h"
-#include "repl/sweep.h"
+#include "repl/explore/sweep.h"
 
 /* ------------------------------------------------------------ occupancy */
 

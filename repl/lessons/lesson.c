@@ -1,6 +1,6 @@
 /* lesson.c - reading lesson files: front matter, steps and the fenced blocks
  * (gpulab, question, lecture) of each step. Every complaint names the line. */
-#include "repl/lesson.h"
+#include "repl/lessons/lesson.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -13,7 +13,7 @@
 
 #include <cmark.h>
 
-#include "repl/answer.h"
+#include "repl/lessons/answer.h"
 #include "repl/cmd.h"
 #include "repl/i18n.h"
 #include "repl/out.h"

@@ -2,7 +2,7 @@
  *
  * `puzzle N` writes the skeleton of puzzle N to puzzles/NN-name.cu in the
  * current folder (never over a file that is there); `check` compiles the
- * student's kernel inside gpulab's harness (repl/puzzle.c), runs it as a
+ * student's kernel inside gpulab's harness (repl/lessons/puzzle.c), runs it as a
  * child process on the simulator (and the GPU when there is one) and holds
  * its output against the reference. Progress is kept in the lessons'
  * progress file, one line per puzzle ("puzzle-01-map"). See docs/puzzles.md. */
@@ -16,9 +16,9 @@
 
 #include "repl/cmd.h"
 #include "repl/i18n.h"
-#include "repl/lesson.h"
+#include "repl/lessons/lesson.h"
 #include "repl/out.h"
-#include "repl/puzzle.h"
+#include "repl/lessons/puzzle.h"
 #include "repl/safefile.h"
 #include "repl/session.h"
 

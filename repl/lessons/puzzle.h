@@ -6,7 +6,7 @@
  * inputs, launches the kernel with the puzzle's shape and writes the output
  * array to a file; puzzle_compare() holds that output against the reference.
  * docs/puzzles.md explains the design. Nothing here prints or runs a
- * program; repl/cmd_puzzle.c does.
+ * program; repl/lessons/cmd_puzzle.c does.
  */
 #ifndef GPULAB_PUZZLE_H
 #define GPULAB_PUZZLE_H

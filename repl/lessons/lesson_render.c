@@ -3,7 +3,7 @@
  * is on (plain text otherwise), commands, questions and the lecture's
  * numbers in their own layout. Everything goes through repl/out. */
 #include "repl/i18n.h"
-#include "repl/lesson.h"
+#include "repl/lessons/lesson.h"
 
 #include <stdio.h>
 #include <stdlib.h>
