@@ -1,5 +1,5 @@
-/* player.c - the animation player: keys, screen layout, the terminal loop,
- * and the text mode for pipes.
+/* player.c - the animation player: screen layout, the terminal loop, and
+ * the text mode for pipes (the keys and what they do: player_keys.c).
  *
  * Screen, top to bottom:
  *   status line   what is playing, the step, play/pause and speed, "? help"
@@ -18,6 +18,7 @@
  * first, then take their default course.
  */
 #include "viz/player.h"
+#include "viz/player_keys.h"
 
 #include <signal.h>
 #include <stdlib.h>
@@ -29,214 +30,6 @@
 #include "viz/intl.h"
 #include "viz/term.h"
 
-/* ------------------------------------------------------------- state */
-
-static const int speed_ms[VIZ_NSPEEDS] = {3000, 2000, 1200, 800, 500, 300, 150};
-
-void viz_play_init(viz_play_state *st, int nframes)
-{
-    memset(st, 0, sizeof *st);
-    st->nframes = nframes > 0 ? nframes : 1;
-    st->speed = 3;
-}
-
-int viz_play_delay_ms(const viz_play_state *st)
-{
-    int s = st->speed < 0 ? 0 : st->speed >= VIZ_NSPEEDS ? VIZ_NSPEEDS - 1 : st->speed;
-    return speed_ms[s];
-}
-
-/* The keys: one table drives the key switch, the key line and the help
- * overlay, so the three cannot drift apart. */
-enum key_act {
-    ACT_PLAY, ACT_NEXT, ACT_PREV, ACT_FASTER, ACT_SLOWER, ACT_START, ACT_END,
-    ACT_CURSOR, ACT_UP, ACT_DOWN, ACT_PICK, ACT_ZOOM, ACT_CODE,
-    ACT_HELP, ACT_KEYS, ACT_TABLE, ACT_QUIT
-};
-
-typedef struct key_binding {
-    int keys[4];            /* 0 ends the list */
-    int act;
-    const char *help_keys;  /* the help overlay (NULL: not listed there) */
-    const char *help;
-    const char *line_keys;  /* the key line (NULL: not on it) */
-    const char *line;
-    int access;             /* only with a generic animation */
-} key_binding;
-
-static const key_binding bindings[] = {
-    /* TRANSLATORS: the names of keys (space, End) and what they do */
-    {{' '}, ACT_PLAY, N_("space"), N_("play / pause"), N_("space"), N_("play/pause"), 0},
-    {{VIZ_KEY_RIGHT, 'n', 'l'}, ACT_NEXT, N_("\u2192  or  n"), N_("next step"), "\u2190 \u2192", N_("step"), 0},
-    {{VIZ_KEY_LEFT, 'p', 'h'}, ACT_PREV, N_("\u2190  or  p"), N_("previous step"), NULL, NULL, 0},
-    {{'+', '='}, ACT_FASTER, "+  /  -", N_("faster / slower"), "+ -", N_("speed"), 0},
-    {{'-', '_'}, ACT_SLOWER, NULL, NULL, NULL, NULL, 0},
-    {{VIZ_KEY_HOME, 'r', 'g'}, ACT_START, N_("Home  or  r"), N_("back to the start"), "r", N_("restart"), 0},
-    {{VIZ_KEY_END, 'G'}, ACT_END, N_("End"), N_("the last step"), N_("End"), N_("last"), 0},
-    {{'c'}, ACT_CURSOR, "c", N_("cell cursor: arrows move it"), "c", N_("cell"), 1},
-    {{VIZ_KEY_UP}, ACT_UP, "\u2191 \u2193", N_("the array above / below"), NULL, NULL, 1},
-    {{VIZ_KEY_DOWN}, ACT_DOWN, NULL, NULL, NULL, NULL, 1},
-    {{'\n', '\r'}, ACT_PICK, N_("Enter"), N_("follow the cell's thread"), NULL, NULL, 1},
-    {{'z'}, ACT_ZOOM, "z", N_("steps of one warp instruction"), "z", N_("zoom"), 1},
-    {{'s'}, ACT_CODE, "s", N_("the kernel's source"), "s", N_("code"), 1},
-    {{'k'}, ACT_KEYS, "k  /  t", N_("hide the keys / the table"), NULL, NULL, 0},
-    {{'t'}, ACT_TABLE, NULL, NULL, NULL, NULL, 0},
-    {{'?'}, ACT_HELP, "?", N_("this help"), "?", N_("help"), 0},
-    {{'q', 'Q', VIZ_KEY_ESC}, ACT_QUIT, N_("q  or  Esc"), N_("back to the prompt"), "q", N_("back"), 0},
-};
-#define NBINDINGS ((int)(sizeof bindings / sizeof bindings[0]))
-
-static const viz_side *access_side(const viz_side *sides, int nsides)
-{
-    for (int i = 0; i < nsides; i++)
-        if (sides && sides[i].acc) return &sides[i];
-    return NULL;
-}
-
-/* The generic animation as the state shows it (zoomed or not). */
-static viz_access access_view(const viz_side *s, const viz_play_state *st)
-{
-    viz_access a = *s->acc;
-    if (st) a.zoom = st->zoom;
-    return a;
-}
-
-static int key_act(int key, int with_access)
-{
-    for (int i = 0; i < NBINDINGS; i++) {
-        if (bindings[i].access && !with_access) continue;
-        for (int k = 0; k < 4 && bindings[i].keys[k]; k++)
-            if (bindings[i].keys[k] == key) return bindings[i].act;
-    }
-    return -1;
-}
-
-int viz_player_key(viz_play_state *st, int key)
-{
-    return viz_player_key_sides(st, key, NULL, 0);
-}
-
-int viz_player_key_sides(viz_play_state *st, int key, const viz_side *sides, int nsides)
-{
-    int last = st->nframes - 1;
-    const viz_side *as = access_side(sides, nsides);
-    if (key == VIZ_KEY_NONE) return 0;
-    if (key == VIZ_KEY_RESIZE) return 1;
-    if (key == VIZ_KEY_INTERRUPT) {
-        st->quit = 1;
-        return 0;
-    }
-    if (st->help) {
-        /* Any key closes the overlay (and does nothing else). */
-        st->help = 0;
-        return 1;
-    }
-    int act = key_act(key, as != NULL);
-    /* with the cell cursor on, the arrows move it and Esc puts it away */
-    if (as && st->sel.on) {
-        viz_access a = access_view(as, st);
-        if (key == VIZ_KEY_RIGHT || key == VIZ_KEY_LEFT || act == ACT_UP || act == ACT_DOWN) {
-            if (key == VIZ_KEY_RIGHT) st->sel.cell++;
-            else if (key == VIZ_KEY_LEFT) st->sel.cell--;
-            else st->sel.strip += act == ACT_UP ? -1 : 1;
-            viz_access_clamp(&a, st->frame, &st->sel);
-            return 1;
-        }
-        if (key == VIZ_KEY_ESC) {
-            st->sel.on = 0;
-            st->sel.thread_on = 0;
-            return 1;
-        }
-    }
-    switch (act) {
-    case ACT_PLAY:
-        if (!st->playing && st->frame >= last) st->frame = 0; /* play again from the start */
-        st->playing = !st->playing;
-        return 1;
-    case ACT_NEXT:
-        st->playing = 0;
-        if (st->frame < last) st->frame++;
-        return 1;
-    case ACT_PREV:
-        st->playing = 0;
-        if (st->frame > 0) st->frame--;
-        return 1;
-    case ACT_FASTER:
-        if (st->speed < VIZ_NSPEEDS - 1) st->speed++;
-        return 1;
-    case ACT_SLOWER:
-        if (st->speed > 0) st->speed--;
-        return 1;
-    case ACT_START:
-        st->frame = 0;
-        return 1;
-    case ACT_END:
-        st->playing = 0;
-        st->frame = last;
-        return 1;
-    case ACT_CURSOR: {
-        viz_access a = access_view(as, st);
-        st->sel.on = !st->sel.on;
-        if (!st->sel.on) st->sel.thread_on = 0;
-        viz_access_clamp(&a, st->frame, &st->sel);
-        return 1;
-    }
-    case ACT_UP:
-    case ACT_DOWN:
-        return 0; /* only with the cursor on */
-    case ACT_PICK: {
-        viz_access a = access_view(as, st);
-        if (!st->sel.on) return 0;
-        if (viz_access_pick_thread(&a, st->frame, &st->sel) != 0) st->sel.thread_on = 0;
-        return 1;
-    }
-    case ACT_ZOOM: {
-        viz_access from = access_view(as, st), to = from;
-        to.zoom = !from.zoom;
-        st->frame = viz_access_frame_map(&from, st->frame, &to);
-        st->zoom = to.zoom;
-        st->nframes = 0;
-        for (int i = 0; i < nsides; i++) {
-            int n;
-            if (sides[i].acc) {
-                viz_access v = access_view(&sides[i], st);
-                n = viz_access_frames(&v);
-            } else {
-                n = sides[i].r->frames(sides[i].trace);
-            }
-            if (n > st->nframes) st->nframes = n;
-        }
-        if (st->nframes < 1) st->nframes = 1;
-        if (st->frame >= st->nframes) st->frame = st->nframes - 1;
-        return 1;
-    }
-    case ACT_CODE:
-        st->code = !st->code;
-        return 1;
-    case ACT_HELP:
-        st->help = 1;
-        return 1;
-    case ACT_KEYS:
-        st->hide_keys = !st->hide_keys;
-        return 1;
-    case ACT_TABLE:
-        st->hide_table = !st->hide_table;
-        return 1;
-    case ACT_QUIT:
-        st->quit = 1;
-        return 0;
-    default:
-        return 0;
-    }
-}
-
-void viz_player_tick(viz_play_state *st)
-{
-    if (!st->playing) return;
-    if (st->frame < st->nframes - 1) st->frame++;
-    if (st->frame >= st->nframes - 1) st->playing = 0; /* stop on the last frame */
-}
-
 /* ------------------------------------------------------------ drawing */
 
 enum { MAX_CAPTION_LINES = 3, MAX_COUNTER_LINES = 2 };
@@ -245,7 +38,7 @@ static int side_frames(const viz_side *s, const viz_play_state *st)
 {
     int n;
     if (s->acc) {
-        viz_access a = access_view(s, st);
+        viz_access a = pkeys_access_view(s, st);
         n = viz_access_frames(&a);
     } else {
         n = s->r->frames(s->trace);
@@ -314,7 +107,7 @@ static void side_draw(const viz_side *s, const viz_play_state *st, int f, canvas
         s->r->draw(s->trace, side_frame(s, st, f), c, pic, info);
         return;
     }
-    viz_access a = access_view(s, st);
+    viz_access a = pkeys_access_view(s, st);
     int sf = side_frame(s, st, f);
     viz_rect draw, code;
     split_code(s, st, pic, &draw, &code);
@@ -470,42 +263,6 @@ static void draw_status(canvas *c, const viz_side *sides, int nsides, const viz_
     if (rw <= w) canvas_text(c, w - rw, 0, right, VIZ_ROLE_HIGHLIGHT, 0);
 }
 
-static void draw_keys(canvas *c, int y, int with_access)
-{
-    int x = 1;
-    for (int i = 0; i < NBINDINGS; i++) {
-        const key_binding *b = &bindings[i];
-        if (!b->line_keys || (b->access && !with_access)) continue;
-        const char *key = _(b->line_keys), *what = _(b->line);
-        int need = viz_text_width(key) + 1 + viz_text_width(what) + 3;
-        if (x + need > c->w) break;
-        x = canvas_text(c, x, y, key, VIZ_ROLE_KEY, 0);
-        x = canvas_text(c, x + 1, y, what, VIZ_ROLE_DIM, 0) + 3;
-    }
-}
-
-static void draw_help(canvas *c, int with_access)
-{
-    int n = 0;
-    for (int i = 0; i < NBINDINGS; i++)
-        if (bindings[i].help_keys && (!bindings[i].access || with_access)) n++;
-    int bw = with_access ? 56 : 44, bh = n + 5;
-    if (bw > c->w) bw = c->w;
-    if (bh > c->h) bh = c->h;
-    viz_rect r = viz_rect_make((c->w - bw) / 2, (c->h - bh) / 2, bw, bh);
-    canvas_fill(c, r, ' ', VIZ_ROLE_TEXT, 0);
-    canvas_box(c, r, _("keys"), VIZ_ROLE_HEADING, 0);
-    int row = 0;
-    for (int i = 0; i < NBINDINGS; i++) {
-        const key_binding *b = &bindings[i];
-        if (!b->help_keys || (b->access && !with_access)) continue;
-        canvas_textn(c, r.x + 3, r.y + 2 + row, 14, _(b->help_keys), VIZ_ROLE_KEY, 0);
-        canvas_textn(c, r.x + 18, r.y + 2 + row, bw - 19, _(b->help), VIZ_ROLE_TEXT, 0);
-        row++;
-    }
-    canvas_textn(c, r.x + 3, r.y + bh - 2, bw - 6, _("any key closes this"), VIZ_ROLE_DIM, 0);
-}
-
 static void draw_too_small(canvas *c, int mw, int mh)
 {
     char a[96], b[96];
@@ -528,8 +285,6 @@ static int table_highlight(const viz_side *sides, int nsides, const viz_player_o
     return -1;
 }
 
-/* The screen into c; exporting: no key line, help or key hints, and the
- * captions with cap_all lines (all of them). */
 /* Where things go on a screen of W x H: the caption and counter lines of
  * the panels, the key line, the table and the panels' height. */
 typedef struct screen_layout {
@@ -586,9 +341,9 @@ static void compose(canvas *c, const viz_side *sides, int nsides, const viz_play
         int ty = 1 + L.panel_h + 1;
         viz_table_draw(c, viz_rect_make(0, ty, W, L.table_h), o->rows, L.nrows, table_highlight(sides, nsides, o));
     }
-    int with_access = access_side(sides, nsides) != NULL;
-    if (L.keys_h) draw_keys(c, H - 1, with_access);
-    if (st->help && !exporting) draw_help(c, with_access);
+    int with_access = pkeys_access_side(sides, nsides) != NULL;
+    if (L.keys_h) pkeys_draw_line(c, H - 1, with_access);
+    if (st->help && !exporting) pkeys_draw_help(c, with_access);
 }
 
 int viz_player_click(viz_play_state *st, const viz_side *sides, int nsides, const viz_player_opts *o, int w, int h,
@@ -605,7 +360,7 @@ int viz_player_click(viz_play_state *st, const viz_side *sides, int nsides, cons
         int px = i * (L.sw + 3), py = 1 + 1 + L.cap + L.cnt;
         viz_rect pic = viz_rect_make(px, py, L.sw, 1 + L.panel_h - py), draw, code;
         split_code(&sides[i], st, pic, &draw, &code);
-        viz_access a = access_view(&sides[i], st);
+        viz_access a = pkeys_access_view(&sides[i], st);
         viz_access_sel sel = st->sel;
         if (viz_access_hit(&a, side_frame(&sides[i], st, st->frame), draw, x, y, &sel) == 0) {
             st->sel = sel;
