@@ -1,5 +1,6 @@
-/* program.c - a student's program: build it once per content and backend
- * (cached), run it as a child process with limits, read what it reported.
+/* program.c - a student's program: open it (its kernels and what cannot
+ * run), run its build (program_build.c) as a child process with limits,
+ * read what it reported.
  *
  * The child is the safety boundary: a hang, a crash or a memory blow-up ends
  * the child, never gpulab. It runs in its own process group (so Ctrl-C at
@@ -9,6 +10,7 @@
  * faults (progrt.cpp writes it; docs/programs.md describes it). */
 #define _GNU_SOURCE
 #include "kernels/program/program.h"
+#include "kernels/program/program_build.h"
 #include "kernels/sim/acctrace.h"
 
 #include <errno.h>
@@ -29,23 +31,7 @@
 
 #include "kernels/lab.h"
 
-#ifndef GPULAB_PROGRAM_RT_DIR
-#  define GPULAB_PROGRAM_RT_DIR "."
-#endif
-#ifndef GPULAB_PROGRAM_SRC_DIR
-#  define GPULAB_PROGRAM_SRC_DIR "."
-#endif
-#ifndef GPULAB_PROGRAM_CXX
-#  define GPULAB_PROGRAM_CXX "c++"
-#endif
-#ifndef GPULAB_PROGRAM_RECORDFLAGS
-#  define GPULAB_PROGRAM_RECORDFLAGS ""
-#endif
-#ifndef GPULAB_PROGRAM_CXXFLAGS
-#  define GPULAB_PROGRAM_CXXFLAGS "-std=gnu++17 -O2 -g"
-#endif
-
-static double now_s(void)
+double prog_now_s(void)
 {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
@@ -63,7 +49,7 @@ unsigned long long prog_hash(unsigned long long h, const void *data, size_t n)
     return h;
 }
 
-static char *read_file(const char *path, size_t *len)
+char *prog_read_file(const char *path, size_t *len)
 {
     FILE *f = fopen(path, "rb");
     if (!f) return NULL;
@@ -85,41 +71,7 @@ static char *read_file(const char *path, size_t *len)
     return b;
 }
 
-static int write_file(const char *path, const char *data, size_t len)
-{
-    FILE *f = fopen(path, "wb");
-    if (!f) return -1;
-    int rc = fwrite(data, 1, len, f) == len ? 0 : -1;
-    if (fclose(f) != 0) rc = -1;
-    return rc;
-}
-
-static int mkdirs(const char *path)
-{
-    char buf[PROG_PATH_MAX];
-    snprintf(buf, sizeof buf, "%s", path);
-    for (char *p = buf + 1; *p; p++) {
-        if (*p != '/') continue;
-        *p = 0;
-        if (mkdir(buf, 0700) != 0 && errno != EEXIST) return -1;
-        *p = '/';
-    }
-    if (mkdir(buf, 0700) != 0 && errno != EEXIST) return -1;
-    return 0;
-}
-
-int prog_cache_dir(char *buf, size_t len)
-{
-    const char *x = getenv("XDG_CACHE_HOME");
-    const char *home = getenv("HOME");
-    if (x && *x == '/') snprintf(buf, len, "%s/gpulab/programs", x);
-    else if (home && *home) snprintf(buf, len, "%s/.cache/gpulab/programs", home);
-    else snprintf(buf, len, "/tmp/gpulab-%d/programs", (int)getuid());
-    return mkdirs(buf);
-}
-
-static void msg_add(char *msg, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void msg_add(char *msg, size_t len, const char *fmt, ...)
+void prog_msg_add(char *msg, size_t len, const char *fmt, ...)
 {
     size_t l = strlen(msg);
     if (l + 1 >= len) return;
@@ -144,7 +96,7 @@ int prog_open(prog *p, const char *path, char *msg, size_t msglen)
         return -1;
     }
     size_t len;
-    char *src = read_file(abs, &len);
+    char *src = prog_read_file(abs, &len);
     if (!src) {
         snprintf(msg, msglen, "cannot read %s: %s", path, strerror(errno));
         return -1;
@@ -189,359 +141,6 @@ void prog_result_free(prog_result *r)
         free(r->acc);
         r->acc = NULL;
     }
-}
-
-/* ------------------------------------------------------------- toolchain */
-
-static int find_nvcc(char *buf, size_t len)
-{
-    const char *cand[] = {getenv("CUDACXX"), "/usr/local/cuda/bin/nvcc", NULL};
-    for (int i = 0; i < 2; i++)
-        if (cand[i] && *cand[i] && access(cand[i], X_OK) == 0) {
-            snprintf(buf, len, "%s", cand[i]);
-            return 0;
-        }
-    const char *path = getenv("PATH");
-    if (!path) return -1;
-    char dirs[4096];
-    snprintf(dirs, sizeof dirs, "%s", path);
-    for (char *d = strtok(dirs, ":"); d; d = strtok(NULL, ":")) {
-        snprintf(buf, len, "%s/nvcc", d);
-        if (access(buf, X_OK) == 0) return 0;
-    }
-    return -1;
-}
-
-int prog_gpu_available(char *why, size_t len)
-{
-    char nvcc[PROG_PATH_MAX];
-    if (!lab_gpu_available()) {
-        const lab_device_info *d = lab_device();
-        snprintf(why, len, "no GPU: %s", d->why_not[0] ? d->why_not : "none found");
-        return 0;
-    }
-    if (find_nvcc(nvcc, sizeof nvcc) != 0) {
-        snprintf(why, len, "a GPU is present but nvcc (the CUDA compiler) was not found: set CUDACXX or PATH");
-        return 0;
-    }
-    why[0] = 0;
-    return 1;
-}
-
-/* Run argv (no shell), its output (stdout and stderr) appended to log;
- * returns the exit status, or -1 when it could not start. */
-static int run_tool(char *const argv[], char *log, size_t loglen)
-{
-    int pfd[2];
-    if (pipe(pfd) != 0) return -1;
-    pid_t pid = fork();
-    if (pid < 0) {
-        close(pfd[0]);
-        close(pfd[1]);
-        return -1;
-    }
-    if (pid == 0) {
-        dup2(pfd[1], 1);
-        dup2(pfd[1], 2);
-        close(pfd[0]);
-        close(pfd[1]);
-        int nul = open("/dev/null", O_RDONLY);
-        if (nul >= 0) dup2(nul, 0);
-        /* the compilers speak English whatever language gpulab speaks: their
-         * messages are parsed ("file:line: error:") before they are shown */
-        setenv("LC_ALL", "C", 1);
-        unsetenv("LANGUAGE");
-        execvp(argv[0], argv);
-        fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
-        _exit(127);
-    }
-    close(pfd[1]);
-    size_t l = strlen(log);
-    char buf[4096];
-    ssize_t k;
-    while ((k = read(pfd[0], buf, sizeof buf)) > 0 || (k < 0 && errno == EINTR)) {
-        if (k <= 0) continue;
-        size_t c = (size_t)k;
-        if (l + c + 1 > loglen) c = loglen > l + 1 ? loglen - l - 1 : 0;
-        memcpy(log + l, buf, c);
-        l += c;
-        log[l] = 0;
-    }
-    close(pfd[0]);
-    int st;
-    while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {}
-    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
-}
-
-/* ------------------------------------------------------------------ build */
-
-struct unit {
-    char rel[256];              /* path relative to the main file's folder */
-    char *text;                 /* translated */
-    size_t len;
-};
-
-/* Translate the main file and every local header it names (recursively),
- * hashing their contents. Issues go to msg; returns their count, -1 on a
- * read error. */
-static int translate_all(const prog *p, enum prog_mode mode, struct unit *u, int *nu, int max,
-                         unsigned long long *hash, char *msg, size_t msglen)
-{
-    char dir[PROG_PATH_MAX];
-    snprintf(dir, sizeof dir, "%s", p->path);
-    char *slash = strrchr(dir, '/');
-    if (slash) *slash = 0;
-    const char *base = slash ? slash + 1 : p->path;
-    int issues = 0;
-    *nu = 0;
-    snprintf(u[0].rel, sizeof u[0].rel, "%s", slash ? p->path + (slash - dir) + 1 : p->path);
-    (void)base;
-    *nu = 1;
-    for (int i = 0; i < *nu; i++) {
-        char path[PROG_PATH_MAX * 2];
-        snprintf(path, sizeof path, "%s/%s", dir, u[i].rel);
-        size_t len;
-        char *src = read_file(path, &len);
-        if (!src) {
-            snprintf(msg, msglen, "cannot read %s: %s", path, strerror(errno));
-            return -1;
-        }
-        *hash = prog_hash(*hash, u[i].rel, strlen(u[i].rel) + 1);
-        *hash = prog_hash(*hash, src, len);
-        prog_source s;
-        if (prog_translate(src, len, path, u[i].rel, mode, &s) != 0) {
-            free(src);
-            snprintf(msg, msglen, "out of memory");
-            return -1;
-        }
-        free(src);
-        for (int k = 0; k < s.nissues; k++) {
-            msg_add(msg, msglen, "%s:%d: %s\n", s.issues[k].file, s.issues[k].line, s.issues[k].msg);
-            issues++;
-        }
-        u[i].text = s.text;
-        u[i].len = s.len;
-        s.text = NULL;
-        /* local headers: relative to this file's folder */
-        char sub[256] = "";
-        const char *sl = strrchr(u[i].rel, '/');
-        if (sl) snprintf(sub, sizeof sub, "%.*s/", (int)(sl - u[i].rel), u[i].rel);
-        for (int k = 0; k < s.nincludes && *nu < max; k++) {
-            char rel[300], full[PROG_PATH_MAX * 2];
-            snprintf(rel, sizeof rel, "%s%s", sub, s.includes[k]);
-            snprintf(full, sizeof full, "%s/%s", dir, rel);
-            if (strstr(rel, "..") || access(full, R_OK) != 0) continue; /* not beside the file: left to the compiler */
-            int seen = 0;
-            for (int j = 0; j < *nu; j++) seen |= strcmp(u[j].rel, rel) == 0;
-            if (seen) continue;
-            snprintf(u[*nu].rel, sizeof u[*nu].rel, "%s", rel);
-            u[*nu].text = NULL;
-            (*nu)++;
-        }
-    }
-    return issues;
-}
-
-static unsigned long long file_identity(unsigned long long h, const char *path)
-{
-    struct stat st;
-    if (stat(path, &st) == 0) {
-        h = prog_hash(h, &st.st_size, sizeof st.st_size);
-        h = prog_hash(h, &st.st_mtime, sizeof st.st_mtime);
-    }
-    return prog_hash(h, path, strlen(path));
-}
-
-/* Run a compiler; when it fails, its messages go into r->msg. 0 ok. */
-static int run_compiler(char *const argv[], prog_result *r)
-{
-    char *log = calloc(1, PROG_MSG_MAX);
-    if (!log) {
-        snprintf(r->msg, sizeof r->msg, "out of memory");
-        return -1;
-    }
-    int st = run_tool(argv, log, PROG_MSG_MAX);
-    if (st != 0 && strstr(log, "undefined reference to `main'")) {
-        /* a file of kernels only: the linker's words would not say what to do */
-        snprintf(r->msg, sizeof r->msg,
-                 "the program has no main(): run, compare, trace and animate run a whole program, "
-                 "whose main allocates the arrays, copies them in, launches the kernels and copies "
-                 "the results back (docs/programs.md)\n");
-    } else if (st != 0) {
-        snprintf(r->msg, sizeof r->msg, "%s", log[0] ? log : "the compiler failed without a message\n");
-        if (st == 127 || st < 0) msg_add(r->msg, sizeof r->msg, "(could not run %s)\n", argv[0]);
-    }
-    free(log);
-    return st != 0 ? -1 : 0;
-}
-
-/* Build p for mode, or find it built. 0 with exe set; -1 with r->msg. */
-static int build(prog *p, const prog_options *o, prog_result *r, char *exe, size_t exelen)
-{
-    struct unit u[PROG_MAX_INCLUDES + 1];
-    int nu = 0;
-    unsigned long long h = prog_hash(0, "gpulab-program-1", 16);
-    h = prog_hash(h, o->backend == PROG_GPU ? "gpu" : "sim", 4);
-    const char *rt = getenv("GPULAB_PROGRAM_RT");
-    if (!rt || !*rt) rt = GPULAB_PROGRAM_RT_DIR;
-    char lib[PROG_PATH_MAX], hdr[PROG_PATH_MAX], gpuhdr[PROG_PATH_MAX];
-    snprintf(lib, sizeof lib, "%s/libgpulab_progrt.a", rt);
-    snprintf(hdr, sizeof hdr, "%s/progrt.h", rt);
-    snprintf(gpuhdr, sizeof gpuhdr, "%s/gpurt.h", rt);
-    if (o->backend == PROG_SIM) {
-        h = file_identity(h, lib);
-        h = file_identity(h, hdr);
-    } else {
-        h = file_identity(h, gpuhdr);
-    }
-    for (int i = 0; o->defines && o->defines[i]; i++) h = prog_hash(h, o->defines[i], strlen(o->defines[i]) + 1);
-    if (o->backend == PROG_SIM) {
-        h = prog_hash(h, GPULAB_PROGRAM_CXXFLAGS, strlen(GPULAB_PROGRAM_CXXFLAGS));
-        h = prog_hash(h, GPULAB_PROGRAM_RECORDFLAGS, strlen(GPULAB_PROGRAM_RECORDFLAGS));
-    }
-    r->msg[0] = 0;
-    int issues = translate_all(p, o->backend, u, &nu, PROG_MAX_INCLUDES + 1, &h, r->msg, sizeof r->msg);
-    int rc = -1;
-    char dir[PROG_PATH_MAX], cache[PROG_PATH_MAX / 2];
-    if (issues != 0) {
-        if (issues > 0) {
-            char head[256];
-            snprintf(head, sizeof head, "%s cannot run on the simulator:\n", p->shown);
-            size_t hl = strlen(head), ml = strlen(r->msg);
-            if (hl + ml + 1 < sizeof r->msg) {
-                memmove(r->msg + hl, r->msg, ml + 1);
-                memcpy(r->msg, head, hl);
-            }
-        }
-        goto out;
-    }
-    if (prog_cache_dir(cache, sizeof cache) != 0) {
-        snprintf(r->msg, sizeof r->msg, "cannot make the cache folder %s: %s", cache, strerror(errno));
-        goto out;
-    }
-    snprintf(dir, sizeof dir, "%s/%016llx-%s", cache, h, o->backend == PROG_GPU ? "gpu" : "sim");
-    snprintf(exe, exelen, "%s/prog", dir);
-    if (access(exe, X_OK) == 0) {
-        r->cached = 1;
-        rc = 0;
-        goto out;
-    }
-    double t0 = now_s();
-    char src[PROG_PATH_MAX * 2];
-    snprintf(src, sizeof src, "%s/src", dir);
-    if (mkdirs(src) != 0) {
-        snprintf(r->msg, sizeof r->msg, "cannot make %s: %s", src, strerror(errno));
-        goto out;
-    }
-    char mainsrc[PROG_PATH_MAX * 2];
-    for (int i = 0; i < nu; i++) {
-        char path[PROG_PATH_MAX * 3];
-        if (i == 0) {
-            const char *b = strrchr(u[0].rel, '/');
-            snprintf(path, sizeof path, "%s/%s%s", src, b ? b + 1 : u[0].rel, o->backend == PROG_GPU ? ".cu" : ".cpp");
-            snprintf(mainsrc, sizeof mainsrc, "%s", path);
-        } else {
-            snprintf(path, sizeof path, "%s/%s", src, u[i].rel);
-            char *sl = strrchr(path, '/');
-            if (sl) { *sl = 0; mkdirs(path); *sl = '/'; }
-        }
-        if (write_file(path, u[i].text, u[i].len) != 0) {
-            snprintf(r->msg, sizeof r->msg, "cannot write %s: %s", path, strerror(errno));
-            goto out;
-        }
-    }
-    char odir[PROG_PATH_MAX];
-    snprintf(odir, sizeof odir, "%s", p->path);
-    char *sl = strrchr(odir, '/');
-    if (sl) *sl = 0;
-    char tmp[PROG_PATH_MAX * 2];
-    snprintf(tmp, sizeof tmp, "%s/prog.%d", dir, (int)getpid());
-    char *argv[64];
-    int ac = 0;
-    char flags[512], incs[3][PROG_PATH_MAX + 8], nvcc[PROG_PATH_MAX];
-    /* the recording's instrumentation is for the compiler only: given to
-     * the link, g++ would link ThreadSanitizer's runtime, which the
-     * simulator's own entry points replace (kernels/sim/record.h). So with
-     * it the program is compiled and linked in two steps. */
-    char obj[PROG_PATH_MAX * 2 + 4], rflags[256];
-    int two_steps = o->backend == PROG_SIM && GPULAB_PROGRAM_RECORDFLAGS[0];
-    snprintf(obj, sizeof obj, "%s.o", tmp);
-    snprintf(flags, sizeof flags, "%s", GPULAB_PROGRAM_CXXFLAGS);
-    snprintf(rflags, sizeof rflags, "%s", GPULAB_PROGRAM_RECORDFLAGS);
-    if (o->backend == PROG_SIM) {
-        const char *cxx = getenv("GPULAB_PROGRAM_CXX");
-        argv[ac++] = (char *)(cxx && *cxx ? cxx : GPULAB_PROGRAM_CXX);
-        for (char *w = strtok(flags, " "); w && ac < 36; w = strtok(NULL, " ")) argv[ac++] = w;
-        int nflags = ac;
-        for (char *w = strtok(rflags, " "); w && ac < 40; w = strtok(NULL, " ")) argv[ac++] = w;
-        snprintf(incs[0], sizeof incs[0], "-I%s", rt);
-        const char *srcdir = getenv("GPULAB_PROGRAM_SRC");
-        snprintf(incs[1], sizeof incs[1], "-I%s", srcdir && *srcdir ? srcdir : GPULAB_PROGRAM_SRC_DIR);
-        snprintf(incs[2], sizeof incs[2], "-iquote%s", odir);
-        argv[ac++] = incs[0];
-        argv[ac++] = incs[1];
-        argv[ac++] = incs[2];
-        argv[ac++] = "-include";
-        argv[ac++] = hdr;
-        for (int i = 0; o->defines && o->defines[i] && ac < 56; i++) argv[ac++] = (char *)o->defines[i];
-        if (two_steps) {
-            argv[ac++] = "-c";
-            argv[ac++] = "-o";
-            argv[ac++] = obj;
-            argv[ac++] = mainsrc;
-            argv[ac] = NULL;
-            if (run_compiler(argv, r) != 0) {
-                unlink(obj);
-                goto out;
-            }
-            ac = nflags; /* the link: the same compiler and flags, without the instrumentation */
-        }
-        argv[ac++] = "-o";
-        argv[ac++] = tmp;
-        argv[ac++] = two_steps ? obj : mainsrc;
-        argv[ac++] = lib;
-        argv[ac++] = "-no-pie";
-        argv[ac++] = "-Wl,-u,sim_progrt_linked";
-        argv[ac++] = "-pthread";
-        argv[ac++] = "-lm";
-    } else {
-        if (find_nvcc(nvcc, sizeof nvcc) != 0) {
-            snprintf(r->msg, sizeof r->msg, "nvcc (the CUDA compiler) was not found: set CUDACXX or PATH");
-            goto out;
-        }
-        argv[ac++] = nvcc;
-        argv[ac++] = "-arch=native";
-        argv[ac++] = "-O2";
-        argv[ac++] = "-lineinfo";
-        argv[ac++] = "-Xcompiler";
-        argv[ac++] = "-fopenmp";
-        argv[ac++] = "-std=c++17";
-        snprintf(incs[0], sizeof incs[0], "-I%s", odir);
-        argv[ac++] = incs[0];
-        argv[ac++] = "-include";
-        argv[ac++] = gpuhdr;
-        for (int i = 0; o->defines && o->defines[i] && ac < 56; i++) argv[ac++] = (char *)o->defines[i];
-        argv[ac++] = "-o";
-        argv[ac++] = tmp;
-        argv[ac++] = mainsrc;
-    }
-    argv[ac] = NULL;
-    int st = run_compiler(argv, r);
-    if (two_steps) unlink(obj);
-    if (st != 0) {
-        unlink(tmp);
-        goto out;
-    }
-    if (rename(tmp, exe) != 0) {
-        snprintf(r->msg, sizeof r->msg, "cannot store the build in %s: %s", dir, strerror(errno));
-        unlink(tmp);
-        goto out;
-    }
-    r->build_seconds = now_s() - t0;
-    rc = 0;
-out:
-    for (int i = 0; i < nu; i++) free(u[i].text);
-    return rc;
 }
 
 /* ------------------------------------------------------------------- run */
@@ -609,7 +208,7 @@ static const char *sig_words(int sig)
 static void parse_results(const char *path, const char *exe, prog_result *r)
 {
     size_t len;
-    char *text = read_file(path, &len);
+    char *text = prog_read_file(path, &len);
     if (!text) return;
     char running[128] = "";
     for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
@@ -694,7 +293,7 @@ int prog_run(prog *p, const prog_options *o, prog_result *r)
 {
     memset(r, 0, sizeof *r);
     char exe[PROG_PATH_MAX];
-    if (build(p, o, r, exe, sizeof exe) != 0) return -1;
+    if (prog_build(p, o, r, exe, sizeof exe) != 0) return -1;
     char res[] = "/tmp/gpulab-result-XXXXXX";
     int rfd = mkstemp(res);
     if (rfd < 0) {
@@ -716,7 +315,7 @@ int prog_run(prog *p, const prog_options *o, prog_result *r)
         if (accfile[0]) rmdir(accdir);
         return -1;
     }
-    double t0 = now_s();
+    double t0 = prog_now_s();
     pid_t pid = fork();
     if (pid < 0) {
         snprintf(r->msg, sizeof r->msg, "cannot start the program: %s", strerror(errno));
@@ -796,7 +395,7 @@ int prog_run(prog *p, const prog_options *o, prog_result *r)
                 }
             }
         }
-        if (!killed && o->time_limit > 0 && now_s() - t0 > o->time_limit) {
+        if (!killed && o->time_limit > 0 && prog_now_s() - t0 > o->time_limit) {
             r->timed_out = 1;
             kill(-pid, SIGKILL);
             killed = 1;
@@ -806,15 +405,15 @@ int prog_run(prog *p, const prog_options *o, prog_result *r)
             kill(-pid, SIGKILL);
             killed = 1;
         }
-        if (killed && !killed_at) killed_at = now_s();
+        if (killed && !killed_at) killed_at = prog_now_s();
         /* a grandchild may hold the pipes open: do not wait for it long */
-        if (killed_at && now_s() - killed_at > 2.0) break;
+        if (killed_at && prog_now_s() - killed_at > 2.0) break;
     }
     for (int i = 0; i < 2; i++)
         if (pf[i].fd >= 0) close(pf[i].fd);
     int st = 0;
     while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {}
-    r->seconds = now_s() - t0;
+    r->seconds = prog_now_s() - t0;
     r->ran = 1;
     if (WIFEXITED(st)) {
         r->exit_code = WEXITSTATUS(st);
@@ -832,7 +431,7 @@ int prog_run(prog *p, const prog_options *o, prog_result *r)
     if (r->signal && !r->timed_out && !r->interrupted) {
         char what[1400];
         snprintf(what, sizeof what, "the program was killed by %s", sig_words(r->signal));
-        if (r->fault[0]) msg_add(what, sizeof what, " %s", r->fault);
+        if (r->fault[0]) prog_msg_add(what, sizeof what, " %s", r->fault);
         if (o->mem_limit > 0 && o->backend == PROG_SIM && (r->signal == SIGSEGV || r->signal == SIGABRT) &&
             r->err && (strstr(r->err, "bad_alloc") || strstr(r->err, "cudaErrorMemoryAllocation") ||
                        strstr(r->err, "out of memory")))

@@ -152,9 +152,11 @@ void prog_result_free(prog_result *r);
  * the reason in why. */
 int prog_gpu_available(char *why, size_t len);
 
-/* Where builds are cached ($XDG_CACHE_HOME/gpulab/programs or
- * ~/.cache/gpulab/programs). */
-int prog_cache_dir(char *buf, size_t len);
+/* A folder of gpulab's cache, made with the folders above it (mode 0700):
+ * $XDG_CACHE_HOME/gpulab/NAME, else ~/.cache/gpulab/NAME, else
+ * /tmp/gpulab-UID/NAME. Builds are cached in "programs", the puzzles'
+ * checks work in "puzzles". 0 ok, -1 with errno. */
+int prog_cache_dir(const char *name, char *buf, size_t len);
 
 /* 64-bit FNV-1a, for content hashes. */
 unsigned long long prog_hash(unsigned long long h, const void *data, size_t n);

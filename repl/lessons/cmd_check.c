@@ -26,21 +26,11 @@
 
 #define HARNESS_NAME "gpulab puzzle harness"
 
-/* $XDG_CACHE_HOME/gpulab/puzzles (else ~/.cache/gpulab/puzzles), made. */
+/* A fresh folder for one check in gpulab's cache (prog_cache_dir "puzzles"). */
 static int work_dir(char *buf, size_t len)
 {
-    const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
     char base[PATH_MAX];
-    if (xdg && xdg[0] == '/') snprintf(base, sizeof base, "%s/gpulab/puzzles", xdg);
-    else if (home && *home) snprintf(base, sizeof base, "%s/.cache/gpulab/puzzles", home);
-    else snprintf(base, sizeof base, "/tmp/gpulab-%ld/puzzles", (long)getuid());
-    for (char *q = base + 1; *q; q++) {
-        if (*q != '/') continue;
-        *q = 0;
-        if (mkdir(base, 0700) != 0 && errno != EEXIST) return -1;
-        *q = '/';
-    }
-    if (mkdir(base, 0700) != 0 && errno != EEXIST) return -1;
+    if (prog_cache_dir("puzzles", base, sizeof base) != 0) return -1;
     snprintf(buf, len, "%s/check-XXXXXX", base);
     return mkdtemp(buf) ? 0 : -1;
 }
