@@ -16,232 +16,13 @@
  * for each launch, which is wrapped so that its shape and time are recorded. */
 #define _GNU_SOURCE
 #include "kernels/program/program.h"
+#include "kernels/program/translate.h"
 
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-enum { T_IDENT = 1, T_NUM, T_STR, T_CHR, T_PUNCT, T_PP, T_LOPEN, T_LCLOSE };
-
-typedef struct tok {
-    int kind;
-    size_t s, e;
-    int line;
-} tok;
-
-typedef struct edit {
-    size_t s, e;
-    char *text;
-} edit;
-
-typedef struct tx {
-    const char *src;
-    size_t len;
-    const char *shown;
-    enum prog_mode mode;
-    tok *t;
-    int nt, capt;
-    edit *ed;
-    int ned, caped;
-    prog_source *out;
-    int oom;
-    /* file-scope __shared__ variables: later uses become sim_get_NAME() */
-    char globals[16][64];
-    int nglobals;
-    /* every __shared__ name, for pointers made from them */
-    char shared[64][64];
-    int nshared;
-    /* kernels that cudaLaunchKernel(const void *) can find: plain functions at file scope */
-    char reg[PROG_MAX_KERNELS][64];
-    int nreg;
-} tx;
-
-/* ---------------------------------------------------------------- tokens */
-
-static void tok_add(tx *x, int kind, size_t s, size_t e, int line)
-{
-    if (x->nt == x->capt) {
-        int cap = x->capt ? x->capt * 2 : 1024;
-        tok *n = realloc(x->t, (size_t)cap * sizeof *n);
-        if (!n) { x->oom = 1; return; }
-        x->t = n;
-        x->capt = cap;
-    }
-    x->t[x->nt++] = (tok){kind, s, e, line};
-}
-
-static void tokenize(tx *x)
-{
-    const char *p = x->src;
-    size_t n = x->len, i = 0;
-    int line = 1, bol = 1, lopen = 0;
-    while (i < n && !x->oom) {
-        char c = p[i];
-        if (c == '\n') { line++; bol = 1; i++; continue; }
-        if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') { i++; continue; }
-        if (c == '/' && i + 1 < n && p[i + 1] == '/') {
-            while (i < n && p[i] != '\n') i++;
-            continue;
-        }
-        if (c == '/' && i + 1 < n && p[i + 1] == '*') {
-            i += 2;
-            while (i + 1 < n && !(p[i] == '*' && p[i + 1] == '/')) { if (p[i] == '\n') line++; i++; }
-            i = i + 2 < n ? i + 2 : n;
-            continue;
-        }
-        if (c == '#' && bol) {
-            size_t s = i;
-            int l0 = line;
-            while (i < n && p[i] != '\n') {
-                if (p[i] == '\\' && i + 1 < n && p[i + 1] == '\n') { i += 2; line++; continue; }
-                if (p[i] == '/' && i + 1 < n && p[i + 1] == '*') { /* a comment inside a directive */
-                    i += 2;
-                    while (i + 1 < n && !(p[i] == '*' && p[i + 1] == '/')) { if (p[i] == '\n') line++; i++; }
-                    i = i + 2 < n ? i + 2 : n;
-                    continue;
-                }
-                i++;
-            }
-            tok_add(x, T_PP, s, i, l0);
-            continue;
-        }
-        bol = 0;
-        size_t s = i;
-        if (isalpha((unsigned char)c) || c == '_') {
-            while (i < n && (isalnum((unsigned char)p[i]) || p[i] == '_')) i++;
-            /* raw string literal R"delim( ... )delim" */
-            if (i < n && p[i] == '"' && i - s <= 3 && p[i - 1] == 'R') {
-                size_t d0 = i + 1, d1 = d0;
-                while (d1 < n && p[d1] != '(') d1++;
-                size_t dl = d1 - d0;
-                i = d1 + 1;
-                while (i < n) {
-                    if (p[i] == ')' && i + 1 + dl < n && strncmp(p + i + 1, p + d0, dl) == 0 && p[i + 1 + dl] == '"') {
-                        i += dl + 2;
-                        break;
-                    }
-                    if (p[i] == '\n') line++;
-                    i++;
-                }
-                tok_add(x, T_STR, s, i, line);
-                continue;
-            }
-            if (i < n && (p[i] == '"' || p[i] == '\'') && i - s <= 2) {
-                /* u8"..", L'x' prefixes: fall through to the literal below */
-            } else {
-                tok_add(x, T_IDENT, s, i, line);
-                continue;
-            }
-            c = p[i];
-        }
-        if (isdigit((unsigned char)c) || (c == '.' && i + 1 < n && isdigit((unsigned char)p[i + 1]))) {
-            while (i < n && (isalnum((unsigned char)p[i]) || p[i] == '.' || p[i] == '\'' ||
-                             ((p[i] == '+' || p[i] == '-') && (p[i - 1] == 'e' || p[i - 1] == 'E' ||
-                                                                p[i - 1] == 'p' || p[i - 1] == 'P'))))
-                i++;
-            tok_add(x, T_NUM, s, i, line);
-            continue;
-        }
-        if (c == '"' || c == '\'') {
-            char q = c;
-            i++;
-            while (i < n && p[i] != q && p[i] != '\n') {
-                if (p[i] == '\\' && i + 1 < n) i++;
-                i++;
-            }
-            if (i < n && p[i] == q) i++;
-            tok_add(x, q == '"' ? T_STR : T_CHR, s, i, line);
-            continue;
-        }
-        if (c == '<' && i + 2 < n && p[i + 1] == '<' && p[i + 2] == '<') {
-            tok_add(x, T_LOPEN, i, i + 3, line);
-            lopen++;
-            i += 3;
-            continue;
-        }
-        if (lopen > 0 && c == '>' && i + 2 < n && p[i + 1] == '>' && p[i + 2] == '>') {
-            tok_add(x, T_LCLOSE, i, i + 3, line);
-            lopen--;
-            i += 3;
-            continue;
-        }
-        if ((c == ':' && i + 1 < n && p[i + 1] == ':') || (c == '-' && i + 1 < n && p[i + 1] == '>') ||
-            (c == '>' && i + 1 < n && p[i + 1] == '>') || (c == '<' && i + 1 < n && p[i + 1] == '<')) {
-            tok_add(x, T_PUNCT, i, i + 2, line);
-            i += 2;
-            continue;
-        }
-        tok_add(x, T_PUNCT, i, i + 1, line);
-        i++;
-    }
-}
-
-static int is(const tx *x, int k, const char *word)
-{
-    if (k < 0 || k >= x->nt) return 0;
-    size_t l = strlen(word);
-    return x->t[k].e - x->t[k].s == l && strncmp(x->src + x->t[k].s, word, l) == 0;
-}
-
-static void text_of(const tx *x, int a, int b, char *buf, size_t len)
-{
-    /* tokens a..b-1, with the source's spacing (newlines become spaces) */
-    buf[0] = 0;
-    if (a >= b) return;
-    size_t s = x->t[a].s, e = x->t[b - 1].e, o = 0;
-    for (size_t i = s; i < e && o + 1 < len; i++) buf[o++] = x->src[i] == '\n' ? ' ' : x->src[i];
-    buf[o] = 0;
-}
-
-/* ------------------------------------------------------------------ edits */
-
-static void edit_add(tx *x, size_t s, size_t e, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-static void edit_add(tx *x, size_t s, size_t e, const char *fmt, ...)
-{
-    if (x->ned == x->caped) {
-        int cap = x->caped ? x->caped * 2 : 64;
-        edit *n = realloc(x->ed, (size_t)cap * sizeof *n);
-        if (!n) { x->oom = 1; return; }
-        x->ed = n;
-        x->caped = cap;
-    }
-    va_list ap;
-    va_start(ap, fmt);
-    char *text = NULL;
-    if (vasprintf(&text, fmt, ap) < 0) text = NULL;
-    va_end(ap);
-    if (!text) { x->oom = 1; return; }
-    /* keep the line count: the newlines of what is replaced follow the text */
-    size_t nl = 0;
-    for (size_t i = s; i < e; i++) nl += x->src[i] == '\n';
-    if (nl) {
-        size_t l = strlen(text);
-        char *t2 = realloc(text, l + nl + 1);
-        if (!t2) { free(text); x->oom = 1; return; }
-        memset(t2 + l, '\n', nl);
-        t2[l + nl] = 0;
-        text = t2;
-    }
-    x->ed[x->ned++] = (edit){s, e, text};
-}
-
-static void issue(tx *x, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void issue(tx *x, int line, const char *fmt, ...)
-{
-    prog_source *o = x->out;
-    if (o->nissues >= PROG_MAX_ISSUES) return;
-    for (int i = 0; i < o->nissues; i++) /* one message per line is enough */
-        if (o->issues[i].line == line && strcmp(o->issues[i].file, x->shown) == 0) return;
-    prog_issue *is_ = &o->issues[o->nissues++];
-    snprintf(is_->file, sizeof is_->file, "%s", x->shown);
-    is_->line = line;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(is_->msg, sizeof is_->msg, fmt, ap);
-    va_end(ap);
-}
 
 /* ---------------------------------------------------------- preprocessor */
 
@@ -277,29 +58,29 @@ static void directive(tx *x, int k)
     }
     if (x->mode != PROG_SIM) return;
     if (strncmp(name, "thrust/", 7) == 0 || strncmp(name, "cub/", 4) == 0) {
-        issue(x, t->line, "#include <%s>: %s is a GPU library; the simulator has no %s (write the kernel "
+        tx_issue(x, t->line, "#include <%s>: %s is a GPU library; the simulator has no %s (write the kernel "
                           "yourself, or run on the GPU)",
               name, strncmp(name, "cub/", 4) == 0 ? "CUB" : "thrust", strncmp(name, "cub/", 4) == 0 ? "CUB" : "thrust");
-        edit_add(x, t->s, t->s, "//");
+        tx_edit_add(x, t->s, t->s, "//");
         return;
     }
     if (strcmp(name, "mma.h") == 0 || strcmp(name, "cuda_bf16.h") == 0 || strncmp(name, "curand", 6) == 0 ||
         strncmp(name, "cublas", 6) == 0 || strncmp(name, "cufft", 5) == 0 || strncmp(name, "cusparse", 8) == 0) {
-        issue(x, t->line, "#include <%s>: %s is not simulated (it runs on the GPU only)", name,
+        tx_issue(x, t->line, "#include <%s>: %s is not simulated (it runs on the GPU only)", name,
               strcmp(name, "mma.h") == 0 ? "tensor-core matrix arithmetic (wmma)" : "this CUDA library");
-        edit_add(x, t->s, t->s, "//");
+        tx_edit_add(x, t->s, t->s, "//");
         return;
     }
     if (strcmp(name, "cuda_fp16.h") == 0) {
         /* the shim has the types; the header's short names come with it, on
          * the include's own line */
-        edit_add(x, t->s, t->e, "typedef ::gpulab_sim::__half half; typedef ::gpulab_sim::__half2 half2;");
+        tx_edit_add(x, t->s, t->e, "typedef ::gpulab_sim::__half half; typedef ::gpulab_sim::__half2 half2;");
         return;
     }
     for (int i = 0; cuda_headers[i]; i++)
         if (strcmp(name, cuda_headers[i]) == 0) {
             /* the shim provides all of it (and a kernel-aware assert) */
-            edit_add(x, t->s, t->s, "//");
+            tx_edit_add(x, t->s, t->s, "//");
             return;
         }
 }
@@ -312,8 +93,8 @@ static int stmt_start(const tx *x, int k)
     while (j >= 0) {
         const tok *t = &x->t[j];
         if (t->kind == T_PP) break;
-        if (t->kind == T_PUNCT && (is(x, j, ";") || is(x, j, "{") || is(x, j, "}"))) break;
-        if (is(x, j, ":") && j > 0 && (is(x, j - 1, "public") || is(x, j - 1, "private") || is(x, j - 1, "protected")))
+        if (t->kind == T_PUNCT && (tx_is(x, j, ";") || tx_is(x, j, "{") || tx_is(x, j, "}"))) break;
+        if (tx_is(x, j, ":") && j > 0 && (tx_is(x, j - 1, "public") || tx_is(x, j - 1, "private") || tx_is(x, j - 1, "protected")))
             break;
         j--;
     }
@@ -324,9 +105,9 @@ static int stmt_end(const tx *x, int k)
 {
     int depth = 0;
     for (int j = k; j < x->nt; j++) {
-        if (is(x, j, "(") || is(x, j, "[") || is(x, j, "{")) depth++;
-        else if (is(x, j, ")") || is(x, j, "]") || is(x, j, "}")) depth--;
-        else if (depth == 0 && is(x, j, ";")) return j;
+        if (tx_is(x, j, "(") || tx_is(x, j, "[") || tx_is(x, j, "{")) depth++;
+        else if (tx_is(x, j, ")") || tx_is(x, j, "]") || tx_is(x, j, "}")) depth--;
+        else if (depth == 0 && tx_is(x, j, ";")) return j;
         if (depth < 0) return -1;
     }
     return -1;
@@ -335,7 +116,7 @@ static int stmt_end(const tx *x, int k)
 static int global_shared(const tx *x, int k)
 {
     for (int i = 0; i < x->nglobals; i++)
-        if (is(x, k, x->globals[i])) return i;
+        if (tx_is(x, k, x->globals[i])) return i;
     return -1;
 }
 
@@ -348,15 +129,15 @@ static void shared_decl(tx *x, int s, int e, int file_scope)
     /* the tokens that stay: type and declarators */
     int keep[512], nk = 0;
     for (int j = s; j < e && nk < 512; j++) {
-        if (is(x, j, "__shared__") || is(x, j, "static") || is(x, j, "volatile") || is(x, j, "__volatile__"))
+        if (tx_is(x, j, "__shared__") || tx_is(x, j, "static") || tx_is(x, j, "volatile") || tx_is(x, j, "__volatile__"))
             continue;
-        if (is(x, j, "extern")) { is_extern = 1; continue; }
-        if ((is(x, j, "__align__") || is(x, j, "alignas") || is(x, j, "__attribute__")) && is(x, j + 1, "(")) {
+        if (tx_is(x, j, "extern")) { is_extern = 1; continue; }
+        if ((tx_is(x, j, "__align__") || tx_is(x, j, "alignas") || tx_is(x, j, "__attribute__")) && tx_is(x, j + 1, "(")) {
             int d = 0;
             j++;
             for (; j < e; j++) {
-                if (is(x, j, "(")) d++;
-                else if (is(x, j, ")") && --d == 0) break;
+                if (tx_is(x, j, "(")) d++;
+                else if (tx_is(x, j, ")") && --d == 0) break;
             }
             continue;
         }
@@ -367,12 +148,12 @@ static void shared_decl(tx *x, int s, int e, int file_scope)
     for (int i = 0; i <= nk && nseg < 32; i++) {
         if (i == nk) { seg[nseg][0] = from; seg[nseg][1] = nk; nseg++; break; }
         int j = keep[i];
-        if (is(x, j, "(") || is(x, j, "[") || is(x, j, "{")) d++;
-        else if (is(x, j, ")") || is(x, j, "]") || is(x, j, "}")) d--;
-        else if (is(x, j, "<") && i > 0 && x->t[keep[i - 1]].kind == T_IDENT) ang++;
-        else if (is(x, j, ">") && ang > 0) ang--;
-        else if (is(x, j, ">>") && ang > 0) ang = ang > 1 ? ang - 2 : 0;
-        else if (d == 0 && ang == 0 && is(x, j, ",")) { seg[nseg][0] = from; seg[nseg][1] = i; nseg++; from = i + 1; }
+        if (tx_is(x, j, "(") || tx_is(x, j, "[") || tx_is(x, j, "{")) d++;
+        else if (tx_is(x, j, ")") || tx_is(x, j, "]") || tx_is(x, j, "}")) d--;
+        else if (tx_is(x, j, "<") && i > 0 && x->t[keep[i - 1]].kind == T_IDENT) ang++;
+        else if (tx_is(x, j, ">") && ang > 0) ang--;
+        else if (tx_is(x, j, ">>") && ang > 0) ang = ang > 1 ? ang - 2 : 0;
+        else if (d == 0 && ang == 0 && tx_is(x, j, ",")) { seg[nseg][0] = from; seg[nseg][1] = i; nseg++; from = i + 1; }
     }
     char type[512] = "", out[4096];
     size_t o = 0;
@@ -382,17 +163,17 @@ static void shared_decl(tx *x, int s, int e, int file_scope)
         /* the name: the last identifier before the first [ or = */
         int stop = b;
         for (int i = a; i < b; i++)
-            if (is(x, keep[i], "[") || is(x, keep[i], "=")) { stop = i; break; }
+            if (tx_is(x, keep[i], "[") || tx_is(x, keep[i], "=")) { stop = i; break; }
         int name = -1;
         for (int i = stop - 1; i >= a; i--)
             if (x->t[keep[i]].kind == T_IDENT) { name = i; break; }
         if (name < 0 || (g == 0 && name == a)) {
-            issue(x, line, "this __shared__ declaration is not understood: write it as "
+            tx_issue(x, line, "this __shared__ declaration is not understood: write it as "
                            "`__shared__ TYPE name[SIZE];`");
             return;
         }
         char nm[64], prefix[256];
-        text_of(x, keep[name], keep[name] + 1, nm, sizeof nm);
+        tx_text_of(x, keep[name], keep[name] + 1, nm, sizeof nm);
         if (x->nshared < 64) snprintf(x->shared[x->nshared++], 64, "%s", nm);
         if (g == 0) {
             /* the type: tokens before the name (they are contiguous in keep
@@ -401,7 +182,7 @@ static void shared_decl(tx *x, int s, int e, int file_scope)
             type[0] = 0;
             for (int i = a; i < name; i++) {
                 char w[256];
-                text_of(x, keep[i], keep[i] + 1, w, sizeof w);
+                tx_text_of(x, keep[i], keep[i] + 1, w, sizeof w);
                 to += (size_t)snprintf(type + to, sizeof type - to, "%s%s", to ? " " : "", w);
                 if (to >= sizeof type) break;
             }
@@ -411,15 +192,15 @@ static void shared_decl(tx *x, int s, int e, int file_scope)
             prefix[0] = 0;
             for (int i = a; i < name; i++) {
                 char w[64];
-                text_of(x, keep[i], keep[i] + 1, w, sizeof w);
+                tx_text_of(x, keep[i], keep[i] + 1, w, sizeof w);
                 po += (size_t)snprintf(prefix + po, sizeof prefix - po, "%s", w);
                 if (po >= sizeof prefix) break;
             }
         }
         int has_init = 0;
-        for (int i = stop; i < b; i++) has_init |= is(x, keep[i], "=");
+        for (int i = stop; i < b; i++) has_init |= tx_is(x, keep[i], "=");
         if (has_init) {
-            issue(x, line, "__shared__ %s has an initializer: shared memory cannot be initialised where it is "
+            tx_issue(x, line, "__shared__ %s has an initializer: shared memory cannot be initialised where it is "
                            "declared (nvcc refuses it too); assign it in the kernel, then __syncthreads()",
                   nm);
             return;
@@ -428,15 +209,15 @@ static void shared_decl(tx *x, int s, int e, int file_scope)
         char dims[4][256];
         int nd = 0, empty = 0;
         for (int i = stop; i < b;) {
-            if (!is(x, keep[i], "[")) { i++; continue; }
+            if (!tx_is(x, keep[i], "[")) { i++; continue; }
             int depth = 0, j = i;
             for (; j < b; j++) {
-                if (is(x, keep[j], "[")) depth++;
-                else if (is(x, keep[j], "]") && --depth == 0) break;
+                if (tx_is(x, keep[j], "[")) depth++;
+                else if (tx_is(x, keep[j], "]") && --depth == 0) break;
             }
             if (nd < 4) {
                 if (j == i + 1) { dims[nd][0] = 0; empty++; }
-                else text_of(x, keep[i + 1], keep[j - 1] + 1, dims[nd], sizeof dims[nd]);
+                else tx_text_of(x, keep[i + 1], keep[j - 1] + 1, dims[nd], sizeof dims[nd]);
                 nd++;
             }
             i = j + 1;
@@ -446,7 +227,7 @@ static void shared_decl(tx *x, int s, int e, int file_scope)
         int n;
         if (file_scope) {
             if (is_extern || nd > 2) {
-                issue(x, line, "__shared__ %s at file scope: declare it inside the kernel (the simulator "
+                tx_issue(x, line, "__shared__ %s at file scope: declare it inside the kernel (the simulator "
                                "supports file-scope shared scalars and 1D/2D arrays only)",
                       nm);
                 return;
@@ -461,7 +242,7 @@ static void shared_decl(tx *x, int s, int e, int file_scope)
                                    dims[0], dims[1]);
         } else if (is_extern) {
             if (nd != 1 || !empty) {
-                issue(x, line, "extern __shared__ %s: the dynamic shared array is declared `extern __shared__ "
+                tx_issue(x, line, "extern __shared__ %s: the dynamic shared array is declared `extern __shared__ "
                                "TYPE name[];` (one dimension, no size: the launch gives the bytes)",
                       nm);
                 return;
@@ -469,7 +250,7 @@ static void shared_decl(tx *x, int s, int e, int file_scope)
             n = snprintf(out + o, sizeof out - o, "using sim_T_%s = %s; SIM_DYNAMIC_SHARED(sim_T_%s, %s); ", nm, T,
                          nm, nm);
         } else if (empty) {
-            issue(x, line, "__shared__ %s[] has no size: only an extern __shared__ array takes its size from the "
+            tx_issue(x, line, "__shared__ %s[] has no size: only an extern __shared__ array takes its size from the "
                            "launch",
                   nm);
             return;
@@ -494,12 +275,12 @@ static void shared_decl(tx *x, int s, int e, int file_scope)
                          T, nm, nm, prod, all);
         }
         if (n < 0 || (size_t)n >= sizeof out - o) {
-            issue(x, line, "this __shared__ declaration is too long to translate");
+            tx_issue(x, line, "this __shared__ declaration is too long to translate");
             return;
         }
         o += (size_t)n;
     }
-    edit_add(x, x->t[s].s, x->t[e].e, "%s", out);
+    tx_edit_add(x, x->t[s].s, x->t[e].e, "%s", out);
 }
 
 /* ---------------------------------------------------------------- launches */
@@ -510,23 +291,23 @@ static int callee_start(const tx *x, int k)
     int j = k - 1;
     for (;;) {
         if (j < 0) return -1;
-        if (is(x, j, ">") || is(x, j, ">>")) {
+        if (tx_is(x, j, ">") || tx_is(x, j, ">>")) {
             int d = 0;
             for (; j >= 0; j--) {
-                if (is(x, j, ">")) d++;
-                else if (is(x, j, ">>")) d += 2;
-                else if (is(x, j, "<")) { if (--d == 0) break; }
-                else if (is(x, j, ";") || is(x, j, "{") || is(x, j, "}")) return -1;
+                if (tx_is(x, j, ">")) d++;
+                else if (tx_is(x, j, ">>")) d += 2;
+                else if (tx_is(x, j, "<")) { if (--d == 0) break; }
+                else if (tx_is(x, j, ";") || tx_is(x, j, "{") || tx_is(x, j, "}")) return -1;
             }
             j--;
         }
         if (j < 0 || x->t[j].kind != T_IDENT) return -1;
-        if (j > 0 && is(x, j - 1, "::")) {
+        if (j > 0 && tx_is(x, j - 1, "::")) {
             j -= 2;
             if (j < 0 || x->t[j].kind != T_IDENT) return j + 1;
             continue;
         }
-        if (j > 0 && (is(x, j - 1, ".") || is(x, j - 1, "->"))) {
+        if (j > 0 && (tx_is(x, j - 1, ".") || tx_is(x, j - 1, "->"))) {
             j -= 2;
             continue;
         }
@@ -538,8 +319,8 @@ static int match_close(const tx *x, int k, const char *open, const char *close)
 {
     int d = 0;
     for (int j = k; j < x->nt; j++) {
-        if (is(x, j, open)) d++;
-        else if (is(x, j, close) && --d == 0) return j;
+        if (tx_is(x, j, open)) d++;
+        else if (tx_is(x, j, close) && --d == 0) return j;
     }
     return -1;
 }
@@ -549,7 +330,7 @@ static int launch(tx *x, int k, int in_device)
 {
     int line = x->t[k].line;
     if (in_device && x->mode == PROG_SIM) {
-        issue(x, line, "a kernel launch inside device code (dynamic parallelism) is not simulated: launch it from "
+        tx_issue(x, line, "a kernel launch inside device code (dynamic parallelism) is not simulated: launch it from "
                        "the host");
         return k + 1;
     }
@@ -559,17 +340,17 @@ static int launch(tx *x, int k, int in_device)
         if (x->t[j].kind == T_LOPEN) d++;
         else if (x->t[j].kind == T_LCLOSE && --d == 0) { close = j; break; }
     }
-    if (a < 0 || close < 0 || !is(x, close + 1, "(")) {
+    if (a < 0 || close < 0 || !tx_is(x, close + 1, "(")) {
         if (x->mode == PROG_SIM)
-            issue(x, line, "this launch is not understood: write it as kernel<<<grid, block>>>(arguments) "
+            tx_issue(x, line, "this launch is not understood: write it as kernel<<<grid, block>>>(arguments) "
                            "(or kernel<<<grid, block, shared, stream>>>)");
         return k + 1;
     }
     int rp = match_close(x, close + 1, "(", ")");
     if (rp < 0) return k + 1;
     char name[256], cfg[1024];
-    text_of(x, a, k, name, sizeof name);
-    text_of(x, k + 1, close, cfg, sizeof cfg);
+    tx_text_of(x, a, k, name, sizeof name);
+    tx_text_of(x, k + 1, close, cfg, sizeof cfg);
     char quoted[300];
     size_t q = 0;
     for (const char *c = name; *c && q + 2 < sizeof quoted; c++) {
@@ -594,15 +375,15 @@ static int launch(tx *x, int k, int in_device)
     }
     if (x->mode == PROG_SIM) {
         /* K<<<cfg>>>(args)  ->  sim_launch_prog(addr, "K", line, sim_cfg(cfg), body, args) */
-        edit_add(x, x->t[a].s, x->t[k].e,
+        tx_edit_add(x, x->t[a].s, x->t[k].e,
                  "::gpulab_sim::sim_launch_prog(::gpulab_sim::sim_kaddr(%s), \"%s\", __FILE__, __LINE__, "
                  "::gpulab_sim::sim_cfg(",
                  name, quoted);
-        edit_add(x, x->t[close].s, x->t[close + 1].e, "), [&](auto &&...sim_a_) { %s(sim_a_...); }%s", name,
+        tx_edit_add(x, x->t[close].s, x->t[close + 1].e, "), [&](auto &&...sim_a_) { %s(sim_a_...); }%s", name,
                  noargs ? "" : ", ");
     } else {
-        edit_add(x, x->t[a].s, x->t[a].s, "(::gpulab_gpu_pre(\"%s\", __FILE__, __LINE__, %s), ", quoted, cfg);
-        edit_add(x, x->t[rp].e, x->t[rp].e, ", ::gpulab_gpu_post())");
+        tx_edit_add(x, x->t[a].s, x->t[a].s, "(::gpulab_gpu_pre(\"%s\", __FILE__, __LINE__, %s), ", quoted, cfg);
+        tx_edit_add(x, x->t[rp].e, x->t[rp].e, ", ::gpulab_gpu_post())");
     }
     return rp + 1;
 }
@@ -616,14 +397,14 @@ static const char *const arith_words[] = {"int", "unsigned", "signed", "float", 
 static int is_arith_word(const tx *x, int k)
 {
     for (int i = 0; arith_words[i]; i++)
-        if (is(x, k, arith_words[i])) return 1;
+        if (tx_is(x, k, arith_words[i])) return 1;
     return 0;
 }
 
 static int is_shared_name(const tx *x, int k)
 {
     for (int i = 0; i < x->nshared; i++)
-        if (is(x, k, x->shared[i])) return 1;
+        if (tx_is(x, k, x->shared[i])) return 1;
     return 0;
 }
 
@@ -635,28 +416,28 @@ static int is_shared_name(const tx *x, int k)
 static int device_pointer(tx *x, int k)
 {
     if (x->t[k].kind != T_IDENT) return k;
-    if (!is_arith_word(x, k) && !is(x, k, "volatile") && !is(x, k, "const")) return k;
+    if (!is_arith_word(x, k) && !tx_is(x, k, "volatile") && !tx_is(x, k, "const")) return k;
     /* only at the start of a declaration or a parameter */
-    if (k > 0 && !is(x, k - 1, "(") && !is(x, k - 1, ",") && !is(x, k - 1, ";") && !is(x, k - 1, "{") &&
-        !is(x, k - 1, "}"))
+    if (k > 0 && !tx_is(x, k - 1, "(") && !tx_is(x, k - 1, ",") && !tx_is(x, k - 1, ";") && !tx_is(x, k - 1, "{") &&
+        !tx_is(x, k - 1, "}"))
         return k;
     int j = k, vol = 0, arith = 0;
-    while (j < x->nt && (is(x, j, "volatile") || is(x, j, "const") || is_arith_word(x, j))) {
-        vol |= is(x, j, "volatile");
+    while (j < x->nt && (tx_is(x, j, "volatile") || tx_is(x, j, "const") || is_arith_word(x, j))) {
+        vol |= tx_is(x, j, "volatile");
         arith |= is_arith_word(x, j);
         j++;
     }
-    if (!arith || !is(x, j, "*") || j + 1 >= x->nt || x->t[j + 1].kind != T_IDENT) return k;
+    if (!arith || !tx_is(x, j, "*") || j + 1 >= x->nt || x->t[j + 1].kind != T_IDENT) return k;
     int name = j + 1;
     int from_shared = 0;
-    if (is(x, name + 1, "=")) {
-        for (int m = name + 2; m < x->nt && !is(x, m, ";") && !is(x, m, ","); m++)
+    if (tx_is(x, name + 1, "=")) {
+        for (int m = name + 2; m < x->nt && !tx_is(x, m, ";") && !tx_is(x, m, ","); m++)
             if (is_shared_name(x, m)) { from_shared = 1; break; }
     }
     if (!vol && !from_shared) return k;
     char type[256];
-    text_of(x, k, j, type, sizeof type);
-    edit_add(x, x->t[k].s, x->t[j].e, "::gpulab_sim::sim_vptr<%s> ", type);
+    tx_text_of(x, k, j, type, sizeof type);
+    tx_edit_add(x, x->t[k].s, x->t[j].e, "::gpulab_sim::sim_vptr<%s> ", type);
     return name;
 }
 
@@ -686,13 +467,13 @@ static void pass(tx *x)
             continue;
         }
         if (t->kind == T_PUNCT) {
-            if (is(x, k, "(")) paren++;
-            else if (is(x, k, ")")) paren--;
-            else if (is(x, k, "{")) {
+            if (tx_is(x, k, "(")) paren++;
+            else if (tx_is(x, k, ")")) paren--;
+            else if (tx_is(x, k, "{")) {
                 /* namespace X {, extern "C" { keep file scope */
                 int j = k - 1;
-                if ((j >= 0 && x->t[j].kind == T_STR && is(x, j - 1, "extern")) || is(x, j, "namespace") ||
-                    (x->t[j].kind == T_IDENT && is(x, j - 1, "namespace"))) {
+                if ((j >= 0 && x->t[j].kind == T_STR && tx_is(x, j - 1, "extern")) || tx_is(x, j, "namespace") ||
+                    (x->t[j].kind == T_IDENT && tx_is(x, j - 1, "namespace"))) {
                     if (nns < 64) ns_stack[nns++] = depth;
                     depth++;
                     fn_depth = depth;
@@ -701,47 +482,47 @@ static void pass(tx *x)
                 depth++;
                 if (pending && dev_depth < 0 && paren == 0) dev_depth = depth;
                 pending = 0;
-            } else if (is(x, k, "}")) {
+            } else if (tx_is(x, k, "}")) {
                 if (dev_depth >= 0 && depth == dev_depth) dev_depth = -1;
                 depth--;
                 if (nns > 0 && depth == ns_stack[nns - 1]) {
                     nns--;
                     fn_depth = nns ? ns_stack[nns - 1] + 1 : 0;
                 }
-            } else if (is(x, k, ";") && paren == 0) {
+            } else if (tx_is(x, k, ";") && paren == 0) {
                 pending = 0;
             }
             continue;
         }
         if (t->kind != T_IDENT) continue;
-        if (is(x, k, "__global__") || is(x, k, "__device__")) {
+        if (tx_is(x, k, "__global__") || tx_is(x, k, "__device__")) {
             /* a __device__ variable ends at `;` and clears this */
             pending = 1;
-            if (is(x, k, "__global__")) {
+            if (tx_is(x, k, "__global__")) {
                 pending_global = 1;
                 /* a template kernel cannot be named without its arguments */
                 pending_template = 0;
-                for (int j = k - 1; j >= 0 && x->t[j].kind != T_PP && !is(x, j, ";") && !is(x, j, "}") &&
-                                    !is(x, j, "{");
+                for (int j = k - 1; j >= 0 && x->t[j].kind != T_PP && !tx_is(x, j, ";") && !tx_is(x, j, "}") &&
+                                    !tx_is(x, j, "{");
                      j--)
-                    if (is(x, j, "template")) pending_template = 1;
+                    if (tx_is(x, j, "template")) pending_template = 1;
                 pending_scope = depth == 0 && nns == 0;
             }
         }
         if (pending_global) {
             /* the kernel's name: the identifier before the first `(` */
-            if (is(x, k + 1, "(") && !is(x, k, "__launch_bounds__") && !is(x, k, "__global__") &&
-                !is(x, k, "__align__") && !is(x, k, "__attribute__")) {
+            if (tx_is(x, k + 1, "(") && !tx_is(x, k, "__launch_bounds__") && !tx_is(x, k, "__global__") &&
+                !tx_is(x, k, "__align__") && !tx_is(x, k, "__attribute__")) {
                 prog_source *o = x->out;
                 if (o->nkernels < PROG_MAX_KERNELS) {
-                    text_of(x, k, k + 1, o->kernels[o->nkernels].name, sizeof o->kernels[0].name);
+                    tx_text_of(x, k, k + 1, o->kernels[o->nkernels].name, sizeof o->kernels[0].name);
                     o->kernels[o->nkernels].line = t->line;
                     o->nkernels++;
                 }
                 if (x->mode == PROG_SIM && !pending_template && pending_scope && x->nreg < PROG_MAX_KERNELS) {
                     char nm[64];
                     int dup = 0;
-                    text_of(x, k, k + 1, nm, sizeof nm);
+                    tx_text_of(x, k, k + 1, nm, sizeof nm);
                     for (int i = 0; i < x->nreg; i++) dup |= strcmp(x->reg[i], nm) == 0;
                     if (!dup) snprintf(x->reg[x->nreg++], 64, "%s", nm);
                 }
@@ -749,10 +530,10 @@ static void pass(tx *x)
             }
         }
         if (x->mode != PROG_SIM) continue;
-        if (is(x, k, "__shared__")) {
+        if (tx_is(x, k, "__shared__")) {
             int s = stmt_start(x, k), e = stmt_end(x, k);
             if (e < 0) {
-                issue(x, t->line, "this __shared__ declaration has no `;`");
+                tx_issue(x, t->line, "this __shared__ declaration has no `;`");
                 continue;
             }
             shared_decl(x, s, e, depth == fn_depth && dev_depth < 0);
@@ -763,49 +544,49 @@ static void pass(tx *x)
             int nk = device_pointer(x, k);
             if (nk > k) { k = nk - 1; continue; }
         }
-        if (x->nglobals && global_shared(x, k) >= 0 && !is(x, k - 1, ".") && !is(x, k - 1, "->") &&
-            !is(x, k - 1, "::")) {
+        if (x->nglobals && global_shared(x, k) >= 0 && !tx_is(x, k - 1, ".") && !tx_is(x, k - 1, "->") &&
+            !tx_is(x, k - 1, "::")) {
             char nm[64];
-            text_of(x, k, k + 1, nm, sizeof nm);
-            edit_add(x, t->s, t->e, "sim_get_%s()", nm);
+            tx_text_of(x, k, k + 1, nm, sizeof nm);
+            tx_edit_add(x, t->s, t->e, "sim_get_%s()", nm);
             continue;
         }
-        if (is(x, k, "printf") && !is(x, k - 1, ".") && !is(x, k - 1, "->") && is(x, k + 1, "(")) {
+        if (tx_is(x, k, "printf") && !tx_is(x, k - 1, ".") && !tx_is(x, k - 1, "->") && tx_is(x, k + 1, "(")) {
             /* shared-memory elements are proxies: printf gets their values */
-            if (is(x, k - 1, "::") && is(x, k - 2, "std"))
-                edit_add(x, x->t[k - 2].s, t->e, "::gpulab_sim::sim_printf");
-            else if (!is(x, k - 1, "::"))
-                edit_add(x, t->s, t->e, "::gpulab_sim::sim_printf");
+            if (tx_is(x, k - 1, "::") && tx_is(x, k - 2, "std"))
+                tx_edit_add(x, x->t[k - 2].s, t->e, "::gpulab_sim::sim_printf");
+            else if (!tx_is(x, k - 1, "::"))
+                tx_edit_add(x, t->s, t->e, "::gpulab_sim::sim_printf");
             continue;
         }
-        if (is(x, k, "asm") || is(x, k, "__asm__") || is(x, k, "__asm")) {
-            issue(x, t->line, "inline assembly (asm, PTX) runs only on an NVIDIA GPU: the simulator cannot "
+        if (tx_is(x, k, "asm") || tx_is(x, k, "__asm__") || tx_is(x, k, "__asm")) {
+            tx_issue(x, t->line, "inline assembly (asm, PTX) runs only on an NVIDIA GPU: the simulator cannot "
                               "execute PTX; use the CUDA intrinsic that does the same");
             continue;
         }
-        if (is(x, k, "thrust") && is(x, k + 1, "::")) {
-            issue(x, t->line, "thrust is a GPU library; the simulator has no thrust (write the kernel yourself, "
+        if (tx_is(x, k, "thrust") && tx_is(x, k + 1, "::")) {
+            tx_issue(x, t->line, "thrust is a GPU library; the simulator has no thrust (write the kernel yourself, "
                               "or run on the GPU)");
             continue;
         }
-        if (is(x, k, "cub") && is(x, k + 1, "::")) {
-            issue(x, t->line, "CUB is a GPU library; the simulator has no CUB (write the kernel yourself, or "
+        if (tx_is(x, k, "cub") && tx_is(x, k + 1, "::")) {
+            tx_issue(x, t->line, "CUB is a GPU library; the simulator has no CUB (write the kernel yourself, or "
                               "run on the GPU)");
             continue;
         }
-        if (is(x, k, "wmma") && is(x, k + 1, "::")) {
-            issue(x, t->line, "tensor-core matrix arithmetic (wmma) is not simulated");
+        if (tx_is(x, k, "wmma") && tx_is(x, k + 1, "::")) {
+            tx_issue(x, t->line, "tensor-core matrix arithmetic (wmma) is not simulated");
             continue;
         }
         for (int w = 0; texture_words[w]; w++)
-            if (is(x, k, texture_words[w]) && (w > 0 || is(x, k + 1, "<"))) {
-                issue(x, t->line, "%s: textures and surfaces (the GPU's texture units) are not simulated; read "
+            if (tx_is(x, k, texture_words[w]) && (w > 0 || tx_is(x, k + 1, "<"))) {
+                tx_issue(x, t->line, "%s: textures and surfaces (the GPU's texture units) are not simulated; read "
                                   "the array through a pointer instead",
                       texture_words[w]);
                 break;
             }
-        if (dev_depth >= 0 && (is(x, k, "cudaDeviceSynchronize") || is(x, k, "cudaMalloc")) && is(x, k + 1, "("))
-            issue(x, t->line, "a CUDA runtime call inside device code (dynamic parallelism) is not simulated");
+        if (dev_depth >= 0 && (tx_is(x, k, "cudaDeviceSynchronize") || tx_is(x, k, "cudaMalloc")) && tx_is(x, k + 1, "("))
+            tx_issue(x, t->line, "a CUDA runtime call inside device code (dynamic parallelism) is not simulated");
     }
 }
 
@@ -826,7 +607,7 @@ int prog_translate(const char *src, size_t len, const char *path, const char *sh
     x.shown = shown ? shown : path;
     x.mode = mode;
     x.out = out;
-    tokenize(&x);
+    tx_tokenize(&x);
     if (!x.oom) pass(&x);
     int rc = -1;
     if (!x.oom) {
