@@ -54,7 +54,6 @@ start "" "$TMP/lessons"
 wait_for "gpulab" 10; check "prompt" $?
 T send-keys -t gl "lesson 1" Enter
 wait_for "First step (step 1 of 3)" 5; check "the first step shows" $?
-wait_for "> echo hello-from-step-one" 5; check "the first command is offered" $?
 # Poll a condition (a command) for up to $1 seconds: fixed sleeps fail on a
 # loaded machine.
 until_ok() {
@@ -62,9 +61,15 @@ until_ok() {
   for _ in $(seq $((t * 10 * WAIT_SCALE))); do "$@" && return 0; sleep 0.1; done
   return 1
 }
+# An offer is on the prompt line, the last one on the screen: the step's
+# text above shows the same commands ("gpulab> echo ..."), and a key sent
+# when only those are drawn would come before the prompt.
+last_line() { screen | grep -v '^ *$' | tail -1; }
+offered() { last_line | grep -q "> $1\$"; }
+until_ok 5 offered "echo hello-from-step-one"; check "the first command is offered" $?
 T send-keys -t gl Enter
 wait_line "hello-from-step-one" 5; check "Enter runs it" $?
-wait_for "> echo second-command" 5; check "the next command is offered" $?
+until_ok 5 offered "echo second-command"; check "the next command is offered" $?
 T send-keys -t gl C-e " edited" Enter
 wait_line "second-command edited" 5; check "an offered command can be edited" $?
 offered_next() { screen | grep -q "> next$"; }
@@ -83,9 +88,7 @@ wait_prompt; T send-keys -t gl C-u "back" Enter
 wait_for "First step (step 1 of 3)" 5; check "back" $?
 # Wait until the step's first command is offered again: keys typed before
 # the prompt pre-fills its line would land in front of the offered text.
-last_line() { screen | grep -v '^ *$' | tail -1; }
-offered_first() { last_line | grep -q "> echo hello-from-step-one$"; }
-until_ok 5 offered_first; check "back offers the step's command again" $?
+until_ok 5 offered "echo hello-from-step-one"; check "back offers the step's command again" $?
 wait_prompt; T send-keys -t gl C-u "next" Enter
 at_step2() { screen | grep "(step . of 3)" | tail -1 | grep -q "step 2 of 3"; }
 until_ok 5 at_step2; check "next again" $?
