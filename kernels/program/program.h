@@ -15,6 +15,7 @@
 #ifndef GPULAB_PROGRAM_H
 #define GPULAB_PROGRAM_H
 
+#include <signal.h>
 #include <stddef.h>
 
 #ifdef __cplusplus
@@ -117,7 +118,7 @@ typedef struct prog_options {
     /* output as it comes: fd 1 or 2 */
     void (*on_output)(void *ctx, int fd, const char *buf, size_t n);
     void *ctx;
-    volatile int *interrupt;  /* set (by a SIGINT handler) to stop the program */
+    volatile sig_atomic_t *interrupt; /* set (by a SIGINT handler) to stop the program */
     /* simulator: record every access of the first record_blocks blocks of
      * each launch (0: none), at most record_lanes lane accesses (0: the
      * default bound), into prog_result.acc */
