@@ -187,7 +187,7 @@ static enum cmd_status do_code(struct session *s, int argc, char **argv)
     }
     if (argc == 1) {
         char file[PATH_MAX];
-        if (puzzle_current_file(file, sizeof file) == 0) return show_file(s, file, puzzle_line(), -1);
+        if (puzzle_current_file(s, file, sizeof file) == 0) return show_file(s, file, s->puzzle.line, -1);
         if (!s->variant) return sess_error(s, -1, _("nothing chosen: code VARIANT, code KERNEL or code FILE.cu"));
         return show_variant(s, s->variant, 0, -1);
     }

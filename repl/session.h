@@ -17,6 +17,7 @@
 #define SESS_MAX_DEPTH 16 /* nested `source` files */
 
 struct lesson;
+struct puzzle;
 struct lesson_step;
 struct sweep_data;
 struct prof_row;
@@ -77,6 +78,14 @@ struct session {
         int progress_warned;           /* said once that progress cannot be saved */
         const struct lesson_step *beside;
     } lesson;
+
+    /* ---- the puzzle last named by `puzzle` or `check` (cmd_puzzle.c,
+     * cmd_check.c): what `check` checks and `code` shows by default */
+    struct {
+        const struct puzzle *cur;      /* NULL until one is named */
+        int line;                      /* the line the last check's first diagnostic named
+                                          (0: none), which `code` highlights */
+    } puzzle;
 
     /* ---- bookkeeping */
     int errors;                    /* commands that failed so far */

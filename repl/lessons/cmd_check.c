@@ -59,6 +59,7 @@ static void print_replaced(const char *text, size_t len, const char *from, const
 }
 
 struct check_run {
+    struct session *s;   /* its puzzle.line: the first line a diagnostic names */
     const struct puzzle *p;
     const char *shown;   /* the student's file as typed */
     const char *abs;     /* and its absolute path (what #line names) */
@@ -113,7 +114,7 @@ static void note_line(const struct check_run *c, const char *text)
         if (p[bl] != ':' || p[bl + 1] < '1' || p[bl + 1] > '9') continue;
         int line = atoi(p + bl + 1);
         if (line >= 1 && line <= c->student_lines) {
-            puzzle_set_line(line);
+            c->s->puzzle.line = line;
             return;
         }
     }
@@ -457,7 +458,7 @@ static void print_brief_line(const struct puzzle *p, const char *file)
 }
 
 /* After the verdict: the limits, what next, what to watch. */
-static void after_check(const struct puzzle *p, int passed, const char *file)
+static void after_check(const struct session *s, const struct puzzle *p, int passed, const char *file)
 {
     int n;
     puzzle_all(&n);
@@ -467,8 +468,8 @@ static void after_check(const struct puzzle *p, int passed, const char *file)
         out_printf(_("solved: that was the last puzzle.\n"));
     else
         out_printf(_("edit %s and type `check` again.\n"), file);
-    if (puzzle_line() > 0)
-        out_printf(_("`code` shows %s with line %d highlighted.\n"), file, puzzle_line());
+    if (s->puzzle.line > 0)
+        out_printf(_("`code` shows %s with line %d highlighted.\n"), file, s->puzzle.line);
     if (p->watch) {
         out_printf(_("%swatch gpulab's own kernel of this idea: `use %s` then `animate`%s\n"), out_color(OUT_DIM),
                    p->watch, out_color(OUT_RESET));
@@ -484,11 +485,11 @@ static int check_target(struct session *s, int argc, char **argv, const struct p
         return -1;
     }
     if (argc == 1) {
-        if (!puzzle_current()) {
+        if (!s->puzzle.cur) {
             sess_error(s, -1, _("which puzzle? `puzzle N` writes one; `check N` or `check FILE.cu` checks it"));
             return -1;
         }
-        *p = puzzle_current();
+        *p = s->puzzle.cur;
         puzzle_student_path(*p, file, filelen);
         return 0;
     }
@@ -522,8 +523,8 @@ static enum cmd_status do_check(struct session *s, int argc, char **argv)
     const struct puzzle *p;
     char file[PATH_MAX];
     if (check_target(s, argc, argv, &p, file, sizeof file) != 0) return CMD_ERROR;
-    puzzle_set_line(0);
-    puzzle_set_current(p);
+    s->puzzle.line = 0;
+    s->puzzle.cur = p;
     size_t len;
     char *text = puzzle_read_file(file, &len);
     if (!text) {
@@ -583,7 +584,7 @@ static enum cmd_status do_check(struct session *s, int argc, char **argv)
     }
     int all = 1, ran = 0;
     for (int i = 0; i < nb; i++) {
-        struct check_run c = {p, file, abs, lines};
+        struct check_run c = {s, p, file, abs, lines};
         int r = check_on(s, &c, &prg, backs[i], outfile);
         if (r < 0) { /* reported: it did not build, or Ctrl-C */
             all = 0;
@@ -595,7 +596,7 @@ static enum cmd_status do_check(struct session *s, int argc, char **argv)
     }
     if (ran) {
         puzzle_note_progress(p, all);
-        if (!s->json) after_check(p, all, file);
+        if (!s->json) after_check(s, p, all, file);
     }
 done:
     if (opened) prog_close(&prg);

@@ -22,7 +22,6 @@
 #include "repl/safefile.h"
 #include "repl/session.h"
 
-static const struct puzzle *g_current; /* the puzzle `check` checks by default */
 
 /* ------------------------------------------------------------- progress */
 
@@ -76,18 +75,12 @@ static char *skeleton_text(struct session *s, const struct puzzle *p, size_t *le
     return t;
 }
 
-int puzzle_current_file(char *buf, size_t len)
+int puzzle_current_file(const struct session *s, char *buf, size_t len)
 {
-    if (!g_current) return -1;
-    puzzle_student_path(g_current, buf, len);
+    if (!s->puzzle.cur) return -1;
+    puzzle_student_path(s->puzzle.cur, buf, len);
     return 0;
 }
-
-static int g_line;
-const struct puzzle *puzzle_current(void) { return g_current; }
-int puzzle_line(void) { return g_line; }
-void puzzle_set_line(int line) { g_line = line; }
-void puzzle_set_current(const struct puzzle *p) { g_current = p; }
 
 /* ---------------------------------------------------------------- puzzle */
 
@@ -150,7 +143,7 @@ static enum cmd_status do_puzzle(struct session *s, int argc, char **argv)
     puzzle_all(&n);
     const struct puzzle *p = puzzle_find(argv[1]);
     if (!p) return sess_error(s, 1, _("no puzzle \"%s\": there are puzzles 1 to %d (`puzzle` lists them)"), argv[1], n);
-    g_current = p;
+    s->puzzle.cur = p;
     char path[256], skel[4200];
     puzzle_student_path(p, path, sizeof path);
     print_brief(p);
