@@ -21,6 +21,13 @@ foreach(spec IN ITEMS "READLINE;readline;libreadline-dev"
     list(APPEND _gpulab_missing ${deb})
   endif()
 endforeach()
+# NCCL's header, for the all-reduce across GPUs (libnccl itself is opened
+# at run time): the toolkit's include folder or the CUDA repositories'
+# libnccl-dev. Optional: without it the nccl rows say so.
+find_path(GPULAB_NCCL_INCLUDE_DIR nccl.h HINTS ${CUDAToolkit_INCLUDE_DIRS})
+if(NOT GPULAB_NCCL_INCLUDE_DIR)
+  message(STATUS "nccl.h not found: the nccl combine across GPUs is left out")
+endif()
 find_path(CMOCKA_INCLUDE_DIR cmocka.h)
 find_library(CMOCKA_LIBRARY cmocka)
 if(NOT CMOCKA_INCLUDE_DIR OR NOT CMOCKA_LIBRARY)

@@ -61,6 +61,7 @@ void lab_config_defaults(lab_config *c)
     c->backend = LAB_BACKEND_AUTO;
     c->sim_limit = 1LL << 22;
     snprintf(c->model, sizeof c->model, "h200");
+    c->gpus = 1;
 }
 
 /* ------------------------------------------------------------ registry */
@@ -662,6 +663,10 @@ void lab_trace_free(lab_trace *t)
 {
     free(t->ev);
     free(t->input);
+    if (t->parts)
+        for (int d = 0; d < t->gpus; d++) lab_trace_free(&t->parts[d]);
+    free(t->parts);
+    free(t->multi);
     memset(t, 0, sizeof *t);
 }
 
@@ -694,4 +699,74 @@ void lab_cpu_timer_lap(lab_cpu_timer *t)
     t->i++;
     if (lab_interrupted && t->job->nsamples > 0) t->i = t->total;
     clock_gettime(CLOCK_MONOTONIC, &t->t0);
+}
+
+/* --------------------------------------------------------- several GPUs */
+
+const char *lab_combine_name(lab_combine c)
+{
+    switch (c) {
+    case LAB_COMBINE_HOST: return "host";
+    case LAB_COMBINE_P2P: return "p2p";
+    case LAB_COMBINE_NCCL: return "nccl";
+    default: return "?";
+    }
+}
+
+/* Contiguous slices that differ by at most one element: the first n % gpus
+ * slices take the one left over each. */
+void lab_multi_split(long long n, int gpus, int d, long long *lo, long long *len)
+{
+    if (gpus < 1) gpus = 1;
+    long long q = n / gpus, r = n % gpus;
+    *len = q + (d < r ? 1 : 0);
+    *lo = d * q + (d < r ? d : r);
+}
+
+int lab_multi_run(lab_input *in, const lab_variant *v, lab_multi *m, lab_trace *traces, char *msg, size_t len)
+{
+    const lab_config *cfg = in->job.cfg;
+    const lab_algo *a = in->job.algo;
+    memset(m, 0, sizeof *m);
+    m->gpus = cfg->gpus < 1 ? 1 : cfg->gpus;
+    m->n = in->job.n;
+    m->backend = lab_row_backend(v, cfg);
+    if (!a->multi) {
+        snprintf(msg, len, "%s runs on one GPU only; set gpus 1 (several GPUs: reduce)", a->name);
+        return -1;
+    }
+    if (v->kind == LAB_ROW_CPU) {
+        snprintf(msg, len, "%s is a CPU row; across GPUs run a kernel variant", v->name);
+        return -1;
+    }
+    if (m->gpus > LAB_MAX_GPUS) {
+        snprintf(msg, len, "gpus is %d; gpulab splits over 1 to %d GPUs", m->gpus, LAB_MAX_GPUS);
+        return -1;
+    }
+    if (v->kind == LAB_ROW_LIB && !lab_gpu_available()) {
+        snprintf(msg, len, "%s is vendor library code: it needs a GPU, and the simulator cannot run it", v->name);
+        return -1;
+    }
+    if (m->backend == LAB_BACKEND_GPU && m->gpus > lab_device_count()) {
+        snprintf(msg, len, "gpus is %d but this machine has %d GPU%s; set gpus 1..%d (or backend sim to "
+                 "model up to %d)", m->gpus, lab_device_count(), lab_device_count() == 1 ? "" : "s",
+                 lab_device_count(), LAB_MAX_GPUS);
+        return -1;
+    }
+    if ((long long)m->gpus > in->job.n) {
+        snprintf(msg, len, "n = %lld cannot be split over %d GPUs (one element each at least)", in->job.n,
+                 m->gpus);
+        return -1;
+    }
+    if (a->multi(in, v, m, traces) != 0) {
+        const char *why = "did not run";
+        for (int d = 0; d < m->gpus; d++)
+            if (!m->part[d].ran && m->part[d].note[0]) {
+                why = m->part[d].note;
+                break;
+            }
+        snprintf(msg, len, "%s", why);
+        return -1;
+    }
+    return 0;
 }

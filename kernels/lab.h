@@ -78,6 +78,7 @@ typedef struct lab_config {
     int width, height;    /* 2D data: images, Mandelbrot */
     char image[512];      /* histogram: path of a PGM/PNG image, "" = generated */
     char model[LAB_NAME_MAX]; /* occupancy model on the simulator (h200, a100, t4...) */
+    int gpus;             /* GPUs a multi-GPU run splits the input over (1..LAB_MAX_GPUS) */
 } lab_config;
 
 void lab_config_defaults(lab_config *cfg);
@@ -178,6 +179,12 @@ typedef struct lab_trace {
     int width, height;             /* 2D data (matrices, images): the shape; 0 = 1D */
     double *input;                 /* the traced input as doubles (n of them) */
     double result;                 /* the variant's answer */
+    /* A run across GPUs (animate with gpus > 1): no events of its own but
+     * each GPU's trace over its slice, and the run (slices, partials,
+     * combines); lab_trace_free frees both. */
+    int gpus;
+    struct lab_trace *parts;
+    struct lab_multi *multi;
 } lab_trace;
 
 /* lab_run() returns a trace sorted by the key above (lab_event_cmp), so a
@@ -192,6 +199,8 @@ const char *lab_event_kind_name(int kind);
 /* ------------------------------------------------------------- registry */
 
 struct lab_job;
+struct lab_input;
+struct lab_multi;
 typedef int (*lab_fn)(struct lab_job *job);  /* 0 ok, -1 error (job->err says) */
 
 typedef enum lab_row_kind {
@@ -252,6 +261,9 @@ typedef struct lab_algo {
     /* Free what family data attached to a job (job->priv) holds, or NULL;
      * the harness then frees job->priv itself with free(). */
     void (*release)(struct lab_job *job);
+    /* Run a variant across cfg->gpus GPUs (lab_multi_run), or NULL when the
+     * family runs on one GPU only. */
+    int (*multi)(struct lab_input *in, const struct lab_variant *v, struct lab_multi *m, struct lab_trace *traces);
 } lab_algo;
 
 int lab_algo_count(void);
@@ -302,6 +314,58 @@ lab_backend lab_row_backend(const lab_variant *v, const lab_config *cfg);
 
 /* Set by a SIGINT handler; checked between repeats. */
 extern volatile sig_atomic_t lab_interrupted;
+
+/* ------------------------------------------------------- several GPUs */
+
+/* A run across N GPUs (`set gpus N`): the input is cut into N contiguous
+ * slices whose sizes differ by at most one element (lab_multi_split), each
+ * GPU reduces its slice with the chosen variant, and the N partial results
+ * are combined three ways. On the simulator the N GPUs are modelled one
+ * after another; the combines compute their result there but are not timed. */
+#define LAB_MAX_GPUS 8
+typedef enum lab_combine {
+    LAB_COMBINE_HOST = 0, /* the partials copied to the host and added there */
+    LAB_COMBINE_P2P,      /* peer-to-peer copies to GPU 0, added there */
+    LAB_COMBINE_NCCL,     /* ncclAllReduce: every GPU ends with the total */
+    LAB_NCOMBINES
+} lab_combine;
+const char *lab_combine_name(lab_combine c); /* "host", "p2p", "nccl" */
+
+/* Slice d of n elements over gpus GPUs: [*lo, *lo + *len). The first
+ * n % gpus slices hold one element more. */
+void lab_multi_split(long long n, int gpus, int d, long long *lo, long long *len);
+
+typedef struct lab_multi_combine {
+    lab_combine way;
+    int ran;                 /* 0: not run, note says why */
+    int timed;               /* 1: ms measured; 0: result computed, time not (simulator) */
+    double ms;               /* the combine's median over the repeats */
+    double total_ms;         /* slowest GPU + combine; < 0 unknown */
+    double speedup;          /* one GPU over all of n / total; < 0 unknown */
+    double algbw, busbw;     /* nccl: GB/s as nccl-tests define them; < 0 unknown */
+    char result[LAB_NAME_MAX];
+    double value;
+    int correct;             /* against the CPU reference of all of n */
+    double rel_error;
+    char note[LAB_NOTE_MAX];
+} lab_multi_combine;
+
+typedef struct lab_multi {
+    int gpus;
+    lab_backend backend;          /* GPU or SIM */
+    long long n;
+    long long lo[LAB_MAX_GPUS], len[LAB_MAX_GPUS];
+    lab_result part[LAB_MAX_GPUS]; /* each GPU's row over its slice (result: its partial) */
+    lab_result one;               /* the variant on one GPU over all of n (GPU only) */
+    double bytes;                 /* bytes of the buffer the combine all-reduces (one partial) */
+    lab_multi_combine comb[LAB_NCOMBINES];
+} lab_multi;
+
+/* Run v across cfg->gpus GPUs over in. 0 when the slices ran (each combine
+ * says whether it did); -1 with msg saying why not. traces: NULL, or room
+ * for cfg->gpus traces, one per GPU over its slice (as lab_run records). */
+int lab_multi_run(lab_input *in, const lab_variant *v, lab_multi *m, lab_trace *traces, char *msg,
+                  size_t msglen);
 
 /* ------------------------------------------------ launches, probed */
 
@@ -362,6 +426,12 @@ int lab_gpu_available(void);             /* a GPU is present and not disabled */
 double lab_device_copy_gbps(void);
 /* A sticky error disabled the GPU for this session: the explanation, or NULL. */
 const char *lab_device_disabled(void);
+/* CUDA devices of this machine (0 without a GPU). */
+int lab_device_count(void);
+/* Device i's name and memory, for `device`; -1 when there is no such device. */
+int lab_device_describe(int i, char *name, size_t len, size_t *mem_total);
+/* Make device d current for the calls that follow; 0, or -1 with msg. */
+int lab_device_select(int d, char *msg, size_t msglen);
 /* Can n bytes be allocated on the device now? 0 yes; -1 with a message. */
 int lab_device_reserve(size_t bytes, char *msg, size_t msglen);
 

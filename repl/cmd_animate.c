@@ -23,6 +23,7 @@
 #include "repl/lessons/puzzle.h"
 #include "viz/player.h"
 #include "viz/render.h"
+#include "viz/render_multi.h"
 #include "repl/session.h"
 
 typedef struct anim {
@@ -264,6 +265,59 @@ static enum cmd_status animate_generic(struct session *s, const anim *an)
     return st;
 }
 
+/* Frames to the terminal when it is one, else as text. 0 ok, -1 after an error. */
+static int play_sides(struct session *s, const viz_side *sides, int n, const viz_player_opts *o)
+{
+    char err[LAB_ERR_MAX];
+    if (wants_screen()) {
+        out_flush();
+        int rc = viz_player_run(sides, n, o, err, sizeof err);
+        /* The window may have been resized while the player had it. */
+        if (s->interactive) rl_reset_screen_size();
+        if (rc >= 0) return 0;
+        out_note(_("cannot play full screen (%s); printing the frames instead"), err);
+    }
+    viz_player_opts text = *o;
+    text.rows = NULL; /* the table follows, as run prints it */
+    text.nrows = 0;
+    if (viz_player_print(out_stream(), sides, n, &text, 0) != 0) {
+        sess_error(s, -1, _("could not write the frames"));
+        return -1;
+    }
+    out_printf("\n");
+    return 0;
+}
+
+/* `animate` with gpus > 1: the slices, each GPU's tree, the combines. */
+static enum cmd_status animate_multi(struct session *s, anim *a)
+{
+    char err[LAB_ERR_MAX];
+    if (s->cfg.backend == LAB_BACKEND_AUTO) sess_note_no_gpu(s);
+    if (sess_record_multi_trace(s, a->v, &a->trace, &a->traced, err, sizeof err) != 0)
+        return sess_error(s, a->argi, "%s", err);
+    if (s->trace_note[0]) out_note("%s", s->trace_note);
+    const lab_multi *m = a->trace.multi;
+    snprintf(a->label, sizeof a->label, "%s/%s", s->algo->name, a->v->name);
+    lab_result rows[LAB_MAX_GPUS];
+    for (int d = 0; d < m->gpus; d++) {
+        rows[d] = m->part[d];
+        snprintf(rows[d].variant, sizeof rows[d].variant, "GPU %d", d);
+    }
+    viz_side side = {.r = &viz_render_multi, .trace = &a->trace, .label = a->label};
+    char heading[256];
+    snprintf(heading, sizeof heading,
+             a->trace.backend == LAB_BACKEND_GPU ? _("%s  n = %lld %s  across %d GPUs")
+                                                 : _("%s  n = %lld %s  across %d modelled GPUs (simulator)"),
+             a->label, a->trace.n, lab_dtype_name(a->trace.dtype), m->gpus);
+    viz_player_opts o = {.no_color = !s->color, .rows = rows, .nrows = m->gpus, .heading = heading,
+                         .keep = &s->picture};
+    enum cmd_status st = CMD_OK;
+    if (play_sides(s, &side, 1, &o) != 0) st = CMD_ERROR;
+    else sess_print_multi(s, m);
+    lab_trace_free(&a->trace);
+    return st;
+}
+
 static enum cmd_status do_animate(struct session *s, int argc, char **argv)
 {
     if (s->prog) return animate_program(s, argc, argv);
@@ -281,6 +335,11 @@ static enum cmd_status do_animate(struct session *s, int argc, char **argv)
         if (n > 1) return sess_error(s, -1, "%s", _("as generic animates one variant: leave out vs"));
         if (check_variant(s, &an[0]) != 0) return CMD_ERROR;
         return animate_generic(s, &an[0]);
+    }
+    if (s->cfg.gpus > 1 && s->algo->multi) {
+        if (n > 1) return sess_error(s, -1, "%s", _("across GPUs animate plays one variant: leave out vs"));
+        if (check_variant(s, &an[0]) != 0) return CMD_ERROR;
+        return animate_multi(s, &an[0]);
     }
     for (int i = 0; i < n; i++) {
         if (!viz_renderer_find(s->algo->name, an[i].v->name))
@@ -338,24 +397,9 @@ static enum cmd_status do_animate(struct session *s, int argc, char **argv)
     viz_player_opts o = {.no_color = !s->color, .rows = rows, .nrows = n, .heading = heading,
                          .keep = &s->picture};
 
-    int shown = 0;
-    if (wants_screen()) {
-        out_flush();
-        int rc = viz_player_run(sides, n, &o, err, sizeof err);
-        if (rc >= 0) shown = 1;
-        else out_note(_("cannot play full screen (%s); printing the frames instead"), err);
-        /* The window may have been resized while the player had it. */
-        if (s->interactive) rl_reset_screen_size();
-    }
-    if (!shown) {
-        viz_player_opts text = o;
-        text.rows = NULL; /* the table follows, as run prints it */
-        text.nrows = 0;
-        if (viz_player_print(out_stream(), sides, n, &text, 0) != 0) {
-            st = sess_error(s, -1, _("could not write the frames"));
-            goto done;
-        }
-        out_printf("\n");
+    if (play_sides(s, sides, n, &o) != 0) {
+        st = CMD_ERROR;
+        goto done;
     }
     sess_set_results(s, rows, n);
     sess_print_results(s, rows, n);

@@ -278,7 +278,20 @@ static enum cmd_status do_device(struct session *s, int argc, char **argv)
         parse_fmt_size(s->cfg.sim_limit, a, sizeof a);
         out_printf(_("kernel variants run on gpulab's CPU simulator (n up to %s: set sim-limit);\n"
                      "library rows (thrust, CUB) need a GPU\n"), a);
+        out_printf(_("set gpus 2..%d models that many GPUs, one after another, for reduce\n"), LAB_MAX_GPUS);
         return CMD_OK;
+    }
+    int ngpus = lab_device_count();
+    if (ngpus > 1) {
+        /* every GPU, one line each; the details below are GPU 0's */
+        for (int i = 0; i < ngpus; i++) {
+            char name[256];
+            size_t mem = 0;
+            if (lab_device_describe(i, name, sizeof name, &mem) != 0) continue;
+            lab_fmt_bytes((double)mem, a, sizeof a);
+            out_printf(_("GPU %d: %s, %s\n"), i, name, a);
+        }
+        out_printf(_("%d GPUs (set gpus 1..%d); below: GPU 0\n"), ngpus, ngpus);
     }
     out_printf(_("%s%s%s  (compute capability %d.%d)\n"), out_color(OUT_BOLD), d->name,
                out_color(OUT_RESET), d->cc_major, d->cc_minor);

@@ -194,6 +194,15 @@ static void note_sim_fit(const struct session *s, const lab_config *cfg, long lo
              a, el, l, b, why, a);
 }
 
+void sess_fit_sim_n(struct session *s, lab_config *cfg)
+{
+    long long fit = cfg->n > 0 ? sim_fit_n(s, cfg, cfg->n) : 0;
+    if (fit) {
+        note_sim_fit(s, cfg, s->cfg.n, cfg->n, fit);
+        cfg->n = fit;
+    }
+}
+
 /* Run the variants vs[0..n) over one input prepared once. Returns the
  * number of rows that did not run (-1: the input could not be made). */
 static int run_rows(struct session *s, const lab_variant **vs, int n, lab_result *rows)
@@ -286,6 +295,13 @@ static enum cmd_status do_run(struct session *s, int argc, char **argv)
         st = sess_error(s, -1, "%s", err);
         goto done;
     }
+    if (s->cfg.gpus > 1 && s->algo->multi) {
+        /* across GPUs: one variant after another, each with its two tables */
+        for (int i = 0; i < n && st == CMD_OK; i++) st = sess_run_multi(s, vs[i]);
+        goto done;
+    }
+    if (s->cfg.gpus > 1 && !s->json)
+        out_note(_("gpus is %d, but %s runs on one GPU (several GPUs: reduce)"), s->cfg.gpus, s->algo->name);
     int notrun = run_rows(s, vs, n, rows);
     if (notrun < 0) {
         st = CMD_ERROR;

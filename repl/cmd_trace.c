@@ -22,8 +22,60 @@
 
 #define TRACE_AUTO_N 64 /* n when n is auto: small enough to read */
 
+/* Across GPUs: each GPU's trace over its slice, gathered in one trace for
+ * viz_render_multi (the input is the slices' inputs in GPU order). r: the
+ * host combine's result. */
+static int record_multi(lab_input *in, const lab_variant *v, lab_trace *t, lab_result *r)
+{
+    lab_multi *m = calloc(1, sizeof *m);
+    lab_trace *parts = calloc(LAB_MAX_GPUS, sizeof *parts);
+    char msg[LAB_ERR_MAX];
+    if (!m || !parts || lab_multi_run(in, v, m, parts, msg, sizeof msg) != 0) {
+        snprintf(r->note, sizeof r->note, "%s", m && parts ? msg : _("out of memory"));
+        if (parts)
+            for (int d = 0; d < LAB_MAX_GPUS; d++) lab_trace_free(&parts[d]);
+        free(parts);
+        free(m);
+        return -1;
+    }
+    const lab_trace *p0 = &parts[0];
+    t->backend = p0->backend;
+    snprintf(t->algo, sizeof t->algo, "%s", p0->algo);
+    snprintf(t->variant, sizeof t->variant, "%s", p0->variant);
+    t->n = m->n;
+    t->dtype = p0->dtype;
+    t->smem_elem_bytes = p0->smem_elem_bytes;
+    t->input = calloc((size_t)m->n, sizeof *t->input);
+    for (int d = 0; d < m->gpus && t->input; d++)
+        if (parts[d].input) memcpy(t->input + m->lo[d], parts[d].input, sizeof(double) * (size_t)m->len[d]);
+    t->gpus = m->gpus;
+    t->parts = parts;
+    t->multi = m;
+    t->result = m->comb[LAB_COMBINE_HOST].value;
+    *r = m->part[0];
+    r->n = m->n;
+    r->value = t->result;
+    snprintf(r->result, sizeof r->result, "%s", m->comb[LAB_COMBINE_HOST].result);
+    return 0;
+}
+
+static int record(struct session *s, const lab_variant *v, lab_trace *t, lab_result *r, char *err, size_t errlen,
+                  int multi);
+
 int sess_record_trace(struct session *s, const lab_variant *v, lab_trace *t, lab_result *r,
                       char *err, size_t errlen)
+{
+    return record(s, v, t, r, err, errlen, 0);
+}
+
+int sess_record_multi_trace(struct session *s, const lab_variant *v, lab_trace *t, lab_result *r, char *err,
+                            size_t errlen)
+{
+    return record(s, v, t, r, err, errlen, 1);
+}
+
+static int record(struct session *s, const lab_variant *v, lab_trace *t, lab_result *r, char *err, size_t errlen,
+                  int multi)
 {
     memset(t, 0, sizeof *t);
     memset(r, 0, sizeof *r);
@@ -95,7 +147,7 @@ int sess_record_trace(struct session *s, const lab_variant *v, lab_trace *t, lab
     cfg.repeats = 1;
     lab_input *in = lab_input_new(s->algo, &cfg, err, errlen);
     if (!in) return -1;
-    int rc = lab_run(in, v, r, t);
+    int rc = multi ? record_multi(in, v, t, r) : lab_run(in, v, r, t);
     lab_input_delete(in);
     if (rc != 0) {
         snprintf(err, errlen, "%s", r->note[0] ? r->note : _("the trace could not be recorded"));

@@ -148,6 +148,16 @@ int sess_record_trace(struct session *s, const lab_variant *v, lab_trace *t, lab
 struct safefile;
 int sess_open_output(struct session *s, struct safefile *w, const char *path, char *err, size_t errlen);
 
+/* sess_record_trace across cfg.gpus GPUs: a trace for viz_render_multi. */
+int sess_record_multi_trace(struct session *s, const lab_variant *v, lab_trace *t, lab_result *r, char *err,
+                            size_t errlen);
+/* run with gpus > 1 (cmd_multi.c): v across the GPUs, its two tables. */
+enum cmd_status sess_run_multi(struct session *s, const lab_variant *v);
+/* The two tables of a run across GPUs (or its JSON lines). */
+void sess_print_multi(struct session *s, const lab_multi *m);
+/* On the simulator past its limit: lower cfg->n as run does, with its note. */
+void sess_fit_sim_n(struct session *s, lab_config *cfg);
+
 /* Say once per session that there is no GPU and why (on stderr). */
 void sess_note_no_gpu(struct session *s);
 

@@ -380,6 +380,36 @@ static void complete_repeats(struct session *s, struct cmp_list *out)
 
 /* ------------------------------------------------------ backend and sim */
 
+/* GPUs a reduce splits over: any number the simulator can model, on a GPU
+ * machine at most the GPUs it has. */
+static int set_gpus(struct session *s, const char *v, char *err, size_t errlen)
+{
+    long long x;
+    if (parse_int(v, 1, LAB_MAX_GPUS, &x, err, errlen) != 0) return -1;
+    int have = lab_device_count();
+    if (x > 1 && lab_kernel_backend(&s->cfg) == LAB_BACKEND_GPU && x > have) {
+        snprintf(err, errlen,
+                 ngettext("this machine has %d GPU and gpus is %lld; allowed: 1..%d (set backend sim models up to %d)",
+                          "this machine has %d GPUs and gpus is %lld; allowed: 1..%d (set backend sim models up to %d)",
+                          (unsigned long)have),
+                 have, x, have, LAB_MAX_GPUS);
+        return -1;
+    }
+    s->cfg.gpus = (int)x;
+    return 0;
+}
+
+static void show_gpus(const struct session *s, char *buf, size_t len)
+{
+    snprintf(buf, len, "%d", s->cfg.gpus);
+}
+
+static void complete_gpus(struct session *s, struct cmp_list *out)
+{
+    static const char *const v[] = {"1", "2", "3", "4", "8"};
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) cmp_add(out, v[i]);
+}
+
 static int set_backend(struct session *s, const char *v, char *err, size_t errlen)
 {
     static const char *const names[] = {"auto", "gpu", "sim"};
@@ -646,6 +676,9 @@ static const struct setting settings[] = {
      show_repeats, complete_repeats},
     {"backend", N_("auto, gpu or sim"), N_("where kernel variants run"), set_backend, show_backend,
      complete_backend},
+    {"gpus", N_("1..8 on the simulator; on a GPU machine 1 to its number of GPUs"),
+     N_("GPUs a reduction splits its input over (run shows each GPU and the combine)"), set_gpus, show_gpus,
+     complete_gpus},
     {"sim-limit", N_("a size like 4Mi"), N_("largest n the simulator accepts"), set_sim_limit,
      show_sim_limit, complete_sim_limit},
     {"race-check", N_("on or off"), N_("simulator: report shared-memory races"), set_race, show_race,

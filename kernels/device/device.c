@@ -10,6 +10,7 @@
 
 static lab_device_info info;
 static int probed;
+static int ndevices; /* CUDA devices found (0 without a GPU) */
 static char disabled[LAB_NOTE_MAX];
 
 static int attr(enum cudaDeviceAttr a, int dev)
@@ -43,11 +44,13 @@ static void probe(void)
         cudaGetLastError();
         return;
     }
+    ndevices = count;
     int dev = 0;
     if ((e = cudaSetDevice(dev)) != cudaSuccess || (e = cudaFree(0)) != cudaSuccess) {
         snprintf(info.why_not, sizeof info.why_not, "CUDA could not start on device 0: %s",
                  cudaGetErrorString(e));
         cudaGetLastError();
+        ndevices = 0;
         return;
     }
     /* Properties through cudaDeviceGetAttribute: CUDA 13 removed several
@@ -165,19 +168,55 @@ int lab_device_reserve(size_t bytes, char *msg, size_t len)
     return 0;
 }
 
+int lab_device_count(void)
+{
+    return lab_gpu_available() ? ndevices : 0;
+}
+
+int lab_device_describe(int i, char *name, size_t len, size_t *mem_total)
+{
+    if (i < 0 || i >= lab_device_count()) return -1;
+    struct cudaDeviceProp p;
+    if (cudaGetDeviceProperties(&p, i) != cudaSuccess) {
+        cudaGetLastError();
+        return -1;
+    }
+    snprintf(name, len, "%s", p.name);
+    *mem_total = p.totalGlobalMem;
+    return 0;
+}
+
+int lab_device_select(int d, char *msg, size_t len)
+{
+    cudaError_t e;
+    if (d < 0 || d >= lab_device_count()) {
+        snprintf(msg, len, "there is no GPU %d (this machine has %d)", d, lab_device_count());
+        return -1;
+    }
+    if ((e = cudaSetDevice(d)) != cudaSuccess) return lab_device_fail(e, "cudaSetDevice", __FILE__, __LINE__, msg, len);
+    return 0;
+}
+
+/* An event belongs to the device that was current when it was made: one
+ * pair per device, so that a run on GPU d times with GPU d's events. */
 int lab_device_events(cudaEvent_t *start, cudaEvent_t *stop)
 {
-    static cudaEvent_t s, t;
-    static int made;
-    if (!made) {
-        if (cudaEventCreate(&s) != cudaSuccess || cudaEventCreate(&t) != cudaSuccess) {
+    static cudaEvent_t s[LAB_MAX_GPUS], t[LAB_MAX_GPUS];
+    static int made[LAB_MAX_GPUS];
+    int d = 0;
+    if (cudaGetDevice(&d) != cudaSuccess || d < 0 || d >= LAB_MAX_GPUS) {
+        cudaGetLastError();
+        return -1;
+    }
+    if (!made[d]) {
+        if (cudaEventCreate(&s[d]) != cudaSuccess || cudaEventCreate(&t[d]) != cudaSuccess) {
             cudaGetLastError();
             return -1;
         }
-        made = 1;
+        made[d] = 1;
     }
-    *start = s;
-    *stop = t;
+    *start = s[d];
+    *stop = t[d];
     return 0;
 }
 

@@ -17,6 +17,7 @@ int reduce_thrust(lab_job *job);
 int reduce_cub(lab_job *job);
 int reduce_cpu_omp(lab_job *job);
 int reduce_cpu_seq(lab_job *job);
+int reduce_multi(lab_input *in, const lab_variant *v, lab_multi *m, lab_trace *traces);
 
 #define DTS (LAB_DT(LAB_INT) | LAB_DT(LAB_FLOAT) | LAB_DT(LAB_DOUBLE))
 
@@ -177,4 +178,5 @@ const lab_algo lab_algo_reduce = {
     .prepare = prepare,
     .check = check,
     .host_bytes = host_bytes,
+    .multi = reduce_multi,
 };

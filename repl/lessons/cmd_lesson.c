@@ -95,11 +95,13 @@ static int is_file(const char *p)
     return stat(p, &sb) == 0 && S_ISREG(sb.st_mode);
 }
 
-/* The name part of an id: "04-reduction" -> "reduction". */
+/* The name part of an id: "04-reduction" -> "reduction"; a lesson put
+ * between two numbers has a letter after its number: "04b-beyond-one-gpu". */
 static const char *id_name(const char *id)
 {
     const char *p = id;
     while (isdigit((unsigned char)*p)) p++;
+    if (p > id && islower((unsigned char)*p) && p[1] == '-') p++;
     return *p == '-' ? p + 1 : id;
 }
 
