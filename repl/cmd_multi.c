@@ -95,12 +95,28 @@ static void print_slices(const lab_multi *m)
     out_table_free(t);
 }
 
+/* Combines with the same note share its footnote: num[k] is combine k's
+ * footnote (1, 2, ... in order), 0 for none. */
+static void note_numbers(const lab_multi *m, int num[LAB_NCOMBINES])
+{
+    int next = 0;
+    for (int i = 0; i < LAB_NCOMBINES; i++) {
+        num[i] = 0;
+        if (!m->comb[i].note[0]) continue;
+        for (int j = 0; j < i && !num[i]; j++)
+            if (num[j] && strcmp(m->comb[j].note, m->comb[i].note) == 0) num[i] = num[j];
+        if (!num[i]) num[i] = ++next;
+    }
+}
+
 static void print_combines(const lab_multi *m)
 {
     enum { C_WAY, C_MS, C_TOTAL, C_SPEED, C_ALG, C_BUS, C_RESULT, C_OK, NC };
     const char *const head[NC] = {_("combine"), "ms", _("total"), _("speedup"), "algbw", "busbw", _("result"),
                                   _("ok")};
     struct out_table *t = out_table_new(NC, head, "lrrrrrrl");
+    int num[LAB_NCOMBINES];
+    note_numbers(m, num);
     for (int k = 0; k < LAB_NCOMBINES; k++) {
         const lab_multi_combine *c = &m->comb[k];
         char cl[NC][64], mark[16] = "";
@@ -109,7 +125,7 @@ static void print_combines(const lab_multi *m)
             strcpy(cl[i], "-");
             cells[i] = cl[i];
         }
-        if (c->note[0]) snprintf(mark, sizeof mark, " [%d]", k + 1);
+        if (num[k]) snprintf(mark, sizeof mark, " [%d]", num[k]);
         snprintf(cl[C_WAY], sizeof cl[0], "%s", lab_combine_name(c->way));
         if (c->timed) parse_fmt_ms(c->ms, cl[C_MS], sizeof cl[0]);
         else if (c->ran) snprintf(cl[C_MS], sizeof cl[0], "%s", _("not timed"));
@@ -146,9 +162,19 @@ void sess_print_multi(struct session *s, const lab_multi *m)
                                              : _("one GPU after another, each on its slice"));
     print_slices(m);
     print_combines(m);
-    for (int k = 0; k < LAB_NCOMBINES; k++)
-        if (m->comb[k].note[0])
-            out_wrapf(0, 4, "[%d] %s: %s", k + 1, lab_combine_name(m->comb[k].way), m->comb[k].note);
+    int num[LAB_NCOMBINES], said = 0;
+    note_numbers(m, num);
+    for (int k = 0; k < LAB_NCOMBINES; k++) {
+        if (num[k] <= said) continue; /* none, or said with an earlier combine */
+        said = num[k];
+        char who[64] = "";
+        for (int j = k; j < LAB_NCOMBINES; j++)
+            if (num[j] == num[k]) {
+                size_t l = strlen(who);
+                snprintf(who + l, sizeof who - l, "%s%s", l ? ", " : "", lab_combine_name(m->comb[j].way));
+            }
+        out_wrapf(0, 4, "[%d] %s: %s", num[k], who, m->comb[k].note);
+    }
     if (m->one.ran) {
         char ms[32];
         parse_fmt_ms(m->one.ms, ms, sizeof ms);

@@ -18,8 +18,9 @@
 
 static const viz_renderer *tree(void) { return viz_renderer_find("reduce", NULL); }
 
-/* The frames: 1 (slices) + each GPU's tree + host + p2p + the ring. */
-static int ring_frames(int gpus) { return gpus > 1 ? 2 * (gpus - 1) + 1 : 1; }
+/* The frames: 1 (slices) + each GPU's tree + host + p2p + the ring (its
+ * start, its 2(N-1) steps, the end). */
+static int ring_frames(int gpus) { return gpus > 1 ? 2 * (gpus - 1) + 2 : 1; }
 
 static int part_frames(const lab_trace *t, int d) { return tree()->frames(&t->parts[d]); }
 

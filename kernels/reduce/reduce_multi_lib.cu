@@ -20,7 +20,10 @@
 
 #include <algorithm>
 
-#include "kernels/kern.h"
+#include <cuda_runtime.h>
+#include <string.h>
+
+#include "kernels/family.h"
 #include "kernels/reduce/reduce.h"
 
 #if defined(GPULAB_HAVE_NCCL_H)

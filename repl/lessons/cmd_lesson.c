@@ -105,6 +105,26 @@ static const char *id_name(const char *id)
     return *p == '-' ? p + 1 : id;
 }
 
+/* The number a lesson is opened by, from its file name: "04-reduction" ->
+ * "4", "04b-beyond-one-gpu" -> "4b" (so inserting one renumbers no other). */
+static void id_number(const char *id, char *buf, size_t len)
+{
+    while (*id == '0' && isdigit((unsigned char)id[1])) id++;
+    size_t k = 0;
+    while (isdigit((unsigned char)id[k])) k++;
+    if (k && islower((unsigned char)id[k]) && id[k + 1] == '-') k++;
+    snprintf(buf, len, "%.*s", (int)k, id);
+}
+
+/* Is what a lesson number: digits, and a letter after them at most? */
+static int is_lesson_number(const char *what)
+{
+    const char *p = what;
+    while (isdigit((unsigned char)*p)) p++;
+    if (p > what && islower((unsigned char)*p)) p++;
+    return p > what && !*p;
+}
+
 /* A lesson from the list that lang lacks opens in English, and says so. */
 static char *found_lesson(struct session *s, char *path)
 {
@@ -127,11 +147,16 @@ char *lesson_resolve(struct session *s, const char *what, char *err, size_t errl
     int n;
     char **list = lesson_list(s->lang, &n);
     char *found = NULL;
-    char *endp;
-    long k = strtol(what, &endp, 10);
-    if (*what && !*endp) {
-        if (k >= 1 && k <= n) found = strdup(list[k - 1]);
-        else snprintf(err, errlen, _("there are lessons 1 to %d (`lessons` lists them)"), n);
+    if (is_lesson_number(what)) {
+        char want[32], num[32];
+        id_number(what, want, sizeof want);
+        for (int i = 0; i < n && !found; i++) {
+            id_number(strrchr(list[i], '/') + 1, num, sizeof num);
+            if (strcmp(num, want) == 0) found = strdup(list[i]);
+        }
+        if (!found)
+            snprintf(err, errlen, _("there are lessons 1 to %d (`lessons` lists them)"),
+                     n ? atoi(strrchr(list[n - 1], '/') + 1) : 0);
         lesson_list_free(list, n);
         return found_lesson(s, found);
     }
@@ -190,7 +215,9 @@ static void note_english(struct session *s, char **list, int n)
     for (int i = 0; i < n; i++) {
         if (!lesson_in_english(s->lang, list[i])) continue;
         size_t off = strlen(nums);
-        snprintf(nums + off, sizeof nums - off, "%s%d", k++ ? ", " : "", i + 1);
+        char num[32];
+        id_number(strrchr(list[i], '/') + 1, num, sizeof num);
+        snprintf(nums + off, sizeof nums - off, "%s%s", k++ ? ", " : "", num);
     }
     if (k)
         out_note(ngettext("lesson %s is not written in %s yet: it opens in English",
@@ -212,8 +239,8 @@ static enum cmd_status cmd_lessons(struct session *s, int argc, char **argv)
     const char *hdr[] = {"", _("lesson"), _("title"), _("time"), _("progress")};
     struct out_table *t = out_table_new(5, hdr, "rllll");
     for (int i = 0; i < n; i++) {
-        char num[16], err[512], prog[64];
-        snprintf(num, sizeof num, "%d", i + 1);
+        char num[32], err[512], prog[64];
+        id_number(strrchr(list[i], '/') + 1, num, sizeof num);
         struct lesson *l = lesson_load(list[i], err, sizeof err);
         if (!l) {
             const char *cells[] = {num, strrchr(list[i], '/') + 1, err, "", "-"};
