@@ -346,6 +346,9 @@ static enum cmd_status do_compare(struct session *s, int argc, char **argv)
             }
             vs[m++] = v;
         }
+        if (s->cfg.gpus > 1 && !s->json)
+            out_note(_("gpus is %d, but compare runs every row on one GPU; run VARIANT splits one across the GPUs"),
+                     s->cfg.gpus);
         int notrun = run_rows(s, vs, m, rows);
         if (lib[0] && notrun >= 0)
             out_wrapf(0, 2,

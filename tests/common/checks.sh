@@ -20,3 +20,11 @@ out_has() { if grep -qF -- "$1" "$OUT"; then ok; else bad "stdout lacks: $1"; fi
 out_lacks() { if grep -qF -- "$1" "$OUT"; then bad "stdout has: $1"; else ok; fi; }
 err_has() { if grep -qF -- "$1" "$ERR"; then ok; else bad "stderr lacks: $1"; fi; }
 err_lacks() { if grep -qF -- "$1" "$ERR"; then bad "stderr has: $1"; else ok; fi; }
+# g RC ARGS...: run $GPULAB with ARGS (stdin from /dev/null), expect exit RC.
+g() {
+    local want=$1
+    shift
+    "$GPULAB" "$@" </dev/null >"$OUT" 2>"$ERR"
+    local rc=$?
+    if [ "$rc" -ne "$want" ]; then bad "exit status $rc, expected $want (args: $*)"; else ok; fi
+}

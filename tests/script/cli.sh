@@ -18,14 +18,6 @@ cd "$TMP" || exit 1
 
 . "$SRCDIR/../common/checks.sh"
 
-# g RC ARGS...: run gpulab with ARGS (stdin from /dev/null), expect exit RC.
-g() {
-    local want=$1
-    shift
-    "$GPULAB" "$@" </dev/null >"$OUT" 2>"$ERR"
-    local rc=$?
-    if [ "$rc" -ne "$want" ]; then bad "exit status $rc, expected $want (args: $*)"; else ok; fi
-}
 # gin RC INPUT ARGS...: the same with INPUT piped to stdin.
 gin() {
     local want=$1 input=$2

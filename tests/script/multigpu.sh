@@ -19,13 +19,6 @@ cd "$TMP" || exit 1
 
 . "$SRCDIR/../common/checks.sh"
 
-g() {
-    local want=$1
-    shift
-    "$GPULAB" "$@" </dev/null >"$OUT" 2>"$ERR"
-    local rc=$?
-    if [ "$rc" -ne "$want" ]; then bad "exit status $rc, expected $want (args: $*)"; else ok; fi
-}
 
 variants="interleaved sequential warp-shuffle atomic-float block-atomic vector"
 for v in $variants; do
