@@ -24,6 +24,9 @@
 #include <sys/mman.h>
 #include <ucontext.h>
 #include <unistd.h>
+#if defined(SIM_ASAN)
+#  include <dlfcn.h>
+#endif
 
 namespace gpulab_sim {
 
@@ -42,25 +45,48 @@ static const size_t SIM_GUARD = 64 * 1024;
 
 /* ------------------------------------------------------------ switching */
 
+/* The _longjmp of a switch. AddressSanitizer's runtime intercepts _longjmp
+ * to call __asan_handle_no_return first, which a switch must not pay for
+ * (see SIM_SWITCH_FN in internal.h): in that build a switch calls glibc's
+ * own _longjmp, looked up in libc.so.6 itself. */
+#if defined(SIM_ASAN)
+typedef void (*sim_longjmp_fn)(struct __jmp_buf_tag *, int) __attribute__((noreturn));
+static sim_longjmp_fn sim_libc_longjmp;
+static int sim_libc_looked_up;
+
+[[noreturn]] SIM_SWITCH_FN static void sim_longjmp(jmp_buf jb)
+{
+    if (!sim_libc_looked_up) {
+        void *libc = dlopen("libc.so.6", RTLD_LAZY | RTLD_NOLOAD);
+        if (libc) sim_libc_longjmp = (sim_longjmp_fn)dlsym(libc, "_longjmp");
+        sim_libc_looked_up = 1;
+    }
+    if (sim_libc_longjmp) sim_libc_longjmp(jb, 1);
+    _longjmp(jb, 1); /* not found: the intercepted one, slower but the same */
+}
+#else
+#  define sim_longjmp(jb) _longjmp((jb), 1)
+#endif
+
 /* Leave the running context for fiber `to` (NULL: the launch's main
  * context). The caller has saved where it stands, or does not need to. */
-[[noreturn]] void sim_jump(void **fake_save, sim_fiber *to)
+[[noreturn]] SIM_SWITCH_FN void sim_jump(void **fake_save, sim_fiber *to)
 {
     sim_g.stats.switches++;
     if (!to) {
         asan_start(fake_save, sim_g.main_bottom, sim_g.main_size);
-        _longjmp(sim_g.main_jb, 1);
+        sim_longjmp(sim_g.main_jb);
     }
     asan_start(fake_save, to->stack, to->stack_size);
     if (to->fresh) {
         to->fresh = 0;
-        _longjmp(to->loop_jb, 1);
+        sim_longjmp(to->loop_jb);
     }
-    _longjmp(to->jb, 1);
+    sim_longjmp(to->jb);
 }
 
 /* Suspend self and run `to`; returns when something switches back. */
-void sim_switch(sim_fiber *self, sim_fiber *to)
+SIM_SWITCH_FN void sim_switch(sim_fiber *self, sim_fiber *to)
 {
     if (_setjmp(self->jb) == 0) sim_jump(&self->fake, to);
     asan_finish(self->fake, nullptr, nullptr);
@@ -83,7 +109,7 @@ sim_fiber *sim_next_runnable(unsigned from)
  * stack pointer is noted first, in the frame that calls _setjmp, so that the
  * stack from there to its top is everything the fiber needs when it resumes
  * (sim_stack_save). noinline: this frame must be the deepest one. */
-__attribute__((noinline)) void sim_park_switch(sim_fiber *self)
+__attribute__((noinline)) SIM_SWITCH_FN void sim_park_switch(sim_fiber *self)
 {
     char *sp;
 #if defined(__x86_64__)
@@ -156,7 +182,7 @@ void sim_wait(sim_fiber *self)
 
 /* __activemask: once no live lane of the warp can run, the lanes waiting at
  * the first such call (in lane order) get the set of lanes waiting there. */
-[[noreturn]] static void sim_thread_exit(sim_fiber *f)
+[[noreturn]] SIM_SWITCH_FN static void sim_thread_exit(sim_fiber *f)
 {
     f->state = SIM_F_DONE;
     sim_g.nrun--;
@@ -176,7 +202,7 @@ void sim_wait(sim_fiber *self)
 
 /* A fiber's whole life: made once, then it plays one GPU thread each time it
  * is started at loop_jb. */
-static void sim_fiber_entry(int idx)
+SIM_SWITCH_FN static void sim_fiber_entry(int idx)
 {
     sim_fiber *f = &sim_g.fibers[idx];
     asan_finish(nullptr, &sim_g.main_bottom, &sim_g.main_size);
