@@ -5,6 +5,7 @@
 #include "kernels/program/gpurt.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int failures;
@@ -16,6 +17,9 @@ static void expect_name(const char *expr, const char *want)
         printf("FAIL: %s gives \"%s\", want \"%s\"\n", expr, got, want);
         failures++;
     }
+    /* the launch keeps its copy in its record for the program's life; here
+     * it is ours (expr itself only when malloc failed) */
+    if (got != expr) free((void *)got);
 }
 
 #define STR2(...) #__VA_ARGS__
