@@ -58,12 +58,9 @@
 #define FAST_LOW_BITS 6         /* local in every pass: rows of 64 keys */
 #define FAST_MAX_RUNS 4
 
-static __device__ __forceinline__ int log2i(int x)
-{
-    int l = 0;
-    while ((1 << (l + 1)) <= x) l++;
-    return l;
-}
+/* log2 of x > 0: one count of leading zeros (a loop here was 6% of the
+ * start pass's instructions) */
+static __device__ __forceinline__ int log2i(int x) { return 31 - __clz(x); }
 
 /* The 16-byte vector of four keys. */
 template <class T> struct vec4_of;
@@ -231,15 +228,42 @@ static __device__ __forceinline__ void fast_store(const T (&x)[M], T *dst, int a
     for (int m = 0; m < M; m++) TRACE_WRITE(LAB_SP_GLOBAL, at + m * d, x[m]);
 }
 
+/* One group's C steps in registers, the direction the group's (decided
+ * once: the steps themselves are compiled both ways), and the group back to
+ * shared memory, or to the array in the pass's last round. Rounds at lo = 0
+ * (groups of consecutive keys) address shared memory with constant offsets. */
+template <class T, int C, class S>
+static __device__ __forceinline__ void fast_group(S &s, fast_io<T> &io, const fast_set &f, T (&x)[1 << C], int lb,
+                                                  int k, int kl, int lo)
+{
+    constexpr int M = 1 << C;
+    const int d = f.dist(lo);
+    /* the direction: bit k of the keys' index, local bit kl of lb or a bit
+     * of the block's (at & k, cheaper than at) */
+    if (kl >= 0 ? ((lb >> kl) & 1) == 0 : (f.base & k) == 0)
+        group_steps<T, C, true>(x, f.at(lb), d); /* at: for the traces only */
+    else
+        group_steps<T, C, false>(x, f.at(lb), d); /* at: for the traces only */
+    /* computed again for the stores: kept from the loads, 32 addresses and
+     * 32 keys would not fit the 64 registers of a 1024-thread block */
+    const int q0 = lab_opaque(f.pad(lb)), ps = f.pad_stride(lo);
+    if (io.to_global()) {
+        fast_store<T, M>(x, io.dst, f.at(lab_opaque(lb)), d);
+    } else if (lo == 0) {
+#pragma unroll
+        for (int m = 0; m < M; m++) s[q0 + m] = x[m];
+    } else {
+#pragma unroll
+        for (int m = 0; m < M; m++) s[q0 + m * ps] = x[m];
+    }
+}
+
 /* One round: every thread takes groups of 2^C keys whose local indices
  * differ in bits lo .. lo+C-1, from shared memory (or from the array, in
  * the pass's first round), does their C steps in registers and puts them
  * back (into the array, in the last round). Before it reads shared memory
  * it waits for the round before: for its warp when both rounds stay inside
- * each warp's share (point 4 above), for the block otherwise. The direction
- * is the group's, decided once: the steps themselves are compiled both ways.
- * Rounds at lo = 0 (groups of consecutive keys) address shared memory with
- * constant offsets. */
+ * each warp's share (point 4 above), for the block otherwise. */
 template <class T, int C, class S>
 static __device__ void fast_round(S &s, fast_io<T> &io, const fast_set &f, int L, int k, int kl, int lo)
 {
@@ -250,7 +274,7 @@ static __device__ void fast_round(S &s, fast_io<T> &io, const fast_set &f, int L
         else __syncthreads();
     }
     TRACE_MARK(BITONIC_MK_ROUND, io.from_global() ? LAB_SP_GLOBAL : LAB_SP_SHARED, f.dist(lo), C);
-    const int ps = f.pad_stride(lo);
+    const int ps = f.pad_stride(lo), d = f.dist(lo);
     /* a warp's own share: its groups, numbered from its lane; else all of
      * the set's, numbered from the thread */
     const int first = warp ? (int)threadIdx.x % 32 : (int)threadIdx.x;
@@ -259,11 +283,10 @@ static __device__ void fast_round(S &s, fast_io<T> &io, const fast_set &f, int L
     const int share = warp ? (int)threadIdx.x / 32 << FAST_WARP_BITS : 0;
     for (int g = first; g < end; g += stride) {
         const int lb = share | group_base(g, lo, C);
-        const int at = f.at(lb), d = f.dist(lo);
         const int p0 = f.pad(lb);
         T x[M];
         if (io.from_global()) {
-            fast_load<T, M>(x, io.src, at, d);
+            fast_load<T, M>(x, io.src, f.at(lb), d);
         } else if (lo == 0) {
 #pragma unroll
             for (int m = 0; m < M; m++) x[m] = s[p0 + m];
@@ -271,24 +294,7 @@ static __device__ void fast_round(S &s, fast_io<T> &io, const fast_set &f, int L
 #pragma unroll
             for (int m = 0; m < M; m++) x[m] = s[p0 + m * ps];
         }
-        /* the direction: bit k of the keys' index, local bit kl of lb or a
-         * bit of the block's (at & k, cheaper than at) */
-        if (kl >= 0 ? ((lb >> kl) & 1) == 0 : (f.base & k) == 0)
-            group_steps<T, C, true>(x, at, d);
-        else
-            group_steps<T, C, false>(x, at, d);
-        /* computed again for the stores: kept from the loads, 32 addresses
-         * and 32 keys would not fit the 64 registers of a 1024-thread block */
-        const int q0 = lab_opaque(p0);
-        if (io.to_global()) {
-            fast_store<T, M>(x, io.dst, lab_opaque(at), d);
-        } else if (lo == 0) {
-#pragma unroll
-            for (int m = 0; m < M; m++) s[q0 + m] = x[m];
-        } else {
-#pragma unroll
-            for (int m = 0; m < M; m++) s[q0 + m * ps] = x[m];
-        }
+        fast_group<T, C>(s, io, f, x, lb, k, kl, lo);
     }
     io.warp = warp;
     io.round++;
@@ -310,8 +316,13 @@ static __device__ void fast_round_c(S &s, fast_io<T> &io, const fast_set &f, int
 /* The rounds of a run of `steps` steps. */
 static __device__ __forceinline__ int fast_rounds(int steps) { return (steps + FAST_C - 1) / FAST_C; }
 
-/* The steps of k on local bits top .. bottom, in rounds of up to FAST_C, the
- * first round taking the remainder. */
+/* The steps of k on local bits top .. bottom, in rounds of up to FAST_C
+ * steps, as even as they can be: a round of one step costs a thread almost
+ * what a round of five does (the loads, the stores and the addresses of 16
+ * groups of 2 keys against one group of 32), so 6 steps above the lowest
+ * round go as 3 + 3, not 5 + 1. A run that ends at bit 0 keeps its lowest
+ * round at bits 0 .. 4: the padding needs every round to start at bit 0 or
+ * at bit 5 and above (fast_set::pad). */
 template <class T, class S>
 static __device__ void fast_steps(S &s, fast_io<T> &io, const fast_set &f, int L, int k, int top, int bottom,
                                   int role)
@@ -320,12 +331,14 @@ static __device__ void fast_steps(S &s, fast_io<T> &io, const fast_set &f, int L
     TRACE_MARK(BITONIC_MK_STEP, role, k, f.dist(top));
     const int kl = f.local_bit(log2i(k));
     const int steps = top - bottom + 1;
-    int c = steps % FAST_C ? steps % FAST_C : FAST_C;
-    while (top >= bottom) {
+    const int lowest = bottom == 0 && steps > FAST_C ? FAST_C : 0;
+    const int rest = steps - lowest, r = fast_rounds(rest);
+    for (int i = 0; i < r; i++) {
+        const int c = rest / r + (i < rest % r);
         fast_round_c<T>(s, io, f, L, k, kl, top - c + 1, c);
         top -= c;
-        c = FAST_C;
     }
+    if (lowest) fast_round_c<T>(s, io, f, L, k, kl, 0, FAST_C);
 }
 
 /* k = 2 .. per: each thread sorts its own per consecutive keys of the tile,
