@@ -49,6 +49,21 @@
  *    1.53 ms in two earlier runs, 1.512 ms after. The time is in the rounds
  *    themselves (a shared-memory load, a store and the min/max work per key
  *    per round), not in the copies or the waiting they removed.
+ * 5. Rounds as even as they can be. A run of steps goes in rounds of up to 5
+ *    steps; a round of 1 step costs a thread nearly what a round of 5 does
+ *    (16 groups of 2 keys, each with its addresses, loads and stores,
+ *    against one group of 32), so 6 steps above a run's lowest round go as
+ *    3 + 3, not 5 + 1 (fast_steps). Measured on the H200 at 2^24 int keys
+ *    with the next two changes: 1.466 -> 1.335 ms, the start pass 370 -> 319
+ *    us. (Giving every round all 32 of a thread's keys instead, one group
+ *    with steps on some of its bits, was slower: 1.54 ms.)
+ * 6. Keys as integers. A float compare-exchange is three instructions (a
+ *    compare and two selects: `a < b ? a : b` is not fminf when a key is
+ *    NaN), an integer one two (a min and a max). So float keys travel in
+ *    registers and shared memory as unsigned integers in the floats' order:
+ *    a positive float with its sign bit set, a negative one with every bit
+ *    flipped (-0 then sorts just before +0, which compare equal, and NaNs
+ *    beyond the infinities). They are floats again in the array.
  * At 2^24 keys that is 18 passes over the array with the default sets of
  * 2^14 keys (15 with 2^15), against the lecture's 300 launches. */
 #define FAST_WARP_BITS 10       /* local bits of one warp's share: 32 x 32 keys */
@@ -66,6 +81,27 @@ static __device__ __forceinline__ int log2i(int x) { return 31 - __clz(x); }
 template <class T> struct vec4_of;
 template <> struct vec4_of<int> { typedef int4 type; };
 template <> struct vec4_of<float> { typedef float4 type; };
+
+/* Keys as integers (point 6 above). */
+template <class T> struct fast_key;
+template <> struct fast_key<int> {
+    typedef int K;
+    static __device__ __forceinline__ int in(int x) { return x; }
+    static __device__ __forceinline__ int out(int k) { return k; }
+};
+template <> struct fast_key<float> {
+    typedef unsigned K;
+    /* the sign bit set on a positive float, every bit flipped on a negative */
+    static __device__ __forceinline__ unsigned in(float x)
+    {
+        const unsigned u = __float_as_uint(x);
+        return u ^ ((unsigned)((int)u >> 31) | 0x80000000u);
+    }
+    static __device__ __forceinline__ float out(unsigned k)
+    {
+        return __uint_as_float(k ^ ((unsigned)((int)~k >> 31) | 0x80000000u));
+    }
+};
 
 static int fast_smem_bytes(int tile) { return (int)sizeof(int) * (tile + tile / 32); }
 
@@ -189,43 +225,52 @@ struct fast_io {
     __device__ bool to_global() const { return round == last; }
 };
 
-/* M keys of the array, at + m * d, into registers (16-byte vectors when they
- * are 32 consecutive 4-byte keys, which start on a 128-byte boundary). */
+/* M keys of the array, at + m * d, into registers as integers (16-byte
+ * vectors when they are 32 consecutive 4-byte keys, which start on a
+ * 128-byte boundary). */
 template <class T, int M>
-static __device__ __forceinline__ void fast_load(T (&x)[M], const T *src, int at, int d)
+static __device__ __forceinline__ void fast_load(typename fast_key<T>::K (&x)[M], const T *src, int at, int d)
 {
     typedef typename vec4_of<T>::type V;
+    T y[M];
     if (M == 32 && d == 1) {
 #pragma unroll
         for (int m = 0; m < M; m += 4) {
             const V v = *reinterpret_cast<const V *>(src + at + m);
-            x[m] = v.x; x[m + 1] = v.y; x[m + 2] = v.z; x[m + 3] = v.w;
+            y[m] = v.x; y[m + 1] = v.y; y[m + 2] = v.z; y[m + 3] = v.w;
         }
     } else {
 #pragma unroll
-        for (int m = 0; m < M; m++) x[m] = src[at + m * d];
+        for (int m = 0; m < M; m++) y[m] = src[at + m * d];
     }
 #pragma unroll
-    for (int m = 0; m < M; m++) TRACE_READ(LAB_SP_GLOBAL, at + m * d, x[m]);
+    for (int m = 0; m < M; m++) {
+        TRACE_READ(LAB_SP_GLOBAL, at + m * d, y[m]);
+        x[m] = fast_key<T>::in(y[m]);
+    }
 }
 
 template <class T, int M>
-static __device__ __forceinline__ void fast_store(const T (&x)[M], T *dst, int at, int d)
+static __device__ __forceinline__ void fast_store(const typename fast_key<T>::K (&x)[M], T *dst, int at, int d)
 {
     typedef typename vec4_of<T>::type V;
+    T y[M];
+#pragma unroll
+    for (int m = 0; m < M; m++) {
+        y[m] = fast_key<T>::out(x[m]);
+        TRACE_WRITE(LAB_SP_GLOBAL, at + m * d, y[m]);
+    }
     if (M == 32 && d == 1) {
 #pragma unroll
         for (int m = 0; m < M; m += 4) {
             V v;
-            v.x = x[m]; v.y = x[m + 1]; v.z = x[m + 2]; v.w = x[m + 3];
+            v.x = y[m]; v.y = y[m + 1]; v.z = y[m + 2]; v.w = y[m + 3];
             *reinterpret_cast<V *>(dst + at + m) = v;
         }
     } else {
 #pragma unroll
-        for (int m = 0; m < M; m++) dst[at + m * d] = x[m];
+        for (int m = 0; m < M; m++) dst[at + m * d] = y[m];
     }
-#pragma unroll
-    for (int m = 0; m < M; m++) TRACE_WRITE(LAB_SP_GLOBAL, at + m * d, x[m]);
 }
 
 /* One group's C steps in registers, the direction the group's (decided
@@ -233,7 +278,8 @@ static __device__ __forceinline__ void fast_store(const T (&x)[M], T *dst, int a
  * shared memory, or to the array in the pass's last round. Rounds at lo = 0
  * (groups of consecutive keys) address shared memory with constant offsets. */
 template <class T, int C, class S>
-static __device__ __forceinline__ void fast_group(S &s, fast_io<T> &io, const fast_set &f, T (&x)[1 << C], int lb,
+static __device__ __forceinline__ void fast_group(S &s, fast_io<T> &io, const fast_set &f,
+                                                  typename fast_key<T>::K (&x)[1 << C], int lb,
                                                   int k, int kl, int lo)
 {
     constexpr int M = 1 << C;
@@ -241,9 +287,9 @@ static __device__ __forceinline__ void fast_group(S &s, fast_io<T> &io, const fa
     /* the direction: bit k of the keys' index, local bit kl of lb or a bit
      * of the block's (at & k, cheaper than at) */
     if (kl >= 0 ? ((lb >> kl) & 1) == 0 : (f.base & k) == 0)
-        group_steps<T, C, true>(x, f.at(lb), d); /* at: for the traces only */
+        group_steps<typename fast_key<T>::K, C, true>(x, f.at(lb), d); /* at: for the traces only */
     else
-        group_steps<T, C, false>(x, f.at(lb), d); /* at: for the traces only */
+        group_steps<typename fast_key<T>::K, C, false>(x, f.at(lb), d); /* at: for the traces only */
     /* computed again for the stores: kept from the loads, 32 addresses and
      * 32 keys would not fit the 64 registers of a 1024-thread block */
     const int q0 = lab_opaque(f.pad(lb)), ps = f.pad_stride(lo);
@@ -284,7 +330,7 @@ static __device__ void fast_round(S &s, fast_io<T> &io, const fast_set &f, int L
     for (int g = first; g < end; g += stride) {
         const int lb = share | group_base(g, lo, C);
         const int p0 = f.pad(lb);
-        T x[M];
+        typename fast_key<T>::K x[M];
         if (io.from_global()) {
             fast_load<T, M>(x, io.src, f.at(lb), d);
         } else if (lo == 0) {
@@ -350,7 +396,7 @@ static __device__ void fast_thread_sort(S &s, fast_io<T> &io, const fast_set &f,
     if (P) per = P; /* P: per known when compiling (FAST_PER), else 0 */
     const int lb = threadIdx.x * per;
     const int at = f.at(lb); /* the start pass's sets are tiles: at(lb + m) = at + m */
-    T x[FAST_PER];
+    typename fast_key<T>::K x[FAST_PER];
     TRACE_MARK(BITONIC_MK_ROUND, LAB_SP_GLOBAL, 1, log2i(per) * (log2i(per) + 1) / 2);
     if (per == FAST_PER) {
         fast_load<T, FAST_PER>(x, io.src, at, 1);
@@ -358,8 +404,8 @@ static __device__ void fast_thread_sort(S &s, fast_io<T> &io, const fast_set &f,
 #pragma unroll
         for (int m = 0; m < FAST_PER; m++)
             if (m < per) {
-                x[m] = io.src[at + m];
-                TRACE_READ(LAB_SP_GLOBAL, at + m, x[m]);
+                TRACE_READ(LAB_SP_GLOBAL, at + m, io.src[at + m]);
+                x[m] = fast_key<T>::in(io.src[at + m]);
             }
     }
     /* fully unrolled, so x stays in registers */
@@ -390,8 +436,8 @@ static __device__ void fast_thread_sort(S &s, fast_io<T> &io, const fast_set &f,
 #pragma unroll
             for (int m = 0; m < FAST_PER; m++)
                 if (m < per) {
-                    io.dst[at + m] = x[m];
-                    TRACE_WRITE(LAB_SP_GLOBAL, at + m, x[m]);
+                    io.dst[at + m] = fast_key<T>::out(x[m]);
+                    TRACE_WRITE(LAB_SP_GLOBAL, at + m, io.dst[at + m]);
                 }
         }
     } else {
@@ -412,7 +458,8 @@ template <class T>
 static __global__ void __launch_bounds__(FAST_MAX_BLOCK)
 bitonic_fast_pass(const T *src, T *dst, fast_pass p, int per)
 {
-    DYNAMIC_SHARED(T, s);
+    typedef typename fast_key<T>::K K; /* the keys as integers (point 6) */
+    DYNAMIC_SHARED(K, s);
     const fast_set f = fast_set_of(p, blockIdx.x);
     const int L = p.L;
     fast_io<T> io;
