@@ -64,6 +64,12 @@
  *    a positive float with its sign bit set, a negative one with every bit
  *    flipped (-0 then sorts just before +0, which compare equal, and NaNs
  *    beyond the infinities). They are floats again in the array.
+ * 7. The last round out in rows. A round of bits 0 .. 4 leaves each thread
+ *    with 32 neighbouring keys: stored from registers, each 16-byte store of
+ *    the warp touches 32 lines, half a sector each (ncu: the last pass wrote
+ *    1.7 times the sectors of the others, stalled on the store queue). So
+ *    that round goes through shared memory like any other, and the warp
+ *    writes its 1024 keys back a row of 32 at a time, one line per store.
  * At 2^24 keys that is 18 passes over the array with the default sets of
  * 2^14 keys (15 with 2^15), against the lecture's 300 launches. */
 #define FAST_WARP_BITS 10       /* local bits of one warp's share: 32 x 32 keys */
@@ -280,7 +286,7 @@ static __device__ __forceinline__ void fast_store(const typename fast_key<T>::K 
 template <class T, int C, class S>
 static __device__ __forceinline__ void fast_group(S &s, fast_io<T> &io, const fast_set &f,
                                                   typename fast_key<T>::K (&x)[1 << C], int lb,
-                                                  int k, int kl, int lo)
+                                                  int k, int kl, int lo, bool rows)
 {
     constexpr int M = 1 << C;
     const int d = f.dist(lo);
@@ -293,7 +299,7 @@ static __device__ __forceinline__ void fast_group(S &s, fast_io<T> &io, const fa
     /* computed again for the stores: kept from the loads, 32 addresses and
      * 32 keys would not fit the 64 registers of a 1024-thread block */
     const int q0 = lab_opaque(f.pad(lb)), ps = f.pad_stride(lo);
-    if (io.to_global()) {
+    if (io.to_global() && !rows) {
         fast_store<T, M>(x, io.dst, f.at(lab_opaque(lb)), d);
     } else if (lo == 0) {
 #pragma unroll
@@ -301,6 +307,32 @@ static __device__ __forceinline__ void fast_group(S &s, fast_io<T> &io, const fa
     } else {
 #pragma unroll
         for (int m = 0; m < M; m++) s[q0 + m * ps] = x[m];
+    }
+}
+
+/* The last round's keys from shared memory into the array in rows (point 7
+ * above): the warp's 1024 keys, lane l taking key l of each row of 32, so
+ * that each store of the warp fills one 128-byte line. Key share + 32 r + l
+ * lies at pad(share) + 33 r + l, and at at(share + l) plus the array
+ * distance of r's bits (5 .. 9 of the set's local bits). */
+template <class T, class S>
+static __device__ void fast_rows_out(S &s, const fast_io<T> &io, const fast_set &f, int share)
+{
+    const int lane = (int)threadIdx.x % 32;
+    __syncwarp();
+    const int at0 = f.at(share | lane), p0 = f.pad(share) + lane;
+    int dr[5];
+#pragma unroll
+    for (int b = 0; b < 5; b++) dr[b] = f.dist(5 + b);
+#pragma unroll
+    for (int r = 0; r < 32; r++) {
+        int at = at0;
+#pragma unroll
+        for (int b = 0; b < 5; b++)
+            if ((r >> b) & 1) at += dr[b];
+        const T y = fast_key<T>::out(s[p0 + 33 * r]);
+        io.dst[at] = y;
+        TRACE_WRITE(LAB_SP_GLOBAL, at, y);
     }
 }
 
@@ -327,6 +359,8 @@ static __device__ void fast_round(S &s, fast_io<T> &io, const fast_set &f, int L
     const int stride = warp ? 32 : (int)blockDim.x;
     const int end = warp ? (1 << FAST_WARP_BITS) >> C : (1 << L) >> C;
     const int share = warp ? (int)threadIdx.x / 32 << FAST_WARP_BITS : 0;
+    /* the last round of a run that ends at bit 0: out in rows (point 7) */
+    const bool rows = C == FAST_C && lo == 0 && warp && io.to_global();
     for (int g = first; g < end; g += stride) {
         const int lb = share | group_base(g, lo, C);
         const int p0 = f.pad(lb);
@@ -340,8 +374,9 @@ static __device__ void fast_round(S &s, fast_io<T> &io, const fast_set &f, int L
 #pragma unroll
             for (int m = 0; m < M; m++) x[m] = s[p0 + m * ps];
         }
-        fast_group<T, C>(s, io, f, x, lb, k, kl, lo);
+        fast_group<T, C>(s, io, f, x, lb, k, kl, lo, rows);
     }
+    if (rows) fast_rows_out<T>(s, io, f, share);
     io.warp = warp;
     io.round++;
 }
