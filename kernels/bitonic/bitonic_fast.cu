@@ -69,9 +69,10 @@
  * 7. The last round out in rows. A round of bits 0 .. 4 leaves each thread
  *    with 32 neighbouring keys: stored from registers, each 16-byte store of
  *    the warp touches 32 lines, half a sector each (ncu: the last pass wrote
- *    1.7 times the sectors of the others, stalled on the store queue). So
- *    that round goes through shared memory like any other, and the warp
- *    writes its 1024 keys back a row of 32 at a time, one line per store
+ *    1.7 times the L2 sectors of the others, its warps waiting for room in
+ *    the queue of global memory instructions, "lg throttle"). So that
+ *    round goes through shared memory like any other, and the warp writes
+ *    its 1024 keys back a row of 32 at a time, one line per store
  *    (the last pass 95 -> 59 us, the start pass 318 -> 286 us; 2^24 int
  *    1.330 -> 1.249 ms, float 1.366 -> 1.295 ms). With 5 and 6 that is
  *    2.94x and 2.96x cub's time, against 3.42x and 3.56x before.
