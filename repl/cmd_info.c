@@ -253,7 +253,7 @@ static enum cmd_status do_show(struct session *s, int argc, char **argv)
     for (int i = 0; setting_at(i); i++) {
         const struct setting *st = setting_at(i);
         st->show(s, buf, sizeof buf);
-        out_printf("  %-10s %s\n", st->name, buf);
+        out_printf("  %-*s %s\n", setting_name_width(), st->name, buf);
     }
     if (s->algo && s->variant) show_limits(s);
     return CMD_OK;

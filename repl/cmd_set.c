@@ -24,7 +24,7 @@ static enum cmd_status do_set(struct session *s, int argc, char **argv)
     if (argc > 3)
         return sess_error(s, 3, _("set %s takes one value (quote it if it has spaces)"), st->name);
     err[0] = 0;
-    if (st->set(s, argv[2], err, sizeof err) != 0)
+    if (st->set(s, st, argv[2], err, sizeof err) != 0)
         return sess_error(s, 2, "%s %s: %s", st->name, argv[2], err[0] ? err : _(st->allowed));
     if (s->interactive) {
         char buf[256];
@@ -37,22 +37,18 @@ static enum cmd_status do_set(struct session *s, int argc, char **argv)
 static void set_more_help(struct session *s)
 {
     out_printf(_("Settings:\n"));
-    int i = 0;
+    int i = 0, w = setting_name_width();
     for (const struct setting *st; (st = setting_at(i)); i++) {
         char buf[256];
         st->show(s, buf, sizeof buf);
-        out_wrapf(2, 14, "%-11s %s", st->name, _(st->help));
-        out_wrapf(16, 16, _("allowed: %s; now: %s"), _(st->allowed), buf);
+        out_wrapf(2, w + 3, "%-*s %s", w, st->name, _(st->help));
+        out_wrapf(w + 3, w + 3, _("allowed: %s; now: %s"), _(st->allowed), buf);
     }
 }
 
 static enum cmd_status do_reset(struct session *s, int argc, char **argv)
 {
-    const lab_algo *a = s->algo;
-    const lab_variant *v = s->variant;
-    lab_config_defaults(&s->cfg);
-    s->algo = NULL; /* so sess_use applies the algorithm's defaults */
-    sess_use(s, a, v);
+    settings_reset(s);
     if (s->interactive) out_printf(_("settings back to their defaults\n"));
     return CMD_OK;
 }

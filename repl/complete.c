@@ -123,7 +123,7 @@ int cmp_candidates(struct session *s, const char *line, int start, const char *t
             } else if (argi == 2) {
                 const struct setting *st = setting_find(c->argv[1], err, sizeof err);
                 if (st && st->complete) st->complete(s, out);
-                if (st && !st->complete && strcmp(st->name, "image") == 0) *files = 1;
+                if (st && !st->complete && st->kind == SETTING_FILE) *files = 1;
             }
             break;
         case CMP_FILE:

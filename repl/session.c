@@ -1,6 +1,5 @@
 /* session.c - the session's state and how errors are reported. */
 #include "repl/session.h"
-#include "kernels/sim/acctrace.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -11,6 +10,7 @@
 #include "repl/out.h"
 #include "repl/parse.h"
 #include "repl/safefile.h"
+#include "repl/settings.h"
 #include "repl/explore/sweep.h"
 
 /* The first variant that runs on the GPU and the simulator, else the first. */
@@ -25,10 +25,8 @@ static const lab_variant *first_kernel_variant(const lab_algo *a)
 void sess_init(struct session *s)
 {
     memset(s, 0, sizeof *s);
-    lab_config_defaults(&s->cfg);
     snprintf(s->lang, sizeof s->lang, "en");
-    s->time_limit = 30;
-    s->trace_blocks = ACC_DEFAULT_BLOCKS;
+    settings_reset(s);
     if (lab_algo_count() > 0) sess_use(s, lab_algo_at(0), NULL);
 }
 
@@ -52,14 +50,7 @@ void sess_free(struct session *s)
 void sess_use(struct session *s, const lab_algo *a, const lab_variant *v)
 {
     if (!a) return;
-    if (a != s->algo) {
-        s->cfg.n = 0; /* auto: the algorithm's default for the backend */
-        s->cfg.dtype = a->dtype_default;
-        if (a->patterns && a->patterns[0])
-            snprintf(s->cfg.pattern, sizeof s->cfg.pattern, "%s", a->patterns[0]);
-        s->cfg.block = s->cfg.block_y = 0;
-        s->cfg.grid = s->cfg.grid_y = 0;
-    }
+    if (a != s->algo) settings_use_algo(s, a);
     s->algo = a;
     s->variant = v ? v : first_kernel_variant(a);
 }

@@ -12,6 +12,7 @@
 #include "repl/settings.h"
 
 #include "kernels/lab.h"
+#include "kernels/sim/acctrace.h"
 #include "repl/i18n.h"
 #include "repl/out.h"
 #include "repl/parse.h"
@@ -71,14 +72,14 @@ static void warn_size(const struct session *s, const lab_config *c)
 
 /* ------------------------------------------------------- n, block, grid */
 
-static int set_n(struct session *s, const char *v, char *err, size_t errlen)
+static int set_n(struct session *s, const struct setting *st, const char *v, char *err, size_t errlen)
 {
     long long n;
     lab_config c = s->cfg;
     if (parse_is_auto(v)) {
         c.n = 0;
     } else {
-        if (parse_size(v, 1, 1LL << 50, &n, err, errlen) != 0) return -1;
+        if (parse_size(v, (long long)st->min, (long long)st->max, &n, err, errlen) != 0) return -1;
         c.n = n;
     }
     if (validate(s, &c, err, errlen) != 0) return -1;
@@ -138,7 +139,7 @@ static void block_range(const struct session *s, char *buf, size_t len)
              v->block_max > 0 ? v->block_max : 1024);
 }
 
-static int set_block(struct session *s, const char *v, char *err, size_t errlen)
+static int set_block(struct session *s, const struct setting *st, const char *v, char *err, size_t errlen)
 {
     lab_config c = s->cfg;
     long long x, y;
@@ -203,7 +204,7 @@ static void complete_block(struct session *s, struct cmp_list *out)
         }
 }
 
-static int set_grid(struct session *s, const char *v, char *err, size_t errlen)
+static int set_grid(struct session *s, const struct setting *st, const char *v, char *err, size_t errlen)
 {
     lab_config c = s->cfg;
     long long x, y;
@@ -263,7 +264,7 @@ static void dtype_list(const struct session *s, unsigned mask, char *buf, size_t
         }
 }
 
-static int set_dtype(struct session *s, const char *v, char *err, size_t errlen)
+static int set_dtype(struct session *s, const struct setting *st, const char *v, char *err, size_t errlen)
 {
     lab_dtype t;
     char list[128];
@@ -294,7 +295,7 @@ static void complete_dtype(struct session *s, struct cmp_list *out)
         if (mask & LAB_DT(i)) cmp_add(out, lab_dtype_name((lab_dtype)i));
 }
 
-static int set_pattern(struct session *s, const char *v, char *err, size_t errlen)
+static int set_pattern(struct session *s, const struct setting *st, const char *v, char *err, size_t errlen)
 {
     if (!s->algo || !s->algo->patterns || !s->algo->patterns[0]) {
         if (s->algo) snprintf(err, errlen, _("%s has no input patterns to choose from"), s->algo->name);
@@ -333,7 +334,7 @@ static void complete_pattern(struct session *s, struct cmp_list *out)
 
 /* ------------------------------------------------------ plain numbers */
 
-static int set_value(struct session *s, const char *v, char *err, size_t errlen)
+static int set_value(struct session *s, const struct setting *st, const char *v, char *err, size_t errlen)
 {
     double d;
     if (parse_double(v, &d, err, errlen) != 0) return -1;
@@ -346,10 +347,10 @@ static void show_value(const struct session *s, char *buf, size_t len)
     snprintf(buf, len, "%.9g", s->cfg.value);
 }
 
-static int set_seed(struct session *s, const char *v, char *err, size_t errlen)
+static int set_seed(struct session *s, const struct setting *st, const char *v, char *err, size_t errlen)
 {
     long long x;
-    if (parse_int(v, 0, 4294967295LL, &x, err, errlen) != 0) return -1;
+    if (parse_int(v, (long long)st->min, (long long)st->max, &x, err, errlen) != 0) return -1;
     s->cfg.seed = (unsigned)x;
     return 0;
 }
@@ -359,10 +360,10 @@ static void show_seed(const struct session *s, char *buf, size_t len)
     snprintf(buf, len, "%u", s->cfg.seed);
 }
 
-static int set_repeats(struct session *s, const char *v, char *err, size_t errlen)
+static int set_repeats(struct session *s, const struct setting *st, const char *v, char *err, size_t errlen)
 {
     long long x;
-    if (parse_int(v, 1, LAB_MAX_REPEATS, &x, err, errlen) != 0) return -1;
+    if (parse_int(v, (long long)st->min, (long long)st->max, &x, err, errlen) != 0) return -1;
     s->cfg.repeats = (int)x;
     return 0;
 }
@@ -382,10 +383,10 @@ static void complete_repeats(struct session *s, struct cmp_list *out)
 
 /* GPUs a reduce splits over: any number the simulator can model, on a GPU
  * machine at most the GPUs it has. */
-static int set_gpus(struct session *s, const char *v, char *err, size_t errlen)
+static int set_gpus(struct session *s, const struct setting *st, const char *v, char *err, size_t errlen)
 {
     long long x;
-    if (parse_int(v, 1, LAB_MAX_GPUS, &x, err, errlen) != 0) return -1;
+    if (parse_int(v, (long long)st->min, (long long)st->max, &x, err, errlen) != 0) return -1;
     int have = lab_device_count();
     if (x > 1 && lab_kernel_backend(&s->cfg) == LAB_BACKEND_GPU && x > have) {
         snprintf(err, errlen,
@@ -410,7 +411,7 @@ static void complete_gpus(struct session *s, struct cmp_list *out)
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) cmp_add(out, v[i]);
 }
 
-static int set_backend(struct session *s, const char *v, char *err, size_t errlen)
+static int set_backend(struct session *s, const struct setting *st, const char *v, char *err, size_t errlen)
 {
     static const char *const names[] = {"auto", "gpu", "sim"};
     static const lab_backend be[] = {LAB_BACKEND_AUTO, LAB_BACKEND_GPU, LAB_BACKEND_SIM};
@@ -446,10 +447,10 @@ static void complete_backend(struct session *s, struct cmp_list *out)
     cmp_add(out, "sim");
 }
 
-static int set_sim_limit(struct session *s, const char *v, char *err, size_t errlen)
+static int set_sim_limit(struct session *s, const struct setting *st, const char *v, char *err, size_t errlen)
 {
     long long x;
-    if (parse_size(v, 1, 1LL << 40, &x, err, errlen) != 0) return -1;
+    if (parse_size(v, (long long)st->min, (long long)st->max, &x, err, errlen) != 0) return -1;
     s->cfg.sim_limit = x;
     return 0;
 }
@@ -476,7 +477,7 @@ static int set_onoff(int *dst, const char *v, char *err, size_t errlen)
     return 0;
 }
 
-static int set_race(struct session *s, const char *v, char *err, size_t errlen)
+static int set_race(struct session *s, const struct setting *st, const char *v, char *err, size_t errlen)
 {
     return set_onoff(&s->cfg.race_check, v, err, errlen);
 }
@@ -486,7 +487,7 @@ static void show_race(const struct session *s, char *buf, size_t len)
     snprintf(buf, len, "%s", s->cfg.race_check ? "on" : "off");
 }
 
-static int set_pad(struct session *s, const char *v, char *err, size_t errlen)
+static int set_pad(struct session *s, const struct setting *st, const char *v, char *err, size_t errlen)
 {
     lab_config c = s->cfg;
     if (set_onoff(&c.pad, v, err, errlen) != 0) return -1;
@@ -508,26 +509,26 @@ static void complete_onoff(struct session *s, struct cmp_list *out)
 
 /* ------------------------------------------------------------- 2D data */
 
-static int set_dim(int *dst, const char *v, char *err, size_t errlen)
+static int set_dim(int *dst, const struct setting *st, const char *v, char *err, size_t errlen)
 {
     long long x;
     if (parse_is_auto(v)) {
         *dst = 0;
         return 0;
     }
-    if (parse_size(v, 1, 65536, &x, err, errlen) != 0) return -1;
+    if (parse_size(v, (long long)st->min, (long long)st->max, &x, err, errlen) != 0) return -1;
     *dst = (int)x;
     return 0;
 }
 
-static int set_width(struct session *s, const char *v, char *err, size_t errlen)
+static int set_width(struct session *s, const struct setting *st, const char *v, char *err, size_t errlen)
 {
-    return set_dim(&s->cfg.width, v, err, errlen);
+    return set_dim(&s->cfg.width, st, v, err, errlen);
 }
 
-static int set_height(struct session *s, const char *v, char *err, size_t errlen)
+static int set_height(struct session *s, const struct setting *st, const char *v, char *err, size_t errlen)
 {
-    return set_dim(&s->cfg.height, v, err, errlen);
+    return set_dim(&s->cfg.height, st, v, err, errlen);
 }
 
 static void show_width(const struct session *s, char *buf, size_t len)
@@ -542,7 +543,7 @@ static void show_height(const struct session *s, char *buf, size_t len)
     else snprintf(buf, len, "auto");
 }
 
-static int set_image(struct session *s, const char *v, char *err, size_t errlen)
+static int set_image(struct session *s, const struct setting *st, const char *v, char *err, size_t errlen)
 {
     if (!*v || strcmp(v, "none") == 0 || strcmp(v, "generated") == 0) {
         s->cfg.image[0] = 0;
@@ -578,7 +579,7 @@ static void show_image(const struct session *s, char *buf, size_t len)
 }
 
 /* The models the occupancy calculator knows (kernels/device/occupancy.h). */
-static int set_model(struct session *s, const char *v, char *err, size_t errlen)
+static int set_model(struct session *s, const struct setting *st, const char *v, char *err, size_t errlen)
 {
     const occ_model *m = occ_model_find(v);
     if (!m) {
@@ -601,7 +602,7 @@ static void complete_model(struct session *s, struct cmp_list *out)
     for (int i = 0; i < occ_model_count(); i++) cmp_add(out, occ_model_at(i)->name);
 }
 
-static int set_pager(struct session *s, const char *v, char *err, size_t errlen)
+static int set_pager(struct session *s, const struct setting *st, const char *v, char *err, size_t errlen)
 {
     int on;
     if (set_onoff(&on, v, err, errlen) != 0) return -1;
@@ -616,16 +617,14 @@ static void show_pager(const struct session *s, char *buf, size_t len)
              p ? (*p ? p : _("PAGER is empty: none")) : "less -R");
 }
 
-/* -------------------------------------------------------------- table */
-
 /* ------------------------------------------------------------ programs */
 
-static int set_time_limit(struct session *s, const char *v, char *err, size_t errlen)
+static int set_time_limit(struct session *s, const struct setting *st, const char *v, char *err, size_t errlen)
 {
     char *end = NULL;
     errno = 0;
     double t = strtod(v, &end);
-    if (end == v || *end || errno || t < 0 || t > 86400 || t != t) {
+    if (end == v || *end || errno || t < st->min || t > st->max || t != t) {
         snprintf(err, errlen, _("seconds from 0 (no limit) to 86400"));
         return -1;
     }
@@ -639,12 +638,12 @@ static void show_time_limit(const struct session *s, char *buf, size_t len)
     else snprintf(buf, len, "none");
 }
 
-static int set_trace_blocks(struct session *s, const char *v, char *err, size_t errlen)
+static int set_trace_blocks(struct session *s, const struct setting *st, const char *v, char *err, size_t errlen)
 {
     char *end = NULL;
     errno = 0;
     unsigned long b = strtoul(v, &end, 10);
-    if (end == v || *end || errno || b < 1 || b > 65536 || v[0] == '-') {
+    if (end == v || *end || errno || b < st->min || b > st->max || v[0] == '-') {
         snprintf(err, errlen, "%s", _("a number of blocks from 1 to 65536"));
         return -1;
     }
@@ -657,48 +656,107 @@ static void show_trace_blocks(const struct session *s, char *buf, size_t len)
     snprintf(buf, len, "%u", s->trace_blocks);
 }
 
-/* The allowed values and the help line are marked for translation, the
- * setting names never (they are what people type). */
+/* ------------------------------------------------- what exports record */
+
+static void auto_or(char *buf, size_t len, long long v)
+{
+    if (v > 0) snprintf(buf, len, "%lld", v);
+    else snprintf(buf, len, "auto");
+}
+
+static void value_n(const lab_config *c, char *buf, size_t len) { auto_or(buf, len, c->n); }
+
+static void value_block(const lab_config *c, char *buf, size_t len)
+{
+    if (c->block > 0 && c->block_y > 0) snprintf(buf, len, "%dx%d", c->block, c->block_y);
+    else auto_or(buf, len, c->block);
+}
+
+static void value_grid(const lab_config *c, char *buf, size_t len)
+{
+    if (c->grid > 0 && c->grid_y > 0) snprintf(buf, len, "%lldx%lld", c->grid, c->grid_y);
+    else auto_or(buf, len, c->grid);
+}
+
+static void value_dtype(const lab_config *c, char *buf, size_t len) { snprintf(buf, len, "%s", lab_dtype_name(c->dtype)); }
+static void value_pattern(const lab_config *c, char *buf, size_t len) { snprintf(buf, len, "%s", c->pattern); }
+static void value_value(const lab_config *c, char *buf, size_t len) { snprintf(buf, len, "%g", c->value); }
+static void value_seed(const lab_config *c, char *buf, size_t len) { snprintf(buf, len, "%u", c->seed); }
+static void value_repeats(const lab_config *c, char *buf, size_t len) { snprintf(buf, len, "%d", c->repeats); }
+static void value_backend(const lab_config *c, char *buf, size_t len) { snprintf(buf, len, "%s", lab_backend_name(c->backend)); }
+static void value_gpus(const lab_config *c, char *buf, size_t len) { snprintf(buf, len, "%d", c->gpus); }
+static void value_sim_limit(const lab_config *c, char *buf, size_t len) { snprintf(buf, len, "%lld", c->sim_limit); }
+static void value_race(const lab_config *c, char *buf, size_t len) { snprintf(buf, len, "%s", c->race_check ? "on" : "off"); }
+static void value_pad(const lab_config *c, char *buf, size_t len) { snprintf(buf, len, "%s", c->pad ? "on" : "off"); }
+static void value_width(const lab_config *c, char *buf, size_t len) { auto_or(buf, len, c->width); }
+static void value_height(const lab_config *c, char *buf, size_t len) { auto_or(buf, len, c->height); }
+static void value_image(const lab_config *c, char *buf, size_t len) { snprintf(buf, len, "%s", c->image[0] ? c->image : "none"); }
+static void value_model(const lab_config *c, char *buf, size_t len) { snprintf(buf, len, "%s", c->model); }
+
+/* -------------------------------------------------------------- table */
+
+/* One row per setting: name, kind, where it lives, range (min, max), the
+ * default and an example as typed, what is allowed, the help line, and its
+ * functions. The allowed values and the help line are marked for
+ * translation, the names, defaults and examples never (they are what people
+ * type). The defaults of the rows that live in lab_config are the ones
+ * lab_config_defaults() and the algorithm give (the test tables_settings
+ * holds the text to them); the others are applied from the text. */
+#define TEXT_OF(x) #x
+#define DEFAULT_TEXT(x) TEXT_OF(x)
+#define RUN SETTING_RUN
+#define SESSION SETTING_SESSION
+#define OUTPUT SETTING_OUTPUT
 static const struct setting settings[] = {
-    {"n", N_("a size like 1000000, 1e6, 64Mi, 4k, 2^26, 1<<26 or 3*2^20, or auto"), /* PARSE_SIZE_FORMS */
-     N_("elements of the input (matrix side for 2D)"), set_n, show_n, complete_n},
-    {"block", N_("threads per block: a number (or BXxBY for 2D), or auto for the variant's default"),
-     N_("threads per block"), set_block, show_block, complete_block},
-    {"grid", N_("a number of blocks (or GXxGY), or auto"), N_("blocks in the grid"), set_grid, show_grid,
-     complete_auto},
-    {"dtype", N_("the data types the algorithm takes (int, float, double, u8)"), N_("element type"),
-     set_dtype, show_dtype, complete_dtype},
-    {"pattern", N_("one of the algorithm's patterns (show lists them)"), N_("how the input is made"),
-     set_pattern, show_pattern, complete_pattern},
-    {"value", N_("a number like 1.23"), N_("the constant of pattern const"), set_value, show_value, NULL},
-    {"seed", N_("a whole number 0..4294967295"), N_("seed of pattern random"), set_seed, show_seed, NULL},
-    {"repeats", "1..1000", N_("timed runs after the warm-up (median, min, max)"), set_repeats,
-     show_repeats, complete_repeats},
-    {"backend", N_("auto, gpu or sim"), N_("where kernel variants run"), set_backend, show_backend,
-     complete_backend},
-    {"gpus", N_("1..8 on the simulator; on a GPU machine 1 to its number of GPUs"),
+    {"n", SETTING_SIZE, RUN, 1, 1LL << 50, "auto", "1Mi",
+     N_("a size like 1000000, 1e6, 64Mi, 4k, 2^26, 1<<26 or 3*2^20, or auto"), /* PARSE_SIZE_FORMS */
+     N_("elements of the input (matrix side for 2D)"), set_n, show_n, complete_n, value_n},
+    {"block", SETTING_SHAPE, RUN, 1, 1024, "auto", "128",
+     N_("threads per block: a number (or BXxBY for 2D), or auto for the variant's default"),
+     N_("threads per block"), set_block, show_block, complete_block, value_block},
+    {"grid", SETTING_SHAPE, RUN, 1, INT_MAXV, "auto", "64", N_("a number of blocks (or GXxGY), or auto"),
+     N_("blocks in the grid"), set_grid, show_grid, complete_auto, value_grid},
+    {"dtype", SETTING_WORD, RUN, 0, 0, NULL, "float", N_("the data types the algorithm takes (int, float, double, u8)"),
+     N_("element type"), set_dtype, show_dtype, complete_dtype, value_dtype},
+    {"pattern", SETTING_WORD, RUN, 0, 0, NULL, "ones", N_("one of the algorithm's patterns (show lists them)"),
+     N_("how the input is made"), set_pattern, show_pattern, complete_pattern, value_pattern},
+    {"value", SETTING_NUMBER, RUN, 0, 0, "1.23", "2.5", N_("a number like 1.23"), N_("the constant of pattern const"),
+     set_value, show_value, NULL, value_value},
+    {"seed", SETTING_INT, RUN, 0, 4294967295.0, "1", "42", N_("a whole number 0..4294967295"),
+     N_("seed of pattern random"), set_seed, show_seed, NULL, value_seed},
+    {"repeats", SETTING_INT, RUN, 1, LAB_MAX_REPEATS, "5", "10", "1..1000",
+     N_("timed runs after the warm-up (median, min, max)"), set_repeats, show_repeats, complete_repeats,
+     value_repeats},
+    {"backend", SETTING_WORD, RUN, 0, 0, "auto", "sim", N_("auto, gpu or sim"), N_("where kernel variants run"),
+     set_backend, show_backend, complete_backend, value_backend},
+    {"gpus", SETTING_INT, RUN, 1, LAB_MAX_GPUS, "1", "2", N_("1..8 on the simulator; on a GPU machine 1 to its number of GPUs"),
      N_("GPUs a reduction splits its input over (run shows each GPU and the combine)"), set_gpus, show_gpus,
-     complete_gpus},
-    {"sim-limit", N_("a size like 4Mi"), N_("largest n the simulator accepts"), set_sim_limit,
-     show_sim_limit, complete_sim_limit},
-    {"race-check", N_("on or off"), N_("simulator: report shared-memory races"), set_race, show_race,
-     complete_onoff},
-    {"pad", N_("on or off"), N_("pad n up to a power of two where a variant needs one"), set_pad, show_pad,
-     complete_onoff},
-    {"width", N_("1..65536, or auto"), N_("width of 2D data (images, Mandelbrot)"), set_width, show_width,
-     complete_auto},
-    {"height", N_("1..65536, or auto"), N_("height of 2D data"), set_height, show_height, complete_auto},
-    {"image", N_("a PGM or PNG file, or none"), N_("histogram input image"), set_image, show_image, NULL},
-    {"time-limit", N_("seconds, e.g. 30 or 2.5 (0: none)"), N_("how long a program (open) may run on the simulator"),
-     set_time_limit, show_time_limit, NULL},
-    {"trace-blocks", N_("a number of blocks from 1 to 65536"),
+     complete_gpus, value_gpus},
+    {"sim-limit", SETTING_SIZE, RUN, 1, 1LL << 40, "4Mi", "16Mi", N_("a size like 4Mi"),
+     N_("largest n the simulator accepts"), set_sim_limit, show_sim_limit, complete_sim_limit, value_sim_limit},
+    {"race-check", SETTING_FLAG, RUN, 0, 0, "off", "on", N_("on or off"), N_("simulator: report shared-memory races"),
+     set_race, show_race, complete_onoff, value_race},
+    {"pad", SETTING_FLAG, RUN, 0, 0, "off", "on", N_("on or off"),
+     N_("pad n up to a power of two where a variant needs one"), set_pad, show_pad, complete_onoff, value_pad},
+    {"width", SETTING_SIZE, RUN, 1, 65536, "auto", "320", N_("1..65536, or auto"),
+     N_("width of 2D data (images, Mandelbrot)"), set_width, show_width, complete_auto, value_width},
+    {"height", SETTING_SIZE, RUN, 1, 65536, "auto", "200", N_("1..65536, or auto"), N_("height of 2D data"),
+     set_height, show_height, complete_auto, value_height},
+    {"image", SETTING_FILE, RUN, 0, 0, "none", NULL, N_("a PGM or PNG file, or none"), N_("histogram input image"),
+     set_image, show_image, NULL, value_image},
+    {"time-limit", SETTING_NUMBER, SESSION, 0, 86400, "30", "2.5", N_("seconds, e.g. 30 or 2.5 (0: none)"),
+     N_("how long a program (open) may run on the simulator"), set_time_limit, show_time_limit, NULL, NULL},
+    {"trace-blocks", SETTING_INT, SESSION, 1, 65536, DEFAULT_TEXT(ACC_DEFAULT_BLOCKS), "8", N_("a number of blocks from 1 to 65536"),
      N_("blocks of each launch that animate records of every access (the first ones)"), set_trace_blocks,
-     show_trace_blocks, NULL},
-    {"model", N_("a GPU model name (h200, a100, t4, ...: Tab lists them)"), N_("occupancy model on the simulator"),
-     set_model, show_model, complete_model},
-    {"pager", N_("on or off"), N_("long output through $PAGER (less -R) at a terminal"), set_pager, show_pager,
-     complete_onoff},
+     show_trace_blocks, NULL, NULL},
+    {"model", SETTING_WORD, RUN, 0, 0, "h200", "t4", N_("a GPU model name (h200, a100, t4, ...: Tab lists them)"),
+     N_("occupancy model on the simulator"), set_model, show_model, complete_model, value_model},
+    {"pager", SETTING_FLAG, OUTPUT, 0, 0, "on", "off", N_("on or off"),
+     N_("long output through $PAGER (less -R) at a terminal"), set_pager, show_pager, complete_onoff, NULL},
 };
+#undef RUN
+#undef SESSION
+#undef OUTPUT
 #define NSETTINGS ((int)(sizeof settings / sizeof settings[0]))
 
 const struct setting *setting_at(int i)
@@ -733,3 +791,33 @@ void setting_names(char *out, size_t len)
         off += (size_t)snprintf(out + off, len - off, "%s%s", i ? ", " : "", settings[i].name);
 }
 
+
+int setting_name_width(void)
+{
+    int w = 0;
+    for (int i = 0; i < NSETTINGS; i++)
+        if ((int)strlen(settings[i].name) > w) w = (int)strlen(settings[i].name);
+    return w;
+}
+
+void settings_use_algo(struct session *s, const lab_algo *a)
+{
+    if (!a) return;
+    s->cfg.n = 0; /* auto: the algorithm's default for the backend */
+    s->cfg.dtype = a->dtype_default;
+    if (a->patterns && a->patterns[0]) snprintf(s->cfg.pattern, sizeof s->cfg.pattern, "%s", a->patterns[0]);
+    s->cfg.block = s->cfg.block_y = 0;
+    s->cfg.grid = s->cfg.grid_y = 0;
+}
+
+void settings_reset(struct session *s)
+{
+    char err[512];
+    lab_config_defaults(&s->cfg);
+    settings_use_algo(s, s->algo);
+    for (int i = 0; i < NSETTINGS; i++) {
+        const struct setting *st = &settings[i];
+        /* a row's own default never fails its own parser (tables_settings tries each) */
+        if (st->home != SETTING_RUN && st->def) st->set(s, st, st->def, err, sizeof err);
+    }
+}

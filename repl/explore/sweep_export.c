@@ -8,6 +8,7 @@
 
 #include "repl/i18n.h"
 #include "repl/out.h"
+#include "repl/settings.h"
 #include "repl/explore/sweep.h"
 
 #ifndef GPULAB_VERSION
@@ -16,48 +17,30 @@
 
 /* ------------------------------------------------------------ settings */
 
-static void auto_or(char *buf, size_t len, long long v)
-{
-    if (v > 0) snprintf(buf, len, "%lld", v);
-    else snprintf(buf, len, "auto");
-}
-
-/* The settings as name=value pairs, in the order `show` lists them. */
+/* The settings a run reads, as name=value pairs, from the settings table
+ * (repl/settings.c) in the order `show` lists them. */
 typedef struct setting_kv {
     const char *name;
     char value[600];
 } setting_kv;
 
-static int settings_list(const lab_config *c, setting_kv *kv)
+static int settings_list(const lab_config *c, setting_kv *kv, int max)
 {
     int n = 0;
-#define KV(nm, ...) (kv[n].name = (nm), snprintf(kv[n].value, sizeof kv[n].value, __VA_ARGS__), n++)
-    auto_or(kv[n].value, sizeof kv[n].value, c->n), kv[n++].name = "n";
-    if (c->block > 0 && c->block_y > 0) KV("block", "%dx%d", c->block, c->block_y);
-    else auto_or(kv[n].value, sizeof kv[n].value, c->block), kv[n++].name = "block";
-    if (c->grid > 0 && c->grid_y > 0) KV("grid", "%lldx%lld", c->grid, c->grid_y);
-    else auto_or(kv[n].value, sizeof kv[n].value, c->grid), kv[n++].name = "grid";
-    KV("dtype", "%s", lab_dtype_name(c->dtype));
-    KV("pattern", "%s", c->pattern);
-    KV("value", "%g", c->value);
-    KV("seed", "%u", c->seed);
-    KV("repeats", "%d", c->repeats);
-    KV("backend", "%s", lab_backend_name(c->backend));
-    KV("sim-limit", "%lld", c->sim_limit);
-    KV("race-check", "%s", c->race_check ? "on" : "off");
-    KV("pad", "%s", c->pad ? "on" : "off");
-    auto_or(kv[n].value, sizeof kv[n].value, c->width), kv[n++].name = "width";
-    auto_or(kv[n].value, sizeof kv[n].value, c->height), kv[n++].name = "height";
-    KV("image", "%s", c->image[0] ? c->image : "none");
-    KV("model", "%s", c->model);
-#undef KV
+    for (int i = 0; setting_at(i) && n < max; i++) {
+        const struct setting *st = setting_at(i);
+        if (st->home != SETTING_RUN || !st->value) continue;
+        kv[n].name = st->name;
+        st->value(c, kv[n].value, sizeof kv[n].value);
+        n++;
+    }
     return n;
 }
 
 static json_t *settings_json(const lab_config *c)
 {
-    setting_kv kv[32];
-    int n = settings_list(c, kv);
+    setting_kv kv[64];
+    int n = settings_list(c, kv, 64);
     json_t *o = json_object();
     for (int i = 0; i < n; i++) json_object_set_new(o, kv[i].name, out_json_text(kv[i].value));
     return o;
@@ -95,8 +78,8 @@ static void csv_preamble(FILE *f, const char *kind, const lab_config *c, const l
     fprintf(f, "# date: %s\n", date);
     fprintf(f, "# device: %s\n", device);
     if (a) fprintf(f, "# algorithm: %s\n", a->name);
-    setting_kv kv[32];
-    int n = settings_list(c, kv);
+    setting_kv kv[64];
+    int n = settings_list(c, kv, 64);
     fprintf(f, "# settings:");
     for (int i = 0; i < n; i++) fprintf(f, " %s=%s", kv[i].name, kv[i].value);
     fputc('\n', f);
