@@ -17,6 +17,7 @@
 #include "kernels/program/program.h"
 #include "kernels/sim/acctrace.h"
 #include "repl/cmd.h"
+#include "repl/cmd_program.h"
 #include "repl/i18n.h"
 #include "repl/out.h"
 #include "repl/parse.h"
@@ -169,7 +170,7 @@ static const char *base_name(const char *p)
 static enum cmd_status animate_program(struct session *s, int argc, char **argv)
 {
     prog_result r;
-    if (prog_cmd_record(s, argc - 1, argv + 1, &r) != 0) return CMD_ERROR;
+    if (program_record(s, argc - 1, argv + 1, &r) != 0) return CMD_ERROR;
     enum cmd_status st = CMD_OK;
     if (r.timed_out || r.interrupted || r.signal || r.fault[0] || r.exit_code != 0) {
         if (r.fault[0]) out_warn(_("the program failed: %s; the animation shows what it did until then"), r.fault);
@@ -401,7 +402,7 @@ static enum cmd_status do_animate(struct session *s, int argc, char **argv)
         st = CMD_ERROR;
         goto done;
     }
-    sess_set_results(s, rows, n);
+    sess_output_table(s, rows, n);
     sess_print_results(s, rows, n);
 done:
     for (int i = 0; i < recorded && i < n; i++) lab_trace_free(&an[i].trace);

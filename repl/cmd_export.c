@@ -52,35 +52,26 @@ static enum cmd_status do_export(struct session *s, int argc, char **argv)
     if (!csv && !json)
         return sess_error(s, 1, _("export writes .csv or .json (the last table or sweep) and .svg, .png or "
                                   ".pdf (the last plot or animation frame)"));
-    if (profile_export_owns(s)) {
-        struct safefile pw;
-        if (sess_open_output(s, &pw, path, err, sizeof err) != 0) return sess_error(s, 1, "%s", err);
-        if (profile_export(s, pw.f, csv, err, sizeof err) != 0) {
-            safefile_abort(&pw);
-            return sess_error(s, 1, "%s", err);
-        }
-        if (safefile_commit(&pw, err, sizeof err) != 0) return sess_error(s, 1, "%s", err);
-        if (!s->json)
-            out_printf(_("wrote %s%s: the last profile\n"), out_vis(path),
-                       pw.replaced ? _(" (it replaces the old file)") : "");
-        return CMD_OK;
-    }
-    const sweep_data *d = s->sweep;
-    int sweep = s->results_are_sweep && d;
-    if (!sweep && s->nresults == 0)
+    const struct sess_output *o = &s->last;
+    if (o->kind == SESS_OUTPUT_NONE || (o->kind == SESS_OUTPUT_PROFILE ? o->nprof : o->nrows) == 0)
         return sess_error(s, 1, _("nothing to export yet: run, compare or sweep first"));
     struct safefile w;
     if (sess_open_output(s, &w, path, err, sizeof err) != 0) return sess_error(s, 1, "%s", err);
     FILE *f = w.f;
     int rc;
     time_t now = time(NULL);
-    if (sweep)
-        rc = csv ? sweep_export_csv(f, d, err, sizeof err) : sweep_export_json(f, d, err, sizeof err);
-    else if (csv)
-        rc = results_export_csv(f, s->results, s->nresults, &s->results_cfg, s->results_algo, now, err, sizeof err);
-    else
-        rc = results_export_json(f, s->results, s->nresults, &s->results_cfg, s->results_algo, now, err,
-                                 sizeof err);
+    switch (o->kind) {
+    case SESS_OUTPUT_PROFILE:
+        rc = profile_export(s, f, csv, err, sizeof err);
+        break;
+    case SESS_OUTPUT_SWEEP:
+        rc = csv ? sweep_export_csv(f, o->sweep, err, sizeof err) : sweep_export_json(f, o->sweep, err, sizeof err);
+        break;
+    default:
+        rc = csv ? results_export_csv(f, o->rows, o->nrows, &o->cfg, o->algo, now, err, sizeof err)
+                 : results_export_json(f, o->rows, o->nrows, &o->cfg, o->algo, now, err, sizeof err);
+        break;
+    }
     if (rc != 0) {
         /* the stream's own error is the more exact one (a full disk) */
         if (w.err) snprintf(err, sizeof err, _("cannot write %s: %s"), path, strerror(w.err));
@@ -90,14 +81,16 @@ static enum cmd_status do_export(struct session *s, int argc, char **argv)
     if (safefile_commit(&w, err, sizeof err) != 0) return sess_error(s, 1, "%s", err);
     if (!s->json) {
         const char *again = w.replaced ? _(" (it replaces the old file)") : "";
-        if (sweep)
+        if (o->kind == SESS_OUTPUT_PROFILE)
+            out_printf(_("wrote %s%s: the last profile\n"), out_vis(path), again);
+        else if (o->kind == SESS_OUTPUT_SWEEP)
             out_printf(ngettext("wrote %s%s: the sweep of %s, %d point\n", "wrote %s%s: the sweep of %s, %d points\n",
-                                (unsigned long)d->npoints),
-                       out_vis(path), again, sweep_axis_name(d->axis), d->npoints);
+                                (unsigned long)o->sweep->npoints),
+                       out_vis(path), again, sweep_axis_name(o->sweep->axis), o->sweep->npoints);
         else
             out_printf(ngettext("wrote %s%s: the last table, %d row\n", "wrote %s%s: the last table, %d rows\n",
-                                (unsigned long)s->nresults),
-                       out_vis(path), again, s->nresults);
+                                (unsigned long)o->nrows),
+                       out_vis(path), again, o->nrows);
     }
     return CMD_OK;
 }

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "repl/cmd.h"
+#include "repl/cmd_program.h"
 #include "repl/complete.h"
 #include "repl/i18n.h"
 #include "repl/out.h"
@@ -236,7 +237,7 @@ static void show_limits(struct session *s)
 static enum cmd_status do_show(struct session *s, int argc, char **argv)
 {
     char err[1024], buf[512];
-    if (s->prog && argc == 1) return prog_cmd_show(s, argc, argv);
+    if (s->prog && argc == 1) return program_show(s, argc, argv);
     if (argc == 2) {
         const struct setting *st = setting_find(argv[1], err, sizeof err);
         if (!st) return sess_error(s, 1, "%s", err);

@@ -214,7 +214,7 @@ enum cmd_status sess_run_multi(struct session *s, const lab_variant *v)
         st = sess_error(s, -1, "%s", msg);
     } else {
         sess_print_multi(s, m);
-        sess_set_results(s, m->part, m->gpus);
+        sess_output_table(s, m->part, m->gpus);
         for (int k = 0; k < LAB_NCOMBINES; k++)
             if (!m->comb[k].ran || m->comb[k].correct == 0) {
                 /* a combine that could not run (no NCCL) says so in its note; a wrong one fails the command */

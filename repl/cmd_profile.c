@@ -148,28 +148,17 @@ static enum cmd_status do_profile(struct session *s, int argc, char **argv)
         if (rc != 0) st = CMD_ERROR;
         else if (be == LAB_BACKEND_SIM) nres++;
     }
-    free(s->profile_rows);
-    s->profile_rows = rows;
-    s->profile_nrows = nrows;
-    s->profile_results = NULL;
-    if (nres) {
-        sess_set_results(s, res, nres);
-        s->profile_results = s->results;
-    }
+    sess_output_profile(s, rows, nrows, res, nres);
     free(res);
     return st;
 }
 
 /* ----------------------------------------------------------------- export */
 
-int profile_export_owns(const struct session *s)
-{
-    return s->profile_rows && s->profile_nrows > 0 && (s->profile_results == NULL || s->profile_results == s->results);
-}
-
 int profile_export(const struct session *s, FILE *f, int csv, char *err, size_t errlen)
 {
-    if (!s->profile_rows) {
+    const struct sess_output *o = &s->last;
+    if (o->kind != SESS_OUTPUT_PROFILE) {
         snprintf(err, errlen, "%s", _("no profile yet"));
         return -1;
     }
@@ -177,8 +166,8 @@ int profile_export(const struct session *s, FILE *f, int csv, char *err, size_t 
         fprintf(f, "algo,variant,source,kernel,grid_x,grid_y,grid_z,block_x,block_y,block_z,launches");
         for (int i = 0; i < prof_metric_count(); i++) fprintf(f, ",%s", prof_metric_at(i)->ncu);
         fprintf(f, ",est_ms,est_model\n");
-        for (int r = 0; r < s->profile_nrows; r++) {
-            const prof_row *p = &s->profile_rows[r];
+        for (int r = 0; r < o->nprof; r++) {
+            const prof_row *p = &o->prof[r];
             fprintf(f, "%s,%s,%s,\"%s\",%u,%u,%u,%u,%u,%u,%d", p->algo, p->variant, p->source, p->c.kernel,
                     p->c.grid[0], p->c.grid[1], p->c.grid[2], p->c.block[0], p->c.block[1], p->c.block[2],
                     p->c.launches);
@@ -190,11 +179,11 @@ int profile_export(const struct session *s, FILE *f, int csv, char *err, size_t 
         return ferror(f) ? -1 : 0;
     }
     json_t *a = json_array();
-    for (int r = 0; r < s->profile_nrows; r++) json_array_append_new(a, profile_row_json(&s->profile_rows[r]));
-    json_t *o = json_object();
-    json_object_set_new(o, "profile", a);
-    int rc = json_dumpf(o, f, JSON_INDENT(2));
-    json_decref(o);
+    for (int r = 0; r < o->nprof; r++) json_array_append_new(a, profile_row_json(&o->prof[r]));
+    json_t *root = json_object();
+    json_object_set_new(root, "profile", a);
+    int rc = json_dumpf(root, f, JSON_INDENT(2));
+    json_decref(root);
     fputc('\n', f);
     if (rc != 0) snprintf(err, errlen, "%s", _("cannot write the JSON"));
     return rc;

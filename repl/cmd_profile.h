@@ -9,9 +9,7 @@
 
 struct session;
 
-/* 1 when the last table the session printed was a profile. */
-int profile_export_owns(const struct session *s);
-/* Write the last profile's rows as CSV (csv 1) or JSON. 0 ok, -1 with err. */
+/* Write the last output's profile rows as CSV (csv 1) or JSON. 0 ok, -1 with err. */
 int profile_export(const struct session *s, FILE *f, int csv, char *err, size_t errlen);
 /* The run's arithmetic, for the estimate (from the row's ops). */
 void profile_work_of(const lab_result *r, lab_dtype dt, prof_work *w);

@@ -11,24 +11,12 @@
 #include <jansson.h>
 
 #include "repl/cmd.h"
+#include "repl/cmd_program.h"
 #include "repl/i18n.h"
 #include "repl/out.h"
 #include "repl/parse.h"
 #include "kernels/program/program.h"
 #include "repl/session.h"
-
-void sess_close_program(struct session *s)
-{
-    if (s->prog) {
-        prog_result_free(&s->prog->last);
-        free(s->prog);
-        s->prog = NULL;
-    }
-    for (int i = 0; s->prog_defines[i]; i++) {
-        free(s->prog_defines[i]);
-        s->prog_defines[i] = NULL;
-    }
-}
 
 static void print_issues(const prog *p)
 {
@@ -126,6 +114,8 @@ static void on_output(void *ctx, int fd, const char *buf, size_t n)
     fflush(f);
 }
 
+/* ------------------------------------------------- the options of a run */
+
 static long long mem_limit(void)
 {
     long pages = sysconf(_SC_PHYS_PAGES), pg = sysconf(_SC_PAGESIZE);
@@ -133,23 +123,34 @@ static long long mem_limit(void)
     return (long long)pages * pg / 4 * 3;
 }
 
+double program_time_limit(const struct session *s, enum prog_mode b)
+{
+    /* a GPU run also builds for the GPU and starts its driver */
+    return b == PROG_SIM ? s->time_limit : s->time_limit * 10;
+}
+
+void program_run_options(const struct session *s, enum prog_mode b, prog_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->backend = b;
+    o->time_limit = program_time_limit(s, b);
+    o->mem_limit = mem_limit();
+    o->race_check = s->cfg.race_check;
+    o->model = s->cfg.model;
+    o->interrupt = &lab_interrupted;
+}
+
 static int run_on(struct session *s, enum prog_mode backend, int argc, char **argv, int echo, prog_result *r)
 {
     prog_options o;
-    memset(&o, 0, sizeof o);
+    program_run_options(s, backend, &o);
     /* run shows stdout and stderr in the order the program wrote them */
     o.merge_output = echo > 0 && !s->json;
-    o.backend = backend;
-    o.time_limit = backend == PROG_SIM ? s->time_limit : (s->time_limit > 0 ? s->time_limit * 10 : 0);
-    o.mem_limit = mem_limit();
-    o.race_check = s->cfg.race_check;
-    o.model = s->cfg.model;
     o.argc = argc;
     o.argv = argv;
     o.defines = (const char *const *)s->prog_defines;
     o.on_output = echo > 0 ? on_output : NULL;
     o.ctx = s;
-    o.interrupt = &lab_interrupted;
     if (s->interactive && !s->json)
         out_progress(backend == PROG_GPU ? _("  building %s for the GPU...") : _("  building %s for the simulator..."),
                      s->prog->shown);
@@ -159,7 +160,7 @@ static int run_on(struct session *s, enum prog_mode backend, int argc, char **ar
     return rc;
 }
 
-int prog_cmd_record(struct session *s, int argc, char **argv, struct prog_result *r)
+int program_record(struct session *s, int argc, char **argv, prog_result *r)
 {
     /* echo -1: quiet, and every access of the first trace-blocks blocks recorded */
     if (run_on(s, PROG_SIM, argc, argv, -1, r) == 0) return 0;
@@ -205,7 +206,7 @@ static void print_launches(const prog_result *r, enum prog_mode b)
 static void print_end(struct session *s, const prog_result *r, enum prog_mode b)
 {
     if (r->timed_out) {
-        const double limit = b == PROG_SIM ? s->time_limit : s->time_limit * 10;
+        const double limit = program_time_limit(s, b);
         if (r->running[0])
             out_printf(_("%sstopped:%s it ran longer than the time limit of %g s while kernel %s was running (a "
                          "kernel that waits for something that never happens, or a loop that never ends?); "
@@ -302,7 +303,7 @@ static enum cmd_status finish(struct session *s, prog_result *r, enum prog_mode 
     return st;
 }
 
-enum cmd_status prog_cmd_run(struct session *s, int argc, char **argv)
+enum cmd_status program_run(struct session *s, int argc, char **argv)
 {
     enum prog_mode b;
     if (choose_backend(s, &b) != 0) return CMD_ERROR;
@@ -373,7 +374,7 @@ static void show_line(const char *label, const char *t, size_t n, int line)
     else out_printf("  %s %.*s\n", out_pad(label, 10), (int)(e - i > 200 ? 200 : e - i), t + i);
 }
 
-enum cmd_status prog_cmd_compare(struct session *s, int argc, char **argv)
+enum cmd_status program_compare(struct session *s, int argc, char **argv)
 {
     char why[512];
     if (!prog_gpu_available(why, sizeof why)) {
@@ -440,7 +441,7 @@ enum cmd_status prog_cmd_compare(struct session *s, int argc, char **argv)
     return finish(s, &m, PROG_SIM);
 }
 
-enum cmd_status prog_cmd_show(struct session *s, int argc, char **argv)
+enum cmd_status program_show(struct session *s, int argc, char **argv)
 {
     (void)argc;
     (void)argv;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "repl/cmd.h"
+#include "repl/cmd_program.h"
 #include "repl/i18n.h"
 #include "repl/out.h"
 #include "repl/parse.h"
@@ -261,7 +262,7 @@ static int run_rows(struct session *s, const lab_variant **vs, int n, lab_result
     }
     lab_input_delete(in);
     lab_rebase_speedups(s->algo, rows, n); /* the table's own OpenMP row is 1.00x */
-    sess_set_results(s, rows, n);
+    sess_output_table(s, rows, n);
     sess_print_results(s, rows, n);
     return notrun;
 }
@@ -269,7 +270,7 @@ static int run_rows(struct session *s, const lab_variant **vs, int n, lab_result
 static enum cmd_status do_run(struct session *s, int argc, char **argv)
 {
     char err[1024];
-    if (s->prog) return prog_cmd_run(s, argc, argv);
+    if (s->prog) return program_run(s, argc, argv);
     int n = argc > 1 ? argc - 1 : 1;
     const lab_variant **vs = calloc((size_t)n, sizeof *vs);
     lab_result *rows = calloc((size_t)n, sizeof *rows);
@@ -322,7 +323,7 @@ done:
 
 static enum cmd_status do_compare(struct session *s, int argc, char **argv)
 {
-    if (s->prog) return prog_cmd_compare(s, argc, argv);
+    if (s->prog) return program_compare(s, argc, argv);
     if (argc > 1) return sess_error(s, 1, _("compare takes no arguments: it runs every variant of %s"),
                                     s->algo->name);
     int n = s->algo->nvariants;

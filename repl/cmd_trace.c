@@ -11,6 +11,7 @@
 #include <jansson.h>
 
 #include "repl/cmd.h"
+#include "repl/cmd_program.h"
 #include "repl/i18n.h"
 #include "repl/out.h"
 #include "repl/parse.h"
@@ -506,7 +507,7 @@ static enum cmd_status trace_accesses(struct session *s, const lab_variant *v, i
     char err[LAB_ERR_MAX];
     if (s->prog) {
         prog_result r;
-        if (prog_cmd_record(s, argc - 1, argv + 1, &r) != 0) return CMD_ERROR;
+        if (program_record(s, argc - 1, argv + 1, &r) != 0) return CMD_ERROR;
         enum cmd_status st = CMD_OK;
         if (r.fault[0]) out_warn(_("the program failed: %s; the trace shows what it did until then"), r.fault);
         if (r.acc) print_accesses(r.acc);

@@ -36,7 +36,6 @@ static char *g_line;
 static int g_have_line;
 static struct cmp_list g_cands;
 static int g_cand_i;
-static int g_hist_warned; /* said once that history cannot be saved */
 
 /* ------------------------------------------------------------- history */
 
@@ -82,7 +81,7 @@ static char *history_open(void)
  * whose latency would show at every prompt) under the folder's lock, after
  * each command, so a crash loses nothing and two sessions typing at once
  * keep every line of both. */
-static void history_append_file(const char *path, const char *line)
+static void history_append_file(struct session *s, const char *path, const char *line)
 {
     int lock = safefile_lock(path);
     char **keep = calloc(HISTORY_LINES, sizeof *keep);
@@ -115,9 +114,9 @@ static void history_append_file(const char *path, const char *line)
             if (l) fprintf(w.f, "%s\n", l);
         }
         fprintf(w.f, "%s\n", line);
-        if (safefile_commit(&w, err, sizeof err) != 0 && !g_hist_warned++)
+        if (safefile_commit(&w, err, sizeof err) != 0 && !s->said.history++)
             out_warn(_("history is not saved: %s"), err);
-    } else if (keep && !g_hist_warned++) {
+    } else if (keep && !s->said.history++) {
         out_warn(_("history is not saved: %s"), err);
     }
     for (int i = 0; keep && i < HISTORY_LINES; i++) free(keep[i]);
@@ -125,12 +124,12 @@ static void history_append_file(const char *path, const char *line)
     safefile_unlock(lock);
 }
 
-static void history_save(const char *path, const char *line)
+static void history_save(struct session *s, const char *path, const char *line)
 {
     HIST_ENTRY *last = history_length > 0 ? history_get(history_base + history_length - 1) : NULL;
     if (last && strcmp(last->line, line) == 0) return; /* no immediate repeats */
     add_history(line);
-    if (path) history_append_file(path, line);
+    if (path) history_append_file(s, path, line);
 }
 
 /* ---------------------------------------------------------- completion */
@@ -297,7 +296,7 @@ void sess_interactive(struct session *s)
         size_t ll = strlen(line);
         while (ll > 0 && (line[ll - 1] == ' ' || line[ll - 1] == '\t')) line[--ll] = 0;
         int blank = line[strspn(line, " \t")] == 0;
-        if (!blank) history_save(hist, line);
+        if (!blank) history_save(s, hist, line);
         s->script = NULL;
         s->line = 0;
         s->confined = lesson_offered(s, line);

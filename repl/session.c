@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernels/program/program.h"
 #include "repl/i18n.h"
 #include "repl/lessons/lesson.h"
 #include "repl/out.h"
@@ -30,21 +31,39 @@ void sess_init(struct session *s)
     if (lab_algo_count() > 0) sess_use(s, lab_algo_at(0), NULL);
 }
 
+void sess_close_program(struct session *s)
+{
+    if (s->prog) {
+        prog_result_free(&s->prog->last);
+        free(s->prog);
+        s->prog = NULL;
+    }
+    for (int i = 0; s->prog_defines[i]; i++) {
+        free(s->prog_defines[i]);
+        s->prog_defines[i] = NULL;
+    }
+}
+
+/* Free what o holds; its generation stays. */
+static void output_clear(struct sess_output *o)
+{
+    free(o->rows);
+    if (o->sweep) sweep_free(o->sweep);
+    free(o->sweep);
+    free(o->prof);
+    unsigned long gen = o->generation;
+    memset(o, 0, sizeof *o);
+    o->generation = gen;
+}
+
 void sess_free(struct session *s)
 {
     sess_close_program(s);
     viz_picture_free(&s->picture);
-    free(s->profile_rows);
-    s->profile_rows = NULL;
+    output_clear(&s->last);
     lesson_free(s->lesson.cur);
-    if (s->sweep) sweep_free(s->sweep);
-    free(s->sweep);
-    s->sweep = NULL;
     free(s->lesson.right);
     memset(&s->lesson, 0, sizeof s->lesson);
-    free(s->results);
-    s->results = NULL;
-    s->nresults = 0;
 }
 
 void sess_use(struct session *s, const lab_algo *a, const lab_variant *v)
@@ -105,39 +124,48 @@ enum cmd_status sess_error_at(struct session *s, int pos, int len, const char *f
     return st;
 }
 
-void sess_set_results(struct session *s, const lab_result *rows, int n)
+/* A new last output of kind k with a copy of rows[0..n) (none when out
+ * of memory: export then says there is nothing to write). */
+static void output_begin(struct session *s, enum sess_output_kind k, const lab_result *rows, int n)
 {
-    free(s->results);
-    s->results = NULL;
-    s->nresults = 0;
-    s->results_are_sweep = 0;
-    if (n <= 0) return;
-    s->results = malloc((size_t)n * sizeof *rows);
-    if (!s->results) return;
-    memcpy(s->results, rows, (size_t)n * sizeof *rows);
-    s->nresults = n;
-    s->results_cfg = s->cfg;
-    s->results_algo = s->algo;
+    struct sess_output *o = &s->last;
+    output_clear(o);
+    o->kind = k;
+    o->generation++;
+    o->cfg = s->cfg;
+    o->algo = s->algo;
+    if (n > 0 && (o->rows = malloc((size_t)n * sizeof *rows))) {
+        memcpy(o->rows, rows, (size_t)n * sizeof *rows);
+        o->nrows = n;
+    }
 }
 
-void sess_keep_sweep(struct session *s, struct sweep_data *d, int as_results)
+void sess_output_table(struct session *s, const lab_result *rows, int n)
 {
-    s->results_are_sweep = 0;
-    if (!s->sweep && !(s->sweep = calloc(1, sizeof *s->sweep))) {
+    output_begin(s, SESS_OUTPUT_TABLE, rows, n);
+}
+
+void sess_output_sweep(struct session *s, struct sweep_data *d)
+{
+    lab_result *rows = malloc(sizeof *rows * (size_t)(d->npoints > 0 ? d->npoints : 1));
+    for (int i = 0; rows && i < d->npoints; i++) rows[i] = d->points[i].r;
+    output_begin(s, SESS_OUTPUT_SWEEP, rows, rows ? d->npoints : 0);
+    free(rows);
+    struct sess_output *o = &s->last;
+    if (!(o->sweep = malloc(sizeof *o->sweep))) {
         sweep_free(d);
+        o->kind = SESS_OUTPUT_NONE;
         return;
     }
-    sweep_free(s->sweep);
-    *s->sweep = *d;
+    *o->sweep = *d;
     memset(d, 0, sizeof *d);
-    if (!as_results) return;
-    const sweep_data *k = s->sweep;
-    lab_result *rows = malloc(sizeof *rows * (size_t)(k->npoints > 0 ? k->npoints : 1));
-    if (!rows) return;
-    for (int i = 0; i < k->npoints; i++) rows[i] = k->points[i].r;
-    sess_set_results(s, rows, k->npoints);
-    free(rows);
-    s->results_are_sweep = k->npoints > 0 && s->nresults == k->npoints;
+}
+
+void sess_output_profile(struct session *s, struct prof_row *prof, int nprof, const lab_result *runs, int nruns)
+{
+    output_begin(s, SESS_OUTPUT_PROFILE, runs, nruns);
+    s->last.prof = prof;
+    s->last.nprof = nprof;
 }
 
 int sess_open_output(struct session *s, struct safefile *w, const char *path, char *err, size_t errlen)
@@ -148,11 +176,11 @@ int sess_open_output(struct session *s, struct safefile *w, const char *path, ch
 
 void sess_note_no_gpu(struct session *s)
 {
-    if (s->gpu_note_shown) return;
+    if (s->said.no_gpu) return;
     const lab_device_info *d = lab_device();
     const char *off = lab_device_disabled();
     if (d->present && !off) return;
-    s->gpu_note_shown = 1;
+    s->said.no_gpu = 1;
     if (off)
         out_note(_("the GPU is disabled for this session: %s; GPU variants run on the simulator"), off);
     else

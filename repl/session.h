@@ -22,23 +22,36 @@ struct lesson_step;
 struct sweep_data;
 struct prof_row;
 
+/* The last result printed that `export FILE.csv|FILE.json` writes: one
+ * value, tagged with what it is and numbered, replaced whole by the next. */
+enum sess_output_kind {
+    SESS_OUTPUT_NONE = 0,
+    SESS_OUTPUT_TABLE,   /* run, compare, animate: the table's rows */
+    SESS_OUTPUT_SWEEP,   /* sweep, suggest: the sweep (its points are the rows) */
+    SESS_OUTPUT_PROFILE, /* profile: its rows (the runs it counted on the simulator are the rows) */
+};
+
+struct sess_output {
+    enum sess_output_kind kind;
+    unsigned long generation;      /* 0 before the first; one more for every result kept */
+    lab_result *rows;              /* malloc'd, nrows (ran = 0 rows too) */
+    int nrows;
+    lab_config cfg;                /* the settings they ran with */
+    const lab_algo *algo;
+    struct sweep_data *sweep;      /* SWEEP: malloc'd */
+    struct prof_row *prof;         /* PROFILE: malloc'd, nprof */
+    int nprof;
+};
+
 struct session {
     /* ---- what the student chose */
     lab_config cfg;                /* every setting (set/show) */
     const lab_algo *algo;          /* current algorithm; never NULL once started */
     const lab_variant *variant;    /* current variant of algo; never NULL once started */
 
-    /* ---- the last run/compare, for export and for others to read */
-    lab_result *results;           /* malloc'd array, nresults rows (ran = 0 rows too) */
-    int nresults;
-    lab_config results_cfg;        /* the settings they ran with */
-    const lab_algo *results_algo;
-    struct sweep_data *sweep;      /* the last sweep (sweep.h), or NULL */
-    int results_are_sweep;         /* results are that sweep's points: export writes the sweep */
+    /* ---- what the last commands printed, for export and for others to read */
+    struct sess_output last;       /* the last table, sweep or profile */
     viz_picture picture;           /* the newest picture shown (a plot or a frame), for export */
-    struct prof_row *profile_rows; /* the last profile's rows (cmd_profile.c), or NULL ... */
-    int profile_nrows;
-    const lab_result *profile_results; /* ... and the results it set: export writes the profile while they are the last */
 
     /* ---- how to talk */
     int json;                      /* --json: run/compare/trace print JSON lines */
@@ -75,7 +88,6 @@ struct session {
         int offer;                     /* the next of the step's commands to offer at the prompt */
         int *right;                    /* per question of the step: answered right */
         const char *offered;           /* the command last pre-filled at the prompt, or NULL */
-        int progress_warned;           /* said once that progress cannot be saved */
         const struct lesson_step *beside;
     } lesson;
 
@@ -90,7 +102,13 @@ struct session {
     /* ---- bookkeeping */
     int errors;                    /* commands that failed so far */
     int quit;                      /* a quit command was seen */
-    int gpu_note_shown;            /* "no GPU" said once */
+    struct {                       /* what is said once a session, and has been */
+        int no_gpu;                /* there is no GPU, and why (sess_note_no_gpu) */
+        int check_gpu;             /* check runs on the simulator only, and why */
+        int no_lessons;            /* no lessons in the chosen language */
+        int progress;              /* lesson progress cannot be saved */
+        int history;               /* the prompt's history cannot be saved */
+    } said;
     char trace_note[320];          /* the last sess_record_trace: how it made n smaller, or "" */
 };
 
@@ -124,12 +142,12 @@ enum cmd_status sess_error(struct session *s, int argi, const char *fmt, ...)
 enum cmd_status sess_error_at(struct session *s, int pos, int len, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
-/* Replace the last results (takes a copy of rows[0..n)). */
-void sess_set_results(struct session *s, const lab_result *rows, int n);
-
-/* Keep d as the last sweep (takes *d over, leaving it empty). as_results:
- * its points become the last results too, so that export writes the sweep. */
-void sess_keep_sweep(struct session *s, struct sweep_data *d, int as_results);
+/* The last output becomes a table (a copy of rows[0..n), with the current
+ * settings), a sweep (takes *d over, leaving it empty) or a profile (takes
+ * prof[0..nprof) over; runs[0..nruns), copied, are the rows it counted). */
+void sess_output_table(struct session *s, const lab_result *rows, int n);
+void sess_output_sweep(struct session *s, struct sweep_data *d);
+void sess_output_profile(struct session *s, struct prof_row *prof, int nprof, const lab_result *runs, int nruns);
 
 /* Print rows as run/compare do: the timing table with its footnotes, or
  * one JSON line per row with --json. (cmd_run.c) */
@@ -161,15 +179,6 @@ void sess_fit_sim_n(struct session *s, lab_config *cfg);
 /* Say once per session that there is no GPU and why (on stderr). */
 void sess_note_no_gpu(struct session *s);
 
-/* ---- a student's program (cmd_program.c) */
-enum cmd_status prog_cmd_run(struct session *s, int argc, char **argv);
-enum cmd_status prog_cmd_compare(struct session *s, int argc, char **argv);
-enum cmd_status prog_cmd_show(struct session *s, int argc, char **argv);
-/* Run the open program on the simulator without showing its output, with
- * every access of the first trace-blocks blocks of each launch recorded
- * (r->acc). 0 when it ran; -1 when it could not, reported (r freed). */
-struct prog_result;
-int prog_cmd_record(struct session *s, int argc, char **argv, struct prog_result *r);
 /* Find a kernel function of kernels/ by name (template arguments and
  * parentheses around it left out): 0 with its file's text (malloc'd), the
  * path ("kernels/reduce/reduce.cu") and its lines; -1 when not found

@@ -379,7 +379,7 @@ static enum cmd_status cmd_suggest(struct session *s, int argc, char **argv)
         out_json(o);
         if (have_sweep) {
             for (int i = 0; i < d.npoints; i++) out_json(sweep_point_json(&d, &d.points[i]));
-            sess_keep_sweep(s, &d, 0);
+            sess_output_sweep(s, &d);
         }
         return CMD_OK;
     }
@@ -387,7 +387,7 @@ static enum cmd_status cmd_suggest(struct session *s, int argc, char **argv)
                out_color(OUT_RESET), m1->kernel);
     if (have_sweep) {
         sweep_print_table(s, &d);
-        sess_keep_sweep(s, &d, 1);
+        sess_output_sweep(s, &d);
         out_printf("\n");
     }
     char sugg[320];

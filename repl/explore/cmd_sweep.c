@@ -363,8 +363,8 @@ static enum cmd_status cmd_sweep_run(struct session *s, int argc, char **argv)
     enum cmd_status st = CMD_OK;
     if (d.npoints > 0 && ran == 0 && !d.interrupted)
         st = sess_error(s, -1, _("no point of the sweep ran (the notes above say why)"));
-    /* the rows become the session's last results too (export, others) */
-    sess_keep_sweep(s, &d, 1);
+    /* the last output: export writes it, beside reads its rows */
+    sess_output_sweep(s, &d);
     return st;
 }
 

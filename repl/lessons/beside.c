@@ -45,9 +45,9 @@ static const char *meta(const struct lesson_lecture *lc, const char *key)
 /* The size the last results ran at, as the lecture would write it. */
 static void our_size(const struct session *s, char *b, size_t len)
 {
-    const lab_config *c = &s->results_cfg;
+    const lab_config *c = &s->last.cfg;
     if (c->width > 0 && c->height > 0) snprintf(b, len, "%dx%d", c->width, c->height);
-    else snprintf(b, len, "%lld", s->nresults > 0 ? s->results[0].n : c->n);
+    else snprintf(b, len, "%lld", s->last.nrows > 0 ? s->last.rows[0].n : c->n);
 }
 
 /* Same size? "64Mi" and "67108864" are; "1280x720" is compared as written. */
@@ -63,8 +63,8 @@ static int same_size(const char *lecture, const char *ours)
 
 static const lab_result *find_row(const struct session *s, const char *label)
 {
-    for (int j = 0; j < s->nresults; j++) {
-        const lab_result *res = &s->results[j];
+    for (int j = 0; j < s->last.nrows; j++) {
+        const lab_result *res = &s->last.rows[j];
         char full[2 * LAB_NAME_MAX + 2];
         snprintf(full, sizeof full, "%s/%s", res->algo, res->variant);
         if (strcmp(label, res->variant) == 0 || strcmp(label, full) == 0) return res;
@@ -98,8 +98,8 @@ static void ours(const lab_result *res, enum meaning m, const char *lecture, cha
 
 static int any_sim(const struct session *s)
 {
-    for (int j = 0; j < s->nresults; j++)
-        if (s->results[j].ran && s->results[j].backend == LAB_BACKEND_SIM) return 1;
+    for (int j = 0; j < s->last.nrows; j++)
+        if (s->last.rows[j].ran && s->last.rows[j].backend == LAB_BACKEND_SIM) return 1;
     return 0;
 }
 
@@ -109,7 +109,7 @@ void lesson_print_beside(struct session *s, const struct lesson_step *st)
         out_printf(_("this step has no lecture numbers to compare with\n"));
         return;
     }
-    const char *pattern = s->results_cfg.pattern[0] ? s->results_cfg.pattern : NULL;
+    const char *pattern = s->last.cfg.pattern[0] ? s->last.cfg.pattern : NULL;
     char size[64];
     our_size(s, size, sizeof size);
     for (int k = 0; k < st->nlectures; k++) {

@@ -15,6 +15,7 @@
 #include <jansson.h>
 
 #include "repl/cmd.h"
+#include "repl/cmd_program.h"
 #include "repl/i18n.h"
 #include "repl/out.h"
 #include "kernels/program/program.h"
@@ -33,12 +34,6 @@ static int work_dir(char *buf, size_t len)
     if (prog_cache_dir("puzzles", base, sizeof base) != 0) return -1;
     snprintf(buf, len, "%s/check-XXXXXX", base);
     return mkdtemp(buf) ? 0 : -1;
-}
-
-/* How long a check may run on the simulator (the GPU gets ten times that). */
-static double check_time_limit(struct session *s)
-{
-    return s->time_limit;
 }
 
 /* Print text with every occurrence of from replaced by to. */
@@ -311,16 +306,11 @@ static int check_on(struct session *s, const struct check_run *c, prog *prg, enu
 {
     const char *bname = backend == PROG_GPU ? _("the GPU") : _("the simulator");
     prog_options o;
-    memset(&o, 0, sizeof o);
-    o.backend = backend;
-    double limit = check_time_limit(s);
-    o.time_limit = backend == PROG_SIM ? limit : limit * 10; /* 0: none */
+    program_run_options(s, backend, &o); /* as run: time, memory, model, Ctrl-C */
     o.race_check = 1; /* the lessons promise that a race is named */
-    o.model = s->cfg.model;
     char *argv[] = {(char *)outfile, NULL};
     o.argc = 1;
     o.argv = argv;
-    o.interrupt = &lab_interrupted;
     /* the limits are counted from every access of every block */
     if (backend == PROG_SIM) o.record_blocks = c->p->grid[0] * c->p->grid[1];
     unlink(outfile);
@@ -571,11 +561,10 @@ static enum cmd_status do_check(struct session *s, int argc, char **argv)
     int nb = 0;
     char why[512];
     if (s->cfg.backend != LAB_BACKEND_GPU) backs[nb++] = PROG_SIM;
-    static int gpu_note_shown;
     if (s->cfg.backend != LAB_BACKEND_SIM) {
         if (prog_gpu_available(why, sizeof why))
             backs[nb++] = PROG_GPU;
-        else if (!gpu_note_shown++)
+        else if (!s->said.check_gpu++)
             out_note(_("checked on the simulator only: %s"), why);
     }
     if (nb == 0) {

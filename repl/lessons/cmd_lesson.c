@@ -52,12 +52,12 @@ static void save_progress(struct session *s)
     p.nsteps = s->lesson.cur->nsteps;
     if (p.seen < p.step) p.seen = p.step;
     if (p.seen > p.nsteps) p.seen = p.nsteps;
-    if (lesson_progress_put(&p) != 0 && !s->lesson.progress_warned) {
+    if (lesson_progress_put(&p) != 0 && !s->said.progress) {
         char path[4096];
         lesson_progress_path(path, sizeof path);
         out_warn(_("cannot save lesson progress in %s: %s"), path[0] ? path : _("(no home folder)"),
                  strerror(errno));
-        s->lesson.progress_warned = 1;
+        s->said.progress = 1;
     }
 }
 
@@ -203,13 +203,11 @@ char *lesson_resolve(struct session *s, const char *what, char *err, size_t errl
  * (they open in English); a language without lessons at all, once. */
 static void note_english(struct session *s, char **list, int n)
 {
-    static int said_none;
     char dir[4096], nums[256] = "";
     int k = 0;
     if (strcmp(s->lang, "en") == 0) return;
     if (!lesson_lang_dir(s->lang, dir, sizeof dir)) {
-        if (!said_none) out_note(_("there are no lessons in %s yet: these are the English ones"), s->lang);
-        said_none = 1;
+        if (!s->said.no_lessons++) out_note(_("there are no lessons in %s yet: these are the English ones"), s->lang);
         return;
     }
     for (int i = 0; i < n; i++) {
@@ -405,9 +403,9 @@ static enum cmd_status cmd_answer(struct session *s, int argc, char **argv)
         p.correct++;
         if (p.step == 0) p.step = s->lesson.step + 1;
         p.nsteps = s->lesson.cur->nsteps;
-        if (lesson_progress_put(&p) != 0 && !s->lesson.progress_warned) {
+        if (lesson_progress_put(&p) != 0 && !s->said.progress) {
             out_warn(_("cannot save lesson progress: %s"), strerror(errno));
-            s->lesson.progress_warned = 1;
+            s->said.progress = 1;
         }
     }
     return CMD_OK;

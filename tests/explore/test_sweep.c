@@ -229,8 +229,8 @@ static void test_interrupt(void)
     lab_interrupted = 0;
     struct session s;
     sess_init(&s);
-    sess_keep_sweep(&s, &d, 1);
-    CHECK(s.sweep && s.sweep->interrupted, "kept as the last sweep");
+    sess_output_sweep(&s, &d);
+    CHECK(s.last.kind == SESS_OUTPUT_SWEEP && s.last.sweep && s.last.sweep->interrupted, "kept as the last sweep");
     sess_free(&s);
 }
 
@@ -373,7 +373,8 @@ static void test_commands(void)
     CHECK(strstr(o, "block (threads per block") && strstr(o, "interleaved") && strstr(o, "simulator time"),
           "plot: %s", o);
     CHECK(strstr(o, "WRONG") == NULL && strstr(o, "refused") == NULL, "all points ok: %s", o);
-    CHECK(s.nresults == 12, "the sweep's rows are the last results: %d", s.nresults);
+    CHECK(s.last.kind == SESS_OUTPUT_SWEEP && s.last.nrows == 12, "the sweep's rows are the last output: %d",
+          s.last.nrows);
     free(o);
 
     char dir[] = "/tmp/gpulab-explore-XXXXXX";
@@ -387,7 +388,7 @@ static void test_commands(void)
     CHECK(st == CMD_OK && strstr(o, "12 points") && strstr(o, "plot of the sweep"), "export: %s", o);
     free(o);
 
-    const sweep_data *d = s.sweep;
+    const sweep_data *d = s.last.sweep;
     csv t;
     CHECK(csv_read(csvp, &t) == 0, "CSV reads back");
     CHECK(t.rows == 1 + d->npoints, "CSV rows %d", t.rows);

@@ -422,10 +422,11 @@ static void run_small(void **state)
     char line[256];
     snprintf(line, sizeof line, "use reduce/sequential; set n 1000; set repeats 1; run");
     assert_int_equal(exec(&s, line), CMD_OK);
-    assert_int_equal(s.nresults, 1);
-    assert_int_equal(s.results[0].ran, 1);
-    assert_int_equal(s.results[0].correct, 1);
-    assert_true(s.results[0].backend == LAB_BACKEND_SIM || s.results[0].backend == LAB_BACKEND_GPU);
+    assert_int_equal(s.last.kind, SESS_OUTPUT_TABLE);
+    assert_int_equal(s.last.nrows, 1);
+    assert_int_equal(s.last.rows[0].ran, 1);
+    assert_int_equal(s.last.rows[0].correct, 1);
+    assert_true(s.last.rows[0].backend == LAB_BACKEND_SIM || s.last.rows[0].backend == LAB_BACKEND_GPU);
     json_error_t je;
     json_t *o = json_loads(cap_out, JSON_DISABLE_EOF_CHECK, &je);
     assert_non_null(o);

@@ -23,6 +23,11 @@
 static char *cap_out, *cap_err;
 static size_t cap_out_len, cap_err_len;
 
+static void must_have(const char *hay, const char *needle)
+{
+    if (!hay || !strstr(hay, needle)) fail_msg("\"%s\" not found in:\n%s", needle, hay ? hay : "(null)");
+}
+
 static enum cmd_status exec(struct session *s, const char *line)
 {
     free(cap_out);
@@ -111,7 +116,8 @@ static void set_show_reset(void **state)
     struct session s;
     sess_init(&s);
     /* on the simulator, so that gpus 2 is a value on any machine */
-    assert_int_equal(exec(&s, "use reduce; set backend sim; reset"), CMD_OK);
+    /* a variant that takes every example: a grid of its own too */
+    assert_int_equal(exec(&s, "use reduce/warp-shuffle; set backend sim; reset"), CMD_OK);
     int n = 0;
     while (setting_at(n)) n++;
     char **first = calloc((size_t)n, sizeof *first);
@@ -234,6 +240,67 @@ static void export_records_the_run_settings(void **state)
     sess_free(&s);
 }
 
+/* ---- the last output, which export writes */
+
+static char *exported(struct session *s, const char *name)
+{
+    char line[256];
+    snprintf(line, sizeof line, "export %s", name);
+    if (exec(s, line) != CMD_OK) fail_msg("%s failed: %s", line, cap_err);
+    FILE *f = fopen(name, "rb");
+    assert_non_null(f);
+    char *buf = calloc(1, 1 << 16);
+    size_t n = fread(buf, 1, (1 << 16) - 1, f);
+    buf[n] = 0;
+    fclose(f);
+    unlink(name);
+    return buf;
+}
+
+/* Whatever printed a table last is what export writes, whatever the
+ * allocator did: a profile, then a run, then a sweep, then a profile. */
+static void export_writes_the_last_output(void **state)
+{
+    (void)state;
+    struct session s;
+    sess_init(&s);
+    char csv[64];
+    snprintf(csv, sizeof csv, "last-output-%d.csv", (int)getpid());
+    assert_int_equal(exec(&s, "use reduce/sequential; set backend sim; set n 1000; set repeats 1"), CMD_OK);
+    assert_int_equal(s.last.kind, SESS_OUTPUT_NONE);
+    assert_int_equal(exec(&s, "export x.csv"), CMD_ERROR);
+    unsigned long g = s.last.generation;
+    for (int round = 0; round < 3; round++) {
+        assert_int_equal(exec(&s, "profile"), CMD_OK);
+        assert_int_equal(s.last.kind, SESS_OUTPUT_PROFILE);
+        assert_true(s.last.generation == ++g);
+        char *f = exported(&s, csv);
+        if (!strstr(f, "algo,variant,source,kernel")) fail_msg("after profile, export wrote:\n%s", f);
+        must_have(cap_out, "the last profile");
+        free(f);
+        assert_int_equal(exec(&s, "run"), CMD_OK);
+        assert_int_equal(s.last.kind, SESS_OUTPUT_TABLE);
+        assert_true(s.last.generation == ++g);
+        f = exported(&s, csv);
+        if (strstr(f, "algo,variant,source,kernel") || !strstr(f, "# gpulab") || !strstr(f, "variant,backend,n"))
+            fail_msg("after profile; run, export wrote:\n%s", f);
+        if (!strstr(f, "sequential")) fail_msg("the run's row is not in:\n%s", f);
+        must_have(cap_out, "the last table, 1 row");
+        free(f);
+    }
+    assert_int_equal(exec(&s, "sweep block 32,64"), CMD_OK);
+    assert_int_equal(s.last.kind, SESS_OUTPUT_SWEEP);
+    assert_true(s.last.generation == ++g);
+    char *f = exported(&s, csv);
+    if (!strstr(f, "swept_block")) fail_msg("after sweep, export wrote:\n%s", f);
+    free(f);
+    /* a command that fails before printing a result leaves the last output */
+    assert_int_equal(exec(&s, "run nosuchvariant"), CMD_ERROR);
+    assert_true(s.last.generation == g);
+    assert_int_equal(s.last.kind, SESS_OUTPUT_SWEEP);
+    sess_free(&s);
+}
+
 /* ---- the documentation's lists */
 
 static char *slurp(const char *rel)
@@ -309,9 +376,9 @@ static char *settings_roff(void)
         roff(f, st->name);
         fputc('\n', f);
         roff(f, st->help);
-        fputs(": ", f);
+        fputs(".\nValues: ", f);
         roff(f, st->allowed);
-        fputs("; default ", f);
+        fputs(". Default: ", f);
         roff(f, default_text(st));
         fputs(".\n", f);
     }
@@ -494,7 +561,8 @@ static void docs_list_the_commands(void **state)
     for (char *p = sec; p && (!stop || p < stop); p = strchr(p + 1, '\n')) {
         if (strncmp(p, "\n| `", 4) != 0) continue;
         const char *line = p + 2;
-        size_t len = strcspn(line, "|");
+        size_t len = 0; /* the first cell: up to a '|' that is not "\\|" */
+        while (line[len] && line[len] != '\n' && !(line[len] == '|' && line[len - 1] != '\\')) len++;
         char words[16][32];
         int n = span_words(line, len, words, 16);
         for (int k = 0; k < n; k++) {
@@ -548,6 +616,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(set_show_reset),
         cmocka_unit_test(ranges_are_kept),
         cmocka_unit_test(export_records_the_run_settings),
+        cmocka_unit_test(export_writes_the_last_output),
         cmocka_unit_test(docs_list_the_settings),
         cmocka_unit_test(docs_list_the_commands),
     };

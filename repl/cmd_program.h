@@ -1,0 +1,31 @@
+/* cmd_program.h - a student's own program (cmd_program.c): what run,
+ * compare, show, trace and animate do while one is open, and the one
+ * builder of the options every run of a student's kernel goes with (the
+ * open program, and the puzzles' and lessons' `check`). */
+#ifndef GPULAB_CMD_PROGRAM_H
+#define GPULAB_CMD_PROGRAM_H
+
+#include "kernels/program/program.h"
+#include "repl/cmd.h"
+
+struct session;
+
+/* The options of a run of a student's kernel on backend b, from the
+ * session's settings: the time limit (on the GPU 10 times time-limit), the
+ * memory limit (3/4 of this machine's), race-check, the GPU model, Ctrl-C.
+ * The caller adds what is its own: arguments, -D defines, output callbacks,
+ * what to record. */
+void program_run_options(const struct session *s, enum prog_mode b, prog_options *o);
+/* The time limit a run on b has, in seconds; 0: none. */
+double program_time_limit(const struct session *s, enum prog_mode b);
+
+/* run, compare and show with a program open (their words after the name). */
+enum cmd_status program_run(struct session *s, int argc, char **argv);
+enum cmd_status program_compare(struct session *s, int argc, char **argv);
+enum cmd_status program_show(struct session *s, int argc, char **argv);
+/* Run the open program on the simulator without showing its output, with
+ * every access of the first trace-blocks blocks of each launch recorded
+ * (r->acc). 0 when it ran; -1 when it could not, reported (r freed). */
+int program_record(struct session *s, int argc, char **argv, prog_result *r);
+
+#endif
