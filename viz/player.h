@@ -55,7 +55,7 @@ typedef struct viz_play_state {
     int quit;
     /* the generic animation (a side with acc) */
     int zoom;               /* z: a step is one warp instruction */
-    int code;               /* c: the code pane (beside the picture when wide, instead of it when not) */
+    int code;               /* s: the code pane (beside the picture when wide, instead of it when not) */
     viz_access_sel sel;     /* the cell cursor (arrows move it while on) and the chosen thread */
 } viz_play_state;
 

@@ -12,8 +12,8 @@ NAME=gpulab-first PANE=gl HISTORY=400
 . "$(dirname "$0")/../common/tmux.sh"
 
 # The commands, as the README has them.
-sed -n '/^## A first session/,/^## /p' "$README" | sed -n '/^```$/,/^```$/p' | grep '^gpulab> ' |
-    sed 's/^gpulab> //' >"$TMP/cmds"
+sed -n '/^## A first session/,/^## /p' "$README" | sed -n '/^```$/,/^```$/p' | grep '^gpulab [a-z0-9/-]*> ' >"$TMP/lines"
+sed 's/^gpulab [a-z0-9/-]*> //' "$TMP/lines" >"$TMP/cmds"
 [ "$(wc -l <"$TMP/cmds")" -ge 5 ]; check "the README's first session has its commands" $?
 grep -qx 'animate interleaved vs sequential' "$TMP/cmds"; check "the session animates" $?
 
@@ -37,6 +37,8 @@ while IFS= read -r cmd; do
     esac
     T send-keys -t gl "echo @@ done $i" Enter
     wait_line "@@ done $i" 300; check "$cmd: finished" $?
+    # the README shows the prompt as it is
+    screen | grep -qxF "$(sed -n "${i}p" "$TMP/lines")"; check "$cmd: the prompt is the README's" $?
     # what the command printed: between its echo markers
     screen | sed -n "/^@@ $i\$/,/^@@ done $i\$/p" | sed '1,2d;$d' | grep -v '^gpulab' >"$TMP/out.$i"
     [ -s "$TMP/out.$i" ] || case "$cmd" in use*|set*) true ;; *) false ;; esac
