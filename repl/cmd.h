@@ -23,7 +23,7 @@
  * cmd_entry declares .args: `.args = CMD_ARGS(0, 1)` (the words after the
  * name: at least 0, at most 1; CMD_ANY: no limit) and `.needs =
  * CMD_NEEDS_VARIANT` (an algorithm and a variant must be chosen). The
- * dispatcher (sess_exec_cmd) refuses a line that breaks them with the usage,
+ * dispatcher (repl_exec_cmd) refuses a line that breaks them with the usage,
  * so the handler starts from a line of the right shape: the hello above
  * would declare `.args = CMD_ARGS(0, 1)` and lose its first line. A VARIANT
  * word resolves through sess_variant_arg() (session.h), the one lookup of
@@ -39,6 +39,8 @@
 #define GPULAB_CMD_H
 
 #include <stddef.h>
+
+#include "repl/cmp_list.h"
 
 struct session;
 
@@ -59,15 +61,6 @@ enum cmd_complete {
     CMP_CUSTOM    /* call .complete_fn */
 };
 
-/* Completion: a custom completer adds candidate words (all of them; the
- * caller keeps those that start with what was typed) to a list without
- * repeats (cmp_list.c). */
-struct cmp_list {
-    char **words;
-    int n, cap;
-};
-void cmp_add(struct cmp_list *l, const char *word);
-void cmp_free(struct cmp_list *l);
 /* argc/argv: the words typed before the one being completed (argv[0] is the
  * command); text: the partial word. */
 typedef void (*cmd_complete_fn)(struct session *s, int argc, char **argv, const char *text,

@@ -26,6 +26,10 @@
 #include "viz/render.h"
 #include "viz/render_multi.h"
 #include "repl/session.h"
+#include "repl/cmd_code.h"
+#include "repl/cmd_multi.h"
+#include "repl/results.h"
+#include "repl/record.h"
 
 typedef struct anim {
     const lab_variant *v;
@@ -104,7 +108,7 @@ static int check_variant(struct session *s, const anim *a)
                    s->algo->name, v->name);
         return -1;
     }
-    /* n past what can be traced: sess_record_trace plays a small instance */
+    /* n past what can be traced: record_trace plays a small instance */
     char err[LAB_ERR_MAX];
     lab_config cfg = s->cfg;
     if (cfg.n > v->trace_max_n) cfg.n = 0; /* validated at the small n it will play */
@@ -199,47 +203,6 @@ static enum cmd_status animate_program(struct session *s, int argc, char **argv)
     return st;
 }
 
-int sess_record_accesses(struct session *s, const lab_variant *v, acc_trace *acc, lab_trace *t, char *err,
-                         size_t errlen)
-{
-    char *buf = NULL;
-    size_t blen = 0;
-    memset(acc, 0, sizeof *acc);
-    FILE *mf = open_memstream(&buf, &blen);
-    if (!mf) {
-        snprintf(err, errlen, "%s", _("out of memory"));
-        return -1;
-    }
-    if (acc_writer_attach(mf, s->trace_blocks, 0) != 0) {
-        fclose(mf);
-        free(buf);
-        snprintf(err, errlen, "%s", _("this build records no accesses (the sanitizer build leaves the recording out)"));
-        return -1;
-    }
-    lab_backend was = s->cfg.backend;
-    s->cfg.backend = LAB_BACKEND_SIM; /* the recording is the simulator's */
-    lab_result r;
-    int rc = sess_record_trace(s, v, t, &r, err, errlen);
-    s->cfg.backend = was;
-    acc_writer_detach();
-    fclose(mf);
-    if (rc != 0) {
-        free(buf);
-        return -1;
-    }
-    FILE *rf = fmemopen(buf, blen, "r");
-    rc = rf ? acc_trace_read(rf, acc, 0, err, errlen) : -1;
-    if (!rf) snprintf(err, errlen, "%s", _("out of memory"));
-    else fclose(rf);
-    free(buf);
-    if (rc != 0) {
-        lab_trace_free(t);
-        return -1;
-    }
-    acc_trace_resolve(acc, NULL);
-    return 0;
-}
-
 /* `animate VARIANT as generic`: a built-in variant's automatic access trace
  * on the simulator, the generic animation instead of the family's picture. */
 static enum cmd_status animate_generic(struct session *s, const anim *an)
@@ -247,7 +210,7 @@ static enum cmd_status animate_generic(struct session *s, const anim *an)
     acc_trace acc;
     lab_trace t;
     char err[LAB_ERR_MAX];
-    if (sess_record_accesses(s, an->v, &acc, &t, err, sizeof err) != 0) return sess_error(s, an->argi, "%s", err);
+    if (record_accesses(s, an->v, &acc, &t, err, sizeof err) != 0) return sess_error(s, an->argi, "%s", err);
     if (s->trace_note[0]) out_note("%s", s->trace_note);
     note_bounds(&acc);
     char *text = NULL, path[PATH_MAX] = "";
@@ -294,7 +257,7 @@ static enum cmd_status animate_multi(struct session *s, anim *a)
 {
     char err[LAB_ERR_MAX];
     if (s->cfg.backend == LAB_BACKEND_AUTO) sess_note_no_gpu(s);
-    if (sess_record_multi_trace(s, a->v, &a->trace, &a->traced, err, sizeof err) != 0)
+    if (record_trace_multi(s, a->v, &a->trace, &a->traced, err, sizeof err) != 0)
         return sess_error(s, a->argi, "%s", err);
     if (s->trace_note[0]) out_note("%s", s->trace_note);
     const lab_multi *m = a->trace.multi;
@@ -314,7 +277,7 @@ static enum cmd_status animate_multi(struct session *s, anim *a)
                          .keep = &s->picture};
     enum cmd_status st = CMD_OK;
     if (play_sides(s, &side, 1, &o) != 0) st = CMD_ERROR;
-    else sess_print_multi(s, m);
+    else multi_print(s, m);
     lab_trace_free(&a->trace);
     return st;
 }
@@ -355,7 +318,7 @@ static enum cmd_status do_animate(struct session *s, int argc, char **argv)
     int recorded = 0;
     char small[96] = "";
     for (int i = 0; i < n; i++, recorded++) {
-        if (sess_record_trace(s, an[i].v, &an[i].trace, &an[i].traced, err, sizeof err) != 0) {
+        if (record_trace(s, an[i].v, &an[i].trace, &an[i].traced, err, sizeof err) != 0) {
             st = sess_error(s, an[i].argi, "%s", err);
             goto done;
         }
@@ -403,7 +366,7 @@ static enum cmd_status do_animate(struct session *s, int argc, char **argv)
         goto done;
     }
     sess_output_table(s, rows, n);
-    sess_print_results(s, rows, n);
+    results_print(s, rows, n);
 done:
     for (int i = 0; i < recorded && i < n; i++) lab_trace_free(&an[i].trace);
     return st;

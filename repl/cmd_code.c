@@ -26,6 +26,9 @@
 #include "viz/render_code.h"
 #include "repl/session.h"
 #include "viz/term.h"
+#include "repl/cmd_code.h"
+#include "repl/record.h"
+#include "repl/lessons/cmd_puzzle.h"
 
 /* The kernels folder of the source tree, beside the lessons. */
 static void kernels_dir(char *buf, size_t len)
@@ -150,7 +153,7 @@ static enum cmd_status show_variant(struct session *s, const lab_variant *v, int
     lab_trace t;
     lab_result r;
     char err[LAB_ERR_MAX];
-    if (sess_record_trace(s, v, &t, &r, err, sizeof err) != 0)
+    if (record_trace(s, v, &t, &r, err, sizeof err) != 0)
         return sess_error(s, argi, _("cannot tell which kernels %s launches: %s"), v->name, err);
     enum cmd_status st = CMD_OK;
     int shown = 0;

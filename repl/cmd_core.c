@@ -6,6 +6,7 @@
 #include "repl/i18n.h"
 #include "repl/out.h"
 #include "repl/session.h"
+#include "repl/repl.h"
 
 static void help_one(struct session *s, const struct cmd *c)
 {
@@ -81,7 +82,7 @@ static enum cmd_status cmd_source(struct session *s, int argc, char **argv)
         return sess_error(s, 1, _("scripts nested more than %d deep (does %s source itself?)"),
                           SESS_MAX_DEPTH, argv[1]);
     /* The script's errors are reported and counted where they happen. */
-    enum cmd_status st = sess_run_file(s, argv[1]);
+    enum cmd_status st = repl_run_file(s, argv[1]);
     return st;
 }
 

@@ -10,6 +10,8 @@
 #include "repl/out.h"
 #include "repl/parse.h"
 #include "repl/session.h"
+#include "repl/cmd_multi.h"
+#include "repl/results.h"
 
 static void fmt_ok(char *buf, size_t len, int correct, double rel_error, const char *mark)
 {
@@ -146,7 +148,7 @@ static void print_combines(const lab_multi *m)
     out_table_free(t);
 }
 
-void sess_print_multi(struct session *s, const lab_multi *m)
+void multi_print(struct session *s, const lab_multi *m)
 {
     if (s->json) {
         print_multi_json(m);
@@ -191,12 +193,12 @@ void sess_print_multi(struct session *s, const lab_multi *m)
 }
 
 /* run VARIANT with gpus > 1: the slices on their GPUs, then the combines. */
-enum cmd_status sess_run_multi(struct session *s, const lab_variant *v)
+enum cmd_status multi_run(struct session *s, const lab_variant *v)
 {
     char msg[LAB_ERR_MAX];
     if (v->kind == LAB_ROW_KERNEL && s->cfg.backend == LAB_BACKEND_AUTO) sess_note_no_gpu(s);
     lab_config cfg = s->cfg;
-    if (lab_kernel_backend(&cfg) == LAB_BACKEND_SIM) sess_fit_sim_n(s, &cfg);
+    if (lab_kernel_backend(&cfg) == LAB_BACKEND_SIM) results_fit_sim_n(s, &cfg);
     lab_input *in = lab_input_new(s->algo, &cfg, msg, sizeof msg);
     if (!in) return sess_error(s, -1, "%s", msg);
     lab_multi *m = calloc(1, sizeof *m);
@@ -213,7 +215,7 @@ enum cmd_status sess_run_multi(struct session *s, const lab_variant *v)
     if (rc != 0) {
         st = sess_error(s, -1, "%s", msg);
     } else {
-        sess_print_multi(s, m);
+        multi_print(s, m);
         sess_output_table(s, m->part, m->gpus);
         for (int k = 0; k < LAB_NCOMBINES; k++)
             if (!m->comb[k].ran || m->comb[k].correct == 0) {

@@ -19,6 +19,7 @@
 #include "repl/profile_words.h"
 #include "repl/session.h"
 #include "repl/explore/sweep.h"
+#include "repl/profile_ncu.h"
 
 /* -------------------------------------------------------- the simulator */
 

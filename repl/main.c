@@ -8,10 +8,13 @@
 
 #include "repl/i18n.h"
 #include "repl/input.h"
+#include "repl/lessons/cmd_lesson.h"
 #include "repl/lessons/lecture.h"
 #include "repl/out.h"
 #include "repl/session.h"
 #include "repl/signals.h"
+#include "repl/readline.h"
+#include "repl/repl.h"
 
 #ifndef GPULAB_VERSION
 #define GPULAB_VERSION "0.0.0"
@@ -74,7 +77,7 @@ static enum cmd_status run_stdin(struct session *s)
         s->errors++;
         return CMD_ERROR;
     }
-    return sess_run_stream(s, stdin, "stdin");
+    return repl_run_stream(s, stdin, "stdin");
 }
 
 int main(int argc, char **argv)
@@ -157,25 +160,34 @@ int main(int argc, char **argv)
     for (int i = 0; i < ncmds && !quit; i++) {
         s.script = NULL;
         s.line = 0;
-        enum cmd_status st = sess_exec_line(&s, cmds[i]);
+        enum cmd_status st = repl_exec_line(&s, cmds[i]);
         if (st == CMD_QUIT) quit = 1;
         if (s.bail && s.errors) quit = 1;
         if (sig_int_count) quit = 1;
     }
     if (!quit && script) {
-        enum cmd_status st = strcmp(script, "-") == 0 ? run_stdin(&s) : sess_run_file(&s, script);
+        enum cmd_status st = strcmp(script, "-") == 0 ? run_stdin(&s) : repl_run_file(&s, script);
         if (st == CMD_QUIT || (s.bail && s.errors)) quit = 1;
     }
     if (!quit && lecture) {
         s.rehearse = rehearse;
         s.large = large;
-        status = lecture_main(&s, lecture);
+        char err[1024];
+        char *path = lesson_resolve(&s, lecture, err, sizeof err);
+        if (path) {
+            status = lecture_main(&s, path);
+            free(path);
+        } else {
+            out_error(NULL, "%s", err);
+            s.errors++;
+            status = 2;
+        }
         quit = 1;
     }
     if (!quit && !script && ncmds == 0) {
         if (isatty(STDIN_FILENO)) {
             s.interactive = 1;
-            sess_interactive(&s);
+            readline_loop(&s);
         } else {
             run_stdin(&s);
         }

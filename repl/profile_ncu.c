@@ -21,6 +21,7 @@
 #include "repl/parse.h"
 #include "repl/profile_words.h"
 #include "repl/session.h"
+#include "repl/profile_ncu.h"
 
 /* ------------------------------------------------------------------ GPU */
 

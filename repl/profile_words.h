@@ -44,8 +44,4 @@ void profile_print_group(const prof_session *ses, int g, const prof_counts *c, c
 void profile_print_estimate(const prof_estimate *e, const char *model, const prof_work *w,
                             const prof_counts *total);
 
-/* The counts of variant v's kernels on the GPU, by Nsight Compute, appended
- * to *rows and printed (profile_ncu.c): 0 ok, -1 after reporting. */
-int profile_gpu(struct session *s, const lab_variant *v, prof_row **rows, int *nrows, int *cap);
-
 #endif

@@ -24,6 +24,9 @@
 #include "repl/safefile.h"
 #include "repl/session.h"
 #include "repl/signals.h"
+#include "repl/readline.h"
+#include "repl/repl.h"
+#include "repl/lessons/cmd_lesson.h"
 
 #define HISTORY_LINES 1000
 
@@ -245,7 +248,7 @@ static int offer_hook(void)
     return 0;
 }
 
-void sess_interactive(struct session *s)
+void readline_loop(struct session *s)
 {
     g_sess = s;
     rl_startup_hook = offer_hook;
@@ -300,7 +303,7 @@ void sess_interactive(struct session *s)
         s->script = NULL;
         s->line = 0;
         s->confined = lesson_offered(s, line);
-        enum cmd_status st = blank ? CMD_OK : sess_exec_line(s, line);
+        enum cmd_status st = blank ? CMD_OK : repl_exec_line(s, line);
         s->confined = 0;
         free(line);
         out_flush();

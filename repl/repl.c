@@ -10,6 +10,7 @@
 #include "repl/out.h"
 #include "repl/session.h"
 #include "repl/signals.h"
+#include "repl/repl.h"
 
 /* What the entry declares (cmd.h): the words after the name and what must
  * be chosen first. CMD_OK when the line may run. */
@@ -29,7 +30,7 @@ static enum cmd_status check_entry(struct session *s, const struct cmd *cmd, int
     return CMD_OK;
 }
 
-enum cmd_status sess_exec_cmd(struct session *s, const struct tok_cmd *c)
+enum cmd_status repl_exec_cmd(struct session *s, const struct tok_cmd *c)
 {
     char err[512];
     const struct tok_cmd *saved = s->cur;
@@ -57,7 +58,7 @@ enum cmd_status sess_exec_cmd(struct session *s, const struct tok_cmd *c)
     return st;
 }
 
-enum cmd_status sess_exec_line(struct session *s, const char *line)
+enum cmd_status repl_exec_line(struct session *s, const char *line)
 {
     struct tok_line t;
     char err[256];
@@ -71,7 +72,7 @@ enum cmd_status sess_exec_line(struct session *s, const char *line)
     }
     enum cmd_status result = CMD_OK;
     for (int i = 0; i < t.ncmds; i++) {
-        enum cmd_status st = sess_exec_cmd(s, &t.cmds[i]);
+        enum cmd_status st = repl_exec_cmd(s, &t.cmds[i]);
         if (st == CMD_QUIT || s->quit) {
             s->quit = 1;
             result = CMD_QUIT;
@@ -90,7 +91,7 @@ enum cmd_status sess_exec_line(struct session *s, const char *line)
 
 static int interrupted(void) { return sig_int_count > 0; }
 
-enum cmd_status sess_run_stream(struct session *s, FILE *f, const char *name)
+enum cmd_status repl_run_stream(struct session *s, FILE *f, const char *name)
 {
     const char *saved_script = s->script;
     int saved_line = s->line;
@@ -129,7 +130,7 @@ enum cmd_status sess_run_stream(struct session *s, FILE *f, const char *name)
             if (s->bail) break;
             continue;
         }
-        enum cmd_status st = sess_exec_line(s, in.buf);
+        enum cmd_status st = repl_exec_line(s, in.buf);
         if (st == CMD_QUIT) {
             result = CMD_QUIT;
             break;
@@ -151,7 +152,7 @@ enum cmd_status sess_run_stream(struct session *s, FILE *f, const char *name)
     return result;
 }
 
-enum cmd_status sess_run_file(struct session *s, const char *path)
+enum cmd_status repl_run_file(struct session *s, const char *path)
 {
     char err[1024];
     if (s->depth >= SESS_MAX_DEPTH) {
@@ -173,7 +174,7 @@ enum cmd_status sess_run_file(struct session *s, const char *path)
         return CMD_ERROR;
     }
     s->depth++;
-    enum cmd_status st = sess_run_stream(s, f, path);
+    enum cmd_status st = repl_run_stream(s, f, path);
     s->depth--;
     fclose(f);
     return st;

@@ -109,7 +109,7 @@ struct session {
         int progress;              /* lesson progress cannot be saved */
         int history;               /* the prompt's history cannot be saved */
     } said;
-    char trace_note[320];          /* the last sess_record_trace: how it made n smaller, or "" */
+    char trace_note[320];          /* the last record_trace: how it made n smaller, or "" */
 };
 
 /* Make a session with default settings and the first algorithm of the
@@ -149,70 +149,16 @@ void sess_output_table(struct session *s, const lab_result *rows, int n);
 void sess_output_sweep(struct session *s, struct sweep_data *d);
 void sess_output_profile(struct session *s, struct prof_row *prof, int nprof, const lab_result *runs, int nruns);
 
-/* Print rows as run/compare do: the timing table with its footnotes, or
- * one JSON line per row with --json. (cmd_run.c) */
-void sess_print_results(struct session *s, const lab_result *rows, int n);
-
-/* Record a trace of variant v with the current settings (n auto, or n too
- * large to trace: a small instance with the same block and pattern, and
- * s->trace_note says so). Fills *t and *r; 0 ok, -1 with a message in err
- * (e.g. lab_run's refusal when n is too large to trace). (cmd_trace.c) */
-int sess_record_trace(struct session *s, const lab_variant *v, lab_trace *t, lab_result *r,
-                      char *err, size_t errlen);
-
 /* Start writing a file the user asked for (export, trace save) through
  * safefile: refused outside the current directory when the command comes
  * from a lesson or a lecture (s->confined). 0 ok; -1 with the reason in err. */
 struct safefile;
 int sess_open_output(struct session *s, struct safefile *w, const char *path, char *err, size_t errlen);
 
-/* sess_record_trace across cfg.gpus GPUs: a trace for viz_render_multi. */
-int sess_record_multi_trace(struct session *s, const lab_variant *v, lab_trace *t, lab_result *r, char *err,
-                            size_t errlen);
-/* run with gpus > 1 (cmd_multi.c): v across the GPUs, its two tables. */
-enum cmd_status sess_run_multi(struct session *s, const lab_variant *v);
-/* The two tables of a run across GPUs (or its JSON lines). */
-void sess_print_multi(struct session *s, const lab_multi *m);
-/* On the simulator past its limit: lower cfg->n as run does, with its note. */
-void sess_fit_sim_n(struct session *s, lab_config *cfg);
-
 /* Say once per session that there is no GPU and why (on stderr). */
 void sess_note_no_gpu(struct session *s);
 
-/* Find a kernel function of kernels/ by name (template arguments and
- * parentheses around it left out): 0 with its file's text (malloc'd), the
- * path ("kernels/reduce/reduce.cu") and its lines; -1 when not found
- * (cmd_code.c). */
-int code_find_kernel(const char *name, char **text, size_t *len, char *path, size_t pathlen, int *from, int *to);
-/* Record v on the simulator with every access of the first trace-blocks
- * blocks of each launch (cmd_animate.c): 0 with acc (its sites named) and
- * the TRACE_* trace t; -1 with err. */
-struct acc_trace;
-int sess_record_accesses(struct session *s, const lab_variant *v, struct acc_trace *acc, lab_trace *t, char *err,
-                         size_t errlen);
 /* Close the open program (use goes back to the built-in algorithms). */
 void sess_close_program(struct session *s);
-
-/* ---- the input loop (repl.c) */
-
-/* Run one line: split it into commands and run each one. Returns CMD_QUIT
- * when a command asked to quit, CMD_ERROR when some command failed (and the
- * session should stop because of --bail, or the line did not parse),
- * else CMD_OK. */
-enum cmd_status sess_exec_line(struct session *s, const char *line);
-
-/* Run one command already split into words. */
-enum cmd_status sess_exec_cmd(struct session *s, const struct tok_cmd *c);
-
-/* Run a script from a stream (no prompt, no history); name is used in error
- * messages ("line N of NAME"). Returns as sess_exec_line. */
-enum cmd_status sess_run_stream(struct session *s, FILE *f, const char *name);
-
-/* Open and run a script file. CMD_ERROR when it cannot be opened. */
-enum cmd_status sess_run_file(struct session *s, const char *path);
-
-/* The interactive loop on a terminal: prompt, completion, history, Ctrl-C.
- * Returns when the user quits or at end of input. (readline.c) */
-void sess_interactive(struct session *s);
 
 #endif

@@ -21,6 +21,7 @@
 #include "repl/out.h"
 #include "repl/parse.h"
 #include "repl/session.h"
+#include "repl/lessons/beside.h"
 
 enum meaning { M_TIME, M_RATE, M_RESULT };
 

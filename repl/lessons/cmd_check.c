@@ -22,6 +22,7 @@
 #include "repl/lessons/puzzle.h"
 #include "repl/session.h"
 #include "kernels/sim/acctrace.h"
+#include "repl/lessons/cmd_puzzle.h"
 
 /* ----------------------------------------------------------------- check */
 

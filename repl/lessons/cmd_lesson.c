@@ -19,6 +19,8 @@
 #include "repl/lessons/lesson.h"
 #include "repl/out.h"
 #include "repl/session.h"
+#include "repl/lessons/beside.h"
+#include "repl/lessons/cmd_lesson.h"
 
 int lesson_offered(struct session *s, const char *line)
 {
@@ -430,7 +432,14 @@ static enum cmd_status cmd_lecture(struct session *s, int argc, char **argv)
             return sess_error(s, i, _("expected rehearse or large here (usage: lecture N|NAME|FILE [rehearse] [large])"));
         }
     }
-    int rc = lecture_main(s, argv[1]);
+    char err[1024];
+    char *path = lesson_resolve(s, argv[1], err, sizeof err);
+    if (!path) {
+        s->rehearse = s->large = 0;
+        return sess_error(s, 1, "%s", err);
+    }
+    int rc = lecture_main(s, path);
+    free(path);
     if (rc == 2) return CMD_ERROR; /* it could not start; the reason is printed and counted */
     return CMD_OK;
 }

@@ -21,6 +21,7 @@
 #include "repl/lessons/puzzle.h"
 #include "repl/safefile.h"
 #include "repl/session.h"
+#include "repl/lessons/cmd_puzzle.h"
 
 
 /* ------------------------------------------------------------- progress */

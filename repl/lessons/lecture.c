@@ -34,6 +34,7 @@
 #include "repl/parse.h"
 #include "repl/session.h"
 #include "repl/signals.h"
+#include "repl/repl.h"
 
 #define LECTURE_MARGIN 4
 #define LECTURE_WIDTH 84
@@ -291,7 +292,7 @@ static enum cmd_status run_cmd(struct session *s, const struct lesson *l, const 
         FILE *o = out_stream(), *e = out_err_stream();
         out_set_streams(mem, mem);
         if (width > m + 20) out_set_width(width - m);
-        st = sess_exec_line(s, text);
+        st = repl_exec_line(s, text);
         out_set_width(-1);
         fclose(mem);
         out_set_streams(o == stdout ? NULL : o, e == stderr ? NULL : e);
@@ -302,7 +303,7 @@ static enum cmd_status run_cmd(struct session *s, const struct lesson *l, const 
             out_puts(ind);
         }
     } else {
-        st = sess_exec_line(s, text);
+        st = repl_exec_line(s, text);
     }
     s->confined = prev_confined;
     s->script = prev_script;
@@ -494,19 +495,12 @@ static int rehearse(struct session *s, const struct lesson *l, int large)
     return 0;
 }
 
-int lecture_main(struct session *s, const char *what)
+int lecture_main(struct session *s, const char *path)
 {
     char err[1024];
-    char *path = lesson_resolve(s, what, err, sizeof err);
-    if (!path) {
-        out_error(NULL, "%s", err);
-        s->errors++;
-        return 2;
-    }
     size_t pl = strlen(path);
     struct lesson *l = pl > 3 && strcmp(path + pl - 3, ".md") == 0 ? lesson_load(path, err, sizeof err)
                                                                    : lesson_load_script(path, err, sizeof err);
-    free(path);
     if (!l) {
         out_error(NULL, "%s", err);
         s->errors++;

@@ -7,9 +7,11 @@
 
 struct session;
 
-/* Run a lecture from path in session s. Returns 0 when everything went
- * well, 1 when a command failed, 2 when the file could not be read (the
- * error is printed and counted in s->errors). */
+/* Run a lecture from path (a lesson file or a script, as lesson_resolve()
+ * of the lesson runner finds it) in session s. Returns 0 when everything
+ * went well, 1 when a command failed, 2 when the file could not be read (the
+ * error is printed and counted in s->errors). Lecture mode never calls back
+ * into the lesson runner. */
 int lecture_main(struct session *s, const char *path);
 
 #endif

@@ -112,9 +112,6 @@ int lesson_width(void);
  * the commands as written). */
 void lesson_render_step(struct session *s, const struct lesson *l, int i, int width, int margin);
 
-/* The lecture's numbers of step st beside the session's last results. */
-void lesson_print_beside(struct session *s, const struct lesson_step *st);
-
 /* Does this session run kernels on the simulator (no GPU, or backend sim)? */
 int lesson_on_sim(const struct session *s);
 
@@ -142,23 +139,6 @@ int lesson_progress_get(const char *id, struct lesson_progress *p);
  * in the same folder and renamed over the old one, so the file is always
  * whole. 0 ok, -1 with errno. */
 int lesson_progress_put(const struct lesson_progress *p);
-
-/* ---- the lesson runner (cmd_lesson.c) */
-
-/* What `lesson` and `lecture` take, as a path (malloc'd): a file, a number
- * from `lessons`, a lesson's name or a prefix of it, or an algorithm it is
- * about. NULL with a message in err. */
-char *lesson_resolve(struct session *s, const char *what, char *err, size_t errlen);
-
-/* Is line, as Enter sent it, the lesson's command that the prompt offered,
- * unedited? Then it runs as a lesson's command (confined to the current
- * directory when it writes a file). Forgets the offer either way. */
-int lesson_offered(struct session *s, const char *line);
-
-/* What the prompt pre-fills before it reads a line: the next command of the
- * lesson's step, then "next", then nothing (NULL; NULL too when no lesson is
- * under way or the session is not interactive). */
-const char *lesson_offer_next(struct session *s);
 
 /* ---- which lesson files there are (lesson_files.c) */
 

@@ -113,15 +113,4 @@ void puzzle_index_text(const struct puzzle *p, int i, char *buf, size_t len);
 /* Is the float's bit pattern the fill of an unwritten element? */
 int puzzle_is_unwritten(float f);
 
-struct session;
-/* The REPL's side (cmd_puzzle.c): the file of the puzzle last named by
- * `puzzle` or `check` (s->puzzle). 0 with its path, -1 when there is none
- * yet. */
-int puzzle_current_file(const struct session *s, char *buf, size_t len);
-/* Store that p was tried, and solved when passed (solved stays solved). */
-void puzzle_note_progress(const struct puzzle *p, int passed);
-/* Completion of a puzzle's number or name (a cmd_complete_fn). */
-struct cmp_list;
-void puzzle_complete(struct session *s, int argc, char **argv, const char *text, struct cmp_list *out);
-
 #endif

@@ -15,6 +15,7 @@
 #include "repl/out.h"
 #include "repl/session.h"
 #include "repl/explore/sweep.h"
+#include "repl/repl.h"
 
 static int failures, checks;
 
@@ -283,7 +284,7 @@ static char *run_cmds(struct session *s, const char *line, int *status)
     size_t len = 0, elen = 0;
     FILE *o = open_memstream(&buf, &len), *e = open_memstream(&ebuf, &elen);
     out_set_streams(o, e);
-    *status = sess_exec_line(s, line);
+    *status = repl_exec_line(s, line);
     out_set_streams(NULL, NULL);
     fclose(o);
     fclose(e);

@@ -14,6 +14,7 @@
 #include "repl/out.h"
 #include "repl/lessons/puzzle.h"
 #include "repl/session.h"
+#include "repl/repl.h"
 
 #ifndef SOURCE_DIR
 #error SOURCE_DIR must name the source tree
@@ -222,7 +223,7 @@ static void puzzle_writes_and_keeps(void **state)
     size_t ol, el;
     FILE *fo = open_memstream(&o, &ol), *fe = open_memstream(&e, &el);
     out_set_streams(fo, fe);
-    assert_int_equal(sess_exec_line(&s, "puzzle 3"), CMD_OK);
+    assert_int_equal(repl_exec_line(&s, "puzzle 3"), CMD_OK);
     char *text = slurp("puzzles/03-guard.cu");
     assert_non_null(text);
     assert_non_null(strstr(text, "// Puzzle 3: Guards"));
@@ -231,11 +232,11 @@ static void puzzle_writes_and_keeps(void **state)
     FILE *f = fopen("puzzles/03-guard.cu", "w");
     fputs("my work\n", f);
     fclose(f);
-    assert_int_equal(sess_exec_line(&s, "puzzle guard"), CMD_OK);
+    assert_int_equal(repl_exec_line(&s, "puzzle guard"), CMD_OK);
     text = slurp("puzzles/03-guard.cu");
     assert_string_equal(text, "my work\n");
     free(text);
-    assert_int_equal(sess_exec_line(&s, "puzzle 99"), CMD_ERROR);
+    assert_int_equal(repl_exec_line(&s, "puzzle 99"), CMD_ERROR);
     fclose(fo);
     fclose(fe);
     out_set_streams(NULL, NULL);

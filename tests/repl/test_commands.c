@@ -17,6 +17,8 @@
 #include "repl/out.h"
 #include "repl/session.h"
 #include "repl/settings.h"
+#include "repl/results.h"
+#include "repl/repl.h"
 
 /* ---- capture */
 
@@ -45,7 +47,7 @@ static void cap_end(void)
 static enum cmd_status exec(struct session *s, const char *line)
 {
     cap_begin();
-    enum cmd_status st = sess_exec_line(s, line);
+    enum cmd_status st = repl_exec_line(s, line);
     cap_end();
     return st;
 }
@@ -491,7 +493,7 @@ static void tables_fit_the_terminal(void **state)
     };
     out_set_width(80);
     cap_begin();
-    sess_print_results(&s, rows, 4);
+    results_print(&s, rows, 4);
     cap_end();
     if (widest(cap_out) > 80) fail_msg("a line is wider than 80 columns:\n%s", cap_out);
     must_contain(cap_out, "left out to fit 80 columns: min, max");
@@ -501,7 +503,7 @@ static void tables_fit_the_terminal(void **state)
     golden_check(GOLDEN_DIR "/timing-table-80.txt", cap_out, cap_out_len);
     out_set_width(200);
     cap_begin();
-    sess_print_results(&s, rows, 4);
+    results_print(&s, rows, 4);
     cap_end();
     must_contain(cap_out, "min");
     must_contain(cap_out, "% peak");
@@ -510,7 +512,7 @@ static void tables_fit_the_terminal(void **state)
      * leave first, so min, max and grid stay at 80 */
     out_set_width(80);
     cap_begin();
-    sess_print_results(&s, rows, 2);
+    results_print(&s, rows, 2);
     cap_end();
     if (widest(cap_out) > 80) fail_msg("a line is wider than 80 columns:\n%s", cap_out);
     must_contain(cap_out, "left out to fit 80 columns: % peak, speedup;");

@@ -19,6 +19,7 @@
 #include "repl/out.h"
 #include "repl/session.h"
 #include "repl/settings.h"
+#include "repl/repl.h"
 
 static char *cap_out, *cap_err;
 static size_t cap_out_len, cap_err_len;
@@ -35,7 +36,7 @@ static enum cmd_status exec(struct session *s, const char *line)
     cap_out = cap_err = NULL;
     FILE *o = open_memstream(&cap_out, &cap_out_len), *e = open_memstream(&cap_err, &cap_err_len);
     out_set_streams(o, e);
-    enum cmd_status st = sess_exec_line(s, line);
+    enum cmd_status st = repl_exec_line(s, line);
     fclose(o);
     fclose(e);
     out_set_streams(NULL, NULL);

@@ -1,6 +1,6 @@
 /* The image view: Mandelbrot and matmul traces recorded on the simulator,
  * drawn frame by frame as text and compared with the golden files in
- * tests/basics-b/golden/ (GPULAB_UPDATE_GOLDEN=1 rewrites them); and the
+ * tests/grids2d/golden/ (GPULAB_UPDATE_GOLDEN=1 rewrites them); and the
  * numbers the pictures are about (work per block, busy lanes), worked out
  * again here from the output. Usage: test_image GOLDEN_DIR */
 #include <setjmp.h>
