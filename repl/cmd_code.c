@@ -17,11 +17,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "viz/canvas.h"
 #include "repl/cmd.h"
 #include "repl/i18n.h"
 #include "repl/out.h"
+#include "repl/safefile.h"
 #include "repl/lessons/puzzle.h"
 #include "viz/render_code.h"
 #include "repl/session.h"
@@ -135,8 +137,11 @@ static enum cmd_status show_kernel(struct session *s, const char *name, int hl, 
 static enum cmd_status show_file(struct session *s, const char *file, int hl, int argi)
 {
     size_t len;
-    char *text = puzzle_read_file(file, &len);
-    if (!text) return sess_error(s, argi, _("cannot read %s: %s"), file, strerror(errno));
+    char err[PATH_MAX + 256];
+    if (s->confined && !safefile_lesson_read_ok(file, s->confined_from, 1, err, sizeof err))
+        return sess_error(s, argi, "%s", err);
+    char *text = safefile_read(file, SAFEFILE_SOURCE_MAX, &len, err, sizeof err);
+    if (!text) return sess_error(s, argi, "%s", err);
     char title[PATH_MAX + 8];
     snprintf(title, sizeof title, "%s", file);
     show(s, title, text, len, 0, 0, hl);
@@ -169,14 +174,14 @@ static enum cmd_status show_variant(struct session *s, const lab_variant *v, int
     return st;
 }
 
-/* A file: a name ending in .cu/.cuh, or anything that is a file here. */
+/* A file: a name ending in .cu/.cuh, or anything that is there (show_file says what is wrong with it; nothing is opened
+ * here, so a FIFO cannot hold the prompt). */
 static int is_file_arg(const char *a)
 {
     size_t l = strlen(a);
     if ((l > 3 && strcmp(a + l - 3, ".cu") == 0) || (l > 4 && strcmp(a + l - 4, ".cuh") == 0)) return 1;
-    FILE *f = fopen(a, "r");
-    if (f) fclose(f);
-    return f != NULL;
+    struct stat sb;
+    return stat(a, &sb) == 0;
 }
 
 static enum cmd_status do_code(struct session *s, int argc, char **argv)

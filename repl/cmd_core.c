@@ -1,10 +1,13 @@
 /* cmd_core.c - help, source, echo, quit: the commands of the loop itself. */
 #include <errno.h>
+#include <limits.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "repl/cmd.h"
 #include "repl/i18n.h"
 #include "repl/out.h"
+#include "repl/safefile.h"
 #include "repl/session.h"
 #include "repl/repl.h"
 
@@ -75,9 +78,13 @@ static enum cmd_status cmd_echo(struct session *s, int argc, char **argv)
 
 static enum cmd_status cmd_source(struct session *s, int argc, char **argv)
 {
-    FILE *f = fopen(argv[1], "r");
-    if (!f) return sess_error(s, 1, _("cannot open %s: %s"), argv[1], strerror(errno));
-    fclose(f);
+    char err[PATH_MAX + 256];
+    if (s->confined && !safefile_lesson_read_ok(argv[1], s->confined_from, 0, err, sizeof err))
+        return sess_error(s, 1, "%s", err);
+    int fd = safefile_open_read(argv[1], SAFEFILE_SCRIPT_MAX, err, sizeof err);
+    if (fd < 0 && errno == EISDIR) return sess_error(s, 1, _("%s is a directory, not a script"), argv[1]);
+    if (fd < 0) return sess_error(s, 1, "%s", err);
+    close(fd);
     if (s->depth >= SESS_MAX_DEPTH)
         return sess_error(s, 1, _("scripts nested more than %d deep (does %s source itself?)"),
                           SESS_MAX_DEPTH, argv[1]);

@@ -15,6 +15,7 @@
 #include "repl/i18n.h"
 #include "repl/out.h"
 #include "repl/parse.h"
+#include "repl/safefile.h"
 #include "kernels/program/program.h"
 #include "repl/session.h"
 
@@ -46,8 +47,13 @@ static enum cmd_status do_open(struct session *s, int argc, char **argv)
     for (int i = 2; i < argc; i++)
         if (strncmp(argv[i], "-D", 2) != 0 || strlen(argv[i]) < 3)
             return sess_error(s, i, _("open takes FILE.cu and then only -DNAME or -DNAME=VALUE definitions"));
-    char path[PROG_PATH_MAX], msg[1024];
+    char path[PROG_PATH_MAX], msg[PROG_PATH_MAX + 256];
     resolve(s, argv[1], path, sizeof path);
+    if (s->confined && !safefile_lesson_read_ok(path, s->confined_from, 1, msg, sizeof msg))
+        return sess_error(s, 1, "%s", msg);
+    int fd = safefile_open_read(path, SAFEFILE_SOURCE_MAX, msg, sizeof msg);
+    if (fd < 0) return sess_error(s, 1, "%s", msg);
+    close(fd);
     prog *p = calloc(1, sizeof *p);
     if (!p) return sess_error(s, -1, _("out of memory"));
     if (prog_open(p, path, msg, sizeof msg) != 0) {
@@ -105,13 +111,52 @@ static enum cmd_status do_edit(struct session *s, int argc, char **argv)
 
 /* ------------------------------------------------------------------- run */
 
+/* The program's output as it comes, its control characters made visible
+ * (out_escape): it cannot move the cursor, retitle or clear the terminal.
+ * A C1 control is two bytes (C2 xx) that two reads may split: a trailing
+ * C2 waits for the next piece. */
 static void on_output(void *ctx, int fd, const char *buf, size_t n)
 {
+    static char held[2];
     struct session *s = ctx;
     if (s->json) return; /* kept in the result, printed as JSON */
     FILE *f = fd == 1 ? out_stream() : out_err_stream();
-    fwrite(buf, 1, n, f);
+    char *join = malloc(n + 2);
+    if (!join) return;
+    size_t k = 0;
+    if (held[fd - 1]) join[k++] = held[fd - 1];
+    held[fd - 1] = 0;
+    memcpy(join + k, buf, n);
+    k += n;
+    if (k && (unsigned char)join[k - 1] == 0xc2) held[fd - 1] = join[--k];
+    char *vis = out_escape(join, k, "\n\t");
+    if (vis) fputs(vis, f);
+    free(vis);
+    free(join);
     fflush(f);
+}
+
+/* Once a session: what the sandbox could not enforce here. */
+void program_sandbox_note(void)
+{
+    static int said;
+    char why[256];
+    int state = prog_sandbox_state(why, sizeof why);
+    if (said || state == 2) return;
+    said = 1;
+    if (state == 1)
+        out_warn(_("students' programs have no process limit here (%s): one that starts processes without end "
+                   "is stopped by its time limit only"),
+                 why);
+    else if (!prog_sandbox_on())
+        out_warn(_("the sandbox is off (set sandbox off): students' programs run with their time, memory and "
+                   "process limits only, and can read and write your files and use the network; set sandbox "
+                   "on turns it on"));
+    else
+        out_warn(_("students' programs run without their own namespaces here (%s): they can read what you can "
+                   "read and write what you can write; they still get no network sockets and no terminal, and "
+                   "their time, memory and file limits hold (docs/reliability.md)"),
+                 why);
 }
 
 /* ------------------------------------------------- the options of a run */
@@ -138,6 +183,7 @@ void program_run_options(const struct session *s, enum prog_mode b, prog_options
     o->race_check = s->cfg.race_check;
     o->model = s->cfg.model;
     o->interrupt = &lab_interrupted;
+    program_sandbox_note();
 }
 
 static int run_on(struct session *s, enum prog_mode backend, int argc, char **argv, int echo, prog_result *r)
@@ -371,7 +417,11 @@ static void show_line(const char *label, const char *t, size_t n, int line)
     size_t e = i;
     while (e < n && t[e] != '\n') e++;
     if (i >= n) out_printf(_("  %s (no line %d: the output ends before it)\n"), out_pad(label, 10), line);
-    else out_printf("  %s %.*s\n", out_pad(label, 10), (int)(e - i > 200 ? 200 : e - i), t + i);
+    else {
+        char *vis = out_escape(t + i, e - i > 200 ? 200 : e - i, NULL);
+        out_printf("  %s %s\n", out_pad(label, 10), vis ? vis : "");
+        free(vis);
+    }
 }
 
 enum cmd_status program_compare(struct session *s, int argc, char **argv)

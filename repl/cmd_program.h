@@ -27,5 +27,9 @@ enum cmd_status program_show(struct session *s, int argc, char **argv);
  * every access of the first trace-blocks blocks of each launch recorded
  * (r->acc). 0 when it ran; -1 when it could not, reported (r freed). */
 int program_record(struct session *s, int argc, char **argv, prog_result *r);
+/* Once a session, before a student's program runs: what the sandbox cannot
+ * enforce on this machine (or that set sandbox off turned it off), on
+ * stderr. program_run_options says it. */
+void program_sandbox_note(void);
 
 #endif

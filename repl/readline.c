@@ -303,8 +303,10 @@ void readline_loop(struct session *s)
         s->script = NULL;
         s->line = 0;
         s->confined = lesson_offered(s, line);
+        s->confined_from = s->confined && s->lesson.cur ? s->lesson.cur->path : NULL;
         enum cmd_status st = blank ? CMD_OK : repl_exec_line(s, line);
         s->confined = 0;
+        s->confined_from = NULL;
         free(line);
         out_flush();
         if (st == CMD_QUIT || s->quit) break;

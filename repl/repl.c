@@ -8,6 +8,7 @@
 #include "repl/i18n.h"
 #include "repl/input.h"
 #include "repl/out.h"
+#include "repl/safefile.h"
 #include "repl/session.h"
 #include "repl/signals.h"
 #include "repl/repl.h"
@@ -161,9 +162,10 @@ enum cmd_status repl_run_file(struct session *s, const char *path)
         s->errors++;
         return CMD_ERROR;
     }
-    FILE *f = fopen(path, "r");
+    FILE *f = safefile_fopen_read(path, SAFEFILE_SCRIPT_MAX, err, sizeof err);
     if (!f) {
-        out_error(NULL, _("cannot open %s: %s"), path, strerror(errno));
+        if (errno == EISDIR) out_error(NULL, _("%s is a directory, not a script"), path);
+        else out_error(NULL, "%s", err);
         s->errors++;
         return CMD_ERROR;
     }

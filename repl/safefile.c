@@ -305,3 +305,131 @@ int safefile_mkdirs(const char *path)
     free(p);
     return 0;
 }
+
+/* ------------------------------------------------------------ reading */
+
+int safefile_open_read(const char *path, long long max, char *err, size_t errlen)
+{
+    /* O_NONBLOCK: opening a FIFO or a device must not wait; the descriptor
+     * says what it is before a byte is read */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0) {
+        int e = errno;
+        snprintf(err, errlen, _("cannot open %s: %s"), path, strerror(e));
+        errno = e;
+        return -1;
+    }
+    struct stat sb;
+    if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+        int dir = S_ISDIR(sb.st_mode);
+        snprintf(err, errlen,
+                 dir ? _("%s is a directory: give a file")
+                     : _("%s is not a regular file (a device, pipe or socket): gpulab reads regular files only"),
+                 path);
+        close(fd);
+        errno = dir ? EISDIR : EINVAL;
+        return -1;
+    }
+    if (max > 0 && (long long)sb.st_size > max) {
+        snprintf(err, errlen, _("%s is %lld bytes: too large (gpulab reads at most %lld MiB here)"), path,
+                 (long long)sb.st_size, max >> 20);
+        close(fd);
+        errno = EFBIG;
+        return -1;
+    }
+    int fl = fcntl(fd, F_GETFL);
+    if (fl >= 0) fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+    return fd;
+}
+
+FILE *safefile_fopen_read(const char *path, long long max, char *err, size_t errlen)
+{
+    int fd = safefile_open_read(path, max, err, errlen);
+    if (fd < 0) return NULL;
+    FILE *f = fdopen(fd, "r");
+    if (!f) {
+        int e = errno;
+        snprintf(err, errlen, _("cannot open %s: %s"), path, strerror(e));
+        close(fd);
+        errno = e;
+    }
+    return f;
+}
+
+char *safefile_read(const char *path, long long max, size_t *len, char *err, size_t errlen)
+{
+    int fd = safefile_open_read(path, max, err, errlen);
+    if (fd < 0) return NULL;
+    struct stat sb;
+    size_t cap = fstat(fd, &sb) == 0 && sb.st_size > 0 ? (size_t)sb.st_size + 1 : 4096, n = 0;
+    char *buf = malloc(cap + 1);
+    while (buf) {
+        ssize_t k = read(fd, buf + n, cap - n);
+        if (k < 0 && errno == EINTR) continue;
+        if (k < 0) {
+            int e = errno;
+            snprintf(err, errlen, _("cannot read %s: %s"), path, strerror(e));
+            free(buf);
+            close(fd);
+            errno = e;
+            return NULL;
+        }
+        if (k == 0) break;
+        n += (size_t)k;
+        if (max > 0 && (long long)n > max) { /* it grew while read */
+            snprintf(err, errlen, _("%s grew past %lld MiB while gpulab read it"), path, max >> 20);
+            free(buf);
+            close(fd);
+            errno = EFBIG;
+            return NULL;
+        }
+        if (n == cap) {
+            char *nb = realloc(buf, cap * 2 + 1);
+            if (!nb) break;
+            buf = nb;
+            cap *= 2;
+        }
+    }
+    close(fd);
+    if (!buf) {
+        snprintf(err, errlen, _("cannot read %s: %s"), path, strerror(ENOMEM));
+        errno = ENOMEM;
+        return NULL;
+    }
+    buf[n] = 0;
+    *len = n;
+    return buf;
+}
+
+/* ------------------------------------------------------------ lessons */
+
+int safefile_lesson_read_ok(const char *path, const char *lesson, int cu_only, char *err, size_t errlen)
+{
+    static const char rule[] = N_("a lesson or lecture may open, show and check only .cu and .cuh files of its "
+                                  "own folder, and read no file outside it");
+    size_t l = strlen(path);
+    int cu = (l > 3 && !strcmp(path + l - 3, ".cu")) || (l > 4 && !strcmp(path + l - 4, ".cuh"));
+    if (cu_only && !cu) {
+        snprintf(err, errlen, _("%s is not a .cu or .cuh file: %s"), path, _(rule));
+        return 0;
+    }
+    char there[PATH_MAX], dir[PATH_MAX];
+    char *lesson_dir = lesson ? dir_of(lesson) : NULL;
+    int found = lesson_dir && realpath(lesson_dir, dir);
+    free(lesson_dir);
+    if (!found) {
+        snprintf(err, errlen, _("%s: the lesson's folder cannot be found: %s"), path, _(rule));
+        return 0;
+    }
+    if (!realpath(path, there)) {
+        int e = errno;
+        snprintf(err, errlen, _("cannot open %s: %s"), path, strerror(e));
+        return 0;
+    }
+    size_t dl = strlen(dir);
+    if (strncmp(there, dir, dl) != 0 || (there[dl] != '/' && dl != 1)) {
+        snprintf(err, errlen, _("%s is outside the lesson's folder %s: %s"), path, dir, _(rule));
+        return 0;
+    }
+    return 1;
+}

@@ -70,4 +70,22 @@ void safefile_unlock(int fd);
 /* mkdir -p of the folders above path, mode 0700 (gpulab's state folder). */
 int safefile_mkdirs(const char *path);
 
+/* ---- reading: every file gpulab reads on a user's or a lesson's behalf
+ * (code, open, source, check FILE, set image, lessons) is opened here. A
+ * regular file of at most max bytes (0: any size); a FIFO or a device is
+ * refused without waiting for it. -1 / NULL with the reason in err
+ * (translated) and errno set. */
+#define SAFEFILE_SOURCE_MAX (8ll << 20)  /* a program, a kernel, a lesson's file */
+#define SAFEFILE_SCRIPT_MAX (16ll << 20) /* a script for source */
+#define SAFEFILE_IMAGE_MAX (256ll << 20) /* an image for set image */
+int safefile_open_read(const char *path, long long max, char *err, size_t errlen);
+FILE *safefile_fopen_read(const char *path, long long max, char *err, size_t errlen);
+/* The whole file, NUL-terminated, its length in *len (malloc'd). */
+char *safefile_read(const char *path, long long max, size_t *len, char *err, size_t errlen);
+
+/* A file a lesson's or lecture's command reads: 1 when path is inside the
+ * folder of the lesson file (links resolved) and, with cu_only (open, code,
+ * check FILE), a .cu or .cuh file; 0 with the reason. */
+int safefile_lesson_read_ok(const char *path, const char *lesson, int cu_only, char *err, size_t errlen);
+
 #endif

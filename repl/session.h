@@ -72,6 +72,8 @@ struct session {
     int depth;                     /* nesting of `source` */
     int confined;                  /* the command comes from a lesson or a lecture: it may
                                       write files only below the current directory */
+    const char *confined_from;     /* ... that lesson's or lecture's file: open, code, check
+                                      FILE, source and set image reach only its folder */
 
     /* ---- a student's own program (open FILE.cu), or NULL: the built-in
      * algorithms. run, compare and show act on it while it is open. */

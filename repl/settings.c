@@ -6,16 +6,20 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <limits.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "repl/settings.h"
 
 #include "kernels/lab.h"
 #include "kernels/sim/acctrace.h"
+#include "kernels/program/program.h"
 #include "repl/i18n.h"
 #include "repl/out.h"
 #include "repl/parse.h"
+#include "repl/safefile.h"
 #include "repl/session.h"
 
 #define INT_MAXV 2147483647LL
@@ -553,22 +557,21 @@ static int set_image(struct session *s, const struct setting *st, const char *v,
         snprintf(err, errlen, _("the path is too long (at most %zu bytes)"), sizeof s->cfg.image - 1);
         return -1;
     }
-    FILE *f = fopen(v, "rb");
-    if (!f) {
-        snprintf(err, errlen, _("cannot open %s: %s; give a PGM or PNG file, or none for the generated image"),
-                 v, strerror(errno));
-        return -1;
-    }
-    struct stat sb;
-    int regular = fstat(fileno(f), &sb) == 0 && S_ISREG(sb.st_mode);
-    fclose(f);
-    if (!regular) {
+    if (s->confined && !safefile_lesson_read_ok(v, s->confined_from, 0, err, errlen)) return -1;
+    char why[PATH_MAX + 256];
+    int fd = safefile_open_read(v, SAFEFILE_IMAGE_MAX, why, sizeof why);
+    if (fd < 0 && (errno == EISDIR || errno == EINVAL)) {
         snprintf(err, errlen,
-                 S_ISDIR(sb.st_mode) ? _("%s is a directory, not an image file; give a PGM or PNG file, or none")
-                                     : _("%s is not a regular file, not an image file; give a PGM or PNG file, or none"),
+                 errno == EISDIR ? _("%s is a directory, not an image file; give a PGM or PNG file, or none")
+                                 : _("%s is not a regular file, not an image file; give a PGM or PNG file, or none"),
                  v);
         return -1;
     }
+    if (fd < 0) {
+        snprintf(err, errlen, _("%s; give a PGM or PNG file, or none for the generated image"), why);
+        return -1;
+    }
+    close(fd);
     snprintf(s->cfg.image, sizeof s->cfg.image, "%s", v);
     return 0;
 }
@@ -619,13 +622,20 @@ static void show_pager(const struct session *s, char *buf, size_t len)
 
 /* ------------------------------------------------------------ programs */
 
+/* A program always has a time limit: one that runs forever holds the
+ * session (and a lesson could hold it on purpose). The row's maximum is
+ * the user's; a lesson or lecture sets at most this. */
+#define TIME_LIMIT_LESSON_MAX 120.0
+
 static int set_time_limit(struct session *s, const struct setting *st, const char *v, char *err, size_t errlen)
 {
     char *end = NULL;
     errno = 0;
     double t = strtod(v, &end);
-    if (end == v || *end || errno || t < st->min || t > st->max || t != t) {
-        snprintf(err, errlen, _("seconds from 0 (no limit) to 86400"));
+    double max = s->confined ? TIME_LIMIT_LESSON_MAX : st->max;
+    if (end == v || *end || errno || !(t >= st->min) || t > max) {
+        if (s->confined) snprintf(err, errlen, _("seconds from 0.1 to %g (a lesson or lecture sets at most that)"), max);
+        else snprintf(err, errlen, _("seconds from 0.1 to %g"), max);
         return -1;
     }
     s->time_limit = t;
@@ -634,8 +644,35 @@ static int set_time_limit(struct session *s, const struct setting *st, const cha
 
 static void show_time_limit(const struct session *s, char *buf, size_t len)
 {
-    if (s->time_limit > 0) snprintf(buf, len, _("%g s (the GPU: 10 times that)"), s->time_limit);
-    else snprintf(buf, len, "none");
+    snprintf(buf, len, _("%g s (the GPU: 10 times that)"), s->time_limit);
+}
+
+static int set_sandbox(struct session *s, const struct setting *st, const char *v, char *err, size_t errlen)
+{
+    (void)st;
+    int on;
+    if (set_onoff(&on, v, err, errlen) != 0) return -1;
+    if (s->confined && !on) {
+        snprintf(err, errlen, "%s", _("a lesson or lecture cannot turn the sandbox off"));
+        return -1;
+    }
+    prog_sandbox_set(on);
+    if (!on)
+        out_warn(_("the sandbox is off: students' programs and their builds now run with their time, memory and "
+                   "process limits only, and can read and write every file you can, use the network and "
+                   "signal your processes; run only programs you trust (set sandbox on turns it on again)"));
+    return 0;
+}
+
+static void show_sandbox(const struct session *s, char *buf, size_t len)
+{
+    (void)s;
+    char why[256];
+    int state = prog_sandbox_state(why, sizeof why);
+    if (!prog_sandbox_on()) snprintf(buf, len, "%s", _("off"));
+    else if (state == 2) snprintf(buf, len, "%s", _("on (namespaces, seccomp, limits)"));
+    else if (state == 1) snprintf(buf, len, _("on (namespaces, seccomp, limits but %s)"), why);
+    else snprintf(buf, len, _("on, without namespaces: %s"), why);
 }
 
 static int set_trace_blocks(struct session *s, const struct setting *st, const char *v, char *err, size_t errlen)
@@ -744,8 +781,11 @@ static const struct setting settings[] = {
      set_height, show_height, complete_auto, value_height},
     {"image", SETTING_FILE, RUN, 0, 0, "none", NULL, N_("a PGM or PNG file, or none"), N_("histogram input image"),
      set_image, show_image, NULL, value_image},
-    {"time-limit", SETTING_NUMBER, SESSION, 0, 86400, "30", "2.5", N_("seconds, e.g. 30 or 2.5 (0: none)"),
+    {"time-limit", SETTING_NUMBER, SESSION, 0.1, 3600, "30", "2.5", N_("seconds from 0.1 to 3600, e.g. 30 or 2.5"),
      N_("how long a program (open) may run on the simulator"), set_time_limit, show_time_limit, NULL, NULL},
+    {"sandbox", SETTING_FLAG, SESSION, 0, 0, "on", "off", N_("on or off"),
+     N_("students' programs and builds confined (docs/reliability.md)"), set_sandbox, show_sandbox, complete_onoff,
+     NULL},
     {"trace-blocks", SETTING_INT, SESSION, 1, 65536, DEFAULT_TEXT(ACC_DEFAULT_BLOCKS), "8", N_("a number of blocks from 1 to 65536"),
      N_("blocks of each launch that animate records of every access (the first ones)"), set_trace_blocks,
      show_trace_blocks, NULL, NULL},

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "kernels/lab.h"
+#include "kernels/program/program.h"
 #include "repl/safefile.h"
 
 volatile sig_atomic_t sig_int_count;
@@ -26,6 +27,7 @@ static void on_sigint(int sig)
  * meant (a core for SIGQUIT), after the terminal is sane again. */
 static void on_fatal(int sig)
 {
+    prog_kill_running(); /* a student's program and all it started end with gpulab */
     if (g_have_sane) tcsetattr(STDIN_FILENO, TCSANOW, &g_sane);
     if (g_tty_out) {
         static const char off[] = "\033[?2004l"; /* readline's bracketed paste */

@@ -22,6 +22,7 @@ if command -v pkg-config >/dev/null 2>&1; then
     need_pc cairo libcairo2-dev
     need_pc libpng libpng-dev
     need_pc libdw libdw-dev
+    need_pc libseccomp libseccomp-dev
 fi
 need_file /usr/include/cmocka.h libcmocka-dev
 # `make fuzz` (scripts/deps.sh fuzz) also needs clang and its libFuzzer runtime.

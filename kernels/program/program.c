@@ -11,6 +11,7 @@
 #define _GNU_SOURCE
 #include "kernels/program/program.h"
 #include "kernels/program/program_build.h"
+#include "kernels/program/sandbox.h"
 #include "kernels/sim/acctrace.h"
 
 #include <errno.h>
@@ -22,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -51,8 +53,22 @@ unsigned long long prog_hash(unsigned long long h, const void *data, size_t n)
 
 char *prog_read_file(const char *path, size_t *len)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
+    /* a student's file or header: a FIFO or a device must not hold gpulab */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0) return NULL;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > PROG_SOURCE_MAX) {
+        int e = S_ISDIR(st.st_mode) ? EISDIR : S_ISREG(st.st_mode) ? EFBIG : EINVAL;
+        close(fd);
+        errno = e;
+        return NULL;
+    }
+    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    FILE *f = fdopen(fd, "rb");
+    if (!f) {
+        close(fd);
+        return NULL;
+    }
     size_t cap = 8192, n = 0;
     char *b = malloc(cap + 1);
     while (b) {
@@ -69,6 +85,13 @@ char *prog_read_file(const char *path, size_t *len)
     b[n] = 0;
     *len = n;
     return b;
+}
+
+const char *prog_read_error(int e)
+{
+    if (e == EINVAL) return "it is not a regular file (a device, pipe or socket)";
+    if (e == EFBIG) return "it is larger than 8 MiB";
+    return strerror(e);
 }
 
 void prog_msg_add(char *msg, size_t len, const char *fmt, ...)
@@ -98,7 +121,7 @@ int prog_open(prog *p, const char *path, char *msg, size_t msglen)
     size_t len;
     char *src = prog_read_file(abs, &len);
     if (!src) {
-        snprintf(msg, msglen, "cannot read %s: %s", path, strerror(errno));
+        snprintf(msg, msglen, "cannot read %s: %s", path, prog_read_error(errno));
         return -1;
     }
     prog_source s;
@@ -135,7 +158,8 @@ void prog_result_free(prog_result *r)
 {
     free(r->out);
     free(r->err);
-    r->out = r->err = NULL;
+    free(r->output);
+    r->out = r->err = r->output = NULL;
     if (r->acc) {
         acc_trace_free(r->acc);
         free(r->acc);
@@ -201,17 +225,59 @@ static const char *sig_words(int sig)
     case SIGABRT: return "SIGABRT: it called abort(), or an assert in host code failed";
     case SIGKILL: return "SIGKILL";
     case SIGTERM: return "SIGTERM";
+    case SIGSYS: return "SIGSYS: it made a system call gpulab's sandbox forbids (a network socket, ptrace, a mount, "
+                        "a new namespace, typing into a terminal, or a signal to gpulab)";
+    case SIGXFSZ: return "SIGXFSZ: a file it wrote reached the limit of 1 GiB";
     default: return strsignal(sig);
     }
 }
 
-static void parse_results(const char *path, const char *exe, prog_result *r)
+/* Control characters of text the program wrote (its result lines, a
+ * compiler's echo of its source) made '?', so none reaches the terminal:
+ * C0 but tab and newline, DEL, and the C1 controls as UTF-8 (C2 80..9F). */
+void prog_sanitize(char *t, size_t n)
 {
-    size_t len;
-    char *text = prog_read_file(path, &len);
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)t[i];
+        if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f) t[i] = '?';
+        else if (c == 0xc2 && i + 1 < n && (unsigned char)t[i + 1] >= 0x80 && (unsigned char)t[i + 1] <= 0x9f)
+            t[i] = t[i + 1] = '?';
+    }
+}
+
+/* At most max bytes of a descriptor gpulab made (a memfd the program wrote
+ * through), from its start; NULL when it is empty or not a plain file.
+ * *cut: it held more. */
+static char *read_back(int fd, size_t max, size_t *len, int *cut)
+{
+    struct stat st;
+    *len = 0;
+    if (cut) *cut = 0;
+    if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0) return NULL;
+    size_t n = (size_t)st.st_size < max ? (size_t)st.st_size : max;
+    if (cut && (size_t)st.st_size > max) *cut = 1;
+    char *b = malloc(n + 1);
+    if (!b) return NULL;
+    size_t got = 0;
+    while (got < n) {
+        ssize_t k = pread(fd, b + got, n - got, (off_t)got);
+        if (k < 0 && errno == EINTR) continue;
+        if (k <= 0) break;
+        got += (size_t)k;
+    }
+    b[got] = 0;
+    *len = got;
+    return b;
+}
+
+/* The result lines (docs/programs.md), each field checked: a forged or cut
+ * file changes what is shown of this run, never more. */
+static void parse_results(char *text, const char *exe, prog_result *r)
+{
     if (!text) return;
     char running[128] = "";
-    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+    char *save = NULL;
+    for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
         char *f[10];
         int nf = 0;
         for (char *s = line; nf < 10;) {
@@ -222,12 +288,15 @@ static void parse_results(const char *path, const char *exe, prog_result *r)
             s = t + 1;
         }
         if (!strcmp(f[0], "begin") && nf >= 3) {
-            snprintf(running, sizeof running, "%s (launched at line %s)", f[1], f[2]);
+            snprintf(running, sizeof running, "%.60s (launched at line %d)", f[1], atoi(f[2]));
         } else if (!strcmp(f[0], "launch") && nf >= 8) {
             unsigned g[3] = {1, 1, 1}, b[3] = {1, 1, 1};
             sscanf(f[3], "%u,%u,%u", &g[0], &g[1], &g[2]);
             sscanf(f[4], "%u,%u,%u", &b[0], &b[1], &b[2]);
-            add_launch(r, f[1], atoi(f[2]), g, b, (size_t)strtoull(f[5], NULL, 10), atof(f[6]), atoi(f[7]));
+            double ms = atof(f[6]);
+            if (!(ms >= 0 && ms < 1e12)) ms = 0;
+            int failed = atoi(f[7]) != 0;
+            add_launch(r, f[1], atoi(f[2]), g, b, (size_t)strtoull(f[5], NULL, 10), ms, failed);
             running[0] = 0;
         } else if (!strcmp(f[0], "fault") && nf >= 3) {
             if (!r->fault[0]) snprintf(r->fault, sizeof r->fault, "%s", f[2]);
@@ -247,46 +316,179 @@ static void parse_results(const char *path, const char *exe, prog_result *r)
                         fn[strcspn(fn, "\n")] = 0;
                         at[strcspn(at, " \n")] = 0;
                         const char *b = strrchr(at, '/');
-                        if (at[0] != '?') snprintf(loc, sizeof loc, " at %s (in %s)", b ? b + 1 : at, fn);
+                        if (at[0] != '?') snprintf(loc, sizeof loc, " at %s (in %.200s)", b ? b + 1 : at, fn);
                     }
                     pclose(a);
                 }
             }
-            snprintf(r->fault, sizeof r->fault, "%s%s%s%s%s%s", f[3][0] ? "in kernel " : "in host code",
-                     f[3][0] ? f[3] : "", loc, f[4][0] ? ": it " : "", f[4], "");
+            snprintf(r->fault, sizeof r->fault, "%s%.100s%s%s%.300s", f[3][0] ? "in kernel " : "in host code",
+                     f[3][0] ? f[3] : "", loc, f[4][0] ? ": it " : "", f[4]);
         }
     }
     snprintf(r->running, sizeof r->running, "%s", running);
-    free(text);
+    for (int i = 0; i < r->nlaunches; i++) prog_sanitize(r->launches[i].kernel, strlen(r->launches[i].kernel));
+    prog_sanitize(r->running, strlen(r->running));
+    prog_sanitize(r->fault, strlen(r->fault));
 }
 
-/* The child's access trace into r->acc, or why there is none. */
-static void read_accesses(const char *path, const char *exe, const prog_options *o, prog_result *r)
+/* Does a trace read back hold together? Every index in range and every
+ * shape one CUDA allows, so what shows it loops over what was recorded. */
+static int trace_sane(const acc_trace *t, unsigned max_blocks, char *why, size_t len)
 {
-    FILE *f = fopen(path, "re");
-    if (!f) {
+    for (int i = 0; i < t->nlaunches; i++) {
+        const acc_launch *l = &t->launches[i];
+        unsigned long long threads = (unsigned long long)l->block[0] * l->block[1] * l->block[2];
+        if (!l->grid[0] || !l->grid[1] || !l->grid[2] || l->grid[0] > 2147483647u || l->grid[1] > 65535 ||
+            l->grid[2] > 65535 || !threads || threads > 1024 || l->block[2] > 64) {
+            snprintf(why, len, "launch %d has a shape no GPU runs", i + 1);
+            return 0;
+        }
+    }
+    if (max_blocks && t->max_blocks > max_blocks) {
+        snprintf(why, len, "it claims %u blocks per launch where %u were asked for", t->max_blocks, max_blocks);
+        return 0;
+    }
+    for (size_t i = 0; i < t->nreqs; i++) {
+        const acc_req *q = &t->reqs[i];
+        if (q->launch >= (unsigned)t->nlaunches || q->site >= (unsigned)t->nsites || q->nlanes > 32 ||
+            q->lane0 > t->nlanes || q->nlanes > t->nlanes - q->lane0 || q->warp >= 32) {
+            snprintf(why, len, "access %zu points outside the trace", i + 1);
+            return 0;
+        }
+        const acc_launch *l = &t->launches[q->launch];
+        if ((unsigned long long)q->block >= (unsigned long long)l->grid[0] * l->grid[1] * l->grid[2]) {
+            snprintf(why, len, "access %zu is in a block its launch does not have", i + 1);
+            return 0;
+        }
+    }
+    for (size_t i = 0; i < t->nlanes; i++)
+        if (t->lanes[i].array >= (unsigned)t->narrays || t->lanes[i].lane >= 32) {
+            snprintf(why, len, "a lane access points outside the trace");
+            return 0;
+        }
+    for (size_t i = 0; i < t->nwops; i++) {
+        const acc_wop *w = &t->wops[i];
+        if (w->launch >= (unsigned)t->nlaunches || w->site >= (unsigned)t->nsites || w->nlanes > 32 ||
+            w->lane0 > t->nwlanes || w->nlanes > t->nwlanes - w->lane0 || w->warp >= 32) {
+            snprintf(why, len, "warp operation %zu points outside the trace", i + 1);
+            return 0;
+        }
+    }
+    for (size_t i = 0; i < t->nbars; i++)
+        if (t->bars[i].launch >= (unsigned)t->nlaunches || t->bars[i].site >= (unsigned)t->nsites ||
+            t->bars[i].threads > 1024) {
+            snprintf(why, len, "barrier %zu points outside the trace", i + 1);
+            return 0;
+        }
+    return 1;
+}
+
+/* The child's access trace into r->acc (from the descriptor it wrote
+ * through, at most a size its bound allows), or why there is none. */
+static void read_accesses(int fd, const char *exe, const prog_options *o, prog_result *r)
+{
+    unsigned long long lanes = o->record_lanes ? o->record_lanes : ACC_DEFAULT_LANES;
+    size_t max = (size_t)(64ull << 20) + (size_t)(lanes < (1ull << 24) ? lanes : (1ull << 24)) * 160;
+    size_t len;
+    int cut;
+    char *text = read_back(fd, max, &len, &cut);
+    if (!text) {
         snprintf(r->acc_why, sizeof r->acc_why, "the program launched no kernel");
         return;
     }
-    char first[160] = "";
-    if (!fgets(first, sizeof first, f) || strncmp(first, "# gpulab access trace", 21) != 0) {
-        first[strcspn(first, "\n")] = 0;
-        snprintf(r->acc_why, sizeof r->acc_why, "%s",
-                 strncmp(first, "# not recorded: ", 16) == 0 ? first + 16 : "the access trace is empty");
-        fclose(f);
+    if (strncmp(text, "# gpulab access trace", 21) != 0) {
+        text[strcspn(text, "\n")] = 0;
+        if (strncmp(text, "# not recorded: ", 16) == 0) {
+            prog_sanitize(text, strlen(text));
+            snprintf(r->acc_why, sizeof r->acc_why, "%.150s", text + 16);
+        } else {
+            snprintf(r->acc_why, sizeof r->acc_why, "the access trace is empty");
+        }
+        free(text);
         return;
     }
-    rewind(f);
-    r->acc = calloc(1, sizeof *r->acc);
+    FILE *f = fmemopen(text, len, "r");
+    r->acc = f ? calloc(1, sizeof *r->acc) : NULL;
     char err[128];
     if (!r->acc || acc_trace_read(f, r->acc, o->record_lanes, err, sizeof err) != 0) {
         snprintf(r->acc_why, sizeof r->acc_why, "%s", r->acc ? err : "out of memory");
         free(r->acc);
         r->acc = NULL;
+    } else if (!trace_sane(r->acc, o->record_blocks, err, sizeof err)) {
+        snprintf(r->acc_why, sizeof r->acc_why, "the access trace the program wrote is not gpulab's: %s", err);
+        acc_trace_free(r->acc);
+        free(r->acc);
+        r->acc = NULL;
     } else {
+        if (cut) r->acc->dropped++;
         acc_trace_resolve(r->acc, exe);
     }
-    fclose(f);
+    if (f) fclose(f);
+    free(text);
+}
+
+/* The environment of a student's build or program: what locates the
+ * toolchain and the GPU, the language and gpulab's own settings, and
+ * nothing else of the user's (no tokens, no display, no agent sockets);
+ * then set[] (NAME=VALUE), which replace. NULL-terminated, malloc'd
+ * (prog_env_free). */
+char **prog_env(const char *const *set)
+{
+    extern char **environ;
+    static const char *const keep[] = {"PATH=", "LANG=", "LC_", "TZ=", "CUDA_", "NVIDIA_", "LD_LIBRARY_PATH=",
+                                       "OMP_", "ASAN_OPTIONS=", "UBSAN_OPTIONS=", "LSAN_OPTIONS=",
+                                       "TSAN_OPTIONS=", "GPULAB_", "SOURCE_DATE_EPOCH=", NULL};
+    size_t n = 0, ns = 0;
+    for (char **e = environ; e && *e; e++) n++;
+    for (; set && set[ns]; ns++) {}
+    char **env = calloc(n + ns + 1, sizeof *env);
+    if (!env) return NULL;
+    size_t k = 0;
+    for (char **e = environ; e && *e; e++) {
+        int ok = 0;
+        for (int i = 0; keep[i] && !ok; i++) ok = strncmp(*e, keep[i], strlen(keep[i])) == 0;
+        size_t nl = strcspn(*e, "=");
+        for (size_t i = 0; ok && i < ns; i++) ok = !(strncmp(set[i], *e, nl) == 0 && set[i][nl] == '=');
+        if (ok && !(env[k++] = strdup(*e))) goto oom;
+    }
+    for (size_t i = 0; i < ns; i++)
+        if (!(env[k++] = strdup(set[i]))) goto oom;
+    return env;
+oom:
+    prog_env_free(env);
+    return NULL;
+}
+
+void prog_env_free(char **env)
+{
+    for (size_t i = 0; env && env[i]; i++) free(env[i]);
+    free(env);
+}
+
+/* The folder a program's working directory mirrors: its own, unless that
+ * is a folder the sandbox's root is made of. */
+static const char *work_folder(const char *dir)
+{
+    static const char *const sys[] = {"/", "/usr", "/bin", "/sbin", "/lib", "/lib64", "/etc", "/dev", "/proc",
+                                      "/sys", "/tmp", "/run", NULL};
+    for (int i = 0; sys[i]; i++)
+        if (!strcmp(dir, sys[i])) return NULL;
+    if (!strncmp(dir, "/proc/", 6) || !strncmp(dir, "/dev/", 5) || !strncmp(dir, "/sys/", 5)) return NULL;
+    return dir;
+}
+
+struct run_ctx {
+    const prog_options *o;
+    prog_result *r;
+    size_t ocap, ecap;
+};
+
+static void on_bytes(void *c, int fd, const char *buf, size_t n)
+{
+    struct run_ctx *x = c;
+    if (x->o->on_output) x->o->on_output(x->o->ctx, fd, buf, n);
+    if (fd == 1) keep_bytes(&x->r->out, &x->r->out_len, &x->ocap, buf, n);
+    else keep_bytes(&x->r->err, &x->r->err_len, &x->ecap, buf, n);
 }
 
 int prog_run(prog *p, const prog_options *o, prog_result *r)
@@ -294,150 +496,113 @@ int prog_run(prog *p, const prog_options *o, prog_result *r)
     memset(r, 0, sizeof *r);
     char exe[PROG_PATH_MAX];
     if (prog_build(p, o, r, exe, sizeof exe) != 0) return -1;
-    char res[] = "/tmp/gpulab-result-XXXXXX";
-    int rfd = mkstemp(res);
-    if (rfd < 0) {
-        snprintf(r->msg, sizeof r->msg, "cannot make a result file in /tmp: %s", strerror(errno));
-        return -1;
-    }
-    close(rfd);
-    /* the access trace goes to a folder only this user can read */
-    char accdir[] = "/tmp/gpulab-acc-XXXXXX", accfile[sizeof accdir + 8] = "";
+    /* what comes back goes through files only gpulab holds: memory files,
+     * given to the program as descriptors 3 (results), 4 (the access trace)
+     * and 5 (o->output_max: a file it writes for the caller) */
     int want_acc = o->record_blocks > 0 && o->backend == PROG_SIM;
-    if (want_acc) {
-        if (mkdtemp(accdir)) snprintf(accfile, sizeof accfile, "%s/trace", accdir);
-        else snprintf(r->acc_why, sizeof r->acc_why, "cannot make a folder in /tmp: %s", strerror(errno));
+    int res = memfd_create("gpulab-result", MFD_CLOEXEC);
+    int acc = want_acc ? memfd_create("gpulab-trace", MFD_CLOEXEC) : -1;
+    int outf = o->output_max ? memfd_create("gpulab-output", MFD_CLOEXEC) : -1;
+    int nul = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    char **env = NULL;
+    int rc = -1;
+    if (res < 0 || (want_acc && acc < 0) || (o->output_max && outf < 0) || nul < 0) {
+        snprintf(r->msg, sizeof r->msg, "cannot make the files the program reports through: %s", strerror(errno));
+        goto out;
     }
-    int po[2], pe[2];
-    if (pipe(po) != 0 || pipe(pe) != 0) {
-        snprintf(r->msg, sizeof r->msg, "cannot make pipes: %s", strerror(errno));
-        unlink(res);
-        if (accfile[0]) rmdir(accdir);
-        return -1;
+    char num[3][64], race[32], model[96];
+    snprintf(race, sizeof race, "GPULAB_RACE_CHECK=%d", o->race_check ? 1 : 0);
+    snprintf(model, sizeof model, "GPULAB_MODEL=%s", o->model && *o->model ? o->model : "");
+    snprintf(num[0], sizeof num[0], "GPULAB_ACC_BLOCKS=%u", o->record_blocks);
+    snprintf(num[1], sizeof num[1], "GPULAB_ACC_LANES=%llu", o->record_lanes);
+    snprintf(num[2], sizeof num[2], "GPULAB_ACC_TRACE=%s", want_acc ? "/dev/fd/4" : "");
+    const char *set[] = {"GPULAB_RESULT=/dev/fd/3", race, num[2], num[0], num[1], "HOME=/tmp", "TMPDIR=/tmp",
+                         o->model && *o->model ? model : NULL, NULL};
+    env = prog_env(set);
+    if (!env) {
+        snprintf(r->msg, sizeof r->msg, "out of memory");
+        goto out;
     }
-    double t0 = prog_now_s();
-    pid_t pid = fork();
-    if (pid < 0) {
-        snprintf(r->msg, sizeof r->msg, "cannot start the program: %s", strerror(errno));
-        close(po[0]); close(po[1]); close(pe[0]); close(pe[1]);
-        unlink(res);
-        if (accfile[0]) rmdir(accdir);
-        return -1;
-    }
-    if (pid == 0) {
-        setpgid(0, 0);
-        signal(SIGINT, SIG_DFL);
-        signal(SIGPIPE, SIG_DFL);
-        dup2(po[1], 1);
-        dup2(o->merge_output ? po[1] : pe[1], 2);
-        close(po[0]); close(po[1]); close(pe[0]); close(pe[1]);
-        int nul = open("/dev/null", O_RDONLY);
-        if (nul >= 0) { dup2(nul, 0); close(nul); }
-        setenv("GPULAB_RESULT", res, 1);
-        setenv("GPULAB_RACE_CHECK", o->race_check ? "1" : "0", 1);
-        if (o->model && *o->model) setenv("GPULAB_MODEL", o->model, 1);
-        if (accfile[0]) {
-            char num[32];
-            setenv("GPULAB_ACC_TRACE", accfile, 1);
-            snprintf(num, sizeof num, "%u", o->record_blocks);
-            setenv("GPULAB_ACC_BLOCKS", num, 1);
-            snprintf(num, sizeof num, "%llu", o->record_lanes);
-            setenv("GPULAB_ACC_LANES", num, 1);
-        } else {
-            unsetenv("GPULAB_ACC_TRACE");
-        }
-        struct rlimit rl = {0, 0};
-        setrlimit(RLIMIT_CORE, &rl);
+    char *argv[66];
+    int ac = 0;
+    const char *b = strrchr(p->path, '/');
+    argv[ac++] = (char *)(b ? b + 1 : p->path);
+    for (int i = 0; i < o->argc && ac < 65; i++) argv[ac++] = o->argv[i];
+    argv[ac] = NULL;
+    char folder[PROG_PATH_MAX], builddir[PROG_PATH_MAX];
+    snprintf(folder, sizeof folder, "%.*s", b && b > p->path ? (int)(b - p->path) : 1, p->path);
+    snprintf(builddir, sizeof builddir, "%s", exe);
+    *strrchr(builddir, '/') = 0;
+    sbx_spec sp;
+    memset(&sp, 0, sizeof sp);
+    sp.path = exe;
+    sp.argv = argv;
+    sp.env = env;
+    sp.ro[sp.nro++] = builddir;
+    sp.workdir = work_folder(folder);
+    sp.gpu = o->backend == PROG_GPU;
+    sp.fd[0] = nul;
+    sp.fd[3] = res;
+    sp.fd[4] = acc;
+    sp.fd[5] = outf;
 #if defined(__SANITIZE_ADDRESS__)
-        /* the sanitizer build (make asan) builds students' programs with
-         * AddressSanitizer too, whose shadow memory reserves terabytes of
-         * address space: no address-space limit there */
-        const int as_limit = 0;
+    /* the sanitizer build (make asan) builds students' programs with
+     * AddressSanitizer too, whose shadow memory reserves terabytes of
+     * address space: no address-space limit there */
+    const int as_limit = 0;
 #else
-        const int as_limit = 1;
+    const int as_limit = 1;
 #endif
-        if (as_limit && o->mem_limit > 0 && o->backend == PROG_SIM) {
-            rl.rlim_cur = rl.rlim_max = (rlim_t)o->mem_limit;
-            setrlimit(RLIMIT_AS, &rl);
-        }
-        char *argv[66];
-        int ac = 0;
-        const char *b = strrchr(p->path, '/');
-        argv[ac++] = (char *)(b ? b + 1 : p->path);
-        for (int i = 0; i < o->argc && ac < 65; i++) argv[ac++] = o->argv[i];
-        argv[ac] = NULL;
-        execv(exe, argv);
-        fprintf(stderr, "cannot start %s: %s\n", exe, strerror(errno));
-        _exit(127);
+    /* every caller gets a memory limit: the one it asks for, else 3/4 of
+     * this machine's memory */
+    long long mem = o->mem_limit;
+    if (mem <= 0) {
+        long pages = sysconf(_SC_PHYS_PAGES), pg = sysconf(_SC_PAGESIZE);
+        mem = pages > 0 && pg > 0 ? (long long)pages * pg / 4 * 3 : 8ll << 30;
     }
-    setpgid(pid, pid);
-    close(po[1]);
-    close(pe[1]);
-    size_t ocap = 0, ecap = 0;
-    struct pollfd pf[2] = {{po[0], POLLIN, 0}, {pe[0], POLLIN, 0}};
-    int open_fds = 2, killed = 0;
-    double killed_at = 0;
-    while (open_fds > 0) {
-        int k = poll(pf, 2, 50);
-        if (k > 0) {
-            for (int i = 0; i < 2; i++) {
-                if (pf[i].fd < 0 || !(pf[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
-                char buf[8192];
-                ssize_t n = read(pf[i].fd, buf, sizeof buf);
-                if (n > 0) {
-                    if (o->on_output) o->on_output(o->ctx, i + 1, buf, (size_t)n);
-                    if (i == 0) keep_bytes(&r->out, &r->out_len, &ocap, buf, (size_t)n);
-                    else keep_bytes(&r->err, &r->err_len, &ecap, buf, (size_t)n);
-                } else if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN)) {
-                    close(pf[i].fd);
-                    pf[i].fd = -1;
-                    open_fds--;
-                }
-            }
-        }
-        if (!killed && o->time_limit > 0 && prog_now_s() - t0 > o->time_limit) {
-            r->timed_out = 1;
-            kill(-pid, SIGKILL);
-            killed = 1;
-        }
-        if (!killed && o->interrupt && *o->interrupt) {
-            r->interrupted = 1;
-            kill(-pid, SIGKILL);
-            killed = 1;
-        }
-        if (killed && !killed_at) killed_at = prog_now_s();
-        /* a grandchild may hold the pipes open: do not wait for it long */
-        if (killed_at && prog_now_s() - killed_at > 2.0) break;
+    if (as_limit && o->backend == PROG_SIM) sp.mem_limit = mem;
+    sp.file_limit = PROG_FILE_LIMIT;
+    sp.tmp_size = PROG_TMP_SIZE;
+    sp.nproc = PROG_NPROC;
+    struct run_ctx x = {o, r, 0, 0};
+    sbx_run_end e;
+    char err[256];
+    if (sbx_run(&sp, o->merge_output, o->time_limit, o->interrupt, on_bytes, &x, &e, err, sizeof err) != 0) {
+        snprintf(r->msg, sizeof r->msg, "cannot start the program: %s", err);
+        goto out;
     }
-    for (int i = 0; i < 2; i++)
-        if (pf[i].fd >= 0) close(pf[i].fd);
-    int st = 0;
-    while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {}
-    r->seconds = prog_now_s() - t0;
-    r->ran = 1;
-    if (WIFEXITED(st)) {
-        r->exit_code = WEXITSTATUS(st);
-        if (r->exit_code == 127 && r->err && strstr(r->err, "cannot start")) r->ran = 0;
-    } else if (WIFSIGNALED(st)) {
-        r->signal = WTERMSIG(st);
+    r->seconds = e.seconds;
+    r->timed_out = e.timed_out;
+    r->interrupted = e.interrupted;
+    r->ran = e.end.started;
+    if (!e.end.started) {
+        snprintf(r->msg, sizeof r->msg, "the program could not start: %s", e.end.why);
+        goto out;
     }
-    parse_results(res, exe, r);
-    unlink(res);
-    if (accfile[0]) {
-        read_accesses(accfile, exe, o, r);
-        unlink(accfile);
-        rmdir(accdir);
-    }
-    if (r->signal && !r->timed_out && !r->interrupted) {
+    r->exit_code = e.end.exited ? e.end.code : 0;
+    if (!e.timed_out && !e.interrupted) r->signal = e.end.signal;
+    if (r->err) prog_sanitize(r->err, r->err_len);
+    size_t len;
+    char *text = read_back(res, 16u << 20, &len, NULL);
+    parse_results(text, exe, r);
+    free(text);
+    if (want_acc) read_accesses(acc, exe, o, r);
+    if (outf >= 0) r->output = read_back(outf, o->output_max, &r->output_len, &r->output_cut);
+    if (r->signal) {
         char what[1400];
         snprintf(what, sizeof what, "the program was killed by %s", sig_words(r->signal));
         if (r->fault[0]) prog_msg_add(what, sizeof what, " %s", r->fault);
-        if (o->mem_limit > 0 && o->backend == PROG_SIM && (r->signal == SIGSEGV || r->signal == SIGABRT) &&
+        if (o->backend == PROG_SIM && (r->signal == SIGSEGV || r->signal == SIGABRT) &&
             r->err && (strstr(r->err, "bad_alloc") || strstr(r->err, "cudaErrorMemoryAllocation") ||
                        strstr(r->err, "out of memory")))
             r->out_of_memory = 1;
         snprintf(r->msg, sizeof r->msg, "%s", what);
     }
-    (void)sig_words;
-    return 0;
+    rc = 0;
+out:
+    prog_env_free(env);
+    int fds[] = {res, acc, outf, nul};
+    for (int i = 0; i < 4; i++)
+        if (fds[i] >= 0) close(fds[i]);
+    return rc;
 }

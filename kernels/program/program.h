@@ -7,9 +7,11 @@
  *                     line and the reason
  *   prog_build()      compile once per backend and content, cached under
  *                     $XDG_CACHE_HOME/gpulab/programs/
- *   prog_run()        run the binary as a child process with a time and a
- *                     memory limit; its output comes back through a callback,
- *                     its launches and diagnostics through a result file
+ *   prog_run()        run the binary confined (sandbox.h: namespaces, seccomp,
+ *                     limits) with a time and a memory limit; its output
+ *                     comes back through a callback, its launches and
+ *                     diagnostics through descriptors gpulab made, read with
+ *                     size limits and checked
  *
  * Nothing here prints: messages go into the structs and buffers given. */
 #ifndef GPULAB_PROGRAM_H
@@ -28,6 +30,15 @@ extern "C" {
 #define PROG_MAX_INCLUDES 32
 #define PROG_MAX_LAUNCHES 64
 #define PROG_MSG_MAX 4096
+
+/* What a student's build or program may use (docs/reliability.md) */
+#define PROG_FILE_LIMIT (1ll << 30)   /* bytes a file it writes may reach */
+#define PROG_TMP_SIZE (256ll << 20)   /* bytes of its /tmp, and of its working folder */
+#define PROG_NPROC 512                /* its processes and threads */
+#define PROG_COMPILE_LIMIT 300.0      /* seconds a compiler may run */
+#define PROG_SOURCE_MAX (8ll << 20)   /* bytes of a source file or header read */
+/* The path a program writes its prog_options.output_max file at */
+#define PROG_OUTPUT_PATH "/dev/fd/5"
 
 /* ----------------------------------------------------------- source pass */
 
@@ -103,12 +114,15 @@ typedef struct prog_result {
      * asked for it and the build records (malloc'd; NULL otherwise) */
     struct acc_trace *acc;
     char acc_why[160];        /* why there is none, when one was asked for */
+    char *output;             /* what it wrote at PROG_OUTPUT_PATH (malloc'd; NULL: nothing) */
+    size_t output_len;
+    int output_cut;           /* it wrote more than output_max */
 } prog_result;
 
 typedef struct prog_options {
     enum prog_mode backend;
     double time_limit;        /* seconds; 0: none */
-    long long mem_limit;      /* bytes of address space (simulator only); 0: none */
+    long long mem_limit;      /* bytes of address space (simulator only); 0: 3/4 of this machine's memory */
     int race_check;
     const char *model;        /* the GPU model the simulator describes ("h200") */
     int argc;                 /* arguments for the program's main */
@@ -124,6 +138,9 @@ typedef struct prog_options {
      * default bound), into prog_result.acc */
     unsigned record_blocks;
     unsigned long long record_lanes;
+    /* > 0: the program may write a file of up to this many bytes at
+     * PROG_OUTPUT_PATH (give it in argv); it comes back in prog_result.output */
+    size_t output_max;
 } prog_options;
 
 /* The open program: its path and what the last translation found. */
@@ -152,6 +169,17 @@ void prog_result_free(prog_result *r);
 /* The GPU toolchain: 1 when nvcc is found and a GPU is present; else 0 with
  * the reason in why. */
 int prog_gpu_available(char *why, size_t len);
+
+/* The sandbox on this machine: 2 when it is whole; 1 with namespaces but
+ * without the process limit (root where no pids cgroup can be made), why
+ * says so; 0 without namespaces (the kernel refuses them, or `set sandbox
+ * off`), why says why. prog_sandbox_set(0) runs programs with limits only. */
+int prog_sandbox_state(char *why, size_t len);
+void prog_sandbox_set(int on);
+int prog_sandbox_on(void);
+/* The program or build running now, killed with every process it started
+ * (for gpulab's handlers of SIGTERM, SIGHUP, SIGQUIT: async-signal-safe). */
+void prog_kill_running(void);
 
 /* A folder of gpulab's cache, made with the folders above it (mode 0700):
  * $XDG_CACHE_HOME/gpulab/NAME, else ~/.cache/gpulab/NAME, else

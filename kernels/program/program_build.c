@@ -6,6 +6,7 @@
  * is built here. */
 #define _GNU_SOURCE
 #include "kernels/program/program_build.h"
+#include "kernels/program/sandbox.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -105,49 +106,122 @@ int prog_gpu_available(char *why, size_t len)
     return 1;
 }
 
-/* Run argv (no shell), its output (stdout and stderr) appended to log;
- * returns the exit status, or -1 when it could not start. */
-static int run_tool(char *const argv[], char *log, size_t loglen)
+/* Where a compiler runs: confined like the program (sandbox.h), seeing
+ * the student's folder, gpulab's runtime and the toolchain read-only and
+ * writing only the build's own folder of the cache. */
+struct tool_ctx {
+    const prog_options *o;
+    const char *ro[8];
+    int nro;
+    const char *rw;
+};
+
+static void to_log(void *c, int fd, const char *buf, size_t n)
 {
-    int pfd[2];
-    if (pipe(pfd) != 0) return -1;
-    pid_t pid = fork();
-    if (pid < 0) {
-        close(pfd[0]);
-        close(pfd[1]);
+    (void)fd;
+    char *log = ((char **)c)[0];
+    size_t loglen = (size_t)((char **)c)[1];
+    size_t l = strlen(log);
+    if (l + n + 1 > loglen) n = loglen > l + 1 ? loglen - l - 1 : 0;
+    memcpy(log + l, buf, n);
+    log[l + n] = 0;
+}
+
+/* The folder a tool lives in, two levels up ("/opt/cuda" of
+ * /opt/cuda/bin/nvcc), when it is not under /usr: the sandbox shows it. */
+static void tool_root(const char *tool, char *buf, size_t len)
+{
+    char real[PROG_PATH_MAX];
+    buf[0] = 0;
+    if (tool[0] != '/' || !realpath(tool, real) || !strncmp(real, "/usr/", 5)) return;
+    for (int up = 0; up < 2; up++) {
+        char *sl = strrchr(real, '/');
+        if (sl && sl != real) *sl = 0;
+    }
+    snprintf(buf, len, "%s", real);
+}
+
+/* Run argv (no shell) confined, with the compile time limit, its output
+ * (stdout and stderr) appended to log; returns the exit status, 128 + the
+ * signal, 124 past the time limit, 130 on Ctrl-C, or -1 when it could not
+ * start. */
+static int run_tool(char *const argv[], const struct tool_ctx *t, char *log, size_t loglen)
+{
+    /* the compilers speak English whatever language gpulab speaks: their
+     * messages are parsed ("file:line: error:") before they are shown */
+    const char *set[] = {"LC_ALL=C", "HOME=/tmp", "TMPDIR=/tmp", NULL};
+    char **env = prog_env(set);
+    if (!env) return -1;
+    for (size_t i = 0, j = 0;; i++) { /* no LANGUAGE: it would override LC_ALL */
+        if (env[i] && !strncmp(env[i], "LANGUAGE=", 9)) {
+            free(env[i]);
+            continue;
+        }
+        env[j++] = env[i];
+        if (!env[i]) break;
+    }
+    sbx_spec sp;
+    memset(&sp, 0, sizeof sp);
+    char tool[PROG_PATH_MAX] = "", found[PROG_PATH_MAX], troot[PROG_PATH_MAX];
+    /* the compiler by its path, found here (the sandbox has no shell) */
+    if (strchr(argv[0], '/')) {
+        snprintf(tool, sizeof tool, "%s", argv[0]);
+    } else {
+        const char *path = getenv("PATH");
+        char dirs[4096];
+        snprintf(dirs, sizeof dirs, "%s", path ? path : "/usr/bin:/bin");
+        for (char *d = strtok(dirs, ":"); d; d = strtok(NULL, ":")) {
+            snprintf(found, sizeof found, "%s/%s", d, argv[0]);
+            if (access(found, X_OK) == 0) {
+                snprintf(tool, sizeof tool, "%s", found);
+                break;
+            }
+        }
+    }
+    if (!tool[0]) {
+        prog_env_free(env);
+        snprintf(log + strlen(log), loglen - strlen(log), "cannot run %s: not found on the PATH\n", argv[0]);
+        return 127;
+    }
+    sp.path = tool;
+    sp.argv = argv;
+    sp.env = env;
+    for (int i = 0; i < t->nro && sp.nro < SBX_MAX_PATHS - 1; i++)
+        if (t->ro[i] && t->ro[i][0] == '/') sp.ro[sp.nro++] = t->ro[i];
+    tool_root(tool, troot, sizeof troot);
+    if (troot[0]) sp.ro[sp.nro++] = troot;
+    sp.rw[sp.nrw++] = t->rw;
+    sp.gpu = t->o->backend == PROG_GPU; /* nvcc -arch=native asks the GPU what it is */
+    sp.fd[0] = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    sp.fd[3] = sp.fd[4] = sp.fd[5] = -1;
+    sp.file_limit = PROG_FILE_LIMIT;
+    sp.tmp_size = 4 * PROG_TMP_SIZE;
+    sp.nproc = PROG_NPROC;
+    char *c[2] = {log, (char *)(size_t)loglen};
+    sbx_run_end e;
+    char err[256];
+    int rc = sbx_run(&sp, 1, PROG_COMPILE_LIMIT, t->o->interrupt, to_log, c, &e, err, sizeof err);
+    if (sp.fd[0] >= 0) close(sp.fd[0]);
+    prog_env_free(env);
+    if (rc != 0) {
+        snprintf(log + strlen(log), loglen - strlen(log), "cannot run %s: %s\n", argv[0], err);
         return -1;
     }
-    if (pid == 0) {
-        dup2(pfd[1], 1);
-        dup2(pfd[1], 2);
-        close(pfd[0]);
-        close(pfd[1]);
-        int nul = open("/dev/null", O_RDONLY);
-        if (nul >= 0) dup2(nul, 0);
-        /* the compilers speak English whatever language gpulab speaks: their
-         * messages are parsed ("file:line: error:") before they are shown */
-        setenv("LC_ALL", "C", 1);
-        unsetenv("LANGUAGE");
-        execvp(argv[0], argv);
-        fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
-        _exit(127);
+    if (e.timed_out) {
+        snprintf(log + strlen(log), loglen - strlen(log),
+                 "the compiler ran longer than %g s and was stopped (templates or constexpr loops that never "
+                 "end?)\n", PROG_COMPILE_LIMIT);
+        return 124;
     }
-    close(pfd[1]);
-    size_t l = strlen(log);
-    char buf[4096];
-    ssize_t k;
-    while ((k = read(pfd[0], buf, sizeof buf)) > 0 || (k < 0 && errno == EINTR)) {
-        if (k <= 0) continue;
-        size_t c = (size_t)k;
-        if (l + c + 1 > loglen) c = loglen > l + 1 ? loglen - l - 1 : 0;
-        memcpy(log + l, buf, c);
-        l += c;
-        log[l] = 0;
+    if (e.interrupted) {
+        snprintf(log + strlen(log), loglen - strlen(log), "the build was stopped by Ctrl-C\n");
+        return 130;
     }
-    close(pfd[0]);
-    int st;
-    while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {}
-    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+    if (!e.end.started) {
+        snprintf(log + strlen(log), loglen - strlen(log), "cannot run %s: %s\n", argv[0], e.end.why);
+        return 127;
+    }
+    return e.end.exited ? e.end.code : 128 + e.end.signal;
 }
 
 /* ------------------------------------------------------------------ build */
@@ -180,7 +254,7 @@ static int translate_all(const prog *p, enum prog_mode mode, struct unit *u, int
         size_t len;
         char *src = prog_read_file(path, &len);
         if (!src) {
-            snprintf(msg, msglen, "cannot read %s: %s", path, strerror(errno));
+            snprintf(msg, msglen, "cannot read %s: %s", path, prog_read_error(errno));
             return -1;
         }
         *hash = prog_hash(*hash, u[i].rel, strlen(u[i].rel) + 1);
@@ -229,15 +303,45 @@ static unsigned long long file_identity(unsigned long long h, const char *path)
     return prog_hash(h, path, strlen(path));
 }
 
+/* The folders a compile reads, from its own command line: those of -I,
+ * -iquote and -include, and of the libraries it links; dir is written. */
+static void tool_ctx_of(struct tool_ctx *t, const prog_options *o, char *const argv[], const char *dir)
+{
+    static char held[8][PROG_PATH_MAX];
+    memset(t, 0, sizeof *t);
+    t->o = o;
+    t->rw = dir;
+    for (int i = 1; argv[i] && t->nro < 8; i++) {
+        const char *a = argv[i], *path = NULL;
+        int folder = 1;
+        if (!strncmp(a, "-I", 2) && a[2]) path = a + 2;
+        else if (!strncmp(a, "-iquote", 7) && a[7]) path = a + 7;
+        else if (!strcmp(a, "-include") && argv[i + 1]) path = argv[++i], folder = 0;
+        else if (a[0] == '/' && strlen(a) > 2 && !strcmp(a + strlen(a) - 2, ".a")) path = a, folder = 0;
+        if (!path || path[0] != '/') continue;
+        snprintf(held[t->nro], sizeof held[0], "%s", path);
+        if (!folder) {
+            char *sl = strrchr(held[t->nro], '/');
+            if (sl && sl != held[t->nro]) *sl = 0;
+        }
+        int seen = 0;
+        for (int k = 0; k < t->nro; k++) seen |= !strcmp(held[k], held[t->nro]);
+        if (!seen) {
+            t->ro[t->nro] = held[t->nro];
+            t->nro++;
+        }
+    }
+}
+
 /* Run a compiler; when it fails, its messages go into r->msg. 0 ok. */
-static int run_compiler(char *const argv[], prog_result *r)
+static int run_compiler(char *const argv[], const struct tool_ctx *t, prog_result *r)
 {
     char *log = calloc(1, PROG_MSG_MAX);
     if (!log) {
         snprintf(r->msg, sizeof r->msg, "out of memory");
         return -1;
     }
-    int st = run_tool(argv, log, PROG_MSG_MAX);
+    int st = run_tool(argv, t, log, PROG_MSG_MAX);
     if (st != 0 && strstr(log, "undefined reference to `main'")) {
         /* a file of kernels only: the linker's words would not say what to do */
         snprintf(r->msg, sizeof r->msg,
@@ -245,6 +349,7 @@ static int run_compiler(char *const argv[], prog_result *r)
                  "whose main allocates the arrays, copies them in, launches the kernels and copies "
                  "the results back (docs/programs.md)\n");
     } else if (st != 0) {
+        prog_sanitize(log, strlen(log));
         snprintf(r->msg, sizeof r->msg, "%s", log[0] ? log : "the compiler failed without a message\n");
         if (st == 127 || st < 0) prog_msg_add(r->msg, sizeof r->msg, "(could not run %s)\n", argv[0]);
     }
@@ -367,7 +472,9 @@ int prog_build(prog *p, const prog_options *o, prog_result *r, char *exe, size_t
             argv[ac++] = obj;
             argv[ac++] = mainsrc;
             argv[ac] = NULL;
-            if (run_compiler(argv, r) != 0) {
+            struct tool_ctx t;
+            tool_ctx_of(&t, o, argv, dir);
+            if (run_compiler(argv, &t, r) != 0) {
                 unlink(obj);
                 goto out;
             }
@@ -403,12 +510,17 @@ int prog_build(prog *p, const prog_options *o, prog_result *r, char *exe, size_t
         argv[ac++] = mainsrc;
     }
     argv[ac] = NULL;
-    int st = run_compiler(argv, r);
+    struct tool_ctx t;
+    tool_ctx_of(&t, o, argv, dir);
+    int st = run_compiler(argv, &t, r);
     if (two_steps) unlink(obj);
     if (st != 0) {
         unlink(tmp);
         goto out;
     }
+    /* the build is not to be changed: by the program (its sandbox shows the
+     * cache read-only) nor by mistake */
+    chmod(tmp, 0500);
     if (rename(tmp, exe) != 0) {
         snprintf(r->msg, sizeof r->msg, "cannot store the build in %s: %s", dir, strerror(errno));
         unlink(tmp);

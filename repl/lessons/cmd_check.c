@@ -20,6 +20,7 @@
 #include "repl/out.h"
 #include "kernels/program/program.h"
 #include "repl/lessons/puzzle.h"
+#include "repl/safefile.h"
 #include "repl/session.h"
 #include "kernels/sim/acctrace.h"
 #include "repl/lessons/cmd_puzzle.h"
@@ -302,19 +303,19 @@ static json_t *limits_json(const struct puzzle *p, const struct limit_counts *lc
 
 /* One backend: build, run, compare. Returns 1 pass, 0 wrong, -1 could not
  * run (already reported). */
-static int check_on(struct session *s, const struct check_run *c, prog *prg, enum prog_mode backend,
-                    const char *outfile)
+static int check_on(struct session *s, const struct check_run *c, prog *prg, enum prog_mode backend)
 {
     const char *bname = backend == PROG_GPU ? _("the GPU") : _("the simulator");
     prog_options o;
     program_run_options(s, backend, &o); /* as run: time, memory, model, Ctrl-C */
     o.race_check = 1; /* the lessons promise that a race is named */
-    char *argv[] = {(char *)outfile, NULL};
+    /* the harness writes its answers through a descriptor gpulab made */
+    char *argv[] = {(char *)PROG_OUTPUT_PATH, NULL};
     o.argc = 1;
     o.argv = argv;
+    o.output_max = (size_t)puzzle_arg_len(puzzle_out(c->p)) * sizeof(float) + 1;
     /* the limits are counted from every access of every block */
     if (backend == PROG_SIM) o.record_blocks = c->p->grid[0] * c->p->grid[1];
-    unlink(outfile);
     if (s->interactive && !s->json) out_progress(_("  building and running %s on %s..."), c->shown, bname);
     prog_result r;
     int rc = prog_run(prg, &o, &r);
@@ -372,19 +373,17 @@ static int check_on(struct session *s, const struct check_run *c, prog *prg, enu
     struct limit_counts lc;
     count_limits(p, r.acc, &lc);
     int with_limits = backend == PROG_SIM;
-    prog_result_free(&r);
     int n = puzzle_arg_len(puzzle_out(p));
     float *got = calloc((size_t)n, sizeof *got);
-    size_t len = 0;
-    char *raw = puzzle_read_file(outfile, &len);
-    if (!got || !raw || len != (size_t)n * sizeof(float)) {
+    size_t len = r.output_len;
+    if (!got || !r.output || len != (size_t)n * sizeof(float)) {
         sess_error(s, -1, _("the harness wrote no output on %s"), bname);
-        free(raw);
+        prog_result_free(&r);
         free(got);
         return -1;
     }
-    memcpy(got, raw, len);
-    free(raw);
+    memcpy(got, r.output, len);
+    prog_result_free(&r);
     struct puzzle_verdict v;
     puzzle_compare(p, got, &v);
     result = v.pass && (!with_limits || lc.ok);
@@ -468,6 +467,17 @@ static void after_check(const struct session *s, const struct puzzle *p, int pas
 }
 
 /* What `check` was given: the puzzle and the file. */
+/* A file named by a lesson's or lecture's check: only in its folder. */
+static int confined_ok(struct session *s, const char *file, int argi)
+{
+    char err[PATH_MAX + 256];
+    if (s->confined && !safefile_lesson_read_ok(file, s->confined_from, 1, err, sizeof err)) {
+        sess_error(s, argi, "%s", err);
+        return -1;
+    }
+    return 0;
+}
+
 static int check_target(struct session *s, int argc, char **argv, const struct puzzle **p, char *file,
                         size_t filelen)
 {
@@ -493,7 +503,7 @@ static int check_target(struct session *s, int argc, char **argv, const struct p
             return -1;
         }
         snprintf(file, filelen, "%s", argv[2]);
-        return 0;
+        return confined_ok(s, file, 2);
     }
     *p = puzzle_find(a);
     if (!*p) {
@@ -504,9 +514,12 @@ static int check_target(struct session *s, int argc, char **argv, const struct p
             sess_error(s, 1, _("no puzzle \"%s\" (`puzzle` lists them)"), a);
         return -1;
     }
-    if (is_file) snprintf(file, filelen, "%s", a);
-    else puzzle_student_path(*p, file, filelen);
-    return 0;
+    if (!is_file) {
+        puzzle_student_path(*p, file, filelen);
+        return 0;
+    }
+    snprintf(file, filelen, "%s", a);
+    return confined_ok(s, file, 1);
 }
 
 static enum cmd_status do_check(struct session *s, int argc, char **argv)
@@ -517,14 +530,15 @@ static enum cmd_status do_check(struct session *s, int argc, char **argv)
     s->puzzle.line = 0;
     s->puzzle.cur = p;
     size_t len;
-    char *text = puzzle_read_file(file, &len);
+    char rerr[PATH_MAX + 256];
+    char *text = safefile_read(file, SAFEFILE_SOURCE_MAX, &len, rerr, sizeof rerr);
     if (!text) {
         if (errno == ENOENT)
             return sess_error(s, argc > 1 ? argc - 1 : -1, _("there is no %s here: `puzzle %d` writes it"), file,
                               p->number);
-        return sess_error(s, argc > 1 ? argc - 1 : -1, _("cannot read %s: %s"), file, strerror(errno));
+        return sess_error(s, argc > 1 ? argc - 1 : -1, "%s", rerr);
     }
-    char abs[PATH_MAX], dir[PATH_MAX], combined[PATH_MAX + 64], outfile[PATH_MAX + 64], stem[64];
+    char abs[PATH_MAX], dir[PATH_MAX], combined[PATH_MAX + 64], stem[64];
     if (!realpath(file, abs)) snprintf(abs, sizeof abs, "%s", file);
     if (work_dir(dir, sizeof dir) != 0) {
         free(text);
@@ -532,7 +546,6 @@ static enum cmd_status do_check(struct session *s, int argc, char **argv)
     }
     puzzle_stem(p, stem, sizeof stem);
     snprintf(combined, sizeof combined, "%s/%s.cu", dir, stem);
-    snprintf(outfile, sizeof outfile, "%s/out.bin", dir);
     int lines = 0;
     for (size_t i = 0; i < len; i++) lines += text[i] == '\n';
     if (len && text[len - 1] != '\n') lines++;
@@ -575,7 +588,7 @@ static enum cmd_status do_check(struct session *s, int argc, char **argv)
     int all = 1, ran = 0;
     for (int i = 0; i < nb; i++) {
         struct check_run c = {s, p, file, abs, lines};
-        int r = check_on(s, &c, &prg, backs[i], outfile);
+        int r = check_on(s, &c, &prg, backs[i]);
         if (r < 0) { /* reported: it did not build, or Ctrl-C */
             all = 0;
             st = CMD_ERROR;
@@ -590,7 +603,6 @@ static enum cmd_status do_check(struct session *s, int argc, char **argv)
     }
 done:
     if (opened) prog_close(&prg);
-    unlink(outfile);
     unlink(combined);
     rmdir(dir);
     return st;

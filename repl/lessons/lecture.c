@@ -284,7 +284,9 @@ static enum cmd_status run_cmd(struct session *s, const struct lesson *l, const 
     lab_interrupted = 0;
     enum cmd_status st;
     int prev_confined = s->confined;
+    const char *prev_from = s->confined_from;
     s->confined = 1; /* the lecture file's commands write only below the current directory */
+    s->confined_from = l->path;
     char *buf = NULL, *ind = NULL;
     size_t len = 0, indlen = 0;
     FILE *mem = takes_screen(text) ? NULL : open_memstream(&buf, &len);
@@ -306,6 +308,7 @@ static enum cmd_status run_cmd(struct session *s, const struct lesson *l, const 
         st = repl_exec_line(s, text);
     }
     s->confined = prev_confined;
+    s->confined_from = prev_from;
     s->script = prev_script;
     s->line = prev_line;
     out_flush();

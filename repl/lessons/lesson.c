@@ -9,7 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmark.h>
 
@@ -58,8 +60,11 @@ static char *trim(char *s)
  * LESSON_MAX_BYTES are refused with the reason. */
 static char *read_all(const char *path, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "rb");
+    /* without waiting: a FIFO or a device is refused below, not read */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    FILE *f = fd >= 0 ? fdopen(fd, "rb") : NULL;
     if (!f) {
+        if (fd >= 0) close(fd);
         snprintf(err, errlen, _("%s: cannot open: %s"), path, strerror(errno));
         return NULL;
     }
@@ -72,6 +77,7 @@ static char *read_all(const char *path, char *err, size_t errlen)
         fclose(f);
         return NULL;
     }
+    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
     if ((unsigned long long)sb.st_size > LESSON_MAX_BYTES) {
         snprintf(err, errlen, _("%s: %lld bytes is too large for a lesson (at most %u MiB)"), path,
                  (long long)sb.st_size, LESSON_MAX_BYTES >> 20);

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "repl/i18n.h"
+#include "repl/safefile.h"
 
 /* ------------------------------------------------------------ references */
 
@@ -256,27 +257,8 @@ void puzzle_student_path(const struct puzzle *p, char *buf, size_t len)
 
 char *puzzle_read_file(const char *path, size_t *len)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    size_t cap = 4096, n = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        size_t got = fread(buf + n, 1, cap - n - 1, f);
-        n += got;
-        if (got == 0) break;
-        if (n + 1 == cap) {
-            char *nb = realloc(buf, cap * 2);
-            if (!nb) { free(buf); buf = NULL; break; }
-            buf = nb;
-            cap *= 2;
-        }
-    }
-    int bad = ferror(f);
-    fclose(f);
-    if (!buf || bad) { free(buf); return NULL; }
-    buf[n] = 0;
-    *len = n;
-    return buf;
+    char err[64]; /* callers say why from errno */
+    return safefile_read(path, SAFEFILE_SOURCE_MAX, len, err, sizeof err);
 }
 
 void puzzle_fill(const struct puzzle_arg *a, float *v)
