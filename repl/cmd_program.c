@@ -137,13 +137,12 @@ static void on_output(void *ctx, int fd, const char *buf, size_t n)
 }
 
 /* Once a session: what the sandbox could not enforce here. */
-void program_sandbox_note(void)
+void program_sandbox_note(struct session *s)
 {
-    static int said;
     char why[256];
     int state = prog_sandbox_state(why, sizeof why);
-    if (said || state == 2) return;
-    said = 1;
+    if (s->said.sandbox || state == 2) return;
+    s->said.sandbox = 1;
     if (state == 1)
         out_warn(_("students' programs have no process limit here (%s): one that starts processes without end "
                    "is stopped by its time limit only"),
@@ -183,7 +182,6 @@ void program_run_options(const struct session *s, enum prog_mode b, prog_options
     o->race_check = s->cfg.race_check;
     o->model = s->cfg.model;
     o->interrupt = &lab_interrupted;
-    program_sandbox_note();
 }
 
 static int run_on(struct session *s, enum prog_mode backend, int argc, char **argv, int echo, prog_result *r)
@@ -201,6 +199,7 @@ static int run_on(struct session *s, enum prog_mode backend, int argc, char **ar
         out_progress(backend == PROG_GPU ? _("  building %s for the GPU...") : _("  building %s for the simulator..."),
                      s->prog->shown);
     o.record_blocks = echo < 0 ? s->trace_blocks : 0;
+    program_sandbox_note(s);
     int rc = prog_run(s->prog, &o, r);
     out_progress_clear();
     return rc;

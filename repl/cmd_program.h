@@ -29,7 +29,7 @@ enum cmd_status program_show(struct session *s, int argc, char **argv);
 int program_record(struct session *s, int argc, char **argv, prog_result *r);
 /* Once a session, before a student's program runs: what the sandbox cannot
  * enforce on this machine (or that set sandbox off turned it off), on
- * stderr. program_run_options says it. */
-void program_sandbox_note(void);
+ * stderr. */
+void program_sandbox_note(struct session *s);
 
 #endif

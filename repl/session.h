@@ -110,6 +110,7 @@ struct session {
         int no_lessons;            /* no lessons in the chosen language */
         int progress;              /* lesson progress cannot be saved */
         int history;               /* the prompt's history cannot be saved */
+        int sandbox;               /* what the sandbox cannot enforce here (program_sandbox_note) */
     } said;
     char trace_note[320];          /* the last record_trace: how it made n smaller, or "" */
 };

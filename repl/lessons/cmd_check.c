@@ -316,6 +316,7 @@ static int check_on(struct session *s, const struct check_run *c, prog *prg, enu
     o.output_max = (size_t)puzzle_arg_len(puzzle_out(c->p)) * sizeof(float) + 1;
     /* the limits are counted from every access of every block */
     if (backend == PROG_SIM) o.record_blocks = c->p->grid[0] * c->p->grid[1];
+    program_sandbox_note(s);
     if (s->interactive && !s->json) out_progress(_("  building and running %s on %s..."), c->shown, bname);
     prog_result r;
     int rc = prog_run(prg, &o, &r);
