@@ -1,6 +1,8 @@
 /* cmd_core.c - help, source, echo, quit: the commands of the loop itself. */
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -11,6 +13,70 @@
 #include "repl/session.h"
 #include "repl/repl.h"
 
+/* The code point of the UTF-8 character at s (s[0] >= 0x80), or 0. */
+static unsigned cp_at(const unsigned char *s)
+{
+    if (s[0] >= 0xE0 && s[0] <= 0xEF && (s[1] & 0xC0) == 0x80 && (s[2] & 0xC0) == 0x80)
+        return (s[0] & 0x0Fu) << 12 | (s[1] & 0x3Fu) << 6 | (s[2] & 0x3Fu);
+    return 0;
+}
+
+/* Chinese and Japanese text has no spaces between words. */
+static int is_cjk(unsigned c)
+{
+    return (c >= 0x2E80 && c <= 0x9FFF) || (c >= 0x3000 && c <= 0x303F) || (c >= 0xFF00 && c <= 0xFFEF);
+}
+
+/* A line that lines up columns (two spaces inside it), is empty, or
+ * starts with a label ("Examples: ..."). */
+static int is_layout(const char *l, size_t n)
+{
+    size_t i = 0;
+    while (i < n && l[i] == ' ') i++;
+    if (i == n || i > 0) return 1; /* empty, or indented: kept as written */
+    size_t w = strcspn(l, " ");
+    if (w < n && w > 1 && l[w - 1] == ':' && isalpha((unsigned char)l[0])) return 1;
+    for (; i + 1 < n; i++)
+        if (l[i] == ' ' && l[i + 1] == ' ') return 1;
+    return 0;
+}
+
+/* Long help is written in lines of about 80 columns; joined back into
+ * paragraphs here so that out_wrapped fills the terminal's width instead of
+ * breaking each written line a second time ("theoretical" alone on a line).
+ * Lines that line up columns, indented lines and the line after one ending
+ * in ':' keep their line breaks. malloc'd. */
+static char *help_paragraphs(const char *text)
+{
+    size_t n = strlen(text);
+    char *out = malloc(n + 1);
+    if (!out) return NULL;
+    size_t o = 0;
+    const char *p = text;
+    while (*p) {
+        size_t l = strcspn(p, "\n");
+        memcpy(out + o, p, l);
+        o += l;
+        p += l;
+        if (!*p) break;
+        p++; /* the newline */
+        size_t nl = strcspn(p, "\n");
+        int join = l > 0 && nl > 0 && !is_layout(p - 1 - l, l) && !is_layout(p, nl) && p[-2] != ':';
+        if (!join) {
+            out[o++] = '\n';
+            continue;
+        }
+        /* no space between two Chinese characters */
+        const unsigned char *end = (const unsigned char *)p - 2;
+        while (end > (const unsigned char *)text && (*end & 0xC0) == 0x80) end--;
+        int cjk = *end >= 0x80 && (unsigned char)*p >= 0x80 && is_cjk(cp_at(end)) &&
+                  is_cjk(cp_at((const unsigned char *)p));
+        if (!cjk) out[o++] = ' ';
+    }
+    out[o] = 0;
+    return out;
+}
+
 static void help_one(struct session *s, const struct cmd *c)
 {
     out_printf(_("%susage:%s %s\n"), out_color(OUT_BOLD), out_color(OUT_RESET),
@@ -20,7 +86,9 @@ static void help_one(struct session *s, const struct cmd *c)
     out_wrapped(c->help ? _(c->help) : "", 0, 0);
     if (c->long_help && *c->long_help) {
         out_printf("\n");
-        out_wrapped(_(c->long_help), 0, 0);
+        char *para = out_width() > 0 ? help_paragraphs(_(c->long_help)) : NULL;
+        out_wrapped(para ? para : _(c->long_help), 0, 0);
+        free(para);
     }
     if (c->more_help) {
         out_printf("\n");

@@ -42,6 +42,22 @@ static const lab_algo *find_algo(const char *name, char *err, size_t errlen)
 
 /* ----------------------------------------------------------------- list */
 
+/* Which lecture or article a variant marked "(lecture)" or "(article)"
+ * follows: the documents the lessons read, by algorithm. */
+static const struct {
+    const char *algo, *from;
+} g_sources[] = {
+    {"scale", N_("(article): the German article")},
+    {"vecdiff", N_("(lecture): the Slovenian lecture")},
+    {"distance", N_("(lecture): the Slovenian lecture")},
+    {"reduce", N_("(lecture): the Ukrainian lecture; (article): the Chinese article")},
+    {"bitonic", N_("(lecture): the Slovenian lecture")},
+    {"histogram", N_("(lecture): the Ukrainian lecture")},
+    {"transpose", N_("(article): the German article")},
+    {"mandelbrot", N_("(lecture): the Ukrainian lecture")},
+    {"matmul", N_("(article): the German article")},
+};
+
 static void list_algo(struct session *s, const lab_algo *a)
 {
     char line[1024];
@@ -65,6 +81,8 @@ static void list_algo(struct session *s, const lab_algo *a)
             snprintf(line + off, sizeof line - off, _(" [wrong on purpose]"));
         out_wrapped(line, 2, w + 6); /* continuation lines under the summary */
     }
+    for (size_t i = 0; i < sizeof g_sources / sizeof g_sources[0]; i++)
+        if (strcmp(g_sources[i].algo, a->name) == 0) out_wrapf(4, 6, "%s", _(g_sources[i].from));
 }
 
 static enum cmd_status do_list(struct session *s, int argc, char **argv)

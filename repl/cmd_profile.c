@@ -13,6 +13,7 @@
 #include "kernels/profile/profile.h"
 #include "repl/cmd.h"
 #include "repl/cmd_profile.h"
+#include "repl/cmd_program.h"
 #include "repl/i18n.h"
 #include "repl/out.h"
 #include "repl/parse.h"
@@ -114,6 +115,7 @@ static enum cmd_status do_profile(struct session *s, int argc, char **argv)
     int n = argc > 1 ? argc - 1 : 1;
     const lab_variant *vs[64];
     if (n > 64) return sess_error(s, 65, _("profile takes at most 64 variants at a time"));
+    if (argc == 1 && s->prog) return program_refuse(s, "profile");
     if (argc == 1) vs[0] = s->variant;
     for (int i = 1; i < argc; i++) {
         if (!(vs[i - 1] = sess_variant_arg(s, i, argv[i]))) return CMD_ERROR;

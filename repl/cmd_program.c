@@ -13,11 +13,22 @@
 #include "repl/cmd.h"
 #include "repl/cmd_program.h"
 #include "repl/i18n.h"
+#include "repl/lessons/cmd_puzzle.h"
+#include "repl/lessons/puzzle.h"
 #include "repl/out.h"
 #include "repl/parse.h"
 #include "repl/safefile.h"
 #include "kernels/program/program.h"
 #include "repl/session.h"
+
+enum cmd_status program_refuse(struct session *s, const char *cmd)
+{
+    const char *v = s->variant ? s->variant->name : "VARIANT";
+    return sess_error(s, -1,
+                      _("%s works on the built-in variants, not on the open program %s: name one (%s %s), "
+                        "or `use %s` to close the program; `trace` and `animate` show the program's accesses"),
+                      cmd, s->prog->shown, cmd, v, s->algo ? s->algo->name : "ALGO");
+}
 
 static void print_issues(const prog *p)
 {
@@ -77,25 +88,54 @@ static enum cmd_status do_open(struct session *s, int argc, char **argv)
     return CMD_OK;
 }
 
-static enum cmd_status do_edit(struct session *s, int argc, char **argv)
+/* Run $VISUAL, else $EDITOR, else vi on path and wait for it: 0 when it
+ * ended well, else its status (said as a warning). */
+static int run_editor(struct session *s, const char *path)
 {
-    if (!s->prog) return sess_error(s, -1, _("no program is open: open FILE.cu first"));
     const char *ed = getenv("VISUAL");
     if (!ed || !*ed) ed = getenv("EDITOR");
     if (!ed || !*ed) ed = "vi";
     out_flush();
     pid_t pid = fork();
-    if (pid < 0) return sess_error(s, -1, _("cannot start the editor: %s"), strerror(errno));
+    if (pid < 0) {
+        sess_error(s, -1, _("cannot start the editor: %s"), strerror(errno));
+        return -1;
+    }
     if (pid == 0) {
         /* $EDITOR may carry arguments ("code -w"): let the shell split it */
-        execl("/bin/sh", "sh", "-c", "exec $0 \"$1\"", ed, s->prog->path, (char *)NULL);
+        execl("/bin/sh", "sh", "-c", "exec $0 \"$1\"", ed, path, (char *)NULL);
         _exit(127);
     }
     int st = 0;
     while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {}
-    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
-        out_warn(_("the editor (%s) ended with status %d; reloading the file anyway"),
-                 ed, WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
+    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+        int code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+        out_warn(s->prog ? _("the editor (%s) ended with status %d; reloading the file anyway")
+                         : _("the editor (%s) ended with status %d"),
+                 ed, code);
+        return code;
+    }
+    return 0;
+}
+
+/* edit with no program open: the current puzzle's file (puzzle N wrote it). */
+static enum cmd_status edit_puzzle(struct session *s)
+{
+    char path[512];
+    if (puzzle_current_file(s, path, sizeof path) != 0)
+        return sess_error(s, -1, _("nothing to edit: open FILE.cu opens a program, puzzle N a puzzle"));
+    struct stat sb;
+    if (stat(path, &sb) != 0)
+        return sess_error(s, -1, _("%s is not there: `puzzle %d` writes its skeleton"), path, s->puzzle.cur->number);
+    if (run_editor(s, path) < 0) return CMD_ERROR;
+    out_printf(_("%s saved? `check` tests it.\n"), path);
+    return CMD_OK;
+}
+
+static enum cmd_status do_edit(struct session *s, int argc, char **argv)
+{
+    if (!s->prog) return edit_puzzle(s);
+    if (run_editor(s, s->prog->path) < 0) return CMD_ERROR;
     char msg[1024], shown[256];
     snprintf(shown, sizeof shown, "%s", s->prog->shown);
     if (prog_open(s->prog, s->prog->path, msg, sizeof msg) != 0) return sess_error(s, -1, "%s", msg);
@@ -507,7 +547,10 @@ enum cmd_status program_show(struct session *s, int argc, char **argv)
         out_json(o);
         return CMD_OK;
     }
-    out_printf("%s%s%s  (%s)\n", out_color(OUT_BOLD), p->shown, out_color(OUT_RESET), p->path);
+    if (strcmp(p->shown, p->path) == 0) /* the path once: shown is the path as it was typed */
+        out_printf("%s%s%s\n", out_color(OUT_BOLD), p->shown, out_color(OUT_RESET));
+    else
+        out_printf("%s%s%s  (%s)\n", out_color(OUT_BOLD), p->shown, out_color(OUT_RESET), p->path);
     for (int i = 0; s->prog_defines[i]; i++) out_printf("  %s\n", s->prog_defines[i]);
     out_printf(_("kernels:\n"));
     for (int i = 0; i < p->nkernels; i++)
@@ -555,7 +598,7 @@ const struct cmd cmd_program_group[] = {
     {
         .name = "edit",
         .usage = "edit",
-        .help = N_("edit the open program in $VISUAL or $EDITOR, then reload it"),
+        .help = N_("edit the open program (or the current puzzle) in $VISUAL or $EDITOR"),
         .run = do_edit, .args = CMD_ARGS(0, 0),
     },
     {0},

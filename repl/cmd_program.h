@@ -19,6 +19,11 @@ void program_run_options(const struct session *s, enum prog_mode b, prog_options
 /* The time limit a run on b has, in seconds; 0: none. */
 double program_time_limit(const struct session *s, enum prog_mode b);
 
+/* A command about the built-in variants (profile, occupancy, suggest,
+ * sweep), given no variant while a program is open: it says it cannot act
+ * on the program, and what to do instead. CMD_ERROR. */
+enum cmd_status program_refuse(struct session *s, const char *cmd);
+
 /* run, compare and show with a program open (their words after the name). */
 enum cmd_status program_run(struct session *s, int argc, char **argv);
 enum cmd_status program_compare(struct session *s, int argc, char **argv);

@@ -141,8 +141,13 @@ static enum cmd_status do_run(struct session *s, int argc, char **argv)
         /* A row asked for by name that could not run is a failed command. */
         for (int i = 0; i < n; i++)
             if (!rows[i].ran) {
-                st = sess_error(s, argc > 1 ? i + 1 : -1, _("%s did not run: %s"), rows[i].variant,
-                                rows[i].note[0] ? rows[i].note : _("no reason given"));
+                /* the table's footnote gave the reason; JSON rows carry it */
+                if (rows[i].note[0] && !s->json)
+                    st = sess_error(s, argc > 1 ? i + 1 : -1, _("%s did not run (its note under the table says why)"),
+                                    rows[i].variant);
+                else
+                    st = sess_error(s, argc > 1 ? i + 1 : -1, _("%s did not run: %s"), rows[i].variant,
+                                    rows[i].note[0] ? rows[i].note : _("no reason given"));
                 break;
             }
     }

@@ -223,21 +223,6 @@ void out_flush(void)
     fflush(out_err_stream());
 }
 
-/* A message formatted, with the control characters of what it quotes
- * (typed words, paths, file text) made visible. */
-static void put_message(FILE *e, const char *fmt, va_list ap)
-{
-    char *msg = NULL;
-    if (vasprintf(&msg, fmt, ap) < 0 || !msg) {
-        fputs(_("(out of memory)"), e);
-        return;
-    }
-    char *vis = out_escape(msg, strlen(msg), "\n\t");
-    fputs(vis ? vis : msg, e);
-    free(vis);
-    free(msg);
-}
-
 /* "note: ..." on the error stream, wrapped at word boundaries where its
  * width is known, continuation lines indented. */
 static void tagged(enum out_role role, const char *tag, const char *fmt, va_list ap)
@@ -299,10 +284,21 @@ void out_verror(const struct out_loc *loc, const char *fmt, va_list ap)
 {
     FILE *e = out_err_stream();
     fflush(out_stream());
-    fprintf(e, "%s%s%s ", out_color(OUT_ERROR), _("error:"), out_color(OUT_RESET));
-    if (loc && loc->script && loc->line > 0) fprintf(e, _("line %d of %s: "), loc->line, loc->script);
-    put_message(e, fmt, ap);
-    fputc('\n', e);
+    /* The whole message, wrapped at the terminal's width like notes and
+     * warnings (continuation lines indented), so no error runs off an
+     * 80-column screen. */
+    char *where = NULL, *msg = NULL, *line = NULL;
+    if (loc && loc->script && loc->line > 0 && asprintf(&where, _("line %d of %s: "), loc->line, loc->script) < 0)
+        where = NULL;
+    if (vasprintf(&msg, fmt, ap) < 0) msg = NULL;
+    char *vis = msg ? out_escape(msg, strlen(msg), "\n\t") : NULL;
+    if (asprintf(&line, "%s%s%s %s%s", out_color(OUT_ERROR), _("error:"), out_color(OUT_RESET), where ? where : "",
+                 vis ? vis : msg ? msg : _("(out of memory)")) >= 0 && line)
+        out_wrap_to(e, line, stream_width(e), 0, 2);
+    free(line);
+    free(vis);
+    free(msg);
+    free(where);
     if (loc && loc->text && loc->pos >= 0) {
         /* The line without its trailing newline, its control characters
          * made visible, then the caret under the word: tabs are kept in the
@@ -632,7 +628,7 @@ void out_page_end(void)
         rows = ws.ws_row;
     }
     const char *pager = getenv("PAGER");
-    if (!pager) pager = "less -R";
+    if (!pager) pager = "less";
     int fits = screen_lines(g_page_buf, g_page_len, cols) < rows - 1;
     if (fits || !*pager || strcmp(pager, "cat") == 0) {
         write_all(stdout, g_page_buf, g_page_len);
@@ -641,7 +637,13 @@ void out_page_end(void)
          * until it ends, and a pager that quits early is no error. */
         void (*old_pipe)(int) = signal(SIGPIPE, SIG_IGN);
         void (*old_int)(int) = signal(SIGINT, SIG_IGN);
+        /* As git does: less gets LESS=FRX unless the user set LESS, so the
+         * text stays on the screen when it quits (-X), a page that fits is
+         * printed without waiting (-F), and the colours show (-R). */
+        int set_less = !getenv("LESS");
+        if (set_less) setenv("LESS", "FRX", 1);
         FILE *p = popen(pager, "w");
+        if (set_less) unsetenv("LESS");
         if (!p) {
             write_all(stdout, g_page_buf, g_page_len);
         } else {

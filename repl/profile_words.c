@@ -3,6 +3,8 @@
  * source line), the occupancy bound and the estimate, and the JSON of one
  * row with Nsight Compute's metric names. The counting is kernels/profile's;
  * the command is cmd_profile.c. */
+#define _GNU_SOURCE /* vasprintf */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +19,25 @@
 #include "repl/explore/sweep.h"
 
 /* ------------------------------------------------------------ formatting */
+
+/* A line of the profile's prose, wrapped at the terminal's width: its
+ * continuation lines under the text after "  - " (or its own indent). */
+static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void say(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *text = NULL;
+    if (vasprintf(&text, fmt, ap) >= 0 && text) {
+        size_t l = strlen(text);
+        if (l && text[l - 1] == '\n') text[l - 1] = 0;
+        int lead = (int)strspn(text, " ");
+        out_wrapped(text, 0, lead + 2);
+        free(text);
+    }
+    va_end(ap);
+}
+
 
 static double per(unsigned long long a, unsigned long long b) { return b ? (double)a / (double)b : 0.0; }
 
@@ -68,7 +89,7 @@ void profile_say_global(const prof_session *ses, int g, const prof_counts *c, in
     const prof_mem *m = &c->mem[PROF_GLOBAL][kind];
     if (!m->requests) return;
     if (!m->ideal) { /* the GPU's counters: no lanes or widths */
-        out_printf(_("  - each warp's %s touches %.1f sectors on average: a warp of 4-byte values needs at least 4, "
+        say(_("  - each warp's %s touches %.1f sectors on average: a warp of 4-byte values needs at least 4, "
                      "of 8-byte values 8, of 16-byte values 16.\n"), kind_word(kind), per(m->units, m->requests));
         return;
     }
@@ -78,16 +99,16 @@ void profile_say_global(const prof_session *ses, int g, const prof_counts *c, in
     where_of(g >= 0 ? worst_site(ses, g, PROF_GLOBAL, kind) : NULL, at, sizeof at);
     const char *what = kind == PROF_LD ? _("reads") : kind == PROF_ST ? _("writes") : _("atomics");
     if (got < ideal * 0.95)
-        out_printf(_("  - each warp's %s touches %.1f sectors, fewer than %.1f: lanes share words (a broadcast)%s.\n"),
+        say(_("  - each warp's %s touches %.1f sectors, fewer than %.1f: lanes share words (a broadcast)%s.\n"),
                    kind_word(kind), got, ideal, at);
     else if (got <= ideal * 1.05)
-        out_printf(_("  - each warp's %s touches %.1f sectors, the fewest %u-byte values allow: the %s are "
+        say(_("  - each warp's %s touches %.1f sectors, the fewest %u-byte values allow: the %s are "
                      "coalesced.\n"), kind_word(kind), got, m->width, what);
     else if (got >= lanes * 0.9 && lanes >= 2)
-        out_printf(_("  - each warp's %s touches %.1f sectors, one per lane: the %s are scattered 32 bytes or "
+        say(_("  - each warp's %s touches %.1f sectors, one per lane: the %s are scattered 32 bytes or "
                      "more apart, down a column or with a large stride%s.\n"), kind_word(kind), got, what, at);
     else
-        out_printf(_("  - each warp's %s touches %.1f sectors where %.1f would do: %.0f%% of the bytes fetched are "
+        say(_("  - each warp's %s touches %.1f sectors where %.1f would do: %.0f%% of the bytes fetched are "
                      "used%s.\n"), kind_word(kind), got, ideal, 100.0 * ideal / got, at);
 }
 
@@ -97,7 +118,7 @@ void profile_say_shared(const prof_session *ses, int g, const prof_counts *c, in
     if (!m->requests) return;
     if (g < 0) { /* the GPU's counters */
         if (kind != PROF_ATOM)
-            out_printf(_("  - shared %s: %.1f wavefronts per instruction, %llu of them bank conflicts (Nsight "
+            say(_("  - shared %s: %.1f wavefronts per instruction, %llu of them bank conflicts (Nsight "
                          "Compute counts instructions whose lanes are all off too).\n"), kind_words(kind),
                        per(m->units, m->requests), m->units > m->ideal ? m->units - m->ideal : 0);
         return;
@@ -106,17 +127,17 @@ void profile_say_shared(const prof_session *ses, int g, const prof_counts *c, in
     char at[200];
     where_of(g >= 0 ? worst_site(ses, g, PROF_SHARED, kind) : NULL, at, sizeof at);
     if (kind == PROF_ATOM) {
-        out_printf(_("  - %llu shared-memory atomic requests, %.1f passes each: lanes on the same word wait for "
+        say(_("  - %llu shared-memory atomic requests, %.1f passes each: lanes on the same word wait for "
                      "each other.\n"), m->requests, got);
         return;
     }
     if (m->units <= m->ideal)
-        out_printf(ngettext("  - shared %s need %.1f wavefront per request, the fewest possible: no bank conflicts.\n",
+        say(ngettext("  - shared %s need %.1f wavefront per request, the fewest possible: no bank conflicts.\n",
                             "  - shared %s need %.1f wavefronts per request, the fewest possible: no bank conflicts.\n",
                             got == 1.0 ? 1 : 2),
                    kind_words(kind), got);
     else
-        out_printf(_("  - shared %s need %.1f wavefronts per request where %.1f would do: %.1f-way bank "
+        say(_("  - shared %s need %.1f wavefronts per request where %.1f would do: %.1f-way bank "
                      "conflicts: lanes on different words of one bank wait in turn%s.\n"),
                    kind_words(kind), got, ideal, got / ideal, at);
 }
@@ -145,7 +166,7 @@ void profile_print_counts(const prof_counts *c)
         }
     out_table_print(t);
     out_table_free(t);
-    out_printf(_("  (global: 32-byte sectors; shared: wavefronts, one pass of the 32 banks)\n"));
+    say(_("  (global: 32-byte sectors; shared: wavefronts, one pass of the 32 banks)\n"));
 }
 
 static void print_occupancy(const prof_counts *c, const lab_config *cfg)
@@ -162,12 +183,12 @@ static void print_occupancy(const prof_counts *c, const lab_config *cfg)
     sweep_occ o;
     sweep_launch_occupancy(&l, cfg, LAB_BACKEND_SIM, &o);
     if (!o.known || o.r.blocks_per_sm <= 0) {
-        if (o.note[0]) out_printf(_("  - occupancy: %s.\n"), o.note);
+        if (o.note[0]) say(_("  - occupancy: %s.\n"), o.note);
         return;
     }
     char lim[96];
     occ_limiters_text(o.r.limiters, lim, sizeof lim);
-    out_printf(_("  - occupancy at most %.0f%% (%s): %d blocks of %d threads fit on an SM, limited by %s; "
+    say(_("  - occupancy at most %.0f%% (%s): %d blocks of %d threads fit on an SM, limited by %s; "
                  "achieved occupancy on a GPU stays at or below this.\n"),
                100.0 * o.r.occupancy, o.source, o.r.blocks_per_sm, o.threads, lim);
 }
@@ -191,9 +212,16 @@ void profile_print_group(const prof_session *ses, int g, const prof_counts *c, c
     profile_say_shared(ses, g, c, PROF_ATOM);
     const prof_mem *ga = &c->mem[PROF_GLOBAL][PROF_ATOM];
     if (ga->requests)
-        out_printf(_("  - %llu global atomic requests: up to %llu lanes of one request update the same address, and "
-                     "the busiest address took %llu atomics in one launch; atomics on one address are done one "
-                     "after another.\n"), ga->requests, c->atom_same_max, c->atom_addr_max);
+    {
+        if (c->atom_same_max > 1)
+            say(_("  - %llu global atomic requests: up to %llu lanes of one request update the same address, and "
+                  "the busiest address took %llu atomics in one launch; atomics on one address are done one "
+                  "after another.\n"), ga->requests, c->atom_same_max, c->atom_addr_max);
+        else
+            say(_("  - %llu global atomic requests: no two lanes of one request update the same address, and "
+                  "the busiest address took %llu atomics in one launch; atomics on one address are done one "
+                  "after another.\n"), ga->requests, c->atom_addr_max);
+    }
     unsigned long long req = 0, lanes = 0;
     for (int sp = 0; sp < PROF_NSPACES; sp++)
         for (int k = 0; k < PROF_NKINDS; k++) {
@@ -201,29 +229,29 @@ void profile_print_group(const prof_session *ses, int g, const prof_counts *c, c
             lanes += c->mem[sp][k].lanes;
         }
     if (req && per(lanes, req) < 31.5)
-        out_printf(_("  - %.1f of 32 lanes take part in a memory request on average: the others are idle (branches "
+        say(_("  - %.1f of 32 lanes take part in a memory request on average: the others are idle (branches "
                      "or a block that is not a multiple of 32 leave them out).\n"), per(lanes, req));
     if (c->barriers)
-        out_printf(_("  - %llu barrier instructions (each __syncthreads counted once per warp): every warp of a "
+        say(_("  - %llu barrier instructions (each __syncthreads counted once per warp): every warp of a "
                      "block waits there for the slowest.\n"), c->barriers);
     char rb[32], wb[32];
     fmt_bytes_h((double)c->read_bytes, rb, sizeof rb);
     fmt_bytes_h((double)c->write_bytes, wb, sizeof wb);
-    out_printf(_("  - %s read and %s written (distinct sectors): the least traffic to DRAM.\n"), rb, wb);
+    say(_("  - %s read and %s written (distinct sectors): the least traffic to DRAM.\n"), rb, wb);
     print_occupancy(c, cfg);
 }
 
 void profile_print_estimate(const prof_estimate *e, const char *model, const prof_work *w, const prof_counts *total)
 {
-    out_printf(_("%sestimated GPU time on %s: %.4f ms%s (an estimate from the counts, not a measurement)\n"),
+    say(_("%sestimated GPU time on %s: %.4f ms%s (an estimate from the counts, not a measurement)\n"),
                out_color(OUT_BOLD), model, e->ms, out_color(OUT_RESET));
-    out_printf(_("  launches %.4f, DRAM %.4f, sectors beyond the ideal %.4f, latency %.4f, shared %.4f, issue %.4f, "
+    say(_("  launches %.4f, DRAM %.4f, sectors beyond the ideal %.4f, latency %.4f, shared %.4f, issue %.4f, "
                  "block starts %.4f, atomics %.4f, arithmetic %.4f ms: bound by %s\n"),
                e->launch_ms, e->dram_ms, e->excess_ms, e->latency_ms, e->shared_ms, e->issue_ms, e->block_ms,
                e->atomic_ms, e->compute_ms, e->bound);
     double bytes = (double)(total->read_bytes + total->write_bytes);
     if (w && w->ops > 0 && bytes > 0)
-        out_printf(_("  arithmetic intensity: %.3g %ss per byte moved\n"), w->ops / bytes, w->unit);
+        say(_("  arithmetic intensity: %.3g %ss per byte moved\n"), w->ops / bytes, w->unit);
 }
 
 /* ----------------------------------------------------------------- JSON */

@@ -34,6 +34,8 @@
 #define GPULAB_VERSION "0.0.0"
 #endif
 
+static int g_offer_fresh;    /* a lesson's command is on the line, no key pressed yet */
+static int g_offer_replaced; /* typing wiped the offered command */
 static struct session *g_sess;
 static char *g_line;
 static int g_have_line;
@@ -219,6 +221,8 @@ static void prompt_text(struct session *s, char *buf, size_t len)
 /* Ctrl-C at the prompt: drop what was typed and show a fresh prompt. */
 static void abandon_line(void)
 {
+    g_offer_fresh = 0;
+    g_offer_replaced = 1; /* what is typed next is the user's own line */
     rl_free_line_state();
     rl_callback_sigcleanup();
     rl_replace_line("", 0);
@@ -242,16 +246,39 @@ static int typed_ahead(void)
  * offer waits for the next prompt rather than land in front of them. */
 static int offer_hook(void)
 {
+    g_offer_fresh = g_offer_replaced = 0;
     if (typed_ahead()) return 0;
     const char *cmd = g_sess ? lesson_offer_next(g_sess) : NULL;
-    if (cmd) rl_insert_text(cmd);
+    if (cmd) {
+        rl_insert_text(cmd);
+        g_offer_fresh = 1;
+    }
     return 0;
+}
+
+/* Every key goes through here. The first key after an offer decides: a
+ * printable one (a command typed) replaces the offered text, so `quit`
+ * typed over `animate` runs quit, not `animatequit`; Enter runs the offer;
+ * any other key (arrows, Ctrl-E, Backspace, Tab) edits it. */
+static int offer_getc(FILE *in)
+{
+    int c = rl_getc(in);
+    if (g_offer_fresh && c != EOF) {
+        g_offer_fresh = 0;
+        if (c >= 32 && c != 127) {
+            rl_replace_line("", 0);
+            rl_point = rl_end = rl_mark = 0;
+            g_offer_replaced = 1;
+        }
+    }
+    return c;
 }
 
 void readline_loop(struct session *s)
 {
     g_sess = s;
     rl_startup_hook = offer_hook;
+    rl_getc_function = offer_getc;
     rl_readline_name = "gpulab";
     rl_change_environment = 0; /* leave LINES/COLUMNS alone: ncurses reads the real size */
     rl_catch_signals = 0;      /* our SIGINT handler only sets flags */
@@ -302,7 +329,8 @@ void readline_loop(struct session *s)
         if (!blank) history_save(s, hist, line);
         s->script = NULL;
         s->line = 0;
-        s->confined = lesson_offered(s, line);
+        s->confined = lesson_offered(s, line, g_offer_replaced);
+        g_offer_fresh = g_offer_replaced = 0;
         s->confined_from = s->confined && s->lesson.cur ? s->lesson.cur->path : NULL;
         enum cmd_status st = blank ? CMD_OK : repl_exec_line(s, line);
         s->confined = 0;

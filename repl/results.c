@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "repl/results.h"
 
@@ -19,12 +20,46 @@ static void fmt_result(const lab_result *r, char *buf, size_t len)
     if (strlen(buf) > 24) snprintf(buf + 21, len - 21, "...");
 }
 
+int results_omp_flag(const lab_result *rows, int n, int omp, long cores, double load1, char *flag, size_t len)
+{
+    flag[0] = 0;
+    const lab_result *o = &rows[omp], *seq = NULL;
+    for (int i = 0; i < n; i++)
+        if (i != omp && rows[i].ran && rows[i].backend == LAB_BACKEND_CPU && rows[i].ms > 0) seq = &rows[i];
+    if (seq && o->ms > seq->ms)
+        snprintf(flag, len,
+                 _("! %s took %.1fx as long as %s: its threads wait for cores on this machine (small or busy), "
+                   "so the speedups measured against it say little here"),
+                 o->variant, o->ms / seq->ms, seq->variant);
+    else if (cores > 0 && cores <= 2)
+        snprintf(flag, len,
+                 _("! %s: this machine has %ld cores, too few for OpenMP to show what it does, so the speedups "
+                   "measured against it say little here"),
+                 o->variant, cores);
+    else if (cores > 0 && load1 > (double)cores)
+        snprintf(flag, len,
+                 _("! %s: this machine is busy (load %.1f on %ld cores), so OpenMP's threads wait for cores and "
+                   "the speedups measured against it say little here"),
+                 o->variant, load1, cores);
+    return flag[0] != 0;
+}
+
 /* The table, then footnotes: notes of rows, and what sim times mean. */
 void results_print(struct session *s, const lab_result *rows, int n)
 {
     if (s->json) {
         for (int i = 0; i < n; i++) out_json_result(&rows[i]);
         return;
+    }
+    char omp_flag[512] = "";
+    const lab_variant *omp = s->algo ? lab_algo_baseline(s->algo) : NULL;
+    int omp_row = -1;
+    for (int i = 0; omp && i < n; i++)
+        if (rows[i].ran && strcmp(rows[i].variant, omp->name) == 0) omp_row = i;
+    if (omp_row >= 0) {
+        double load = 0;
+        if (getloadavg(&load, 1) != 1) load = 0;
+        results_omp_flag(rows, n, omp_row, sysconf(_SC_NPROCESSORS_ONLN), load, omp_flag, sizeof omp_flag);
     }
     /* GFLOP/s only when some row counts arithmetic (matmul). */
     int flops = 0, est = 0;
@@ -92,6 +127,7 @@ void results_print(struct session *s, const lab_result *rows, int n)
             if (*star) sim_rows++;
             parse_fmt_ms(r->ms, c[C_MS], sizeof c[0]);
             strcat(c[C_MS], star);
+            if (i == omp_row && omp_flag[0]) strcat(c[C_MS], "!");
             if (r->est_ms > 0) {
                 parse_fmt_ms(r->est_ms, c[C_EST], sizeof c[0]);
                 strcat(c[C_EST], "~");
@@ -138,11 +174,25 @@ void results_print(struct session *s, const lab_result *rows, int n)
     out_table_free(t);
     for (int i = 0; i < nnotes; i++) out_wrapf(0, 4, "[%d] %s: %s", i + 1, notes[i].who, notes[i].text);
     free(notes);
+    if (omp_flag[0]) out_wrapf(0, 2, "%s", omp_flag);
+    /* What * and ~ mean, in full under the session's first table that has
+     * them; under later ones a one-line key, so the table keeps the screen. */
+    const char *model = s->cfg.model[0] ? s->cfg.model : "h200";
+    if ((sim_rows || est) && s->said.table_keys) {
+        if (sim_rows && est)
+            out_wrapf(0, 2, _("* simulator time on this CPU   ~ estimated GPU time (%s)"), model);
+        else if (sim_rows)
+            out_wrapf(0, 2, "%s", _("* simulator time on this CPU, not GPU time"));
+        else
+            out_wrapf(0, 2, _("~ estimated GPU time (%s)"), model);
+        return;
+    }
     if (sim_rows)
         out_wrapf(0, 2, _("* sim rows: simulator time on this CPU, not GPU time (no GB/s, %% of peak or speedup)"));
     if (est)
         out_wrapf(0, 2, _("~ est ms: an estimate of the GPU time on model %s from the simulator's memory counts, not a "
-                          "measurement (see profile)"), s->cfg.model[0] ? s->cfg.model : "h200");
+                          "measurement (see profile)"), model);
+    if (sim_rows || est) s->said.table_keys = 1;
 }
 
 /* The n to run at when kernel rows would run on the simulator past its
@@ -159,14 +209,21 @@ long long results_sim_n(const struct session *s, const lab_config *cfg, long lon
     return n > 0 && n < cfg->n ? n : 0;
 }
 
-void results_note_sim_n(const struct session *s, const lab_config *cfg, long long asked, long long items,
-                        long long n)
+void results_note_sim_n(struct session *s, const lab_config *cfg, long long asked, long long items, long long n)
 {
-    char a[32], b[32], l[32], why[96], el[64] = "";
-    if (items != asked) snprintf(el, sizeof el, _(" (%lld elements)"), items);
+    char a[32], b[32], l[32], why[96], el[128] = "";
+    /* an image or a matrix counts its elements; matmul counts its work */
+    if (items != asked && items == asked * asked) snprintf(el, sizeof el, _(" (%lld elements)"), items);
+    else if (items != asked) snprintf(el, sizeof el, _(" (%lld units of simulator work)"), items);
     parse_fmt_size(asked, a, sizeof a);
     parse_fmt_size(n, b, sizeof b);
     parse_fmt_size(cfg->sim_limit, l, sizeof l);
+    if (s->said.sim_n_asked == asked && s->said.sim_n_limit == cfg->sim_limit) { /* said in full before */
+        out_note(_("n = %s runs at n = %s on the simulator (sim-limit %s)"), a, b, l);
+        return;
+    }
+    s->said.sim_n_asked = asked;
+    s->said.sim_n_limit = cfg->sim_limit;
     long long fam = s->algo->sim_default_n > 0 ? s->algo->sim_default_n : s->algo->n_default;
     if (n == fam) snprintf(why, sizeof why, _("%s's size for the simulator"), s->algo->name);
     else snprintf(why, sizeof why, "%s", _("the largest power of two within the limit"));

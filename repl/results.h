@@ -16,9 +16,15 @@ void results_print(struct session *s, const lab_result *rows, int n);
  * size (or its default size), so that every row still shares one input.
  * 0 when n can stay as it is. */
 long long results_sim_n(const struct session *s, const lab_config *cfg, long long items);
-/* Say that n (asked, items elements) runs at n on the simulator, and why. */
-void results_note_sim_n(const struct session *s, const lab_config *cfg, long long asked, long long items,
-                        long long n);
+/* Say that n (asked, items elements) runs at n on the simulator, and why;
+ * for the same n and limit again, in one short line. */
+void results_note_sim_n(struct session *s, const lab_config *cfg, long long asked, long long items, long long n);
+/* The OpenMP baseline (rows[omp], the row speedups are measured against) on
+ * a machine where it cannot show what OpenMP does: slower than the
+ * sequential row, 2 cores or fewer, or a load average (load1) above the
+ * cores. Then 1 and flag holds the footnote (the table marks the row "!"),
+ * else 0 and "". */
+int results_omp_flag(const lab_result *rows, int n, int omp, long cores, double load1, char *flag, size_t len);
 /* Both for cfg: lower cfg->n as run does, with its note. */
 void results_fit_sim_n(struct session *s, lab_config *cfg);
 

@@ -63,6 +63,7 @@ void sess_free(struct session *s)
     output_clear(&s->last);
     lesson_free(s->lesson.cur);
     free(s->lesson.right);
+    free(s->lesson.tries);
     memset(&s->lesson, 0, sizeof s->lesson);
 }
 

@@ -89,6 +89,7 @@ struct session {
         int step;                      /* its step shown, 0-based */
         int offer;                     /* the next of the step's commands to offer at the prompt */
         int *right;                    /* per question of the step: answered right */
+        int *tries;                    /* per question of the step: wrong answers so far */
         const char *offered;           /* the command last pre-filled at the prompt, or NULL */
         const struct lesson_step *beside;
     } lesson;
@@ -111,6 +112,9 @@ struct session {
         int progress;              /* lesson progress cannot be saved */
         int history;               /* the prompt's history cannot be saved */
         int sandbox;               /* what the sandbox cannot enforce here (program_sandbox_note) */
+        int table_keys;            /* what * and ~ under a timing table mean */
+        long long sim_n_asked;     /* the n a run asked for past sim-limit, and that */
+        long long sim_n_limit;     /*   limit, said in full (results_note_sim_n) */
     } said;
     char trace_note[320];          /* the last record_trace: how it made n smaller, or "" */
 };

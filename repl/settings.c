@@ -38,13 +38,15 @@ static int validate(struct session *s, const lab_config *c, char *err, size_t er
  * memory (the 60% of host memory lab_input_prepare allows, or the GPU's
  * memory), n or grid x block past sim-limit where kernels run on the
  * simulator. */
-static void warn_size(const struct session *s, const lab_config *c)
+enum { WARN_N = 1, WARN_THREADS = 2 };
+
+static void warn_size(const struct session *s, const lab_config *c, int what)
 {
     if (!s->algo) return;
     char a[32], b[32];
     double need = c->n > 0 && s->algo->host_bytes ? s->algo->host_bytes(c) : 0;
     double host = lab_host_memory_bytes();
-    if (need > 0.6 * host) {
+    if ((what & WARN_N) && need > 0.6 * host) {
         lab_fmt_bytes(need, a, sizeof a);
         lab_fmt_bytes(host, b, sizeof b);
         out_warn(_("n = %lld needs about %s of host memory and this machine has %s: a run will refuse it"),
@@ -52,7 +54,7 @@ static void warn_size(const struct session *s, const lab_config *c)
         return;
     }
     int sim = lab_kernel_backend(c) == LAB_BACKEND_SIM;
-    if (!sim && need > 0 && lab_gpu_available() && need > (double)lab_device()->mem_total) {
+    if ((what & WARN_N) && !sim && need > 0 && lab_gpu_available() && need > (double)lab_device()->mem_total) {
         lab_fmt_bytes(need, a, sizeof a);
         lab_fmt_bytes((double)lab_device()->mem_total, b, sizeof b);
         out_warn(_("n = %lld needs about %s and the GPU has %s of memory: a run on it will refuse it"),
@@ -61,11 +63,20 @@ static void warn_size(const struct session *s, const lab_config *c)
     }
     if (!sim) return;
     parse_fmt_size(c->sim_limit, b, sizeof b);
-    if (c->n > c->sim_limit) {
-        out_warn(_("n = %lld is past sim-limit (%s) and kernels run on the simulator here: a run will "
-                   "refuse the kernel rows (raise `set sim-limit` or choose a smaller n)"), c->n, b);
+    if ((what & WARN_N) && c->n > c->sim_limit) {
+        /* What a run does then (cmd_run.c, sim_fit_n): every row at the
+         * family's simulator size, or the largest power of two within a
+         * lowered limit. */
+        long long fit = s->algo->sim_default_n > 0 ? s->algo->sim_default_n : s->algo->n_default;
+        if (fit > c->sim_limit)
+            for (fit = 1; fit * 2 <= c->sim_limit;) fit *= 2;
+        char f[32];
+        parse_fmt_size(fit, f, sizeof f);
+        out_note(_("n = %lld is past sim-limit (%s) and kernels run on the simulator here: a run uses n = %s "
+                   "for every row instead (`set sim-limit` raises the limit)"), c->n, b, f);
         return;
     }
+    if (!(what & WARN_THREADS)) return;
     long long block = c->block > 0 ? c->block : s->variant && s->variant->block_default > 0 ? s->variant->block_default : 0;
     if (c->block_y > 0) block *= c->block_y;
     long long grid = c->grid * (c->grid_y > 0 ? c->grid_y : 1);
@@ -87,8 +98,9 @@ static int set_n(struct session *s, const struct setting *st, const char *v, cha
         c.n = n;
     }
     if (validate(s, &c, err, errlen) != 0) return -1;
+    long long old_n = s->cfg.n;
     s->cfg = c;
-    warn_size(s, &c);
+    if (c.n != old_n) warn_size(s, &c, WARN_N); /* said when n changes, not after every set */
     return 0;
 }
 
@@ -177,7 +189,7 @@ static int set_block(struct session *s, const struct setting *st, const char *v,
     }
     if (validate(s, &c, err, errlen) != 0) return -1;
     s->cfg = c;
-    warn_size(s, &c);
+    warn_size(s, &c, WARN_THREADS);
     return 0;
 }
 
@@ -226,7 +238,7 @@ static int set_grid(struct session *s, const struct setting *st, const char *v, 
     }
     if (validate(s, &c, err, errlen) != 0) return -1;
     s->cfg = c;
-    warn_size(s, &c);
+    warn_size(s, &c, WARN_THREADS);
     return 0;
 }
 
@@ -617,7 +629,7 @@ static void show_pager(const struct session *s, char *buf, size_t len)
 {
     const char *p = getenv("PAGER");
     snprintf(buf, len, _("%s (%s, at a terminal only)"), out_pager_enabled() ? "on" : "off",
-             p ? (*p ? p : _("PAGER is empty: none")) : "less -R");
+             p ? (*p ? p : _("PAGER is empty: none")) : "less -FRX");
 }
 
 /* ------------------------------------------------------------ programs */

@@ -14,6 +14,7 @@
 #include "repl/out.h"
 #include "repl/parse.h"
 #include "viz/render_plot.h"
+#include "repl/cmd_program.h"
 #include "repl/session.h"
 #include "repl/explore/sweep.h"
 #include "viz/term.h"
@@ -25,6 +26,10 @@
  * current variant when i >= argc. */
 const lab_variant *sweep_kernel_variant(struct session *s, int argc, char **argv, int i, const char *cmd)
 {
+    if (i >= argc && s->prog) {
+        program_refuse(s, cmd);
+        return NULL;
+    }
     const lab_variant *v = i < argc ? sess_variant_arg(s, i, argv[i]) : s->variant;
     if (!v) return NULL;
     if (v->kind != LAB_ROW_KERNEL) {
@@ -319,6 +324,7 @@ static enum cmd_status cmd_sweep_run(struct session *s, int argc, char **argv)
         }
     }
     if (nv == 0) {
+        if (s->prog) return program_refuse(s, "sweep");
         if (axis != SWEEP_N && s->variant->kind != LAB_ROW_KERNEL)
             return sess_error(s, -1, _("the current variant %s has no %s; name kernel variants with `for`"),
                               s->variant->name, sweep_axis_name(axis));

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <locale.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <wctype.h>
@@ -191,33 +192,64 @@ static int parse_words(const char **s, double *v)
     return 1;
 }
 
-/* Digits at *s: "3,321,858,913", "1e8", "0.5", "1/2", "64mi". */
-static int parse_digits(const char **s, double *v)
+/* Digits at *s: "3,321,858,913", "1e8", "0.5", "1/2", "64mi", "4,8". A
+ * comma between digits is a thousands separator where every group after it
+ * has three digits; one comma in a number without a point, not followed by
+ * three digits, is a decimal comma ("4,8" as the German, Slovenian and
+ * Ukrainian lessons write 4.8). "1,234" reads both ways: *v2 is the other
+ * reading (else *v2 = *v). */
+static int parse_digits(const char **s, double *v, double *v2)
 {
     const char *p = *s;
-    char num[ANSWER_MAX];
-    struct sbuf b;
+    char num[ANSWER_MAX], alt[ANSWER_MAX];
+    struct sbuf b, c;
     sb_init(&b, num, sizeof num);
-    if (*p == '-' || *p == '+') sb_put(&b, *p++);
+    sb_init(&c, alt, sizeof alt);
+    if (*p == '-' || *p == '+') {
+        sb_put(&c, *p);
+        sb_put(&b, *p++);
+    }
     if (!isdigit((unsigned char)*p) && !(*p == '.' && isdigit((unsigned char)p[1]))) return 0;
+    int commas = 0, groups3 = 1, point = 0;
     for (; *p; p++) {
-        if (isdigit((unsigned char)*p) || *p == '.') sb_put(&b, *p);
-        else if ((*p == ',' || *p == '_') && isdigit((unsigned char)p[1]) && b.n > 0) continue;
-        else if ((*p == 'e') && (isdigit((unsigned char)p[1]) || ((p[1] == '-' || p[1] == '+') &&
-                                                                  isdigit((unsigned char)p[2])))) {
-            sb_put(&b, *p++);
+        if (isdigit((unsigned char)*p) || *p == '.') {
+            if (*p == '.') point = 1;
             sb_put(&b, *p);
+            sb_put(&c, *p);
+        } else if ((*p == ',' || *p == '_') && isdigit((unsigned char)p[1]) && b.n > 0) {
+            if (*p == ',') {
+                commas++;
+                size_t k = 1;
+                while (isdigit((unsigned char)p[k])) k++;
+                if (k - 1 != 3) groups3 = 0;
+                sb_put(&c, '.');
+            }
+            continue;
+        } else if ((*p == 'e') && (isdigit((unsigned char)p[1]) || ((p[1] == '-' || p[1] == '+') &&
+                                                                  isdigit((unsigned char)p[2])))) {
+            sb_put(&b, *p);
+            sb_put(&c, *p++);
+            sb_put(&b, *p);
+            sb_put(&c, *p);
         } else break;
     }
+    int decimal = commas == 1 && !point; /* the comma may be a decimal mark */
+    if (commas && !groups3 && !decimal) return 0; /* "1,23,4": neither reading */
     char *end;
     errno = 0;
-    double x = strtod(num, &end);
+    double x = strtod(commas && !groups3 ? alt : num, &end);
     if (*end || errno) return 0;
+    double y = x;
+    if (decimal && groups3) {
+        y = strtod(alt, &end);
+        if (*end || errno) y = x;
+    }
     if (*p == '/' && isdigit((unsigned char)p[1])) { /* a fraction */
         char *e2;
         double d = strtod(p + 1, &e2);
         if (d == 0) return 0;
         x /= d;
+        y /= d;
         p = e2;
     }
     static const struct { const char *s; double m; } suffix[] = {
@@ -225,16 +257,18 @@ static int parse_digits(const char **s, double *v)
     for (int i = 0; i < 3; i++)
         if (strncmp(p, suffix[i].s, 2) == 0 && !isalpha((unsigned char)p[2])) {
             x *= suffix[i].m;
+            y *= suffix[i].m;
             p += 2;
             break;
         }
     *v = x;
+    *v2 = y;
     *s = p;
     return 1;
 }
 
 typedef struct qty {
-    double v;
+    double v, v2; /* v2: the other reading of a comma ("1,234"), else v */
     int pct;
     char unit[UNIT_MAX];
 } qty;
@@ -261,7 +295,10 @@ static void unit_canon(const char *in, char *out, size_t len)
 static int parse_qty(const char *s, qty *q)
 {
     memset(q, 0, sizeof *q);
-    if (!parse_digits(&s, &q->v) && !parse_words(&s, &q->v)) return 0;
+    if (!parse_digits(&s, &q->v, &q->v2)) {
+        if (!parse_words(&s, &q->v)) return 0;
+        q->v2 = q->v;
+    }
     while (*s == ' ') s++;
     if (*s == '%') {
         q->pct = 1;
@@ -288,7 +325,7 @@ static int same_value(double a, double b)
     return fabs(a - b) <= fmax(fabs(a), fabs(b)) * 1e-9 + 1e-12;
 }
 
-static int qty_match(const qty *g, const qty *a)
+static int qty_match_one(const qty *g, const qty *a)
 {
     if (g->unit[0] && a->unit[0] && strcmp(g->unit, a->unit) != 0) return 0;
     /* a percentage may be given as the fraction or as the bare number */
@@ -299,6 +336,16 @@ static int qty_match(const qty *g, const qty *a)
         for (int j = 0; j < 2; j++)
             if (same_value(gv[i], av[j])) return 1;
     return 0;
+}
+
+/* Either reading of the reply's comma against the accepted value. */
+static int qty_match(const qty *g, const qty *a)
+{
+    if (qty_match_one(g, a)) return 1;
+    if (g->v2 == g->v) return 0;
+    qty other = *g;
+    other.v = g->v2;
+    return qty_match_one(&other, a);
 }
 
 int answer_match(const char *given, const char *accepted)
@@ -313,6 +360,83 @@ int answer_match(const char *given, const char *accepted)
     return 0;
 }
 
+/* The words of a normalised text (split at spaces and punctuation), at
+ * most max, each a pointer into buf (which is overwritten). */
+static int split_words(char *buf, char **w, int max)
+{
+    int n = 0;
+    char *p = buf;
+    while (*p && n < max) {
+        while (*p && (unsigned char)*p < 0x80 && !isalnum((unsigned char)*p)) *p++ = 0;
+        if (!*p) break;
+        w[n++] = p;
+        while (*p && ((unsigned char)*p >= 0x80 || isalnum((unsigned char)*p))) p++;
+    }
+    return n;
+}
+
+/* Two words are the same word: equal, or the same stem (a common start of
+ * at least 5 bytes and most of the shorter one: "halves" and "halving",
+ * "потоків" and "потоки"). */
+static int same_word(const char *a, const char *b)
+{
+    if (strcmp(a, b) == 0) return 1;
+    size_t la = strlen(a), lb = strlen(b), k = 0;
+    while (a[k] && a[k] == b[k]) k++;
+    size_t shorter = la < lb ? la : lb;
+    return k >= 5 && k * 10 >= shorter * 7;
+}
+
+#define WORDS_MAX 64
+
+/* Does the reply say choice i in other words? Its words of 3 bytes or more
+ * that some choice has must, all those naming only one choice, name i,
+ * at least one of them must, and most of the reply's long words must be
+ * in choice i. A reply that is a part (4 bytes or more) of one choice
+ * alone names it too. -1 when it names no single choice. */
+static int paraphrase(const char *g, const char *const *choices, int n)
+{
+    if (strlen(g) >= 4) {
+        int hit = -1, hits = 0;
+        for (int i = 0; i < n; i++) {
+            char c[ANSWER_MAX];
+            answer_normalize(choices[i], c, sizeof c);
+            if (strstr(c, g)) hit = i, hits++;
+        }
+        if (hits == 1) return hit;
+    }
+    char gb[ANSWER_MAX], cb[26][ANSWER_MAX];
+    char *gw[WORDS_MAX], *cw[26][WORDS_MAX];
+    int gn, cn[26];
+    if (n > 26) n = 26;
+    snprintf(gb, sizeof gb, "%s", g);
+    gn = split_words(gb, gw, WORDS_MAX);
+    for (int i = 0; i < n; i++) {
+        answer_normalize(choices[i], cb[i], sizeof cb[i]);
+        cn[i] = split_words(cb[i], cw[i], WORDS_MAX);
+    }
+    int pick = -1, longw = 0, in_pick[26] = {0};
+    for (int k = 0; k < gn; k++) {
+        if (strlen(gw[k]) < 3) continue;
+        longw++;
+        int where = -1, count = 0;
+        for (int i = 0; i < n; i++)
+            for (int j = 0; j < cn[i]; j++)
+                if (same_word(gw[k], cw[i][j])) {
+                    in_pick[i]++;
+                    if (where != i) count++;
+                    where = i;
+                    break;
+                }
+        if (count == 1) {
+            if (pick >= 0 && pick != where) return -1; /* words of two choices */
+            pick = where;
+        }
+    }
+    if (pick < 0 || longw == 0) return -1;
+    return in_pick[pick] * 3 >= longw * 2 ? pick : -1;
+}
+
 int answer_choice(const char *given, const char *const *choices, int n)
 {
     char g[ANSWER_MAX];
@@ -325,5 +449,5 @@ int answer_choice(const char *given, const char *const *choices, int n)
     }
     for (int i = 0; i < n; i++)
         if (answer_match(g, choices[i])) return i;
-    return -1;
+    return paraphrase(g, choices, n);
 }

@@ -22,10 +22,28 @@
 #include "repl/lessons/beside.h"
 #include "repl/lessons/cmd_lesson.h"
 
-int lesson_offered(struct session *s, const char *line)
+/* The first word of a command line, for comparing an edited offer. */
+static size_t first_word(const char *line, const char **start)
 {
-    int same = s->lesson.offered && line && strcmp(s->lesson.offered, line) == 0;
+    line += strspn(line, " \t");
+    *start = line;
+    return strcspn(line, " \t;");
+}
+
+int lesson_offered(struct session *s, const char *line, int replaced)
+{
+    const char *offered = s->lesson.offered;
     s->lesson.offered = NULL;
+    if (!offered || !line) return 0;
+    int same = strcmp(offered, line) == 0;
+    /* It ran when Enter sent it as offered, or edited from the offer into
+     * the same command (`set n 32` made `set n 64`). A line typed over it,
+     * or edited into another command, leaves the offer where it was. */
+    const char *a, *b;
+    size_t la = first_word(offered, &a), lb = first_word(line, &b);
+    int ran = same || (!replaced && la == lb && la > 0 && strncmp(a, b, la) == 0);
+    const struct lesson *l = s->lesson.cur;
+    if (ran && l && s->lesson.offer < l->steps[s->lesson.step].ncmds) s->lesson.offer++;
     return same;
 }
 
@@ -36,12 +54,12 @@ const char *lesson_offer_next(struct session *s)
     if (!l || !s->interactive) return NULL;
     const struct lesson_step *st = &l->steps[s->lesson.step];
     if (s->lesson.offer < st->ncmds) {
-        s->lesson.offered = lesson_cmd_text(s, &st->cmds[s->lesson.offer++]);
+        s->lesson.offered = lesson_cmd_text(s, &st->cmds[s->lesson.offer]);
         return s->lesson.offered;
     }
     if (s->lesson.offer == st->ncmds && s->lesson.step + 1 < l->nsteps) {
-        s->lesson.offer++;
-        return "next";
+        s->lesson.offered = "next";
+        return s->lesson.offered;
     }
     return NULL;
 }
@@ -49,7 +67,7 @@ const char *lesson_offer_next(struct session *s)
 static void save_progress(struct session *s)
 {
     struct lesson_progress p;
-    lesson_progress_get(s->lesson.cur->id, &p);
+    lesson_progress_get(s->lesson.cur->key, &p);
     p.step = s->lesson.step + 1;
     p.nsteps = s->lesson.cur->nsteps;
     if (p.seen < p.step) p.seen = p.step;
@@ -68,12 +86,14 @@ static void show_step(struct session *s)
     const struct lesson_step *st = &s->lesson.cur->steps[s->lesson.step];
     free(s->lesson.right);
     s->lesson.right = calloc((size_t)st->nquestions + 1, sizeof *s->lesson.right);
+    free(s->lesson.tries);
+    s->lesson.tries = calloc((size_t)st->nquestions + 1, sizeof *s->lesson.tries);
     s->lesson.offer = 0;
     s->lesson.beside = st;
     lesson_render_step(s, s->lesson.cur, s->lesson.step, lesson_width(), 0);
     if (s->interactive && st->ncmds > 0)
-        out_printf(_("%s(the prompt offers this step's commands one by one: Enter runs one, or edit it "
-                     "first)%s\n"),
+        out_printf(_("%s(the prompt offers this step's commands one by one: Enter runs one, typing "
+                     "replaces it, the arrow keys edit it)%s\n"),
                    out_color(OUT_DIM), out_color(OUT_RESET));
     else if (st->ncmds > 0 && !s->interactive)
         out_printf(_("%s(run the commands above; `next` goes on)%s\n"), out_color(OUT_DIM), out_color(OUT_RESET));
@@ -114,7 +134,7 @@ static void id_number(const char *id, char *buf, size_t len)
     while (*id == '0' && isdigit((unsigned char)id[1])) id++;
     size_t k = 0;
     while (isdigit((unsigned char)id[k])) k++;
-    if (k && islower((unsigned char)id[k]) && id[k + 1] == '-') k++;
+    if (k && islower((unsigned char)id[k]) && (id[k + 1] == '-' || id[k + 1] == 0)) k++;
     snprintf(buf, len, "%.*s", (int)k, id);
 }
 
@@ -249,13 +269,13 @@ static enum cmd_status cmd_lessons(struct session *s, int argc, char **argv)
             continue;
         }
         struct lesson_progress p;
-        if (lesson_progress_get(l->id, &p) != 0 || p.seen == 0)
+        if (lesson_progress_get(l->key, &p) != 0 || p.seen == 0)
             snprintf(prog, sizeof prog, "%s", _("not started"));
         else if (p.seen >= l->nsteps)
             snprintf(prog, sizeof prog, _("done (%d right)"), p.correct);
         else
             snprintf(prog, sizeof prog, _("step %d of %d"), p.step, l->nsteps);
-        int cur = s->lesson.cur && strcmp(s->lesson.cur->id, l->id) == 0;
+        int cur = s->lesson.cur && strcmp(s->lesson.cur->key, l->key) == 0;
         if (cur) { /* the one open now: where it stands, not a second state beside "done" */
             size_t pl = strlen(prog);
             snprintf(prog + pl, sizeof prog - pl, "%s", _(", open now"));
@@ -306,7 +326,7 @@ static enum cmd_status cmd_lesson(struct session *s, int argc, char **argv)
     int resumed = 0;
     if (step < 0) {
         step = 0;
-        if (lesson_progress_get(l->id, &p) == 0 && p.step >= 1 && p.step <= l->nsteps &&
+        if (lesson_progress_get(l->key, &p) == 0 && p.step >= 1 && p.step <= l->nsteps &&
             p.seen < l->nsteps && p.step > 1) {
             step = p.step - 1;
             resumed = 1;
@@ -337,9 +357,10 @@ static enum cmd_status cmd_next(struct session *s, int argc, char **argv)
     if (!need_lesson(s)) return CMD_ERROR;
     if (s->lesson.step + 1 >= s->lesson.cur->nsteps) {
         struct lesson_progress p;
-        lesson_progress_get(s->lesson.cur->id, &p);
+        lesson_progress_get(s->lesson.cur->key, &p);
         out_printf(_("%sThat was the last step: lesson \"%s\" is done.%s `lessons` shows what comes next.\n"),
                    out_color(OUT_GOOD), s->lesson.cur->title, out_color(OUT_RESET));
+        s->lesson.offer = s->lesson.cur->steps[s->lesson.step].ncmds + 1; /* nothing more is offered */
         return CMD_OK;
     }
     s->lesson.step++;
@@ -383,16 +404,29 @@ static enum cmd_status cmd_answer(struct session *s, int argc, char **argv)
     while (q < st->nquestions - 1 && s->lesson.right[q]) q++;
     const struct lesson_question *qq = &st->questions[q];
     int r = lesson_check_answer(qq, text);
+    if (r == -2) {
+        char letters[128] = "";
+        for (int i = 0; i < qq->nchoices && i < 26; i++) {
+            size_t off = strlen(letters);
+            snprintf(letters + off, sizeof letters - off, "%s%c", i ? ", " : "", 'a' + i);
+        }
+        return sess_error(s, 1, _("that names none of the choices (%s): answer with a letter, or put one in your words"),
+                          letters);
+    }
     if (r < 0) {
         out_printf(_("noted. This question has no single answer to check; compare yours with this: %s\n"),
                    qq->explain ? qq->explain : _("what the next step says."));
         return CMD_OK;
     }
     if (r == 0) {
+        /* The first wrong answer gets the hint and another try; the
+         * explanation, which gives the answer away, comes with the second. */
+        int tries = ++s->lesson.tries[q];
         out_printf(_("%snot quite.%s"), out_color(OUT_WARN), out_color(OUT_RESET));
         if (qq->hint) out_printf(_(" Hint: %s"), qq->hint);
-        if (qq->explain) out_printf(_(" Why: %s"), qq->explain);
-        out_printf(_(" Try again, or `next` to go on.\n"));
+        if (tries >= 2 && qq->explain) out_printf(_(" Why: %s"), qq->explain);
+        if (tries < 2 && qq->explain) out_printf(_(" Try again (a second wrong answer shows why), or `next` to go on.\n"));
+        else out_printf(_(" Try again, or `next` to go on.\n"));
         return CMD_OK;
     }
     out_printf(_("%sright.%s"), out_color(OUT_GOOD), out_color(OUT_RESET));
@@ -401,7 +435,7 @@ static enum cmd_status cmd_answer(struct session *s, int argc, char **argv)
     if (!s->lesson.right[q]) {
         s->lesson.right[q] = 1;
         struct lesson_progress p;
-        lesson_progress_get(s->lesson.cur->id, &p);
+        lesson_progress_get(s->lesson.cur->key, &p);
         p.correct++;
         if (p.step == 0) p.step = s->lesson.step + 1;
         p.nsteps = s->lesson.cur->nsteps;
@@ -474,7 +508,8 @@ const struct cmd cmd_lesson_group[] = {
                      "lesson path/to/file.md start a lesson where you left it; a STEP number\n"
                      "starts at that step (lesson 4 1 starts over). Each step shows its text\n"
                      "and offers its commands at the prompt one by one: Enter runs the offered\n"
-                     "line, or edit it first. Then next, back and again move through the steps,\n"
+                     "line, typing replaces it, the arrow keys edit it; the offer moves on only\n"
+                     "when it ran. Then next, back and again move through the steps,\n"
                      "answer replies to a question, beside puts the lecture's numbers beside\n"
                      "the last results. lessons/README.md describes the file format."),
      .run = cmd_lesson, .args = CMD_ARGS(0, 2), .screen = 1, .complete = CMP_CUSTOM, .complete_fn = complete_lessons},
@@ -484,7 +519,10 @@ const struct cmd cmd_lesson_group[] = {
     {.name = "answer", .usage = N_("answer TEXT"), .help = N_("answer the question of the lesson's step"),
      .long_help = N_("Questions with a known answer are checked (case and spacing do not matter;\n"
                      "numbers may be written with separators: 3,321,858,913); open questions are\n"
-                     "only noted. A wrong answer gets the question's hint when it has one."),
+                     "only noted. A wrong answer gets the question's hint when it has one, and\n"
+                     "another try; the explanation comes with the right answer or a second wrong\n"
+                     "one. A choice is named by its letter, its text or its words put otherwise;\n"
+                     "a decimal comma (4,8) is read as a decimal point."),
      .run = cmd_answer, .args = CMD_ARGS(1, CMD_ANY)},
     {.name = "beside", .usage = "beside",
      .help = N_("the lecture's numbers of this step beside the last results"),

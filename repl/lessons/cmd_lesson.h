@@ -14,11 +14,14 @@ char *lesson_resolve(struct session *s, const char *what, char *err, size_t errl
 
 /* Is line, as Enter sent it, the lesson's command that the prompt offered,
  * unedited? Then it runs as a lesson's command (confined to the current
- * directory when it writes a file). Forgets the offer either way. */
-int lesson_offered(struct session *s, const char *line);
+ * directory when it writes a file). The offer moves on to the step's next
+ * command only when this one ran: sent as offered, or edited (not replaced:
+ * replaced is 1 when typing wiped the offer) into the same command.
+ * Forgets the offer either way. */
+int lesson_offered(struct session *s, const char *line, int replaced);
 
-/* What the prompt pre-fills before it reads a line: the next command of the
- * lesson's step, then "next", then nothing (NULL; NULL too when no lesson is
+/* What the prompt pre-fills before it reads a line: the step's first command
+ * not run yet, then "next", then nothing (NULL; NULL too when no lesson is
  * under way or the session is not interactive). */
 const char *lesson_offer_next(struct session *s);
 

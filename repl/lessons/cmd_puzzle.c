@@ -125,9 +125,11 @@ static enum cmd_status list_puzzles(void)
         out_table_row(t, cells);
         if (st == 2) out_table_color(t, 3, OUT_GOOD);
     }
+    out_table_shrink(t, 2, 16); /* the rule is cut before anything wraps */
     out_table_print(t);
     out_table_free(t);
-    out_printf(_("`puzzle N` writes puzzle N's skeleton to puzzles/NN-name.cu here; `check` tests it.\n"));
+    out_wrapf(0, 0, "%s", _("`puzzle N` writes puzzle N's skeleton to puzzles/NN-name.cu here, `edit` opens it, `check` "
+                            "tests it; `puzzle hint`, `puzzle solution` (after a try) and `puzzle reset` help."));
     return CMD_OK;
 }
 
@@ -137,14 +139,118 @@ static int mkdir_here(const char *dir)
     return -1;
 }
 
+/* The reference solution of p, shipped beside the skeletons. */
+static char *solution_text(const struct puzzle *p, size_t *len, char *path, size_t pathlen)
+{
+    char dir[4096], stem[64];
+    puzzle_stem(p, stem, sizeof stem);
+    lesson_dir("en", dir, sizeof dir);
+    snprintf(path, pathlen, "%s/puzzles/solutions/%s.cu", dir, stem);
+    return puzzle_read_file(path, len);
+}
+
+static enum cmd_status puzzle_hint_cmd(struct session *s, const struct puzzle *p)
+{
+    const char *h = puzzle_hint(p);
+    out_printf(_("%sPuzzle %d: %s%s\n"), out_color(OUT_BOLD), p->number, _(p->title), out_color(OUT_RESET));
+    if (h) out_wrapf(2, 2, _("hint: %s"), _(h));
+    out_wrapf(2, 2, "%s", _("The comments in the skeleton give the steps; `check` says which element is wrong. "
+                            "After a try, `puzzle solution` shows one way to write it."));
+    (void)s;
+    return CMD_OK;
+}
+
+static enum cmd_status puzzle_solution_cmd(struct session *s, const struct puzzle *p)
+{
+    if (puzzle_state(p) == 0)
+        return sess_error(s, -1, _("puzzle %d: write your kernel and `check` it first; the solution opens after a "
+                                   "try (`puzzle hint` helps now)"),
+                          p->number);
+    char path[4200];
+    size_t len;
+    char *text = solution_text(p, &len, path, sizeof path);
+    if (!text) return sess_error(s, -1, _("cannot read the solution %s: %s"), path, strerror(errno));
+    out_printf(_("%sOne solution of puzzle %d (%s)%s; yours may differ and be as right:\n\n"), out_color(OUT_BOLD),
+               p->number, _(p->title), out_color(OUT_RESET));
+    char *vis = out_escape(text, len, "\n\t");
+    out_printf("%s", vis ? vis : text);
+    if (len && text[len - 1] != '\n') out_printf("\n");
+    free(vis);
+    free(text);
+    return CMD_OK;
+}
+
+static int mkdir_here(const char *dir);
+
+/* The skeleton back over the student's file, which is kept beside it as
+ * NN-name.cu.old (replacing an older one). */
+static enum cmd_status puzzle_reset_cmd(struct session *s, const struct puzzle *p)
+{
+    char path[256], old[300], skel[4200], err[512];
+    puzzle_student_path(p, path, sizeof path);
+    snprintf(old, sizeof old, "%s.old", path);
+    size_t len;
+    char *body = skeleton_text(s, p, &len, skel, sizeof skel);
+    if (!body) return sess_error(s, -1, _("cannot read the skeleton %s: %s"), skel, strerror(errno));
+    char *head = puzzle_header(p);
+    if (!head) {
+        free(body);
+        return sess_error(s, -1, _("out of memory"));
+    }
+    struct stat sb;
+    int had = stat(path, &sb) == 0;
+    enum cmd_status st = CMD_OK;
+    struct safefile w;
+    if (mkdir_here("puzzles") != 0) {
+        st = sess_error(s, -1, _("cannot make the folder puzzles here: %s"), strerror(errno));
+    } else if (had && rename(path, old) != 0) {
+        st = sess_error(s, -1, _("cannot keep %s as %s: %s"), path, old, strerror(errno));
+    } else if (safefile_open(&w, path, SAFEFILE_NEW, err, sizeof err) != 0) {
+        st = sess_error(s, -1, "%s", err);
+    } else {
+        fputs(head, w.f);
+        fwrite(body, 1, len, w.f);
+        if (safefile_commit(&w, err, sizeof err) != 0) st = sess_error(s, -1, "%s", err);
+        else if (had) out_printf(_("wrote the skeleton to %s again; your version is in %s.\n"), path, old);
+        else out_printf(_("wrote %s: edit the kernel, then type `check`.\n"), path);
+    }
+    free(head);
+    free(body);
+    return st;
+}
+
+static int is_puzzle_action(const char *w) { return !strcmp(w, "hint") || !strcmp(w, "solution") || !strcmp(w, "reset"); }
+
 static enum cmd_status do_puzzle(struct session *s, int argc, char **argv)
 {
     if (argc == 1) return list_puzzles();
     int n;
     puzzle_all(&n);
-    const struct puzzle *p = puzzle_find(argv[1]);
-    if (!p) return sess_error(s, 1, _("no puzzle \"%s\": there are puzzles 1 to %d (`puzzle` lists them)"), argv[1], n);
+    const struct puzzle *p;
+    const char *action = NULL;
+    int act_i = 0;
+    if (is_puzzle_action(argv[1])) { /* puzzle hint: the current puzzle */
+        if (argc > 2) return sess_error(s, 2, _("usage: %s"), _("puzzle [N|NAME] [hint|solution|reset]"));
+        if (!s->puzzle.cur)
+            return sess_error(s, 1, _("no puzzle chosen yet: puzzle N %s names one (`puzzle` lists them)"), argv[1]);
+        p = s->puzzle.cur;
+        action = argv[1];
+        act_i = 1;
+    } else {
+        p = puzzle_find(argv[1]);
+        if (!p) return sess_error(s, 1, _("no puzzle \"%s\": there are puzzles 1 to %d (`puzzle` lists them)"), argv[1], n);
+        if (argc > 2) {
+            if (!is_puzzle_action(argv[2]))
+                return sess_error(s, 2, _("after the puzzle comes hint, solution or reset (not \"%s\")"), argv[2]);
+            action = argv[2];
+            act_i = 2;
+        }
+    }
+    (void)act_i;
     s->puzzle.cur = p;
+    if (action && !strcmp(action, "hint")) return puzzle_hint_cmd(s, p);
+    if (action && !strcmp(action, "solution")) return puzzle_solution_cmd(s, p);
+    if (action && !strcmp(action, "reset")) return puzzle_reset_cmd(s, p);
     char path[256], skel[4200];
     puzzle_student_path(p, path, sizeof path);
     print_brief(p);
@@ -198,21 +304,33 @@ void puzzle_complete(struct session *s, int argc, char **argv, const char *text,
     }
 }
 
+/* puzzle's words: a puzzle or an action, then an action. */
+static void complete_puzzle_cmd(struct session *s, int argc, char **argv, const char *text, struct cmp_list *out)
+{
+    static const char *const actions[] = {"hint", "solution", "reset"};
+    if (argc == 1 || (argc == 2 && !is_puzzle_action(argv[1])))
+        for (int i = 0; i < 3; i++) cmp_add(out, actions[i]);
+    puzzle_complete(s, argc, argv, text, out);
+}
+
 const struct cmd cmd_puzzle_group[] = {
     {
         .name = "puzzle",
         .aliases = "puzzles",
-        .usage = N_("puzzle [N|NAME]"),
+        .usage = N_("puzzle [N|NAME] [hint|solution|reset]"),
         .help = N_("write puzzle N's kernel skeleton to puzzles/NN-name.cu (no N: list the puzzles)"),
         .long_help =
             N_("The puzzles are small kernels to write, from a map to a tiled matrix multiply\n"
                "(lesson 11 walks through them). puzzle N prints the puzzle's rule, launch and\n"
                "limits and writes its skeleton to puzzles/NN-name.cu in the current folder.\n"
                "A file already there is never overwritten: your work is kept. puzzle alone\n"
-               "lists the puzzles with your progress. Edit the kernel, then type check.\n"),
-        .run = do_puzzle, .args = CMD_ARGS(0, 1),
+               "lists the puzzles with your progress. edit opens the file, then type check.\n"
+               "puzzle hint gives a hint for the current puzzle; puzzle solution shows one\n"
+               "solution once you have checked a try; puzzle reset writes the skeleton\n"
+               "again, keeping your version as NN-name.cu.old.\n"),
+        .run = do_puzzle, .args = CMD_ARGS(0, 2),
         .complete = CMP_CUSTOM,
-        .complete_fn = puzzle_complete,
+        .complete_fn = complete_puzzle_cmd,
     },
     {0},
 };

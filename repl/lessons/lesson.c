@@ -4,7 +4,9 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -136,12 +138,38 @@ static char *base_id(const char *path)
     return xstrndup(b, n);
 }
 
+/* What a lesson's progress is kept under: a shipped lesson (a file of a
+ * language folder under i18n_lessondir()) by its id, so a translation
+ * continues where the English one stopped; any other file by its id and a
+ * hash of its full path, so a copy named like a shipped lesson keeps its
+ * own progress and leaves the shipped one's alone. */
+static char *progress_key(const char *path, const char *id)
+{
+    char full[4096], dir[4096], root[4096];
+    if (!realpath(path, full)) return xstrdup(id);
+    if (!realpath(i18n_lessondir(), root)) root[0] = 0; /* no shipped lessons: every file is "other" */
+    snprintf(dir, sizeof dir, "%s", full);
+    char *slash = strrchr(dir, '/');
+    if (slash) *slash = 0; /* the language folder */
+    slash = strrchr(dir, '/');
+    if (root[0] && slash && (size_t)(slash - dir) == strlen(root) && strncmp(dir, root, strlen(root)) == 0)
+        return xstrdup(id);
+    uint64_t h = 14695981039346656037ull; /* FNV-1a */
+    for (const unsigned char *c = (const unsigned char *)full; *c; c++) h = (h ^ *c) * 1099511628211ull;
+    char key[128];
+    snprintf(key, sizeof key, "%.100s@%016llx", id, (unsigned long long)h);
+    for (char *c = key; *c; c++)
+        if (isspace((unsigned char)*c)) *c = '_'; /* one word in the progress file */
+    return xstrdup(key);
+}
+
 static struct lesson *lesson_new(const char *path)
 {
     struct lesson *l = calloc(1, sizeof *l);
     if (!l) abort();
     l->path = xstrdup(path);
     l->id = base_id(path);
+    l->key = progress_key(path, l->id);
     l->title = xstrdup("");
     l->prereq = xstrdup("");
     l->time = xstrdup("");
@@ -193,6 +221,7 @@ void lesson_free(struct lesson *l)
     if (l->doc) cmark_node_free(l->doc);
     free(l->path);
     free(l->id);
+    free(l->key);
     free(l->title);
     free(l->prereq);
     free(l->time);
@@ -753,7 +782,7 @@ int lesson_check_answer(const struct lesson_question *q, const char *answer)
     if (q->nchoices > 0) {
         const char *const *ch = (const char *const *)q->choices;
         int c = answer_choice(answer, ch, q->nchoices);
-        if (c < 0) return 0;
+        if (c < 0) return -2;
         for (int i = 0; i < q->nanswers; i++)
             if (answer_choice(q->answers[i], ch, q->nchoices) == c) return 1;
         return 0;

@@ -61,6 +61,8 @@ struct lesson_step {
 struct lesson {
     char *path;     /* the file */
     char *id;       /* file name without folder and .md: "04-reduction" */
+    char *key;      /* what its progress is kept under: the id of a shipped
+                       lesson, "id@HASH" (of the full path) of any other file */
     char *title;
     char *prereq;   /* "" when none */
     char *time;     /* "25 min" */
@@ -94,9 +96,10 @@ struct lesson *lesson_parse_script(const char *path, char *text, char *err, size
 struct lesson *lesson_load_script(const char *path, char *err, size_t errlen);
 
 /* Check an answer against a question: 1 right, 0 wrong, -1 nothing to
- * check (an open question). Tolerant as answer.h says; with choices, the
- * reply names a choice (its letter or its text) and that choice must be
- * one of the answers (given as letters or texts). */
+ * check (an open question), -2 the reply names none of the choices.
+ * Tolerant as answer.h says; with choices, the reply names a choice (its
+ * letter, its text or its words put otherwise) and that choice must be one
+ * of the answers (given as letters or texts). */
 int lesson_check_answer(const struct lesson_question *q, const char *answer);
 
 /* ---- rendering (lesson_render.c) */

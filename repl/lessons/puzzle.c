@@ -202,6 +202,48 @@ static const struct puzzle g_puzzles[] = {
      1, 0, "reduce/warp-shuffle", ref_warpsum, 0},
 };
 
+/* What `puzzle N hint` says: the step beyond the skeleton's comments,
+ * usually the mistake the puzzle is there to catch. By puzzle number. */
+static const char *const g_hints[] = {
+    N_("One thread, one element: i = threadIdx.x, then out[i] = a[i] + 10. There is no loop; the launch "
+       "makes as many threads as there are elements."),
+    N_("Like Map with two inputs: the thread at i reads a[i] and b[i] and writes their sum to out[i]."),
+    N_("Compute i, then put both the read and the write inside if (i < size): the threads past the end "
+       "must touch neither a nor out."),
+    N_("i = threadIdx.y is the row, j = threadIdx.x the column; guard both against size and use the flat "
+       "index i * size + j for a and for out."),
+    N_("Element [i][j] adds a[i] (the row's value) and b[j] (the column's); guard i and j, then write "
+       "out[i * size + j]."),
+    N_("With several blocks, threadIdx.x repeats in every block: the element is blockIdx.x * blockDim.x + "
+       "threadIdx.x, and the last block's extra threads need the guard."),
+    N_("Build the row from the y parts (blockIdx.y * blockDim.y + threadIdx.y) and the column from the x "
+       "parts; guard both, then index i * size + j."),
+    N_("Without __syncthreads() between the write of cache[t] and the read of cache[(t + 1) % TPB], a "
+       "thread may read its neighbour's slot before the neighbour wrote it."),
+    N_("Every thread loads its a[i] into cache[i], then waits at __syncthreads(); after it, read cache[i - 2], "
+       "cache[i - 1] and cache[i] from shared memory, leaving out the indices below 0."),
+    N_("Halve the stride each round (4, 2, 1): threads i < stride add cache[i + stride] into cache[i], "
+       "with a __syncthreads() after every round, outside the if."),
+    N_("The halo: tile[TPB + t] for t < K - 1 is a[blockIdx.x * TPB + TPB + t] (0 past the end); load w "
+       "too, and only after one barrier read tile and w."),
+    N_("In each round read cache[i - offset] into a register, __syncthreads(), then add it to cache[i], "
+       "__syncthreads() again: reading and writing in one step races."),
+    N_("Threads t >= cols load 0, so the tree can add all TPB slots; row = blockIdx.y picks both the row "
+       "of a and the element of out."),
+    N_("Thread (i, j) loops k from 0 to size - 1 and adds a[i * size + k] * b[k * size + j] in a register, "
+       "then writes out[i * size + j] once."),
+    N_("Two barriers per tile: one after loading ta and tb (before anyone reads them), one after the "
+       "products (before the next tile overwrites them)."),
+    N_("__shfl_down_sync(0xffffffff, v, d) gives lane L the v of lane L + d; after d = 16, 8, 4, 2, 1 "
+       "lane 0 holds the warp's sum, the other lanes partial ones."),
+};
+
+const char *puzzle_hint(const struct puzzle *p)
+{
+    int n = (int)(sizeof g_hints / sizeof g_hints[0]);
+    return p->number >= 1 && p->number <= n ? g_hints[p->number - 1] : NULL;
+}
+
 const struct puzzle *puzzle_all(int *n)
 {
     *n = (int)(sizeof g_puzzles / sizeof g_puzzles[0]);

@@ -55,6 +55,9 @@ struct puzzle {
 /* The puzzles in order; *n their count. */
 const struct puzzle *puzzle_all(int *n);
 
+/* Its hint (untranslated, for _()), or NULL. */
+const char *puzzle_hint(const struct puzzle *p);
+
 /* By number (1-based), name ("map"), file stem ("01-map") or a file path
  * ending in one ("puzzles/01-map.cu"). NULL when none matches. */
 const struct puzzle *puzzle_find(const char *what);

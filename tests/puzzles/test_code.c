@@ -31,7 +31,7 @@ static char *slurp(const char *path, size_t *len)
 static void golden_render(int w, int h, viz_text_mode mode, const char *name)
 {
     size_t len;
-    char *src = slurp(SOURCE_DIR "/tests/puzzles/solutions/15-matmul-tiled.cu", &len);
+    char *src = slurp(SOURCE_DIR "/lessons/en/puzzles/solutions/15-matmul-tiled.cu", &len);
     assert_non_null(src);
     canvas *c = canvas_new(w, h);
     int marks[] = {15};

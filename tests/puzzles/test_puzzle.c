@@ -131,7 +131,7 @@ static void files_match_the_harness(void **state)
         puzzle_stem(&all[i], stem, sizeof stem);
         for (int f = 0; f < 2; f++) {
             if (f == 0) snprintf(path, sizeof path, "%s/lessons/en/puzzles/%s.cu", SOURCE_DIR, stem);
-            else snprintf(path, sizeof path, "%s/tests/puzzles/solutions/%s.cu", SOURCE_DIR, stem);
+            else snprintf(path, sizeof path, "%s/lessons/en/puzzles/solutions/%s.cu", SOURCE_DIR, stem);
             char *text = slurp(path);
             if (!text) fail_msg("missing %s", path);
             char sig[128];

@@ -40,6 +40,23 @@ static void numbers(void **state)
     assert_false(answer_match("2 of 32", "2"));
 }
 
+/* A decimal comma, as the German, Slovenian and Ukrainian lessons write
+ * numbers; a comma before three digits reads both ways. */
+static void decimal_comma(void **state)
+{
+    (void)state;
+    assert_true(answer_match("4,8", "4.8"));
+    assert_true(answer_match("4,8 ms", "4.8 ms"));
+    assert_true(answer_match("0,5", "50%"));
+    assert_true(answer_match("1,234", "1.234"));
+    assert_true(answer_match("1,234", "1234"));
+    assert_false(answer_match("4,8", "48"));
+    assert_false(answer_match("4,8", "4.9"));
+    assert_false(answer_match("4,8 threads", "4.8 ms"));
+    assert_false(answer_match("1,2,3", "1.23"));
+    assert_false(answer_match("1,5.5", "1.55"));
+}
+
 static void units(void **state)
 {
     (void)state;
@@ -79,6 +96,27 @@ static void choices(void **state)
     assert_int_equal(answer_choice("Packed warps", ch, 3), 1);
     assert_int_equal(answer_choice("d", ch, 3), -1);
     assert_int_equal(answer_choice("something else", ch, 3), -1);
+}
+
+/* A choice put in other words: a part of it, its distinctive words, stems
+ * alike; words of two choices, or none, name no choice. */
+static void paraphrases(void **state)
+{
+    (void)state;
+    const char *const ch[] = {
+        "thread 0 may read a square that another thread has not written yet",
+        "the barrier makes the kernel faster",
+        "without the barrier the compiler removes the loop"};
+    assert_int_equal(answer_choice("another thread has not written its square yet", ch, 3), 0);
+    assert_int_equal(answer_choice("it reads a square not written yet", ch, 3), 0);
+    assert_int_equal(answer_choice("makes it faster", ch, 3), 1);
+    assert_int_equal(answer_choice("the compiler would remove the loop", ch, 3), 2);
+    assert_int_equal(answer_choice("faster because the compiler removes it", ch, 3), -1);
+    assert_int_equal(answer_choice("the barrier", ch, 3), -1);
+    assert_int_equal(answer_choice("bananas", ch, 3), -1);
+    const char *const uk[] = {"потоки одного блоку чекають", "ядро працює швидше"};
+    assert_int_equal(answer_choice("потоків блоку чекають", uk, 2), 0);
+    assert_int_equal(answer_choice("швидше", uk, 2), 1);
 }
 
 /* Bounds by construction: any length, any spacing, is cut and compared,
@@ -137,6 +175,8 @@ int main(void)
         cmocka_unit_test(units),
         cmocka_unit_test(fractions_and_percentages),
         cmocka_unit_test(choices),
+        cmocka_unit_test(decimal_comma),
+        cmocka_unit_test(paraphrases),
         cmocka_unit_test(long_replies),
         cmocka_unit_test(other_scripts),
     };

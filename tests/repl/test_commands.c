@@ -480,6 +480,26 @@ static lab_result fixed_result(const char *variant, lab_backend be, double ms, d
 /* The timing table at 80 columns: columns leave in the stated order, min and
  * max first (after columns with nothing in them), no line is wider than the terminal, a line says what went; at
  * 200 columns every column stays. The text is pinned by a golden file. */
+/* The OpenMP row flagged where it cannot show OpenMP, silent where it can. */
+static void omp_baseline_flag(void **state)
+{
+    (void)state;
+    lab_result rows[2] = {
+        fixed_result("cpu-omp", LAB_BACKEND_CPU, 0.1, 40),
+        fixed_result("cpu-seq", LAB_BACKEND_CPU, 0.8, 5),
+    };
+    char f[512];
+    assert_int_equal(results_omp_flag(rows, 2, 0, 16, 1.0, f, sizeof f), 0); /* 16 idle cores, 8x faster */
+    assert_string_equal(f, "");
+    assert_int_equal(results_omp_flag(rows, 2, 0, 2, 0.1, f, sizeof f), 1);
+    must_contain(f, "this machine has 2 cores");
+    assert_int_equal(results_omp_flag(rows, 2, 0, 8, 20.0, f, sizeof f), 1);
+    must_contain(f, "busy (load 20.0 on 8 cores)");
+    rows[0].ms = 3.2; /* slower than cpu-seq even on 16 idle cores */
+    assert_int_equal(results_omp_flag(rows, 2, 0, 16, 1.0, f, sizeof f), 1);
+    must_contain(f, "cpu-omp took 4.0x as long as cpu-seq");
+}
+
 static void tables_fit_the_terminal(void **state)
 {
     (void)state;
@@ -500,11 +520,17 @@ static void tables_fit_the_terminal(void **state)
     if (strstr(cap_out, "  min  ")) fail_msg("min should be left out first:\n%s", cap_out);
     must_contain(cap_out, "variant");
     must_contain(cap_out, "  ok");
+    /* cpu-omp took 58x as long as cpu-seq: flagged, whatever the machine */
+    must_contain(cap_out, "32.00!");
+    must_contain(cap_out, "! cpu-omp took 58.5x as long as cpu-seq");
     golden_check(GOLDEN_DIR "/timing-table-80.txt", cap_out, cap_out_len);
     out_set_width(200);
     cap_begin();
     results_print(&s, rows, 4);
     cap_end();
+    /* the keys were explained under the first table: one short line now */
+    must_contain(cap_out, "* simulator time on this CPU, not GPU time\n");
+    if (strstr(cap_out, "no GB/s")) fail_msg("the full key again under the second table:\n%s", cap_out);
     must_contain(cap_out, "min");
     must_contain(cap_out, "% peak");
     if (strstr(cap_out, "left out")) fail_msg("nothing is left out at 200 columns:\n%s", cap_out);
@@ -544,6 +570,7 @@ int main(void)
         cmocka_unit_test(json_rows),
         cmocka_unit_test(run_small),
         cmocka_unit_test(tables_fit_the_terminal),
+        cmocka_unit_test(omp_baseline_flag),
     };
     return cmocka_run_group_tests_name("repl_commands", tests, NULL, NULL);
 }
