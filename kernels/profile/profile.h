@@ -144,7 +144,7 @@ typedef struct prof_estimate {
 #define PROF_ATOMIC_NS 0.73
 #define PROF_ATOMIC_TX_NS 7.0
 #define PROF_ITER_INSTR 8.0
-#define PROF_CLOCK_GHZ 1.755
+#define PROF_CLOCK_GHZ 1.98 /* the H200 SXM's maximum SM clock (nvidia-smi clocks.max.sm: 1980 MHz) */
 #define PROF_DRAM_LATENCY_NS 343.0
 #define PROF_DEP_CYCLES 4.5
 #define PROF_BARRIER_CYCLES 77.0

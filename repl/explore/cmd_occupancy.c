@@ -321,12 +321,14 @@ static enum cmd_status cmd_suggest(struct session *s, int argc, char **argv)
             if (b <= suggested) nearest = b;
     }
 
-    /* the measured side: a quick block sweep, on a GPU only */
+    /* the measured side: a quick block sweep; on the simulator its points
+     * compare by the estimated GPU time (the simulator's own is CPU time) */
     int best = -1;
     double best_ms = 0, best_gbps = -1;
     sweep_data d;
     int have_sweep = 0;
-    if (be == LAB_BACKEND_GPU) {
+    const int sim = be == LAB_BACKEND_SIM;
+    if (be == LAB_BACKEND_GPU || sim) {
         long long vals[SWEEP_MAX_VALUES];
         int nv = 0;
         for (long long b = lo < 32 ? 32 : lo; b <= hi && nv < SWEEP_MAX_VALUES; b *= 2) vals[nv++] = b;
@@ -355,9 +357,10 @@ static enum cmd_status cmd_suggest(struct session *s, int argc, char **argv)
         }
         for (int i = 0; i < d.npoints; i++) {
             const lab_result *r = &d.points[i].r;
-            if (r->ran && r->correct != 0 && (best < 0 || r->ms < best_ms)) {
+            double ms = sim ? r->est_ms : r->ms;
+            if (r->ran && r->correct != 0 && ms > 0 && (best < 0 || ms < best_ms)) {
                 best = (int)d.points[i].x;
-                best_ms = r->ms;
+                best_ms = ms;
                 best_gbps = r->gbps;
             }
         }
@@ -376,6 +379,7 @@ static enum cmd_status cmd_suggest(struct session *s, int argc, char **argv)
         json_object_set_new(o, "from", json_string(src));
         json_object_set_new(o, "best_measured_block", best > 0 ? json_integer(best) : json_null());
         json_object_set_new(o, "best_measured_ms", best > 0 ? json_real(best_ms) : json_null());
+        json_object_set_new(o, "best_is_estimate", json_boolean(sim)); /* the simulator: est ms */
         out_json(o);
         if (have_sweep) {
             for (int i = 0; i < d.npoints; i++) out_json(sweep_point_json(&d, &d.points[i]));
@@ -412,20 +416,24 @@ static enum cmd_status cmd_suggest(struct session *s, int argc, char **argv)
                        ? _("  %s/%s takes blocks of %d..%d threads, powers of two, so the nearest it can run is %d\n")
                        : _("  %s/%s takes blocks of %d..%d threads, so the nearest it can run is %d\n"),
                    s->algo->name, v->name, lo, hi, nearest);
-    if (be != LAB_BACKEND_GPU) {
-        out_wrapf(0, 0, _("fastest measured: needs a GPU. The simulator's time is the CPU's time to play every "
-                     "thread, which says nothing about which block is fastest on a GPU."));
-        return CMD_OK;
-    }
     if (best < 0) {
-        out_printf(_("fastest measured: no block size ran correctly (the notes above say why)\n"));
+        out_printf(sim ? _("fastest estimated: no block size ran correctly (the notes above say why)\n")
+                       : _("fastest measured: no block size ran correctly (the notes above say why)\n"));
         return CMD_OK;
     }
     char ms[32];
     parse_fmt_ms(best_ms, ms, sizeof ms);
-    out_printf(_("fastest measured:   block %d: %s ms"), best, ms);
-    if (best_gbps > 0) out_printf(_(", %.1f GB/s"), best_gbps);
-    out_printf("\n");
+    if (sim) {
+        out_printf(_("fastest estimated:  block %d: %s ms on model %s"), best, ms,
+                   s->cfg.model[0] ? s->cfg.model : "h200");
+        out_printf("\n");
+        out_wrapf(2, 2, "%s", _("(on the simulator the blocks compare by the GPU time estimated from their counted "
+                                "accesses, est ms; the simulator's own time is the CPU's)"));
+    } else {
+        out_printf(_("fastest measured:   block %d: %s ms"), best, ms);
+        if (best_gbps > 0) out_printf(_(", %.1f GB/s"), best_gbps);
+        out_printf("\n");
+    }
     if (best == nearest)
         out_wrapf(0, 0, _("They agree here: with this kernel, filling the SM with warps is also what makes it "
                      "fastest."));

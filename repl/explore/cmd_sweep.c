@@ -227,9 +227,8 @@ static canvas *plot_sweep(const sweep_data *d, sweep_metric m, int width, int *r
                                       : _("n (elements)");
     p.ylabel = m == SWEEP_METRIC_GBPS ? _("GB/s (higher is better)")
              : m == SWEEP_METRIC_OCCUPANCY ? _("theoretical occupancy, % (higher is not always faster)")
-             : d->backend == LAB_BACKEND_SIM && d->axis != SWEEP_N
-                 ? _("ms, median (simulator time: CPU time, not GPU time)")
-                 : _("ms, median (lower is better)");
+             : d->backend == LAB_BACKEND_SIM ? _("ms, estimated GPU time from the simulator's counts (lower is better)")
+                                               : _("ms, median (lower is better)");
     p.nseries = ns;
     p.series = series;
     p.logx = p.logy = VIZ_PLOT_AUTO;

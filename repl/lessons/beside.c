@@ -81,7 +81,13 @@ static void ours(const lab_result *res, enum meaning m, const char *lecture, cha
     }
     const int sim = res->backend == LAB_BACKEND_SIM;
     switch (m) {
-    case M_TIME: snprintf(b, len, sim ? _("%.3g ms (simulator)") : "%.3g ms", res->ms); break;
+    case M_TIME:
+        /* on the simulator the comparable time is the estimate of GPU time
+         * from the counted accesses; the simulator's own time is CPU time */
+        if (!sim) snprintf(b, len, "%.3g ms", res->ms);
+        else if (res->est_ms > 0) snprintf(b, len, _("%.3g ms (estimated)"), res->est_ms);
+        else snprintf(b, len, "%s", _("- (not estimated on the simulator)"));
+        break;
     case M_RATE:
         if (res->gbps > 0) snprintf(b, len, "%.1f GB/s", res->gbps);
         else snprintf(b, len, "%s", _("- (no GB/s on the simulator)"));
@@ -149,7 +155,8 @@ void lesson_print_beside(struct session *s, const struct lesson_step *st)
         else if (other_input)
             out_printf(_("(run with `set pattern %s` to compare these)\n"), lpat);
         else if (any_sim(s))
-            out_printf(_("(simulator times are CPU time of the simulation, not GPU time: compare the "
-                         "order of the rows, not the numbers)\n"));
+            out_wrapf(0, 1, "%s",
+                      _("(on the simulator, \"here\" is the GPU time estimated from the counted accesses, est ms: "
+                        "an estimate for the model GPU, not a measurement; the lecture's GPU was another)"));
     }
 }

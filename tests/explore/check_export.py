@@ -50,7 +50,7 @@ def check_plot(out):
     words = svg_words(os.path.join(out, "s.svg"))
     if "block (threads per block), log scale" not in words:
         fail("s.svg: no x axis title (log scale) among %s" % words)
-    if not any(w.startswith("ms, median") for w in words):
+    if not any(w.startswith("ms, median") or w.startswith("ms, estimated GPU time") for w in words):
         fail("s.svg: no y axis title with its unit among %s" % words)
     for tick in ("32", "64", "128", "256"):
         if tick not in words:

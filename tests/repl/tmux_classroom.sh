@@ -158,7 +158,35 @@ run_clear "show"
 golden show-program
 T send-keys -t gl C-u "quit" Enter
 
-# 6. A file named like a shipped lesson keeps its own progress.
+# 6. beside on the simulator puts the estimate of GPU time beside the lecture's.
+cat >"$TMP/my/02-beside.md" <<'MD'
+---
+title: Beside
+---
+## Times
+```gpulab
+use reduce
+set n 4096
+run interleaved
+```
+
+```lecture
+source: a lecture
+interleaved: 1.17 ms
+```
+MD
+start
+T send-keys -t gl "lesson $TMP/my/02-beside.md" Enter
+wait_for "Times (step 1 of 1)" 10; wait_prompt 10
+T send-keys -t gl C-u "use reduce; set n 4096; run interleaved" Enter
+wait_for "interleaved  sim" 60; wait_prompt 60
+run_clear "beside"
+screen | grep -qE 'interleaved +1\.17 ms +[0-9.e-]+ ms \(estimated\)'; check "beside: the estimate beside the lecture's time" $?
+screen | grep -q "estimated from the counted accesses"; check "beside: says the simulator's column is the estimate" $?
+[ "$(screen | LC_ALL=C.UTF-8 wc -L)" -le 80 ]; check "beside: no line wider than 80" $?
+T send-keys -t gl C-u "quit" Enter
+
+# 7. A file named like a shipped lesson keeps its own progress.
 cp "$TMP/my/01-offer.md" "$TMP/my/04-reduction.md"
 start
 T send-keys -t gl "lesson $TMP/my/04-reduction.md 2" Enter
