@@ -10,4 +10,9 @@
  * path ("kernels/reduce/reduce.cu") and its lines; -1 when not found. */
 int code_find_kernel(const char *name, char **text, size_t *len, char *path, size_t pathlen, int *from, int *to);
 
+/* The line of a kernel's source that an event at line belongs to: the
+ * statement above a recording line (TRACE_*), which the kernel places right
+ * after what it records; line itself otherwise. */
+int code_statement_line(const char *text, size_t len, int line);
+
 #endif

@@ -108,6 +108,8 @@ static void print_trace(struct session *s, const lab_trace *t, const lab_result 
     int barrier_line = 0;
     char file[PATH_MAX] = "", kpath[PATH_MAX] = ""; /* the launch's kernel source, for file:line */
     char looked_up[LAB_NAME_MAX] = "";
+    char *ktext = NULL; /* its text: an event of a recording line cites the statement it records */
+    size_t klen = 0;
     while (i < t->count) {
         const lab_event *e = ev[i];
         if ((long long)e->launch != cur_launch) {
@@ -121,9 +123,12 @@ static void print_trace(struct session *s, const lab_trace *t, const lab_result 
                     size_t len;
                     int from, to;
                     file[0] = kpath[0] = 0;
+                    free(ktext);
+                    ktext = NULL;
                     snprintf(looked_up, sizeof looked_up, "%s", l->kernel);
                     if (code_find_kernel(l->kernel, &text, &len, path, sizeof path, &from, &to) == 0) {
-                        free(text);
+                        ktext = text;
+                        klen = len;
                         const char *slash = strrchr(path, '/');
                         snprintf(file, sizeof file, "%s", slash ? slash + 1 : path);
                         snprintf(kpath, sizeof kpath, "%s", path);
@@ -174,13 +179,14 @@ static void print_trace(struct session *s, const lab_trace *t, const lab_result 
             }
             char b[160], where[96] = "";
             fmt_event(x, b, sizeof b);
-            if (x->line > 0 && x->line != at && file[0])
-                snprintf(where, sizeof where, "%s %s:%d", steps ? ";" : "", file, x->line);
-            else if (x->line > 0 && x->line != at)
-                snprintf(where, sizeof where, _("%s line %d"), steps ? ";" : "", x->line);
+            int xl = ktext && x->line > 0 ? code_statement_line(ktext, klen, (int)x->line) : (int)x->line;
+            if (xl > 0 && xl != at && file[0])
+                snprintf(where, sizeof where, "%s %s:%d", steps ? ";" : "", file, xl);
+            else if (xl > 0 && xl != at)
+                snprintf(where, sizeof where, _("%s line %d"), steps ? ";" : "", xl);
             else if (steps)
                 snprintf(where, sizeof where, ",");
-            at = x->line;
+            at = xl;
             if (off + strlen(b) + strlen(where) + 8 < sizeof line)
                 off += (size_t)snprintf(line + off, sizeof line - off, "%s %s", where, b);
             else if (off + 6 < sizeof line)
@@ -190,6 +196,7 @@ static void print_trace(struct session *s, const lab_trace *t, const lab_result 
         if (steps) out_printf("%s\n", line);
     }
     free(ev);
+    free(ktext);
     char res[LAB_NAME_MAX + 64];
     snprintf(res, sizeof res, "%s", r->result[0] ? r->result : "-");
     out_printf(r->correct > 0 ? _("\nresult: %s (correct)\n") : r->correct == 0 ? _("\nresult: %s (WRONG)\n")

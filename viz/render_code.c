@@ -137,16 +137,25 @@ int viz_render_code(canvas *c, viz_rect r, const viz_code *code)
         if (in.h < 1 || in.w < 8) return 0;
     }
     int n = split_lines(code->text, code->len, starts, lens, CODE_MAX_LINES);
+    const int *nums = code->line_numbers && code->nlines >= n ? code->line_numbers : NULL;
+    /* positions: line k of the text is position first + k; its label is
+     * nums[k] (the file's number) when given */
     int first = code->first_line > 0 ? code->first_line : 1;
     int last = first + n - 1;
+    int hpos = code->highlight;
+    if (nums) {
+        hpos = 0;
+        for (int k = 0; k < n; k++)
+            if (nums[k] == code->highlight) hpos = first + k;
+    }
     int top = first;
-    if (code->highlight >= first && code->highlight <= last && n > in.h) {
-        top = code->highlight - in.h / 3;
+    if (hpos >= first && hpos <= last && n > in.h) {
+        top = hpos - in.h / 3;
         if (top + in.h - 1 > last) top = last - in.h + 1;
         if (top < first) top = first;
     }
     char num[16];
-    int digits = snprintf(num, sizeof num, "%d", last);
+    int digits = snprintf(num, sizeof num, "%d", nums && n > 0 ? nums[n - 1] : last);
     int gutter = digits + 5; /* "▶ 123 │ " */
     int in_comment = 0;
     for (int k = 0; k < top - first && k < n; k++) { /* the comment state at the top line */
@@ -158,13 +167,14 @@ int viz_render_code(canvas *c, viz_rect r, const viz_code *code)
         int line = top + row;
         if (line > last) break;
         int k = line - first;
-        int hl = line == code->highlight;
+        int label = nums ? nums[k] : line;
+        int hl = label == code->highlight && code->highlight > 0;
         int y = in.y + row;
         unsigned hattr = hl ? VIZ_REVERSE | VIZ_BOLD : 0;
         if (hl) canvas_fill(c, viz_rect_make(in.x, y, in.w, 1), ' ', VIZ_ROLE_HIGHLIGHT, hattr);
         if (hl) canvas_put(c, in.x, y, 0x25B6, VIZ_ROLE_HIGHLIGHT, hattr); /* ▶ */
-        else if (is_marked(code, line)) canvas_put(c, in.x, y, 0x2022, VIZ_ROLE_CONFLICT, VIZ_BOLD); /* • */
-        canvas_printf(c, in.x + 2, y, hl ? VIZ_ROLE_HIGHLIGHT : VIZ_ROLE_DIM, hattr, "%*d", digits, line);
+        else if (is_marked(code, label)) canvas_put(c, in.x, y, 0x2022, VIZ_ROLE_CONFLICT, VIZ_BOLD); /* • */
+        canvas_printf(c, in.x + 2, y, hl ? VIZ_ROLE_HIGHLIGHT : VIZ_ROLE_DIM, hattr, "%*d", digits, label);
         canvas_put(c, in.x + 2 + digits + 1, y, 0x2502, hl ? VIZ_ROLE_HIGHLIGHT : VIZ_ROLE_DIM, hattr); /* │ */
         size_t l = lens[k] < CODE_MAX_COLS ? lens[k] : CODE_MAX_COLS;
         lex_line(starts[k], l, roles, attrs, &in_comment);

@@ -19,6 +19,9 @@ typedef struct viz_code {
     const int *marks;     /* lines to mark, may be NULL */
     int nmarks;
     const char *title;    /* drawn in the top border, or NULL for no border */
+    const int *line_numbers; /* the file number of each line of text (lines left
+                                out between them), or NULL: first_line on */
+    int nlines;           /* how many line_numbers there are */
 } viz_code;
 
 /* Draw code into r. The lines shown are chosen so that the highlighted line

@@ -13,6 +13,7 @@ set -u
 GPULAB=$(realpath "$1")
 GOLDEN=$(realpath "$2")
 LESSONS=$(realpath "$3")
+SRC=$(dirname "$LESSONS")
 NAME=gpulab-classroom PANE=gl HISTORY=0
 . "$(dirname "$0")/../common/tmux.sh"
 mkdir -p "$TMP/work" "$TMP/state"
@@ -186,7 +187,30 @@ screen | grep -q "estimated from the counted accesses"; check "beside: says the 
 [ "$(screen | LC_ALL=C.UTF-8 wc -L)" -le 80 ]; check "beside: no line wider than 80" $?
 T send-keys -t gl C-u "quit" Enter
 
-# 7. A file named like a shipped lesson keeps its own progress.
+# 7. code shows a built-in kernel as a student writes it; trace cites the
+# kernel's statements, not the recording lines.
+start
+run_clear "use reduce/interleaved"
+run_clear "code"
+HISTORY=200 screen >"$TMP/code"
+grep -q '__shared__ A s\[B\];' "$TMP/code"; check "code: the shared array declared as a student writes it" $?
+! grep -q '│.*TRACE_' "$TMP/code"; check "code: the recording lines folded away" $?
+grep -q 'recording lines folded away' "$TMP/code"; check "code: says what it folded" $?
+[ "$(LC_ALL=C.UTF-8 wc -L <"$TMP/code")" -le 80 ]; check "code: no line wider than 80" $?
+run_clear "code interleaved all"
+HISTORY=200 screen | grep -q 'TRACE_WRITE'; check "code ... all: the file as it is" $?
+run_clear "set n 64"
+run_clear "set block 64"
+run_clear "trace"
+HISTORY=400 screen | grep -oE 't0: reduce\.cu:[0-9]+ read g\[0\]=[0-9]+; reduce\.cu:[0-9]+ write s\[0\]' | head -1 >"$TMP/t0"
+[ -s "$TMP/t0" ]; check "trace: thread 0's read and write with their lines" $?
+for l in $(grep -oE 'reduce\.cu:[0-9]+' "$TMP/t0" | cut -d: -f2); do
+    sed -n "${l}p" "$SRC/kernels/reduce/reduce.cu" | grep -q 'TRACE_'; [ $? -ne 0 ]
+    check "trace: line $l is the kernel's statement, not a TRACE_ line" $?
+done
+T send-keys -t gl C-u "quit" Enter
+
+# 8. A file named like a shipped lesson keeps its own progress.
 cp "$TMP/my/01-offer.md" "$TMP/my/04-reduction.md"
 start
 T send-keys -t gl "lesson $TMP/my/04-reduction.md 2" Enter
