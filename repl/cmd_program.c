@@ -191,6 +191,12 @@ void program_sandbox_note(struct session *s)
         out_warn(_("the sandbox is off (set sandbox off): students' programs run with their time, memory and "
                    "process limits only, and can read and write your files and use the network; set sandbox "
                    "on turns it on"));
+    else if (prog_sandbox_landlock())
+        out_warn(_("students' programs run without their own namespaces here (%s); Landlock confines their "
+                   "files instead: they read the system's folders, their build and their own folder, and write "
+                   "only /tmp, which is shared; they still get no network sockets and no terminal, and their "
+                   "time, memory and file limits hold (docs/reliability.md)"),
+                 why);
     else
         out_warn(_("students' programs run without their own namespaces here (%s): they can read what you can "
                    "read and write what you can write; they still get no network sockets and no terminal, and "

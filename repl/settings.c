@@ -684,6 +684,7 @@ static void show_sandbox(const struct session *s, char *buf, size_t len)
     if (!prog_sandbox_on()) snprintf(buf, len, "%s", _("off"));
     else if (state == 2) snprintf(buf, len, "%s", _("on (namespaces, seccomp, limits)"));
     else if (state == 1) snprintf(buf, len, _("on (namespaces, seccomp, limits but %s)"), why);
+    else if (prog_sandbox_landlock()) snprintf(buf, len, _("on, without namespaces (%s), with Landlock"), why);
     else snprintf(buf, len, _("on, without namespaces: %s"), why);
 }
 

@@ -176,6 +176,9 @@ int prog_gpu_available(char *why, size_t len);
  * off`), why says why. prog_sandbox_set(0) runs programs with limits only. */
 int prog_sandbox_state(char *why, size_t len);
 void prog_sandbox_set(int on);
+/* Without namespaces: the Landlock ABI that confines the program's files
+ * instead (1 or more), 0 when the kernel has none (or namespaces hold). */
+int prog_sandbox_landlock(void);
 int prog_sandbox_on(void);
 /* The program or build running now, killed with every process it started
  * (for gpulab's handlers of SIGTERM, SIGHUP, SIGQUIT: async-signal-safe). */

@@ -439,6 +439,20 @@ static void mount_tmpfs(int sfd, const char *where, const char *mode, long long 
         fail(sfd, "cannot make a private folder at", where);
 }
 
+/* The GPU's device files (/dev/nvidia0, nvidiactl, nvidia-uvm, the
+ * nvidia-caps folder, ...): their paths in d, their count. */
+#define GPU_DEVS 64
+static int gpu_devices(char d[GPU_DEVS][300])
+{
+    int n = 0;
+    DIR *dd = opendir("/dev");
+    struct dirent *e;
+    while (dd && n < GPU_DEVS && (e = readdir(dd)))
+        if (strncmp(e->d_name, "nvidia", 6) == 0) snprintf(d[n++], 300, "/dev/%s", e->d_name);
+    if (dd) closedir(dd);
+    return n;
+}
+
 /* Is path one of the folders the sandbox makes itself? */
 static int managed(const char *path)
 {
@@ -513,15 +527,8 @@ static void build_root(int sfd, const sbx_spec *sp)
         bind_path(sfd, R, d, d, 0, 0, 0);
     }
     if (sp->gpu) {
-        DIR *dd = opendir("/dev");
-        struct dirent *e;
-        while (dd && (e = readdir(dd)))
-            if (strncmp(e->d_name, "nvidia", 6) == 0) {
-                char d[300];
-                snprintf(d, sizeof d, "/dev/%s", e->d_name);
-                bind_path(sfd, R, d, d, 0, 0, 0);
-            }
-        if (dd) closedir(dd);
+        char gd[GPU_DEVS][300];
+        for (int i = 0, n = gpu_devices(gd); i < n; i++) bind_path(sfd, R, gd[i], gd[i], 0, 0, 0);
         bind_path(sfd, R, "/sys", "/sys", 1, 1, 0);
     }
     static const char *const links[][2] = {{"/proc/self/fd", "fd"},     {"/proc/self/fd/0", "stdin"},
@@ -578,6 +585,94 @@ static void build_root(int sfd, const sbx_spec *sp)
     if (work_fd >= 0) close(work_fd);
 }
 
+/* -------------------------------------------------------------- Landlock */
+
+/* Without namespaces the file system is confined by Landlock where the
+ * kernel has it: the program reads the system's folders, its build and its
+ * own folder, and writes only /tmp, /dev/shm and what spec->rw names; with
+ * ABI 6 it can signal no process outside its domain (gpulab, the user's).
+ * The ABI's fields and rights are spelt out here: the C library's headers
+ * may be older than the kernel. */
+#define LL_EXEC (1ULL << 0)
+#define LL_WRITE (1ULL << 1)
+#define LL_READ (1ULL << 2)
+#define LL_READ_DIR (1ULL << 3)
+#define LL_TRUNCATE (1ULL << 14)
+#define LL_IOCTL_DEV (1ULL << 15)
+#define LL_FILE_RIGHTS (LL_EXEC | LL_WRITE | LL_READ | LL_TRUNCATE | LL_IOCTL_DEV)
+#define LL_SCOPE_ABSTRACT_UNIX (1ULL << 0)
+#define LL_SCOPE_SIGNAL (1ULL << 1)
+#ifndef SYS_landlock_create_ruleset
+#  define SYS_landlock_create_ruleset 444
+#  define SYS_landlock_add_rule 445
+#  define SYS_landlock_restrict_self 446
+#endif
+
+static int ll_abi(void)
+{
+    long v = syscall(SYS_landlock_create_ruleset, NULL, 0, 1UL /* LANDLOCK_CREATE_RULESET_VERSION */);
+    return v > 0 ? (int)v : 0;
+}
+
+static void ll_allow(int rs, const char *path, unsigned long long rights, unsigned long long handled)
+{
+    struct {
+        unsigned long long allowed_access;
+        int parent_fd;
+    } __attribute__((packed)) pb;
+    int fd = open(path, O_PATH | O_CLOEXEC);
+    if (fd < 0) return;
+    struct stat st;
+    if (fstat(fd, &st) == 0 && !S_ISDIR(st.st_mode)) rights &= LL_FILE_RIGHTS;
+    pb.allowed_access = rights & handled;
+    pb.parent_fd = fd;
+    syscall(SYS_landlock_add_rule, rs, 1 /* LANDLOCK_RULE_PATH_BENEATH */, &pb, 0);
+    close(fd);
+}
+
+/* 0 confined (or no Landlock here: *on 0); -1 with errno. */
+static int landlock_confine(const sbx_spec *sp, int *on)
+{
+    *on = 0;
+    int abi = ll_abi();
+    if (abi < 1) return 0;
+    struct {
+        unsigned long long handled_access_fs, handled_access_net, scoped;
+    } ra = {0, 0, 0};
+    ra.handled_access_fs = (1ULL << 13) - 1; /* ABI 1: bits 0..12 */
+    if (abi >= 2) ra.handled_access_fs |= 1ULL << 13; /* refer */
+    if (abi >= 3) ra.handled_access_fs |= LL_TRUNCATE;
+    if (abi >= 5) ra.handled_access_fs |= LL_IOCTL_DEV;
+    if (abi >= 6) ra.scoped = LL_SCOPE_ABSTRACT_UNIX | LL_SCOPE_SIGNAL;
+    size_t size = abi >= 6 ? 24 : 8;
+    int rs = (int)syscall(SYS_landlock_create_ruleset, &ra, size, 0);
+    if (rs < 0) return -1;
+    const unsigned long long h = ra.handled_access_fs, rx = LL_EXEC | LL_READ | LL_READ_DIR,
+                             rw = LL_READ | LL_WRITE | LL_TRUNCATE, all = h;
+    static const char *const sys[] = {"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32",
+                                      "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d",
+                                      "/etc/alternatives", "/etc/localtime", "/proc", NULL};
+    for (int i = 0; sys[i]; i++) ll_allow(rs, sys[i], rx, h);
+    static const char *const dev[] = {"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", NULL};
+    for (int i = 0; dev[i]; i++) ll_allow(rs, dev[i], rw, h);
+    for (int i = 0; i < sp->nro; i++) ll_allow(rs, sp->ro[i], rx, h);
+    if (sp->workdir) ll_allow(rs, sp->workdir, rx, h);
+    for (int i = 0; i < sp->nrw; i++) ll_allow(rs, sp->rw[i], all, h);
+    ll_allow(rs, "/tmp", all, h);
+    ll_allow(rs, "/dev/shm", all, h);
+    if (sp->gpu) {
+        char gd[GPU_DEVS][300];
+        for (int i = 0, n = gpu_devices(gd); i < n; i++) ll_allow(rs, gd[i], rw | LL_IOCTL_DEV | LL_READ_DIR, h);
+        ll_allow(rs, "/sys", rx, h);
+    }
+    int rc = (int)syscall(SYS_landlock_restrict_self, rs, 0);
+    int e = errno;
+    close(rs);
+    errno = e;
+    if (rc == 0) *on = 1;
+    return rc;
+}
+
 /* ------------------------------------------------------------ the program */
 
 static void set_limit(int res, long long v)
@@ -612,6 +707,8 @@ static void exec_program(int sfd, const sbx_spec *sp, int isolated, pid_t gpulab
     const char *wd = sp->workdir ? sp->workdir : "/tmp";
     if (chdir(wd) != 0) fail(sfd, "cannot enter", wd);
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) fail(sfd, "cannot set no-new-privileges", NULL);
+    int ll_on = 0;
+    if (!isolated && g_enabled && landlock_confine(sp, &ll_on) != 0) fail(sfd, "cannot apply the Landlock rules", NULL);
     if (g_enabled && g_seccomp_ok && load_filter(isolated, gpulab, getppid()) != 0)
         fail(sfd, "cannot load the seccomp filter", NULL);
     sigset_t all;
@@ -935,6 +1032,12 @@ int prog_sandbox_state(char *why, size_t len)
         return 0;
     }
     return whole ? 2 : g_ns_ok && g_seccomp_ok ? 1 : 0;
+}
+
+int prog_sandbox_landlock(void)
+{
+    sbx_state(NULL, 0);
+    return g_enabled && !(g_ns_ok && g_seccomp_ok) ? ll_abi() : 0;
 }
 
 void prog_sandbox_set(int on) { sbx_set_enabled(on); }

@@ -14,11 +14,13 @@
 set -u
 GPULAB=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 HERE=$(cd "$(dirname "$0")" && pwd)
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/gpulab-sbx.XXXXXX")
+# not under /tmp: with Landlock (no namespaces) a program may write /tmp,
+# and this test's HOME and other folders must be out of its reach
+TMP=$(mktemp -d "$PWD/gpulab-sbx.XXXXXX")
 ID=sbx$$x$RANDOM
 cleanup() {
     pkill -KILL -f "$ID" 2>/dev/null
-    rm -rf "$TMP"
+    rm -rf "$TMP" "/tmp/${ID}_t"
 }
 trap cleanup EXIT
 export HOME="$TMP/home" XDG_CACHE_HOME="$TMP/cache" XDG_STATE_HOME="$TMP/state" NO_COLOR=1 GPULAB_NO_GPU=1
@@ -36,7 +38,10 @@ g() {
     local rc=$?
     if [ "$rc" -ne "$want" ]; then bad "exit status $rc, expected $want (args: $*)"; else ok; fi
 }
-any_has() { if grep -qF -- "$1" "$OUT" "$ERR"; then ok; else bad "the output lacks: $1"; fi; }
+# in either output, lines joined (gpulab wraps long messages at a terminal's width)
+any_has() {
+    if cat "$OUT" "$ERR" | tr -s '[:space:]' ' ' | grep -qF -- "$1"; then ok; else bad "the output lacks: $1"; fi
+}
 is_true() { if eval "$1"; then ok; else bad "$2"; fi; }
 # none of this test's programs runs any more
 no_procs() {
@@ -71,12 +76,16 @@ run() { g "$1" -c "set backend sim; set time-limit ${3:-20}; open $2; run; echo 
 "$GPULAB" --no-color -c "show" </dev/null >"$OUT" 2>&1
 STATE=$(grep '^ *sandbox ' "$OUT")
 echo "sandbox: $STATE"
-WHOLE=0
-case "$STATE" in *"on (namespaces"*) WHOLE=1 ;; esac
-if [ $WHOLE = 0 ]; then
-    echo "NOT CHECKED here (the kernel refuses namespaces): the private view of the file system (HOME,"
-    echo "files outside the folder) and of the network. Checked: seccomp (sockets, TIOCSTI, signals to"
-    echo "gpulab), limits, the terminal, setsid escapes, what comes back, lectures, files read, signals."
+WHOLE=0 LANDLOCK=0
+case "$STATE" in *"on (namespaces"*) WHOLE=1 ;; *"with Landlock"*) LANDLOCK=1 ;; esac
+if [ $WHOLE = 0 ] && [ $LANDLOCK = 0 ]; then
+    echo "NOT CHECKED here (the kernel refuses namespaces and has no Landlock): the program's view of"
+    echo "the file system (HOME, files outside its folder) and of the network. Checked: seccomp (sockets,"
+    echo "TIOCSTI, signals to gpulab), limits, the terminal, setsid escapes, what comes back, lectures,"
+    echo "files read, signals."
+elif [ $WHOLE = 0 ]; then
+    echo "NOT CHECKED here (the kernel refuses namespaces; Landlock confines files): a private /tmp and"
+    echo "working folder, the network namespace."
 fi
 
 # ------------------------------------------------------------ files
@@ -96,6 +105,13 @@ if [ $WHOLE = 1 ]; then
     is_true "[ ! -e \"$HOME/pwned\" ] && [ ! -e \"$TMP/outside/pwned\" ] && [ ! -e mine.txt ] && [ ! -e /tmp/${ID}_t ]" \
         "a file was written outside the sandbox"
     no_procs
+elif [ $LANDLOCK = 1 ]; then
+    # Landlock: reads of the system and its folder, writes to /tmp only
+    name="write-home-landlock"; run 0 "${ID}_home.cu"
+    out_has "home refused"; out_has "outside refused"; out_has "tmp writable"; out_has "session-goes-on"
+    out_has "workdir REFUSED"
+    is_true "[ ! -e \"$HOME/pwned\" ] && [ ! -e \"$TMP/outside/pwned\" ]" "a file was written outside /tmp"
+    no_procs
 fi
 
 prog "${ID}_read.cu" "
@@ -109,7 +125,7 @@ prog "${ID}_read.cu" "
     FILE *m = fopen(\"data.txt\", \"r\");
     char buf[64] = \"\";
     printf(\"own folder: %s\\n\", m && fgets(buf, sizeof buf, m) ? buf : \"REFUSED\");"
-if [ $WHOLE = 1 ]; then
+if [ $WHOLE = 1 ] || [ $LANDLOCK = 1 ]; then
     name="read-outside"; run 0 "${ID}_read.cu"
     out_has "refused 0"; out_has "refused 1"; out_lacks "READ"; out_lacks "top secret"
     out_has "own folder: mine"
