@@ -446,10 +446,10 @@ int lab_run(lab_input *in, const lab_variant *v, lab_result *r, lab_trace *trace
         if (!lab_gpu_available()) {
             const char *why = lab_device_disabled();
             if (v->kind == LAB_ROW_LIB)
-                not_run(r, "%s is vendor library code: it needs a GPU, and the simulator cannot run it",
+                not_run(r, L_("%s is vendor library code: it needs a GPU, and the simulator cannot run it"),
                         v->name);
             else
-                not_run(r, "no GPU for `set backend gpu`: %s", why ? why : lab_device()->why_not);
+                not_run(r, L_("no GPU for `set backend gpu`: %s"), why ? why : lab_device()->why_not);
             return -1;
         }
         fn = trace ? v->gpu_traced : v->gpu;
@@ -459,8 +459,8 @@ int lab_run(lab_input *in, const lab_variant *v, lab_result *r, lab_trace *trace
             char lim[64];
             snprintf(lim, sizeof lim, "%lld", cfg->sim_limit);
             snprintf(r->note, sizeof r->note,
-                     "%lld elements are past the simulator's limit of %s (one CPU thread "
-                     "plays every GPU thread); choose a smaller n or raise `set sim-limit`",
+                     L_("%lld elements are past the simulator's limit of %s (one CPU thread "
+                     "plays every GPU thread); choose a smaller n or raise `set sim-limit`"),
                      items, lim);
             r->ran = 0;
             return -1;
@@ -468,18 +468,18 @@ int lab_run(lab_input *in, const lab_variant *v, lab_result *r, lab_trace *trace
         fn = v->sim;
     }
     if (!fn) {
-        not_run(r, "%s has no entry point for this backend", v->name);
+        not_run(r, L_("%s has no entry point for this backend"), v->name);
         return -1;
     }
     if (trace) {
         if (v->trace_max_n <= 0) {
-            not_run(r, "%s cannot be traced", v->name);
+            not_run(r, L_("%s cannot be traced"), v->name);
             return -1;
         }
         if (in->job.n > v->trace_max_n) {
             snprintf(r->note, sizeof r->note,
-                     "tracing records every step of every thread, so it is for small inputs: "
-                     "%s/%s can be traced up to n = %lld (n is %lld)",
+                     L_("tracing records every step of every thread, so it is for small inputs: "
+                     "%s/%s can be traced up to n = %lld (n is %lld)"),
                      a->name, v->name, v->trace_max_n, in->job.n);
             return -1;
         }
@@ -504,7 +504,7 @@ int lab_run(lab_input *in, const lab_variant *v, lab_result *r, lab_trace *trace
     result_init(r, &j, v); /* entries may have derived block and grid */
     if (trace) lab_trace_sort(trace);
     if (rc != 0 || j.nsamples == 0) {
-        not_run(r, "%s", j.err[0] ? j.err : (lab_interrupted ? "interrupted" : "did not run"));
+        not_run(r, "%s", j.err[0] ? j.err : (lab_interrupted ? L_("interrupted") : L_("did not run")));
         if (counting) prof_free(&counts);
         free(j.out);
         return -1;
@@ -552,7 +552,7 @@ int lab_run(lab_input *in, const lab_variant *v, lab_result *r, lab_trace *trace
     if (grid_short(v, cfg, j.n)) {
         size_t l = strlen(r->note);
         snprintf(r->note + l, sizeof r->note - l,
-                 "%sgrid %lld reaches %lld of %lld elements: the lecture's bug, allowed on purpose",
+                 L_("%sgrid %lld reaches %lld of %lld elements: the lecture's bug, allowed on purpose"),
                  l ? "; " : "", cfg->grid, cfg->grid * grid_per_block(v, cfg), j.n);
     }
     if (trace) trace->result = r->value;

@@ -358,6 +358,8 @@ typedef struct lab_multi {
     lab_result part[LAB_MAX_GPUS]; /* each GPU's row over its slice (result: its partial) */
     lab_result one;               /* the variant on one GPU over all of n (GPU only) */
     double bytes;                 /* bytes of the buffer the combine all-reduces (one partial) */
+    long long elems;              /* elements of that buffer (the reduction: 1); 0 reads as 1 */
+    int elem_bytes;               /* bytes of one element (0: bytes / elems) */
     lab_multi_combine comb[LAB_NCOMBINES];
 } lab_multi;
 

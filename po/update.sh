@@ -1,6 +1,7 @@
 #!/bin/sh
 # Refresh the message catalogs from the sources: po/gpulab.pot by xgettext
-# (the strings marked _("..."), N_("..."), ngettext, kernels/' L_("...")
+# (the strings marked _("..."), N_("..."), ngettext, kernels/' L_("...") in
+# their .c, .h, .cu and .cuh files
 # and viz_info_counter's names; viz/intl.h, kernels/intl.h), then every language
 # of po/LINGUAS merged with it (msgmerge keeps what is translated, marks what
 # changed as fuzzy, adds what is new untranslated; msginit starts a missing
@@ -26,7 +27,8 @@ xgettext --language=C --from-code=UTF-8 --add-comments=TRANSLATORS: \
     --flag=sp_fail:2:c-format \
     --package-name=gpulab --package-version="$version" --msgid-bugs-address="gpulab's issues" \
     --output="$pot" \
-    repl/*.c repl/*.h repl/*/*.c repl/*/*.h viz/*.c viz/*.h kernels/lab.c kernels/*/*_algo.c
+    repl/*.c repl/*.h repl/*/*.c repl/*/*.h viz/*.c viz/*.h kernels/lab.c kernels/*/*.c kernels/*/*.h \
+    kernels/*/*.cu kernels/*/*.cuh
 [ "$pot" = po/gpulab.pot ] || exit 0
 for lang in $(grep -v '^#' po/LINGUAS); do
     if [ -f "po/$lang.po" ]; then

@@ -316,7 +316,7 @@ static enum cmd_status do_animate(struct session *s, int argc, char **argv)
     enum cmd_status st = CMD_OK;
     char err[LAB_ERR_MAX];
     int recorded = 0;
-    char small[96] = "";
+    char small[512] = "";
     for (int i = 0; i < n; i++, recorded++) {
         if (record_trace(s, an[i].v, &an[i].trace, &an[i].traced, err, sizeof err) != 0) {
             st = sess_error(s, an[i].argi, "%s", err);

@@ -19,7 +19,7 @@
 static void print_header(struct session *s, const lab_input *in, const lab_variant **vs, int n)
 {
     if (s->json) return;
-    char nb[32], rep[96];
+    char nb[32], rep[512];
     parse_fmt_size(lab_input_n(in), nb, sizeof nb);
     int sim = 0, other = 0;
     for (int i = 0; i < n; i++) {

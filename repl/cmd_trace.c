@@ -177,7 +177,7 @@ static void print_trace(struct session *s, const lab_trace *t, const lab_result 
                 barrier_line = x->a;
                 continue;
             }
-            char b[160], where[96] = "";
+            char b[512], where[512] = "";
             fmt_event(x, b, sizeof b);
             int xl = ktext && x->line > 0 ? code_statement_line(ktext, klen, (int)x->line) : (int)x->line;
             if (xl > 0 && xl != at && file[0])
@@ -338,7 +338,7 @@ static void print_accesses(const acc_trace *t)
                 if (!req) {
                     const acc_wop *w = &t->wops[j++];
                     if (w->epoch != e) continue;
-                    char what[96], lanes[512];
+                    char what[512], lanes[512];
                     viz_wop_text(t, w, what, sizeof what);
                     fmt_wop_lanes(t, w, lanes, sizeof lanes);
                     /* TRANSLATORS: "    line 22   block 0 warp 0  32 lanes  __shfl_down_sync by 16: 0←16 (7), …" */

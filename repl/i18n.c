@@ -120,9 +120,20 @@ void i18n_languages(char *out, size_t len)
     for (int i = 0; i < n && off < len; i++) off += (size_t)snprintf(out + off, len - off, ", %s", names[i]);
 }
 
+/* Chinese in traditional characters: Taiwan, Hong Kong, Macau, or the
+ * script named (zh_Hant). gpulab's zh is Simplified Chinese (zh_CN, zh_SG),
+ * which a reader of traditional characters should not be given unasked. */
+static int traditional_chinese(const char *code)
+{
+    if (strncmp(code, "zh_", 3) != 0) return 0;
+    const char *rest = code + 3;
+    return strncmp(rest, "TW", 2) == 0 || strncmp(rest, "HK", 2) == 0 || strncmp(rest, "MO", 2) == 0 ||
+           strncmp(rest, "Hant", 4) == 0;
+}
+
 /* The language gpulab knows that a name stands for: itself (pt_BR, when
- * there is such a folder), else its language part (de_AT.UTF-8 -> de).
- * "" when neither is known. */
+ * there is such a folder), else its language part (de_AT.UTF-8 -> de; not
+ * zh_TW -> zh, see traditional_chinese). "" when neither is known. */
 static void match(const char *name, char *out, size_t len)
 {
     char code[16];
@@ -134,6 +145,7 @@ static void match(const char *name, char *out, size_t len)
         snprintf(out, len, "%s", code);
         return;
     }
+    if (traditional_chinese(code)) return;
     code[strcspn(code, "_")] = '\0';
     if (code_ok(code) && i18n_known(code)) snprintf(out, len, "%s", code);
 }
@@ -208,4 +220,17 @@ int i18n_init(const char *opt, char *lang, size_t langlen, char *err, size_t err
     textdomain("gpulab");
     lab_set_translate(translate);
     return 0;
+}
+
+const char *i18n_gap(const char *text)
+{
+    size_t n = text ? strlen(text) : 0;
+    if (n == 0) return "";
+    /* the last code point, when it is three bytes long: U+0800..U+FFFF */
+    if (n >= 3 && ((unsigned char)text[n - 3] & 0xF0) == 0xE0) {
+        unsigned cp = ((unsigned)(text[n - 3] & 0x0F) << 12) | ((unsigned)(text[n - 2] & 0x3F) << 6) |
+                      (unsigned)(text[n - 1] & 0x3F);
+        if ((cp >= 0x3000 && cp <= 0x303F) || (cp >= 0xFF00 && cp <= 0xFF60)) return "";
+    }
+    return " ";
 }

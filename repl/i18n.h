@@ -41,5 +41,9 @@ const char *i18n_localedir(void);
 /* The folder that holds a folder of lessons per language (the lessons are
  * translated as folders): $GPULAB_LESSONS, else the source tree's lessons/. */
 const char *i18n_lessondir(void);
+/* The gap before the next piece of a sentence that follows text: "" when
+ * text ends in full-width punctuation (Chinese "。", "："), which carries its
+ * own space, else " ". */
+const char *i18n_gap(const char *text);
 
 #endif

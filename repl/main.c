@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "kernels/intl.h"
 #include "repl/i18n.h"
 #include "repl/input.h"
 #include "repl/lessons/cmd_lesson.h"
@@ -148,6 +149,9 @@ int main(int argc, char **argv)
     struct session s;
     sess_init(&s);
     s.json = json;
+    /* JSON lines are data: the words kernels/ writes into results and notes
+     * (L_) stay English there, as the keys do */
+    if (json) lab_set_translate(NULL);
     s.bail = bail;
     s.color = out_color_enabled();
     snprintf(s.lang, sizeof s.lang, "%s", chosen);

@@ -95,7 +95,7 @@ void profile_say_global(const prof_session *ses, int g, const prof_counts *c, in
     }
     const double got = per(m->units, m->requests), ideal = per(m->ideal, m->requests);
     const double lanes = per(m->lanes, m->requests);
-    char at[200];
+    char at[512];
     where_of(g >= 0 ? worst_site(ses, g, PROF_GLOBAL, kind) : NULL, at, sizeof at);
     const char *what = kind == PROF_LD ? _("reads") : kind == PROF_ST ? _("writes") : _("atomics");
     if (got < ideal * 0.95)
@@ -124,7 +124,7 @@ void profile_say_shared(const prof_session *ses, int g, const prof_counts *c, in
         return;
     }
     const double got = per(m->units, m->requests), ideal = per(m->ideal, m->requests);
-    char at[200];
+    char at[512];
     where_of(g >= 0 ? worst_site(ses, g, PROF_SHARED, kind) : NULL, at, sizeof at);
     if (kind == PROF_ATOM) {
         say(_("  - %llu shared-memory atomic requests, %.1f passes each: lanes on the same word wait for "
@@ -183,14 +183,14 @@ static void print_occupancy(const prof_counts *c, const lab_config *cfg)
     sweep_occ o;
     sweep_launch_occupancy(&l, cfg, LAB_BACKEND_SIM, &o);
     if (!o.known || o.r.blocks_per_sm <= 0) {
-        if (o.note[0]) say(_("  - occupancy: %s.\n"), o.note);
+        if (o.note_words[0]) say(_("  - occupancy: %s.\n"), o.note_words);
         return;
     }
-    char lim[96];
-    occ_limiters_text(o.r.limiters, lim, sizeof lim);
+    char lim[512];
+    sweep_limiters_words(o.r.limiters, lim, sizeof lim);
     say(_("  - occupancy at most %.0f%% (%s): %d blocks of %d threads fit on an SM, limited by %s; "
                  "achieved occupancy on a GPU stays at or below this.\n"),
-               100.0 * o.r.occupancy, o.source, o.r.blocks_per_sm, o.threads, lim);
+               100.0 * o.r.occupancy, o.source_words, o.r.blocks_per_sm, o.threads, lim);
 }
 
 void profile_print_group(const prof_session *ses, int g, const prof_counts *c, const lab_config *cfg)
@@ -241,17 +241,39 @@ void profile_print_group(const prof_session *ses, int g, const prof_counts *c, c
     print_occupancy(c, cfg);
 }
 
+/* The part of the estimate that is largest, as the line above names it
+ * (e->bound is the estimate's key, which --json keeps). */
+static const char *bound_words(const char *bound)
+{
+    static const struct { const char *key, *words; } parts[] = {
+        {"launch", N_("the launches")},       {"dram", N_("DRAM")},          {"excess sectors", N_("the sectors beyond the ideal")},
+        {"latency", N_("latency")},           {"shared", N_("shared memory")}, {"issue", N_("instruction issue")},
+        {"blocks", N_("the block starts")},   {"atomics", N_("the atomics")}, {"compute", N_("arithmetic")}};
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
+        if (bound && strcmp(bound, parts[i].key) == 0) return _(parts[i].words);
+    return bound ? bound : "-";
+}
+
+/* The unit work is counted in, as a word of the screen: "flop", "iteration". */
+static const char *unit_words(const char *unit)
+{
+    if (unit && strcmp(unit, "flop") == 0) return _("flops");
+    if (unit && strcmp(unit, "iteration") == 0) return _("iterations");
+    return unit ? unit : "";
+}
+
 void profile_print_estimate(const prof_estimate *e, const char *model, const prof_work *w, const prof_counts *total)
 {
     say(_("%sestimated GPU time on %s: %.4f ms%s (an estimate from the counts, not a measurement)\n"),
                out_color(OUT_BOLD), model, e->ms, out_color(OUT_RESET));
     say(_("  launches %.4f, DRAM %.4f, sectors beyond the ideal %.4f, latency %.4f, shared %.4f, issue %.4f, "
-                 "block starts %.4f, atomics %.4f, arithmetic %.4f ms: bound by %s\n"),
+                 "block starts %.4f, atomics %.4f, arithmetic %.4f ms; the largest part: %s\n"),
                e->launch_ms, e->dram_ms, e->excess_ms, e->latency_ms, e->shared_ms, e->issue_ms, e->block_ms,
-               e->atomic_ms, e->compute_ms, e->bound);
+               e->atomic_ms, e->compute_ms, bound_words(e->bound));
     double bytes = (double)(total->read_bytes + total->write_bytes);
     if (w && w->ops > 0 && bytes > 0)
-        say(_("  arithmetic intensity: %.3g %ss per byte moved\n"), w->ops / bytes, w->unit);
+        /* TRANSLATORS: "0.25 flops per byte moved"; the unit is a word of its own */
+        say(_("  arithmetic intensity: %.3g %s per byte moved\n"), w->ops / bytes, unit_words(w->unit));
 }
 
 /* ----------------------------------------------------------------- JSON */

@@ -211,7 +211,7 @@ long long results_sim_n(const struct session *s, const lab_config *cfg, long lon
 
 void results_note_sim_n(struct session *s, const lab_config *cfg, long long asked, long long items, long long n)
 {
-    char a[32], b[32], l[32], why[96], el[128] = "";
+    char a[32], b[32], l[32], why[512], el[128] = "";
     /* an image or a matrix counts its elements; matmul counts its work */
     if (items != asked && items == asked * asked) snprintf(el, sizeof el, _(" (%lld elements)"), items);
     else if (items != asked) snprintf(el, sizeof el, _(" (%lld units of simulator work)"), items);

@@ -147,7 +147,7 @@ static int draw_counters(canvas *c, viz_rect r, const viz_frame_info *info)
     int x = 0, line = 0;
     for (int i = 0; i < info->ncounters; i++) {
         const viz_counter *k = &info->counters[i];
-        char item[96];
+        char item[512];
         if (k->value == VIZ_COUNTER_NONE) snprintf(item, sizeof item, "%s \u2013", k->name);
         else if (k->value == VIZ_COUNTER_WORD) snprintf(item, sizeof item, "%s %s", k->name, k->unit ? k->unit : "");
         else snprintf(item, sizeof item, "%s %lld%s", k->name, k->value, k->unit ? k->unit : "");
@@ -246,7 +246,7 @@ static void draw_status(canvas *c, const viz_side *sides, int nsides, const viz_
 {
     int w = c->w;
     canvas_fill(c, viz_rect_make(0, 0, w, 1), ' ', VIZ_ROLE_HIGHLIGHT, 0);
-    char right[128];
+    char right[512];
     if (exporting) snprintf(right, sizeof right, _(" step %d/%d "), st->frame + 1, st->nframes);
     else
         /* TRANSLATORS: the status line of the player; ? and q are keys */
@@ -265,7 +265,7 @@ static void draw_status(canvas *c, const viz_side *sides, int nsides, const viz_
 
 static void draw_too_small(canvas *c, int mw, int mh)
 {
-    char a[96], b[96];
+    char a[512], b[512];
     snprintf(a, sizeof a, _("The terminal is %d\u00d7%d; the animation needs at least %d\u00d7%d."), c->w, c->h,
              mw, mh);
     snprintf(b, sizeof b, "%s", _("Make the window larger, or press q to go back to the prompt."));
@@ -479,7 +479,7 @@ int viz_player_run(const viz_side *sides, int nsides, const viz_player_opts *o, 
             viz_term_present(t, c);
             /* the frame on screen is what `export FILE.svg` draws next: its
              * whole caption, without the keys */
-            char what[96];
+            char what[512];
             snprintf(what, sizeof what, _("frame %d of %d"), st.frame + 1, st.nframes);
             canvas *ex = viz_player_compose_export(sides, nsides, &st, o, c->w);
             if (o && o->keep) viz_picture_keep(o->keep, ex ? ex : c, 0, what);
@@ -578,7 +578,7 @@ int viz_player_print(FILE *f, const viz_side *sides, int nsides, const viz_playe
         viz_play_init(&st, nframes);
         st.frame = nframes - 1;
         canvas *ex = viz_player_compose_export(sides, nsides, &st, o, width);
-        char what[96];
+        char what[512];
         snprintf(what, sizeof what, _("frame %d of %d"), nframes, nframes);
         if (ex && o && o->keep) viz_picture_keep(o->keep, ex, 0, what);
         canvas_free(ex);

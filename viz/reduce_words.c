@@ -32,7 +32,7 @@ void reduce_describe(const rmodel *m, int fi, const fstats *s, viz_frame_info *i
     int second = f->launch > 0;
     switch (f->kind) {
     case F_INPUT: {
-        char values[96], blocks[64];
+        char values[512], blocks[256];
         /* TRANSLATORS: "4096 int values" */
         snprintf(values, sizeof values, ngettext("%lld %s value", "%lld %s values", (unsigned long)t->n), t->n, dt);
         snprintf(blocks, sizeof blocks, ngettext("%d block", "%d blocks", (unsigned long)L->nblocks), L->nblocks);
@@ -121,7 +121,7 @@ void reduce_describe(const rmodel *m, int fi, const fstats *s, viz_frame_info *i
             /* warps of the block that skip this step as a whole: no divergence,
              * but they still run the loop and reach every __syncthreads */
             long long wpb = (L->bd + 31) / 32, skip = wpb - warps;
-            char skips[200] = "";
+            char skips[512] = "";
             if (skip == 1)
                 /* TRANSLATORS: the end of a caption's sentence, before its full stop */
                 snprintf(skips, sizeof skips, "%s",
@@ -271,21 +271,21 @@ void reduce_describe(const rmodel *m, int fi, const fstats *s, viz_frame_info *i
                                  ngettext("Thread 0 of each block adds its block's sum to the total with atomicAdd: "
                                           "%lld atomic in whatever order the blocks finish; the block sums are all "
                                           "equal, so every order gives the same total, yet each addition rounds it "
-                                          "to a float.",
+                                          "to a %s.",
                                           "Thread 0 of each block adds its block's sum to the total with atomicAdd: "
                                           "%lld atomics in whatever order the blocks finish; the block sums are all "
                                           "equal, so every order gives the same total, yet each addition rounds it "
-                                          "to a float.",
+                                          "to a %s.",
                                           na),
-                                 (long long)s->natomic);
+                                 (long long)s->natomic, lab_dtype_name(t->dtype));
             else
                 viz_info_caption(info,
                                  ngettext("Thread 0 of each block adds its block's sum to the total with atomicAdd: "
-                                          "%lld atomic in whatever order the blocks finish, so float rounding can "
-                                          "change the last digits from run to run.",
+                                          "%lld atomic in whatever order the blocks finish, so floating-point "
+                                          "rounding can change the last digits from run to run.",
                                           "Thread 0 of each block adds its block's sum to the total with atomicAdd: "
-                                          "%lld atomics in whatever order the blocks finish, so float rounding can "
-                                          "change the last digits from run to run.",
+                                          "%lld atomics in whatever order the blocks finish, so floating-point "
+                                          "rounding can change the last digits from run to run.",
                                           na),
                                  (long long)s->natomic);
         } else if (later && s->nwrite_g > 1) {

@@ -30,8 +30,8 @@
 extern "C" {
 #endif
 
-#define VIZ_CAPTION_MAX 512
-#define VIZ_TITLE_MAX 96
+#define VIZ_CAPTION_MAX 1024
+#define VIZ_TITLE_MAX 192
 #define VIZ_MAX_COUNTERS 8
 #define VIZ_COUNTER_NONE (-1LL) /* a counter that does not apply in this frame: "–" */
 #define VIZ_COUNTER_WORD (-2LL) /* the unit is the whole value: "bank conflicts none (...)" */

@@ -172,7 +172,7 @@ static int draw_strips(canvas *c, viz_rect area, const model *m, const acc_trace
         canvas_textn(c, area.x, y++, area.w, _("r read \u00b7 w written \u00b7 b both \u00b7 a atomic \u00b7 ! race \u00b7 \u00b7 untouched"),
                      VIZ_ROLE_DIM, 0);
     if (L->strips < m->ns || m->more) {
-        char b[96];
+        char b[512];
         snprintf(b, sizeof b, _("\u2026 %d more arrays do not fit"), m->ns - L->strips + m->more);
         if (y < area.y + area.h) canvas_textn(c, area.x, y++, area.w, b, VIZ_ROLE_DIM, 0);
     }
@@ -403,12 +403,12 @@ static void step_words(const viz_access *a, const model *m, viz_frame_info *info
             if (len < sizeof rd) len += (size_t)snprintf(out + len, sizeof rd - len, "%s%s", len ? ", " : "", name);
         }
     }
-    char launch_name[128];
+    char launch_name[256];
     snprintf(launch_name, sizeof launch_name, "%s<<<%u, %u>>>", l->kernel, l->grid[0] * l->grid[1] * l->grid[2],
              l->block[0] * l->block[1] * l->block[2]);
     /* where in the launch: before its first barrier, after k of them */
     unsigned ep = m->st.epoch;
-    char where[96], blocks[64];
+    char where[512], blocks[256];
     if (l->epochs <= 1) snprintf(where, sizeof where, "%s", _("(it has no barrier)"));
     else if (ep == 0) snprintf(where, sizeof where, "%s", _("before its first barrier"));
     else snprintf(where, sizeof where, ngettext("after %u barrier", "after %u barriers", ep), ep);

@@ -1,8 +1,12 @@
 /* render_banks.c - shared-memory banks, one warp access at a time.
  *
  * Shared memory is 32 banks of 4-byte words: word w is in bank w mod 32, and
- * a bank serves one word per pass. When the lanes of a warp touch different
- * words of one bank they take turns: a bank conflict. This renderer shows,
+ * a bank serves one word per pass. A warp's access is served in phases of 128
+ * bytes: one phase of 32 lanes for elements of up to 4 bytes, two of 16 lanes
+ * for 8-byte elements (each takes two neighbouring banks), four of 8 for
+ * 16-byte ones (as docs/profile.md "Wavefronts" and the simulator's counters
+ * model it). When the lanes of one phase touch different words of one bank
+ * they take turns: a bank conflict. This renderer shows,
  * for the first two warps of block 0 of launch 0 (the others do the same),
  * every warp instruction that touches shared memory (in the order of the
  * kernel: a barrier epoch, then the k-th shared access of each thread in it,
@@ -10,7 +14,8 @@
  *   - the tile: the shared array as rows of its width, the words this warp
  *     touches marked (with the width read from the trace: 32, or 33 with a
  *     padding column);
- *   - the banks: 32 columns, one row per pass, the lane served in each.
+ *   - the banks: 32 columns, one row per pass (the passes of the phases one
+ *     after another), the lane served in each.
  * A last frame sums up the worst access of each kind.
  *
  * It draws the transpose family's traces that touch shared memory (the tiled
@@ -139,34 +144,74 @@ static int model_build(bmodel *m, const lab_trace *t)
     return 0;
 }
 
-/* The passes of one access: pass[b][p] = lane served by bank b in pass p. */
+/* The passes of one access, as the hardware serves it: the warp's lanes go
+ * in phases of 128 bytes (all 32 lanes for elements of up to 4 bytes, 16 for
+ * 8-byte elements, 8 for 16-byte ones); in a phase each bank serves one word
+ * per pass, lanes on one word share it, and an element of 8 bytes takes two
+ * words, so two neighbouring banks. The phases follow one another, so pass
+ * rows of one phase come after those of the phase before: lane[b][p] is the
+ * lane served by bank b in pass p (-1: the bank is idle in that pass). */
 typedef struct banks {
-    int npass[NBANKS];
+    int npass[NBANKS];    /* the last pass row + 1 that bank b serves in */
     int lane[NBANKS][WARP];
-    int word[NBANKS][WARP];
-    int ways, used;
+    int passes;           /* passes of the whole access: the sum over its phases */
+    int phases;           /* phases that have an active lane */
+    int phase_lanes;      /* lanes per phase */
+    int ways;             /* the most passes one phase takes: its conflict degree */
+    int used;             /* distinct banks the access touches */
+    int used_phase;       /* the fewest banks one phase touches (of the phases with lanes) */
 } banks;
+
+static int phase_lanes(const bmodel *m) { return m->es > 4 ? WARP * 4 / m->es : WARP; }
 
 static void bank_fill(const bmodel *m, const bacc *a, banks *b)
 {
     memset(b, 0, sizeof *b);
-    for (int i = 0; i < a->n; i++) {
-        long long w = (long long)a->idx[i] * m->es / 4;
-        int bk = (int)(w % NBANKS);
-        int p, seen = 0;
-        for (p = 0; p < b->npass[bk] && !seen; p++) seen = b->word[bk][p] == w; /* a broadcast */
-        if (seen || b->npass[bk] >= WARP) continue;
-        b->word[bk][b->npass[bk]] = (int)w;
-        b->lane[bk][b->npass[bk]++] = a->lane[i];
+    for (int k = 0; k < NBANKS; k++)
+        for (int p = 0; p < WARP; p++) b->lane[k][p] = -1;
+    const int per = phase_lanes(m), nphase = WARP / per;
+    const int wpe = m->es > 4 ? m->es / 4 : 1; /* words per element */
+    int used[NBANKS] = {0};
+    b->phase_lanes = per;
+    b->used_phase = NBANKS;
+    int row = 0;
+    for (int ph = 0; ph < nphase; ph++) {
+        long long word[NBANKS][WARP];
+        int nw[NBANKS] = {0}, any = 0;
+        for (int i = 0; i < a->n; i++) {
+            if (a->lane[i] / per != ph) continue;
+            any = 1;
+            for (int k = 0; k < wpe; k++) {
+                long long w = (long long)a->idx[i] * m->es / 4 + k;
+                int bk = (int)(w % NBANKS), seen = -1;
+                for (int p = 0; p < nw[bk] && seen < 0; p++)
+                    if (word[bk][p] == w) seen = p; /* a broadcast */
+                if (seen >= 0 || nw[bk] >= WARP) continue;
+                word[bk][nw[bk]] = w;
+                if (row + nw[bk] < WARP) b->lane[bk][row + nw[bk]] = a->lane[i];
+                nw[bk]++;
+                used[bk] = 1;
+            }
+        }
+        if (!any) continue;
+        int ways = 0, banks_here = 0;
+        for (int k = 0; k < NBANKS; k++) {
+            if (nw[k] > ways) ways = nw[k];
+            banks_here += nw[k] > 0;
+            if (nw[k] > 0 && row + nw[k] > b->npass[k]) b->npass[k] = row + nw[k] > WARP ? WARP : row + nw[k];
+        }
+        if (banks_here < b->used_phase) b->used_phase = banks_here;
+        if (ways > b->ways) b->ways = ways;
+        b->phases++;
+        row += ways;
     }
-    for (int k = 0; k < NBANKS; k++) {
-        if (b->npass[k] > b->ways) b->ways = b->npass[k];
-        b->used += b->npass[k] > 0;
-    }
-    /* 8-byte elements need two passes at least: that is no conflict */
+    b->passes = row;
+    for (int k = 0; k < NBANKS; k++) b->used += used[k];
+    if (b->phases == 0) b->used_phase = 0;
 }
 
-static int min_ways(const bmodel *m) { return m->es > 4 ? m->es / 4 : 1; }
+/* A conflict: some phase takes more than one pass. */
+static int conflicted(const banks *b) { return b->ways > 1; }
 
 /* "32 banks" and " 1 bank " (padded, so the columns of the list stay), "2 passes". */
 static const char *banks_text(int n)
@@ -188,27 +233,28 @@ static const char *passes_text(int n)
 static void describe(const bmodel *m, int fi, viz_frame_info *info)
 {
     if (fi >= m->nacc) {
-        int wr = 0, rd = 0;
+        int wr = 0, rd = 0, conflicts = 0;
         for (int i = 0; i < m->nacc; i++) {
             banks b;
             bank_fill(m, &m->acc[i], &b);
-            if (m->acc[i].write && b.ways > wr) wr = b.ways;
-            if (!m->acc[i].write && b.ways > rd) rd = b.ways;
+            if (m->acc[i].write && b.passes > wr) wr = b.passes;
+            if (!m->acc[i].write && b.passes > rd) rd = b.passes;
+            conflicts |= conflicted(&b);
         }
         viz_info_title(info, "%s", _("summary"));
-        /* TRANSLATORS: the last %s is a second sentence */
+        /* TRANSLATORS: "a tile 32 elements wide (8-byte elements, 64 words a row)"; the last %s is a second
+         * sentence */
         viz_info_caption(info,
-                         ngettext("Warps 0 and 1 of block 0: %d accesses to a tile %d words wide; the worst write "
-                                  "takes %d pass, the worst read %d. %s",
-                                  "Warps 0 and 1 of block 0: %d accesses to a tile %d words wide; the worst write "
-                                  "takes %d passes, the worst read %d. %s",
+                         ngettext("Warps 0 and 1 of block 0: %d accesses to a tile %d elements wide (%d-byte "
+                                  "elements, %d words a row); the worst write takes %d pass, the worst read %d. %s",
+                                  "Warps 0 and 1 of block 0: %d accesses to a tile %d elements wide (%d-byte "
+                                  "elements, %d words a row); the worst write takes %d passes, the worst read %d. %s",
                                   (unsigned long)wr),
-                         m->nacc, m->cols, wr, rd,
-                         (wr > min_ways(m) || rd > min_ways(m))
-                             ? _("Passes beyond the fewest the element size needs are bank conflicts: the "
-                                 "lanes of a warp wait for each other.")
-                             : _("Every access takes the fewest passes its element size allows: no bank "
-                                 "conflicts."));
+                         m->nacc, m->cols, m->es, m->cols * (m->es > 4 ? m->es / 4 : 1), wr, rd,
+                         conflicts ? _("Passes beyond one per 128-byte phase are bank conflicts: the lanes of a "
+                                       "warp wait for each other.")
+                                   : _("Every access takes one pass per 128-byte phase, the fewest its element "
+                                       "size allows: no bank conflicts."));
         viz_info_counter(info, "accesses", m->nacc, NULL);
         viz_info_counter(info, "worst write", wr, N_(" passes"));
         viz_info_counter(info, "worst read", rd, N_(" passes"));
@@ -222,46 +268,92 @@ static void describe(const bmodel *m, int fi, viz_frame_info *info)
     int d = a->n > 1 ? a->idx[1] - a->idx[0] : 1;
     for (int i = 2; i < a->n; i++)
         if (a->idx[i] - a->idx[i - 1] != d) d = 0;
-    char along[96];
+    char along[256];
     if (d == 1)
-        snprintf(along, sizeof along, _("row %d of the tile, %d neighbouring words"), a->idx[0] / m->cols, a->n);
+        snprintf(along, sizeof along, _("row %d of the tile, %d neighbouring elements"), a->idx[0] / m->cols,
+                 a->n);
     else if (d == m->cols)
-        snprintf(along, sizeof along, _("column %d of the tile, %d words apart (the row width)"),
+        snprintf(along, sizeof along, _("column %d of the tile, %d elements apart (the row width)"),
                  a->idx[0] % m->cols, d);
     else if (d > 0)
-        snprintf(along, sizeof along, _("%d words, %d apart"), a->n, d);
+        snprintf(along, sizeof along, _("%d elements, %d apart"), a->n, d);
     else
-        snprintf(along, sizeof along, _("%d words"), a->n);
-    /* TRANSLATORS: "Warp 0 writes row 0 of the tile, 32 neighbouring words: its 32 lanes ..." */
-    if (b.ways <= min_ways(m))
-        viz_info_caption(info,
-                         a->write ? ngettext("Warp %u writes %s: its %d lanes fall in %d different banks, so the "
-                                             "access takes %d pass, no bank conflict.",
-                                             "Warp %u writes %s: its %d lanes fall in %d different banks, so the "
-                                             "access takes %d passes, no bank conflict.",
-                                             (unsigned long)b.ways)
-                                  : ngettext("Warp %u reads %s: its %d lanes fall in %d different banks, so the "
-                                             "access takes %d pass, no bank conflict.",
-                                             "Warp %u reads %s: its %d lanes fall in %d different banks, so the "
-                                             "access takes %d passes, no bank conflict.",
-                                             (unsigned long)b.ways),
-                         a->warp, along, a->n, b.used, b.ways);
-    else
-        viz_info_caption(info,
-                         a->write ? ngettext("Warp %u writes %s: its %d lanes fall in only %d bank, which serve one "
-                                             "word per pass, so the access takes %d passes: a %d-way bank conflict.",
-                                             "Warp %u writes %s: its %d lanes fall in only %d banks, which serve one "
-                                             "word per pass, so the access takes %d passes: a %d-way bank conflict.",
-                                             (unsigned long)b.used)
-                                  : ngettext("Warp %u reads %s: its %d lanes fall in only %d bank, which serve one "
-                                             "word per pass, so the access takes %d passes: a %d-way bank conflict.",
-                                             "Warp %u reads %s: its %d lanes fall in only %d banks, which serve one "
-                                             "word per pass, so the access takes %d passes: a %d-way bank conflict.",
-                                             (unsigned long)b.used),
-                         a->warp, along, a->n, b.used, b.ways, b.ways);
+        snprintf(along, sizeof along, _("%d elements"), a->n);
+    const int wpe = m->es > 4 ? m->es / 4 : 1;
+    if (wpe == 1) {
+        /* TRANSLATORS: "Warp 0 writes row 0 of the tile, 32 neighbouring elements: its 32 lanes ..." */
+        if (!conflicted(&b))
+            viz_info_caption(info,
+                             a->write ? ngettext("Warp %u writes %s: its %d lanes fall in %d different banks, so the "
+                                                 "access takes %d pass, no bank conflict.",
+                                                 "Warp %u writes %s: its %d lanes fall in %d different banks, so the "
+                                                 "access takes %d passes, no bank conflict.",
+                                                 (unsigned long)b.passes)
+                                      : ngettext("Warp %u reads %s: its %d lanes fall in %d different banks, so the "
+                                                 "access takes %d pass, no bank conflict.",
+                                                 "Warp %u reads %s: its %d lanes fall in %d different banks, so the "
+                                                 "access takes %d passes, no bank conflict.",
+                                                 (unsigned long)b.passes),
+                             a->warp, along, a->n, b.used, b.passes);
+        else
+            viz_info_caption(info,
+                             a->write ? ngettext("Warp %u writes %s: its %d lanes fall in only %d bank, which serve "
+                                                 "one word per pass, so the access takes %d passes: a %d-way bank "
+                                                 "conflict.",
+                                                 "Warp %u writes %s: its %d lanes fall in only %d banks, which serve "
+                                                 "one word per pass, so the access takes %d passes: a %d-way bank "
+                                                 "conflict.",
+                                                 (unsigned long)b.used)
+                                      : ngettext("Warp %u reads %s: its %d lanes fall in only %d bank, which serve "
+                                                 "one word per pass, so the access takes %d passes: a %d-way bank "
+                                                 "conflict.",
+                                                 "Warp %u reads %s: its %d lanes fall in only %d banks, which serve "
+                                                 "one word per pass, so the access takes %d passes: a %d-way bank "
+                                                 "conflict.",
+                                                 (unsigned long)b.used),
+                             a->warp, along, a->n, b.used, b.passes, b.ways);
+    } else {
+        /* elements wider than a bank: a warp goes in phases of 128 bytes */
+        char how[256];
+        /* TRANSLATORS: "each 8-byte element takes 2 neighbouring banks, so the warp's 32 lanes go in 2 phases of 16
+         * lanes" */
+        snprintf(how, sizeof how,
+                 _("each %d-byte element takes %d neighbouring banks, so the warp's %d lanes go in %d phases of %d "
+                   "lanes (128 bytes a phase)"),
+                 m->es, wpe, a->n, b.phases, b.phase_lanes);
+        /* TRANSLATORS: "Warp 0 reads column 0 of the tile, ...: each 8-byte element takes 2 neighbouring banks,
+         * ...; in each phase they fall in 32 different banks, ..." */
+        if (!conflicted(&b))
+            viz_info_caption(info,
+                             a->write ? ngettext("Warp %u writes %s: %s; in each phase they fall in %d different "
+                                                 "banks, one word each, so the access takes %d pass, one per "
+                                                 "phase: no bank conflict.",
+                                                 "Warp %u writes %s: %s; in each phase they fall in %d different "
+                                                 "banks, one word each, so the access takes %d passes, one per "
+                                                 "phase: no bank conflict.",
+                                                 (unsigned long)b.passes)
+                                      : ngettext("Warp %u reads %s: %s; in each phase they fall in %d different "
+                                                 "banks, one word each, so the access takes %d pass, one per "
+                                                 "phase: no bank conflict.",
+                                                 "Warp %u reads %s: %s; in each phase they fall in %d different "
+                                                 "banks, one word each, so the access takes %d passes, one per "
+                                                 "phase: no bank conflict.",
+                                                 (unsigned long)b.passes),
+                             a->warp, along, how, b.used_phase, b.passes);
+        else
+            viz_info_caption(info,
+                             a->write ? _("Warp %u writes %s: %s; in a phase they fall in only %d banks, which "
+                                          "serve one word per pass, so a phase takes up to %d passes and the "
+                                          "access %d where %d would do: a %d-way bank conflict.")
+                                      : _("Warp %u reads %s: %s; in a phase they fall in only %d banks, which "
+                                          "serve one word per pass, so a phase takes up to %d passes and the "
+                                          "access %d where %d would do: a %d-way bank conflict."),
+                             a->warp, along, how, b.used_phase, b.ways, b.passes, b.phases, b.ways);
+    }
     viz_info_counter(info, "lanes", a->n, NULL);
     viz_info_counter(info, "banks used", b.used, NULL);
-    viz_info_counter(info, "passes", b.ways, NULL);
+    viz_info_counter(info, "passes", b.passes, NULL);
+    if (wpe > 1) viz_info_counter(info, "phases", b.phases, NULL);
 }
 
 /* ------------------------------------------------------------- drawing */
@@ -311,9 +403,9 @@ static int draw_banks(canvas *c, const bmodel *m, const bacc *a, viz_rect area, 
             }
             canvas_printf(c, x, y + lines, VIZ_ROLE_DIM, 0, "p%-3d", p + 1);
             for (int k = b0; k < b0 + per && k < NBANKS; k++) {
-                if (p < b.npass[k])
+                if (p < b.npass[k] && b.lane[k][p] >= 0)
                     canvas_printf(c, x + 6 + 3 * (k - b0), y + lines,
-                                  b.npass[k] > min_ways(m) ? VIZ_ROLE_CONFLICT : VIZ_ROLE_ACTIVE, 0, "%2d",
+                                  conflicted(&b) ? VIZ_ROLE_CONFLICT : VIZ_ROLE_ACTIVE, 0, "%2d",
                                   b.lane[k][p]);
                 else
                     canvas_text(c, x + 6 + 3 * (k - b0) + 1, y + lines, "\u00b7", VIZ_ROLE_DIM, 0);
@@ -368,9 +460,9 @@ static void banks_draw(const lab_trace *t, int frame, canvas *c, viz_rect area, 
         for (int i = 0; i < m.nacc && y < area.y + area.h; i++) {
             banks b;
             bank_fill(&m, &m.acc[i], &b);
-            canvas_printf(c, area.x, y++, b.ways > min_ways(&m) ? VIZ_ROLE_CONFLICT : VIZ_ROLE_TEXT, 0,
+            canvas_printf(c, area.x, y++, conflicted(&b) ? VIZ_ROLE_CONFLICT : VIZ_ROLE_TEXT, 0,
                           m.acc[i].write ? _("warp %2u store  %s  %s") : _("warp %2u load   %s  %s"), m.acc[i].warp,
-                          banks_text(b.used), passes_text(b.ways));
+                          banks_text(b.used), passes_text(b.passes));
         }
     }
     canvas_set_clip(c, old);

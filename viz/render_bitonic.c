@@ -441,7 +441,7 @@ static void draw_footer(canvas *c, const bmodel *m, const geom *g, viz_rect area
         roles |= 1u << (m->st[s].role & 15);
         spaces |= 1u << (m->st[s].space & 15);
     }
-    char k1[160] = "", k2[96] = "";
+    char k1[512] = "", k2[512] = "";
     static const int role_order[] = {BITONIC_ROLE_STEP, BITONIC_ROLE_START, BITONIC_ROLE_MIDDLE, BITONIC_ROLE_FINISH};
     static const char *const role_short[] = {N_("one launch per step"), N_("start"), N_("middle"), N_("finish")};
     for (int i = 0; i < 4; i++)
@@ -543,7 +543,7 @@ static void describe(const bmodel *m, int frame, viz_frame_info *info)
     const bstep *st = &m->st[frame - 1];
     const long long k = st->k, j = st->j;
     viz_info_title(info, "k=%lld j=%lld", k, j);
-    char what[200], why[200], who[200];
+    char what[512], why[512], who[512];
     if (k == m->n)
         snprintf(what, sizeof what,
                  _("k = %lld, j = %lld: each key i1 with i1 & %lld = 0 is compared with "

@@ -511,13 +511,17 @@ static void describe_final(const cmodel *m, const cstate *s, viz_frame_info *inf
 
 /* Do a warp's threads touch neighbouring elements? For each warp, the first
  * element of each of its threads: the warp is coalesced when those lie side
- * by side in lane order. *segments: the most 32-element segments one warp's
- * accesses fall in; *stride: the distance between lane 0's and lane 1's
- * elements in that warp. Returns 1 when every warp is coalesced. */
-static int warps_coalesce(const cmodel *m, long long *segments, long long *stride)
+ * by side in lane order. Memory serves a warp in 32-byte sectors (of 128-byte
+ * lines): *sectors: the most distinct sectors one warp's elements fall in,
+ * *ideal: the fewest that warp's bytes could take, *stride: the distance
+ * between lane 0's and lane 1's elements in that warp. Returns 1 when every
+ * warp is coalesced. */
+static int warps_coalesce(const cmodel *m, long long *sectors, long long *ideal, long long *stride)
 {
+    const long long es = m->t && lab_dtype_size(m->t->dtype) > 0 ? (long long)lab_dtype_size(m->t->dtype) : 4;
     int all = 1;
-    *segments = 1;
+    *sectors = 1;
+    *ideal = 1;
     *stride = 1;
     size_t i = 0;
     while (i < m->nev) {
@@ -534,14 +538,15 @@ static int warps_coalesce(const cmodel *m, long long *segments, long long *strid
             if (idx[k] != idx[k - 1] + 1) side = 0;
         if (side) continue;
         all = 0;
-        long long seg = 0;
+        long long sec = 0;
         for (long long k = 0; k < nidx; k++) {
             int seen = 0;
-            for (long long j = 0; j < k && !seen; j++) seen = idx[j] / WARP == idx[k] / WARP;
-            seg += !seen;
+            for (long long j = 0; j < k && !seen; j++) seen = idx[j] * es / 32 == idx[k] * es / 32;
+            sec += !seen;
         }
-        if (seg > *segments) {
-            *segments = seg;
+        if (sec > *sectors) {
+            *sectors = sec;
+            *ideal = (nidx * es + 31) / 32;
             *stride = nidx > 1 ? idx[1] - idx[0] : 1;
         }
     }
@@ -603,8 +608,8 @@ static void describe(const cmodel *m, const cstate *s, int frame, viz_frame_info
         describe_final(m, s, info, launch, shape);
     } else {
         viz_info_title(info, _("thread index"));
-        long long seg, stride;
-        if (warps_coalesce(m, &seg, &stride))
+        long long sec, ideal, stride;
+        if (warps_coalesce(m, &sec, &ideal, &stride))
             viz_info_caption(info, "%s",
                              wr ? _("The same map with threadIdx.x % 10 in every cell: neighbouring elements "
                                     "belong to neighbouring threads of a warp, so its writes coalesce into few "
@@ -616,11 +621,11 @@ static void describe(const cmodel *m, const cstate *s, int frame, viz_frame_info
             viz_info_caption(info,
                              wr ? _("The same map with threadIdx.x %% 10 in every cell: neighbouring threads "
                                     "of a warp touch elements %lld apart, so one warp's writes fall in up to %lld "
-                                    "different 32-element segments: they do not coalesce.")
+                                    "different 32-byte sectors, where %lld would hold them: they do not coalesce.")
                                 : _("The same map with threadIdx.x %% 10 in every cell: neighbouring threads "
                                     "of a warp touch elements %lld apart, so one warp's reads fall in up to %lld "
-                                    "different 32-element segments: they do not coalesce."),
-                             stride, seg);
+                                    "different 32-byte sectors, where %lld would hold them: they do not coalesce."),
+                             stride, sec, ideal);
     }
     long long never = m->elems - s->covered;
     viz_info_counter(info, "elements", m->elems, NULL);

@@ -327,8 +327,8 @@ static void contention_sentence(const hmodel *m, const hstate *s, char *buf, siz
         if (s->maxsame > 1)
             snprintf(buf, len,
                      _("Up to %d lanes of a warp have a pixel in bin %d, yet each adds into its "
-                       "own column (lane L in bank L), so no two lanes touch one counter and "
-                       "nothing waits."),
+                       "own column (lane L in bank L), so no two lanes touch one counter, whatever "
+                       "the compiler makes of atomicAdd."),
                      s->maxsame, s->samebin);
         else
             snprintf(buf, len, "%s",
@@ -338,10 +338,11 @@ static void contention_sentence(const hmodel *m, const hstate *s, char *buf, siz
     }
     if (s->maxheat >= WARP)
         snprintf(buf, len,
-                 m->priv ? _("All 32 lanes of warp %d hit bin %d: 32 shared-memory atomics on one address, which "
-                             "in principle take turns on that counter; yet only this block's threads "
-                             "contend, and on the H200 shared took 0.0345 ms on the flat image against "
-                             "0.0396 ms on the photo: same-address shared atomics of a warp cost little there.")
+                 m->priv ? _("All 32 lanes of warp %d hit bin %d. For sm_90 atomicAdd(&local[bin], 1u) on shared "
+                             "memory compiles to a warp-aggregated increment (ATOMS.POPC.INC): the lanes on one "
+                             "counter cost one operation, and on the H200 shared took 0.0345 ms on the flat image "
+                             "against 0.0396 ms on the photo. A general same-address shared atomicAdd (ATOMS.ADD) "
+                             "is served lane after lane, 30x slower there.")
                          : _("All 32 lanes of warp %d hit bin %d: 32 global atomics on one address, which the L2 "
                              "cache performs one at a time, and every warp of every block "
                              "queues on that same counter: on the H200 global took 24.3 ms on the flat "
@@ -349,8 +350,9 @@ static void contention_sentence(const hmodel *m, const hstate *s, char *buf, siz
                  s->worst_warp, s->hotbin);
     else if (s->maxheat > 1)
         snprintf(buf, len,
-                 m->priv ? _("Up to %d lanes of warp %d hit bin %d: their shared-memory atomics on that counter "
-                             "wait for each other.")
+                 m->priv ? _("Up to %d lanes of warp %d hit bin %d. A general shared-memory atomicAdd serves "
+                             "them lane after lane; this increment by 1 compiles for sm_90 to ATOMS.POPC.INC, which "
+                             "adds them in one operation.")
                          : _("Up to %d lanes of warp %d hit bin %d: their global atomics on that counter wait "
                              "for each other."),
                  s->maxheat, s->worst_warp, s->hotbin);

@@ -371,7 +371,7 @@ static double busy_share(const imodel *m, long long b)
 static void describe(const imodel *m, int frame, long long done, viz_frame_info *info)
 {
     const lab_launch_info *l = m->t->nlaunches > 0 ? &m->t->launches[0] : NULL;
-    char launch[96] = "";
+    char launch[256] = "";
     if (l)
         snprintf(launch, sizeof launch, _("grid %ux%u of %ux%u-thread blocks"), l->grid[0], l->grid[1],
                  l->block[0], l->block[1]);
@@ -519,14 +519,14 @@ static void image_draw(const lab_trace *t, int frame, canvas *c, viz_rect area, 
         int r = viz_heat_role(l);
         viz_put_halves(c, x++, g.legend_y, r, r);
     }
-    char range[96];
+    char range[512];
     if (m.mandel)
         snprintf(range, sizeof range, _(" 1 .. %d iterations (log scale)"), MANDEL_ITER - 1);
     else
         snprintf(range, sizeof range, " %.4g .. %.4g", m.vmin, m.vmax);
     canvas_textn(c, x, g.legend_y, area.x + area.w - x, range, VIZ_ROLE_DIM, 0);
     if (g.k > 1 || g.hk > 1) {
-        char scale[96];
+        char scale[512];
         if (g.hk > 1)
             snprintf(scale, sizeof scale, _("heat: a half cell = %lld x %lld blocks, the busiest of them"),
                      g.hk, g.hk);

@@ -4,11 +4,16 @@
  * to the host, copied GPU to GPU, and NCCL's ring all-reduce step by step.
  *
  * The ring is the algorithm nccl-tests' bus bandwidth is defined for: the
- * S-byte buffer is cut into N chunks; in N-1 reduce-scatter steps each GPU
- * sends one chunk to the next GPU on the ring, which adds it to its own, so
- * that GPU i ends with chunk i+1 summed over all GPUs; in N-1 all-gather
- * steps the summed chunks go round once more. Each of the 2(N-1) steps moves
- * S/N bytes out of every GPU. */
+ * buffer of E elements (S bytes) is cut at element boundaries into N chunks,
+ * chunk c holding elements [c E / N, (c + 1) E / N); in N-1 reduce-scatter
+ * steps each GPU sends one chunk to the next GPU on the ring, which adds it
+ * to its own element by element, so that GPU i ends with chunk i+1 summed over
+ * all GPUs; in N-1 all-gather steps the summed chunks go round once more.
+ * NCCL adds elements of a datatype (ncclInt64, ncclFloat) and never splits
+ * one: with E >= N and E a multiple of N each step moves S/N bytes out of
+ * every GPU (2(N-1)/N x S in all); with fewer elements than GPUs some chunks
+ * are empty, and a one-element buffer (a reduction's partial) travels round
+ * the ring whole. */
 #include "viz/render_multi.h"
 
 #include <stdio.h>
@@ -52,7 +57,7 @@ static void draw_slices_bar(const lab_trace *t, canvas *c, viz_rect a, int cur, 
     }
     int px = a.x;
     for (int d = 0; d < done && d < m->gpus; d++) {
-        char buf[96];
+        char buf[512];
         snprintf(buf, sizeof buf, _("GPU %d: %s"), d, m->part[d].result);
         px = canvas_textn(c, px, a.y + 1, a.x + a.w - px, buf, gpu_role(d), 0) + 2;
         if (px >= a.x + a.w) break;
@@ -134,13 +139,39 @@ static int ring_sent(int n, int s, int g)
     return s < n - 1 ? ((g - s) % n + n) % n : ((g + 1 - (s - (n - 1))) % n + n) % n;
 }
 
+/* The elements of chunk c when E elements are cut into n chunks at element
+ * boundaries. */
+static long long chunk_first(long long e, int n, int c) { return (long long)c * e / n; }
+static long long chunk_elems(long long e, int n, int c) { return chunk_first(e, n, c + 1) - chunk_first(e, n, c); }
+
+/* The most bytes one GPU sends over the 2(N-1) steps. */
+static long long ring_busiest(long long e, int es, int n)
+{
+    long long most = 0;
+    for (int g = 0; g < n; g++) {
+        long long sent = 0;
+        for (int s = 0; s < 2 * (n - 1); s++) sent += chunk_elems(e, n, ring_sent(n, s, g)) * es;
+        if (sent > most) most = sent;
+    }
+    return most;
+}
+
 static void draw_ring(const lab_trace *t, canvas *c, viz_rect a, int step, viz_frame_info *info)
 {
     const lab_multi *m = t->multi;
     const lab_multi_combine *k = &m->comb[LAB_COMBINE_NCCL];
     const int n = m->gpus, steps = 2 * (n - 1);
-    const double chunk = m->bytes / n;
-    canvas_text(c, a.x, a.y + 3, _("chunks of each GPU: how many GPUs' values each one holds"), VIZ_ROLE_DIM, 0);
+    const long long e = m->elems > 0 ? m->elems : 1;
+    const int es = m->elem_bytes > 0 ? m->elem_bytes : (int)(m->bytes / (double)e);
+    long long cmin = e, cmax = 0, empty = 0;
+    for (int ch = 0; ch < n; ch++) {
+        long long ce = chunk_elems(e, n, ch);
+        if (ce < cmin) cmin = ce;
+        if (ce > cmax) cmax = ce;
+        empty += ce == 0;
+    }
+    canvas_text(c, a.x, a.y + 3, _("chunks of each GPU: how many GPUs' values each one holds (-: an empty chunk)"),
+                VIZ_ROLE_DIM, 0);
     for (int g = 0; g < n && 4 + g < a.h; g++) {
         int y = a.y + 4 + g;
         int x = canvas_printf(c, a.x, y, gpu_role(g), 0, "GPU %d ", g);
@@ -148,12 +179,24 @@ static void draw_ring(const lab_trace *t, canvas *c, viz_rect a, int step, viz_f
             unsigned have = ring_state(n, step, g, ch);
             int cnt = __builtin_popcount(have);
             int sent = step > 0 && step <= steps && ring_sent(n, step - 1, (g + n - 1) % n) == ch;
+            if (chunk_elems(e, n, ch) == 0) {
+                x = canvas_text(c, x, y, "[ - ]", VIZ_ROLE_DIM, 0) + 1;
+                continue;
+            }
             int role = cnt == n ? VIZ_ROLE_OK : sent ? VIZ_ROLE_ACTIVE : VIZ_ROLE_VALUE;
             x = canvas_printf(c, x, y, role, sent ? VIZ_BOLD : 0, "[%d/%d]", cnt, n) + 1;
         }
-        if (step > 0 && step <= steps)
-            canvas_printf(c, x, y, VIZ_ROLE_ARROW, 0, _("got chunk %d from GPU %d"),
-                          ring_sent(n, step - 1, (g + n - 1) % n), (g + n - 1) % n);
+        if (step > 0 && step <= steps) {
+            int from = (g + n - 1) % n, ch = ring_sent(n, step - 1, from);
+            long long ce = chunk_elems(e, n, ch);
+            if (ce > 0)
+                canvas_printf(c, x, y, VIZ_ROLE_ARROW, 0,
+                              ngettext("got chunk %d (%lld element) from GPU %d",
+                                       "got chunk %d (%lld elements) from GPU %d", (unsigned long)ce),
+                              ch, ce, from);
+            else
+                canvas_printf(c, x, y, VIZ_ROLE_DIM, 0, _("chunk %d from GPU %d is empty: nothing moves"), ch, from);
+        }
     }
     if (step > steps || n == 1) {
         if (4 + n + 1 < a.h)
@@ -162,32 +205,52 @@ static void draw_ring(const lab_trace *t, canvas *c, viz_rect a, int step, viz_f
         viz_info_title(info, "%s", _("all-reduce: done"));
         if (n == 1)
             viz_info_caption(info, "%s", _("With one GPU the all-reduce sends nothing: its partial is the total."));
-        else
+        else if (e % n == 0)
             viz_info_caption(info,
                              _("After 2(N-1) = %d steps every GPU holds the sum: each sent 2(N-1)/N x S = %.3g bytes "
                                "of the S = %.0f byte buffer, which is why busbw = algbw x 2(N-1)/N."),
                              steps, 2.0 * (n - 1) / n * m->bytes, m->bytes);
+        else
+            viz_info_caption(info,
+                             _("After 2(N-1) = %d steps every GPU holds the sum. The chunks are unequal (%lld of "
+                               "them empty), so the busiest GPU sent %lld bytes of the S = %.0f byte buffer, not the "
+                               "2(N-1)/N x S = %.3g bytes of equal chunks that busbw = algbw x 2(N-1)/N assumes."),
+                             steps, empty, ring_busiest(e, es, n), m->bytes, 2.0 * (n - 1) / n * m->bytes);
     } else if (step == 0) {
         viz_info_title(info, "%s", _("all-reduce: ring"));
-        viz_info_caption(info,
-                         _("ncclAllReduce on a ring of %d GPUs: the %.0f byte buffer is cut into %d chunks of %.3g "
-                           "bytes; NCCL chooses its algorithm and protocol by size and topology, this is its ring."),
-                         n, m->bytes, n, chunk);
+        if (e >= n)
+            viz_info_caption(info,
+                             _("ncclAllReduce on a ring of %d GPUs: the %.0f byte buffer of %lld elements of %d "
+                               "bytes is cut at element boundaries into %d chunks of %lld to %lld elements; NCCL "
+                               "chooses its algorithm and protocol by size and topology, this is its ring."),
+                             n, m->bytes, e, es, n, cmin, cmax);
+        else
+            viz_info_caption(info,
+                             ngettext("ncclAllReduce on a ring of %d GPUs: the buffer is %lld element of %d bytes, "
+                                      "fewer than the %d chunks of a ring, and NCCL adds whole elements, never parts "
+                                      "of one; so %lld chunks are empty and the value travels round the ring whole.",
+                                      "ncclAllReduce on a ring of %d GPUs: the buffer is %lld elements of %d bytes, "
+                                      "fewer than the %d chunks of a ring, and NCCL adds whole elements, never parts "
+                                      "of one; so %lld chunks are empty and the values travel round the ring whole.",
+                                      (unsigned long)e),
+                             n, e, es, n, empty);
     } else if (step <= n - 1) {
         viz_info_title(info, _("reduce-scatter %d/%d"), step, n - 1);
         viz_info_caption(info,
-                         _("Every GPU sends one chunk (%.3g bytes) to the next GPU on the ring, which adds it to its "
-                           "own: after N-1 steps each GPU holds one chunk summed over all GPUs."),
-                         chunk);
+                         _("Every GPU sends one chunk (up to %lld elements, %lld bytes) to the next GPU on the "
+                           "ring, which adds it to its own element by element: after N-1 steps each GPU holds one "
+                           "chunk summed over all GPUs."),
+                         cmax, cmax * es);
     } else {
         viz_info_title(info, _("all-gather %d/%d"), step - (n - 1), n - 1);
         viz_info_caption(info,
-                         _("Every GPU passes a summed chunk (%.3g bytes) on to the next GPU, which keeps it: after "
-                           "N-1 more steps every GPU holds every summed chunk."),
-                         chunk);
+                         _("Every GPU passes a summed chunk (up to %lld elements, %lld bytes) on to the next GPU, "
+                           "which keeps it: after N-1 more steps every GPU holds every summed chunk."),
+                         cmax, cmax * es);
     }
     viz_info_counter(info, "GPUs", n, NULL);
     viz_info_counter(info, "steps", steps, NULL);
+    viz_info_counter(info, "elements", e, NULL);
 }
 
 static void multi_draw(const lab_trace *t, int frame, canvas *c, viz_rect a, viz_frame_info *info)

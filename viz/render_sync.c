@@ -255,7 +255,7 @@ int viz_sync_draw(canvas *c, viz_rect area, const viz_access *a, const model *m)
         int n = step_groups(a, m, g, MAX_GROUPS, &more);
         for (int i = 0; i < n && y < area.y + area.h; i++) {
             const acc_wop *w = &t->wops[g[i].first];
-            char what[96], eff[160], b[320];
+            char what[512], eff[512], b[1024];
             viz_wop_text(t, w, what, sizeof what);
             wop_effect(w, &t->wlanes[w->lane0], eff, sizeof eff);
             /* TRANSLATORS: "line 22 __shfl_down_sync by 16, 8 warps: lane i gets ..." */
@@ -284,7 +284,7 @@ void viz_sync_words(const viz_access *a, const model *m, const char *where, viz_
 {
     const acc_trace *t = a->t;
     const acc_wop *w = &t->wops[m->st.wop];
-    char what[96], eff[160];
+    char what[512], eff[512];
     viz_wop_text(t, w, what, sizeof what);
     wop_effect(w, &t->wlanes[w->lane0], eff, sizeof eff);
     viz_info_title(info, _("block %u warp %u, line %d"), w->block, w->warp, vam_site_line(t, w->site));

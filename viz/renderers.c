@@ -64,20 +64,36 @@ void viz_info_clear(viz_frame_info *info)
     memset(info, 0, sizeof *info);
 }
 
+/* After vsnprintf wrote n bytes of a text into cap: when it was cut, cut it
+ * before the last character that did not fit whole, so that a translation
+ * longer than the room never ends in half a UTF-8 sequence. */
+static void utf8_cut(char *s, size_t cap, int n)
+{
+    if (n < 0 || (size_t)n < cap || cap == 0) return;
+    size_t len = strlen(s), i = len;
+    while (i > 0 && ((unsigned char)s[i - 1] & 0xC0) == 0x80) i--; /* back to the last lead byte */
+    if (i == 0) return;
+    unsigned char lead = (unsigned char)s[i - 1];
+    size_t need = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1;
+    if (i - 1 + need > len) s[i - 1] = '\0';
+}
+
 void viz_info_title(viz_frame_info *info, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(info->title, sizeof info->title, fmt, ap);
+    int n = vsnprintf(info->title, sizeof info->title, fmt, ap);
     va_end(ap);
+    utf8_cut(info->title, sizeof info->title, n);
 }
 
 void viz_info_caption(viz_frame_info *info, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(info->caption, sizeof info->caption, fmt, ap);
+    int n = vsnprintf(info->caption, sizeof info->caption, fmt, ap);
     va_end(ap);
+    utf8_cut(info->caption, sizeof info->caption, n);
 }
 
 void viz_info_counter(viz_frame_info *info, const char *name, long long value, const char *unit)

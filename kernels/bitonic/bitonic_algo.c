@@ -265,7 +265,7 @@ static int check(const lab_job *job, const lab_job *ref, lab_result *r)
     r->note[0] = 0;
     if (!out) {
         r->correct = -1;
-        snprintf(r->note, sizeof r->note, "no output to check");
+        snprintf(r->note, sizeof r->note, L_("no output to check"));
         return 0;
     }
 
@@ -309,25 +309,25 @@ static int check(const lab_job *job, const lab_job *ref, lab_result *r)
         }
         snprintf(r->result, sizeof r->result, "%s", fits && priv->n_user > 0 ? buf : "sorted");
     } else if (descents) {
-        snprintf(r->result, sizeof r->result, "NOT sorted");
-        append(r->note, sizeof r->note, "%lld keys are followed by a smaller one, the first at %lld: %g > %g",
+        snprintf(r->result, sizeof r->result, L_("NOT sorted"));
+        append(r->note, sizeof r->note, L_("%lld keys are followed by a smaller one, the first at %lld: %g > %g"),
                descents, first_descent, key_at(out, dt, first_descent), key_at(out, dt, first_descent + 1));
-        if (!permutation) append(r->note, sizeof r->note, "and keys were lost or changed");
+        if (!permutation) append(r->note, sizeof r->note, L_("and keys were lost or changed"));
     } else if (!permutation) {
-        snprintf(r->result, sizeof r->result, "keys lost");
-        append(r->note, sizeof r->note, "sorted, but not a permutation of the input: keys were lost, duplicated or changed");
+        snprintf(r->result, sizeof r->result, L_("keys lost"));
+        append(r->note, sizeof r->note, L_("sorted, but not a permutation of the input: keys were lost, duplicated or changed"));
     } else {
-        snprintf(r->result, sizeof r->result, "differs");
-        append(r->note, sizeof r->note, "sorted, but %lld keys differ from the CPU's answer, the first at %lld", differ,
+        snprintf(r->result, sizeof r->result, L_("differs"));
+        append(r->note, sizeof r->note, L_("sorted, but %lld keys differ from the CPU's answer, the first at %lld"), differ,
                first_differ);
     }
     if (priv->n_pad > 0)
-        append(r->note, sizeof r->note, "n = %lld padded to %lld with %lld keys of %s, stripped from the answer",
+        append(r->note, sizeof r->note, L_("n = %lld padded to %lld with %lld keys of %s, stripped from the answer"),
                priv->n_user, n, priv->n_pad, dt == LAB_INT ? "INT_MAX" : "+inf");
     if (priv->lecture_repeats > 0)
-        append(r->note, sizeof r->note, "the lecture's 8 numbers repeated to fill n = %lld", priv->n_user);
+        append(r->note, sizeof r->note, L_("the lecture's 8 numbers repeated to fill n = %lld"), priv->n_user);
     else if (priv->n_user < 8 && (!job->cfg->pattern[0] || strcmp(job->cfg->pattern, "lecture") == 0))
-        append(r->note, sizeof r->note, "the first %lld of the lecture's 8 numbers", priv->n_user);
+        append(r->note, sizeof r->note, L_("the first %lld of the lecture's 8 numbers"), priv->n_user);
     return 0;
 }
 

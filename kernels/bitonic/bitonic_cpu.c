@@ -3,6 +3,7 @@
  * every speedup is measured against, and whose output the others are checked
  * against). Each repeat copies the unsorted input into the output first; the
  * copy is timed with the sort. */
+#include "kernels/intl.h"
 #include "kernels/family.h"
 #include "kernels/bitonic/bitonic.h"
 
@@ -65,7 +66,7 @@ static int cpu_sort(lab_job *job, enum cpu_kind kind)
     }
     free(tmp);
     if (kind == CPU_OMP)
-        snprintf(job->note, sizeof job->note, "%d threads", omp_get_max_threads());
+        snprintf(job->note, sizeof job->note, L_("%d threads"), omp_get_max_threads());
     return 0;
 }
 

@@ -6,6 +6,7 @@
 #ifndef GPULAB_BITONIC_HOST_CUH
 #define GPULAB_BITONIC_HOST_CUH
 
+#include "kernels/intl.h"
 #include "kernels/kern.h"
 #include "kernels/bitonic/bitonic.h"
 
@@ -65,10 +66,10 @@ static void clamp_block(lab_job *job, long long threads, int guarded)
         if (job->cfg->block > 0) {
             if (to > threads)
                 snprintf(job->note, sizeof job->note,
-                         "block %d cut to %lld, the smallest block; n = %lld needs %lld threads, "
-                         "the others do nothing", job->block, to, job->n, threads);
+                         L_("block %d cut to %lld, the smallest block; n = %lld needs %lld threads, "
+                         "the others do nothing"), job->block, to, job->n, threads);
             else
-                snprintf(job->note, sizeof job->note, "block %d cut to %lld: n = %lld has no work for more",
+                snprintf(job->note, sizeof job->note, L_("block %d cut to %lld: n = %lld has no work for more"),
                          job->block, to, job->n);
         }
         job->block = (int)to;

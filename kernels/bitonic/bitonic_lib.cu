@@ -2,6 +2,7 @@
  * cub::DeviceRadixSort::SortKeys. GPU only: the simulator cannot run vendor
  * library code. For 32-bit keys both are radix sorts, not comparison
  * networks: the rows show what the lecture's network is up against. */
+#include "kernels/intl.h"
 #include "kernels/kern.h"
 #include "kernels/bitonic/bitonic.h"
 
@@ -32,7 +33,7 @@ static int run_thrust(lab_job *job)
         return -1;
     }
     CK(cudaGetLastError());
-    snprintf(job->note, sizeof job->note, "timed with a device copy of the input (thrust::sort sorts in place)");
+    snprintf(job->note, sizeof job->note, L_("timed with a device copy of the input (thrust::sort sorts in place)"));
     return lab_download(job, job->out, d_work, n);
 }
 

@@ -2,6 +2,7 @@
  * switched off for the session (with an explanation) after a sticky error.
  * No GPU is a normal state: the simulator runs the kernels instead. */
 #include "kernels/family.h"
+#include "kernels/intl.h"
 
 #include <cuda_runtime_api.h>
 #include <stdio.h>
@@ -26,7 +27,7 @@ static void probe(void)
     memset(&info, 0, sizeof info);
     const char *off = getenv("GPULAB_NO_GPU");
     if (off && *off && strcmp(off, "0") != 0) {
-        snprintf(info.why_not, sizeof info.why_not, "GPULAB_NO_GPU is set");
+        snprintf(info.why_not, sizeof info.why_not, "%s", L_("GPULAB_NO_GPU is set"));
         return;
     }
     /* Both "no driver" and "a driver but no device" mean: no GPU. The count
@@ -35,19 +36,19 @@ static void probe(void)
     cudaError_t e = cudaGetDeviceCount(&count);
     if (e != cudaSuccess || count == 0) {
         if (e == cudaErrorInsufficientDriver)
-            snprintf(info.why_not, sizeof info.why_not, "no NVIDIA driver (or one too old for CUDA %d.%d)",
+            snprintf(info.why_not, sizeof info.why_not, L_("no NVIDIA driver (or one too old for CUDA %d.%d)"),
                      CUDART_VERSION / 1000, CUDART_VERSION % 1000 / 10);
         else if (e == cudaErrorNoDevice || (e == cudaSuccess && count == 0))
-            snprintf(info.why_not, sizeof info.why_not, "no CUDA device found");
+            snprintf(info.why_not, sizeof info.why_not, "%s", L_("no CUDA device found"));
         else
-            snprintf(info.why_not, sizeof info.why_not, "CUDA could not start: %s", cudaGetErrorString(e));
+            snprintf(info.why_not, sizeof info.why_not, L_("CUDA could not start: %s"), cudaGetErrorString(e));
         cudaGetLastError();
         return;
     }
     ndevices = count;
     int dev = 0;
     if ((e = cudaSetDevice(dev)) != cudaSuccess || (e = cudaFree(0)) != cudaSuccess) {
-        snprintf(info.why_not, sizeof info.why_not, "CUDA could not start on device 0: %s",
+        snprintf(info.why_not, sizeof info.why_not, L_("CUDA could not start on device 0: %s"),
                  cudaGetErrorString(e));
         cudaGetLastError();
         ndevices = 0;

@@ -30,8 +30,9 @@ static const lab_variant variants[] = {
      .trace_max_n = HIST_TRACE_MAX_PIXELS, LAB_KERNEL_FNS(hist_shared)},
     {.name = "fast",
      .summary = N_("lane-private columns (lane L counts in bank L), 16-byte loads, persistent grid"),
-     .idea = N_("give every lane its own counter in its own bank: no two lanes of a warp can "
-                "collide, so a flat image costs what a photo costs"),
+     .idea = N_("give every lane its own counter in its own bank, so no two lanes of a warp share one on "
+                "any GPU; on the H200 its lead over shared comes from 16-byte loads and a persistent grid, "
+                "since sm_90 already combines a warp's same-counter increments in shared memory"),
      .kind = LAB_ROW_KERNEL, .block_min = 32, .block_max = 1024, .block_default = 1024,
      .trace_max_n = HIST_TRACE_MAX_PIXELS, LAB_KERNEL_FNS(hist_fast)},
     {.name = "cub", .summary = N_("cub::DeviceHistogram::HistogramEven, 256 levels (library)"),
@@ -136,7 +137,7 @@ static int check(const lab_job *job, const lab_job *ref, lab_result *r)
     if (!o) return -1;
     int self = !job->out || ref == job || ref->out == job->out || !ref->out;
     const unsigned *want = self ? im->exact : ((const hist_out *)ref->out)->bins;
-    const char *whose = self ? "an exact count" : "the CPU's";
+    const char *whose = self ? L_("an exact count") : L_("the CPU's");
     unsigned long long sum = 0;
     int bad = 0, first = -1, peak = 0;
     for (int b = 0; b < HIST_BINS; b++) {
@@ -148,18 +149,18 @@ static int check(const lab_job *job, const lab_job *ref, lab_result *r)
         }
     }
     const long long n = job->n;
-    snprintf(r->result, sizeof r->result, "sum %llu, peak bin %d", sum, peak);
+    snprintf(r->result, sizeof r->result, L_("sum %llu, peak bin %d"), sum, peak);
     r->value = (double)sum;
     r->correct = bad == 0 && sum == (unsigned long long)n;
     if (bad)
         snprintf(r->note, sizeof r->note,
-                 "%d of 256 bins differ from %s (first: bin %d has %u, expected %u); "
-                 "the bins sum to %llu for %lld pixels",
+                 L_("%d of 256 bins differ from %s (first: bin %d has %u, expected %u); "
+                 "the bins sum to %llu for %lld pixels"),
                  bad, whose, first, o->bins[first], want[first], sum, n);
     else if (sum != (unsigned long long)n)
-        snprintf(r->note, sizeof r->note, "the bins sum to %llu, not to the %lld pixels", sum, n);
+        snprintf(r->note, sizeof r->note, L_("the bins sum to %llu, not to the %lld pixels"), sum, n);
     else if (self)
-        snprintf(r->note, sizeof r->note, "image %s, %dx%d%s", im->source, im->width, im->height,
+        snprintf(r->note, sizeof r->note, L_("image %s, %dx%d%s"), im->source, im->width, im->height,
                  im->maxval != 255 ? " (PGM maxval scaled to 255)" : "");
     return 0;
 }

@@ -166,9 +166,9 @@ static int check(const lab_job *job, const lab_job *ref, lab_result *r)
     snprintf(r->ops_unit, sizeof r->ops_unit, "iteration");
     note_add(r, "%dx%d", m->w, m->h);
     if (r->backend != LAB_BACKEND_SIM && r->ms > 0)
-        note_add(r, "%.3g iterations/s", (double)total / (r->ms * 1e-3));
+        note_add(r, L_("%.3g iterations/s"), (double)total / (r->ms * 1e-3));
     if (unreached)
-        note_add(r, "%lld pixels no thread reached (is the grid large enough?)", unreached);
+        note_add(r, L_("%lld pixels no thread reached (is the grid large enough?)"), unreached);
     const long long lect_cpu = lecture_total(m->w, m->h, 0), lect_gpu = lecture_total(m->w, m->h, 1);
 
     if (ref == job || !ref->out || (job->variant->flags & LAB_OMP_BASELINE)) {
@@ -176,11 +176,11 @@ static int check(const lab_job *job, const lab_job *ref, lab_result *r)
          * served as the reference): only the lecture's number can judge it */
         if (lect_cpu) {
             r->correct = total == lect_cpu;
-            note_add(r, "the lecture's CPU total is %lld%s", lect_cpu,
-                     total == lect_cpu ? "" : ": DIFFERENT");
+            note_add(r, L_("the lecture's CPU total is %lld%s"), lect_cpu,
+                     total == lect_cpu ? "" : L_(": DIFFERENT"));
         } else {
             r->correct = -1;
-            note_add(r, "the reference row (the lecture printed totals for 1280x720 and 3840x2160)");
+            note_add(r, L_("the reference row (the lecture printed totals for 1280x720 and 3840x2160)"));
         }
         return 0;
     }
@@ -202,21 +202,21 @@ static int check(const lab_job *job, const lab_job *ref, lab_result *r)
         r->correct = unreached == 0;
         /* rows that round as the CPU does must also give the lecture's total */
         if (lect_cpu && !fused) {
-            if (total == lect_cpu) note_add(r, "the lecture's CPU total");
+            if (total == lect_cpu) note_add(r, L_("the lecture's CPU total"));
             else {
                 r->correct = 0;
-                note_add(r, "the lecture's CPU total is %lld", lect_cpu);
+                note_add(r, L_("the lecture's CPU total is %lld"), lect_cpu);
             }
         }
         return 0;
     }
     r->correct = fused && unreached == 0 && differ * 100 <= pixels && r->rel_error <= 1e-3;
-    note_add(r, "%lld pixels differ from the CPU, the first at (%lld, %lld): %d against %d", differ,
+    note_add(r, L_("%lld pixels differ from the CPU, the first at (%lld, %lld): %d against %d"), differ,
              first % m->w, first / m->w, c[first], rc[first]);
     if (fused)
-        note_add(r, "fused multiply-adds round once where the CPU rounds twice (gpu-nofma does not "
-                    "fuse)%s",
-                 lect_gpu && total == lect_gpu ? "; the lecture's GPU total too" : "");
+        note_add(r, L_("fused multiply-adds round once where the CPU rounds twice (gpu-nofma does not "
+                    "fuse)%s"),
+                 lect_gpu && total == lect_gpu ? L_("; the lecture's GPU total too") : "");
     return 0;
 }
 

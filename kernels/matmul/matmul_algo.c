@@ -215,20 +215,20 @@ static int check(const lab_job *job, const lab_job *ref, lab_result *r)
     snprintf(r->ops_unit, sizeof r->ops_unit, "flop");
     if (r->backend != LAB_BACKEND_SIM && r->ms > 0) {
         r->gflops = 2.0 * (double)n * n * n / (r->ms * 1e6);
-        note_add(r, "%.1f GFLOP/s", r->gflops);
+        note_add(r, L_("%.1f GFLOP/s"), r->gflops);
     }
     if (ref == job || !ref->out || (job->variant->flags & LAB_OMP_BASELINE)) {
         /* the reference row, also when it runs again after serving */
         double rel;
         if (freivalds(job, &rel) != 0) {
             r->correct = -1;
-            note_add(r, "out of memory for the check");
+            note_add(r, L_("out of memory for the check"));
             return 0;
         }
         r->correct = rel <= 1e-9;
         r->rel_error = rel;
         shown_element(job, r);
-        note_add(r, "the double-precision reference (Freivalds check: %.1e)", rel);
+        note_add(r, L_("the double-precision reference (Freivalds check: %.1e)"), rel);
         if (lecture && n > 9)
             note_add(r, "C[1,2] = %.7g, C[7,3] = %.7g, C[4,9] = %.7g", c[1 * n + 2], c[7 * n + 3],
                      c[4 * n + 9]);
@@ -250,10 +250,10 @@ static int check(const lab_job *job, const lab_job *ref, lab_result *r)
     r->rel_error = mag > 0 ? err / mag : err;
     r->correct = bad == 0;
     shown_element(job, r);
-    note_add(r, "relative error %.1e against the double reference", r->rel_error);
+    note_add(r, L_("relative error %.1e against the double reference"), r->rel_error);
     if (bad)
-        note_add(r, "%lld of %lld elements past the tolerance %.1e, the worst at (%lld, %lld): %.7g, "
-                    "expected %.7g", bad, n * n, tol, worst / n, worst % n, c[worst], rc[worst]);
+        note_add(r, L_("%lld of %lld elements past the tolerance %.1e, the worst at (%lld, %lld): %.7g, "
+                    "expected %.7g"), bad, n * n, tol, worst / n, worst % n, c[worst], rc[worst]);
     return 0;
 }
 

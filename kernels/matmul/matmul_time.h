@@ -6,6 +6,7 @@
 #ifndef GPULAB_MATMUL_TIME_H
 #define GPULAB_MATMUL_TIME_H
 
+#include "kernels/intl.h"
 #include "kernels/matmul/matmul.h"
 
 struct matmul_free {
@@ -57,7 +58,7 @@ static int matmul_time(lab_job *job, float *dA, float *dB, float *dC, Run run)
     for (size_t i = 0; i < nn; i++) out[i] = c.get()[i];
     if (with_copies > 0)
         snprintf(job->note, sizeof job->note,
-                 "with the copies of A and B to the GPU and C back: %.3f ms", with_copies);
+                 L_("with the copies of A and B to the GPU and C back: %.3f ms"), with_copies);
     return 0;
 }
 

@@ -18,6 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "kernels/intl.h"
 #include "kernels/lab.h"
 
 #ifndef GPULAB_PROGRAM_RT_DIR
@@ -95,11 +96,11 @@ int prog_gpu_available(char *why, size_t len)
     char nvcc[PROG_PATH_MAX];
     if (!lab_gpu_available()) {
         const lab_device_info *d = lab_device();
-        snprintf(why, len, "no GPU: %s", d->why_not[0] ? d->why_not : "none found");
+        snprintf(why, len, L_("no GPU: %s"), d->why_not[0] ? d->why_not : L_("none found"));
         return 0;
     }
     if (find_nvcc(nvcc, sizeof nvcc) != 0) {
-        snprintf(why, len, "a GPU is present but nvcc (the CUDA compiler) was not found: set CUDACXX or PATH");
+        snprintf(why, len, "%s", L_("a GPU is present but nvcc (the CUDA compiler) was not found: set CUDACXX or PATH"));
         return 0;
     }
     why[0] = 0;
@@ -254,7 +255,7 @@ static int translate_all(const prog *p, enum prog_mode mode, struct unit *u, int
         size_t len;
         char *src = prog_read_file(path, &len);
         if (!src) {
-            snprintf(msg, msglen, "cannot read %s: %s", path, prog_read_error(errno));
+            snprintf(msg, msglen, L_("cannot read %s: %s"), path, prog_read_error(errno));
             return -1;
         }
         *hash = prog_hash(*hash, u[i].rel, strlen(u[i].rel) + 1);
@@ -262,7 +263,7 @@ static int translate_all(const prog *p, enum prog_mode mode, struct unit *u, int
         prog_source s;
         if (prog_translate(src, len, path, u[i].rel, mode, &s) != 0) {
             free(src);
-            snprintf(msg, msglen, "out of memory");
+            snprintf(msg, msglen, "%s", L_("out of memory"));
             return -1;
         }
         free(src);
@@ -338,20 +339,20 @@ static int run_compiler(char *const argv[], const struct tool_ctx *t, prog_resul
 {
     char *log = calloc(1, PROG_MSG_MAX);
     if (!log) {
-        snprintf(r->msg, sizeof r->msg, "out of memory");
+        snprintf(r->msg, sizeof r->msg, "%s", L_("out of memory"));
         return -1;
     }
     int st = run_tool(argv, t, log, PROG_MSG_MAX);
     if (st != 0 && strstr(log, "undefined reference to `main'")) {
         /* a file of kernels only: the linker's words would not say what to do */
-        snprintf(r->msg, sizeof r->msg,
-                 "the program has no main(): run, compare, trace and animate run a whole program, "
-                 "whose main allocates the arrays, copies them in, launches the kernels and copies "
-                 "the results back (docs/programs.md)\n");
+        snprintf(r->msg, sizeof r->msg, "%s",
+                 L_("the program has no main(): run, compare, trace and animate run a whole program, "
+                    "whose main allocates the arrays, copies them in, launches the kernels and copies "
+                    "the results back (docs/programs.md)\n"));
     } else if (st != 0) {
         prog_sanitize(log, strlen(log));
-        snprintf(r->msg, sizeof r->msg, "%s", log[0] ? log : "the compiler failed without a message\n");
-        if (st == 127 || st < 0) prog_msg_add(r->msg, sizeof r->msg, "(could not run %s)\n", argv[0]);
+        snprintf(r->msg, sizeof r->msg, "%s", log[0] ? log : L_("the compiler failed without a message\n"));
+        if (st == 127 || st < 0) prog_msg_add(r->msg, sizeof r->msg, L_("(could not run %s)\n"), argv[0]);
     }
     free(log);
     return st != 0 ? -1 : 0;
@@ -398,7 +399,7 @@ int prog_build(prog *p, const prog_options *o, prog_result *r, char *exe, size_t
         goto out;
     }
     if (prog_cache_dir("programs", cache, sizeof cache) != 0) {
-        snprintf(r->msg, sizeof r->msg, "cannot make the cache folder %s: %s", cache, strerror(errno));
+        snprintf(r->msg, sizeof r->msg, L_("cannot make the cache folder %s: %s"), cache, strerror(errno));
         goto out;
     }
     snprintf(dir, sizeof dir, "%s/%016llx-%s", cache, h, o->backend == PROG_GPU ? "gpu" : "sim");
@@ -412,7 +413,7 @@ int prog_build(prog *p, const prog_options *o, prog_result *r, char *exe, size_t
     char src[PROG_PATH_MAX * 2];
     snprintf(src, sizeof src, "%s/src", dir);
     if (mkdirs(src) != 0) {
-        snprintf(r->msg, sizeof r->msg, "cannot make %s: %s", src, strerror(errno));
+        snprintf(r->msg, sizeof r->msg, L_("cannot make %s: %s"), src, strerror(errno));
         goto out;
     }
     char mainsrc[PROG_PATH_MAX * 2];
@@ -428,7 +429,7 @@ int prog_build(prog *p, const prog_options *o, prog_result *r, char *exe, size_t
             if (sl) { *sl = 0; mkdirs(path); *sl = '/'; }
         }
         if (write_file(path, u[i].text, u[i].len) != 0) {
-            snprintf(r->msg, sizeof r->msg, "cannot write %s: %s", path, strerror(errno));
+            snprintf(r->msg, sizeof r->msg, L_("cannot write %s: %s"), path, strerror(errno));
             goto out;
         }
     }
@@ -490,7 +491,7 @@ int prog_build(prog *p, const prog_options *o, prog_result *r, char *exe, size_t
         argv[ac++] = "-lm";
     } else {
         if (find_nvcc(nvcc, sizeof nvcc) != 0) {
-            snprintf(r->msg, sizeof r->msg, "nvcc (the CUDA compiler) was not found: set CUDACXX or PATH");
+            snprintf(r->msg, sizeof r->msg, "%s", L_("nvcc (the CUDA compiler) was not found: set CUDACXX or PATH"));
             goto out;
         }
         argv[ac++] = nvcc;
@@ -522,7 +523,7 @@ int prog_build(prog *p, const prog_options *o, prog_result *r, char *exe, size_t
      * cache read-only) nor by mistake */
     chmod(tmp, 0500);
     if (rename(tmp, exe) != 0) {
-        snprintf(r->msg, sizeof r->msg, "cannot store the build in %s: %s", dir, strerror(errno));
+        snprintf(r->msg, sizeof r->msg, L_("cannot store the build in %s: %s"), dir, strerror(errno));
         unlink(tmp);
         goto out;
     }

@@ -7,6 +7,7 @@
  * The sum of ints is taken in 64 bits (the lecture's 64 Mi values sum past
  * 2^31); float and double sum in their own type, which is the point of the
  * precision comparison between two-pass and atomic variants. */
+#include "kernels/intl.h"
 #include "kernels/kern.h"
 #include "kernels/reduce/reduce.h"
 
@@ -371,7 +372,7 @@ static int run_shuffle(lab_job *job, int atomic)
     A sum;
     TRY(lab_download(job, &sum, d_total, 1));
     if (sizeof(A) != sizeof(T))
-        snprintf(job->note, sizeof job->note, "ints widened to 64 bits before the timing");
+        snprintf(job->note, sizeof job->note, L_("ints widened to 64 bits before the timing"));
     return store_sum<T>(job, sum);
 }
 

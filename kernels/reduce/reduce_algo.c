@@ -140,7 +140,7 @@ static int check(const lab_job *job, const lab_job *refjob, lab_result *r)
         r->value = (double)o->isum;
         r->correct = o->isum == ref->isum;
         if (!r->correct)
-            snprintf(r->note, sizeof r->note, "expected %lld", ref->isum);
+            snprintf(r->note, sizeof r->note, L_("expected %lld"), ref->isum);
         return 0;
     }
     snprintf(r->result, sizeof r->result, "%.10g", o->sum);
@@ -150,8 +150,8 @@ static int check(const lab_job *job, const lab_job *refjob, lab_result *r)
      * float sum meets and a stagnating one does not */
     double tol = job->cfg->dtype == LAB_FLOAT ? 1e-2 : 1e-9;
     r->correct = r->rel_error <= tol;
-    snprintf(r->note, sizeof r->note, "exact %.10g, relative error %.2e%s", ref->sum, r->rel_error,
-             r->correct ? "" : " (past the tolerance: float rounding)");
+    snprintf(r->note, sizeof r->note, L_("exact %.10g, relative error %.2e%s"), ref->sum, r->rel_error,
+             r->correct ? "" : L_(" (past the tolerance: float rounding)"));
     return 0;
 }
 

@@ -93,6 +93,8 @@ int reduce_multi(lab_input *in, const lab_variant *v, lab_multi *m, lab_trace *t
     /* the bytes of one partial, as the GPUs add it: 64-bit ints, floats in
      * float, doubles: the all-reduce's buffer */
     m->bytes = dt == LAB_FLOAT ? 4 : 8;
+    m->elems = 1;
+    m->elem_bytes = (int)m->bytes;
     for (int d = 0; d < gpus; d++) {
         lab_multi_split(n, gpus, d, &m->lo[d], &m->len[d]);
         /* the slice as an input of its own: its own exact sum to check the

@@ -149,7 +149,7 @@ static int check(const lab_job *job, const lab_job *refjob, lab_result *r)
     r->value = (double)wrong;
     r->correct = wrong == 0;
     if (wrong == 0) {
-        snprintf(r->result, sizeof r->result, copy ? "copied" : "transposed");
+        snprintf(r->result, sizeof r->result, copy ? L_("copied") : L_("transposed"));
         if (copy) return 0;
         if (n >= 11 && strcmp(job->cfg->pattern, "lecture") == 0 && job->cfg->dtype != LAB_INT)
             /* the article's spot check, printed after the transpose */
@@ -159,7 +159,7 @@ static int check(const lab_job *job, const lab_job *refjob, lab_result *r)
                      element(out, job->cfg->dtype, 7 * n + 5));
         return 0;
     }
-    snprintf(r->result, sizeof r->result, "%lld wrong", wrong);
+    snprintf(r->result, sizeof r->result, L_("%lld wrong"), wrong);
     long long fr = first / n, fc = first % n;
     char parts[160] = "";
     if (unwritten)
@@ -168,8 +168,8 @@ static int check(const lab_job *job, const lab_job *refjob, lab_result *r)
         snprintf(parts + strlen(parts), sizeof parts - strlen(parts), "; %lld left as they were",
                  unchanged);
     snprintf(r->note, sizeof r->note,
-             "%lld of %lld elements wrong%s; the first at row %lld, column %lld: %g, expected %g "
-             "(is the grid large enough for the block?)",
+             L_("%lld of %lld elements wrong%s; the first at row %lld, column %lld: %g, expected %g "
+             "(is the grid large enough for the block?)"),
              wrong, n * n, parts, fr, fc, element(out, job->cfg->dtype, first),
              element(in, job->cfg->dtype, copy ? first : fc * n + fr));
     return 0;

@@ -11,6 +11,7 @@
  * a guard zone after the end, a and b hold 0 there, and c starts out poisoned
  * everywhere, so a write past the end lands in memory gpulab owns and an
  * element no thread reached still holds the poison afterwards. */
+#include "kernels/intl.h"
 #include "kernels/vector/vector.h"
 #include "kernels/vector/vector_kern.h"
 
@@ -220,7 +221,7 @@ static int run_vecdiff(lab_job *job, int step)
     if ((step == 1 || step == 2) && grid > 1) {
         long long same = n < block ? n : block;
         snprintf(job->note, sizeof job->note,
-                 "all %u blocks computed the same c[0..%lld]", grid,
+                 L_("all %u blocks computed the same c[0..%lld]"), grid,
                  same - 1);
     }
     return 0;

@@ -277,7 +277,7 @@ static int check_scale(const lab_job *job, const lab_job *refjob, lab_result *r)
     preview(out, t, n, 0, r->result, sizeof r->result);
     r->value = (double)(n - bad.count);
     r->correct = bad.count == 0;
-    if (bad.count) note_add(r, "%lld of %lld elements are not 2a: %s", bad.count, n, bad.text);
+    if (bad.count) note_add(r, L_("%lld of %lld elements are not 2a: %s"), bad.count, n, bad.text);
     return 0;
 }
 
@@ -310,20 +310,20 @@ static int check_vecdiff(const lab_job *job, const lab_job *refjob, lab_result *
     r->value = (double)(n - unreached.count - wrong.count);
     r->correct = unreached.count == 0 && wrong.count == 0 && rep->stray == 0;
     if (!r->correct && job->variant && (job->variant->flags & LAB_WRONG_ON_PURPOSE))
-        note_add(r, "wrong on purpose (%s)", job->variant->idea);
+        note_add(r, L_("wrong on purpose (%s)"), job->variant->idea);
     if (rep->stray) {
         if (rep->stray_threads != rep->stray)
-            note_add(r, "%lld threads (%lld in each of %lld blocks) wrote past the end of c: "
-                     "c[%lld..%lld], in the guard zone",
+            note_add(r, L_("%lld threads (%lld in each of %lld blocks) wrote past the end of c: "
+                     "c[%lld..%lld], in the guard zone"),
                      rep->stray_threads, rep->stray, rep->grid, rep->first_stray, rep->last_stray);
         else
-            note_add(r, "%lld threads wrote past the end of c: c[%lld..%lld], in the guard zone",
+            note_add(r, L_("%lld threads wrote past the end of c: c[%lld..%lld], in the guard zone"),
                      rep->stray_threads, rep->first_stray, rep->last_stray);
     }
     if (unreached.count)
-        note_add(r, "%lld elements no thread reached: %s", unreached.count, unreached.text);
+        note_add(r, L_("%lld elements no thread reached: %s"), unreached.count, unreached.text);
     if (wrong.count)
-        note_add(r, "%lld elements are not a - b: %s", wrong.count, wrong.text);
+        note_add(r, L_("%lld elements are not a - b: %s"), wrong.count, wrong.text);
     return 0;
 }
 
@@ -338,8 +338,8 @@ static int check_distance(const lab_job *job, const lab_job *refjob, lab_result 
      * stagnating float sum drifts by much more */
     double tol = job->cfg->dtype == LAB_FLOAT ? 1e-4 : 1e-10;
     r->correct = r->rel_error <= tol;
-    note_add(r, "reference %.9g, relative error %.2e%s", ref->dist, r->rel_error,
-             r->correct ? "" : " (past the tolerance)");
+    note_add(r, L_("reference %.9g, relative error %.2e%s"), ref->dist, r->rel_error,
+             r->correct ? "" : L_(" (past the tolerance)"));
     return 0;
 }
 

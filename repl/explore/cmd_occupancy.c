@@ -46,8 +46,8 @@ static int probe_variant(struct session *s, const lab_variant *v, lab_config *c,
 static void explain_main(const lab_launch_probe *l, const sweep_occ *o, lab_backend be, const lab_config *c)
 {
     const occ_result *r = &o->r;
-    char lim[96];
-    occ_limiters_text(r->limiters, lim, sizeof lim);
+    char lim[512];
+    sweep_limiters_words(r->limiters, lim, sizeof lim);
     if (r->blocks_per_sm == 0) {
         out_printf(_("\n%s cannot run at all: %s\n"), l->kernel, r->why);
         return;
@@ -60,7 +60,7 @@ static void explain_main(const lab_launch_probe *l, const sweep_occ *o, lab_back
     out_printf(_("\nWhy %s of %s per SM (%s):\n"), blocks, threads, l->kernel);
     const char *const head[] = {_("resource"), _("one block takes"), _("an SM has"), _("blocks it allows")};
     struct out_table *t = out_table_new(4, head, "llrr");
-    char a[4][96];
+    char a[4][512];
     const char *cells[4] = {a[0], a[1], a[2], a[3]};
     int sms = 0;
     const occ_model *m = NULL;
@@ -180,14 +180,14 @@ static enum cmd_status do_occupancy(struct session *s, int argc, char **argv)
     }
     char nb[64], dev[320];
     sweep_fmt_n(c.n > 0 ? c.n : 0, nb, sizeof nb);
-    sweep_device_text(&c, dev, sizeof dev);
+    sweep_device_words(&c, dev, sizeof dev);
     out_wrapf(0, 2, _("%soccupancy of %s/%s%s  on %s"), out_color(OUT_BOLD), s->algo->name, v->name,
               out_color(OUT_RESET), dev);
     const char *const head[] = {_("kernel"), _("launches"), _("grid"), _("block"), _("regs"), _("static smem"),
                                 _("dynamic smem"), _("blocks/SM"), _("warps/SM"), _("occupancy"), _("limited by")};
     struct out_table *t = out_table_new(11, head, "lrrrrrrrrrl");
     for (int i = 0; i < nl; i++) {
-        char a[11][96];
+        char a[11][512];
         const char *cells[11];
         for (int k = 0; k < 11; k++) {
             snprintf(a[k], sizeof a[k], "-");
@@ -204,12 +204,12 @@ static enum cmd_status do_occupancy(struct session *s, int argc, char **argv)
         if (o->known) {
             if (o->regs >= 0) snprintf(a[4], 96, "%d", o->regs);
             else snprintf(a[4], 96, "?");
-            lab_fmt_bytes((double)o->static_smem, a[5], 96);
-            lab_fmt_bytes((double)o->dynamic_smem, a[6], 96);
+            lab_fmt_bytes((double)o->static_smem, a[5], sizeof a[5]);
+            lab_fmt_bytes((double)o->dynamic_smem, a[6], sizeof a[6]);
             snprintf(a[7], 96, "%d", o->r.blocks_per_sm);
             snprintf(a[8], 96, "%d/%d", o->r.active_warps, o->r.max_warps);
             snprintf(a[9], 96, "%.0f%%", 100.0 * o->r.occupancy);
-            occ_limiters_text(o->r.limiters, a[10], 96);
+            sweep_limiters_words(o->r.limiters, a[10], sizeof a[10]);
         }
         out_table_row(t, cells);
     }
@@ -222,8 +222,8 @@ static enum cmd_status do_occupancy(struct session *s, int argc, char **argv)
     out_table_free(t);
     for (int i = 0; i < nl; i++)
         if (!occ[i].known || occ[i].note[0])
-            out_wrapf(0, 2, "%s: %s%s%s", l[i].kernel, occ[i].known ? occ[i].source : "",
-                      occ[i].known && occ[i].note[0] ? "; " : "", occ[i].note);
+            out_wrapf(0, 2, "%s: %s%s%s", l[i].kernel, occ[i].known ? occ[i].source_words : "",
+                      occ[i].known && occ[i].note_words[0] ? "; " : "", occ[i].note_words);
     if (c.n != s->cfg.n && s->cfg.n > 0)
         out_wrapf(0, 2, _("launches recorded at n = %s (the figures per SM do not depend on n; the grid does)"), nb);
     if (occ[mi].known) explain_main(main_l, &occ[mi], be, &c);
@@ -275,13 +275,15 @@ static enum cmd_status cmd_suggest(struct session *s, int argc, char **argv)
     }
     lab_backend be = lab_kernel_backend(&s->cfg);
     int suggested = -1, min_grid = 0;
-    char src[320];
+    char src[320], src_words[1024];
     sweep_occ occ_s;
     memset(&occ_s, 0, sizeof occ_s);
     if (be == LAB_BACKEND_GPU && m1->func) {
         suggested = occ_api_suggest_block(m1->func, base, per_thread, hi, &min_grid, err, sizeof err);
         if (suggested < 0) return sess_error(s, -1, _("the occupancy API failed: %s"), err);
         snprintf(src, sizeof src, "cudaOccupancyMaxPotentialBlockSize's search on %s", lab_device()->name);
+        snprintf(src_words, sizeof src_words, _("cudaOccupancyMaxPotentialBlockSize's search on %s"),
+                 lab_device()->name);
         lab_launch_probe at = *m1;
         at.block[0] = (unsigned)suggested;
         at.block[1] = at.block[2] = 1;
@@ -303,11 +305,14 @@ static enum cmd_status cmd_suggest(struct session *s, int argc, char **argv)
         if (k.max_dynamic_smem > 0) k.max_dynamic_smem = m->smem_per_block_optin - k.static_smem;
         suggested = occ_suggest_block(m, &k, hi, &min_grid);
         snprintf(src, sizeof src, "the occupancy calculator for model %s (%s)", m->name, m->title);
+        snprintf(src_words, sizeof src_words, _("the occupancy calculator for model %s (%s)"), m->name, m->title);
         at.block[0] = (unsigned)(suggested > 0 ? suggested : 1);
         at.block[1] = at.block[2] = 1;
         at.dynamic_smem = (size_t)(base + (long)(per_thread * suggested + 0.999999));
         sweep_launch_occupancy(&at, &s->cfg, LAB_BACKEND_SIM, &occ_s);
         if (o1.note[0]) snprintf(src + strlen(src), sizeof src - strlen(src), "; %s", o1.note);
+        if (o1.note_words[0])
+            snprintf(src_words + strlen(src_words), sizeof src_words - strlen(src_words), "; %s", o1.note_words);
     }
     if (suggested <= 0) return sess_error(s, -1, _("no block size of %s can run: %s"), v->name, occ_s.r.why);
 
@@ -396,7 +401,7 @@ static enum cmd_status cmd_suggest(struct session *s, int argc, char **argv)
     }
     char sugg[320];
     if (occ_s.known) {
-        char per[64], fill[96];
+        char per[256], fill[512];
         snprintf(per, sizeof per, ngettext("%d block per SM", "%d blocks per SM", (unsigned long)occ_s.r.blocks_per_sm),
                  occ_s.r.blocks_per_sm);
         snprintf(fill, sizeof fill,
@@ -410,7 +415,7 @@ static enum cmd_status cmd_suggest(struct session *s, int argc, char **argv)
         snprintf(sugg, sizeof sugg, _("occupancy suggests: block %d"), suggested);
     }
     out_wrapped(sugg, 0, 2);
-    out_wrapf(2, 4, _("from %s"), src);
+    out_wrapf(2, 4, _("from %s"), src_words);
     if (!allowed)
         out_printf((v->flags & LAB_POW2_BLOCK)
                        ? _("  %s/%s takes blocks of %d..%d threads, powers of two, so the nearest it can run is %d\n")

@@ -105,7 +105,7 @@ void sweep_print_table(struct session *s, const sweep_data *d)
     for (int i = 0; i < d->npoints; i++) {
         const sweep_point *p = &d->points[i];
         const lab_result *r = &p->r;
-        char c[14][64];
+        char c[14][256];
         const char *cells[14];
         for (int k = 0; k < 14; k++) snprintf(c[k], sizeof c[k], "-");
         for (int k = 0, m = 0; k < 14; k++)
@@ -150,7 +150,7 @@ void sweep_print_table(struct session *s, const sweep_data *d)
             lab_fmt_bytes((double)sm, c[8], sizeof c[8]);
             snprintf(c[9], sizeof c[9], "%d", p->occ.r.blocks_per_sm);
             snprintf(c[10], sizeof c[10], "%.0f%%", 100.0 * p->occ.r.occupancy);
-            occ_limiters_text(p->occ.r.limiters, c[11], sizeof c[11]);
+            sweep_limiters_words(p->occ.r.limiters, c[11], sizeof c[11]);
         }
         if (p->refused) snprintf(c[12], sizeof c[12], _("refused%s"), mark);
         else if (!r->ran) snprintf(c[12], sizeof c[12], _("not run%s"), mark);
@@ -181,8 +181,8 @@ void sweep_print_table(struct session *s, const sweep_data *d)
     /* where the occupancy columns come from, once */
     for (int i = 0; i < d->npoints; i++)
         if (d->points[i].occ.known) {
-            out_printf(_("occupancy: %s%s%s\n"), d->points[i].occ.source, d->points[i].occ.note[0] ? "; " : "",
-                       d->points[i].occ.note);
+            out_printf(_("occupancy: %s%s%s\n"), d->points[i].occ.source_words,
+                       d->points[i].occ.note_words[0] ? "; " : "", d->points[i].occ.note_words);
             break;
         }
 }
@@ -210,7 +210,7 @@ static canvas *plot_sweep(const sweep_data *d, sweep_metric m, int width, int *r
         series[j].x = xs[j];
         series[j].y = ys[j];
     }
-    char title[200], sz[32];
+    char title[512], sz[32];
     parse_fmt_size(d->points[0].r.n, sz, sizeof sz);
     const char *what = m == SWEEP_METRIC_GBPS ? "GB/s" : m == SWEEP_METRIC_OCCUPANCY ? _("occupancy") : _("time");
     /* TRANSLATORS: a plot's title, "reduce: time against block (n = 64Mi, gpu)" */

@@ -181,6 +181,24 @@ long sweep_optin_limit(const lab_launch_probe *l, const occ_model *m, long stati
     return 0;
 }
 
+/* Append to the English text (for exports) and to the screen's words the
+ * same message: fmt in English, and its translation. */
+static void occ_both(char *en, size_t enlen, char *tr, size_t trlen, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+static void occ_both(char *en, size_t enlen, char *tr, size_t trlen, const char *fmt, ...)
+{
+    size_t le = strlen(en), lt = strlen(tr);
+    va_list ap, aq;
+    va_start(ap, fmt);
+    va_copy(aq, ap);
+    if (le < enlen) vsnprintf(en + le, enlen - le, fmt, ap);
+    if (lt < trlen) vsnprintf(tr + lt, trlen - lt, _(fmt), aq);
+    va_end(aq);
+    va_end(ap);
+}
+#define OCC_SRC(o, ...) occ_both((o)->source, sizeof (o)->source, (o)->source_words, sizeof (o)->source_words, __VA_ARGS__)
+#define OCC_NOTE(o, ...) occ_both((o)->note, sizeof (o)->note, (o)->note_words, sizeof (o)->note_words, __VA_ARGS__)
+
 static void occ_on_model(const lab_launch_probe *l, const lab_config *cfg, sweep_occ *o, int threads)
 {
     int fb = 0;
@@ -198,17 +216,12 @@ static void occ_on_model(const lab_launch_probe *l, const lab_config *cfg, sweep
     occ_compute(m, &k, threads, &o->r);
     o->regs = res ? res->regs : -1;
     o->static_smem = res ? res->static_smem : -1;
-    snprintf(o->source, sizeof o->source, "model %s", m->name);
-    size_t off = 0;
-    if (fb)
-        off += (size_t)snprintf(o->note + off, sizeof o->note - off,
-                                "no model \"%s\", so h200's figures; ", cfg->model);
+    OCC_SRC(o, N_("model %s"), m->name);
+    if (fb) OCC_NOTE(o, N_("no model \"%s\", so h200's figures; "), cfg->model);
     if (res)
-        snprintf(o->note + off, sizeof o->note - off, "registers as ptxas compiled it for sm_%d%s%s",
-                 res->arch, rnote[0] ? "; " : "", rnote);
+        OCC_NOTE(o, N_("registers as ptxas compiled it for sm_%d%s%s"), res->arch, rnote[0] ? "; " : "", rnote);
     else
-        snprintf(o->note + off, sizeof o->note - off,
-                 "registers of %s unknown (%s): the register limit is left out", l->kernel,
+        OCC_NOTE(o, N_("registers of %s unknown (%s): the register limit is left out"), l->kernel,
                  lab_resource_count > 0 ? "not in the build's table" : lab_resource_origin);
     o->known = 1;
 }
@@ -228,29 +241,30 @@ void sweep_launch_occupancy(const lab_launch_probe *l, const lab_config *cfg, la
     char msg[256];
     occ_kernel k;
     if (occ_api_kernel(l->func, &k, msg, sizeof msg) != 0) {
-        snprintf(o->note, sizeof o->note, "%s", msg);
+        OCC_NOTE(o, "%s", msg);
         return;
     }
     k.dynamic_smem = (long)l->dynamic_smem;
     static occ_model m;
     static char title[256];
     if (occ_model_from_device(&m, title, sizeof title) != 0) {
-        snprintf(o->note, sizeof o->note, "the GPU could not be described");
+        OCC_NOTE(o, N_("the GPU could not be described"));
         return;
     }
     occ_compute(&m, &k, o->threads, &o->r);
     o->regs = k.regs;
     o->static_smem = k.static_smem;
-    snprintf(o->source, sizeof o->source, "CUDA occupancy API (%s)", title);
     int api = occ_api_blocks_per_sm(l->func, o->threads, l->dynamic_smem, msg, sizeof msg);
     if (api < 0) {
-        snprintf(o->note, sizeof o->note, "%s; figures from the calculator", msg);
-        snprintf(o->source, sizeof o->source, "calculator (%s)", title);
-    } else if (api != o->r.blocks_per_sm) {
+        OCC_NOTE(o, N_("%s; figures from the calculator"), msg);
+        OCC_SRC(o, N_("calculator (%s)"), title);
+    } else {
+        OCC_SRC(o, N_("CUDA occupancy API (%s)"), title);
+    }
+    if (api >= 0 && api != o->r.blocks_per_sm) {
         /* the driver knows best; the limiter is the resource that allows
          * exactly that many, if one does */
-        snprintf(o->note, sizeof o->note, "the calculator says %d blocks per SM, the API %d",
-                 o->r.blocks_per_sm, api);
+        OCC_NOTE(o, N_("the calculator says %d blocks per SM, the API %d"), o->r.blocks_per_sm, api);
         occ_result *r = &o->r;
         r->blocks_per_sm = api;
         r->active_warps = api * r->warps_per_block;
@@ -260,8 +274,6 @@ void sweep_launch_occupancy(const lab_launch_probe *l, const lab_config *cfg, la
     }
     o->known = 1;
 }
-
-/* ------------------------------------------------------------ sweeps */
 
 void sweep_device_text(const lab_config *cfg, char *buf, size_t len)
 {
@@ -273,6 +285,40 @@ void sweep_device_text(const lab_config *cfg, char *buf, size_t len)
     }
     const occ_model *m = sweep_model(cfg, NULL);
     snprintf(buf, len, "the simulator; occupancy for model %s (%s)", m->name, m->title);
+}
+
+void sweep_device_words(const lab_config *cfg, char *buf, size_t len)
+{
+    if (lab_kernel_backend(cfg) == LAB_BACKEND_GPU) {
+        const lab_device_info *d = lab_device();
+        snprintf(buf, len, _("%s (compute capability %d.%d, %d SMs)"), d->name, d->cc_major, d->cc_minor,
+                 d->sms);
+        return;
+    }
+    const occ_model *m = sweep_model(cfg, NULL);
+    snprintf(buf, len, _("the simulator; occupancy for model %s (%s)"), m->name, m->title);
+}
+
+char *sweep_limiters_words(unsigned lim, char *buf, size_t len)
+{
+    /* the order of occ_limiters_text: registers and shared memory first */
+    const char *const names[4] = {_("warps"), _("registers"), _("shared memory"), _("blocks")};
+    static const int order[4] = {1, 2, 0, 3};
+    int n = 0, total = 0;
+    size_t off = 0;
+    if (len == 0) return buf;
+    buf[0] = 0;
+    for (int i = 0; i < 4; i++) total += (lim >> i) & 1;
+    for (int j = 0; j < 4 && off < len; j++) {
+        int i = order[j];
+        if (!(lim & (1u << i))) continue;
+        n++;
+        /* TRANSLATORS: the separators of a list of limits: "registers, shared memory and warps" */
+        off += (size_t)snprintf(buf + off, len - off, "%s%s", n == 1 ? "" : n == total ? _(" and ") : _(", "),
+                                names[i]);
+    }
+    if (!buf[0]) snprintf(buf, len, "-");
+    return buf;
 }
 
 void sweep_date_text(time_t when, char *buf, size_t len)

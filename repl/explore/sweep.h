@@ -50,6 +50,9 @@ typedef struct sweep_occ {
     int threads;               /* threads per block */
     occ_result r;              /* blocks per SM, warps, occupancy, limiters */
     char note[256];            /* where the registers came from, caveats */
+    /* the same two in the language of the screen (source and note stay
+     * English: they go into exports) */
+    char source_words[256], note_words[768];
 } sweep_occ;
 
 /* Occupancy of launch l under cfg on backend be (GPU or SIM). */
@@ -127,6 +130,11 @@ double sweep_point_metric(const sweep_point *p, sweep_metric m);
 
 /* The device and the date, for exports: "NVIDIA H200" and "2025-01-31T12:00:00+0100". */
 void sweep_device_text(const lab_config *cfg, char *buf, size_t len);
+/* The same in the language of the screen (sweep_device_text's is English:
+ * it goes into exports). */
+void sweep_device_words(const lab_config *cfg, char *buf, size_t len);
+/* occ_limiters_text in the language of the screen: "registers and warps". */
+char *sweep_limiters_words(unsigned limiters, char *buf, size_t len);
 void sweep_date_text(time_t when, char *buf, size_t len);
 
 /* Write a sweep, or result rows, as CSV (comment lines with the device, the

@@ -337,11 +337,12 @@ static enum cmd_status cmd_lesson(struct session *s, int argc, char **argv)
     if (l->time[0]) out_printf("  (%s)", l->time);
     out_printf("\n");
     if (l->prereq[0]) out_printf(_("before this: %s\n"), l->prereq);
-    out_printf(ngettext("%d step; `next`, `back` and `again` move through it",
-                        "%d steps; `next`, `back` and `again` move through them", (unsigned long)l->nsteps),
+    out_printf(ngettext("%d step; `next`, `back` and `again` move through it.",
+                        "%d steps; `next`, `back` and `again` move through them.", (unsigned long)l->nsteps),
                l->nsteps);
-    if (resumed) out_printf(_(" (resuming at step %d: `lesson %s 1` starts over)"), step + 1, argv[1]);
-    out_printf(".\n");
+    /* TRANSLATORS: a second sentence after the one above, on the same line */
+    if (resumed) out_printf(_(" Resuming at step %d: `lesson %s 1` starts over."), step + 1, argv[1]);
+    out_printf("\n");
     sess_note_no_gpu(s);
     if (lesson_on_sim(s))
         out_printf(_("%sKernels run on the simulator here: the results and pictures are those of a GPU, "
@@ -430,7 +431,11 @@ static enum cmd_status cmd_answer(struct session *s, int argc, char **argv)
         return CMD_OK;
     }
     out_printf(_("%sright.%s"), out_color(OUT_GOOD), out_color(OUT_RESET));
-    if (qq->explain) out_printf(" %s", qq->explain);
+    if (qq->explain) {
+        char verdict[128];
+        snprintf(verdict, sizeof verdict, _("%sright.%s"), "", "");
+        out_printf("%s%s", i18n_gap(verdict), qq->explain);
+    }
     out_printf("\n");
     if (!s->lesson.right[q]) {
         s->lesson.right[q] = 1;

@@ -368,7 +368,7 @@ void lesson_render_step(struct session *s, const struct lesson *l, int i, int wi
         buf_ch(&b, M_BOLD);
         buf_str(&b, _("Question:"));
         buf_ch(&b, M_BOLD_END);
-        buf_ch(&b, ' ');
+        buf_str(&b, i18n_gap(_("Question:")));
         buf_str(&b, q->text);
         wrap(b.p, width, pad, pad);
         free(b.p);

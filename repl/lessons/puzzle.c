@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "repl/i18n.h"
+#include "repl/out.h"
 #include "repl/safefile.h"
 
 /* ------------------------------------------------------------ references */
@@ -382,7 +383,8 @@ static void values_text(struct sb *b, const struct puzzle_arg *a)
 }
 
 /* Wrap text at about 76 columns behind the prefix "// " (continuations
- * indented by indent spaces). */
+ * indented by indent spaces), counting display columns (a Chinese character
+ * takes two) and cutting only between characters. */
 static void comment_wrapped(struct sb *b, const char *text, int indent)
 {
     const char *p = text;
@@ -391,10 +393,11 @@ static void comment_wrapped(struct sb *b, const char *text, int indent)
         int room = 76 - (first ? 0 : indent);
         size_t n = strlen(p);
         size_t cut = n;
-        if ((int)n > room) {
-            cut = (size_t)room;
+        if (out_text_width(p, n) > room) {
+            size_t fit = out_fit_len(p, room);
+            cut = fit;
             while (cut > 0 && p[cut] != ' ') cut--;
-            if (cut == 0) cut = (size_t)room;
+            if (cut == 0) cut = fit > 0 ? fit : out_unit_len(p, n);
         }
         sb_add(b, "// %*s%.*s\n", first ? 0 : indent, "", (int)cut, p);
         p += cut;
@@ -409,42 +412,61 @@ char *puzzle_header(const struct puzzle *p)
     char launch[256], stem[64];
     puzzle_launch_text(p, launch, sizeof launch);
     puzzle_stem(p, stem, sizeof stem);
-    sb_add(&b, "// Puzzle %d: %s\n//\n", p->number, p->title);
-    comment_wrapped(&b, p->spec, 4);
+    /* the header speaks the language of the skeleton under it */
+    sb_add(&b, "// ");
+    sb_add(&b, _("Puzzle %d: %s"), p->number, _(p->title));
+    sb_add(&b, "\n//\n");
+    comment_wrapped(&b, _(p->spec), 4);
     sb_add(&b, "//\n");
     if (p->detail) {
-        comment_wrapped(&b, p->detail, 0);
+        comment_wrapped(&b, _(p->detail), 0);
         sb_add(&b, "//\n");
     }
-    sb_add(&b, "// check runs %s\n", launch);
+    {
+        char line[512];
+        snprintf(line, sizeof line, _("check runs %s"), launch);
+        comment_wrapped(&b, line, 4);
+    }
     for (int k = 0; k < p->nargs; k++) {
         const struct puzzle_arg *a = &p->args[k];
         if (a->kind == PZ_IN) {
             struct sb v = {0};
             values_text(&v, a);
             char line[1024];
-            snprintf(line, sizeof line, "%s%s%s = %s", a->name, a->rows > 1 ? " (rows split by |)" : "",
-                     "", v.s ? v.s : "");
+            snprintf(line, sizeof line, "%s%s = %s", a->name, a->rows > 1 ? _(" (rows split by |)") : "",
+                     v.s ? v.s : "");
             free(v.s);
             comment_wrapped(&b, line, 4);
         } else if (a->kind == PZ_OUT) {
+            sb_add(&b, "//   ");
             if (a->rows > 1)
-                sb_add(&b, "//   %s: %d x %d floats, row-major\n", a->name, a->rows, a->cols);
+                sb_add(&b, _("%s: %d x %d floats, row-major"), a->name, a->rows, a->cols);
             else
-                sb_add(&b, "//   %s: %d float%s\n", a->name, a->cols, a->cols == 1 ? "" : "s");
+                sb_add(&b, ngettext("%s: %d float", "%s: %d floats", (unsigned long)a->cols), a->name, a->cols);
+            sb_add(&b, "\n");
         }
     }
-    sb_add(&b, "//\n// Limits:\n");
-    if (p->max_global_reads >= 0)
-        sb_add(&b, "//   each thread reads global memory at most %d time%s\n", p->max_global_reads,
-               p->max_global_reads == 1 ? "" : "s");
+    sb_add(&b, "//\n// %s\n", _("Limits:"));
+    if (p->max_global_reads >= 0) {
+        sb_add(&b, "//   ");
+        sb_add(&b,
+               ngettext("each thread reads global memory at most %d time", "each thread reads global memory at most %d times",
+                        (unsigned long)p->max_global_reads),
+               p->max_global_reads);
+        sb_add(&b, "\n");
+    }
     if (p->max_shared_bytes == 0)
-        sb_add(&b, "//   no shared memory\n");
-    else if (p->max_shared_bytes > 0)
-        sb_add(&b, "//   at most %d bytes (%d floats) of shared memory per block\n", p->max_shared_bytes,
+        sb_add(&b, "//   %s\n", _("no shared memory"));
+    else if (p->max_shared_bytes > 0) {
+        sb_add(&b, "//   ");
+        sb_add(&b, _("at most %d bytes (%d floats) of shared memory per block"), p->max_shared_bytes,
                p->max_shared_bytes / 4);
-    sb_add(&b, "//\n// Edit the kernel, keep its name and parameters, then type `check` in gpulab.\n"
-               "// This file holds only the kernel: gpulab supplies inputs, launch and main().\n\n");
+        sb_add(&b, "\n");
+    }
+    sb_add(&b, "//\n");
+    comment_wrapped(&b, _("Edit the kernel, keep its name and parameters, then type `check` in gpulab."), 0);
+    comment_wrapped(&b, _("This file holds only the kernel: gpulab supplies inputs, launch and main()."), 0);
+    sb_add(&b, "\n");
     return sb_done(&b);
 }
 

@@ -55,10 +55,10 @@ msgid "unknown command \"%s\" (help lists the commands)"
 msgstr "unbekannter Befehl „%s“ (help zeigt die Befehle)"
 
 #, c-format
-msgid "%d step; `next`, `back` and `again` move through it"
-msgid_plural "%d steps; `next`, `back` and `again` move through them"
-msgstr[0] "%d Schritt; `next`, `back` und `again` gehen hindurch"
-msgstr[1] "%d Schritte; `next`, `back` und `again` gehen hindurch"
+msgid "%d step; `next`, `back` and `again` move through it."
+msgid_plural "%d steps; `next`, `back` and `again` move through them."
+msgstr[0] "%d Schritt; `next`, `back` und `again` gehen hindurch."
+msgstr[1] "%d Schritte; `next`, `back` und `again` gehen hindurch."
 
 msgid "variant"
 msgstr "Variante"
