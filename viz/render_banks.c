@@ -297,14 +297,14 @@ static void describe(const bmodel *m, int fi, viz_frame_info *info)
                              a->warp, along, a->n, b.used, b.passes);
         else
             viz_info_caption(info,
-                             a->write ? ngettext("Warp %u writes %s: its %d lanes fall in only %d bank, which serve "
+                             a->write ? ngettext("Warp %u writes %s: its %d lanes fall in only %d bank, which serves "
                                                  "one word per pass, so the access takes %d passes: a %d-way bank "
                                                  "conflict.",
                                                  "Warp %u writes %s: its %d lanes fall in only %d banks, which serve "
                                                  "one word per pass, so the access takes %d passes: a %d-way bank "
                                                  "conflict.",
                                                  (unsigned long)b.used)
-                                      : ngettext("Warp %u reads %s: its %d lanes fall in only %d bank, which serve "
+                                      : ngettext("Warp %u reads %s: its %d lanes fall in only %d bank, which serves "
                                                  "one word per pass, so the access takes %d passes: a %d-way bank "
                                                  "conflict.",
                                                  "Warp %u reads %s: its %d lanes fall in only %d banks, which serve "

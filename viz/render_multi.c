@@ -144,16 +144,17 @@ static int ring_sent(int n, int s, int g)
 static long long chunk_first(long long e, int n, int c) { return (long long)c * e / n; }
 static long long chunk_elems(long long e, int n, int c) { return chunk_first(e, n, c + 1) - chunk_first(e, n, c); }
 
-/* The most bytes one GPU sends over the 2(N-1) steps. */
-static long long ring_busiest(long long e, int es, int n)
+/* The most and the fewest bytes one GPU sends over the 2(N-1) steps. */
+static void ring_sent_bytes(long long e, int es, int n, long long *most, long long *least)
 {
-    long long most = 0;
+    *most = 0;
+    *least = -1;
     for (int g = 0; g < n; g++) {
         long long sent = 0;
         for (int s = 0; s < 2 * (n - 1); s++) sent += chunk_elems(e, n, ring_sent(n, s, g)) * es;
-        if (sent > most) most = sent;
+        if (sent > *most) *most = sent;
+        if (*least < 0 || sent < *least) *least = sent;
     }
-    return most;
 }
 
 static void draw_ring(const lab_trace *t, canvas *c, viz_rect a, int step, viz_frame_info *info)
@@ -199,13 +200,18 @@ static void draw_ring(const lab_trace *t, canvas *c, viz_rect a, int step, viz_f
         }
     }
     if (step > steps || n == 1) {
+        long long most, least;
+        ring_sent_bytes(e, es, n, &most, &least);
+        const double ideal = 2.0 * (n - 1) / n * m->bytes;
+        /* every GPU sent 2(N-1)/N x S: equal chunks, or one element on 2 GPUs */
+        const int even = most == least && most >= ideal - 0.5 && most <= ideal + 0.5;
         if (4 + n + 1 < a.h)
             canvas_printf(c, a.x, a.y + 5 + n, k->ran && k->correct > 0 ? VIZ_ROLE_OK : VIZ_ROLE_WRONG, 0,
                           _("every GPU holds the total: %s"), k->ran ? k->result : "-");
         viz_info_title(info, "%s", _("all-reduce: done"));
         if (n == 1)
             viz_info_caption(info, "%s", _("With one GPU the all-reduce sends nothing: its partial is the total."));
-        else if (e % n == 0)
+        else if (even)
             viz_info_caption(info,
                              _("After 2(N-1) = %d steps every GPU holds the sum: each sent 2(N-1)/N x S = %.3g bytes "
                                "of the S = %.0f byte buffer, which is why busbw = algbw x 2(N-1)/N."),
@@ -215,7 +221,7 @@ static void draw_ring(const lab_trace *t, canvas *c, viz_rect a, int step, viz_f
                              _("After 2(N-1) = %d steps every GPU holds the sum. The chunks are unequal (%lld of "
                                "them empty), so the busiest GPU sent %lld bytes of the S = %.0f byte buffer, not the "
                                "2(N-1)/N x S = %.3g bytes of equal chunks that busbw = algbw x 2(N-1)/N assumes."),
-                             steps, empty, ring_busiest(e, es, n), m->bytes, 2.0 * (n - 1) / n * m->bytes);
+                             steps, empty, most, m->bytes, ideal);
     } else if (step == 0) {
         viz_info_title(info, "%s", _("all-reduce: ring"));
         if (e >= n)
@@ -228,12 +234,14 @@ static void draw_ring(const lab_trace *t, canvas *c, viz_rect a, int step, viz_f
             viz_info_caption(info,
                              ngettext("ncclAllReduce on a ring of %d GPUs: the buffer is %lld element of %d bytes, "
                                       "fewer than the %d chunks of a ring, and NCCL adds whole elements, never parts "
-                                      "of one; so %lld chunks are empty and the value travels round the ring whole.",
+                                      "of one; so only %lld of the %d chunks holds a value, and it travels round the "
+                                      "ring whole.",
                                       "ncclAllReduce on a ring of %d GPUs: the buffer is %lld elements of %d bytes, "
                                       "fewer than the %d chunks of a ring, and NCCL adds whole elements, never parts "
-                                      "of one; so %lld chunks are empty and the values travel round the ring whole.",
+                                      "of one; so only %lld of the %d chunks hold a value each, and the values travel "
+                                      "round the ring whole.",
                                       (unsigned long)e),
-                             n, e, es, n, empty);
+                             n, e, es, n, n - empty, n);
     } else if (step <= n - 1) {
         viz_info_title(info, _("reduce-scatter %d/%d"), step, n - 1);
         viz_info_caption(info,

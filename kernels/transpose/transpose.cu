@@ -82,10 +82,14 @@ static __global__ void transpose_copy_k(const T *in, T *out, long long count)
 /* Through shared memory: a block reads 32 x 32 tiles along their rows
  * (coalesced), waits, and writes the mirrored tiles along THEIR rows
  * (coalesced again), reading each tile by columns. Shared memory has 32
- * banks of 4 bytes; in a 32-wide tile a column lies in one bank, so the 32
- * lanes of a warp reading a column queue up (a 32-way bank conflict). One
- * padding column (33 wide, PAD = 1) shifts each row by one bank and a column
- * spreads over all 32 banks. PAD = 0 keeps the conflict, to be measured.
+ * banks of 4 bytes. With 4-byte elements a column of a 32-wide tile lies in
+ * one bank, so the 32 lanes of a warp reading it queue up (a 32-way bank
+ * conflict). An 8-byte element takes two banks and a warp's 8-byte access
+ * goes in two phases of 16 lanes: a column of doubles lies in one pair of
+ * banks, and each phase queues 16 deep (a 16-way conflict, 32 passes where
+ * 2 would do). One padding column (33 wide, PAD = 1) shifts each row by one
+ * element, and a column spreads over all the banks: no conflict for either
+ * size. PAD = 0 keeps the conflict, to be measured.
  *
  * A block moves TRANSPOSE_TILES tiles, one above the other (64 rows of 32
  * columns in, 32 rows of 64 out): each thread has twice the loads in flight

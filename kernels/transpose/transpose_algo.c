@@ -44,7 +44,8 @@ static const lab_variant variants[] = {
      .trace_max_n = TRACE_MAX, LAB_KERNEL_FNS(transpose_tiled)},
     {.name = "tiled-nopad",
      .summary = N_("the same tiles without the padding column"),
-     .idea = N_("bank conflicts: a column of a 32-wide tile sits in one bank, 32 lanes queue for it"),
+     .idea = N_("bank conflicts: a column of a 32-wide tile sits in one bank (floats: 32-way) or one pair of "
+                "banks (doubles: 16-way per 16-lane phase), and the lanes queue for it"),
      .kind = LAB_ROW_KERNEL, .flags = LAB_BLOCK_2D,
      .block_min = 32, .block_max = 1024, .block_default = TRANSPOSE_TILE,
      .trace_max_n = TRACE_MAX, LAB_KERNEL_FNS(transpose_tiled_nopad)},
