@@ -1,4 +1,5 @@
-// Zip: zwei Eingaben im Gleichschritt, Element i jeder Eingabe trifft in Thread i zusammen.
+// Zip: zwei Eingaben im Gleichschritt, Element i jeder Eingabe trifft in
+// Thread i zusammen.
 __global__ void zip(float *out, const float *a, const float *b)
 {
     int i = threadIdx.x;

@@ -1,5 +1,6 @@
-// Shared Memory: ein kleines Array, das sich die Threads eines Blocks teilen, und eine
-// Barriere (__syncthreads), bevor ein Thread liest, was ein anderer geschrieben hat.
+// Shared Memory: ein kleines Array, das sich die Threads eines Blocks teilen,
+// und eine Barriere (__syncthreads), bevor ein Thread liest, was ein anderer
+// geschrieben hat.
 #define TPB 4 // Threads pro Block, so wie check sie startet
 
 __global__ void shared(float *out, const float *a, int size)

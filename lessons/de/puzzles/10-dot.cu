@@ -1,5 +1,6 @@
-// Skalarprodukt: viele Produkte, eine Summe. Der Block addiert seine Produkte im Shared
-// Memory; ein Baum mit halbierter Schrittweite braucht log2(8) = 3 Runden.
+// Skalarprodukt: viele Produkte, eine Summe. Der Block addiert seine Produkte
+// im Shared Memory; ein Baum mit halbierter Schrittweite braucht log2(8) = 3
+// Runden.
 #define TPB 8 // Threads pro Block, so wie check sie startet
 
 __global__ void dot(float *out, const float *a, const float *b)

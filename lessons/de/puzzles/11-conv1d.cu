@@ -1,6 +1,7 @@
-// 1D-Faltung: Jeder Block braucht seine eigenen Elemente und dazu einen Halo aus K - 1
-// Elementen, die zum nächsten Block gehören. Laden Sie Kachel und Halo einmal ins Shared
-// Memory; kein Thread darf den globalen Speicher mehr als zweimal lesen.
+// 1D-Faltung: Jeder Block braucht seine eigenen Elemente und dazu einen Halo
+// aus K - 1 Elementen, die zum nächsten Block gehören. Laden Sie Kachel und
+// Halo einmal ins Shared Memory; kein Thread darf den globalen Speicher mehr
+// als zweimal lesen.
 #define TPB 8 // Threads pro Block, so wie check sie startet
 #define K 4   // Gewichte in b
 

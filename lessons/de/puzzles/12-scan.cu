@@ -1,6 +1,7 @@
-// Präfixsumme: In Runde r addiert jeder Thread den Wert, der 2^r Plätze links von ihm
-// liegt. Wert lesen, warten, dann addieren und erneut warten, damit kein Thread einen
-// Platz überschreibt, den ein anderer Thread noch nicht gelesen hat.
+// Präfixsumme: In Runde r addiert jeder Thread den Wert, der 2^r Plätze links
+// von ihm liegt. Wert lesen, warten, dann addieren und erneut warten, damit
+// kein Thread einen Platz überschreibt, den ein anderer Thread noch nicht
+// gelesen hat.
 #define TPB 16 // Threads pro Block, so wie check sie startet
 
 __global__ void scan(float *out, const float *a)

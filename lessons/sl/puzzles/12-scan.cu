@@ -7,6 +7,6 @@ __global__ void scan(float *out, const float *a)
 {
     __shared__ float cache[TPB];
     int i = threadIdx.x;
-    // Naložite a[i] v cache[i]; za offset = 1, 2, 4, 8: prištejte cache[i - offset]
-    // (kadar je i >= offset); nato zapišite out[i].
+    // Naložite a[i] v cache[i]; za offset = 1, 2, 4, 8: prištejte
+    // cache[i - offset] (kadar je i >= offset); nato zapišite out[i].
 }
