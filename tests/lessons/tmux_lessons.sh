@@ -102,7 +102,7 @@ wait_for "gpulab" 10
 T send-keys -t gl "lessons" Enter
 wait_for "step 2 of 3" 5; check "lessons shows progress" $?
 wait_prompt; T send-keys -t gl C-u "lesson tiny" Enter
-wait_for "resuming at step 2" 5; check "the lesson resumes" $?
+wait_for "Resuming at step 2" 5; check "the lesson resumes" $?
 wait_prompt; T send-keys -t gl C-u "quit" Enter
 
 # Lecture mode: keys. `--lecture N` takes what `lesson` takes (here: 1).

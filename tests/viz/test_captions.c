@@ -206,12 +206,13 @@ static void ring_cuts_at_elements(void **state)
     canvas_free(c);
     assert_non_null(strstr(text, "[3/3] [3/3] [3/3]"));
 
-    /* 6 floats on 3 GPUs: equal chunks, each GPU sends 2(N-1)/N x S = 16 */
+    /* 6 floats on 3 GPUs: equal chunks of 8 bytes, each GPU sends 4 of them:
+     * 2(N-1)/N x S = 32 */
     ring_make(&g, 3, 6, 4);
     assert_true(find(r, &g.t, "all-reduce: ring", &info) >= 0);
     assert_non_null(strstr(info.caption, "3 chunks of 2 to 2 elements"));
     assert_true(find(r, &g.t, "all-reduce: done", &info) >= 0);
-    assert_non_null(strstr(info.caption, "each sent 2(N-1)/N x S = 16 bytes of the S = 24 byte buffer"));
+    assert_non_null(strstr(info.caption, "each sent 2(N-1)/N x S = 32 bytes of the S = 24 byte buffer"));
 }
 
 /* The reduction's buffer: one 8-byte partial. Nothing is cut: on 3 GPUs

@@ -1,6 +1,6 @@
-// Gekachelte Matrixmultiplikation: Der Block lädt ein TILE x TILE großes Stück
-// von a und von b ins Shared Memory, einen Wert von jedem pro Thread, und
-// jeder Thread verwendet danach die ganze Kachel. Jeder globale Wert wird
+// Gekachelte Matrixmultiplikation: Der Block lädt eine TILE x TILE große
+// Kachel von a und von b ins Shared Memory, einen Wert von jedem pro Thread,
+// und jeder Thread verwendet danach die ganze Kachel. Jeder globale Wert wird
 // einmal pro Block statt einmal pro Thread gelesen.
 #define TILE 4 // der Block hat TILE x TILE Threads, so wie check ihn startet
 
