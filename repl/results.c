@@ -14,10 +14,15 @@
 #include "repl/parse.h"
 #include "repl/session.h"
 
+/* The result cell: at most 24 columns, cut between characters (a translated
+ * word is not ASCII) with "..." when it is longer. */
 static void fmt_result(const lab_result *r, char *buf, size_t len)
 {
     snprintf(buf, len, "%s", r->result[0] ? r->result : "-");
-    if (strlen(buf) > 24) snprintf(buf + 21, len - 21, "...");
+    if (out_text_width(buf, strlen(buf)) > 24) {
+        size_t cut = out_fit_len(buf, 21);
+        if (cut + 4 <= len) snprintf(buf + cut, len - cut, "...");
+    }
 }
 
 int results_omp_flag(const lab_result *rows, int n, int omp, long cores, double load1, char *flag, size_t len)

@@ -149,6 +149,31 @@ name="bundle"; g 0 "$TMP/bundle/bin/gpulab" --lang de --help; out_has "Aufruf: g
 # ------------------------------------------------ numbers keep their '.'
 # A German locale of our own (LOCPATH), when localedef can make one: its
 # decimal comma must not reach gpulab's numbers, JSON or CSV.
+# ------------------------------------------- the shipped catalogs: no English
+# words inside a translated screen but names (docs/languages.md)
+name="zh-traditional"; g 0 env LANGUAGE= LANG=zh_TW.UTF-8 "$GPULAB" --help; out_has "usage: gpulab [OPTIONS]"
+name="zh-simplified";  g 0 env LANGUAGE= LANG=zh_CN.UTF-8 "$GPULAB" --help; out_has "用法：gpulab"
+name="zh-tw-flag";     g 2 "$GPULAB" --lang zh_TW -c "echo x"; err_has "--lang zh_TW: no such language"
+# a result cell kernels/ writes (transpose: "transposed") is a word of the catalog,
+# and stays English in JSON
+name="result-cell-uk"; g 0 "$GPULAB" --lang uk -c "use transpose/naive; set n 32; set repeats 1; run naive"
+out_has "транспоновано"; out_lacks "transposed"
+name="result-cell-json"; g 0 "$GPULAB" --lang uk --json -c "use transpose/naive; set n 32; set repeats 1; run naive"
+out_has '"transposed"'
+# without a GPU, why not: the device's reason is translated too
+name="no-gpu-reason"
+both_has() { if cat "$OUT" "$ERR" | grep -qF -- "$1"; then ok; else bad "stdout and stderr lack: $1"; fi; }
+both_lacks() { if cat "$OUT" "$ERR" | grep -qF -- "$1"; then bad "stdout or stderr has: $1"; else ok; fi; }
+g 0 "$GPULAB" --lang en -c "device"
+if cat "$OUT" "$ERR" | grep -q "no NVIDIA driver"; then
+    g 0 "$GPULAB" --lang uk -c "device"; both_has "немає драйвера NVIDIA"; both_lacks "no NVIDIA driver"
+    g 0 "$GPULAB" --lang de -c "device"; both_has "kein NVIDIA-Treiber"; both_lacks "no NVIDIA driver"
+fi
+# a puzzle skeleton's header speaks the language of its body
+name="puzzle-header-de"; g 0 "$GPULAB" --lang de -c "puzzle 2"
+if grep -q "^// Rätsel 2" puzzles/02-zip.cu && grep -q "^// Grenzen:" puzzles/02-zip.cu &&
+   ! grep -q "^// Limits:" puzzles/02-zip.cu; then ok; else bad "the German skeleton's header is not German"; fi
+
 name="numeric"
 mkdir -p "$TMP/loc"
 [ -n "$LOCALEDEF" ] && "$LOCALEDEF" -i de_DE -f UTF-8 "$TMP/loc/de_DE.UTF-8" >/dev/null 2>&1
