@@ -181,7 +181,7 @@ static int run_tool(char *const argv[], const struct tool_ctx *t, char *log, siz
     }
     if (!tool[0]) {
         prog_env_free(env);
-        snprintf(log + strlen(log), loglen - strlen(log), "cannot run %s: not found on the PATH\n", argv[0]);
+        snprintf(log + strlen(log), loglen - strlen(log), L_("cannot run %s: not found on the PATH\n"), argv[0]);
         return 127;
     }
     sp.path = tool;
@@ -205,21 +205,21 @@ static int run_tool(char *const argv[], const struct tool_ctx *t, char *log, siz
     if (sp.fd[0] >= 0) close(sp.fd[0]);
     prog_env_free(env);
     if (rc != 0) {
-        snprintf(log + strlen(log), loglen - strlen(log), "cannot run %s: %s\n", argv[0], err);
+        snprintf(log + strlen(log), loglen - strlen(log), L_("cannot run %s: %s\n"), argv[0], err);
         return -1;
     }
     if (e.timed_out) {
         snprintf(log + strlen(log), loglen - strlen(log),
-                 "the compiler ran longer than %g s and was stopped (templates or constexpr loops that never "
-                 "end?)\n", PROG_COMPILE_LIMIT);
+                 L_("the compiler ran longer than %g s and was stopped (templates or constexpr loops that never "
+                    "end?)\n"), PROG_COMPILE_LIMIT);
         return 124;
     }
     if (e.interrupted) {
-        snprintf(log + strlen(log), loglen - strlen(log), "the build was stopped by Ctrl-C\n");
+        snprintf(log + strlen(log), loglen - strlen(log), "%s", L_("the build was stopped by Ctrl-C\n"));
         return 130;
     }
     if (!e.end.started) {
-        snprintf(log + strlen(log), loglen - strlen(log), "cannot run %s: %s\n", argv[0], e.end.why);
+        snprintf(log + strlen(log), loglen - strlen(log), L_("cannot run %s: %s\n"), argv[0], e.end.why);
         return 127;
     }
     return e.end.exited ? e.end.code : 128 + e.end.signal;
