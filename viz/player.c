@@ -32,7 +32,10 @@
 
 /* ------------------------------------------------------------ drawing */
 
-enum { MAX_CAPTION_LINES = 3, MAX_COUNTER_LINES = 2 };
+/* A caption takes up to this many lines where the picture keeps its least
+ * height (layout_screen gives lines back on a small screen); `w` shows the
+ * whole of a longer one. */
+enum { MAX_CAPTION_LINES = 8, MAX_COUNTER_LINES = 2 };
 
 static int side_frames(const viz_side *s, const viz_play_state *st)
 {
@@ -195,7 +198,11 @@ static void draw_panel(canvas *c, viz_rect r, const viz_side *s, const viz_play_
     viz_rect cap = viz_rect_make(r.x, r.y + 1, r.w, cap_lines);
     int need = canvas_wrap(NULL, cap, info.caption, 0, 0);
     canvas_wrap(c, cap, info.caption, VIZ_ROLE_TEXT, 0);
-    if (need > cap_lines && cap_lines > 0) canvas_put(c, r.x + r.w - 1, r.y + cap_lines, 0x2026, VIZ_ROLE_DIM, 0);
+    if (need > cap_lines && cap_lines > 0 && r.w > 4) { /* cut: "… w" says which key shows the rest */
+        canvas_fill(c, viz_rect_make(r.x + r.w - 4, r.y + cap_lines, 4, 1), ' ', VIZ_ROLE_TEXT, 0);
+        canvas_put(c, r.x + r.w - 3, r.y + cap_lines, 0x2026, VIZ_ROLE_DIM, 0);
+        canvas_put(c, r.x + r.w - 1, r.y + cap_lines, 'w', VIZ_ROLE_KEY, 0);
+    }
     draw_counters(c, viz_rect_make(r.x, r.y + 1 + cap_lines, r.w, cnt_lines), &info);
     canvas_set_clip(c, old);
 }
@@ -316,6 +323,34 @@ static void layout_screen(int W, int H, const viz_side *sides, int nsides, const
     L->panel_h = H - 1 - (L->table_h ? L->table_h + 1 : 0) - L->keys_h;
 }
 
+/* The step's whole caption (every side's, under its name) in a box over
+ * the screen, as wide as it is; w brings it up, any key closes it. */
+static void draw_whole_caption(canvas *c, const viz_side *sides, int nsides, const viz_play_state *st)
+{
+    int bw = c->w - 2 > 20 ? c->w - 2 : c->w, tw = bw - 4;
+    if (tw < 10) return;
+    int need = 1;
+    viz_frame_info info[4];
+    int n = nsides < 4 ? nsides : 4;
+    for (int i = 0; i < n; i++) {
+        side_info(&sides[i], st, st->frame, tw, 40, &info[i]);
+        need += (n > 1 ? 1 : 0) + canvas_wrap(NULL, viz_rect_make(0, 0, tw, 1000), info[i].caption, 0, 0) + 1;
+    }
+    int bh = need + 2 < c->h ? need + 2 : c->h;
+    viz_rect r = viz_rect_make((c->w - bw) / 2, (c->h - bh) / 2, bw, bh);
+    canvas_fill(c, r, ' ', VIZ_ROLE_TEXT, 0);
+    canvas_box(c, r, _("caption"), VIZ_ROLE_HEADING, 0);
+    int y = r.y + 1;
+    for (int i = 0; i < n && y < r.y + r.h - 2; i++) {
+        if (n > 1) {
+            const char *name = sides[i].label ? sides[i].label : sides[i].trace ? sides[i].trace->variant : "";
+            canvas_textn(c, r.x + 2, y++, tw, name, VIZ_ROLE_HEADING, VIZ_BOLD);
+        }
+        y += canvas_wrap(c, viz_rect_make(r.x + 2, y, tw, r.y + r.h - 2 - y), info[i].caption, VIZ_ROLE_TEXT, 0) + 1;
+    }
+    canvas_textn(c, r.x + 2, r.y + r.h - 2, tw, _("any key closes this"), VIZ_ROLE_DIM, 0);
+}
+
 /* The screen into c; exporting: no key line, help or key hints, and the
  * captions with cap_all lines (all of them). */
 static void compose(canvas *c, const viz_side *sides, int nsides, const viz_play_state *st,
@@ -344,13 +379,14 @@ static void compose(canvas *c, const viz_side *sides, int nsides, const viz_play
     int with_access = pkeys_access_side(sides, nsides) != NULL;
     if (L.keys_h) pkeys_draw_line(c, H - 1, with_access);
     if (st->help && !exporting) pkeys_draw_help(c, with_access);
+    if (st->caption && !exporting) draw_whole_caption(c, sides, nsides, st);
 }
 
 int viz_player_click(viz_play_state *st, const viz_side *sides, int nsides, const viz_player_opts *o, int w, int h,
                      int x, int y)
 {
-    if (st->help) {
-        st->help = 0;
+    if (st->help || st->caption) {
+        st->help = st->caption = 0;
         return 1;
     }
     screen_layout L;

@@ -50,6 +50,7 @@ typedef struct viz_play_state {
     int playing;
     int speed;              /* 0 (slowest) .. VIZ_NSPEEDS-1 */
     int help;               /* the help overlay is up */
+    int caption;            /* w: the step's whole caption is up, over the picture */
     int hide_keys;          /* k: the key line is hidden (a clean screen for a projector) */
     int hide_table;         /* t: the timing table is hidden */
     int quit;

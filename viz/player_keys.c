@@ -31,7 +31,7 @@ int viz_play_delay_ms(const viz_play_state *st)
 enum key_act {
     ACT_PLAY, ACT_NEXT, ACT_PREV, ACT_FASTER, ACT_SLOWER, ACT_START, ACT_END,
     ACT_CURSOR, ACT_UP, ACT_DOWN, ACT_PICK, ACT_ZOOM, ACT_CODE,
-    ACT_HELP, ACT_KEYS, ACT_TABLE, ACT_QUIT
+    ACT_HELP, ACT_CAPTION, ACT_KEYS, ACT_TABLE, ACT_QUIT
 };
 
 typedef struct key_binding {
@@ -62,6 +62,7 @@ static const key_binding bindings[] = {
     {{'k'}, ACT_KEYS, "k  /  t", N_("hide the keys / the table"), NULL, NULL, 0},
     {{'t'}, ACT_TABLE, NULL, NULL, NULL, NULL, 0},
     {{'?'}, ACT_HELP, "?", N_("this help"), "?", N_("help"), 0},
+    {{'w'}, ACT_CAPTION, "w", N_("the step's whole caption"), "w", N_("caption"), 0},
     {{'q', 'Q', VIZ_KEY_ESC}, ACT_QUIT, N_("q  or  Esc"), N_("back to the prompt"), "q", N_("back"), 0},
 };
 #define NBINDINGS ((int)(sizeof bindings / sizeof bindings[0]))
@@ -106,9 +107,9 @@ int viz_player_key_sides(viz_play_state *st, int key, const viz_side *sides, int
         st->quit = 1;
         return 0;
     }
-    if (st->help) {
+    if (st->help || st->caption) {
         /* Any key closes the overlay (and does nothing else). */
-        st->help = 0;
+        st->help = st->caption = 0;
         return 1;
     }
     int act = key_act(key, as != NULL);
@@ -195,6 +196,10 @@ int viz_player_key_sides(viz_play_state *st, int key, const viz_side *sides, int
         return 1;
     case ACT_HELP:
         st->help = 1;
+        return 1;
+    case ACT_CAPTION:
+        st->playing = 0; /* the step stays while it is read */
+        st->caption = 1;
         return 1;
     case ACT_KEYS:
         st->hide_keys = !st->hide_keys;

@@ -210,7 +210,28 @@ for l in $(grep -oE 'reduce\.cu:[0-9]+' "$TMP/t0" | cut -d: -f2); do
 done
 T send-keys -t gl C-u "quit" Enter
 
-# 8. A file named like a shipped lesson keeps its own progress.
+# 8. The animation at 80x24: a caption cut short says "… w", and w shows it whole.
+start
+T send-keys -t gl "use reduce/interleaved; set n 64; set block 32; animate interleaved vs sequential" Enter
+HISTORY=0 wait_for "step 1/" 30; check "animate: the player is up" $?
+T send-keys -t gl End
+sleep 0.5
+for k in 1 2 3 4 5 6 7 8; do
+    HISTORY=0 screen | grep -q '… w' && break
+    T send-keys -t gl Left; sleep 0.3
+done
+HISTORY=0 screen | grep -q '… w'; check "animate: a cut caption ends in '… w'" $?
+T send-keys -t gl w
+HISTORY=0 wait_for "any key closes this" 5; check "animate: w shows the whole caption" $?
+HISTORY=0 screen | grep -q "caption"; check "animate: in a box named caption" $?
+[ "$(HISTORY=0 screen | LC_ALL=C.UTF-8 wc -L)" -le 80 ]; check "animate: the caption box fits 80 columns" $?
+T send-keys -t gl x
+HISTORY=0 wait_gone "any key closes this" 5; check "animate: any key closes it" $?
+T send-keys -t gl q
+wait_prompt 10; check "animate: q gives the prompt back" $?
+T send-keys -t gl C-u "quit" Enter
+
+# 9. A file named like a shipped lesson keeps its own progress.
 cp "$TMP/my/01-offer.md" "$TMP/my/04-reduction.md"
 start
 T send-keys -t gl "lesson $TMP/my/04-reduction.md 2" Enter
