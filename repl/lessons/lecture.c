@@ -40,7 +40,7 @@
 #define LECTURE_WIDTH 84
 #define LECTURE_LARGE_WIDTH 56 /* the large layout: a projector's font at 1.5x still fits */
 
-enum key { K_NONE, K_NEXT, K_BACK, K_QUIT, K_AGAIN, K_ANSWER, K_GOTO, K_KEYS, K_OUTPUT, K_LARGE, K_HELP };
+enum key { K_NONE, K_NEXT, K_BACK, K_QUIT, K_AGAIN, K_ANSWER, K_GOTO, K_KEYS, K_OUTPUT, K_LARGE, K_HELP, K_DOWN, K_UP };
 
 static struct termios g_saved;
 static int g_raw;
@@ -106,11 +106,15 @@ static enum key read_key(int *digit)
             if (c2 < 0) return K_QUIT; /* a bare Esc */
             int c3 = read_byte(60);
             if (c2 == '[' || c2 == 'O') {
-                if (c3 == 'C' || c3 == 'B') return K_NEXT;
-                if (c3 == 'D' || c3 == 'A') return K_BACK;
+                if (c3 == 'C') return K_NEXT;
+                if (c3 == 'D') return K_BACK;
+                /* down / up and PgDn / PgUp scroll a step longer than the
+                 * screen (else they go on and back) */
+                if (c3 == 'B') return K_DOWN;
+                if (c3 == 'A') return K_UP;
                 if (c3 == '5' || c3 == '6') { /* PgUp / PgDn end with '~' */
                     read_byte(60);
-                    return c3 == '6' ? K_NEXT : K_BACK;
+                    return c3 == '6' ? K_DOWN : K_UP;
                 }
             }
             return K_NONE;
@@ -132,16 +136,24 @@ struct show {
     int going;           /* a `go to` is being typed ... */
     char go[8];          /* ... with these digits so far */
     int help;            /* the key list is showing */
+    int scroll;          /* the first line shown of a step longer than the screen */
+    int lines, rows;     /* the step's lines, and how many the screen shows (0: all) */
+    int tw_fixed;        /* the text width while show() renders off the screen, else 0 */
 };
 
+static int margin(const struct show *sh) { return sh->large ? 2 : LECTURE_MARGIN; }
+
+/* The text's width: the layout's, within the terminal less a margin on
+ * each side (everything is drawn at margin + width, so an 80-column
+ * terminal gets 72 columns of text, never a line that wraps). */
 static int text_width(const struct show *sh)
 {
-    int w = lesson_width();
+    if (sh->tw_fixed) return sh->tw_fixed;
+    int w = lesson_width() - 2 * margin(sh);
     int max = sh->large ? LECTURE_LARGE_WIDTH : LECTURE_WIDTH;
+    if (w < 20) w = 20;
     return w > max ? max : w;
 }
-
-static int margin(const struct show *sh) { return sh->large ? 2 : LECTURE_MARGIN; }
 
 /* Write text with every line indented by m spaces. */
 static void indent(FILE *f, const char *text, int m)
@@ -199,10 +211,14 @@ static void key_line(const struct show *sh)
     else if (sh->step + 1 < l->nsteps)
         snprintf(what, sizeof what, _("[space] next step: %s"), l->steps[sh->step + 1].title);
     else snprintf(what, sizeof what, "%s", _("the end: [q] leaves"));
-    char line[768];
+    char line[768], more[128] = "";
+    if (sh->rows > 0 && sh->lines > sh->rows)
+        /* TRANSLATORS: a step longer than the screen: which of its lines show */
+        snprintf(more, sizeof more, _("   [down/up] lines %d-%d of %d"), sh->scroll + 1, sh->scroll + sh->rows,
+                 sh->lines);
     /* TRANSLATORS: the names of keys in [] (space, left, ?, q) stay as they are. */
-    snprintf(line, sizeof line, _("%s%s   step %d/%d   [left] back   [?] keys   [q] quit%s"), out_color(OUT_DIM),
-             what, sh->step + 1, l->nsteps, out_color(OUT_RESET));
+    snprintf(line, sizeof line, _("%s%s   step %d/%d%s   [left] back   [?] keys   [q] quit%s"), out_color(OUT_DIM),
+             what, sh->step + 1, l->nsteps, more, out_color(OUT_RESET));
     out_printf("\n");
     out_wrap_to(out_stream(), line, text_width(sh) + margin(sh), margin(sh), margin(sh) + 8);
 }
@@ -213,6 +229,7 @@ static void help_screen(const struct show *sh)
         /* TRANSLATORS: the keys (left column) are the names of keys on the keyboard. */
         {N_("space, right, Enter, n"), N_("run the step's next command, then the next step")},
         {N_("left, p, Backspace"), N_("the step before")},
+        {N_("down, up, PgDn, PgUp"), N_("scroll a step longer than the screen")},
         {N_("g N Enter, or N Enter"), N_("go to step N")},
         {"a", N_("show the answers of the step's questions")},
         {"k", N_("hide or show the key line")},
@@ -234,16 +251,66 @@ static void help_screen(const struct show *sh)
                out_color(OUT_RESET));
 }
 
-static void show(struct show *sh)
+/* The step, its answers and its commands' output, as lines of text. */
+static void render(struct show *sh)
 {
     const struct lesson *l = sh->l;
     int m = margin(sh);
-    if (out_color_enabled() || isatty(fileno(out_stream()))) out_puts("\033[H\033[2J");
     out_printf("\n%*s%s%s%s\n", m, "", out_color(OUT_DIM), l->title, out_color(OUT_RESET));
     sh->s->lesson.beside = &l->steps[sh->step];
     lesson_render_step(sh->s, l, sh->step, text_width(sh), m);
     if (sh->answered[sh->step]) answers(sh);
     if (sh->out && sh->output[sh->step]) out_puts(sh->output[sh->step]);
+}
+
+/* The step on a clear screen. One longer than the screen shows the lines
+ * from sh->scroll on, as many as fit above the key line; down and up (and
+ * PgDn, PgUp) move them, and the key line says which lines show. */
+static void show(struct show *sh)
+{
+    int H = out_height();
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *mem = H > 0 ? open_memstream(&buf, &len) : NULL;
+    sh->rows = 0;
+    if (!mem) { /* no screen height: the whole step, as it comes */
+        if (out_color_enabled() || isatty(fileno(out_stream()))) out_puts("\033[H\033[2J");
+        render(sh);
+        key_line(sh);
+        out_flush();
+        return;
+    }
+    FILE *o = out_stream(), *e = out_err_stream();
+    out_flush();
+    sh->tw_fixed = text_width(sh); /* measured on the terminal, not the buffer */
+    out_set_streams(mem, e);
+    render(sh);
+    out_flush();
+    out_set_streams(o, e);
+    sh->tw_fixed = 0;
+    fclose(mem);
+    int total = 0;
+    for (size_t i = 0; i < len; i++) total += buf[i] == '\n';
+    if (len && buf[len - 1] != '\n') total++;
+    int keys = sh->keys ? 3 : 0; /* a blank line, the key line (it may take two) */
+    int avail = H - keys - 1;
+    sh->lines = total;
+    if (avail < 3 || total <= avail) {
+        sh->scroll = 0;
+    } else {
+        sh->rows = avail;
+        if (sh->scroll > total - avail) sh->scroll = total - avail;
+        if (sh->scroll < 0) sh->scroll = 0;
+    }
+    if (out_color_enabled() || isatty(fileno(out_stream()))) out_puts("\033[H\033[2J");
+    const char *p = buf;
+    for (int line = 0; p < buf + len; line++) {
+        const char *nl = memchr(p, '\n', (size_t)(buf + len - p));
+        size_t n = nl ? (size_t)(nl - p) + 1 : (size_t)(buf + len - p);
+        if (!sh->rows || (line >= sh->scroll && line < sh->scroll + sh->rows)) fwrite(p, 1, n, out_stream());
+        p += n;
+    }
+    free(buf);
     key_line(sh);
     out_flush();
 }
@@ -383,6 +450,7 @@ static int present(struct session *s, const struct lesson *l, int large)
             sh.go[0] = 0;
             if (n >= 1 && n <= l->nsteps) {
                 sh.step = n - 1;
+                sh.scroll = 0;
                 sh.done = 0;
             }
             show(&sh); /* Esc or any other key: the `go to` is cancelled */
@@ -394,6 +462,20 @@ static int present(struct session *s, const struct lesson *l, int large)
         case K_BACK:
             if (sh.step > 0) sh.step--;
             sh.done = 0;
+            sh.scroll = 0;
+            break;
+        case K_DOWN:
+        case K_UP:
+            if (!sh.rows) { /* it fits: down and up go on and back, as before */
+                if (k == K_UP) {
+                    if (sh.step > 0) sh.step--;
+                    sh.done = 0;
+                    sh.scroll = 0;
+                    break;
+                }
+                goto next_step;
+            }
+            sh.scroll += (k == K_DOWN ? 1 : -1) * (sh.rows > 4 ? sh.rows - 2 : 1);
             break;
         case K_ANSWER: sh.answered[sh.step] = !sh.answered[sh.step]; break;
         case K_KEYS: sh.keys = !sh.keys; break;
@@ -403,7 +485,8 @@ static int present(struct session *s, const struct lesson *l, int large)
             sh.help = 1;
             help_screen(&sh);
             continue;
-        case K_NEXT: {
+        case K_NEXT:
+        next_step: {
             const struct lesson_step *st = &l->steps[sh.step];
             if (sh.done < st->ncmds) {
                 if (sh.done == 0) { /* the step's commands run again: their old output goes */
@@ -424,6 +507,7 @@ static int present(struct session *s, const struct lesson *l, int large)
             if (sh.step + 1 >= l->nsteps) continue;
             sh.step++;
             sh.done = 0;
+            sh.scroll = 0;
             break;
         }
         default: continue;

@@ -231,7 +231,30 @@ T send-keys -t gl q
 wait_prompt 10; check "animate: q gives the prompt back" $?
 T send-keys -t gl C-u "quit" Enter
 
-# 9. A file named like a shipped lesson keeps its own progress.
+# 9. Lecture mode at 80x24: a step longer than the screen scrolls, and no
+# line (key line, key list) is wider than the screen.
+{ printf -- '---\ntitle: Long\n---\n## A long step\n'
+  for i in $(seq 1 40); do printf 'Paragraph line %d of the long step.\n\n' "$i"; done
+  printf '## Short\nThe end.\n'; } >"$TMP/my/03-long.md"
+start
+T send-keys -t gl "lecture $TMP/my/03-long.md" Enter
+HISTORY=0 wait_for "[down/up] lines 1-" 10; check "lecture: a long step shows its first lines and says so" $?
+HISTORY=0 screen | grep -q "Paragraph line 1 of"; check "lecture: the first line is on the screen" $?
+T send-keys -t gl Down
+HISTORY=0 wait_gone "[down/up] lines 1-" 5; check "lecture: down scrolls" $?
+HISTORY=0 screen | grep -qE '\[down/up\] lines [0-9]+-[0-9]+'; check "lecture: the key line says which lines show" $?
+[ "$(HISTORY=0 screen | LC_ALL=C.UTF-8 wc -L)" -le 80 ]; check "lecture: no line wider than 80" $?
+T send-keys -t gl '?'
+HISTORY=0 wait_for "Keys of lecture mode" 5; check "lecture: ? lists the keys" $?
+HISTORY=0 screen | grep -q "scroll a step longer than the screen"; check "lecture: the list names scrolling" $?
+[ "$(HISTORY=0 screen | LC_ALL=C.UTF-8 wc -L)" -le 80 ]; check "lecture: the key list fits 80 columns" $?
+T send-keys -t gl x
+sleep 0.5
+T send-keys -t gl q
+wait_prompt 10; check "lecture: q gives the prompt back" $?
+T send-keys -t gl C-u "quit" Enter
+
+# 10. A file named like a shipped lesson keeps its own progress.
 cp "$TMP/my/01-offer.md" "$TMP/my/04-reduction.md"
 start
 T send-keys -t gl "lesson $TMP/my/04-reduction.md 2" Enter
