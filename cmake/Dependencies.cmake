@@ -1,6 +1,8 @@
 # Third-party libraries, all from Debian packages or the CUDA toolkit.
 # scripts/deps.sh installs the missing ones (as root) before CMake runs.
-find_package(CUDAToolkit REQUIRED)
+if(GPULAB_CUDA)
+  find_package(CUDAToolkit REQUIRED)
+endif()
 find_package(OpenMP REQUIRED COMPONENTS C CXX)
 find_package(PkgConfig REQUIRED)
 find_package(Threads REQUIRED)
@@ -24,9 +26,11 @@ endforeach()
 # NCCL's header, for the all-reduce across GPUs (libnccl itself is opened
 # at run time): the toolkit's include folder or the CUDA repositories'
 # libnccl-dev. Optional: without it the nccl rows say so.
-find_path(GPULAB_NCCL_INCLUDE_DIR nccl.h HINTS ${CUDAToolkit_INCLUDE_DIRS})
-if(NOT GPULAB_NCCL_INCLUDE_DIR)
-  message(STATUS "nccl.h not found: the nccl combine across GPUs is left out")
+if(GPULAB_CUDA)
+  find_path(GPULAB_NCCL_INCLUDE_DIR nccl.h HINTS ${CUDAToolkit_INCLUDE_DIRS})
+  if(NOT GPULAB_NCCL_INCLUDE_DIR)
+    message(STATUS "nccl.h not found: the nccl combine across GPUs is left out")
+  endif()
 endif()
 find_path(CMOCKA_INCLUDE_DIR cmocka.h)
 find_library(CMOCKA_LIBRARY cmocka)

@@ -6,7 +6,8 @@
 #   nvcc -DLAB_TRACE   -> the traced GPU build       (entry points end in _gput)
 #   g++ -DGPULAB_SIM   -> the CPU simulator build    (entry points end in _sim)
 # LIB files (thrust, CUB, cuBLAS) exist only for the GPU; CPU and HOST files are
-# C (or C++). kernels/CMakeLists.txt links every family into gpulab_kernels.
+# C (or C++). Without the CUDA toolkit (GPULAB_CUDA off) only the simulator
+# build of KERNELS and the CPU and HOST files are made. kernels/CMakeLists.txt links every family into gpulab_kernels.
 # The simulator build is instrumented for the access recording (kernels/sim/
 # record.h) unless GPULAB_RECORD is off: see gpulab_record_options().
 # TEST_ONLY: kernels that only tests use (tests/sim): the library is made the
@@ -32,12 +33,15 @@ function(gpulab_family name)
     # compiled in 35 s an architecture with ptxas -O0, 54 s with -O1 and
     # 135 s with the default -O3 and the recorder inlined.
     set_property(SOURCE ${gen}/${base}.traced.cu APPEND PROPERTY COMPILE_OPTIONS -Xptxas=-O0)
-    if(F_TEST_ONLY)
+    if(F_TEST_ONLY OR NOT GPULAB_CUDA)
       list(APPEND out ${gen}/${base}.sim.cpp)  # test kernels run on the simulator only
     else()
       list(APPEND out ${abs} ${gen}/${base}.traced.cu ${gen}/${base}.sim.cpp)
     endif()
   endforeach()
+  if(NOT GPULAB_CUDA)
+    set(F_LIB "")  # the library rows need the toolkit (LAB_GPU_FN in kernels/family.h)
+  endif()
   foreach(src IN LISTS F_LIB F_CPU F_HOST)
     get_filename_component(abs ${src} ABSOLUTE)
     list(APPEND out ${abs})

@@ -66,7 +66,9 @@ if(CMAKE_SCRIPT_MODE_FILE)
     endforeach()
     list(REMOVE_DUPLICATES archs)
     list(JOIN archs ", " archs_text)
-    if(count GREATER 0)
+    if(RU_NOCUDA)
+      set(origin "this gpulab was built without the CUDA toolkit, so registers per thread are unknown on the simulator")
+    elseif(count GREATER 0)
       set(origin "ptxas at build time, for ${archs_text}: ${count} kernels")
     else()
       set(origin "ptxas reported no kernels at build time, so registers per thread are unknown on the simulator")
@@ -143,6 +145,7 @@ function(gpulab_resource_table)
   list(JOIN logs "|" logs_arg)
   add_custom_command(OUTPUT ${gen}/resource_usage.c
     COMMAND ${CMAKE_COMMAND} -DRU_MODE=table "-DRU_LOGS=${logs_arg}" -DRU_OUT=${gen}/resource_usage.c
+            -DRU_NOCUDA=$<NOT:$<BOOL:${GPULAB_CUDA}>>
             -P ${PROJECT_SOURCE_DIR}/cmake/ResourceUsage.cmake
     DEPENDS ${logs} ${PROJECT_SOURCE_DIR}/cmake/ResourceUsage.cmake
     COMMENT "Table of kernel registers for the occupancy figures"

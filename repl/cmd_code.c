@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "kernels/paths.h"
 #include "viz/canvas.h"
 #include "repl/cmd.h"
 #include "repl/i18n.h"
@@ -32,13 +33,9 @@
 #include "repl/record.h"
 #include "repl/lessons/cmd_puzzle.h"
 
-/* The kernels folder of the source tree, beside the lessons. */
-static void kernels_dir(char *buf, size_t len)
-{
-    const char *env = getenv("GPULAB_KERNELS");
-    if (env && *env) snprintf(buf, len, "%s", env);
-    else snprintf(buf, len, "%s/../kernels", GPULAB_LESSONS_DIR);
-}
+/* The built-in kernels' sources: the source tree's kernels/, or the
+ * installed copy (kernels/paths.c). */
+static void kernels_dir(char *buf, size_t len) { snprintf(buf, len, "%s", lab_path(LAB_PLACE_KERNELS)); }
 
 /* Draw lines [from, to] of text (the whole text when from is 0) with line
  * hl highlighted, as wide as the terminal (at most 120 columns). */

@@ -12,14 +12,9 @@
 #include <unistd.h>
 
 #include "kernels/intl.h"
+#include "kernels/paths.h"
 #include "viz/canvas.h"
 
-#ifndef GPULAB_LOCALE_DIR
-#define GPULAB_LOCALE_DIR "locale"
-#endif
-#ifndef GPULAB_LESSONS_DIR
-#define GPULAB_LESSONS_DIR "lessons"
-#endif
 
 #define I18N_MAX 32
 
@@ -29,33 +24,9 @@ static int is_dir(const char *p)
     return stat(p, &sb) == 0 && S_ISDIR(sb.st_mode);
 }
 
-const char *i18n_localedir(void)
-{
-    static char dir[PATH_MAX];
-    const char *env = getenv("GPULAB_LOCALEDIR");
-    if (env && *env) return env;
-    /* A program with share/locale beside its folder (a staged bundle,
-     * scripts/stage-device.sh: bin/gpulab and share/locale) takes those;
-     * the build tree's has none there, and takes its own locale/. */
-    char exe[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n > 0) {
-        exe[n] = '\0';
-        char *slash = strrchr(exe, '/');
-        if (slash) {
-            *slash = '\0';
-            snprintf(dir, sizeof dir, "%s/../share/locale", exe);
-            if (is_dir(dir)) return dir;
-        }
-    }
-    return GPULAB_LOCALE_DIR;
-}
+const char *i18n_localedir(void) { return lab_path(LAB_PLACE_LOCALE); }
 
-const char *i18n_lessondir(void)
-{
-    const char *env = getenv("GPULAB_LESSONS");
-    return env && *env ? env : GPULAB_LESSONS_DIR;
-}
+const char *i18n_lessondir(void) { return lab_path(LAB_PLACE_LESSONS); }
 
 /* A language code as folders name it: two or three lower-case letters,
  * optionally _XX (pt_BR). */

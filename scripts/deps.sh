@@ -1,7 +1,8 @@
 #!/bin/sh
 # Check the Debian packages gpulab builds against; install the missing ones
 # when running as root, otherwise stop with the exact apt-get line.
-# With the argument fuzz: also what `make fuzz` needs (clang, libFuzzer).
+# With the argument fuzz: also what `make fuzz` needs (clang, libFuzzer);
+# with nocuda (or fuzz): the CUDA toolkit is not needed.
 set -u
 missing=""
 need_pc() { pkg-config --exists "$1" 2>/dev/null || missing="$missing $2"; }
@@ -14,6 +15,8 @@ need_cmd g++ g++
 need_cmd tmux tmux
 need_cmd python3 python3
 need_cmd msgfmt gettext
+need_cmd dpkg-shlibdeps dpkg-dev   # make package: the Depends of the Debian package
+need_cmd unshare util-linux        # the installed tree's test hides the build tree
 if command -v pkg-config >/dev/null 2>&1; then
     need_pc readline libreadline-dev
     need_pc ncursesw libncurses-dev
@@ -48,10 +51,12 @@ if [ -n "$missing" ]; then
     fi
 fi
 
+case "${1:-}" in nocuda|fuzz) exit 0 ;; esac
 CUDACXX=${CUDACXX:-$(command -v nvcc 2>/dev/null || echo /usr/local/cuda/bin/nvcc)}
 if [ ! -x "$CUDACXX" ]; then
     echo "gpulab needs the CUDA toolkit (nvcc 12.x or 13.x): it was not found on the PATH" >&2
-    echo "nor at /usr/local/cuda/bin/nvcc. Install it from NVIDIA (cuda-toolkit) or set CUDACXX." >&2
+    echo "nor at /usr/local/cuda/bin/nvcc. Install it from NVIDIA (cuda-toolkit) or set CUDACXX," >&2
+    echo "or build without it, for the simulator only: make nocuda (README, \"Which build\")." >&2
     exit 1
 fi
 exit 0

@@ -1,34 +1,39 @@
 #!/bin/sh
-# Stage what a GPU machine needs to run gpulab's GPU tests and benchmarks:
-# the sm_90 build's programs (build-gpu/), the shared libraries they use
-# that a bare CUDA machine may lack, and the message catalogs (share/locale,
-# where bin/gpulab looks when its build tree is not there), into .devcarry/
-# (ignored by git).
-# Usage: scripts/stage-device.sh [BUILD_DIR]   (default build-gpu, from `make gpu`)
+# Stage what a GPU machine needs to run gpulab from an INSTALLED tree (not
+# the build tree): `cmake --install` of the sm_90 build (build-gpu/, `make
+# gpu`) under OUT/gpulab (bin/, lib/gpulab/, share/gpulab/), the GPU test
+# programs and benchmarks beside bin/gpulab (they find the installed runtime
+# the same way), the corpus of students' programs (tests/programs) and the
+# bench scripts, the shared libraries a bare CUDA machine may lack (OUT/lib),
+# and scripts/gpu-check.sh, compressed into OUT/bundle.tar.xz.
+# Usage: scripts/stage-device.sh [BUILD_DIR [OUT]]   (default build-gpu .devcarry)
+# On the GPU machine, from OUT: sh gpu-check.sh (results under $OUT or out/).
 set -eu
 cd "$(dirname "$0")/.."
 build=${1:-build-gpu}
-out=.devcarry
+out=${2:-.devcarry}
 rm -rf "$out"
-mkdir -p "$out/bin" "$out/lib"
-cp "$build"/gpulab "$out/bin/"
+tree=$out/stage
+mkdir -p "$tree/lib"
+cmake --install "$build" --prefix "$PWD/$tree/gpulab" >/dev/null
 find "$build"/tests -type f -perm -u+x \( -name 'gpu_*' -o -name 'bench_*' \) \
-    -exec cp {} "$out/bin/" \;
+    -exec cp {} "$tree/gpulab/bin/" \;
 # Libraries outside the C runtime and the CUDA driver: carried along.
-for b in "$out"/bin/*; do
+for b in "$tree"/gpulab/bin/*; do
     ldd "$b" 2>/dev/null | awk '/=> \// {print $3}'
 done | sort -u | while read -r lib; do
     case "$(basename "$lib")" in
         libc.so*|libm.so*|libpthread.so*|libdl.so*|librt.so*|ld-linux*|libstdc++.so*|libgcc_s.so*|libcuda.so*|libcublas*) ;; # cuBLAS comes with the toolkit there
-        *) cp -L "$lib" "$out/lib/" ;;
+        *) cp -L "$lib" "$tree/lib/" ;;
     esac
 done
-strip --strip-debug "$out"/bin/*
-mkdir -p "$out/share/locale"
-[ -d "$build/locale" ] && cp -R "$build/locale/." "$out/share/locale/"
+strip --strip-debug "$tree"/gpulab/bin/*
+mkdir -p "$tree/programs" "$tree/bench"
+cp tests/programs/check.sh tests/programs/*.cu tests/programs/*.cuh "$tree/programs/"
+[ -d tests/programs/seeds ] && cp -R tests/programs/seeds "$tree/programs/"
+cp bench/*.gpulab "$tree/bench/" 2>/dev/null || true
+cp scripts/gpu-check.sh "$out/"
 # Compressed, since what travels to the GPU machine is limited in size.
-tar -C "$out" -cJf "$out.tar.xz" bin lib share
-rm -rf "$out"
-mkdir -p "$out"
-mv "$out.tar.xz" "$out/bundle.tar.xz"
+tar -C "$tree" -cJf "$out/bundle.tar.xz" .
+rm -rf "$tree"
 du -sh "$out"

@@ -2,6 +2,7 @@
  * limits, its inputs (the lecture's eight numbers among them), the padding
  * to a power of two, and the check that an answer is the sorted input. */
 #include "kernels/family.h"
+#include "kernels/gpu_fns.h"
 #include "kernels/intl.h"
 #include "kernels/bitonic/bitonic.h"
 
@@ -63,10 +64,10 @@ static const lab_variant variants[] = {
      .trace_block = 1, LAB_KERNEL_FNS(bitonic_fast)},
     {.name = "thrust", .summary = N_("thrust::sort (library; a radix sort for these keys)"),
      .idea = N_("the library row: what a one-line call gets"), .kind = LAB_ROW_LIB,
-     .gpu = bitonic_thrust},
+     .gpu = LAB_GPU_FN(bitonic_thrust)},
     {.name = "cub", .summary = N_("cub::DeviceRadixSort::SortKeys (library)"),
      .idea = N_("the library row: a radix sort tuned per GPU by its authors"), .kind = LAB_ROW_LIB,
-     .gpu = bitonic_cub},
+     .gpu = LAB_GPU_FN(bitonic_cub)},
     {.name = "cpu-omp", .summary = N_("OpenMP: a quicksort per thread, then parallel merges (the speedup baseline)"),
      .idea = N_("the CPU baseline"), .kind = LAB_ROW_CPU, .flags = LAB_OMP_BASELINE,
      .cpu = bitonic_cpu_omp},

@@ -2,7 +2,11 @@
  * the lookup of the compiler's register counts, the CUDA occupancy API on a
  * GPU, and the check every LAUNCH makes before it starts a kernel. */
 
-#include <cuda_runtime_api.h>
+#ifdef GPULAB_NO_CUDA
+#  include "kernels/device/nocuda.h"
+#else
+#  include <cuda_runtime_api.h>
+#endif
 #include <ctype.h>
 #include <limits.h>
 #include <stdarg.h>

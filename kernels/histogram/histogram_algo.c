@@ -2,6 +2,7 @@
  * limits, its images (the lecture's photo and flat image among them, or the
  * student's own file) and its check. */
 #include "kernels/family.h"
+#include "kernels/gpu_fns.h"
 #include "kernels/intl.h"
 #include "kernels/histogram/histogram.h"
 
@@ -37,7 +38,7 @@ static const lab_variant variants[] = {
      .trace_max_n = HIST_TRACE_MAX_PIXELS, LAB_KERNEL_FNS(hist_fast)},
     {.name = "cub", .summary = N_("cub::DeviceHistogram::HistogramEven, 256 levels (library)"),
      .idea = N_("the library row: tuned per GPU by its authors"), .kind = LAB_ROW_LIB,
-     .gpu = hist_cub},
+     .gpu = LAB_GPU_FN(hist_cub)},
     {.name = "cpu-omp",
      .summary = N_("OpenMP, a histogram per thread merged in a critical section (the speedup baseline)"),
      .idea = N_("the CPU baseline: thread-local histograms, as in the lecture"), .kind = LAB_ROW_CPU,

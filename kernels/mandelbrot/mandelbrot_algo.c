@@ -3,6 +3,7 @@
  * the check: total iterations, pixel by pixel against the CPU, and against
  * the lecture's printed totals at its two sizes. */
 #include "kernels/family.h"
+#include "kernels/gpu_fns.h"
 #include "kernels/intl.h"
 #include "kernels/mandelbrot/mandelbrot.h"
 

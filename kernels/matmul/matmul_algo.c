@@ -2,6 +2,7 @@
  * its input (the article's "crazy numbers", or random ones), and the check of
  * every element against the double-precision reference. */
 #include "kernels/family.h"
+#include "kernels/gpu_fns.h"
 #include "kernels/intl.h"
 #include "kernels/matmul/matmul.h"
 
@@ -82,7 +83,7 @@ static const lab_variant variants[] = {
      .block_default = MATMUL_WARP_THREADS, .trace_max_n = TRACE_MAX, LAB_KERNEL_FNS(matmul_warp)},
     {.name = "cublas", .summary = N_("cublasSgemm (library)"),
      .idea = N_("the library row: register tiles, vector loads and tuning per GPU"), .kind = LAB_ROW_LIB,
-     .gpu = matmul_cublas},
+     .gpu = LAB_GPU_FN(matmul_cublas)},
     {.name = "cpu-omp",
      .summary = N_("OpenMP over bands of rows, sums in double: the reference and the baseline"),
      .idea = N_("the CPU baseline, and the double-precision reference every row is checked against"),

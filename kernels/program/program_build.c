@@ -20,13 +20,8 @@
 
 #include "kernels/intl.h"
 #include "kernels/lab.h"
+#include "kernels/paths.h"
 
-#ifndef GPULAB_PROGRAM_RT_DIR
-#  define GPULAB_PROGRAM_RT_DIR "."
-#endif
-#ifndef GPULAB_PROGRAM_SRC_DIR
-#  define GPULAB_PROGRAM_SRC_DIR "."
-#endif
 #ifndef GPULAB_PROGRAM_CXX
 #  define GPULAB_PROGRAM_CXX "c++"
 #endif
@@ -365,8 +360,7 @@ int prog_build(prog *p, const prog_options *o, prog_result *r, char *exe, size_t
     int nu = 0;
     unsigned long long h = prog_hash(0, "gpulab-program-1", 16);
     h = prog_hash(h, o->backend == PROG_GPU ? "gpu" : "sim", 4);
-    const char *rt = getenv("GPULAB_PROGRAM_RT");
-    if (!rt || !*rt) rt = GPULAB_PROGRAM_RT_DIR;
+    const char *rt = lab_path(LAB_PLACE_RUNTIME);
     char lib[PROG_PATH_MAX], hdr[PROG_PATH_MAX], gpuhdr[PROG_PATH_MAX];
     snprintf(lib, sizeof lib, "%s/libgpulab_progrt.a", rt);
     snprintf(hdr, sizeof hdr, "%s/progrt.h", rt);
@@ -458,8 +452,7 @@ int prog_build(prog *p, const prog_options *o, prog_result *r, char *exe, size_t
         int nflags = ac;
         for (char *w = strtok(rflags, " "); w && ac < 40; w = strtok(NULL, " ")) argv[ac++] = w;
         snprintf(incs[0], sizeof incs[0], "-I%s", rt);
-        const char *srcdir = getenv("GPULAB_PROGRAM_SRC");
-        snprintf(incs[1], sizeof incs[1], "-I%s", srcdir && *srcdir ? srcdir : GPULAB_PROGRAM_SRC_DIR);
+        snprintf(incs[1], sizeof incs[1], "-I%s", lab_path(LAB_PLACE_HEADERS));
         snprintf(incs[2], sizeof incs[2], "-iquote%s", odir);
         argv[ac++] = incs[0];
         argv[ac++] = incs[1];

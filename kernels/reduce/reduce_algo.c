@@ -1,6 +1,7 @@
 /* reduce_algo.c - the reduction family in the registry: its variants and
  * limits, its inputs (the lecture's data among them) and its checks. */
 #include "kernels/family.h"
+#include "kernels/gpu_fns.h"
 #include "kernels/intl.h"
 #include "kernels/reduce/reduce.h"
 
@@ -63,10 +64,10 @@ static const lab_variant variants[] = {
      LAB_KERNEL_FNS(reduce_vector)},
     {.name = "thrust", .summary = N_("thrust::reduce (library)"),
      .idea = N_("the library row: what a one-line call gets"), .kind = LAB_ROW_LIB,
-     .gpu = reduce_thrust},
+     .gpu = LAB_GPU_FN(reduce_thrust)},
     {.name = "cub", .summary = N_("cub::DeviceReduce::Sum (library)"),
      .idea = N_("the library row: tuned per GPU by its authors"), .kind = LAB_ROW_LIB,
-     .gpu = reduce_cub},
+     .gpu = LAB_GPU_FN(reduce_cub)},
     {.name = "cpu-omp", .summary = N_("OpenMP reduction on every CPU core (the speedup baseline)"),
      .idea = N_("the CPU baseline"), .kind = LAB_ROW_CPU, .flags = LAB_OMP_BASELINE,
      .cpu = reduce_cpu_omp},

@@ -17,8 +17,20 @@
 
 /* reduce_multi_lib.cu: one combine on the GPUs, timed (warm-up, then repeats;
  * the median in *ms). partials[d] is GPU d's partial; total gets the result. */
+#ifndef GPULAB_NO_CUDA
 int reduce_combine_gpu(lab_combine way, int gpus, lab_dtype dt, const reduce_out *partials, int repeats,
                        double *ms, reduce_out *total, char *note, size_t notelen, char *err, size_t errlen);
+#else
+/* built without the CUDA toolkit: never on the GPU (no device), yet say why */
+static int reduce_combine_gpu(lab_combine way, int gpus, lab_dtype dt, const reduce_out *partials, int repeats,
+                              double *ms, reduce_out *total, char *note, size_t notelen, char *err, size_t errlen)
+{
+    (void)way, (void)gpus, (void)dt, (void)partials, (void)repeats, (void)ms, (void)total, (void)note,
+        (void)notelen;
+    snprintf(err, errlen, "%s", lab_device()->why_not);
+    return -1;
+}
+#endif
 
 /* The partial a slice's row returned: ints exactly (the row's text is the
  * 64-bit sum), floats and doubles as the row's value. */

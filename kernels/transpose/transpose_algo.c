@@ -2,6 +2,7 @@
  * limits, its input (the article's 100 x 100 matrix of 0, 1, 2, ...), and a
  * check of every element against the input itself. */
 #include "kernels/family.h"
+#include "kernels/gpu_fns.h"
 #include "kernels/intl.h"
 #include "kernels/transpose/transpose.h"
 

@@ -2,6 +2,7 @@
  * variants and limits, their inputs, and their checks (including the
  * reports on the lecture's wrong vecdiff steps). */
 #include "kernels/family.h"
+#include "kernels/gpu_fns.h"
 #include "kernels/intl.h"
 #include "kernels/vector/vector.h"
 
@@ -385,7 +386,7 @@ static const lab_variant scale_variants[] = {
      LAB_KERNEL_FNS(scale_grid_stride)},
     {.name = "thrust", .summary = N_("thrust::transform (library)"),
      .idea = N_("the library row: what a one-line call gets"), .kind = LAB_ROW_LIB,
-     .gpu = scale_thrust},
+     .gpu = LAB_GPU_FN(scale_thrust)},
     {.name = "cpu-omp", .summary = N_("OpenMP parallel for on every CPU core (the speedup baseline)"),
      .idea = N_("the CPU baseline"), .kind = LAB_ROW_CPU, .flags = LAB_OMP_BASELINE,
      .cpu = scale_cpu_omp},
@@ -446,7 +447,7 @@ static const lab_variant vecdiff_variants[] = {
      .trace_max_n = VEC_TRACE_MAX, LAB_KERNEL_FNS(vecdiff_unified)},
     {.name = "thrust", .summary = N_("thrust::transform with thrust::minus (library)"),
      .idea = N_("the library row: what a one-line call gets"), .kind = LAB_ROW_LIB,
-     .gpu = vecdiff_thrust},
+     .gpu = LAB_GPU_FN(vecdiff_thrust)},
     {.name = "cpu-omp", .summary = N_("OpenMP parallel for on every CPU core (the speedup baseline)"),
      .idea = N_("the CPU baseline"), .kind = LAB_ROW_CPU, .flags = LAB_OMP_BASELINE,
      .cpu = vecdiff_cpu_omp},
@@ -494,7 +495,7 @@ static const lab_variant distance_variants[] = {
      .trace_max_n = VEC_TRACE_MAX, LAB_KERNEL_FNS(distance_tree)},
     {.name = "thrust", .summary = N_("thrust::inner_product with a squared difference (library)"),
      .idea = N_("the library row: what a one-line call gets"), .kind = LAB_ROW_LIB,
-     .gpu = distance_thrust},
+     .gpu = LAB_GPU_FN(distance_thrust)},
     {.name = "cpu-omp", .summary = N_("OpenMP reduction in double on every CPU core (the speedup baseline)"),
      .idea = N_("the CPU baseline"), .kind = LAB_ROW_CPU, .flags = LAB_OMP_BASELINE,
      .cpu = distance_cpu_omp},
