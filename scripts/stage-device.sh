@@ -7,17 +7,22 @@
 # bench scripts, the shared libraries a bare CUDA machine may lack (OUT/lib),
 # and scripts/gpu-check.sh, compressed into OUT/bundle.tar.xz.
 # Usage: scripts/stage-device.sh [BUILD_DIR [OUT]]   (default build-gpu .devcarry)
+# STAGE_TESTS="gpu_*" stages the GPU tests only (default: "gpu_* bench_*").
 # On the GPU machine, from OUT: sh gpu-check.sh (results under $OUT or out/).
 set -eu
 cd "$(dirname "$0")/.."
 build=${1:-build-gpu}
 out=${2:-.devcarry}
+case $out in /*) ;; *) out=$PWD/$out ;; esac
 rm -rf "$out"
 tree=$out/stage
 mkdir -p "$tree/lib"
-cmake --install "$build" --prefix "$PWD/$tree/gpulab" >/dev/null
-find "$build"/tests -type f -perm -u+x \( -name 'gpu_*' -o -name 'bench_*' \) \
-    -exec cp {} "$tree/gpulab/bin/" \;
+cmake --install "$build" --prefix "$tree/gpulab" >/dev/null
+set -f  # the patterns are find's
+for pat in ${STAGE_TESTS:-gpu_* bench_*}; do
+    find "$build"/tests -type f -perm -u+x -name "$pat" -exec cp {} "$tree/gpulab/bin/" \;
+done
+set +f
 # Libraries outside the C runtime and the CUDA driver: carried along.
 for b in "$tree"/gpulab/bin/*; do
     ldd "$b" 2>/dev/null | awk '/=> \// {print $3}'
