@@ -38,7 +38,11 @@ deb)
         case ", $depends" in *", $p"*) ;; *) fail "Depends lacks $p: $depends" ;; esac
     done
     case "$depends" in *cuda*) fail "Depends names CUDA (it must only be recommended): $depends" ;; esac
-    dpkg-deb -f "$deb" Recommends | grep -q cuda || fail "Recommends does not name the CUDA toolkit"
+    if grep -q '^GPULAB_CUDA:BOOL=OFF' "$BUILD/CMakeCache.txt"; then
+        dpkg-deb -f "$deb" Recommends | grep -q cuda && fail "a build without CUDA recommends the CUDA toolkit"
+    else
+        dpkg-deb -f "$deb" Recommends | grep -q cuda || fail "Recommends does not name the CUDA toolkit"
+    fi
     dpkg-deb -x "$deb" "$root" || exit 1
     ;;
 *)
