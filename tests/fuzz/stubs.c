@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "repl/cmd.h"
+#include "repl/i18n.h"
 #include "kernels/lab.h"
 
 static const char *const names[] = {
@@ -29,3 +30,5 @@ int lab_gpu_available(void) { return 0; }
 const char *lab_backend_name(lab_backend b) { return b == LAB_BACKEND_SIM ? "sim" : "gpu"; }
 const char *lab_dtype_name(lab_dtype t) { return t == LAB_INT ? "int" : "float"; }
 lab_backend lab_kernel_backend(const lab_config *cfg) { (void)cfg; return LAB_BACKEND_SIM; }
+/* no shipped lessons: a fuzzed lesson keeps its progress as any other file */
+const char *i18n_lessondir(void) { return ""; }
