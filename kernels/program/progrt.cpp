@@ -231,6 +231,7 @@ cudaError_t sim_prog_launch(const void *func, const char *name0, const char *fil
     prog_job.err[0] = 0;
     sim_g.race.pc1 = sim_g.race.pc2 = nullptr;
     double t0 = now_s();
+    sim_shared_peak(1); /* this launch's blocks only */
     const int coop = sim_coop_next;
     sim_coop_next = 0;
     int rc;
@@ -244,8 +245,12 @@ cudaError_t sim_prog_launch(const void *func, const char *name0, const char *fil
         rc = sim_launch_fn(&prog_job, name, file, line, cfg.grid, cfg.block, cfg.smem, body, ctx, func);
     }
     double ms = (now_s() - t0) * 1e3;
+    /* shared memory a block used: its static __shared__ arrays with the
+     * dynamic part (the launch's third argument) */
+    size_t smem = sim_shared_peak(1);
+    if (smem < cfg.smem) smem = cfg.smem;
     rec("launch\t%s\t%d\t%u,%u,%u\t%u,%u,%u\t%zu\t%.6f\t%d\n", name, line, cfg.grid.x, cfg.grid.y, cfg.grid.z,
-        cfg.block.x, cfg.block.y, cfg.block.z, cfg.smem, ms, rc != 0);
+        cfg.block.x, cfg.block.y, cfg.block.z, smem, ms, rc != 0);
     if (rc == 0) return cudaSuccess;
     cudaError_t e = sim_cuda_last_error(0);
     char msg[LAB_ERR_MAX + 256];

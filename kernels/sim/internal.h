@@ -340,7 +340,10 @@ void sim_thread_name(char *buf, size_t len, unsigned linear);         /* "thread
 
 /* shared.cpp */
 void sim_shared_launch(int race_check);   /* before the first block */
-void sim_shared_block(void);               /* at each block start */
+void sim_shared_block(void);
+/* The most shared memory a block of the launches since the last reset used
+ * (its static arrays and its dynamic part), in bytes; reset: start again. */
+size_t sim_shared_peak(int reset);               /* at each block start */
 void sim_race_epoch(void);                 /* a new epoch begins */
 void sim_race_addr(const void *addr, int kind); /* an access through a pointer into shared memory */
 void sim_race_report(int line, const char *file, int stopped); /* format the pending race */

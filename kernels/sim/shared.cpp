@@ -28,6 +28,14 @@ namespace gpulab_sim {
 
 alignas(256) static unsigned char sim_arena[SIM_SMEM_OPTIN];
 static size_t sim_arena_used;
+static size_t sim_peak_used; /* sim_shared_peak's */
+
+size_t sim_shared_peak(int reset)
+{
+    size_t p = sim_peak_used;
+    if (reset) sim_peak_used = 0;
+    return p;
+}
 static sim_shared_site *sim_sites[SIM_MAX_SITES];
 static unsigned sim_nsites;
 
@@ -157,6 +165,7 @@ void *sim_shared_place(sim_shared_site *s, size_t elem, size_t align, size_t row
         s->rows = rows;
         s->cols = cols;
         sim_arena_used = off + bytes;
+        if (sim_arena_used > sim_peak_used) sim_peak_used = sim_arena_used;
     }
     s->elem = elem;
     s->gen = sim_block_gen;

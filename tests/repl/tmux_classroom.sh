@@ -146,7 +146,7 @@ grep -q "__global__ void map" puzzles/01-map.cu; check "reset writes the skeleto
 
 # 5. A program open: profile and occupancy say they work on the built-in variants.
 cat >"$TMP/work/k.cu" <<'CU'
-__global__ void k(int *a) { a[threadIdx.x] = threadIdx.x; }
+__global__ void k(int *a) { __shared__ int s[32]; s[threadIdx.x] = threadIdx.x; __syncthreads(); a[threadIdx.x] = s[31 - threadIdx.x]; }
 int main() { int *d; cudaMalloc(&d, 128); k<<<1, 32>>>(d); cudaDeviceSynchronize(); return 0; }
 CU
 T send-keys -t gl C-u "use reduce/sequential; open k.cu" Enter
@@ -157,6 +157,8 @@ run_clear "occupancy"
 screen | grep -q "occupancy works on the built-in variants, not on the open program"; check "occupancy says so too" $?
 run_clear "show"
 golden show-program
+run_clear "run"
+HISTORY=0 screen | grep -qE '^k +[0-9]+ +1 +1 +32 +128 '; check "run: the shared column counts the static __shared__ array (128 bytes)" $?
 T send-keys -t gl C-u "quit" Enter
 
 # 6. beside on the simulator puts the estimate of GPU time beside the lecture's.
