@@ -205,9 +205,6 @@ static inline void lab_timer_lap(lab_timer *t)
 
 /* ------------------------------------------------------- launch shapes */
 
-/* a / b rounded up: the blocks that cover a items, b per block. */
-static inline long long lab_ceil_div(long long a, long long b) { return (a + b - 1) / b; }
-
 /* The height of a 2D block: job->block_y when set; else 1 when the student
  * set one number (as dim3(b) means in CUDA), auto_by when the block is auto. */
 static inline int lab_block_y(const lab_job *job, int auto_by)

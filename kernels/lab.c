@@ -129,7 +129,7 @@ static int grid_short(const lab_variant *v, const lab_config *cfg, long long n)
 {
     if (!v || !(v->flags & LAB_GRID_COVERS_N) || cfg->grid <= 0 || (v->flags & LAB_BLOCK_2D)) return 0;
     long long per = grid_per_block(v, cfg);
-    return per > 0 && cfg->grid < (n + per - 1) / per;
+    return per > 0 && cfg->grid < lab_ceil_div(n, per);
 }
 
 static const char *(*g_translate)(const char *msgid);
@@ -216,7 +216,7 @@ int lab_validate(const lab_algo *a, const lab_variant *v, const lab_config *cfg,
             snprintf(msg, len,
                      L_("%s/%s has no grid-stride loop, so its grid must reach every element: grid "
                         "%lld reaches %lld of n = %lld; allowed %lld..2147483647 blocks (or auto)"),
-                     a->name, v->name, cfg->grid, cfg->grid * per, n, (n + per - 1) / per);
+                     a->name, v->name, cfg->grid, cfg->grid * per, n, lab_ceil_div(n, per));
             return -1;
         }
     }
@@ -323,6 +323,12 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+double lab_median(double *x, int n)
+{
+    qsort(x, (size_t)n, sizeof *x, cmp_double);
+    return n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
+}
+
 static void result_init(lab_result *r, const lab_job *j, const lab_variant *v)
 {
     memset(r, 0, sizeof *r);
@@ -393,8 +399,7 @@ static void ensure_reference(lab_input *in)
     }
     double s[LAB_MAX_REPEATS];
     memcpy(s, j->samples, sizeof(double) * j->nsamples);
-    qsort(s, j->nsamples, sizeof s[0], cmp_double);
-    in->omp_ms = s[j->nsamples / 2];
+    in->omp_ms = lab_median(s, j->nsamples);
     in->have_ref = 1;
 }
 
@@ -518,9 +523,7 @@ int lab_run(lab_input *in, const lab_variant *v, lab_result *r, lab_trace *trace
     r->repeats = j.nsamples;
     double s[LAB_MAX_REPEATS];
     memcpy(s, j.samples, sizeof(double) * j.nsamples);
-    qsort(s, j.nsamples, sizeof s[0], cmp_double);
-    r->ms = s[j.nsamples / 2];
-    if (j.nsamples % 2 == 0) r->ms = 0.5 * (s[j.nsamples / 2 - 1] + s[j.nsamples / 2]);
+    r->ms = lab_median(s, j.nsamples);
     r->ms_min = s[0];
     r->ms_max = s[j.nsamples - 1];
     r->bytes = j.bytes;

@@ -44,6 +44,11 @@ int lab_dtype_parse(const char *s, lab_dtype *out); /* 0 ok, -1 unknown */
 const char *lab_backend_name(lab_backend b);        /* "gpu", "sim", "cpu", "auto" */
 
 static inline int lab_is_pow2(long long x) { return x > 0 && (x & (x - 1)) == 0; }
+/* a / b rounded up (a >= 0, b > 0): the blocks that cover a items, b per block. */
+static inline long long lab_ceil_div(long long a, long long b) { return (a + b - 1) / b; }
+/* The median of x[0..n), n > 0: the middle one, or the mean of the middle two
+ * when n is even. Sorts x, so x[0] and x[n - 1] are then its ends. */
+double lab_median(double *x, int n);
 
 /* A byte count as people read it: "512 B", "48 KiB", "1.5 GiB" (one
  * decimal unless whole); "?" for a negative (unknown) count. */

@@ -101,11 +101,6 @@ int vam_wop_in_step(const viz_access *a, const step *st, size_t i)
     return a->zoom ? i == st->wop : a->t->wops[i].epoch == st->epoch;
 }
 
-int vam_wop_frame_of(const viz_access *a, const step *st, size_t i)
-{
-    return st->base + (a->zoom ? (int)a->t->wops[i].seq : (int)a->t->wops[i].epoch);
-}
-
 int vam_bar_ends_step(const viz_access *a, const step *st, size_t i)
 {
     const acc_trace *t = a->t;

@@ -55,9 +55,8 @@ int vam_frame_step(const viz_access *a, int frame, step *st);
 int vam_in_step(const viz_access *a, const step *st, size_t i);
 int vam_up_to_step(const viz_access *a, const step *st, size_t i);
 int vam_frame_of(const viz_access *a, const step *st, size_t i);
-/* warp operation i: in the step, the frame of its step */
+/* warp operation i: in the step */
 int vam_wop_in_step(const viz_access *a, const step *st, size_t i);
-int vam_wop_frame_of(const viz_access *a, const step *st, size_t i);
 /* the launch's barriers that close the step (zoomed in: only at the epoch's last item) */
 int vam_bar_ends_step(const viz_access *a, const step *st, size_t i);
 

@@ -371,7 +371,7 @@ void rmodel_frame_stats(const rmodel *m, int fi, fstats *s, wstat *ws, int nshow
     s->xor_pattern = 1;
     if (f->kind == F_INPUT || f->kind == F_FINAL) return;
     const rlaunch *L = &m->L[f->launch];
-    int wpb = (L->bd + WARP - 1) / WARP;
+    int wpb = lab_ceil_div(L->bd, WARP);
     int first_pair = 1, interleaved = 1, sequential = 1;
     size_t i = 0;
     uint32_t last_block = ~0u;
@@ -492,7 +492,7 @@ int rstate_init(rstate *st, const rlaunch *L, int nshow)
     st->slots = L->slots;
     st->bd = L->bd;
     size_t ns = (size_t)nshow * (size_t)L->slots, nr = (size_t)nshow * (size_t)L->bd;
-    size_t nw = (size_t)nshow * (size_t)((L->slots + WARP - 1) / WARP);
+    size_t nw = (size_t)nshow * (size_t)(lab_ceil_div(L->slots, WARP));
     st->sh = calloc(ns ? ns : 1, sizeof *st->sh);
     st->reg = calloc(nr ? nr : 1, sizeof *st->reg);
     st->sset = calloc(ns ? ns : 1, 1);
@@ -527,7 +527,7 @@ static void shared_written(rstate *st, const lab_event *e, int wps)
 void rstate_apply(rstate *st, const rmodel *m, int fi)
 {
     const rframe *f = &m->fr[fi];
-    int wps = (st->slots + WARP - 1) / WARP;
+    int wps = lab_ceil_div(st->slots, WARP);
     for (size_t i = 0; i < f->count; i++) {
         const lab_event *e = m->fev[f->first + i];
         if ((int)e->block >= st->nshow) continue;

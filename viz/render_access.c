@@ -25,7 +25,7 @@ typedef struct layout {
 
 static int strip_rows(const strip *s, const layout *L)
 {
-    long long lines = (s->n + L->per_row - 1) / L->per_row;
+    long long lines = lab_ceil_div(s->n, L->per_row);
     return 1 + (int)lines * (L->two_rows ? 2 : 1);
 }
 

@@ -140,7 +140,7 @@ static int model_build(bmodel *m, const lab_trace *t)
         for (int i = 0; i < m->acc[j].n && padded; i++)
             if (m->acc[j].idx[i] % 33 == 32) padded = 0;
     m->cols = padded ? 33 : 32;
-    m->rows = (words + m->cols - 1) / m->cols;
+    m->rows = lab_ceil_div(words, m->cols);
     return 0;
 }
 

@@ -99,7 +99,7 @@ static int model_build(cmodel *m, const lab_trace *t)
     }
     m->grid = m->gx * m->gy;
     m->block = m->bx * m->by;
-    m->wpb = (m->block + WARP - 1) / WARP;
+    m->wpb = lab_ceil_div(m->block, WARP);
     /* which kind of event marks coverage: writes, or reads when there are none */
     int writes = 0;
     for (size_t i = 0; i < t->count && !writes; i++) {
@@ -202,7 +202,7 @@ static long long units_after(const cmodel *m, int f)
 {
     if (f <= 0) return 0;
     if (f >= m->steps) return m->units;
-    return (m->units * f + m->steps - 1) / m->steps;
+    return lab_ceil_div(m->units * f, m->steps);
 }
 
 /* ------------------------------------------------------------ geometry */
@@ -226,8 +226,6 @@ static int digits(long long x)
     }
     return d;
 }
-
-static long long ceil_div(long long a, long long b) { return (a + b - 1) / b; }
 
 /* Fit the map into w columns and at most h rows (h <= 0: the text height). */
 static void layout(const cmodel *m, int w, int h, geom *g)
@@ -253,7 +251,7 @@ static void layout(const cmodel *m, int w, int h, geom *g)
     /* the rows past the end: a heading and up to GUARD_ROWS_MAX rows */
     int gneed = 0;
     if (guard > 0) {
-        long long r = ceil_div(guard, g->gcols);
+        long long r = lab_ceil_div(guard, g->gcols);
         gneed = 1 + (int)(r < GUARD_ROWS_MAX ? r : GUARD_ROWS_MAX);
     }
     int maxrows = MAX_TEXT_ROWS;
@@ -267,21 +265,21 @@ static void layout(const cmodel *m, int w, int h, geom *g)
         }
     }
     if (m->w2) {
-        long long kx = ceil_div(m->w2, avail), ky = ceil_div(m->h2, maxrows);
+        long long kx = lab_ceil_div(m->w2, avail), ky = lab_ceil_div(m->h2, maxrows);
         g->k = kx > ky ? kx : ky;
         if (g->k < 1) g->k = 1;
-        g->cols = (int)ceil_div(m->w2, g->k);
-        g->rows = (int)ceil_div(m->h2, g->k);
+        g->cols = (int)lab_ceil_div(m->w2, g->k);
+        g->rows = (int)lab_ceil_div(m->h2, g->k);
     } else {
-        g->k = ceil_div(elems, (long long)maxrows * cols);
+        g->k = lab_ceil_div(elems, (long long)maxrows * cols);
         if (g->k < 1) g->k = 1;
-        g->rows = (int)ceil_div(elems, g->k * cols);
-        g->cols = elems <= cols * g->k ? (int)ceil_div(elems, g->k) : cols;
+        g->rows = (int)lab_ceil_div(elems, g->k * cols);
+        g->cols = elems <= cols * g->k ? (int)lab_ceil_div(elems, g->k) : cols;
     }
     if (guard > 0 && gneed >= 2) {
         g->gk = 1;
-        while (ceil_div(guard, g->gk * g->gcols) > gneed - 1) g->gk++;
-        g->grows = 1 + (int)ceil_div(guard, g->gk * g->gcols);
+        while (lab_ceil_div(guard, g->gk * g->gcols) > gneed - 1) g->gk++;
+        g->grows = 1 + (int)lab_ceil_div(guard, g->gk * g->gcols);
     }
 }
 

@@ -82,7 +82,7 @@ static void layout(const hmodel *m, viz_rect a, geom *g)
         int sx = 1;
         for (;; sx++) {
             int sy = 2 * sx;
-            int cw = (m->w + sx - 1) / sx, ch = (m->h + sy - 1) / sy;
+            int cw = lab_ceil_div(m->w, sx), ch = lab_ceil_div(m->h, sy);
             if ((cw <= maxw && ch <= maxh) || sx > 4096) {
                 g->sx = sx;
                 g->sy = sy;
@@ -143,7 +143,7 @@ static void draw_bars(canvas *c, const hmodel *m, const hstate *s, int block, co
 {
     static const uint32_t eighth[9] = {' ', 0x2581, 0x2582, 0x2583, 0x2584,
                                        0x2585, 0x2586, 0x2587, 0x2588};
-    int ncol = (NB + m->group - 1) / m->group;
+    int ncol = lab_ceil_div(NB, m->group);
     for (int col = 0; col < ncol && col < g->bars_w; col++) {
         unsigned gv = 0, pv = 0, nv = 0;
         for (int b = col * m->group; b < (col + 1) * m->group && b < NB; b++) {
@@ -172,7 +172,7 @@ static void draw_bars(canvas *c, const hmodel *m, const hstate *s, int block, co
 
 static void draw_axis(canvas *c, const hmodel *m, const geom *g, int y)
 {
-    int ncol = (NB + m->group - 1) / m->group;
+    int ncol = lab_ceil_div(NB, m->group);
     int w = ncol < g->bars_w ? ncol : g->bars_w;
     canvas_hline(c, g->bars_x, y, w, 0x2500, VIZ_ROLE_DIM, 0);
     static const int ticks[] = {0, 64, 128, 192, 255};
@@ -192,7 +192,7 @@ static void draw_axis(canvas *c, const hmodel *m, const geom *g, int y)
 static void draw_strip(canvas *c, const hmodel *m, const hstate *s, const geom *g, int y,
                        const int *val)
 {
-    int ncol = (NB + m->group - 1) / m->group;
+    int ncol = lab_ceil_div(NB, m->group);
     for (int col = 0; col < ncol && col < g->bars_w; col++) {
         int most = 0;
         for (int b = col * m->group; b < (col + 1) * m->group && b < NB; b++)
@@ -295,7 +295,7 @@ static void draw_counts(canvas *c, const hmodel *m, viz_rect a, viz_frame_info *
     int total = 0;
     for (int b = 0; b < NB; b++)
         if (m->final[b] || (m->have_exact && m->exact[b])) total++;
-    int yl = y + (k + per - 1) / per;
+    int yl = y + lab_ceil_div(k, per);
     if (shown < total && yl < a.y + a.h)
         canvas_printf(c, a.x, yl, VIZ_ROLE_DIM, 0,
                       ngettext("\u2026 and %d more bin", "\u2026 and %d more bins", (unsigned long)(total - shown)),
@@ -429,7 +429,7 @@ static void hist_draw(const lab_trace *t, int frame, canvas *c, viz_rect area, v
     if (m.spread) draw_strip(c, &m, &s, &g, ys + 1, s.heat);
     int yl = ys + g.strips;
     char legend[256];
-    int ncol = (NB + m.group - 1) / m.group;
+    int ncol = lab_ceil_div(NB, m.group);
     int lx = area.x + (ncol + 1 < area.w - 20 ? ncol + 1 : 0);
     if (lx > area.x) {
         /* labels to the right of the strips when there is room */

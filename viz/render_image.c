@@ -179,7 +179,7 @@ static int model_build(imodel *m, const lab_trace *t)
 static long long blocks_after(const imodel *m, int f)
 {
     if (f >= m->steps - 1) return m->nblocks;
-    return (m->nblocks * (f + 1) + m->steps - 1) / m->steps;
+    return lab_ceil_div(m->nblocks * (f + 1), m->steps);
 }
 
 /* The level of a value outside the set: a log scale of iterations for the
@@ -252,9 +252,9 @@ static void layout(const imodel *m, int x, int y, int w, int h, geom *g)
     int limit = w >= 60 ? w / 3 : w;
     int hz = m->gx * 2 <= limit ? 2 : 1;
     long long hk = 1;
-    while ((m->gx + hk - 1) / hk * hz > limit && hk < m->nblocks) hk++;
-    int hw = (int)((m->gx + hk - 1) / hk) * hz;
-    int hh = (int)(((m->gy + hk - 1) / hk * hz + 1) / 2);
+    while (lab_ceil_div(m->gx, hk) * hz > limit && hk < m->nblocks) hk++;
+    int hw = (int)(lab_ceil_div(m->gx, hk)) * hz;
+    int hh = (int)((lab_ceil_div(m->gy, hk) * hz + 1) / 2);
     int beside = w >= 60 && hw + 3 <= w / 3 + 3;
     int maxw = beside ? w - hw - 3 : w;
     /* rows besides the picture: header, gap, legend, scale line; stacked,
@@ -263,10 +263,10 @@ static void layout(const imodel *m, int x, int y, int w, int h, geom *g)
     if (avail < 1) avail = 1;
     if (maxw < 1) maxw = 1;
     long long k = 1;
-    while (((m->w + k - 1) / k > maxw || (m->h + 2 * k - 1) / (2 * k) > avail) && k < m->w + m->h) k++;
+    while ((lab_ceil_div(m->w, k) > maxw || lab_ceil_div(m->h, 2 * k) > avail) && k < m->w + m->h) k++;
     g->k = k;
-    g->pw = (int)((m->w + k - 1) / k);
-    g->ph = (int)((m->h + 2 * k - 1) / (2 * k));
+    g->pw = (int)(lab_ceil_div(m->w, k));
+    g->ph = (int)(lab_ceil_div(m->h, 2 * k));
     g->px = x;
     g->py = y + 1;
     g->hk = hk;
@@ -334,7 +334,7 @@ static void draw_heat(canvas *c, const imodel *m, const geom *g, const double *p
     double top = 0;
     for (long long b = 0; b < m->nblocks; b++)
         if (per[b] > top) top = per[b];
-    int rows = (int)((m->gy + g->hk - 1) / g->hk) * g->hz; /* heat pixel rows */
+    int rows = (int)(lab_ceil_div(m->gy, g->hk)) * g->hz; /* heat pixel rows */
     for (int cy = 0; cy < g->hh; cy++)
         for (int cx = 0; cx < g->hw; cx++) {
             int mt = 0, mb = 0;

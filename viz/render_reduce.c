@@ -109,7 +109,7 @@ static void layout(const rmodel *m, int l, int w, int h, geom *g)
     g->cw = g->vw + 1;
     g->margin = w - (g->lw + g->epr * g->cw + 1) - 1;
     if (g->margin < 5) g->margin = 0;
-    g->rows = (L->slots + g->epr - 1) / g->epr;
+    g->rows = lab_ceil_div(L->slots, g->epr);
     /* Always a lane under each line: the arrows are the point of a step.
      * Fewer blocks when they do not all fit; when one does not, its first
      * lines (the pattern repeats from warp to warp). */
@@ -221,7 +221,7 @@ static int draw_grid_block(canvas *c, const rmodel *m, int fi, int blk, const rs
     int min_pass = rmodel_min_passes(m->t);
     const rlaunch *L = &m->L[m->fr[fi].launch];
     int x0 = area.x + g->lw;
-    int wps = (st->slots + WARP - 1) / WARP;
+    int wps = lab_ceil_div(st->slots, WARP);
     for (int r = 0; r < g->rows_shown && r < g->rows; r++) {
         int r0 = r * g->epr;
         int warp = r0 / WARP;
@@ -344,7 +344,7 @@ static void draw_tree(canvas *c, const rmodel *m, int fi, viz_rect area, const g
         }
     }
     /* Rows that fit in a band: a value line each, a lane line between. */
-    int bands = (nb + g->per_row - 1) / g->per_row;
+    int bands = lab_ceil_div(nb, g->per_row);
     int space = (area.h - g->strip - g->legend - (nb < L->nblocks ? 1 : 0)) / (bands > 0 ? bands : 1);
     int fit = space / 2;
     if (fit < 1) fit = 1;
@@ -366,7 +366,7 @@ static void draw_tree(canvas *c, const rmodel *m, int fi, viz_rect area, const g
         row[b] = -skip;
     }
     /* Replay the launch, drawing each block's line as its step is reached. */
-    int wps = (L->slots + WARP - 1) / WARP;
+    int wps = lab_ceil_div(L->slots, WARP);
     for (int h = 0; h < nh; h++) {
         int fr = hist[h];
         for (int i = (h == 0 ? L->first : hist[h - 1] + 1); i <= fr; i++) rstate_apply(&st, m, i);
@@ -439,7 +439,7 @@ static void draw_grid(canvas *c, const rmodel *m, int fi, viz_rect area, const g
     const rframe *f = &m->fr[fi];
     const rlaunch *L = &m->L[f->launch];
     int nb = g->nshow;
-    int wpb = (L->bd + WARP - 1) / WARP;
+    int wpb = lab_ceil_div(L->bd, WARP);
     rstate st = {0};
     rmarks k = {0};
     wstat *ws = calloc((size_t)nb * wpb + 1, sizeof *ws);
@@ -479,7 +479,7 @@ static void draw_grid(canvas *c, const rmodel *m, int fi, viz_rect area, const g
             off = snprintf(hb, sizeof hb, "  %s", threads);
         if (off < 0 || off >= (int)sizeof hb) off = (int)strlen(hb);
         /* Which warps show registers rather than shared memory. */
-        int wps = (L->slots + WARP - 1) / WARP, nreg = 0, first_reg = -1;
+        int wps = lab_ceil_div(L->slots, WARP), nreg = 0, first_reg = -1;
         for (int w = 0; w < wps; w++)
             if (st.regmode[(size_t)b * wps + w]) {
                 if (first_reg < 0) first_reg = w;
@@ -534,7 +534,7 @@ static void draw_input(canvas *c, const rmodel *m, viz_rect area, const geom *g0
     int epr = g.epr;
     while (lw + epr * g.cw + 1 > area.w && epr > 8) epr /= 2;
     if (epr < 1) epr = 1;
-    int rows = (int)((t->n + epr - 1) / epr);
+    int rows = (int)(lab_ceil_div(t->n, epr));
     int avail = area.h - g.legend - g.strip;
     int shown = rows <= avail ? rows : avail - 1;
     if (shown < 1) shown = 1;
@@ -739,8 +739,8 @@ static int reduce_height(const lab_trace *t, int width)
         layout(&m, l, width, 1000, &g);
         int need;
         if (g.tree) {
-            int bands = (L->nblocks + g.per_row - 1) / g.per_row;
-            if (bands * g.per_row > MAX_SHOWN_BLOCKS) bands = (MAX_SHOWN_BLOCKS + g.per_row - 1) / g.per_row;
+            int bands = lab_ceil_div(L->nblocks, g.per_row);
+            if (bands * g.per_row > MAX_SHOWN_BLOCKS) bands = lab_ceil_div(MAX_SHOWN_BLOCKS, g.per_row);
             need = bands * (1 + 2 * hist_rows(&m, l)) + 1;
         } else {
             int nb = L->nblocks < MAX_SHOWN_BLOCKS ? L->nblocks : MAX_SHOWN_BLOCKS;
@@ -755,7 +755,7 @@ static int reduce_height(const lab_trace *t, int width)
         int epr = g.epr;
         int lw = rmodel_digits((double)(t->n - 1)) + 2;
         while (lw + epr * g.cw + 1 > width && epr > 8) epr /= 2;
-        int in = (int)((t->n + epr - 1) / epr);
+        int in = (int)(lab_ceil_div(t->n, epr));
         if (in > h) h = in;
     }
     rmodel_free(&m);

@@ -232,7 +232,7 @@ static int run_o(lab_job *job, int busy)
     const long long threads = busy ? n / 2 : n;
     clamp_block(job, threads, 1);
     const int block = job->block;
-    job->grid = (threads + block - 1) / block;
+    job->grid = lab_ceil_div(threads, block);
     trace_header(job);
     T *d_in, *d_work;
     TRY(upload_pair(job, &d_in, &d_work));

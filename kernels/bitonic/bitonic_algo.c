@@ -106,17 +106,6 @@ void bitonic_fingerprint(const uint32_t *keys, long long n, uint64_t *sum, uint6
     *mix = m;
 }
 
-const char *bitonic_role_name(int role)
-{
-    switch (role) {
-    case BITONIC_ROLE_STEP: return "step";
-    case BITONIC_ROLE_START: return "start";
-    case BITONIC_ROLE_MIDDLE: return "middle";
-    case BITONIC_ROLE_FINISH: return "finish";
-    default: return "?";
-    }
-}
-
 static int log2ll(long long x)
 {
     int l = 0;

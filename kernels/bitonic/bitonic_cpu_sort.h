@@ -145,7 +145,7 @@ static void FN(omp_sort)(KEY *a, KEY *tmp, long long n)
     long long runs = threads;
     if (runs > n / 4096) runs = n / 4096;
     if (runs < 1) runs = 1;
-    long long w = (n + runs - 1) / runs;
+    long long w = lab_ceil_div(n, runs);
     int depth = 2 * (int)(log2((double)(w > 1 ? w : 2)) + 1);
 #pragma omp parallel for schedule(static) if (runs > 1)
     for (long long r = 0; r < runs; r++) {
@@ -154,8 +154,8 @@ static void FN(omp_sort)(KEY *a, KEY *tmp, long long n)
     }
     KEY *src = a, *dst = tmp;
     for (; w < n; w *= 2) {
-        long long pairs = (n + 2 * w - 1) / (2 * w);
-        long long parts = (2LL * threads + pairs - 1) / pairs;
+        long long pairs = lab_ceil_div(n, 2 * w);
+        long long parts = lab_ceil_div(2LL * threads, pairs);
         long long tasks = pairs * parts;
 #pragma omp parallel for schedule(dynamic, 1)
         for (long long t = 0; t < tasks; t++) {

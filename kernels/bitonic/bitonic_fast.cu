@@ -10,6 +10,8 @@
 #include <vector>
 
 /* fast: the lecture's network with as few trips to memory as we could make.
+ * (What each point bought on the H200, measured one at a time: the bitonic
+ * sort section of docs/performance.md.)
  *
  * 1. Several steps per trip, in registers. Take the 2^C keys whose indices
  *    differ only in C neighbouring bits (a "group"). The C steps whose j are
@@ -45,19 +47,17 @@
  *    only where a round crosses warps. Of the 22 rounds that follow the
  *    start pass's first (2^14 keys), 8 wait for the block, 14 for the warp
  *    (k = 64 .. 1024 never wait for the block).
- *    Measured on the H200 at 2^24 int keys, 3 and 4 together bought little:
- *    1.53 ms in two earlier runs, 1.512 ms after. The time is in the rounds
- *    themselves (a shared-memory load, a store and the min/max work per key
- *    per round), not in the copies or the waiting they removed.
+ *    3 and 4 together bought little: the time is in the rounds themselves
+ *    (a shared-memory load, a store and the min/max work per key per
+ *    round), not in the copies or the waiting they removed.
  * 5. Rounds as even as they can be. A run of steps goes in rounds of up to 5
  *    steps; a round of 1 step costs a thread nearly what a round of 5 does
  *    (16 groups of 2 keys, each with its addresses, loads and stores,
  *    against one group of 32), so 6 steps above a run's lowest round go as
- *    3 + 3, not 5 + 1 (fast_steps). Measured on the H200 at 2^24 int keys,
- *    together with computing a group's array address only in the rounds
- *    that touch the array: 1.466 -> 1.335 ms, the start pass 370 -> 319 us.
- *    (Giving every round all 32 of a thread's keys instead, one group with
- *    steps on some of its bits, was slower: 1.54 ms.)
+ *    3 + 3, not 5 + 1 (fast_steps); and a group's array address is computed
+ *    only in the rounds that touch the array. (Giving every round all 32 of
+ *    a thread's keys instead, one group with steps on some of its bits, is
+ *    slower: a round then does the work of 32 keys where it needs 2 to 16.)
  * 6. Keys as integers. A float compare-exchange is three instructions (a
  *    compare and two selects: `a < b ? a : b` is not fminf when a key is
  *    NaN), an integer one two (a min and a max). So float keys travel in
@@ -65,17 +65,13 @@
  *    a positive float with its sign bit set, a negative one with every bit
  *    flipped (-0 then sorts just before +0, which compare equal, and a NaN
  *    beyond the infinity of its sign). They are floats again in the array.
- *    2^24 float keys: 1.458 -> 1.366 ms.
  * 7. The last round out in rows. A round of bits 0 .. 4 leaves each thread
  *    with 32 neighbouring keys: stored from registers, each 16-byte store of
  *    the warp touches 32 lines, half a sector each (ncu: the last pass wrote
  *    1.7 times the L2 sectors of the others, its warps waiting for room in
  *    the queue of global memory instructions, "lg throttle"). So that
  *    round goes through shared memory like any other, and the warp writes
- *    its 1024 keys back a row of 32 at a time, one line per store
- *    (the last pass 95 -> 59 us, the start pass 318 -> 286 us; 2^24 int
- *    1.330 -> 1.249 ms, float 1.366 -> 1.295 ms). With 5 and 6 that is
- *    2.94x and 2.96x cub's time, against 3.42x and 3.56x before.
+ *    its 1024 keys back a row of 32 at a time, one line per store.
  * At 2^24 keys that is 18 passes over the array with the default sets of
  * 2^14 keys (15 with 2^15), against the lecture's 300 launches. */
 #define FAST_WARP_BITS 10       /* local bits of one warp's share: 32 x 32 keys */
@@ -85,8 +81,8 @@
 #define FAST_LOW_BITS 6         /* local in every pass: rows of 64 keys */
 #define FAST_MAX_RUNS 4
 
-/* log2 of x > 0: one count of leading zeros (a loop here was 6% of the
- * start pass's instructions) */
+/* log2 of x > 0: one count of leading zeros, not a loop (the start pass
+ * takes it for every group) */
 static __device__ __forceinline__ int log2i(int x) { return 31 - __clz(x); }
 
 /* The 16-byte vector of four keys. */
@@ -462,7 +458,7 @@ static __device__ void fast_thread_sort(S &s, fast_io<T> &io, const fast_set &f,
                 /* up when bit kk of the key's index is 0. With per known
                  * when compiling, at is a multiple of it: for kk < per the
                  * bit is m's and the direction is a constant (no select
-                 * per pair: the start pass 513 -> 491 us on the H200) */
+                 * per pair) */
                 const bool asc = P ? ((m & kk) | (kk == P ? at & kk : 0)) == 0 : ((at + m) & kk) == 0;
                 const bool swapped = order(x[m], x[m | j], asc);
                 TRACE_CSWAP(LAB_SP_REG, at + m, at + (m | j), swapped, asc);

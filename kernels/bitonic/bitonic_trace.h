@@ -37,8 +37,6 @@ enum bitonic_role {
     BITONIC_ROLE_FINISH = 3  /* the steps of k with j inside one block's slice */
 };
 
-const char *bitonic_role_name(int role);
-
 /* The (k, j) steps of a bitonic network over n = 2^p keys, in order:
  * k = 2, 4, ..., n and for each k, j = k/2, ..., 1. Step s (from 0) has
  * these k and j; bitonic_nsteps(n) = p (p + 1) / 2. */

@@ -221,12 +221,6 @@ int lab_device_events(cudaEvent_t *start, cudaEvent_t *stop)
     return 0;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* "% of peak" is measured, not read off a datasheet: a large device-to-device
  * copy, counting the bytes read plus the bytes written. */
 double lab_device_copy_gbps(void)
@@ -252,8 +246,7 @@ double lab_device_copy_gbps(void)
     if (b) cudaFree(b);
     cudaGetLastError();
     if (!ok) return 0;
-    qsort(ms, 7, sizeof ms[0], cmp_double);
-    info.copy_gbps = 2.0 * (double)bytes / (ms[3] * 1e6);
+    info.copy_gbps = 2.0 * (double)bytes / (lab_median(ms, 7) * 1e6);
     return info.copy_gbps;
 }
 

@@ -18,7 +18,7 @@
 
 static long round_up(long x, long unit)
 {
-    return unit > 0 ? (x + unit - 1) / unit * unit : x;
+    return unit > 0 ? lab_ceil_div(x, unit) * unit : x;
 }
 
 /* ------------------------------------------------------------ calculator */
@@ -54,7 +54,7 @@ int occ_compute(const occ_model *m, const occ_kernel *k, int block, occ_result *
         return set_why(r, "a block holds at most %d threads on the %s, %d asked", max_threads,
                        m->name, block);
     }
-    const int warps = (block + warp - 1) / warp;
+    const int warps = lab_ceil_div(block, warp);
     r->warps_per_block = warps;
 
     /* warp slots: a partly filled warp takes a whole slot */
@@ -595,7 +595,7 @@ int lab_launch_check(lab_job *job, const char *kernel, const void *func, const u
         limit = k && k->max_dynamic_smem > 0 ? L.smem_optin : L.smem_block;
     }
     if ((long)smem + stat > limit) {
-        long per_thread = threads > 0 ? (long)((smem + threads - 1) / threads) : 0;
+        long per_thread = threads > 0 ? (long)(lab_ceil_div(smem, threads)) : 0;
         long fit = per_thread > 0 ? (limit - stat) / per_thread : 0;
         long p2 = 1;
         while (p2 * 2 <= fit) p2 *= 2;

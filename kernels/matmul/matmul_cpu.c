@@ -49,7 +49,7 @@ int matmul_cpu_omp(lab_job *job)
     const long long n = job->n;
     const float *A = (const float *)job->in, *B = A + n * n;
     double *C = (double *)job->out;
-    const long long bands = (n + ROWS - 1) / ROWS;
+    const long long bands = lab_ceil_div(n, ROWS);
     LAB_CPU_TIMED(job) {
 #pragma omp parallel for schedule(dynamic, 1)
         for (long long band = 0; band < bands; band++) {

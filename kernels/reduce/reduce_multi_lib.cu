@@ -18,7 +18,6 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include <algorithm>
 
 #include <cuda_runtime.h>
 #include <string.h>
@@ -237,8 +236,7 @@ static int combine(lab_combine way, int gpus, lab_dtype dt, const reduce_out *pa
             break;
         }
     }
-    std::sort(samples, samples + reps);
-    *ms = reps % 2 ? samples[reps / 2] : 0.5 * (samples[reps / 2 - 1] + samples[reps / 2]);
+    *ms = lab_median(samples, reps);
     A t = host_total;
     if (way == LAB_COMBINE_P2P) CKC(cudaMemcpy(&t, b.total, es, cudaMemcpyDeviceToHost));
     if (way == LAB_COMBINE_NCCL) {

@@ -23,7 +23,7 @@
     do {                                                                             \
         const U *a = (const U *)job->in;                                             \
         U *b = (U *)job->out;                                                        \
-        const long long tiles = (n + T - 1) / T;                                     \
+        const long long tiles = lab_ceil_div(n, T);                                     \
         LAB_CPU_TIMED(job) {                                                         \
             _Pragma("omp parallel for schedule(static)")                             \
             for (long long tr = 0; tr < tiles; tr++) {                               \

@@ -109,7 +109,7 @@ static int run_distance(lab_job *job, dist_step step)
     const int block = job->block;
     if (job->grid <= 0) {
         /* tree: a grid sized to the GPU; g and ls: the lecture's ceil(n / block) */
-        job->grid = step == DIST_TREE ? vec_resident_grid(job, n, block) : vec_ceil_div(n, block);
+        job->grid = step == DIST_TREE ? vec_resident_grid(job, n, block) : lab_ceil_div(n, block);
     }
     TRY(vec_check_launch(job, job->grid, block));
     const unsigned grid = (unsigned)job->grid;

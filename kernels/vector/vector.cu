@@ -127,7 +127,7 @@ static int run_scale(lab_job *job, int stride)
     const long long n = job->n;
     const int block = job->block;
     if (job->grid <= 0) /* the article's formula, or a grid sized to the GPU */
-        job->grid = stride ? vec_resident_grid(job, n, block) : vec_ceil_div(n, block);
+        job->grid = stride ? vec_resident_grid(job, n, block) : lab_ceil_div(n, block);
     TRY(vec_check_launch(job, job->grid, block));
     const unsigned grid = (unsigned)job->grid;
     T *d_a = NULL, *d_c = NULL;
@@ -151,7 +151,7 @@ static int run_vecdiff(lab_job *job, int step)
     const long long n = job->n;
     const int block = job->block;
     const lab_dtype dt = job->cfg->dtype;
-    if (job->grid <= 0) job->grid = step >= 4 ? vec_ceil_div(n, block) : 1;
+    if (job->grid <= 0) job->grid = step >= 4 ? lab_ceil_div(n, block) : 1;
     TRY(vec_check_launch(job, job->grid, block));
     const unsigned grid = (unsigned)job->grid;
     const long long guard = step <= 3 ? VEC_GUARD(block) : 0;

@@ -5,8 +5,6 @@
 
 #include "kernels/kern.h"
 
-static inline long long vec_ceil_div(long long a, long long b) { return (a + b - 1) / b; }
-
 /* A launch the backend can play: CUDA's 2^31 - 1 blocks; on the simulator
  * (one CPU thread plays every GPU thread) no more threads than its limit
  * allows, so that a huge `set grid` is refused instead of running for hours;
@@ -46,7 +44,7 @@ static long long vec_resident_grid(lab_job *job, long long n, int block)
     int per_sm = 2048 / block; /* threads an SM holds, and at most 32 blocks */
     if (per_sm > 32) per_sm = 32;
     if (per_sm < 1) per_sm = 1;
-    long long fit = (long long)sms * per_sm, need = vec_ceil_div(n, block);
+    long long fit = (long long)sms * per_sm, need = lab_ceil_div(n, block);
     long long g = need < fit ? need : fit;
     return g < 1 ? 1 : g;
 }

@@ -40,6 +40,28 @@ static void lecture_sum_on_cpu(void **state)
     assert_int_equal(r.correct, 1);
 }
 
+/* One median for every timing: the middle one, or the mean of the middle
+ * two for an even number of repeats (the reference OpenMP time took the
+ * upper one and a row's the mean, so that the table's own OpenMP row was
+ * not 1.00x for an even `repeats`). */
+static void one_median(void **state)
+{
+    (void)state;
+    double odd[] = {3, 1, 2}, even[] = {4, 1, 3, 2}, one[] = {7};
+    assert_true(lab_median(odd, 3) == 2);
+    assert_true(lab_median(even, 4) == 2.5);
+    assert_true(even[0] == 1 && even[3] == 4); /* sorted: the ends are min and max */
+    assert_true(lab_median(one, 1) == 7);
+    lab_config cfg;
+    lab_config_defaults(&cfg);
+    cfg.n = 1 << 16;
+    cfg.repeats = 2;
+    lab_result r = run_one(&cfg, "cpu-seq");
+    assert_int_equal(r.ran, 1);
+    assert_int_equal(r.repeats, 2);
+    assert_true(r.ms == 0.5 * (r.ms_min + r.ms_max));
+}
+
 static void every_kernel_on_the_simulator(void **state)
 {
     (void)state;
@@ -280,6 +302,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(lecture_sum_on_cpu),
+        cmocka_unit_test(one_median),
         cmocka_unit_test(every_kernel_on_the_simulator),
         cmocka_unit_test(block_sizes_are_honoured),
         cmocka_unit_test(bad_blocks_are_refused),

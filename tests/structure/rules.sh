@@ -13,7 +13,8 @@
 # - what is said once a session is remembered in the session (s->said), not
 #   in a function's static variable;
 # - files and folders are named by their subject: no name ending in a
-#   letter after a hyphen (a "-b" is a part of some plan, not a subject).
+#   letter after a hyphen (a "-b" is a part of some plan, not a subject),
+#   and no text names a ticket ("issue 20") for what it is about.
 set -u
 src=$1
 cd "$src" || exit 1
@@ -83,6 +84,11 @@ $bad"
 bad=$(find repl viz kernels tests docs lessons scripts bench cmake -name golden -prune -o -print 2>/dev/null |
     grep -E '(^|/)[^/]*-[a-z](/|\.[a-z0-9]+$|$)')
 [ -z "$bad" ] || fail "paths named like a part of a plan, not by their subject:
+$bad"
+
+# and the text speaks of gpulab's subjects, not of the tickets they came from
+bad=$(grep -rnE '\bissues? [0-9]+\b|#[a-z-]*-issue-[0-9]+' README.md docs lessons repl viz kernels 2>/dev/null)
+[ -z "$bad" ] || fail "text that names a ticket instead of its subject:
 $bad"
 
 [ "$fails" -eq 0 ] && echo "ok: sess_ names, own headers, one builder of run options, said-once state, names"
