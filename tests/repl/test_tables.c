@@ -116,9 +116,10 @@ static void set_show_reset(void **state)
     (void)state;
     struct session s;
     sess_init(&s);
-    /* on the simulator, so that gpus 2 is a value on any machine */
-    /* a variant that takes every example: a grid of its own too */
-    assert_int_equal(exec(&s, "use reduce/warp-shuffle; set backend sim; reset"), CMD_OK);
+    /* a variant that takes every example (a grid of its own too); the
+     * test runs with GPULAB_NO_GPU, so that backend auto is the simulator
+     * and gpus 2 a value on any machine */
+    assert_int_equal(exec(&s, "use reduce/warp-shuffle"), CMD_OK);
     int n = 0;
     while (setting_at(n)) n++;
     char **first = calloc((size_t)n, sizeof *first);
