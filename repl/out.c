@@ -348,29 +348,40 @@ void out_set_width(int cols) { g_width_override = cols; }
 
 static int g_paging; /* out's stream collects for the pager: it measures as stdout */
 
-/* The columns of the terminal o writes to: 0 with *cols, -1 when it is none. */
-static int tty_cols_of(FILE *o, int *cols)
+static int tty_size_of(FILE *o, int *cols, int *rows)
 {
     struct winsize ws;
     if (g_paging && o == g_out) o = stdout;
     if (o != stdout && o != stderr) return -1;
     if (!isatty(fileno(o)) || ioctl(fileno(o), TIOCGWINSZ, &ws) != 0 || ws.ws_col == 0) return -1;
-    *cols = ws.ws_col;
+    if (cols) *cols = ws.ws_col;
+    if (rows) *rows = ws.ws_row;
     return 0;
 }
+
+static int tty_size(int *cols, int *rows) { return tty_size_of(out_stream(), cols, rows); }
 
 /* The width of an output stream, as out_width() says it for out's stream. */
 static int stream_width(FILE *f)
 {
     if (g_width_override >= 0) return g_width_override;
     int cols;
-    if (tty_cols_of(f, &cols) == 0) return cols;
+    if (tty_size_of(f, &cols, NULL) == 0) return cols;
     const char *c = getenv("COLUMNS");
     int w = c ? atoi(c) : 0;
     return w >= 20 && w <= 1000 ? w : 0;
 }
 
 int out_width(void) { return stream_width(out_stream()); }
+
+int out_height(void)
+{
+    int rows;
+    if (tty_size(NULL, &rows) == 0 && rows > 0) return rows;
+    const char *l = getenv("LINES");
+    int h = l ? atoi(l) : 0;
+    return h >= 5 && h <= 1000 ? h : 0;
+}
 
 /* Bytes of the well-formed UTF-8 character at s (RFC 3629: no overlong
  * forms, no surrogates, nothing past U+10FFFF), 0 when it is not one. */

@@ -89,6 +89,7 @@ void out_verror(const struct out_loc *loc, const char *fmt, va_list ap);
  * terminal, else $COLUMNS, else 0 (unknown: a pipe or a file, where nothing
  * is wrapped or left out). out_set_width(n) fixes it (tests: 80); -1 undoes. */
 int out_width(void);
+int out_height(void);            /* rows, the same way; 0 unknown */
 void out_set_width(int cols);
 /* Display columns of s[0..len): UTF-8 characters, colour escapes left out. */
 int out_text_width(const char *s, size_t len);
