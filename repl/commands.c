@@ -27,6 +27,7 @@
     X(cmd_lesson_group) \
     X(cmd_puzzle_group) \
     X(cmd_check_group) \
+    X(cmd_grade_group) \
     X(cmd_code_group) \
     /* end of the list */
 

@@ -1,5 +1,6 @@
 /* main.c - gpulab's entry: options, then -c commands, a script, a pipe or
- * the interactive prompt. The exit status is 1 when any command failed. */
+ * the interactive prompt. The exit status is 1 when any command failed or a
+ * check (a puzzle's) did not pass. */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,7 +56,7 @@ static void usage(void)
                langs);
     out_printf("\n");
     out_printf(_("Inside, `help` lists the commands. Exit status: 0 when every command\n"
-                 "succeeded, 1 when one failed, 2 for a bad option.\n"));
+                 "succeeded and every check passed, 1 when one failed, 2 for a bad option.\n"));
 }
 
 static int want_color(int no_color_opt)
@@ -166,12 +167,12 @@ int main(int argc, char **argv)
         s.line = 0;
         enum cmd_status st = repl_exec_line(&s, cmds[i]);
         if (st == CMD_QUIT) quit = 1;
-        if (s.bail && s.errors) quit = 1;
+        if (s.bail && (s.errors || s.checks_failed)) quit = 1;
         if (sig_int_count) quit = 1;
     }
     if (!quit && script) {
         enum cmd_status st = strcmp(script, "-") == 0 ? run_stdin(&s) : repl_run_file(&s, script);
-        if (st == CMD_QUIT || (s.bail && s.errors)) quit = 1;
+        if (st == CMD_QUIT || (s.bail && (s.errors || s.checks_failed))) quit = 1;
     }
     if (!quit && lecture) {
         s.rehearse = rehearse;
@@ -197,7 +198,8 @@ int main(int argc, char **argv)
         }
     }
     out_flush();
-    if (s.errors > 0) status = 1;
+    /* a check that did not pass fails a script as a failed command does */
+    if (s.errors > 0 || (!s.interactive && s.checks_failed > 0)) status = 1;
     sess_free(&s);
     free(cmds);
     return status;

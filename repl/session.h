@@ -104,6 +104,7 @@ struct session {
 
     /* ---- bookkeeping */
     int errors;                    /* commands that failed so far */
+    int checks_failed;             /* checks whose verdict was not a pass */
     int quit;                      /* a quit command was seen */
     struct {                       /* what is said once a session, and has been */
         int no_gpu;                /* there is no GPU, and why (sess_note_no_gpu) */

@@ -184,7 +184,7 @@ struct limit_counts {
     int ok;
 };
 
-static void count_limits(const struct puzzle *p, const acc_trace *t, struct limit_counts *lc)
+static void count_limits(const struct puzzle *p, const acc_trace *t, unsigned launch, struct limit_counts *lc)
 {
     memset(lc, 0, sizeof *lc);
     lc->ok = 1;
@@ -202,7 +202,7 @@ static void count_limits(const struct puzzle *p, const acc_trace *t, struct limi
     }
     for (size_t i = 0; i < t->nreqs; i++) {
         const acc_req *r = &t->reqs[i];
-        if (r->block >= nblocks) continue;
+        if (r->launch != launch || r->block >= nblocks) continue;
         for (size_t k = r->lane0; k < r->lane0 + r->nlanes; k++) {
             const acc_lane *ln = &t->lanes[k];
             unsigned th = r->warp * 32 + ln->lane;
@@ -301,28 +301,166 @@ static json_t *limits_json(const struct puzzle *p, const struct limit_counts *lc
     return j;
 }
 
-/* One backend: build, run, compare. Returns 1 pass, 0 wrong, -1 could not
- * run (already reported). */
-static int check_on(struct session *s, const struct check_run *c, prog *prg, enum prog_mode backend)
+/* The line the harness writes on stderr before each case's launch, so
+ * that a diagnostic can be put to its case. */
+#define CASE_MARK "gpulab-harness-case "
+
+/* Split the program's stderr at the case marks: seg[k] (len[k]) is what
+ * case k printed; the marks themselves are left out of every segment.
+ * Returns the last case that started. */
+static int split_cases(const char *err, size_t n, int ncases, const char **seg, size_t *len)
+{
+    for (int k = 0; k < ncases; k++) {
+        seg[k] = "";
+        len[k] = 0;
+    }
+    const char *p = err, *end = err + n;
+    int cur = -1;
+    const char *start = p;
+    while (p && p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        const char *next = nl ? nl + 1 : end;
+        if ((size_t)(end - p) > sizeof CASE_MARK - 1 && memcmp(p, CASE_MARK, sizeof CASE_MARK - 1) == 0) {
+            if (cur >= 0 && cur < ncases) len[cur] = (size_t)(p - start);
+            cur = atoi(p + sizeof CASE_MARK - 1);
+            if (cur >= 0 && cur < ncases) seg[cur] = next;
+            start = next;
+        }
+        p = next;
+    }
+    if (cur >= 0 && cur < ncases) len[cur] = (size_t)(end - start);
+    return cur >= 0 && cur < ncases ? cur : 0;
+}
+
+/* Everything on stderr but the case marks. */
+static size_t strip_marks(const char *err, size_t n, char *dst)
+{
+    size_t o = 0;
+    const char *p = err, *end = err + n;
+    while (p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        const char *next = nl ? nl + 1 : end;
+        if (!((size_t)(end - p) > sizeof CASE_MARK - 1 && memcmp(p, CASE_MARK, sizeof CASE_MARK - 1) == 0)) {
+            memcpy(dst + o, p, (size_t)(next - p));
+            o += (size_t)(next - p);
+        }
+        p = next;
+    }
+    dst[o] = 0;
+    return o;
+}
+
+/* Which rule a case broke (the first in this order), "" when none: the
+ * words --json and the report use. */
+static const char *case_rule(const struct puzzle_verdict *v, int race, const struct limit_counts *lc)
+{
+    if (v->outside) return "bounds";
+    if (v->nwrong && v->nunwritten == v->nwrong) return "unwritten";
+    if (v->nwrong) return "value";
+    if (race) return "race";
+    if (!lc->ok) return "limit";
+    return "";
+}
+
+/* The rule a run that did not finish broke: "time" (the time limit),
+ * "race" (the race check stopped it), "bounds" (the simulator stopped an access outside an array), "crash"
+ * (another signal) or "launch" (a launch failed). */
+static const char *stop_rule(const prog_result *r)
+{
+    if (r->timed_out) return "time";
+    if (r->err && memmem(r->err, r->err_len, "data race on", 12)) return "race";
+    static const char *const oob[] = {"of its allocation", "is outside", "outside any allocation",
+                                      "out of bounds", "past the end", "past its end", "before its start"};
+    for (size_t i = 0; i < sizeof oob / sizeof oob[0]; i++)
+        if (strstr(r->fault, oob[i]) || (r->err && memmem(r->err, r->err_len, oob[i], strlen(oob[i]))))
+            return "bounds";
+    return r->signal ? "crash" : "launch";
+}
+
+/* One case's verdict in words (the first failing case's). */
+static void print_case_failure(const struct check_run *c, const struct puzzle_case *pc, const char *bname,
+                               const struct puzzle_verdict *v, int race, const struct limit_counts *lc,
+                               const float *want, const float *alloc)
+{
+    const struct puzzle *q = &pc->inst;
+    char text[256], idx[64];
+    puzzle_case_text(pc, text, sizeof text);
+    out_printf(_("%snot yet%s on %s: case %d of %d: %s\n"), out_color(OUT_ERROR), out_color(OUT_RESET), bname,
+               pc->index + 1, pc->count, text);
+    int n = puzzle_arg_len(puzzle_out(q));
+    const char *rule = case_rule(v, race, lc);
+    if (strcmp(rule, "bounds") == 0) {
+        out_printf(ngettext("  rule bounds: %s[%d] was written, outside the %d element of %s (%d write outside)\n",
+                            "  rule bounds: %s[%d] was written, outside the %d elements of %s (%d writes outside)\n",
+                            (unsigned long)n),
+                   puzzle_out(q)->name, v->first_outside, n, puzzle_out(q)->name, v->outside);
+    } else if (v->nwrong) {
+        puzzle_index_text(q, v->first, idx, sizeof idx);
+        out_printf(_("  rule %s: %s: expected %g, "), rule, idx, v->expected);
+        if (v->unwritten) out_printf(_("got nothing (never written)\n"));
+        else out_printf(_("got %g\n"), v->got);
+        out_printf(ngettext("  %d of %d element wrong", "  %d of %d elements wrong", (unsigned long)n), v->nwrong, n);
+        if (v->nunwritten) out_printf(_(", %d never written"), v->nunwritten);
+        out_printf("\n");
+        if (n <= 36) {
+            int front = 0;
+            for (int k = 0; k < q->nargs; k++)
+                if (q->args[k].kind == PZ_OUT) front = pc->front[k];
+            int cols = puzzle_out(q)->rows > 1 ? puzzle_out(q)->cols : 0;
+            print_values(_("expected"), want, n, cols);
+            print_values(_("got"), alloc + front, n, cols);
+        }
+    } else if (race) {
+        out_printf(_("  rule race: the right values this time, but with a data race (above): another order of the "
+                     "threads can give other values\n"));
+    } else {
+        out_printf(_("  rule limit: the right values, but over a limit:\n"));
+    }
+    (void)c;
+}
+
+static json_t *case_json(const struct check_run *c, enum prog_mode backend, const struct puzzle_case *pc)
+{
+    json_t *j = verdict_json(c, backend);
+    char text[256];
+    puzzle_case_text(pc, text, sizeof text);
+    json_object_set_new(j, "case", json_integer(pc->index + 1));
+    json_object_set_new(j, "cases", json_integer(pc->count));
+    json_object_set_new(j, "size", json_integer(pc->n));
+    json_object_set_new(j, "seed", pc->seed ? json_integer(pc->seed) : json_null());
+    json_object_set_new(j, "case_text", json_string(text));
+    return j;
+}
+
+/* One backend: build, run every case, compare. Returns 1 pass, 0 wrong, -1
+ * could not run (already reported). */
+static int check_on(struct session *s, const struct check_run *c, prog *prg, enum prog_mode backend,
+                    const struct puzzle_case *cases, int ncases)
 {
     const char *bname = backend == PROG_GPU ? _("the GPU") : _("the simulator");
     prog_options o;
     program_run_options(s, backend, &o); /* as run: time, memory, model, Ctrl-C */
-    o.race_check = 1; /* the lessons promise that a race is named */
+    o.race_check = 1; /* a race fails a check */
     /* the harness writes its answers through a descriptor gpulab made */
     char *argv[] = {(char *)PROG_OUTPUT_PATH, NULL};
     o.argc = 1;
     o.argv = argv;
-    o.output_max = (size_t)puzzle_arg_len(puzzle_out(c->p)) * sizeof(float) + 1;
+    size_t total = 0;
+    unsigned most_blocks = 1;
+    for (int k = 0; k < ncases; k++) {
+        total += (size_t)puzzle_case_out_floats(&cases[k]);
+        unsigned nb = cases[k].inst.grid[0] * cases[k].inst.grid[1];
+        if (nb > most_blocks) most_blocks = nb;
+    }
+    o.output_max = total * sizeof(float) + 1;
     /* the limits are counted from every access of every block */
-    if (backend == PROG_SIM) o.record_blocks = c->p->grid[0] * c->p->grid[1];
+    if (backend == PROG_SIM) o.record_blocks = most_blocks;
     program_sandbox_note(s);
     if (s->interactive && !s->json) out_progress(_("  building and running %s on %s..."), c->shown, bname);
     prog_result r;
     int rc = prog_run(prg, &o, &r);
     out_progress_clear();
     const struct puzzle *p = c->p;
-    int result = -1;
     if (rc != 0) {
         if (prg->nissues)
             print_issues(c, prg);
@@ -340,18 +478,121 @@ static int check_on(struct session *s, const struct check_run *c, prog *prg, enu
         prog_result_free(&r);
         return -1;
     }
+    const char *seg[PUZZLE_MAX_CASES];
+    size_t seglen[PUZZLE_MAX_CASES];
+    int last_case = split_cases(r.err ? r.err : "", r.err_len, ncases, seg, seglen);
     /* the simulator's diagnostics and the harness's messages, with the student's lines */
-    if (r.err_len) print_diagnostics(c, r.err, r.err_len);
+    if (r.err_len) {
+        char *plain = malloc(r.err_len + 1);
+        if (plain) {
+            size_t pl = strip_marks(r.err, r.err_len, plain);
+            if (pl) print_diagnostics(c, plain, pl);
+            free(plain);
+        }
+    }
     if (r.fault[0] && !(r.err && strstr(r.err, r.fault))) print_diagnostics(c, r.fault, strlen(r.fault));
     if (r.interrupted) {
         out_printf(_("stopped by Ctrl-C\n"));
         prog_result_free(&r);
         return -1;
     }
-    if (r.timed_out || r.signal || r.exit_code != 0) {
+    int with_limits = backend == PROG_SIM;
+    int finished = !(r.timed_out || r.signal || r.exit_code != 0);
+    /* the cases before the one that stopped it are compared all the same */
+    int upto = finished ? ncases : last_case;
+    size_t have = 0;
+    for (int k = 0; k < upto; k++) {
+        size_t need = have + (size_t)puzzle_case_out_floats(&cases[k]) * sizeof(float);
+        if (!r.output || r.output_len < need) {
+            upto = k;
+            break;
+        }
+        have = need;
+    }
+    if (finished && (!r.output || r.output_len != total * sizeof(float))) {
+        sess_error(s, -1, _("the harness wrote no output on %s"), bname);
+        prog_result_free(&r);
+        return -1;
+    }
+    int all = 1, shown = 0;
+    size_t off = 0;
+    struct limit_counts worst;
+    memset(&worst, 0, sizeof worst);
+    worst.ok = 1;
+    for (int k = 0; k < upto; k++) {
+        const struct puzzle_case *pc = &cases[k];
+        const struct puzzle *q = &pc->inst;
+        int total_k = puzzle_case_out_floats(pc), n = puzzle_arg_len(puzzle_out(q));
+        float *alloc = malloc((size_t)total_k * sizeof *alloc), *want = malloc((size_t)(n ? n : 1) * sizeof *want);
+        if (!alloc || !want) {
+            free(alloc);
+            free(want);
+            sess_error(s, -1, _("out of memory"));
+            prog_result_free(&r);
+            return -1;
+        }
+        memcpy(alloc, r.output + off, (size_t)total_k * sizeof *alloc);
+        off += (size_t)total_k * sizeof *alloc;
+        struct puzzle_verdict v;
+        puzzle_case_compare(pc, alloc, want, &v);
+        struct limit_counts lc;
+        count_limits(q, r.acc, (unsigned)k, &lc);
+        if (!with_limits) lc.ok = 1;
+        int race = seglen[k] && memmem(seg[k], seglen[k], "data race on", 12) != NULL;
+        int pass = v.pass && lc.ok && !race;
+        if (lc.checked) {
+            worst.checked = 1;
+            if (lc.reads > worst.reads || k == 0) {
+                worst.reads = lc.reads;
+                worst.rd_block = lc.rd_block;
+                worst.rd_thread = lc.rd_thread;
+            }
+            if (lc.shared > worst.shared) {
+                worst.shared = lc.shared;
+                worst.sh_block = lc.sh_block;
+            }
+            if (lc.unshared && !worst.unshared) {
+                worst.us_block = lc.us_block;
+                worst.us_thread = lc.us_thread;
+            }
+            worst.unshared += lc.unshared;
+            worst.ok &= lc.ok;
+        }
+        all &= pass;
+        if (s->json) {
+            json_t *j = case_json(c, backend, pc);
+            json_object_set_new(j, "pass", json_boolean(pass));
+            json_object_set_new(j, "right", json_boolean(v.pass));
+            json_object_set_new(j, "finished", json_true());
+            json_object_set_new(j, "rule", json_string(case_rule(&v, race, &lc)));
+            json_object_set_new(j, "first", v.first >= 0 ? json_integer(v.first) : json_null());
+            if (v.first >= 0) {
+                json_object_set_new(j, "expected", json_real(v.expected));
+                json_object_set_new(j, "got", v.unwritten ? json_null() : json_real(v.got));
+            }
+            json_object_set_new(j, "wrong", json_integer(v.nwrong));
+            json_object_set_new(j, "unwritten", json_integer(v.nunwritten));
+            json_object_set_new(j, "outside", json_integer(v.outside));
+            if (v.outside) json_object_set_new(j, "first_outside", json_integer(v.first_outside));
+            json_object_set_new(j, "race", json_boolean(race));
+            int front = 0;
+            for (int a = 0; a < q->nargs; a++)
+                if (q->args[a].kind == PZ_OUT) front = pc->front[a];
+            json_object_set_new(j, "out", values_json(alloc + front, n));
+            json_object_set_new(j, "limits", with_limits ? limits_json(q, &lc) : json_string("counted on the simulator"));
+            out_json(j);
+        } else if (!pass && !shown) {
+            shown = 1;
+            print_case_failure(c, pc, bname, &v, race, &lc, want, alloc);
+            if (with_limits && !lc.ok) print_limits(q, &lc);
+        }
+        free(alloc);
+        free(want);
+    }
+    if (!finished) {
         /* a verdict too: the kernel did not get to an answer (in English
          * for --json, which scripts read; translated on the screen) */
-        char why[PROG_MSG_MAX + 128];
+        char why[PROG_MSG_MAX + 128], text[256];
         const char *fmt = r.timed_out ? N_("it ran past the time limit of %g s (a loop that never ends?)")
                           : r.signal  ? (r.msg[0] ? "%s" : N_("the program crashed"))
                                       : N_("the launch failed (the simulator's message above says why)");
@@ -359,85 +600,34 @@ static int check_on(struct session *s, const struct check_run *c, prog *prg, enu
         if (r.timed_out) snprintf(why, sizeof why, tr, o.time_limit);
         else if (r.signal && r.msg[0]) snprintf(why, sizeof why, "%s", r.msg);
         else snprintf(why, sizeof why, "%s", tr);
+        const struct puzzle_case *pc = &cases[last_case];
+        puzzle_case_text(pc, text, sizeof text);
         if (s->json) {
-            json_t *j = verdict_json(c, backend);
+            json_t *j = case_json(c, backend, pc);
             json_object_set_new(j, "pass", json_false());
             json_object_set_new(j, "finished", json_false());
+            json_object_set_new(j, "rule", json_string(stop_rule(&r)));
             json_object_set_new(j, "why", json_string(why));
             out_json(j);
-        } else {
-            out_printf(_("%snot yet%s on %s: %s\n"), out_color(OUT_ERROR), out_color(OUT_RESET), bname, why);
+        } else if (!shown) {
+            shown = 1;
+            out_printf(_("%snot yet%s on %s: case %d of %d: %s\n  rule %s: %s\n"), out_color(OUT_ERROR),
+                       out_color(OUT_RESET), bname, pc->index + 1, ncases, text, stop_rule(&r), why);
         }
-        prog_result_free(&r);
-        return 0;
+        all = 0;
     }
-    struct limit_counts lc;
-    count_limits(p, r.acc, &lc);
-    int with_limits = backend == PROG_SIM;
-    int n = puzzle_arg_len(puzzle_out(p));
-    float *got = calloc((size_t)n, sizeof *got);
-    size_t len = r.output_len;
-    if (!got || !r.output || len != (size_t)n * sizeof(float)) {
-        sess_error(s, -1, _("the harness wrote no output on %s"), bname);
-        prog_result_free(&r);
-        free(got);
-        return -1;
-    }
-    memcpy(got, r.output, len);
     prog_result_free(&r);
-    struct puzzle_verdict v;
-    puzzle_compare(p, got, &v);
-    result = v.pass && (!with_limits || lc.ok);
-    if (s->json) {
-        json_t *j = verdict_json(c, backend);
-        json_object_set_new(j, "pass", json_boolean(result));
-        json_object_set_new(j, "right", json_boolean(v.pass));
-        json_object_set_new(j, "finished", json_true());
-        json_object_set_new(j, "first", v.first >= 0 ? json_integer(v.first) : json_null());
-        if (v.first >= 0) {
-            json_object_set_new(j, "expected", json_real(v.expected));
-            json_object_set_new(j, "got", v.unwritten ? json_null() : json_real(v.got));
-        }
-        json_object_set_new(j, "wrong", json_integer(v.nwrong));
-        json_object_set_new(j, "unwritten", json_integer(v.nunwritten));
-        json_object_set_new(j, "out", values_json(got, n));
-        json_object_set_new(j, "limits", with_limits ? limits_json(p, &lc) : json_string("counted on the simulator"));
-        out_json(j);
-        free(got);
-        return result;
+    if (!s->json && all) {
+        out_printf(ngettext("%spass%s on %s: %d case right", "%spass%s on %s: all %d cases right", (unsigned long)ncases),
+                   out_color(OUT_GOOD), out_color(OUT_RESET), bname, ncases);
+        out_printf(_(" (sizes"));
+        for (int k = 0; k < ncases; k++) out_printf("%s %d", k ? "," : "", cases[k].n);
+        out_printf(_("; random inputs from seed %u)\n"), s->cfg.seed);
+        if (with_limits) print_limits(p, &worst);
+    } else if (!s->json) {
+        out_printf(_("  (every case: `set seed %u` then `check` repeats these inputs)\n"), s->cfg.seed);
     }
-    char idx[64];
-    if (v.pass && with_limits && !lc.ok) {
-        out_printf(ngettext("%snot yet%s on %s: all %d element of %s right, but over a limit:\n",
-                            "%snot yet%s on %s: all %d elements of %s right, but over a limit:\n", (unsigned long)n),
-                   out_color(OUT_ERROR), out_color(OUT_RESET), bname, n, puzzle_out(p)->name);
-    } else if (v.pass) {
-        out_printf(ngettext("%spass%s on %s: all %d element of %s right\n", "%spass%s on %s: all %d elements of %s right\n",
-                            (unsigned long)n),
-                   out_color(OUT_GOOD), out_color(OUT_RESET), bname, n, puzzle_out(p)->name);
-    } else {
-        puzzle_index_text(p, v.first, idx, sizeof idx);
-        out_printf(_("%snot yet%s on %s: %s: expected %g, "), out_color(OUT_ERROR), out_color(OUT_RESET), bname, idx,
-                   v.expected);
-        if (v.unwritten) out_printf(_("got nothing (never written)\n"));
-        else out_printf(_("got %g\n"), v.got);
-        out_printf(ngettext("  %d of %d element wrong", "  %d of %d elements wrong", (unsigned long)n), v.nwrong, n);
-        if (v.nunwritten) out_printf(_(", %d never written"), v.nunwritten);
-        out_printf("\n");
-        if (n <= 36) {
-            float *want = malloc((size_t)n * sizeof *want);
-            if (want) {
-                puzzle_expected(p, want);
-                int cols = puzzle_out(p)->rows > 1 ? puzzle_out(p)->cols : 0;
-                print_values(_("expected"), want, n, cols);
-                print_values(_("got"), got, n, cols);
-                free(want);
-            }
-        }
-    }
-    if (with_limits) print_limits(p, &lc);
-    free(got);
-    return result;
+    return all;
 }
 
 static void print_brief_line(const struct puzzle *p, const char *file)
@@ -550,7 +740,14 @@ static enum cmd_status do_check(struct session *s, int argc, char **argv)
     int lines = 0;
     for (size_t i = 0; i < len; i++) lines += text[i] == '\n';
     if (len && text[len - 1] != '\n') lines++;
-    char *drv = puzzle_driver(p, abs, text, len, HARNESS_NAME);
+    struct puzzle_case cases[PUZZLE_MAX_CASES];
+    int ncases = puzzle_cases(p, s->cfg.seed, cases);
+    if (ncases < 0) {
+        free(text);
+        rmdir(dir);
+        return sess_error(s, -1, _("out of memory"));
+    }
+    char *drv = puzzle_driver(cases, ncases, abs, text, len, HARNESS_NAME, CASE_MARK);
     free(text);
     enum cmd_status st = CMD_OK;
     FILE *f = drv ? fopen(combined, "w") : NULL;
@@ -589,7 +786,7 @@ static enum cmd_status do_check(struct session *s, int argc, char **argv)
     int all = 1, ran = 0;
     for (int i = 0; i < nb; i++) {
         struct check_run c = {s, p, file, abs, lines};
-        int r = check_on(s, &c, &prg, backs[i]);
+        int r = check_on(s, &c, &prg, backs[i], cases, ncases);
         if (r < 0) { /* reported: it did not build, or Ctrl-C */
             all = 0;
             st = CMD_ERROR;
@@ -598,6 +795,7 @@ static enum cmd_status do_check(struct session *s, int argc, char **argv)
         ran = 1;
         all &= r;
     }
+    if (ran && !all) s->checks_failed++;
     if (ran) {
         puzzle_note_progress(p, all);
         if (!s->json) after_check(s, p, all, file);
@@ -606,6 +804,7 @@ done:
     if (opened) prog_close(&prg);
     unlink(combined);
     rmdir(dir);
+    puzzle_cases_free(cases, ncases);
     return st;
 }
 

@@ -470,8 +470,165 @@ char *puzzle_header(const struct puzzle *p)
     return sb_done(&b);
 }
 
-char *puzzle_driver(const struct puzzle *p, const char *student_path, const char *student_text,
-                    size_t student_len, const char *harness_name)
+/* ----------------------------------------------------------------- cases */
+
+/* The sizes each puzzle is checked at, case 0 first (the table's own).
+ * {n, m}: n the size (cols for puzzle 13), m the rows of puzzle 13. A
+ * puzzle whose launch covers a fixed count repeats its size with other
+ * inputs. Sizes stay within what the puzzle's text promises (one block of
+ * 8 threads handles at most 8 elements, ...). */
+struct case_size { int n, m; };
+static const struct case_size g_sizes[][PUZZLE_MAX_CASES] = {
+    {{4, 0}, {4, 0}, {4, 0}},                                  /* 1 map */
+    {{4, 0}, {4, 0}, {4, 0}},                                  /* 2 zip */
+    {{4, 0}, {5, 0}, {1, 0}, {8, 0}, {7, 0}},                  /* 3 guard: block 8 */
+    {{3, 0}, {1, 0}, {4, 0}, {2, 0}},                          /* 4 map2d: block 4 x 4 */
+    {{3, 0}, {4, 0}, {1, 0}, {2, 0}},                          /* 5 broadcast */
+    {{9, 0}, {5, 0}, {13, 0}, {1, 0}, {16, 0}, {7, 0}},        /* 6 blocks: block 4 */
+    {{5, 0}, {7, 0}, {3, 0}, {1, 0}, {8, 0}},                  /* 7 blocks2d: block 3 x 3 */
+    {{8, 0}, {7, 0}, {13, 0}, {1, 0}, {4, 0}},                 /* 8 shared: block 4 */
+    {{8, 0}, {8, 0}, {8, 0}},                                  /* 9 pool */
+    {{8, 0}, {8, 0}, {8, 0}},                                  /* 10 dot */
+    {{15, 0}, {16, 0}, {9, 0}, {3, 0}, {17, 0}, {1, 0}},       /* 11 conv1d: block 8 */
+    {{16, 0}, {16, 0}, {16, 0}},                               /* 12 scan */
+    {{6, 4}, {8, 3}, {1, 2}, {5, 1}, {7, 5}},                  /* 13 rowsum: block 8 */
+    {{3, 0}, {1, 0}, {2, 0}, {3, 0}},                          /* 14 matmul: block 3 x 3 */
+    {{6, 0}, {4, 0}, {5, 0}, {9, 0}, {1, 0}, {8, 0}},          /* 15 matmul-tiled: tile 4 */
+    {{64, 0}, {64, 0}, {64, 0}},                               /* 16 warp-sum */
+};
+
+/* A small generator (xorshift32): the same seed gives the same inputs on
+ * every machine. */
+static unsigned next_rand(unsigned *x)
+{
+    unsigned v = *x;
+    v ^= v << 13;
+    v ^= v >> 17;
+    v ^= v << 5;
+    return *x = v;
+}
+
+/* A dimension of the stated case at the size of another: what equals the
+ * stated n (m) follows the case's n (m); anything else is fixed. */
+static int scaled(int v, const struct case_size *base, const struct case_size *cs)
+{
+    if (base->m > 0 && v == base->m) return cs->m;
+    if (v == base->n) return cs->n;
+    return v;
+}
+
+static void free_inputs(struct puzzle_case *c)
+{
+    for (int k = 0; k < PUZZLE_MAX_ARGS; k++) {
+        free(c->in[k]);
+        c->in[k] = NULL;
+    }
+}
+
+int puzzle_cases(const struct puzzle *p, unsigned seed, struct puzzle_case *c)
+{
+    int nsz = (int)(sizeof g_sizes / sizeof g_sizes[0]);
+    const struct case_size *sz = p->number >= 1 && p->number <= nsz ? g_sizes[p->number - 1] : NULL;
+    struct case_size one = {puzzle_arg_len(puzzle_out(p)), 0};
+    int count = 0;
+    while (sz && count < PUZZLE_MAX_CASES && sz[count].n > 0) count++;
+    if (count == 0) {
+        sz = &one;
+        count = 1;
+    }
+    for (int ci = 0; ci < count; ci++) {
+        struct puzzle_case *cs = &c[ci];
+        memset(cs, 0, sizeof *cs);
+        cs->inst = *p;
+        cs->index = ci;
+        cs->count = count;
+        cs->n = sz[ci].n;
+        cs->m = sz[ci].m;
+        /* never 0: a seed of 0 stands for the stated inputs */
+        cs->seed = ci == 0 ? 0 : (seed * 2654435761u + (unsigned)ci * 40503u) | 1u;
+        struct puzzle *q = &cs->inst;
+        for (int d = 0; d < 2; d++) {
+            unsigned bl = p->block[d];
+            if (sz[0].m > 0 && bl == 1 && p->grid[d] == (unsigned)sz[0].m)
+                q->grid[d] = (unsigned)cs->m;
+            else if (bl > 1 && p->grid[d] == ((unsigned)sz[0].n + bl - 1) / bl)
+                q->grid[d] = ((unsigned)cs->n + bl - 1) / bl;
+        }
+        int nin = 0;
+        unsigned r = cs->seed;
+        for (int k = 0; k < p->nargs; k++) {
+            struct puzzle_arg *a = &q->args[k];
+            if (a->kind == PZ_INT) {
+                a->value = scaled(a->value, &sz[0], &sz[ci]);
+                continue;
+            }
+            a->rows = a->rows > 1 ? scaled(a->rows, &sz[0], &sz[ci]) : 1;
+            a->cols = scaled(a->cols, &sz[0], &sz[ci]);
+            int len = puzzle_arg_len(a);
+            /* a multiple of 256 bytes, with at least 256 bytes to spare */
+            cs->alloc[k] = (len + 63) / 64 * 64 + 64;
+            cs->front[k] = ci % 2 == 0 ? cs->alloc[k] - len : 64;
+            if (a->kind != PZ_IN) continue;
+            float *v = malloc((size_t)(len ? len : 1) * sizeof *v);
+            if (!v) {
+                for (int j = 0; j <= ci; j++) free_inputs(&c[j]);
+                return -1;
+            }
+            if (ci == 0) {
+                puzzle_fill(a, v);
+            } else {
+                /* whole numbers in [-5, 5]: every sum stays exact */
+                for (int i = 0; i < len; i++) v[i] = (float)((int)(next_rand(&r) % 11u) - 5);
+            }
+            cs->in[nin++] = v;
+        }
+    }
+    return count;
+}
+
+void puzzle_cases_free(struct puzzle_case *c, int n)
+{
+    for (int i = 0; i < n; i++) free_inputs(&c[i]);
+}
+
+void puzzle_case_text(const struct puzzle_case *c, char *buf, size_t len)
+{
+    const struct puzzle *q = &c->inst;
+    char g[32], b[32], size[48] = "";
+    shape_text(q->grid, g, sizeof g);
+    shape_text(q->block, b, sizeof b);
+    if (c->m > 0)
+        snprintf(size, sizeof size, _("%d rows of %d, "), c->m, c->n);
+    else if (arg_named(q, "size"))
+        snprintf(size, sizeof size, _("size %d, "), c->n);
+    if (c->seed)
+        snprintf(buf, len, _("%s<<<%s, %s>>>, %srandom inputs (seed %u)"), q->kernel, g, b, size, c->seed);
+    else
+        snprintf(buf, len, _("%s<<<%s, %s>>>, %sthe stated inputs"), q->kernel, g, b, size);
+}
+
+int puzzle_case_out_floats(const struct puzzle_case *c)
+{
+    for (int k = 0; k < c->inst.nargs; k++)
+        if (c->inst.args[k].kind == PZ_OUT) return c->alloc[k];
+    return 0;
+}
+
+/* The bit patterns of an array's whole allocation: fill around the values. */
+static void alloc_literal(struct sb *b, const char *name, int alloc, int front, const float *v, int len,
+                          unsigned fill)
+{
+    sb_add(b, "    static const unsigned %s[%d] = {", name, alloc);
+    for (int i = 0; i < alloc; i++) {
+        unsigned u = fill;
+        if (v && i >= front && i < front + len) memcpy(&u, &v[i - front], sizeof u);
+        sb_add(b, "%s0x%xu", i ? (i % 8 ? ", " : ",\n        ") : "", u);
+    }
+    sb_add(b, "};\n");
+}
+
+char *puzzle_driver(const struct puzzle_case *cases, int ncases, const char *student_path, const char *student_text,
+                    size_t student_len, const char *harness_name, const char *mark)
 {
     struct sb b = {0};
     sb_add(&b, "#line 1 \"%s\"\n", student_path);
@@ -479,61 +636,62 @@ char *puzzle_driver(const struct puzzle *p, const char *student_path, const char
     if (student_len && student_text[student_len - 1] != '\n') sb_add(&b, "\n");
     sb_add(&b, "#line 1 \"%s\"\n", harness_name);
     sb_add(&b, "#include <stdio.h>\n#include <string.h>\n");
-    /* inputs as literals: the driver needs no file to run */
-    for (int k = 0; k < p->nargs; k++) {
-        const struct puzzle_arg *a = &p->args[k];
-        if (a->kind != PZ_IN) continue;
-        int n = puzzle_arg_len(a);
-        float *v = malloc((size_t)n * sizeof *v);
-        if (!v) { b.oom = 1; break; }
-        puzzle_fill(a, v);
-        sb_add(&b, "static const float gpulab_in_%s[%d] = {", a->name, n);
-        for (int i = 0; i < n; i++) sb_add(&b, "%s%.9g", i ? ", " : "", v[i]);
-        sb_add(&b, "};\n");
-        free(v);
-    }
-    const struct puzzle_arg *o = puzzle_out(p);
-    int on = puzzle_arg_len(o);
-    sb_add(&b, "static int gpulab_fail(const char *what, cudaError_t e)\n{\n"
-               "    fprintf(stderr, \"%%s failed: %%s (%%s)\\n\", what, cudaGetErrorName(e), cudaGetErrorString(e));\n"
+    sb_add(&b, "static int gpulab_fail(const char *c, const char *what, cudaError_t e)\n{\n"
+               "    fprintf(stderr, \"%%s: %%s failed: %%s (%%s)\\n\", c, what, cudaGetErrorName(e), cudaGetErrorString(e));\n"
                "    return 3;\n}\n");
-    sb_add(&b, "int main(int argc, char **argv)\n{\n    if (argc < 2) return 2;\n    cudaError_t e;\n");
-    for (int k = 0; k < p->nargs; k++) {
-        const struct puzzle_arg *a = &p->args[k];
-        if (a->kind == PZ_INT) continue;
-        int n = puzzle_arg_len(a);
-        sb_add(&b, "    float *%s = 0;\n", a->name);
-        sb_add(&b, "    if ((e = cudaMalloc((void **)&%s, %d * sizeof(float))) != cudaSuccess) return gpulab_fail(\"cudaMalloc\", e);\n",
-               a->name, n);
-        if (a->kind == PZ_IN)
-            sb_add(&b, "    cudaMemcpy(%s, gpulab_in_%s, %d * sizeof(float), cudaMemcpyHostToDevice);\n", a->name,
-                   a->name, n);
+    sb_add(&b, "int main(int argc, char **argv)\n{\n    if (argc < 2) return 2;\n    cudaError_t e;\n"
+               "    FILE *f = fopen(argv[1], \"wb\");\n"
+               "    if (!f) { fprintf(stderr, \"cannot write %%s\\n\", argv[1]); return 2; }\n");
+    for (int ci = 0; ci < ncases; ci++) {
+        const struct puzzle_case *c = &cases[ci];
+        const struct puzzle *q = &c->inst;
+        char text[256], what[320];
+        puzzle_case_text(c, text, sizeof text);
+        snprintf(what, sizeof what, "case %d of %d (%s)", ci + 1, ncases, text);
+        sb_add(&b, "    {\n    const char *gpulab_case = \"");
+        for (const char *t = what; *t; t++) sb_add(&b, *t == '"' || *t == '\\' ? "\\%c" : "%c", *t);
+        sb_add(&b, "\";\n");
+        int nin = 0;
+        for (int k = 0; k < q->nargs; k++) {
+            const struct puzzle_arg *a = &q->args[k];
+            if (a->kind == PZ_INT) continue;
+            char lit[64];
+            snprintf(lit, sizeof lit, "gpulab_v_%s", a->name);
+            alloc_literal(&b, lit, c->alloc[k], c->front[k], a->kind == PZ_IN ? c->in[nin] : NULL,
+                          puzzle_arg_len(a), a->kind == PZ_IN ? PUZZLE_POISON : PUZZLE_UNWRITTEN);
+            if (a->kind == PZ_IN) nin++;
+            /* the allocation has the parameter's name: the simulator's messages use it */
+            sb_add(&b, "    float *%s = 0;\n", a->name);
+            sb_add(&b, "    if ((e = cudaMalloc((void **)&%s, sizeof gpulab_v_%s)) != cudaSuccess) "
+                       "return gpulab_fail(gpulab_case, \"cudaMalloc\", e);\n", a->name, a->name);
+            sb_add(&b, "    cudaMemcpy(%s, gpulab_v_%s, sizeof gpulab_v_%s, cudaMemcpyHostToDevice);\n",
+                   a->name, a->name, a->name);
+        }
+        sb_add(&b, "    fprintf(stderr, \"%s%d\\n\"); fflush(stderr);\n", mark, ci);
+        sb_add(&b, "    %s<<<dim3(%u, %u), dim3(%u, %u)>>>(", q->kernel, q->grid[0], q->grid[1], q->block[0],
+               q->block[1]);
+        for (int k = 0; k < q->nargs; k++) {
+            if (q->args[k].kind == PZ_INT)
+                sb_add(&b, "%s%d", k ? ", " : "", q->args[k].value);
+            else
+                sb_add(&b, "%s%s + %d", k ? ", " : "", q->args[k].name, c->front[k]);
+        }
+        sb_add(&b, ");\n");
+        sb_add(&b, "    if ((e = cudaGetLastError()) != cudaSuccess) return gpulab_fail(gpulab_case, \"the launch\", e);\n"
+                   "    if ((e = cudaDeviceSynchronize()) != cudaSuccess) return gpulab_fail(gpulab_case, \"the kernel\", e);\n");
+        const struct puzzle_arg *o = puzzle_out(q);
+        int on = puzzle_case_out_floats(c);
+        sb_add(&b, "    static float gpulab_back[%d];\n", on);
+        sb_add(&b, "    if ((e = cudaMemcpy(gpulab_back, %s, sizeof gpulab_back, cudaMemcpyDeviceToHost)) != cudaSuccess)\n"
+                   "        return gpulab_fail(gpulab_case, \"copying the output back\", e);\n", o->name);
+        sb_add(&b, "    if (fwrite(gpulab_back, sizeof(float), %d, f) != %d) { fprintf(stderr, \"cannot write %%s\\n\", argv[1]); return 2; }\n",
+               on, on);
+        for (int k = 0; k < q->nargs; k++)
+            if (q->args[k].kind != PZ_INT) sb_add(&b, "    cudaFree(%s);\n", q->args[k].name);
+        sb_add(&b, "    }\n");
     }
-    sb_add(&b, "    static float gpulab_out[%d];\n", on);
-    sb_add(&b, "    { unsigned u = 0x%08xu; for (int i = 0; i < %d; i++) memcpy(&gpulab_out[i], &u, 4); }\n",
-           PUZZLE_UNWRITTEN, on);
-    sb_add(&b, "    cudaMemcpy(%s, gpulab_out, %d * sizeof(float), cudaMemcpyHostToDevice);\n", o->name, on);
-    char g[64], bl[64];
-    snprintf(g, sizeof g, "dim3(%u, %u)", p->grid[0], p->grid[1]);
-    snprintf(bl, sizeof bl, "dim3(%u, %u)", p->block[0], p->block[1]);
-    sb_add(&b, "    %s<<<%s, %s>>>(", p->kernel, g, bl);
-    for (int k = 0; k < p->nargs; k++) {
-        if (p->args[k].kind == PZ_INT)
-            sb_add(&b, "%s%d", k ? ", " : "", p->args[k].value);
-        else
-            sb_add(&b, "%s%s", k ? ", " : "", p->args[k].name);
-    }
-    sb_add(&b, ");\n");
-    sb_add(&b, "    if ((e = cudaGetLastError()) != cudaSuccess) return gpulab_fail(\"the launch\", e);\n"
-               "    if ((e = cudaDeviceSynchronize()) != cudaSuccess) return gpulab_fail(\"the kernel\", e);\n");
-    sb_add(&b, "    if ((e = cudaMemcpy(gpulab_out, %s, %d * sizeof(float), cudaMemcpyDeviceToHost)) != cudaSuccess)\n"
-               "        return gpulab_fail(\"copying the output back\", e);\n", o->name, on);
-    sb_add(&b, "    FILE *f = fopen(argv[1], \"wb\");\n"
-               "    if (!f || fwrite(gpulab_out, sizeof(float), %d, f) != %d || fclose(f) != 0) {\n"
-               "        fprintf(stderr, \"cannot write %%s\\n\", argv[1]);\n        return 2;\n    }\n", on, on);
-    for (int k = 0; k < p->nargs; k++)
-        if (p->args[k].kind != PZ_INT) sb_add(&b, "    cudaFree(%s);\n", p->args[k].name);
-    sb_add(&b, "    return 0;\n}\n");
+    sb_add(&b, "    if (fclose(f) != 0) { fprintf(stderr, \"cannot write %%s\\n\", argv[1]); return 2; }\n"
+               "    return 0;\n}\n");
     return sb_done(&b);
 }
 
@@ -587,6 +745,37 @@ void puzzle_compare(const struct puzzle *p, const float *got, struct puzzle_verd
     }
     v->pass = v->nwrong == 0;
     free(want);
+}
+
+void puzzle_case_compare(const struct puzzle_case *c, const float *alloc, float *want, struct puzzle_verdict *v)
+{
+    const struct puzzle *q = &c->inst;
+    int n = puzzle_arg_len(puzzle_out(q)), front = 0, total = puzzle_case_out_floats(c);
+    for (int k = 0; k < q->nargs; k++)
+        if (q->args[k].kind == PZ_OUT) front = c->front[k];
+    memset(v, 0, sizeof *v);
+    v->first = -1;
+    q->expect(q, (const float *const *)c->in, want);
+    for (int i = 0; i < total; i++) {
+        int at = i - front;
+        int unw = puzzle_is_unwritten(alloc[i]);
+        if (at < 0 || at >= n) {
+            if (!unw && v->outside++ == 0) v->first_outside = at;
+            continue;
+        }
+        /* whole numbers throughout: a right kernel is exact in any order */
+        int right = !unw && fabsf(alloc[i] - want[at]) <= 1e-5f * fmaxf(1.0f, fabsf(want[at]));
+        if (right) continue;
+        v->nwrong++;
+        v->nunwritten += unw;
+        if (v->first < 0) {
+            v->first = at;
+            v->expected = want[at];
+            v->got = alloc[i];
+            v->unwritten = unw;
+        }
+    }
+    v->pass = v->nwrong == 0 && v->outside == 0;
 }
 
 void puzzle_index_text(const struct puzzle *p, int i, char *buf, size_t len)

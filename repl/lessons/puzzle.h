@@ -86,13 +86,50 @@ void puzzle_launch_text(const struct puzzle *p, char *buf, size_t len);
  * launch, inputs, limits, how to check. malloc'd. */
 char *puzzle_header(const struct puzzle *p);
 
+/* ----------------------------------------------------------------- cases
+ * A check runs the kernel on several cases: the stated one (case 0, the
+ * header's inputs), then the puzzle at other sizes (not multiples of the
+ * block or of 16 bytes, the edge cases 1 and one full block) with random
+ * whole-number inputs from a seed. Every array lies in an allocation of a
+ * multiple of 256 bytes: in even cases flush with its end (a read or write
+ * past the last element leaves the allocation), in odd ones 256 bytes after
+ * its start (a write before element 0 stays in it and shows). The output's
+ * other floats hold
+ * PUZZLE_UNWRITTEN and come back, so a stray write shows; the inputs' hold
+ * PUZZLE_POISON, a NaN that spoils any sum it enters. */
+#define PUZZLE_MAX_CASES 8
+#define PUZZLE_POISON 0x7fc0bad0u
+
+struct puzzle_case {
+    struct puzzle inst;       /* the puzzle at this case's size: arrays, ints, grid */
+    int index, count;         /* 0-based, of count */
+    int n, m;                 /* its size (and rows, puzzle 13) */
+    unsigned seed;            /* 0: the stated inputs; else the random inputs' seed */
+    float *in[PUZZLE_MAX_ARGS]; /* the k-th input array's values (PZ_IN order) */
+    int alloc[PUZZLE_MAX_ARGS]; /* floats allocated for argument k */
+    int front[PUZZLE_MAX_ARGS]; /* floats before argument k's element 0 */
+};
+
+/* The cases of p with random inputs from seed; their count (at most
+ * PUZZLE_MAX_CASES), -1 when out of memory. Free with puzzle_cases_free. */
+int puzzle_cases(const struct puzzle *p, unsigned seed, struct puzzle_case *c);
+void puzzle_cases_free(struct puzzle_case *c, int n);
+
+/* "size 13, grid 4 x 4 threads, random inputs (seed 7)" */
+void puzzle_case_text(const struct puzzle_case *c, char *buf, size_t len);
+
+/* Floats the driver writes for case c (its output allocation), and for all. */
+int puzzle_case_out_floats(const struct puzzle_case *c);
+
 /* The whole file the harness compiles: `#line 1 "student_path"`, the
  * student's text unchanged, then the driver under `#line 1 "harness_name"`.
- * The driver writes the output array (raw floats) to the file named by its
- * first argument and exits 0; 3 when the launch failed (message on stderr).
+ * The driver runs every case in order and writes each case's whole output
+ * allocation (raw floats) to the file named by its first argument, and exits
+ * 0; 3 when a launch failed (on stderr: which case, and why). Before each
+ * case's launch it writes the line "<mark><case index>" on stderr.
  * malloc'd; NULL when out of memory. */
-char *puzzle_driver(const struct puzzle *p, const char *student_path, const char *student_text,
-                    size_t student_len, const char *harness_name);
+char *puzzle_driver(const struct puzzle_case *c, int ncases, const char *student_path, const char *student_text,
+                    size_t student_len, const char *harness_name, const char *mark);
 
 /* The result of holding an output against the reference. */
 struct puzzle_verdict {
@@ -102,10 +139,16 @@ struct puzzle_verdict {
     int unwritten;      /* the first wrong element was never written */
     int nwrong;         /* how many elements are wrong */
     int nunwritten;
+    int outside;        /* elements written outside the output (puzzle_case_compare) */
+    int first_outside;  /* the first of them: -1 before element 0, len after the last */
 };
 
 /* Compare got (the output array) with the reference of p. */
 void puzzle_compare(const struct puzzle *p, const float *got, struct puzzle_verdict *v);
+
+/* Compare a case's whole output allocation (puzzle_case_out_floats) with
+ * its reference; want gets the reference (len of the output floats). */
+void puzzle_case_compare(const struct puzzle_case *c, const float *alloc, float *want, struct puzzle_verdict *v);
 
 /* The reference output (puzzle_arg_len(puzzle_out(p)) floats) into out. */
 void puzzle_expected(const struct puzzle *p, float *out);

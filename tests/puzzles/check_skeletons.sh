@@ -1,7 +1,7 @@
 #!/bin/bash
 # Every skeleton as `puzzle N` writes it fails `check` with a clear message:
-# not yet, the first wrong element with the expected value, and the command
-# itself succeeds (a wrong answer is a verdict, not an error). Then `check`
+# not yet, the case, the rule, the first wrong element with the expected
+# value, and gpulab exits 1 (a failed check fails a script). Then `check`
 # without a file says how to get one, and a second `puzzle N` keeps the
 # student's file.
 # Usage: check_skeletons.sh GPULAB
@@ -16,10 +16,11 @@ for i in $(seq 1 "$count"); do
   "$GPULAB" --no-color -c "set backend sim" -c "puzzle $i" -c check >"$tmp/out" 2>&1
   rc=$?
   file=$(sed -n 's/^wrote \(puzzles\/[^:]*\):.*/\1/p' "$tmp/out")
-  if [ $rc -ne 0 ] || [ -z "$file" ] || ! grep -q "not yet on the simulator: out\[0\]\(\[0\]\)\?: expected .*, got nothing (never written)" "$tmp/out"; then
+  if [ $rc -ne 1 ] || [ -z "$file" ] || ! grep -q "^not yet on the simulator: case 1 of [0-9]*: " "$tmp/out" ||
+     ! grep -q "^  rule unwritten: out\[0\]\(\[0\]\)\?: expected .*, got nothing (never written)" "$tmp/out"; then
     echo "FAIL puzzle $i: rc $rc"; cat "$tmp/out" | head -30; fails=$((fails + 1))
   else
-    echo "ok   puzzle $i ($file): $(grep -m1 'not yet' "$tmp/out")"
+    echo "ok   puzzle $i ($file): $(grep -m1 'rule unwritten' "$tmp/out")"
   fi
 done
 grep -q '^puzzle-01-map 1 1 1 0$' state/gpulab/progress || { echo "FAIL: progress"; cat state/gpulab/progress; fails=$((fails + 1)); }

@@ -198,14 +198,81 @@ static void header_and_driver(void **state)
     }
     free(h);
     const char *src = "__global__ void conv1d(float *out, const float *a, const float *b, int size) {}";
-    char *d = puzzle_driver(p, "/x/puzzles/11-conv1d.cu", src, strlen(src), "gpulab puzzle harness");
+    struct puzzle_case cs[PUZZLE_MAX_CASES];
+    int nc = puzzle_cases(p, 7, cs);
+    assert_true(nc >= 3);
+    char *d = puzzle_driver(cs, nc, "/x/puzzles/11-conv1d.cu", src, strlen(src), "gpulab puzzle harness", "MARK ");
     assert_non_null(d);
     const char *head = "#line 1 \"/x/puzzles/11-conv1d.cu\"\n__global__";
     assert_true(strncmp(d, head, strlen(head)) == 0);
     assert_non_null(strstr(d, "#line 1 \"gpulab puzzle harness\"\n"));
-    assert_non_null(strstr(d, "conv1d<<<dim3(2, 1), dim3(8, 1)>>>(out, a, b, 15);"));
-    assert_non_null(strstr(d, "gpulab_in_b[4] = {1, 2, 3, 4};"));
+    /* the stated case, then the others at their sizes, each marked */
+    assert_non_null(strstr(d, "conv1d<<<dim3(2, 1), dim3(8, 1)>>>(out + 113, a + 113, b + 124, 15);"));
+    assert_non_null(strstr(d, "conv1d<<<dim3(2, 1), dim3(8, 1)>>>(out + 64, a + 64, b + 64, 16);"));
+    assert_non_null(strstr(d, "conv1d<<<dim3(3, 1), dim3(8, 1)>>>(out + 111, a + 111, b + 124, 17);"));
+    assert_non_null(strstr(d, "fprintf(stderr, \"MARK 0\\n\")"));
+    /* b = 1 2 3 4 as bit patterns, after the poison in front (flush with the end) */
+    assert_non_null(strstr(d, "0x7fc0bad0u, 0x3f800000u, 0x40000000u, 0x40400000u, 0x40800000u}"));
     free(d);
+    puzzle_cases_free(cs, nc);
+}
+
+/* The cases: sizes, grids, layouts and random inputs repeat from the seed;
+ * a stray write outside the output is caught. */
+static void cases_and_guards(void **state)
+{
+    (void)state;
+    const struct puzzle *p = puzzle_find("blocks");
+    struct puzzle_case a[PUZZLE_MAX_CASES], b[PUZZLE_MAX_CASES], c[PUZZLE_MAX_CASES];
+    int na = puzzle_cases(p, 7, a), nb = puzzle_cases(p, 7, b), nc = puzzle_cases(p, 8, c);
+    assert_int_equal(na, 6);
+    assert_int_equal(nb, 6);
+    assert_int_equal(nc, 6);
+    assert_int_equal(a[0].seed, 0);
+    assert_int_equal(a[2].n, 13);
+    assert_int_equal(a[2].inst.grid[0], 4);          /* ceil(13 / 4) */
+    assert_int_equal(a[3].inst.grid[0], 1);          /* size 1 */
+    assert_int_equal(puzzle_arg_len(puzzle_out(&a[2].inst)), 13);
+    int same = 1, other = 0;
+    for (int i = 0; i < 13; i++) {
+        same &= a[2].in[0][i] == b[2].in[0][i];
+        other |= a[2].in[0][i] != c[2].in[0][i];
+        assert_true(a[2].in[0][i] >= -5 && a[2].in[0][i] <= 5);
+    }
+    assert_true(same);
+    assert_true(other);
+    /* even: flush with the end of a 256-byte multiple; odd: 64 floats in */
+    int alloc = puzzle_case_out_floats(&a[0]);
+    assert_int_equal(alloc % 64, 0);
+    assert_int_equal(a[0].front[0] + 9, alloc);
+    assert_int_equal(a[1].front[0], 64);
+    /* a right output passes; one write before element 0 fails for bounds */
+    float *got = malloc((size_t)alloc * sizeof *got), want[16];
+    unsigned u = PUZZLE_UNWRITTEN;
+    for (int i = 0; i < alloc; i++) memcpy(&got[i], &u, 4);
+    for (int i = 0; i < 9; i++) got[a[0].front[0] + i] = a[0].in[0][i] + 10;
+    struct puzzle_verdict v;
+    puzzle_case_compare(&a[0], got, want, &v);
+    assert_true(v.pass);
+    got[a[0].front[0] - 1] = 0;
+    puzzle_case_compare(&a[0], got, want, &v);
+    assert_false(v.pass);
+    assert_int_equal(v.outside, 1);
+    assert_int_equal(v.first_outside, -1);
+    assert_int_equal(v.nwrong, 0);
+    free(got);
+    /* puzzle 13: rows follow m, columns n; the grid's y is the rows */
+    const struct puzzle *r = puzzle_find("rowsum");
+    struct puzzle_case rc[PUZZLE_MAX_CASES];
+    int nr = puzzle_cases(r, 1, rc);
+    assert_true(nr >= 3);
+    assert_int_equal(rc[1].inst.grid[1], 3);
+    assert_int_equal(puzzle_arg_len(puzzle_out(&rc[1].inst)), 3);
+    assert_int_equal(puzzle_arg_len(&rc[1].inst.args[1]), 24);
+    puzzle_cases_free(a, na);
+    puzzle_cases_free(b, nb);
+    puzzle_cases_free(c, nc);
+    puzzle_cases_free(rc, nr);
 }
 
 static void puzzle_writes_and_keeps(void **state)
@@ -260,6 +327,7 @@ int main(void)
         cmocka_unit_test(files_match_the_harness),
         cmocka_unit_test(lesson_matches_the_table),
         cmocka_unit_test(header_and_driver),
+        cmocka_unit_test(cases_and_guards),
         cmocka_unit_test(puzzle_writes_and_keeps),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

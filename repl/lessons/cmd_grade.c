@@ -1,0 +1,635 @@
+/* cmd_grade.c - grade DIR: every student's folder in DIR checked, in
+ * parallel on this machine's cores, with a CSV and a JUnit XML report.
+ *
+ * A folder is either a copy of the puzzles (files NN-name.cu, directly or in
+ * puzzles/): each is a `check` of its puzzle; or a program with its stated
+ * expected output (one .cu file and expected.txt): it is run on the
+ * simulator and its standard output compared with the file. Each task is
+ * gpulab itself (this binary, --json, backend sim) in a child process with
+ * a private cache folder, so every build and run goes through the program
+ * runner and its sandbox as `check` and `run` do, and a task that hangs
+ * past its wall limit is killed with its whole process group.
+ * docs/puzzles.md describes the reports. */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "repl/cmd.h"
+#include "repl/i18n.h"
+#include "repl/out.h"
+#include "repl/safefile.h"
+#include "repl/session.h"
+#include "repl/lessons/puzzle.h"
+
+#define GRADE_MAX_TASKS 4096
+#define GRADE_WALL_S 180.0 /* a task's wall limit: builds and all its runs */
+#define GRADE_OUT_MAX (1 << 20)
+
+struct task {
+    char student[256];
+    char what[64];      /* "06-blocks" or "program" */
+    char file[PATH_MAX];
+    char expected[PATH_MAX]; /* a program's expected output; "" for a puzzle */
+    int number;         /* the puzzle's, 0 for a program */
+    /* the result */
+    const char *status; /* "pass", "fail", "error" */
+    char rule[32];
+    char detail[512];
+    double seconds;
+};
+
+struct grade {
+    struct task *t;
+    int n;
+    char tmp[PATH_MAX];
+};
+
+static int cmp_names(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The sorted names in dir that keep(name) accepts; NULL-terminated, malloc'd. */
+static char **list_dir(const char *dir, int (*keep)(const char *dir, const char *name), int *n)
+{
+    *n = 0;
+    DIR *d = opendir(dir);
+    if (!d) return NULL;
+    char **v = NULL;
+    int cap = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.' || !keep(dir, e->d_name)) continue;
+        if (*n + 1 >= cap) {
+            cap = cap ? cap * 2 : 16;
+            char **nv = realloc(v, (size_t)cap * sizeof *v);
+            if (!nv) break;
+            v = nv;
+        }
+        v[(*n)++] = strdup(e->d_name);
+    }
+    closedir(d);
+    if (v) {
+        v[*n] = NULL;
+        qsort(v, (size_t)*n, sizeof *v, cmp_names);
+    }
+    return v;
+}
+
+static void free_list(char **v, int n)
+{
+    for (int i = 0; i < n; i++) free(v[i]);
+    free(v);
+}
+
+static int is_folder(const char *dir, const char *name)
+{
+    char p[PATH_MAX];
+    struct stat st;
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    return lstat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* A regular file (never a link: a submission cannot point outside itself). */
+static int is_cu(const char *dir, const char *name)
+{
+    char p[PATH_MAX];
+    struct stat st;
+    size_t l = strlen(name);
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    return l > 3 && strcmp(name + l - 3, ".cu") == 0 && lstat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static int add_task(struct grade *g, const char *student, const char *what, const char *file, const char *expected,
+                    int number)
+{
+    if (g->n >= GRADE_MAX_TASKS) return -1;
+    struct task *t = &g->t[g->n++];
+    memset(t, 0, sizeof *t);
+    snprintf(t->student, sizeof t->student, "%s", student);
+    snprintf(t->what, sizeof t->what, "%s", what);
+    snprintf(t->file, sizeof t->file, "%s", file);
+    snprintf(t->expected, sizeof t->expected, "%s", expected ? expected : "");
+    t->number = number;
+    return 0;
+}
+
+/* One student's tasks: its program, or its puzzle files. */
+static void student_tasks(struct grade *g, const char *dir, const char *student)
+{
+    char sd[PATH_MAX], exp[PATH_MAX];
+    snprintf(sd, sizeof sd, "%s/%s", dir, student);
+    snprintf(exp, sizeof exp, "%s/expected.txt", sd);
+    struct stat st;
+    int n;
+    if (lstat(exp, &st) == 0 && S_ISREG(st.st_mode)) {
+        char **cu = list_dir(sd, is_cu, &n);
+        char f[PATH_MAX];
+        if (n == 1) {
+            snprintf(f, sizeof f, "%s/%s", sd, cu[0]);
+            add_task(g, student, "program", f, exp, 0);
+        } else {
+            add_task(g, student, "program", "", exp, 0);
+            struct task *t = &g->t[g->n - 1];
+            t->status = "error";
+            snprintf(t->rule, sizeof t->rule, "files");
+            snprintf(t->detail, sizeof t->detail, "a program folder holds exactly one .cu file beside expected.txt; "
+                                                  "this one holds %d", n);
+        }
+        free_list(cu, n);
+        return;
+    }
+    char pd[PATH_MAX];
+    snprintf(pd, sizeof pd, "%s/puzzles", sd);
+    const char *from = is_folder(sd, "puzzles") ? pd : sd;
+    char **cu = list_dir(from, is_cu, &n);
+    int found = 0;
+    for (int i = 0; i < n; i++) {
+        const struct puzzle *p = puzzle_find(cu[i]);
+        if (!p) continue;
+        char f[PATH_MAX], stem[64];
+        snprintf(f, sizeof f, "%s/%s", from, cu[i]);
+        puzzle_stem(p, stem, sizeof stem);
+        add_task(g, student, stem, f, NULL, p->number);
+        found++;
+    }
+    free_list(cu, n);
+    if (!found) {
+        add_task(g, student, "-", "", NULL, 0);
+        struct task *t = &g->t[g->n - 1];
+        t->status = "error";
+        snprintf(t->rule, sizeof t->rule, "files");
+        snprintf(t->detail, sizeof t->detail, "no puzzle file (NN-name.cu) and no program with expected.txt");
+    }
+}
+
+/* ------------------------------------------------------------- running */
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+struct running {
+    pid_t pid;
+    int task;
+    double start;
+    char out[PATH_MAX];
+};
+
+static pid_t start_task(const struct grade *g, int i, const char *self, struct running *r)
+{
+    const struct task *t = &g->t[i];
+    char cache[PATH_MAX], c1[PATH_MAX + 64];
+    snprintf(cache, sizeof cache, "%s/cache-%d", g->tmp, i);
+    snprintf(r->out, sizeof r->out, "%s/out-%d", g->tmp, i);
+    if (mkdir(cache, 0700) != 0) return -1;
+    if (t->number)
+        snprintf(c1, sizeof c1, "check %d %s", t->number, t->file);
+    else
+        snprintf(c1, sizeof c1, "open %s", t->file);
+    pid_t pid = fork();
+    if (pid != 0) return pid;
+    /* the child: its own process group, so a kill takes what it started */
+    setpgid(0, 0);
+    int fd = open(r->out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    int nul = open("/dev/null", O_RDWR);
+    if (fd < 0 || nul < 0) _exit(126);
+    dup2(nul, 0);
+    dup2(fd, 1);
+    dup2(fd, 2);
+    setenv("XDG_CACHE_HOME", cache, 1);
+    setenv("XDG_STATE_HOME", cache, 1);
+    setenv("NO_COLOR", "1", 1);
+    char *argv[12];
+    int a = 0;
+    argv[a++] = (char *)"gpulab";
+    argv[a++] = (char *)"--json";
+    argv[a++] = (char *)"-c";
+    argv[a++] = (char *)"set backend sim";
+    argv[a++] = (char *)"-c";
+    argv[a++] = c1;
+    if (!t->number) {
+        argv[a++] = (char *)"-c";
+        argv[a++] = (char *)"run";
+    }
+    argv[a] = NULL;
+    execv(self, argv);
+    _exit(127);
+}
+
+/* The first line of text (for a detail), squeezed into buf. */
+static void first_line(const char *text, char *buf, size_t len)
+{
+    size_t o = 0;
+    for (const char *p = text; *p && *p != '\n' && o + 1 < len; p++) buf[o++] = *p == '\t' ? ' ' : *p;
+    buf[o] = 0;
+}
+
+/* A check's JSON rows: pass when every case passed; else the first failing
+ * case's rule and what it found. */
+static void read_check(struct task *t, const char *text, int status)
+{
+    int rows = 0, failed = 0;
+    const char *p = text;
+    const char *plain = NULL; /* the first line that is not JSON: an error's message */
+    while (*p) {
+        const char *e = strchr(p, '\n');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        json_t *j = *p == '{' ? json_loadb(p, n, 0, NULL) : NULL;
+        if (j && json_object_get(j, "pass")) {
+            rows++;
+            if (!json_is_true(json_object_get(j, "pass")) && !failed++) {
+                const char *rule = json_string_value(json_object_get(j, "rule"));
+                snprintf(t->rule, sizeof t->rule, "%s", rule ? rule : "");
+                const char *why = json_string_value(json_object_get(j, "why"));
+                json_t *first = json_object_get(j, "first");
+                if (why)
+                    snprintf(t->detail, sizeof t->detail, "case %lld: %s",
+                             (long long)json_integer_value(json_object_get(j, "case")), why);
+                else if (json_is_integer(first))
+                    snprintf(t->detail, sizeof t->detail, "case %lld: element %lld: expected %g, got %s%g",
+                             (long long)json_integer_value(json_object_get(j, "case")),
+                             (long long)json_integer_value(first),
+                             json_number_value(json_object_get(j, "expected")),
+                             json_is_null(json_object_get(j, "got")) ? "nothing " : "",
+                             json_number_value(json_object_get(j, "got")));
+                else
+                    snprintf(t->detail, sizeof t->detail, "case %lld: %s",
+                             (long long)json_integer_value(json_object_get(j, "case")),
+                             json_string_value(json_object_get(j, "case_text")));
+            }
+        } else if (!j && !plain && n > 0) {
+            plain = p;
+        }
+        json_decref(j);
+        p = e ? e + 1 : p + n;
+    }
+    if (rows && !failed && status == 0) {
+        t->status = "pass";
+    } else if (rows) {
+        t->status = "fail";
+    } else {
+        t->status = "error";
+        snprintf(t->rule, sizeof t->rule, "build");
+        first_line(plain ? plain : "no verdict", t->detail, sizeof t->detail);
+    }
+}
+
+/* A program's run: its stdout against the expected file. */
+static void read_program(struct task *t, const char *text)
+{
+    json_t *run = NULL;
+    const char *p = text, *plain = NULL;
+    while (*p) {
+        const char *e = strchr(p, '\n');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        json_t *j = *p == '{' ? json_loadb(p, n, 0, NULL) : NULL;
+        if (j && json_object_get(j, "stdout") && !run) run = json_incref(j);
+        else if (!j && !plain && n > 0) plain = p;
+        json_decref(j);
+        p = e ? e + 1 : p + n;
+    }
+    if (!run) {
+        t->status = "error";
+        snprintf(t->rule, sizeof t->rule, "build");
+        first_line(plain ? plain : "no result", t->detail, sizeof t->detail);
+        return;
+    }
+    size_t elen;
+    char err[256];
+    char *want = safefile_read(t->expected, GRADE_OUT_MAX, &elen, err, sizeof err);
+    json_t *so = json_object_get(run, "stdout");
+    const char *got = json_string_value(so);
+    size_t glen = json_string_length(so);
+    json_t *ex = json_object_get(run, "exit");
+    int timed = json_is_true(json_object_get(run, "timed_out"));
+    if (!want) {
+        t->status = "error";
+        snprintf(t->rule, sizeof t->rule, "files");
+        snprintf(t->detail, sizeof t->detail, "%s", err);
+    } else if (timed) {
+        t->status = "fail";
+        snprintf(t->rule, sizeof t->rule, "time");
+        snprintf(t->detail, sizeof t->detail, "it ran past the time limit");
+    } else if (json_object_get(run, "signal") && json_integer_value(json_object_get(run, "signal"))) {
+        t->status = "fail";
+        snprintf(t->rule, sizeof t->rule, "crash");
+        snprintf(t->detail, sizeof t->detail, "it was ended by signal %lld",
+                 (long long)json_integer_value(json_object_get(run, "signal")));
+    } else if (glen != elen || memcmp(got, want, elen) != 0) {
+        size_t i = 0;
+        int line = 1;
+        while (i < glen && i < elen && got[i] == want[i]) line += got[i++] == '\n';
+        t->status = "fail";
+        snprintf(t->rule, sizeof t->rule, "output");
+        snprintf(t->detail, sizeof t->detail, "the output differs from expected.txt at line %d (byte %zu)", line, i);
+    } else if (json_is_integer(ex) && json_integer_value(ex) != 0) {
+        t->status = "fail";
+        snprintf(t->rule, sizeof t->rule, "exit");
+        snprintf(t->detail, sizeof t->detail, "exit status %lld", (long long)json_integer_value(ex));
+    } else {
+        t->status = "pass";
+    }
+    free(want);
+    json_decref(run);
+}
+
+static void finish_task(struct grade *g, struct running *r, int status, int killed)
+{
+    struct task *t = &g->t[r->task];
+    t->seconds = now_s() - r->start;
+    size_t len;
+    char err[256];
+    char *text = safefile_read(r->out, GRADE_OUT_MAX, &len, err, sizeof err);
+    if (killed) {
+        t->status = "fail";
+        snprintf(t->rule, sizeof t->rule, "time");
+        snprintf(t->detail, sizeof t->detail, "stopped after %.0f s (the wall limit of a task)", GRADE_WALL_S);
+    } else if (t->number) {
+        read_check(t, text ? text : "", status);
+    } else {
+        read_program(t, text ? text : "");
+    }
+    free(text);
+    unlink(r->out);
+}
+
+/* Run every task not yet decided, jobs at a time. 0, or -1 with errno. */
+static int run_all(struct grade *g, int jobs, int show)
+{
+    char self[PATH_MAX];
+    ssize_t sl = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (sl <= 0) return -1;
+    self[sl] = 0;
+    struct running *run = calloc((size_t)jobs, sizeof *run);
+    if (!run) return -1;
+    int next = 0, active = 0, done = 0, total = 0;
+    for (int i = 0; i < g->n; i++) total += g->t[i].status == NULL;
+    while (next < g->n || active > 0) {
+        while (active < jobs && next < g->n) {
+            int i = next++;
+            if (g->t[i].status) continue;
+            int slot = 0;
+            while (run[slot].pid) slot++;
+            run[slot].task = i;
+            run[slot].start = now_s();
+            pid_t pid = start_task(g, i, self, &run[slot]);
+            if (pid < 0) {
+                g->t[i].status = "error";
+                snprintf(g->t[i].rule, sizeof g->t[i].rule, "grade");
+                snprintf(g->t[i].detail, sizeof g->t[i].detail, "could not start: %s", strerror(errno));
+                continue;
+            }
+            run[slot].pid = pid;
+            active++;
+        }
+        int st;
+        pid_t pid = waitpid(-1, &st, WNOHANG);
+        if (pid <= 0) {
+            double t = now_s();
+            for (int k = 0; k < jobs; k++)
+                if (run[k].pid && t - run[k].start > GRADE_WALL_S) {
+                    kill(-run[k].pid, SIGKILL);
+                    kill(run[k].pid, SIGKILL);
+                    waitpid(run[k].pid, &st, 0);
+                    finish_task(g, &run[k], -1, 1);
+                    run[k].pid = 0;
+                    active--;
+                    done++;
+                }
+            struct timespec ts = {0, 20 * 1000 * 1000};
+            nanosleep(&ts, NULL);
+            continue;
+        }
+        for (int k = 0; k < jobs; k++) {
+            if (run[k].pid != pid) continue;
+            kill(-pid, SIGKILL); /* anything it left behind */
+            finish_task(g, &run[k], WIFEXITED(st) ? WEXITSTATUS(st) : -1, 0);
+            run[k].pid = 0;
+            active--;
+            done++;
+            if (show) out_progress(_("  graded %d of %d..."), done, total);
+        }
+    }
+    out_progress_clear();
+    free(run);
+    return 0;
+}
+
+/* ------------------------------------------------------------- reports */
+
+static void csv_field(FILE *f, const char *s, int last)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"') fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+    fputc(last ? '\n' : ',', f);
+}
+
+static int write_csv(const struct grade *g, const char *path)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) return -1;
+    fprintf(f, "student,task,result,rule,detail,seconds\n");
+    for (int i = 0; i < g->n; i++) {
+        const struct task *t = &g->t[i];
+        char sec[32];
+        snprintf(sec, sizeof sec, "%.2f", t->seconds);
+        csv_field(f, t->student, 0);
+        csv_field(f, t->what, 0);
+        csv_field(f, t->status, 0);
+        csv_field(f, t->rule, 0);
+        csv_field(f, t->detail, 0);
+        fprintf(f, "%s\n", sec);
+    }
+    return fclose(f);
+}
+
+static void xml_text(FILE *f, const char *s)
+{
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '<') fputs("&lt;", f);
+        else if (c == '>') fputs("&gt;", f);
+        else if (c == '&') fputs("&amp;", f);
+        else if (c == '"') fputs("&quot;", f);
+        else if (c < 0x20 && c != '\n' && c != '\t') fputc(' ', f); /* not allowed in XML 1.0 */
+        else fputc(c, f);
+    }
+}
+
+static int write_junit(const struct grade *g, const char *path)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) return -1;
+    int fails = 0, errors = 0;
+    for (int i = 0; i < g->n; i++) {
+        fails += strcmp(g->t[i].status, "fail") == 0;
+        errors += strcmp(g->t[i].status, "error") == 0;
+    }
+    fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"gpulab grade\" tests=\"%d\" "
+               "failures=\"%d\" errors=\"%d\">\n", g->n, fails, errors);
+    for (int i = 0; i < g->n;) {
+        int j = i, sf = 0, se = 0;
+        double secs = 0;
+        while (j < g->n && strcmp(g->t[j].student, g->t[i].student) == 0) {
+            sf += strcmp(g->t[j].status, "fail") == 0;
+            se += strcmp(g->t[j].status, "error") == 0;
+            secs += g->t[j].seconds;
+            j++;
+        }
+        fputs("  <testsuite name=\"", f);
+        xml_text(f, g->t[i].student);
+        fprintf(f, "\" tests=\"%d\" failures=\"%d\" errors=\"%d\" time=\"%.2f\">\n", j - i, sf, se, secs);
+        for (int k = i; k < j; k++) {
+            const struct task *t = &g->t[k];
+            fputs("    <testcase classname=\"", f);
+            xml_text(f, t->student);
+            fputs("\" name=\"", f);
+            xml_text(f, t->what);
+            fprintf(f, "\" time=\"%.2f\"", t->seconds);
+            if (strcmp(t->status, "pass") == 0) {
+                fputs("/>\n", f);
+                continue;
+            }
+            fprintf(f, ">\n      <%s type=\"", strcmp(t->status, "fail") == 0 ? "failure" : "error");
+            xml_text(f, t->rule);
+            fputs("\" message=\"", f);
+            xml_text(f, t->detail);
+            fputs("\"/>\n    </testcase>\n", f);
+        }
+        fputs("  </testsuite>\n", f);
+        i = j;
+    }
+    fputs("</testsuites>\n", f);
+    return fclose(f);
+}
+
+static void remove_tmp(struct grade *g)
+{
+    int n;
+    char **v = list_dir(g->tmp, is_folder, &n);
+    for (int i = 0; i < n; i++) {
+        char p[PATH_MAX * 2];
+        snprintf(p, sizeof p, "rm -rf -- '%s/%s'", g->tmp, v[i]);
+        /* the caches hold what the tasks built: folders of their own */
+        int rc = system(p);
+        (void)rc;
+    }
+    free_list(v, n);
+    rmdir(g->tmp);
+}
+
+static enum cmd_status do_grade(struct session *s, int argc, char **argv)
+{
+    const char *dir = NULL, *csv = "grade.csv", *junit = "grade.xml";
+    int jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--csv") == 0 && i + 1 < argc) csv = argv[++i];
+        else if (strcmp(argv[i], "--junit") == 0 && i + 1 < argc) junit = argv[++i];
+        else if (strcmp(argv[i], "--jobs") == 0 && i + 1 < argc) {
+            char *e;
+            long v = strtol(argv[++i], &e, 10);
+            if (*e || v < 1 || v > 256) return sess_error(s, i, _("--jobs takes a count from 1 to 256"));
+            jobs = (int)v;
+        } else if (argv[i][0] == '-')
+            return sess_error(s, i, _("unknown option %s: grade takes --csv FILE, --junit FILE, --jobs N"), argv[i]);
+        else if (dir)
+            return sess_error(s, i, _("grade takes one folder"));
+        else
+            dir = argv[i];
+    }
+    if (!dir) return sess_error(s, -1, _("usage: grade DIR [--csv FILE] [--junit FILE] [--jobs N]"));
+    if (jobs < 1) jobs = 1;
+    int ns;
+    char **students = list_dir(dir, is_folder, &ns);
+    if (!students) return sess_error(s, 1, _("cannot read the folder %s: %s"), dir, strerror(errno));
+    if (ns == 0) {
+        free_list(students, ns);
+        return sess_error(s, 1, _("%s holds no student folders"), dir);
+    }
+    struct grade g = {0};
+    g.t = calloc(GRADE_MAX_TASKS, sizeof *g.t);
+    snprintf(g.tmp, sizeof g.tmp, "%s/gpulab-grade-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    if (!g.t || !mkdtemp(g.tmp)) {
+        free(g.t);
+        free_list(students, ns);
+        return sess_error(s, -1, _("cannot make a folder for grading: %s"), strerror(errno));
+    }
+    for (int i = 0; i < ns; i++) student_tasks(&g, dir, students[i]);
+    free_list(students, ns);
+    double t0 = now_s();
+    int rc = run_all(&g, jobs, s->interactive && !s->json);
+    double secs = now_s() - t0;
+    remove_tmp(&g);
+    if (rc != 0) {
+        free(g.t);
+        return sess_error(s, -1, _("cannot run the checks: %s"), strerror(errno));
+    }
+    enum cmd_status st = CMD_OK;
+    if (write_csv(&g, csv) != 0) st = sess_error(s, -1, _("cannot write %s: %s"), csv, strerror(errno));
+    if (write_junit(&g, junit) != 0) st = sess_error(s, -1, _("cannot write %s: %s"), junit, strerror(errno));
+    int pass = 0;
+    for (int i = 0; i < g.n; i++) pass += strcmp(g.t[i].status, "pass") == 0;
+    if (s->json) {
+        for (int i = 0; i < g.n; i++) {
+            json_t *j = json_object();
+            json_object_set_new(j, "student", json_string(g.t[i].student));
+            json_object_set_new(j, "task", json_string(g.t[i].what));
+            json_object_set_new(j, "result", json_string(g.t[i].status));
+            json_object_set_new(j, "rule", json_string(g.t[i].rule));
+            json_object_set_new(j, "detail", json_string(g.t[i].detail));
+            out_json(j);
+        }
+    } else {
+        for (int i = 0; i < g.n; i++) {
+            const struct task *t = &g.t[i];
+            out_printf("%s %s %s%s%s%s%s\n", out_pad(t->student, 16), out_pad(t->what, 18), t->status,
+                       t->rule[0] ? " (" : "", t->rule, t->rule[0] ? ") " : "", t->detail);
+        }
+        out_printf(_("%d of %d passed, %d students, %.1f s on %d cores; wrote %s and %s\n"), pass, g.n, ns, secs, jobs,
+                   csv, junit);
+    }
+    free(g.t);
+    return st;
+}
+
+const struct cmd cmd_grade_group[] = {
+    {
+        .name = "grade",
+        .usage = N_("grade DIR [--csv FILE] [--junit FILE] [--jobs N]"),
+        .help = N_("check every student's folder in DIR; write a CSV and a JUnit XML report"),
+        .long_help =
+            N_("Every folder in DIR is one student's. A folder with expected.txt and one\n"
+               ".cu file is a program: it runs on the simulator and its standard output\n"
+               "must equal expected.txt byte for byte. Otherwise every NN-name.cu in the\n"
+               "folder (or in its puzzles/ folder) is checked as `check` does, with all\n"
+               "its cases. The tasks run in parallel, one per core (--jobs N), each a\n"
+               "gpulab of its own in the sandbox, with a wall limit of 180 s. Writes\n"
+               "grade.csv (student, task, result, rule, detail, seconds) and grade.xml\n"
+               "(JUnit: a testsuite per student, a testcase per task), or the files\n"
+               "--csv and --junit name. Results: pass, fail (the rule it broke) or error\n"
+               "(it did not build, or the folder is not one of the two kinds).\n"),
+        .run = do_grade,
+        .complete = CMP_FILE,
+    },
+    {0},
+};
