@@ -27,6 +27,7 @@
 #include <jansson.h>
 
 #include "repl/cmd.h"
+#include "repl/cmd_program.h"
 #include "repl/i18n.h"
 #include "repl/out.h"
 #include "repl/safefile.h"
@@ -54,6 +55,7 @@ struct grade {
     struct task *t;
     int n;
     char tmp[PATH_MAX];
+    char seed[48], limit[48]; /* the session's settings, which every task gets */
 };
 
 static int cmp_names(const void *a, const void *b)
@@ -215,12 +217,16 @@ static pid_t start_task(const struct grade *g, int i, const char *self, struct r
     setenv("XDG_CACHE_HOME", cache, 1);
     setenv("XDG_STATE_HOME", cache, 1);
     setenv("NO_COLOR", "1", 1);
-    char *argv[12];
+    char *argv[16];
     int a = 0;
     argv[a++] = (char *)"gpulab";
     argv[a++] = (char *)"--json";
     argv[a++] = (char *)"-c";
     argv[a++] = (char *)"set backend sim";
+    argv[a++] = (char *)"-c";
+    argv[a++] = (char *)g->seed;
+    argv[a++] = (char *)"-c";
+    argv[a++] = (char *)g->limit;
     argv[a++] = (char *)"-c";
     argv[a++] = c1;
     if (!t->number) {
@@ -247,6 +253,18 @@ static void read_check(struct task *t, const char *text, int status)
     int rows = 0, failed = 0;
     const char *p = text;
     const char *plain = NULL; /* the first line that is not JSON: an error's message */
+    /* the simulator's first diagnostic, which the verdict of a stopped run refers to */
+    const char *diag = NULL;
+    size_t diag_len = 0;
+    for (const char *q = text; *q;) {
+        const char *e = strchr(q, '\n');
+        size_t n = e ? (size_t)(e - q) : strlen(q);
+        if (!diag && n > 11 && strncmp(q, "simulator: ", 11) == 0) {
+            diag = q + 11;
+            diag_len = n - 11;
+        }
+        q = e ? e + 1 : q + n;
+    }
     while (*p) {
         const char *e = strchr(p, '\n');
         size_t n = e ? (size_t)(e - p) : strlen(p);
@@ -257,24 +275,37 @@ static void read_check(struct task *t, const char *text, int status)
                 const char *rule = json_string_value(json_object_get(j, "rule"));
                 snprintf(t->rule, sizeof t->rule, "%s", rule ? rule : "");
                 const char *why = json_string_value(json_object_get(j, "why"));
-                json_t *first = json_object_get(j, "first");
-                if (why)
-                    snprintf(t->detail, sizeof t->detail, "case %lld: %s",
-                             (long long)json_integer_value(json_object_get(j, "case")), why);
+                json_t *first = json_object_get(j, "first"), *lim = json_object_get(j, "limits");
+                long long cs = (long long)json_integer_value(json_object_get(j, "case"));
+                if (why && diag)
+                    snprintf(t->detail, sizeof t->detail, "case %lld: %.*s", cs, (int)diag_len, diag);
+                else if (why)
+                    snprintf(t->detail, sizeof t->detail, "case %lld: %s", cs, why);
+                else if (json_is_integer(first) && json_is_null(json_object_get(j, "got")))
+                    snprintf(t->detail, sizeof t->detail, "case %lld: element %lld: expected %g, got nothing (never written)",
+                             cs, (long long)json_integer_value(first), json_number_value(json_object_get(j, "expected")));
                 else if (json_is_integer(first))
-                    snprintf(t->detail, sizeof t->detail, "case %lld: element %lld: expected %g, got %s%g",
-                             (long long)json_integer_value(json_object_get(j, "case")),
-                             (long long)json_integer_value(first),
-                             json_number_value(json_object_get(j, "expected")),
-                             json_is_null(json_object_get(j, "got")) ? "nothing " : "",
+                    snprintf(t->detail, sizeof t->detail, "case %lld: element %lld: expected %g, got %g", cs,
+                             (long long)json_integer_value(first), json_number_value(json_object_get(j, "expected")),
                              json_number_value(json_object_get(j, "got")));
+                else if (json_integer_value(json_object_get(j, "outside")))
+                    snprintf(t->detail, sizeof t->detail, "case %lld: element %lld written, outside the output", cs,
+                             (long long)json_integer_value(json_object_get(j, "first_outside")));
+                else if (json_is_object(lim))
+                    snprintf(t->detail, sizeof t->detail,
+                             "case %lld: global reads of a thread %lld (limit %lld), shared bytes %lld (limit %lld)%s", cs,
+                             (long long)json_integer_value(json_object_get(lim, "global_reads_max")),
+                             (long long)json_integer_value(json_object_get(lim, "global_reads_limit")),
+                             (long long)json_integer_value(json_object_get(lim, "shared_bytes")),
+                             (long long)json_integer_value(json_object_get(lim, "shared_bytes_limit")),
+                             json_integer_value(json_object_get(lim, "without_shared")) ? ", threads writing out without shared memory" : "");
                 else
-                    snprintf(t->detail, sizeof t->detail, "case %lld: %s",
-                             (long long)json_integer_value(json_object_get(j, "case")),
+                    snprintf(t->detail, sizeof t->detail, "case %lld: %s", cs,
                              json_string_value(json_object_get(j, "case_text")));
             }
-        } else if (!j && !plain && n > 0) {
-            plain = p;
+        } else if (!j && n > 0 && (!plain || (!memmem(plain, strcspn(plain, "\n"), "error", 5) &&
+                                                memmem(p, n, "error", 5)))) {
+            plain = p; /* the first line, or better the first that names an error */
         }
         json_decref(j);
         p = e ? e + 1 : p + n;
@@ -284,8 +315,9 @@ static void read_check(struct task *t, const char *text, int status)
     } else if (rows) {
         t->status = "fail";
     } else {
+        /* no verdict: it did not compile, or its program gave no answers */
         t->status = "error";
-        snprintf(t->rule, sizeof t->rule, "build");
+        snprintf(t->rule, sizeof t->rule, "%s", strstr(text, "did not compile") ? "build" : "run");
         first_line(plain ? plain : "no verdict", t->detail, sizeof t->detail);
     }
 }
@@ -574,6 +606,9 @@ static enum cmd_status do_grade(struct session *s, int argc, char **argv)
         free_list(students, ns);
         return sess_error(s, -1, _("cannot make a folder for grading: %s"), strerror(errno));
     }
+    snprintf(g.seed, sizeof g.seed, "set seed %u", s->cfg.seed);
+    double lim = program_time_limit(s, PROG_SIM);
+    snprintf(g.limit, sizeof g.limit, "set time-limit %g", lim > 0 ? lim : 3600.0); /* 0: none; the wall limit stays */
     for (int i = 0; i < ns; i++) student_tasks(&g, dir, students[i]);
     free_list(students, ns);
     double t0 = now_s();
@@ -623,7 +658,8 @@ const struct cmd cmd_grade_group[] = {
                "must equal expected.txt byte for byte. Otherwise every NN-name.cu in the\n"
                "folder (or in its puzzles/ folder) is checked as `check` does, with all\n"
                "its cases. The tasks run in parallel, one per core (--jobs N), each a\n"
-               "gpulab of its own in the sandbox, with a wall limit of 180 s. Writes\n"
+               "gpulab of its own in the sandbox with this session's seed and\n"
+               "time-limit, and a wall limit of 180 s. Writes\n"
                "grade.csv (student, task, result, rule, detail, seconds) and grade.xml\n"
                "(JUnit: a testsuite per student, a testcase per task), or the files\n"
                "--csv and --junit name. Results: pass, fail (the rule it broke) or error\n"

@@ -46,6 +46,8 @@ struct puzzle {
     /* the reference: in[k] is the k-th PZ_IN array in argument order */
     void (*expect)(const struct puzzle *p, const float *const *in, float *out);
     int need_shared;         /* every thread that writes out must read shared memory */
+    int reads_per_tile;      /* > 0: the read limit is this many per tile of block[0] elements
+                              * along size (a case of another size gets its own) */
 };
 
 /* The bit pattern the output array is filled with before the launch (a
