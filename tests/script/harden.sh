@@ -31,6 +31,8 @@ g() {
 }
 # lecture mode shows a command's output, errors too, indented on stdout
 any_has() { if grep -qF -- "$1" "$OUT" "$ERR"; then ok; else bad "the output lacks: $1"; fi; }
+# the same, for a message that may be wrapped to the terminal's width
+any_says() { if cat "$OUT" "$ERR" | tr -s ' \n' '  ' | grep -qF -- "$1"; then ok; else bad "the output lacks: $1"; fi; }
 no_esc() { if grep -q $'\033' "$OUT" "$ERR"; then bad "an ESC byte reached the output"; else ok; fi; }
 is_true() { if eval "$1"; then ok; else bad "$2"; fi; }
 
@@ -81,10 +83,11 @@ name="grid-sim-warn"; g 0 -c "use histogram/global; set grid 2147483647"
 err_has "threads is past sim-limit"
 # every simulator launch checks grid x block against sim-limit, before any work
 start=$(date +%s)
+# the refusal is the row's footnote under the table (stdout), the error on stderr
 name="grid-hist"; g 1 -c "use histogram/global; set grid 2147483647; run global"
-err_has "past the simulator's limit"
+out_has "past the simulator's limit"; err_has "global did not run"
 name="grid-transpose"; g 1 -c "use transpose/naive2d; set grid 65535x65535; run naive2d"
-err_has "past the simulator's limit"
+out_has "past the simulator's limit"; err_has "naive2d did not run"
 is_true "[ \$((\$(date +%s) - start)) -lt 60 ]" "the refused launches took more than a minute"
 
 # ------------------------------------------------------------ writes
@@ -121,7 +124,7 @@ ln -s "$TMP/elsewhere" escape
 for target in "$HOME/.bashrc.json" "../evil.json" "~/evil.json" "sub/../../evil.json" "escape/evil.json"; do
     printf -- '---\ntitle: Evil\n---\n## a\n```gpulab\nuse reduce\ntrace save %s\n```\n' "$target" >evil.md
     name="lecture-writes $target"; g 1 --lecture evil.md
-    any_has "below the current directory"
+    any_says "below the current directory"
 done
 is_true "[ ! -e \"$HOME/.bashrc.json\" ] && [ ! -e ../evil.json ] && [ -z \"\$(ls \"$TMP/elsewhere\")\" ]" "a lecture wrote outside"
 printf -- '---\ntitle: Fine\n---\n## a\n```gpulab\nuse reduce\ntrace save sub/steps.json\n```\n' >fine.md
