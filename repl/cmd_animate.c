@@ -46,6 +46,13 @@ static void timed_row(struct session *s, anim *a)
     char msg[LAB_ERR_MAX];
     lab_config cfg = s->cfg;
     cfg.n = a->trace.n;
+    /* an image (Mandelbrot, histogram) at the traced shape too: the row
+     * under the picture is the picture's run, not the default image's */
+    if (cfg.width <= 0 && cfg.height <= 0 && a->trace.width > 0 && a->trace.height > 0 &&
+        (long long)a->trace.width * a->trace.height == a->trace.n) {
+        cfg.width = a->trace.width;
+        cfg.height = a->trace.height;
+    }
     if (a->trace.nlaunches > 0 && cfg.block == 0) {
         cfg.block = (int)a->trace.launches[0].block[0];
         cfg.block_y = a->trace.launches[0].block[1] > 1 ? (int)a->trace.launches[0].block[1] : 0;

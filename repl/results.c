@@ -170,8 +170,22 @@ void results_print(struct session *s, const lab_result *rows, int n)
     }
     /* Too wide for the terminal: these go first, in this order (a column
      * not named here stays; the result is cut before the variant). */
-    const char *const drop[] = {_("min"), _("max"), /* xgettext:no-c-format */ _("% peak"), _("grid"), _("block"), "GFLOP/s",
-                                _("backend"), _("speedup"), "GB/s", NULL};
+    /* A grid or block the user set is what the step is about: it goes last. */
+    const int grid_set = s->cfg.grid > 0, block_set = s->cfg.block > 0;
+    const char *drop[12];
+    int nd = 0;
+    drop[nd++] = _("min");
+    drop[nd++] = _("max");
+    drop[nd++] = /* xgettext:no-c-format */ _("% peak");
+    if (!grid_set) drop[nd++] = _("grid");
+    if (!block_set) drop[nd++] = _("block");
+    drop[nd++] = "GFLOP/s";
+    drop[nd++] = _("backend");
+    drop[nd++] = _("speedup");
+    drop[nd++] = "GB/s";
+    if (grid_set) drop[nd++] = _("grid");
+    if (block_set) drop[nd++] = _("block");
+    drop[nd] = NULL;
     out_table_drop_order(t, drop);
     out_table_shrink(t, C_RESULT - !flops - !est, 6);
     out_table_shrink(t, C_VAR, 8);

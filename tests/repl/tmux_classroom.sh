@@ -233,6 +233,19 @@ T send-keys -t gl q
 wait_prompt 10; check "animate: q gives the prompt back" $?
 T send-keys -t gl C-u "quit" Enter
 
+# 8b. The Mandelbrot animation's row is the run of the picture it shows;
+# a grid the user set stays in the table at 80 columns.
+start
+T send-keys -t gl "use mandelbrot/gpu; animate" Enter
+HISTORY=0 wait_for "step 1/" 60; check "animate mandelbrot: the player is up" $?
+HISTORY=0 screen | grep -qE '^gpu +sim'; check "animate mandelbrot: its row is in the table" $?
+! HISTORY=0 screen | grep -q 'not run'; check "animate mandelbrot: the row under the picture ran" $?
+T send-keys -t gl q
+wait_prompt 10
+run_clear "use scale/grid-stride; set grid 8; run grid-stride cpu-omp cpu-seq"
+HISTORY=0 screen | grep -qE '^variant +grid '; check "run: a grid that was set keeps its column at 80" $?
+T send-keys -t gl C-u "quit" Enter
+
 # 9. Lecture mode at 80x24: a step longer than the screen scrolls, and no
 # line (key line, key list) is wider than the screen.
 { printf -- '---\ntitle: Long\n---\n## A long step\n'
