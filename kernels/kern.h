@@ -26,6 +26,7 @@
 #ifndef GPULAB_KERN_H
 #define GPULAB_KERN_H
 
+#include "kernels/intl.h"
 #include "kernels/family.h"
 
 #include <stdio.h>
@@ -83,7 +84,7 @@ static inline int lab_alloc_as(lab_job *job, T **p, size_t count, int managed)
     size_t bytes = count * sizeof(T);
     if (bytes == 0) bytes = sizeof(T);
     if (job->nallocs >= LAB_MAX_ALLOCS) {
-        snprintf(job->err, sizeof job->err, "too many device allocations in one run");
+        snprintf(job->err, sizeof job->err, "%s", L_("too many device allocations in one run"));
         return -1;
     }
 #if !defined(GPULAB_SIM)
@@ -223,14 +224,14 @@ static inline int lab_shape_2d(lab_job *job, int auto_by, long long w, long long
     const int bx = job->block;
     const int by = lab_block_y(job, auto_by);
     if ((long long)bx * by > 1024) {
-        snprintf(job->err, sizeof job->err, "block %dx%d is %d threads; CUDA allows 1024", bx, by, bx * by);
+        snprintf(job->err, sizeof job->err, L_("block %dx%d is %d threads; CUDA allows 1024"), bx, by, bx * by);
         return -1;
     }
     const long long gx = job->grid > 0 ? job->grid : lab_ceil_div(w, tile_w > 0 ? tile_w : bx);
     const long long gy = job->grid_y > 0 ? job->grid_y : lab_ceil_div(h, tile_h > 0 ? tile_h : by);
     if (gy > 65535) {
         snprintf(job->err, sizeof job->err,
-                 "%s needs %lld blocks in y and CUDA allows 65535; use a taller block", what, gy);
+                 L_("%s needs %lld blocks in y and CUDA allows 65535; use a taller block"), what, gy);
         return -1;
     }
     job->block_y = by;
@@ -382,7 +383,7 @@ static int lab_gtrace_begin(lab_job *job, const char *kernel, dim3 grid, dim3 bl
     uint32_t cap = lab_trace_cap(threads);
     if (threads * cap * sizeof(lab_event) > (256ull << 20)) {
         snprintf(job->err, sizeof job->err,
-                 "tracing %llu threads needs too much memory; trace at a smaller n", threads);
+                 L_("tracing %llu threads needs too much memory; trace at a smaller n"), threads);
         return -1;
     }
     lab_gts.threads = threads;
@@ -421,11 +422,11 @@ static int lab_gtrace_end(lab_job *job)
     lab_event *ev = (lab_event *)malloc(n * lab_gts.cap * sizeof(lab_event));
     int rc = 0;
     if (!cnt || !ev) {
-        snprintf(job->err, sizeof job->err, "out of host memory while gathering a trace");
+        snprintf(job->err, sizeof job->err, "%s", L_("out of host memory while gathering a trace"));
         rc = -1;
     } else if (cudaMemcpy(cnt, lab_gts.cnt, n * sizeof(uint32_t), cudaMemcpyDeviceToHost) != cudaSuccess ||
                cudaMemcpy(ev, lab_gts.ev, n * lab_gts.cap * sizeof(lab_event), cudaMemcpyDeviceToHost) != cudaSuccess) {
-        snprintf(job->err, sizeof job->err, "could not copy the trace back from the GPU");
+        snprintf(job->err, sizeof job->err, "%s", L_("could not copy the trace back from the GPU"));
         rc = -1;
     } else {
         for (unsigned long long g = 0; g < n && rc == 0; g++) {
@@ -474,7 +475,7 @@ template <> struct lab_dtype_of<unsigned char> { static const lab_dtype value = 
 template <class F>
 static inline int lab_by_dtype(lab_job *job, lab_dtypes<>, F)
 {
-    snprintf(job->err, sizeof job->err, "%s takes no %s data", job->algo ? job->algo->name : "this kernel",
+    snprintf(job->err, sizeof job->err, L_("%s takes no %s data"), job->algo ? job->algo->name : "this kernel",
              lab_dtype_name(job->cfg->dtype));
     return -1;
 }

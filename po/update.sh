@@ -27,7 +27,7 @@ xgettext --language=C --from-code=UTF-8 --add-comments=TRANSLATORS: \
     --flag=sp_fail:2:c-format \
     --package-name=gpulab --package-version="$version" --msgid-bugs-address="gpulab's issues" \
     --output="$pot" \
-    repl/*.c repl/*.h repl/*/*.c repl/*/*.h viz/*.c viz/*.h kernels/lab.c kernels/*/*.c kernels/*/*.h \
+    repl/*.c repl/*.h repl/*/*.c repl/*/*.h viz/*.c viz/*.h kernels/lab.c kernels/*.h kernels/*/*.c kernels/*/*.h \
     kernels/*/*.cu kernels/*/*.cuh
 [ "$pot" = po/gpulab.pot ] || exit 0
 for lang in $(grep -v '^#' po/LINGUAS); do

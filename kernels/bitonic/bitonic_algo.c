@@ -154,7 +154,7 @@ static int prepare(lab_job *job)
     const long long n_user = job->n;
     const char *pat = cfg->pattern[0] ? cfg->pattern : "lecture";
     if (cfg->dtype != LAB_INT && cfg->dtype != LAB_FLOAT) {
-        snprintf(job->err, sizeof job->err, "bitonic sorts int or float keys, not %s",
+        snprintf(job->err, sizeof job->err, L_("bitonic sorts int or float keys, not %s"),
                  lab_dtype_name(cfg->dtype));
         return -1;
     }
@@ -163,12 +163,12 @@ static int prepare(lab_job *job)
         if (strcmp(pat, patterns[i]) == 0) kind = i;
     if (kind < 0) {
         snprintf(job->err, sizeof job->err,
-                 "bitonic has no pattern \"%s\"; patterns: lecture, random, sorted, reversed, few", pat);
+                 L_("bitonic has no pattern \"%s\"; patterns: lecture, random, sorted, reversed, few"), pat);
         return -1;
     }
     const long long n = cfg->pad && !lab_is_pow2(n_user) ? pow2_at_least(n_user) : n_user;
     if (n > BITONIC_MAX_N) {
-        snprintf(job->err, sizeof job->err, "bitonic sorts at most 2^30 keys (n is %lld%s)", n_user,
+        snprintf(job->err, sizeof job->err, L_("bitonic sorts at most 2^30 keys (n is %lld%s)"), n_user,
                  n != n_user ? ", padded further" : "");
         return -1;
     }
@@ -180,7 +180,7 @@ static int prepare(lab_job *job)
     if (!priv || !job->in || ((kind == 1 || kind == 4) && !words)) {
         free(priv);
         free(words);
-        snprintf(job->err, sizeof job->err, "out of host memory for %lld keys", n);
+        snprintf(job->err, sizeof job->err, L_("out of host memory for %lld keys"), n);
         return -1;
     }
     job->priv = priv;

@@ -30,20 +30,20 @@ static int cpu_sort(lab_job *job, enum cpu_kind kind)
     const long long n = job->n;
     const size_t bytes = (size_t)n * 4;
     if (job->cfg->dtype != LAB_INT && job->cfg->dtype != LAB_FLOAT) {
-        snprintf(job->err, sizeof job->err, "bitonic sorts int or float keys, not %s",
+        snprintf(job->err, sizeof job->err, L_("bitonic sorts int or float keys, not %s"),
                  lab_dtype_name(job->cfg->dtype));
         return -1;
     }
     if (kind == CPU_NET && (n & (n - 1)) != 0) {
         snprintf(job->err, sizeof job->err,
-                 "the lecture's loops need n to be a power of two (or `set pad on`)");
+                 "%s", L_("the lecture's loops need n to be a power of two (or `set pad on`)"));
         return -1;
     }
     void *tmp = NULL;
     if (kind == CPU_OMP) {
         tmp = malloc(bytes ? bytes : 4);
         if (!tmp) {
-            snprintf(job->err, sizeof job->err, "out of host memory for the merge buffer");
+            snprintf(job->err, sizeof job->err, "%s", L_("out of host memory for the merge buffer"));
             return -1;
         }
     }

@@ -26,26 +26,26 @@ static int network_ok(lab_job *job, int need_pow2_block, int max_block)
     if (!lab_is_pow2(job->n)) {
         long long lo = pow2_below(job->n);
         snprintf(job->err, sizeof job->err,
-                 "bitonic/%s needs n to be a power of two; the nearest are %lld and %lld "
-                 "(or `set pad on` to pad with the largest value)",
+                 L_("bitonic/%s needs n to be a power of two; the nearest are %lld and %lld "
+                 "(or `set pad on` to pad with the largest value)"),
                  name, lo, lo * 2);
         return -1;
     }
     if (job->n > BITONIC_MAX_N) {
-        snprintf(job->err, sizeof job->err, "bitonic/%s sorts at most 2^30 keys", name);
+        snprintf(job->err, sizeof job->err, L_("bitonic/%s sorts at most 2^30 keys"), name);
         return -1;
     }
     if (job->block < 1 || job->block > max_block) {
         snprintf(job->err, sizeof job->err,
-                 "block %d is out of range for bitonic/%s: allowed 1..%d threads", job->block,
+                 L_("block %d is out of range for bitonic/%s: allowed 1..%d threads"), job->block,
                  name, max_block);
         return -1;
     }
     if (need_pow2_block && !lab_is_pow2(job->block)) {
         long long lo = pow2_below(job->block);
         snprintf(job->err, sizeof job->err,
-                 "bitonic/%s sorts slices of %s keys in one block, so block must be a power of "
-                 "two (%d is not; try %lld or %lld)",
+                 L_("bitonic/%s sorts slices of %s keys in one block, so block must be a power of "
+                 "two (%d is not; try %lld or %lld)"),
                  name, strcmp(name, "fast") == 0 ? "8 * block" : "2 * block", job->block, lo,
                  lo * 2 <= max_block ? lo * 2 : lo);
         return -1;

@@ -29,7 +29,7 @@ static int run_thrust(lab_job *job)
             thrust::sort(p, p + n);
         }
     } catch (const std::exception &e) { /* thrust reports errors by throwing */
-        snprintf(job->err, sizeof job->err, "thrust::sort failed: %s", e.what());
+        snprintf(job->err, sizeof job->err, L_("thrust::sort failed: %s"), e.what());
         return -1;
     }
     CK(cudaGetLastError());

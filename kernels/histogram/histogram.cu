@@ -19,6 +19,7 @@
  *           the simulator alike)
  *   atomic  on the counter it adds to (global or shared), operand, old value
  * and the merges of private histograms as atomics on the global counters. */
+#include "kernels/intl.h"
 #include "kernels/kern.h"
 #include "kernels/histogram/histogram.h"
 
@@ -238,7 +239,7 @@ static int run(lab_job *job, hist_kind kind)
         job->grid = need < 1 ? 1 : (need < g ? need : g);
     }
     if (job->grid > 2147483647LL) {
-        snprintf(job->err, sizeof job->err, "grid %lld is more than 2^31-1 blocks", job->grid);
+        snprintf(job->err, sizeof job->err, L_("grid %lld is more than 2^31-1 blocks"), job->grid);
         return -1;
     }
     const unsigned grid = (unsigned)job->grid;

@@ -77,7 +77,7 @@ static int prepare(lab_job *job)
     const lab_config *cfg = job->cfg;
     hist_image *im = calloc(1, sizeof *im);
     if (!im) {
-        snprintf(job->err, sizeof job->err, "out of host memory");
+        snprintf(job->err, sizeof job->err, "%s", L_("out of host memory"));
         return -1;
     }
     job->priv = im;
@@ -92,21 +92,21 @@ static int prepare(lab_job *job)
         const char *pat = cfg->pattern[0] ? cfg->pattern : "photo";
         if (strcmp(pat, "photo") != 0 && strcmp(pat, "flat") != 0 && strcmp(pat, "random") != 0) {
             snprintf(job->err, sizeof job->err,
-                     "histogram has no pattern \"%s\"; patterns: photo, flat, random "
-                     "(or `set image FILE` for a PGM or PNG)", pat);
+                     L_("histogram has no pattern \"%s\"; patterns: photo, flat, random "
+                     "(or `set image FILE` for a PGM or PNG)"), pat);
             return -1;
         }
         if (hist_image_size(cfg, &im->width, &im->height, job->err, sizeof job->err) != 0)
             return -1;
         long long n = (long long)im->width * im->height;
         if (n > max_pixels()) {
-            snprintf(job->err, sizeof job->err, "%dx%d is more pixels than this machine can hold",
+            snprintf(job->err, sizeof job->err, L_("%dx%d is more pixels than this machine can hold"),
                      im->width, im->height);
             return -1;
         }
         px = malloc((size_t)n);
         if (!px) {
-            snprintf(job->err, sizeof job->err, "out of host memory for %lld pixels", n);
+            snprintf(job->err, sizeof job->err, L_("out of host memory for %lld pixels"), n);
             return -1;
         }
         if (strcmp(pat, "photo") == 0)

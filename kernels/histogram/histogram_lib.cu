@@ -1,6 +1,7 @@
 /* histogram_lib.cu - the library row: cub::DeviceHistogram::HistogramEven
  * with 257 levels from 0 to 256, one bin per 8-bit value. GPU only: the
  * simulator cannot run vendor library code. */
+#include "kernels/intl.h"
 #include "kernels/kern.h"
 #include "kernels/histogram/histogram.h"
 
@@ -9,7 +10,7 @@
 extern "C" int hist_cub(lab_job *job)
 {
     if (job->cfg->dtype != LAB_U8) {
-        snprintf(job->err, sizeof job->err, "histogram counts 8-bit pixels (u8)");
+        snprintf(job->err, sizeof job->err, "%s", L_("histogram counts 8-bit pixels (u8)"));
         return -1;
     }
     const int n = (int)job->n; /* prepare() keeps images below 2^31 pixels */

@@ -4,6 +4,7 @@
  * GPU and on gpulab's simulator. Every thread records its pixel with
  * TRACE_WRITE(LAB_SP_GLOBAL, y * w + x, iterations): the image view draws
  * those counts, and adds them up per block as a heat map of work. */
+#include "kernels/intl.h"
 #include "kernels/kern.h"
 #include "kernels/mandelbrot/mandelbrot.h"
 
@@ -106,7 +107,7 @@ static int run_mandelbrot(lab_job *job, int exact, int copy)
         /* the picture has no input data: the trace's input is zeros */
         double *z = (double *)calloc((size_t)pixels, sizeof(double));
         if (!z) {
-            snprintf(job->err, sizeof job->err, "out of host memory for the trace");
+            snprintf(job->err, sizeof job->err, "%s", L_("out of host memory for the trace"));
             return -1;
         }
         free(job->trace->input);

@@ -97,7 +97,7 @@ static int prepare(lab_job *job)
     const lab_config *cfg = job->cfg;
     if (cfg->pattern[0] && strcmp(cfg->pattern, "lecture") != 0) {
         snprintf(job->err, sizeof job->err,
-                 "mandelbrot has one pattern, lecture (the lecture's window of the plane), not \"%s\"",
+                 L_("mandelbrot has one pattern, lecture (the lecture's window of the plane), not \"%s\""),
                  cfg->pattern);
         return -1;
     }
@@ -105,7 +105,7 @@ static int prepare(lab_job *job)
     if (image_size(cfg, job->n, &w, &h, job->err, sizeof job->err) != 0) return -1;
     mandel_info *m = calloc(1, sizeof *m);
     if (!m) {
-        snprintf(job->err, sizeof job->err, "out of host memory");
+        snprintf(job->err, sizeof job->err, "%s", L_("out of host memory"));
         return -1;
     }
     m->w = w;

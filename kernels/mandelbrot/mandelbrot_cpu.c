@@ -2,6 +2,7 @@
  * the rows shared out by OpenMP (the lecture's Parallel.For; the speedup
  * baseline). Compiled with -ffp-contract=off: each * and + rounds on its own,
  * as in the lecture, so the totals equal its 237691869 and 2138019184. */
+#include "kernels/intl.h"
 #include "kernels/family.h"
 #include "kernels/mandelbrot/mandelbrot.h"
 
@@ -28,7 +29,7 @@ static int cpu_mandelbrot(lab_job *job, int parallel)
         }
     }
     if (lab_interrupted) {
-        snprintf(job->err, sizeof job->err, "interrupted");
+        snprintf(job->err, sizeof job->err, "%s", L_("interrupted"));
         return -1;
     }
     return 0;

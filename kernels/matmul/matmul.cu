@@ -6,6 +6,7 @@
  * recorded with TRACE_WRITE(LAB_SP_GLOBAL, row * n + col, value); the tiled
  * kernel also records its loads into shared memory (sA at 0..1023, sB at
  * 1024..2047). Matrices are row-major: (row, col) is at row * n + col. */
+#include "kernels/intl.h"
 #include <algorithm>
 #include <cmath>
 #include <memory>
@@ -460,18 +461,18 @@ static int article_ok(lab_job *job, long long n)
     if (n % MATMUL_TILE != 0) {
         const long long lo = n / MATMUL_TILE * MATMUL_TILE;
         snprintf(job->err, sizeof job->err,
-                 "matmul/gpu-article is the article's kernel as written: threads past the edge "
+                 L_("matmul/gpu-article is the article's kernel as written: threads past the edge "
                  "return before its barriers (undefined behaviour on a GPU) and its loads past "
                  "the edge are unchecked, so it runs only when n is a multiple of 32 (n = %lld "
-                 "is not; try %lld or %lld; gpu-tiled handles any n)",
+                 "is not; try %lld or %lld; gpu-tiled handles any n)"),
                  n, lo > 0 ? lo : MATMUL_TILE, lo + MATMUL_TILE);
         return -1;
     }
     const long long tiles = n / MATMUL_TILE;
     if ((job->grid > 0 && job->grid != tiles) || (job->grid_y > 0 && job->grid_y != tiles)) {
         snprintf(job->err, sizeof job->err,
-                 "matmul/gpu-article loops over gridDim.x tiles, so its grid must be n / 32 = "
-                 "%lld in both directions (`set grid auto`)", tiles);
+                 L_("matmul/gpu-article loops over gridDim.x tiles, so its grid must be n / 32 = "
+                 "%lld in both directions (`set grid auto`)"), tiles);
         return -1;
     }
     return 0;
@@ -481,7 +482,7 @@ static int run_matmul(lab_job *job, matmul_kind kind)
 {
     const long long n = job->n;
     if (n > 46340) { /* int indices of the kernels: n * n < 2^31 per row start */
-        snprintf(job->err, sizeof job->err, "n = %lld is past the kernels' limit of 46340", n);
+        snprintf(job->err, sizeof job->err, L_("n = %lld is past the kernels' limit of 46340"), n);
         return -1;
     }
 #if defined(GPULAB_SIM)
@@ -489,9 +490,9 @@ static int run_matmul(lab_job *job, matmul_kind kind)
         const double work = (double)n * n * n, allowed = (double)MATMUL_SIM_FACTOR * job->cfg->sim_limit;
         if (work > allowed) {
             snprintf(job->err, sizeof job->err,
-                     "n = %lld is %.3g multiply-adds, and the simulator plays each of them on one "
+                     L_("n = %lld is %.3g multiply-adds, and the simulator plays each of them on one "
                      "CPU thread: it takes up to %d x sim-limit = %.3g (n = %.0f); choose a smaller "
-                     "n or raise `set sim-limit`",
+                     "n or raise `set sim-limit`"),
                      n, work, MATMUL_SIM_FACTOR, allowed, floor(cbrt(allowed)));
             return -1;
         }
@@ -501,8 +502,8 @@ static int run_matmul(lab_job *job, matmul_kind kind)
         const int bx = job->block, by = job->block_y > 0 ? job->block_y : MATMUL_TILE;
         if (bx != MATMUL_TILE || by != MATMUL_TILE) {
             snprintf(job->err, sizeof job->err,
-                     "matmul/%s uses one thread per element of a 32 x 32 tile: its block "
-                     "is 32x32, not %dx%d", job->variant ? job->variant->name : "gpu-tiled", bx, by);
+                     L_("matmul/%s uses one thread per element of a 32 x 32 tile: its block "
+                     "is 32x32, not %dx%d"), job->variant ? job->variant->name : "gpu-tiled", bx, by);
             return -1;
         }
         job->block_y = by;

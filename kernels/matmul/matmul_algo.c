@@ -103,19 +103,19 @@ static int prepare(lab_job *job)
     const int lecture = strcmp(pat, "lecture") == 0;
     if (!lecture && strcmp(pat, "random") != 0) {
         snprintf(job->err, sizeof job->err,
-                 "matmul has no pattern \"%s\"; patterns: lecture (the article's A and B), random",
+                 L_("matmul has no pattern \"%s\"; patterns: lecture (the article's A and B), random"),
                  pat);
         return -1;
     }
     if (n > 65536) {
-        snprintf(job->err, sizeof job->err, "n = %lld is too large for an n x n matrix multiply", n);
+        snprintf(job->err, sizeof job->err, L_("n = %lld is too large for an n x n matrix multiply"), n);
         return -1;
     }
     const long long nn = n * n;
     job->in_bytes = (size_t)(2 * nn) * sizeof(float);
     job->in = malloc(job->in_bytes ? job->in_bytes : 1);
     if (!job->in) {
-        snprintf(job->err, sizeof job->err, "out of host memory for two %lld x %lld matrices", n, n);
+        snprintf(job->err, sizeof job->err, L_("out of host memory for two %lld x %lld matrices"), n, n);
         return -1;
     }
     float *A = (float *)job->in, *B = A + nn;

@@ -1,6 +1,7 @@
 /* matmul_cpu.c - the CPU rows: the article's triple loop on one core, and
  * the double-precision reference on every core with OpenMP (the speedup
  * baseline, and what every row is checked against). */
+#include "kernels/intl.h"
 #include "kernels/family.h"
 #include "kernels/matmul/matmul.h"
 
@@ -15,8 +16,8 @@ int matmul_cpu_naive(lab_job *job)
     const long long n = job->n;
     if (n > MATMUL_CPU_NAIVE_MAX) {
         snprintf(job->err, sizeof job->err,
-                 "cpu-naive is the article's triple loop on one core: at n = %lld that is %.3g "
-                 "multiply-adds, minutes per run; it runs up to n = %d (cpu-omp runs any n)",
+                 L_("cpu-naive is the article's triple loop on one core: at n = %lld that is %.3g "
+                 "multiply-adds, minutes per run; it runs up to n = %d (cpu-omp runs any n)"),
                  n, (double)n * n * n, MATMUL_CPU_NAIVE_MAX);
         return -1;
     }
@@ -31,7 +32,7 @@ int matmul_cpu_naive(lab_job *job)
             }
     }
     if (lab_interrupted) {
-        snprintf(job->err, sizeof job->err, "interrupted");
+        snprintf(job->err, sizeof job->err, "%s", L_("interrupted"));
         return -1;
     }
     return 0;
@@ -69,7 +70,7 @@ int matmul_cpu_omp(lab_job *job)
         }
     }
     if (lab_interrupted) {
-        snprintf(job->err, sizeof job->err, "interrupted");
+        snprintf(job->err, sizeof job->err, "%s", L_("interrupted"));
         return -1;
     }
     return 0;

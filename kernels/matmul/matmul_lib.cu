@@ -5,6 +5,7 @@
  * made every start of gpulab map and relocate libcublas and libcublasLt
  * (about 600 MB, 26000 page faults, 0.17 s of CPU time), also on machines
  * without a GPU and for sessions that never run this row. */
+#include "kernels/intl.h"
 #include <dlfcn.h>
 
 #include <algorithm>
@@ -40,7 +41,7 @@ static int load_cublas(lab_job *job)
     for (const char *n : names)
         if ((h = dlopen(n, RTLD_NOW | RTLD_LOCAL)) != nullptr) break;
     if (!h) {
-        snprintf(job->err, sizeof job->err, "cannot load cuBLAS (%s): %s", MATMUL_CUBLAS_SO, dlerror());
+        snprintf(job->err, sizeof job->err, L_("cannot load cuBLAS (%s): %s"), MATMUL_CUBLAS_SO, dlerror());
         return -1;
     }
     blas.create = (decltype(blas.create))dlsym(h, "cublasCreate_v2");
@@ -48,7 +49,7 @@ static int load_cublas(lab_job *job)
     blas.status = (decltype(blas.status))dlsym(h, "cublasGetStatusString");
     blas.sgemm = (decltype(blas.sgemm))dlsym(h, "cublasSgemm_v2");
     if (!blas.create || !blas.destroy || !blas.status || !blas.sgemm) {
-        snprintf(job->err, sizeof job->err, "%s lacks cublasSgemm_v2 or its companions", MATMUL_CUBLAS_SO);
+        snprintf(job->err, sizeof job->err, L_("%s lacks cublasSgemm_v2 or its companions"), MATMUL_CUBLAS_SO);
         blas.sgemm = nullptr;
         return -1;
     }
@@ -76,7 +77,7 @@ extern "C" int matmul_cublas(lab_job *job)
     cublas_handle handle;
     cublasStatus_t s = blas.create(&handle.h);
     if (s != CUBLAS_STATUS_SUCCESS) {
-        snprintf(job->err, sizeof job->err, "cublasCreate failed: %s", blas.status(s));
+        snprintf(job->err, sizeof job->err, L_("cublasCreate failed: %s"), blas.status(s));
         return -1;
     }
     const float one = 1.0f, zero = 0.0f;
@@ -87,7 +88,7 @@ extern "C" int matmul_cublas(lab_job *job)
         cublasStatus_t st = blas.sgemm(handle.h, CUBLAS_OP_N, CUBLAS_OP_N, in, in, in, &one, dB, in, dA, in, &zero,
                                        dC, in);
         if (st != CUBLAS_STATUS_SUCCESS) {
-            snprintf(job->err, sizeof job->err, "cublasSgemm failed: %s", blas.status(st));
+            snprintf(job->err, sizeof job->err, L_("cublasSgemm failed: %s"), blas.status(st));
             return -1;
         }
         return 0;

@@ -32,7 +32,7 @@ static int matmul_time(lab_job *job, float *dA, float *dB, float *dC, Run run)
     const float *A = (const float *)job->in, *B = A + nn;
     std::unique_ptr<float, matmul_free> c((float *)malloc(nn * sizeof(float) + 1));
     if (!c) {
-        snprintf(job->err, sizeof job->err, "out of host memory for C");
+        snprintf(job->err, sizeof job->err, "%s", L_("out of host memory for C"));
         return -1;
     }
     double with_copies = -1;

@@ -302,8 +302,8 @@ static int launch_tree(lab_job *job, int kind, unsigned grid, const T *d_in, lon
     case 1024: return launch_tree_b<T, 1024>(job, kind, grid, d_in, n, d_total);
     default:
         snprintf(job->err, sizeof job->err,
-                 "the tree kernels are compiled for blocks of 32, 64, 128, 256, 512 and 1024 threads "
-                 "(block is %d)", job->block);
+                 L_("the tree kernels are compiled for blocks of 32, 64, 128, 256, 512 and 1024 threads "
+                 "(block is %d)"), job->block);
         return -1;
     }
 }
@@ -318,7 +318,7 @@ static int run_tree(lab_job *job, int kind)
     const long long per_block = kind == TREE_SEQUENTIAL ? 2LL * block : block;
     job->grid = lab_ceil_div(n, per_block);
     if (job->grid > 2147483647LL) {
-        snprintf(job->err, sizeof job->err, "n = %lld needs more than 2^31-1 blocks", n);
+        snprintf(job->err, sizeof job->err, L_("n = %lld needs more than 2^31-1 blocks"), n);
         return -1;
     }
     if (job->trace) job->trace->smem_elem_bytes = sizeof(A);
@@ -351,7 +351,7 @@ static int run_shuffle(lab_job *job, int atomic)
         /* the int input is widened once, outside the timing, so the kernel
          * reads what the article's kernel reads: one value per element */
         A *wide = (A *)malloc(sizeof(A) * (size_t)n);
-        if (!wide) { snprintf(job->err, sizeof job->err, "out of host memory"); return -1; }
+        if (!wide) { snprintf(job->err, sizeof job->err, "%s", L_("out of host memory")); return -1; }
         for (long long i = 0; i < n; i++) wide[i] = ((const T *)job->in)[i];
         int rc = lab_upload(job, &d_in_acc, wide, n);
         free(wide);

@@ -88,7 +88,7 @@ static int prepare(lab_job *job)
     reduce_ref *ref = calloc(1, sizeof *ref);
     if (!job->in || !ref) {
         free(ref);
-        snprintf(job->err, sizeof job->err, "out of host memory for %lld elements", n);
+        snprintf(job->err, sizeof job->err, L_("out of host memory for %lld elements"), n);
         return -1;
     }
     job->priv = ref;
@@ -101,19 +101,19 @@ static int prepare(lab_job *job)
     if (strcmp(pat, "lecture") == 0 || strcmp(pat, "random") == 0) {
         iv = malloc(sizeof(int) * (size_t)(n ? n : 1));
         if (!iv) {
-            snprintf(job->err, sizeof job->err, "out of host memory for %lld elements", n);
+            snprintf(job->err, sizeof job->err, L_("out of host memory for %lld elements"), n);
             return -1;
         }
         lab_gen_mt_mod_int(iv, n, strcmp(pat, "lecture") == 0 ? 26u : cfg->seed, 100u);
     } else if (strcmp(pat, "ones") != 0 && strcmp(pat, "const") != 0) {
         snprintf(job->err, sizeof job->err,
-                 "reduce has no pattern \"%s\"; patterns: lecture, ones, const, random", pat);
+                 L_("reduce has no pattern \"%s\"; patterns: lecture, ones, const, random"), pat);
         return -1;
     }
     double c = strcmp(pat, "ones") == 0 ? 1.0 : cfg->value;
     if (cfg->dtype == LAB_INT && !iv && c != floor(c)) {
         snprintf(job->err, sizeof job->err,
-                 "pattern const with dtype int needs a whole number (value is %g)", c);
+                 L_("pattern const with dtype int needs a whole number (value is %g)"), c);
         return -1;
     }
     long long isum = 0;

@@ -1,5 +1,6 @@
 /* reduce_cpu.c - the CPU rows: a plain loop, and OpenMP's reduction clause
  * (the lecture's baseline, the row every speedup is measured against). */
+#include "kernels/intl.h"
 #include "kernels/family.h"
 #include "kernels/reduce/reduce.h"
 
@@ -35,7 +36,7 @@ static int cpu_sum(lab_job *job, int parallel)
         if (parallel) SUM_LOOP(double, double, OMP_FOR); else SUM_LOOP(double, double, SEQ_FOR);
         return 0;
     default:
-        snprintf(job->err, sizeof job->err, "reduce: unsupported dtype");
+        snprintf(job->err, sizeof job->err, "%s", L_("reduce: unsupported dtype"));
         return -1;
     }
 }

@@ -1,6 +1,7 @@
 /* reduce_lib.cu - the library rows: thrust::reduce and cub::DeviceReduce::Sum.
  * GPU only: the simulator cannot run vendor library code. Ints are summed
  * into 64 bits, as the lecture's thrust::reduce(p, p + n, 0LL) does. */
+#include "kernels/intl.h"
 #include "kernels/kern.h"
 #include "kernels/reduce/reduce.h"
 
@@ -22,7 +23,7 @@ static int run_thrust(lab_job *job)
             sum = thrust::reduce(p, p + job->n, (A)0);
         }
     } catch (const std::exception &e) { /* thrust reports errors by throwing */
-        snprintf(job->err, sizeof job->err, "thrust::reduce failed: %s", e.what());
+        snprintf(job->err, sizeof job->err, L_("thrust::reduce failed: %s"), e.what());
         return -1;
     }
     CK(cudaGetLastError());

@@ -8,6 +8,7 @@
  * coverage map colours by block; the recording vanishes from the timed build.
  *
  * The matrix is row-major: element (row, col) is at row * n + col. */
+#include "kernels/intl.h"
 #include "kernels/kern.h"
 #include "kernels/transpose/transpose.h"
 
@@ -170,7 +171,7 @@ static int trace_matrix(lab_job *job)
     t->smem_elem_bytes = (int)sizeof(T);
     double *v = (double *)malloc(sizeof(double) * (size_t)(n * n));
     if (!v) {
-        snprintf(job->err, sizeof job->err, "out of host memory for the trace");
+        snprintf(job->err, sizeof job->err, "%s", L_("out of host memory for the trace"));
         return -1;
     }
     const T *in = (const T *)job->in;
@@ -194,8 +195,8 @@ static int run_transpose(lab_job *job, transpose_kind kind)
     const int by = lab_block_y(job, default_by);
     if (tiled && (bx != TRANSPOSE_TILE || TRANSPOSE_TILE % by != 0)) {
         snprintf(job->err, sizeof job->err,
-                 "transpose/%s moves 32 x 32 tiles: its block is 32 wide and 1, 2, 4, 8, 16 or 32 "
-                 "high (each thread copies 32 / height rows of the tile), not %dx%d",
+                 L_("transpose/%s moves 32 x 32 tiles: its block is 32 wide and 1, 2, 4, 8, 16 or 32 "
+                 "high (each thread copies 32 / height rows of the tile), not %dx%d"),
                  job->variant->name, bx, by);
         return -1;
     }

@@ -73,12 +73,12 @@ static int prepare(lab_job *job)
     int lecture = strcmp(pat, "lecture") == 0;
     if (!lecture && strcmp(pat, "random") != 0) {
         snprintf(job->err, sizeof job->err,
-                 "transpose has no pattern \"%s\"; patterns: lecture (0, 1, 2, ... row by row), "
-                 "random", pat);
+                 L_("transpose has no pattern \"%s\"; patterns: lecture (0, 1, 2, ... row by row), "
+                 "random"), pat);
         return -1;
     }
     if (n > 3037000499LL / 2) { /* n * n must not overflow, with room */
-        snprintf(job->err, sizeof job->err, "n = %lld is too large for an n x n matrix", n);
+        snprintf(job->err, sizeof job->err, L_("n = %lld is too large for an n x n matrix"), n);
         return -1;
     }
     const long long nn = n * n;
@@ -86,7 +86,7 @@ static int prepare(lab_job *job)
     job->in_bytes = (size_t)nn * es;
     job->in = malloc(job->in_bytes ? job->in_bytes : 1);
     if (!job->in) {
-        snprintf(job->err, sizeof job->err, "out of host memory for a %lld x %lld matrix", n, n);
+        snprintf(job->err, sizeof job->err, L_("out of host memory for a %lld x %lld matrix"), n, n);
         return -1;
     }
     job->out_bytes = job->in_bytes;

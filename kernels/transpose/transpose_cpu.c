@@ -1,6 +1,7 @@
 /* transpose_cpu.c - the CPU rows: a plain double loop, and OpenMP over
  * 32 x 32 tiles (the speedup baseline). Elements are copied as bit patterns
  * of their size, so one loop serves int, float and double. */
+#include "kernels/intl.h"
 #include "kernels/family.h"
 #include "kernels/transpose/transpose.h"
 
@@ -51,11 +52,11 @@ static int cpu_transpose(lab_job *job, int parallel)
         if (parallel) OMP_LOOP(uint64_t); else SEQ_LOOP(uint64_t);
         break;
     default:
-        snprintf(job->err, sizeof job->err, "transpose: unsupported dtype");
+        snprintf(job->err, sizeof job->err, "%s", L_("transpose: unsupported dtype"));
         return -1;
     }
     if (lab_interrupted) {
-        snprintf(job->err, sizeof job->err, "interrupted");
+        snprintf(job->err, sizeof job->err, "%s", L_("interrupted"));
         return -1;
     }
     job->bytes = 2.0 * (double)n * (double)n * (double)lab_dtype_size(job->cfg->dtype);

@@ -6,6 +6,7 @@
  * distance on the host: the kernel, the copy back of what it produced, and
  * the host's share of the sum. Where the work is split between device and
  * host is exactly what the variants change. */
+#include "kernels/intl.h"
 #include "kernels/vector/vector.h"
 #include "kernels/vector/vector_kern.h"
 
@@ -124,7 +125,7 @@ static int run_distance(lab_job *job, dist_step step)
     host_buf hb;
     hb.p = malloc(sizeof(T) * (size_t)nout);
     if (!hb.p) {
-        snprintf(job->err, sizeof job->err, "out of host memory for %lld values", nout);
+        snprintf(job->err, sizeof job->err, L_("out of host memory for %lld values"), nout);
         return -1;
     }
     T *h_out = (T *)hb.p;

@@ -61,7 +61,7 @@ static int fill(lab_job *job, void *dst, long long n, const char *pat, int which
         double c = strcmp(pat, "zero") == 0 ? 0.0 : cfg->value;
         if (!lecture && t == LAB_INT && (c != floor(c) || fabs(c) >= 1073741824.0)) {
             snprintf(job->err, sizeof job->err,
-                     "pattern const with dtype int needs a whole number below 2^30 (value is %g)", c);
+                     L_("pattern const with dtype int needs a whole number below 2^30 (value is %g)"), c);
             return -1;
         }
         for (long long i = 0; i < n; i++) {
@@ -74,7 +74,7 @@ static int fill(lab_job *job, void *dst, long long n, const char *pat, int which
         }
         return 0;
     }
-    snprintf(job->err, sizeof job->err, "%s has no pattern \"%s\"", job->algo->name, pat);
+    snprintf(job->err, sizeof job->err, L_("%s has no pattern \"%s\""), job->algo->name, pat);
     return -1;
 }
 
@@ -89,7 +89,7 @@ static int alloc_in(lab_job *job, long long count)
     job->in_bytes = (size_t)count * es;
     job->in = malloc(job->in_bytes ? job->in_bytes : 1);
     if (!job->in) {
-        snprintf(job->err, sizeof job->err, "out of host memory for %lld elements", count);
+        snprintf(job->err, sizeof job->err, L_("out of host memory for %lld elements"), count);
         return -1;
     }
     return 0;
@@ -112,7 +112,7 @@ static int prepare_pair(lab_job *job)
     const long long n = job->n;
     const char *pat = pattern_or(job->cfg, "random");
     if (strcmp(pat, "random") != 0 && strcmp(pat, "const") != 0) {
-        snprintf(job->err, sizeof job->err, "%s has no pattern \"%s\"; patterns: random, const",
+        snprintf(job->err, sizeof job->err, L_("%s has no pattern \"%s\"; patterns: random, const"),
                  job->algo->name, pat);
         return -1;
     }
@@ -140,7 +140,7 @@ static int prepare_distance(lab_job *job)
     job->bytes = 2.0 * (double)n * (double)es;
     dist_ref *ref = calloc(1, sizeof *ref);
     if (!ref) {
-        snprintf(job->err, sizeof job->err, "out of host memory");
+        snprintf(job->err, sizeof job->err, "%s", L_("out of host memory"));
         return -1;
     }
     /* the exact answer for the values as stored: differences and squares in

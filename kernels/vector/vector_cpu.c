@@ -1,6 +1,7 @@
 /* vector_cpu.c - the CPU rows of the vector family: one thread with a plain
  * loop, and OpenMP over every core (the baseline speedups are measured
  * against, and the reference row). */
+#include "kernels/intl.h"
 #include "kernels/family.h"
 #include "kernels/vector/vector.h"
 
@@ -30,7 +31,7 @@ static int cpu_scale(lab_job *job, int parallel)
     case LAB_INT: if (parallel) SCALE_LOOP(int, OMP_FOR); else SCALE_LOOP(int, SEQ); return 0;
     case LAB_FLOAT: if (parallel) SCALE_LOOP(float, OMP_FOR); else SCALE_LOOP(float, SEQ); return 0;
     case LAB_DOUBLE: if (parallel) SCALE_LOOP(double, OMP_FOR); else SCALE_LOOP(double, SEQ); return 0;
-    default: snprintf(job->err, sizeof job->err, "scale: unsupported dtype"); return -1;
+    default: snprintf(job->err, sizeof job->err, "%s", L_("scale: unsupported dtype")); return -1;
     }
 }
 
@@ -58,7 +59,7 @@ static int cpu_vecdiff(lab_job *job, int parallel)
     case LAB_INT: if (parallel) DIFF_LOOP(int, OMP_FOR); else DIFF_LOOP(int, SEQ); return 0;
     case LAB_FLOAT: if (parallel) DIFF_LOOP(float, OMP_FOR); else DIFF_LOOP(float, SEQ); return 0;
     case LAB_DOUBLE: if (parallel) DIFF_LOOP(double, OMP_FOR); else DIFF_LOOP(double, SEQ); return 0;
-    default: snprintf(job->err, sizeof job->err, "vecdiff: unsupported dtype"); return -1;
+    default: snprintf(job->err, sizeof job->err, "%s", L_("vecdiff: unsupported dtype")); return -1;
     }
 }
 
@@ -90,7 +91,7 @@ static int cpu_distance(lab_job *job, int parallel)
     switch (job->cfg->dtype) {
     case LAB_FLOAT: if (parallel) DIST_LOOP(float, OMP_SUM); else DIST_LOOP(float, SEQ); break;
     case LAB_DOUBLE: if (parallel) DIST_LOOP(double, OMP_SUM); else DIST_LOOP(double, SEQ); break;
-    default: snprintf(job->err, sizeof job->err, "distance: unsupported dtype"); return -1;
+    default: snprintf(job->err, sizeof job->err, "%s", L_("distance: unsupported dtype")); return -1;
     }
     dist_out *o = (dist_out *)job->out;
     o->sumsq = sum;

@@ -3,6 +3,7 @@
 #ifndef GPULAB_VECTOR_KERN_H
 #define GPULAB_VECTOR_KERN_H
 
+#include "kernels/intl.h"
 #include "kernels/kern.h"
 
 /* A launch the backend can play: CUDA's 2^31 - 1 blocks; on the simulator
@@ -12,23 +13,23 @@
 static int vec_check_launch(lab_job *job, long long grid, int block)
 {
     if (grid < 1 || grid > 2147483647LL) {
-        snprintf(job->err, sizeof job->err, "a grid of %lld blocks is past CUDA's 1..2147483647",
+        snprintf(job->err, sizeof job->err, L_("a grid of %lld blocks is past CUDA's 1..2147483647"),
                  grid);
         return -1;
     }
     long long threads = grid * block;
     if (job->backend == LAB_BACKEND_SIM && threads > job->cfg->sim_limit + block) {
         snprintf(job->err, sizeof job->err,
-                 "grid %lld x block %d = %lld threads is past the simulator's limit of %lld "
+                 L_("grid %lld x block %d = %lld threads is past the simulator's limit of %lld "
                  "(one CPU thread plays every GPU thread); choose a smaller grid or raise "
-                 "`set sim-limit`",
+                 "`set sim-limit`"),
                  grid, block, threads, job->cfg->sim_limit);
         return -1;
     }
     if (job->trace && threads > (1LL << 16)) {
         snprintf(job->err, sizeof job->err,
-                 "tracing records every thread: grid %lld x block %d = %lld threads is past "
-                 "65536; choose a smaller grid or n",
+                 L_("tracing records every thread: grid %lld x block %d = %lld threads is past "
+                 "65536; choose a smaller grid or n"),
                  grid, block, threads);
         return -1;
     }

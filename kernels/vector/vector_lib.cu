@@ -2,6 +2,7 @@
  * call does with the same data. GPU only: the simulator cannot run vendor
  * library code. thrust reports errors by throwing; they become the row's
  * note. */
+#include "kernels/intl.h"
 #include "kernels/kern.h"
 #include "kernels/vector/vector.h"
 
@@ -40,7 +41,7 @@ static int run_scale_thrust(lab_job *job)
             thrust::transform(a, a + n, c, times_two<T>());
         }
     } catch (const std::exception &e) {
-        snprintf(job->err, sizeof job->err, "thrust::transform failed: %s", e.what());
+        snprintf(job->err, sizeof job->err, L_("thrust::transform failed: %s"), e.what());
         return -1;
     }
     CK(cudaGetLastError());
@@ -66,7 +67,7 @@ static int run_vecdiff_thrust(lab_job *job)
             thrust::transform(a, a + n, b, c, thrust::minus<T>());
         }
     } catch (const std::exception &e) {
-        snprintf(job->err, sizeof job->err, "thrust::transform failed: %s", e.what());
+        snprintf(job->err, sizeof job->err, L_("thrust::transform failed: %s"), e.what());
         return -1;
     }
     CK(cudaGetLastError());
@@ -89,7 +90,7 @@ static int run_distance_thrust(lab_job *job)
             sum = thrust::inner_product(a, a + n, b, (T)0, thrust::plus<T>(), squared_diff<T>());
         }
     } catch (const std::exception &e) {
-        snprintf(job->err, sizeof job->err, "thrust::inner_product failed: %s", e.what());
+        snprintf(job->err, sizeof job->err, L_("thrust::inner_product failed: %s"), e.what());
         return -1;
     }
     CK(cudaGetLastError());
