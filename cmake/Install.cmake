@@ -23,8 +23,13 @@ install(FILES ${_rt}/libgpulab_progrt.a ${_rt}/progrt.h ${_rt}/progrt.h.gch ${_r
 # precompiled header (another g++ version): it then reads these.
 install(FILES kernels/lab.h kernels/family.h DESTINATION lib/gpulab/include/kernels)
 install(FILES kernels/device/occupancy.h DESTINATION lib/gpulab/include/kernels/device)
-install(FILES kernels/sim/shim.h kernels/sim/sim.h kernels/sim/record.h
+install(FILES kernels/sim/shim.h kernels/sim/shim_fp.h kernels/sim/shim_cg.h kernels/sim/shim_tex.h kernels/sim/sim.h
+              kernels/sim/record.h
         DESTINATION lib/gpulab/include/kernels/sim)
+# The CUDA headers a program names (cuda_runtime.h, cuda_fp16.h, assert.h...):
+# the runtime's (the build's program-rt/include), each including progrt.h
+install(DIRECTORY kernels/program/include/ DESTINATION lib/gpulab/include)
+install(FILES kernels/program/progrt.h DESTINATION lib/gpulab/include/kernels/program)
 install(DIRECTORY lessons/ DESTINATION share/gpulab/lessons)
 install(DIRECTORY ${CMAKE_BINARY_DIR}/locale/ DESTINATION share/gpulab/locale)
 install(DIRECTORY kernels/ DESTINATION share/gpulab/kernels

@@ -55,28 +55,65 @@ static int resolve(struct session *s, const char *name, char *buf, size_t len)
 
 static enum cmd_status do_open(struct session *s, int argc, char **argv)
 {
-    for (int i = 2; i < argc; i++)
-        if (strncmp(argv[i], "-D", 2) != 0 || strlen(argv[i]) < 3)
-            return sess_error(s, i, _("open takes FILE.cu and then only -DNAME or -DNAME=VALUE definitions"));
-    char path[PROG_PATH_MAX], msg[PROG_PATH_MAX + 256];
-    resolve(s, argv[1], path, sizeof path);
-    if (s->confined && !safefile_lesson_read_ok(path, s->confined_from, 1, msg, sizeof msg))
-        return sess_error(s, 1, "%s", msg);
-    int fd = safefile_open_read(path, SAFEFILE_SOURCE_MAX, msg, sizeof msg);
-    if (fd < 0) return sess_error(s, 1, "%s", msg);
-    close(fd);
+    static prog_project pr;
+    memset(&pr, 0, sizeof pr);
+    char msg[PROG_PATH_MAX + 256];
+    /* a script's files and folders are beside it */
+    char base[PROG_PATH_MAX] = "";
+    if (s->script && strrchr(s->script, '/')) snprintf(base, sizeof base, "%.*s", (int)(strrchr(s->script, '/') - s->script), s->script);
+    for (int i = 1; i < argc; i++) {
+        char path[PROG_PATH_MAX];
+        const char *arg = argv[i];
+        if (strcmp(arg, "-I") == 0 && i + 1 < argc) {
+            /* -I FOLDER, as compilers take it too */
+            snprintf(path, sizeof path, "-I%s", argv[++i]);
+            arg = path;
+        }
+        int rc;
+        if (arg[0] == '-') {
+            rc = prog_project_add(&pr, arg, base[0] && access(arg + 2, F_OK) != 0 ? base : NULL, msg, sizeof msg);
+        } else {
+            resolve(s, arg, path, sizeof path);
+            rc = prog_project_add(&pr, path, NULL, msg, sizeof msg);
+        }
+        if (rc != 0) return sess_error(s, i, "%s", msg);
+    }
+    if (pr.nfiles == 0)
+        return sess_error(s, -1, _("open takes the program's files (FILE.cu, several files, a folder, its "
+                                   "CMakeLists.txt or Makefile) and compiler options (-I, -D, -U, -std=, -O)"));
+    const char *files[PROG_MAX_SOURCES], *opts[PROG_MAX_OPTIONS + 1];
+    for (int i = 0; i < pr.nfiles; i++) {
+        /* each file as open takes one: inside a lesson's folder when
+         * confined, a regular file of a source's size */
+        if (s->confined && !safefile_lesson_read_ok(pr.files[i], s->confined_from, 1, msg, sizeof msg))
+            return sess_error(s, 1, "%s", msg);
+        int fd = safefile_open_read(pr.files[i], SAFEFILE_SOURCE_MAX, msg, sizeof msg);
+        if (fd < 0) return sess_error(s, 1, "%s", msg);
+        close(fd);
+        files[i] = pr.files[i];
+    }
+    for (int i = 0; i < pr.noptions; i++) opts[i] = pr.options[i];
+    opts[pr.noptions] = NULL;
     prog *p = calloc(1, sizeof *p);
     if (!p) return sess_error(s, -1, _("out of memory"));
-    if (prog_open(p, path, msg, sizeof msg) != 0) {
+    if (prog_open_sources(p, files, pr.nfiles, opts, msg, sizeof msg) != 0) {
         free(p);
         return sess_error(s, 1, "%s", msg);
     }
-    snprintf(p->shown, sizeof p->shown, "%s", argv[1]);
+    /* the program as typed: its first file or its folder */
+    for (int i = argc - 1; i >= 1; i--)
+        if (argv[i][0] != '-' && !(i > 1 && strcmp(argv[i - 1], "-I") == 0))
+            snprintf(p->shown, sizeof p->shown, "%s", argv[i]);
     sess_close_program(s);
     s->prog = p;
-    for (int i = 2; i < argc; i++) s->prog_defines[i - 2] = strdup(argv[i]);
+    for (int i = 0; i < pr.noptions; i++) s->prog_defines[i] = strdup(pr.options[i]);
     if (!s->json) {
-        out_printf(ngettext("%s: %d kernel", "%s: %d kernels", (unsigned long)p->nkernels), p->shown, p->nkernels);
+        if (pr.note[0]) out_printf("%s\n", pr.note);
+        if (p->nsrcs > 1)
+            out_printf(ngettext("%s: %d source file", "%s: %d source files", (unsigned long)p->nsrcs), p->shown, p->nsrcs);
+        else
+            out_printf("%s", p->shown);
+        out_printf(ngettext(": %d kernel", ": %d kernels", (unsigned long)p->nkernels), p->nkernels);
         for (int i = 0; i < p->nkernels; i++) out_printf(_("%s %s (line %d)"), i ? "," : ":", p->kernels[i].name, p->kernels[i].line);
         out_printf("\n");
         if (p->nissues) {
@@ -138,7 +175,10 @@ static enum cmd_status do_edit(struct session *s, int argc, char **argv)
     if (run_editor(s, s->prog->path) < 0) return CMD_ERROR;
     char msg[1024], shown[256];
     snprintf(shown, sizeof shown, "%s", s->prog->shown);
-    if (prog_open(s->prog, s->prog->path, msg, sizeof msg) != 0) return sess_error(s, -1, "%s", msg);
+    const char *files[PROG_MAX_SOURCES];
+    for (int i = 0; i < s->prog->nsrcs; i++) files[i] = s->prog->srcs[i];
+    if (prog_open_sources(s->prog, files, s->prog->nsrcs, (const char *const *)s->prog_defines, msg, sizeof msg) != 0)
+        return sess_error(s, -1, "%s", msg);
     snprintf(s->prog->shown, sizeof s->prog->shown, "%s", shown);
     out_printf(ngettext("reloaded %s: %d kernel\n", "reloaded %s: %d kernels\n", (unsigned long)s->prog->nkernels), shown,
                s->prog->nkernels);
@@ -238,6 +278,11 @@ static int run_on(struct session *s, enum prog_mode backend, int argc, char **ar
     o.merge_output = echo > 0 && !s->json;
     o.argc = argc;
     o.argv = argv;
+    if (argc == 0) {
+        /* set args: the arguments of every run that names none */
+        while (s->prog_args[o.argc]) o.argc++;
+        o.argv = s->prog_args;
+    }
     o.defines = (const char *const *)s->prog_defines;
     o.on_output = echo > 0 ? on_output : NULL;
     o.ctx = s;
@@ -293,21 +338,61 @@ static void print_launches(const prog_result *r, enum prog_mode b)
     if (r->launches_dropped) out_printf(_("(%d more launch shapes not listed)\n"), r->launches_dropped);
 }
 
+/* The time limit ended the run: how far it got (the launches that
+ * finished, the rate they ran at, the kernel running and for how long) and
+ * what to do, which differs for a kernel that is merely big and one that
+ * never ends. */
+static void print_time_limit(const prog_result *r, double limit)
+{
+    out_printf(_("%sstopped:%s the time limit of %g s ended the run\n"), out_color(OUT_ERROR), out_color(OUT_RESET),
+               limit);
+    unsigned long long threads = 0;
+    double ms = 0;
+    int n = 0;
+    for (int i = 0; i < r->nlaunches; i++) {
+        const prog_launch *l = &r->launches[i];
+        if (l->failed) continue;
+        n += l->count;
+        threads += (unsigned long long)l->count * l->grid[0] * l->grid[1] * l->grid[2] * l->block[0] * l->block[1] *
+                   l->block[2];
+        ms += l->ms;
+    }
+    double rate = ms > 0 ? (double)threads / (ms / 1e3) : 0;
+    if (n > 0 && rate > 0)
+        out_printf(ngettext("  how far: %d launch had finished, %.3g threads at %.3g threads simulated per second\n",
+                            "  how far: %d launches had finished, %.3g threads at %.3g threads simulated per second\n",
+                            (unsigned long)n),
+                   n, (double)threads, rate);
+    else
+        out_printf(_("  how far: no launch had finished\n"));
+    int hang = 0;
+    if (r->running[0]) {
+        double ran = limit - r->running_since;
+        out_printf(_("  kernel %s was running, for %.1f s, with %llu threads"), r->running, ran > 0 ? ran : 0,
+                   r->running_threads);
+        if (rate > 0 && r->running_threads) {
+            double need = (double)r->running_threads / rate;
+            out_printf(_(", which at that rate take about %.3g s"), need);
+            hang = ran > 10 * need && ran > 1;
+        }
+        out_printf("\n");
+    }
+    if (hang)
+        out_printf(_("  what to do: it ran far longer than its size explains, so it probably waits for something "
+                     "that never happens (a barrier some threads skip, a flag no thread sets) or loops forever; "
+                     "a longer limit will not help\n"));
+    else
+        out_printf(_("  what to do: a kernel that is only big needs a smaller size (through the program's "
+                     "arguments: run ARGS, or set args) or a longer limit (set time-limit 600); one that waits "
+                     "for something that never happens, or loops forever, stops at any limit\n"));
+}
+
 /* What happened, in the student's terms. */
 static void print_end(struct session *s, const prog_result *r, enum prog_mode b)
 {
     if (r->timed_out) {
         const double limit = program_time_limit(s, b);
-        if (r->running[0])
-            out_printf(_("%sstopped:%s it ran longer than the time limit of %g s while kernel %s was running (a "
-                         "kernel that waits for something that never happens, or a loop that never ends?); "
-                         "set time-limit changes the limit\n"),
-                       out_color(OUT_ERROR), out_color(OUT_RESET), limit, r->running);
-        else
-            out_printf(_("%sstopped:%s it ran longer than the time limit of %g s (a kernel that waits for "
-                         "something that never happens, or a loop that never ends?); set time-limit changes "
-                         "the limit\n"),
-                       out_color(OUT_ERROR), out_color(OUT_RESET), limit);
+        print_time_limit(r, limit);
     } else if (r->interrupted) {
         if (r->running[0]) out_printf(_("stopped by Ctrl-C while kernel %s was running\n"), r->running);
         else out_printf(_("stopped by Ctrl-C\n"));
@@ -584,21 +669,24 @@ enum cmd_status program_show(struct session *s, int argc, char **argv)
 const struct cmd cmd_program_group[] = {
     {
         .name = "open",
-        .usage = N_("open FILE.cu [-DNAME=VALUE ...]"),
+        .usage = N_("open FILE.cu|FILES...|FOLDER|CMakeLists.txt|Makefile [-IFOLDER] [-DNAME=VALUE] [-std=c++NN] [-ON]"),
         .help = N_("make your own CUDA program the thing run, compare and show act on"),
         .long_help =
-            N_("The file is plain CUDA C++ with its own main, as nvcc takes it: __shared__\n"
-               "arrays of any kind, <<<grid, block, shared, stream>>> launches, __constant__,\n"
-               "templates, headers beside it. run compiles it (once per content: the build is\n"
-               "cached) and runs it as a separate process, on the GPU when there is one, else\n"
-               "on gpulab's simulator (set backend chooses). On the simulator the kernels get\n"
-               "its diagnostics: divergent barriers, out-of-bounds and freed memory, and with\n"
-               "race-check on, shared-memory races; every message names the file's own lines.\n"
-               "What cannot run on the simulator (inline PTX, textures, dynamic parallelism,\n"
-               "thrust) is listed with its line when the file is opened. -D definitions are\n"
-               "passed to the compiler. use ALGO goes back to the built-in algorithms.\n"
-               "See docs/programs.md.\n"),
-        .run = do_open, .args = CMD_ARGS(1, 17),
+            N_("The file is plain CUDA C++ with its own main, as nvcc takes it, with its\n"
+               "headers beside it or in -I folders (\"...\" or <...>). A program of several\n"
+               "files is opened by naming them all, their folder, or the CMakeLists.txt or\n"
+               "Makefile that lists them (its files, include folders and definitions; none\n"
+               "of it is run). run compiles it (once per content of every file it reads:\n"
+               "the build is cached) and runs it as a separate process, on the GPU when\n"
+               "there is one, else on gpulab's simulator (set backend chooses). On the\n"
+               "simulator the kernels get its diagnostics: divergent barriers, out-of-bounds\n"
+               "and freed memory, and with race-check on, shared-memory races; every message\n"
+               "names the file's own lines. What cannot run on the simulator (inline PTX,\n"
+               "wmma, thrust, the driver API) is listed with its line when the file is\n"
+               "opened. -I, -D, -U, -std= and -O go to the compiler and stay with the\n"
+               "program; run ARGS passes arguments to its main (set args keeps them). use\n"
+               "ALGO goes back to the built-in algorithms. See docs/programs.md.\n"),
+        .run = do_open, .args = CMD_ARGS(1, 64),
         .complete = CMP_FILE,
     },
     {

@@ -59,6 +59,7 @@ static void output_clear(struct sess_output *o)
 void sess_free(struct session *s)
 {
     sess_close_program(s);
+    for (int i = 0; s->prog_args[i]; i++) free(s->prog_args[i]); /* set args outlives the program */
     viz_picture_free(&s->picture);
     output_clear(&s->last);
     lesson_free(s->lesson.cur);

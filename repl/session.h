@@ -78,7 +78,9 @@ struct session {
     /* ---- a student's own program (open FILE.cu), or NULL: the built-in
      * algorithms. run, compare and show act on it while it is open. */
     struct prog *prog;
-    char *prog_defines[17];        /* -DNAME=VALUE given to open, NULL-terminated */
+    char *prog_defines[33];        /* the compiler options given to open (-D, -U, -I with an absolute
+                                      folder, -std=, -O), NULL-terminated */
+    char *prog_args[33];           /* set args: the arguments of every run that names none */
     double time_limit;             /* seconds a program may run on the simulator; 0: no limit */
     unsigned trace_blocks;         /* blocks of each launch the automatic access trace records */
 

@@ -688,6 +688,40 @@ static void show_sandbox(const struct session *s, char *buf, size_t len)
     else snprintf(buf, len, _("on, without namespaces: %s"), why);
 }
 
+/* the program's arguments, split at spaces, for every run that names none */
+static int set_args(struct session *s, const struct setting *st, const char *v, char *err, size_t errlen)
+{
+    (void)st;
+    char *words[33];
+    int n = 0;
+    char *copy = strdup(v), *save = NULL;
+    if (!copy) return -1;
+    for (char *w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
+        if (n == 0 && !strcmp(w, "none")) break; /* set args none */
+        if (n == 32) {
+            free(copy);
+            snprintf(err, errlen, _("at most 32 arguments"));
+            return -1;
+        }
+        words[n++] = w;
+    }
+    for (int i = 0; s->prog_args[i]; i++) {
+        free(s->prog_args[i]);
+        s->prog_args[i] = NULL;
+    }
+    for (int i = 0; i < n; i++) s->prog_args[i] = strdup(words[i]);
+    free(copy);
+    return 0;
+}
+
+static void show_args(const struct session *s, char *buf, size_t len)
+{
+    size_t o = 0;
+    buf[0] = 0;
+    for (int i = 0; s->prog_args[i] && o < len; i++) o += (size_t)snprintf(buf + o, len - o, "%s%s", i ? " " : "", s->prog_args[i]);
+    if (!s->prog_args[0]) snprintf(buf, len, _("none"));
+}
+
 static int set_trace_blocks(struct session *s, const struct setting *st, const char *v, char *err, size_t errlen)
 {
     char *end = NULL;
@@ -799,6 +833,8 @@ static const struct setting settings[] = {
     {"sandbox", SETTING_FLAG, SESSION, 0, 0, "on", "off", N_("on or off"),
      N_("students' programs and builds confined (docs/reliability.md)"), set_sandbox, show_sandbox, complete_onoff,
      NULL},
+    {"args", SETTING_WORD, SESSION, 0, 0, "none", "3 4", N_("the words, quoted together (none: no arguments)"),
+     N_("the arguments of the open program's main when run names none"), set_args, show_args, NULL, NULL},
     {"trace-blocks", SETTING_INT, SESSION, 1, 65536, DEFAULT_TEXT(ACC_DEFAULT_BLOCKS), "8", N_("a number of blocks from 1 to 65536"),
      N_("blocks of each launch that animate records of every access (the first ones)"), set_trace_blocks,
      show_trace_blocks, NULL, NULL},

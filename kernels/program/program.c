@@ -106,47 +106,68 @@ void prog_msg_add(char *msg, size_t len, const char *fmt, ...)
 
 /* ---------------------------------------------------------------- open */
 
+int prog_open_sources(prog *p, const char *const *paths, int n, const char *const *options, char *msg,
+                      size_t msglen)
+{
+    if (n < 1 || n > PROG_MAX_SOURCES) {
+        snprintf(msg, msglen, "a program has 1 to %d source files", PROG_MAX_SOURCES);
+        return -1;
+    }
+    prog *q = calloc(1, sizeof *q);
+    struct prog_unit *u = calloc(PROG_MAX_UNITS, sizeof *u);
+    if (!q || !u) {
+        free(q);
+        free(u);
+        snprintf(msg, msglen, "out of memory");
+        return -1;
+    }
+    int rc = -1;
+    for (int i = 0; i < n; i++) {
+        char abs[PROG_PATH_MAX];
+        struct stat st;
+        if (!realpath(paths[i], abs)) {
+            snprintf(msg, msglen, "cannot open %s: %s", paths[i], strerror(errno));
+            goto out;
+        }
+        if (stat(abs, &st) != 0 || !S_ISREG(st.st_mode)) {
+            snprintf(msg, msglen, "%s is not a file", paths[i]);
+            goto out;
+        }
+        for (int j = 0; j < q->nsrcs; j++)
+            if (strcmp(q->srcs[j], abs) == 0) {
+                snprintf(msg, msglen, "%s is named twice", paths[i]);
+                goto out;
+            }
+        snprintf(q->srcs[q->nsrcs++], PROG_PATH_MAX, "%s", abs);
+    }
+    snprintf(q->path, sizeof q->path, "%s", q->srcs[0]);
+    snprintf(q->shown, sizeof q->shown, "%s", paths[0]);
+    int nu = 0;
+    char tmsg[PROG_MSG_MAX];
+    tmsg[0] = 0;
+    if (prog_translate_all(q, PROG_SIM, options, u, &nu, NULL, tmsg, sizeof tmsg) < 0) {
+        snprintf(msg, msglen, "%s", tmsg);
+        prog_units_free(u, nu);
+        goto out;
+    }
+    prog_units_free(u, nu);
+    int had = p->have_last && strcmp(p->path, q->path) == 0;
+    if (had) {
+        q->last = p->last; /* a reload keeps the launches of the last run for show */
+        q->have_last = 1;
+    }
+    *p = *q;
+    rc = 0;
+out:
+    free(q);
+    free(u);
+    return rc;
+}
+
 int prog_open(prog *p, const char *path, char *msg, size_t msglen)
 {
-    char abs[PROG_PATH_MAX];
-    if (!realpath(path, abs)) {
-        snprintf(msg, msglen, "cannot open %s: %s", path, strerror(errno));
-        return -1;
-    }
-    struct stat st;
-    if (stat(abs, &st) != 0 || !S_ISREG(st.st_mode)) {
-        snprintf(msg, msglen, "%s is not a file", path);
-        return -1;
-    }
-    size_t len;
-    char *src = prog_read_file(abs, &len);
-    if (!src) {
-        snprintf(msg, msglen, "cannot read %s: %s", path, prog_read_error(errno));
-        return -1;
-    }
-    prog_source s;
-    const char *slash = strrchr(abs, '/');
-    int rc = prog_translate(src, len, abs, slash ? slash + 1 : abs, PROG_SIM, &s);
-    free(src);
-    if (rc != 0) {
-        snprintf(msg, msglen, "out of memory reading %s", path);
-        return -1;
-    }
-    prog_result keep = p->last;
-    int had = p->have_last && strcmp(p->path, abs) == 0;
-    memset(p, 0, sizeof *p);
-    snprintf(p->path, sizeof p->path, "%s", abs);
-    snprintf(p->shown, sizeof p->shown, "%s", path);
-    memcpy(p->kernels, s.kernels, sizeof s.kernels);
-    p->nkernels = s.nkernels;
-    memcpy(p->issues, s.issues, sizeof s.issues);
-    p->nissues = s.nissues;
-    if (had) {
-        p->last = keep; /* a reload keeps the launches of the last run for show */
-        p->have_last = 1;
-    }
-    prog_source_free(&s);
-    return 0;
+    const char *paths[1] = {path};
+    return prog_open_sources(p, paths, 1, NULL, msg, msglen);
 }
 
 void prog_close(prog *p)
@@ -289,6 +310,12 @@ static void parse_results(char *text, const char *exe, prog_result *r)
         }
         if (!strcmp(f[0], "begin") && nf >= 3) {
             snprintf(running, sizeof running, "%.60s (launched at line %d)", f[1], atoi(f[2]));
+            unsigned g[3] = {1, 1, 1}, b[3] = {1, 1, 1};
+            if (nf >= 6 && sscanf(f[3], "%u,%u,%u", &g[0], &g[1], &g[2]) == 3 &&
+                sscanf(f[4], "%u,%u,%u", &b[0], &b[1], &b[2]) == 3) {
+                r->running_threads = (unsigned long long)g[0] * g[1] * g[2] * b[0] * b[1] * b[2];
+                r->running_since = atof(f[5]);
+            }
         } else if (!strcmp(f[0], "launch") && nf >= 8) {
             unsigned g[3] = {1, 1, 1}, b[3] = {1, 1, 1};
             sscanf(f[3], "%u,%u,%u", &g[0], &g[1], &g[2]);

@@ -30,6 +30,9 @@ extern "C" {
 #define PROG_MAX_INCLUDES 32
 #define PROG_MAX_LAUNCHES 64
 #define PROG_MSG_MAX 4096
+#define PROG_MAX_SOURCES 32   /* source files of one program */
+#define PROG_MAX_UNITS 160    /* its sources and its own headers */
+#define PROG_MAX_OPTIONS 32   /* compiler options given to open */
 
 /* What a student's build or program may use (docs/reliability.md) */
 #define PROG_FILE_LIMIT (1ll << 30)   /* bytes a file it writes may reach */
@@ -68,6 +71,10 @@ typedef struct prog_source {
     int nissues;
     char includes[PROG_MAX_INCLUDES][256]; /* "x.cuh": local headers named by #include "..." */
     int nincludes;
+    /* the names of the kernels that are templates (a subset of kernels) */
+    char template_kernels[PROG_MAX_KERNELS][64];
+    int ntemplate_kernels;
+    int device_launches;              /* launches from device code (dynamic parallelism) */
 } prog_source;
 
 /* Translate src (len bytes) of the file shown as `shown` (for messages; the
@@ -75,6 +82,22 @@ typedef struct prog_source {
  * program cannot run on this backend), -1 out of memory. */
 int prog_translate(const char *src, size_t len, const char *path, const char *shown, enum prog_mode mode,
                    prog_source *out);
+
+/* What the pass over one file of a program of several files needs to know
+ * from outside it. */
+typedef struct prog_tx_opts {
+    /* #include NAME (angle: <NAME>) of the file being translated: the name
+     * of the translated copy to include instead (written into buf), 0; or -1
+     * to leave the directive to the compiler (a system or CUDA header) */
+    int (*resolve)(void *ctx, const char *name, int angle, char *buf, size_t len);
+    void *ctx;
+    /* kernels declared as templates anywhere in the program: a launch that
+     * names one without its template arguments lets the compiler deduce them */
+    const char (*template_kernels)[64];
+    int ntemplate_kernels;
+} prog_tx_opts;
+int prog_translate_opts(const char *src, size_t len, const char *path, const char *shown, enum prog_mode mode,
+                        const prog_tx_opts *opts, prog_source *out);
 void prog_source_free(prog_source *s);
 
 /* ------------------------------------------------------------- programs */
@@ -103,6 +126,8 @@ typedef struct prog_result {
     int nlaunches;
     int launches_dropped;
     char running[128];        /* the kernel running when it ended abnormally ("" if none) */
+    unsigned long long running_threads; /* its threads (grid x block) */
+    double running_since;     /* when it was launched, seconds after the program started */
     char fault[1024];         /* the simulator's explanation of a crash, with the source line */
     int used_events;          /* it timed with CUDA events (simulator: simulator time) */
     char *out;                /* everything it wrote to stdout (malloc'd) */
@@ -127,7 +152,9 @@ typedef struct prog_options {
     const char *model;        /* the GPU model the simulator describes ("h200") */
     int argc;                 /* arguments for the program's main */
     char **argv;
-    const char *const *defines; /* "-DN=64" style, NULL-terminated, or NULL */
+    /* the compiler options given to open, NULL-terminated, or NULL:
+     * -DNAME[=VALUE], -UNAME, -IFOLDER (absolute), -std=..., -O0..3 */
+    const char *const *defines;
     int merge_output;         /* stderr into stdout, in the order written (out holds both) */
     /* output as it comes: fd 1 or 2 */
     void (*on_output)(void *ctx, int fd, const char *buf, size_t n);
@@ -145,8 +172,12 @@ typedef struct prog_options {
 
 /* The open program: its path and what the last translation found. */
 typedef struct prog {
-    char path[PROG_PATH_MAX];  /* absolute */
+    char path[PROG_PATH_MAX];  /* absolute; the first of its source files */
     char shown[256];           /* as typed */
+    char srcs[PROG_MAX_SOURCES][PROG_PATH_MAX]; /* every source file, absolute (srcs[0] is path) */
+    int nsrcs;
+    int nheaders;              /* the program's own headers that the source pass read */
+    int device_launches;       /* it launches kernels from device code: nvcc needs -rdc */
     prog_kernel kernels[PROG_MAX_KERNELS];
     int nkernels;
     prog_issue issues[PROG_MAX_ISSUES];  /* what cannot run on the simulator */
@@ -159,7 +190,31 @@ typedef struct prog {
 /* Open (or reload) a program: read it, translate it for the simulator to
  * list its kernels and refusals. 0 ok, -1 with msg. */
 int prog_open(prog *p, const char *path, char *msg, size_t msglen);
+/* Open a program of n source files (paths as typed), with the compiler
+ * options it will be built with (NULL-terminated, or NULL; -I folders
+ * absolute): their own headers are found as the compiler finds them, and
+ * what cannot run is listed from all of them. 0 ok, -1 with msg. */
+int prog_open_sources(prog *p, const char *const *paths, int n, const char *const *options, char *msg,
+                      size_t msglen);
 void prog_close(prog *p);
+
+/* What open was given, as source files and compiler options: a file, a
+ * folder (its CMakeLists.txt, else its Makefile, else its .cu/.cpp/.cc
+ * files), a CMakeLists.txt (add_executable's files, include_directories,
+ * compile definitions, CMAKE_CUDA_STANDARD) or a Makefile (the source files
+ * and -I/-D/-std words it names), or an option (-I, -D, -U, -std=, -O). */
+typedef struct prog_project {
+    char files[PROG_MAX_SOURCES][PROG_PATH_MAX];
+    int nfiles;
+    char options[PROG_MAX_OPTIONS][PROG_PATH_MAX + 8]; /* -I folders absolute */
+    int noptions;
+    char note[256];           /* something to tell (a CMakeLists.txt of several programs) */
+} prog_project;
+/* Add arg (relative to the folder base, or to the working folder when base
+ * is NULL) to pr. 0 ok, -1 with msg. */
+int prog_project_add(prog_project *pr, const char *arg, const char *base, char *msg, size_t msglen);
+/* 1 when arg is a compiler option open accepts. */
+int prog_option_ok(const char *arg);
 
 /* Build (or find in the cache) and run. Fills r (free with prog_result_free).
  * 0 when it ran (whatever its exit status), -1 when it could not (r->msg). */

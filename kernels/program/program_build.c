@@ -107,7 +107,7 @@ int prog_gpu_available(char *why, size_t len)
  * writing only the build's own folder of the cache. */
 struct tool_ctx {
     const prog_options *o;
-    const char *ro[8];
+    const char *ro[24];
     int nro;
     const char *rw;
 };
@@ -222,71 +222,168 @@ static int run_tool(char *const argv[], const struct tool_ctx *t, char *log, siz
 
 /* ------------------------------------------------------------------ build */
 
-struct unit {
-    char rel[256];              /* path relative to the main file's folder */
-    char *text;                 /* translated */
-    size_t len;
+/* Where the program's own headers are looked for, as the compiler does:
+ * "name" beside the including file, then in the -I folders, then beside the
+ * sources; <name> in the -I folders, then beside the sources. A header
+ * found there is the program's (translated); any other (the C++ library,
+ * the CUDA headers, a file under /usr) is left to the compiler. */
+struct resolver {
+    prog *p;
+    const char *const *options;
+    struct prog_unit *u;
+    int *nu;
+    const char *cur;          /* the folder of the file being translated */
+    int full;                 /* PROG_MAX_UNITS reached */
 };
 
-/* Translate the main file and every local header it names (recursively),
- * hashing their contents. Issues go to msg; returns their count, -1 on a
- * read error. */
-static int translate_all(const prog *p, enum prog_mode mode, struct unit *u, int *nu, int max,
-                         unsigned long long *hash, char *msg, size_t msglen)
+static int try_header(struct resolver *rv, const char *dir, const char *name, char *buf, size_t len)
 {
-    char dir[PROG_PATH_MAX];
-    snprintf(dir, sizeof dir, "%s", p->path);
-    char *slash = strrchr(dir, '/');
-    if (slash) *slash = 0;
-    const char *base = slash ? slash + 1 : p->path;
+    char cand[PROG_PATH_MAX * 2], abs[PROG_PATH_MAX];
+    if (name[0] == '/') snprintf(cand, sizeof cand, "%s", name);
+    else snprintf(cand, sizeof cand, "%s/%s", dir, name);
+    struct stat st;
+    if (stat(cand, &st) != 0 || !S_ISREG(st.st_mode) || !realpath(cand, abs)) return -1;
+    if (strncmp(abs, "/usr/", 5) == 0) return -1;
+    for (int j = 0; j < *rv->nu; j++)
+        if (strcmp(rv->u[j].path, abs) == 0) {
+            snprintf(buf, len, "%s", rv->u[j].out);
+            return 0;
+        }
+    if (*rv->nu >= PROG_MAX_UNITS) {
+        rv->full = 1;
+        return -1;
+    }
+    struct prog_unit *n = &rv->u[(*rv->nu)++];
+    memset(n, 0, sizeof *n);
+    snprintf(n->path, sizeof n->path, "%s", abs);
+    const char *b = strrchr(abs, '/');
+    snprintf(n->out, sizeof n->out, "u%d-%s", *rv->nu - 1, b ? b + 1 : abs);
+    snprintf(buf, len, "%s", n->out);
+    return 0;
+}
+
+static int resolve_header(void *ctx, const char *name, int angle, char *buf, size_t len)
+{
+    struct resolver *rv = ctx;
+    if (name[0] == '/') return try_header(rv, "", name, buf, len);
+    if (!angle && try_header(rv, rv->cur, name, buf, len) == 0) return 0;
+    for (int i = 0; rv->options && rv->options[i]; i++)
+        if (strncmp(rv->options[i], "-I", 2) == 0 && try_header(rv, rv->options[i] + 2, name, buf, len) == 0) return 0;
+    for (int i = 0; i < rv->p->nsrcs; i++) {
+        char dir[PROG_PATH_MAX];
+        snprintf(dir, sizeof dir, "%s", rv->p->srcs[i]);
+        char *sl = strrchr(dir, '/');
+        if (sl) *sl = 0;
+        if (try_header(rv, dir, name, buf, len) == 0) return 0;
+    }
+    return -1;
+}
+
+/* a file's name in messages: relative to the first source's folder when
+ * under it */
+static void shown_name(const prog *p, const char *path, char *buf, size_t len)
+{
+    size_t dl = strrchr(p->path, '/') ? (size_t)(strrchr(p->path, '/') - p->path) : 0;
+    if (dl && strncmp(path, p->path, dl) == 0 && path[dl] == '/') snprintf(buf, len, "%s", path + dl + 1);
+    else snprintf(buf, len, "%s", path);
+}
+
+void prog_units_free(struct prog_unit *u, int nu)
+{
+    for (int i = 0; i < nu; i++) {
+        free(u[i].text);
+        u[i].text = NULL;
+    }
+}
+
+static int translate_pass(prog *p, enum prog_mode mode, const char *const *options, struct prog_unit *u, int *nu,
+                          const prog_tx_opts *base, unsigned long long *h, char *msg, size_t msglen,
+                          char (*tmpl)[64], int *ntmpl)
+{
+    struct resolver rv = {p, options, u, nu, NULL, 0};
     int issues = 0;
     *nu = 0;
-    snprintf(u[0].rel, sizeof u[0].rel, "%s", slash ? p->path + (slash - dir) + 1 : p->path);
-    (void)base;
-    *nu = 1;
+    for (int i = 0; i < p->nsrcs; i++) {
+        struct prog_unit *n = &u[(*nu)++];
+        memset(n, 0, sizeof *n);
+        snprintf(n->path, sizeof n->path, "%s", p->srcs[i]);
+        const char *b = strrchr(p->srcs[i], '/');
+        /* g++ compiles a .cu file as C++ when told so; nvcc compiles a .cpp
+         * file as host code, as it does for the student */
+        snprintf(n->out, sizeof n->out, "s%d-%s%s", i, b ? b + 1 : p->srcs[i], mode == PROG_SIM ? ".cpp" : "");
+        n->source = 1;
+    }
+    p->nkernels = 0;
+    p->nissues = 0;
+    p->device_launches = 0;
     for (int i = 0; i < *nu; i++) {
-        char path[PROG_PATH_MAX * 2];
-        snprintf(path, sizeof path, "%s/%s", dir, u[i].rel);
         size_t len;
-        char *src = prog_read_file(path, &len);
+        char *src = prog_read_file(u[i].path, &len);
         if (!src) {
-            snprintf(msg, msglen, L_("cannot read %s: %s"), path, prog_read_error(errno));
+            snprintf(msg, msglen, L_("cannot read %s: %s"), u[i].path, prog_read_error(errno));
             return -1;
         }
-        *hash = prog_hash(*hash, u[i].rel, strlen(u[i].rel) + 1);
-        *hash = prog_hash(*hash, src, len);
-        prog_source s;
-        if (prog_translate(src, len, path, u[i].rel, mode, &s) != 0) {
+        if (h) {
+            *h = prog_hash(*h, u[i].out, strlen(u[i].out) + 1);
+            *h = prog_hash(*h, u[i].path, strlen(u[i].path) + 1);
+            *h = prog_hash(*h, src, len);
+        }
+        char dir[PROG_PATH_MAX], shown[256];
+        snprintf(dir, sizeof dir, "%s", u[i].path);
+        char *sl = strrchr(dir, '/');
+        if (sl) *sl = 0;
+        rv.cur = dir;
+        shown_name(p, u[i].path, shown, sizeof shown);
+        prog_tx_opts o = *base;
+        o.resolve = resolve_header;
+        o.ctx = &rv;
+        prog_source *s = malloc(sizeof *s);
+        if (!s || prog_translate_opts(src, len, u[i].path, shown, mode, &o, s) != 0) {
             free(src);
+            free(s);
             snprintf(msg, msglen, "%s", L_("out of memory"));
             return -1;
         }
         free(src);
-        for (int k = 0; k < s.nissues; k++) {
-            prog_msg_add(msg, msglen, "%s:%d: %s\n", s.issues[k].file, s.issues[k].line, s.issues[k].msg);
+        for (int k = 0; k < s->nissues; k++) {
+            prog_msg_add(msg, msglen, "%s:%d: %s\n", s->issues[k].file, s->issues[k].line, s->issues[k].msg);
+            if (p->nissues < PROG_MAX_ISSUES) p->issues[p->nissues++] = s->issues[k];
             issues++;
         }
-        u[i].text = s.text;
-        u[i].len = s.len;
-        s.text = NULL;
-        /* local headers: relative to this file's folder */
-        char sub[256] = "";
-        const char *sl = strrchr(u[i].rel, '/');
-        if (sl) snprintf(sub, sizeof sub, "%.*s/", (int)(sl - u[i].rel), u[i].rel);
-        for (int k = 0; k < s.nincludes && *nu < max; k++) {
-            char rel[300], full[PROG_PATH_MAX * 2];
-            snprintf(rel, sizeof rel, "%s%s", sub, s.includes[k]);
-            snprintf(full, sizeof full, "%s/%s", dir, rel);
-            if (strstr(rel, "..") || access(full, R_OK) != 0) continue; /* not beside the file: left to the compiler */
-            int seen = 0;
-            for (int j = 0; j < *nu; j++) seen |= strcmp(u[j].rel, rel) == 0;
-            if (seen) continue;
-            snprintf(u[*nu].rel, sizeof u[*nu].rel, "%s", rel);
-            u[*nu].text = NULL;
-            (*nu)++;
+        for (int k = 0; k < s->nkernels && p->nkernels < PROG_MAX_KERNELS; k++) {
+            int dup = 0;
+            for (int j = 0; j < p->nkernels; j++) dup |= strcmp(p->kernels[j].name, s->kernels[k].name) == 0;
+            if (!dup) p->kernels[p->nkernels++] = s->kernels[k];
         }
+        p->device_launches += s->device_launches;
+        for (int k = 0; tmpl && k < s->ntemplate_kernels && *ntmpl < PROG_MAX_KERNELS; k++)
+            snprintf(tmpl[(*ntmpl)++], 64, "%s", s->template_kernels[k]);
+        free(u[i].text);
+        u[i].text = s->text;
+        u[i].len = s->len;
+        free(s);
     }
+    if (rv.full) prog_msg_add(msg, msglen, L_("(more than %d files: the rest are left to the compiler as they are)\n"),
+                              PROG_MAX_UNITS);
+    p->nheaders = *nu - p->nsrcs;
     return issues;
+}
+
+int prog_translate_all(prog *p, enum prog_mode mode, const char *const *options, struct prog_unit *u, int *nu,
+                       unsigned long long *h, char *msg, size_t msglen)
+{
+    /* first the kernels that are templates, wherever they are declared (a
+     * header may declare one that the source launches); then the pass that
+     * knows them, cheap next to a compile */
+    static char tmpl[PROG_MAX_KERNELS][64];
+    int ntmpl = 0;
+    prog_tx_opts o = {0};
+    int rc = translate_pass(p, mode, options, u, nu, &o, NULL, msg, msglen, tmpl, &ntmpl);
+    if (rc < 0) return rc;
+    o.template_kernels = (const char(*)[64])tmpl;
+    o.ntemplate_kernels = ntmpl;
+    msg[0] = 0;
+    return translate_pass(p, mode, options, u, nu, &o, h, msg, msglen, NULL, NULL);
 }
 
 static unsigned long long file_identity(unsigned long long h, const char *path)
@@ -303,11 +400,11 @@ static unsigned long long file_identity(unsigned long long h, const char *path)
  * -iquote and -include, and of the libraries it links; dir is written. */
 static void tool_ctx_of(struct tool_ctx *t, const prog_options *o, char *const argv[], const char *dir)
 {
-    static char held[8][PROG_PATH_MAX];
+    static char held[24][PROG_PATH_MAX];
     memset(t, 0, sizeof *t);
     t->o = o;
     t->rw = dir;
-    for (int i = 1; argv[i] && t->nro < 8; i++) {
+    for (int i = 1; argv[i] && t->nro < 24; i++) {
         const char *a = argv[i], *path = NULL;
         int folder = 1;
         if (!strncmp(a, "-I", 2) && a[2]) path = a + 2;
@@ -330,14 +427,29 @@ static void tool_ctx_of(struct tool_ctx *t, const prog_options *o, char *const a
 }
 
 /* Run a compiler; when it fails, its messages go into r->msg. 0 ok. */
-static int run_compiler(char *const argv[], const struct tool_ctx *t, prog_result *r)
+struct tidy {
+    const struct prog_unit *u;
+    int nu;
+    const char *runtime[3];
+};
+
+static int run_compiler(char *const argv[], const struct tool_ctx *t, prog_result *r, const struct tidy *td)
 {
-    char *log = calloc(1, PROG_MSG_MAX);
+    const size_t cap = 256 * 1024;
+    char *log = calloc(1, cap);
     if (!log) {
         snprintf(r->msg, sizeof r->msg, "%s", L_("out of memory"));
         return -1;
     }
-    int st = run_tool(argv, t, log, PROG_MSG_MAX);
+    int st = run_tool(argv, t, log, cap);
+    if (st != 0 && td) {
+        char *tidied = malloc(cap);
+        if (tidied) {
+            prog_tidy_log(log, tidied, cap, td->u, td->nu, td->runtime);
+            memcpy(log, tidied, cap);
+            free(tidied);
+        }
+    }
     if (st != 0 && strstr(log, "undefined reference to `main'")) {
         /* a file of kernels only: the linker's words would not say what to do */
         snprintf(r->msg, sizeof r->msg, "%s",
@@ -353,31 +465,115 @@ static int run_compiler(char *const argv[], const struct tool_ctx *t, prog_resul
     return st != 0 ? -1 : 0;
 }
 
+/* The files a compile read, from its depfile (make syntax: "target: dep
+ * dep \\\n dep"), appended to list as "size mtime path" lines; the build's
+ * own translated copies (under skip) are left out, their text is in the key. */
+static void deps_add(const char *depfile, const char *skip, FILE *list)
+{
+    size_t len;
+    char *d = prog_read_file(depfile, &len);
+    if (!d) return;
+    char *c = strchr(d, ':');
+    c = c ? c + 1 : d;
+    size_t sl = strlen(skip);
+    while (*c) {
+        while (*c == ' ' || *c == '\t' || *c == '\n' || *c == '\\') c++;
+        if (!*c) break;
+        char path[PROG_PATH_MAX];
+        size_t n = 0;
+        while (*c && *c != ' ' && *c != '\t' && *c != '\n' && n + 1 < sizeof path) {
+            if (*c == '\\' && c[1] == ' ') c++;
+            else if (*c == '\\' && c[1] == '\n') break;
+            path[n++] = *c++;
+        }
+        path[n] = 0;
+        if (n && path[n - 1] == ':') continue; /* a phony target of -MP */
+        struct stat st;
+        if (strncmp(path, skip, sl) != 0 && stat(path, &st) == 0)
+            fprintf(list, "%lld %lld.%09ld %s\n", (long long)st.st_size, (long long)st.st_mtim.tv_sec,
+                    st.st_mtim.tv_nsec, path);
+    }
+    free(d);
+}
+
+/* 1 when every file the cached build read is as it was then. */
+static int deps_unchanged(const char *list)
+{
+    FILE *f = fopen(list, "r");
+    if (!f) return 0;
+    char line[PROG_PATH_MAX + 64];
+    int ok = 1;
+    while (ok && fgets(line, sizeof line, f)) {
+        long long size, sec;
+        long nsec;
+        int off = 0;
+        if (sscanf(line, "%lld %lld.%ld %n", &size, &sec, &nsec, &off) != 3 || !off) { ok = 0; break; }
+        char *path = line + off;
+        path[strcspn(path, "\n")] = 0;
+        struct stat st;
+        ok = stat(path, &st) == 0 && st.st_size == size && st.st_mtim.tv_sec == sec && st.st_mtim.tv_nsec == nsec;
+    }
+    fclose(f);
+    return ok;
+}
+
+/* the options given to open that go to this compiler: -std below C++17
+ * stays the simulator's C++17 (its runtime needs it); the GPU build takes
+ * the student's -std and -O instead of its own */
+static int user_option(const char *opt, enum prog_mode mode)
+{
+    if (strncmp(opt, "-std=", 5) == 0 && mode == PROG_SIM) {
+        const char *v = strchr(opt + 5, '+');
+        const char *num = v && v[1] == '+' ? v + 2 : "";
+        return strcmp(num, "17") == 0 || strcmp(num, "1z") == 0 || strcmp(num, "20") == 0 ||
+               strcmp(num, "2a") == 0 || strcmp(num, "23") == 0 || strcmp(num, "2b") == 0;
+    }
+    return 1;
+}
+
+static const char *user_has(const char *const *opts, const char *prefix)
+{
+    const char *last = NULL;
+    for (int i = 0; opts && opts[i]; i++)
+        if (strncmp(opts[i], prefix, strlen(prefix)) == 0) last = opts[i];
+    return last;
+}
+
+/* nvcc's own macros when it compiles a .cu file (CUDA 13.0's values) */
+static const char *const nvcc_macros[] = {"-D__CUDACC__=1", "-D__NVCC__=1", "-D__CUDACC_VER_MAJOR__=13",
+                                          "-D__CUDACC_VER_MINOR__=0", "-D__CUDACC_VER_BUILD__=88", NULL};
+
+/* a file nvcc compiles as CUDA (.cu, or a .cuh given as a source) */
+static int cu_file(const char *path)
+{
+    const char *dot = strrchr(path, '.');
+    return !dot || strncmp(dot, ".cu", 3) == 0 || strchr(dot, '/');
+}
+
 /* Build p for mode, or find it built. 0 with exe set; -1 with r->msg. */
 int prog_build(prog *p, const prog_options *o, prog_result *r, char *exe, size_t exelen)
 {
-    struct unit u[PROG_MAX_INCLUDES + 1];
+    struct prog_unit *u = calloc(PROG_MAX_UNITS, sizeof *u);
+    if (!u) {
+        snprintf(r->msg, sizeof r->msg, "%s", L_("out of memory"));
+        return -1;
+    }
     int nu = 0;
-    unsigned long long h = prog_hash(0, "gpulab-program-1", 16);
+    unsigned long long h = prog_hash(0, "gpulab-program-2", 16);
     h = prog_hash(h, o->backend == PROG_GPU ? "gpu" : "sim", 4);
     const char *rt = lab_path(LAB_PLACE_RUNTIME);
     char lib[PROG_PATH_MAX], hdr[PROG_PATH_MAX], gpuhdr[PROG_PATH_MAX];
     snprintf(lib, sizeof lib, "%s/libgpulab_progrt.a", rt);
     snprintf(hdr, sizeof hdr, "%s/progrt.h", rt);
     snprintf(gpuhdr, sizeof gpuhdr, "%s/gpurt.h", rt);
-    if (o->backend == PROG_SIM) {
-        h = file_identity(h, lib);
-        h = file_identity(h, hdr);
-    } else {
-        h = file_identity(h, gpuhdr);
-    }
+    if (o->backend == PROG_SIM) h = file_identity(h, lib);
     for (int i = 0; o->defines && o->defines[i]; i++) h = prog_hash(h, o->defines[i], strlen(o->defines[i]) + 1);
     if (o->backend == PROG_SIM) {
         h = prog_hash(h, GPULAB_PROGRAM_CXXFLAGS, strlen(GPULAB_PROGRAM_CXXFLAGS));
         h = prog_hash(h, GPULAB_PROGRAM_RECORDFLAGS, strlen(GPULAB_PROGRAM_RECORDFLAGS));
     }
     r->msg[0] = 0;
-    int issues = translate_all(p, o->backend, u, &nu, PROG_MAX_INCLUDES + 1, &h, r->msg, sizeof r->msg);
+    int issues = prog_translate_all(p, o->backend, o->defines, u, &nu, &h, r->msg, sizeof r->msg);
     int rc = -1;
     char dir[PROG_PATH_MAX], cache[PROG_PATH_MAX / 2];
     if (issues != 0) {
@@ -398,11 +594,16 @@ int prog_build(prog *p, const prog_options *o, prog_result *r, char *exe, size_t
     }
     snprintf(dir, sizeof dir, "%s/%016llx-%s", cache, h, o->backend == PROG_GPU ? "gpu" : "sim");
     snprintf(exe, exelen, "%s/prog", dir);
-    if (access(exe, X_OK) == 0) {
+    char deps[PROG_PATH_MAX + 8];
+    snprintf(deps, sizeof deps, "%s/deps", dir);
+    /* the key holds the program's own files; the deps list every other
+     * file the compiler read (the runtime's headers, the system's) */
+    if (access(exe, X_OK) == 0 && deps_unchanged(deps)) {
         r->cached = 1;
         rc = 0;
         goto out;
     }
+    unlink(exe);
     double t0 = prog_now_s();
     char src[PROG_PATH_MAX * 2];
     snprintf(src, sizeof src, "%s/src", dir);
@@ -410,112 +611,144 @@ int prog_build(prog *p, const prog_options *o, prog_result *r, char *exe, size_t
         snprintf(r->msg, sizeof r->msg, L_("cannot make %s: %s"), src, strerror(errno));
         goto out;
     }
-    char mainsrc[PROG_PATH_MAX * 2];
     for (int i = 0; i < nu; i++) {
         char path[PROG_PATH_MAX * 3];
-        if (i == 0) {
-            const char *b = strrchr(u[0].rel, '/');
-            snprintf(path, sizeof path, "%s/%s%s", src, b ? b + 1 : u[0].rel, o->backend == PROG_GPU ? ".cu" : ".cpp");
-            snprintf(mainsrc, sizeof mainsrc, "%s", path);
-        } else {
-            snprintf(path, sizeof path, "%s/%s", src, u[i].rel);
-            char *sl = strrchr(path, '/');
-            if (sl) { *sl = 0; mkdirs(path); *sl = '/'; }
-        }
+        snprintf(path, sizeof path, "%s/%s", src, u[i].out);
         if (write_file(path, u[i].text, u[i].len) != 0) {
             snprintf(r->msg, sizeof r->msg, L_("cannot write %s: %s"), path, strerror(errno));
             goto out;
         }
     }
-    char odir[PROG_PATH_MAX];
-    snprintf(odir, sizeof odir, "%s", p->path);
-    char *sl = strrchr(odir, '/');
-    if (sl) *sl = 0;
     char tmp[PROG_PATH_MAX * 2];
     snprintf(tmp, sizeof tmp, "%s/prog.%d", dir, (int)getpid());
-    char *argv[64];
-    int ac = 0;
-    char flags[512], incs[3][PROG_PATH_MAX + 8], nvcc[PROG_PATH_MAX];
-    /* the recording's instrumentation is for the compiler only: given to
-     * the link, g++ would link ThreadSanitizer's runtime, which the
-     * simulator's own entry points replace (kernels/sim/record.h). So with
-     * it the program is compiled and linked in two steps. */
-    char obj[PROG_PATH_MAX * 2 + 4], rflags[256];
-    int two_steps = o->backend == PROG_SIM && GPULAB_PROGRAM_RECORDFLAGS[0];
-    snprintf(obj, sizeof obj, "%s.o", tmp);
-    snprintf(flags, sizeof flags, "%s", GPULAB_PROGRAM_CXXFLAGS);
-    snprintf(rflags, sizeof rflags, "%s", GPULAB_PROGRAM_RECORDFLAGS);
-    if (o->backend == PROG_SIM) {
-        const char *cxx = getenv("GPULAB_PROGRAM_CXX");
-        argv[ac++] = (char *)(cxx && *cxx ? cxx : GPULAB_PROGRAM_CXX);
-        for (char *w = strtok(flags, " "); w && ac < 36; w = strtok(NULL, " ")) argv[ac++] = w;
-        int nflags = ac;
-        for (char *w = strtok(rflags, " "); w && ac < 40; w = strtok(NULL, " ")) argv[ac++] = w;
-        snprintf(incs[0], sizeof incs[0], "-I%s", rt);
-        snprintf(incs[1], sizeof incs[1], "-I%s", lab_path(LAB_PLACE_HEADERS));
-        snprintf(incs[2], sizeof incs[2], "-iquote%s", odir);
-        argv[ac++] = incs[0];
-        argv[ac++] = incs[1];
-        argv[ac++] = incs[2];
-        argv[ac++] = "-include";
-        argv[ac++] = hdr;
-        for (int i = 0; o->defines && o->defines[i] && ac < 56; i++) argv[ac++] = (char *)o->defines[i];
-        if (two_steps) {
-            argv[ac++] = "-c";
-            argv[ac++] = "-o";
-            argv[ac++] = obj;
-            argv[ac++] = mainsrc;
-            argv[ac] = NULL;
-            struct tool_ctx t;
-            tool_ctx_of(&t, o, argv, dir);
-            if (run_compiler(argv, &t, r) != 0) {
-                unlink(obj);
-                goto out;
-            }
-            ac = nflags; /* the link: the same compiler and flags, without the instrumentation */
-        }
-        argv[ac++] = "-o";
-        argv[ac++] = tmp;
-        argv[ac++] = two_steps ? obj : mainsrc;
-        argv[ac++] = lib;
-        argv[ac++] = "-no-pie";
-        argv[ac++] = "-Wl,-u,sim_progrt_linked";
-        argv[ac++] = "-pthread";
-        argv[ac++] = "-lm";
-    } else {
-        if (find_nvcc(nvcc, sizeof nvcc) != 0) {
-            snprintf(r->msg, sizeof r->msg, "%s", L_("nvcc (the CUDA compiler) was not found: set CUDACXX or PATH"));
-            goto out;
-        }
-        argv[ac++] = nvcc;
-        argv[ac++] = "-arch=native";
-        argv[ac++] = "-O2";
-        argv[ac++] = "-lineinfo";
-        argv[ac++] = "-Xcompiler";
-        argv[ac++] = "-fopenmp";
-        argv[ac++] = "-std=c++17";
-        snprintf(incs[0], sizeof incs[0], "-I%s", odir);
-        argv[ac++] = incs[0];
-        argv[ac++] = "-include";
-        argv[ac++] = gpuhdr;
-        for (int i = 0; o->defines && o->defines[i] && ac < 56; i++) argv[ac++] = (char *)o->defines[i];
-        argv[ac++] = "-o";
-        argv[ac++] = tmp;
-        argv[ac++] = mainsrc;
+    char deptmp[PROG_PATH_MAX * 2 + 8];
+    snprintf(deptmp, sizeof deptmp, "%s.deps", tmp);
+    FILE *dl = fopen(deptmp, "w");
+    if (!dl) {
+        snprintf(r->msg, sizeof r->msg, L_("cannot write %s: %s"), deptmp, strerror(errno));
+        goto out;
     }
-    argv[ac] = NULL;
-    struct tool_ctx t;
-    tool_ctx_of(&t, o, argv, dir);
-    int st = run_compiler(argv, &t, r);
-    if (two_steps) unlink(obj);
+    /* every source compiled on its own (with its depfile), then linked */
+    char *argv[128];
+    char flags[512], rflags[256], incs[4][PROG_PATH_MAX + 16], nvcc[PROG_PATH_MAX];
+    char objs[PROG_MAX_SOURCES][PROG_PATH_MAX * 2 + 16], srcpath[PROG_PATH_MAX * 3], depfile[PROG_PATH_MAX * 2 + 16];
+    int nobj = 0, st = 0;
+    const char *cxx = getenv("GPULAB_PROGRAM_CXX");
+    if (o->backend == PROG_GPU && find_nvcc(nvcc, sizeof nvcc) != 0) {
+        snprintf(r->msg, sizeof r->msg, "%s", L_("nvcc (the CUDA compiler) was not found: set CUDACXX or PATH"));
+        fclose(dl);
+        unlink(deptmp);
+        goto out;
+    }
+    const char *srcdir = lab_path(LAB_PLACE_HEADERS);
+    char kdir[PROG_PATH_MAX + 16];
+    snprintf(kdir, sizeof kdir, "%s/kernels/", srcdir);
+    struct tidy td = {u, nu, {rt, kdir, NULL}};
+    for (int i = 0; i < nu && st == 0; i++) {
+        if (!u[i].source) continue;
+        int ac = 0;
+        snprintf(srcpath, sizeof srcpath, "%s/%s", src, u[i].out);
+        snprintf(objs[nobj], sizeof objs[nobj], "%s.%d.o", tmp, nobj);
+        snprintf(depfile, sizeof depfile, "%s.%d.d", tmp, nobj);
+        if (o->backend == PROG_SIM) {
+            snprintf(flags, sizeof flags, "%s", GPULAB_PROGRAM_CXXFLAGS);
+            snprintf(rflags, sizeof rflags, "%s", GPULAB_PROGRAM_RECORDFLAGS);
+            argv[ac++] = (char *)(cxx && *cxx ? cxx : GPULAB_PROGRAM_CXX);
+            for (char *w = strtok(flags, " "); w && ac < 36; w = strtok(NULL, " ")) argv[ac++] = w;
+            /* the recording's instrumentation is for the compiler only: given
+             * to the link, g++ would link ThreadSanitizer's runtime, which the
+             * simulator's own entry points replace (kernels/sim/record.h) */
+            for (char *w = strtok(rflags, " "); w && ac < 44; w = strtok(NULL, " ")) argv[ac++] = w;
+            snprintf(incs[0], sizeof incs[0], "-I%s/include", rt);
+            snprintf(incs[1], sizeof incs[1], "-I%s", rt);
+            snprintf(incs[2], sizeof incs[2], "-I%s", srcdir);
+            argv[ac++] = incs[0];
+            argv[ac++] = incs[1];
+            argv[ac++] = incs[2];
+            if (cu_file(u[i].path)) {
+                /* what nvcc does for a .cu file: its own macros, and the
+                 * runtime included before the first line; a .cpp file is
+                 * host C++ that includes <cuda_runtime.h> itself if it
+                 * calls CUDA */
+                for (int k = 0; nvcc_macros[k]; k++) argv[ac++] = (char *)nvcc_macros[k];
+                argv[ac++] = "-include";
+                argv[ac++] = hdr;
+            }
+        } else {
+            argv[ac++] = nvcc;
+            argv[ac++] = "-arch=native";
+            argv[ac++] = (char *)(user_has(o->defines, "-O") ? user_has(o->defines, "-O") : "-O2");
+            argv[ac++] = "-lineinfo";
+            argv[ac++] = "-Xcompiler";
+            argv[ac++] = "-fopenmp";
+            argv[ac++] = (char *)(user_has(o->defines, "-std=") ? user_has(o->defines, "-std=") : "-std=c++17");
+            if (p->nsrcs > 1 || p->device_launches) argv[ac++] = "-rdc=true";
+            argv[ac++] = "-include";
+            argv[ac++] = gpuhdr;
+        }
+        for (int k = 0; o->defines && o->defines[k] && ac < 100; k++) {
+            const char *d = o->defines[k];
+            if (o->backend == PROG_GPU && (strncmp(d, "-O", 2) == 0 || strncmp(d, "-std=", 5) == 0)) continue;
+            if (user_option(d, o->backend)) argv[ac++] = (char *)d;
+        }
+        argv[ac++] = "-MD";
+        argv[ac++] = "-MF";
+        argv[ac++] = depfile;
+        argv[ac++] = "-c";
+        argv[ac++] = "-o";
+        argv[ac++] = objs[nobj];
+        if (o->backend == PROG_GPU && strstr(u[i].out, ".cu") == NULL) {
+            argv[ac++] = "-x";
+            argv[ac++] = "cu";
+        }
+        argv[ac++] = srcpath;
+        argv[ac] = NULL;
+        nobj++;
+        struct tool_ctx tc;
+        tool_ctx_of(&tc, o, argv, dir);
+        st = run_compiler(argv, &tc, r, &td);
+        if (st == 0) deps_add(depfile, dir, dl);
+        unlink(depfile);
+    }
+    fclose(dl);
+    if (st == 0) {
+        int ac = 0;
+        if (o->backend == PROG_SIM) {
+            snprintf(flags, sizeof flags, "%s", GPULAB_PROGRAM_CXXFLAGS);
+            argv[ac++] = (char *)(cxx && *cxx ? cxx : GPULAB_PROGRAM_CXX);
+            for (char *w = strtok(flags, " "); w && ac < 36; w = strtok(NULL, " ")) argv[ac++] = w;
+        } else {
+            argv[ac++] = nvcc;
+            argv[ac++] = "-arch=native";
+            argv[ac++] = "-Xcompiler";
+            argv[ac++] = "-fopenmp";
+            if (p->nsrcs > 1 || p->device_launches) argv[ac++] = "-rdc=true";
+        }
+        argv[ac++] = "-o";
+        argv[ac++] = tmp;
+        for (int i = 0; i < nobj; i++) argv[ac++] = objs[i];
+        if (o->backend == PROG_SIM) {
+            argv[ac++] = lib;
+            argv[ac++] = "-no-pie";
+            argv[ac++] = "-Wl,-u,sim_progrt_linked";
+            argv[ac++] = "-pthread";
+            argv[ac++] = "-lm";
+        }
+        argv[ac] = NULL;
+        struct tool_ctx tc;
+        tool_ctx_of(&tc, o, argv, dir);
+        st = run_compiler(argv, &tc, r, NULL);
+    }
+    for (int i = 0; i < nobj; i++) unlink(objs[i]);
     if (st != 0) {
         unlink(tmp);
+        unlink(deptmp);
         goto out;
     }
     /* the build is not to be changed: by the program (its sandbox shows the
      * cache read-only) nor by mistake */
     chmod(tmp, 0500);
-    if (rename(tmp, exe) != 0) {
+    if (rename(deptmp, deps) != 0 || rename(tmp, exe) != 0) {
         snprintf(r->msg, sizeof r->msg, L_("cannot store the build in %s: %s"), dir, strerror(errno));
         unlink(tmp);
         goto out;
@@ -523,6 +756,7 @@ int prog_build(prog *p, const prog_options *o, prog_result *r, char *exe, size_t
     r->build_seconds = prog_now_s() - t0;
     rc = 0;
 out:
-    for (int i = 0; i < nu; i++) free(u[i].text);
+    prog_units_free(u, nu);
+    free(u);
     return rc;
 }

@@ -13,6 +13,32 @@
  * when it was built); -1 with the reason in r->msg. */
 int prog_build(prog *p, const prog_options *o, prog_result *r, char *exe, size_t exelen);
 
+/* The program's files through the source pass for mode: its sources and
+ * every header of its own they include (found beside the including file, in
+ * the -I folders of options, beside the sources), each translated once.
+ * Fills p's kernels and issues; with h, hashes every file's name and text
+ * into *h. With u (an array of PROG_MAX_UNITS, freed with
+ * prog_units_free), keeps the translated texts. Returns the number of
+ * issues, -1 with msg when a file cannot be read. */
+struct prog_unit {
+    char path[PROG_PATH_MAX]; /* the file, absolute */
+    char out[300];            /* the translated copy's name in the build folder */
+    int source;               /* a source file (compiled on its own), not a header */
+    char *text;               /* translated */
+    size_t len;
+};
+int prog_translate_all(prog *p, enum prog_mode mode, const char *const *options, struct prog_unit *u, int *nu,
+                       unsigned long long *h, char *msg, size_t msglen);
+void prog_units_free(struct prog_unit *u, int nu);
+
+/* The compiler's messages (in) as the student should read them (out): the
+ * columns of lines the source pass rewrote back to the student's text (u:
+ * the build's files), the include chain and notes of gpulab's runtime (the
+ * folders in runtime, NULL-terminated) left out, gpulab's namespaces off
+ * the CUDA names. */
+void prog_tidy_log(const char *in, char *out, size_t cap, const struct prog_unit *u, int nu,
+                   const char *const *runtime);
+
 /* A whole regular file of at most PROG_SOURCE_MAX bytes, NUL-terminated,
  * its length in *len (malloc'd; NULL with errno set when it cannot be
  * read). A FIFO or a device is refused without waiting (EINVAL). */

@@ -12,9 +12,14 @@
  * write(2) so that a record survives a crash of the program. */
 #undef _FORTIFY_SOURCE
 #include "kernels/program/progrt.h"
+#include "kernels/program/progrt_internal.h"
 
 #include "kernels/sim/internal.h"
 #include "kernels/sim/acctrace.h"
+
+#include <mutex>
+#include <string>
+#include <vector>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -24,9 +29,6 @@
 #include <ucontext.h>
 #include <unistd.h>
 
-/* declared by <assert.h> unless NDEBUG */
-extern "C" void __assert_fail(const char *, const char *, unsigned int, const char *) noexcept
-    __attribute__((__noreturn__));
 
 /* the harness's trace recorder, which student programs do not use */
 extern "C" int lab_trace_append(lab_trace *, const lab_event *, size_t, char *, size_t) { return 0; }
@@ -52,6 +54,7 @@ static lab_job prog_job;
 static const occ_model *prog_model;
 static int prog_events_said;
 static char prog_exe[1024];
+static double prog_t0;              /* when the program started */
 
 static void rec(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void rec(const char *fmt, ...)
@@ -142,12 +145,12 @@ static void short_name(const char *full, char *out, size_t len)
 }
 
 /* The file's kernels by address (the source pass registers them). */
-static struct { const void *f; void (*call)(const void *, void **); const char *name; } prog_kernels[256];
+static struct { const void *f; sim_work (*bind)(const void *, void **); const char *name; } prog_kernels[256];
 static int prog_nkernels;
 
-int sim_kreg_add(const void *f, void (*call)(const void *, void **), const char *name)
+int sim_kreg_add(const void *f, sim_work (*bind)(const void *, void **), const char *name)
 {
-    if (prog_nkernels < 256) prog_kernels[prog_nkernels++] = {f, call, name};
+    if (prog_nkernels < 256) prog_kernels[prog_nkernels++] = {f, bind, name};
     return prog_nkernels;
 }
 
@@ -158,11 +161,17 @@ const char *sim_kreg_name(const void *f)
     return nullptr;
 }
 
-void (*sim_kreg_find(const void *f))(const void *, void **)
+sim_work (*sim_kreg_find(const void *f))(const void *, void **)
 {
     for (int i = 0; i < prog_nkernels; i++)
-        if (prog_kernels[i].f == f) return prog_kernels[i].call;
+        if (prog_kernels[i].f == f) return prog_kernels[i].bind;
     return nullptr;
+}
+
+cudaError_t sim_err_invalid_function(void)
+{
+    sim_set_last_error(cudaErrorInvalidDeviceFunction);
+    return cudaErrorInvalidDeviceFunction;
 }
 
 /* Names of kernels launched through a variable (`kernel<<<...>>>` in a
@@ -211,12 +220,69 @@ static void record_accesses(void)
 
 cudaError_t sim_prog_sticky(void) { return sim_sticky_error(); }
 
+/* Host threads (std::thread, OpenMP) share one simulated GPU: a launch, an
+ * allocation and a release run whole, one at a time, and a launch has
+ * finished when it returns, so a kernel issued by any thread sees every
+ * earlier call of every thread complete -- what the per-thread default
+ * stream allows, in the one order the lock gives. */
+static std::recursive_mutex prog_lock;
+#define PROG_LOCKED() std::lock_guard<std::recursive_mutex> prog_guard_(prog_lock)
+
 int sim_coop_next;
 static const occ_model *model(void);
 static int occ_blocks(int block, size_t smem);
 
+/* Launches from device code (dynamic parallelism): each runs after the
+ * grid that launched it, in the order they were made, before the host's
+ * launch returns -- CUDA 12's rule that a parent grid is finished only when
+ * its children are, in the one order the simulator runs them. */
+struct sim_child {
+    const void *func;
+    std::string name;
+    const char *file;
+    int line;
+    dim3 grid, block;
+    size_t smem;
+    sim_work work;
+};
+static std::vector<sim_child> prog_children;
+static cudaError_t sim_prog_launch_now(const void *func, const char *name0, const char *file, int line,
+                                       const sim_cfg &cfg, const sim_work &work);
+
+static void run_work(void *p) { (*static_cast<const sim_work *>(p))(); }
+
 cudaError_t sim_prog_launch(const void *func, const char *name0, const char *file, int line, const sim_cfg &cfg,
-                            void (*body)(void *), void *ctx)
+                            const sim_work &work)
+{
+    PROG_LOCKED();
+    if (sim_g.in_launch) {
+        prog_children.push_back(sim_child{func, kernel_name(func, name0), file, line, cfg.grid, cfg.block, cfg.smem,
+                                          work});
+        return cudaSuccess;
+    }
+    cudaError_t captured;
+    if (cfg.stream && sim_captured(cfg.stream, "a kernel launch",
+                                   [=]() {
+                                       return sim_prog_launch(func, kernel_name(func, name0), file, line,
+                                                              sim_cfg(cfg.grid, cfg.block, cfg.smem, nullptr), work);
+                                   },
+                                   &captured))
+        return captured;
+    cudaError_t e = sim_prog_launch_now(func, name0, file, line, cfg, work);
+    /* the children, and theirs, breadth first */
+    while (!prog_children.empty() && e == cudaSuccess) {
+        std::vector<sim_child> now;
+        now.swap(prog_children);
+        for (size_t i = 0; i < now.size() && e == cudaSuccess; i++)
+            e = sim_prog_launch_now(now[i].func, now[i].name.c_str(), now[i].file, now[i].line,
+                                    sim_cfg(now[i].grid, now[i].block, now[i].smem), now[i].work);
+    }
+    prog_children.clear();
+    return e;
+}
+
+static cudaError_t sim_prog_launch_now(const void *func, const char *name0, const char *file, int line,
+                                       const sim_cfg &cfg, const sim_work &work)
 {
     const char *name = kernel_name(func, name0);
     cudaError_t sticky = sim_sticky_error();
@@ -227,7 +293,10 @@ cudaError_t sim_prog_launch(const void *func, const char *name0, const char *fil
         return sticky;
     }
     record_accesses();
-    rec("begin\t%s\t%d\n", name, line);
+    /* the shape and the time, so that a run the time limit stops can say
+     * how far it got */
+    rec("begin\t%s\t%d\t%u,%u,%u\t%u,%u,%u\t%.3f\n", name, line, cfg.grid.x, cfg.grid.y, cfg.grid.z, cfg.block.x,
+        cfg.block.y, cfg.block.z, now_s() - prog_t0);
     prog_job.err[0] = 0;
     sim_g.race.pc1 = sim_g.race.pc2 = nullptr;
     double t0 = now_s();
@@ -239,10 +308,10 @@ cudaError_t sim_prog_launch(const void *func, const char *name0, const char *fil
         /* the blocks of this shape the modelled GPU holds at once */
         unsigned long long nt = (unsigned long long)cfg.block.x * cfg.block.y * cfg.block.z;
         int per_sm = nt <= 1024 ? occ_blocks((int)nt, cfg.smem) : 0;
-        rc = sim_launch_coop_fn(&prog_job, name, file, line, cfg.grid, cfg.block, cfg.smem, body, ctx, func,
+        rc = sim_launch_coop_fn(&prog_job, name, file, line, cfg.grid, cfg.block, cfg.smem, run_work, (void *)&work, func,
                                 (unsigned long long)per_sm * (unsigned long long)model()->sms);
     } else {
-        rc = sim_launch_fn(&prog_job, name, file, line, cfg.grid, cfg.block, cfg.smem, body, ctx, func);
+        rc = sim_launch_fn(&prog_job, name, file, line, cfg.grid, cfg.block, cfg.smem, run_work, (void *)&work, func);
     }
     double ms = (now_s() - t0) * 1e3;
     /* shared memory a block used: its static __shared__ arrays with the
@@ -283,49 +352,11 @@ cudaError_t sim_prog_launch(const void *func, const char *name0, const char *fil
     return e;
 }
 
-void sim_assert_fail(const char *expr, const char *file, int line, const char *func)
-{
-    if (!sim_in_fiber()) __assert_fail(expr, file, (unsigned)line, func);
-    const uint3 &t = sim_cur->tid;
-    fflush(stdout);
-    /* the GPU's own message, then the launch ends with cudaErrorAssert */
-    fprintf(stderr, "%s:%d: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.\n", file, line, func,
-            sim_block_idx.x, sim_block_idx.y, sim_block_idx.z, t.x, t.y, t.z, expr);
-    char blk[64], thr[96];
-    sim_block_name(blk, sizeof blk);
-    sim_thread_name(thr, sizeof thr, sim_cur->linear);
-    sim_fail_code(cudaErrorAssert, "%s: %s, %s: assert(%s) failed at line %d; the launch ends with cudaErrorAssert",
-                  sim_g.kernel, blk, thr, expr, line);
-}
-
-void sim_unsupported(int line, const char *file, const char *msg)
-{
-    char where[96];
-    sim_where(where, sizeof where, line, file);
-    if (!sim_in_fiber()) {
-        fprintf(stderr, "simulator: %s (%s)\n", msg, where);
-        abort();
-    }
-    sim_fail_code(cudaErrorNotSupported, "%s: %s (%s)", sim_g.kernel, msg, where);
-}
-
-void sim_cg_tile_size(unsigned n, int line, const char *file)
-{
-    char blk[64], thr[96], where[96];
-    sim_block_name(blk, sizeof blk);
-    sim_thread_name(thr, sizeof thr, sim_cur->linear);
-    sim_where(where, sizeof where, line, file);
-    sim_fail_code(cudaErrorLaunchFailure,
-                  "%s: %s, %s calls tiled_partition(parent, %u) (%s): the run-time form makes tiles of 1, 2, 4, 8, "
-                  "16 or 32 threads, and the GPU stops the kernel at any other size (__trap); a tile of 64 to 512 "
-                  "threads is tiled_partition<N>(parent), a thread_block_tile<N>",
-                  sim_g.kernel, blk, thr, n, where);
-}
-
 /* ------------------------------------------------------------- memory */
 
 cudaError_t sim_prog_malloc(void **p, const char *call, const char *name, int line, size_t bytes, unsigned flags)
 {
+    PROG_LOCKED();
     (void)flags;
     cudaError_t e = sim_cuda_malloc_named(p, bytes, call, name, line);
     if (e != cudaSuccess && e != sim_sticky_error()) {
@@ -337,6 +368,7 @@ cudaError_t sim_prog_malloc(void **p, const char *call, const char *name, int li
 
 cudaError_t sim_prog_free(void *p, const char *call, const char *name, int line)
 {
+    PROG_LOCKED();
     (void)name;
     cudaError_t e = sim_cuda_free_at(p, call, line);
     if (e != cudaSuccess) {
@@ -377,17 +409,37 @@ cudaError_t cudaMemset2D(void *p, size_t pitch, int value, size_t width, size_t 
 
 /* ------------------------------------------------------ streams, events */
 
-struct sim_stream_s { int flags; };
-struct sim_event_s { double t; int recorded; unsigned flags; };
 
-#define SIM_STICKY() do { cudaError_t s_ = sim_sticky_error(); if (s_) return s_; } while (0)
+double sim_prog_clock(void) { return now_s(); }
 
 cudaError_t cudaStreamCreate(cudaStream_t *s) { return cudaStreamCreateWithFlags(s, 0); }
-cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned flags)
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned flags) { return cudaStreamCreateWithPriority(s, flags, 0); }
+cudaError_t cudaStreamCreateWithPriority(cudaStream_t *s, unsigned flags, int priority)
 {
     SIM_STICKY();
     if (!s) return sim_err_value();
-    *s = new sim_stream_s{(int)flags};
+    /* the H200's range: 0 (least) to -5 (greatest); outside it, the nearest */
+    if (priority > 0) priority = 0;
+    if (priority < -5) priority = -5;
+    *s = new sim_stream_s{flags, priority, nullptr, {}};
+    return cudaSuccess;
+}
+cudaError_t cudaDeviceGetStreamPriorityRange(int *least, int *greatest)
+{
+    if (least) *least = 0;
+    if (greatest) *greatest = -5;
+    return cudaSuccess;
+}
+cudaError_t cudaStreamGetPriority(cudaStream_t s, int *priority)
+{
+    if (!priority) return sim_err_value();
+    *priority = s ? s->priority : 0;
+    return cudaSuccess;
+}
+cudaError_t cudaStreamGetFlags(cudaStream_t s, unsigned *flags)
+{
+    if (!flags) return sim_err_value();
+    *flags = s ? s->flags : 0;
     return cudaSuccess;
 }
 cudaError_t cudaStreamDestroy(cudaStream_t s)
@@ -397,14 +449,25 @@ cudaError_t cudaStreamDestroy(cudaStream_t s)
 }
 cudaError_t cudaStreamSynchronize(cudaStream_t) { SIM_STICKY(); return cudaSuccess; }
 cudaError_t cudaStreamQuery(cudaStream_t) { SIM_STICKY(); return cudaSuccess; }
-cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t, unsigned) { SIM_STICKY(); return cudaSuccess; }
+cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e, unsigned)
+{
+    SIM_STICKY();
+    if (!e) return sim_err_handle();
+    if (s && e->capture) {
+        /* an event of a capture: the stream joins it, after the event's nodes */
+        if (s->capture && s->capture != e->capture) return sim_err_value();
+        s->capture = e->capture;
+        s->tail.insert(s->tail.end(), e->at.begin(), e->at.end());
+    }
+    return cudaSuccess;
+}
 
 cudaError_t cudaEventCreate(cudaEvent_t *e) { return cudaEventCreateWithFlags(e, 0); }
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t *e, unsigned flags)
 {
     SIM_STICKY();
     if (!e) return sim_err_value();
-    *e = new sim_event_s{0, 0, flags};
+    *e = new sim_event_s{0, 0, flags, nullptr, {}};
     return cudaSuccess;
 }
 cudaError_t cudaEventDestroy(cudaEvent_t e)
@@ -412,10 +475,16 @@ cudaError_t cudaEventDestroy(cudaEvent_t e)
     delete e;
     return cudaSuccess;
 }
-cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t)
+cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s)
 {
     SIM_STICKY();
     if (!e) return sim_err_handle();
+    if (s && s->capture) {
+        e->capture = s->capture;
+        e->at = s->tail;
+        return cudaSuccess;
+    }
+    e->capture = nullptr;
     e->t = now_s();
     e->recorded = 1;
     return cudaSuccess;
@@ -527,6 +596,28 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp *p, int device)
     p->managedMemory = 1;
     p->cooperativeLaunch = 1;
     p->canMapHostMemory = 1;
+    /* what the simulator has as the GPU has it: one memory for host and
+     * device, streams with priorities, memory pools, no L2 to keep data in */
+    p->deviceOverlap = 1;
+    p->asyncEngineCount = 2;
+    p->streamPrioritiesSupported = 1;
+    p->globalL1CacheSupported = 1;
+    p->localL1CacheSupported = 1;
+    p->hostNativeAtomicSupported = 1;
+    p->pageableMemoryAccess = 1;
+    p->concurrentManagedAccess = 1;
+    p->canUseHostPointerForRegisteredMem = 1;
+    p->directManagedMemAccessFromHost = 1;
+    p->memoryPoolsSupported = 1;
+    p->hostRegisterSupported = 1;
+    p->unifiedFunctionPointers = 1;
+    p->textureAlignment = 512;
+    p->texturePitchAlignment = 32;
+    p->surfaceAlignment = 512;
+    p->maxTexture1D = 131072;
+    p->maxTexture2D[0] = 131072;
+    p->maxTexture2D[1] = 65536;
+    p->maxTexture3D[0] = p->maxTexture3D[1] = p->maxTexture3D[2] = 16384;
     return cudaSuccess;
 }
 
@@ -561,6 +652,20 @@ cudaError_t cudaDeviceGetAttribute(int *v, cudaDeviceAttr a, int device)
     case cudaDevAttrCooperativeLaunch: *v = 1; break;
     case cudaDevAttrMaxSharedMemoryPerBlockOptin: *v = (int)p.sharedMemPerBlockOptin; break;
     case cudaDevAttrMaxBlocksPerMultiprocessor: *v = p.maxBlocksPerMultiProcessor; break;
+    /* what the simulator does as the GPU does: one device, shared by the
+     * program's host threads, with unified addressing, mapped host memory
+     * (host and device are one memory), streams with priorities, memory pools */
+    case cudaDevAttrComputeMode: *v = cudaComputeModeDefault; break;
+    case cudaDevAttrIntegrated: *v = 0; break;
+    case cudaDevAttrCanMapHostMemory:
+    case cudaDevAttrConcurrentKernels:
+    case cudaDevAttrUnifiedAddressing:
+    case cudaDevAttrStreamPrioritiesSupported:
+    case cudaDevAttrConcurrentManagedAccess:
+    case cudaDevAttrHostRegisterSupported:
+    case cudaDevAttrMemoryPoolsSupported:
+    case cudaDevAttrPageableMemoryAccess: *v = 1; break;
+    case cudaDevAttrMaxPitch: *v = (int)p.memPitch; break;
     default: *v = 0; break; /* clock rates and the like: not modelled */
     }
     return cudaSuccess;
@@ -660,6 +765,7 @@ static void crash(int sig, siginfo_t *si, void *uctx)
 
 __attribute__((constructor)) static void prog_init(void)
 {
+    prog_t0 = now_s();
     const char *r = getenv("GPULAB_RESULT");
     if (r && *r) prog_fd = open(r, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
     ssize_t n = readlink("/proc/self/exe", prog_exe, sizeof prog_exe - 1);

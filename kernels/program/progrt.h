@@ -1,14 +1,37 @@
 /* progrt.h - what a student's program sees on the simulator.
  *
- * The source pass (translate.c) compiles every student file with
+ * The source pass (translate.c) compiles every student .cu file with
  * `-include progrt.h` (precompiled), after turning its __shared__
- * declarations and <<< >>> launches into the forms below. Everything else is
- * the CUDA runtime as the CUDA Programming Guide describes it, on top of the
- * simulator (kernels/sim): the same fibers, barriers, warp collectives and
- * diagnostics the built-in kernels run on. The runtime's host side
- * (streams, events, device properties...) is in progrt.cpp. */
+ * declarations and <<< >>> launches into the forms below. The device side of
+ * CUDA is kernels/sim/shim.h's, the one CUDA surface of the simulator that
+ * the built-in kernels are compiled against too (a feature exists once);
+ * here are only the source pass's forms and the host runtime (streams,
+ * events, graphs, device properties...), which progrt.cpp implements. The
+ * CUDA headers a program names (cuda_runtime.h, cuda_fp16.h...) are the
+ * files of include/, all of them this one. */
 #ifndef GPULAB_PROGRT_H
 #define GPULAB_PROGRT_H
+
+/* The macros the toolkit's headers define (nvcc includes cuda_runtime.h in
+ * every .cu file; a .cpp file gets it from its own #include), with the
+ * toolkit's values, so that helper headers and version checks compile as
+ * under nvcc. nvcc's own (__CUDACC__, __NVCC__, __CUDACC_VER_MAJOR__...)
+ * come from the build's command line for .cu files only, as nvcc defines
+ * them. __CUDA_ARCH__ is the source pass's: the modelled GPU's value inside
+ * device code only, as in nvcc's device pass; host code sees it undefined.
+ * The toolkit's headers are the reference (tests/programs). */
+#define CUDART_VERSION 13000
+#define __CUDART_API_VERSION CUDART_VERSION
+#define __CUDA_RUNTIME_H__
+#define __CUDA_RUNTIME_API_H__
+#define __DRIVER_TYPES_H__
+#define __VECTOR_TYPES_H__
+#define __VECTOR_FUNCTIONS_H__
+#define __HOST_DEFINES_H__
+#define __DEVICE_LAUNCH_PARAMETERS_H__
+#define __COOPERATIVE_GROUPS_H__
+/* the compute capability of the modelled GPU (h200: 9.0) in device code */
+#define GPULAB_CUDA_ARCH 900
 
 /* what nvcc makes visible without an #include */
 #include <assert.h>
@@ -20,6 +43,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <functional>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -55,79 +79,6 @@ void sim_set_last_error(cudaError_t e);
     static inline typename ::gpulab_sim::sim_elem<T>::ref sim_get_##name()                  \
     { return ::gpulab_sim::sim_shared_array<T>(&sim_site_##name, 1)[0]; }
 
-/* A pointer into shared memory made in device code (`volatile int *v =
- * sdata`, a volatile parameter): the source pass makes it a sim_vptr, so
- * race-check sees its accesses like the array's own. */
-void sim_race_addr(const void *addr, int kind);
-template <class T> struct sim_aref {
-    T *p;
-    typedef typename std::remove_cv<T>::type V;
-    V get() const
-    {
-        if (sim_race_on) sim_race_addr((const void *)p, SIM_ACC_READ);
-        return *p;
-    }
-    void put(const V &v) const
-    {
-        if (sim_race_on) sim_race_addr((const void *)p, SIM_ACC_WRITE);
-        *p = v;
-    }
-    operator V() const { return get(); }
-    T *operator&() const { return p; }
-    const sim_aref &operator=(const V &v) const { put(v); return *this; }
-    const sim_aref &operator=(const sim_aref &o) const { put(o.get()); return *this; }
-#define SIM_AREF_OP(op)                                            \
-    template <class U> const sim_aref &operator op(const U &v) const \
-    {                                                              \
-        V x = get();                                               \
-        x op sim_unref(v);                                         \
-        put(x);                                                    \
-        return *this;                                              \
-    }
-    SIM_AREF_OP(+=) SIM_AREF_OP(-=) SIM_AREF_OP(*=) SIM_AREF_OP(/=) SIM_AREF_OP(%=)
-    SIM_AREF_OP(&=) SIM_AREF_OP(|=) SIM_AREF_OP(^=) SIM_AREF_OP(<<=) SIM_AREF_OP(>>=)
-#undef SIM_AREF_OP
-    const sim_aref &operator++() const { V x = get(); ++x; put(x); return *this; }
-    const sim_aref &operator--() const { V x = get(); --x; put(x); return *this; }
-    V operator++(int) const { V x = get(); V y = x; ++y; put(y); return x; }
-    V operator--(int) const { V x = get(); V y = x; --y; put(y); return x; }
-};
-template <class T> static inline typename sim_aref<T>::V sim_unref(const sim_aref<T> &r) { return r.get(); }
-template <class T> struct sim_value<sim_aref<T>> { typedef typename sim_aref<T>::V type; };
-
-template <class T> struct sim_vptr {
-    T *p;
-    sim_vptr() = default;
-    sim_vptr(T *q) : p(q) {}
-    sim_vptr(std::nullptr_t) : p(nullptr) {}
-    template <class U> sim_vptr(const sim_shared_array<U> &a) : p(a.base) {}
-    template <class U> sim_vptr(const sim_shared_row<U> &a) : p(a.base) {}
-    template <class U> sim_vptr(const sim_vptr<U> &o) : p(o.p) {}
-    operator T *() const { return p; }
-    template <class I> sim_aref<T> operator[](const I &i) const { return sim_aref<T>{p + (long long)sim_unref(i)}; }
-    sim_aref<T> operator*() const { return sim_aref<T>{p}; }
-    template <class I> sim_vptr operator+(const I &i) const { return sim_vptr(p + (long long)sim_unref(i)); }
-    template <class I> sim_vptr operator-(const I &i) const { return sim_vptr(p - (long long)sim_unref(i)); }
-    long long operator-(const sim_vptr &o) const { return p - o.p; }
-    template <class I> sim_vptr &operator+=(const I &i) { p += (long long)sim_unref(i); return *this; }
-    template <class I> sim_vptr &operator-=(const I &i) { p -= (long long)sim_unref(i); return *this; }
-    sim_vptr &operator++() { ++p; return *this; }
-    sim_vptr &operator--() { --p; return *this; }
-    sim_vptr operator++(int) { sim_vptr o = *this; ++p; return o; }
-    sim_vptr operator--(int) { sim_vptr o = *this; --p; return o; }
-    explicit operator bool() const { return p != nullptr; }
-};
-
-/* printf with shared-memory elements among its arguments gets their values */
-template <class T> static inline T sim_pf(const sim_ref<T> &r) { return r.get(); }
-template <class T> static inline typename sim_aref<T>::V sim_pf(const sim_aref<T> &r) { return r.get(); }
-template <class T> static inline const T &sim_pf(const T &v) { return v; }
-template <class... A> static inline int sim_printf(const char *fmt, const A &...a)
-{
-    return ::printf(fmt, sim_pf(a)...);
-}
-static inline int sim_printf(const char *fmt) { return ::printf("%s", fmt); }
-
 /* ------------------------------------------------------------- streams */
 
 struct sim_stream_s;
@@ -148,9 +99,15 @@ struct sim_cfg {
 
 template <class F> static inline const void *sim_kaddr(F *f) { return (const void *)f; }
 
-/* Runs one launch: body(void *) is called once per GPU thread. 0 or the error. */
+/* A launch's work: called once per GPU thread. It owns a copy of the
+ * arguments (the launch's parameter buffer), so that it can also run later:
+ * a launch captured into a graph, a child launched from device code. */
+typedef std::function<void()> sim_work;
+
+/* Runs one launch (or records it, in a stream being captured; or queues it,
+ * from device code). 0 or the error. */
 cudaError_t sim_prog_launch(const void *func, const char *name, const char *file, int line, const sim_cfg &cfg,
-                            void (*body)(void *), void *ctx);
+                            const sim_work &work);
 
 /* kernel<<<cfg>>>(args) after the source pass: the arguments are copied once
  * (the launch's parameter buffer), every thread gets its own copy of them. */
@@ -158,17 +115,26 @@ template <class Body, class... A>
 static inline void sim_launch_prog(const void *func, const char *name, const char *file, int line, sim_cfg cfg,
                                    Body body, A &&...args)
 {
-    std::tuple<typename std::decay<A>::type...> params(std::forward<A>(args)...);
-    auto run = [&]() { std::apply(body, params); };
-    sim_prog_launch(func, name, file, line, cfg, [](void *p) { (*static_cast<decltype(run) *>(p))(); }, &run);
+    sim_work work = [params = std::tuple<typename std::decay<A>::type...>(std::forward<A>(args)...),
+                     body]() mutable { std::apply(body, params); };
+    sim_prog_launch(func, name, file, line, cfg, work);
 }
 
-/* Kernels by address, for cudaLaunchKernel((const void *)k, ...) and for
- * the names of kernels launched through a variable. The source pass adds one
- * sim_kreg() per kernel at the end of the file. */
-int sim_kreg_add(const void *f, void (*call)(const void *, void **), const char *name);
+/* A kernel's arguments from cudaLaunchKernel's array of pointers, copied
+ * now, as CUDA reads them at the call */
+template <class... P, size_t... I>
+static inline sim_work sim_bind_args(void (*f)(P...), void **args, std::index_sequence<I...>)
+{
+    std::tuple<typename std::decay<P>::type...> params(*static_cast<typename std::decay<P>::type *>(args[I])...);
+    return [f, params]() mutable { std::apply(f, params); };
+}
+
+/* Kernels by address, for cudaLaunchKernel((const void *)k, ...), graph
+ * kernel nodes and the names of kernels launched through a variable. The
+ * source pass adds one sim_kreg() per kernel at the end of the file. */
+int sim_kreg_add(const void *f, sim_work (*bind)(const void *, void **), const char *name);
 const char *sim_kreg_name(const void *f);
-void (*sim_kreg_find(const void *f))(const void *, void **);
+sim_work (*sim_kreg_find(const void *f))(const void *, void **);
 
 /* cudaLaunchCooperativeKernel: the next launch is cooperative (read and
  * cleared by sim_prog_launch); the scope clears it however the launch ends. */
@@ -179,50 +145,28 @@ struct sim_coop_scope {
 };
 
 /* cudaLaunchKernel(kernel, grid, block, args, smem, stream) */
-template <class... P, size_t... I>
-static inline void sim_call_args(void (*f)(P...), void **args, std::index_sequence<I...>)
-{
-    f(*static_cast<typename std::decay<P>::type *>(args[I])...);
-}
 template <class... P>
 static inline cudaError_t sim_launch_kernel(const char *file, int line, void (*f)(P...), dim3 grid, dim3 block,
                                             void **args, size_t smem = 0, cudaStream_t stream = nullptr)
 {
-    /* the arguments are read now, as CUDA does */
-    std::tuple<typename std::decay<P>::type...> params(*static_cast<typename std::decay<P>::type *>(args[0])...);
-    (void)params;
-    auto run = [&]() { sim_call_args(f, args, std::index_sequence_for<P...>{}); };
-    return sim_prog_launch((const void *)f, "?", file, line,
-                           sim_cfg(grid, block, smem, stream), [](void *p) { (*static_cast<decltype(run) *>(p))(); },
-                           &run);
+    return sim_prog_launch((const void *)f, "?", file, line, sim_cfg(grid, block, smem, stream),
+                           sim_bind_args(f, args, std::index_sequence_for<P...>{}));
 }
-template <class... P> static void sim_kreg_call(const void *f, void **args)
+template <class... P> static sim_work sim_kreg_bind(const void *f, void **args)
 {
-    sim_call_args(reinterpret_cast<void (*)(P...)>(const_cast<void *>(f)), args, std::index_sequence_for<P...>{});
+    return sim_bind_args(reinterpret_cast<void (*)(P...)>(const_cast<void *>(f)), args, std::index_sequence_for<P...>{});
 }
 template <class... P> static inline int sim_kreg(void (*f)(P...), const char *name)
 {
-    return sim_kreg_add((const void *)f, &sim_kreg_call<P...>, name);
+    return sim_kreg_add((const void *)f, &sim_kreg_bind<P...>, name);
 }
+cudaError_t sim_err_invalid_function(void);
 static inline cudaError_t sim_launch_kernel(const char *file, int line, const void *f, dim3 grid, dim3 block,
                                             void **args, size_t smem = 0, cudaStream_t stream = nullptr)
 {
-    void (*call)(const void *, void **) = sim_kreg_find(f);
-    if (!call) {
-        sim_set_last_error(cudaErrorInvalidDeviceFunction);
-        return cudaErrorInvalidDeviceFunction;
-    }
-    auto run = [&]() { call(f, args); };
-    return sim_prog_launch(f, "?", file, line, sim_cfg(grid, block, smem, stream),
-                           [](void *p) { (*static_cast<decltype(run) *>(p))(); }, &run);
-}
-static inline cudaError_t sim_launch_kernel(const char *file, int line, void (*f)(), dim3 grid, dim3 block, void **,
-                                            size_t smem = 0, cudaStream_t stream = nullptr)
-{
-    auto run = [&]() { f(); };
-    return sim_prog_launch((const void *)f, "?", file, line,
-                           sim_cfg(grid, block, smem, stream), [](void *p) { (*static_cast<decltype(run) *>(p))(); },
-                           &run);
+    sim_work (*bind)(const void *, void **) = sim_kreg_find(f);
+    if (!bind) return sim_err_invalid_function();
+    return sim_prog_launch(f, "?", file, line, sim_cfg(grid, block, smem, stream), bind(f, args));
 }
 
 /* ------------------------------------------------------------- runtime */
@@ -233,6 +177,10 @@ enum cudaHostAllocFlags_ { cudaHostAllocDefault = 0, cudaHostAllocPortable = 1, 
                            cudaHostAllocWriteCombined = 4 };
 #define cudaStreamLegacy ((cudaStream_t)0)
 #define cudaStreamPerThread ((cudaStream_t)0)
+/* the special streams of device-side launches: the child runs after its
+ * parent's grid either way on the simulator */
+#define cudaStreamFireAndForget ((cudaStream_t)0)
+#define cudaStreamTailLaunch ((cudaStream_t)0)
 
 cudaError_t sim_prog_sticky(void); /* a kernel fault makes every later call fail, as on a GPU */
 
@@ -250,17 +198,264 @@ cudaError_t cudaEventSynchronize(cudaEvent_t e);
 cudaError_t cudaEventQuery(cudaEvent_t e);
 cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t stop);
 
-static inline cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t bytes, cudaMemcpyKind kind,
-                                          cudaStream_t s = nullptr)
+/* The asynchronous calls run at once (the simulator finishes every call
+ * before it returns, which is one order CUDA allows), or become nodes of the
+ * graph when their stream is being captured. */
+cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t bytes, cudaMemcpyKind kind, cudaStream_t s = nullptr);
+cudaError_t cudaMemsetAsync(void *p, int value, size_t bytes, cudaStream_t s = nullptr);
+
+/* stream priorities (a lower number is a higher priority) and flags */
+cudaError_t cudaDeviceGetStreamPriorityRange(int *least, int *greatest);
+cudaError_t cudaStreamCreateWithPriority(cudaStream_t *s, unsigned flags, int priority);
+cudaError_t cudaStreamGetPriority(cudaStream_t s, int *priority);
+cudaError_t cudaStreamGetFlags(cudaStream_t s, unsigned *flags);
+
+/* host functions in stream order */
+enum cudaStreamCallbackFlags_ { cudaStreamCallbackDefault = 0 };
+typedef void (*cudaStreamCallback_t)(cudaStream_t stream, cudaError_t status, void *user);
+typedef void (*cudaHostFn_t)(void *user);
+#define CUDART_CB
+cudaError_t cudaStreamAddCallback(cudaStream_t s, cudaStreamCallback_t cb, void *user, unsigned flags);
+cudaError_t cudaLaunchHostFunc(cudaStream_t s, cudaHostFn_t fn, void *user);
+
+/* stream-ordered allocation: the memory pools of the one device */
+struct sim_mempool_s;
+typedef sim_mempool_s *cudaMemPool_t;
+enum cudaMemPoolAttr {
+    cudaMemPoolReuseFollowEventDependencies = 1, cudaMemPoolReuseAllowOpportunistic = 2,
+    cudaMemPoolReuseAllowInternalDependencies = 3, cudaMemPoolAttrReleaseThreshold = 4,
+    cudaMemPoolAttrReservedMemCurrent = 5, cudaMemPoolAttrReservedMemHigh = 6, cudaMemPoolAttrUsedMemCurrent = 7,
+    cudaMemPoolAttrUsedMemHigh = 8
+};
+cudaError_t sim_prog_malloc_async(void **p, const char *name, int line, size_t bytes, cudaStream_t s = nullptr);
+cudaError_t sim_prog_free_async(void *p, const char *name, int line, cudaStream_t s = nullptr);
+cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *pool, int device);
+cudaError_t cudaDeviceGetMemPool(cudaMemPool_t *pool, int device);
+cudaError_t cudaDeviceSetMemPool(int device, cudaMemPool_t pool);
+cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t pool, cudaMemPoolAttr attr, void *value);
+cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t pool, cudaMemPoolAttr attr, void *value);
+cudaError_t cudaMemPoolTrimTo(cudaMemPool_t pool, size_t keep);
+static inline cudaError_t cudaMallocFromPoolAsync(void **p, size_t bytes, cudaMemPool_t, cudaStream_t s)
 {
-    (void)s;
-    return cudaMemcpy(dst, src, bytes, kind);
+    return sim_prog_malloc_async(p, "cudaMallocFromPoolAsync", 0, bytes, s);
 }
-static inline cudaError_t cudaMemsetAsync(void *p, int value, size_t bytes, cudaStream_t s = nullptr)
+
+/* host memory: registration and mapping (host and device are one memory on
+ * the simulator, so a registered or mapped pointer is its own device one) */
+enum cudaHostRegisterFlags_ { cudaHostRegisterDefault = 0, cudaHostRegisterPortable = 1, cudaHostRegisterMapped = 2,
+                              cudaHostRegisterIoMemory = 4, cudaHostRegisterReadOnly = 8 };
+enum cudaDeviceFlags_ { cudaDeviceScheduleAuto = 0, cudaDeviceScheduleSpin = 1, cudaDeviceScheduleYield = 2,
+                        cudaDeviceScheduleBlockingSync = 4, cudaDeviceBlockingSync = 4, cudaDeviceMapHost = 8,
+                        cudaDeviceLmemResizeToMax = 16 };
+cudaError_t cudaHostRegister(void *p, size_t bytes, unsigned flags);
+cudaError_t cudaHostUnregister(void *p);
+cudaError_t cudaHostGetFlags(unsigned *flags, void *p);
+cudaError_t cudaSetDeviceFlags(unsigned flags);
+cudaError_t cudaGetDeviceFlags(unsigned *flags);
+
+/* limits and L2 access policies: kept, but the simulator has no cache */
+enum cudaLimit { cudaLimitStackSize = 0, cudaLimitPrintfFifoSize = 1, cudaLimitMallocHeapSize = 2,
+                 cudaLimitDevRuntimeSyncDepth = 3, cudaLimitDevRuntimePendingLaunchCount = 4,
+                 cudaLimitMaxL2FetchGranularity = 5, cudaLimitPersistingL2CacheSize = 6 };
+cudaError_t cudaDeviceSetLimit(cudaLimit limit, size_t value);
+cudaError_t cudaDeviceGetLimit(size_t *value, cudaLimit limit);
+enum cudaAccessProperty { cudaAccessPropertyNormal = 0, cudaAccessPropertyStreaming = 1,
+                          cudaAccessPropertyPersisting = 2 };
+struct cudaAccessPolicyWindow {
+    void *base_ptr;
+    size_t num_bytes;
+    float hitRatio;
+    cudaAccessProperty hitProp, missProp;
+};
+enum cudaStreamAttrID { cudaStreamAttributeAccessPolicyWindow = 1, cudaStreamAttributeSynchronizationPolicy = 3,
+                        cudaStreamAttributePriority = 8 };
+union cudaStreamAttrValue {
+    cudaAccessPolicyWindow accessPolicyWindow;
+    int syncPolicy;
+    int priority;
+};
+typedef cudaStreamAttrID cudaLaunchAttributeID;
+cudaError_t cudaStreamSetAttribute(cudaStream_t s, cudaStreamAttrID id, const cudaStreamAttrValue *v);
+cudaError_t cudaStreamGetAttribute(cudaStream_t s, cudaStreamAttrID id, cudaStreamAttrValue *v);
+static inline cudaError_t cudaCtxResetPersistingL2Cache(void) { return sim_prog_sticky(); }
+
+/* ---------------------------------------------------------------- graphs */
+
+struct sim_graph_s;
+struct sim_graph_exec_s;
+struct sim_graph_node_s;
+typedef sim_graph_s *cudaGraph_t;
+typedef sim_graph_exec_s *cudaGraphExec_t;
+typedef sim_graph_node_s *cudaGraphNode_t;
+enum cudaStreamCaptureMode { cudaStreamCaptureModeGlobal = 0, cudaStreamCaptureModeThreadLocal = 1,
+                             cudaStreamCaptureModeRelaxed = 2 };
+enum cudaStreamCaptureStatus { cudaStreamCaptureStatusNone = 0, cudaStreamCaptureStatusActive = 1,
+                               cudaStreamCaptureStatusInvalidated = 2 };
+enum cudaGraphInstantiateFlags { cudaGraphInstantiateFlagAutoFreeOnLaunch = 1, cudaGraphInstantiateFlagUpload = 2,
+                                 cudaGraphInstantiateFlagDeviceLaunch = 4, cudaGraphInstantiateFlagUseNodePriority = 8 };
+enum cudaGraphExecUpdateResult { cudaGraphExecUpdateSuccess = 0, cudaGraphExecUpdateError = 1,
+                                 cudaGraphExecUpdateErrorTopologyChanged = 2,
+                                 cudaGraphExecUpdateErrorNodeTypeChanged = 3 };
+struct cudaKernelNodeParams {
+    void *func;
+    dim3 gridDim, blockDim;
+    unsigned sharedMemBytes;
+    void **kernelParams;
+    void **extra;
+};
+struct cudaHostNodeParams {
+    cudaHostFn_t fn;
+    void *userData;
+};
+struct cudaMemsetParams {
+    void *dst;
+    size_t pitch;
+    unsigned value, elementSize;
+    size_t width, height;
+};
+struct cudaPitchedPtr { void *ptr; size_t pitch, xsize, ysize; };
+struct cudaPos { size_t x, y, z; };
+struct cudaExtent { size_t width, height, depth; };
+struct cudaArray;
+typedef cudaArray *cudaArray_t;
+struct cudaMemcpy3DParms {
+    cudaArray_t srcArray;
+    cudaPos srcPos;
+    cudaPitchedPtr srcPtr;
+    cudaArray_t dstArray;
+    cudaPos dstPos;
+    cudaPitchedPtr dstPtr;
+    cudaExtent extent;
+    cudaMemcpyKind kind;
+};
+static inline cudaPitchedPtr make_cudaPitchedPtr(void *d, size_t p, size_t xsz, size_t ysz)
 {
-    (void)s;
-    return cudaMemset(p, value, bytes);
+    return cudaPitchedPtr{d, p, xsz, ysz};
 }
+static inline cudaPos make_cudaPos(size_t x, size_t y, size_t z) { return cudaPos{x, y, z}; }
+static inline cudaExtent make_cudaExtent(size_t w, size_t h, size_t d) { return cudaExtent{w, h, d}; }
+cudaError_t cudaMemcpy3D(const cudaMemcpy3DParms *p);
+static inline cudaError_t cudaMemcpy3DAsync(const cudaMemcpy3DParms *p, cudaStream_t = nullptr) { return cudaMemcpy3D(p); }
+
+/* ------------------------------------------- textures and surfaces */
+
+/* CUDA arrays and the texture and surface objects over them or over
+ * linear memory (progrt_tex.cpp); the fetches are shim_tex.h's */
+#define cudaArrayDefault 0x00
+#define cudaArrayLayered 0x01
+#define cudaArraySurfaceLoadStore 0x02
+#define cudaArrayCubemap 0x04
+#define cudaArrayTextureGather 0x08
+typedef const cudaArray *cudaArray_const_t;
+enum cudaResourceType { cudaResourceTypeArray = 0, cudaResourceTypeMipmappedArray = 1, cudaResourceTypeLinear = 2,
+                        cudaResourceTypePitch2D = 3 };
+struct cudaResourceDesc {
+    cudaResourceType resType;
+    union {
+        struct { cudaArray_t array; } array;
+        struct { void *mipmap; } mipmap;
+        struct { void *devPtr; cudaChannelFormatDesc desc; size_t sizeInBytes; } linear;
+        struct { void *devPtr; cudaChannelFormatDesc desc; size_t width, height, pitchInBytes; } pitch2D;
+    } res;
+};
+struct cudaTextureDesc {
+    cudaTextureAddressMode addressMode[3];
+    cudaTextureFilterMode filterMode;
+    cudaTextureReadMode readMode;
+    int sRGB;
+    float borderColor[4];
+    int normalizedCoords;
+    unsigned maxAnisotropy;
+    cudaTextureFilterMode mipmapFilterMode;
+    float mipmapLevelBias, minMipmapLevelClamp, maxMipmapLevelClamp;
+    int disableTrilinearOptimization, seamlessCubemap;
+};
+struct cudaResourceViewDesc { int format; size_t width, height, depth; unsigned firstMipmapLevel, lastMipmapLevel,
+                              firstLayer, lastLayer; };
+cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w, cudaChannelFormatKind f);
+template <class T> struct sim_channel_of;
+#define SIM_CHANNEL(T, X, Y, Z, W, K) \
+    template <> struct sim_channel_of<T> { static cudaChannelFormatDesc d() { return {X, Y, Z, W, K}; } };
+#define SIM_CHANNELS(T, B, K) \
+    SIM_CHANNEL(T, B, 0, 0, 0, K) SIM_CHANNEL(T##2, B, B, 0, 0, K) SIM_CHANNEL(T##4, B, B, B, B, K)
+SIM_CHANNELS(float, 32, cudaChannelFormatKindFloat)
+SIM_CHANNELS(int, 32, cudaChannelFormatKindSigned)
+SIM_CHANNELS(short, 16, cudaChannelFormatKindSigned)
+SIM_CHANNELS(char, 8, cudaChannelFormatKindSigned)
+SIM_CHANNEL(unsigned int, 32, 0, 0, 0, cudaChannelFormatKindUnsigned)
+SIM_CHANNEL(uint2, 32, 32, 0, 0, cudaChannelFormatKindUnsigned)
+SIM_CHANNEL(uint4, 32, 32, 32, 32, cudaChannelFormatKindUnsigned)
+SIM_CHANNEL(unsigned short, 16, 0, 0, 0, cudaChannelFormatKindUnsigned)
+SIM_CHANNEL(ushort2, 16, 16, 0, 0, cudaChannelFormatKindUnsigned)
+SIM_CHANNEL(ushort4, 16, 16, 16, 16, cudaChannelFormatKindUnsigned)
+SIM_CHANNEL(unsigned char, 8, 0, 0, 0, cudaChannelFormatKindUnsigned)
+SIM_CHANNEL(uchar2, 8, 8, 0, 0, cudaChannelFormatKindUnsigned)
+SIM_CHANNEL(uchar4, 8, 8, 8, 8, cudaChannelFormatKindUnsigned)
+SIM_CHANNEL(signed char, 8, 0, 0, 0, cudaChannelFormatKindSigned)
+SIM_CHANNEL(__half, 16, 0, 0, 0, cudaChannelFormatKindFloat)
+#undef SIM_CHANNELS
+#undef SIM_CHANNEL
+template <class T> static inline cudaChannelFormatDesc cudaCreateChannelDesc() { return sim_channel_of<T>::d(); }
+static inline cudaChannelFormatDesc cudaCreateChannelDescHalf() { return {16, 0, 0, 0, cudaChannelFormatKindFloat}; }
+cudaError_t cudaMallocArray(cudaArray_t *a, const cudaChannelFormatDesc *d, size_t w, size_t h = 0, unsigned flags = 0);
+cudaError_t cudaMalloc3DArray(cudaArray_t *a, const cudaChannelFormatDesc *d, cudaExtent e, unsigned flags = 0);
+cudaError_t cudaFreeArray(cudaArray_t a);
+cudaError_t cudaGetChannelDesc(cudaChannelFormatDesc *d, cudaArray_const_t a);
+cudaError_t cudaArrayGetInfo(cudaChannelFormatDesc *d, cudaExtent *e, unsigned *flags, cudaArray_t a);
+cudaError_t cudaMemcpy2DToArray(cudaArray_t a, size_t xb, size_t y, const void *src, size_t spitch, size_t width,
+                                size_t height, cudaMemcpyKind kind);
+cudaError_t cudaMemcpy2DFromArray(void *dst, size_t dpitch, cudaArray_const_t a, size_t xb, size_t y, size_t width,
+                                  size_t height, cudaMemcpyKind kind);
+cudaError_t cudaMemcpyToArray(cudaArray_t a, size_t xb, size_t y, const void *src, size_t bytes, cudaMemcpyKind kind);
+cudaError_t cudaMemcpyFromArray(void *dst, cudaArray_const_t a, size_t xb, size_t y, size_t bytes, cudaMemcpyKind kind);
+cudaError_t sim_memcpy3d_array(const cudaMemcpy3DParms *p);
+static inline cudaError_t cudaMemcpy2DToArrayAsync(cudaArray_t a, size_t xb, size_t y, const void *src, size_t sp,
+                                                   size_t w, size_t h, cudaMemcpyKind k, cudaStream_t = nullptr)
+{
+    return cudaMemcpy2DToArray(a, xb, y, src, sp, w, h, k);
+}
+cudaError_t cudaCreateTextureObject(cudaTextureObject_t *obj, const cudaResourceDesc *r, const cudaTextureDesc *t,
+                                    const cudaResourceViewDesc *view);
+cudaError_t cudaDestroyTextureObject(cudaTextureObject_t obj);
+cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t *obj, const cudaResourceDesc *r);
+cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t obj);
+
+cudaError_t cudaStreamBeginCapture(cudaStream_t s, cudaStreamCaptureMode mode);
+cudaError_t cudaStreamEndCapture(cudaStream_t s, cudaGraph_t *g);
+cudaError_t cudaStreamIsCapturing(cudaStream_t s, cudaStreamCaptureStatus *status);
+cudaError_t cudaGraphCreate(cudaGraph_t *g, unsigned flags);
+cudaError_t cudaGraphDestroy(cudaGraph_t g);
+cudaError_t cudaGraphClone(cudaGraph_t *clone, cudaGraph_t g);
+cudaError_t cudaGraphInstantiate(cudaGraphExec_t *e, cudaGraph_t g, unsigned long long flags = 0);
+cudaError_t cudaGraphInstantiate(cudaGraphExec_t *e, cudaGraph_t g, cudaGraphNode_t *error_node, char *log,
+                                 size_t log_size);
+static inline cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *e, cudaGraph_t g, unsigned long long flags)
+{
+    return cudaGraphInstantiate(e, g, flags);
+}
+cudaError_t cudaGraphLaunch(cudaGraphExec_t e, cudaStream_t s);
+static inline cudaError_t cudaGraphUpload(cudaGraphExec_t, cudaStream_t) { return sim_prog_sticky(); }
+cudaError_t cudaGraphExecDestroy(cudaGraphExec_t e);
+cudaError_t cudaGraphGetNodes(cudaGraph_t g, cudaGraphNode_t *nodes, size_t *n);
+cudaError_t cudaGraphGetRootNodes(cudaGraph_t g, cudaGraphNode_t *nodes, size_t *n);
+cudaError_t cudaGraphAddDependencies(cudaGraph_t g, const cudaGraphNode_t *from, const cudaGraphNode_t *to, size_t n);
+cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t *node, cudaGraph_t g, const cudaGraphNode_t *deps, size_t ndeps);
+cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t *node, cudaGraph_t g, const cudaGraphNode_t *deps, size_t ndeps,
+                                   const cudaKernelNodeParams *p);
+cudaError_t cudaGraphKernelNodeGetParams(cudaGraphNode_t node, cudaKernelNodeParams *p);
+cudaError_t cudaGraphKernelNodeSetParams(cudaGraphNode_t node, const cudaKernelNodeParams *p);
+cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t e, cudaGraphNode_t node, const cudaKernelNodeParams *p);
+cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t *node, cudaGraph_t g, const cudaGraphNode_t *deps, size_t ndeps,
+                                   const cudaMemcpy3DParms *p);
+cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t *node, cudaGraph_t g, const cudaGraphNode_t *deps, size_t ndeps,
+                                     void *dst, const void *src, size_t bytes, cudaMemcpyKind kind);
+cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t *node, cudaGraph_t g, const cudaGraphNode_t *deps, size_t ndeps,
+                                   const cudaMemsetParams *p);
+cudaError_t cudaGraphAddHostNode(cudaGraphNode_t *node, cudaGraph_t g, const cudaGraphNode_t *deps, size_t ndeps,
+                                 const cudaHostNodeParams *p);
+cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t *node, cudaGraph_t g, const cudaGraphNode_t *deps,
+                                       size_t ndeps, cudaGraph_t child);
+cudaError_t cudaGraphExecUpdate(cudaGraphExec_t e, cudaGraph_t g, cudaGraphExecUpdateResult *result);
 cudaError_t sim_prog_pitch(void **p, size_t *pitch, size_t width, size_t height, const char *name, int line);
 template <class T>
 static inline cudaError_t cudaMallocPitch(T **p, size_t *pitch, size_t width, size_t height)
@@ -312,20 +507,81 @@ struct cudaDeviceProp {
     int multiProcessorCount, maxThreadsPerMultiProcessor, maxBlocksPerMultiProcessor;
     int memoryClockRate, memoryBusWidth, l2CacheSize;
     int concurrentKernels, unifiedAddressing, managedMemory, cooperativeLaunch, integrated, canMapHostMemory;
-    int computeMode, asyncEngineCount, ECCEnabled, pciBusID, pciDeviceID;
+    int computeMode, asyncEngineCount, ECCEnabled, pciBusID, pciDeviceID, pciDomainID;
+    int kernelExecTimeoutEnabled, deviceOverlap, streamPrioritiesSupported, globalL1CacheSupported,
+        localL1CacheSupported, isMultiGpuBoard, multiGpuBoardGroupID, hostNativeAtomicSupported,
+        singleToDoublePrecisionPerfRatio, pageableMemoryAccess, concurrentManagedAccess,
+        computePreemptionSupported, canUseHostPointerForRegisteredMem, cooperativeMultiDeviceLaunch,
+        pageableMemoryAccessUsesHostPageTables, directManagedMemAccessFromHost, accessPolicyMaxWindowSize,
+        persistingL2CacheMaxSize, memoryPoolsSupported, hostRegisterSupported, maxSurface1D, maxTexture1D,
+        maxTexture1DLinear;
+    int maxTexture2D[2], maxTexture3D[3], maxSurface2D[2], maxSurface3D[3];
+    size_t textureAlignment, texturePitchAlignment, surfaceAlignment, reservedSharedMemPerBlock;
+    char uuid[16];
+    char luid[8];
+    unsigned luidDeviceNodeMask;
+    int tccDriver, clusterLaunch, unifiedFunctionPointers;
 };
 cudaError_t cudaGetDeviceProperties(cudaDeviceProp *p, int device);
 
+/* the attributes by the toolkit's names and numbers (driver_types.h) */
 enum cudaDeviceAttr {
     cudaDevAttrMaxThreadsPerBlock = 1, cudaDevAttrMaxBlockDimX = 2, cudaDevAttrMaxBlockDimY = 3,
     cudaDevAttrMaxBlockDimZ = 4, cudaDevAttrMaxGridDimX = 5, cudaDevAttrMaxGridDimY = 6, cudaDevAttrMaxGridDimZ = 7,
     cudaDevAttrMaxSharedMemoryPerBlock = 8, cudaDevAttrTotalConstantMemory = 9, cudaDevAttrWarpSize = 10,
-    cudaDevAttrMaxRegistersPerBlock = 12, cudaDevAttrClockRate = 13, cudaDevAttrMultiProcessorCount = 16,
+    cudaDevAttrMaxPitch = 11, cudaDevAttrMaxRegistersPerBlock = 12, cudaDevAttrClockRate = 13,
+    cudaDevAttrTextureAlignment = 14, cudaDevAttrGpuOverlap = 15, cudaDevAttrMultiProcessorCount = 16,
+    cudaDevAttrKernelExecTimeout = 17, cudaDevAttrIntegrated = 18, cudaDevAttrCanMapHostMemory = 19,
+    cudaDevAttrComputeMode = 20, cudaDevAttrMaxTexture1DWidth = 21, cudaDevAttrMaxTexture2DWidth = 22,
+    cudaDevAttrMaxTexture2DHeight = 23, cudaDevAttrMaxTexture3DWidth = 24, cudaDevAttrMaxTexture3DHeight = 25,
+    cudaDevAttrMaxTexture3DDepth = 26, cudaDevAttrMaxTexture2DLayeredWidth = 27,
+    cudaDevAttrMaxTexture2DLayeredHeight = 28, cudaDevAttrMaxTexture2DLayeredLayers = 29,
+    cudaDevAttrSurfaceAlignment = 30, cudaDevAttrConcurrentKernels = 31, cudaDevAttrEccEnabled = 32,
+    cudaDevAttrPciBusId = 33, cudaDevAttrPciDeviceId = 34, cudaDevAttrTccDriver = 35,
     cudaDevAttrMemoryClockRate = 36, cudaDevAttrGlobalMemoryBusWidth = 37, cudaDevAttrL2CacheSize = 38,
-    cudaDevAttrMaxThreadsPerMultiProcessor = 39, cudaDevAttrComputeCapabilityMajor = 75,
-    cudaDevAttrComputeCapabilityMinor = 76, cudaDevAttrMaxSharedMemoryPerMultiprocessor = 81,
-    cudaDevAttrMaxRegistersPerMultiprocessor = 82, cudaDevAttrManagedMemory = 83, cudaDevAttrCooperativeLaunch = 95,
-    cudaDevAttrMaxSharedMemoryPerBlockOptin = 97, cudaDevAttrMaxBlocksPerMultiprocessor = 106
+    cudaDevAttrMaxThreadsPerMultiProcessor = 39, cudaDevAttrAsyncEngineCount = 40,
+    cudaDevAttrUnifiedAddressing = 41, cudaDevAttrMaxTexture1DLayeredWidth = 42,
+    cudaDevAttrMaxTexture1DLayeredLayers = 43, cudaDevAttrMaxTexture2DGatherWidth = 45,
+    cudaDevAttrMaxTexture2DGatherHeight = 46, cudaDevAttrMaxTexture3DWidthAlt = 47,
+    cudaDevAttrMaxTexture3DHeightAlt = 48, cudaDevAttrMaxTexture3DDepthAlt = 49, cudaDevAttrPciDomainId = 50,
+    cudaDevAttrTexturePitchAlignment = 51, cudaDevAttrMaxTextureCubemapWidth = 52,
+    cudaDevAttrMaxTextureCubemapLayeredWidth = 53, cudaDevAttrMaxTextureCubemapLayeredLayers = 54,
+    cudaDevAttrMaxSurface1DWidth = 55, cudaDevAttrMaxSurface2DWidth = 56, cudaDevAttrMaxSurface2DHeight = 57,
+    cudaDevAttrMaxSurface3DWidth = 58, cudaDevAttrMaxSurface3DHeight = 59, cudaDevAttrMaxSurface3DDepth = 60,
+    cudaDevAttrMaxSurface1DLayeredWidth = 61, cudaDevAttrMaxSurface1DLayeredLayers = 62,
+    cudaDevAttrMaxSurface2DLayeredWidth = 63, cudaDevAttrMaxSurface2DLayeredHeight = 64,
+    cudaDevAttrMaxSurface2DLayeredLayers = 65, cudaDevAttrMaxSurfaceCubemapWidth = 66,
+    cudaDevAttrMaxSurfaceCubemapLayeredWidth = 67, cudaDevAttrMaxSurfaceCubemapLayeredLayers = 68,
+    cudaDevAttrMaxTexture1DLinearWidth = 69, cudaDevAttrMaxTexture2DLinearWidth = 70,
+    cudaDevAttrMaxTexture2DLinearHeight = 71, cudaDevAttrMaxTexture2DLinearPitch = 72,
+    cudaDevAttrMaxTexture2DMipmappedWidth = 73, cudaDevAttrMaxTexture2DMipmappedHeight = 74,
+    cudaDevAttrComputeCapabilityMajor = 75, cudaDevAttrComputeCapabilityMinor = 76,
+    cudaDevAttrMaxTexture1DMipmappedWidth = 77, cudaDevAttrStreamPrioritiesSupported = 78,
+    cudaDevAttrGlobalL1CacheSupported = 79, cudaDevAttrLocalL1CacheSupported = 80,
+    cudaDevAttrMaxSharedMemoryPerMultiprocessor = 81, cudaDevAttrMaxRegistersPerMultiprocessor = 82,
+    cudaDevAttrManagedMemory = 83, cudaDevAttrIsMultiGpuBoard = 84, cudaDevAttrMultiGpuBoardGroupID = 85,
+    cudaDevAttrHostNativeAtomicSupported = 86, cudaDevAttrSingleToDoublePrecisionPerfRatio = 87,
+    cudaDevAttrPageableMemoryAccess = 88, cudaDevAttrConcurrentManagedAccess = 89,
+    cudaDevAttrComputePreemptionSupported = 90, cudaDevAttrCanUseHostPointerForRegisteredMem = 91,
+    cudaDevAttrCooperativeLaunch = 95, cudaDevAttrMaxSharedMemoryPerBlockOptin = 97,
+    cudaDevAttrCanFlushRemoteWrites = 98, cudaDevAttrHostRegisterSupported = 99,
+    cudaDevAttrPageableMemoryAccessUsesHostPageTables = 100, cudaDevAttrDirectManagedMemAccessFromHost = 101,
+    cudaDevAttrMaxBlocksPerMultiprocessor = 106, cudaDevAttrMaxPersistingL2CacheSize = 108,
+    cudaDevAttrMaxAccessPolicyWindowSize = 109, cudaDevAttrSparseCudaArraySupported = 112,
+    cudaDevAttrHostRegisterReadOnlySupported = 113, cudaDevAttrTimelineSemaphoreInteropSupported = 114,
+    cudaDevAttrMemoryPoolsSupported = 115, cudaDevAttrGPUDirectRDMASupported = 116,
+    cudaDevAttrGPUDirectRDMAFlushWritesOptions = 117, cudaDevAttrGPUDirectRDMAWritesOrdering = 118,
+    cudaDevAttrMemoryPoolSupportedHandleTypes = 119, cudaDevAttrClusterLaunch = 120,
+    cudaDevAttrDeferredMappingCudaArraySupported = 121, cudaDevAttrIpcEventSupport = 125,
+    cudaDevAttrMemSyncDomainCount = 126, cudaDevAttrNumaConfig = 130, cudaDevAttrNumaId = 131,
+    cudaDevAttrMpsEnabled = 133, cudaDevAttrHostNumaId = 134, cudaDevAttrD3D12CigSupported = 135,
+    cudaDevAttrVulkanCigSupported = 138, cudaDevAttrGpuPciDeviceId = 139, cudaDevAttrGpuPciSubsystemId = 140,
+    cudaDevAttrHostNumaMemoryPoolsSupported = 142, cudaDevAttrHostNumaMultinodeIpcSupported = 143,
+    cudaDevAttrHostMemoryPoolsSupported = 144, cudaDevAttrOnlyPartialHostNativeAtomicSupported = 147
+};
+enum cudaComputeMode {
+    cudaComputeModeDefault = 0, cudaComputeModeExclusive = 1, cudaComputeModeProhibited = 2,
+    cudaComputeModeExclusiveProcess = 3
 };
 cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int device);
 
@@ -363,308 +619,22 @@ cudaError_t sim_prog_malloc(void **p, const char *call, const char *name, int li
                             unsigned flags = 0);
 cudaError_t sim_prog_free(void *p, const char *call, const char *name, int line);
 
-/* ------------------------------------------------------- device side */
-
-/* A failed assert in a kernel ends the launch with cudaErrorAssert, naming
- * the line and the thread; in host code it is the C library's assert. */
-[[noreturn]] void sim_assert_fail(const char *expr, const char *file, int line, const char *func);
-/* device code that the simulator cannot run: the launch stops with msg */
-[[noreturn]] void sim_unsupported(int line, const char *file, const char *msg);
-/* tiled_partition(parent, n) with an n the GPU refuses: the launch stops as
- * the GPU's does (__trap: cudaErrorLaunchFailure), saying why */
-[[noreturn]] void sim_cg_tile_size(unsigned n, int line, const char *file);
-
-/* __half: IEEE binary16, with float arithmetic rounded back to half */
-struct __half {
-    _Float16 h;
-    __half() = default;
-    __half(float f) : h((_Float16)f) {}
-    __half(double f) : h((_Float16)f) {}
-    __half(int i) : h((_Float16)i) {}
-    operator float() const { return (float)h; }
-    __half &operator+=(const __half &o) { h = (_Float16)((float)h + (float)o.h); return *this; }
-    __half &operator-=(const __half &o) { h = (_Float16)((float)h - (float)o.h); return *this; }
-    __half &operator*=(const __half &o) { h = (_Float16)((float)h * (float)o.h); return *this; }
-    __half &operator/=(const __half &o) { h = (_Float16)((float)h / (float)o.h); return *this; }
-};
-struct __half2 { __half x, y; };
-/* half and half2 are cuda_fp16.h's names: the translation declares them
- * where the program includes it (a kernel called half compiles without) */
-static inline __half __float2half(float f) { return __half(f); }
-static inline __half __float2half_rn(float f) { return __half(f); }
-static inline float __half2float(__half h) { return (float)h.h; }
-static inline __half __int2half_rn(int i) { return __half((float)i); }
-static inline int __half2int_rz(__half h) { return (int)(float)h.h; }
-static inline __half __hadd(__half a, __half b) { return __half((float)a.h + (float)b.h); }
-static inline __half __hsub(__half a, __half b) { return __half((float)a.h - (float)b.h); }
-static inline __half __hmul(__half a, __half b) { return __half((float)a.h * (float)b.h); }
-static inline __half __hdiv(__half a, __half b) { return __half((float)a.h / (float)b.h); }
-static inline __half __hneg(__half a) { return __half(-(float)a.h); }
-static inline __half __hfma(__half a, __half b, __half c) { return __half(fmaf((float)a.h, (float)b.h, (float)c.h)); }
-static inline bool __heq(__half a, __half b) { return (float)a.h == (float)b.h; }
-static inline bool __hlt(__half a, __half b) { return (float)a.h < (float)b.h; }
-static inline bool __hgt(__half a, __half b) { return (float)a.h > (float)b.h; }
-static inline __half __hmax(__half a, __half b) { return (float)a.h < (float)b.h ? b : a; }
-static inline __half __hmin(__half a, __half b) { return (float)b.h < (float)a.h ? b : a; }
-static inline __half hsqrt(__half a) { return __half(sqrtf((float)a.h)); }
-static inline __half2 __floats2half2_rn(float a, float b) { return __half2{__half(a), __half(b)}; }
-static inline __half2 __float2half2_rn(float a) { return __half2{__half(a), __half(a)}; }
-static inline float __low2float(__half2 v) { return (float)v.x.h; }
-static inline float __high2float(__half2 v) { return (float)v.y.h; }
-static inline __half2 __hadd2(__half2 a, __half2 b) { return __half2{__hadd(a.x, b.x), __hadd(a.y, b.y)}; }
-static inline __half2 __hmul2(__half2 a, __half2 b) { return __half2{__hmul(a.x, b.x), __hmul(a.y, b.y)}; }
-static inline __half operator+(__half a, __half b) { return __hadd(a, b); }
-static inline __half operator-(__half a, __half b) { return __hsub(a, b); }
-static inline __half operator*(__half a, __half b) { return __hmul(a, b); }
-static inline __half operator/(__half a, __half b) { return __hdiv(a, b); }
-static inline __half operator-(__half a) { return __hneg(a); }
-static inline bool operator==(__half a, __half b) { return __heq(a, b); }
-static inline bool operator<(__half a, __half b) { return __hlt(a, b); }
-static inline bool operator>(__half a, __half b) { return __hgt(a, b); }
-static inline __half atomicAdd(__half *p, __half v) { return sim_rmw(p, [v](__half o) { return __hadd(o, v); }); }
-
-/* math constants of math_constants.h */
-#define CUDART_PI_F 3.141592654f
-#define CUDART_PI 3.1415926535897931e+0
-#define CUDART_INF_F __builtin_inff()
-#define CUDART_NAN_F __builtin_nanf("")
-
 } /* namespace gpulab_sim */
 
-/* ------------------------------------------------ cooperative groups, more */
 
-namespace gpulab_sim_cg {
-
-/* A group whose size is known only at run time: a whole block or a tile of
- * tiled_partition(parent, n). */
-class thread_group {
-public:
-    unsigned n_;  /* 0: the whole block */
-    thread_group(const thread_block &) : n_(0) {}
-    template <unsigned N, class P> thread_group(const thread_block_tile<N, P> &) : n_(N) {}
-    explicit thread_group(unsigned n) : n_(n) {}
-    /* a tile cut short by the end of the block holds the threads it has, as
-     * on the GPU */
-    unsigned size() const
-    {
-        if (!n_) return thread_block::size();
-        unsigned base = ::gpulab_sim::sim_cur->linear & ~(n_ - 1), nt = thread_block::size();
-        return nt - base < n_ ? nt - base : n_;
-    }
-    unsigned num_threads() const { return size(); }
-    unsigned thread_rank() const { return n_ ? (::gpulab_sim::sim_cur->linear & (n_ - 1)) : thread_block::thread_rank(); }
-    void sync(int line = __builtin_LINE(), const char *file = __builtin_FILE()) const
-    {
-        if (!n_) { thread_block().sync(line, file); return; }
-        if (n_ > 32) { ::gpulab_sim::sim_tile_barrier(n_, line, file); return; }
-        unsigned lane = ::gpulab_sim::sim_cur->lane;
-        unsigned m = n_ >= 32 ? 0xffffffffu : (((1u << n_) - 1u) << (lane & ~(n_ - 1)));
-        (void)::gpulab_sim::sim_warp(::gpulab_sim::SIM_W_SYNC, m, 0, 0, 32, line, file, "thread_group::sync", nullptr);
-    }
-};
-
-/* The run-time form of tiled_partition makes tiles of 1 to 32 threads only
- * (the CUDA Programming Guide: "limited to native hardware sizes"; the CUDA
- * headers stop the kernel at any other n). A parent no larger than n is the
- * tile itself. */
-static inline thread_group tiled_partition(const thread_group &parent, unsigned n, int line = __builtin_LINE(),
-                                           const char *file = __builtin_FILE())
-{
-    if (n == 0 || n > 32 || (n & (n - 1))) ::gpulab_sim::sim_cg_tile_size(n, line, file);
-    return thread_group(parent.n_ && parent.n_ <= n ? parent.n_ : n);
-}
-static inline thread_group tiled_partition(const thread_block &parent, unsigned n, int line = __builtin_LINE(),
-                                           const char *file = __builtin_FILE())
-{
-    return tiled_partition(thread_group(parent), n, line, file);
-}
-
-/* The lanes of the warp that reach this call together (__activemask). */
-class coalesced_group {
-public:
-    unsigned mask_;
-    explicit coalesced_group(unsigned m) : mask_(m) {}
-    unsigned size() const { return (unsigned)__builtin_popcount(mask_); }
-    unsigned num_threads() const { return size(); }
-    unsigned thread_rank() const
-    {
-        unsigned lane = ::gpulab_sim::sim_cur->lane;
-        return (unsigned)__builtin_popcount(mask_ & ((1u << lane) - 1u));
-    }
-    unsigned lane_of(unsigned rank) const
-    {
-        unsigned m = mask_;
-        for (unsigned r = 0; r < rank && m; r++) m &= m - 1;
-        return m ? (unsigned)__builtin_ctz(m) : 0;
-    }
-    void sync(int line = __builtin_LINE(), const char *file = __builtin_FILE()) const
-    {
-        (void)::gpulab_sim::sim_warp(::gpulab_sim::SIM_W_SYNC, mask_, 0, 0, 32, line, file, "coalesced_group::sync",
-                                     nullptr);
-    }
-    template <class T>
-    typename ::gpulab_sim::sim_value<T>::type shfl(const T &v, unsigned rank, int line = __builtin_LINE(),
-                                                   const char *file = __builtin_FILE()) const
-    {
-        return ::gpulab_sim::__shfl_sync(mask_, v, (int)lane_of(rank), 32, line, file);
-    }
-    template <class T>
-    typename ::gpulab_sim::sim_value<T>::type shfl_down(const T &v, unsigned d, int line = __builtin_LINE(),
-                                                        const char *file = __builtin_FILE()) const
-    {
-        unsigned r = thread_rank() + d;
-        return ::gpulab_sim::__shfl_sync(mask_, v, (int)lane_of(r < size() ? r : thread_rank()), 32, line, file);
-    }
-    template <class T>
-    typename ::gpulab_sim::sim_value<T>::type shfl_up(const T &v, unsigned d, int line = __builtin_LINE(),
-                                                      const char *file = __builtin_FILE()) const
-    {
-        unsigned r = thread_rank();
-        return ::gpulab_sim::__shfl_sync(mask_, v, (int)lane_of(r >= d ? r - d : r), 32, line, file);
-    }
-    unsigned ballot(int pred, int line = __builtin_LINE(), const char *file = __builtin_FILE()) const
-    {
-        unsigned b = ::gpulab_sim::__ballot_sync(mask_, pred, line, file), r = 0, k = 0;
-        for (unsigned l = 0; l < 32; l++)
-            if (mask_ >> l & 1) r |= ((b >> l) & 1u) << k++;
-        return r;
-    }
-    int any(int pred, int line = __builtin_LINE(), const char *file = __builtin_FILE()) const
-    {
-        return ::gpulab_sim::__any_sync(mask_, pred, line, file);
-    }
-    int all(int pred, int line = __builtin_LINE(), const char *file = __builtin_FILE()) const
-    {
-        return ::gpulab_sim::__all_sync(mask_, pred, line, file);
-    }
-};
-static inline coalesced_group coalesced_threads(int line = __builtin_LINE(), const char *file = __builtin_FILE())
-{
-    return coalesced_group(::gpulab_sim::__activemask(line, file));
-}
-
-/* The function objects of <cooperative_groups/functional.h>: less and
- * greater give the smaller and the larger value. */
-template <class T> struct plus { T operator()(const T &a, const T &b) const { return a + b; } };
-template <class T> struct less { T operator()(const T &a, const T &b) const { return a < b ? a : b; } };
-template <class T> struct greater { T operator()(const T &a, const T &b) const { return a < b ? b : a; } };
-template <class T> struct bit_and { T operator()(const T &a, const T &b) const { return a & b; } };
-template <class T> struct bit_or { T operator()(const T &a, const T &b) const { return a | b; } };
-template <class T> struct bit_xor { T operator()(const T &a, const T &b) const { return a ^ b; } };
-
-template <class G> struct sim_reduce_group { enum { ok = 0, tile = 0 }; };
-template <unsigned N, class P> struct sim_reduce_group<thread_block_tile<N, P>> { enum { ok = 1, tile = N }; };
-template <> struct sim_reduce_group<coalesced_group> { enum { ok = 1, tile = 0 }; };
-
-/* a tile of 64 to 512 threads: each warp's result, read by the whole tile
- * between two tile barriers (blocks run one at a time) */
-alignas(8) inline unsigned char sim_reduce_scratch[32][8];
-
-/* cg::reduce(group, value, op) as <cooperative_groups/reduce.h> defines it:
- * on a thread_block_tile (up to 512 threads) or a coalesced_group, every
- * thread of the group gets op over all their values, combined in the order
- * the CUDA headers use (a float sum comes out the same, bit for bit):
- *   tile of up to 32: a butterfly of shfl_xor;
- *   coalesced group: a shfl_down tree when its size is a power of two,
- *     otherwise an inclusive scan over the ranks, then the last rank's value;
- *   tile of 64 to 512: the butterfly in each warp, then over the warps. */
-template <class G, class T, class Op>
-static inline typename ::gpulab_sim::sim_value<T>::type reduce(const G &g, const T &value, Op op,
-                                                                int line = __builtin_LINE(),
-                                                                const char *file = __builtin_FILE())
-{
-    typedef typename ::gpulab_sim::sim_value<T>::type V;
-    typedef sim_reduce_group<typename std::remove_cv<G>::type> K;
-    static_assert(K::ok, "cg::reduce works on a thread_block_tile<N> (tiled_partition<N>) or a coalesced_group "
-                         "(coalesced_threads()) only: a thread_block or the thread_group of tiled_partition(g, n) "
-                         "does not exclusively represent a tile");
-    static_assert(std::is_same<V, typename std::decay<decltype(op(std::declval<V>(), std::declval<V>()))>::type>::value,
-                  "cg::reduce: the operator's input and output types differ from the value's type (cg::plus<int> "
-                  "takes an int: write the value's type in the operator, or cast the value)");
-    static_assert(std::is_trivially_copyable<V>::value, "cg::reduce: the value must be trivially copyable");
-    static_assert(sizeof(V) <= ((unsigned)K::tile > 32 ? 8 : 32),
-                  "cg::reduce: a value of at most 32 bytes (at most 8 in a tile wider than 32 threads)");
-    V v = ::gpulab_sim::sim_unref(value);
-    const char *name = "cg::reduce";
-    if constexpr ((unsigned)K::tile > 0 && (unsigned)K::tile <= 32) {
-        for (unsigned i = K::tile / 2; i > 0; i /= 2)
-            v = op(v, ::gpulab_sim::sim_shfl_wide<V>(::gpulab_sim::SIM_W_SHFL_XOR, g.tile_mask(), v, (int)i,
-                                                     (int)K::tile, line, file, name));
-        return v;
-    } else if constexpr ((unsigned)K::tile > 32) {
-        const unsigned nw = K::tile / 32, me = ::gpulab_sim::sim_cur->linear;
-        for (unsigned i = 16; i > 0; i /= 2)
-            v = op(v, ::gpulab_sim::sim_shfl_wide<V>(::gpulab_sim::SIM_W_SHFL_XOR, 0xffffffffu, v, (int)i, 32, line,
-                                                     file, name));
-        if ((me & 31) == 0) memcpy(sim_reduce_scratch[me / 32], &v, sizeof v);
-        ::gpulab_sim::sim_tile_barrier(K::tile, line, file);
-        /* the warps the tile has (one cut short by the end of the block has fewer) */
-        const unsigned base = me & ~(K::tile - 1), left = (thread_block::size() - base + 31) / 32;
-        const unsigned have = left < nw ? left : nw;
-        V w[nw];
-        for (unsigned k = 0; k < have; k++) memcpy(&w[k], sim_reduce_scratch[base / 32 + k], sizeof(V));
-        ::gpulab_sim::sim_tile_barrier(K::tile, line, file);
-        for (unsigned m = nw / 2; m > 0; m /= 2)
-            for (unsigned l = 0; l < m; l++)
-                if (l + m < have) w[l] = op(w[l], w[l + m]);
-        return w[0];
-    } else {
-        const unsigned n = g.size(), rank = g.thread_rank();
-        if ((n & (n - 1)) == 0) {
-            for (unsigned d = n / 2; d > 0; d /= 2) {
-                unsigned r = rank + d < n ? rank + d : rank;
-                v = op(v, ::gpulab_sim::sim_shfl_wide<V>(::gpulab_sim::SIM_W_SHFL_IDX, g.mask_, v, (int)g.lane_of(r),
-                                                         32, line, file, name));
-            }
-            return ::gpulab_sim::sim_shfl_wide<V>(::gpulab_sim::SIM_W_SHFL_IDX, g.mask_, v, (int)g.lane_of(0), 32,
-                                                  line, file, name);
-        }
-        for (unsigned i = 1; i < n; i *= 2) {
-            V x = ::gpulab_sim::sim_shfl_wide<V>(::gpulab_sim::SIM_W_SHFL_IDX, g.mask_, v,
-                                                 (int)g.lane_of(i <= rank ? rank - i : rank), 32, line, file, name);
-            if (i <= rank) v = op(v, x);
-        }
-        return ::gpulab_sim::sim_shfl_wide<V>(::gpulab_sim::SIM_W_SHFL_IDX, g.mask_, v, (int)g.lane_of(n - 1), 32,
-                                              line, file, name);
-    }
-}
-
-/* The grid of a cooperative launch (cudaLaunchCooperativeKernel), whose
- * blocks are all alive at once: sync() waits for every thread of the grid.
- * In any other launch it is not valid, and sync() stops the kernel, as the
- * CUDA headers do (__trap). */
-class grid_group {
-public:
-    void sync(int line = __builtin_LINE(), const char *file = __builtin_FILE()) const
-    {
-        ::gpulab_sim::sim_grid_sync(line, file);
-    }
-    static unsigned long long block_rank()
-    {
-        return blockIdx.x + (unsigned long long)gridDim.x * (blockIdx.y + (unsigned long long)gridDim.y * blockIdx.z);
-    }
-    static unsigned long long num_blocks() { return (unsigned long long)gridDim.x * gridDim.y * gridDim.z; }
-    static dim3 group_dim() { return gridDim; }
-    static dim3 dim_blocks() { return gridDim; }
-    static dim3 block_index() { return dim3(blockIdx); }
-    unsigned long long thread_rank() const
-    {
-        unsigned long long b = blockIdx.x + (unsigned long long)gridDim.x * (blockIdx.y + (unsigned long long)gridDim.y * blockIdx.z);
-        return b * thread_block::size() + thread_block::thread_rank();
-    }
-    unsigned long long size() const
-    {
-        return (unsigned long long)gridDim.x * gridDim.y * gridDim.z * thread_block::size();
-    }
-    unsigned long long num_threads() const { return size(); }
-    bool is_valid() const { return ::gpulab_sim::sim_grid_valid() != 0; }
-};
-static inline grid_group this_grid() { return grid_group(); }
-
-} /* namespace gpulab_sim_cg */
-
+/* assert: in a kernel, the GPU's; the runtime's assert.h (include/assert.h)
+ * keeps it so whoever includes <assert.h> later */
+#define GPULAB_PROGRT_ASSERT(e) ((e) ? (void)0 : ::gpulab_sim::sim_assert_fail(#e, __FILE__, __LINE__, __func__))
+#ifndef NDEBUG
 #undef assert
-#define assert(e) ((e) ? (void)0 : ::gpulab_sim::sim_assert_fail(#e, __FILE__, __LINE__, __func__))
+#define assert(e) GPULAB_PROGRT_ASSERT(e)
+#endif
+
+/* the source pass registers every kernel of a file at its end */
+#define SIM_KREG_CAT2(a, b) a##b
+#define SIM_KREG_CAT(a, b) SIM_KREG_CAT2(a, b)
+#define SIM_KREG(k, name) \
+    static int SIM_KREG_CAT(sim_kreg_, __COUNTER__) __attribute__((unused)) = ::gpulab_sim::sim_kreg(k, name)
 
 /* Allocations remember the variable they were stored in. */
 #define cudaMalloc(p, ...) ::gpulab_sim::sim_prog_malloc((void **)(p), "cudaMalloc", #p, __LINE__, __VA_ARGS__)
@@ -673,6 +643,8 @@ static inline grid_group this_grid() { return grid_group(); }
 #define cudaMallocHost(p, ...) ::gpulab_sim::sim_prog_malloc((void **)(p), "cudaMallocHost", #p, __LINE__, __VA_ARGS__)
 #define cudaFree(p) ::gpulab_sim::sim_prog_free((void *)(p), "cudaFree", #p, __LINE__)
 #define cudaFreeHost(p) ::gpulab_sim::sim_prog_free((void *)(p), "cudaFreeHost", #p, __LINE__)
+#define cudaMallocAsync(p, ...) ::gpulab_sim::sim_prog_malloc_async((void **)(p), #p, __LINE__, __VA_ARGS__)
+#define cudaFreeAsync(p, ...) ::gpulab_sim::sim_prog_free_async((void *)(p), #p, __LINE__, __VA_ARGS__)
 #define cudaLaunchKernel(...) ::gpulab_sim::sim_launch_kernel(__FILE__, __LINE__, __VA_ARGS__)
 #define cudaLaunchCooperativeKernel(...) \
     (::gpulab_sim::sim_coop_scope(), ::gpulab_sim::sim_launch_kernel(__FILE__, __LINE__, __VA_ARGS__))

@@ -26,18 +26,92 @@
 
 /* ---------------------------------------------------------- preprocessor */
 
-static const char *const cuda_headers[] = {
-    "cuda_runtime.h", "cuda_runtime_api.h", "cuda.h", "device_launch_parameters.h", "cooperative_groups.h",
-    "cooperative_groups/reduce.h", "cuda_fp16.h", "device_functions.h", "sm_20_atomic_functions.h",
-    "sm_30_intrinsics.h", "sm_32_intrinsics.h", "sm_60_atomic_functions.h", "math_constants.h",
-    "vector_types.h", "vector_functions.h", "driver_types.h", "assert.h", "cassert", NULL};
+/* The name of the directive of token k ("if", "endif"...) in buf. */
+static void directive_name(const tx *x, int k, char *buf, size_t len)
+{
+    const char *p = x->src + x->t[k].s + 1, *end = x->src + x->t[k].e;
+    while (p < end && (*p == ' ' || *p == '\t')) p++;
+    size_t n = 0;
+    while (p < end && isalpha((unsigned char)*p) && n + 1 < len) buf[n++] = *p++;
+    buf[n] = 0;
+}
 
-static void directive(tx *x, int k)
+/* A conditional at k whose groups (up to its #endif) define device code:
+ * nvcc's device pass is the one that compiles them, so their __CUDA_ARCH__
+ * is the device's (`#if __CUDA_ARCH__ >= 700` around __device__ helpers). */
+static int group_has_device_code(const tx *x, int k)
+{
+    int depth = 0;
+    for (int j = k + 1; j < x->nt; j++) {
+        if (x->t[j].kind == T_PP) {
+            char d[16];
+            directive_name(x, j, d, sizeof d);
+            if (strncmp(d, "if", 2) == 0) depth++;
+            else if (strcmp(d, "endif") == 0 && depth-- == 0) return 0;
+            continue;
+        }
+        if (x->t[j].kind == T_IDENT && (tx_is(x, j, "__device__") || tx_is(x, j, "__global__"))) return 1;
+    }
+    return 0;
+}
+
+/* __CUDA_ARCH__ in a conditional inside device code: the modelled GPU's
+ * compute capability, as nvcc's device pass sees it (GPULAB_CUDA_ARCH,
+ * progrt.h); outside device code it stays undefined, as in nvcc's host
+ * pass. The directive keeps its line. */
+static void arch_conditional(tx *x, const tok *t, const char *p, const char *end)
+{
+    int ifdef = 0, ifndef = 0;
+    if (end - p >= 6 && strncmp(p, "ifndef", 6) == 0) ifndef = 1;
+    else if (end - p >= 5 && strncmp(p, "ifdef", 5) == 0) ifdef = 1;
+    else if (!((end - p >= 2 && strncmp(p, "if", 2) == 0) || (end - p >= 4 && strncmp(p, "elif", 4) == 0))) return;
+    const char *a = memmem(p, (size_t)(end - p), "__CUDA_ARCH__", 13);
+    if (!a) return;
+    if (ifdef || ifndef) {
+        tx_edit_add(x, t->s, t->e, "#if %d /* %s __CUDA_ARCH__: device code */", ifdef, ifdef ? "ifdef" : "ifndef");
+        return;
+    }
+    char out[2048];
+    size_t o = 0;
+    for (const char *c = x->src + t->s; c < end && o + 32 < sizeof out;) {
+        if (*c == '\\' && c + 1 < end && c[1] == '\n') { out[o++] = ' '; c += 2; continue; }
+        if (*c == '\n' || *c == '\r') { c++; continue; }
+        int word_start = c == x->src + t->s || !(isalnum((unsigned char)c[-1]) || c[-1] == '_');
+        if (word_start && end - c >= 7 && strncmp(c, "defined", 7) == 0 && !(isalnum((unsigned char)c[7]) || c[7] == '_')) {
+            const char *q = c + 7;
+            while (q < end && (*q == ' ' || *q == '\t')) q++;
+            int paren = q < end && *q == '(';
+            if (paren) q++;
+            while (q < end && (*q == ' ' || *q == '\t')) q++;
+            if (end - q >= 13 && strncmp(q, "__CUDA_ARCH__", 13) == 0) {
+                q += 13;
+                while (paren && q < end && (*q == ' ' || *q == '\t')) q++;
+                if (!paren || (q < end && *q == ')')) {
+                    c = paren ? q + 1 : q;
+                    out[o++] = '1';
+                    continue;
+                }
+            }
+        }
+        if (word_start && end - c >= 13 && strncmp(c, "__CUDA_ARCH__", 13) == 0 &&
+            !(c + 13 < end && (isalnum((unsigned char)c[13]) || c[13] == '_'))) {
+            o += (size_t)snprintf(out + o, sizeof out - o, "GPULAB_CUDA_ARCH");
+            c += 13;
+            continue;
+        }
+        out[o++] = *c++;
+    }
+    out[o] = 0;
+    tx_edit_add(x, t->s, t->e, "%s", out);
+}
+
+static void directive(tx *x, int k, int in_device)
 {
     const tok *t = &x->t[k];
     const char *p = x->src + t->s + 1;
     const char *end = x->src + t->e;
     while (p < end && (*p == ' ' || *p == '\t')) p++;
+    if (x->mode == PROG_SIM && in_device) arch_conditional(x, t, p, end);
     if (end - p < 7 || strncmp(p, "include", 7) != 0) return;
     p += 7;
     while (p < end && (*p == ' ' || *p == '\t')) p++;
@@ -54,6 +128,12 @@ static void directive(tx *x, int k)
         int seen = 0;
         for (int i = 0; i < o->nincludes; i++) seen |= strcmp(o->includes[i], name) == 0;
         if (!seen && o->nincludes < PROG_MAX_INCLUDES) snprintf(o->includes[o->nincludes++], 256, "%s", name);
+    }
+    /* a header of the program's own (beside a file of it, or in a folder
+     * given with -I): its translated copy */
+    char repl[300];
+    if (x->opts && x->opts->resolve && x->opts->resolve(x->opts->ctx, name, close == '>', repl, sizeof repl) == 0) {
+        tx_edit_add(x, t->s, t->e, "#include \"%s\"", repl);
         return;
     }
     if (x->mode != PROG_SIM) return;
@@ -64,25 +144,29 @@ static void directive(tx *x, int k)
         tx_edit_add(x, t->s, t->s, "//");
         return;
     }
-    if (strcmp(name, "mma.h") == 0 || strcmp(name, "cuda_bf16.h") == 0 || strncmp(name, "curand", 6) == 0 ||
+    if (strcmp(name, "mma.h") == 0 || strncmp(name, "curand", 6) == 0 ||
         strncmp(name, "cublas", 6) == 0 || strncmp(name, "cufft", 5) == 0 || strncmp(name, "cusparse", 8) == 0) {
         tx_issue(x, t->line, "#include <%s>: %s is not simulated (it runs on the GPU only)", name,
               strcmp(name, "mma.h") == 0 ? "tensor-core matrix arithmetic (wmma)" : "this CUDA library");
         tx_edit_add(x, t->s, t->s, "//");
         return;
     }
-    if (strcmp(name, "cuda_fp16.h") == 0) {
-        /* the shim has the types; the header's short names come with it, on
-         * the include's own line */
-        tx_edit_add(x, t->s, t->e, "typedef ::gpulab_sim::__half half; typedef ::gpulab_sim::__half2 half2;");
+    if (strcmp(name, "cuda/barrier") == 0 || strcmp(name, "cuda/pipeline") == 0 ||
+        strcmp(name, "cooperative_groups/memcpy_async.h") == 0 || strcmp(name, "cuda/annotated_ptr") == 0) {
+        tx_issue(x, t->line, "#include <%s>: libcu++'s asynchronous barriers and copies (cuda::barrier, "
+                          "cuda::pipeline, memcpy_async) are not simulated; __syncthreads() and plain copies do the "
+                          "same work, or run on the GPU", name);
+        tx_edit_add(x, t->s, t->s, "//");
         return;
     }
-    for (int i = 0; cuda_headers[i]; i++)
-        if (strcmp(name, cuda_headers[i]) == 0) {
-            /* the shim provides all of it (and a kernel-aware assert) */
-            tx_edit_add(x, t->s, t->s, "//");
-            return;
-        }
+    if (strcmp(name, "nvrtc.h") == 0 || strncmp(name, "nvJitLink", 9) == 0) {
+        tx_issue(x, t->line, "#include <%s>: compiling kernels at run time (NVRTC) needs the GPU's compiler; the "
+                          "simulator compiles the program's own kernels only", name);
+        tx_edit_add(x, t->s, t->s, "//");
+        return;
+    }
+    /* the CUDA headers (cuda_runtime.h, cuda_fp16.h, assert.h...) are the
+     * runtime's own (kernels/program/include), found by the compiler */
 }
 
 /* ------------------------------------------------------- __shared__ decls */
@@ -329,11 +413,8 @@ static int match_close(const tx *x, int k, const char *open, const char *close)
 static int launch(tx *x, int k, int in_device)
 {
     int line = x->t[k].line;
-    if (in_device && x->mode == PROG_SIM) {
-        tx_issue(x, line, "a kernel launch inside device code (dynamic parallelism) is not simulated: launch it from "
-                       "the host");
-        return k + 1;
-    }
+    /* a child launch (dynamic parallelism) is rewritten like any other */
+    if (in_device) x->out->device_launches++;
     int a = callee_start(x, k);
     int close = -1, d = 0;
     for (int j = k; j < x->nt; j++) {
@@ -373,13 +454,26 @@ static int launch(tx *x, int k, int in_device)
         memmove(quoted + 1, quoted, q + 1);
         quoted[0] = '?';
     }
+    /* a template kernel named without its arguments: the compiler deduces
+     * them from the call, so it has no address to take here */
+    int deduced = 0;
+    if (!strchr(name, '<')) {
+        for (int i = 0; i < x->out->ntemplate_kernels; i++) deduced |= strcmp(name, x->out->template_kernels[i]) == 0;
+        for (int i = 0; x->opts && i < x->opts->ntemplate_kernels; i++)
+            deduced |= strcmp(name, x->opts->template_kernels[i]) == 0;
+    }
     if (x->mode == PROG_SIM) {
         /* K<<<cfg>>>(args)  ->  sim_launch_prog(addr, "K", line, sim_cfg(cfg), body, args) */
-        tx_edit_add(x, x->t[a].s, x->t[k].e,
-                 "::gpulab_sim::sim_launch_prog(::gpulab_sim::sim_kaddr(%s), \"%s\", __FILE__, __LINE__, "
-                 "::gpulab_sim::sim_cfg(",
-                 name, quoted);
-        tx_edit_add(x, x->t[close].s, x->t[close + 1].e, "), [&](auto &&...sim_a_) { %s(sim_a_...); }%s", name,
+        if (deduced)
+            tx_edit_add(x, x->t[a].s, x->t[k].e,
+                        "::gpulab_sim::sim_launch_prog(nullptr, \"%s\", __FILE__, __LINE__, ::gpulab_sim::sim_cfg(",
+                        quoted);
+        else
+            tx_edit_add(x, x->t[a].s, x->t[k].e,
+                        "::gpulab_sim::sim_launch_prog(::gpulab_sim::sim_kaddr(%s), \"%s\", __FILE__, __LINE__, "
+                        "::gpulab_sim::sim_cfg(",
+                        name, quoted);
+        tx_edit_add(x, x->t[close].s, x->t[close + 1].e, "), [=](auto &&...sim_a_) { %s(sim_a_...); }%s", name,
                  noargs ? "" : ", ");
     } else {
         tx_edit_add(x, x->t[a].s, x->t[a].s, "(::gpulab_gpu_pre(\"%s\", __FILE__, __LINE__, %s), ", quoted, cfg);
@@ -443,11 +537,11 @@ static int device_pointer(tx *x, int k)
 
 /* ------------------------------------------------------------------ pass */
 
-static const char *const texture_words[] = {
-    "texture", "tex1D", "tex1Dfetch", "tex2D", "tex3D", "tex1DLayered", "tex2DLayered", "texCubemap",
-    "tex2Dgather", "cudaTextureObject_t", "cudaCreateTextureObject", "cudaBindTexture", "cudaBindTexture2D",
-    "cudaSurfaceObject_t", "cudaCreateSurfaceObject", "surf1Dread", "surf1Dwrite", "surf2Dread", "surf2Dwrite",
-    "surf3Dread", "surf3Dwrite", NULL};
+/* the legacy texture and surface references (removed in CUDA 12): the
+ * objects (cudaTextureObject_t) are what the simulator has */
+static const char *const texture_words[] = {"texture", "surface", "cudaBindTexture", "cudaBindTexture2D",
+                                            "cudaBindTextureToArray", "cudaUnbindTexture", "cudaBindSurfaceToArray",
+                                            "cudaGetTextureReference", NULL};
 
 static void pass(tx *x)
 {
@@ -455,12 +549,31 @@ static void pass(tx *x)
     int pending = 0;         /* saw __global__/__device__, waiting for its body */
     int pending_global = 0, pending_template = 0, pending_scope = 0;
     int dev_depth = -1;      /* brace depth of the device function body we are in */
+    int pending_host = 0, dev_host = 0; /* __host__ __device__: compiled for the host too */
+    int ppdev[64], npp = 0;  /* open conditionals: whether theirs is the device's __CUDA_ARCH__ */
     int fn_depth = 0;        /* brace depth that holds function bodies: file scope unless in a namespace */
     int paren = 0;
     int ns_stack[64], nns = 0; /* depths of namespace/extern "C" braces */
     for (int k = 0; k < x->nt && !x->oom; k++) {
         const tok *t = &x->t[k];
-        if (t->kind == T_PP) { directive(x, k); continue; }
+        if (t->kind == T_PP) {
+            /* which pass of nvcc's a conditional's __CUDA_ARCH__ is from */
+            char d[16];
+            directive_name(x, k, d, sizeof d);
+            int device = dev_depth >= 0 && !dev_host;
+            if (strncmp(d, "if", 2) == 0) {
+                if (!device && memmem(x->src + t->s, t->e - t->s, "__CUDA_ARCH__", 13))
+                    device = group_has_device_code(x, k);
+                if (npp < 64) ppdev[npp] = device;
+                npp++;
+            } else if (strcmp(d, "elif") == 0 || strcmp(d, "else") == 0) {
+                device = npp > 0 && npp <= 64 ? ppdev[npp - 1] : device;
+            } else if (strcmp(d, "endif") == 0 && npp > 0) {
+                npp--;
+            }
+            directive(x, k, device);
+            continue;
+        }
         if (t->kind == T_LOPEN) {
             int nk = launch(x, k, dev_depth >= 0);
             if (nk > k + 1) k = nk - 1;
@@ -480,8 +593,12 @@ static void pass(tx *x)
                     continue;
                 }
                 depth++;
-                if (pending && dev_depth < 0 && paren == 0) dev_depth = depth;
+                if (pending && dev_depth < 0 && paren == 0) {
+                    dev_depth = depth;
+                    dev_host = pending_host;
+                }
                 pending = 0;
+                pending_host = 0;
             } else if (tx_is(x, k, "}")) {
                 if (dev_depth >= 0 && depth == dev_depth) dev_depth = -1;
                 depth--;
@@ -491,10 +608,12 @@ static void pass(tx *x)
                 }
             } else if (tx_is(x, k, ";") && paren == 0) {
                 pending = 0;
+                pending_host = 0;
             }
             continue;
         }
         if (t->kind != T_IDENT) continue;
+        if (tx_is(x, k, "__host__")) pending_host = 1;
         if (tx_is(x, k, "__global__") || tx_is(x, k, "__device__")) {
             /* a __device__ variable ends at `;` and clears this */
             pending = 1;
@@ -517,6 +636,8 @@ static void pass(tx *x)
                 if (o->nkernels < PROG_MAX_KERNELS) {
                     tx_text_of(x, k, k + 1, o->kernels[o->nkernels].name, sizeof o->kernels[0].name);
                     o->kernels[o->nkernels].line = t->line;
+                    if (pending_template && o->ntemplate_kernels < PROG_MAX_KERNELS)
+                        memcpy(o->template_kernels[o->ntemplate_kernels++], o->kernels[o->nkernels].name, 64);
                     o->nkernels++;
                 }
                 if (x->mode == PROG_SIM && !pending_template && pending_scope && x->nreg < PROG_MAX_KERNELS) {
@@ -543,6 +664,10 @@ static void pass(tx *x)
         if (dev_depth >= 0 || pending) {
             int nk = device_pointer(x, k);
             if (nk > k) { k = nk - 1; continue; }
+        }
+        if (dev_depth >= 0 && !dev_host && tx_is(x, k, "__CUDA_ARCH__")) {
+            tx_edit_add(x, t->s, t->e, "GPULAB_CUDA_ARCH");
+            continue;
         }
         if (x->nglobals && global_shared(x, k) >= 0 && !tx_is(x, k - 1, ".") && !tx_is(x, k - 1, "->") &&
             !tx_is(x, k - 1, "::")) {
@@ -574,19 +699,40 @@ static void pass(tx *x)
                               "run on the GPU)");
             continue;
         }
+        if (tx_is(x, k + 1, "(") && !tx_is(x, k - 1, ".") && !tx_is(x, k - 1, "->") && x->t[k].e - x->t[k].s > 3 &&
+            x->src[x->t[k].s] == 'c' && x->src[x->t[k].s + 1] == 'u' && isupper((unsigned char)x->src[x->t[k].s + 2])) {
+            char nm[64];
+            tx_text_of(x, k, k + 1, nm, sizeof nm);
+            tx_issue(x, t->line, "%s: the CUDA driver API (cuInit, cuModuleLoad, cuLaunchKernel...) is not simulated; "
+                              "the simulator runs the runtime API (cuda...) on the program's own kernels", nm);
+            continue;
+        }
+        if (tx_is(x, k + 1, "(") && (strncmp(x->src + t->s, "cudaIpc", 7) == 0 ||
+                                     tx_is(x, k, "cudaDeviceEnablePeerAccess") || tx_is(x, k, "cudaMemcpyPeer") ||
+                                     tx_is(x, k, "cudaMemcpyPeerAsync") || tx_is(x, k, "cudaDeviceCanAccessPeer"))) {
+            char nm[64];
+            tx_text_of(x, k, k + 1, nm, sizeof nm);
+            tx_issue(x, t->line, "%s: the simulator models one GPU in one process; memory shared between processes "
+                              "(IPC) or between GPUs (peer access) needs real GPUs", nm);
+            continue;
+        }
         if (tx_is(x, k, "wmma") && tx_is(x, k + 1, "::")) {
             tx_issue(x, t->line, "tensor-core matrix arithmetic (wmma) is not simulated");
             continue;
         }
         for (int w = 0; texture_words[w]; w++)
-            if (tx_is(x, k, texture_words[w]) && (w > 0 || tx_is(x, k + 1, "<"))) {
-                tx_issue(x, t->line, "%s: textures and surfaces (the GPU's texture units) are not simulated; read "
-                                  "the array through a pointer instead",
+            if (tx_is(x, k, texture_words[w]) && (w > 1 || tx_is(x, k + 1, "<")) && !tx_is(x, k - 1, "::") &&
+                !tx_is(x, k - 1, ".")) {
+                tx_issue(x, t->line, "%s: the texture and surface references were removed in CUDA 12 and are not "
+                                  "simulated; use a texture object (cudaCreateTextureObject, tex2D<T>(obj, x, y)), "
+                                  "which the simulator has",
                       texture_words[w]);
                 break;
             }
-        if (dev_depth >= 0 && (tx_is(x, k, "cudaDeviceSynchronize") || tx_is(x, k, "cudaMalloc")) && tx_is(x, k + 1, "("))
-            tx_issue(x, t->line, "a CUDA runtime call inside device code (dynamic parallelism) is not simulated");
+        if (dev_depth >= 0 && !dev_host && tx_is(x, k, "cudaDeviceSynchronize") && tx_is(x, k + 1, "("))
+            tx_issue(x, t->line, "cudaDeviceSynchronize() in device code: CUDA 12 removed it (nvcc refuses it for this "
+                              "GPU); a parent kernel cannot wait for its children, which finish before the parent's "
+                              "grid counts as finished -- read their results in a later kernel or on the host");
     }
 }
 
@@ -599,6 +745,12 @@ static int edit_cmp(const void *a, const void *b)
 int prog_translate(const char *src, size_t len, const char *path, const char *shown, enum prog_mode mode,
                    prog_source *out)
 {
+    return prog_translate_opts(src, len, path, shown, mode, NULL, out);
+}
+
+int prog_translate_opts(const char *src, size_t len, const char *path, const char *shown, enum prog_mode mode,
+                        const prog_tx_opts *opts, prog_source *out)
+{
     memset(out, 0, sizeof *out);
     tx x;
     memset(&x, 0, sizeof x);
@@ -607,6 +759,7 @@ int prog_translate(const char *src, size_t len, const char *path, const char *sh
     x.shown = shown ? shown : path;
     x.mode = mode;
     x.out = out;
+    x.opts = opts;
     tx_tokenize(&x);
     if (!x.oom) pass(&x);
     int rc = -1;
@@ -639,8 +792,7 @@ int prog_translate(const char *src, size_t len, const char *path, const char *sh
             ol += len - pos;
             for (int i = 0; i < x.nreg; i++)
                 ol += (size_t)snprintf(o + ol, cap + 1 - ol,
-                                       "%sstatic int sim_kreg_%d_ = ::gpulab_sim::sim_kreg(%s, \"%s\");\n",
-                                       i == 0 ? "\n" : "", i, x.reg[i], x.reg[i]);
+                                       "%sSIM_KREG(%s, \"%s\");\n", i == 0 ? "\n" : "", x.reg[i], x.reg[i]);
             o[ol] = 0;
             out->text = o;
             out->len = ol;

@@ -41,6 +41,8 @@ typedef struct tx {
     /* kernels that cudaLaunchKernel(const void *) can find: plain functions at file scope */
     char reg[PROG_MAX_KERNELS][64];
     int nreg;
+    /* template kernels: a launch without template arguments deduces them */
+    const prog_tx_opts *opts;
 } tx;
 
 /* The tokens of x->src into x->t (x->oom when memory ran out). */

@@ -361,6 +361,8 @@ const char *sim_cuda_error_name(cudaError_t e)
         SIM_NAME(cudaErrorLaunchFailure)
         SIM_NAME(cudaErrorCooperativeLaunchTooLarge)
         SIM_NAME(cudaErrorNotSupported)
+        SIM_NAME(cudaErrorStreamCaptureUnsupported)
+        SIM_NAME(cudaErrorGraphExecUpdateFailure)
         SIM_NAME(cudaErrorUnknown)
 #undef SIM_NAME
     }
@@ -396,6 +398,8 @@ const char *sim_cuda_error_string(cudaError_t e)
     case cudaErrorLaunchFailure: return "unspecified launch failure";
     case cudaErrorCooperativeLaunchTooLarge: return "too many blocks in cooperative launch";
     case cudaErrorNotSupported: return "operation not supported";
+    case cudaErrorStreamCaptureUnsupported: return "operation not permitted when stream is capturing";
+    case cudaErrorGraphExecUpdateFailure: return "the graph update was not performed because it included changes which violated constraints specific to instantiated graph update";
     case cudaErrorUnknown: return "unknown error";
     }
     return "unknown error";

@@ -1,7 +1,9 @@
 /* shim.h - CUDA as the simulator sees it.
  *
- * kern.h includes this instead of <cuda_runtime.h> when a kernel source is
- * compiled with g++ -DGPULAB_SIM. It gives the kernel the CUDA names it uses
+ * The simulator's one CUDA surface: kern.h includes this instead of
+ * <cuda_runtime.h> when a built-in kernel source is compiled with g++
+ * -DGPULAB_SIM, and a student's program gets it through
+ * kernels/program/progrt.h. It gives the kernel the CUDA names it uses
  * (threadIdx, __syncthreads, atomics, warp shuffles, cooperative groups, the
  * runtime's memory calls) on top of the fiber runtime in sim.cpp: every GPU
  * thread of a block is a fiber, and a fiber gives the CPU away only at a
@@ -24,6 +26,7 @@
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <limits>
@@ -117,8 +120,11 @@ static constexpr int warpSize = 32;
 
 #define threadIdx (static_cast<const ::gpulab_sim::uint3 &>(::gpulab_sim::sim_cur->tid))
 #define blockIdx  (static_cast<const ::gpulab_sim::uint3 &>(::gpulab_sim::sim_block_idx))
-#define blockDim  (static_cast<const ::gpulab_sim::dim3 &>(::gpulab_sim::sim_block_dim))
-#define gridDim   (static_cast<const ::gpulab_sim::dim3 &>(::gpulab_sim::sim_grid_dim))
+/* the launch's shape is the same for all its threads: read-only names for
+ * it, not macros, since the runtime's own structs have members called
+ * gridDim and blockDim (cudaKernelNodeParams, cudaLaunchConfig_t) */
+static const ::gpulab_sim::dim3 &blockDim __attribute__((unused)) = ::gpulab_sim::sim_block_dim;
+static const ::gpulab_sim::dim3 &gridDim __attribute__((unused)) = ::gpulab_sim::sim_grid_dim;
 
 namespace gpulab_sim {
 
@@ -152,6 +158,8 @@ enum cudaError {
     cudaErrorLaunchFailure = 719,
     cudaErrorCooperativeLaunchTooLarge = 720,
     cudaErrorNotSupported = 801,
+    cudaErrorStreamCaptureUnsupported = 900,
+    cudaErrorGraphExecUpdateFailure = 910,
     cudaErrorUnknown = 999
 };
 typedef cudaError cudaError_t;
@@ -372,6 +380,16 @@ template <class T> struct sim_ref {
      * (kernels/sim/record.h names sites through the inlined calls) */
 #define SIM_REF_INLINE __attribute__((always_inline))
     SIM_REF_INLINE operator T() const { return get(); }
+    /* the element bound to a T& parameter (a swap or compare-exchange
+     * helper): the function reads and writes it through the reference. A
+     * template, so that the plain value conversion above wins every other
+     * context */
+    template <class U, class = typename std::enable_if<std::is_same<U, T>::value>::type>
+    SIM_REF_INLINE operator U &() const
+    {
+        if (sim_race_on) sim_race_access(site, p, i, j, SIM_ACC_REF);
+        return *p;
+    }
     T *operator&() const { return p; }
 
     SIM_REF_INLINE sim_ref &operator=(const T &v) { put(v); return *this; }
@@ -1043,6 +1061,100 @@ static inline void sync(const Group &g, int line = __builtin_LINE(), const char 
 }
 
 } /* namespace gpulab_sim_cg */
+
+namespace gpulab_sim {
+
+/* ----------------------------------------- pointers into shared memory */
+
+/* A pointer into shared memory made in device code (`volatile int *v =
+ * sdata`, a volatile parameter): the source pass makes it a sim_vptr, so
+ * race-check sees its accesses like the array's own. */
+void sim_race_addr(const void *addr, int kind);
+template <class T> struct sim_aref {
+    T *p;
+    typedef typename std::remove_cv<T>::type V;
+    V get() const
+    {
+        if (sim_race_on) sim_race_addr((const void *)p, SIM_ACC_READ);
+        return *p;
+    }
+    void put(const V &v) const
+    {
+        if (sim_race_on) sim_race_addr((const void *)p, SIM_ACC_WRITE);
+        *p = v;
+    }
+    operator V() const { return get(); }
+    T *operator&() const { return p; }
+    const sim_aref &operator=(const V &v) const { put(v); return *this; }
+    const sim_aref &operator=(const sim_aref &o) const { put(o.get()); return *this; }
+#define SIM_AREF_OP(op)                                            \
+    template <class U> const sim_aref &operator op(const U &v) const \
+    {                                                              \
+        V x = get();                                               \
+        x op sim_unref(v);                                         \
+        put(x);                                                    \
+        return *this;                                              \
+    }
+    SIM_AREF_OP(+=) SIM_AREF_OP(-=) SIM_AREF_OP(*=) SIM_AREF_OP(/=) SIM_AREF_OP(%=)
+    SIM_AREF_OP(&=) SIM_AREF_OP(|=) SIM_AREF_OP(^=) SIM_AREF_OP(<<=) SIM_AREF_OP(>>=)
+#undef SIM_AREF_OP
+    const sim_aref &operator++() const { V x = get(); ++x; put(x); return *this; }
+    const sim_aref &operator--() const { V x = get(); --x; put(x); return *this; }
+    V operator++(int) const { V x = get(); V y = x; ++y; put(y); return x; }
+    V operator--(int) const { V x = get(); V y = x; --y; put(y); return x; }
+};
+template <class T> static inline typename sim_aref<T>::V sim_unref(const sim_aref<T> &r) { return r.get(); }
+template <class T> struct sim_value<sim_aref<T>> { typedef typename sim_aref<T>::V type; };
+
+template <class T> struct sim_vptr {
+    T *p;
+    sim_vptr() = default;
+    sim_vptr(T *q) : p(q) {}
+    sim_vptr(std::nullptr_t) : p(nullptr) {}
+    template <class U> sim_vptr(const sim_shared_array<U> &a) : p(a.base) {}
+    template <class U> sim_vptr(const sim_shared_row<U> &a) : p(a.base) {}
+    template <class U> sim_vptr(const sim_vptr<U> &o) : p(o.p) {}
+    operator T *() const { return p; }
+    template <class I> sim_aref<T> operator[](const I &i) const { return sim_aref<T>{p + (long long)sim_unref(i)}; }
+    sim_aref<T> operator*() const { return sim_aref<T>{p}; }
+    template <class I> sim_vptr operator+(const I &i) const { return sim_vptr(p + (long long)sim_unref(i)); }
+    template <class I> sim_vptr operator-(const I &i) const { return sim_vptr(p - (long long)sim_unref(i)); }
+    long long operator-(const sim_vptr &o) const { return p - o.p; }
+    template <class I> sim_vptr &operator+=(const I &i) { p += (long long)sim_unref(i); return *this; }
+    template <class I> sim_vptr &operator-=(const I &i) { p -= (long long)sim_unref(i); return *this; }
+    sim_vptr &operator++() { ++p; return *this; }
+    sim_vptr &operator--() { --p; return *this; }
+    sim_vptr operator++(int) { sim_vptr o = *this; ++p; return o; }
+    sim_vptr operator--(int) { sim_vptr o = *this; --p; return o; }
+    explicit operator bool() const { return p != nullptr; }
+};
+
+/* printf with shared-memory elements among its arguments gets their values */
+template <class T> static inline T sim_pf(const sim_ref<T> &r) { return r.get(); }
+template <class T> static inline typename sim_aref<T>::V sim_pf(const sim_aref<T> &r) { return r.get(); }
+template <class T> static inline const T &sim_pf(const T &v) { return v; }
+template <class... A> static inline int sim_printf(const char *fmt, const A &...a)
+{
+    return ::printf(fmt, sim_pf(a)...);
+}
+static inline int sim_printf(const char *fmt) { return ::printf("%s", fmt); }
+
+/* ------------------------------------------------------- device side */
+
+/* A failed assert in a kernel ends the launch with cudaErrorAssert, naming
+ * the line and the thread; in host code it is the C library's assert. */
+[[noreturn]] void sim_assert_fail(const char *expr, const char *file, int line, const char *func);
+/* device code that the simulator cannot run: the launch stops with msg */
+[[noreturn]] void sim_unsupported(int line, const char *file, const char *msg);
+/* tiled_partition(parent, n) with an n the GPU refuses: the launch stops as
+ * the GPU's does (__trap: cudaErrorLaunchFailure), saying why */
+[[noreturn]] void sim_cg_tile_size(unsigned n, int line, const char *file);
+
+} /* namespace gpulab_sim */
+
+#include "kernels/sim/shim_fp.h"
+#include "kernels/sim/shim_cg.h"
+#include "kernels/sim/shim_tex.h"
 
 namespace cooperative_groups = gpulab_sim_cg;
 

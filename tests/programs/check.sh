@@ -1,7 +1,8 @@
 #!/bin/sh
-# check.sh GPULAB PROGRAM.cu sim|gpu
+# check.sh GPULAB PROGRAM.cu|FOLDER sim|gpu
 # Runs a corpus program the way a student does (gpulab -c "open F; run") on
-# one backend and checks what the program's comments ask for:
+# one backend and checks what the program's comments ask for (a folder: the
+# comments of the files in it, which open reads as one program):
 #   // RUN: CMDS       gpulab commands before open (set race-check on, ...)
 #   // ARGS: A B       arguments for the program's main (ARGS-SIM / ARGS-GPU: there)
 #   // OPEN-SIM: -DX=1 definitions for open on that backend (OPEN-GPU too)
@@ -17,25 +18,27 @@
 set -u
 gpulab=$1 prog=$2 backend=$3
 up=$(echo "$backend" | tr a-z A-Z)
+notes=$prog
+[ -d "$prog" ] && notes=$(find "$prog" -maxdepth 1 -type f | sort)
 : "${XDG_CACHE_HOME:=$(dirname "$gpulab")/test-cache}"
 export XDG_CACHE_HOME
 if [ "$backend" = gpu ]; then
     "$gpulab" -c "device" 2>&1 | grep -q "^no GPU" && exit 77
-    grep -q "^// SIM-ONLY" "$prog" && exit 77
+    grep -q "^// SIM-ONLY" $notes && exit 77
 fi
-pre=$(sed -n 's|^// RUN: ||p' "$prog" | tr '\n' ';')
+pre=$(sed -n 's|^// RUN: ||p' $notes | tr '\n' ';')
 # The sanitizer build runs the simulator 3-4 times slower: the default time
 # limit of a student's program grows with it (a program's own RUN: line wins).
 scale=${GPULAB_TIMEOUT_SCALE:-1}
 [ "$scale" -gt 1 ] && pre="set time-limit $((30 * scale)); $pre"
-args=$(sed -n -e 's|^// ARGS: ||p' -e "s|^// ARGS-$up: ||p" "$prog" | head -1)
-defs=$(sed -n "s|^// OPEN-$up: ||p" "$prog" | head -1)
+args=$(sed -n -e 's|^// ARGS: ||p' -e "s|^// ARGS-$up: ||p" $notes | head -1)
+defs=$(sed -n -e 's|^// OPEN: ||p' -e "s|^// OPEN-$up: ||p" $notes | head -1)
 out=$("$gpulab" --no-color -c "set backend $backend; ${pre} open $prog $defs; run $args" 2>&1)
 status=$?
 fail=0
 expect_fail=0
-grep -q "^// FAILS\$" "$prog" && expect_fail=1
-grep -q "^// FAILS-$up\$" "$prog" && expect_fail=1
+grep -q "^// FAILS\$" $notes && expect_fail=1
+grep -q "^// FAILS-$up\$" $notes && expect_fail=1
 if [ $expect_fail = 1 ] && [ $status = 0 ]; then
     echo "FAIL: expected the run to fail, gpulab exited 0"; fail=1
 fi
@@ -43,14 +46,14 @@ if [ $expect_fail = 0 ] && [ $status != 0 ]; then
     echo "FAIL: gpulab exited $status"; fail=1
 fi
 tmp=$(mktemp)
-sed -n -e 's|^// EXPECT: ||p' -e "s|^// EXPECT-$up: ||p" "$prog" > "$tmp"
+sed -n -e 's|^// EXPECT: ||p' -e "s|^// EXPECT-$up: ||p" $notes > "$tmp"
 while IFS= read -r want; do
     case $out in
         *"$want"*) ;;
         *) echo "FAIL: missing: $want"; fail=1 ;;
     esac
 done < "$tmp"
-sed -n 's|^// REJECT: ||p' "$prog" > "$tmp"
+sed -n 's|^// REJECT: ||p' $notes > "$tmp"
 while IFS= read -r bad; do
     case $out in
         *"$bad"*) echo "FAIL: present: $bad"; fail=1 ;;

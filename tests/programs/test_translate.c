@@ -47,7 +47,7 @@ static void test_line_directive_and_lines_kept(void **state)
     const char *t = sim(src);
     assert_true(strncmp(t, "#line 1 \"/x/t.cu\"\n", 18) == 0);
     /* the file's lines, then what the pass adds after the last one */
-    const char *reg = strstr(t, "\nstatic int sim_kreg_0_ = ::gpulab_sim::sim_kreg(k, \"k\");");
+    const char *reg = strstr(t, "\nSIM_KREG(k, \"k\");");
     assert_non_null(reg);
     char b[512];
     assert_string_equal(line_of(t, 5, b, sizeof b), "    p[0] = a[0] + b[0];");
@@ -91,7 +91,7 @@ static void test_launch_forms(void **state)
                         "  r<256><<<dim3(4, 2), 256, 1024, s>>>(p);\n"
                         "  ns::g<<<1, 1>>>();\n}\n");
     assert_non_null(strstr(t, "sim_launch_prog(::gpulab_sim::sim_kaddr(r<256>), \"r<256>\", __FILE__, __LINE__, "
-                              "::gpulab_sim::sim_cfg(dim3(4, 2), 256, 1024, s), [&](auto &&...sim_a_) "
+                              "::gpulab_sim::sim_cfg(dim3(4, 2), 256, 1024, s), [=](auto &&...sim_a_) "
                               "{ r<256>(sim_a_...); }, p);"));
     /* not a kernel of this file: the runtime looks its name up */
     assert_non_null(strstr(t, "\"?ns::g\""));
@@ -110,18 +110,22 @@ static void test_refusals_name_lines(void **state)
 {
     (void)state;
     sim("#include <thrust/sort.h>\n__global__ void k(int *p) {\n  asm(\"trap;\");\n"
-        "  k<<<1, 1>>>(p);\n  int v = tex1Dfetch<int>(t, 0);\n}\n__shared__ int bad[4] = {1};\n");
+        "  cudaDeviceSynchronize();\n  texture<int, 1> t; int v = tex1Dfetch<int>(o, 0);\n}\n__shared__ int bad[4] = {1};\n");
     assert_int_equal(S.nissues, 5);
     assert_int_equal(S.issues[0].line, 1);
     assert_non_null(strstr(S.issues[0].msg, "thrust"));
     assert_int_equal(S.issues[1].line, 3);
     assert_non_null(strstr(S.issues[1].msg, "PTX"));
     assert_int_equal(S.issues[2].line, 4);
-    assert_non_null(strstr(S.issues[2].msg, "dynamic parallelism"));
+    assert_non_null(strstr(S.issues[2].msg, "CUDA 12 removed it"));
     assert_int_equal(S.issues[3].line, 5);
-    assert_non_null(strstr(S.issues[3].msg, "textures"));
+    assert_non_null(strstr(S.issues[3].msg, "texture object"));
     assert_int_equal(S.issues[4].line, 7);
     assert_non_null(strstr(S.issues[4].msg, "initializer"));
+    /* a launch from device code (dynamic parallelism) is a launch like any other */
+    sim("__global__ void k(int *p) {\n  k<<<1, 1>>>(p);\n}\n");
+    assert_int_equal(S.nissues, 0);
+    assert_int_equal(S.device_launches, 1);
 }
 
 static void test_comments_and_strings_are_left_alone(void **state)
@@ -138,10 +142,67 @@ static void test_headers(void **state)
 {
     (void)state;
     const char *t = sim("#include <cuda_runtime.h>\n#include \"util.cuh\"\n#include <cstdio>\n");
-    assert_non_null(strstr(t, "//#include <cuda_runtime.h>"));
+    /* the CUDA headers are the runtime's own, found by the compiler */
+    assert_non_null(strstr(t, "\n#include <cuda_runtime.h>"));
     assert_non_null(strstr(t, "\n#include <cstdio>"));
     assert_int_equal(S.nincludes, 1);
     assert_string_equal(S.includes[0], "util.cuh");
+}
+
+/* a program's own header: the directive names its translated copy */
+static int fake_resolve(void *ctx, const char *name, int angle, char *buf, size_t len)
+{
+    (void)ctx;
+    if (strcmp(name, "mine.h") != 0) return -1;
+    snprintf(buf, len, "u1-mine.h%s", angle ? "-angle" : "");
+    return 0;
+}
+
+static void test_headers_resolved(void **state)
+{
+    (void)state;
+    const char *src = "#include <mine.h>\n#include \"mine.h\"\n#include <vector>\n";
+    prog_tx_opts o = {0};
+    o.resolve = fake_resolve;
+    prog_source_free(&S);
+    assert_int_equal(prog_translate_opts(src, strlen(src), "/x/t.cu", "t.cu", PROG_SIM, &o, &S), 0);
+    char b[512];
+    assert_string_equal(line_of(S.text, 1, b, sizeof b), "#include \"u1-mine.h-angle\"");
+    assert_string_equal(line_of(S.text, 2, b, sizeof b), "#include \"u1-mine.h\"");
+    assert_string_equal(line_of(S.text, 3, b, sizeof b), "#include <vector>");
+}
+
+/* __CUDA_ARCH__: the model's value in device code, undefined elsewhere
+ * (a __host__ __device__ function is compiled for the host too) */
+static void test_cuda_arch(void **state)
+{
+    (void)state;
+    const char *t = sim("__global__ void k(int *p) {\n#if __CUDA_ARCH__ >= 700 && defined(__CUDA_ARCH__)\n"
+                        "  p[0] = __CUDA_ARCH__;\n#endif\n#ifdef __CUDA_ARCH__\n#endif\n}\n"
+                        "#if __CUDA_ARCH__ < 600\n#endif\n"
+                        "__host__ __device__ int h() {\n#ifdef __CUDA_ARCH__\n#endif\n return 0; }\n");
+    char b[512];
+    assert_string_equal(line_of(t, 2, b, sizeof b), "#if GPULAB_CUDA_ARCH >= 700 && 1");
+    assert_string_equal(line_of(t, 3, b, sizeof b), "  p[0] = GPULAB_CUDA_ARCH;");
+    assert_non_null(strstr(line_of(t, 5, b, sizeof b), "#if 1"));
+    assert_string_equal(line_of(t, 8, b, sizeof b), "#if __CUDA_ARCH__ < 600");
+    assert_string_equal(line_of(t, 11, b, sizeof b), "#ifdef __CUDA_ARCH__");
+    /* a file-scope conditional around device helpers is the device pass's */
+    t = sim("#if __CUDA_ARCH__ >= 700\n__device__ int f() { return 1; }\n#elif defined(__CUDA_ARCH__)\n#endif\n"
+            "#ifndef __CUDA_ARCH__\nint host_only;\n#endif\n");
+    assert_string_equal(line_of(t, 1, b, sizeof b), "#if GPULAB_CUDA_ARCH >= 700");
+    assert_string_equal(line_of(t, 3, b, sizeof b), "#elif 1");
+    assert_string_equal(line_of(t, 5, b, sizeof b), "#ifndef __CUDA_ARCH__");
+}
+
+/* a template kernel launched without its arguments: no address to take */
+static void test_deduced_template_launch(void **state)
+{
+    (void)state;
+    const char *t = sim("template <class T> __global__ void k(T *p) {}\nint main() { k<<<1, 1>>>((float *)0); "
+                        "k<float><<<1, 1>>>((float *)0); }\n");
+    assert_non_null(strstr(t, "sim_launch_prog(nullptr, \"k\""));
+    assert_non_null(strstr(t, "sim_kaddr(k<float>)"));
 }
 
 static void test_device_pointers(void **state)
@@ -177,6 +238,9 @@ int main(void)
         cmocka_unit_test(test_refusals_name_lines),
         cmocka_unit_test(test_comments_and_strings_are_left_alone),
         cmocka_unit_test(test_headers),
+        cmocka_unit_test(test_headers_resolved),
+        cmocka_unit_test(test_cuda_arch),
+        cmocka_unit_test(test_deduced_template_launch),
         cmocka_unit_test(test_device_pointers),
         cmocka_unit_test(test_gpu_mode_wraps_launches_only),
     };

@@ -1,0 +1,33 @@
+// A kernel that is merely big: at the simulator's rate its 2^26 threads
+// take far longer than the time limit. gpulab says how far the run got and
+// that a smaller size (the program's argument) or a longer limit is the
+// way, not that it hangs.
+// SIM-ONLY
+// RUN: set time-limit 2
+// FAILS
+// EXPECT: stopped: the time limit of 2 s ended the run
+// EXPECT: how far: 1 launch had finished
+// EXPECT: kernel add (launched at line 29) was running
+// EXPECT: with 67108864 threads
+// EXPECT: a kernel that is only big needs a smaller size
+// REJECT: probably waits
+#include <cstdio>
+#include <cstdlib>
+
+__global__ void add(float *x, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) x[i] += 1.0f;
+}
+
+int main(int argc, char **argv)
+{
+    int n = argc > 1 ? atoi(argv[1]) : 1 << 26;
+    float *x;
+    cudaMalloc(&x, (size_t)n * sizeof(float));
+    add<<<64, 256>>>(x, 64 * 256);
+    add<<<(n + 255) / 256, 256>>>(x, n);
+    cudaDeviceSynchronize();
+    printf("done with %d\n", n);
+    return 0;
+}
