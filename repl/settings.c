@@ -833,7 +833,7 @@ static const struct setting settings[] = {
     {"sandbox", SETTING_FLAG, SESSION, 0, 0, "on", "off", N_("on or off"),
      N_("students' programs and builds confined (docs/reliability.md)"), set_sandbox, show_sandbox, complete_onoff,
      NULL},
-    {"args", SETTING_WORD, SESSION, 0, 0, "none", "3 4", N_("the words, quoted together (none: no arguments)"),
+    {"args", SETTING_WORD, SESSION, 0, 0, "none", "64", N_("the words, quoted together (none: no arguments)"),
      N_("the arguments of the open program's main when run names none"), set_args, show_args, NULL, NULL},
     {"trace-blocks", SETTING_INT, SESSION, 1, 65536, DEFAULT_TEXT(ACC_DEFAULT_BLOCKS), "8", N_("a number of blocks from 1 to 65536"),
      N_("blocks of each launch that animate records of every access (the first ones)"), set_trace_blocks,
