@@ -129,7 +129,14 @@ static void cuda_missing(const char *line, size_t len, char *out, size_t cap, si
                !strncmp(name, "make_cuda", 9) || (name[0] == 'c' && name[1] == 'u' && name[2] >= 'A' && name[2] <= 'Z');
     if (!name[0] || !cuda) return;
     char note[512];
-    int n = snprintf(note, sizeof note,
+    int n;
+    if (name[0] == 'c' && name[1] == 'u' && name[2] >= 'A' && name[2] <= 'Z')
+        n = snprintf(note, sizeof note,
+                     "note: %s is the CUDA driver API, which gpulab's simulator does not have (it runs the runtime "
+                     "API on the program's own kernels); set backend gpu runs the program on a GPU\n",
+                     name);
+    else
+        n = snprintf(note, sizeof note,
                      "note: %s is CUDA that gpulab's simulator does not provide (docs/programs.md lists what it has); "
                      "set backend gpu runs the program on a GPU\n",
                      name);

@@ -481,6 +481,8 @@ template <class T> static inline cudaError_t cudaHostAlloc(T **p, size_t bytes, 
     return cudaHostAlloc(reinterpret_cast<void **>(p), bytes, flags);
 }
 static inline cudaError_t cudaHostGetDevicePointer(void **d, void *h, unsigned) { *d = h; return cudaSuccess; }
+#define cudaCpuDeviceId (-1)
+#define cudaInvalidDeviceId (-2)
 static inline cudaError_t cudaMemPrefetchAsync(const void *, size_t, int, cudaStream_t = nullptr) { return cudaSuccess; }
 static inline cudaError_t cudaMemAdvise(const void *, size_t, int, int) { return cudaSuccess; }
 static inline cudaError_t cudaThreadSynchronize(void) { return cudaDeviceSynchronize(); }

@@ -676,7 +676,10 @@ static void pass(tx *x)
             tx_edit_add(x, t->s, t->e, "sim_get_%s()", nm);
             continue;
         }
-        if (tx_is(x, k, "printf") && !tx_is(x, k - 1, ".") && !tx_is(x, k - 1, "->") && tx_is(x, k + 1, "(")) {
+        if ((dev_depth >= 0 || pending) && tx_is(x, k, "printf") && !tx_is(x, k - 1, ".") && !tx_is(x, k - 1, "->") &&
+            tx_is(x, k + 1, "(")) {
+            /* in device code only: host code has no shared elements, and a
+             * .cpp file may not include the runtime at all */
             /* shared-memory elements are proxies: printf gets their values */
             if (tx_is(x, k - 1, "::") && tx_is(x, k - 2, "std"))
                 tx_edit_add(x, x->t[k - 2].s, t->e, "::gpulab_sim::sim_printf");
@@ -697,14 +700,6 @@ static void pass(tx *x)
         if (tx_is(x, k, "cub") && tx_is(x, k + 1, "::")) {
             tx_issue(x, t->line, "CUB is a GPU library; the simulator has no CUB (write the kernel yourself, or "
                               "run on the GPU)");
-            continue;
-        }
-        if (tx_is(x, k + 1, "(") && !tx_is(x, k - 1, ".") && !tx_is(x, k - 1, "->") && x->t[k].e - x->t[k].s > 3 &&
-            x->src[x->t[k].s] == 'c' && x->src[x->t[k].s + 1] == 'u' && isupper((unsigned char)x->src[x->t[k].s + 2])) {
-            char nm[64];
-            tx_text_of(x, k, k + 1, nm, sizeof nm);
-            tx_issue(x, t->line, "%s: the CUDA driver API (cuInit, cuModuleLoad, cuLaunchKernel...) is not simulated; "
-                              "the simulator runs the runtime API (cuda...) on the program's own kernels", nm);
             continue;
         }
         if (tx_is(x, k + 1, "(") && (strncmp(x->src + t->s, "cudaIpc", 7) == 0 ||
