@@ -293,6 +293,24 @@ static char *read_back(int fd, size_t max, size_t *len, int *cut)
 
 /* The result lines (docs/programs.md), each field checked: a forged or cut
  * file changes what is shown of this run, never more. */
+/* A build file's name as the student's: the build names its copies sN-FILE
+ * (FILE.cpp for a .cu source) and uN-HEADER (program_build.c) */
+static const char *student_file(const char *name, char *buf, size_t len)
+{
+    const char *p = name;
+    if ((*p == 's' || *p == 'u') && p[1] >= '0' && p[1] <= '9') {
+        const char *d = p + 1;
+        while (*d >= '0' && *d <= '9') d++;
+        if (*d == '-') p = d + 1;
+    }
+    snprintf(buf, len, "%s", p);
+    /* NAME.cu.cpp[:LINE] -> NAME.cu[:LINE] */
+    char *cpp = strstr(buf, ".cpp");
+    char *dot = strchr(buf, '.');
+    if (p != name && cpp && dot && dot < cpp && (cpp[4] == 0 || cpp[4] == ':')) memmove(cpp, cpp + 4, strlen(cpp + 4) + 1);
+    return buf;
+}
+
 static void parse_results(char *text, const char *exe, prog_result *r)
 {
     if (!text) return;
@@ -343,7 +361,10 @@ static void parse_results(char *text, const char *exe, prog_result *r)
                         fn[strcspn(fn, "\n")] = 0;
                         at[strcspn(at, " \n")] = 0;
                         const char *b = strrchr(at, '/');
-                        if (at[0] != '?') snprintf(loc, sizeof loc, " at %s (in %.200s)", b ? b + 1 : at, fn);
+                        char shown[512];
+                        if (at[0] != '?')
+                            snprintf(loc, sizeof loc, " at %s (in %.200s)", student_file(b ? b + 1 : at, shown, sizeof shown),
+                                     fn);
                     }
                     pclose(a);
                 }

@@ -92,6 +92,24 @@ static int runtime_file(const char *loc)
            strncmp(loc, "/usr/include/", 13) == 0;
 }
 
+/* A build file's name as the student's: the build names its copies sN-FILE
+ * (FILE.cpp for a .cu source) and uN-HEADER (program_build.c) */
+static const char *student_file(const char *name, char *buf, size_t len)
+{
+    const char *p = name;
+    if ((*p == 's' || *p == 'u') && p[1] >= '0' && p[1] <= '9') {
+        const char *d = p + 1;
+        while (*d >= '0' && *d <= '9') d++;
+        if (*d == '-') p = d + 1;
+    }
+    snprintf(buf, len, "%s", p);
+    /* NAME.cu.cpp[:LINE] -> NAME.cu[:LINE] */
+    char *cpp = strstr(buf, ".cpp");
+    char *dot = strchr(buf, '.');
+    if (p != name && cpp && dot && dot < cpp && (cpp[4] == 0 || cpp[4] == ':')) memmove(cpp, cpp + 4, strlen(cpp + 4) + 1);
+    return buf;
+}
+
 static int where_of(const void *pc, char *func, size_t flen, char *loc, size_t llen)
 {
     if (!pc || !prog_exe[0]) return -1;
@@ -118,7 +136,8 @@ static int where_of(const void *pc, char *func, size_t flen, char *loc, size_t l
         /* "path/file.cu:42 (discriminator 3)" -> "file.cu:42" */
         char *sp = strchr(b, ' ');
         if (sp) *sp = 0;
-        snprintf(loc, llen, "%s", sim_basename(b));
+        char shown[512];
+        snprintf(loc, llen, "%s", student_file(sim_basename(b), shown, sizeof shown));
     }
     return b[0] && b[0] != '?' ? 0 : -1;
 }
