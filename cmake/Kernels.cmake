@@ -65,10 +65,12 @@ endfunction()
 # it calls), without the calls at every function entry, and without the
 # scalar replacement of aggregates, so that a float4 load stays one 16-byte
 # access as it is one instruction on the GPU. ThreadSanitizer does not combine
-# with AddressSanitizer: the sanitizer build leaves it out.
+# with AddressSanitizer: the sanitizer build leaves it out. -fsanitize=bounds
+# checks every index into an array of known size (a kernel's local arrays):
+# memcheck (kernels/sim/check.cpp) defines the handler it calls.
 function(gpulab_record_options src)
   if(GPULAB_RECORD)
     set_property(SOURCE ${src} APPEND PROPERTY COMPILE_OPTIONS
-      -fsanitize=thread --param=tsan-instrument-func-entry-exit=0 -fno-tree-sra)
+      -fsanitize=thread --param=tsan-instrument-func-entry-exit=0 -fno-tree-sra -fsanitize=bounds)
   endif()
 endfunction()

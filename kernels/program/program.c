@@ -558,13 +558,15 @@ int prog_run(prog *p, const prog_options *o, prog_result *r)
         snprintf(r->msg, sizeof r->msg, "cannot make the files the program reports through: %s", strerror(errno));
         goto out;
     }
-    char num[3][64], race[32], model[96];
+    char num[3][64], race[32], model[96], check[64];
     snprintf(race, sizeof race, "GPULAB_RACE_CHECK=%d", o->race_check ? 1 : 0);
+    /* `set check`: the mode's bits and the report's limit (0: the default) */
+    snprintf(check, sizeof check, "GPULAB_CHECK=%d,%d", o->check, o->check_limit);
     snprintf(model, sizeof model, "GPULAB_MODEL=%s", o->model && *o->model ? o->model : "");
     snprintf(num[0], sizeof num[0], "GPULAB_ACC_BLOCKS=%u", o->record_blocks);
     snprintf(num[1], sizeof num[1], "GPULAB_ACC_LANES=%llu", o->record_lanes);
     snprintf(num[2], sizeof num[2], "GPULAB_ACC_TRACE=%s", want_acc ? "/dev/fd/4" : "");
-    const char *set[] = {"GPULAB_RESULT=/dev/fd/3", race, num[2], num[0], num[1], "HOME=/tmp", "TMPDIR=/tmp",
+    const char *set[] = {"GPULAB_RESULT=/dev/fd/3", race, check, num[2], num[0], num[1], "HOME=/tmp", "TMPDIR=/tmp",
                          o->model && *o->model ? model : NULL, NULL};
     env = prog_env(set);
     if (!env) {

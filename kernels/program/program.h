@@ -149,6 +149,7 @@ typedef struct prog_options {
     double time_limit;        /* seconds; 0: none */
     long long mem_limit;      /* bytes of address space (simulator only); 0: 3/4 of this machine's memory */
     int race_check;
+    int check, check_limit;   /* memory checks (lab_config's check, check_limit): 0 the default */
     const char *model;        /* the GPU model the simulator describes ("h200") */
     int argc;                 /* arguments for the program's main */
     char **argv;

@@ -309,6 +309,17 @@ static cudaError_t sim_prog_launch_now(const void *func, const char *name0, cons
         rec("launch\t%s\t%d\t%u,%u,%u\t%u,%u,%u\t%zu\t0\t1\n", name, line, cfg.grid.x, cfg.grid.y, cfg.grid.z,
             cfg.block.x, cfg.block.y, cfg.block.z, cfg.smem);
         sim_set_last_error(sticky);
+        /* say once why nothing runs any more, as a student would ask */
+        static int said;
+        if (!said++) {
+            fflush(stdout);
+            fprintf(stderr,
+                    "simulator: %s (line %d) did not run: an earlier kernel failed with %s, and as on a GPU that "
+                    "error is sticky: the context is broken, so this launch and every later CUDA call (cudaMemcpy, "
+                    "cudaDeviceSynchronize, ...) return %s until the program ends\n",
+                    name, line, sim_cuda_error_name(sticky), sim_cuda_error_name(sticky));
+            fflush(stderr);
+        }
         return sticky;
     }
     record_accesses();
@@ -341,8 +352,10 @@ static cudaError_t sim_prog_launch_now(const void *func, const char *name0, cons
         cfg.block.x, cfg.block.y, cfg.block.z, smem, ms, rc != 0);
     if (rc == 0) return cudaSuccess;
     cudaError_t e = sim_cuda_last_error(0);
-    char msg[LAB_ERR_MAX + 256];
-    snprintf(msg, sizeof msg, "%s", prog_job.err[0] ? prog_job.err : sim_last_diagnostic());
+    static char msg[65536];
+    /* memory errors: the whole grouped report (the job's message is cut) */
+    const char *report = sim_check_report_take();
+    snprintf(msg, sizeof msg, "%s", report && *report ? report : prog_job.err[0] ? prog_job.err : sim_last_diagnostic());
     if (strstr(msg, "data race") && (sim_g.race.pc1 || sim_g.race.pc2)) {
         /* the source lines of the two accesses */
         char l1[600] = "?", l2[600] = "?";
@@ -366,7 +379,7 @@ static cudaError_t sim_prog_launch_now(const void *func, const char *name0, cons
     /* a fault inside the kernel poisons the context, as on a GPU; a launch
      * refused before it started (its shape) does not */
     if (e == cudaErrorLaunchFailure || e == cudaErrorIllegalAddress || e == cudaErrorAssert ||
-        e == cudaErrorHardwareStackError || e == cudaErrorIllegalInstruction)
+        e == cudaErrorHardwareStackError || e == cudaErrorIllegalInstruction || e == cudaErrorMisalignedAddress)
         sim_set_sticky_error(e);
     return e;
 }
@@ -782,6 +795,48 @@ static void crash(int sig, siginfo_t *si, void *uctx)
     raise(sig);
 }
 
+/* memcheck's access sites: the program's own line through addr2line */
+static int site_where(uintptr_t site, char *file, size_t filelen, int *line)
+{
+    char loc[600];
+    if (where_of((const char *)site - 1, nullptr, 0, loc, sizeof loc) != 0) return -1;
+    char *colon = strrchr(loc, ':');
+    if (!colon) return -1;
+    *colon = 0;
+    snprintf(file, filelen, "%s", loc);
+    *line = atoi(colon + 1);
+    return *line > 0 ? 0 : -1;
+}
+
+/* Leaks: device memory still allocated when the program ends (or at
+ * cudaDeviceReset), as compute-sanitizer --leak-check full lists it. */
+void sim_prog_leaks(void)
+{
+    if (!(sim_check_mode() & SIM_CHECK_LEAKS)) return;
+    static char buf[16384];
+    unsigned n = sim_check_leaks(buf, sizeof buf);
+    if (!n) return;
+    fflush(stdout);
+    if (sim_sticky_error() != cudaSuccess)
+        fprintf(stderr,
+                "simulator: %u allocation%s never freed: after the sticky %s, cudaFree frees nothing, as on a GPU "
+                "(a leak otherwise: each cudaMalloc needs its cudaFree):\n",
+                n, n == 1 ? " was" : "s were", sim_cuda_error_name(sim_sticky_error()));
+    else
+        fprintf(stderr, "simulator: %u allocation%s never freed (a leak: each cudaMalloc needs its cudaFree):\n", n,
+                n == 1 ? " was" : "s were");
+    for (char *l = buf; *l;) {
+        char *nl = strchr(l, '\n');
+        if (nl) *nl = 0;
+        fprintf(stderr, "  leaked: %s\n", l);
+        if (!nl) break;
+        l = nl + 1;
+    }
+    fflush(stderr);
+}
+
+static void report_leaks(void) { sim_prog_leaks(); }
+
 __attribute__((constructor)) static void prog_init(void)
 {
     prog_t0 = now_s();
@@ -792,6 +847,15 @@ __attribute__((constructor)) static void prog_init(void)
     setvbuf(stdout, nullptr, _IOLBF, 0);
     const char *rc = getenv("GPULAB_RACE_CHECK");
     prog_cfg.race_check = rc && *rc == '1';
+    /* `set check`: "MODE,LIMIT" (0: the default) */
+    const char *ck = getenv("GPULAB_CHECK");
+    if (ck && *ck) {
+        int mode = 0, limit = 0;
+        if (sscanf(ck, "%d,%d", &mode, &limit) >= 1 && mode) sim_check_set_mode(mode);
+        if (limit > 0) sim_report_set_limit((unsigned)limit);
+    }
+    sim_check_set_where(site_where);
+    atexit(report_leaks);
     prog_cfg.repeats = 1;
     prog_job.cfg = &prog_cfg;
     sim_mem_guarded(1);

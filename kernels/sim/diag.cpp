@@ -297,7 +297,8 @@ void sim_report_barrier(void)
     unsigned n = sim_g.nthreads;
     sim_set grouped;
     grouped.clear();
-    int groups = 0, first_kind = -1;
+    int groups = 0, first_kind = -1, first_line = 0;
+    const char *first_file = nullptr;
     for (unsigned i = 0; i < n; i++) {
         sim_fiber *f = &sim_g.fibers[i];
         if (f->state != SIM_F_BAR || grouped.has(i)) continue;
@@ -306,13 +307,22 @@ void sim_report_barrier(void)
         for (unsigned k = i; k < n; k++) {
             sim_fiber *g = &sim_g.fibers[k];
             if (g->state == SIM_F_BAR && g->bar_kind == f->bar_kind && g->bar_line == f->bar_line &&
-                sim_same_file(g->bar_file, f->bar_file)) {
+                g->bar_site == f->bar_site && sim_same_file(g->bar_file, f->bar_file)) {
                 s.add(k);
                 grouped.add(k);
             }
         }
         sim_set_format(s, 0, set, sizeof set);
         sim_where(where, sizeof where, f->bar_line, f->bar_file);
+        /* two barriers written on one line are two barriers */
+        if (groups > 0 && f->bar_line == first_line && sim_same_file(f->bar_file, first_file)) {
+            size_t l = strlen(where);
+            snprintf(where + l, sizeof where - l, ", another barrier written on the same line");
+        }
+        if (groups == 0) {
+            first_line = f->bar_line;
+            first_file = f->bar_file;
+        }
         bool many = s.count() > 1;
         if (groups == 0)
             m.add("thread%s %s wait%s at %s (%s)", many ? "s" : "", set, many ? "" : "s", sim_bar_name(f->bar_kind),

@@ -7,6 +7,7 @@
 #define GPULAB_SIM_INTERNAL_H
 
 #include "kernels/sim/shim.h"
+#include "kernels/sim/check.h"
 
 #include <setjmp.h>
 #include <stddef.h>
@@ -56,6 +57,11 @@ enum { SIM_SMEM_LIMIT = 48 * 1024 };
  * launch check (lab_launch_pre) holds each kernel to the chosen model's
  * limit first. */
 enum { SIM_SMEM_OPTIN = 227 * 1024 };
+/* The arena holds the block's shared arrays with a red zone of
+ * SIM_SMEM_RZ bytes (or the array's alignment, when larger) before each
+ * static array: a multiple of 128 bytes, so every array keeps the banks it
+ * has on a GPU. */
+enum { SIM_SMEM_RZ = 128, SIM_SMEM_ARENA = SIM_SMEM_OPTIN + 256 * SIM_SMEM_RZ + 4096 };
 enum { SIM_MAX_SITES = 256 };
 /* Tiles wider than a warp: 64, 128, 256, 512 threads (levels 0-3). */
 enum { SIM_TILE_LEVELS = 4, SIM_TILE_MIN = 64 };
@@ -71,6 +77,7 @@ struct sim_fiber {
     /* waiting at a barrier */
     int bar_kind, bar_line;
     const char *bar_file;
+    const void *bar_site;      /* the barrier's call site (NULL: known by line) */
     /* waiting at a warp collective: what this lane brought, and its result */
     int op, op_line, op_width;
     const char *op_file, *op_name;
@@ -152,6 +159,7 @@ struct sim_state {
     unsigned bar_arrived;
     int bar_kind, bar_line, bar_mismatch;
     const char *bar_file;
+    const void *bar_site;
     int bar_acc_count, bar_acc_and, bar_acc_or;
     int bar_res_count, bar_res_and, bar_res_or;
     /* race check: the epoch (between two barriers) and what opened it */
@@ -258,12 +266,12 @@ void sim_stack_restore(sim_fiber *f, const sim_stack_copy *c, const char *buf);
  * arrays were placed), saved while the block is parked. */
 struct sim_shared_copy {
     unsigned char *bytes;
-    size_t used;
+    size_t used, packed, redzones;
     unsigned nsites;
     struct site {
         sim_shared_site *s;
         void *ptr;
-        size_t count, rows, cols, elem;
+        size_t count, rows, cols, elem, packed;
     } *sites;
 };
 int sim_shared_save(sim_shared_copy *c);       /* 0, or -1 when out of memory */
@@ -322,6 +330,26 @@ int sim_mem_explain(const void *addr, int is_write, char *buf, size_t len);
 cudaError_t sim_cuda_malloc_named(void **p, size_t bytes, const char *what, const char *name, int line);
 cudaError_t sim_cuda_free_at(void *p, const char *what, int line);
 
+/* memory.cpp, for memcheck (check.cpp): an allocation as a launch sees it.
+ * [o.base, o.base + o.bytes) is what was asked for; up to zone_end its red
+ * zone (at least SIM_REDZONE bytes; a guarded allocation's guard page
+ * too), where every access is an error. */
+enum { SIM_REDZONE = 256 };
+struct sim_gobj {
+    sim_rec_object o;
+    uintptr_t zone_end;
+    unsigned char *init;       /* one bit per byte something wrote; NULL: not watched */
+    const char *call;          /* "cudaMalloc", ... */
+    const char *var;           /* the variable it was stored in ("" unknown) */
+    int line;                  /* of the call (0 unknown) */
+};
+const sim_gobj *sim_mem_lookup(uintptr_t a);
+void sim_mem_mark(const sim_gobj *g, uintptr_t p, size_t n);
+void sim_mem_written(const void *p, size_t n);
+int sim_mem_freed(uintptr_t a, char *what, size_t len, int *free_line);
+void sim_mem_describe(const sim_gobj *g, char *buf, size_t len);
+unsigned sim_mem_leaks(char *buf, size_t len);
+
 /* diag.cpp: reports of what cannot complete; a pending race is reported
  * before msg. */
 void sim_diag_with_race(const char *msg);
@@ -348,6 +376,26 @@ void sim_race_epoch(void);                 /* a new epoch begins */
 void sim_race_addr(const void *addr, int kind); /* an access through a pointer into shared memory */
 void sim_race_report(int line, const char *file, int stopped); /* format the pending race */
 void sim_uninit_report(void);              /* format the pending uninitialised read */
+/* the running block's shared arrays, for the access hook: the index of the
+ * one holding a (or -1), its site and object; the layout a GPU would use */
+int sim_shared_find(uintptr_t a);
+const sim_shared_site *sim_shared_site_at(int k);
+const sim_rec_object *sim_shared_object_at(int k);
+unsigned sim_shared_count(void);
+size_t sim_shared_packed_used(void);
+size_t sim_shared_packed(uintptr_t a);
+
+/* check.cpp: memcheck of one access (the hook calls it when a mode is on);
+ * obj/g/k: what the hook resolved. The report at a launch's end. */
+extern int sim_mc_mode;
+void sim_mc_access(const sim_access *a, const sim_gobj *g, int shared_k, int aligned);
+void sim_mc_launch_begin(void);
+/* at the end of a launch: the grouped report of its errors becomes the
+ * diagnostic (after the one that stopped it, if any); 1 when there were
+ * errors, with fail_code set */
+int sim_report_close(int stopped);
+/* record.cpp: a sync completed (check.h's checkers) */
+void sim_check_sync(const sim_sync_event *e);
 
 } /* namespace gpulab_sim */
 

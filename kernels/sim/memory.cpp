@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include <map>
+#include <vector>
 
 #include <sys/mman.h>
 #include <unistd.h>
@@ -28,13 +29,17 @@ struct sim_alloc {
     int line;
     char *map;          /* guarded allocations: the mapping (data pages, then the guard page) */
     size_t map_bytes;
+    size_t reserved;    /* bytes from the start to the end of its red zone (and guard page) */
+    unsigned char *init; /* initcheck: one bit per byte that something wrote (NULL: counts as written) */
+    unsigned id;
 };
 
 /* start -> the allocation */
 static std::map<uintptr_t, sim_alloc> &sim_allocs(void)
 {
-    static std::map<uintptr_t, sim_alloc> m;
-    return m;
+    /* never destroyed: the leak report runs at exit, after static destructors */
+    static std::map<uintptr_t, sim_alloc> *m = new std::map<uintptr_t, sim_alloc>();
+    return *m;
 }
 /* freed guarded allocations, kept unreadable so that a use after cudaFree
  * faults; the oldest are unmapped past a bound */
@@ -46,8 +51,11 @@ struct sim_freed {
 enum { SIM_FREED_MAX = 256 };
 static sim_freed sim_freed_ring[SIM_FREED_MAX];
 static unsigned sim_nfreed;
+static uintptr_t sim_freed_lo, sim_freed_hi; /* the addresses the ring's mappings span */
 static int sim_guarded;           /* 1: every allocation ends at a guard page (programs) */
 static size_t sim_alloc_total;    /* bytes live */
+static unsigned sim_alloc_ids;       /* allocation numbers, never reused */
+static int sim_table_dirty = 1;     /* the lookup table (sim_mem_table) is out of date */
 static cudaError_t sim_last_err = cudaSuccess;
 static cudaError_t sim_sticky_err = cudaSuccess;
 
@@ -133,6 +141,127 @@ int sim_mem_explain(const void *addr, int is_write, char *buf, size_t len)
     return 0;
 }
 
+/* ------------------------------------------------- memcheck's view */
+
+/* The live allocations sorted by address, for the lookups of a launch (the
+ * map's nodes do not move, so al stays valid until the allocation is
+ * freed, which no kernel can do). */
+static std::vector<sim_gobj> sim_table;
+static const sim_gobj *sim_table_last;
+
+static void sim_table_build(void)
+{
+    sim_table.clear();
+    sim_table_last = nullptr;
+    for (auto &kv : sim_allocs()) {
+        sim_gobj g;
+        memset(&g, 0, sizeof g);
+        g.o.base = kv.first;
+        g.o.bytes = kv.second.bytes;
+        g.o.elem = 0;
+        g.o.space = SIM_REC_GLOBAL;
+        g.o.id = kv.second.id;
+        g.o.name = kv.second.name[0] ? kv.second.name : kv.second.call;
+        g.zone_end = kv.first + kv.second.reserved;
+        g.init = kv.second.init;
+        g.call = kv.second.call;
+        g.var = kv.second.name;
+        g.line = kv.second.line;
+        sim_table.push_back(g);
+    }
+    sim_table_dirty = 0;
+}
+
+/* The allocation whose bytes or red zone hold a, or NULL. */
+const sim_gobj *sim_mem_lookup(uintptr_t a)
+{
+    const sim_gobj *l = sim_table_last;
+    if (l && a - l->o.base < l->zone_end - l->o.base) return l;
+    if (sim_table_dirty) sim_table_build();
+    if (sim_table.empty() || a < sim_table.front().o.base || a >= sim_table.back().zone_end) return nullptr;
+    size_t lo = 0, hi = sim_table.size();
+    while (hi - lo > 1) {
+        size_t mid = (lo + hi) / 2;
+        if (sim_table[mid].o.base <= a) lo = mid;
+        else hi = mid;
+    }
+    const sim_gobj *g = &sim_table[lo];
+    if (a < g->o.base || a >= g->zone_end) return nullptr;
+    sim_table_last = g;
+    return g;
+}
+
+/* Something wrote [p, p + n) of device memory (a copy, a memset, a kernel's
+ * store): initcheck counts those bytes as written. */
+void sim_mem_mark(const sim_gobj *g, uintptr_t p, size_t n)
+{
+    if (!g->init || p >= g->o.base + g->o.bytes) return;
+    size_t off = p - g->o.base, end = off + n;
+    if (end > g->o.bytes) end = g->o.bytes;
+    for (size_t i = off; i < end;) {
+        if ((i & 7) == 0 && end - i >= 8) {
+            size_t k = (end - i) / 8;
+            memset(g->init + i / 8, 0xff, k);
+            i += k * 8;
+        } else {
+            g->init[i / 8] |= (unsigned char)(1u << (i & 7));
+            i++;
+        }
+    }
+}
+
+void sim_mem_written(const void *p, size_t n)
+{
+    if (sim_table_dirty) sim_table_build();
+    const sim_gobj *g = sim_mem_lookup((uintptr_t)p);
+    if (g) sim_mem_mark(g, (uintptr_t)p, n);
+}
+
+/* The freed allocation that held a (guarded memory only): its name and the
+ * line of its cudaFree, for the report of a use after free. */
+int sim_mem_freed(uintptr_t a, char *what, size_t len, int *free_line)
+{
+    /* most addresses that are not device memory are a thread's locals */
+    if (a < sim_freed_lo || a >= sim_freed_hi) return 0;
+    for (unsigned i = 0; i < sim_nfreed && i < SIM_FREED_MAX; i++) {
+        const sim_freed &f = sim_freed_ring[i];
+        if (!f.a.map || a < (uintptr_t)f.a.map || a >= (uintptr_t)f.a.map + f.a.map_bytes) continue;
+        sim_alloc_name(what, len, f.a);
+        *free_line = f.free_line;
+        return 1;
+    }
+    return 0;
+}
+
+void sim_mem_describe(const sim_gobj *g, char *buf, size_t len)
+{
+    if (g->var[0] && g->line > 0)
+        snprintf(buf, len, "%s (%zu bytes from %s at line %d)", g->var, g->o.bytes, g->call, g->line);
+    else if (g->var[0])
+        snprintf(buf, len, "%s (%zu bytes from %s)", g->var, g->o.bytes, g->call);
+    else
+        snprintf(buf, len, "an allocation of %zu bytes from %s", g->o.bytes, g->call);
+}
+
+unsigned sim_mem_leaks(char *buf, size_t len)
+{
+    unsigned n = 0;
+    size_t used = 0;
+    if (len) buf[0] = 0;
+    for (auto &kv : sim_allocs()) {
+        /* host memory (cudaMallocHost) is not device memory */
+        if (strcmp(kv.second.call, "cudaMallocHost") == 0 || strcmp(kv.second.call, "cudaHostAlloc") == 0) continue;
+        char nm[160];
+        sim_alloc_name(nm, sizeof nm, kv.second);
+        if (used < len) {
+            int k = snprintf(buf + used, len - used, "%s%s", n ? "\n" : "", nm);
+            if (k > 0) used += (size_t)k < len - used ? (size_t)k : len - used - 1;
+        }
+        n++;
+    }
+    return n;
+}
+
 void sim_mem_guarded(int on) { sim_guarded = on; }
 size_t sim_mem_in_use(void) { return sim_alloc_total; }
 
@@ -194,15 +323,23 @@ cudaError_t sim_cuda_malloc_named(void **p, size_t bytes, const char *what, cons
         while (l && (al.name[l - 1] == ')' || al.name[l - 1] == ' ')) al.name[--l] = 0;
     }
     al.line = line;
+    /* Aligned to 256 bytes as cudaMalloc's memory is (the CUDA Programming
+     * Guide: at least 256), so a warp's coalesced load touches the sectors
+     * it does on a GPU. After the bytes asked for comes a red zone of at
+     * least SIM_REDZONE bytes that memcheck watches, byte for byte. */
+    size_t reserved = (bytes + 255) / 256 * 256 + SIM_REDZONE;
+    if (reserved < bytes) {
+        sim_diag("%s: %zu bytes is more than any memory", what, bytes);
+        return sim_err(cudaErrorMemoryAllocation);
+    }
     void *m;
     if (sim_guarded) {
-        /* the data ends where an unreadable page begins: a kernel that runs
-         * past the end faults at once, and the fault names the allocation */
+        /* the data starts a mapping and its red zone ends where an unreadable
+         * page begins: a kernel that runs far past the end faults at once,
+         * and the fault names the allocation */
         size_t pg = sim_pagesize();
-        size_t user = (bytes + 15) / 16 * 16;
-        if (user == 0) user = 16;
-        size_t data = (user + pg - 1) / pg * pg;
-        if (user < bytes || data < user) {
+        size_t data = (reserved + pg - 1) / pg * pg;
+        if (data < reserved) {
             sim_diag("%s: %zu bytes is more than any memory", what, bytes);
             return sim_err(cudaErrorMemoryAllocation);
         }
@@ -215,24 +352,33 @@ cudaError_t sim_cuda_malloc_named(void **p, size_t bytes, const char *what, cons
         mprotect(map + data, pg, PROT_NONE);
         al.map = map;
         al.map_bytes = data + pg;
-        m = map + data - user;
-        memset(m, SIM_POISON_GLOBAL, user);
+        al.reserved = data + pg;
+        m = map;
+        memset(m, SIM_POISON_GLOBAL, data);
     } else {
-        size_t rounded = (bytes + 255) / 256 * 256;
-        if (rounded == 0) rounded = 256;
-        if (rounded < bytes) {
-            sim_diag("%s: %zu bytes is more than any memory", what, bytes);
-            return sim_err(cudaErrorMemoryAllocation);
-        }
-        m = aligned_alloc(256, rounded);
+        m = aligned_alloc(256, reserved);
         if (!m) {
             sim_diag("%s: could not allocate %zu bytes of host memory for the simulated device", what, bytes);
             return sim_err(cudaErrorMemoryAllocation);
         }
-        memset(m, SIM_POISON_GLOBAL, rounded);
+        al.reserved = reserved;
+        memset(m, SIM_POISON_GLOBAL, reserved);
     }
+    /* initcheck watches device memory; managed and host memory are written
+     * by host code too, which is not watched, so they count as written */
+    if (strcmp(what, "cudaMalloc") == 0 || strcmp(what, "cudaMallocPitch") == 0) {
+        al.init = (unsigned char *)calloc(bytes / 8 + 1, 1);
+        if (!al.init) {
+            if (al.map) munmap(al.map, al.map_bytes);
+            else free(m);
+            sim_diag("%s: could not allocate %zu bytes of host memory for the simulated device", what, bytes);
+            return sim_err(cudaErrorMemoryAllocation);
+        }
+    }
+    al.id = ++sim_alloc_ids;
     sim_alloc &kept = sim_allocs()[(uintptr_t)m] = al;
     sim_alloc_total += bytes;
+    sim_table_dirty = 1;
     /* the recording names it after its variable where the call said it */
     sim_rec_object_add(m, bytes, kept.name[0] ? kept.name : what);
     *p = m;
@@ -246,6 +392,9 @@ cudaError_t sim_cuda_malloc(void **p, size_t bytes, const char *what)
 
 cudaError_t sim_cuda_free_at(void *p, const char *what, int line)
 {
+    /* as on a GPU: after a kernel fault the context is broken and nothing
+     * is freed any more (the leak check then lists what stayed) */
+    if (sim_sticky_err) return sim_sticky_err;
     if (!p) return cudaSuccess;
     std::map<uintptr_t, sim_alloc> &m = sim_allocs();
     auto it = m.find((uintptr_t)p);
@@ -261,13 +410,25 @@ cudaError_t sim_cuda_free_at(void *p, const char *what, int line)
     m.erase(it);
     sim_rec_object_remove(p);
     sim_alloc_total -= al.bytes;
+    sim_table_dirty = 1;
+    free(al.init);
+    al.init = nullptr;
     if (al.map) {
-        mprotect(al.map, al.map_bytes, PROT_NONE);
-        madvise(al.map, al.map_bytes, MADV_DONTNEED);
+        /* memcheck sees every access and reports each use after free, so
+         * the memory stays mapped (its bytes dropped) and the kernel goes on;
+         * without it, freed memory is unreadable and the first use faults */
+        if (sim_rec_available() && (sim_mc_mode & SIM_CHECK_MEMCHECK)) {
+            madvise(al.map, al.map_bytes - sim_pagesize(), MADV_DONTNEED);
+        } else {
+            mprotect(al.map, al.map_bytes, PROT_NONE);
+            madvise(al.map, al.map_bytes, MADV_DONTNEED);
+        }
         sim_freed &slot = sim_freed_ring[sim_nfreed % SIM_FREED_MAX];
         if (sim_nfreed >= SIM_FREED_MAX && slot.a.map) munmap(slot.a.map, slot.a.map_bytes);
         slot.start = (uintptr_t)p;
         slot.a = al;
+        if (!sim_freed_lo || (uintptr_t)al.map < sim_freed_lo) sim_freed_lo = (uintptr_t)al.map;
+        if ((uintptr_t)al.map + al.map_bytes > sim_freed_hi) sim_freed_hi = (uintptr_t)al.map + al.map_bytes;
         slot.free_line = line;
         sim_nfreed++;
     } else {
@@ -319,6 +480,7 @@ cudaError_t sim_cuda_memcpy(void *dst, const void *src, size_t bytes, cudaMemcpy
     if (dst_dev && sim_check_range(call, "destination", dst, bytes) != 0) return sim_err(cudaErrorInvalidValue);
     if (src_dev && sim_check_range(call, "source", src, bytes) != 0) return sim_err(cudaErrorInvalidValue);
     memmove(dst, src, bytes);
+    if (dst_dev) sim_mem_written(dst, bytes);
     return cudaSuccess;
 }
 
@@ -328,6 +490,7 @@ cudaError_t sim_cuda_memset(void *p, int value, size_t bytes)
     if (bytes == 0) return cudaSuccess;
     if (sim_check_range("cudaMemset", "pointer", p, bytes) != 0) return sim_err(cudaErrorInvalidValue);
     memset(p, value, bytes);
+    sim_mem_written(p, bytes);
     return cudaSuccess;
 }
 

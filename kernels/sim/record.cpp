@@ -10,6 +10,7 @@
  * the block passes a barrier or ends. */
 #include "kernels/sim/internal.h"
 #include "kernels/sim/record.h"
+#include "kernels/sim/check.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -96,6 +97,7 @@ struct rec_state {
     uintptr_t pend_addr;
     unsigned pend_size;
     int skip_block;    /* no reader wants the running block */
+    sim_rec_launch check_launch; /* the launch as the checkers see it */
     unsigned long long dropped;
 };
 
@@ -129,19 +131,12 @@ void settle_pending(rec_state &s)
     s.pend_idx = 0;
 }
 
-void record(uintptr_t a, unsigned size, int kind, uintptr_t pc)
+/* The recording's part of an access the hook (sim_access_hook) resolved. */
+void record(uintptr_t a, unsigned size, int kind, uintptr_t pc, int space)
 {
     rec_state &s = rs();
-    if (s.mute_n && a == s.mute_addr) {
-        s.mute_n--;
-        return;
-    }
     settle_pending(s);
-    int space;
-    if (sim_is_shared((const void *)a)) space = SIM_REC_SHARED;
-    else if (a >= s.gmin && a < s.gmax && find_global(a)) space = SIM_REC_GLOBAL;
-    else return;
-    if (!sim_in_fiber()) return;
+    if (space == SIM_REC_GLOBAL && !(a >= s.gmin && a < s.gmax && find_global(a))) return;
     const unsigned lane = sim_cur->lane;
     rec_warp &w = s.warps[sim_cur->warp];
     rec_site *site = w.last;
@@ -184,16 +179,75 @@ void record(uintptr_t a, unsigned size, int kind, uintptr_t pc)
     }
 }
 
+/* The checkers attached (check.h). */
+const sim_checker *checkers[SIM_CHECK_MAX];
+int nchecks;
+
+} /* namespace */
+
+/* Any consumer of accesses: memcheck, a checker, the recording. */
+extern "C" int sim_acc_on;
+int sim_acc_on;
+
+namespace {
+
+/* sim_acc_on for the running launch and block */
+void acc_update(void)
+{
+    sim_acc_on = sim_g.in_launch && (sim_mc_mode || nchecks || sim_rec_on);
+}
+
+/* THE hook: every access of simulated device code (check.h). aligned: the
+ * compiler says the address is a multiple of size (a misaligned one is a
+ * kernel's error); 0 for its unaligned forms and ranges. */
+void sim_access_hook(uintptr_t a, unsigned size, int kind, uintptr_t pc, int aligned)
+{
+    rec_state &s = rs();
+    if (s.mute_n && a == s.mute_addr) {
+        s.mute_n--;
+        return;
+    }
+    if (!sim_in_fiber()) return;
+    sim_access acc;
+    const sim_gobj *g = nullptr;
+    int k = -1;
+    if (sim_is_shared((const void *)a)) {
+        acc.space = SIM_REC_SHARED;
+        k = sim_shared_find(a);
+        acc.obj = sim_shared_object_at(k);
+    } else {
+        g = sim_mem_lookup(a);
+        if (!g && !sim_mc_mode) return; /* a local, a host variable: not device memory */
+        acc.space = SIM_REC_GLOBAL;
+        acc.obj = g && a - g->o.base < g->o.bytes ? &g->o : nullptr;
+    }
+    acc.addr = a;
+    acc.size = size;
+    acc.kind = kind;
+    acc.site = pc;
+    acc.block = sim_g.block_linear;
+    acc.thread = sim_cur->linear;
+    acc.warp = sim_cur->warp;
+    acc.lane = sim_cur->lane;
+    if (sim_mc_mode) {
+        sim_mc_access(&acc, g, k, aligned);
+        if (!g && acc.space == SIM_REC_GLOBAL) return;
+    }
+    for (int i = 0; i < nchecks; i++)
+        if (checkers[i]->access) checkers[i]->access(checkers[i]->ctx, &acc);
+    if (sim_rec_on && (acc.space == SIM_REC_SHARED || acc.obj)) record(a, size, kind, pc, acc.space);
+}
+
 /* Accesses wider than 16 bytes (struct copies) go as 16-byte pieces, as the
  * GPU splits them into 16-byte instructions. */
-void record_range(uintptr_t a, size_t size, int kind, uintptr_t pc)
+void hook_range(uintptr_t a, size_t size, int kind, uintptr_t pc)
 {
     while (size > 16) {
-        record(a, 16, kind, pc);
+        sim_access_hook(a, 16, kind, pc, 0);
         a += 16;
         size -= 16;
     }
-    if (size) record(a, (unsigned)size, kind, pc);
+    if (size) sim_access_hook(a, (unsigned)size, kind, pc, 0);
 }
 
 void flush_all(void)
@@ -347,10 +401,39 @@ extern "C" void sim_rec_shared_array(const void *p, size_t bytes, size_t elem, c
     s.shared.push_back(o);
 }
 
+static void check_launch_begin(const char *kernel, const char *file, int line, const unsigned grid[3],
+                               const unsigned block[3], size_t dynamic_smem)
+{
+    rec_state &s = rs();
+    s.mute_n = 0;
+    sim_mc_launch_begin();
+    if (nchecks) {
+        sim_rec_launch l;
+        l.index = 0;
+        l.kernel = kernel;
+        l.file = file;
+        l.line = line;
+        memcpy(l.grid, grid, sizeof l.grid);
+        memcpy(l.block, block, sizeof l.block);
+        l.dynamic_smem = dynamic_smem;
+        s.check_launch = l;
+        for (int i = 0; i < nchecks; i++)
+            if (checkers[i]->launch_begin) checkers[i]->launch_begin(checkers[i]->ctx, &s.check_launch);
+    }
+    acc_update();
+}
+
 extern "C" void sim_rec_launch_begin(const char *kernel, const char *file, int line, const unsigned grid[3],
                                      const unsigned block[3], size_t dynamic_smem)
 {
     rec_state &s = rs();
+    struct after {
+        const char *k, *f;
+        int l;
+        const unsigned *g, *b;
+        size_t d;
+        ~after() { check_launch_begin(k, f, l, g, b, d); }
+    } a_{kernel, file, line, grid, block, dynamic_smem};
     if (s.nreaders == 0) return;
     s.in_launch = 1;
     s.flat.clear();
@@ -378,6 +461,9 @@ extern "C" void sim_rec_launch_begin(const char *kernel, const char *file, int l
 extern "C" void sim_rec_launch_end(int rc)
 {
     rec_state &s = rs();
+    sim_acc_on = 0;
+    for (int i = 0; i < nchecks; i++)
+        if (checkers[i]->launch_end) checkers[i]->launch_end(checkers[i]->ctx, &s.check_launch, rc);
     if (!s.in_launch) return;
     flush_all();
     sim_rec_on = 0;
@@ -390,6 +476,11 @@ extern "C" void sim_rec_launch_end(int rc)
 extern "C" void sim_rec_block_begin(unsigned long long block)
 {
     rec_state &s = rs();
+    for (int i = 0; i < nchecks; i++)
+        if (checkers[i]->block_begin) checkers[i]->block_begin(checkers[i]->ctx, block);
+    struct after {
+        ~after() { acc_update(); }
+    } a_;
     if (!s.in_launch) return;
     s.block = block;
     s.epoch = 0;
@@ -415,6 +506,36 @@ extern "C" void sim_rec_block_begin(unsigned long long block)
 extern "C" void sim_rec_block_end(void)
 {
     if (rs().in_launch) flush_all();
+    for (int i = 0; i < nchecks; i++)
+        if (checkers[i]->block_end) checkers[i]->block_end(checkers[i]->ctx, sim_g.block_linear);
+}
+
+/* ------------------------------------------------------------ checkers */
+
+extern "C" int sim_check_attach(const sim_checker *c)
+{
+    if (!c || !rs().instrumented || sim_g.in_launch || nchecks == SIM_CHECK_MAX) return -1;
+    for (int i = 0; i < nchecks; i++)
+        if (checkers[i] == c) return 0;
+    checkers[nchecks++] = c;
+    return 0;
+}
+
+extern "C" void sim_check_detach(const sim_checker *c)
+{
+    for (int i = 0; i < nchecks; i++)
+        if (checkers[i] == c) {
+            memmove(&checkers[i], &checkers[i + 1], sizeof checkers[0] * (size_t)(nchecks - i - 1));
+            nchecks--;
+            break;
+        }
+}
+
+/* A sync completed: the checkers' happens-before edges. */
+void gpulab_sim::sim_check_sync(const sim_sync_event *e)
+{
+    for (int i = 0; i < nchecks; i++)
+        if (checkers[i]->sync) checkers[i]->sync(checkers[i]->ctx, e);
 }
 
 static const char *barrier_name(int kind)
@@ -504,9 +625,10 @@ extern "C" void sim_rec_tile_sync(unsigned first, unsigned end, unsigned n, int 
 
 extern "C" void sim_rec_atomic(const void *p, unsigned bytes)
 {
-    if (!sim_rec_on) return;
+    if (!sim_acc_on) return;
     rec_state &s = rs();
-    record((uintptr_t)p, bytes, SIM_REC_ATOMIC, (uintptr_t)__builtin_return_address(0));
+    s.mute_n = 0;
+    sim_access_hook((uintptr_t)p, bytes, SIM_REC_ATOMIC, (uintptr_t)__builtin_return_address(0), 1);
     s.mute_addr = (uintptr_t)p;
     s.mute_n = 2;
 }
@@ -564,10 +686,10 @@ extern "C" unsigned long long sim_rec_wavefronts(const sim_rec_request *r)
 /* g++ -fsanitize=thread (compile only) makes the kernels call these. Each
  * costs one flag test while nothing is recorded. */
 #define REC_RET ((uintptr_t)__builtin_return_address(0))
-#define REC_ACCESS(name, n, kind)                                          \
+#define REC_ACCESS(name, n, kind, aligned)                                 \
     extern "C" void name(void *p)                                          \
     {                                                                      \
-        if (__builtin_expect(sim_rec_on, 0)) record((uintptr_t)p, n, kind, REC_RET); \
+        if (__builtin_expect(sim_acc_on, 0)) sim_access_hook((uintptr_t)p, n, kind, REC_RET, aligned); \
     }
 extern "C" {
 void __tsan_init(void) { rs().instrumented = 1; }
@@ -580,41 +702,41 @@ void __tsan_vptr_update(void *vptr, void *value) { (void)vptr; (void)value; }
 void __tsan_vptr_read(void *vptr) { (void)vptr; }
 void __tsan_read_range(void *p, long n)
 {
-    if (__builtin_expect(sim_rec_on, 0)) record_range((uintptr_t)p, (size_t)n, SIM_REC_LOAD, REC_RET);
+    if (__builtin_expect(sim_acc_on, 0)) hook_range((uintptr_t)p, (size_t)n, SIM_REC_LOAD, REC_RET);
 }
 void __tsan_write_range(void *p, long n)
 {
-    if (__builtin_expect(sim_rec_on, 0)) record_range((uintptr_t)p, (size_t)n, SIM_REC_STORE, REC_RET);
+    if (__builtin_expect(sim_acc_on, 0)) hook_range((uintptr_t)p, (size_t)n, SIM_REC_STORE, REC_RET);
 }
 }
-REC_ACCESS(__tsan_read1, 1, SIM_REC_LOAD)
-REC_ACCESS(__tsan_read2, 2, SIM_REC_LOAD)
-REC_ACCESS(__tsan_read4, 4, SIM_REC_LOAD)
-REC_ACCESS(__tsan_read8, 8, SIM_REC_LOAD)
-REC_ACCESS(__tsan_read16, 16, SIM_REC_LOAD)
-REC_ACCESS(__tsan_write1, 1, SIM_REC_STORE)
-REC_ACCESS(__tsan_write2, 2, SIM_REC_STORE)
-REC_ACCESS(__tsan_write4, 4, SIM_REC_STORE)
-REC_ACCESS(__tsan_write8, 8, SIM_REC_STORE)
-REC_ACCESS(__tsan_write16, 16, SIM_REC_STORE)
-REC_ACCESS(__tsan_unaligned_read2, 2, SIM_REC_LOAD)
-REC_ACCESS(__tsan_unaligned_read4, 4, SIM_REC_LOAD)
-REC_ACCESS(__tsan_unaligned_read8, 8, SIM_REC_LOAD)
-REC_ACCESS(__tsan_unaligned_read16, 16, SIM_REC_LOAD)
-REC_ACCESS(__tsan_unaligned_write2, 2, SIM_REC_STORE)
-REC_ACCESS(__tsan_unaligned_write4, 4, SIM_REC_STORE)
-REC_ACCESS(__tsan_unaligned_write8, 8, SIM_REC_STORE)
-REC_ACCESS(__tsan_unaligned_write16, 16, SIM_REC_STORE)
-REC_ACCESS(__tsan_volatile_read1, 1, SIM_REC_LOAD)
-REC_ACCESS(__tsan_volatile_read2, 2, SIM_REC_LOAD)
-REC_ACCESS(__tsan_volatile_read4, 4, SIM_REC_LOAD)
-REC_ACCESS(__tsan_volatile_read8, 8, SIM_REC_LOAD)
-REC_ACCESS(__tsan_volatile_read16, 16, SIM_REC_LOAD)
-REC_ACCESS(__tsan_volatile_write1, 1, SIM_REC_STORE)
-REC_ACCESS(__tsan_volatile_write2, 2, SIM_REC_STORE)
-REC_ACCESS(__tsan_volatile_write4, 4, SIM_REC_STORE)
-REC_ACCESS(__tsan_volatile_write8, 8, SIM_REC_STORE)
-REC_ACCESS(__tsan_volatile_write16, 16, SIM_REC_STORE)
+REC_ACCESS(__tsan_read1, 1, SIM_REC_LOAD, 1)
+REC_ACCESS(__tsan_read2, 2, SIM_REC_LOAD, 1)
+REC_ACCESS(__tsan_read4, 4, SIM_REC_LOAD, 1)
+REC_ACCESS(__tsan_read8, 8, SIM_REC_LOAD, 1)
+REC_ACCESS(__tsan_read16, 16, SIM_REC_LOAD, 1)
+REC_ACCESS(__tsan_write1, 1, SIM_REC_STORE, 1)
+REC_ACCESS(__tsan_write2, 2, SIM_REC_STORE, 1)
+REC_ACCESS(__tsan_write4, 4, SIM_REC_STORE, 1)
+REC_ACCESS(__tsan_write8, 8, SIM_REC_STORE, 1)
+REC_ACCESS(__tsan_write16, 16, SIM_REC_STORE, 1)
+REC_ACCESS(__tsan_unaligned_read2, 2, SIM_REC_LOAD, 0)
+REC_ACCESS(__tsan_unaligned_read4, 4, SIM_REC_LOAD, 0)
+REC_ACCESS(__tsan_unaligned_read8, 8, SIM_REC_LOAD, 0)
+REC_ACCESS(__tsan_unaligned_read16, 16, SIM_REC_LOAD, 0)
+REC_ACCESS(__tsan_unaligned_write2, 2, SIM_REC_STORE, 0)
+REC_ACCESS(__tsan_unaligned_write4, 4, SIM_REC_STORE, 0)
+REC_ACCESS(__tsan_unaligned_write8, 8, SIM_REC_STORE, 0)
+REC_ACCESS(__tsan_unaligned_write16, 16, SIM_REC_STORE, 0)
+REC_ACCESS(__tsan_volatile_read1, 1, SIM_REC_LOAD, 0)
+REC_ACCESS(__tsan_volatile_read2, 2, SIM_REC_LOAD, 0)
+REC_ACCESS(__tsan_volatile_read4, 4, SIM_REC_LOAD, 0)
+REC_ACCESS(__tsan_volatile_read8, 8, SIM_REC_LOAD, 0)
+REC_ACCESS(__tsan_volatile_read16, 16, SIM_REC_LOAD, 0)
+REC_ACCESS(__tsan_volatile_write1, 1, SIM_REC_STORE, 0)
+REC_ACCESS(__tsan_volatile_write2, 2, SIM_REC_STORE, 0)
+REC_ACCESS(__tsan_volatile_write4, 4, SIM_REC_STORE, 0)
+REC_ACCESS(__tsan_volatile_write8, 8, SIM_REC_STORE, 0)
+REC_ACCESS(__tsan_volatile_write16, 16, SIM_REC_STORE, 0)
 #undef REC_ACCESS
 #undef REC_RET
 

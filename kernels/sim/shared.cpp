@@ -26,9 +26,11 @@
 
 namespace gpulab_sim {
 
-alignas(256) static unsigned char sim_arena[SIM_SMEM_OPTIN];
-static size_t sim_arena_used;
-static size_t sim_peak_used; /* sim_shared_peak's */
+alignas(256) static unsigned char sim_arena[SIM_SMEM_ARENA];
+static size_t sim_arena_used;      /* where the next array may go, red zones included */
+static size_t sim_packed_used;     /* the same as a GPU lays the arrays out, without red zones */
+static size_t sim_redzones;        /* red-zone bytes placed so far in this block */
+static size_t sim_peak_used; /* sim_shared_peak's: the GPU's layout */
 
 size_t sim_shared_peak(int reset)
 {
@@ -37,7 +39,9 @@ size_t sim_shared_peak(int reset)
     return p;
 }
 static sim_shared_site *sim_sites[SIM_MAX_SITES];
+static sim_rec_object sim_site_objs[SIM_MAX_SITES]; /* the same arrays, for the access hook */
 static unsigned sim_nsites;
+static unsigned sim_site_ids;
 
 enum { SIM_NOBODY = 0xffff };
 
@@ -56,12 +60,61 @@ static const void *sim_race_pc;
 static sim_shadow *sim_shadow_mem; /* one record per byte of the arena */
 static uint32_t sim_epoch_counter;
 
+static void sim_site_object(unsigned k, const sim_shared_site *s)
+{
+    sim_rec_object &o = sim_site_objs[k];
+    o.base = (uintptr_t)s->ptr;
+    o.bytes = s->dynamic ? sim_g.smem : s->count * s->elem;
+    o.elem = s->elem;
+    o.space = SIM_REC_SHARED;
+    o.id = ++sim_site_ids;
+    o.name = s->name;
+}
+
+/* The shared array of the running block holding a (its index k in the
+ * block's list), or -1. */
+int sim_shared_find(uintptr_t a)
+{
+    static unsigned last;
+    if (last < sim_nsites) {
+        const sim_rec_object &o = sim_site_objs[last];
+        if (a - o.base < o.bytes) return (int)last;
+    }
+    for (unsigned k = 0; k < sim_nsites; k++) {
+        const sim_rec_object &o = sim_site_objs[k];
+        if (a - o.base < o.bytes) {
+            last = k;
+            return (int)k;
+        }
+    }
+    return -1;
+}
+
+const sim_shared_site *sim_shared_site_at(int k) { return k >= 0 && (unsigned)k < sim_nsites ? sim_sites[k] : nullptr; }
+const sim_rec_object *sim_shared_object_at(int k) { return k >= 0 && (unsigned)k < sim_nsites ? &sim_site_objs[k] : nullptr; }
+unsigned sim_shared_count(void) { return sim_nsites; }
+/* the block's shared memory as a GPU lays it out: bytes in use so far */
+size_t sim_shared_packed_used(void) { return sim_packed_used; }
+/* the GPU's offset of an address of the arena */
+size_t sim_shared_packed(uintptr_t a)
+{
+    int k = -1;
+    uintptr_t best = 0;
+    for (unsigned i = 0; i < sim_nsites; i++)
+        if (sim_site_objs[i].base <= a && sim_site_objs[i].base >= best) {
+            best = sim_site_objs[i].base;
+            k = (int)i;
+        }
+    if (k < 0) return (size_t)(a - (uintptr_t)sim_arena);
+    return sim_sites[k]->packed + (size_t)(a - best);
+}
+
 void sim_shared_launch(int race_check)
 {
     sim_race_on = 0;
     if (!race_check) return;
     if (!sim_shadow_mem) {
-        sim_shadow_mem = (sim_shadow *)calloc(SIM_SMEM_OPTIN, sizeof(sim_shadow));
+        sim_shadow_mem = (sim_shadow *)calloc(SIM_SMEM_ARENA, sizeof(sim_shadow));
         sim_epoch_counter = 0;
     }
     sim_race_on = sim_shadow_mem != nullptr;
@@ -71,13 +124,16 @@ void sim_shared_block(void)
 {
     sim_block_gen++;
     sim_nsites = 0;
-    sim_arena_used = (sim_g.smem + 15) / 16 * 16;
+    sim_arena_used = sim_packed_used = (sim_g.smem + 15) / 16 * 16;
+    sim_redzones = 0;
     if (sim_g.smem) memset(sim_arena, SIM_POISON_SHARED, sim_g.smem);
 }
 
 int sim_shared_save(sim_shared_copy *c)
 {
     c->used = sim_arena_used;
+    c->packed = sim_packed_used;
+    c->redzones = sim_redzones;
     c->nsites = sim_nsites;
     c->bytes = (unsigned char *)malloc(c->used ? c->used : 1);
     c->sites = (sim_shared_copy::site *)malloc(sizeof *c->sites * (sim_nsites ? sim_nsites : 1));
@@ -88,7 +144,7 @@ int sim_shared_save(sim_shared_copy *c)
     memcpy(c->bytes, sim_arena, c->used);
     for (unsigned k = 0; k < sim_nsites; k++) {
         sim_shared_site *s = sim_sites[k];
-        c->sites[k] = {s, s->ptr, s->count, s->rows, s->cols, s->elem};
+        c->sites[k] = {s, s->ptr, s->count, s->rows, s->cols, s->elem, s->packed};
     }
     return 0;
 }
@@ -100,6 +156,8 @@ void sim_shared_restore(const sim_shared_copy *c)
     sim_block_gen++;
     memcpy(sim_arena, c->bytes, c->used);
     sim_arena_used = c->used;
+    sim_packed_used = c->packed;
+    sim_redzones = c->redzones;
     sim_nsites = c->nsites;
     for (unsigned k = 0; k < c->nsites; k++) {
         sim_shared_site *s = c->sites[k].s;
@@ -108,8 +166,10 @@ void sim_shared_restore(const sim_shared_copy *c)
         s->rows = c->sites[k].rows;
         s->cols = c->sites[k].cols;
         s->elem = c->sites[k].elem;
+        s->packed = c->sites[k].packed;
         s->gen = sim_block_gen;
         sim_sites[k] = s;
+        sim_site_object(k, s);
         sim_rec_shared_array(s->ptr, s->count * s->elem, s->elem, s->name);
     }
 }
@@ -125,7 +185,7 @@ void sim_shared_copy_free(sim_shared_copy *c)
 void sim_race_epoch(void)
 {
     if (++sim_epoch_counter == 0) {
-        if (sim_shadow_mem) memset(sim_shadow_mem, 0, SIM_SMEM_OPTIN * sizeof(sim_shadow));
+        if (sim_shadow_mem) memset(sim_shadow_mem, 0, SIM_SMEM_ARENA * sizeof(sim_shadow));
         sim_epoch_counter = 1;
     }
     sim_g.epoch_id = sim_epoch_counter;
@@ -134,7 +194,7 @@ void sim_race_epoch(void)
 int sim_is_shared(const void *p)
 {
     const unsigned char *c = (const unsigned char *)p;
-    return c >= sim_arena && c < sim_arena + SIM_SMEM_OPTIN;
+    return c >= sim_arena && c < sim_arena + SIM_SMEM_ARENA;
 }
 
 void *sim_shared_place(sim_shared_site *s, size_t elem, size_t align, size_t rows, size_t cols)
@@ -148,59 +208,45 @@ void *sim_shared_place(sim_shared_site *s, size_t elem, size_t align, size_t row
         size_t count = 0, bytes = 0;
         bool big = __builtin_mul_overflow(rows, cols, &count) || __builtin_mul_overflow(count, elem, &bytes);
         size_t a = align < 16 ? 16 : align;
-        size_t off = (sim_arena_used + a - 1) / a * a;
+        size_t packed = (sim_packed_used + a - 1) / a * a;
         const size_t limit = sim_g.smem_limit;
-        if (big || bytes > limit || off + bytes > limit) {
+        if (big || bytes > limit || packed + bytes > limit) {
             char blk[64], where[96];
             sim_block_name(blk, sizeof blk);
             sim_where(where, sizeof where, s->line, s->file);
             sim_fail("%s: %s: shared array %s (declared at %s) needs %zu bytes, and with the block's other shared "
                      "memory (%zu bytes, %zu of them dynamic) that is more than the %zu bytes a block may use%s",
-                     sim_g.kernel, blk, s->name, where, big ? (size_t)-1 : bytes, sim_arena_used, sim_g.smem,
+                     sim_g.kernel, blk, s->name, where, big ? (size_t)-1 : bytes, sim_packed_used, sim_g.smem,
                      limit, limit == SIM_SMEM_LIMIT ? " (48 KiB)" : "");
         }
+        /* a red zone before the array (memcheck), a multiple of 128 bytes
+         * and of the alignment, so its banks are the GPU's */
+        size_t rz = a > SIM_SMEM_RZ ? a : (size_t)SIM_SMEM_RZ;
+        size_t off = packed + sim_redzones + rz;
+        if (off + bytes + SIM_SMEM_RZ > SIM_SMEM_ARENA || sim_nsites >= SIM_MAX_SITES) off = packed + sim_redzones;
+        else sim_redzones += rz;
         memset(sim_arena + off, SIM_POISON_SHARED, bytes);
         s->ptr = sim_arena + off;
+        s->packed = packed;
         s->count = count;
         s->rows = rows;
         s->cols = cols;
         sim_arena_used = off + bytes;
-        if (sim_arena_used > sim_peak_used) sim_peak_used = sim_arena_used;
+        sim_packed_used = packed + bytes;
+        if (sim_packed_used > sim_peak_used) sim_peak_used = sim_packed_used;
     }
     s->elem = elem;
     s->gen = sim_block_gen;
+    if (s->dynamic) s->packed = 0;
     sim_rec_shared_array(s->ptr, s->count * elem, elem, s->name);
-    if (sim_nsites < SIM_MAX_SITES) sim_sites[sim_nsites++] = s;
+    if (sim_nsites < SIM_MAX_SITES) {
+        sim_site_object(sim_nsites, s);
+        sim_sites[sim_nsites++] = s;
+    }
     return s->ptr;
 }
 
-void sim_shared_oob(const sim_shared_site *s, long long i, long long j, int dims)
-{
-    char blk[64], thr[96], decl[96];
-    sim_block_name(blk, sizeof blk);
-    sim_thread_name(thr, sizeof thr, sim_cur->linear);
-    sim_where(decl, sizeof decl, s->line, s->file);
-    if (s->dynamic) {
-        if (sim_g.smem == 0)
-            sim_fail("%s: %s, %s: index %lld of the dynamic shared array %s (declared at %s), but the launch gave "
-                     "it no memory: the smem argument of LAUNCH is 0",
-                     sim_g.kernel, blk, thr, i, s->name, decl);
-        sim_fail("%s: %s, %s: index %lld is outside the dynamic shared array %s (declared at %s), which holds %zu "
-                 "elements: the launch gave %zu bytes of dynamic shared memory",
-                 sim_g.kernel, blk, thr, i, s->name, decl, s->count, sim_g.smem);
-    }
-    if (dims == 1)
-        sim_fail("%s: %s, %s: index %lld is outside shared array %s[%zu] (declared at %s); valid indices are 0 to "
-                 "%zu",
-                 sim_g.kernel, blk, thr, i, s->name, s->count, decl, s->count - 1);
-    if (j < 0)
-        sim_fail("%s: %s, %s: row index %lld is outside shared array %s[%zu][%zu] (declared at %s); valid rows are "
-                 "0 to %zu",
-                 sim_g.kernel, blk, thr, i, s->name, s->rows, s->cols, decl, s->rows - 1);
-    sim_fail("%s: %s, %s: index [%lld][%lld] is outside shared array %s[%zu][%zu] (declared at %s); valid columns "
-             "are 0 to %zu",
-             sim_g.kernel, blk, thr, i, j, s->name, s->rows, s->cols, decl, s->cols - 1);
-}
+/* sim_shared_oob (an index outside an array): check.cpp, with memcheck's reports */
 
 /* ------------------------------------------------------------ race check */
 
@@ -284,7 +330,7 @@ void sim_race_access(const sim_shared_site *s, const void *addr, long long i, lo
 {
     if (!sim_shadow_mem || !sim_in_fiber()) return;
     size_t off = (size_t)((const unsigned char *)addr - sim_arena);
-    if (off >= SIM_SMEM_OPTIN) return;
+    if (off >= SIM_SMEM_ARENA) return;
     sim_shadow *r = &sim_shadow_mem[off];
     sim_fiber *self = sim_self();
     unsigned t = self->info.linear;
@@ -441,5 +487,5 @@ void sim_race_report(int line, const char *file, int stopped)
 /* record.h: where a shared address lies in the block's shared memory */
 extern "C" size_t sim_rec_shared_offset(const void *p)
 {
-    return gpulab_sim::sim_is_shared(p) ? (size_t)((const unsigned char *)p - gpulab_sim::sim_arena) : 0;
+    return gpulab_sim::sim_is_shared(p) ? gpulab_sim::sim_shared_packed((uintptr_t)p) : 0;
 }

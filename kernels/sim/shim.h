@@ -290,7 +290,9 @@ static inline int sim_launch(lab_job *job, const char *kernel, const char *file,
 enum { SIM_BAR_SYNC = 0, SIM_BAR_COUNT, SIM_BAR_AND, SIM_BAR_OR, SIM_BAR_CG, SIM_BAR_TILE, SIM_BAR_GRID };
 /* Wait until every thread of the block arrived at this barrier; returns the
  * count / and / or of pred for the _count/_and/_or forms. */
-int sim_barrier(int kind, int pred, int line, const char *file);
+/* site: the call site's identity (a static object of each __syncthreads
+ * written in the source), so two barriers on one line are two barriers */
+int sim_barrier(int kind, int pred, int line, const char *file, const void *site = nullptr);
 /* thread_block_tile<n>::sync() for a tile wider than a warp (n = 64 to 512):
  * wait until every thread of the caller's tile arrived at this barrier. */
 void sim_tile_barrier(unsigned n, int line, const char *file);
@@ -301,11 +303,15 @@ int sim_grid_valid(void);   /* 1 inside a cooperative launch (this_grid().is_val
 
 } /* namespace gpulab_sim */
 
-#define __syncthreads() ((void)::gpulab_sim::sim_barrier(::gpulab_sim::SIM_BAR_SYNC, 0, __LINE__, __FILE__))
+#define SIM_BAR_SITE (__extension__({ static const char sim_bar_site_ = 0; &sim_bar_site_; }))
+#define __syncthreads() \
+    ((void)::gpulab_sim::sim_barrier(::gpulab_sim::SIM_BAR_SYNC, 0, __LINE__, __FILE__, SIM_BAR_SITE))
 #define __syncthreads_count(p) \
-    ::gpulab_sim::sim_barrier(::gpulab_sim::SIM_BAR_COUNT, (p) ? 1 : 0, __LINE__, __FILE__)
-#define __syncthreads_and(p) ::gpulab_sim::sim_barrier(::gpulab_sim::SIM_BAR_AND, (p) ? 1 : 0, __LINE__, __FILE__)
-#define __syncthreads_or(p) ::gpulab_sim::sim_barrier(::gpulab_sim::SIM_BAR_OR, (p) ? 1 : 0, __LINE__, __FILE__)
+    ::gpulab_sim::sim_barrier(::gpulab_sim::SIM_BAR_COUNT, (p) ? 1 : 0, __LINE__, __FILE__, SIM_BAR_SITE)
+#define __syncthreads_and(p) \
+    ::gpulab_sim::sim_barrier(::gpulab_sim::SIM_BAR_AND, (p) ? 1 : 0, __LINE__, __FILE__, SIM_BAR_SITE)
+#define __syncthreads_or(p) \
+    ::gpulab_sim::sim_barrier(::gpulab_sim::SIM_BAR_OR, (p) ? 1 : 0, __LINE__, __FILE__, SIM_BAR_SITE)
 
 namespace gpulab_sim {
 
@@ -322,9 +328,11 @@ struct sim_shared_site {
     unsigned long long gen;
     void *ptr;
     size_t count, rows, cols, elem;
+    size_t packed;             /* its offset in the block's shared memory as a GPU lays it out */
     /* constexpr: a static site is initialised at compile time, no guard */
     constexpr sim_shared_site(const char *n, const char *f, int l, int dyn)
-        : name(n), file(f), line(l), dynamic(dyn), gen(0), ptr(nullptr), count(0), rows(0), cols(0), elem(0) {}
+        : name(n), file(f), line(l), dynamic(dyn), gen(0), ptr(nullptr), count(0), rows(0), cols(0), elem(0),
+          packed(0) {}
 };
 extern unsigned long long sim_block_gen;
 extern int sim_race_on;
@@ -333,7 +341,9 @@ extern int sim_race_on;
 enum { SIM_ACC_READ = 0, SIM_ACC_WRITE = 1, SIM_ACC_ATOMIC = 2, SIM_ACC_REF = 3 };
 
 void *sim_shared_place(sim_shared_site *s, size_t elem, size_t align, size_t rows, size_t cols);
-[[noreturn]] void sim_shared_oob(const sim_shared_site *s, long long i, long long j, int dims);
+/* an index outside the array: reported (memcheck's grouped report), and
+ * the access goes to scratch storage so the thread can go on */
+void *sim_shared_oob(const sim_shared_site *s, long long i, long long j, int dims);
 void sim_race_access(const sim_shared_site *s, const void *addr, long long i, long long j, int kind);
 void sim_race_atomic(const void *addr);
 
@@ -441,7 +451,8 @@ template <class T> struct sim_shared_array {
     template <class I> typename sim_elem<T>::ref operator[](const I &idx) const
     {
         long long k = sim_index(idx);
-        if ((unsigned long long)k >= n) sim_shared_oob(site, k, -1, 1);
+        if (__builtin_expect((unsigned long long)k >= n, 0))
+            return sim_elem<T>::make(static_cast<T *>(sim_shared_oob(site, k, -1, 1)), site, k, -1);
         return sim_elem<T>::make(base + k, site, k, -1);
     }
     operator T *() const { return base; }
@@ -455,7 +466,8 @@ template <class T> struct sim_shared_row {
     template <class I> typename sim_elem<T>::ref operator[](const I &idx) const
     {
         long long c = sim_index(idx);
-        if ((unsigned long long)c >= cols) sim_shared_oob(site, r, c, 2);
+        if (__builtin_expect((unsigned long long)c >= cols, 0))
+            return sim_elem<T>::make(static_cast<T *>(sim_shared_oob(site, r, c, 2)), site, r, c);
         return sim_elem<T>::make(base + c, site, r, c);
     }
     operator T *() const { return base; }
@@ -470,7 +482,8 @@ template <class T> struct sim_shared_array2 {
     template <class I> sim_shared_row<T> operator[](const I &idx) const
     {
         long long r = sim_index(idx);
-        if ((unsigned long long)r >= rows) sim_shared_oob(site, r, -1, 2);
+        if (__builtin_expect((unsigned long long)r >= rows, 0))
+            return sim_shared_row<T>{static_cast<T *>(sim_shared_oob(site, r, -1, 2)), cols, site, r};
         return sim_shared_row<T>{base + r * cols, cols, site, r};
     }
     operator T *() const { return base; }
@@ -508,7 +521,7 @@ template <class T, class F> static inline __attribute__((always_inline)) T sim_r
 {
     sim_poll_interrupt();
     if (sim_race_on) sim_race_atomic(p);
-    if (::sim_rec_on) sim_rec_atomic(p, sizeof(T)); /* record.h: one atomic request */
+    if (::sim_acc_on) sim_rec_atomic(p, sizeof(T)); /* check.h: one atomic access */
     T old = *p;
     *p = f(old);
     return old;

@@ -52,7 +52,7 @@ void sim_stop_interrupted(void)
     sim_fail("%s: interrupted in %s", sim_g.kernel, blk);
 }
 
-int sim_barrier(int kind, int pred, int line, const char *file)
+int sim_barrier(int kind, int pred, int line, const char *file, const void *site)
 {
     if (!sim_in_fiber()) return pred; /* host code: nobody to wait for */
     if (lab_interrupted) sim_stop_interrupted();
@@ -61,15 +61,18 @@ int sim_barrier(int kind, int pred, int line, const char *file)
     self->bar_kind = kind;
     self->bar_line = line;
     self->bar_file = file;
+    self->bar_site = site;
     if (sim_g.bar_arrived == 0) {
         sim_g.bar_kind = kind;
         sim_g.bar_line = line;
         sim_g.bar_file = file;
+        sim_g.bar_site = site;
         sim_g.bar_mismatch = 0;
         sim_g.bar_acc_count = 0;
         sim_g.bar_acc_and = 1;
         sim_g.bar_acc_or = 0;
-    } else if (kind != sim_g.bar_kind || line != sim_g.bar_line || !sim_same_file(file, sim_g.bar_file)) {
+    } else if (kind != sim_g.bar_kind || line != sim_g.bar_line || site != sim_g.bar_site ||
+               !sim_same_file(file, sim_g.bar_file)) {
         sim_g.bar_mismatch = 1;
     }
     sim_g.bar_acc_count += pred != 0;
@@ -90,6 +93,10 @@ int sim_barrier(int kind, int pred, int line, const char *file)
         sim_g.bar_res_or = sim_g.bar_acc_or;
         sim_g.stats.barriers++;
         sim_rec_barrier(kind, line, file);
+        if (sim_acc_on) {
+            sim_sync_event e = {SIM_SYNC_BARRIER, sim_g.block_linear, 0, sim_g.nthreads, 0, 0, line, file, site};
+            sim_check_sync(&e);
+        }
         if (sim_g.race.pending) {
             sim_race_report(line, file, 0);
             sim_abort();
@@ -134,6 +141,7 @@ void sim_tile_barrier(unsigned n, int line, const char *file)
     self->bar_arg = n;
     self->bar_line = line;
     self->bar_file = file;
+    self->bar_site = nullptr;
     sim_g.nrun--;
     /* a tile cut short by the end of the block waits for the threads it has */
     if (++sim_g.tile_arrived[lvl][base / n] < end - base) {
@@ -156,6 +164,10 @@ void sim_tile_barrier(unsigned n, int line, const char *file)
         g->tsync[lvl] = clock;
     }
     if (sim_rec_on) sim_rec_tile_sync(base, end, n, line, file);
+    if (sim_acc_on) {
+        sim_sync_event e = {SIM_SYNC_TILE, sim_g.block_linear, base, end, 0, 0, line, file, nullptr};
+        sim_check_sync(&e);
+    }
     sim_g.nrun += end - base;
     sim_g.stats.barriers++;
     if (self->info.linear != base) sim_switch(self, &sim_g.fibers[base]);
@@ -186,9 +198,16 @@ void sim_grid_sync(int line, const char *file)
     self->bar_kind = SIM_BAR_GRID;
     self->bar_line = line;
     self->bar_file = file;
+    self->bar_site = nullptr;
     sim_g.nrun--;
     sim_g.grid_arrived++;
-    if (sim_g.grid_arrived == sim_g.nthreads) sim_rec_grid_sync(line, file); /* record.h */
+    if (sim_g.grid_arrived == sim_g.nthreads) {
+        sim_rec_grid_sync(line, file); /* record.h */
+        if (sim_acc_on) {
+            sim_sync_event e = {SIM_SYNC_GRID, sim_g.block_linear, 0, sim_g.nthreads, 0, 0, line, file, nullptr};
+            sim_check_sync(&e);
+        }
+    }
     sim_activemask_poll(self->info.warp);
     sim_park_switch(self);
 }
@@ -303,6 +322,11 @@ static void sim_warp_complete(unsigned w, unsigned need)
     sim_g.nrun += (unsigned)__builtin_popcount(need);
     sim_g.stats.collectives++;
     if (sim_rec_on) sim_rec_collective(w, need, srcs);
+    if (sim_acc_on) {
+        const sim_fiber *f0 = &base[__builtin_ctz(need)];
+        sim_sync_event e = {SIM_SYNC_WARP, sim_g.block_linear, 0, 0, w, need, f0->op_line, f0->op_file, nullptr};
+        sim_check_sync(&e);
+    }
 }
 
 unsigned long long sim_warp(int op, unsigned mask, unsigned long long value, int arg, int width, int line,

@@ -12,6 +12,9 @@
 #   // FAILS           the run itself fails (crash, time limit, compile error):
 #                      gpulab's exit status is not 0; FAILS-SIM / FAILS-GPU: only there
 #   // SIM-ONLY        not run on the GPU
+#   // MEMCHECK        the simulator's memory checks must say it: skipped in a
+#                      build without them (GPULAB_RECORD=OFF: the sanitizer
+#                      build, where AddressSanitizer checks instead)
 # The builds are cached in the build tree, not in the user's cache.
 # GPULAB_TIMEOUT_SCALE (the sanitizer build: 4) multiplies the time limit.
 # Exit 77 (skipped) for gpu where there is no GPU.
@@ -25,6 +28,10 @@ export XDG_CACHE_HOME
 if [ "$backend" = gpu ]; then
     "$gpulab" -c "device" 2>&1 | grep -q "^no GPU" && exit 77
     grep -q "^// SIM-ONLY" $notes && exit 77
+fi
+if [ "$backend" = sim ] && [ "${GPULAB_RECORD:-ON}" = OFF ] && grep -q "^// MEMCHECK" $notes; then
+    echo "skipped: this build has no memory checks (GPULAB_RECORD=OFF)"
+    exit 77
 fi
 pre=$(sed -n 's|^// RUN: ||p' $notes | tr '\n' ';')
 # The sanitizer build runs the simulator 3-4 times slower: the default time

@@ -1,8 +1,8 @@
 // The lecture's first bug: one thread per element and no bounds check, with
-// more threads than elements. On the simulator the first write past the end
-// of c fails the launch (cudaErrorIllegalAddress) and names the allocation.
-// EXPECT-SIM: writes byte 4000 of c (4000 bytes from cudaMalloc at line 20), past its end
-// EXPECT-SIM: at p19_global_out_of_bounds.cu:12
+// more threads than elements. On the simulator the writes past the end of c
+// fail the launch (cudaErrorIllegalAddress), naming c and every thread.
+// EXPECT-SIM: vecdiff: block 3, thread 232, at line 12 writes 4 bytes at byte 4000 of c (4000 bytes from cudaMalloc at line 20): 0 bytes past its end
+// EXPECT-SIM: [the same error in 24 threads of 1 block: block 3 thread 232, block 3 thread 233, block 3 thread 234, block 3 thread 235, ...]
 // EXPECT-SIM: copy back: an illegal memory access was encountered
 #include <cstdio>
 
@@ -24,3 +24,4 @@ int main()
     printf("copy back: %s\n", cudaGetErrorString(e));
     return 0;
 }
+// MEMCHECK: what it expects comes from the simulator's memory checks
