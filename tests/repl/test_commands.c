@@ -116,7 +116,7 @@ static void settings_table(void **state)
     char err[1024];
     static const char *const required[] = {"n", "block", "grid", "dtype", "pattern", "value",
                                            "seed", "repeats", "backend", "sim-limit",
-                                           "race-check", "pad", "width", "height", "image", "model"};
+                                           "race-check", "check", "pad", "width", "height", "image", "model"};
     for (size_t i = 0; i < sizeof required / sizeof required[0]; i++) {
         const struct setting *st = setting_find(required[i], err, sizeof err);
         assert_non_null(st);
@@ -192,6 +192,9 @@ static void set_values(void **state)
     assert_int_equal(s.cfg.block, 0);
     assert_int_equal(s.cfg.n, 0);
     assert_int_equal(exec(&s, "set race-check on; set pad off; set backend sim"), CMD_OK);
+    assert_int_equal(exec(&s, "set check initcheck,50"), CMD_OK);
+    assert_int_equal(s.cfg.check, LAB_CHECK_MEMCHECK | LAB_CHECK_INITCHECK | LAB_CHECK_SET);
+    assert_int_equal(s.cfg.check_limit, 50);
     assert_int_equal(s.cfg.race_check, 1);
     assert_int_equal(s.cfg.backend, LAB_BACKEND_SIM);
     assert_int_equal(exec(&s, "set value 1.23; set dtype float"), CMD_OK);
@@ -225,6 +228,8 @@ static void bad_inputs(void **state)
         {"set repeats 0", "1..1000"},
         {"set repeats 5000", "1..1000"},
         {"set race-check maybe", "on or off"},
+        {"set check everything", "off, memcheck, initcheck, leaks or all"},
+        {"set check all,0", "1 to 1000"},
         {"set backend quantum", "auto"},
         {"set n", "needs a value"},
         {"set", "KEY VALUE"},
