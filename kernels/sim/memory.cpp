@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <algorithm>
 #include <map>
 #include <vector>
 
@@ -248,11 +249,15 @@ unsigned sim_mem_leaks(char *buf, size_t len)
     unsigned n = 0;
     size_t used = 0;
     if (len) buf[0] = 0;
-    for (auto &kv : sim_allocs()) {
+    /* in the order they were made */
+    std::vector<const sim_alloc *> live;
+    for (auto &kv : sim_allocs()) live.push_back(&kv.second);
+    std::sort(live.begin(), live.end(), [](const sim_alloc *x, const sim_alloc *y) { return x->id < y->id; });
+    for (const sim_alloc *al : live) {
         /* host memory (cudaMallocHost) is not device memory */
-        if (strcmp(kv.second.call, "cudaMallocHost") == 0 || strcmp(kv.second.call, "cudaHostAlloc") == 0) continue;
+        if (strcmp(al->call, "cudaMallocHost") == 0 || strcmp(al->call, "cudaHostAlloc") == 0) continue;
         char nm[160];
-        sim_alloc_name(nm, sizeof nm, kv.second);
+        sim_alloc_name(nm, sizeof nm, *al);
         if (used < len) {
             int k = snprintf(buf + used, len - used, "%s%s", n ? "\n" : "", nm);
             if (k > 0) used += (size_t)k < len - used ? (size_t)k : len - used - 1;
