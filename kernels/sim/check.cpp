@@ -454,7 +454,7 @@ static void sim_mc_hit(mc_case *c, int code, uintptr_t obj)
     }
 }
 
-void sim_mc_access(const sim_access *a, const sim_gobj *g, int shared_k, int aligned)
+int sim_mc_access(const sim_access *a, const sim_gobj *g, int shared_k, int aligned)
 {
     mc_case c;
     c.a = a;
@@ -479,26 +479,27 @@ void sim_mc_access(const sim_access *a, const sim_gobj *g, int shared_k, int ali
             }
             c.what = MC_SHARED_OOB;
             sim_mc_hit(&c, cudaErrorIllegalAddress, c.so ? (uintptr_t)c.so->id : 0);
-            return;
+            return 1;
         }
     } else if (g) {
         if (a->addr < g->o.base || a->addr + a->size > g->o.base + g->o.bytes) {
             c.what = MC_GLOBAL_OOB;
             sim_mc_hit(&c, cudaErrorIllegalAddress, (uintptr_t)g->o.id);
-            return;
+            return 1;
         }
     } else {
         /* not live device memory: freed? */
         if (sim_mem_freed(a->addr, c.freed, sizeof c.freed, &c.free_line)) {
             c.what = MC_FREED;
             sim_mc_hit(&c, cudaErrorIllegalAddress, 0);
+            return 1;
         }
-        return;
+        return 0;
     }
     if (aligned && a->size > 1 && (a->addr & (a->size - 1))) {
         c.what = MC_MISALIGNED;
         sim_mc_hit(&c, cudaErrorMisalignedAddress, g ? (uintptr_t)g->o.id : 0);
-        return;
+        return 1;
     }
     if (g && g->init) {
         if (a->kind == SIM_REC_STORE) {
@@ -509,13 +510,14 @@ void sim_mc_access(const sim_access *a, const sim_gobj *g, int shared_k, int ali
                 if (!(g->init[(off + i) >> 3] >> ((off + i) & 7) & 1)) {
                     c.what = MC_UNINIT;
                     sim_mc_hit(&c, cudaErrorIllegalAddress, (uintptr_t)g->o.id);
-                    break;
+                    return 1;
                 }
             if (a->kind == SIM_REC_ATOMIC) sim_mem_mark(g, a->addr, a->size);
         } else if (a->kind == SIM_REC_ATOMIC) {
             sim_mem_mark(g, a->addr, a->size);
         }
     }
+    return 0;
 }
 
 void sim_mc_launch_begin(void) { sim_report_reset(); }

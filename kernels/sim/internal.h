@@ -344,6 +344,7 @@ struct sim_gobj {
     int line;                  /* of the call (0 unknown) */
 };
 const sim_gobj *sim_mem_lookup(uintptr_t a);
+void sim_mem_span(uintptr_t *lo, uintptr_t *hi);
 void sim_mem_mark(const sim_gobj *g, uintptr_t p, size_t n);
 void sim_mem_written(const void *p, size_t n);
 int sim_mem_freed(uintptr_t a, char *what, size_t len, int *free_line);
@@ -384,11 +385,12 @@ const sim_rec_object *sim_shared_object_at(int k);
 unsigned sim_shared_count(void);
 size_t sim_shared_packed_used(void);
 size_t sim_shared_packed(uintptr_t a);
+void sim_shared_span(uintptr_t *lo, uintptr_t *bytes); /* the arena */
 
 /* check.cpp: memcheck of one access (the hook calls it when a mode is on);
  * obj/g/k: what the hook resolved. The report at a launch's end. */
 extern int sim_mc_mode;
-void sim_mc_access(const sim_access *a, const sim_gobj *g, int shared_k, int aligned);
+int sim_mc_access(const sim_access *a, const sim_gobj *g, int shared_k, int aligned); /* 1: an error */
 void sim_mc_launch_begin(void);
 /* at the end of a launch: the grouped report of its errors becomes the
  * diagnostic (after the one that stopped it, if any); 1 when there were

@@ -173,6 +173,21 @@ static void sim_table_build(void)
     sim_table_dirty = 0;
 }
 
+/* The addresses device memory (live, or freed and still watched) spans: an
+ * access outside it is a host variable (threadIdx's sim_cur...) or a local */
+void sim_mem_span(uintptr_t *lo, uintptr_t *hi)
+{
+    if (sim_table_dirty) sim_table_build();
+    uintptr_t l = sim_table.empty() ? UINTPTR_MAX : sim_table.front().o.base;
+    uintptr_t h = sim_table.empty() ? 0 : sim_table.back().zone_end;
+    if (sim_freed_hi) {
+        if (sim_freed_lo < l) l = sim_freed_lo;
+        if (sim_freed_hi > h) h = sim_freed_hi;
+    }
+    *lo = l;
+    *hi = h;
+}
+
 /* The allocation whose bytes or red zone hold a, or NULL. */
 const sim_gobj *sim_mem_lookup(uintptr_t a)
 {

@@ -87,8 +87,6 @@ struct rec_state {
     uintptr_t gmin, gmax;
     unsigned next_id;
     /* an atomic's own load and store, not to be counted again */
-    uintptr_t mute_addr;
-    int mute_n;
     /* a store (or atomic) whose value is read once it has happened: at the
      * next instrumented access (any fiber: they run one at a time) or at
      * the flush */
@@ -191,23 +189,69 @@ int sim_acc_on;
 
 namespace {
 
+/* memcheck's fast path: the last objects an access was found inside, with
+ * no error (their valid bytes [lo, hi)); used while memcheck is the only
+ * consumer. Cleared at every launch and block (the block's shared arrays
+ * may lie elsewhere). */
+struct mc_slot {
+    uintptr_t lo, hi;
+    const sim_gobj *g;       /* NULL: a shared array */
+};
+enum { MC_SLOTS = 4 };
+mc_slot mc_cache[MC_SLOTS];
+unsigned mc_next;
+int mc_fast;
+/* device memory spans [dev_lo, dev_lo + dev_span) and the shared arena
+ * [sh_lo, sh_lo + sh_span) (set at launch begin) */
+uintptr_t dev_lo, dev_span, sh_lo, sh_span;
+/* an atomic's own load and store, not to be delivered again */
+uintptr_t acc_mute_addr;
+int acc_mute_n;
+
+void mc_cache_clear(void)
+{
+    memset(mc_cache, 0, sizeof mc_cache);
+    mc_next = 0;
+}
+
+/* initcheck's bits of an access that stays within one byte of the bitmap:
+ * mark them (store) or test them; -1 when the access is not that simple */
+inline int mc_init_fast(const sim_gobj *g, uintptr_t a, unsigned size, int store)
+{
+    size_t off = a - g->o.base;
+    unsigned sh = (unsigned)(off & 7);
+    if (sh + size > 8) return -1;
+    unsigned char m = (unsigned char)(((1u << size) - 1) << sh);
+    unsigned char *p = g->init + (off >> 3);
+    if (store) {
+        *p |= m;
+        return 1;
+    }
+    return (*p & m) == m;
+}
+
 /* sim_acc_on for the running launch and block */
 void acc_update(void)
 {
     sim_acc_on = sim_g.in_launch && (sim_mc_mode || nchecks || sim_rec_on);
+    mc_fast = sim_mc_mode && !nchecks && !sim_rec_on;
 }
 
 /* THE hook: every access of simulated device code (check.h). aligned: the
  * compiler says the address is a multiple of size (a misaligned one is a
  * kernel's error); 0 for its unaligned forms and ranges. */
-void sim_access_hook(uintptr_t a, unsigned size, int kind, uintptr_t pc, int aligned)
+__attribute__((noinline)) void sim_access_slow(uintptr_t a, unsigned size, int kind, uintptr_t pc, int aligned)
 {
-    rec_state &s = rs();
-    if (s.mute_n && a == s.mute_addr) {
-        s.mute_n--;
+    if (acc_mute_n && a == acc_mute_addr) {
+        acc_mute_n--;
         return;
     }
     if (!sim_in_fiber()) return;
+    {
+        /* the thread's own stack: its locals are not device memory */
+        const sim_fiber *f = &sim_g.fibers[sim_cur->linear];
+        if (a - (uintptr_t)f->stack < f->stack_size) return;
+    }
     sim_access acc;
     const sim_gobj *g = nullptr;
     int k = -1;
@@ -230,12 +274,48 @@ void sim_access_hook(uintptr_t a, unsigned size, int kind, uintptr_t pc, int ali
     acc.warp = sim_cur->warp;
     acc.lane = sim_cur->lane;
     if (sim_mc_mode) {
-        sim_mc_access(&acc, g, k, aligned);
+        int bad = sim_mc_access(&acc, g, k, aligned);
         if (!g && acc.space == SIM_REC_GLOBAL) return;
+        if (!bad && mc_fast && acc.obj) {
+            mc_slot &c = mc_cache[mc_next++ % MC_SLOTS];
+            c.lo = acc.obj->base;
+            c.hi = acc.obj->base + acc.obj->bytes;
+            c.g = g;
+        }
     }
     for (int i = 0; i < nchecks; i++)
         if (checkers[i]->access) checkers[i]->access(checkers[i]->ctx, &acc);
     if (sim_rec_on && (acc.space == SIM_REC_SHARED || acc.obj)) record(a, size, kind, pc, acc.space);
+}
+
+/* The path of most accesses: not device memory (threadIdx's host
+ * variables, a thread's locals), or, with memcheck the only consumer, inside
+ * an object an earlier access was found in without an error. 1: done. */
+inline __attribute__((always_inline)) int sim_access_fast(uintptr_t a, unsigned size, int kind, int aligned)
+{
+    if (a - dev_lo >= dev_span && a - sh_lo >= sh_span) {
+        /* a host variable or a local (an atomic's muted pair is at its own address) */
+        if (acc_mute_n && a == acc_mute_addr) acc_mute_n--;
+        return 1;
+    }
+    if (!mc_fast || acc_mute_n || (aligned && (a & (size - 1)))) return 0;
+    for (unsigned i = 0; i < MC_SLOTS; i++) {
+        const mc_slot &c = mc_cache[i];
+        if (a >= c.lo && a + size <= c.hi) {
+            if (!c.g || !c.g->init) return 1;
+            if (kind == SIM_REC_STORE) return mc_init_fast(c.g, a, size, 1) > 0;
+            if (kind == SIM_REC_LOAD)
+                return !(sim_mc_mode & SIM_CHECK_INITCHECK) || mc_init_fast(c.g, a, size, 0) > 0;
+            return 0;
+        }
+    }
+    return 0;
+}
+
+inline __attribute__((always_inline)) void sim_access_hook(uintptr_t a, unsigned size, int kind, uintptr_t pc,
+                                                           int aligned)
+{
+    if (!sim_access_fast(a, size, kind, aligned)) sim_access_slow(a, size, kind, pc, aligned);
 }
 
 /* Accesses wider than 16 bytes (struct copies) go as 16-byte pieces, as the
@@ -405,7 +485,14 @@ static void check_launch_begin(const char *kernel, const char *file, int line, c
                                const unsigned block[3], size_t dynamic_smem)
 {
     rec_state &s = rs();
-    s.mute_n = 0;
+    acc_mute_n = 0;
+    mc_cache_clear();
+    {
+        uintptr_t hi;
+        sim_mem_span(&dev_lo, &hi);
+        dev_span = hi > dev_lo ? hi - dev_lo : 0;
+        sim_shared_span(&sh_lo, &sh_span);
+    }
     sim_mc_launch_begin();
     if (nchecks) {
         sim_rec_launch l;
@@ -449,7 +536,7 @@ extern "C" void sim_rec_launch_begin(const char *kernel, const char *file, int l
     s.launch.dynamic_smem = dynamic_smem;
     unsigned long long nt = (unsigned long long)block[0] * block[1] * block[2];
     s.nwarps = (unsigned)((nt + 31) / 32);
-    s.mute_n = 0;
+    acc_mute_n = 0;
     s.pend_idx = 0;
     s.skip_block = 0;
     s.parked.clear();
@@ -476,6 +563,7 @@ extern "C" void sim_rec_launch_end(int rc)
 extern "C" void sim_rec_block_begin(unsigned long long block)
 {
     rec_state &s = rs();
+    mc_cache_clear();
     for (int i = 0; i < nchecks; i++)
         if (checkers[i]->block_begin) checkers[i]->block_begin(checkers[i]->ctx, block);
     struct after {
@@ -626,11 +714,10 @@ extern "C" void sim_rec_tile_sync(unsigned first, unsigned end, unsigned n, int 
 extern "C" void sim_rec_atomic(const void *p, unsigned bytes)
 {
     if (!sim_acc_on) return;
-    rec_state &s = rs();
-    s.mute_n = 0;
+    acc_mute_n = 0;
     sim_access_hook((uintptr_t)p, bytes, SIM_REC_ATOMIC, (uintptr_t)__builtin_return_address(0), 1);
-    s.mute_addr = (uintptr_t)p;
-    s.mute_n = 2;
+    acc_mute_addr = (uintptr_t)p;
+    acc_mute_n = 2;
 }
 
 /* ------------------------------------------------------- the counts */

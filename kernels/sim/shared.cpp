@@ -93,6 +93,12 @@ int sim_shared_find(uintptr_t a)
 const sim_shared_site *sim_shared_site_at(int k) { return k >= 0 && (unsigned)k < sim_nsites ? sim_sites[k] : nullptr; }
 const sim_rec_object *sim_shared_object_at(int k) { return k >= 0 && (unsigned)k < sim_nsites ? &sim_site_objs[k] : nullptr; }
 unsigned sim_shared_count(void) { return sim_nsites; }
+void sim_shared_span(uintptr_t *lo, uintptr_t *bytes)
+{
+    *lo = (uintptr_t)sim_arena;
+    *bytes = SIM_SMEM_ARENA;
+}
+
 /* the block's shared memory as a GPU lays it out: bytes in use so far */
 size_t sim_shared_packed_used(void) { return sim_packed_used; }
 /* the GPU's offset of an address of the arena */
