@@ -61,7 +61,7 @@ double lab_host_memory_bytes(void);
 #define LAB_MAX_REPEATS 1000
 #define LAB_NAME_MAX 64
 #define LAB_NOTE_MAX 512
-#define LAB_ERR_MAX 4096 /* room for a few lines of the simulator's grouped memory report */
+#define LAB_ERR_MAX 1024
 
 /* ------------------------------------------------------------- settings */
 
@@ -79,8 +79,6 @@ typedef struct lab_config {
     lab_backend backend;  /* AUTO, GPU or SIM for the GPU variants */
     long long sim_limit;  /* largest n the simulator accepts */
     int race_check;       /* simulator: report shared-memory races */
-    int check;            /* simulator: memory checks, LAB_CHECK_* bits | LAB_CHECK_SET (0: the default) */
-    int check_limit;      /* simulator: distinct memory errors shown per launch (0: the default) */
     int pad;              /* bitonic: pad n up to a power of two */
     int width, height;    /* 2D data: images, Mandelbrot */
     char image[512];      /* histogram: path of a PGM/PNG image, "" = generated */
@@ -88,13 +86,6 @@ typedef struct lab_config {
     int gpus;             /* GPUs a multi-GPU run splits the input over (1..LAB_MAX_GPUS) */
 } lab_config;
 
-/* lab_config.check: the simulator's memory checks (kernels/sim/check.h) */
-#define LAB_CHECK_MEMCHECK 1  /* bounds, alignment, use after free of every access */
-#define LAB_CHECK_INITCHECK 2 /* reads of global memory nothing wrote */
-#define LAB_CHECK_LEAKS 4     /* allocations never freed, at a program's end */
-#define LAB_CHECK_DEFAULT (LAB_CHECK_MEMCHECK | LAB_CHECK_LEAKS)
-#define LAB_CHECK_SET 0x100   /* set by `set check` (0: the default) */
-#define LAB_CHECK_LIMIT_DEFAULT 20
 void lab_config_defaults(lab_config *cfg);
 
 /* ------------------------------------------------------------- results */

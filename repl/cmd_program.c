@@ -266,8 +266,8 @@ void program_run_options(const struct session *s, enum prog_mode b, prog_options
     o->time_limit = program_time_limit(s, b);
     o->mem_limit = mem_limit();
     o->race_check = s->cfg.race_check;
-    o->check = s->cfg.check;
-    o->check_limit = s->cfg.check_limit;
+    o->check = s->check;
+    o->check_limit = s->check_limit;
     o->model = s->cfg.model;
     o->interrupt = &lab_interrupted;
 }

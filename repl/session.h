@@ -82,6 +82,8 @@ struct session {
                                       folder, -std=, -O), NULL-terminated */
     char *prog_args[33];           /* set args: the arguments of every run that names none */
     double time_limit;             /* seconds a program may run on the simulator; 0: no limit */
+    int check, check_limit;        /* `set check`: PROG_CHECK_* | PROG_CHECK_SET and distinct errors per
+                                      launch (0: the defaults) */
     unsigned trace_blocks;         /* blocks of each launch the automatic access trace records */
 
     /* ---- the lesson being taken (cmd_lesson.c), and the step whose lecture

@@ -524,15 +524,15 @@ static const struct {
     int bits;
 } check_modes[] = {
     {"off", 0},
-    {"memcheck", LAB_CHECK_MEMCHECK},
-    {"initcheck", LAB_CHECK_MEMCHECK | LAB_CHECK_INITCHECK},
-    {"leaks", LAB_CHECK_MEMCHECK | LAB_CHECK_LEAKS},
-    {"all", LAB_CHECK_MEMCHECK | LAB_CHECK_INITCHECK | LAB_CHECK_LEAKS},
+    {"memcheck", PROG_CHECK_MEMCHECK},
+    {"initcheck", PROG_CHECK_MEMCHECK | PROG_CHECK_INITCHECK},
+    {"leaks", PROG_CHECK_MEMCHECK | PROG_CHECK_LEAKS},
+    {"all", PROG_CHECK_MEMCHECK | PROG_CHECK_INITCHECK | PROG_CHECK_LEAKS},
 };
 
 static const char *check_name(int check)
 {
-    int m = check ? check & 7 : LAB_CHECK_DEFAULT;
+    int m = check ? check & 7 : PROG_CHECK_DEFAULT;
     for (size_t i = 0; i < sizeof check_modes / sizeof check_modes[0]; i++)
         if (check_modes[i].bits == m) return check_modes[i].name;
     return "memcheck";
@@ -560,15 +560,15 @@ static int set_check(struct session *s, const struct setting *st, const char *v,
         }
         limit = (int)x;
     }
-    s->cfg.check = m | LAB_CHECK_SET;
-    s->cfg.check_limit = limit;
+    s->check = m | PROG_CHECK_SET;
+    s->check_limit = limit;
+    prog_check_mode(s->check, s->check_limit); /* the built-in variants' launches */
     return 0;
 }
 
 static void show_check(const struct session *s, char *buf, size_t len)
 {
-    snprintf(buf, len, "%s,%d", check_name(s->cfg.check),
-             s->cfg.check_limit ? s->cfg.check_limit : LAB_CHECK_LIMIT_DEFAULT);
+    snprintf(buf, len, "%s,%d", check_name(s->check), s->check_limit ? s->check_limit : PROG_CHECK_LIMIT_DEFAULT);
 }
 
 static void complete_check(struct session *s, struct cmp_list *out)
@@ -830,11 +830,6 @@ static void value_backend(const lab_config *c, char *buf, size_t len) { snprintf
 static void value_gpus(const lab_config *c, char *buf, size_t len) { snprintf(buf, len, "%d", c->gpus); }
 static void value_sim_limit(const lab_config *c, char *buf, size_t len) { snprintf(buf, len, "%lld", c->sim_limit); }
 static void value_race(const lab_config *c, char *buf, size_t len) { snprintf(buf, len, "%s", c->race_check ? "on" : "off"); }
-static void value_check(const lab_config *c, char *buf, size_t len)
-{
-    if (c->check_limit) snprintf(buf, len, "%s,%d", check_name(c->check), c->check_limit);
-    else snprintf(buf, len, "%s", check_name(c->check));
-}
 static void value_pad(const lab_config *c, char *buf, size_t len) { snprintf(buf, len, "%s", c->pad ? "on" : "off"); }
 static void value_width(const lab_config *c, char *buf, size_t len) { auto_or(buf, len, c->width); }
 static void value_height(const lab_config *c, char *buf, size_t len) { auto_or(buf, len, c->height); }
@@ -884,11 +879,11 @@ static const struct setting settings[] = {
      N_("largest n the simulator accepts"), set_sim_limit, show_sim_limit, complete_sim_limit, value_sim_limit},
     {"race-check", SETTING_FLAG, RUN, 0, 0, "off", "on", N_("on or off"), N_("simulator: report shared-memory races"),
      set_race, show_race, complete_onoff, value_race},
-    {"check", SETTING_WORD, RUN, 0, 0, "leaks", "all,50",
+    {"check", SETTING_WORD, SESSION, 0, 0, "leaks", "all,50",
      N_("off, memcheck, initcheck, leaks or all, optionally with how many distinct errors a launch reports: all,50"),
      N_("simulator: memory checks (bounds, alignment and use after free; initcheck adds reads of unwritten memory, "
         "leaks the allocations never freed)"),
-     set_check, show_check, complete_check, value_check},
+     set_check, show_check, complete_check, NULL},
     {"pad", SETTING_FLAG, RUN, 0, 0, "off", "on", N_("on or off"),
      N_("pad n up to a power of two where a variant needs one"), set_pad, show_pad, complete_onoff, value_pad},
     {"width", SETTING_SIZE, RUN, 1, 65536, "auto", "320", N_("1..65536, or auto"),

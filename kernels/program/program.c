@@ -13,6 +13,7 @@
 #include "kernels/program/program_build.h"
 #include "kernels/program/sandbox.h"
 #include "kernels/sim/acctrace.h"
+#include "kernels/sim/check.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -655,4 +656,14 @@ out:
     for (int i = 0; i < 4; i++)
         if (fds[i] >= 0) close(fds[i]);
     return rc;
+}
+
+_Static_assert(PROG_CHECK_MEMCHECK == SIM_CHECK_MEMCHECK && PROG_CHECK_INITCHECK == SIM_CHECK_INITCHECK &&
+                   PROG_CHECK_LEAKS == SIM_CHECK_LEAKS && PROG_CHECK_LIMIT_DEFAULT == SIM_CHECK_LIMIT_DEFAULT,
+               "program.h's checks are the simulator's");
+
+void prog_check_mode(int check, int limit)
+{
+    sim_check_set_mode(check ? check & 7 : SIM_CHECK_DEFAULT);
+    sim_report_set_limit(limit > 0 ? (unsigned)limit : 0);
 }

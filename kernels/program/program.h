@@ -144,12 +144,22 @@ typedef struct prog_result {
     int output_cut;           /* it wrote more than output_max */
 } prog_result;
 
+/* `set check`: the simulator's memory checks (kernels/sim/check.h's
+ * SIM_CHECK_* bits), as compute-sanitizer's tools. */
+enum { PROG_CHECK_MEMCHECK = 1, PROG_CHECK_INITCHECK = 2, PROG_CHECK_LEAKS = 4, PROG_CHECK_SET = 0x100 };
+#define PROG_CHECK_DEFAULT (PROG_CHECK_MEMCHECK | PROG_CHECK_LEAKS)
+#define PROG_CHECK_LIMIT_DEFAULT 20
+/* The checks of the built-in variants' launches in this process from now
+ * on (check 0: the default; limit 0: 20 distinct errors per launch). A
+ * student's program gets them through prog_options. */
+void prog_check_mode(int check, int limit);
+
 typedef struct prog_options {
     enum prog_mode backend;
     double time_limit;        /* seconds; 0: none */
     long long mem_limit;      /* bytes of address space (simulator only); 0: 3/4 of this machine's memory */
     int race_check;
-    int check, check_limit;   /* memory checks (lab_config's check, check_limit): 0 the default */
+    int check, check_limit;   /* memory checks: PROG_CHECK_* | PROG_CHECK_SET, and distinct errors per launch (0: the defaults) */
     const char *model;        /* the GPU model the simulator describes ("h200") */
     int argc;                 /* arguments for the program's main */
     char **argv;

@@ -126,7 +126,7 @@ struct group {
 struct reporter {
     std::unordered_map<sim_report_key, unsigned, key_hash, key_eq> index;
     std::vector<group> groups;
-    unsigned limit = LAB_CHECK_LIMIT_DEFAULT;
+    unsigned limit = SIM_CHECK_LIMIT_DEFAULT;
     unsigned long long more;       /* distinct errors past the limit */
     unsigned long long hits;
 };
@@ -143,7 +143,7 @@ const unsigned long long SIM_REPORT_STOP = 1ull << 22;
 
 } /* namespace */
 
-extern "C" void sim_report_set_limit(unsigned groups) { rp().limit = groups ? groups : LAB_CHECK_LIMIT_DEFAULT; }
+extern "C" void sim_report_set_limit(unsigned groups) { rp().limit = groups ? groups : SIM_CHECK_LIMIT_DEFAULT; }
 extern "C" unsigned sim_report_limit(void) { return rp().limit; }
 extern "C" unsigned sim_report_pending(void) { return (unsigned)rp().groups.size() + (rp().more ? 1 : 0); }
 

@@ -91,8 +91,9 @@ void sim_check_set_where(int (*fn)(uintptr_t site, char *file, size_t filelen, i
 /* What memcheck checks (`set check`): bounds, alignment and use after free
  * of every access (MEMCHECK); reads of global memory nothing wrote
  * (INITCHECK); allocations never freed at the program's end (LEAKS). */
-enum { SIM_CHECK_MEMCHECK = LAB_CHECK_MEMCHECK, SIM_CHECK_INITCHECK = LAB_CHECK_INITCHECK, SIM_CHECK_LEAKS = LAB_CHECK_LEAKS };
-#define SIM_CHECK_DEFAULT LAB_CHECK_DEFAULT
+enum { SIM_CHECK_MEMCHECK = 1, SIM_CHECK_INITCHECK = 2, SIM_CHECK_LEAKS = 4 };
+#define SIM_CHECK_DEFAULT (SIM_CHECK_MEMCHECK | SIM_CHECK_LEAKS)
+#define SIM_CHECK_LIMIT_DEFAULT 20
 void sim_check_set_mode(int mode);
 int sim_check_mode(void);
 /* "off", "memcheck", "initcheck", "leaks" or "all" -> the mode; -1 unknown */

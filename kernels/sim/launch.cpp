@@ -336,11 +336,6 @@ static int sim_launch_any(lab_job *job, const char *kernel, const char *file, in
         sim_g.warps[w].exists = left >= 32 ? 0xffffffffu : (1u << left) - 1;
     }
     sim_shared_launch(job && job->cfg && job->cfg->race_check);
-    /* `set check` (0 there: leave the mode as it is: the default, or what a
-     * program's runtime set) */
-    if (job && job->cfg && job->cfg->check) sim_check_set_mode(job->cfg->check);
-    if (job && job->cfg && (job->cfg->check || job->cfg->check_limit))
-        sim_report_set_limit((unsigned)job->cfg->check_limit);
     sim_g.stats.launches++;
     sim_g.in_launch = 1;
     {

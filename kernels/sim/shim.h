@@ -116,10 +116,43 @@ extern dim3 sim_block_dim, sim_grid_dim;
 
 static constexpr int warpSize = 32;
 
+#if defined(__x86_64__)
+/* threadIdx and its kind are read with loads the compiler's instrumentation
+ * (record.h) does not see: they are the simulator's state, not device
+ * memory, and in a kernel like a tiled matrix multiply they are most of the
+ * loads, each of which would otherwise call the access hook. A thread's
+ * values never change while it runs, so the compiler may keep them. */
+#define SIM_LOAD32(dst, src) __asm__("movl %1, %0" : "=r"(dst) : "m"(src))
+static inline __attribute__((always_inline)) uint3 sim_thread_idx()
+{
+    const sim_thread_info *c;
+    __asm__("movq %1, %0" : "=r"(c) : "m"(sim_cur));
+    uint3 t;
+    SIM_LOAD32(t.x, c->tid.x);
+    SIM_LOAD32(t.y, c->tid.y);
+    SIM_LOAD32(t.z, c->tid.z);
+    return t;
+}
+static inline __attribute__((always_inline)) uint3 sim_read3(const uint3 &v)
+{
+    uint3 t;
+    SIM_LOAD32(t.x, v.x);
+    SIM_LOAD32(t.y, v.y);
+    SIM_LOAD32(t.z, v.z);
+    return t;
+}
+#undef SIM_LOAD32
+#endif
+
 } /* namespace gpulab_sim */
 
+#if defined(__x86_64__)
+#define threadIdx (::gpulab_sim::sim_thread_idx())
+#define blockIdx  (::gpulab_sim::sim_read3(::gpulab_sim::sim_block_idx))
+#else
 #define threadIdx (static_cast<const ::gpulab_sim::uint3 &>(::gpulab_sim::sim_cur->tid))
 #define blockIdx  (static_cast<const ::gpulab_sim::uint3 &>(::gpulab_sim::sim_block_idx))
+#endif
 /* the launch's shape is the same for all its threads: read-only names for
  * it, not macros, since the runtime's own structs have members called
  * gridDim and blockDim (cudaKernelNodeParams, cudaLaunchConfig_t) */

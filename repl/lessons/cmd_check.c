@@ -444,8 +444,8 @@ static int check_on(struct session *s, const struct check_run *c, prog *prg, enu
     o.race_check = 1; /* a race fails a check */
     /* the memory checks the session asks for, but not leaks: the harness
      * owns the allocations, and after a failed launch it cannot free them */
-    o.check = ((s->cfg.check ? s->cfg.check : LAB_CHECK_DEFAULT) & ~LAB_CHECK_LEAKS) | LAB_CHECK_SET;
-    o.check_limit = s->cfg.check_limit;
+    o.check = ((s->check ? s->check : PROG_CHECK_DEFAULT) & ~PROG_CHECK_LEAKS) | PROG_CHECK_SET;
+    o.check_limit = s->check_limit;
     /* the harness writes its answers through a descriptor gpulab made */
     char *argv[] = {(char *)PROG_OUTPUT_PATH, NULL};
     o.argc = 1;

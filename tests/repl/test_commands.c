@@ -193,8 +193,9 @@ static void set_values(void **state)
     assert_int_equal(s.cfg.n, 0);
     assert_int_equal(exec(&s, "set race-check on; set pad off; set backend sim"), CMD_OK);
     assert_int_equal(exec(&s, "set check initcheck,50"), CMD_OK);
-    assert_int_equal(s.cfg.check, LAB_CHECK_MEMCHECK | LAB_CHECK_INITCHECK | LAB_CHECK_SET);
-    assert_int_equal(s.cfg.check_limit, 50);
+    assert_int_equal(s.check, PROG_CHECK_MEMCHECK | PROG_CHECK_INITCHECK | PROG_CHECK_SET);
+    assert_int_equal(s.check_limit, 50);
+    assert_int_equal(exec(&s, "set check leaks"), CMD_OK);
     assert_int_equal(s.cfg.race_check, 1);
     assert_int_equal(s.cfg.backend, LAB_BACKEND_SIM);
     assert_int_equal(exec(&s, "set value 1.23; set dtype float"), CMD_OK);

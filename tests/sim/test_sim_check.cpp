@@ -40,6 +40,17 @@ static int launch(lab_job *j, const char *name, dim3 grid, dim3 block, size_t sm
 /* the lines the kernels' accesses and declarations are on */
 static int line_g, line_s, line_sd, line_d, line_dd, line_r, line_rd, line_l, line_a, line_u, line_b;
 
+/* the whole grouped report of the failed launch (the job's message is cut
+ * at LAB_ERR_MAX bytes) */
+static char rep_buf[65536];
+static const char *rep = rep_buf;
+static const char *take_report(const lab_job *j)
+{
+    const char *t = sim_check_report_take();
+    snprintf(rep_buf, sizeof rep_buf, "%s", t && *t ? t : j->err);
+    return rep_buf;
+}
+
 static int ok_or_fail(int rc, const lab_job *j)
 {
     if (rc != 0) fail_msg("unexpected failure: %s", j->err);
@@ -72,22 +83,25 @@ static void test_global_one_past(void **state)
     /* i <= n: thread 233 of block 3 reads and writes byte 4004 of each */
     j = fresh_job(0);
     assert_int_equal(launch(j, "add10_k", 4, 256, 0, [=]() { add10_k(a, out, n, 1); }), -1);
-    EXPECT_IN(j->err, "add10_k: block 3, thread 233, at line %d reads 4 bytes at byte 4004 of an allocation of 4004 "
+    rep = take_report(j);
+    EXPECT_IN(rep, "add10_k: block 3, thread 233, at line %d reads 4 bytes at byte 4004 of an allocation of 4004 "
                       "bytes from cudaMalloc: 0 bytes past its end (valid bytes are 0 to 4003)", line_g);
-    EXPECT_IN(j->err, "add10_k: block 3, thread 233, at line %d writes 4 bytes at byte 4004 of an allocation of "
+    EXPECT_IN(rep, "add10_k: block 3, thread 233, at line %d writes 4 bytes at byte 4004 of an allocation of "
                       "4004 bytes from cudaMalloc: 0 bytes past its end", line_g);
-    EXPECT_IN(j->err, "the write silently overwrites the allocation's padding or the next allocation");
+    EXPECT_IN(rep, "the write silently overwrites the allocation's padding or the next allocation");
     assert_int_equal(cudaGetLastError(), cudaErrorIllegalAddress);
     /* three past: three threads on one line of the report */
     j = fresh_job(0);
     assert_int_equal(launch(j, "add10_k", 4, 256, 0, [=]() { add10_k(a, out, n, 3); }), -1);
-    EXPECT_IN(j->err, "[the same error in 3 threads of 1 block: block 3 thread 233, block 3 thread 234, block 3 "
+    rep = take_report(j);
+    EXPECT_IN(rep, "[the same error in 3 threads of 1 block: block 3 thread 233, block 3 thread 234, block 3 "
                       "thread 235]");
     cudaGetLastError();
     /* every byte counts, not 16-byte granules: 8 bytes past */
     j = fresh_job(0);
     assert_int_equal(launch(j, "peek_k", 1, 1, 0, [=]() { peek_k(a, out, n + 2); }), -1);
-    EXPECT_IN(j->err, "reads 4 bytes at byte 4012 of an allocation of 4004 bytes from cudaMalloc: 8 bytes past its end");
+    rep = take_report(j);
+    EXPECT_IN(rep, "reads 4 bytes at byte 4012 of an allocation of 4004 bytes from cudaMalloc: 8 bytes past its end");
     assert_int_equal(sim_report_pending(), 0);
     cudaGetLastError();
     cudaFree(a);
@@ -159,7 +173,8 @@ static void test_shared_pointers(void **state)
     ok_or_fail(launch(j, "shared_ptr_k", 1, 64, 0, [=]() { shared_ptr_k(out, 0); }), j);
     j = fresh_job(0);
     assert_int_equal(launch(j, "shared_ptr_k", 1, 64, 0, [=]() { shared_ptr_k(out, 1); }), -1);
-    EXPECT_IN(j->err, "shared_ptr_k: block 0, thread 63, at line %d writes 4 bytes 0 bytes past the end of shared "
+    rep = take_report(j);
+    EXPECT_IN(rep, "shared_ptr_k: block 0, thread 63, at line %d writes 4 bytes 0 bytes past the end of shared "
                       "array tile[64] (256 bytes, declared at line %d), through a pointer", line_s, line_sd);
     cudaGetLastError();
 
@@ -167,17 +182,19 @@ static void test_shared_pointers(void **state)
     ok_or_fail(launch(j, "dynamic_ptr_k", 1, 64, 64 * sizeof(float), [=]() { dynamic_ptr_k(out, 0); }), j);
     j = fresh_job(0);
     assert_int_equal(launch(j, "dynamic_ptr_k", 1, 64, 64 * sizeof(float), [=]() { dynamic_ptr_k(out, 1); }), -1);
-    EXPECT_IN(j->err, "dynamic_ptr_k: block 0, thread 63, at line %d writes 4 bytes 0 bytes past the end of the "
+    rep = take_report(j);
+    EXPECT_IN(rep, "dynamic_ptr_k: block 0, thread 63, at line %d writes 4 bytes 0 bytes past the end of the "
                       "dynamic shared array buf (256 bytes, declared at line %d), through a pointer", line_d, line_dd);
     /* past the dynamic memory there is none of the block's: a GPU faults */
-    EXPECT_IN(j->err, "past the 256 bytes of shared memory the block has");
+    EXPECT_IN(rep, "past the 256 bytes of shared memory the block has");
     cudaGetLastError();
 
     j = fresh_job(0);
     ok_or_fail(launch(j, "rows_k", 1, 32, 0, [=]() { rows_k(out, 0); }), j);
     j = fresh_job(0);
     assert_int_equal(launch(j, "rows_k", 1, 32, 0, [=]() { rows_k(out, 1); }), -1);
-    EXPECT_IN(j->err, "rows_k: block 0, thread 31, at line %d writes 4 bytes 0 bytes past the end of shared array "
+    rep = take_report(j);
+    EXPECT_IN(rep, "rows_k: block 0, thread 31, at line %d writes 4 bytes 0 bytes past the end of shared array "
                       "s[2][32] (256 bytes, declared at line %d), through a pointer", line_r, line_rd);
     cudaGetLastError();
     cudaFree(out);
@@ -212,8 +229,9 @@ static void test_shared_banks_kept(void **state)
     for (int i = 0; i < 32; i++) assert_int_equal(h[i], 80 * 1000 + 80);
     j = fresh_job(0);
     assert_int_equal(launch(j, "two_arrays_k", 1, 32, 0, [=]() { two_arrays_k(out, 1); }), -1);
-    EXPECT_IN(j->err, "0 bytes past the end of shared array first[20] (80 bytes");
-    EXPECT_IN(j->err, "on a GPU these bytes belong to the block's other shared memory, so nothing stops it: the write "
+    rep = take_report(j);
+    EXPECT_IN(rep, "0 bytes past the end of shared array first[20] (80 bytes");
+    EXPECT_IN(rep, "on a GPU these bytes belong to the block's other shared memory, so nothing stops it: the write "
                       "silently overwrites another array");
     cudaGetLastError();
     cudaFree(out);
@@ -241,8 +259,9 @@ static void test_local_array(void **state)
     ok_or_fail(launch(j, "taps_k", 1, 32, 0, [=]() { taps_k(out, 3); }), j);
     j = fresh_job(0);
     assert_int_equal(launch(j, "taps_k", 1, 32, 0, [=]() { taps_k(out, 4); }), -1);
-    EXPECT_IN(j->err, "taps_k: block 0, thread 0, at line %d: index 4 is outside the array of type 'float [4]'", line_l);
-    EXPECT_IN(j->err, "[the same error in 32 threads of 1 block: block 0 thread 0, block 0 thread 1, block 0 thread "
+    rep = take_report(j);
+    EXPECT_IN(rep, "taps_k: block 0, thread 0, at line %d: index 4 is outside the array of type 'float [4]'", line_l);
+    EXPECT_IN(rep, "[the same error in 32 threads of 1 block: block 0 thread 0, block 0 thread 1, block 0 thread "
                       "2, block 0 thread 3, ...]");
     cudaGetLastError();
     cudaFree(out);
@@ -269,9 +288,10 @@ static void test_misaligned(void **state)
     ok_or_fail(launch(j, "sum4_k", 1, 256, 0, [=]() { sum4_k(in, out, 4); }), j);
     j = fresh_job(0);
     assert_int_equal(launch(j, "sum4_k", 1, 256, 0, [=]() { sum4_k(in, out, 1); }), -1);
-    EXPECT_IN(j->err, "sum4_k: block 0, thread 0, at line %d reads 16 bytes at byte 4 of an allocation of 4160 bytes "
+    rep = take_report(j);
+    EXPECT_IN(rep, "sum4_k: block 0, thread 0, at line %d reads 16 bytes at byte 4 of an allocation of 4160 bytes "
                       "from cudaMalloc, an address that is not a multiple of 16", line_a);
-    EXPECT_IN(j->err, "cudaErrorMisalignedAddress");
+    EXPECT_IN(rep, "cudaErrorMisalignedAddress");
     assert_int_equal(cudaGetLastError(), cudaErrorMisalignedAddress);
     cudaFree(in);
     cudaFree(out);
@@ -294,24 +314,25 @@ static void test_initcheck(void **state)
     assert_int_equal(cudaMemcpy(in, h, sizeof h / 2, cudaMemcpyHostToDevice), cudaSuccess);
     /* memcheck alone does not look at initialisation */
     lab_job *j = fresh_job(0);
-    cfg.check = LAB_CHECK_MEMCHECK | LAB_CHECK_SET;
+    sim_check_set_mode(SIM_CHECK_MEMCHECK);
     ok_or_fail(launch(j, "scale_k", 4, 256, 0, [=]() { scale_k(in, out); }), j);
     j = fresh_job(0);
-    cfg.check = LAB_CHECK_MEMCHECK | LAB_CHECK_INITCHECK | LAB_CHECK_SET;
+    sim_check_set_mode(SIM_CHECK_MEMCHECK | SIM_CHECK_INITCHECK);
     assert_int_equal(launch(j, "scale_k", 4, 256, 0, [=]() { scale_k(in, out); }), -1);
-    EXPECT_IN(j->err, "scale_k: block 2, thread 0, at line %d reads 4 bytes at byte 2048 of an allocation of 4096 "
+    rep = take_report(j);
+    EXPECT_IN(rep, "scale_k: block 2, thread 0, at line %d reads 4 bytes at byte 2048 of an allocation of 4096 "
                       "bytes from cudaMalloc, which nothing has written since it was allocated", line_u);
-    EXPECT_IN(j->err, "[the same error in 512 threads of 2 blocks: block 2 thread 0, block 2 thread 1, block 2 thread "
+    EXPECT_IN(rep, "[the same error in 512 threads of 2 blocks: block 2 thread 0, block 2 thread 1, block 2 thread "
                       "2, block 2 thread 3, ...]");
     cudaGetLastError();
     /* the twin: the second half written by a memset, then the kernel's own
      * stores count as writes too (out read back by a second launch) */
     assert_int_equal(cudaMemset(in + 512, 0, sizeof h / 2), cudaSuccess);
     j = fresh_job(0);
-    cfg.check = LAB_CHECK_MEMCHECK | LAB_CHECK_INITCHECK | LAB_CHECK_SET;
+    sim_check_set_mode(SIM_CHECK_MEMCHECK | SIM_CHECK_INITCHECK);
     ok_or_fail(launch(j, "scale_k", 4, 256, 0, [=]() { scale_k(in, out); }), j);
     j = fresh_job(0);
-    cfg.check = LAB_CHECK_MEMCHECK | LAB_CHECK_INITCHECK | LAB_CHECK_SET;
+    sim_check_set_mode(SIM_CHECK_MEMCHECK | SIM_CHECK_INITCHECK);
     ok_or_fail(launch(j, "scale_k", 4, 256, 0, [=]() { scale_k(out, in); }), j);
     sim_check_set_mode(SIM_CHECK_DEFAULT);
     cudaFree(in);
@@ -334,23 +355,25 @@ static void test_report_grouped_and_limited(void **state)
     assert_int_equal(cudaMalloc(&out, 1000 * sizeof(float)), cudaSuccess);
     lab_job *j = fresh_job(0);
     assert_int_equal(launch(j, "many_k", 8, 128, 0, [=]() { many_k(out, 1000); }), -1);
+    rep = take_report(j);
     /* one line per site: 24 threads of block 7 for the first, every thread for the second */
-    EXPECT_IN(j->err, "at byte 4000 of an allocation of 4000 bytes from cudaMalloc: 0 bytes past its end");
-    EXPECT_IN(j->err, "[the same error in 24 threads of 1 block: block 7 thread 104, block 7 thread 105, block 7 "
+    EXPECT_IN(rep, "at byte 4000 of an allocation of 4000 bytes from cudaMalloc: 0 bytes past its end");
+    EXPECT_IN(rep, "[the same error in 24 threads of 1 block: block 7 thread 104, block 7 thread 105, block 7 "
                       "thread 106, block 7 thread 107, ...]");
-    EXPECT_IN(j->err, "[the same error in 1024 threads of 8 blocks: block 0 thread 0, block 0 thread 1, block 0 "
+    EXPECT_IN(rep, "[the same error in 1024 threads of 8 blocks: block 0 thread 0, block 0 thread 1, block 0 "
                       "thread 2, block 0 thread 3, ...]");
     cudaGetLastError();
     /* a limit of one: the second site is counted, not shown */
     j = fresh_job(0);
-    cfg.check_limit = 1;
+    sim_report_set_limit(1);
     assert_int_equal(launch(j, "many_k", 8, 128, 0, [=]() { many_k(out, 1000); }), -1);
-    EXPECT_IN(j->err, "... and 1 more distinct error (the report shows 1 per launch");
+    rep = take_report(j);
+    EXPECT_IN(rep, "... and 1 more distinct error (the report shows 1 per launch");
     cudaGetLastError();
     sim_report_set_limit(0);
     /* off: nothing is checked (the run writes into the red zone unnoticed) */
     j = fresh_job(0);
-    cfg.check = LAB_CHECK_SET;
+    sim_check_set_mode(0);
     ok_or_fail(launch(j, "many_k", 8, 128, 0, [=]() { many_k(out, 1000); }), j);
     sim_check_set_mode(SIM_CHECK_DEFAULT);
     cudaFree(out);
