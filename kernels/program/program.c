@@ -658,8 +658,9 @@ out:
     return rc;
 }
 
-_Static_assert(PROG_CHECK_MEMCHECK == SIM_CHECK_MEMCHECK && PROG_CHECK_INITCHECK == SIM_CHECK_INITCHECK &&
-                   PROG_CHECK_LEAKS == SIM_CHECK_LEAKS && PROG_CHECK_LIMIT_DEFAULT == SIM_CHECK_LIMIT_DEFAULT,
+_Static_assert((int)PROG_CHECK_MEMCHECK == (int)SIM_CHECK_MEMCHECK &&
+                   (int)PROG_CHECK_INITCHECK == (int)SIM_CHECK_INITCHECK &&
+                   (int)PROG_CHECK_LEAKS == (int)SIM_CHECK_LEAKS && PROG_CHECK_LIMIT_DEFAULT == SIM_CHECK_LIMIT_DEFAULT,
                "program.h's checks are the simulator's");
 
 void prog_check_mode(int check, int limit)

@@ -11,6 +11,7 @@
 
 #include <jansson.h>
 
+#include "kernels/program/program.h"
 #include "repl/cmd.h"
 #include "repl/complete.h"
 #include "tests/common/golden.h"
