@@ -62,7 +62,8 @@ static const key_binding bindings[] = {
     {{'k'}, ACT_KEYS, "k  /  t", N_("hide the keys / the table"), NULL, NULL, 0},
     {{'t'}, ACT_TABLE, NULL, NULL, NULL, NULL, 0},
     {{'?'}, ACT_HELP, "?", N_("this help"), "?", N_("help"), 0},
-    {{'w'}, ACT_CAPTION, "w", N_("the step's whole caption"), "w", N_("caption"), 0},
+    /* not on the key line: a cut caption ends in "… w" itself, and q must stay in view */
+    {{'w'}, ACT_CAPTION, "w", N_("the step's whole caption"), NULL, NULL, 0},
     {{'q', 'Q', VIZ_KEY_ESC}, ACT_QUIT, N_("q  or  Esc"), N_("back to the prompt"), "q", N_("back"), 0},
 };
 #define NBINDINGS ((int)(sizeof bindings / sizeof bindings[0]))
