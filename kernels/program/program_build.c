@@ -234,6 +234,7 @@ struct resolver {
     int *nu;
     const char *cur;          /* the folder of the file being translated */
     int full;                 /* PROG_MAX_UNITS reached */
+    char nonreg[PROG_PATH_MAX]; /* the first header named that is no regular file (a FIFO, a device) */
 };
 
 static int try_header(struct resolver *rv, const char *dir, const char *name, char *buf, size_t len)
@@ -242,6 +243,8 @@ static int try_header(struct resolver *rv, const char *dir, const char *name, ch
     if (name[0] == '/') snprintf(cand, sizeof cand, "%s", name);
     else snprintf(cand, sizeof cand, "%s/%s", dir, name);
     struct stat st;
+    if (stat(cand, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode) && !rv->nonreg[0])
+        snprintf(rv->nonreg, sizeof rv->nonreg, "%s", name);
     if (stat(cand, &st) != 0 || !S_ISREG(st.st_mode) || !realpath(cand, abs)) return -1;
     if (strncmp(abs, "/usr/", 5) == 0) return -1;
     for (int j = 0; j < *rv->nu; j++)
@@ -300,7 +303,7 @@ static int translate_pass(prog *p, enum prog_mode mode, const char *const *optio
                           const prog_tx_opts *base, unsigned long long *h, char *msg, size_t msglen,
                           char (*tmpl)[64], int *ntmpl)
 {
-    struct resolver rv = {p, options, u, nu, NULL, 0};
+    struct resolver rv = {p, options, u, nu, NULL, 0, {0}};
     int issues = 0;
     *nu = 0;
     for (int i = 0; i < p->nsrcs; i++) {
@@ -362,6 +365,10 @@ static int translate_pass(prog *p, enum prog_mode mode, const char *const *optio
         u[i].text = s->text;
         u[i].len = s->len;
         free(s);
+    }
+    if (rv.nonreg[0]) { /* never handed to the compiler: a FIFO would hold the build */
+        snprintf(msg, msglen, L_("cannot read %s: %s"), rv.nonreg, prog_read_error(EINVAL));
+        return -1;
     }
     if (rv.full) prog_msg_add(msg, msglen, L_("(more than %d files: the rest are left to the compiler as they are)\n"),
                               PROG_MAX_UNITS);
