@@ -1,5 +1,6 @@
-// A kernel that is merely big: at the simulator's rate its 2^26 threads
-// take far longer than the time limit. gpulab says how far the run got and
+// A kernel that is merely big: its 2^26 threads each run a 512-step loop,
+// far more work than any simulator finishes within the time limit (a CPU
+// that runs the plain add in under 2 s still needs minutes for this). gpulab says how far the run got and
 // that a smaller size (the program's argument) or a longer limit is the
 // way, not that it hangs.
 // SIM-ONLY
@@ -7,7 +8,7 @@
 // FAILS
 // EXPECT: stopped: the time limit of 2 s ended the run
 // EXPECT: how far: 1 launch had finished
-// EXPECT: kernel add (launched at line 29) was running
+// EXPECT: kernel add (launched at line 35) was running
 // EXPECT: with 67108864 threads
 // EXPECT: a kernel that is only big needs a smaller size
 // REJECT: probably waits
@@ -17,7 +18,12 @@
 __global__ void add(float *x, int n)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) x[i] += 1.0f;
+    if (i < n) {
+        float v = x[i];
+        for (int k = 0; k < 512; k++)
+            v = v * 0.5f + 1.0f;
+        x[i] = v;
+    }
 }
 
 int main(int argc, char **argv)
@@ -29,5 +35,6 @@ int main(int argc, char **argv)
     add<<<(n + 255) / 256, 256>>>(x, n);
     cudaDeviceSynchronize();
     printf("done with %d\n", n);
+    cudaFree(x);
     return 0;
 }
