@@ -14,7 +14,9 @@
 #   in a function's static variable;
 # - files and folders are named by their subject: no name ending in a
 #   letter after a hyphen (a "-b" is a part of some plan, not a subject),
-#   and no text names a ticket ("issue 20") for what it is about.
+#   and no text names a ticket ("issue 20") for what it is about;
+# - one CUDA surface: CUDA's device-side names are defined only in the
+#   simulator's shim, kernels/sim/shim*.h.
 set -u
 src=$1
 cd "$src" || exit 1
@@ -91,5 +93,20 @@ bad=$(grep -rnE '\bissues? [0-9]+\b|#[a-z-]*-issue-[0-9]+' README.md docs lesson
 [ -z "$bad" ] || fail "text that names a ticket instead of its subject:
 $bad"
 
-[ "$fails" -eq 0 ] && echo "ok: sess_ names, own headers, one builder of run options, said-once state, names"
+# one CUDA surface on the simulator: a device-side name of CUDA (intrinsics,
+# atomics, warp collectives, cooperative groups, half types, textures,
+# libcu++ and wmma) is defined in the shim (kernels/sim/shim*.h) and nowhere
+# else, so built-in kernels and students' programs see the same one
+cuda_fns='__syncthreads|__syncthreads_count|__syncthreads_and|__syncthreads_or|__syncwarp|__shfl_sync|__shfl_up_sync|__shfl_down_sync|__shfl_xor_sync|__ballot_sync|__any_sync|__all_sync|__activemask|__match_any_sync|__match_all_sync|__reduce_add_sync|__threadfence|__threadfence_block|__threadfence_system|atomicAdd|atomicSub|atomicExch|atomicMin|atomicMax|atomicCAS|atomicAnd|atomicOr|atomicXor|atomicInc|atomicDec|__popc|__popcll|__clz|__ffs|__brev|__ldg|__float2half|__half2float|__float2bfloat16|__hadd|__hmul|__fadd_rn|__fmul_rn|tex1D|tex1Dfetch|tex2D|tex3D|surf2Dwrite|surf2Dread|this_grid|this_thread_block|tiled_partition|coalesced_threads|memcpy_async|mma_sync|load_matrix_sync|store_matrix_sync|fill_fragment'
+cuda_types='dim3|__half|__half2|__nv_bfloat16|__nv_bfloat162|thread_block|thread_group|grid_group|coalesced_group|thread_block_tile'
+bad=$(grep -rnE --include='*.h' --include='*.hpp' --include='*.cpp' --include='*.cu' --include='*.cuh' \
+        -e "^[[:space:]]*(template[[:space:]]*<[^>]*>[[:space:]]*)?([A-Za-z_][A-Za-z0-9_:<>,*& ]*[ *&])?($cuda_fns)[[:space:]]*\(([^;]*|.*\{.*)$" \
+        -e "^[[:space:]]*(template[[:space:]]*<[^>]*>[[:space:]]*)?(struct|class|union)[[:space:]]+($cuda_types)([[:space:]]*(:[^;]*)?\{.*|[[:space:]]*(:[^;]*)?)$" \
+        kernels |
+    grep -vE '^kernels/sim/shim[a-z_]*\.h:' | grep -vE ':[0-9]+:[[:space:]]*(//|/\*|\*|#)' |
+    grep -vE ':[0-9]+:[[:space:]]*(if|while|for|return|else|case)\b')
+[ -z "$bad" ] || fail "a CUDA device name defined outside the simulator's shim (kernels/sim/shim*.h is the one CUDA surface of built-in kernels and students' programs; define it there):
+$bad"
+
+[ "$fails" -eq 0 ] && echo "ok: sess_ names, own headers, one builder of run options, said-once state, names, one CUDA surface"
 exit $((fails > 0))
