@@ -2,7 +2,7 @@
  * the simulator, and its report to gpulab.
  *
  * The program runs as gpulab's child. Everything here happens inside it:
- * launches go to the simulator (sim.cpp) one after another, so every stream
+ * launches go to the simulator (kernels/sim/launch.cpp) one after another, so every stream
  * is in order and every asynchronous call has finished when it returns;
  * events read the host clock (simulator time, which gpulab marks as such).
  * A kernel fault ends the launch, prints the simulator's explanation on
@@ -328,7 +328,6 @@ static cudaError_t sim_prog_launch_now(const void *func, const char *name0, cons
     rec("begin\t%s\t%d\t%u,%u,%u\t%u,%u,%u\t%.3f\n", name, line, cfg.grid.x, cfg.grid.y, cfg.grid.z, cfg.block.x,
         cfg.block.y, cfg.block.z, now_s() - prog_t0);
     prog_job.err[0] = 0;
-    sim_g.race.pc1 = sim_g.race.pc2 = nullptr;
     double t0 = now_s();
     sim_shared_peak(1); /* this launch's blocks only */
     const int coop = sim_coop_next;

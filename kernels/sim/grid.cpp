@@ -79,35 +79,21 @@ static int sim_block_park(sim_block_copy *c)
 static void sim_block_resume(const sim_block_copy *c)
 {
     const unsigned n = sim_g.nthreads;
+    sim_block_reset(sim_g.block_linear);
     for (unsigned i = 0; i < n; i++) {
         sim_fiber *f = &sim_g.fibers[i];
         const sim_thread_copy *t = &c->threads[i];
         sim_stack_restore(f, &t->stack, c->bytes + t->off);
-        f->state = SIM_F_RUN;
         f->epoch = t->epoch;
         f->seq = t->seq;
         f->wsync = t->wsync;
         memcpy(f->tsync, t->tsync, sizeof f->tsync);
     }
-    for (unsigned w = 0; w < sim_g.nwarps; w++) {
-        sim_warp_state *ws = &sim_g.warps[w];
-        ws->waiting = ws->done = ws->am = 0;
-        ws->stamp = c->stamp[w];
-    }
-    memset(sim_g.tile_arrived, 0, sizeof sim_g.tile_arrived);
-    sim_g.nrun = n;
-    sim_g.ndone = 0;
-    sim_g.bar_arrived = 0;
-    sim_g.grid_arrived = 0;
-    sim_g.aborted = 0;
-    sim_g.overflow = -1;
-    sim_shared_restore(&c->shared);
-    sim_race_epoch();
+    for (unsigned w = 0; w < sim_g.nwarps; w++) sim_g.warps[w].stamp = c->stamp[w];
     sim_g.block_epoch = c->block_epoch;
-    sim_g.epoch_line = c->line;
-    sim_g.epoch_file = c->file;
-    sim_g.race.pending = 0;
-    sim_g.un_pending = 0;
+    sim_shared_restore(&c->shared);
+    /* the grid barrier opened the epoch */
+    sim_epoch_reset(c->line, c->file, 0, 0, 0);
 }
 
 static void sim_block_at(unsigned long long b)

@@ -123,8 +123,27 @@ struct sim_chunk {
     size_t bytes;
 };
 
-struct sim_state {
-    /* fiber pool */
+/* The simulator's state, by lifetime. Each part begins its life with one
+ * reset, called in one place; sim_state is the union of the parts (a struct
+ * deriving from each), so code names a field as sim_g.field whichever part
+ * holds it, and the part says how long the value lives.
+ *
+ *   process  the fibers and their stacks, the launch's main context: made
+ *            once, grown by sim_pool_grow, released by sim_release
+ *   session  counters (sim_stats_reset) and the last diagnostic
+ *   launch   what one launch is: reset at its start (sim_launch_any); stays
+ *            readable after it ends, for the reports of a failed launch
+ *   trace    the events of the launch being traced: reset at its start,
+ *            flushed into the harness's trace after each block
+ *   block    the running block: reset when it starts (sim_block_start) or
+ *            resumes at a grid barrier (grid.cpp)
+ *   epoch    from one barrier to the next: the barrier being assembled, the
+ *            result of the one that opened the epoch, the race check's
+ *            pending reports; reset when a block starts or resumes and when
+ *            a barrier completes
+ * A GPU thread's own state (sim_fiber) follows the block's lifetime: it is
+ * started by the block's reset. */
+struct sim_process_state {
     sim_fiber fibers[SIM_MAX_THREADS];
     unsigned nfibers;
     sim_chunk chunks[SIM_MAX_THREADS / 32];
@@ -138,33 +157,75 @@ struct sim_state {
     void *main_fake;
     const void *main_bottom;
     size_t main_size;
-    /* the launch */
+};
+
+struct sim_session_state {
+    sim_stats stats;
+    char diag[LAB_ERR_MAX];
+    int diag_pending;
+};
+
+struct sim_launch_state {
     int in_launch;
     lab_job *job;
     const char *kernel, *file;
     int line;
     dim3 grid, block;
     size_t smem;
+    size_t smem_limit;         /* shared memory this launch's blocks may use (48 KiB or the opt-in) */
     unsigned nthreads, nwarps;
-    unsigned long long block_linear;
     void (*body)(void *);
     void *body_ctx;
     long long clock;
-    /* the running block */
+    /* every sync a thread can pass (a warp collective, a tile barrier) ticks
+     * this clock; an access is stamped with it (race check) */
+    uint32_t sync_clock;
+    /* a cooperative launch (grid.cpp): every block is alive at once */
+    int coop;
+    /* how the failed launch failed (0: cudaErrorLaunchFailure), and where a
+     * kernel's memory fault happened (the instruction, for its source line) */
+    cudaError_t fail_code;
+    void *fault_pc;
+    /* a launch begins: everything zero but what it is */
+    void reset(lab_job *j, const char *k, const char *f, int l, dim3 g, dim3 b, size_t sm, size_t limit,
+               void (*fn)(void *), void *ctx, int co);
+};
+
+struct sim_trace_state {
+    lab_trace *trace;          /* NULL: this launch is not traced */
+    uint32_t trace_launch;
+    int trace_truncated;
+    uint32_t trace_cap;        /* events kept per thread this launch: lab_trace_cap() */
+    /* the running block's events, until sim_flush_trace; the buffer is kept
+     * from launch to launch */
+    lab_event *tbuf;
+    size_t tlen, tcap;
+    int tfail;
+    void reset(lab_trace *t, uint32_t launch, uint32_t cap);
+};
+
+struct sim_block_state {
+    unsigned long long block_linear;
     unsigned nrun, ndone;
     int aborted;
     volatile int overflow;     /* fiber whose guard page was hit, or -1 */
     sim_warp_state warps[SIM_MAX_WARPS];
+    unsigned tile_arrived[SIM_TILE_LEVELS][SIM_MAX_THREADS / SIM_TILE_MIN];
+    unsigned grid_arrived;     /* threads of the running block at this_grid().sync() */
+    uint32_t block_epoch;      /* the first epoch of the block: writes before it are another block's (race check) */
+};
+
+struct sim_epoch_state {
     /* the barrier being assembled */
     unsigned bar_arrived;
     int bar_kind, bar_line, bar_mismatch;
     const char *bar_file;
     const void *bar_site;
     int bar_acc_count, bar_acc_and, bar_acc_or;
+    /* the result of the barrier that opened the epoch (__syncthreads_count...) */
     int bar_res_count, bar_res_and, bar_res_or;
-    /* race check: the epoch (between two barriers) and what opened it */
+    /* race check: the epoch's number and what opened it */
     uint32_t epoch_id;
-    uint32_t block_epoch;      /* the first epoch of the running block: writes before it are another block's */
     int epoch_line;            /* 0: the start of the kernel */
     const char *epoch_file;
     sim_race race;
@@ -173,30 +234,10 @@ struct sim_state {
     int un_pending, un_t, un_kind;
     const sim_shared_site *un_site;
     long long un_i, un_j;
-    /* tracing */
-    lab_trace *trace;
-    uint32_t trace_launch;
-    int trace_truncated;
-    uint32_t trace_cap;      /* events kept per thread this launch: lab_trace_cap() */
-    size_t smem_limit;       /* shared memory this launch's blocks may use (48 KiB or the opt-in) */
-    lab_event *tbuf;
-    size_t tlen, tcap;
-    int tfail;
-    /* how the failed launch failed (0: cudaErrorLaunchFailure), and where a
-     * kernel's memory fault happened (the instruction, for its source line) */
-    cudaError_t fail_code;
-    void *fault_pc;
-    /* every sync a thread can pass (a warp collective, a tile barrier) ticks
-     * this clock; an access is stamped with it (race check) */
-    uint32_t sync_clock;
-    unsigned tile_arrived[SIM_TILE_LEVELS][SIM_MAX_THREADS / SIM_TILE_MIN];
-    /* a cooperative launch (grid.cpp): every block is alive at once */
-    int coop;
-    unsigned grid_arrived;     /* threads of the running block at this_grid().sync() */
-    /* counters, diagnostics */
-    sim_stats stats;
-    char diag[LAB_ERR_MAX];
-    int diag_pending;
+};
+
+struct sim_state : sim_process_state, sim_session_state, sim_launch_state, sim_trace_state, sim_block_state,
+                   sim_epoch_state {
 };
 
 extern sim_state sim_g;
@@ -303,6 +344,12 @@ int sim_run_grid(lab_job *job, const char *at);
  * parks at a grid barrier or fails: 0 ended, 1 parked, -1 failed. */
 void sim_block_start(void);
 int sim_block_play(void);
+/* launch.cpp: the resets of the block's and the epoch's state. A block
+ * begins (at its start, or resumed at a grid barrier: then grid.cpp puts
+ * back what it saved); an epoch begins, opened at line/file (0: the block's
+ * start) with the results of the barrier that opened it. */
+void sim_block_reset(unsigned long long linear);
+void sim_epoch_reset(int line, const char *file, int res_count, int res_and, int res_or);
 int sim_flush_trace(lab_job *job);
 
 /* launch.cpp: record one trace event of fiber f. */

@@ -76,10 +76,52 @@ static int sim_refuse(lab_job *job, cudaError_t e, const char *fmt, ...)
     return -1;
 }
 
-/* A block begins: every fiber starts its thread, shared memory is fresh. */
-void sim_block_start(void)
+/* ------------------------------------------------------------ lifetimes */
+
+void sim_launch_state::reset(lab_job *j, const char *k, const char *f, int l, dim3 g, dim3 b, size_t sm,
+                             size_t limit, void (*fn)(void *), void *ctx, int co)
 {
-    unsigned n = sim_g.nthreads;
+    *this = sim_launch_state();
+    job = j;
+    kernel = k;
+    file = f;
+    line = l;
+    grid = g;
+    block = b;
+    smem = sm;
+    smem_limit = limit;
+    nthreads = b.x * b.y * b.z;
+    nwarps = (nthreads + 31) / 32;
+    body = fn;
+    body_ctx = ctx;
+    coop = co;
+    fail_code = cudaSuccess;
+}
+
+void sim_trace_state::reset(lab_trace *t, uint32_t launch, uint32_t cap)
+{
+    trace = t;
+    trace_launch = launch;
+    trace_truncated = 0;
+    trace_cap = cap;
+    tlen = 0;
+    tfail = 0;
+}
+
+/* A block begins: every fiber starts its thread; its warps, tiles and grid
+ * barrier are empty. */
+void sim_block_reset(unsigned long long linear)
+{
+    sim_block_state &b = sim_g;
+    b = sim_block_state();
+    b.block_linear = linear;
+    b.overflow = -1;
+    const unsigned n = sim_g.nthreads;
+    b.nrun = n;
+    for (unsigned w = 0; w < sim_g.nwarps; w++) {
+        unsigned left = n - w * 32;
+        b.warps[w].exists = left >= 32 ? 0xffffffffu : (1u << left) - 1;
+    }
     for (unsigned i = 0; i < n; i++) {
         sim_fiber *f = &sim_g.fibers[i];
         f->state = SIM_F_RUN;
@@ -87,26 +129,31 @@ void sim_block_start(void)
         f->epoch = f->seq = f->wsync = 0;
         memset(f->tsync, 0, sizeof f->tsync);
     }
-    memset(sim_g.tile_arrived, 0, sizeof sim_g.tile_arrived);
-    sim_g.grid_arrived = 0;
-    for (unsigned w = 0; w < sim_g.nwarps; w++) {
-        sim_g.warps[w].waiting = sim_g.warps[w].done = sim_g.warps[w].am = 0;
-        sim_g.warps[w].stamp = 0;
-    }
-    sim_g.nrun = n;
-    sim_g.ndone = 0;
-    sim_g.bar_arrived = 0;
-    sim_g.aborted = 0;
-    sim_g.overflow = -1;
-    sim_shared_block();
+}
+
+/* An epoch begins: no barrier assembled, nothing pending, a new number. */
+void sim_epoch_reset(int line, const char *file, int res_count, int res_and, int res_or)
+{
+    sim_epoch_state &e = sim_g;
+    e = sim_epoch_state();
+    e.epoch_line = line;
+    e.epoch_file = file;
+    e.bar_acc_and = 1;
+    e.bar_res_count = res_count;
+    e.bar_res_and = res_and;
+    e.bar_res_or = res_or;
     sim_race_epoch();
+}
+
+/* A block begins: every fiber starts its thread, shared memory is fresh. */
+void sim_block_start(void)
+{
+    sim_block_reset(sim_g.block_linear);
+    sim_shared_block();
+    sim_epoch_reset(0, nullptr, 0, 0, 0);
     sim_g.block_epoch = sim_g.epoch_id;
-    sim_g.epoch_line = 0;
-    sim_g.epoch_file = nullptr;
-    sim_g.race.pending = 0;
-    sim_g.un_pending = 0;
     sim_g.stats.blocks++;
-    sim_g.stats.threads += n;
+    sim_g.stats.threads += sim_g.nthreads;
 }
 
 /* Play the block from fiber 0 until nothing can run. 0: every thread ended;
@@ -289,37 +336,19 @@ static int sim_launch_any(lab_job *job, const char *kernel, const char *file, in
     if (sim_pool_grow((unsigned)nt) != 0)
         return sim_refuse(job, cudaErrorMemoryAllocation, "%s: could not map stacks for %llu simulated threads",
                           at, nt);
-    sim_g.trace = job ? job->trace : nullptr;
-    if (sim_g.trace) {
-        unsigned g3[3] = {grid.x, grid.y, grid.z}, b3[3] = {block.x, block.y, block.z};
-        sim_g.trace_launch = (uint32_t)sim_g.trace->nlaunches;
-        if (lab_trace_add_launch(sim_g.trace, kernel, g3, b3, job->err, sizeof job->err) != 0) {
-            sim_g.trace = nullptr;
-            return -1;
+    {
+        lab_trace *t = job ? job->trace : nullptr;
+        uint32_t tl = t ? (uint32_t)t->nlaunches : 0;
+        sim_g.sim_trace_state::reset(nullptr, 0, lab_trace_cap((unsigned long long)grid.x * grid.y * grid.z * nt));
+        if (t) {
+            unsigned g3[3] = {grid.x, grid.y, grid.z}, b3[3] = {block.x, block.y, block.z};
+            if (lab_trace_add_launch(t, kernel, g3, b3, job->err, sizeof job->err) != 0) return -1;
+            sim_g.trace = t;
+            sim_g.trace_launch = tl;
         }
     }
-
-    sim_g.job = job;
-    sim_g.kernel = kernel;
-    sim_g.file = file;
-    sim_g.line = line;
-    sim_g.grid = grid;
-    sim_g.block = block;
-    sim_g.smem = smem;
-    sim_g.smem_limit = optin > SIM_SMEM_LIMIT ? optin : (size_t)SIM_SMEM_LIMIT;
-    sim_g.nthreads = (unsigned)nt;
-    sim_g.nwarps = (unsigned)((nt + 31) / 32);
-    sim_g.body = fn;
-    sim_g.body_ctx = ctx;
-    sim_g.clock = 0;
-    sim_g.sync_clock = 0;
-    sim_g.coop = coop;
-    sim_g.fail_code = cudaSuccess;
-    sim_g.fault_pc = nullptr;
-    sim_g.trace_truncated = 0;
-    sim_g.trace_cap = lab_trace_cap((unsigned long long)grid.x * grid.y * grid.z * nt);
-    sim_g.tlen = 0;
-    sim_g.tfail = 0;
+    sim_g.sim_launch_state::reset(job, kernel, file, line, grid, block, smem,
+                                  optin > SIM_SMEM_LIMIT ? optin : (size_t)SIM_SMEM_LIMIT, fn, ctx, coop);
     sim_block_dim = block;
     sim_grid_dim = grid;
     for (unsigned i = 0; i < sim_g.nthreads; i++) {
@@ -330,10 +359,6 @@ static int sim_launch_any(lab_job *job, const char *kernel, const char *file, in
         t->linear = i;
         t->lane = i & 31;
         t->warp = i >> 5;
-    }
-    for (unsigned w = 0; w < sim_g.nwarps; w++) {
-        unsigned left = sim_g.nthreads - w * 32;
-        sim_g.warps[w].exists = left >= 32 ? 0xffffffffu : (1u << left) - 1;
     }
     sim_shared_launch(job && job->cfg && job->cfg->race_check);
     sim_g.stats.launches++;
@@ -381,6 +406,7 @@ static int sim_launch_any(lab_job *job, const char *kernel, const char *file, in
     sim_rec_launch_end(rc);
     sim_g.stats.seconds += sim_now() - t0;
     if (sim_g.trace && sim_g.trace_truncated) sim_g.trace->truncated = 1;
+    /* the launch's fields stay for the reports of a failed launch */
     sim_g.in_launch = 0;
     sim_g.coop = 0;
     sim_g.trace = nullptr;

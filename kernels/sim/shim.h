@@ -5,8 +5,9 @@
  * -DGPULAB_SIM, and a student's program gets it through
  * kernels/program/progrt.h. It gives the kernel the CUDA names it uses
  * (threadIdx, __syncthreads, atomics, warp shuffles, cooperative groups, the
- * runtime's memory calls) on top of the fiber runtime in sim.cpp: every GPU
- * thread of a block is a fiber, and a fiber gives the CPU away only at a
+ * runtime's memory calls) on top of the fiber runtime (fiber.cpp, sync.cpp,
+ * launch.cpp and the others of kernels/sim/): every GPU thread of a block is
+ * a fiber, and a fiber gives the CPU away only at a
  * barrier, a warp collective or its end. So everything between two such
  * points runs without interruption, atomics are plain read-modify-writes, and
  * every run takes the same path.

@@ -67,10 +67,6 @@ int sim_barrier(int kind, int pred, int line, const char *file, const void *site
         sim_g.bar_line = line;
         sim_g.bar_file = file;
         sim_g.bar_site = site;
-        sim_g.bar_mismatch = 0;
-        sim_g.bar_acc_count = 0;
-        sim_g.bar_acc_and = 1;
-        sim_g.bar_acc_or = 0;
     } else if (kind != sim_g.bar_kind || line != sim_g.bar_line || site != sim_g.bar_site ||
                !sim_same_file(file, sim_g.bar_file)) {
         sim_g.bar_mismatch = 1;
@@ -87,10 +83,6 @@ int sim_barrier(int kind, int pred, int line, const char *file, const void *site
         }
         for (unsigned i = 0; i < sim_g.nthreads; i++) sim_g.fibers[i].state = SIM_F_RUN;
         sim_g.nrun = sim_g.nthreads;
-        sim_g.bar_arrived = 0;
-        sim_g.bar_res_count = sim_g.bar_acc_count;
-        sim_g.bar_res_and = sim_g.bar_acc_and;
-        sim_g.bar_res_or = sim_g.bar_acc_or;
         sim_g.stats.barriers++;
         sim_rec_barrier(kind, line, file);
         if (sim_acc_on) {
@@ -105,9 +97,7 @@ int sim_barrier(int kind, int pred, int line, const char *file, const void *site
             sim_uninit_report();
             sim_abort();
         }
-        sim_race_epoch();
-        sim_g.epoch_line = line;
-        sim_g.epoch_file = file;
+        sim_epoch_reset(line, file, sim_g.bar_acc_count, sim_g.bar_acc_and, sim_g.bar_acc_or);
         if (self->info.linear != 0) sim_switch(self, &sim_g.fibers[0]);
     } else {
         sim_activemask_poll(self->info.warp);

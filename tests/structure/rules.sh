@@ -16,7 +16,11 @@
 #   letter after a hyphen (a "-b" is a part of some plan, not a subject),
 #   and no text names a ticket ("issue 20") for what it is about;
 # - one CUDA surface: CUDA's device-side names are defined only in the
-#   simulator's shim, kernels/sim/shim*.h.
+#   simulator's shim, kernels/sim/shim*.h;
+# - the simulator's state is held by lifetime (kernels/sim/internal.h):
+#   sim_state only joins the parts, and a field of the block's or the
+#   epoch's part is set back to zero by that part's one reset, nowhere else
+#   (but a pending report, *_pending, is cleared where it is taken).
 set -u
 src=$1
 cd "$src" || exit 1
@@ -108,5 +112,21 @@ bad=$(grep -rnE --include='*.h' --include='*.hpp' --include='*.cpp' --include='*
 [ -z "$bad" ] || fail "a CUDA device name defined outside the simulator's shim (kernels/sim/shim*.h is the one CUDA surface of built-in kernels and students' programs; define it there):
 $bad"
 
-[ "$fails" -eq 0 ] && echo "ok: sess_ names, own headers, one builder of run options, said-once state, names, one CUDA surface"
+# the simulator's state by lifetime
+body=$(sed -n '/^struct sim_state : /,/^};/p' kernels/sim/internal.h | sed '1d;$d' | grep -v '^[[:space:]]*sim_[a-z_]*_state[,{ ]*$')
+[ -n "$(sed -n '/^struct sim_state : /p' kernels/sim/internal.h)" ] || fail "kernels/sim/internal.h: no struct sim_state joining the parts of the state"
+[ -z "$body" ] || fail "kernels/sim/internal.h: sim_state holds fields of its own (put each in the part of its lifetime):
+$body"
+for part in sim_block_state sim_epoch_state; do
+    fields=$(sed -n "/^struct $part {/,/^};/p" kernels/sim/internal.h | sed '1d;$d' | grep -v '^[[:space:]]*/\*\|^[[:space:]]*\*' |
+        sed -E 's@/\*.*@@; s/\[[^]]*\]//g; s/^[[:space:]]*([a-z_0-9]+[[:space:]]+)+//; s/[*;]//g; s/,/ /g')
+    [ -n "$fields" ] || fail "kernels/sim/internal.h: no fields found in struct $part"
+    for f in $(printf '%s\n' $fields | grep -v '_pending$'); do
+        bad=$(grep -nE "sim_g\.$f(\.[a-z_]+)?[[:space:]]*=[[:space:]]*(0|nullptr|-1)[[:space:]]*;|memset\(sim_g\.$f\b" kernels/sim/*.cpp kernels/program/*.cpp)
+        [ -z "$bad" ] || fail "$part's field $f set back by hand (its part's reset in kernels/sim/launch.cpp does that):
+$bad"
+    done
+done
+
+[ "$fails" -eq 0 ] && echo "ok: sess_ names, own headers, one builder of run options, said-once state, names, one CUDA surface, the simulator's state by lifetime"
 exit $((fails > 0))
