@@ -88,6 +88,16 @@ static void ref_scan(const struct puzzle *p, const float *const *in, float *out)
     for (int i = 0; i < n; i++) out[i] = s += in[0][i];
 }
 
+static void ref_scan_exclusive(const struct puzzle *p, const float *const *in, float *out)
+{
+    int n = puzzle_arg_len(puzzle_out(p));
+    float s = 0;
+    for (int i = 0; i < n; i++) {
+        out[i] = s;
+        s += in[0][i];
+    }
+}
+
 static void ref_rowsum(const struct puzzle *p, const float *const *in, float *out)
 {
     const struct puzzle_arg *a = arg_named(p, "a");
@@ -201,6 +211,18 @@ static const struct puzzle g_puzzles[] = {
         "without shared memory"),
      {1, 1}, {64, 1}, {VEC(PZ_OUT, "out", 2, 0, 0), VEC(PZ_IN, "a", 64, 0, 1)}, 2,
      1, 0, "reduce/warp-shuffle", ref_warpsum, 0, 0},
+    {17, "scan-exclusive", N_("Work-efficient scan"), "scan_exclusive",
+     N_("out[i] = a[0] + a[1] + ... + a[i - 1] for i < size (out[0] = 0)"),
+     N_("one block of 8 threads for up to 16 elements, 2 per thread (elements past size count as 0): an "
+        "up-sweep adds pairs in a tree, the last slot is cleared, a down-sweep hands the sums back"),
+     {1, 1}, {8, 1}, {VEC(PZ_OUT, "out", 13, 0, 0), VEC(PZ_IN, "a", 13, 1, 1), INT("size", 13)}, 3,
+     2, 64, NULL, ref_scan_exclusive, 0, 0},
+    {18, "scan-long", N_("Scan with a carried total"), "scan_long",
+     N_("out[i] = a[0] + a[1] + ... + a[i] for i < size"),
+     N_("one block of 8 threads for 29 elements: the block scans a tile of 8 at a time and carries the "
+        "total so far into the next tile; one global read per thread and tile"),
+     {1, 1}, {8, 1}, {VEC(PZ_OUT, "out", 29, 0, 0), VEC(PZ_IN, "a", 29, 0, 1), INT("size", 29)}, 3,
+     4, 32, NULL, ref_scan, 0, 1},
 };
 
 /* What `puzzle N hint` says: the step beyond the skeleton's comments,
@@ -237,6 +259,11 @@ static const char *const g_hints[] = {
        "products (before the next tile overwrites them)."),
     N_("__shfl_down_sync(0xffffffff, v, d) gives lane L the v of lane L + d; after d = 16, 8, 4, 2, 1 "
        "lane 0 holds the warp's sum, the other lanes partial ones."),
+    N_("Thread t owns slots 2t and 2t + 1. Up-sweep, d = 1, 2, 4, 8: slot k = (t + 1) * 2d - 1 (when "
+       "k < 16) adds slot k - d. Clear slot 15. Down-sweep, d = 8, 4, 2, 1: slot k - d takes s[k], and s[k] "
+       "adds the old s[k - d]. A barrier before every round."),
+    N_("Keep the carried total in a register: after the tile's scan every thread adds cache[TPB - 1] to "
+       "it. Then a barrier, so that no thread loads the next tile over a slot another still reads."),
 };
 
 const char *puzzle_hint(const struct puzzle *p)
@@ -495,6 +522,8 @@ static const struct case_size g_sizes[][PUZZLE_MAX_CASES] = {
     {{3, 0}, {1, 0}, {2, 0}, {3, 0}},                          /* 14 matmul: block 3 x 3 */
     {{6, 0}, {4, 0}, {5, 0}, {9, 0}, {1, 0}, {8, 0}},          /* 15 matmul-tiled: tile 4 */
     {{64, 0}, {64, 0}, {64, 0}},                               /* 16 warp-sum */
+    {{13, 0}, {16, 0}, {1, 0}, {9, 0}, {5, 0}, {14, 0}},       /* 17 scan-exclusive: 16 slots */
+    {{29, 0}, {8, 0}, {1, 0}, {17, 0}, {40, 0}, {15, 0}},      /* 18 scan-long: tile 8 */
 };
 
 /* A small generator (xorshift32): the same seed gives the same inputs on

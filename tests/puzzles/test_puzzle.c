@@ -58,6 +58,14 @@ static void references(void **state)
     /* a = 0..8 and b = 1..9 as 3 x 3 matrices */
     expect_values("matmul", (float[]){18, 21, 24, 54, 66, 78, 90, 111, 132}, 9);
     expect_values("warp-sum", (float[]){496, 1520}, 2);
+    /* a = 1..13, exclusive: out[i] = i (i + 1) / 2 */
+    expect_values("scan-exclusive", (float[]){0, 1, 3, 6, 10, 15, 21, 28, 36, 45, 55, 66, 78}, 13);
+    /* a = 0..28, inclusive: out[i] = i (i + 1) / 2 */
+    const struct puzzle *sl = puzzle_find("scan-long");
+    float lo[29];
+    assert_int_equal(puzzle_arg_len(puzzle_out(sl)), 29);
+    puzzle_expected(sl, lo);
+    for (int i = 0; i < 29; i++) assert_true(lo[i] == (float)(i * (i + 1) / 2));
     /* a = 0..14, b = 1 2 3 4 */
     const struct puzzle *c = puzzle_find("conv1d");
     float out[15];
