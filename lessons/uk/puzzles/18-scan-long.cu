@@ -9,9 +9,10 @@ __global__ void scan_long(float *out, const float *a, int size)
     int t = threadIdx.x;
     float carry = 0.0f; // сума вже оброблених плиток
     for (int base = 0; base < size; base += TPB) {
-        // Завантажте a[base + t] у cache[t] (0 після size), виконайте scan
-        // плитки, як у головоломці 12, запишіть out[base + t] = carry + cache[t]
-        // (коли в межах), додайте суму плитки cache[TPB - 1] до carry і
-        // зачекайте, перш ніж наступна плитка перезапише cache.
+        // Завантажте a[base + t] у cache[t] (0 після size), виконайте
+        // scan плитки, як у головоломці 12, запишіть out[base + t] =
+        // carry + cache[t] (коли в межах), додайте суму плитки
+        // cache[TPB - 1] до carry і зачекайте, перш ніж наступна плитка
+        // перезапише cache.
     }
 }

@@ -13,7 +13,7 @@ __global__ void scan_exclusive(float *out, const float *a, int size)
     __syncthreads();
     for (int d = 1; d < N; d *= 2) {
         for (int k = 2 * t; k < 2 * t + 2; k++)
-            buf[1 - from][k] = buf[from][k] + (k >= d ? buf[from][k - d] : 0.0f);
+            buf[1 - from][k] = buf[from][k] + (k >= d ? buf[from][k - d] : 0);
         from = 1 - from;
         __syncthreads();
     }
