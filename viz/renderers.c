@@ -16,6 +16,7 @@
     X(viz_render_histogram) \
     X(viz_render_bitonic) \
     X(viz_render_banks) \
+    X(viz_render_blocksum) \
     X(viz_render_coverage) \
     X(viz_render_image) \
     /* end of the list */

@@ -95,6 +95,8 @@ static const gcase cases[] = {
     {"distance-ls-n3000", "distance", "ls", 3000, 0, 1024, 80, {-1, -9}},
 };
 
+extern const viz_renderer viz_render_coverage;
+
 static void golden_renders(void **state)
 {
     (void)state;
@@ -102,9 +104,16 @@ static void golden_renders(void **state)
         const gcase *g = &cases[ci];
         lab_trace t;
         trace_of(g->algo, g->variant, g->n, g->grid, g->block, &t);
-        const viz_renderer *rd = viz_renderer_find(g->algo, g->variant);
-        assert_non_null(rd);
-        assert_string_equal(rd->name, "coverage map");
+        /* distance/ls has its own picture (the block's shared array and its
+         * barrier); the coverage map still reads its trace */
+        const viz_renderer *rd = &viz_render_coverage;
+        if (strcmp(g->variant, "ls") != 0) {
+            assert_ptr_equal(viz_renderer_find(g->algo, g->variant), rd);
+        } else {
+            const viz_renderer *own = viz_renderer_find(g->algo, g->variant);
+            assert_non_null(own);
+            assert_string_equal(own->name, "sum per block in shared memory");
+        }
         char *buf = NULL;
         size_t len = 0;
         FILE *out = open_memstream(&buf, &len);
@@ -185,6 +194,78 @@ static void the_final_frame_counts_the_bugs(void **state)
     assert_int_equal(counter(&info, "twice"), 0);
 }
 
+/* Lesson 3's picture of distance/ls: frame by frame, the block's shared
+ * array fills warp by warp, its threads wait at the barrier until the last
+ * one has written, thread 0 adds the slots, the host adds the partial sums. */
+static void the_block_sum_fills_shared_memory_then_waits(void **state)
+{
+    (void)state;
+    lab_trace t;
+    trace_of("distance", "ls", 256, 0, 64, &t);
+    const viz_renderer *rd = viz_renderer_find("distance", "ls");
+    assert_non_null(rd);
+    assert_string_equal(rd->name, "sum per block in shared memory");
+    int nf = rd->frames(&t);
+    assert_int_equal(nf, 1 + 4 * (2 + 2) + 1); /* 4 blocks of 2 warps, barrier, sum; host */
+    canvas *c = canvas_new(80, 20);
+    /* expected per frame: title, slots written, at the barrier, partial sums */
+    static const struct {
+        int f;
+        const char *title;
+        long long slots, waiting, partials;
+    } want[] = {
+        {0, "before the launch", 0, VIZ_COUNTER_NONE, 0},
+        {1, "block 0, warp 0", 32, 32, 0},
+        {2, "block 0, warp 1", 64, 64, 0},
+        {3, "block 0, the barrier", 64, 64, 0},
+        {4, "block 0, thread 0 adds", 64, VIZ_COUNTER_NONE, 1},
+        {5, "block 1, warp 0", 32, 32, 1},
+        {16, "block 3, thread 0 adds", 64, VIZ_COUNTER_NONE, 4},
+        {17, "the host adds", VIZ_COUNTER_NONE, VIZ_COUNTER_NONE, 4},
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        viz_frame_info info;
+        viz_info_clear(&info);
+        canvas_clear(c);
+        rd->draw(&t, want[i].f, c, viz_rect_make(0, 0, 80, 20), &info);
+        assert_string_equal(info.title, want[i].title);
+        assert_int_equal(counter(&info, "slots written"), want[i].slots);
+        assert_int_equal(counter(&info, "at the barrier"), want[i].waiting);
+        assert_int_equal(counter(&info, "partial sums"), want[i].partials);
+        if (want[i].f == 1) /* the waiting threads: warp 0's 32, not warp 1's */
+            assert_non_null(strstr(info.caption, "32 of the block's 64 threads have arrived"));
+        if (want[i].f == 17) assert_non_null(strstr(info.caption, "4 partial sums"));
+    }
+    /* the screen: warp 0's slots and threads drawn, warp 1's not yet */
+    viz_frame_info info;
+    viz_info_clear(&info);
+    canvas_clear(c);
+    rd->draw(&t, 1, c, viz_rect_make(0, 0, 80, 20), &info);
+    viz_text_opts o = {VIZ_TEXT_PLAIN, 0, 1};
+    char *text = viz_text_render(c, &o, NULL);
+    assert_non_null(text);
+    assert_non_null(strstr(text, "__shared__ part[64] of block 0"));
+    assert_non_null(strstr(text, "  0\u2502\u2016\u2016\u2016"));
+    const char *threads = strstr(text, "at __syncthreads()");
+    assert_non_null(threads);
+    int waiting = 0, notyet = 0;
+    const char *row = strchr(threads, '\n') + 1;
+    for (const char *p = row; *p && *p != '\n'; p++) {
+        waiting += strncmp(p, "\u2016", 3) == 0;
+        notyet += strncmp(p, "\u00b7", 2) == 0;
+    }
+    assert_int_equal(waiting, 32);
+    assert_int_equal(notyet, 32);
+    free(text);
+    canvas_free(c);
+    lab_trace_free(&t);
+
+    /* more blocks than it shows one by one: the rest in one frame */
+    trace_of("distance", "ls", 256, 0, 32, &t);
+    assert_int_equal(rd->frames(&t), 1 + 4 * (1 + 2) + 1 + 1);
+    lab_trace_free(&t);
+}
+
 /* A hand-made 2D trace (the shape part of the contract): a 6 x 6 matrix of
  * which only the part below the diagonal is written. */
 static void a_matrix_shows_rows_and_columns(void **state)
@@ -231,6 +312,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(golden_renders),
         cmocka_unit_test(the_final_frame_counts_the_bugs),
+        cmocka_unit_test(the_block_sum_fills_shared_memory_then_waits),
         cmocka_unit_test(a_matrix_shows_rows_and_columns),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

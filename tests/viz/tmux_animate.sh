@@ -115,6 +115,31 @@ wait_for "sequential  step 3/" 5; check "both sides move in step" $?
 T send-keys -t v q
 wait_for "gpulab reduce/interleaved>" 10; check "back from the side-by-side view" $?
 
+# ---- lesson 3's distance/ls at 80x24: the block's shared array fills warp
+# by warp, its threads wait at the barrier, thread 0 adds
+T send-keys -t v 'use distance/ls' Enter 'set n 256' Enter 'set block 64' Enter
+wait_for "gpulab distance/ls" 5; check "distance/ls is chosen" $?
+T resize-window -t v -x 80 -y 24
+T send-keys -t v 'animate' Enter
+wait_for "q back" 30; check "animate opens distance/ls" $?
+wait_for "__shared__ part[64] of block 0" 5; check "the block's shared array is on the screen" $?
+T send-keys -t v Right
+wait_for "block 0, warp 0" 5; check "warp 0 writes its slots" $?
+screen | grep -qF "32 of the block's 64"; check "half the block waits at the barrier" $?
+screen | grep -qE "^  0│(‖){32}(·){32}$"; check "warp 0's threads wait, warp 1's have not arrived" $?
+T send-keys -t v Right Right
+wait_for "block 0, the barrier" 5; check "the barrier has its own step" $?
+screen | grep -qE "^  0│(‖){64}$"; check "every thread of the block waits at it" $?
+T send-keys -t v Right
+wait_for "block 0, thread 0 adds" 5; check "then thread 0 adds the slots" $?
+screen | grep -qE "^  0│Σ(-){63}$"; check "thread 0 alone adds" $?
+[ "$(widest)" -le 80 ]; check "distance/ls fits 80 columns" $?
+T resize-window -t v -x 120 -y 40
+wait_for "0.66" 5; check "at 120x40 the slots show their values" $?
+T send-keys -t v q
+wait_for "gpulab distance/ls>" 10; check "back from distance/ls" $?
+T send-keys -t v 'use reduce/interleaved' Enter
+
 # ---- a large n plays a small instance of it, and says so
 T send-keys -t v 'set n 1000000' Enter
 T send-keys -t v 'animate' Enter
