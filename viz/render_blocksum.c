@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernels/vector/vector.h"
+#include "kernels/vector/vector_trace.h"
 
 #define WARP 32
 #define MAX_DETAIL 4  /* blocks shown step by step */

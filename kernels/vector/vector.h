@@ -73,9 +73,8 @@ typedef struct dist_ref {
     double sumsq, dist;
 } dist_ref;
 
-/* TRACE_MARK kinds of the distance kernels: a block's partial sum
- * (b = blockIdx.x, v = the sum, v2 = the slots it adds up). */
-#define DIST_MARK_PARTIAL 1
+/* The distance kernels' trace marks (DIST_MARK_PARTIAL) are public. */
+#include "kernels/vector/vector_trace.h"
 
 #ifdef __cplusplus
 }
