@@ -24,6 +24,7 @@ install(FILES ${_rt}/libgpulab_progrt.a ${_rt}/progrt.h ${_rt}/progrt.h.gch ${_r
 install(FILES kernels/lab.h kernels/family.h DESTINATION lib/gpulab/include/kernels)
 install(FILES kernels/device/occupancy.h DESTINATION lib/gpulab/include/kernels/device)
 install(FILES kernels/sim/shim.h kernels/sim/shim_fp.h kernels/sim/shim_cg.h kernels/sim/shim_tex.h kernels/sim/sim.h
+              kernels/sim/shim_async.h kernels/sim/shim_wmma.h
               kernels/sim/record.h
         DESTINATION lib/gpulab/include/kernels/sim)
 # The CUDA headers a program names (cuda_runtime.h, cuda_fp16.h, assert.h...):

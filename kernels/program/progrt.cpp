@@ -88,7 +88,7 @@ static double now_s(void)
 static int runtime_file(const char *loc)
 {
     const char *b = sim_basename(loc);
-    return strncmp(b, "progrt.h", 8) == 0 || strncmp(b, "shim.h", 6) == 0 || strstr(loc, "/include/c++/") ||
+    return strncmp(b, "progrt.h", 8) == 0 || strncmp(b, "shim", 4) == 0 || strstr(loc, "/include/c++/") ||
            strncmp(loc, "/usr/include/", 13) == 0;
 }
 

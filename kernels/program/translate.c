@@ -144,18 +144,16 @@ static void directive(tx *x, int k, int in_device)
         tx_edit_add(x, t->s, t->s, "//");
         return;
     }
-    if (strcmp(name, "mma.h") == 0 || strncmp(name, "curand", 6) == 0 ||
-        strncmp(name, "cublas", 6) == 0 || strncmp(name, "cufft", 5) == 0 || strncmp(name, "cusparse", 8) == 0) {
+    if (strncmp(name, "curand", 6) == 0 || strncmp(name, "cublas", 6) == 0 || strncmp(name, "cufft", 5) == 0 ||
+        strncmp(name, "cusparse", 8) == 0) {
         tx_issue(x, t->line, "#include <%s>: %s is not simulated (it runs on the GPU only)", name,
-              strcmp(name, "mma.h") == 0 ? "tensor-core matrix arithmetic (wmma)" : "this CUDA library");
+              "this CUDA library");
         tx_edit_add(x, t->s, t->s, "//");
         return;
     }
-    if (strcmp(name, "cuda/barrier") == 0 || strcmp(name, "cuda/pipeline") == 0 ||
-        strcmp(name, "cooperative_groups/memcpy_async.h") == 0 || strcmp(name, "cuda/annotated_ptr") == 0) {
-        tx_issue(x, t->line, "#include <%s>: libcu++'s asynchronous barriers and copies (cuda::barrier, "
-                          "cuda::pipeline, memcpy_async) are not simulated; __syncthreads() and plain copies do the "
-                          "same work, or run on the GPU", name);
+    if (strcmp(name, "cuda/annotated_ptr") == 0) {
+        tx_issue(x, t->line, "#include <%s>: cache-residency hints (cuda::annotated_ptr) are not simulated: the "
+                          "simulator has no caches; plain pointers do the same work, or run on the GPU", name);
         tx_edit_add(x, t->s, t->s, "//");
         return;
     }
@@ -363,6 +361,19 @@ static void shared_decl(tx *x, int s, int e, int file_scope)
             return;
         }
         o += (size_t)n;
+        /* sizeof(NAME) of an array is the array's bytes, not its proxy's */
+        if (nd >= 1 && !is_extern && nd <= 4) {
+            n = snprintf(out + o, sizeof out - o, "static constexpr size_t sim_sizeof_%s = sizeof(sim_T_%s)", nm, nm);
+            for (int i = 0; i < nd && n > 0 && (size_t)n < sizeof out - o; i++)
+                n += snprintf(out + o + n, sizeof out - o - (size_t)n, " * (size_t)(%s)", dims[i]);
+            if (n > 0 && (size_t)n + 2 < sizeof out - o) {
+                n += snprintf(out + o + n, sizeof out - o - (size_t)n, "; ");
+                o += (size_t)n;
+                int seen = 0;
+                for (int i = 0; i < x->nsized; i++) seen |= strcmp(x->sized[i], nm) == 0;
+                if (!seen && x->nsized < 64) snprintf(x->sized[x->nsized++], 64, "%s", nm);
+            }
+        }
     }
     tx_edit_add(x, x->t[s].s, x->t[e].e, "%s", out);
 }
@@ -669,6 +680,23 @@ static void pass(tx *x)
             tx_edit_add(x, t->s, t->e, "GPULAB_CUDA_ARCH");
             continue;
         }
+        if (x->nsized && dev_depth >= 0 && tx_is(x, k, "sizeof")) {
+            /* sizeof(NAME) / sizeof NAME of a __shared__ array */
+            int par = tx_is(x, k + 1, "("), at = k + 1 + par;
+            int end = par ? (at + 1 < x->nt && tx_is(x, at + 1, ")") ? at + 1 : -1) : at;
+            if (end >= 0 && at < x->nt && x->t[at].kind == T_IDENT &&
+                !(end + 1 < x->nt && (tx_is(x, end + 1, "[") || tx_is(x, end + 1, ".") || tx_is(x, end + 1, "->")) && !par)) {
+                char nm[64];
+                tx_text_of(x, at, at + 1, nm, sizeof nm);
+                for (int i = 0; i < x->nsized; i++)
+                    if (strcmp(x->sized[i], nm) == 0) {
+                        tx_edit_add(x, t->s, x->t[end].e, "sim_sizeof_%s", nm);
+                        k = end;
+                        break;
+                    }
+                if (k == end) continue;
+            }
+        }
         if (x->nglobals && global_shared(x, k) >= 0 && !tx_is(x, k - 1, ".") && !tx_is(x, k - 1, "->") &&
             !tx_is(x, k - 1, "::")) {
             char nm[64];
@@ -709,10 +737,6 @@ static void pass(tx *x)
             tx_text_of(x, k, k + 1, nm, sizeof nm);
             tx_issue(x, t->line, "%s: the simulator models one GPU in one process; memory shared between processes "
                               "(IPC) or between GPUs (peer access) needs real GPUs", nm);
-            continue;
-        }
-        if (tx_is(x, k, "wmma") && tx_is(x, k + 1, "::")) {
-            tx_issue(x, t->line, "tensor-core matrix arithmetic (wmma) is not simulated");
             continue;
         }
         for (int w = 0; texture_words[w]; w++)

@@ -38,6 +38,9 @@ typedef struct tx {
     /* every __shared__ name, for pointers made from them */
     char shared[64][64];
     int nshared;
+    /* __shared__ arrays: sizeof(NAME) becomes sim_sizeof_NAME, the array's bytes */
+    char sized[64][64];
+    int nsized;
     /* kernels that cudaLaunchKernel(const void *) can find: plain functions at file scope */
     char reg[PROG_MAX_KERNELS][64];
     int nreg;

@@ -1,0 +1,267 @@
+/* shim_wmma.h - nvcuda::wmma (<mma.h>) on the simulator: the warp's
+ * matrix fragments, load_matrix_sync, store_matrix_sync, fill_fragment and
+ * mma_sync for the shapes of half (16x16x16, 32x8x16, 8x32x16, float or
+ * half accumulators), __nv_bfloat16 and 8-bit integers (the same shapes,
+ * float or int accumulators), tf32 (16x16x8) and double (8x8x4).
+ *
+ * A fragment holds num_elements values in every lane, as many as the CUDA
+ * headers give it; which elements of the matrix a lane holds is the
+ * simulator's choice (CUDA leaves it unspecified): lane L holds elements
+ * L * num_elements to L * num_elements + num_elements - 1 of the matrix in
+ * row-major order (the half matrices' 16 per lane hold every element twice).
+ * Loads and stores are the kernel's own accesses (the memory checks see
+ * them at their line); mma_sync gathers the warp's fragments (wmma.cpp).
+ *
+ * The arithmetic: each element of D is C plus the dot product of a row of A
+ * and a column of B. The products of halves, bfloat16s, tf32s and 8-bit
+ * integers are exact, and the sum is made exactly (in double, which holds
+ * every sum of these products but those spanning more than 53 bits) and
+ * rounded once, to nearest even, to the accumulator's type; integers are
+ * exact. A GPU gives the same bits whenever that sum is exact in the
+ * accumulator's type; otherwise the tensor cores' own order and rounding
+ * (not documented) may change the last bit. tf32 inputs are floats whose
+ * low 13 fraction bits the tensor core does not read: they are dropped
+ * (__float_to_tf32 rounds to nearest, ties away from zero, as cvt.rna does).
+ * Doubles (8x8x4) are fused multiply-adds in k order. */
+#ifndef GPULAB_SIM_SHIM_WMMA_H
+#define GPULAB_SIM_SHIM_WMMA_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include <type_traits>
+
+namespace gpulab_sim {
+
+/* wmma.cpp: one lane's part of mma_sync. a, b, c: this lane's fragment
+ * elements as doubles; d: its elements of the result (before rounding);
+ * kind 0: exact products summed, 1: integers, 2: fused multiply-adds */
+void sim_wmma_mma(unsigned m, unsigned n, unsigned k, int kind, const double *a, unsigned na, const double *b,
+                  unsigned nb, const double *c, unsigned nc, double *d, int line, const char *file);
+/* a load or store whose pointer or leading dimension breaks the rule */
+[[noreturn]] void sim_wmma_misaligned(const char *what, const void *p, unsigned ldm, unsigned elem, int line,
+                                      const char *file);
+
+} /* namespace gpulab_sim */
+
+namespace nvcuda {
+namespace wmma {
+
+struct row_major {};
+struct col_major {};
+struct matrix_a {};
+struct matrix_b {};
+struct accumulator {};
+enum layout_t { mem_row_major, mem_col_major };
+namespace precision {
+struct tf32 {};
+} /* namespace precision */
+
+/* tf32: a float rounded to 10 fraction bits (to nearest, ties away from 0) */
+static inline float __float_to_tf32(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    if ((u & 0x7f800000u) != 0x7f800000u) {
+        u += 0x1000u;
+        u &= ~0x1fffu;
+    }
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+template <class T> struct sim_storage { typedef T type; };
+template <> struct sim_storage<precision::tf32> { typedef float type; };
+
+template <class T> struct sim_is_half : std::false_type {};
+template <> struct sim_is_half<::gpulab_sim::__half> : std::true_type {};
+
+/* the rows and columns of each matrix of a shape */
+template <class Use, int M, int N, int K> struct sim_dims;
+template <int M, int N, int K> struct sim_dims<matrix_a, M, N, K> { enum { rows = M, cols = K }; };
+template <int M, int N, int K> struct sim_dims<matrix_b, M, N, K> { enum { rows = K, cols = N }; };
+template <int M, int N, int K> struct sim_dims<accumulator, M, N, K> { enum { rows = M, cols = N }; };
+
+template <int M, int N, int K, class T> struct sim_shape_ok {
+    static constexpr bool value =
+        ((M == 16 && N == 16 && K == 16) || (M == 32 && N == 8 && K == 16) || (M == 8 && N == 32 && K == 16))
+            ? (std::is_same<T, ::gpulab_sim::__half>::value || std::is_same<T, ::gpulab_sim::__nv_bfloat16>::value ||
+               std::is_same<T, signed char>::value || std::is_same<T, unsigned char>::value ||
+               std::is_same<T, float>::value || std::is_same<T, int>::value)
+        : (M == 16 && N == 16 && K == 8) ? (std::is_same<T, precision::tf32>::value || std::is_same<T, float>::value)
+        : (M == 8 && N == 8 && K == 4)   ? std::is_same<T, double>::value
+                                         : false;
+};
+
+template <class Use, int m, int n, int k, class T, class Layout = void> class fragment {
+    static_assert(sim_shape_ok<m, n, k, T>::value,
+                  "wmma::fragment: not a shape and type of the CUDA headers (half, __nv_bfloat16, signed or "
+                  "unsigned char: 16x16x16, 32x8x16, 8x32x16; precision::tf32: 16x16x8; double: 8x8x4; "
+                  "accumulators float, half or int)");
+    static_assert(!std::is_same<Use, accumulator>::value || std::is_same<Layout, void>::value,
+                  "wmma::fragment: an accumulator has no layout (the load and the store name it)");
+    static_assert(std::is_same<Use, accumulator>::value == std::is_same<Layout, void>::value,
+                  "wmma::fragment: matrix_a and matrix_b need a layout, row_major or col_major");
+
+public:
+    typedef typename sim_storage<T>::type element_type;
+    typedef T storage_element_type_of;
+    enum { sim_rows = sim_dims<Use, m, n, k>::rows, sim_cols = sim_dims<Use, m, n, k>::cols };
+    enum { sim_total = sim_rows * sim_cols };
+    enum { num_elements = (!std::is_same<Use, accumulator>::value && sim_is_half<T>::value) ? 16 : sim_total / 32 };
+    element_type x[num_elements];
+    /* the matrix element that x[i] holds */
+    static __attribute__((always_inline)) unsigned sim_at(unsigned i)
+    {
+        return (::gpulab_sim::sim_cur->lane * num_elements + i) % sim_total;
+    }
+};
+
+template <class P> static __attribute__((always_inline)) inline P *sim_wmma_ptr(P *p) { return p; }
+template <class P> static __attribute__((always_inline)) inline P *sim_wmma_ptr(const ::gpulab_sim::sim_shared_array<P> &a)
+{
+    return a.base;
+}
+template <class P> static __attribute__((always_inline)) inline P *sim_wmma_ptr(const ::gpulab_sim::sim_shared_row<P> &a)
+{
+    return a.base;
+}
+template <class P>
+static __attribute__((always_inline)) inline P *sim_wmma_ptr(const ::gpulab_sim::sim_shared_array2<P> &a)
+{
+    return a.base;
+}
+template <class P> static __attribute__((always_inline)) inline P *sim_wmma_ptr(const ::gpulab_sim::sim_vptr<P> &a)
+{
+    return a.p;
+}
+
+/* the pointer: 256-bit aligned; ldm: a multiple of 16 bytes (8 halves, 4 floats) */
+static __attribute__((always_inline)) inline void sim_wmma_check(const char *what, const void *p, unsigned ldm,
+                                                                 unsigned elem, int line, const char *file)
+{
+    unsigned per16 = elem >= 16 ? 1 : 16 / elem;
+    if (((uintptr_t)p & 31) || ldm % per16) ::gpulab_sim::sim_wmma_misaligned(what, p, ldm, elem, line, file);
+}
+
+template <class T> static inline double sim_wmma_value(const T &v) { return (double)v; }
+static inline double sim_wmma_value(const ::gpulab_sim::__half &v) { return (double)(float)v; }
+static inline double sim_wmma_value(const ::gpulab_sim::__nv_bfloat16 &v) { return (double)(float)v; }
+
+/* load_matrix_sync(a or b, pointer, ldm): the layout is the fragment's */
+template <class Use, int m, int n, int k, class T, class Layout, class P>
+static __attribute__((always_inline)) inline void load_matrix_sync(fragment<Use, m, n, k, T, Layout> &a, const P &ptr,
+                                                                   unsigned ldm, int line = __builtin_LINE(),
+                                                                   const char *file = __builtin_FILE())
+{
+    typedef fragment<Use, m, n, k, T, Layout> F;
+    const auto *p = sim_wmma_ptr(ptr);
+    sim_wmma_check("load_matrix_sync", p, ldm, sizeof(*p), line, file);
+    for (unsigned i = 0; i < F::num_elements; i++) {
+        unsigned e = F::sim_at(i), r = e / F::sim_cols, c = e % F::sim_cols;
+        a.x[i] = std::is_same<Layout, row_major>::value ? p[r * ldm + c] : p[c * ldm + r];
+    }
+}
+
+/* load_matrix_sync(accumulator, pointer, ldm, layout) */
+template <int m, int n, int k, class T, class P>
+static __attribute__((always_inline)) inline void load_matrix_sync(fragment<accumulator, m, n, k, T> &a, const P &ptr,
+                                                                   unsigned ldm, layout_t layout,
+                                                                   int line = __builtin_LINE(),
+                                                                   const char *file = __builtin_FILE())
+{
+    typedef fragment<accumulator, m, n, k, T> F;
+    const auto *p = sim_wmma_ptr(ptr);
+    sim_wmma_check("load_matrix_sync", p, ldm, sizeof(*p), line, file);
+    for (unsigned i = 0; i < F::num_elements; i++) {
+        unsigned e = F::sim_at(i), r = e / F::sim_cols, c = e % F::sim_cols;
+        a.x[i] = layout == mem_row_major ? p[r * ldm + c] : p[c * ldm + r];
+    }
+}
+
+template <int m, int n, int k, class T, class P>
+static __attribute__((always_inline)) inline void store_matrix_sync(const P &ptr, const fragment<accumulator, m, n, k, T> &a,
+                                                                    unsigned ldm, layout_t layout,
+                                                                    int line = __builtin_LINE(),
+                                                                    const char *file = __builtin_FILE())
+{
+    typedef fragment<accumulator, m, n, k, T> F;
+    auto *p = sim_wmma_ptr(ptr);
+    sim_wmma_check("store_matrix_sync", p, ldm, sizeof(*p), line, file);
+    for (unsigned i = 0; i < F::num_elements; i++) {
+        unsigned e = F::sim_at(i), r = e / F::sim_cols, c = e % F::sim_cols;
+        if (layout == mem_row_major) p[r * ldm + c] = a.x[i];
+        else p[c * ldm + r] = a.x[i];
+    }
+}
+
+template <class Use, int m, int n, int k, class T, class Layout, class V>
+static inline void fill_fragment(fragment<Use, m, n, k, T, Layout> &a, const V &v)
+{
+    typedef typename fragment<Use, m, n, k, T, Layout>::element_type E;
+    E e = E(v);
+    for (unsigned i = 0; i < fragment<Use, m, n, k, T, Layout>::num_elements; i++) a.x[i] = e;
+}
+
+template <class T> struct sim_input {
+    static double get(const T &v) { return sim_wmma_value(v); }
+};
+template <> struct sim_input<precision::tf32> {
+    /* the tensor core reads 10 of a float's 23 fraction bits */
+    static double get(float v)
+    {
+        uint32_t u;
+        memcpy(&u, &v, 4);
+        if ((u & 0x7f800000u) != 0x7f800000u) u &= ~0x1fffu;
+        memcpy(&v, &u, 4);
+        return (double)v;
+    }
+};
+
+/* the sum rounded once to the accumulator's type; satf: infinities become
+ * the largest finite values and NaN 0, integers clamp instead of wrapping */
+template <class T> static inline T sim_wmma_round(double s, bool satf)
+{
+    if (std::is_same<T, int>::value) {
+        long long v = (long long)s;
+        if (satf) v = v > 2147483647ll ? 2147483647ll : v < -2147483648ll ? -2147483648ll : v;
+        return (T)(int)(uint32_t)(unsigned long long)v;
+    }
+    T r = T(s);
+    if (satf) {
+        double f = sim_wmma_value(r);
+        double big = std::is_same<T, double>::value ? 1.7976931348623157e308
+                     : std::is_same<T, float>::value ? 3.4028234663852886e38
+                                                     : 65504.0;
+        if (f != f) r = T(0.0);
+        else if (f > big) r = T(big);
+        else if (f < -big) r = T(-big);
+    }
+    return r;
+}
+
+/* d = a * b + c, the whole warp at once */
+template <int m, int n, int k, class Td, class Ta, class La, class Tb, class Lb, class Tc>
+static inline void mma_sync(fragment<accumulator, m, n, k, Td> &d, const fragment<matrix_a, m, n, k, Ta, La> &a,
+                            const fragment<matrix_b, m, n, k, Tb, Lb> &b, const fragment<accumulator, m, n, k, Tc> &c,
+                            bool satf = false, int line = __builtin_LINE(), const char *file = __builtin_FILE())
+{
+    typedef fragment<matrix_a, m, n, k, Ta, La> FA;
+    typedef fragment<matrix_b, m, n, k, Tb, Lb> FB;
+    typedef fragment<accumulator, m, n, k, Td> FD;
+    static_assert(std::is_same<Ta, Tb>::value, "wmma::mma_sync: matrix_a and matrix_b hold the same type");
+    double va[FA::num_elements], vb[FB::num_elements], vc[FD::num_elements], vd[FD::num_elements];
+    for (unsigned i = 0; i < FA::num_elements; i++) va[i] = sim_input<Ta>::get(a.x[i]);
+    for (unsigned i = 0; i < FB::num_elements; i++) vb[i] = sim_input<Tb>::get(b.x[i]);
+    for (unsigned i = 0; i < FD::num_elements; i++) vc[i] = sim_wmma_value(c.x[i]);
+    int kind = std::is_integral<Ta>::value ? 1 : std::is_same<Ta, double>::value ? 2 : 0;
+    ::gpulab_sim::sim_wmma_mma(m, n, k, kind, va, FA::num_elements, vb, FB::num_elements, vc, FD::num_elements, vd,
+                               line, file);
+    for (unsigned i = 0; i < FD::num_elements; i++)
+        d.x[i] = sim_wmma_round<typename FD::element_type>(vd[i], satf);
+}
+
+} /* namespace wmma */
+} /* namespace nvcuda */
+
+#endif
