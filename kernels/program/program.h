@@ -75,6 +75,7 @@ typedef struct prog_source {
     char template_kernels[PROG_MAX_KERNELS][64];
     int ntemplate_kernels;
     int device_launches;              /* launches from device code (dynamic parallelism) */
+    int thrust;                       /* includes thrust (built with the toolkit's, on the host backend) */
 } prog_source;
 
 /* Translate src (len bytes) of the file shown as `shown` (for messages; the
@@ -189,6 +190,7 @@ typedef struct prog {
     int nsrcs;
     int nheaders;              /* the program's own headers that the source pass read */
     int device_launches;       /* it launches kernels from device code: nvcc needs -rdc */
+    int thrust;                /* it includes thrust: on the simulator, the toolkit's thrust on its C++ backend */
     prog_kernel kernels[PROG_MAX_KERNELS];
     int nkernels;
     prog_issue issues[PROG_MAX_ISSUES];  /* what cannot run on the simulator */

@@ -86,6 +86,42 @@ static int find_nvcc(char *buf, size_t len)
     return -1;
 }
 
+const char *prog_thrust_dir(void)
+{
+    static int done;
+    static char dir[PROG_PATH_MAX];
+    if (done) return dir[0] ? dir : NULL;
+    done = 1;
+    const char *env = getenv("GPULAB_THRUST_DIR");
+    if (env) {
+        snprintf(dir, sizeof dir, "%s", env);
+        return dir[0] ? dir : NULL;
+    }
+    /* CUDA 13 keeps thrust in include/cccl, CUDA 12 in include */
+    char roots[4][PROG_PATH_MAX] = {"", "", "", "/usr/local/cuda"}, nvcc[PROG_PATH_MAX];
+    if (getenv("CUDA_HOME")) snprintf(roots[0], sizeof roots[0], "%s", getenv("CUDA_HOME"));
+    if (getenv("CUDA_PATH")) snprintf(roots[1], sizeof roots[1], "%s", getenv("CUDA_PATH"));
+    if (find_nvcc(nvcc, sizeof nvcc) == 0 && realpath(nvcc, roots[2])) {
+        for (int up = 0; up < 2; up++) {
+            char *sl = strrchr(roots[2], '/');
+            if (sl && sl != roots[2]) *sl = 0;
+        }
+    }
+    for (int i = 0; i < 4; i++) {
+        if (!roots[i][0]) continue;
+        const char *sub[] = {"/include/cccl", "/include"};
+        for (int k = 0; k < 2; k++) {
+            char probe[PROG_PATH_MAX * 2];
+            snprintf(probe, sizeof probe, "%s%s/thrust/version.h", roots[i], sub[k]);
+            if (access(probe, R_OK) == 0) {
+                snprintf(dir, sizeof dir, "%s%s", roots[i], sub[k]);
+                return dir;
+            }
+        }
+    }
+    return NULL;
+}
+
 int prog_gpu_available(char *why, size_t len)
 {
     char nvcc[PROG_PATH_MAX];
@@ -319,6 +355,7 @@ static int translate_pass(prog *p, enum prog_mode mode, const char *const *optio
     p->nkernels = 0;
     p->nissues = 0;
     p->device_launches = 0;
+    p->thrust = 0;
     for (int i = 0; i < *nu; i++) {
         size_t len;
         char *src = prog_read_file(u[i].path, &len);
@@ -359,6 +396,7 @@ static int translate_pass(prog *p, enum prog_mode mode, const char *const *optio
             if (!dup) p->kernels[p->nkernels++] = s->kernels[k];
         }
         p->device_launches += s->device_launches;
+        p->thrust |= s->thrust;
         for (int k = 0; tmpl && k < s->ntemplate_kernels && *ntmpl < PROG_MAX_KERNELS; k++)
             snprintf(tmpl[(*ntmpl)++], 64, "%s", s->template_kernels[k]);
         free(u[i].text);
@@ -417,6 +455,7 @@ static void tool_ctx_of(struct tool_ctx *t, const prog_options *o, char *const a
         if (!strncmp(a, "-I", 2) && a[2]) path = a + 2;
         else if (!strncmp(a, "-iquote", 7) && a[7]) path = a + 7;
         else if (!strcmp(a, "-include") && argv[i + 1]) path = argv[++i], folder = 0;
+        else if (!strcmp(a, "-isystem") && argv[i + 1]) path = argv[++i];
         else if (a[0] == '/' && strlen(a) > 2 && !strcmp(a + strlen(a) - 2, ".a")) path = a, folder = 0;
         if (!path || path[0] != '/') continue;
         snprintf(held[t->nro], sizeof held[0], "%s", path);
@@ -672,12 +711,25 @@ int prog_build(prog *p, const prog_options *o, prog_result *r, char *exe, size_t
             argv[ac++] = incs[0];
             argv[ac++] = incs[1];
             argv[ac++] = incs[2];
+            if (p->thrust && prog_thrust_dir()) {
+                /* thrust: the toolkit's own headers on thrust's C++ (host)
+                 * backend, after the simulator's CUDA headers; compiled as
+                 * host C++ (nvcc's macros would make them expect nvcc),
+                 * without the toolkit's half types (the simulator's are
+                 * its own) */
+                argv[ac++] = "-isystem";
+                argv[ac++] = (char *)prog_thrust_dir();
+                argv[ac++] = "-DTHRUST_DEVICE_SYSTEM=THRUST_DEVICE_SYSTEM_CPP";
+                argv[ac++] = "-DCCCL_DISABLE_FP16_SUPPORT";
+                argv[ac++] = "-DCCCL_DISABLE_BF16_SUPPORT";
+            }
             if (cu_file(u[i].path)) {
                 /* what nvcc does for a .cu file: its own macros, and the
                  * runtime included before the first line; a .cpp file is
                  * host C++ that includes <cuda_runtime.h> itself if it
                  * calls CUDA */
-                for (int k = 0; nvcc_macros[k]; k++) argv[ac++] = (char *)nvcc_macros[k];
+                for (int k = 0; nvcc_macros[k] && !(p->thrust && prog_thrust_dir()); k++)
+                    argv[ac++] = (char *)nvcc_macros[k];
                 argv[ac++] = "-include";
                 argv[ac++] = hdr;
             }

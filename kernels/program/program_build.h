@@ -12,6 +12,10 @@
  * executable's path in exe (r->cached when it was there, r->build_seconds
  * when it was built); -1 with the reason in r->msg. */
 int prog_build(prog *p, const prog_options *o, prog_result *r, char *exe, size_t exelen);
+/* The folder of the CUDA toolkit's thrust headers (the one holding
+ * thrust/version.h), or NULL when there is none; GPULAB_THRUST_DIR names
+ * it (empty: none). */
+const char *prog_thrust_dir(void);
 
 /* The program's files through the source pass for mode: its sources and
  * every header of its own they include (found beside the including file, in

@@ -44,6 +44,9 @@
 #include <string.h>
 
 #include <functional>
+/* before the shim's __noinline__ macro: the C++ library's shared_ptr names
+ * the attribute __noinline__ itself */
+#include <memory>
 #include <tuple>
 #include <type_traits>
 #include <utility>

@@ -16,6 +16,7 @@
  * for each launch, which is wrapped so that its shape and time are recorded. */
 #define _GNU_SOURCE
 #include "kernels/program/program.h"
+#include "kernels/program/program_build.h"
 #include "kernels/program/translate.h"
 
 #include <ctype.h>
@@ -137,10 +138,22 @@ static void directive(tx *x, int k, int in_device)
         return;
     }
     if (x->mode != PROG_SIM) return;
-    if (strncmp(name, "thrust/", 7) == 0 || strncmp(name, "cub/", 4) == 0) {
-        tx_issue(x, t->line, "#include <%s>: %s is a GPU library; the simulator has no %s (write the kernel "
-                          "yourself, or run on the GPU)",
-              name, strncmp(name, "cub/", 4) == 0 ? "CUB" : "thrust", strncmp(name, "cub/", 4) == 0 ? "CUB" : "thrust");
+    if (strncmp(name, "thrust/", 7) == 0 && prog_thrust_dir()) {
+        /* the toolkit's thrust on its C++ backend (program_build.c) */
+        x->out->thrust = 1;
+        return;
+    }
+    if (strncmp(name, "thrust/", 7) == 0) {
+        tx_issue(x, t->line, "#include <%s>: the simulator runs the CUDA toolkit's own thrust (on its C++ "
+                          "backend), and no toolkit's thrust headers were found: install the CUDA toolkit or set "
+                          "CUDA_HOME, or run on the GPU", name);
+        tx_edit_add(x, t->s, t->s, "//");
+        return;
+    }
+    if (strncmp(name, "cub/", 4) == 0) {
+        tx_issue(x, t->line, "#include <%s>: CUB is written for the GPU's hardware (warp and block primitives "
+                          "in PTX), so the simulator has no CUB: write the kernel yourself, or run on the GPU",
+              name);
         tx_edit_add(x, t->s, t->s, "//");
         return;
     }
@@ -720,9 +733,9 @@ static void pass(tx *x)
                               "execute PTX; use the CUDA intrinsic that does the same");
             continue;
         }
-        if (tx_is(x, k, "thrust") && tx_is(x, k + 1, "::")) {
-            tx_issue(x, t->line, "thrust is a GPU library; the simulator has no thrust (write the kernel yourself, "
-                              "or run on the GPU)");
+        if (tx_is(x, k, "thrust") && tx_is(x, k + 1, "::") && !prog_thrust_dir()) {
+            tx_issue(x, t->line, "thrust: no CUDA toolkit's thrust headers were found (the simulator runs the "
+                              "toolkit's own thrust); install the CUDA toolkit or set CUDA_HOME, or run on the GPU");
             continue;
         }
         if (tx_is(x, k, "cub") && tx_is(x, k + 1, "::")) {

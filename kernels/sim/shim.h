@@ -97,6 +97,26 @@ SIM_VEC2(long long, longlong2, 16)
 SIM_VEC2(unsigned long long, ulonglong2, 16)
 SIM_VEC2(float, float2, 8)           SIM_VEC3(float, float3)           SIM_VEC4(float, float4, 16)
 SIM_VEC2(double, double2, 16)        SIM_VEC3(double, double3)
+/* the rest of vector_types.h: one-component types, long, and the 4-wide
+ * 64-bit types (deprecated in CUDA 13 for the _16a/_32a forms) */
+#define SIM_VEC1(T, N)                                                         \
+    struct N { T x; };                                                         \
+    static inline N make_##N(T x) { N v; v.x = x; return v; }
+SIM_VEC1(signed char, char1) SIM_VEC1(unsigned char, uchar1) SIM_VEC1(short, short1) SIM_VEC1(unsigned short, ushort1)
+SIM_VEC1(int, int1) SIM_VEC1(unsigned int, uint1) SIM_VEC1(long, long1) SIM_VEC1(unsigned long, ulong1)
+SIM_VEC1(long long, longlong1) SIM_VEC1(unsigned long long, ulonglong1) SIM_VEC1(float, float1)
+SIM_VEC1(double, double1)
+SIM_VEC2(long, long2, 2 * sizeof(long))          SIM_VEC3(long, long3)          SIM_VEC4(long, long4, 16)
+SIM_VEC2(unsigned long, ulong2, 2 * sizeof(long)) SIM_VEC3(unsigned long, ulong3) SIM_VEC4(unsigned long, ulong4, 16)
+SIM_VEC3(long long, longlong3)   SIM_VEC4(long long, longlong4, 16)
+SIM_VEC3(unsigned long long, ulonglong3) SIM_VEC4(unsigned long long, ulonglong4, 16)
+SIM_VEC4(double, double4, 16)
+SIM_VEC4(long, long4_16a, 16) SIM_VEC4(long, long4_32a, 32)
+SIM_VEC4(unsigned long, ulong4_16a, 16) SIM_VEC4(unsigned long, ulong4_32a, 32)
+SIM_VEC4(long long, longlong4_16a, 16) SIM_VEC4(long long, longlong4_32a, 32)
+SIM_VEC4(unsigned long long, ulonglong4_16a, 16) SIM_VEC4(unsigned long long, ulonglong4_32a, 32)
+SIM_VEC4(double, double4_16a, 16) SIM_VEC4(double, double4_32a, 32)
+#undef SIM_VEC1
 #undef SIM_VEC2
 #undef SIM_VEC3
 #undef SIM_VEC4

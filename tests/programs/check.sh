@@ -15,6 +15,9 @@
 #   // MEMCHECK        the simulator's memory checks must say it: skipped in a
 #                      build without them (GPULAB_RECORD=OFF: the sanitizer
 #                      build, where AddressSanitizer checks instead)
+#   // THRUST          uses thrust: skipped on the simulator where gpulab finds
+#                      no CUDA toolkit's thrust headers (open refuses it)
+#   // WITHOUT-THRUST  on the simulator as without the toolkit's thrust headers
 # The builds are cached in the build tree, not in the user's cache.
 # GPULAB_TIMEOUT_SCALE (the sanitizer build: 4) multiplies the time limit.
 # Exit 77 (skipped) for gpu where there is no GPU.
@@ -31,6 +34,15 @@ if [ "$backend" = gpu ]; then
 fi
 if [ "$backend" = sim ] && [ "${GPULAB_RECORD:-ON}" = OFF ] && grep -q "^// MEMCHECK" $notes; then
     echo "skipped: this build has no memory checks (GPULAB_RECORD=OFF)"
+    exit 77
+fi
+if [ "$backend" = sim ] && grep -q "^// WITHOUT-THRUST" $notes; then
+    GPULAB_THRUST_DIR=
+    export GPULAB_THRUST_DIR
+fi
+if [ "$backend" = sim ] && grep -q "^// THRUST" $notes &&
+    "$gpulab" --no-color -c "open $prog" 2>&1 | grep -q "no toolkit.s thrust headers were found"; then
+    echo "skipped: no CUDA toolkit's thrust headers here"
     exit 77
 fi
 pre=$(sed -n 's|^// RUN: ||p' $notes | tr '\n' ';')

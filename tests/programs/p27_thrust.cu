@@ -1,6 +1,8 @@
-// thrust is a GPU library: on the simulator the program is refused with the
-// line of each use; on the GPU it runs.
-// EXPECT-SIM: p27_thrust.cu:6: #include <thrust/reduce.h>: thrust is a GPU library
+// thrust where the CUDA toolkit's thrust headers are missing (gpulab runs
+// the toolkit's own thrust on the simulator): the program is refused with
+// the line of each use; on the GPU it runs.
+// WITHOUT-THRUST
+// EXPECT-SIM: p27_thrust.cu:8: #include <thrust/reduce.h>: the simulator runs the CUDA toolkit's own thrust
 // EXPECT-GPU: sum 4950
 // FAILS-SIM
 #include <thrust/reduce.h>

@@ -106,14 +106,28 @@ static void test_templates_closing_like_launches(void **state)
     assert_int_equal(S.nissues, 0);
 }
 
+/* sizeof of a __shared__ array is the array's bytes (the array is a proxy
+ * on the simulator); sizeof of an element stays as written */
+static void test_sizeof_shared_array(void **state)
+{
+    (void)state;
+    const char *t = sim("__global__ void k(float *o) {\n  __shared__ float b[8][4];\n  o[0] = sizeof(b);\n"
+                        "  o[1] = sizeof b[0];\n}\nint main() { float b[3]; return sizeof(b); }\n");
+    assert_int_equal(S.nissues, 0);
+    assert_non_null(strstr(t, "static constexpr size_t sim_sizeof_b = sizeof(sim_T_b) * (size_t)(8) * (size_t)(4);"));
+    assert_non_null(strstr(t, "o[0] = sim_sizeof_b;"));
+    assert_non_null(strstr(t, "o[1] = sizeof b[0];"));
+    assert_non_null(strstr(t, "return sizeof(b);"));
+}
+
 static void test_refusals_name_lines(void **state)
 {
     (void)state;
-    sim("#include <thrust/sort.h>\n__global__ void k(int *p) {\n  asm(\"trap;\");\n"
+    sim("#include <cub/cub.cuh>\n__global__ void k(int *p) {\n  asm(\"trap;\");\n"
         "  cudaDeviceSynchronize();\n  texture<int, 1> t; int v = tex1Dfetch<int>(o, 0);\n}\n__shared__ int bad[4] = {1};\n");
     assert_int_equal(S.nissues, 5);
     assert_int_equal(S.issues[0].line, 1);
-    assert_non_null(strstr(S.issues[0].msg, "thrust"));
+    assert_non_null(strstr(S.issues[0].msg, "CUB"));
     assert_int_equal(S.issues[1].line, 3);
     assert_non_null(strstr(S.issues[1].msg, "PTX"));
     assert_int_equal(S.issues[2].line, 4);
@@ -236,6 +250,7 @@ int main(void)
         cmocka_unit_test(test_launch_forms),
         cmocka_unit_test(test_templates_closing_like_launches),
         cmocka_unit_test(test_refusals_name_lines),
+        cmocka_unit_test(test_sizeof_shared_array),
         cmocka_unit_test(test_comments_and_strings_are_left_alone),
         cmocka_unit_test(test_headers),
         cmocka_unit_test(test_headers_resolved),
