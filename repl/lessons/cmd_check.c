@@ -6,6 +6,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -155,10 +156,19 @@ static void print_values(const char *label, const float *v, int n, int cols)
     out_printf("\n");
 }
 
+/* A value as JSON: a number, or "nan", "inf", "-inf" (JSON has none of
+ * them; a softmax without its max gives them). */
+static json_t *float_json(float f)
+{
+    if (isnan(f)) return json_string("nan");
+    if (isinf(f)) return json_string(f > 0 ? "inf" : "-inf");
+    return json_real(f);
+}
+
 static json_t *values_json(const float *v, int n)
 {
     json_t *a = json_array();
-    for (int i = 0; i < n; i++) json_array_append_new(a, puzzle_is_unwritten(v[i]) ? json_null() : json_real(v[i]));
+    for (int i = 0; i < n; i++) json_array_append_new(a, puzzle_is_unwritten(v[i]) ? json_null() : float_json(v[i]));
     return a;
 }
 
@@ -181,6 +191,7 @@ struct limit_counts {
     int reads, rd_block, rd_thread; /* the most global reads of one thread, and which */
     long long shared, sh_block;  /* the most shared bytes of one block, and which */
     int unshared, us_block, us_thread; /* threads writing out without reading shared memory */
+    long long writes, wr_block;  /* the most global writes (stores, atomics) of one block, and which */
     int ok;
 };
 
@@ -195,8 +206,9 @@ static void count_limits(const struct puzzle *p, const acc_trace *t, unsigned la
     int *reads = calloc(n ? n : 1, sizeof *reads);
     unsigned char *wrote_out = calloc(n ? n : 1, 1), *read_sh = calloc(n ? n : 1, 1);
     long long *sh = calloc(nblocks ? nblocks : 1, sizeof *sh);
+    long long *wr = calloc(nblocks ? nblocks : 1, sizeof *wr);
     unsigned char *counted = calloc((size_t)(t->narrays ? t->narrays : 1) * (nblocks ? nblocks : 1), 1);
-    if (!reads || !wrote_out || !read_sh || !sh || !counted) {
+    if (!reads || !wrote_out || !read_sh || !sh || !wr || !counted) {
         lc->checked = 0;
         goto out;
     }
@@ -211,6 +223,7 @@ static void count_limits(const struct puzzle *p, const acc_trace *t, unsigned la
             const acc_array *a = &t->arrays[ln->array];
             if (a->space == ACC_GLOBAL) {
                 if (r->kind != ACC_WRITE) reads[id]++;
+                if (r->kind != ACC_READ) wr[r->block]++;
                 if (r->kind != ACC_READ && strcmp(a->name, puzzle_out(p)->name) == 0) wrote_out[id] = 1;
             } else {
                 if (r->kind != ACC_WRITE) read_sh[id] = 1;
@@ -237,19 +250,26 @@ static void count_limits(const struct puzzle *p, const acc_trace *t, unsigned la
             lc->unshared++;
         }
     }
-    for (unsigned b = 0; b < nblocks; b++)
+    for (unsigned b = 0; b < nblocks; b++) {
         if (sh[b] > lc->shared) {
             lc->shared = sh[b];
             lc->sh_block = b;
         }
+        if (wr[b] > lc->writes) {
+            lc->writes = wr[b];
+            lc->wr_block = b;
+        }
+    }
     if (p->max_global_reads >= 0 && lc->reads > p->max_global_reads) lc->ok = 0;
     if (p->max_shared_bytes >= 0 && lc->shared > p->max_shared_bytes) lc->ok = 0;
     if (lc->unshared) lc->ok = 0;
+    if (p->max_block_writes > 0 && lc->writes > p->max_block_writes) lc->ok = 0;
 out:
     free(reads);
     free(wrote_out);
     free(read_sh);
     free(sh);
+    free(wr);
     free(counted);
 }
 
@@ -275,6 +295,14 @@ static void print_limits(const struct puzzle *p, const struct limit_counts *lc)
                    over ? out_color(OUT_ERROR) : "", p->max_shared_bytes, lc->shared, over ? "" : "\n");
         if (over) out_printf(_(" (block %lld): too much%s\n"), lc->sh_block, out_color(OUT_RESET));
     }
+    if (p->max_block_writes > 0) {
+        int over = lc->writes > p->max_block_writes;
+        out_printf(ngettext("%slimit: each block writes global memory at most %d time; the most any block did: %lld%s",
+                            "%slimit: each block writes global memory at most %d times; the most any block did: %lld%s",
+                            (unsigned long)p->max_block_writes),
+                   over ? out_color(OUT_ERROR) : "", p->max_block_writes, lc->writes, over ? "" : "\n");
+        if (over) out_printf(_(" (block %lld): too many%s\n"), lc->wr_block, out_color(OUT_RESET));
+    }
     if (p->need_shared) {
         if (lc->unshared)
             out_printf(_("%slimit: every thread that writes %s reads shared memory; %d did not (the first: thread %d "
@@ -298,6 +326,10 @@ static json_t *limits_json(const struct puzzle *p, const struct limit_counts *lc
     json_object_set_new(j, "shared_bytes_limit", p->max_shared_bytes >= 0 ? json_integer(p->max_shared_bytes)
                                                                           : json_null());
     if (p->need_shared) json_object_set_new(j, "without_shared", json_integer(lc->unshared));
+    if (p->max_block_writes > 0) {
+        json_object_set_new(j, "block_writes_max", json_integer(lc->writes));
+        json_object_set_new(j, "block_writes_limit", json_integer(p->max_block_writes));
+    }
     return j;
 }
 
@@ -403,6 +435,10 @@ static void print_case_failure(const struct check_run *c, const struct puzzle_ca
         out_printf(ngettext("  %d of %d element wrong", "  %d of %d elements wrong", (unsigned long)n), v->nwrong, n);
         if (v->nunwritten) out_printf(_(", %d never written"), v->nunwritten);
         out_printf("\n");
+        if (q->tolerance > 0)
+            out_printf(_("  (a value is right within %g times its magnitude of the exact one, %g below 1: float "
+                         "math is not exact)\n"),
+                       (double)q->tolerance, (double)q->tolerance);
         if (n <= 36) {
             int front = 0;
             for (int k = 0; k < q->nargs; k++)
@@ -555,9 +591,12 @@ static int check_on(struct session *s, const struct check_run *c, prog *prg, enu
             json_object_set_new(j, "rule", json_string(case_rule(&v, race, &lc)));
             json_object_set_new(j, "first", v.first >= 0 ? json_integer(v.first) : json_null());
             if (v.first >= 0) {
-                json_object_set_new(j, "expected", json_real(v.expected));
-                json_object_set_new(j, "got", v.unwritten ? json_null() : json_real(v.got));
+                json_object_set_new(j, "expected", float_json(v.expected));
+                json_object_set_new(j, "got", v.unwritten ? json_null() : float_json(v.got));
             }
+            char tol[32]; /* 1e-05, not the float's 9.99999974e-06 */
+            snprintf(tol, sizeof tol, "%g", (double)puzzle_tolerance(q));
+            json_object_set_new(j, "tolerance", json_real(strtod(tol, NULL)));
             json_object_set_new(j, "wrong", json_integer(v.nwrong));
             json_object_set_new(j, "unwritten", json_integer(v.nunwritten));
             json_object_set_new(j, "outside", json_integer(v.outside));

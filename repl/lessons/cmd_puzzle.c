@@ -100,7 +100,14 @@ static void print_brief(const struct puzzle *p)
                    p->max_global_reads);
     if (p->max_shared_bytes == 0) out_printf(_(" no shared memory"));
     else if (p->max_shared_bytes > 0) out_printf(_(" at most %d bytes of shared memory per block"), p->max_shared_bytes);
+    if (p->max_block_writes > 0)
+        out_printf(ngettext("; at most %d global write per block", "; at most %d global writes per block",
+                            (unsigned long)p->max_block_writes),
+                   p->max_block_writes);
     out_printf("\n");
+    if (p->tolerance > 0)
+        out_printf(_("  compared within %g times each value's magnitude (%g below 1): float math is not exact\n"),
+                   (double)p->tolerance, (double)p->tolerance);
 }
 
 static enum cmd_status list_puzzles(void)

@@ -129,6 +129,66 @@ static void ref_warpsum(const struct puzzle *p, const float *const *in, float *o
     }
 }
 
+static void ref_compact(const struct puzzle *p, const float *const *in, float *out)
+{
+    int n = puzzle_arg_len(puzzle_out(p)), k = 0;
+    for (int i = 0; i < n; i++)
+        if (in[0][i] > 0) out[k++] = in[0][i];
+    while (k < n) out[k++] = 0;
+}
+
+/* softmax and layer norm in double, rounded once: within the stated tolerance of any right kernel */
+static void ref_softmax(const struct puzzle *p, const float *const *in, float *out)
+{
+    const struct puzzle_arg *a = arg_named(p, "a");
+    for (int i = 0; i < a->rows; i++) {
+        const float *r = in[0] + i * a->cols;
+        double m = r[0], s = 0;
+        for (int j = 1; j < a->cols; j++) m = r[j] > m ? r[j] : m;
+        for (int j = 0; j < a->cols; j++) s += exp(r[j] - m);
+        for (int j = 0; j < a->cols; j++) out[i * a->cols + j] = (float)(exp(r[j] - m) / s);
+    }
+}
+
+static void ref_layernorm(const struct puzzle *p, const float *const *in, float *out)
+{
+    const struct puzzle_arg *a = arg_named(p, "a");
+    for (int i = 0; i < a->rows; i++) {
+        const float *r = in[0] + i * a->cols;
+        double mean = 0, var = 0;
+        for (int j = 0; j < a->cols; j++) mean += r[j];
+        mean /= a->cols;
+        for (int j = 0; j < a->cols; j++) var += (r[j] - mean) * (r[j] - mean);
+        var /= a->cols;
+        for (int j = 0; j < a->cols; j++) out[i * a->cols + j] = (float)((r[j] - mean) / sqrt(var + 1e-5));
+    }
+}
+
+static void ref_conv2d(const struct puzzle *p, const float *const *in, float *out)
+{
+    int n = int_arg(p, "size");
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            float s = 0;
+            for (int di = 0; di < 3; di++)
+                for (int dj = 0; dj < 3; dj++) {
+                    int y = i + di - 1, x = j + dj - 1;
+                    if (y >= 0 && y < n && x >= 0 && x < n) s += in[0][y * n + x] * in[1][di * 3 + dj];
+                }
+            out[i * n + j] = s;
+        }
+}
+
+static void ref_histogram(const struct puzzle *p, const float *const *in, float *out)
+{
+    int bins = puzzle_arg_len(puzzle_out(p)), n = int_arg(p, "size");
+    for (int k = 0; k < bins; k++) out[k] = 0;
+    for (int i = 0; i < n; i++) {
+        int k = (int)in[0][i];
+        if (k >= 0 && k < bins) out[k] += 1;
+    }
+}
+
 /* ----------------------------------------------------------------- table */
 
 #define VEC(kind_, name_, n_, base_, step_) {.kind = kind_, .name = name_, .rows = 1, .cols = n_, .base = base_, .step = step_}
@@ -139,90 +199,127 @@ static const struct puzzle g_puzzles[] = {
     {1, "map", N_("Map"), "map", N_("out[i] = a[i] + 10"),
      N_("one thread per element: i = threadIdx.x"),
      {1, 1}, {4, 1}, {VEC(PZ_OUT, "out", 4, 0, 0), VEC(PZ_IN, "a", 4, 0, 1)}, 2,
-     1, 0, "scale/index", ref_add10, 0, 0},
+     1, 0, "scale/index", ref_add10, 0, 0, 0, 0, 0, 0, 0},
     {2, "zip", N_("Zip"), "zip", N_("out[i] = a[i] + b[i]"),
      N_("one thread per element: i = threadIdx.x"),
      {1, 1}, {4, 1}, {VEC(PZ_OUT, "out", 4, 0, 0), VEC(PZ_IN, "a", 4, 0, 1), VEC(PZ_IN, "b", 4, 100, 1)}, 3,
-     2, 0, "vecdiff/v4", ref_zip, 0, 0},
+     2, 0, "vecdiff/v4", ref_zip, 0, 0, 0, 0, 0, 0, 0},
     {3, "guard", N_("Guards"), "guard", N_("out[i] = a[i] + 10 for i < size"),
      N_("8 threads for 4 elements: the threads past the end must not touch memory"),
      {1, 1}, {8, 1}, {VEC(PZ_OUT, "out", 4, 0, 0), VEC(PZ_IN, "a", 4, 0, 1), INT("size", 4)}, 3,
-     1, 0, "vecdiff/v2", ref_add10, 0, 0},
+     1, 0, "vecdiff/v2", ref_add10, 0, 0, 0, 0, 0, 0, 0},
     {4, "map2d", N_("Map in 2D"), "map2d", N_("out[i][j] = a[i][j] + 10 for i, j < size"),
      N_("row i = threadIdx.y, column j = threadIdx.x; element [i][j] is at i * size + j"),
      {1, 1}, {4, 4}, {MAT(PZ_OUT, "out", 3, 3, 0, 0), MAT(PZ_IN, "a", 3, 3, 0, 1), INT("size", 3)}, 3,
-     1, 0, "transpose/naive", ref_add10, 0, 0},
+     1, 0, "transpose/naive", ref_add10, 0, 0, 0, 0, 0, 0, 0},
     {5, "broadcast", N_("Broadcast"), "broadcast", N_("out[i][j] = a[i] + b[j] for i, j < size"),
      N_("a is a column (one value per row i), b a row (one value per column j); row i = threadIdx.y"),
      {1, 1}, {4, 4},
      {MAT(PZ_OUT, "out", 3, 3, 0, 0), VEC(PZ_IN, "a", 3, 0, 10), VEC(PZ_IN, "b", 3, 0, 1), INT("size", 3)}, 4,
-     2, 0, NULL, ref_broadcast, 0, 0},
+     2, 0, NULL, ref_broadcast, 0, 0, 0, 0, 0, 0, 0},
     {6, "blocks", N_("Blocks"), "blocks", N_("out[i] = a[i] + 10 for i < size"),
      N_("3 blocks of 4 threads for 9 elements: i = blockIdx.x * blockDim.x + threadIdx.x"),
      {3, 1}, {4, 1}, {VEC(PZ_OUT, "out", 9, 0, 0), VEC(PZ_IN, "a", 9, 0, 1), INT("size", 9)}, 3,
-     1, 0, "vecdiff/v4", ref_add10, 0, 0},
+     1, 0, "vecdiff/v4", ref_add10, 0, 0, 0, 0, 0, 0, 0},
     {7, "blocks2d", N_("Blocks in 2D"), "blocks2d", N_("out[i][j] = a[i][j] + 10 for i, j < size"),
      N_("2 x 2 blocks of 3 x 3 threads for a 5 x 5 array; row i counts in y, column j in x"),
      {2, 2}, {3, 3}, {MAT(PZ_OUT, "out", 5, 5, 0, 0), MAT(PZ_IN, "a", 5, 5, 0, 1), INT("size", 5)}, 3,
-     1, 0, "transpose/naive2d", ref_add10, 0, 0},
+     1, 0, "transpose/naive2d", ref_add10, 0, 0, 0, 0, 0, 0, 0},
     {8, "shared", N_("Shared memory"), "shared", N_("out[i] = a[i] + 10, through shared memory"),
      N_("each thread copies a[i] into the block's shared array; after a barrier, thread t of a block "
         "writes the element its neighbour loaded, (t + 1) % 4, taking the value from shared memory"),
      {2, 1}, {4, 1}, {VEC(PZ_OUT, "out", 8, 0, 0), VEC(PZ_IN, "a", 8, 0, 1), INT("size", 8)}, 3,
-     1, 16, "distance/ls", ref_add10, 1, 0},
+     1, 16, "distance/ls", ref_add10, 1, 0, 0, 0, 0, 0, 0},
     {9, "pool", N_("Pooling"), "pool", N_("out[i] = a[i - 2] + a[i - 1] + a[i] (terms before a[0] count as 0)"),
      N_("one block of 8 threads for 8 elements; each thread may read global memory once, so neighbours "
         "come from shared memory"),
      {1, 1}, {8, 1}, {VEC(PZ_OUT, "out", 8, 0, 0), VEC(PZ_IN, "a", 8, 0, 1)}, 2,
-     1, 32, NULL, ref_pool, 0, 0},
+     1, 32, NULL, ref_pool, 0, 0, 0, 0, 0, 0, 0},
     {10, "dot", N_("Dot product"), "dot", N_("out[0] = a[0] * b[0] + a[1] * b[1] + ... + a[7] * b[7]"),
      N_("one block of 8 threads; each multiplies one pair, the block adds the 8 products in shared memory"),
      {1, 1}, {8, 1}, {VEC(PZ_OUT, "out", 1, 0, 0), VEC(PZ_IN, "a", 8, 0, 1), VEC(PZ_IN, "b", 8, 1, 1)}, 3,
-     2, 32, "reduce/sequential", ref_dot, 0, 0},
+     2, 32, "reduce/sequential", ref_dot, 0, 0, 0, 0, 0, 0, 0},
     {11, "conv1d", N_("1D convolution"), "conv1d",
      N_("out[i] = a[i] * b[0] + a[i + 1] * b[1] + a[i + 2] * b[2] + a[i + 3] * b[3] (terms past a[size - 1] count as 0)"),
      N_("2 blocks of 8 threads for 15 elements, a kernel b of 4 weights; a block needs its 8 elements of a "
         "and the 3 after them"),
      {2, 1}, {8, 1},
      {VEC(PZ_OUT, "out", 15, 0, 0), VEC(PZ_IN, "a", 15, 0, 1), VEC(PZ_IN, "b", 4, 1, 1), INT("size", 15)}, 4,
-     2, 60, NULL, ref_conv, 0, 0},
+     2, 60, NULL, ref_conv, 0, 0, 0, 0, 0, 0, 0},
     {12, "scan", N_("Prefix sum"), "scan", N_("out[i] = a[0] + a[1] + ... + a[i]"),
      N_("one block of 16 threads for 16 elements; an inclusive scan in log2(16) = 4 rounds"),
      {1, 1}, {16, 1}, {VEC(PZ_OUT, "out", 16, 0, 0), VEC(PZ_IN, "a", 16, 0, 1)}, 2,
-     1, 64, NULL, ref_scan, 0, 0},
+     1, 64, NULL, ref_scan, 0, 0, 0, 0, 0, 0, 0},
     {13, "rowsum", N_("Sum along an axis"), "rowsum", N_("out[i] = a[i][0] + a[i][1] + ... + a[i][cols - 1]"),
      N_("a has 4 rows of cols = 6 values; one block of 8 threads per row: row i = blockIdx.y"),
      {1, 4}, {8, 1}, {VEC(PZ_OUT, "out", 4, 0, 0), MAT(PZ_IN, "a", 4, 6, 0, 1), INT("cols", 6)}, 3,
-     1, 32, "reduce/sequential", ref_rowsum, 0, 0},
+     1, 32, "reduce/sequential", ref_rowsum, 0, 0, 0, 0, 0, 0, 0},
     {14, "matmul", N_("Matrix multiply"), "matmul", N_("out[i][j] = a[i][0] * b[0][j] + ... + a[i][size - 1] * b[size - 1][j]"),
      N_("one thread per element of the 3 x 3 result: row i = threadIdx.y, column j = threadIdx.x"),
      {1, 1}, {3, 3},
      {MAT(PZ_OUT, "out", 3, 3, 0, 0), MAT(PZ_IN, "a", 3, 3, 0, 1), MAT(PZ_IN, "b", 3, 3, 1, 1), INT("size", 3)}, 4,
-     6, 0, "matmul/gpu-naive", ref_matmul, 0, 0},
+     6, 0, "matmul/gpu-naive", ref_matmul, 0, 0, 0, 0, 0, 0, 0},
     {15, "matmul-tiled", N_("Tiled matrix multiply"), "matmul_tiled",
      N_("out[i][j] = a[i][0] * b[0][j] + ... + a[i][size - 1] * b[size - 1][j]"),
      N_("a 6 x 6 product in 2 x 2 blocks of 4 x 4 threads; tiles of 4 x 4 go through shared memory, so each "
         "thread reads 2 values per tile (and the tiles past the edge need guards)"),
      {2, 2}, {4, 4},
      {MAT(PZ_OUT, "out", 6, 6, 0, 0), MAT(PZ_IN, "a", 6, 6, 0, 1), MAT(PZ_IN, "b", 6, 6, 1, 1), INT("size", 6)}, 4,
-     4, 128, "matmul/gpu-tiled", ref_matmul, 0, 2},
+     4, 128, "matmul/gpu-tiled", ref_matmul, 0, 2, 0, 0, 0, 0, 0},
     {16, "warp-sum", N_("Warp-shuffle reduction"), "warp_sum", N_("out[w] = a[32 * w] + a[32 * w + 1] + ... + a[32 * w + 31]"),
      N_("one block of 64 threads, two warps; each warp adds its 32 values with __shfl_down_sync, "
         "without shared memory"),
      {1, 1}, {64, 1}, {VEC(PZ_OUT, "out", 2, 0, 0), VEC(PZ_IN, "a", 64, 0, 1)}, 2,
-     1, 0, "reduce/warp-shuffle", ref_warpsum, 0, 0},
+     1, 0, "reduce/warp-shuffle", ref_warpsum, 0, 0, 0, 0, 0, 0, 0},
     {17, "scan-exclusive", N_("Work-efficient scan"), "scan_exclusive",
      N_("out[i] = a[0] + a[1] + ... + a[i - 1] for i < size (out[0] = 0)"),
      N_("one block of 8 threads for up to 16 elements, 2 per thread (elements past size count as 0): an "
         "up-sweep adds pairs in a tree, the last slot is cleared, a down-sweep hands the sums back"),
      {1, 1}, {8, 1}, {VEC(PZ_OUT, "out", 13, 0, 0), VEC(PZ_IN, "a", 13, 1, 1), INT("size", 13)}, 3,
-     2, 64, NULL, ref_scan_exclusive, 0, 0},
+     2, 64, NULL, ref_scan_exclusive, 0, 0, 0, 0, 0, 0, 0},
     {18, "scan-long", N_("Scan with a carried total"), "scan_long",
      N_("out[i] = a[0] + a[1] + ... + a[i] for i < size"),
      N_("one block of 8 threads for 29 elements: the block scans a tile of 8 at a time and carries the "
         "total so far into the next tile; one global read per thread and tile"),
      {1, 1}, {8, 1}, {VEC(PZ_OUT, "out", 29, 0, 0), VEC(PZ_IN, "a", 29, 0, 1), INT("size", 29)}, 3,
-     4, 32, NULL, ref_scan, 0, 1},
+     4, 32, NULL, ref_scan, 0, 1, 0, 0, 0, 0, 0},
+    {19, "compact", N_("Stream compaction"), "compact",
+     N_("out[k] = the k-th a[i] > 0 in order, for k < count (how many there are); out[k] = 0 for count <= k < size"),
+     N_("one block of 16 threads for up to 16 elements: each thread flags a[i] > 0, a scan of the flags "
+        "gives each kept element its place, and the scan's last value is the count"),
+     {1, 1}, {16, 1},
+     {VEC(PZ_OUT, "out", 13, 0, 0), {.kind = PZ_IN, .name = "a", .rows = 1, .cols = 13, .base = -3, .step = 1, .mod = 7},
+      INT("size", 13)}, 3,
+     1, 64, NULL, ref_compact, 0, 0, 0, 0, 0, 0, 0},
+    {20, "softmax", N_("Softmax"), "softmax",
+     N_("out[i][j] = exp(a[i][j] - m) / (exp(a[i][0] - m) + ... + exp(a[i][cols - 1] - m)), m the largest value of row i"),
+     N_("a has 3 rows of cols = 6 values from 100 up: exp(100) overflows a float, so the row's maximum comes "
+        "first; one block of 8 threads per row: row i = blockIdx.y"),
+     {1, 3}, {8, 1}, {MAT(PZ_OUT, "out", 3, 6, 0, 0), MAT(PZ_IN, "a", 3, 6, 100, 1), INT("cols", 6)}, 3,
+     1, 32, NULL, ref_softmax, 0, 0, 1e-5f, -100, 100, 0, 0},
+    {21, "layernorm", N_("Layer norm"), "layernorm",
+     N_("out[i][j] = (a[i][j] - mean) / sqrt(var + 0.00001), mean and var (the mean of (a[i][j] - mean)^2) of row i"),
+     N_("a has 4 rows of cols = 6 values near 1000; one block of 8 threads per row: row i = blockIdx.y. The "
+        "mean first, then the squared deviations from it: the mean of the squares minus the square of the mean "
+        "loses in float the digits that matter"),
+     {1, 4}, {8, 1}, {MAT(PZ_OUT, "out", 4, 6, 0, 0), MAT(PZ_IN, "a", 4, 6, 1000, 1), INT("cols", 6)}, 3,
+     1, 32, NULL, ref_layernorm, 0, 0, 1e-3f, 995, 1005, 0, 0},
+    {22, "conv2d", N_("2D convolution"), "conv2d",
+     N_("out[i][j] = a[i - 1][j - 1] * b[0][0] + a[i - 1][j] * b[0][1] + ... + a[i + 1][j + 1] * b[2][2] (terms "
+        "outside a count as 0)"),
+     N_("a 6 x 6 array in 2 x 2 blocks of 4 x 4 threads, a 3 x 3 kernel b centred on [i][j]; a block needs its "
+        "4 x 4 tile of a and a halo of one element around it, 6 x 6 in shared memory, and b there too"),
+     {2, 2}, {4, 4},
+     {MAT(PZ_OUT, "out", 6, 6, 0, 0), MAT(PZ_IN, "a", 6, 6, 0, 1), MAT(PZ_IN, "b", 3, 3, 0, 1), INT("size", 6)}, 4,
+     5, 180, NULL, ref_conv2d, 0, 0, 0, 0, 0, 0, 0},
+    {23, "histogram", N_("Histogram"), "histogram",
+     N_("out[k] = how many a[i] equal k, for k < 8 (a holds whole numbers from 0 to 7)"),
+     N_("45 elements in 3 blocks of 16 threads; each block counts its elements in a histogram of its own in "
+        "shared memory, then adds each bin to out with one atomicAdd; out holds 0 before the launch"),
+     {3, 1}, {16, 1},
+     {VEC(PZ_OUT, "out", 8, 0, 0), {.kind = PZ_IN, .name = "a", .rows = 1, .cols = 45, .base = 0, .step = 1, .mod = 7},
+      INT("size", 45)}, 3,
+     2, 32, "histogram/shared", ref_histogram, 0, 0, 0, 0, 7, 1, 8},
 };
 
 /* What `puzzle N hint` says: the step beyond the skeleton's comments,
@@ -264,7 +361,23 @@ static const char *const g_hints[] = {
        "adds the old s[k - d]. A barrier before every round."),
     N_("Keep the carried total in a register: after the tile's scan every thread adds cache[TPB - 1] to "
        "it. Then a barrier, so that no thread loads the next tile over a slot another still reads."),
+    N_("flag = a[i] > 0 (0 past size); scan the flags as in puzzle 12; a kept element goes to "
+       "out[cache[t] - flag], and a thread t >= count = cache[TPB - 1] writes out[t] = 0 when t < size."),
+    N_("Three steps in one cache of 8: the row's maximum by a tree (threads past cols load -INFINITY); after "
+       "a barrier every thread has read it, then e = expf(a - max) (0 past cols) and a sum tree; out = e / sum."),
+    N_("A sum tree in cache gives the mean (threads past cols load 0); a barrier after everyone has read it, "
+       "then a second tree adds (a - mean)^2; var is that sum / cols, out = (a - mean) / sqrtf(var + 0.00001f)."),
+    N_("The tile starts at row blockIdx.y * 4 - 1 and column blockIdx.x * 4 - 1: load its 36 values in a loop "
+       "k = t; k < 36; k += 16 (0 outside a), b's 9 with threads t < 9, one barrier, then thread (ty, tx) adds "
+       "tile[ty + di][tx + dj] * w[di][dj]."),
+    N_("Threads t < 8 clear h[t]; a barrier; each thread with i < size does atomicAdd(&h[(int)a[i]], 1); a "
+       "barrier; threads t < 8 do atomicAdd(&out[t], h[t]): one global atomic per bin and block."),
 };
+
+float puzzle_tolerance(const struct puzzle *p)
+{
+    return p->tolerance > 0 ? p->tolerance : 1e-5f;
+}
 
 const char *puzzle_hint(const struct puzzle *p)
 {
@@ -470,6 +583,7 @@ char *puzzle_header(const struct puzzle *p)
                 sb_add(&b, _("%s: %d x %d floats, row-major"), a->name, a->rows, a->cols);
             else
                 sb_add(&b, ngettext("%s: %d float", "%s: %d floats", (unsigned long)a->cols), a->name, a->cols);
+            if (p->out_zero) sb_add(&b, "%s", _(", 0 before the launch"));
             sb_add(&b, "\n");
         }
     }
@@ -489,6 +603,23 @@ char *puzzle_header(const struct puzzle *p)
         sb_add(&b, _("at most %d bytes (%d floats) of shared memory per block"), p->max_shared_bytes,
                p->max_shared_bytes / 4);
         sb_add(&b, "\n");
+    }
+    if (p->max_block_writes > 0) {
+        sb_add(&b, "//   ");
+        sb_add(&b,
+               ngettext("each block writes global memory at most %d time (stores and atomics)",
+                        "each block writes global memory at most %d times (stores and atomics)",
+                        (unsigned long)p->max_block_writes),
+               p->max_block_writes);
+        sb_add(&b, "\n");
+    }
+    if (p->tolerance > 0) {
+        char line[320];
+        snprintf(line, sizeof line, "  ");
+        snprintf(line + 2, sizeof line - 2, _("a value is right within %g times its magnitude of the exact one (%g "
+                                              "below 1): float math is not exact"),
+                 (double)p->tolerance, (double)p->tolerance);
+        comment_wrapped(&b, line, 4);
     }
     sb_add(&b, "//\n");
     comment_wrapped(&b, _("Edit the kernel, keep its name and parameters, then type `check` in gpulab."), 0);
@@ -524,6 +655,11 @@ static const struct case_size g_sizes[][PUZZLE_MAX_CASES] = {
     {{64, 0}, {64, 0}, {64, 0}},                               /* 16 warp-sum */
     {{13, 0}, {16, 0}, {1, 0}, {9, 0}, {5, 0}, {14, 0}},       /* 17 scan-exclusive: 16 slots */
     {{29, 0}, {8, 0}, {1, 0}, {17, 0}, {40, 0}, {15, 0}},      /* 18 scan-long: tile 8 */
+    {{13, 0}, {16, 0}, {1, 0}, {9, 0}, {5, 0}, {14, 0}},       /* 19 compact: block 16 */
+    {{6, 3}, {8, 2}, {1, 2}, {5, 1}, {7, 4}},                  /* 20 softmax: block 8 */
+    {{6, 4}, {8, 3}, {1, 2}, {5, 1}, {7, 5}},                  /* 21 layernorm: block 8 */
+    {{6, 0}, {5, 0}, {9, 0}, {1, 0}, {8, 0}, {3, 0}},          /* 22 conv2d: block 4 x 4 */
+    {{45, 0}, {16, 0}, {1, 0}, {33, 0}, {100, 0}, {7, 0}},     /* 23 histogram: block 16 */
 };
 
 /* A small generator (xorshift32): the same seed gives the same inputs on
@@ -608,8 +744,10 @@ int puzzle_cases(const struct puzzle *p, unsigned seed, struct puzzle_case *c)
             if (ci == 0) {
                 puzzle_fill(a, v);
             } else {
-                /* whole numbers in [-5, 5]: every sum stays exact */
-                for (int i = 0; i < len; i++) v[i] = (float)((int)(next_rand(&r) % 11u) - 5);
+                /* whole numbers in [-5, 5] (or the puzzle's range): every sum stays exact */
+                int lo = p->rand_lo, hi = p->rand_hi;
+                if (lo == 0 && hi == 0) lo = -5, hi = 5;
+                for (int i = 0; i < len; i++) v[i] = (float)(lo + (int)(next_rand(&r) % (unsigned)(hi - lo + 1)));
             }
             cs->in[nin++] = v;
         }
@@ -688,8 +826,12 @@ char *puzzle_driver(const struct puzzle_case *cases, int ncases, const char *stu
             if (a->kind == PZ_INT) continue;
             char lit[64];
             snprintf(lit, sizeof lit, "gpulab_v_%s", a->name);
-            alloc_literal(&b, lit, c->alloc[k], c->front[k], a->kind == PZ_IN ? c->in[nin] : NULL,
+            /* an output that starts at 0 (out_zero): zeros where its values go */
+            float *zeros = a->kind == PZ_OUT && q->out_zero ? calloc((size_t)puzzle_arg_len(a) + 1, sizeof *zeros) : NULL;
+            if (a->kind == PZ_OUT && q->out_zero && !zeros) b.oom = 1;
+            alloc_literal(&b, lit, c->alloc[k], c->front[k], a->kind == PZ_IN ? c->in[nin] : zeros,
                           puzzle_arg_len(a), a->kind == PZ_IN ? PUZZLE_POISON : PUZZLE_UNWRITTEN);
+            free(zeros);
             if (a->kind == PZ_IN) nin++;
             /* the allocation has the parameter's name: the simulator's messages use it */
             sb_add(&b, "    float *%s = 0;\n", a->name);
@@ -762,8 +904,8 @@ void puzzle_compare(const struct puzzle *p, const float *got, struct puzzle_verd
     puzzle_expected(p, want);
     for (int i = 0; i < n; i++) {
         int unw = puzzle_is_unwritten(got[i]);
-        /* whole numbers throughout: a right kernel is exact in any order */
-        int right = !unw && fabsf(got[i] - want[i]) <= 1e-5f * fmaxf(1.0f, fabsf(want[i]));
+        /* whole numbers: a right kernel is exact in any order; else the stated tolerance */
+        int right = !unw && fabsf(got[i] - want[i]) <= puzzle_tolerance(p) * fmaxf(1.0f, fabsf(want[i]));
         if (right) continue;
         v->nwrong++;
         v->nunwritten += unw;
@@ -794,8 +936,8 @@ void puzzle_case_compare(const struct puzzle_case *c, const float *alloc, float 
             if (!unw && v->outside++ == 0) v->first_outside = at;
             continue;
         }
-        /* whole numbers throughout: a right kernel is exact in any order */
-        int right = !unw && fabsf(alloc[i] - want[at]) <= 1e-5f * fmaxf(1.0f, fabsf(want[at]));
+        /* whole numbers: a right kernel is exact in any order; else the stated tolerance */
+        int right = !unw && fabsf(alloc[i] - want[at]) <= puzzle_tolerance(q) * fmaxf(1.0f, fabsf(want[at]));
         if (right) continue;
         v->nwrong++;
         v->nunwritten += unw;

@@ -48,6 +48,13 @@ struct puzzle {
     int need_shared;         /* every thread that writes out must read shared memory */
     int reads_per_tile;      /* > 0: the read limit is this many per tile of block[0] elements
                               * along size (a case of another size gets its own) */
+    float tolerance;         /* > 0: right within tolerance * max(1, |expected|), stated because
+                              * the math is not exact in float (softmax, layer norm); 0: 1e-5 */
+    int rand_lo, rand_hi;    /* random inputs: whole numbers in [rand_lo, rand_hi]; both 0: [-5, 5] */
+    int out_zero;            /* the output holds 0 before the launch (a histogram adds into it),
+                              * not the never-written fill; its spare floats keep the fill */
+    int max_block_writes;    /* > 0: a block writes global memory (stores and atomics) at most
+                              * this many times; 0: no limit */
 };
 
 /* The bit pattern the output array is filled with before the launch (a
@@ -56,6 +63,9 @@ struct puzzle {
 
 /* The puzzles in order; *n their count. */
 const struct puzzle *puzzle_all(int *n);
+
+/* The relative tolerance the comparison allows (p->tolerance, else 1e-5). */
+float puzzle_tolerance(const struct puzzle *p);
 
 /* Its hint (untranslated, for _()), or NULL. */
 const char *puzzle_hint(const struct puzzle *p);

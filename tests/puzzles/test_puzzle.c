@@ -5,6 +5,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,6 +67,31 @@ static void references(void **state)
     assert_int_equal(puzzle_arg_len(puzzle_out(sl)), 29);
     puzzle_expected(sl, lo);
     for (int i = 0; i < 29; i++) assert_true(lo[i] == (float)(i * (i + 1) / 2));
+    /* a = -3 -2 -1 0 1 2 3 -3 -2 -1 0 1 2: the positives packed, then 0s */
+    expect_values("compact", (float[]){1, 2, 3, 1, 2, 0, 0, 0, 0, 0, 0, 0, 0}, 13);
+    /* a = 0..44 % 7: 7 each of 0, 1, 2, 6 each of 3..6, none of 7 */
+    expect_values("histogram", (float[]){7, 7, 7, 6, 6, 6, 6, 0}, 8);
+    /* softmax: each row 1/(1 + e + ... + e^5) times e^j; rows alike */
+    const struct puzzle *sm = puzzle_find("softmax");
+    float so[18];
+    puzzle_expected(sm, so);
+    double z = 0;
+    for (int j = 0; j < 6; j++) z += exp(j);
+    for (int i = 0; i < 18; i++) assert_true(fabs(so[i] - exp(i % 6) / z) < 1e-7);
+    /* layer norm: each row of 6 consecutive numbers, mean + 2.5, var 35 / 12 */
+    const struct puzzle *ln = puzzle_find("layernorm");
+    float lv[24];
+    puzzle_expected(ln, lv);
+    for (int i = 0; i < 24; i++) assert_true(fabs(lv[i] - (i % 6 - 2.5) / sqrt(35.0 / 12 + 1e-5)) < 1e-6);
+    /* 2D convolution, a = 0..35 (6 x 6), b = 0..8: a corner and the middle */
+    const struct puzzle *cv = puzzle_find("conv2d");
+    float co[36];
+    puzzle_expected(cv, co);
+    assert_true(co[0] == 0 * 4 + 1 * 5 + 6 * 7 + 7 * 8);
+    float mid = 0;
+    for (int di = 0; di < 3; di++)
+        for (int dj = 0; dj < 3; dj++) mid += (float)((1 + di) * 6 + 1 + dj) * (float)(di * 3 + dj);
+    assert_true(co[2 * 6 + 2] == mid);
     /* a = 0..14, b = 1 2 3 4 */
     const struct puzzle *c = puzzle_find("conv1d");
     float out[15];

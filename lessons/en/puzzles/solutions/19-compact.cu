@@ -1,0 +1,23 @@
+// Reference solution of puzzle 19 (stream compaction): flag the kept
+// elements, scan the flags (puzzle 12), and each kept element goes to its
+// exclusive prefix; the threads past the count fill the rest with 0.
+#define TPB 16
+
+__global__ void compact(float *out, const float *a, int size)
+{
+    __shared__ float cache[TPB];
+    int t = threadIdx.x;
+    float v = t < size ? a[t] : 0.0f;
+    float flag = v > 0.0f ? 1.0f : 0.0f;
+    cache[t] = flag;
+    __syncthreads();
+    for (int offset = 1; offset < TPB; offset *= 2) {
+        float left = t >= offset ? cache[t - offset] : 0.0f;
+        __syncthreads();
+        cache[t] += left;
+        __syncthreads();
+    }
+    int count = (int)cache[TPB - 1];
+    if (flag > 0.0f) out[(int)cache[t] - 1] = v;
+    if (t >= count && t < size) out[t] = 0.0f;
+}

@@ -1,0 +1,26 @@
+// must fail: value. Without the row's maximum: exp(100) and more overflow
+// a float to infinity, and infinity / infinity is not a number.
+#define TPB 8
+
+__global__ void softmax(float *out, const float *a, int cols)
+{
+    __shared__ float cache[TPB];
+    int t = threadIdx.x, row = blockIdx.y;
+    float x = t < cols ? a[row * cols + t] : -INFINITY;
+    cache[t] = x;
+    __syncthreads();
+    for (int stride = TPB / 2; stride > 0; stride /= 2) {
+        if (t < stride) cache[t] = fmaxf(cache[t], cache[t + stride]);
+        __syncthreads();
+    }
+    float m = 0.0f;
+    __syncthreads();
+    float e = t < cols ? expf(x - m) : 0.0f;
+    cache[t] = e;
+    __syncthreads();
+    for (int stride = TPB / 2; stride > 0; stride /= 2) {
+        if (t < stride) cache[t] += cache[t + stride];
+        __syncthreads();
+    }
+    if (t < cols) out[row * cols + t] = e / cache[0];
+}
