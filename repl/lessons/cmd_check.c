@@ -21,6 +21,7 @@
 #include "repl/out.h"
 #include "kernels/program/program.h"
 #include "repl/lessons/puzzle.h"
+#include "repl/lessons/puzzle_def.h"
 #include "repl/safefile.h"
 #include "repl/session.h"
 #include "kernels/sim/acctrace.h"
@@ -192,6 +193,8 @@ struct limit_counts {
     long long shared, sh_block;  /* the most shared bytes of one block, and which */
     int unshared, us_block, us_thread; /* threads writing out without reading shared memory */
     long long writes, wr_block;  /* the most global writes (stores, atomics) of one block, and which */
+    int twrites, twr_block, twr_thread; /* the most global writes of one thread (folder puzzles) */
+    int barriers, bar_block;     /* the most __syncthreads() one block waited at (folder puzzles) */
     int ok;
 };
 
@@ -203,12 +206,13 @@ static void count_limits(const struct puzzle *p, const acc_trace *t, unsigned la
     lc->checked = 1;
     unsigned nthreads = p->block[0] * p->block[1], nblocks = p->grid[0] * p->grid[1];
     size_t n = (size_t)nthreads * nblocks;
-    int *reads = calloc(n ? n : 1, sizeof *reads);
+    int *reads = calloc(n ? n : 1, sizeof *reads), *twr = calloc(n ? n : 1, sizeof *twr);
+    int *bars = calloc(nblocks ? nblocks : 1, sizeof *bars);
     unsigned char *wrote_out = calloc(n ? n : 1, 1), *read_sh = calloc(n ? n : 1, 1);
     long long *sh = calloc(nblocks ? nblocks : 1, sizeof *sh);
     long long *wr = calloc(nblocks ? nblocks : 1, sizeof *wr);
     unsigned char *counted = calloc((size_t)(t->narrays ? t->narrays : 1) * (nblocks ? nblocks : 1), 1);
-    if (!reads || !wrote_out || !read_sh || !sh || !wr || !counted) {
+    if (!reads || !twr || !bars || !wrote_out || !read_sh || !sh || !wr || !counted) {
         lc->checked = 0;
         goto out;
     }
@@ -224,6 +228,7 @@ static void count_limits(const struct puzzle *p, const acc_trace *t, unsigned la
             if (a->space == ACC_GLOBAL) {
                 if (r->kind != ACC_WRITE) reads[id]++;
                 if (r->kind != ACC_READ) wr[r->block]++;
+                if (r->kind != ACC_READ) twr[id]++;
                 if (r->kind != ACC_READ && strcmp(a->name, puzzle_out(p)->name) == 0) wrote_out[id] = 1;
             } else {
                 if (r->kind != ACC_WRITE) read_sh[id] = 1;
@@ -235,8 +240,20 @@ static void count_limits(const struct puzzle *p, const acc_trace *t, unsigned la
             }
         }
     }
+    for (size_t i = 0; i < t->nbars; i++)
+        if (t->bars[i].launch == launch && t->bars[i].block < nblocks && !t->bars[i].grid) bars[t->bars[i].block]++;
+    for (unsigned b = 0; b < nblocks; b++)
+        if (bars[b] > lc->barriers) {
+            lc->barriers = bars[b];
+            lc->bar_block = (int)b;
+        }
     lc->rd_block = lc->rd_thread = -1;
     for (size_t id = 0; id < n; id++) {
+        if (twr[id] > lc->twrites) {
+            lc->twrites = twr[id];
+            lc->twr_block = (int)(id / nthreads);
+            lc->twr_thread = (int)(id % nthreads);
+        }
         if (reads[id] > lc->reads) {
             lc->reads = reads[id];
             lc->rd_block = (int)(id / nthreads);
@@ -264,8 +281,12 @@ static void count_limits(const struct puzzle *p, const acc_trace *t, unsigned la
     if (p->max_shared_bytes >= 0 && lc->shared > p->max_shared_bytes) lc->ok = 0;
     if (lc->unshared) lc->ok = 0;
     if (p->max_block_writes > 0 && lc->writes > p->max_block_writes) lc->ok = 0;
+    if (p->def && p->max_global_writes >= 0 && lc->twrites > p->max_global_writes) lc->ok = 0;
+    if (p->def && p->max_barriers >= 0 && lc->barriers > p->max_barriers) lc->ok = 0;
 out:
     free(reads);
+    free(twr);
+    free(bars);
     free(wrote_out);
     free(read_sh);
     free(sh);
@@ -303,6 +324,23 @@ static void print_limits(const struct puzzle *p, const struct limit_counts *lc)
                    over ? out_color(OUT_ERROR) : "", p->max_block_writes, lc->writes, over ? "" : "\n");
         if (over) out_printf(_(" (block %lld): too many%s\n"), lc->wr_block, out_color(OUT_RESET));
     }
+    if (p->def && p->max_global_writes >= 0) {
+        int over = lc->twrites > p->max_global_writes;
+        out_printf(ngettext("%slimit: each thread writes global memory at most %d time; the most any thread did: %d%s",
+                            "%slimit: each thread writes global memory at most %d times; the most any thread did: %d%s",
+                            (unsigned long)p->max_global_writes),
+                   over ? out_color(OUT_ERROR) : "", p->max_global_writes, lc->twrites, over ? "" : "\n");
+        if (over)
+            out_printf(_(" (thread %d of block %d): too many%s\n"), lc->twr_thread, lc->twr_block, out_color(OUT_RESET));
+    }
+    if (p->def && p->max_barriers >= 0) {
+        int over = lc->barriers > p->max_barriers;
+        out_printf(ngettext("%slimit: each block waits at __syncthreads() at most %d time; the most any block did: %d%s",
+                            "%slimit: each block waits at __syncthreads() at most %d times; the most any block did: %d%s",
+                            (unsigned long)p->max_barriers),
+                   over ? out_color(OUT_ERROR) : "", p->max_barriers, lc->barriers, over ? "" : "\n");
+        if (over) out_printf(_(" (block %d): too many%s\n"), lc->bar_block, out_color(OUT_RESET));
+    }
     if (p->need_shared) {
         if (lc->unshared)
             out_printf(_("%slimit: every thread that writes %s reads shared memory; %d did not (the first: thread %d "
@@ -329,6 +367,13 @@ static json_t *limits_json(const struct puzzle *p, const struct limit_counts *lc
     if (p->max_block_writes > 0) {
         json_object_set_new(j, "block_writes_max", json_integer(lc->writes));
         json_object_set_new(j, "block_writes_limit", json_integer(p->max_block_writes));
+    }
+    if (p->def) {
+        json_object_set_new(j, "global_writes_max", json_integer(lc->twrites));
+        json_object_set_new(j, "global_writes_limit",
+                            p->max_global_writes >= 0 ? json_integer(p->max_global_writes) : json_null());
+        json_object_set_new(j, "barriers_max", json_integer(lc->barriers));
+        json_object_set_new(j, "barriers_limit", p->max_barriers >= 0 ? json_integer(p->max_barriers) : json_null());
     }
     return j;
 }
@@ -657,6 +702,148 @@ static int check_on(struct session *s, const struct check_run *c, prog *prg, enu
     return all;
 }
 
+/* ------------------------------------------------------------ reference */
+
+/* FNV-1a, 64 bits: the key of a reference's outputs in the cache. */
+static unsigned long long fnv64(const char *s, size_t n, unsigned long long h)
+{
+    for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 0x100000001b3ull;
+    return h;
+}
+
+/* A folder puzzle's expected outputs: its reference.cu in the same harness
+ * with the same cases, run on the simulator through the program runner and
+ * its sandbox like a student's program. The outputs are kept in gpulab's
+ * cache under the hash of the whole harness text (inputs and all), so the
+ * next check of the same puzzle and seed does not run it again. 0, or -1
+ * reported. */
+static int reference_outputs(struct session *s, const struct puzzle *p, struct puzzle_case *cases, int ncases,
+                             const char *dir)
+{
+    char path[PATH_MAX], err[PATH_MAX + 256], file[PATH_MAX + 64], cpath[PATH_MAX + 64], base[PATH_MAX];
+    size_t len, total = 0;
+    for (int k = 0; k < ncases; k++) total += (size_t)puzzle_case_out_floats(&cases[k]);
+    char *text = puzzle_def_read(p, "en", "reference.cu", &len, path, sizeof path, err, sizeof err);
+    if (!text) {
+        sess_error(s, -1, _("the puzzle's reference: %s"), err);
+        return -1;
+    }
+    char *drv = puzzle_driver(cases, ncases, path, text, len, HARNESS_NAME, CASE_MARK);
+    free(text);
+    if (!drv) {
+        sess_error(s, -1, _("out of memory"));
+        return -1;
+    }
+    unsigned long long h = fnv64(drv, strlen(drv), 0xcbf29ce484222325ull);
+    h = fnv64(__DATE__ __TIME__, sizeof __DATE__ __TIME__, h); /* another gpulab: run it again */
+    cpath[0] = 0;
+    if (prog_cache_dir("puzzles", base, sizeof base) == 0)
+        snprintf(cpath, sizeof cpath, "%s/reference-%016llx.out", base, h);
+    char *out = NULL;
+    size_t olen = 0;
+    if (cpath[0]) {
+        out = safefile_read(cpath, (long long)(total * sizeof(float) + 1), &olen, err, sizeof err);
+        if (out && olen != total * sizeof(float)) {
+            free(out);
+            out = NULL;
+        }
+    }
+    prog_result r;
+    memset(&r, 0, sizeof r);
+    int have_r = 0;
+    const char *fail = NULL;
+    int fail_case = 0;
+    prog prg;
+    memset(&prg, 0, sizeof prg);
+    if (!out) {
+        snprintf(file, sizeof file, "%s/reference.cu", dir);
+        FILE *f = fopen(file, "w");
+        int wrote = f && fputs(drv, f) >= 0;
+        if (f && fclose(f) != 0) wrote = 0;
+        if (!wrote || prog_open(&prg, file, err, sizeof err) != 0) {
+            free(drv);
+            unlink(file);
+            sess_error(s, -1, _("cannot run the puzzle's reference: %s"), wrote ? err : strerror(errno));
+            return -1;
+        }
+        snprintf(prg.shown, sizeof prg.shown, "%s", path);
+        prog_options o;
+        program_run_options(s, PROG_SIM, &o);
+        o.race_check = 1;
+        o.check = ((s->check ? s->check : PROG_CHECK_DEFAULT) & ~PROG_CHECK_LEAKS) | PROG_CHECK_SET;
+        char *argv[] = {(char *)PROG_OUTPUT_PATH, NULL};
+        o.argc = 1;
+        o.argv = argv;
+        o.output_max = total * sizeof(float) + 1;
+        program_sandbox_note(s);
+        if (s->interactive && !s->json) out_progress(_("  running the puzzle's reference on the simulator..."));
+        int rc = prog_run(&prg, &o, &r);
+        out_progress_clear();
+        have_r = 1;
+        prog_close(&prg);
+        unlink(file);
+        if (rc != 0) {
+            sess_error(s, -1, _("the puzzle's reference %s did not build: %s"), path, r.msg);
+            prog_result_free(&r);
+            free(drv);
+            return -1;
+        }
+        if (r.interrupted) {
+            prog_result_free(&r);
+            free(drv);
+            return sess_error(s, -1, _("stopped by Ctrl-C")), -1;
+        }
+        if (r.timed_out || r.signal || r.exit_code != 0 || !r.output || r.output_len != total * sizeof(float))
+            fail = r.timed_out ? N_("it ran past the time limit") : N_("it did not finish (the simulator's message above says why)");
+        else if (r.err && memmem(r.err, r.err_len, "data race on", 12))
+            fail = N_("it has a data race");
+        if (fail && r.err_len) out_printf("%.*s", (int)r.err_len, r.err);
+        if (fail && r.fault[0]) out_printf("%s\n", r.fault);
+        out = r.output;
+        olen = r.output_len;
+    }
+    size_t off = 0;
+    for (int k = 0; k < ncases && !fail; k++) {
+        const struct puzzle_case *pc = &cases[k];
+        int n = puzzle_arg_len(puzzle_out(&pc->inst)), tot = puzzle_case_out_floats(pc), front = 0;
+        for (int a = 0; a < pc->inst.nargs; a++)
+            if (pc->inst.args[a].kind == PZ_OUT) front = pc->front[a];
+        const float *v = (const float *)(out + off);
+        for (int i = 0; i < tot && !fail; i++) {
+            int unw = puzzle_is_unwritten(v[i]);
+            if ((i < front || i >= front + n) && !unw) fail = N_("it writes outside the output");
+            else if (i >= front && i < front + n && (unw || v[i] != v[i]))
+                fail = N_("it leaves an element of the output unwritten (or NaN)");
+            fail_case = k;
+        }
+        if (!fail) {
+            cases[k].want = malloc((size_t)n * sizeof(float));
+            if (cases[k].want) memcpy(cases[k].want, v + front, (size_t)n * sizeof(float));
+        }
+        off += (size_t)tot * sizeof(float);
+    }
+    if (!fail && !have_r) {
+        /* from the cache */
+    } else if (!fail && cpath[0]) {
+        struct safefile w;
+        char e2[512];
+        unlink(cpath);
+        if (safefile_open(&w, cpath, SAFEFILE_NEW, e2, sizeof e2) == 0) {
+            fwrite(out, 1, olen, w.f);
+            safefile_commit(&w, e2, sizeof e2);
+        }
+    }
+    if (have_r) prog_result_free(&r);
+    else free(out);
+    free(drv);
+    if (fail) {
+        sess_error(s, -1, _("the puzzle's reference %s is wrong in case %d: %s; the puzzle cannot be checked"), path,
+                   fail_case + 1, _(fail));
+        return -1;
+    }
+    return 0;
+}
+
 static void print_brief_line(const struct puzzle *p, const char *file)
 {
     char launch[256];
@@ -668,10 +855,14 @@ static void print_brief_line(const struct puzzle *p, const char *file)
 /* After the verdict: the limits, what next, what to watch. */
 static void after_check(const struct session *s, const struct puzzle *p, int passed, const char *file)
 {
-    int n;
-    puzzle_all(&n);
-    if (passed && p->number < n)
-        out_printf(_("solved. Next: `puzzle %d`.\n"), p->number + 1);
+    int n, next = 0;
+    const struct puzzle *all = puzzle_all(&n);
+    for (int i = 0; i + 1 < n; i++)
+        if (&all[i] == p && !(all[i + 1].def && !all[i + 1].def->shipped)) next = all[i + 1].number;
+    if (passed && p->def && !p->def->shipped)
+        out_printf(_("solved.\n"));
+    else if (passed && next)
+        out_printf(_("solved. Next: `puzzle %d`.\n"), next);
     else if (passed)
         out_printf(_("solved: that was the last puzzle.\n"));
     else
@@ -715,6 +906,20 @@ static int check_target(struct session *s, int argc, char **argv, const struct p
     const char *a = argv[1];
     size_t al = strlen(a);
     int is_file = strchr(a, '/') || (al > 3 && strcmp(a + al - 3, ".cu") == 0);
+    if (puzzle_def_is_dir(a)) { /* a puzzle of one's own: check DIR [FILE.cu] */
+        char err[PATH_MAX + 512];
+        if (s->confined) {
+            sess_error(s, 1, _("a lesson checks gpulab's puzzles, not a folder's"));
+            return -1;
+        }
+        if (!(*p = puzzle_def_open(a, err, sizeof err))) {
+            sess_error(s, 1, "%s", err);
+            return -1;
+        }
+        if (argc == 3) snprintf(file, filelen, "%s", argv[2]);
+        else puzzle_student_path(*p, file, filelen);
+        return 0;
+    }
     if (argc == 3) {
         if (!(*p = puzzle_find(a))) {
             sess_error(s, 1, _("no puzzle \"%s\" (`puzzle` lists them)"), a);
@@ -774,9 +979,15 @@ static enum cmd_status do_check(struct session *s, int argc, char **argv)
         rmdir(dir);
         return sess_error(s, -1, _("out of memory"));
     }
+    enum cmd_status st = CMD_OK;
+    if (p->def && reference_outputs(s, p, cases, ncases, dir) != 0) {
+        free(text);
+        rmdir(dir);
+        puzzle_cases_free(cases, ncases);
+        return CMD_ERROR;
+    }
     char *drv = puzzle_driver(cases, ncases, abs, text, len, HARNESS_NAME, CASE_MARK);
     free(text);
-    enum cmd_status st = CMD_OK;
     FILE *f = drv ? fopen(combined, "w") : NULL;
     int wrote = f && fputs(drv, f) >= 0;
     if (f && fclose(f) != 0) wrote = 0;
@@ -838,7 +1049,7 @@ done:
 const struct cmd cmd_check_group[] = {
     {
         .name = "check",
-        .usage = N_("check [N|NAME|FILE.cu] | check N FILE.cu"),
+        .usage = N_("check [N|NAME|FILE.cu|DIR] | check N|DIR FILE.cu"),
         .help = N_("compile and run a puzzle's kernel, compare with the reference"),
         .long_help =
             N_("Compiles puzzles/NN-name.cu (the puzzle last named by puzzle or check, or\n"

@@ -11,6 +11,7 @@
  * past its wall limit is killed with its whole process group.
  * docs/puzzles.md describes the reports. */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -33,6 +34,8 @@
 #include "repl/safefile.h"
 #include "repl/session.h"
 #include "repl/lessons/puzzle.h"
+#include "repl/lessons/puzzle_def.h"
+#include "repl/lessons/cmd_puzzle.h"
 
 #define GRADE_MAX_TASKS 4096
 #define GRADE_WALL_S 180.0 /* a task's wall limit: builds and all its runs */
@@ -56,6 +59,7 @@ struct grade {
     int n;
     char tmp[PATH_MAX];
     char seed[48], limit[48]; /* the session's settings, which every task gets */
+    const struct puzzle *own; /* a puzzle of one's own (--puzzle DIR): its tasks check DIR */
 };
 
 static int cmp_names(const void *a, const void *b)
@@ -200,7 +204,9 @@ static pid_t start_task(const struct grade *g, int i, const char *self, struct r
     snprintf(cache, sizeof cache, "%s/cache-%d", g->tmp, i);
     snprintf(r->out, sizeof r->out, "%s/out-%d", g->tmp, i);
     if (mkdir(cache, 0700) != 0) return -1;
-    if (t->number)
+    if (g->own && t->number == g->own->number)
+        snprintf(c1, sizeof c1, "check %s %s", g->own->def->dir, t->file);
+    else if (t->number)
         snprintf(c1, sizeof c1, "check %d %s", t->number, t->file);
     else
         snprintf(c1, sizeof c1, "open %s", t->file);
@@ -573,23 +579,27 @@ static void remove_tmp(struct grade *g)
 static enum cmd_status do_grade(struct session *s, int argc, char **argv)
 {
     const char *dir = NULL, *csv = "grade.csv", *junit = "grade.xml";
+    const struct puzzle *own = NULL;
     int jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--csv") == 0 && i + 1 < argc) csv = argv[++i];
         else if (strcmp(argv[i], "--junit") == 0 && i + 1 < argc) junit = argv[++i];
-        else if (strcmp(argv[i], "--jobs") == 0 && i + 1 < argc) {
+        else if (strcmp(argv[i], "--puzzle") == 0 && i + 1 < argc) {
+            char err[PATH_MAX + 512];
+            if (!(own = puzzle_def_open(argv[++i], err, sizeof err))) return sess_error(s, i, "%s", err);
+        } else if (strcmp(argv[i], "--jobs") == 0 && i + 1 < argc) {
             char *e;
             long v = strtol(argv[++i], &e, 10);
             if (*e || v < 1 || v > 256) return sess_error(s, i, _("--jobs takes a count from 1 to 256"));
             jobs = (int)v;
         } else if (argv[i][0] == '-')
-            return sess_error(s, i, _("unknown option %s: grade takes --csv FILE, --junit FILE, --jobs N"), argv[i]);
+            return sess_error(s, i, _("unknown option %s: grade takes --csv FILE, --junit FILE, --jobs N, --puzzle DIR"), argv[i]);
         else if (dir)
             return sess_error(s, i, _("grade takes one folder"));
         else
             dir = argv[i];
     }
-    if (!dir) return sess_error(s, -1, _("usage: grade DIR [--csv FILE] [--junit FILE] [--jobs N]"));
+    if (!dir) return sess_error(s, -1, _("usage: grade DIR [--csv FILE] [--junit FILE] [--jobs N] [--puzzle DIR]"));
     if (jobs < 1) jobs = 1;
     int ns;
     char **students = list_dir(dir, is_folder, &ns);
@@ -599,6 +609,7 @@ static enum cmd_status do_grade(struct session *s, int argc, char **argv)
         return sess_error(s, 1, _("%s holds no student folders"), dir);
     }
     struct grade g = {0};
+    g.own = own;
     g.t = calloc(GRADE_MAX_TASKS, sizeof *g.t);
     snprintf(g.tmp, sizeof g.tmp, "%s/gpulab-grade-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
     if (!g.t || !mkdtemp(g.tmp)) {
@@ -647,10 +658,136 @@ static enum cmd_status do_grade(struct session *s, int argc, char **argv)
     return st;
 }
 
+
+/* ---------------------------------------------------------------- verify */
+
+static int is_wrong_cu(const char *dir, const char *name)
+{
+    for (const char *c = name; *c; c++)
+        if (!(isalnum((unsigned char)*c) || *c == '.' || *c == '-' || *c == '_')) return 0;
+    return is_cu(dir, name);
+}
+
+/* The rule a known-wrong version names on its first line,
+ * "// must fail: RULE. why": 0 with rule and why, -1 with the reason. */
+static int wrong_rule(const char *path, char *rule, size_t rlen, char *why, size_t wlen, char *err, size_t elen)
+{
+    size_t len;
+    char *text = safefile_read(path, PUZZLE_DEF_CU_MAX, &len, err, elen);
+    if (!text) return -1;
+    static const char *const rules[] = {"bounds", "unwritten", "value", "race", "limit", "time", "crash", "launch"};
+    char r[32] = "";
+    int n = 0;
+    int ok = sscanf(text, "// must fail: %31[a-z].%n", r, &n) == 1 && n > 0;
+    int known = 0;
+    for (size_t i = 0; ok && i < sizeof rules / sizeof rules[0]; i++) known |= strcmp(r, rules[i]) == 0;
+    if (!ok || !known) {
+        snprintf(err, elen, _("%s: the first line says \"// must fail: RULE. why\", RULE one of bounds, unwritten, "
+                              "value, race, limit, time, crash, launch"),
+                 path);
+        free(text);
+        return -1;
+    }
+    snprintf(rule, rlen, "%s", r);
+    const char *w = text + n;
+    while (*w == ' ') w++;
+    snprintf(why, wlen, "%.*s", (int)strcspn(w, "\n"), w);
+    free(text);
+    return 0;
+}
+
+enum cmd_status puzzle_verify(struct session *s, const char *pdir)
+{
+    char err[PATH_MAX + 512];
+    const struct puzzle *p = puzzle_def_open(pdir, err, sizeof err);
+    if (!p) return sess_error(s, 2, "%s", err);
+    struct grade g = {0};
+    g.own = p;
+    g.t = calloc(PUZZLE_DEF_MAX_WRONG + 2, sizeof *g.t);
+    snprintf(g.tmp, sizeof g.tmp, "%s/gpulab-verify-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    if (!g.t || !mkdtemp(g.tmp)) {
+        free(g.t);
+        return sess_error(s, -1, _("cannot make a folder for the checks: %s"), strerror(errno));
+    }
+    snprintf(g.seed, sizeof g.seed, "set seed %u", s->cfg.seed);
+    double lim = program_time_limit(s, PROG_SIM);
+    snprintf(g.limit, sizeof g.limit, "set time-limit %g", lim > 0 ? lim : 3600.0);
+    const char *dir = p->def->dir;
+    char f[PATH_MAX * 2], wd[PATH_MAX + 8];
+    char rules[PUZZLE_DEF_MAX_WRONG + 2][32], whys[PUZZLE_DEF_MAX_WRONG + 2][256];
+    enum cmd_status st = CMD_OK;
+    snprintf(f, sizeof f, "%s/reference.cu", dir);
+    add_task(&g, "reference", "reference.cu", f, NULL, p->number);
+    snprintf(f, sizeof f, "%s/skeleton.cu", dir);
+    add_task(&g, "skeleton", "skeleton.cu", f, NULL, p->number);
+    snprintf(wd, sizeof wd, "%s/wrong", dir);
+    int nw = 0;
+    char **w = is_folder(dir, "wrong") ? list_dir(wd, is_wrong_cu, &nw) : NULL;
+    if (nw > PUZZLE_DEF_MAX_WRONG) {
+        st = sess_error(s, 2, _("%s holds %d known-wrong versions; at most %d"), wd, nw, PUZZLE_DEF_MAX_WRONG);
+        nw = 0;
+    }
+    for (int i = 0; i < nw; i++) {
+        char what[64];
+        snprintf(f, sizeof f, "%s/%s", wd, w[i]);
+        snprintf(what, sizeof what, "wrong/%s", w[i]);
+        if (wrong_rule(f, rules[g.n], sizeof rules[0], whys[g.n], sizeof whys[0], err, sizeof err) != 0) {
+            st = sess_error(s, 2, "%s", err);
+            break;
+        }
+        add_task(&g, "wrong", what, f, NULL, p->number);
+    }
+    free_list(w, nw);
+    if (st == CMD_OK && run_all(&g, (int)sysconf(_SC_NPROCESSORS_ONLN), s->interactive && !s->json) != 0)
+        st = sess_error(s, -1, _("cannot run the checks: %s"), strerror(errno));
+    remove_tmp(&g);
+    int bad = 0;
+    for (int i = 0; st == CMD_OK && i < g.n; i++) {
+        struct task *t = &g.t[i];
+        if (!s->json && strlen(t->detail) > 150) /* the whole detail is in --json */
+            snprintf(t->detail + 140, sizeof t->detail - 140, "...");
+        const char *want = i == 0 ? "pass" : "fail";
+        int ok = strcmp(t->status, want) == 0 && (i < 2 || strcmp(t->rule, rules[i]) == 0);
+        bad += !ok;
+        if (s->json) {
+            json_t *j = json_object();
+            json_object_set_new(j, "file", json_string(t->what));
+            json_object_set_new(j, "want", json_string(i < 2 ? want : rules[i]));
+            json_object_set_new(j, "result", json_string(t->status));
+            json_object_set_new(j, "rule", json_string(t->rule));
+            json_object_set_new(j, "detail", json_string(t->detail));
+            json_object_set_new(j, "ok", json_boolean(ok));
+            out_json(j);
+            continue;
+        }
+        out_printf("%s%s%s %s ", ok ? out_color(OUT_GOOD) : out_color(OUT_ERROR), ok ? "ok  " : "FAIL",
+                   out_color(OUT_RESET), t->what);
+        if (i == 0)
+            out_printf(ok ? _("passes every case\n") : _("must pass, but: %s (%s) %s\n"), t->status, t->rule, t->detail);
+        else if (i == 1)
+            out_printf(ok ? _("fails, as a skeleton should (%s)\n") : _("must fail, but: %s %s\n"), t->rule, t->detail);
+        else if (ok)
+            out_printf(_("fails for rule %s, as it says (%s): %s\n"), t->rule, whys[i], t->detail);
+        else
+            out_printf(_("must fail for rule %s (%s), but: %s %s %s\n"), rules[i], whys[i], t->status, t->rule,
+                       t->detail);
+    }
+    if (st == CMD_OK && !s->json)
+        out_printf(_("puzzle %d (%s): the reference, the skeleton and %d known-wrong versions checked; %d not as "
+                     "stated\n"),
+                   p->number, p->name, g.n - 2, bad);
+    if (st == CMD_OK && nw < 3)
+        st = sess_error(s, 2, _("%s: %d known-wrong versions; a puzzle has at least 3 (wrong/NAME.cu)"), dir, nw);
+    else if (st == CMD_OK && bad)
+        st = sess_error(s, -1, _("%d of the puzzle's files did not check as stated"), bad);
+    free(g.t);
+    return st;
+}
+
 const struct cmd cmd_grade_group[] = {
     {
         .name = "grade",
-        .usage = N_("grade DIR [--csv FILE] [--junit FILE] [--jobs N]"),
+        .usage = N_("grade DIR [--csv FILE] [--junit FILE] [--jobs N] [--puzzle DIR]"),
         .help = N_("check every student's folder in DIR; write a CSV and a JUnit XML report"),
         .long_help =
             N_("Every folder in DIR is one student's. A folder with expected.txt and one\n"
@@ -663,7 +800,9 @@ const struct cmd cmd_grade_group[] = {
                "grade.csv (student, task, result, rule, detail, seconds) and grade.xml\n"
                "(JUnit: a testsuite per student, a testcase per task), or the files\n"
                "--csv and --junit name. Results: pass, fail (the rule it broke) or error\n"
-               "(it did not build, or the folder is not one of the two kinds).\n"),
+               "(it did not build, or the folder is not one of the two kinds).\n"
+               "--puzzle DIR adds a puzzle of your own (a folder with puzzle.txt): the\n"
+               "students' NNN-name.cu files of its number are checked against it.\n"),
         .run = do_grade,
         .complete = CMP_FILE,
     },

@@ -19,6 +19,7 @@
 #include "repl/lessons/lesson.h"
 #include "repl/out.h"
 #include "repl/lessons/puzzle.h"
+#include "repl/lessons/puzzle_def.h"
 #include "repl/safefile.h"
 #include "repl/session.h"
 #include "repl/lessons/cmd_puzzle.h"
@@ -64,6 +65,12 @@ void puzzle_note_progress(const struct puzzle *p, int passed)
 static char *skeleton_text(struct session *s, const struct puzzle *p, size_t *len, char *path, size_t pathlen)
 {
     char dir[4096], stem[64];
+    if (p->def) {
+        char err[PATH_MAX + 256];
+        char *t = puzzle_def_read(p, s->lang, "skeleton.cu", len, path, pathlen, err, sizeof err);
+        if (!t && errno == 0) errno = EINVAL;
+        return t;
+    }
     puzzle_stem(p, stem, sizeof stem);
     lesson_dir(s->lang, dir, sizeof dir);
     snprintf(path, pathlen, "%s/puzzles/%s.cu", dir, stem);
@@ -98,6 +105,14 @@ static void print_brief(const struct puzzle *p)
         out_printf(ngettext(" at most %d global read per thread;", " at most %d global reads per thread;",
                             (unsigned long)p->max_global_reads),
                    p->max_global_reads);
+    if (p->def && p->max_global_writes >= 0)
+        out_printf(ngettext(" at most %d global write per thread;", " at most %d global writes per thread;",
+                            (unsigned long)p->max_global_writes),
+                   p->max_global_writes);
+    if (p->def && p->max_barriers >= 0)
+        out_printf(ngettext(" at most %d barrier per block;", " at most %d barriers per block;",
+                            (unsigned long)p->max_barriers),
+                   p->max_barriers);
     if (p->max_shared_bytes == 0) out_printf(_(" no shared memory"));
     else if (p->max_shared_bytes > 0) out_printf(_(" at most %d bytes of shared memory per block"), p->max_shared_bytes);
     if (p->max_block_writes > 0)
@@ -150,6 +165,12 @@ static int mkdir_here(const char *dir)
 static char *solution_text(const struct puzzle *p, size_t *len, char *path, size_t pathlen)
 {
     char dir[4096], stem[64];
+    if (p->def) {
+        char err[PATH_MAX + 256];
+        char *t = puzzle_def_read(p, "en", "reference.cu", len, path, pathlen, err, sizeof err);
+        if (!t && errno == 0) errno = EINVAL;
+        return t;
+    }
     puzzle_stem(p, stem, sizeof stem);
     lesson_dir("en", dir, sizeof dir);
     snprintf(path, pathlen, "%s/puzzles/solutions/%s.cu", dir, stem);
@@ -243,9 +264,29 @@ static enum cmd_status do_puzzle(struct session *s, int argc, char **argv)
         p = s->puzzle.cur;
         action = argv[1];
         act_i = 1;
+    } else if (!strcmp(argv[1], "verify")) {
+        if (argc != 3) return sess_error(s, 2, _("usage: %s"), _("puzzle verify DIR"));
+        return puzzle_verify(s, argv[2]);
+    } else if (!strcmp(argv[1], "open") || puzzle_def_is_dir(argv[1])) { /* a puzzle of one's own */
+        int di = strcmp(argv[1], "open") == 0 ? 2 : 1;
+        if (di >= argc) return sess_error(s, 1, _("usage: %s"), _("puzzle open DIR"));
+        if (s->confined) return sess_error(s, di, _("a lesson opens gpulab's puzzles, not a folder's"));
+        char err[PATH_MAX + 512];
+        p = puzzle_def_open(argv[di], err, sizeof err);
+        if (!p) return sess_error(s, di, "%s", err);
+        if (argc > di + 1) {
+            if (!is_puzzle_action(argv[di + 1]))
+                return sess_error(s, di + 1, _("after the puzzle comes hint, solution or reset (not \"%s\")"),
+                                  argv[di + 1]);
+            action = argv[di + 1];
+        }
     } else {
         p = puzzle_find(argv[1]);
-        if (!p) return sess_error(s, 1, _("no puzzle \"%s\": there are puzzles 1 to %d (`puzzle` lists them)"), argv[1], n);
+        int last = 0;
+        const struct puzzle *all = puzzle_all(&n);
+        for (int i = 0; i < n; i++)
+            if (!all[i].def || all[i].def->shipped) last = all[i].number;
+        if (!p) return sess_error(s, 1, _("no puzzle \"%s\": there are puzzles 1 to %d (`puzzle` lists them)"), argv[1], last);
         if (argc > 2) {
             if (!is_puzzle_action(argv[2]))
                 return sess_error(s, 2, _("after the puzzle comes hint, solution or reset (not \"%s\")"), argv[2]);
@@ -335,7 +376,7 @@ const struct cmd cmd_puzzle_group[] = {
                "puzzle hint gives a hint for the current puzzle; puzzle solution shows one\n"
                "solution once you have checked a try; puzzle reset writes the skeleton\n"
                "again, keeping your version as NN-name.cu.old.\n"),
-        .run = do_puzzle, .args = CMD_ARGS(0, 2),
+        .run = do_puzzle, .args = CMD_ARGS(0, 3),
         .complete = CMP_CUSTOM,
         .complete_fn = complete_puzzle_cmd,
     },

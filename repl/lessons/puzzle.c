@@ -6,6 +6,7 @@
  * order it adds in. See docs/puzzles.md. */
 #define _GNU_SOURCE
 #include "repl/lessons/puzzle.h"
+#include "repl/lessons/puzzle_def.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -195,6 +196,9 @@ static void ref_histogram(const struct puzzle *p, const float *const *in, float 
 #define MAT(kind_, name_, r_, c_, base_, step_) {.kind = kind_, .name = name_, .rows = r_, .cols = c_, .base = base_, .step = step_}
 #define INT(name_, v_) {.kind = PZ_INT, .name = name_, .value = v_}
 
+/* The fields after reads_per_tile belong to folder puzzles and stay 0 here. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 static const struct puzzle g_puzzles[] = {
     {1, "map", N_("Map"), "map", N_("out[i] = a[i] + 10"),
      N_("one thread per element: i = threadIdx.x"),
@@ -321,6 +325,7 @@ static const struct puzzle g_puzzles[] = {
       INT("size", 45)}, 3,
      2, 32, "histogram/shared", ref_histogram, 0, 0, 0, 0, 7, 1, 8},
 };
+#pragma GCC diagnostic pop
 
 /* What `puzzle N hint` says: the step beyond the skeleton's comments,
  * usually the mistake the puzzle is there to catch. By puzzle number. */
@@ -382,13 +387,61 @@ float puzzle_tolerance(const struct puzzle *p)
 const char *puzzle_hint(const struct puzzle *p)
 {
     int n = (int)(sizeof g_hints / sizeof g_hints[0]);
+    if (p->def) return p->def->hint;
     return p->number >= 1 && p->number <= n ? g_hints[p->number - 1] : NULL;
+}
+
+/* The table's puzzles, then gpulab's folder puzzles (lessons/en/puzzles/
+ * NN-name/), then those opened from a folder: loaded once, in one array
+ * whose entries never move. */
+#define PUZZLE_ALL_MAX 256
+static struct puzzle g_all[PUZZLE_ALL_MAX];
+static int g_nall, g_nshipped;
+
+static void load_all(void)
+{
+    if (g_nall) return;
+    int nt = (int)(sizeof g_puzzles / sizeof g_puzzles[0]);
+    memcpy(g_all, g_puzzles, sizeof g_puzzles);
+    g_nall = nt;
+    char lang[16] = "en";
+    const char *l = getenv("LANGUAGE"); /* i18n_init sets it to the language chosen */
+    if (l && *l) snprintf(lang, sizeof lang, "%.*s", (int)strcspn(l, ":"), l);
+    int from = g_nall;
+    puzzle_def_load_shipped(lang, g_all, &g_nall, PUZZLE_ALL_MAX / 2);
+    /* a folder whose number the table has, or two folders of one number: the first stays */
+    int w = from;
+    for (int i = from; i < g_nall; i++) {
+        int dup = 0;
+        for (int j = 0; j < w; j++) dup |= g_all[j].number == g_all[i].number;
+        if (!dup) g_all[w++] = g_all[i];
+    }
+    g_nall = w;
+    g_nshipped = g_nall;
 }
 
 const struct puzzle *puzzle_all(int *n)
 {
-    *n = (int)(sizeof g_puzzles / sizeof g_puzzles[0]);
-    return g_puzzles;
+    load_all();
+    *n = g_nall;
+    return g_all;
+}
+
+const struct puzzle *puzzle_register(const struct puzzle *p)
+{
+    load_all();
+    for (int i = 0; i < g_nshipped; i++)
+        if (g_all[i].number == p->number) return NULL;
+    for (int i = g_nshipped; i < g_nall; i++)
+        if (g_all[i].number == p->number) {
+            g_all[i] = *p;
+            return &g_all[i];
+        }
+    if (g_nall >= PUZZLE_ALL_MAX) return NULL;
+    /* in number order among the opened ones: entries after it move, so
+     * only appending keeps pointers; the list sorts for display */
+    g_all[g_nall] = *p;
+    return &g_all[g_nall++];
 }
 
 const struct puzzle_arg *puzzle_out(const struct puzzle *p)
@@ -415,7 +468,11 @@ const struct puzzle *puzzle_find(const char *what)
     if (!what || !*what) return NULL;
     char *end;
     long k = strtol(what, &end, 10);
-    if (*end == 0) return k >= 1 && k <= n ? &all[k - 1] : NULL;
+    if (*end == 0) {
+        for (int i = 0; i < n; i++)
+            if (all[i].number == k) return &all[i];
+        return NULL;
+    }
     /* a path: its file name without .cu */
     const char *base = strrchr(what, '/');
     base = base ? base + 1 : what;
@@ -569,7 +626,16 @@ char *puzzle_header(const struct puzzle *p)
     }
     for (int k = 0; k < p->nargs; k++) {
         const struct puzzle_arg *a = &p->args[k];
-        if (a->kind == PZ_IN) {
+        if (a->kind == PZ_IN && p->def && puzzle_arg_len(a) > 24) {
+            char line[512];
+            if (a->rows > 1)
+                snprintf(line, sizeof line, _("%s: %d x %d floats, row-major, the k-th = %g + %g * k"), a->name,
+                         a->rows, a->cols, a->base, a->step);
+            else
+                snprintf(line, sizeof line, _("%s: %d floats, %s[i] = %g + %g * i"), a->name, a->cols, a->name,
+                         a->base, a->step);
+            comment_wrapped(&b, line, 4);
+        } else if (a->kind == PZ_IN) {
             struct sb v = {0};
             values_text(&v, a);
             char line[1024];
@@ -620,6 +686,22 @@ char *puzzle_header(const struct puzzle *p)
                                               "below 1): float math is not exact"),
                  (double)p->tolerance, (double)p->tolerance);
         comment_wrapped(&b, line, 4);
+    }
+    if (p->def && p->max_global_writes >= 0) {
+        sb_add(&b, "//   ");
+        sb_add(&b,
+               ngettext("each thread writes global memory at most %d time",
+                        "each thread writes global memory at most %d times", (unsigned long)p->max_global_writes),
+               p->max_global_writes);
+        sb_add(&b, "\n");
+    }
+    if (p->def && p->max_barriers >= 0) {
+        sb_add(&b, "//   ");
+        sb_add(&b,
+               ngettext("each block waits at __syncthreads() at most %d time",
+                        "each block waits at __syncthreads() at most %d times", (unsigned long)p->max_barriers),
+               p->max_barriers);
+        sb_add(&b, "\n");
     }
     sb_add(&b, "//\n");
     comment_wrapped(&b, _("Edit the kernel, keep its name and parameters, then type `check` in gpulab."), 0);
@@ -692,6 +774,7 @@ static void free_inputs(struct puzzle_case *c)
 
 int puzzle_cases(const struct puzzle *p, unsigned seed, struct puzzle_case *c)
 {
+    if (p->def) return puzzle_def_cases(p, seed, c);
     int nsz = (int)(sizeof g_sizes / sizeof g_sizes[0]);
     const struct case_size *sz = p->number >= 1 && p->number <= nsz ? g_sizes[p->number - 1] : NULL;
     struct case_size one = {puzzle_arg_len(puzzle_out(p)), 0};
@@ -757,16 +840,22 @@ int puzzle_cases(const struct puzzle *p, unsigned seed, struct puzzle_case *c)
 
 void puzzle_cases_free(struct puzzle_case *c, int n)
 {
-    for (int i = 0; i < n; i++) free_inputs(&c[i]);
+    for (int i = 0; i < n; i++) {
+        free_inputs(&c[i]);
+        free(c[i].want);
+        c[i].want = NULL;
+    }
 }
 
 void puzzle_case_text(const struct puzzle_case *c, char *buf, size_t len)
 {
     const struct puzzle *q = &c->inst;
-    char g[32], b[32], size[48] = "";
+    char g[32], b[32], size[96] = "";
     shape_text(q->grid, g, sizeof g);
     shape_text(q->block, b, sizeof b);
-    if (c->m > 0)
+    if (q->def)
+        puzzle_def_case_sizes(q, c->index, size, sizeof size);
+    else if (c->m > 0)
         snprintf(size, sizeof size, _("%d rows of %d, "), c->m, c->n);
     else if (arg_named(q, "size"))
         snprintf(size, sizeof size, _("size %d, "), c->n);
@@ -888,7 +977,7 @@ void puzzle_expected(const struct puzzle *p, float *out)
         if (in[nin]) puzzle_fill(a, in[nin]);
         nin++;
     }
-    int ok = 1;
+    int ok = p->expect != NULL;
     for (int k = 0; k < nin; k++) ok &= in[k] != NULL;
     if (ok) p->expect(p, (const float *const *)in, out);
     for (int k = 0; k < nin; k++) free(in[k]);
@@ -928,7 +1017,10 @@ void puzzle_case_compare(const struct puzzle_case *c, const float *alloc, float 
         if (q->args[k].kind == PZ_OUT) front = c->front[k];
     memset(v, 0, sizeof *v);
     v->first = -1;
-    q->expect(q, (const float *const *)c->in, want);
+    if (c->want)
+        memcpy(want, c->want, (size_t)n * sizeof *want);
+    else
+        q->expect(q, (const float *const *)c->in, want);
     for (int i = 0; i < total; i++) {
         int at = i - front;
         int unw = puzzle_is_unwritten(alloc[i]);

@@ -13,7 +13,7 @@
 
 #include <stddef.h>
 
-#define PUZZLE_MAX_ARGS 6
+#define PUZZLE_MAX_ARGS 8
 
 enum puzzle_arg_kind {
     PZ_OUT = 1, /* the output array: filled with PUZZLE_UNWRITTEN, compared */
@@ -55,17 +55,27 @@ struct puzzle {
                               * not the never-written fill; its spare floats keep the fill */
     int max_block_writes;    /* > 0: a block writes global memory (stores and atomics) at most
                               * this many times; 0: no limit */
+    /* a puzzle written as a folder (puzzle_def.h); NULL for the table's */
+    const struct puzzle_def *def;
+    int max_global_writes;   /* folder puzzles: per thread; -1: no limit */
+    int max_barriers;        /* folder puzzles: __syncthreads() per block; -1: no limit */
 };
 
 /* The bit pattern the output array is filled with before the launch (a
  * quiet NaN no arithmetic produces), so an element never written shows. */
 #define PUZZLE_UNWRITTEN 0x7fc0deadu
 
-/* The puzzles in order; *n their count. */
+/* The puzzles in order (the table's, then gpulab's folder puzzles, then
+ * those opened from a folder); *n their count. */
 const struct puzzle *puzzle_all(int *n);
 
 /* The relative tolerance the comparison allows (p->tolerance, else 1e-5). */
 float puzzle_tolerance(const struct puzzle *p);
+
+/* Put a folder puzzle beside the others (one of the same number is replaced
+ * in place, so pointers to it stay good). The registered copy, or NULL when
+ * the list is full or the number is one of gpulab's. */
+const struct puzzle *puzzle_register(const struct puzzle *p);
 
 /* Its hint (untranslated, for _()), or NULL. */
 const char *puzzle_hint(const struct puzzle *p);
@@ -120,6 +130,7 @@ struct puzzle_case {
     float *in[PUZZLE_MAX_ARGS]; /* the k-th input array's values (PZ_IN order) */
     int alloc[PUZZLE_MAX_ARGS]; /* floats allocated for argument k */
     int front[PUZZLE_MAX_ARGS]; /* floats before argument k's element 0 */
+    float *want;              /* folder puzzles: the reference's output (NULL: p->expect) */
 };
 
 /* The cases of p with random inputs from seed; their count (at most
