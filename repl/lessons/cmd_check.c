@@ -791,13 +791,24 @@ static int reference_outputs(struct session *s, const struct puzzle *p, struct p
         if (r.interrupted) {
             prog_result_free(&r);
             free(drv);
-            return sess_error(s, -1, _("stopped by Ctrl-C")), -1;
+            out_printf(_("stopped by Ctrl-C\n"));
+            return -1;
+        }
+        if (r.timed_out || r.signal || r.exit_code != 0 || !r.output || r.output_len != total * sizeof(float)) {
+            const char *seg[PUZZLE_MAX_CASES];
+            size_t seglen[PUZZLE_MAX_CASES];
+            fail_case = split_cases(r.err ? r.err : "", r.err_len, ncases, seg, seglen);
         }
         if (r.timed_out || r.signal || r.exit_code != 0 || !r.output || r.output_len != total * sizeof(float))
             fail = r.timed_out ? N_("it ran past the time limit") : N_("it did not finish (the simulator's message above says why)");
         else if (r.err && memmem(r.err, r.err_len, "data race on", 12))
             fail = N_("it has a data race");
-        if (fail && r.err_len) out_printf("%.*s", (int)r.err_len, r.err);
+        char *plain = fail && r.err_len ? malloc(r.err_len + 1) : NULL;
+        if (plain) {
+            size_t pl = strip_marks(r.err, r.err_len, plain);
+            out_printf("%.*s", (int)pl, plain);
+            free(plain);
+        }
         if (fail && r.fault[0]) out_printf("%s\n", r.fault);
         out = r.output;
         olen = r.output_len;

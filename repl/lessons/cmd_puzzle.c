@@ -258,7 +258,7 @@ static enum cmd_status do_puzzle(struct session *s, int argc, char **argv)
     const char *action = NULL;
     int act_i = 0;
     if (is_puzzle_action(argv[1])) { /* puzzle hint: the current puzzle */
-        if (argc > 2) return sess_error(s, 2, _("usage: %s"), _("puzzle [N|NAME] [hint|solution|reset]"));
+        if (argc > 2) return sess_error(s, 2, _("usage: %s"), _("puzzle [N|NAME|DIR] [hint|solution|reset] | puzzle verify DIR"));
         if (!s->puzzle.cur)
             return sess_error(s, 1, _("no puzzle chosen yet: puzzle N %s names one (`puzzle` lists them)"), argv[1]);
         p = s->puzzle.cur;
@@ -356,6 +356,10 @@ void puzzle_complete(struct session *s, int argc, char **argv, const char *text,
 static void complete_puzzle_cmd(struct session *s, int argc, char **argv, const char *text, struct cmp_list *out)
 {
     static const char *const actions[] = {"hint", "solution", "reset"};
+    if (argc == 1) {
+        cmp_add(out, "open");
+        cmp_add(out, "verify");
+    }
     if (argc == 1 || (argc == 2 && !is_puzzle_action(argv[1])))
         for (int i = 0; i < 3; i++) cmp_add(out, actions[i]);
     puzzle_complete(s, argc, argv, text, out);
@@ -365,7 +369,7 @@ const struct cmd cmd_puzzle_group[] = {
     {
         .name = "puzzle",
         .aliases = "puzzles",
-        .usage = N_("puzzle [N|NAME] [hint|solution|reset]"),
+        .usage = N_("puzzle [N|NAME|DIR] [hint|solution|reset] | puzzle verify DIR"),
         .help = N_("write puzzle N's kernel skeleton to puzzles/NN-name.cu (no N: list the puzzles)"),
         .long_help =
             N_("The puzzles are small kernels to write, from a map to a tiled matrix multiply\n"
@@ -375,7 +379,11 @@ const struct cmd cmd_puzzle_group[] = {
                "lists the puzzles with your progress. edit opens the file, then type check.\n"
                "puzzle hint gives a hint for the current puzzle; puzzle solution shows one\n"
                "solution once you have checked a try; puzzle reset writes the skeleton\n"
-               "again, keeping your version as NN-name.cu.old.\n"),
+               "again, keeping your version as NN-name.cu.old. puzzle DIR (or puzzle open\n"
+               "DIR) opens a puzzle of your own: a folder with puzzle.txt, skeleton.cu,\n"
+               "reference.cu and wrong/ (docs/puzzles.md). puzzle verify DIR checks that\n"
+               "its reference passes, its skeleton fails and every wrong version fails\n"
+               "for the rule its first line names.\n"),
         .run = do_puzzle, .args = CMD_ARGS(0, 3),
         .complete = CMP_CUSTOM,
         .complete_fn = complete_puzzle_cmd,

@@ -184,7 +184,9 @@ static long eval(const struct puzzle_def *d, const int *vals, const char *text, 
     const char *s = text;
     long v = ev_sum(&s, &e);
     skip_sp(&s);
-    if (!e.err && *s) e.err = N_("something after the expression (it takes numbers, the cases' names, + - * / % and parentheses)");
+    if (!e.err && *s)
+        /* xgettext:no-c-format */
+        e.err = N_("something after the expression (it takes numbers, the cases' names, + - * / % and parentheses)");
     *err = e.err;
     return v;
 }

@@ -10,9 +10,10 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 export XDG_STATE_HOME=$tmp/state XDG_CACHE_HOME=$tmp/cache HOME=$tmp NO_COLOR=1
 cd "$tmp" || exit 1
 fails=0
-count=$("$GPULAB" --no-color -c puzzle | grep -cE '^ *[0-9]+  ')
+numbers=$("$GPULAB" --no-color -c puzzle | sed -n 's/^ *\([0-9][0-9]*\)  .*/\1/p')
+count=$(echo "$numbers" | wc -w)
 [ "$count" -ge 14 ] || { echo "FAIL: puzzle lists $count puzzles"; fails=$((fails + 1)); }
-for i in $(seq 1 "$count"); do
+for i in $numbers; do
   "$GPULAB" --no-color -c "set backend sim" -c "puzzle $i" -c check >"$tmp/out" 2>&1
   rc=$?
   file=$(sed -n 's/^wrote \(puzzles\/[^:]*\):.*/\1/p' "$tmp/out")
