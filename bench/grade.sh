@@ -2,7 +2,8 @@
 # Benchmark of `check` and `grade` (docs/performance.md).
 # Usage: bench/grade.sh GPULAB [SUBMISSIONS]
 # check: puzzle 6 and puzzle 15 (every case) cold (an empty cache: the
-# harness is compiled) and warm (the build cached), 5 runs each after one
+# harness is compiled) and warm (the build cached), and the folder puzzle 24
+# cold, edited and warm, 5 runs each after one
 # warm-up, median; the reference row is gpulab starting and setting the
 # backend. grade: SUBMISSIONS (default 100) copies of puzzle 6's solution,
 # each compiled in its own cache as grade does, on every core.
@@ -30,6 +31,26 @@ for p in 06-blocks 15-matmul-tiled; do
     m=$(row "$p-$mode" $mode "$GPULAB" -c "set backend sim" -c "check ${p%%-*} $SRC/lessons/en/puzzles/solutions/$p.cu")
     printf '%-34s %8.3f %8.1f\n' "check $p ($mode)" "$m" "$(echo "$m / $ref" | bc -l)"
   done
+done
+# A folder puzzle (24): its expected outputs come from running its reference.
+# cold: both the reference and the student's file compiled; edited: the
+# student's file changed since the last check (its build is new, the
+# reference's outputs are in the cache); warm: nothing changed.
+p=24-transpose
+for mode in cold edited warm; do
+  if [ $mode = edited ]; then
+    export XDG_CACHE_HOME=$tmp/cache-warm
+    "$GPULAB" -c "set backend sim" -c "check 24 $SRC/lessons/en/puzzles/$p/reference.cu" >/dev/null 2>&1
+    v=()
+    for i in 1 2 3 4 5; do
+      { cat "$SRC/lessons/en/puzzles/$p/reference.cu"; echo "// edit $i $$"; } >"$tmp/24-transpose.cu"
+      v+=("$(t "$GPULAB" -c "set backend sim" -c "check 24 $tmp/24-transpose.cu")")
+    done
+    m=$(printf '%s\n' "${v[@]}" | median)
+  else
+    m=$(row "$p-$mode" $mode "$GPULAB" -c "set backend sim" -c "check 24 $SRC/lessons/en/puzzles/$p/reference.cu")
+  fi
+  printf '%-34s %8.3f %8.1f\n' "check $p ($mode)" "$m" "$(echo "$m / $ref" | bc -l)"
 done
 mkdir "$tmp/class"
 for i in $(seq -w 1 "$N"); do

@@ -36,6 +36,7 @@
 #include "repl/lessons/puzzle.h"
 #include "repl/lessons/puzzle_def.h"
 #include "repl/lessons/cmd_puzzle.h"
+#include "repl/lessons/cmd_grade.h"
 
 #define GRADE_MAX_TASKS 4096
 #define GRADE_WALL_S 180.0 /* a task's wall limit: builds and all its runs */
@@ -252,11 +253,20 @@ static void first_line(const char *text, char *buf, size_t len)
     buf[o] = 0;
 }
 
+/* A limit from --json: the number, or "none". */
+static const char *limit_text(const json_t *v, char *buf, size_t len)
+{
+    if (json_is_integer(v)) snprintf(buf, len, "%lld", (long long)json_integer_value(v));
+    else snprintf(buf, len, "none");
+    return buf;
+}
+
 /* A check's JSON rows: pass when every case passed; else the first failing
  * case's rule and what it found. */
 static void read_check(struct task *t, const char *text, int status)
 {
     int rows = 0, failed = 0;
+    char l1[24], l2[24], l3[24], l4[24];
     const char *p = text;
     const char *plain = NULL; /* the first line that is not JSON: an error's message */
     /* the simulator's first diagnostic, which the verdict of a stopped run refers to */
@@ -290,6 +300,10 @@ static void read_check(struct task *t, const char *text, int status)
                 else if (json_is_integer(first) && json_is_null(json_object_get(j, "got")))
                     snprintf(t->detail, sizeof t->detail, "case %lld: element %lld: expected %g, got nothing (never written)",
                              cs, (long long)json_integer_value(first), json_number_value(json_object_get(j, "expected")));
+                else if (json_is_integer(first) && json_is_string(json_object_get(j, "got"))) /* nan, inf */
+                    snprintf(t->detail, sizeof t->detail, "case %lld: element %lld: expected %g, got %s", cs,
+                             (long long)json_integer_value(first), json_number_value(json_object_get(j, "expected")),
+                             json_string_value(json_object_get(j, "got")));
                 else if (json_is_integer(first))
                     snprintf(t->detail, sizeof t->detail, "case %lld: element %lld: expected %g, got %g", cs,
                              (long long)json_integer_value(first), json_number_value(json_object_get(j, "expected")),
@@ -297,6 +311,19 @@ static void read_check(struct task *t, const char *text, int status)
                 else if (json_integer_value(json_object_get(j, "outside")))
                     snprintf(t->detail, sizeof t->detail, "case %lld: element %lld written, outside the output", cs,
                              (long long)json_integer_value(json_object_get(j, "first_outside")));
+                else if (json_is_object(lim) && json_object_get(lim, "global_writes_max")) /* a folder puzzle */
+                    snprintf(t->detail, sizeof t->detail,
+                             "case %lld: global reads of a thread %lld (limit %s), writes %lld (limit %s), shared bytes "
+                             "%lld (limit %s), barriers %lld (limit %s)%s",
+                             cs, (long long)json_integer_value(json_object_get(lim, "global_reads_max")),
+                             limit_text(json_object_get(lim, "global_reads_limit"), l1, sizeof l1),
+                             (long long)json_integer_value(json_object_get(lim, "global_writes_max")),
+                             limit_text(json_object_get(lim, "global_writes_limit"), l2, sizeof l2),
+                             (long long)json_integer_value(json_object_get(lim, "shared_bytes")),
+                             limit_text(json_object_get(lim, "shared_bytes_limit"), l3, sizeof l3),
+                             (long long)json_integer_value(json_object_get(lim, "barriers_max")),
+                             limit_text(json_object_get(lim, "barriers_limit"), l4, sizeof l4),
+                             json_integer_value(json_object_get(lim, "without_shared")) ? ", threads writing out without shared memory" : "");
                 else if (json_is_object(lim))
                     snprintf(t->detail, sizeof t->detail,
                              "case %lld: global reads of a thread %lld (limit %lld), shared bytes %lld (limit %lld)%s", cs,

@@ -23,6 +23,7 @@
 #include "repl/safefile.h"
 #include "repl/session.h"
 #include "repl/lessons/cmd_puzzle.h"
+#include "repl/lessons/cmd_grade.h"
 
 
 /* ------------------------------------------------------------- progress */

@@ -5,8 +5,6 @@
 
 #include <stddef.h>
 
-#include "repl/cmd.h"
-
 struct session;
 struct puzzle;
 struct cmp_list;
@@ -18,10 +16,5 @@ int puzzle_current_file(const struct session *s, char *buf, size_t len);
 void puzzle_note_progress(const struct puzzle *p, int passed);
 /* Completion of a puzzle's number or name (a cmd_complete_fn). */
 void puzzle_complete(struct session *s, int argc, char **argv, const char *text, struct cmp_list *out);
-
-/* puzzle verify DIR (cmd_grade.c): a puzzle folder's reference passes, its
- * skeleton fails and every wrong/NAME.cu fails for the rule its first line
- * names, each checked as `grade` checks a submission. */
-enum cmd_status puzzle_verify(struct session *s, const char *dir);
 
 #endif
