@@ -258,6 +258,75 @@ static void header_and_driver(void **state)
 
 /* The cases: sizes, grids, layouts and random inputs repeat from the seed;
  * a stray write outside the output is caught. */
+/* Puzzles 20, 21, 23: a stated tolerance, a range of their own for the
+ * random inputs, an output that starts at 0, a limit on a block's writes. */
+static void tolerance_range_and_zero_start(void **state)
+{
+    (void)state;
+    assert_true(puzzle_tolerance(puzzle_find("map")) == 1e-5f);
+    assert_true(puzzle_tolerance(puzzle_find("softmax")) == 1e-5f);
+    const struct puzzle *ln = puzzle_find("layernorm");
+    assert_true(puzzle_tolerance(ln) == 1e-3f);
+    struct puzzle_case c[PUZZLE_MAX_CASES];
+    int n = puzzle_cases(ln, 7, c);
+    assert_true(n >= 3);
+    /* random rows near 1000 */
+    for (int i = 0; i < puzzle_arg_len(&c[1].inst.args[1]); i++)
+        assert_true(c[1].in[0][i] >= 995 && c[1].in[0][i] <= 1005);
+    /* the stated case: within 1e-3 times the magnitude is right, 5e-3 off is not */
+    int alloc = puzzle_case_out_floats(&c[0]), len = puzzle_arg_len(puzzle_out(&c[0].inst));
+    float *got = malloc((size_t)alloc * sizeof *got), *want = malloc((size_t)len * sizeof *want);
+    unsigned u = PUZZLE_UNWRITTEN;
+    for (int i = 0; i < alloc; i++) memcpy(&got[i], &u, 4);
+    puzzle_expected(&c[0].inst, want);
+    for (int i = 0; i < len; i++) got[c[0].front[0] + i] = want[i] * (1 + 5e-4f);
+    struct puzzle_verdict v;
+    puzzle_case_compare(&c[0], got, want, &v);
+    assert_true(v.pass);
+    got[c[0].front[0]] = want[0] + 5e-3f;
+    puzzle_case_compare(&c[0], got, want, &v);
+    assert_false(v.pass);
+    assert_int_equal(v.first, 0);
+    free(got);
+    free(want);
+    puzzle_cases_free(c, n);
+    /* softmax: inputs up to 100 apart, so some exceed where expf overflows */
+    const struct puzzle *sm = puzzle_find("softmax");
+    n = puzzle_cases(sm, 7, c);
+    int big = 0;
+    for (int k = 1; k < n; k++)
+        for (int i = 0; i < puzzle_arg_len(&c[k].inst.args[1]); i++) {
+            assert_true(c[k].in[0][i] >= -100 && c[k].in[0][i] <= 100);
+            big |= c[k].in[0][i] > 89;
+        }
+    assert_true(big);
+    puzzle_cases_free(c, n);
+    char *h = puzzle_header(sm);
+    assert_non_null(strstr(h, "float math is not exact"));
+    free(h);
+    /* the histogram: values 0..7, out 0 before the launch (its spare floats keep the fill) */
+    const struct puzzle *hi = puzzle_find("histogram");
+    assert_int_equal(hi->max_block_writes, 8);
+    n = puzzle_cases(hi, 7, c);
+    for (int i = 0; i < puzzle_arg_len(&c[4].inst.args[1]); i++) assert_true(c[4].in[0][i] >= 0 && c[4].in[0][i] <= 7);
+    h = puzzle_header(hi);
+    assert_non_null(strstr(h, "//   out: 8 floats, 0 before the launch\n"));
+    assert_non_null(strstr(h, "each block writes global memory at most 8 times"));
+    free(h);
+    const char *src = "__global__ void histogram(float *out, const float *a, int size) {}";
+    char *d = puzzle_driver(c, n, "/x/puzzles/23-histogram.cu", src, strlen(src), "gpulab puzzle harness", "MARK ");
+    assert_non_null(d);
+    /* case 1: out flush with the end of its 128 floats, 120 of fill, then 8 zeros */
+    const char *o = strstr(d, "static const unsigned gpulab_v_out[128] = {0x7fc0deadu, ");
+    assert_non_null(o);
+    const char *z = strstr(o, "0x0u");
+    assert_non_null(z);
+    const char *tail = "0x7fc0deadu,\n        0x0u, 0x0u, 0x0u, 0x0u, 0x0u, 0x0u, 0x0u, 0x0u};";
+    assert_true(strncmp(z - 21, tail, strlen(tail)) == 0);
+    free(d);
+    puzzle_cases_free(c, n);
+}
+
 static void cases_and_guards(void **state)
 {
     (void)state;
@@ -367,6 +436,7 @@ int main(void)
         cmocka_unit_test(lesson_matches_the_table),
         cmocka_unit_test(header_and_driver),
         cmocka_unit_test(cases_and_guards),
+        cmocka_unit_test(tolerance_range_and_zero_start),
         cmocka_unit_test(puzzle_writes_and_keeps),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
