@@ -1,0 +1,8 @@
+// must fail: value. __shfl_down_sync sums towards lane 0 only: the other lanes hold partial sums.
+__global__ void butterfly(float *out, const float *a, int size)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    float v = i < size ? a[i] : 0.0f;
+    for (int d = 16; d >= 1; d /= 2) v += __shfl_down_sync(0xffffffff, v, d);
+    if (i < size) out[i] = v;
+}

@@ -1,0 +1,10 @@
+// Reference solution of puzzle 27 (bitonic-step): one compare-and-exchange per element.
+__global__ void bitonic_step(float *out, const float *a, int j, int k, int size)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= size) return;
+    int p = i ^ j;
+    bool up = (i & k) == 0;
+    float x = a[i], y = a[p];
+    out[i] = (i < p) == up ? fminf(x, y) : fmaxf(x, y);
+}
