@@ -61,6 +61,7 @@ struct grade {
     char tmp[PATH_MAX];
     char seed[48], limit[48]; /* the session's settings, which every task gets */
     const struct puzzle *own; /* a puzzle of one's own (--puzzle DIR): its tasks check DIR */
+    char refs[PATH_MAX];      /* folder puzzles' reference outputs every task's cache starts with; "" none */
 };
 
 static int cmp_names(const void *a, const void *b)
@@ -198,6 +199,34 @@ struct running {
     char out[PATH_MAX];
 };
 
+/* The reference outputs in from (files reference-HASH.out) into the cache
+ * folder cache, where `check` looks for them (prog_cache_dir "puzzles"). */
+static void copy_refs(const char *from, const char *cache)
+{
+    char dir[PATH_MAX + 32];
+    snprintf(dir, sizeof dir, "%s/gpulab", cache);
+    mkdir(dir, 0700);
+    snprintf(dir, sizeof dir, "%s/gpulab/puzzles", cache);
+    mkdir(dir, 0700);
+    DIR *d = opendir(from);
+    struct dirent *e;
+    while (d && (e = readdir(d))) {
+        if (strncmp(e->d_name, "reference-", 10) != 0) continue;
+        char src[PATH_MAX * 2], dst[PATH_MAX * 2], err[256];
+        size_t len;
+        snprintf(src, sizeof src, "%s/%s", from, e->d_name);
+        snprintf(dst, sizeof dst, "%s/%s", dir, e->d_name);
+        char *data = safefile_read(src, GRADE_OUT_MAX, &len, err, sizeof err);
+        int fd = data ? open(dst, O_WRONLY | O_CREAT | O_EXCL, 0600) : -1;
+        if (fd >= 0) {
+            if (write(fd, data, len) != (ssize_t)len) unlink(dst);
+            close(fd);
+        }
+        free(data);
+    }
+    if (d) closedir(d);
+}
+
 static pid_t start_task(const struct grade *g, int i, const char *self, struct running *r)
 {
     const struct task *t = &g->t[i];
@@ -205,6 +234,7 @@ static pid_t start_task(const struct grade *g, int i, const char *self, struct r
     snprintf(cache, sizeof cache, "%s/cache-%d", g->tmp, i);
     snprintf(r->out, sizeof r->out, "%s/out-%d", g->tmp, i);
     if (mkdir(cache, 0700) != 0) return -1;
+    if (g->refs[0]) copy_refs(g->refs, cache);
     if (g->own && t->number == g->own->number)
         snprintf(c1, sizeof c1, "check %s %s", g->own->def->dir, t->file);
     else if (t->number)
@@ -496,6 +526,55 @@ static int run_all(struct grade *g, int jobs, int show)
     return 0;
 }
 
+
+/* Folder puzzles take their expected outputs from their reference, run by
+ * `check` and cached. Each task has a cache of its own, so without this
+ * every task would build and run the reference again: run each puzzle's
+ * reference once first (as a task, in the sandbox), and start every task's
+ * cache with the outputs it left. */
+static void share_references(struct grade *g, int jobs)
+{
+    struct grade pre = *g;
+    pre.refs[0] = 0;
+    pre.n = 0;
+    pre.t = calloc(64, sizeof *pre.t);
+    snprintf(pre.tmp, sizeof pre.tmp, "%s/pre", g->tmp);
+    if (!pre.t || mkdir(pre.tmp, 0700) != 0) {
+        free(pre.t);
+        return;
+    }
+    for (int i = 0; i < g->n && pre.n < 64; i++) {
+        const struct task *t = &g->t[i];
+        if (!t->number || t->status) continue;
+        const struct puzzle *p = g->own && g->own->number == t->number ? g->own : puzzle_find(t->what);
+        if (!p || !p->def) continue;
+        int seen = 0;
+        for (int k = 0; k < pre.n; k++) seen |= pre.t[k].number == p->number;
+        char f[PATH_MAX + 16];
+        snprintf(f, sizeof f, "%s/reference.cu", p->def->dir);
+        if (!seen) add_task(&pre, "-", t->what, f, NULL, p->number);
+    }
+    if (pre.n && run_all(&pre, jobs, 0) == 0) {
+        snprintf(g->refs, sizeof g->refs, "%s/refs", g->tmp);
+        mkdir(g->refs, 0700);
+        for (int k = 0; k < pre.n; k++) {
+            char from[PATH_MAX + 64];
+            snprintf(from, sizeof from, "%s/cache-%d/gpulab/puzzles", pre.tmp, k);
+            DIR *d = opendir(from);
+            struct dirent *e;
+            while (d && (e = readdir(d))) {
+                if (strncmp(e->d_name, "reference-", 10) != 0) continue;
+                char a[PATH_MAX * 2], b[PATH_MAX * 2];
+                snprintf(a, sizeof a, "%s/%s", from, e->d_name);
+                snprintf(b, sizeof b, "%s/%s", g->refs, e->d_name);
+                if (rename(a, b) != 0) continue;
+            }
+            if (d) closedir(d);
+        }
+    }
+    free(pre.t);
+}
+
 /* ------------------------------------------------------------- reports */
 
 static void csv_field(FILE *f, const char *s, int last)
@@ -650,6 +729,7 @@ static enum cmd_status do_grade(struct session *s, int argc, char **argv)
     for (int i = 0; i < ns; i++) student_tasks(&g, dir, students[i]);
     free_list(students, ns);
     double t0 = now_s();
+    share_references(&g, jobs);
     int rc = run_all(&g, jobs, s->interactive && !s->json);
     double secs = now_s() - t0;
     remove_tmp(&g);
@@ -765,6 +845,7 @@ enum cmd_status puzzle_verify(struct session *s, const char *pdir)
         add_task(&g, "wrong", what, f, NULL, p->number);
     }
     free_list(w, nw);
+    if (st == CMD_OK) share_references(&g, (int)sysconf(_SC_NPROCESSORS_ONLN));
     if (st == CMD_OK && run_all(&g, (int)sysconf(_SC_NPROCESSORS_ONLN), s->interactive && !s->json) != 0)
         st = sess_error(s, -1, _("cannot run the checks: %s"), strerror(errno));
     remove_tmp(&g);
