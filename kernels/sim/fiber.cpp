@@ -38,6 +38,14 @@ dim3 sim_block_dim, sim_grid_dim;
 unsigned long long sim_block_gen = 1;
 int sim_race_on;
 
+/* threadIdx and blockIdx where shim.h cannot read them with asm */
+unsigned sim_thread_index_x(void) { return sim_cur->tid.x; }
+unsigned sim_thread_index_y(void) { return sim_cur->tid.y; }
+unsigned sim_thread_index_z(void) { return sim_cur->tid.z; }
+unsigned sim_block_index_x(void) { return sim_block_idx.x; }
+unsigned sim_block_index_y(void) { return sim_block_idx.y; }
+unsigned sim_block_index_z(void) { return sim_block_idx.z; }
+
 /* A guard area below each stack: a frame that overflows lands in it (up to
  * 64 KiB past the end) instead of in the next fiber's stack. */
 static const size_t SIM_GUARD = 64 * 1024;

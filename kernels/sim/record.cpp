@@ -186,6 +186,8 @@ int nchecks;
 /* Any consumer of accesses: memcheck, a checker, the recording. */
 extern "C" int sim_acc_on;
 int sim_acc_on;
+extern "C" int sim_acc_direct;
+int sim_acc_direct;
 
 namespace {
 
@@ -235,6 +237,7 @@ void acc_update(void)
 {
     sim_acc_on = sim_g.in_launch && (sim_mc_mode || nchecks || sim_rec_on);
     mc_fast = sim_mc_mode && !nchecks && !sim_rec_on;
+    sim_acc_direct = !nchecks && !sim_rec_on;
 }
 
 /* THE hook: every access of simulated device code (check.h). aligned: the

@@ -137,43 +137,62 @@ extern dim3 sim_block_dim, sim_grid_dim;
 
 static constexpr int warpSize = 32;
 
-#if defined(__x86_64__)
-/* threadIdx and its kind are read with loads the compiler's instrumentation
- * (record.h) does not see: they are the simulator's state, not device
- * memory, and in a kernel like a tiled matrix multiply they are most of the
- * loads, each of which would otherwise call the access hook. A thread's
- * values never change while it runs, so the compiler may keep them. */
-#define SIM_LOAD32(dst, src) __asm__("movl %1, %0" : "=r"(dst) : "m"(src))
-static inline __attribute__((always_inline)) uint3 sim_thread_idx()
+/* threadIdx and blockIdx: the simulator's state, not device memory, read
+ * so that neither the compiler's instrumentation (record.h) sees the loads
+ * nor the compiler has to repeat them. A GPU thread's indices never change
+ * while it runs (a fiber plays one thread from its start to its end; a
+ * block parked at a grid barrier resumes as the same block), so the reads
+ * are asm statements with no memory operand, which the compiler treats as
+ * values: read once per kernel call, kept in registers across the loops,
+ * the barriers and the access hook's calls. A plain load would be
+ * instrumented, and so would call the access hook, and any load of global
+ * state must be repeated after each of the hook's calls. Where the code is
+ * position-independent (a shared library) or not x86-64, each component is
+ * a call of a const function outside the instrumented code instead; the
+ * compiler merges those within a statement but repeats them per loop
+ * iteration. */
+#if defined(__x86_64__) && (!defined(__PIC__) || defined(__PIE__))
+#define SIM_READ_GLOBAL(dst, sym) __asm__("movl %c1(%%rip), %0" : "=r"(dst) : "i"(&(sym)))
+static inline __attribute__((always_inline)) uint3 sim_thread_index()
 {
     const sim_thread_info *c;
-    __asm__("movq %1, %0" : "=r"(c) : "m"(sim_cur));
+    __asm__("movq %c1(%%rip), %0" : "=r"(c) : "i"(&sim_cur));
     uint3 t;
-    SIM_LOAD32(t.x, c->tid.x);
-    SIM_LOAD32(t.y, c->tid.y);
-    SIM_LOAD32(t.z, c->tid.z);
+    __asm__("movl (%1), %0" : "=r"(t.x) : "r"(&c->tid));
+    __asm__("movl 4(%1), %0" : "=r"(t.y) : "r"(&c->tid));
+    __asm__("movl 8(%1), %0" : "=r"(t.z) : "r"(&c->tid));
     return t;
 }
-static inline __attribute__((always_inline)) uint3 sim_read3(const uint3 &v)
+static inline __attribute__((always_inline)) uint3 sim_block_index()
 {
-    uint3 t;
-    SIM_LOAD32(t.x, v.x);
-    SIM_LOAD32(t.y, v.y);
-    SIM_LOAD32(t.z, v.z);
-    return t;
+    uint3 b;
+    SIM_READ_GLOBAL(b.x, sim_block_idx.x);
+    SIM_READ_GLOBAL(b.y, sim_block_idx.y);
+    SIM_READ_GLOBAL(b.z, sim_block_idx.z);
+    return b;
 }
-#undef SIM_LOAD32
+#undef SIM_READ_GLOBAL
+#else
+unsigned sim_thread_index_x(void) __attribute__((const));
+unsigned sim_thread_index_y(void) __attribute__((const));
+unsigned sim_thread_index_z(void) __attribute__((const));
+unsigned sim_block_index_x(void) __attribute__((const));
+unsigned sim_block_index_y(void) __attribute__((const));
+unsigned sim_block_index_z(void) __attribute__((const));
+static inline __attribute__((always_inline)) uint3 sim_thread_index()
+{
+    return uint3{sim_thread_index_x(), sim_thread_index_y(), sim_thread_index_z()};
+}
+static inline __attribute__((always_inline)) uint3 sim_block_index()
+{
+    return uint3{sim_block_index_x(), sim_block_index_y(), sim_block_index_z()};
+}
 #endif
 
 } /* namespace gpulab_sim */
 
-#if defined(__x86_64__)
-#define threadIdx (::gpulab_sim::sim_thread_idx())
-#define blockIdx  (::gpulab_sim::sim_read3(::gpulab_sim::sim_block_idx))
-#else
-#define threadIdx (static_cast<const ::gpulab_sim::uint3 &>(::gpulab_sim::sim_cur->tid))
-#define blockIdx  (static_cast<const ::gpulab_sim::uint3 &>(::gpulab_sim::sim_block_idx))
-#endif
+#define threadIdx (::gpulab_sim::sim_thread_index())
+#define blockIdx  (::gpulab_sim::sim_block_index())
 /* the launch's shape is the same for all its threads: read-only names for
  * it, not macros, since the runtime's own structs have members called
  * gridDim and blockDim (cudaKernelNodeParams, cudaLaunchConfig_t) */
@@ -390,6 +409,19 @@ struct sim_shared_site {
 };
 extern unsigned long long sim_block_gen;
 extern int sim_race_on;
+/* Whether the race check is on: set before a launch's first block, so the
+ * same through a kernel call, and read like threadIdx (an asm value the
+ * compiler reads once, not an instrumented load after every access). */
+static inline __attribute__((always_inline)) int sim_race_checking()
+{
+#if defined(__x86_64__) && (!defined(__PIC__) || defined(__PIE__))
+    int on;
+    __asm__("movl %c1(%%rip), %0" : "=r"(on) : "i"(&sim_race_on));
+    return on;
+#else
+    return sim_race_on;
+#endif
+}
 
 /* SIM_ACC_REF: a reference to a struct element, which may be read or written */
 enum { SIM_ACC_READ = 0, SIM_ACC_WRITE = 1, SIM_ACC_ATOMIC = 2, SIM_ACC_REF = 3 };
@@ -406,6 +438,58 @@ static inline void *sim_shared_get(sim_shared_site *s, size_t elem, size_t align
     if (s->gen == sim_block_gen) return s->ptr;
     return sim_shared_place(s, elem, align, rows, cols);
 }
+
+/* A shared element whose index the proxy has checked needs nothing more of
+ * the access hook (check.h) unless a checker or a reader of the recording
+ * wants it: memcheck's test of it would repeat the index test. Then the
+ * proxy reads and writes it with asm the instrumentation does not see.
+ * sim_acc_direct is set per block, so it is the same through a kernel call
+ * and read like threadIdx. */
+static inline __attribute__((always_inline)) int sim_acc_direct_now()
+{
+#if defined(__x86_64__) && (!defined(__PIC__) || defined(__PIE__))
+    int on;
+    __asm__("movl %c1(%%rip), %0" : "=r"(on) : "i"(&::sim_acc_direct));
+    return on;
+#else
+    return 0;
+#endif
+}
+template <class T, size_t N = sizeof(T)> struct sim_direct {
+    static constexpr bool ok = false;
+    static T load(const T *p) { return *p; }
+    static void store(T *p, const T &v) { *p = v; }
+};
+#if defined(__x86_64__)
+#define SIM_DIRECT(N, U, SUF)                                                                     \
+    template <class T> struct sim_direct<T, N> {                                                  \
+        static constexpr bool ok = std::is_arithmetic<T>::value;                                  \
+        static __attribute__((always_inline)) T load(const T *p)                                  \
+        {                                                                                         \
+            U u;                                                                                  \
+            __asm__("mov" SUF " %1, %0" : "=r"(u) : "m"(*(const U *)(const void *)p));             \
+            T v;                                                                                  \
+            __builtin_memcpy(&v, &u, N);                                                          \
+            return v;                                                                             \
+        }                                                                                         \
+        static __attribute__((always_inline)) void store(T *p, const T &v)                        \
+        {                                                                                         \
+            U u;                                                                                  \
+            __builtin_memcpy(&u, &v, N);                                                          \
+            __asm__("mov" SUF " %1, %0" : "=m"(*(U *)(void *)p) : "r"(u));                         \
+        }                                                                                         \
+    };
+/* may_alias: the asm's memory operand is the element itself, whatever its type */
+typedef uint8_t sim_u8a __attribute__((may_alias));
+typedef uint16_t sim_u16a __attribute__((may_alias));
+typedef uint32_t sim_u32a __attribute__((may_alias));
+typedef uint64_t sim_u64a __attribute__((may_alias));
+SIM_DIRECT(1, sim_u8a, "b")
+SIM_DIRECT(2, sim_u16a, "w")
+SIM_DIRECT(4, sim_u32a, "l")
+SIM_DIRECT(8, sim_u64a, "q")
+#undef SIM_DIRECT
+#endif
 
 template <class T> struct sim_ref;
 
@@ -432,12 +516,14 @@ template <class T> struct sim_ref {
 
     __attribute__((always_inline)) T get() const
     {
-        if (sim_race_on) sim_race_access(site, p, i, j, SIM_ACC_READ);
+        if (sim_race_checking()) sim_race_access(site, p, i, j, SIM_ACC_READ);
+        if (sim_direct<T>::ok && sim_acc_direct_now()) return sim_direct<T>::load(p);
         return *p;
     }
     __attribute__((always_inline)) void put(const T &v) const
     {
-        if (sim_race_on) sim_race_access(site, p, i, j, SIM_ACC_WRITE);
+        if (sim_race_checking()) sim_race_access(site, p, i, j, SIM_ACC_WRITE);
+        if (sim_direct<T>::ok && sim_acc_direct_now()) return sim_direct<T>::store(p, v);
         *p = v;
     }
     /* always inlined, so that the access's site is the kernel's line
@@ -451,7 +537,7 @@ template <class T> struct sim_ref {
     template <class U, class = typename std::enable_if<std::is_same<U, T>::value>::type>
     SIM_REF_INLINE operator U &() const
     {
-        if (sim_race_on) sim_race_access(site, p, i, j, SIM_ACC_REF);
+        if (sim_race_checking()) sim_race_access(site, p, i, j, SIM_ACC_REF);
         return *p;
     }
     T *operator&() const { return p; }
@@ -491,7 +577,7 @@ template <class T> struct sim_elem<T, false> {
     typedef T &ref;
     static T &make(T *p, const sim_shared_site *s, long long i, long long j)
     {
-        if (sim_race_on) sim_race_access(s, p, i, j, SIM_ACC_REF);
+        if (sim_race_checking()) sim_race_access(s, p, i, j, SIM_ACC_REF);
         return *p;
     }
 };
@@ -574,7 +660,7 @@ static inline void sim_poll_interrupt(void)
 template <class T, class F> static inline __attribute__((always_inline)) T sim_rmw(T *p, F f)
 {
     sim_poll_interrupt();
-    if (sim_race_on) sim_race_atomic(p);
+    if (sim_race_checking()) sim_race_atomic(p);
     if (::sim_acc_on) sim_rec_atomic(p, sizeof(T)); /* check.h: one atomic access */
     T old = *p;
     *p = f(old);
@@ -1142,12 +1228,12 @@ template <class T> struct sim_aref {
     typedef typename std::remove_cv<T>::type V;
     V get() const
     {
-        if (sim_race_on) sim_race_addr((const void *)p, SIM_ACC_READ);
+        if (sim_race_checking()) sim_race_addr((const void *)p, SIM_ACC_READ);
         return *p;
     }
     void put(const V &v) const
     {
-        if (sim_race_on) sim_race_addr((const void *)p, SIM_ACC_WRITE);
+        if (sim_race_checking()) sim_race_addr((const void *)p, SIM_ACC_WRITE);
         *p = v;
     }
     operator V() const { return get(); }
