@@ -191,7 +191,7 @@ void prog_tidy_log(const char *in, char *out, size_t cap, const struct prog_unit
                  * explains a misuse): its message, without the path; the
                  * errors that follow from the same misuse are the runtime's
                  * insides */
-                if (!explained) {
+                if (!explained && rest < line + len) {
                     put_clean(out, cap, &o, rest + 1, (size_t)(line + len - rest - 1));
                     put(out, cap, &o, "\n", 1);
                 }

@@ -55,6 +55,14 @@ static inline thread_group tiled_partition(const thread_block &parent, unsigned 
     return tiled_partition(thread_group(parent), n, line, file);
 }
 
+/* block_tile_memory: the shared memory that tiles wider than a warp use for
+ * their collectives on a GPU before sm_80; the simulator needs none, and
+ * this_thread_block(scratch) is this_thread_block() */
+template <unsigned MaxBlockSize = 1024> struct block_tile_memory {
+    unsigned char sim_unused[1];
+};
+template <unsigned N> static inline thread_block this_thread_block(block_tile_memory<N> &) { return thread_block(); }
+
 /* The lanes of the warp that reach this call together (__activemask). */
 class coalesced_group {
 public:
