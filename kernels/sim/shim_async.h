@@ -374,7 +374,7 @@ template <thread_scope Sc, class F> struct __sim_is_sync<barrier<Sc, F>> : ::std
 template <thread_scope Sc> struct __sim_is_sync<pipeline<Sc>> : ::std::true_type {};
 
 template <class Group, class D, class S, class Size>
-static SIM_ASYNC_INLINE void __sim_memcpy_async(const Group &g, const D &dst, const S &src, Size size, int line,
+static SIM_ASYNC_INLINE void __sim_memcpy_async(const Group &g, D dst, S src, Size size, int line,
                                                 const char *file)
 {
     auto *d = ::gpulab_sim::sim_async_ptr(dst);
@@ -390,7 +390,7 @@ static SIM_ASYNC_INLINE void __sim_memcpy_async(const Group &g, const D &dst, co
 /* memcpy_async(dst, src, size, barrier or pipeline) */
 template <class D, class S, class Size, class Sync,
           class = typename ::std::enable_if<__sim_is_sync<Sync>::value>::type>
-static SIM_ASYNC_INLINE async_contract_fulfillment memcpy_async(const D &dst, const S &src, Size size, Sync &sync,
+static SIM_ASYNC_INLINE async_contract_fulfillment memcpy_async(D dst, S src, Size size, Sync &sync,
                                                                 int line = __builtin_LINE(),
                                                                 const char *file = __builtin_FILE())
 {
@@ -403,7 +403,7 @@ static SIM_ASYNC_INLINE async_contract_fulfillment memcpy_async(const D &dst, co
  * the group copies its share */
 template <class Group, class D, class S, class Size, class Sync,
           class = typename ::std::enable_if<__sim_is_sync<Sync>::value>::type>
-static SIM_ASYNC_INLINE async_contract_fulfillment memcpy_async(const Group &g, const D &dst, const S &src, Size size,
+static SIM_ASYNC_INLINE async_contract_fulfillment memcpy_async(const Group &g, D dst, S src, Size size,
                                                                 Sync &sync, int line = __builtin_LINE(),
                                                                 const char *file = __builtin_FILE())
 {
@@ -421,7 +421,7 @@ namespace gpulab_sim_cg {
 /* memcpy_async(group, dst, src, bytes): the group's threads share the copy;
  * wait(group) / wait_prior<N>(group) wait for it and sync the group */
 template <class Group, class D, class S, class Size>
-static SIM_ASYNC_INLINE void memcpy_async(const Group &g, const D &dst, const S &src, Size size, int line = __builtin_LINE(),
+static SIM_ASYNC_INLINE void memcpy_async(const Group &g, D dst, S src, Size size, int line = __builtin_LINE(),
                                 const char *file = __builtin_FILE())
 {
     ::cuda::__sim_memcpy_async(g, dst, src, size, line, file);
