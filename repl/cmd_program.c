@@ -13,7 +13,6 @@
 #include "repl/cmd.h"
 #include "repl/cmd_program.h"
 #include "repl/i18n.h"
-#include "repl/lessons/cmd_puzzle.h"
 #include "repl/lessons/puzzle.h"
 #include "repl/out.h"
 #include "repl/parse.h"
@@ -159,8 +158,9 @@ static int run_editor(struct session *s, const char *path)
 static enum cmd_status edit_puzzle(struct session *s)
 {
     char path[512];
-    if (puzzle_current_file(s, path, sizeof path) != 0)
+    if (!s->puzzle.cur)
         return sess_error(s, -1, _("nothing to edit: open FILE.cu opens a program, puzzle N a puzzle"));
+    puzzle_student_path(s->puzzle.cur, path, sizeof path);
     struct stat sb;
     if (stat(path, &sb) != 0)
         return sess_error(s, -1, _("%s is not there: `puzzle %d` writes its skeleton"), path, s->puzzle.cur->number);

@@ -35,7 +35,6 @@
 #include "repl/session.h"
 #include "repl/lessons/puzzle.h"
 #include "repl/lessons/puzzle_def.h"
-#include "repl/lessons/cmd_puzzle.h"
 #include "repl/lessons/cmd_grade.h"
 
 #define GRADE_MAX_TASKS 4096
