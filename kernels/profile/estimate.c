@@ -67,11 +67,15 @@ static void estimate_group(const prof_counts *c, const occ_model *m, lab_dtype d
     const double waves = ceil(blocks / ((double)sms * resident_blocks(c, m, dt, threads)));
     /* the busiest warp's path: each global load waits for DRAM, each other
      * request for at least the instruction that uses it, each barrier for
-     * the block */
+     * the block; and the block's bank-conflict replays, which go through the
+     * SM's shared pipe one wavefront a clock while the block's warps wait for
+     * them at its next barrier (what makes tiled-nopad slower than tiled
+     * where the loads' latency hides the shared throughput) */
     const double warps = launches * blocks * ((threads + 31) / 32);
     const double chain_s = (double)c->warp_gld_max * PROF_DRAM_LATENCY_NS * 1e-9 +
                            ((double)(c->warp_req_max - c->warp_gld_max) * PROF_DEP_CYCLES +
-                            (double)c->barriers / warps * PROF_BARRIER_CYCLES) / clock_hz;
+                            (double)c->barriers / warps * PROF_BARRIER_CYCLES + (double)c->block_conflict_max) /
+                               clock_hz;
     e->latency_ms = launches * waves * chain_s * 1e3;
     e->shared_ms = (double)wavefronts * share / clock_hz * 1e3;
     e->issue_ms = (double)(requests + c->barriers) * share / (PROF_ISSUE_PER_CLOCK * clock_hz) * 1e3;
@@ -148,6 +152,8 @@ void prof_estimate_session(const prof_session *s, const occ_model *m, const prof
     out->compute_ms = compute_ms(m, w);
     finish(out, body);
 }
+
+double prof_host_ms(double values) { return values > 0 ? values * PROF_HOST_VALUE_NS * 1e-6 : 0; }
 
 /* ------------------------------------------------------------- metrics */
 

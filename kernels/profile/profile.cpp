@@ -36,6 +36,7 @@ struct prof_impl {
      * together: blocks run one after another) */
     unsigned long long block;
     std::vector<std::pair<unsigned long long, unsigned long long>> warp; /* (all, global loads) */
+    unsigned long long block_excess; /* the running block's shared wavefronts beyond the ideal */
 };
 
 /* Fold the running block's warps into the group's maxima. */
@@ -48,6 +49,8 @@ void fold_warps(prof_impl *p)
         c.warp_gld_max = std::max(c.warp_gld_max, w.second);
     }
     p->warp.clear();
+    c.block_conflict_max = std::max(c.block_conflict_max, p->block_excess);
+    p->block_excess = 0;
 }
 
 double now_s(void)
@@ -86,6 +89,7 @@ void on_launch_begin(void *ctx, const sim_rec_launch *l)
     p->atom.clear();
     p->atom_line.clear();
     p->warp.clear();
+    p->block_excess = 0;
     p->block = ~0ull;
     p->t0 = now_s();
 }
@@ -149,6 +153,7 @@ void on_request(void *ctx, const sim_rec_request *r)
     if (r->warp >= p->warp.size()) p->warp.resize(r->warp + 1);
     p->warp[r->warp].first++;
     if (space == PROF_GLOBAL && kind == PROF_LD) p->warp[r->warp].second++;
+    if (space == PROF_SHARED && units > ideal) p->block_excess += units - ideal;
     if (kind == PROF_ATOM) {
         uintptr_t a[32];
         unsigned n = 0;
@@ -229,6 +234,7 @@ void add_counts(prof_counts *t, const prof_counts *c)
     t->barriers += c->barriers;
     t->warp_req_max = std::max(t->warp_req_max, c->warp_req_max);
     t->warp_gld_max = std::max(t->warp_gld_max, c->warp_gld_max);
+    t->block_conflict_max = std::max(t->block_conflict_max, c->block_conflict_max);
     t->read_bytes += c->read_bytes;
     t->write_bytes += c->write_bytes;
     t->seconds += c->seconds;

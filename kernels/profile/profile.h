@@ -59,6 +59,8 @@ typedef struct prof_counts {
     unsigned long long barriers;       /* warp-level barrier instructions: barriers x warps */
     unsigned long long warp_req_max;   /* most memory requests (any space, any kind) of one warp in one launch */
     unsigned long long warp_gld_max;   /* most global load requests of one warp in one launch */
+    unsigned long long block_conflict_max; /* most shared wavefronts beyond the ideal (bank conflicts)
+                                              of one block in one launch */
     unsigned long long read_bytes, write_bytes; /* distinct sectors x 32, summed over launches */
     double seconds;                    /* simulator wall time of these launches */
 } prof_counts;
@@ -114,7 +116,10 @@ typedef struct prof_work {
  *   latency   the waves of resident blocks (occupancy calculator, the
  *             compiler's registers) times the busiest warp's chain: each of
  *             its global loads waits PROF_DRAM_LATENCY_NS, each other memory
- *             request PROF_DEP_CYCLES, each barrier PROF_BARRIER_CYCLES
+ *             request PROF_DEP_CYCLES, each barrier PROF_BARRIER_CYCLES; and
+ *             the busiest block's bank-conflict replays (wavefronts beyond
+ *             the ideal), one per clock through its SM's shared pipe, which
+ *             its warps wait for at the next barrier
  *   shared    wavefronts at one per SM and clock, on the busiest SM
  *   issue     warp instructions counted (memory requests, barriers) at
  *             PROF_ISSUE_PER_CLOCK per SM and clock, on the busiest SM
@@ -137,6 +142,11 @@ typedef struct prof_estimate {
                                     "blocks", "atomics", "compute" */
 } prof_estimate;
 
+/* The host's part of a timed region that copies values back and adds them
+ * there (a family's check() leaves it in lab_result.est_ms): PROF_HOST_VALUE_NS
+ * each, calibrated on distance/g on the H200 (docs/profile.md). */
+double prof_host_ms(double values);
+
 #define PROF_LAUNCH_US 4.0
 #define PROF_RUN_US 1.8
 #define PROF_DRAM_EFFICIENCY 0.86
@@ -150,6 +160,7 @@ typedef struct prof_estimate {
 #define PROF_BARRIER_CYCLES 77.0
 #define PROF_ISSUE_PER_CLOCK 4.0
 #define PROF_BLOCK_NS 79.0
+#define PROF_HOST_VALUE_NS 3.5
 
 void prof_estimate_counts(const prof_counts *c, const occ_model *m, const prof_work *w, prof_estimate *out);
 /* The whole session: the sum over its groups (w counts for the whole run). */
