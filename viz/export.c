@@ -46,15 +46,49 @@ static void rgb(cairo_t *cr, const double c[3], double alpha)
     cairo_set_source_rgba(cr, c[0], c[1], c[2], alpha);
 }
 
-/* cairo's SVG draws text as glyph outlines, so a slide tool cannot find or
- * select it; the plot's words are kept here and written into the SVG as a
- * transparent text layer over the outlines (as scanned PDFs carry theirs). */
-#define PLOT_MAX_TEXT 160
+/* cairo's SVG draws text as glyph outlines, which a slide tool can neither
+ * find, select nor edit: in an SVG, text is not drawn by cairo but kept here
+ * and written as <text> elements, in its colour and weight, after the
+ * shapes cairo drew (backgrounds, half cells, lines, markers). */
+struct svg_word {
+    double x, y, size, angle;
+    double len;       /* canvas runs: the width the run takes (textLength), 0 none */
+    double rgb[3], alpha;
+    int bold;
+    char *s;
+};
 static struct {
-    int on, n;
+    int on, n, cap;
     int mono;   /* a canvas: rows of a monospaced font */
-    struct { double x, y, size, angle; char s[400]; } t[PLOT_MAX_TEXT];
+    struct svg_word *t;
 } words;
+
+static void words_clear(void)
+{
+    for (int i = 0; i < words.n; i++) free(words.t[i].s);
+    free(words.t);
+    words.t = NULL;
+    words.n = words.cap = 0;
+}
+
+/* A new word (NULL when out of memory: that text is left out). */
+static struct svg_word *word_add(const char *s, size_t len)
+{
+    if (words.n == words.cap) {
+        int cap = words.cap ? words.cap * 2 : 256;
+        struct svg_word *t = realloc(words.t, sizeof *t * (size_t)cap);
+        if (!t) return NULL;
+        words.t = t;
+        words.cap = cap;
+    }
+    struct svg_word *w = &words.t[words.n];
+    memset(w, 0, sizeof *w);
+    w->s = strndup(s, len);
+    if (!w->s) return NULL;
+    w->alpha = 1;
+    words.n++;
+    return w;
+}
 
 static void xml_escaped(FILE *f, const char *s)
 {
@@ -119,14 +153,19 @@ static int svg_add_words(struct sink *k)
         return -1;
     }
     fwrite(k->svg, 1, at, f);
-    fprintf(f, "<g id=\"text\" fill-opacity=\"0\" font-family=\"%s\" xml:space=\"preserve\">\n",
+    fprintf(f, "<g id=\"text\" font-family=\"%s\" xml:space=\"preserve\">\n",
             words.mono ? "monospace" : "sans-serif");
     for (int i = 0; i < words.n; i++) {
-        fprintf(f, "<text x=\"%.2f\" y=\"%.2f\" font-size=\"%.1f\"", words.t[i].x, words.t[i].y, words.t[i].size);
-        if (fabs(words.t[i].angle) > 0.01)
-            fprintf(f, " transform=\"rotate(%.1f %.2f %.2f)\"", words.t[i].angle, words.t[i].x, words.t[i].y);
+        const struct svg_word *w = &words.t[i];
+        fprintf(f, "<text x=\"%.2f\" y=\"%.2f\" font-size=\"%.1f\" fill=\"#%02x%02x%02x\"", w->x, w->y, w->size,
+                (int)(w->rgb[0] * 255 + 0.5), (int)(w->rgb[1] * 255 + 0.5), (int)(w->rgb[2] * 255 + 0.5));
+        if (w->alpha < 0.999) fprintf(f, " fill-opacity=\"%.2f\"", w->alpha);
+        if (w->bold) fputs(" font-weight=\"bold\"", f);
+        if (w->len > 0) fprintf(f, " textLength=\"%.2f\" lengthAdjust=\"spacing\"", w->len);
+        if (fabs(w->angle) > 0.01)
+            fprintf(f, " transform=\"rotate(%.1f %.2f %.2f)\"", w->angle, w->x, w->y);
         fputc('>', f);
-        xml_escaped(f, words.t[i].s);
+        xml_escaped(f, w->s);
         fputs("</text>\n", f);
     }
     fputs("</g>\n</svg>\n", f);
@@ -149,6 +188,7 @@ static int finish(cairo_surface_t *surf, viz_export_fmt fmt, struct sink *k, cai
     }
     free(k->svg);
     k->svg = NULL;
+    words_clear();
     if (k->err) {
         snprintf(err, len, _("cannot write %s: %s"), path, strerror(k->err));
         return -1;
@@ -194,27 +234,19 @@ static void fill_half(cairo_t *cr, int role, double px, double py, double w, dou
     cairo_set_antialias(cr, aa);
 }
 
-/* A row of the canvas as text, for the SVG's text layer. */
-static void row_words(const canvas *c, int y, double px, double py, double size)
+/* The colours and weight a cell's text is drawn in. */
+static void cell_ink(const viz_cell *cell, const double **fg, const double **bg, double *alpha, int *bold)
 {
-    if (!words.on || words.n >= PLOT_MAX_TEXT) return;
-    char *b = words.t[words.n].s;
-    size_t cap = sizeof words.t[0].s, l = 0;
-    for (int x = 0; x < c->w && l + 8 < cap; x++) {
-        const viz_cell *cell = canvas_at(c, x, y);
-        if (cell->cp == VIZ_CONT) continue;
-        int top, bottom;
-        uint32_t cp = viz_cell_halves(cell, &top, &bottom) ? ' ' : cell->cp;
-        l += (size_t)viz_utf8_encode(cp, b + l);
+    viz_style s = viz_cell_style(cell, 1);
+    *fg = s.fg >= 0 && s.fg < 8 ? palette[s.fg] : ink;
+    *bg = s.bg >= 0 && s.bg < 8 ? palette[s.bg] : NULL;
+    if (s.attr & VIZ_REVERSE) {
+        const double *t = *bg ? *bg : paper;
+        *bg = *fg;
+        *fg = t;
     }
-    while (l > 0 && b[l - 1] == ' ') l--;
-    b[l] = 0;
-    if (!l) return;
-    words.t[words.n].x = px;
-    words.t[words.n].y = py;
-    words.t[words.n].size = size;
-    words.t[words.n].angle = 0;
-    words.n++;
+    *alpha = s.attr & VIZ_DIMMED ? 0.55 : 1;
+    *bold = (s.attr & VIZ_BOLD) != 0;
 }
 
 static void draw(cairo_t *cr, const canvas *c, int rows, double cw, double ch, double ascent,
@@ -222,7 +254,41 @@ static void draw(cairo_t *cr, const canvas *c, int rows, double cw, double ch, d
 {
     rgb(cr, paper, 1);
     cairo_paint(cr);
-    for (int y = 0; y < rows; y++) row_words(c, y, pad, pad + y * ch + ascent, size);
+    /* backgrounds first, a run of cells of one colour as one rectangle
+     * without smoothing: neighbouring cells meet without a seam */
+    cairo_antialias_t aa = cairo_get_antialias(cr);
+    cairo_set_antialias(cr, CAIRO_ANTIALIAS_NONE);
+    for (int y = 0; y < rows; y++)
+        for (int x = 0; x < c->w;) {
+            const viz_cell *cell = canvas_at(c, x, y);
+            int top, bottom;
+            const double *fg, *bg, *bg2;
+            double alpha, a2;
+            int bold;
+            if (cell->cp == VIZ_CONT || viz_cell_halves(cell, &top, &bottom)) {
+                x++;
+                continue;
+            }
+            cell_ink(cell, &fg, &bg, &alpha, &bold);
+            if (!bg) {
+                x++;
+                continue;
+            }
+            int x1 = x + 1;
+            double bga = viz_cell_style(cell, 1).attr & VIZ_DIMMED ? 0.5 : 1;
+            for (; x1 < c->w; x1++) {
+                const viz_cell *n = canvas_at(c, x1, y);
+                if (n->cp == VIZ_CONT) continue;
+                if (viz_cell_halves(n, &top, &bottom)) break;
+                cell_ink(n, &fg, &bg2, &a2, &bold);
+                if (bg2 != bg || (viz_cell_style(n, 1).attr & VIZ_DIMMED ? 0.5 : 1) != bga) break;
+            }
+            rgb(cr, bg, bga);
+            cairo_rectangle(cr, pad + x * cw, pad + y * ch, (x1 - x) * cw, ch);
+            cairo_fill(cr);
+            x = x1;
+        }
+    cairo_set_antialias(cr, aa);
     for (int y = 0; y < rows; y++)
         for (int x = 0; x < c->w; x++) {
             const viz_cell *cell = canvas_at(c, x, y);
@@ -234,36 +300,79 @@ static void draw(cairo_t *cr, const canvas *c, int rows, double cw, double ch, d
                 fill_half(cr, bottom, px, py + ch / 2, cw, ch / 2);
                 continue;
             }
-            viz_style s = viz_cell_style(cell, 1);
-            const double *fg = s.fg >= 0 && s.fg < 8 ? palette[s.fg] : ink;
-            const double *bg = s.bg >= 0 && s.bg < 8 ? palette[s.bg] : NULL;
-            if (s.attr & VIZ_REVERSE) {
-                const double *t = bg ? bg : paper;
-                bg = fg;
-                fg = t;
-            }
+            const double *fg, *bg;
+            double alpha;
+            int bold;
+            cell_ink(cell, &fg, &bg, &alpha, &bold);
             int wide = x + 1 < c->w && canvas_at(c, x + 1, y)->cp == VIZ_CONT;
             double px = pad + x * cw, py = pad + y * ch;
-            if (bg) {
-                rgb(cr, bg, s.attr & VIZ_DIMMED ? 0.5 : 1);
-                cairo_rectangle(cr, px, py, cw * (wide ? 2 : 1), ch);
-                cairo_fill(cr);
-            }
             if (cell->cp == ' ') continue;
-            char u[8];
-            int n = viz_utf8_encode(cell->cp, u);
-            u[n] = 0;
-            cairo_select_font_face(cr, "monospace", CAIRO_FONT_SLANT_NORMAL,
-                                   s.attr & VIZ_BOLD ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
-            rgb(cr, fg, s.attr & VIZ_DIMMED ? 0.55 : 1);
-            cairo_move_to(cr, px, py + ascent);
-            cairo_show_text(cr, u);
-            if (s.attr & VIZ_UNDERLINE) {
+            if (viz_cell_style(cell, 1).attr & VIZ_UNDERLINE) {
+                rgb(cr, fg, alpha);
                 cairo_set_line_width(cr, 1);
                 cairo_move_to(cr, px, py + ch - 1.5);
                 cairo_line_to(cr, px + cw * (wide ? 2 : 1), py + ch - 1.5);
                 cairo_stroke(cr);
             }
+            if (words.on) continue; /* an SVG's text is written as text (text_runs) */
+            char u[8];
+            int n = viz_utf8_encode(cell->cp, u);
+            u[n] = 0;
+            cairo_select_font_face(cr, "monospace", CAIRO_FONT_SLANT_NORMAL,
+                                   bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
+            rgb(cr, fg, alpha);
+            cairo_move_to(cr, px, py + ascent);
+            cairo_show_text(cr, u);
+        }
+}
+
+/* An SVG's text: each row's runs of cells of one colour and weight as one
+ * <text>, placed at its first cell and as wide as its cells (textLength),
+ * so that the columns stay where they are in any monospaced font. */
+static void text_runs(const canvas *c, int rows, double cw, double ch, double ascent, double pad, double size)
+{
+    for (int y = 0; y < rows; y++)
+        for (int x = 0; x < c->w;) {
+            const viz_cell *cell = canvas_at(c, x, y);
+            int top, bottom;
+            if (cell->cp == VIZ_CONT || cell->cp == ' ' || viz_cell_halves(cell, &top, &bottom)) {
+                x++;
+                continue;
+            }
+            const double *fg, *bg;
+            double alpha;
+            int bold;
+            cell_ink(cell, &fg, &bg, &alpha, &bold);
+            char b[1024];
+            size_t l = 0;
+            int x1 = x, last = x; /* last: after the run's last cell that is not a space */
+            size_t llast = 0;
+            for (; x1 < c->w && l + 8 < sizeof b; x1++) {
+                const viz_cell *n = canvas_at(c, x1, y);
+                if (n->cp == VIZ_CONT) continue;
+                if (viz_cell_halves(n, &top, &bottom)) break;
+                const double *f2, *b2;
+                double a2;
+                int bo2;
+                cell_ink(n, &f2, &b2, &a2, &bo2);
+                if (n->cp != ' ' && (f2 != fg || a2 != alpha || bo2 != bold)) break;
+                l += (size_t)viz_utf8_encode(n->cp, b + l);
+                if (n->cp != ' ') {
+                    last = x1 + 1 + (x1 + 1 < c->w && canvas_at(c, x1 + 1, y)->cp == VIZ_CONT);
+                    llast = l;
+                }
+            }
+            struct svg_word *w = word_add(b, llast);
+            if (w) {
+                w->x = pad + x * cw;
+                w->y = pad + y * ch + ascent;
+                w->size = size;
+                w->len = (last - x) * cw;
+                memcpy(w->rgb, fg, sizeof w->rgb);
+                w->alpha = alpha;
+                w->bold = bold;
+            }
+            x = last > x ? last : x + 1;
         }
 }
 
@@ -291,6 +400,13 @@ int viz_export_canvas_width(const canvas *c, int rows, const char *path, FILE *o
     const double size = 14, pad = 12;
     cairo_surface_t *scratch = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 8, 8);
     cairo_t *m = cairo_create(scratch);
+    /* unhinted metrics: the font's own advance (8.43 points for DejaVu Sans
+     * Mono at 14), which an SVG viewer's text takes too, not one rounded to
+     * whole pixels, so that an SVG's text runs stay on their cells */
+    cairo_font_options_t *fo = cairo_font_options_create();
+    cairo_font_options_set_hint_metrics(fo, CAIRO_HINT_METRICS_OFF);
+    cairo_set_font_options(m, fo);
+    cairo_font_options_destroy(fo);
     cairo_select_font_face(m, "monospace", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
     cairo_set_font_size(m, size);
     cairo_font_extents_t fe;
@@ -319,15 +435,17 @@ int viz_export_canvas_width(const canvas *c, int rows, const char *path, FILE *o
     cairo_t *cr = cairo_create(surf);
     cairo_scale(cr, scale, scale);
     cairo_set_font_size(cr, size);
+    words_clear();
     words.on = fmt == VIZ_EXPORT_SVG;
     words.mono = 1;
-    words.n = 0;
     draw(cr, c, rows, cw, ch, ascent, pad, size);
+    if (words.on) text_runs(c, rows, cw, ch, ascent, pad, size);
     words.on = 0;
     for (int i = 0; i < words.n; i++) { /* the rows were placed before the scale */
         words.t[i].x *= scale;
         words.t[i].y *= scale;
         words.t[i].size *= scale;
+        words.t[i].len *= scale;
     }
     cairo_status_t st = cairo_status(cr);
     cairo_destroy(cr);
@@ -427,21 +545,32 @@ static void text_at(cairo_t *cr, double x, double y, const char *s, double ax, d
     cairo_text_extents(cr, s, &te);
     double px = x - te.x_advance * ax, py = y + te.height * ay;
     cairo_move_to(cr, px, py);
-    cairo_show_text(cr, s);
-    if (words.on && words.n < PLOT_MAX_TEXT) {
-        double ux = px, uy = py; /* where it lands on the page (the y title is rotated) */
-        cairo_user_to_device(cr, &ux, &uy);
-        cairo_matrix_t m;
-        cairo_get_matrix(cr, &m);
-        cairo_font_extents_t fe;
-        cairo_font_extents(cr, &fe);
-        words.t[words.n].x = ux;
-        words.t[words.n].y = uy;
-        words.t[words.n].size = fe.ascent + fe.descent > 0 ? (fe.ascent + fe.descent) / 1.2 : 12;
-        words.t[words.n].angle = atan2(m.yx, m.xx) * 180 / M_PI;
-        snprintf(words.t[words.n].s, sizeof words.t[0].s, "%s", s);
-        words.n++;
+    if (!words.on) {
+        cairo_show_text(cr, s);
+        return;
     }
+    /* an SVG: the text as text, where cairo would have drawn it */
+    struct svg_word *w = word_add(s, strlen(s));
+    if (!w) return;
+    double ux = px, uy = py; /* where it lands on the page (the y title is rotated) */
+    cairo_user_to_device(cr, &ux, &uy);
+    cairo_matrix_t m;
+    cairo_get_matrix(cr, &m);
+    cairo_font_extents_t fe;
+    cairo_font_extents(cr, &fe);
+    w->x = ux;
+    w->y = uy;
+    w->size = fe.ascent + fe.descent > 0 ? (fe.ascent + fe.descent) / 1.2 : 12;
+    w->angle = atan2(m.yx, m.xx) * 180 / M_PI;
+    double r = 0, g = 0, b = 0, a = 1;
+    if (cairo_pattern_get_rgba(cairo_get_source(cr), &r, &g, &b, &a) != CAIRO_STATUS_SUCCESS) r = g = b = 0, a = 1;
+    w->rgb[0] = r;
+    w->rgb[1] = g;
+    w->rgb[2] = b;
+    w->alpha = a;
+    cairo_font_face_t *ff = cairo_get_font_face(cr);
+    w->bold = ff && cairo_font_face_get_type(ff) == CAIRO_FONT_TYPE_TOY &&
+              cairo_toy_font_face_get_weight(ff) == CAIRO_FONT_WEIGHT_BOLD;
 }
 
 
@@ -650,9 +779,9 @@ int viz_export_plot(const viz_plot *p, const char *path, FILE *out, int width, c
         return -1;
     }
     cairo_t *cr = cairo_create(surf);
+    words_clear();
     words.on = fmt == VIZ_EXPORT_SVG;
     words.mono = 0;
-    words.n = 0;
     draw_plot(cr, p, W, H);
     words.on = 0;
     cairo_status_t st = cairo_status(cr);

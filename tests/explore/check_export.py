@@ -87,6 +87,24 @@ def check_frame(out):
     w, h = png_size(os.path.join(out, "f.png"))
     if w < 800 or h < 200:
         fail("f.png is only %dx%d" % (w, h))
+    if w <= h:
+        fail("f.png is %dx%d: a frame for a slide is landscape" % (w, h))
+
+
+def check_text_is_text(path):
+    """The words of an SVG are <text> elements a slide tool can edit, drawn
+    in a colour (no invisible layer over glyph outlines)."""
+    root = ET.parse(path).getroot()
+    if any((e.get("id") or "").startswith("glyph") for e in root.iter()):
+        fail("%s: text drawn as glyph outlines" % path)
+    texts = [e for e in root.iter() if e.tag.endswith("}text") or e.tag == "text"]
+    if not texts:
+        fail("%s: no <text> element" % path)
+    for e in root.iter():
+        if e.get("fill-opacity") == "0":
+            fail("%s: an invisible layer (fill-opacity 0)" % path)
+    if not all(e.get("fill", "").startswith("#") for e in texts):
+        fail("%s: a <text> without its colour" % path)
 
 
 def main():
@@ -146,6 +164,8 @@ def main():
     check_svg(os.path.join(out, "s.svg"))
     check_plot(out)
     check_frame(out)
+    check_text_is_text(os.path.join(out, "f.svg"))
+    check_text_is_text(os.path.join(out, "s.svg"))
     for extra in sys.argv[3:]:
         check_svg(extra)
     with open(os.path.join(out, "s.png"), "rb") as f:
