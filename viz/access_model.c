@@ -3,6 +3,9 @@
  * (a request or a warp collective, in the order the simulator ran them). */
 #include "viz/access_model.h"
 
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -132,6 +135,72 @@ void vam_model_free(model *m)
 {
     free(m->cells);
     m->cells = NULL;
+    free(m->is_float);
+    m->is_float = NULL;
+}
+
+static int ordinary(double x)
+{
+    double a = fabs(x);
+    return x == 0 || (isfinite(x) && a >= 1e-12 && a <= 1e12);
+}
+
+/* Which arrays hold floats, from every value the trace recorded. */
+static unsigned char *array_kinds(const acc_trace *t)
+{
+    unsigned char *big = calloc((size_t)(t->narrays > 0 ? t->narrays : 1), 2);
+    if (!big) return NULL;
+    unsigned char *odd = big + (t->narrays > 0 ? t->narrays : 1);
+    for (size_t k = 0; k < t->nlanes; k++) {
+        const acc_lane *ln = &t->lanes[k];
+        if ((int)ln->array >= t->narrays) continue;
+        unsigned w = t->arrays[ln->array].elem;
+        if (w == 4) {
+            int32_t i = (int32_t)(uint32_t)ln->value;
+            if (i > -(1 << 24) && i < (1 << 24)) continue;
+            uint32_t u = (uint32_t)ln->value;
+            float f;
+            memcpy(&f, &u, 4);
+            big[ln->array] = 1;
+            if (!ordinary(f)) odd[ln->array] = 1;
+        } else if (w == 8) {
+            long long i = (long long)ln->value;
+            if (i > -(1ll << 40) && i < (1ll << 40)) continue;
+            unsigned long long u = ln->value;
+            double d;
+            memcpy(&d, &u, 8);
+            big[ln->array] = 1;
+            if (!ordinary(d)) odd[ln->array] = 1;
+        }
+    }
+    for (int i = 0; i < t->narrays; i++) big[i] = big[i] && !odd[i];
+    return big;
+}
+
+void vam_value_text(const model *m, const acc_trace *t, unsigned array, unsigned long long v, char *buf, size_t len)
+{
+    unsigned w = (int)array < t->narrays ? t->arrays[array].elem : 0;
+    int fl = m->is_float && (int)array < t->narrays && m->is_float[array];
+    if (w == 4) {
+        uint32_t u = (uint32_t)v;
+        if (fl) {
+            float f;
+            memcpy(&f, &u, 4);
+            snprintf(buf, len, "%g", (double)f);
+        } else {
+            snprintf(buf, len, "%d", (int)(int32_t)u);
+        }
+    } else if (w == 8) {
+        if (fl) {
+            double d;
+            memcpy(&d, &v, 8);
+            snprintf(buf, len, "%g", d);
+        } else {
+            snprintf(buf, len, "%lld", (long long)v);
+        }
+    } else {
+        acc_value_text(v, w, buf, len);
+    }
 }
 
 /* Strips and cells of the frame's launch, the cells' state at its step. */
@@ -140,6 +209,7 @@ int vam_model_build(const viz_access *a, int frame, model *m)
     memset(m, 0, sizeof *m);
     if (vam_frame_step(a, frame, &m->st) != 0) return -1;
     const acc_trace *t = a->t;
+    m->is_float = array_kinds(t);
     const acc_launch *l = m->l = &t->launches[m->st.launch];
     /* the strips: arrays in the order the launch first touches them */
     for (size_t i = l->req0; i < l->req0 + l->nreq; i++) {
@@ -193,7 +263,10 @@ int vam_model_build(const viz_access *a, int frame, model *m)
         m->ncells += (size_t)s->n;
     }
     m->cells = calloc(m->ncells ? m->ncells : 1, sizeof *m->cells);
-    if (!m->cells) return -1;
+    if (!m->cells) {
+        vam_model_free(m);
+        return -1;
+    }
     for (size_t i = l->req0; i < l->req0 + l->nreq; i++) {
         if (!vam_up_to_step(a, &m->st, i)) continue;
         const acc_req *r = &t->reqs[i];

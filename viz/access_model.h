@@ -46,7 +46,15 @@ typedef struct model {
     int ns, more;           /* more: strips left out */
     cellst *cells;
     size_t ncells;
+    unsigned char *is_float; /* per array of the trace: its values read as floats (vam_value_text) */
 } model;
+
+/* A value of array `array` as text, by the array's element type: the
+ * recording keeps an element's width, not its type, so an array of 4- or
+ * 8-byte elements is taken as floating-point when every value recorded for
+ * it that is no small integer reads as a float of ordinary size (1e-12 to
+ * 1e12 in magnitude) and there is one such value; else as integers. */
+void vam_value_text(const model *m, const acc_trace *t, unsigned array, unsigned long long v, char *buf, size_t len);
 
 /* steps: a launch's count; the step of a frame (0, or -1 without launches) */
 int vam_launch_steps(const acc_trace *t, int l, int zoom);

@@ -197,11 +197,24 @@ static void draw_panel(canvas *c, viz_rect r, const viz_side *s, const viz_play_
     /* the caption, cut to its lines with an ellipsis when longer */
     viz_rect cap = viz_rect_make(r.x, r.y + 1, r.w, cap_lines);
     int need = canvas_wrap(NULL, cap, info.caption, 0, 0);
-    canvas_wrap(c, cap, info.caption, VIZ_ROLE_TEXT, 0);
     if (need > cap_lines && cap_lines > 0 && r.w > 4) { /* cut: "… w" says which key shows the rest */
+        /* the caption up to the last whole word that leaves the last line
+         * room for " … w": no word is cut in the middle */
+        char cut[VIZ_CAPTION_MAX + 8];
+        size_t best = 0;
+        for (size_t i = 0; info.caption[i]; i++) {
+            if (info.caption[i] != ' ') continue;
+            snprintf(cut, sizeof cut, "%.*s ~~~", (int)i, info.caption);
+            if (canvas_wrap(NULL, cap, cut, 0, 0) > cap_lines) break;
+            best = i;
+        }
+        snprintf(cut, sizeof cut, "%.*s", (int)best, info.caption);
+        canvas_wrap(c, cap, cut, VIZ_ROLE_TEXT, 0);
         canvas_fill(c, viz_rect_make(r.x + r.w - 4, r.y + cap_lines, 4, 1), ' ', VIZ_ROLE_TEXT, 0);
         canvas_put(c, r.x + r.w - 3, r.y + cap_lines, 0x2026, VIZ_ROLE_DIM, 0);
         canvas_put(c, r.x + r.w - 1, r.y + cap_lines, 'w', VIZ_ROLE_KEY, 0);
+    } else {
+        canvas_wrap(c, cap, info.caption, VIZ_ROLE_TEXT, 0);
     }
     draw_counters(c, viz_rect_make(r.x, r.y + 1 + cap_lines, r.w, cnt_lines), &info);
     canvas_set_clip(c, old);
@@ -413,8 +426,31 @@ void viz_player_compose(canvas *c, const viz_side *sides, int nsides, const viz_
     compose(c, sides, nsides, st, o, 0, 0);
 }
 
+static canvas *compose_export_at(const viz_side *sides, int nsides, const viz_play_state *st,
+                                 const viz_player_opts *o, int w);
+
+/* A frame for a slide: landscape. A cell is about twice as tall as it is
+ * wide, so a canvas of w columns and h rows is landscape when w > 2h; a
+ * tall picture is composed again wider (at most 240 columns), where its
+ * captions take fewer lines and the renderers lay out wider. */
 canvas *viz_player_compose_export(const viz_side *sides, int nsides, const viz_play_state *st,
                                   const viz_player_opts *o, int w)
+{
+    canvas *c = compose_export_at(sides, nsides, st, o, w);
+    for (int tries = 0; c && tries < 3 && c->w < 240 && c->w * 10 < c->h * 22; tries++) {
+        int wider = c->h * 22 / 10 + 1;
+        if (wider > 240) wider = 240;
+        if (wider <= c->w) break;
+        canvas *d = compose_export_at(sides, nsides, st, o, wider);
+        if (!d) break;
+        canvas_free(c);
+        c = d;
+    }
+    return c;
+}
+
+static canvas *compose_export_at(const viz_side *sides, int nsides, const viz_play_state *st,
+                                 const viz_player_opts *o, int w)
 {
     int sw = side_width(w, nsides);
     /* every caption line, the counters, the picture at its own height */

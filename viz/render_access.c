@@ -21,6 +21,9 @@ typedef struct layout {
     int per_row;
     int strips;       /* strips that fit */
     int rows;         /* rows the strips take */
+    unsigned char show[MAX_STRIPS]; /* which: when not all fit, the selected
+                                       one, those this step touches, shared
+                                       arrays, then the others in order */
 } layout;
 
 static int strip_rows(const strip *s, const layout *L)
@@ -38,7 +41,7 @@ static int value_width(const model *m, const acc_trace *t)
             const cellst *c = &m->cells[s->cell0 + (size_t)k];
             if (!c->known) continue;
             char b[40];
-            acc_value_text(c->value, t->arrays[s->array].elem, b, sizeof b);
+            vam_value_text(m, t, s->array, c->value, b, sizeof b);
             int l = (int)strlen(b);
             if (l > w) w = l;
         }
@@ -46,13 +49,31 @@ static int value_width(const model *m, const acc_trace *t)
     return w > 7 ? 7 : w;
 }
 
-static void layout_make(const model *m, const acc_trace *t, int w, int h, layout *L)
+/* How much a strip matters when not every strip fits: 4 the selected one
+ * (cell mode), then those this step touches before the others, and in each
+ * group shared arrays (what a block shares, which the lessons are about)
+ * before global ones. */
+static int strip_rank(const model *m, const acc_trace *t, int i, int selected)
+{
+    if (i == selected) return 4;
+    const strip *s = &m->s[i];
+    int touched = 0;
+    for (long long k = 0; k < s->n && !touched; k++) {
+        const cellst *c = &m->cells[s->cell0 + (size_t)k];
+        touched = c->rd || c->wr || c->at || c->race;
+    }
+    return 2 * touched + (t->arrays[s->array].space == ACC_SHARED);
+}
+
+static void layout_make(const model *m, const acc_trace *t, int w, int h, int selected, layout *L)
 {
     memset(L, 0, sizeof *L);
     int vw = value_width(m, t);
     unsigned maxth = 0;
     if (m->l) maxth = m->l->block[0] * m->l->block[1] * m->l->block[2];
     int tw = maxth > 1000 ? 4 : maxth > 100 ? 3 : maxth > 10 ? 2 : 1;
+    int rank[MAX_STRIPS];
+    for (int i = 0; i < m->ns && i < MAX_STRIPS; i++) rank[i] = strip_rank(m, t, i, selected);
     /* values and threads, values alone, glyphs: the first that fits */
     for (int pass = 0; pass < 3; pass++) {
         L->two_rows = pass == 0;
@@ -62,13 +83,29 @@ static void layout_make(const model *m, const acc_trace *t, int w, int h, layout
         if (L->per_row < 1) L->per_row = 1;
         L->rows = L->values ? 0 : 1; /* glyphs: a line that says what they mean */
         L->strips = 0;
-        for (int i = 0; i < m->ns; i++) {
-            int r = strip_rows(&m->s[i], L);
-            if (L->rows + r > h) break;
-            L->rows += r;
-            L->strips++;
-        }
+        memset(L->show, 0, sizeof L->show);
+        for (int r = 4; r >= 0; r--)
+            for (int i = 0; i < m->ns && i < MAX_STRIPS; i++) {
+                if (rank[i] != r) continue;
+                int need = strip_rows(&m->s[i], L);
+                if (L->rows + need > h) continue;
+                L->rows += need;
+                L->show[i] = 1;
+                L->strips++;
+            }
         if (L->strips == m->ns) return;
+    }
+    if ((L->strips == 0 && m->ns > 0) || (selected >= 0 && selected < m->ns && !L->show[selected])) {
+        /* not even one strip fits, or not the selected one: the one that
+         * matters most alone, cut at the bottom, rather than no array at
+         * all or one the cursor is not on */
+        int best = 0;
+        for (int i = 1; i < m->ns && i < MAX_STRIPS; i++)
+            if (rank[i] > rank[best]) best = i;
+        memset(L->show, 0, sizeof L->show);
+        L->show[best] = 1;
+        L->strips = 1;
+        L->rows = h;
     }
 }
 
@@ -128,12 +165,13 @@ static int draw_strips(canvas *c, viz_rect area, const model *m, const acc_trace
                        const viz_access_sel *sel)
 {
     int y = area.y;
-    for (int i = 0; i < L->strips; i++) {
+    for (int i = 0; i < m->ns && i < MAX_STRIPS; i++) {
+        if (!L->show[i]) continue;
         const strip *s = &m->s[i];
         char label[160];
         strip_label(m, t, i, label, sizeof label);
         canvas_textn(c, area.x, y++, area.w, label, VIZ_ROLE_HEADING, 0);
-        for (long long k0 = 0; k0 < s->n; k0 += L->per_row) {
+        for (long long k0 = 0; k0 < s->n && y < area.y + area.h; k0 += L->per_row) {
             for (long long k = k0; k < s->n && k < k0 + L->per_row; k++) {
                 const cellst *cs = &m->cells[s->cell0 + (size_t)k];
                 int x = area.x + (int)(k - k0) * L->cw;
@@ -146,7 +184,7 @@ static int draw_strips(canvas *c, viz_rect area, const model *m, const acc_trace
                     continue;
                 }
                 char v[40];
-                if (cs->known) acc_value_text(cs->value, t->arrays[s->array].elem, v, sizeof v);
+                if (cs->known) vam_value_text(m, t, s->array, cs->value, v, sizeof v);
                 else snprintf(v, sizeof v, "\u00b7");
                 int vw = viz_text_width(v);
                 if (vw > L->cw - 1) {
@@ -289,7 +327,7 @@ static int draw_selection(canvas *c, viz_rect area, const viz_access *a, const m
         long long idx = s->lo + sel->cell;
         const cellst *cs = &m->cells[s->cell0 + (size_t)sel->cell];
         char v[40] = "\u00b7";
-        if (cs->known) acc_value_text(cs->value, t->arrays[s->array].elem, v, sizeof v);
+        if (cs->known) vam_value_text(m, t, s->array, cs->value, v, sizeof v);
         ADD("%s[%lld] = %s:", t->arrays[s->array].name, idx, v);
         int shown = 0, total = 0;
         for (size_t i = l->req0; i < l->req0 + l->nreq; i++) {
@@ -475,7 +513,7 @@ static void parts_make(const viz_access *a, const model *m, const viz_access_sel
     if (sel && sel->thread_on) sel_h += 2;
     if (sel_h > area.h / 3) sel_h = area.h / 3;
     int strips_h = area.h - sel_h;
-    layout_make(m, a->t, area.w, strips_h, &p->L);
+    layout_make(m, a->t, area.w, strips_h, sel && sel->on ? sel->strip : -1, &p->L);
     int used = p->L.rows + (p->L.strips < m->ns || m->more ? 1 : 0);
     if (used > strips_h) used = strips_h;
     p->strips = viz_rect_make(area.x, area.y, area.w, used);
@@ -518,7 +556,7 @@ int viz_access_height(const viz_access *a, int width)
             continue;
         }
         layout L;
-        layout_make(&m, a->t, width, 1 << 20, &L);
+        layout_make(&m, a->t, width, 1 << 20, -1, &L);
         warpline w[MAX_WARP_LINES];
         int more;
         int nw = step_warps(a, &m, w, MAX_WARP_LINES, &more);
@@ -555,7 +593,8 @@ int viz_access_hit(const viz_access *a, int frame, viz_rect area, int x, int y, 
     parts p;
     parts_make(a, &m, sel, area, &p);
     int row = p.strips.y, rc = -1;
-    for (int i = 0; i < p.L.strips && rc < 0; i++) {
+    for (int i = 0; i < m.ns && i < MAX_STRIPS && rc < 0; i++) {
+        if (!p.L.show[i]) continue;
         row++; /* the label */
         const strip *s = &m.s[i];
         for (long long k0 = 0; k0 < s->n; k0 += p.L.per_row) {

@@ -362,17 +362,39 @@ static void draw_tile(canvas *c, const bmodel *m, const bacc *a, viz_rect area, 
 {
     int x0 = area.x + 5;
     canvas_text(c, area.x, y, _("tile"), VIZ_ROLE_HEADING, 0);
-    for (int r = 0; r < rows && r < m->rows; r++) {
-        canvas_printf(c, area.x, y + 1 + r, VIZ_ROLE_DIM, 0, "%3d", r);
+    /* the rows shown: all of them when they fit, else a window around the
+     * rows this access touches, so that the active row is always in view */
+    int first = 0;
+    if (m->rows > rows && a->n > 0) {
+        int lo = a->idx[0] / m->cols, hi = lo;
+        for (int i = 1; i < a->n; i++) {
+            int r = a->idx[i] / m->cols;
+            if (r < lo) lo = r;
+            if (r > hi) hi = r;
+        }
+        first = hi - lo + 1 >= rows ? lo : lo - (rows - (hi - lo + 1)) / 2;
+        if (first > m->rows - rows) first = m->rows - rows;
+        if (first < 0) first = 0;
+    }
+    for (int k = 0; k < rows && first + k < m->rows; k++) {
+        int r = first + k;
+        canvas_printf(c, area.x, y + 1 + k, VIZ_ROLE_DIM, 0, "%3d", r);
         for (int col = 0; col < m->cols && x0 + col < area.x + area.w; col++) {
             int idx = r * m->cols + col, hit = 0;
             for (int i = 0; i < a->n && !hit; i++) hit = a->idx[i] == idx;
             const int pad = col >= 32;
-            canvas_put(c, x0 + col, y + 1 + r, hit ? 0x2588 : (pad ? 0x2502 : 0x00b7),
+            canvas_put(c, x0 + col, y + 1 + k, hit ? 0x2588 : (pad ? 0x2502 : 0x00b7),
                        hit ? (a->write ? VIZ_ROLE_ACTIVE : VIZ_ROLE_SOURCE) : VIZ_ROLE_DIM, 0);
         }
     }
 }
+
+/* Columns the bank table takes with three columns a bank: below this, and
+ * at least 6 + NBANKS wide, it shows one column a bank (the lane's last
+ * digit), so that two pictures fit side by side at 80 columns. */
+#define COMPACT_BELOW (6 + 3 * 16)
+
+static int compact(int w) { return w < COMPACT_BELOW && w >= 6 + NBANKS; }
 
 /* The bank table: header, then one line per pass. Returns lines drawn. */
 static int draw_banks(canvas *c, const bmodel *m, const bacc *a, viz_rect area, int y, int maxlines)
@@ -383,6 +405,34 @@ static int draw_banks(canvas *c, const bmodel *m, const bacc *a, viz_rect area, 
     if (per > NBANKS) per = NBANKS;
     if (per < 8) per = 8;
     int lines = 0;
+    if (compact(area.w)) {
+        /* one column a bank: a tick every 8 banks, the lane's last digit */
+        canvas_text(c, area.x, y, _("bank"), VIZ_ROLE_HEADING, 0);
+        for (int k = 0; k < NBANKS; k += 8) canvas_printf(c, area.x + 6 + k, y, VIZ_ROLE_HEADING, 0, "%d", k);
+        lines++;
+        int passes = 0;
+        for (int k = 0; k < NBANKS; k++)
+            if (b.npass[k] > passes) passes = b.npass[k];
+        for (int p = 0; p < passes && lines < maxlines; p++) {
+            if (lines == maxlines - 1 && p < passes - 1) {
+                canvas_printf(c, area.x, y + lines, VIZ_ROLE_DIM, 0,
+                              ngettext("      \u2026 %d more pass", "      \u2026 %d more passes",
+                                       (unsigned long)(passes - p)),
+                              passes - p);
+                return lines + 1;
+            }
+            canvas_printf(c, area.x, y + lines, VIZ_ROLE_DIM, 0, "p%-3d", p + 1);
+            for (int k = 0; k < NBANKS; k++) {
+                if (p < b.npass[k] && b.lane[k][p] >= 0)
+                    canvas_put(c, area.x + 6 + k, y + lines, (uint32_t)('0' + b.lane[k][p] % 10),
+                               conflicted(&b) ? VIZ_ROLE_CONFLICT : VIZ_ROLE_ACTIVE, 0);
+                else
+                    canvas_put(c, area.x + 6 + k, y + lines, 0x00b7, VIZ_ROLE_DIM, 0);
+            }
+            lines++;
+        }
+        return lines;
+    }
     for (int b0 = 0; b0 < NBANKS && lines < maxlines; b0 += per) {
         int x = area.x;
         canvas_text(c, x, y + lines, _("bank"), VIZ_ROLE_HEADING, 0);
@@ -477,7 +527,7 @@ static int banks_height(const lab_trace *t, int width)
         model_free(&m);
         return viz_render_coverage.height ? viz_render_coverage.height(t, width) : 24;
     }
-    int per = (width - 6) / 3;
+    int per = compact(width) ? NBANKS : (width - 6) / 3;
     if (per > NBANKS) per = NBANKS;
     if (per < 8) per = 8;
     int h = m.nacc + 1; /* the summary */
@@ -504,6 +554,6 @@ const viz_renderer viz_render_banks = {
     .frames = banks_frames,
     .draw = banks_draw,
     .height = banks_height,
-    .min_w = 40,
+    .min_w = 38, /* two side by side at 80 columns */
     .min_h = 12,
 };

@@ -195,6 +195,47 @@ static void answers(const struct show *sh)
     }
 }
 
+/* The key line wrapped between its parts (separated by three spaces), so
+ * that a key stays beside what it does ("[q] quit" is never split); only a
+ * part longer than a line (a long command) wraps inside. */
+static void key_line_wrap(const char *line, int width, int indent, int hang)
+{
+    FILE *f = out_stream();
+    const char *p = line;
+    int col = -1, ind = indent; /* col -1: nothing on this line yet */
+    while (*p) {
+        const char *sep = strstr(p, "   ");
+        size_t len = sep ? (size_t)(sep - p) : strlen(p);
+        int w = out_text_width(p, len), room = width - ind > 10 ? width - ind : 10;
+        if (col > 0 && col + 3 + w > room) {
+            fputc('\n', f);
+            ind = hang;
+            room = width - ind > 10 ? width - ind : 10;
+            col = -1;
+        }
+        if (col < 0 && w > room) {
+            /* a part longer than a line: wrapped at its words */
+            char *part = strndup(p, len);
+            if (part) out_wrap_to(f, part, width, ind, hang);
+            free(part);
+            ind = hang;
+        } else {
+            if (col < 0) {
+                fprintf(f, "%*s", ind, "");
+                col = 0;
+            } else {
+                fputs("   ", f);
+                col += 3;
+            }
+            fwrite(p, 1, len, f);
+            col += w;
+        }
+        p += len;
+        while (*p == ' ') p++;
+    }
+    if (col >= 0) fputc('\n', f);
+}
+
 static void key_line(const struct show *sh)
 {
     const struct lesson *l = sh->l;
@@ -220,7 +261,7 @@ static void key_line(const struct show *sh)
     snprintf(line, sizeof line, _("%s%s   step %d/%d%s   [left] back   [?] keys   [q] quit%s"), out_color(OUT_DIM),
              what, sh->step + 1, l->nsteps, more, out_color(OUT_RESET));
     out_printf("\n");
-    out_wrap_to(out_stream(), line, text_width(sh) + margin(sh), margin(sh), margin(sh) + 8);
+    key_line_wrap(line, text_width(sh) + margin(sh), margin(sh), margin(sh) + 8);
 }
 
 static void help_screen(const struct show *sh)

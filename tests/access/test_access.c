@@ -20,6 +20,7 @@
 
 #include "kernels/sim/acctrace.h"
 #include "tests/common/golden.h"
+#include "viz/access_model.h"
 #include "viz/player.h"
 #include "viz/render_access.h"
 #include "viz/term.h"
@@ -170,6 +171,81 @@ static void values(void **state)
     assert_string_equal(b, "1.5");
     acc_value_text(0x4024000000000000ull, 8, b, sizeof b); /* 10.0 */
     assert_string_equal(b, "10");
+}
+
+/* One launch writing an int array of large values, a float array and an int
+ * array of small values: each printed by its own type, as the array's
+ * values show it (the recording keeps widths, not types). */
+static char *make_types(size_t *len)
+{
+    char *buf = NULL;
+    FILE *f = open_memstream(&buf, len);
+    fprintf(f, "# gpulab access trace 1, blocks 4, lanes 1048576\n");
+    fprintf(f, "L 0 1,1,1 4,1,1 0 30 types\nS 0 401000\n");
+    static const unsigned ints[4] = {0xa0a0a0a0u, 0x12345678u, 0xfffffff0u, 7};
+    static const unsigned floats[4] = {0x3fc00000u, 0x3dcccccdu, 0xc2280000u, 0}; /* 1.5 0.1 -42 0 */
+    fprintf(f, "O 1 g 16 4 0 big\nR 0 0 0 0 s g 4 1 0");
+    for (int i = 0; i < 4; i++) fprintf(f, " %d:1:%x:%x", i, 4 * i, ints[i]);
+    fprintf(f, "\nO 2 g 16 4 0 fl\nR 0 0 0 0 s g 4 1 0");
+    for (int i = 0; i < 4; i++) fprintf(f, " %d:2:%x:%x", i, 4 * i, floats[i]);
+    fprintf(f, "\nO 3 g 16 4 0 small\nR 0 0 0 0 s g 4 1 0");
+    for (int i = 0; i < 4; i++) fprintf(f, " %d:3:%x:%x", i, 4 * i, i + 1);
+    fprintf(f, "\nE 0 0 1 0 0\n");
+    fclose(f);
+    return buf;
+}
+
+static void values_by_array_type(void **state)
+{
+    (void)state;
+    acc_trace t;
+    assert_int_equal(read_made(make_types, &t, 0), 0);
+    viz_access a = {.t = &t};
+    model m;
+    assert_int_equal(vam_model_build(&a, 0, &m), 0);
+    unsigned big = 0, fl = 0, small = 0;
+    for (int i = 0; i < t.narrays; i++) {
+        if (strcmp(t.arrays[i].name, "big") == 0) big = (unsigned)i;
+        if (strcmp(t.arrays[i].name, "fl") == 0) fl = (unsigned)i;
+        if (strcmp(t.arrays[i].name, "small") == 0) small = (unsigned)i;
+    }
+    char b[40];
+    /* an int array: -1600085856, never the float -2.72e-19 its bits also spell */
+    vam_value_text(&m, &t, big, 0xa0a0a0a0u, b, sizeof b);
+    assert_string_equal(b, "-1600085856");
+    vam_value_text(&m, &t, big, 0x12345678u, b, sizeof b);
+    assert_string_equal(b, "305419896");
+    vam_value_text(&m, &t, big, 7, b, sizeof b);
+    assert_string_equal(b, "7");
+    /* the correct twin: a float array stays floats, 0.0 included */
+    vam_value_text(&m, &t, fl, 0x3fc00000u, b, sizeof b);
+    assert_string_equal(b, "1.5");
+    vam_value_text(&m, &t, fl, 0xc2280000u, b, sizeof b);
+    assert_string_equal(b, "-42");
+    vam_value_text(&m, &t, fl, 0, b, sizeof b);
+    assert_string_equal(b, "0");
+    vam_value_text(&m, &t, small, 3, b, sizeof b);
+    assert_string_equal(b, "3");
+    vam_model_free(&m);
+    /* the cell cursor's line says the whole value */
+    viz_access_sel sel = {0};
+    sel.on = 1;
+    canvas *c = canvas_new(80, 24);
+    viz_frame_info info;
+    int seen = 0;
+    for (sel.strip = 0; sel.strip < 3; sel.strip++) {
+        viz_info_clear(&info);
+        canvas_clear(c);
+        viz_access_draw(&a, &sel, 0, c, canvas_bounds(c), &info);
+        viz_text_opts o = {VIZ_TEXT_PLAIN, 0, 1};
+        char *text = viz_text_render(c, &o, NULL);
+        if (strstr(text, "big[0] =")) assert_non_null(strstr(text, "big[0] = -1600085856")), seen |= 1;
+        if (strstr(text, "fl[0] =")) assert_non_null(strstr(text, "fl[0] = 1.5")), seen |= 2;
+        free(text);
+    }
+    assert_int_equal(seen, 3);
+    canvas_free(c);
+    acc_trace_free(&t);
 }
 
 static canvas *draw(const viz_access *a, const viz_access_sel *sel, int frame, int w, int h, viz_frame_info *info)
@@ -592,6 +668,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(parsed),      cmocka_unit_test(bounded),    cmocka_unit_test(values),
+        cmocka_unit_test(values_by_array_type),
         cmocka_unit_test(steps),       cmocka_unit_test(race_and_counters), cmocka_unit_test(selection),
         cmocka_unit_test(pure),        cmocka_unit_test(keys),       cmocka_unit_test(click),       cmocka_unit_test(g80_colour),
         cmocka_unit_test(g80_mono),    cmocka_unit_test(g80_plain),  cmocka_unit_test(g80_code),

@@ -150,6 +150,18 @@ sleep 1
 pid=$(T list-panes -t gl -F '#{pane_pid}')
 ! ps -o comm= --ppid "$pid" | grep -q gpulab; check "lecture: q leaves" $?
 
+# The key line at 80 columns wraps between its parts: "[q] quit" stays whole
+# and in view.
+start "--lecture 1" "$TMP/lessons"
+wait_for "First step (step 1 of 3)" 10
+T resize-window -t gl -x 80 -y 24
+T send-keys -t gl r
+sleep 1
+HISTORY=0 wait_for "[q] quit" 5; check "lecture at 80 columns: [q] quit is on the screen" $?
+! HISTORY=0 screen | grep -qE '\[q\] *$'; check "lecture at 80 columns: [q] is not parted from quit" $?
+! HISTORY=0 screen | grep -qE '^ *quit *$'; check "lecture at 80 columns: no line of quit alone" $?
+T send-keys -t gl q
+
 # Rehearsal: every step runs, and the time of each is printed at the end.
 start "--lecture tiny --rehearse" "$TMP/lessons"
 wait_for "rehearsal: the time each step took" 20; check "rehearse: a table of the steps' times" $?

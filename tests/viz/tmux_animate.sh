@@ -140,6 +140,47 @@ T send-keys -t v q
 wait_for "gpulab distance/ls>" 10; check "back from distance/ls" $?
 T send-keys -t v 'use reduce/interleaved' Enter
 
+# ---- lesson 3's step as the generic animation at 80x24: the block's shared
+# array is among the arrays shown; in cell mode, down keeps an array in view
+T resize-window -t v -x 80 -y 24
+T send-keys -t v 'use distance/ls' Enter 'set n 256' Enter 'set block 64' Enter
+T send-keys -t v 'animate ls as generic' Enter
+wait_for "q back" 30; check "animate ls as generic opens" $?
+wait_for "shared, block 0" 5; check "the shared array shows at 80x24" $?
+[ "$(widest)" -le 80 ]; check "the generic animation fits 80 columns" $?
+T send-keys -t v c
+for k in 1 2 3 4 5 6 7 8; do T send-keys -t v Down; done
+sleep 0.5
+sel=$(screen | sed -n 's/^\([a-z0-9_]*\)\[[0-9]*\] = .* of block \([0-9]*\) .*/\1 \2/p' | head -n 1)
+[ -n "$sel" ]; check "down in cell mode selects a cell ($sel)" $?
+set -- $sel
+screen | grep -qE "^${1:-none}  shared, block ${2:-x},"; check "and its array is on the screen" $?
+T send-keys -t v Escape
+sleep 0.3
+T send-keys -t v q
+wait_for "gpulab distance/ls>" 10; check "back from the generic animation" $?
+
+# ---- transpose at 80x24: two variants side by side fit, and the tile
+# shows the row the warp touches
+T send-keys -t v 'use transpose/tiled' Enter 'set n 100' Enter
+T send-keys -t v 'animate tiled-nopad vs tiled' Enter
+wait_for "q back" 30; check "animate tiled-nopad vs tiled opens at 80x24" $?
+! screen | grep -qF "needs at least"; check "two transpose panels fit 80x24" $?
+screen | grep -qF "bank"; check "both show their banks" $?
+[ "$(widest)" -le 80 ]; check "side by side within 80 columns" $?
+T send-keys -t v q
+wait_for "gpulab transpose/tiled>" 10
+T send-keys -t v 'animate tiled' Enter
+wait_for "q back" 30
+T send-keys -t v Right Right Right
+wait_for "step 4/" 5
+row=$(screen | sed -n 's/.*writes row \([0-9]*\) of the tile.*/\1/p' | head -n 1)
+[ -n "$row" ] && screen | grep -qE "^ *$row  .*█"; check "the tile shows the row the warp writes (row $row)" $?
+T send-keys -t v q
+wait_for "gpulab transpose/tiled>" 10
+T resize-window -t v -x 120 -y 40
+T send-keys -t v 'use reduce/interleaved' Enter
+
 # ---- a large n plays a small instance of it, and says so
 T send-keys -t v 'set n 1000000' Enter
 T send-keys -t v 'animate' Enter
