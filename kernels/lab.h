@@ -78,7 +78,7 @@ typedef struct lab_config {
     int repeats;          /* timed repeats after warm-up (median, min, max) */
     lab_backend backend;  /* AUTO, GPU or SIM for the GPU variants */
     long long sim_limit;  /* largest n the simulator accepts */
-    int race_check;       /* simulator: report shared-memory races */
+    int race_check;       /* simulator: report races in global and shared memory */
     int pad;              /* bitonic: pad n up to a power of two */
     int width, height;    /* 2D data: images, Mandelbrot */
     char image[512];      /* histogram: path of a PGM/PNG image, "" = generated */

@@ -18,6 +18,7 @@
 #include "repl/parse.h"
 #include "repl/safefile.h"
 #include "kernels/program/program.h"
+#include "kernels/sim/race.h"
 #include "repl/session.h"
 
 enum cmd_status program_refuse(struct session *s, const char *cmd)
@@ -268,6 +269,8 @@ void program_run_options(const struct session *s, enum prog_mode b, prog_options
     o->race_check = s->cfg.race_check;
     o->check = s->check;
     o->check_limit = s->check_limit;
+    o->schedule = s->schedule;
+    o->schedule_seed = s->schedule_seed;
     o->model = s->cfg.model;
     o->interrupt = &lab_interrupted;
 }
@@ -481,6 +484,93 @@ static enum cmd_status finish(struct session *s, prog_result *r, enum prog_mode 
     return st;
 }
 
+static int outputs_differ(const char *a, size_t an, const char *b, size_t bn, int *line, int *timing);
+static void show_line(const char *label, const char *t, size_t n, int line);
+
+static int line_has(const char *l, size_t n, const char *word)
+{
+    size_t w = strlen(word);
+    for (size_t k = 0; k + w <= n; k++)
+        if (memcmp(l + k, word, w) == 0) return 1;
+    return 0;
+}
+
+/* The seed of a run's k-th extra schedule: drawn from the base seed. */
+static unsigned long long schedule_seed_at(unsigned long long base, int k)
+{
+    unsigned long long x = base + 0x9e3779b97f4a7c15ull * (unsigned long long)k;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return (x ^ (x >> 31)) & 0xffffffffffffull;
+}
+
+/* set schedules N: the program runs again under N-1 random orders of its
+ * threads and blocks, with the race check on, and each output is compared
+ * with the first run's. 1: an order gave another output (reported). */
+static int run_schedules(struct session *s, int argc, char **argv, const prog_result *first)
+{
+    int n = s->schedules;
+    unsigned long long base = s->schedule_seed ? s->schedule_seed : 0x5eedull;
+    int keep_kind = s->schedule, keep_race = s->cfg.race_check;
+    unsigned long long keep_seed = s->schedule_seed;
+    int differ = 0;
+    for (int k = 1; k < n && !differ && !lab_interrupted; k++) {
+        unsigned long long seed = schedule_seed_at(base, k);
+        prog_result r;
+        s->schedule = SIM_SCHED_RANDOM;
+        s->schedule_seed = seed;
+        s->cfg.race_check = 1;
+        int rc = run_on(s, PROG_SIM, argc, argv, 0, &r);
+        s->schedule = keep_kind;
+        s->schedule_seed = keep_seed;
+        s->cfg.race_check = keep_race;
+        if (rc != 0) {
+            prog_result_free(&r);
+            break;
+        }
+        int line = 0, timing = 0;
+        int d_out = outputs_differ(first->out, first->out_len, r.out, r.out_len, &line, &timing);
+        int d_exit = first->exit_code != r.exit_code || first->signal != r.signal;
+        if (d_out || d_exit) {
+            differ = 1;
+            out_printf(_("%syour result depends on the order threads run:%s schedule %d (random, seed 0x%llx) "),
+                       out_color(OUT_WARN), out_color(OUT_RESET), k + 1, seed);
+            if (d_out) {
+                out_printf(_("prints line %d of the output differently:\n"), line);
+                char label[64];
+                snprintf(label, sizeof label, _("schedule %d"), k + 1);
+                show_line(label, r.out ? r.out : "", r.out_len, line);
+                show_line(keep_kind == SIM_SCHED_FIXED ? _("fixed") : sim_schedule_name(keep_kind),
+                          first->out ? first->out : "", first->out_len, line);
+            } else {
+                out_printf(_("ends with exit status %d, the first run with %d\n"), r.exit_code, first->exit_code);
+            }
+            /* the accesses that make the difference: that run's races */
+            int shown = 0;
+            for (size_t i = 0; r.err && i < r.err_len && shown < 6;) {
+                size_t e = i;
+                while (e < r.err_len && r.err[e] != '\n') e++;
+                if (line_has(r.err + i, e - i, "data race on") || line_has(r.err + i, e - i, "before any thread")) {
+                    char *vis = out_escape(r.err + i, e - i, NULL);
+                    out_printf("  %s\n", vis ? vis : "");
+                    free(vis);
+                    shown++;
+                }
+                i = e + 1;
+            }
+            if (!shown)
+                out_printf(_("  the race check found no race in that run: look for reads of memory nothing wrote "
+                             "(set check initcheck) or float sums whose order changed\n"));
+            out_printf(_("  set schedule random,0x%llx runs that order again\n"), seed);
+        }
+        prog_result_free(&r);
+    }
+    if (!differ && !lab_interrupted)
+        out_printf(_("the same output under %d schedules (the first run, then random orders drawn from seed 0x%llx)\n"),
+                   n, base);
+    return differ;
+}
+
 enum cmd_status program_run(struct session *s, int argc, char **argv)
 {
     enum prog_mode b;
@@ -496,7 +586,17 @@ enum cmd_status program_run(struct session *s, int argc, char **argv)
     }
     if (s->json) out_json(result_json(s, &r, b));
     else print_end(s, &r, b);
-    return finish(s, &r, b);
+    if (b == PROG_SIM && s->schedule != SIM_SCHED_FIXED && !s->json)
+        out_printf(_("schedule %s, seed 0x%llx (set schedule %s,0x%llx repeats this run)\n"),
+                   sim_schedule_name(s->schedule), s->schedule_seed, sim_schedule_name(s->schedule),
+                   s->schedule_seed);
+    enum cmd_status st = finish(s, &r, b);
+    if (b == PROG_SIM && s->schedules > 1 && !s->json && st == CMD_OK &&
+        run_schedules(s, argc - 1, argv + 1, &s->prog->last)) {
+        s->errors++;
+        st = CMD_ERROR;
+    }
+    return st;
 }
 
 /* Lines that print a time differ from run to run and between backends. */

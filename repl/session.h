@@ -85,6 +85,9 @@ struct session {
     int check, check_limit;        /* `set check`: PROG_CHECK_* | PROG_CHECK_SET and distinct errors per
                                       launch (0: the defaults) */
     unsigned trace_blocks;         /* blocks of each launch the automatic access trace records */
+    int schedule;                  /* `set schedule`: SIM_SCHED_* (kernels/sim/race.h) */
+    unsigned long long schedule_seed; /* its seed (0: gpulab's default) */
+    int schedules;                 /* `set schedules N`: a run tries N orders (0 or 1: one) */
 
     /* ---- the lesson being taken (cmd_lesson.c), and the step whose lecture
      * numbers `beside` prints (set by the lesson runner and by lecture mode) */

@@ -16,6 +16,7 @@
 #include "kernels/lab.h"
 #include "kernels/sim/acctrace.h"
 #include "kernels/program/program.h"
+#include "kernels/sim/race.h"
 #include "repl/i18n.h"
 #include "repl/out.h"
 #include "repl/parse.h"
@@ -576,6 +577,65 @@ static void complete_check(struct session *s, struct cmp_list *out)
     for (size_t i = 0; i < sizeof check_modes / sizeof check_modes[0]; i++) cmp_add(out, check_modes[i].name);
 }
 
+/* set schedule KIND[,SEED]: the order the simulator runs threads and blocks
+ * in (kernels/sim/schedule.cpp); set schedules N: a run tries N orders */
+static int set_schedule(struct session *s, const struct setting *st, const char *v, char *err, size_t errlen)
+{
+    (void)st;
+    char kind[32];
+    const char *comma = strchr(v, ',');
+    size_t l = comma ? (size_t)(comma - v) : strlen(v);
+    if (l >= sizeof kind) return -1;
+    memcpy(kind, v, l);
+    kind[l] = 0;
+    int k = sim_schedule_parse(kind);
+    if (k < 0) return -1;
+    unsigned long long seed = 0;
+    if (comma) {
+        char *end;
+        errno = 0;
+        seed = strtoull(comma + 1, &end, 0);
+        if (*end || end == comma + 1 || errno || comma[1] == '-') {
+            snprintf(err, errlen, _("the number after the comma is the schedule's seed, such as 42 or 0x2a"));
+            return -1;
+        }
+    }
+    s->schedule = k;
+    s->schedule_seed = seed;
+    prog_schedule(k, seed); /* the built-in variants' launches */
+    return 0;
+}
+
+static void show_schedule(const struct session *s, char *buf, size_t len)
+{
+    if (s->schedule_seed) snprintf(buf, len, "%s,0x%llx", sim_schedule_name(s->schedule), s->schedule_seed);
+    else snprintf(buf, len, "%s", sim_schedule_name(s->schedule));
+}
+
+static void complete_schedule(struct session *s, struct cmp_list *out)
+{
+    (void)s;
+    for (int k = SIM_SCHED_FIXED; k <= SIM_SCHED_ADVERSARIAL; k++) cmp_add(out, sim_schedule_name(k));
+}
+
+static int set_schedules(struct session *s, const struct setting *st, const char *v, char *err, size_t errlen)
+{
+    char *end;
+    errno = 0;
+    long x = strtol(v, &end, 10);
+    if (end == v || *end || errno || x < st->min || x > st->max) {
+        snprintf(err, errlen, _("a number from 1 to 64"));
+        return -1;
+    }
+    s->schedules = (int)x;
+    return 0;
+}
+
+static void show_schedules(const struct session *s, char *buf, size_t len)
+{
+    snprintf(buf, len, "%d", s->schedules > 1 ? s->schedules : 1);
+}
+
 static void complete_onoff(struct session *s, struct cmp_list *out)
 {
     cmp_add(out, "on");
@@ -877,13 +937,20 @@ static const struct setting settings[] = {
      complete_gpus, value_gpus},
     {"sim-limit", SETTING_SIZE, RUN, 1, 1LL << 40, "4Mi", "16Mi", N_("a size like 4Mi"),
      N_("largest n the simulator accepts"), set_sim_limit, show_sim_limit, complete_sim_limit, value_sim_limit},
-    {"race-check", SETTING_FLAG, RUN, 0, 0, "off", "on", N_("on or off"), N_("simulator: report shared-memory races"),
+    {"race-check", SETTING_FLAG, RUN, 0, 0, "off", "on", N_("on or off"), N_("simulator: report races in global and shared memory"),
      set_race, show_race, complete_onoff, value_race},
     {"check", SETTING_WORD, SESSION, 0, 0, "leaks", "all,50",
      N_("off, memcheck, initcheck, leaks or all, optionally with how many distinct errors a launch reports: all,50"),
      N_("simulator: memory checks (bounds, alignment and use after free; initcheck adds reads of unwritten memory, "
         "leaks the allocations never freed)"),
      set_check, show_check, complete_check, NULL},
+    {"schedule", SETTING_WORD, SESSION, 0, 0, "fixed", "random",
+     N_("fixed, random, reverse or adversarial, optionally with a seed: random,0x2a"),
+     N_("simulator: the order threads and blocks run in (docs/simulator.md)"), set_schedule, show_schedule,
+     complete_schedule, NULL},
+    {"schedules", SETTING_INT, SESSION, 1, 64, "1", "8", N_("1 to 64"),
+     N_("simulator: run a program under this many schedules and say where its output differs"), set_schedules,
+     show_schedules, NULL, NULL},
     {"pad", SETTING_FLAG, RUN, 0, 0, "off", "on", N_("on or off"),
      N_("pad n up to a power of two where a variant needs one"), set_pad, show_pad, complete_onoff, value_pad},
     {"width", SETTING_SIZE, RUN, 1, 65536, "auto", "320", N_("1..65536, or auto"),

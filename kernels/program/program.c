@@ -14,6 +14,7 @@
 #include "kernels/program/sandbox.h"
 #include "kernels/sim/acctrace.h"
 #include "kernels/sim/check.h"
+#include "kernels/sim/race.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -559,15 +560,16 @@ int prog_run(prog *p, const prog_options *o, prog_result *r)
         snprintf(r->msg, sizeof r->msg, "cannot make the files the program reports through: %s", strerror(errno));
         goto out;
     }
-    char num[3][64], race[32], model[96], check[64];
+    char num[3][64], race[32], model[96], check[64], sched[80];
     snprintf(race, sizeof race, "GPULAB_RACE_CHECK=%d", o->race_check ? 1 : 0);
+    snprintf(sched, sizeof sched, "GPULAB_SCHEDULE=%d,%llu", o->schedule, o->schedule_seed);
     /* `set check`: the mode's bits and the report's limit (0: the default) */
     snprintf(check, sizeof check, "GPULAB_CHECK=%d,%d", o->check, o->check_limit);
     snprintf(model, sizeof model, "GPULAB_MODEL=%s", o->model && *o->model ? o->model : "");
     snprintf(num[0], sizeof num[0], "GPULAB_ACC_BLOCKS=%u", o->record_blocks);
     snprintf(num[1], sizeof num[1], "GPULAB_ACC_LANES=%llu", o->record_lanes);
     snprintf(num[2], sizeof num[2], "GPULAB_ACC_TRACE=%s", want_acc ? "/dev/fd/4" : "");
-    const char *set[] = {"GPULAB_RESULT=/dev/fd/3", race, check, num[2], num[0], num[1], "HOME=/tmp", "TMPDIR=/tmp",
+    const char *set[] = {"GPULAB_RESULT=/dev/fd/3", race, check, sched, num[2], num[0], num[1], "HOME=/tmp", "TMPDIR=/tmp",
                          o->model && *o->model ? model : NULL, NULL};
     env = prog_env(set);
     if (!env) {
@@ -662,6 +664,8 @@ _Static_assert((int)PROG_CHECK_MEMCHECK == (int)SIM_CHECK_MEMCHECK &&
                    (int)PROG_CHECK_INITCHECK == (int)SIM_CHECK_INITCHECK &&
                    (int)PROG_CHECK_LEAKS == (int)SIM_CHECK_LEAKS && PROG_CHECK_LIMIT_DEFAULT == SIM_CHECK_LIMIT_DEFAULT,
                "program.h's checks are the simulator's");
+
+void prog_schedule(int kind, unsigned long long seed) { sim_schedule_set(kind, seed); }
 
 void prog_check_mode(int check, int limit)
 {

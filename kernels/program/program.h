@@ -154,12 +154,17 @@ enum { PROG_CHECK_MEMCHECK = 1, PROG_CHECK_INITCHECK = 2, PROG_CHECK_LEAKS = 4, 
  * on (check 0: the default; limit 0: 20 distinct errors per launch). A
  * student's program gets them through prog_options. */
 void prog_check_mode(int check, int limit);
+/* `set schedule`: the order the simulator runs the built-in variants'
+ * threads and blocks in (kernels/sim/race.h) */
+void prog_schedule(int kind, unsigned long long seed);
 
 typedef struct prog_options {
     enum prog_mode backend;
     double time_limit;        /* seconds; 0: none */
     long long mem_limit;      /* bytes of address space (simulator only); 0: 3/4 of this machine's memory */
     int race_check;
+    int schedule;             /* the simulator's schedule (SIM_SCHED_*, kernels/sim/race.h) and its seed */
+    unsigned long long schedule_seed;
     int check, check_limit;   /* memory checks: PROG_CHECK_* | PROG_CHECK_SET, and distinct errors per launch (0: the defaults) */
     const char *model;        /* the GPU model the simulator describes ("h200") */
     int argc;                 /* arguments for the program's main */

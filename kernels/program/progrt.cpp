@@ -330,6 +330,7 @@ static cudaError_t sim_prog_launch_now(const void *func, const char *name0, cons
     prog_job.err[0] = 0;
     double t0 = now_s();
     sim_shared_peak(1); /* this launch's blocks only */
+    sim_race_next_stream(cfg.stream, !cfg.stream || !(cfg.stream->flags & cudaStreamNonBlocking));
     const int coop = sim_coop_next;
     sim_coop_next = 0;
     int rc;
@@ -355,15 +356,6 @@ static cudaError_t sim_prog_launch_now(const void *func, const char *name0, cons
     /* memory errors: the whole grouped report (the job's message is cut) */
     const char *report = sim_check_report_take();
     snprintf(msg, sizeof msg, "%s", report && *report ? report : prog_job.err[0] ? prog_job.err : sim_last_diagnostic());
-    if (strstr(msg, "data race") && (sim_g.race.pc1 || sim_g.race.pc2)) {
-        /* the source lines of the two accesses */
-        char l1[600] = "?", l2[600] = "?";
-        /* return addresses: the call is the instruction before */
-        if (sim_g.race.pc1) where_of((const char *)sim_g.race.pc1 - 1, nullptr, 0, l1, sizeof l1);
-        if (sim_g.race.pc2) where_of((const char *)sim_g.race.pc2 - 1, nullptr, 0, l2, sizeof l2);
-        size_t l = strlen(msg);
-        snprintf(msg + l, sizeof msg - l, "; the two accesses are at %s and %s", l1, l2);
-    }
     if (sim_g.fault_pc) {
         char loc[600];
         if (where_of(sim_g.fault_pc, nullptr, 0, loc, sizeof loc) == 0) {
@@ -375,6 +367,13 @@ static cudaError_t sim_prog_launch_now(const void *func, const char *name0, cons
     fprintf(stderr, "simulator: %s\n", msg);
     fflush(stderr);
     rec("fault\t%s\t%s\n", sim_cuda_error_name(e), msg);
+    if (sim_race_only()) {
+        /* races alone: a GPU would have run the kernel (with whatever
+         * values the order gave), so the context stays usable and later
+         * launches run and are checked too */
+        sim_cuda_last_error(1);
+        return cudaSuccess;
+    }
     /* a fault inside the kernel poisons the context, as on a GPU; a launch
      * refused before it started (its shape) does not */
     if (e == cudaErrorLaunchFailure || e == cudaErrorIllegalAddress || e == cudaErrorAssert ||
@@ -478,7 +477,12 @@ cudaError_t cudaStreamDestroy(cudaStream_t s)
     delete s;
     return cudaSuccess;
 }
-cudaError_t cudaStreamSynchronize(cudaStream_t) { SIM_STICKY(); return cudaSuccess; }
+cudaError_t cudaStreamSynchronize(cudaStream_t s)
+{
+    SIM_STICKY();
+    sim_race_stream_sync(s);
+    return cudaSuccess;
+}
 cudaError_t cudaStreamQuery(cudaStream_t) { SIM_STICKY(); return cudaSuccess; }
 cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e, unsigned)
 {
@@ -490,6 +494,7 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e, unsigned)
         s->capture = e->capture;
         s->tail.insert(s->tail.end(), e->at.begin(), e->at.end());
     }
+    sim_race_stream_wait(s, e);
     return cudaSuccess;
 }
 
@@ -516,6 +521,7 @@ cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s)
         return cudaSuccess;
     }
     e->capture = nullptr;
+    sim_race_event_record(e, s);
     e->t = now_s();
     e->recorded = 1;
     return cudaSuccess;
@@ -523,6 +529,7 @@ cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s)
 cudaError_t cudaEventSynchronize(cudaEvent_t e)
 {
     SIM_STICKY();
+    if (e) sim_race_event_sync(e);
     return e ? cudaSuccess : sim_err_handle();
 }
 cudaError_t cudaEventQuery(cudaEvent_t e)
@@ -852,6 +859,12 @@ __attribute__((constructor)) static void prog_init(void)
         int mode = 0, limit = 0;
         if (sscanf(ck, "%d,%d", &mode, &limit) >= 1 && mode) sim_check_set_mode(mode);
         if (limit > 0) sim_report_set_limit((unsigned)limit);
+    }
+    const char *sc = getenv("GPULAB_SCHEDULE");
+    if (sc && *sc) {
+        int kind = 0;
+        unsigned long long seed = 0;
+        if (sscanf(sc, "%d,%llu", &kind, &seed) >= 1) sim_schedule_set(kind, seed);
     }
     sim_check_set_where(site_where);
     atexit(report_leaks);

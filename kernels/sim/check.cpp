@@ -14,6 +14,7 @@
  * end the launch fails with the first error's code, as it does under
  * compute-sanitizer. */
 #include "kernels/sim/internal.h"
+#include "kernels/sim/race.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -253,6 +254,7 @@ static std::string sim_report_last; /* the whole report of the last launch that 
 int sim_report_close(int stopped)
 {
     reporter &r = rp();
+    sim_race_flush(stopped); /* the launch's races join the report */
     if (r.groups.empty() && !r.more) return 0;
     std::string text = sim_report_text();
     sim_report_last = text;

@@ -70,19 +70,9 @@ const char *sim_diag_take(void)
     return sim_g.diag;
 }
 
-/* A pending race is older than the failure that stops the launch: report it
- * first, then the failure. */
-void sim_diag_with_race(const char *msg)
-{
-    if (sim_g.race.pending) {
-        sim_race_report(0, nullptr, 1);
-        char first[LAB_ERR_MAX];
-        snprintf(first, sizeof first, "%s", sim_g.diag);
-        sim_diag("%s\n%s", first, msg);
-    } else {
-        sim_diag("%s", msg);
-    }
-}
+/* The failure that stops a launch (the races found before it come first in
+ * the grouped report, race.cpp). */
+void sim_diag_with_race(const char *msg) { sim_diag("%s", msg); }
 
 void sim_fail_code(cudaError_t e, const char *fmt, ...)
 {

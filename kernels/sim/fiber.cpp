@@ -36,7 +36,6 @@ sim_thread_info *sim_cur = &sim_host_thread;
 uint3 sim_block_idx;
 dim3 sim_block_dim, sim_grid_dim;
 unsigned long long sim_block_gen = 1;
-int sim_race_on;
 
 /* threadIdx and blockIdx where shim.h cannot read them with asm */
 unsigned sim_thread_index_x(void) { return sim_cur->tid.x; }
@@ -103,6 +102,7 @@ SIM_SWITCH_FN void sim_switch(sim_fiber *self, sim_fiber *to)
 
 sim_fiber *sim_next_runnable(unsigned from)
 {
+    if (sim_sched_kind) return sim_sched_next(from); /* schedule.cpp */
     if (sim_g.nrun == 0) return nullptr;
     unsigned n = sim_g.nthreads;
     for (unsigned k = 1; k <= n; k++) {

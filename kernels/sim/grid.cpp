@@ -12,10 +12,9 @@
  * same addresses, so pointers into them stay right), up to the next grid
  * barrier or their end.
  *
- * The grid barrier is a barrier of each block too: it closes the block's
- * race-check epoch (a pending race or uninitialised read is reported there)
- * and the next epoch opens at it. The order stays fixed, so two runs give
- * the same results. */
+ * The grid barrier is a barrier of each block too (the race check orders
+ * across it, race.cpp). The order stays fixed, so two runs give the same
+ * results. */
 
 #include "kernels/sim/internal.h"
 
@@ -65,7 +64,6 @@ static int sim_block_park(sim_block_copy *c)
         off += t->stack.len;
     }
     for (unsigned w = 0; w < sim_g.nwarps; w++) c->stamp[w] = sim_g.warps[w].stamp;
-    c->block_epoch = sim_g.block_epoch;
     sim_shared_copy_free(&c->shared);
     if (sim_shared_save(&c->shared) != 0) return -1;
     c->state = 1;
@@ -90,7 +88,6 @@ static void sim_block_resume(const sim_block_copy *c)
         memcpy(f->tsync, t->tsync, sizeof f->tsync);
     }
     for (unsigned w = 0; w < sim_g.nwarps; w++) sim_g.warps[w].stamp = c->stamp[w];
-    sim_g.block_epoch = c->block_epoch;
     sim_shared_restore(&c->shared);
     /* the grid barrier opened the epoch */
     sim_epoch_reset(c->line, c->file, 0, 0, 0);

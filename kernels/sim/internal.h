@@ -108,16 +108,6 @@ struct sim_warp_state {
     uint32_t stamp;    /* collectives completed */
 };
 
-/* The first race seen in the running epoch; reported when the epoch closes. */
-struct sim_race {
-    int pending;
-    const sim_shared_site *site;
-    long long i, j;
-    int t1, k1;        /* the earlier access: thread (-1 unknown) and kind */
-    int t2, k2;        /* the later one */
-    const void *pc1, *pc2; /* the instructions of the two accesses (their source lines) */
-};
-
 struct sim_chunk {
     char *base;
     size_t bytes;
@@ -212,7 +202,6 @@ struct sim_block_state {
     sim_warp_state warps[SIM_MAX_WARPS];
     unsigned tile_arrived[SIM_TILE_LEVELS][SIM_MAX_THREADS / SIM_TILE_MIN];
     unsigned grid_arrived;     /* threads of the running block at this_grid().sync() */
-    uint32_t block_epoch;      /* the first epoch of the block: writes before it are another block's (race check) */
 };
 
 struct sim_epoch_state {
@@ -224,16 +213,6 @@ struct sim_epoch_state {
     int bar_acc_count, bar_acc_and, bar_acc_or;
     /* the result of the barrier that opened the epoch (__syncthreads_count...) */
     int bar_res_count, bar_res_and, bar_res_or;
-    /* race check: the epoch's number and what opened it */
-    uint32_t epoch_id;
-    int epoch_line;            /* 0: the start of the kernel */
-    const char *epoch_file;
-    sim_race race;
-    /* race check: the first read of shared memory no thread of the block had
-     * written, reported when its epoch closes unless a race explains it */
-    int un_pending, un_t, un_kind;
-    const sim_shared_site *un_site;
-    long long un_i, un_j;
 };
 
 struct sim_state : sim_process_state, sim_session_state, sim_launch_state, sim_trace_state, sim_block_state,
@@ -333,7 +312,6 @@ struct sim_block_copy {
     char *bytes;
     size_t cap;
     sim_shared_copy shared;
-    uint32_t block_epoch;
     uint32_t stamp[SIM_MAX_WARPS];
 };
 /* A cooperative launch: every block runs to its first grid barrier, then all
@@ -420,10 +398,6 @@ void sim_shared_block(void);
 /* The most shared memory a block of the launches since the last reset used
  * (its static arrays and its dynamic part), in bytes; reset: start again. */
 size_t sim_shared_peak(int reset);               /* at each block start */
-void sim_race_epoch(void);                 /* a new epoch begins */
-void sim_race_addr(const void *addr, int kind); /* an access through a pointer into shared memory */
-void sim_race_report(int line, const char *file, int stopped); /* format the pending race */
-void sim_uninit_report(void);              /* format the pending uninitialised read */
 /* the running block's shared arrays, for the access hook: the index of the
  * one holding a (or -1), its site and object; the layout a GPU would use */
 int sim_shared_find(uintptr_t a);

@@ -136,13 +136,12 @@ void sim_epoch_reset(int line, const char *file, int res_count, int res_and, int
 {
     sim_epoch_state &e = sim_g;
     e = sim_epoch_state();
-    e.epoch_line = line;
-    e.epoch_file = file;
+    (void)line; /* where the epoch opened: the race check (race.cpp) keeps its own clocks */
+    (void)file;
     e.bar_acc_and = 1;
     e.bar_res_count = res_count;
     e.bar_res_and = res_and;
     e.bar_res_or = res_or;
-    sim_race_epoch();
 }
 
 /* A block begins: every fiber starts its thread, shared memory is fresh. */
@@ -151,7 +150,6 @@ void sim_block_start(void)
     sim_block_reset(sim_g.block_linear);
     sim_shared_block();
     sim_epoch_reset(0, nullptr, 0, 0, 0);
-    sim_g.block_epoch = sim_g.epoch_id;
     sim_g.stats.blocks++;
     sim_g.stats.threads += sim_g.nthreads;
 }
@@ -162,7 +160,8 @@ void sim_block_start(void)
 int sim_block_play(void)
 {
     unsigned n = sim_g.nthreads;
-    if (_setjmp(sim_g.main_jb) == 0) sim_jump(&sim_g.main_fake, &sim_g.fibers[0]);
+    sim_fiber *first = sim_sched_kind ? sim_sched_first(0, n, 0) : &sim_g.fibers[0]; /* schedule.cpp */
+    if (_setjmp(sim_g.main_jb) == 0) sim_jump(&sim_g.main_fake, first);
     asan_finish(sim_g.main_fake, nullptr, nullptr);
     sim_cur = &sim_host_thread;
 
@@ -191,26 +190,10 @@ int sim_block_play(void)
                 sim_report_barrier();
                 return -1;
             }
-        if (sim_g.race.pending) {
-            sim_race_report(f0->bar_line, f0->bar_file, 0);
-            return -1;
-        }
-        if (sim_g.un_pending) {
-            sim_uninit_report();
-            return -1;
-        }
         return 1;
     }
     if (sim_g.ndone != n) {
         sim_report_stuck();
-        return -1;
-    }
-    if (sim_g.race.pending) {
-        sim_race_report(0, nullptr, 0);
-        return -1;
-    }
-    if (sim_g.un_pending) {
-        sim_uninit_report();
         return -1;
     }
     return 0;
@@ -385,6 +368,11 @@ static int sim_launch_any(lab_job *job, const char *kernel, const char *file, in
                 sim_block_idx.y = by;
                 sim_block_idx.z = bz;
                 sim_g.block_linear = bx + (unsigned long long)grid.x * (by + (unsigned long long)grid.y * bz);
+                if (sim_sched_kind) { /* schedule.cpp: the blocks' order */
+                    unsigned g3[3] = {grid.x, grid.y, grid.z}, i3[3];
+                    sim_sched_block(g3, sim_g.block_linear, i3, &sim_g.block_linear);
+                    sim_block_idx = uint3{i3[0], i3[1], i3[2]};
+                }
                 sim_rec_block_begin(sim_g.block_linear);
                 sim_block_start();
                 rc = sim_block_play();
@@ -410,7 +398,6 @@ static int sim_launch_any(lab_job *job, const char *kernel, const char *file, in
     sim_g.in_launch = 0;
     sim_g.coop = 0;
     sim_g.trace = nullptr;
-    sim_race_on = 0;
     sim_cur = &sim_host_thread;
     sim_block_dim = dim3();
     sim_grid_dim = dim3();

@@ -11,6 +11,7 @@
 #include "kernels/sim/internal.h"
 #include "kernels/sim/record.h"
 #include "kernels/sim/check.h"
+#include "kernels/sim/race.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -717,6 +718,7 @@ extern "C" void sim_rec_tile_sync(unsigned first, unsigned end, unsigned n, int 
 extern "C" void sim_rec_atomic(const void *p, unsigned bytes)
 {
     if (!sim_acc_on) return;
+    sim_race_atomic_sync(p); /* race.h: an atomic releases and acquires, in any memory */
     acc_mute_n = 0;
     sim_access_hook((uintptr_t)p, bytes, SIM_REC_ATOMIC, (uintptr_t)__builtin_return_address(0), 1);
     acc_mute_addr = (uintptr_t)p;

@@ -36,6 +36,7 @@
 #include "kernels/family.h"
 #include "kernels/sim/record.h"
 #include "kernels/sim/sim.h"
+#include "kernels/sim/race.h"
 
 /* ------------------------------------------------------ CUDA qualifiers */
 
@@ -282,6 +283,7 @@ static inline cudaError_t cudaFree(void *p) { return sim_cuda_free(p, "cudaFree"
 static inline cudaError_t cudaFreeHost(void *p) { return sim_cuda_free(p, "cudaFreeHost"); }
 static inline cudaError_t cudaMemcpy(void *dst, const void *src, size_t bytes, cudaMemcpyKind kind)
 {
+    sim_race_device_sync(); /* a copy on the legacy default stream waits for the kernels before it */
     return sim_cuda_memcpy(dst, src, bytes, kind);
 }
 static inline cudaError_t cudaMemset(void *p, int value, size_t bytes) { return sim_cuda_memset(p, value, bytes); }
@@ -307,7 +309,11 @@ static inline cudaError_t cudaMemcpyFromSymbol(void *dst, const T &symbol, size_
 /* Launches finish before sim_launch returns, so there is nothing to wait for;
  * a failed launch has already reported itself through LAUNCH. */
 cudaError_t sim_sticky_error(void); /* cudaSuccess unless a student's kernel faulted */
-static inline cudaError_t cudaDeviceSynchronize(void) { return sim_sticky_error(); }
+static inline cudaError_t cudaDeviceSynchronize(void)
+{
+    sim_race_device_sync();
+    return sim_sticky_error();
+}
 static inline cudaError_t cudaDeviceReset(void) { return cudaSuccess; }
 static inline cudaError_t cudaSetDevice(int d) { return d == 0 ? cudaSuccess : cudaErrorInvalidDevice; }
 static inline cudaError_t cudaGetDevice(int *d) { if (d) *d = 0; return cudaSuccess; }
@@ -408,20 +414,6 @@ struct sim_shared_site {
           packed(0) {}
 };
 extern unsigned long long sim_block_gen;
-extern int sim_race_on;
-/* Whether the race check is on: set before a launch's first block, so the
- * same through a kernel call, and read like threadIdx (an asm value the
- * compiler reads once, not an instrumented load after every access). */
-static inline __attribute__((always_inline)) int sim_race_checking()
-{
-#if defined(__x86_64__) && (!defined(__PIC__) || defined(__PIE__))
-    int on;
-    __asm__("movl %c1(%%rip), %0" : "=r"(on) : "i"(&sim_race_on));
-    return on;
-#else
-    return sim_race_on;
-#endif
-}
 
 /* SIM_ACC_REF: a reference to a struct element, which may be read or written */
 enum { SIM_ACC_READ = 0, SIM_ACC_WRITE = 1, SIM_ACC_ATOMIC = 2, SIM_ACC_REF = 3 };
@@ -430,8 +422,6 @@ void *sim_shared_place(sim_shared_site *s, size_t elem, size_t align, size_t row
 /* an index outside the array: reported (memcheck's grouped report), and
  * the access goes to scratch storage so the thread can go on */
 void *sim_shared_oob(const sim_shared_site *s, long long i, long long j, int dims);
-void sim_race_access(const sim_shared_site *s, const void *addr, long long i, long long j, int kind);
-void sim_race_atomic(const void *addr);
 
 static inline void *sim_shared_get(sim_shared_site *s, size_t elem, size_t align, size_t rows, size_t cols)
 {
@@ -516,13 +506,11 @@ template <class T> struct sim_ref {
 
     __attribute__((always_inline)) T get() const
     {
-        if (sim_race_checking()) sim_race_access(site, p, i, j, SIM_ACC_READ);
         if (sim_direct<T>::ok && sim_acc_direct_now()) return sim_direct<T>::load(p);
         return *p;
     }
     __attribute__((always_inline)) void put(const T &v) const
     {
-        if (sim_race_checking()) sim_race_access(site, p, i, j, SIM_ACC_WRITE);
         if (sim_direct<T>::ok && sim_acc_direct_now()) return sim_direct<T>::store(p, v);
         *p = v;
     }
@@ -537,7 +525,6 @@ template <class T> struct sim_ref {
     template <class U, class = typename std::enable_if<std::is_same<U, T>::value>::type>
     SIM_REF_INLINE operator U &() const
     {
-        if (sim_race_checking()) sim_race_access(site, p, i, j, SIM_ACC_REF);
         return *p;
     }
     T *operator&() const { return p; }
@@ -577,7 +564,6 @@ template <class T> struct sim_elem<T, false> {
     typedef T &ref;
     static T &make(T *p, const sim_shared_site *s, long long i, long long j)
     {
-        if (sim_race_checking()) sim_race_access(s, p, i, j, SIM_ACC_REF);
         return *p;
     }
 };
@@ -660,7 +646,6 @@ static inline void sim_poll_interrupt(void)
 template <class T, class F> static inline __attribute__((always_inline)) T sim_rmw(T *p, F f)
 {
     sim_poll_interrupt();
-    if (sim_race_checking()) sim_race_atomic(p);
     if (::sim_acc_on) sim_rec_atomic(p, sizeof(T)); /* check.h: one atomic access */
     T old = *p;
     *p = f(old);
@@ -1028,9 +1013,10 @@ template <class T> static inline void __stcs(T *p, T v) { *p = v; }
 template <class T> static inline void __stwt(T *p, T v) { *p = v; }
 
 /* One thread runs at a time: memory is always coherent. */
-static inline void __threadfence(void) { sim_poll_interrupt(); }
-static inline void __threadfence_block(void) { sim_poll_interrupt(); }
-static inline void __threadfence_system(void) { sim_poll_interrupt(); }
+/* a fence: the race check orders the stores after it (race.h) */
+static inline void __threadfence(void) { sim_poll_interrupt(); sim_threadfence(1); }
+static inline void __threadfence_block(void) { sim_poll_interrupt(); sim_threadfence(0); }
+static inline void __threadfence_system(void) { sim_poll_interrupt(); sim_threadfence(2); }
 static inline void __nanosleep(unsigned ns) { (void)ns; sim_poll_interrupt(); }
 
 /* A counter that grows by one per call: deterministic, unlike a clock. */
@@ -1222,18 +1208,15 @@ namespace gpulab_sim {
 /* A pointer into shared memory made in device code (`volatile int *v =
  * sdata`, a volatile parameter): the source pass makes it a sim_vptr, so
  * race-check sees its accesses like the array's own. */
-void sim_race_addr(const void *addr, int kind);
 template <class T> struct sim_aref {
     T *p;
     typedef typename std::remove_cv<T>::type V;
     V get() const
     {
-        if (sim_race_checking()) sim_race_addr((const void *)p, SIM_ACC_READ);
         return *p;
     }
     void put(const V &v) const
     {
-        if (sim_race_checking()) sim_race_addr((const void *)p, SIM_ACC_WRITE);
         *p = v;
     }
     operator V() const { return get(); }

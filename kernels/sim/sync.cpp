@@ -4,8 +4,9 @@
  * __activemask) with CUDA's mask and width rules, and the grid barrier of a
  * cooperative launch (this_grid().sync()).
  *
- * The schedule is fixed. A fiber runs until it waits (barrier, warp
- * collective) or ends; then the next runnable fiber in thread order runs,
+ * The schedule is fixed unless `set schedule` chose another order
+ * (schedule.cpp). A fiber runs until it waits (barrier, warp collective) or
+ * ends; then the next runnable fiber in thread order runs,
  * wrapping around. When a barrier or a collective releases its threads, the
  * lowest released thread runs next. So a block runs warp by warp and lane by
  * lane between two sync points, and two runs give the same results, float
@@ -89,16 +90,9 @@ int sim_barrier(int kind, int pred, int line, const char *file, const void *site
             sim_sync_event e = {SIM_SYNC_BARRIER, sim_g.block_linear, 0, sim_g.nthreads, 0, 0, line, file, site};
             sim_check_sync(&e);
         }
-        if (sim_g.race.pending) {
-            sim_race_report(line, file, 0);
-            sim_abort();
-        }
-        if (sim_g.un_pending) {
-            sim_uninit_report();
-            sim_abort();
-        }
         sim_epoch_reset(line, file, sim_g.bar_acc_count, sim_g.bar_acc_and, sim_g.bar_acc_or);
-        if (self->info.linear != 0) sim_switch(self, &sim_g.fibers[0]);
+        sim_fiber *first = sim_sched_kind ? sim_sched_first(0, sim_g.nthreads, 0) : &sim_g.fibers[0];
+        if (first != self) sim_switch(self, first);
     } else {
         sim_activemask_poll(self->info.warp);
         sim_wait(self);
@@ -160,7 +154,8 @@ void sim_tile_barrier(unsigned n, int line, const char *file)
     }
     sim_g.nrun += end - base;
     sim_g.stats.barriers++;
-    if (self->info.linear != base) sim_switch(self, &sim_g.fibers[base]);
+    sim_fiber *first = sim_sched_kind ? sim_sched_first(base, end, 0) : &sim_g.fibers[base];
+    if (first != self) sim_switch(self, first);
 }
 
 int sim_grid_valid(void) { return sim_g.in_launch && sim_g.coop; }
@@ -385,8 +380,9 @@ unsigned long long sim_warp(int op, unsigned mask, unsigned long long value, int
     }
     if (ready) {
         sim_warp_complete(w, need);
-        unsigned first = (unsigned)__builtin_ctz(need);
-        if (first != lane) sim_switch(self, &sim_g.fibers[w * 32 + first]);
+        sim_fiber *first = sim_sched_kind ? sim_sched_first(w * 32, w * 32 + 32, need)
+                                          : &sim_g.fibers[w * 32 + (unsigned)__builtin_ctz(need)];
+        if (first != self) sim_switch(self, first);
     } else {
         sim_activemask_poll(w);
         sim_wait(self);

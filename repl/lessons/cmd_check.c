@@ -25,6 +25,7 @@
 #include "repl/safefile.h"
 #include "repl/session.h"
 #include "kernels/sim/acctrace.h"
+#include "kernels/sim/race.h"
 #include "repl/lessons/cmd_puzzle.h"
 
 /* ----------------------------------------------------------------- check */
@@ -432,9 +433,9 @@ static size_t strip_marks(const char *err, size_t n, char *dst)
 static const char *case_rule(const struct puzzle_verdict *v, int race, const struct limit_counts *lc)
 {
     if (v->outside) return "bounds";
+    if (race) return "race"; /* the cause of the wrong values, when there are some */
     if (v->nwrong && v->nunwritten == v->nwrong) return "unwritten";
     if (v->nwrong) return "value";
-    if (race) return "race";
     if (!lc->ok) return "limit";
     return "";
 }
@@ -516,6 +517,88 @@ static json_t *case_json(const struct check_run *c, enum prog_mode backend, cons
 
 /* One backend: build, run every case, compare. Returns 1 pass, 0 wrong, -1
  * could not run (already reported). */
+/* Schedules a check tries after the fixed order passed (docs/puzzles.md). */
+enum { CHECK_SCHEDULES = 3 };
+
+/* A kernel right only in the order the simulator happened to run its threads
+ * in: the harness again under CHECK_SCHEDULES random orders of the threads
+ * and blocks (kernels/sim/schedule.cpp), drawn from the input seed. 1: every
+ * order gave right answers with no race; 0: one did not (reported). */
+static int check_schedules(struct session *s, const struct check_run *c, prog *prg, prog_options *o,
+                           const struct puzzle_case *cases, int ncases, size_t total)
+{
+    for (int k = 1; k <= CHECK_SCHEDULES && !lab_interrupted; k++) {
+        unsigned long long seed = ((unsigned long long)s->cfg.seed << 8 | (unsigned)k) * 0x9e3779b97f4a7c15ull;
+        seed = (seed ^ (seed >> 29)) & 0xffffffffffffull;
+        o->schedule = SIM_SCHED_RANDOM;
+        o->schedule_seed = seed;
+        prog_result r;
+        if (prog_run(prg, o, &r) != 0) { /* it ran in the fixed order: a failure to start is not the kernel's */
+            prog_result_free(&r);
+            continue;
+        }
+        int finished = !(r.timed_out || r.signal || r.exit_code != 0) && r.output &&
+                       r.output_len == total * sizeof(float);
+        int race = r.err && memmem(r.err, r.err_len, "data race on", 12) != NULL;
+        int bad = -1;
+        struct puzzle_verdict v;
+        memset(&v, 0, sizeof v);
+        size_t off = 0;
+        for (int q = 0; finished && q < ncases && bad < 0; q++) {
+            int total_q = puzzle_case_out_floats(&cases[q]), n = puzzle_arg_len(puzzle_out(&cases[q].inst));
+            float *alloc = malloc((size_t)total_q * sizeof *alloc), *want = malloc((size_t)(n ? n : 1) * sizeof *want);
+            if (alloc && want) {
+                memcpy(alloc, r.output + off, (size_t)total_q * sizeof *alloc);
+                puzzle_case_compare(&cases[q], alloc, want, &v);
+                if (!v.pass) bad = q;
+            }
+            off += (size_t)total_q * sizeof *alloc;
+            free(alloc);
+            free(want);
+        }
+        if (finished && bad < 0 && !race) {
+            prog_result_free(&r);
+            continue;
+        }
+        if (s->json) {
+            json_t *j = verdict_json(c, PROG_SIM);
+            json_object_set_new(j, "pass", json_false());
+            json_object_set_new(j, "rule", json_string("schedule"));
+            json_object_set_new(j, "schedule", json_integer(k + 1));
+            json_object_set_new(j, "schedule_seed", json_integer((json_int_t)seed));
+            out_json(j);
+        } else {
+            out_printf(_("%snot yet%s on the simulator: right in the fixed order of the threads, but schedule %d "
+                         "(random, seed 0x%llx) "),
+                       out_color(OUT_ERROR), out_color(OUT_RESET), k + 1, seed);
+            if (!finished) {
+                out_printf(_("does not finish (%s)\n"), r.timed_out ? _("the time limit") : _("a failed launch"));
+            } else if (bad >= 0) {
+                char idx[64], text[256];
+                puzzle_index_text(&cases[bad].inst, v.first, idx, sizeof idx);
+                puzzle_case_text(&cases[bad], text, sizeof text);
+                out_printf(_("gives %s = %g in case %d (%s), expected %g\n"), idx, v.got, bad + 1, text, v.expected);
+            } else {
+                out_printf(_("runs into a data race\n"));
+            }
+            if (r.err_len) {
+                char *plain = malloc(r.err_len + 1);
+                if (plain) {
+                    size_t pl = strip_marks(r.err, r.err_len, plain);
+                    if (pl) print_diagnostics(c, plain, pl);
+                    free(plain);
+                }
+            }
+            out_printf(_("  a kernel must be right in every order its threads may run in on a GPU: `set schedule "
+                         "random,0x%llx` and `run` show that order\n"),
+                       seed);
+        }
+        prog_result_free(&r);
+        return 0;
+    }
+    return 1;
+}
+
 static int check_on(struct session *s, const struct check_run *c, prog *prg, enum prog_mode backend,
                     const struct puzzle_case *cases, int ncases)
 {
@@ -689,6 +772,8 @@ static int check_on(struct session *s, const struct check_run *c, prog *prg, enu
         all = 0;
     }
     prog_result_free(&r);
+    /* right in the fixed order: now in others */
+    if (all && backend == PROG_SIM && !lab_interrupted) all = check_schedules(s, c, prg, &o, cases, ncases, total);
     if (!s->json && all) {
         out_printf(ngettext("%spass%s on %s: %d case right", "%spass%s on %s: all %d cases right", (unsigned long)ncases),
                    out_color(OUT_GOOD), out_color(OUT_RESET), bname, ncases);

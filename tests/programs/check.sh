@@ -12,6 +12,9 @@
 #   // FAILS           the run itself fails (crash, time limit, compile error):
 #                      gpulab's exit status is not 0; FAILS-SIM / FAILS-GPU: only there
 #   // SIM-ONLY        not run on the GPU
+#   // EXPECT-SCHEDULE: TEXT  with CHECK_SCHEDULE=KIND[,SEED] in the environment
+#                      the run is on the simulator under that schedule, and
+#                      these lines replace EXPECT-SIM's
 #   // MEMCHECK        the simulator's memory checks must say it: skipped in a
 #                      build without them (GPULAB_RECORD=OFF: the sanitizer
 #                      build, where AddressSanitizer checks instead)
@@ -46,6 +49,8 @@ if [ "$backend" = sim ] && grep -q "^// THRUST" $notes &&
     exit 77
 fi
 pre=$(sed -n 's|^// RUN: ||p' $notes | tr '\n' ';')
+sched=${CHECK_SCHEDULE:-}
+[ -n "$sched" ] && pre="$pre set schedule $sched;"
 # The sanitizer build runs the simulator 3-4 times slower: the default time
 # limit of a student's program grows with it (a program's own RUN: line wins).
 scale=${GPULAB_TIMEOUT_SCALE:-1}
@@ -65,7 +70,11 @@ if [ $expect_fail = 0 ] && [ $status != 0 ]; then
     echo "FAIL: gpulab exited $status"; fail=1
 fi
 tmp=$(mktemp)
-sed -n -e 's|^// EXPECT: ||p' -e "s|^// EXPECT-$up: ||p" $notes > "$tmp"
+if [ -n "$sched" ]; then
+    sed -n -e 's|^// EXPECT: ||p' -e "s|^// EXPECT-SCHEDULE: ||p" $notes > "$tmp"
+else
+    sed -n -e 's|^// EXPECT: ||p' -e "s|^// EXPECT-$up: ||p" $notes > "$tmp"
+fi
 while IFS= read -r want; do
     case $out in
         *"$want"*) ;;

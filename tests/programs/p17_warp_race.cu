@@ -3,8 +3,8 @@
 // warp need not run in lockstep, so this is a race; race-check finds it.
 // RUN: set race-check on
 // EXPECT-SIM: data race on shared array sdata
-// EXPECT-SIM: __syncwarp() orders them
-// EXPECT-SIM: the two accesses are at p17_warp_race.cu:17 and p17_warp_race.cu:12
+// EXPECT-SIM: order them with __syncwarp()
+// EXPECT-SIM: thread 0 reads it at line 17 and thread 1 writes it at line 12
 #include <cstdio>
 
 __device__ void warp_reduce(volatile int *sdata, int tid)

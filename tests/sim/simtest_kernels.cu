@@ -205,9 +205,9 @@ static __global__ void race_k(int *out, int mode)
     int t = threadIdx.x, n = blockDim.x;
     cells[t] = 0;
     __syncthreads(); // @race_open
-    cells[t] = t;
+    cells[t] = t; // @race_write
     if (mode == 1) __syncthreads();
-    out[t] = cells[(t + 1) % n];
+    out[t] = cells[(t + 1) % n]; // @race_read
     __syncthreads(); // @race_close
 }
 
@@ -215,9 +215,9 @@ static __global__ void warp_race_k(int *out, int mode)
 {
     SHARED(int, w, 32); // @decl_warp_race
     int lane = threadIdx.x;
-    w[lane] = lane;
+    w[lane] = lane; // @warp_race_write
     if (mode == 1) __syncwarp();
-    out[lane] = w[lane ^ 1];
+    out[lane] = w[lane ^ 1]; // @warp_race_read
 }
 
 /* The warp-level tree the CUDA guide recommends: read, __syncwarp, write,
@@ -245,8 +245,8 @@ static __global__ void shared_atomic_k(int *out, int mode)
     int t = threadIdx.x;
     if (t < 8) bins[t] = 0;
     __syncthreads();
-    atomicAdd(&bins[t % 8], 1);
-    if (mode == 1) out[t] = bins[t % 8];
+    atomicAdd(&bins[t % 8], 1); // @bins_atomic
+    if (mode == 1) out[t] = bins[t % 8]; // @bins_read
     __syncthreads();
     if (t < 8) out[t] = bins[t];
 }

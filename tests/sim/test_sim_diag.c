@@ -119,9 +119,10 @@ static void test_diag_race(void **state)
     assert_int_equal(run_diag(SIMTEST_RACE, 0, 1), -1);
     EXPECT_IN(err,
               "race_k: block 0: data race on shared array cells (declared at line %d), element 1: thread 0 reads it "
-              "and thread 1 writes it, between the barrier at line %d and the barrier at line %d with no barrier "
-              "in between",
-              marker("decl_race"), marker("race_open"), marker("race_close"));
+              "at line %d and thread 1 writes it at line %d, and nothing orders the two (64 conflicting pairs, 63 "
+              "threads in 1 block): one thread writes what another reads (a producer and a consumer): put "
+              "__syncthreads() between the write and the read",
+              marker("decl_race"), marker("race_read"), marker("race_write"));
     /* without race-check mode the same kernel runs (with its wrong answer) */
     assert_int_equal(run_diag(SIMTEST_RACE, 0, 0), 0);
     assert_string_equal(err, "");
@@ -133,9 +134,14 @@ static void test_diag_warp_race(void **state)
     assert_int_equal(run_diag(SIMTEST_WARP_RACE, 0, 1), -1);
     EXPECT_IN(err,
               "warp_race_k: block 0: data race on shared array w (declared at line %d), element 1: thread 0 reads "
-              "it and thread 1 writes it, between the start of the kernel and the end of the kernel",
-              marker("decl_warp_race"));
-    EXPECT_IN(err, "both in warp 0");
+              "it at line %d and thread 1 writes it at line %d",
+              marker("decl_warp_race"), marker("warp_race_read"), marker("warp_race_write"));
+    EXPECT_IN(err, "both in warp 0, and the lanes of a warp do not run in lockstep");
+    /* in the fixed order lane 0 reads w[1] before lane 1 writes it */
+    EXPECT_IN(err,
+              "warp_race_k: block 0, thread 0, at line %d, reads w[1] (shared array w, declared at line %d) before "
+              "any thread of the block wrote it",
+              marker("warp_race_read"), marker("decl_warp_race"));
 }
 
 static void test_diag_atomic_race(void **state)
@@ -144,8 +150,8 @@ static void test_diag_atomic_race(void **state)
     assert_int_equal(run_diag(SIMTEST_SHARED_ATOMIC, 1, 1), -1);
     EXPECT_IN(err,
               "shared_atomic_k: block 0: data race on shared array bins (declared at line %d), element 0: thread 0 "
-              "reads it and thread 8 atomically updates it",
-              marker("decl_bins"));
+              "reads it at line %d and thread 8 atomically updates it at line %d",
+              marker("decl_bins"), marker("bins_read"), marker("bins_atomic"));
 }
 
 /* Race-free kernels give no report in race-check mode. */

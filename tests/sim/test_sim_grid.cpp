@@ -277,7 +277,8 @@ static void test_grid_race(void **state)
     j = fresh_job(1);
     assert_int_equal(coop(j, "grid_race_k", 3, 64, [=]() { grid_race_k(d, 0); }), -1);
     EXPECT_IN(j->err, "grid_race_k: block 0: data race on shared array s");
-    EXPECT_IN(j->err, "and the barrier at line %d", grid_line_a);
+    EXPECT_IN(j->err, "element 1: thread 0 writes it at line %d and thread 1 reads it at line %d", grid_line_a - 2,
+              grid_line_a - 1);
     cudaFree(d);
 }
 
@@ -325,7 +326,8 @@ static void test_tile_barrier(void **state)
     j = fresh_job(1);
     assert_int_equal(sim_launch(j, "tile_k", __FILE__, __LINE__, 1, 512, 0, [=]() { tile_k(d, 1); }), -1);
     EXPECT_IN(j->err, "data race on shared array s");
-    EXPECT_IN(j->err, "element 0: thread 0 writes it and thread 200 reads it");
+    EXPECT_IN(j->err, "element 0: thread 0 writes it at line %d and thread 200 reads it at line %d", tile_line - 1,
+              tile_line + 3);
     cudaFree(d);
 }
 

@@ -1,0 +1,57 @@
+#!/bin/sh
+# bench/races.sh [GPULAB] - the cost of the race check on a student's
+# programs: bench/programs/reduce100.cu at 2^20 ints (block 256) and
+# bench/programs/matmul512.cu (512 x 512 floats, tiles of 16 x 16), run on
+# the simulator with `set race-check off` and `on` (memcheck's default mode
+# in both), taken in turn so a change of the machine's load hits both alike,
+# $RUNS runs each (5) after a warm-up that builds the programs. Per program
+# it prints the median CPU time of the whole run (user + system of gpulab
+# and the program, build cached), the ratio of on to off, and the median of
+# the kernels' simulator time (wall) as `run --json` reports it.
+# With SCHEDULES=N (and a gpulab that has `set schedules`), also the 2^16
+# reduction run once and under N schedules, and their ratio.
+set -eu
+cd "$(dirname "$0")/.."
+gpulab=${1:-build/gpulab}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export XDG_CACHE_HOME=$tmp/cache
+runs=${RUNS:-5}
+median() { sort -n | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
+load() { uptime | sed 's/.*load average: //'; }
+# one run: "cpu_seconds kernel_ms"; $1: the settings, $2: the file, $3: its arguments
+one() {
+    /usr/bin/time -f "%U %S" -o "$tmp/time" "$gpulab" --json -c "set backend sim; set time-limit 600; $1; open $2; run $3" > "$tmp/json"
+    ms=$(python3 -c 'import json,sys
+for line in open(sys.argv[1]):
+    r = json.loads(line)
+    if "launches" in r:
+        print(sum(l["ms"] for l in r["launches"]))
+        break' "$tmp/json")
+    echo "$(awk '{print $1 + $2}' "$tmp/time") $ms"
+}
+table() { # $1: name, $2: file, $3: arguments, then pairs of "label|settings"
+    name=$1 file=$2 args=$3
+    shift 3
+    for c in "$@"; do one "${c#*|}" "$file" "$args" > /dev/null; done
+    for i in $(seq "$runs"); do
+        for c in "$@"; do one "${c#*|}" "$file" "$args" >> "$tmp/$name.${c%%|*}"; done
+    done
+    base=$(cut -d' ' -f1 "$tmp/$name.${1%%|*}" | median)
+    for c in "$@"; do
+        l=${c%%|*}
+        cpu=$(cut -d' ' -f1 "$tmp/$name.$l" | median)
+        ms=$(cut -d' ' -f2 "$tmp/$name.$l" | median)
+        printf '| %s | %s | %.2f | %.2f | %.0f |\n' "$name" "$l" "$cpu" "$(echo "$cpu / $base" | bc -l)" "$ms"
+    done
+}
+echo "load average before: $(load)"
+echo "| program | run | CPU s (median) | ratio to the first row | kernel ms (wall, median) |"
+echo "|---|---|---|---|---|"
+table reduce2^20 bench/programs/reduce100.cu "1048576 256" "race-check off|set race-check off" "race-check on|set race-check on"
+table matmul512 bench/programs/matmul512.cu "512" "race-check off|set race-check off" "race-check on|set race-check on"
+if [ -n "${SCHEDULES:-}" ]; then
+    table reduce2^16 bench/programs/reduce100.cu "65536 256" "one run|set schedules 1" \
+        "$SCHEDULES schedules|set schedule random; set schedules $SCHEDULES"
+fi
+echo "load average after: $(load)"

@@ -1,0 +1,981 @@
+/* race.cpp - the race check (race.h): a checker on the one access hook
+ * (check.h) with shadow memory for global and shared memory.
+ *
+ * Shadow: every 4-byte granule of an allocation a launch touches, and of
+ * the block's shared memory, keeps its last write (or atomic) and its last
+ * two reads by different threads: launch, block, thread, the sync clock at
+ * the access, the bytes touched and the instruction. A new access that
+ * overlaps a recorded one of another thread, at least one of them writing,
+ * is a race unless happens-before orders the recorded one first:
+ *
+ *   - one launch, one block: a block barrier completed after it; a warp
+ *     collective or __syncwarp completed after it whose mask holds both
+ *     lanes; a tile barrier of a tile that holds both;
+ *   - one launch: a grid barrier (this_grid().sync()) completed after it;
+ *     a release and an acquire: the writer's thread made a __threadfence*()
+ *     after it (or after a barrier of its block that came after it) and
+ *     then stored to some location, and the reader's thread read that
+ *     location (or a thread of the reader's block did, before a barrier the
+ *     reader passed);
+ *   - an earlier launch: the same stream, or an event the later launch's
+ *     stream waited for, or the host's synchronisation in between (the
+ *     legacy default stream orders itself with every blocking stream).
+ *
+ * Atomics never race with atomics, and a store made after a fence (a flag)
+ * does not race with reads of it. In global memory a plain load does not
+ * race with atomics either: it is the first load of a compare-and-swap loop
+ * (atomicCAS checks what it read); in shared memory a plain load among
+ * atomic updates is the usual bug (a counter read before the barrier). The clock ticks at every completed sync,
+ * so "completed after it" is a comparison of two numbers.
+ *
+ * Reports: each race hit is grouped by its two instructions and the memory
+ * (allocation or shared array); when the launch closes, groups with the
+ * same two source lines are merged and each becomes one line of the
+ * grouped report (check.cpp) with its counts and the advice that fits its
+ * pattern. A read of shared memory that no thread of the block wrote is
+ * reported too (shared memory starts undefined in every block). */
+#include "kernels/sim/internal.h"
+#include "kernels/sim/race.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <algorithm>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+using namespace gpulab_sim;
+
+namespace {
+
+enum { K_READ = 0, K_WRITE = 1, K_ATOMIC = 2, K_FLAG = 3 }; /* K_FLAG: a store after a fence */
+
+struct rrec {
+    uint32_t launch;           /* 0: empty */
+    uint32_t clk;
+    uint32_t block;
+    uint16_t thread;
+    uint8_t mask, kind;
+    uintptr_t site;
+};
+
+struct gran {
+    rrec w, r1, r2;
+    uint32_t wl, wb;           /* shared memory: launch and block the written bytes belong to */
+    uint8_t written;           /* shared memory: bytes some thread of that block wrote */
+};
+
+/* what a thread learnt from a release: accesses of thread `thread` of
+ * `block` before clock `own`, and of any thread of the block before `blk`,
+ * happen before it */
+struct rel {
+    uint32_t block;
+    uint16_t thread;
+    uint32_t own, blk;
+};
+
+struct bstate {
+    uint32_t bar;              /* the clock of the block's last barrier */
+    std::vector<uint32_t> wfull;                   /* per warp: its last full-warp sync */
+    std::vector<std::vector<uint32_t>> wpair;      /* per warp, 32x32: last sync of two lanes (partial masks) */
+    uint32_t tile[SIM_TILE_LEVELS][SIM_MAX_THREADS / SIM_TILE_MIN];
+    std::vector<uint32_t> fence_own, fence_blk;    /* per thread: its last fence */
+    std::vector<uint8_t> fence_pend;               /* per thread: fenced, no store since */
+    std::vector<std::vector<rel>> acq;             /* per thread: releases it acquired */
+    std::vector<rel> acq_blk;                      /* acquired by the block before its last barrier */
+    bool any_acq;
+};
+
+enum {
+    F_CROSS_BLOCK = 1, F_SAME_WARP = 2, F_WW = 4, F_RW = 8, F_RMW = 16, F_LAUNCH = 32, F_ATOMIC = 64,
+    F_UNINIT = 128, F_SAME_BLOCK = 256, F_XWARP = 512
+};
+
+struct rgroup {
+    uintptr_t site_a, site_b;
+    int kind_a, kind_b;
+    unsigned long long block_a, block_b;
+    unsigned thread_a, thread_b;
+    unsigned flags;
+    unsigned obj;
+    std::string mem;           /* "shared array s (declared at line 9)", "d_out (4096 bytes from cudaMalloc at line 30)" */
+    std::string index;         /* "17", "[2][3]" */
+    std::string name;          /* shared: the array's name ("" otherwise) */
+    std::string other_kernel;  /* an earlier launch's kernel */
+    unsigned long long hits, threads, blocks, last_block;
+    uint64_t seen[SIM_MAX_THREADS / 64];
+};
+
+struct gkey {
+    int what;
+    uintptr_t a, b;
+    unsigned obj;
+    bool operator==(const gkey &o) const { return what == o.what && a == o.a && b == o.b && obj == o.obj; }
+};
+struct gkey_hash {
+    size_t operator()(const gkey &k) const
+    {
+        size_t h = (size_t)k.what * 0x9e3779b97f4a7c15ull;
+        h ^= k.a + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+        h ^= k.b + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+        h ^= k.obj + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+        return h;
+    }
+};
+
+struct gshadow {
+    uintptr_t base;
+    size_t bytes;
+    std::vector<gran> g;
+};
+
+/* launches and streams */
+struct vclock {
+    std::vector<uint32_t> v;
+    void merge(const vclock &o)
+    {
+        if (o.v.size() > v.size()) v.resize(o.v.size(), 0);
+        for (size_t i = 0; i < o.v.size(); i++) v[i] = std::max(v[i], o.v[i]);
+    }
+    uint32_t at(size_t i) const { return i < v.size() ? v[i] : 0; }
+    void set(size_t i, uint32_t x)
+    {
+        if (i >= v.size()) v.resize(i + 1, 0);
+        v[i] = x;
+    }
+};
+struct stream_s {
+    const void *h;
+    int blocking;
+    uint32_t last;             /* its last launch */
+    vclock vc;                 /* launches known to come before its next one */
+};
+struct launch_s {
+    unsigned stream;
+    vclock vc;
+    std::string kernel;
+};
+
+struct race_state {
+    int on, attached;
+    sim_checker checker;
+    uint32_t launch;           /* the running launch (from 1) */
+    uint32_t clk;
+    uint32_t grid_clk;
+    unsigned long long grid_arrived, nblocks;
+    unsigned nthreads, nwarps;
+    int coop;
+    bstate *cur;
+    unsigned long long cur_block;
+    bstate one;
+    std::unordered_map<unsigned long long, bstate> parked;
+    /* shadow */
+    std::vector<gran> sh;      /* the shared arena */
+    uintptr_t sh_lo, sh_span;
+    std::unordered_map<unsigned, gshadow> glob;
+    gshadow *last_g;
+    unsigned last_id;
+    /* releases made by stores after a fence: granule address -> releases */
+    std::unordered_map<uintptr_t, std::vector<rel>> rels;
+    /* reports */
+    std::unordered_map<gkey, unsigned, gkey_hash> index;
+    std::vector<rgroup> groups;
+    unsigned long long dropped;
+    int only;
+    /* streams */
+    std::vector<stream_s> streams;
+    std::vector<launch_s> launches;   /* [0] unused */
+    vclock host;
+    std::unordered_map<const void *, vclock> events;
+    unsigned next_stream;
+};
+
+race_state &R()
+{
+    static race_state *s = new race_state();
+    return *s;
+}
+
+const unsigned MAX_GROUPS = 4096;
+const size_t REL_MAX = 4096;
+
+/* ------------------------------------------------------------ streams */
+
+unsigned stream_at(const void *h, int blocking)
+{
+    race_state &s = R();
+    if (s.streams.empty()) s.streams.push_back(stream_s{nullptr, 1, 0, {}});
+    if (!h) return 0;
+    for (unsigned i = 1; i < s.streams.size(); i++)
+        if (s.streams[i].h == h) return i;
+    s.streams.push_back(stream_s{h, blocking, 0, {}});
+    return (unsigned)s.streams.size() - 1;
+}
+
+/* Does launch a (earlier) happen before launch b? */
+bool launch_ordered(uint32_t a, uint32_t b)
+{
+    race_state &s = R();
+    if (a == b) return false;
+    if (a >= s.launches.size() || b >= s.launches.size()) return true;
+    const launch_s &la = s.launches[a];
+    return a <= s.launches[b].vc.at(la.stream);
+}
+
+/* ------------------------------------------------------- block states */
+
+void bstate_reset(bstate &b)
+{
+    race_state &s = R();
+    b.bar = 0;
+    b.wfull.assign(s.nwarps, 0);
+    b.wpair.assign(s.nwarps, std::vector<uint32_t>());
+    memset(b.tile, 0, sizeof b.tile);
+    b.fence_own.assign(s.nthreads, 0);
+    b.fence_blk.assign(s.nthreads, 0);
+    b.fence_pend.assign(s.nthreads, 0);
+    if (b.any_acq || b.acq.size() != s.nthreads) b.acq.assign(s.nthreads, std::vector<rel>());
+    b.acq_blk.clear();
+    b.any_acq = false;
+}
+
+inline bool in_acq(const std::vector<rel> &v, const rrec &p)
+{
+    for (const rel &r : v)
+        if (r.block == p.block && ((r.thread == p.thread && p.clk < r.own) || p.clk < r.blk)) return true;
+    return false;
+}
+
+/* Does the recorded access p happen before thread t's access now? */
+bool ordered(const rrec &p, unsigned t)
+{
+    race_state &s = R();
+    if (p.launch != s.launch) return launch_ordered(p.launch, s.launch);
+    const bstate &b = *s.cur;
+    if (p.block == (uint32_t)s.cur_block) {
+        if (p.thread == t) return true;
+        if (p.clk < b.bar) return true;
+        unsigned u = p.thread;
+        if ((u >> 5) == (t >> 5)) {
+            unsigned w = t >> 5;
+            if (p.clk < b.wfull[w]) return true;
+            if (!b.wpair[w].empty() && p.clk < b.wpair[w][(t & 31) * 32 + (u & 31)]) return true;
+        }
+        for (unsigned k = 0; k < SIM_TILE_LEVELS; k++) {
+            unsigned sh = 6 + k;
+            if ((u >> sh) == (t >> sh) && p.clk < b.tile[k][t >> sh]) return true;
+        }
+    }
+    if (p.clk < s.grid_clk) return true;
+    if (b.any_acq && (in_acq(b.acq[t], p) || in_acq(b.acq_blk, p))) return true;
+    return false;
+}
+
+/* ------------------------------------------------------------ reports */
+
+const char *verb(int k)
+{
+    return k == K_WRITE ? "writes" : k == K_ATOMIC ? "atomically updates" : k == K_FLAG ? "writes" : "reads";
+}
+
+void describe(const sim_access *a, rgroup &g)
+{
+    char buf[320];
+    if (a->space == SIM_REC_SHARED) {
+        int k = sim_shared_find(a->addr);
+        const sim_shared_site *ss = sim_shared_site_at(k);
+        const sim_rec_object *o = sim_shared_object_at(k);
+        if (ss && o) {
+            char decl[96];
+            sim_where(decl, sizeof decl, ss->line, ss->file);
+            snprintf(buf, sizeof buf, "%sshared array %s (declared at %s)", ss->dynamic ? "the dynamic " : "", ss->name,
+                     decl);
+            g.mem = buf;
+            size_t e = ss->elem ? (size_t)(a->addr - o->base) / ss->elem : 0;
+            if (ss->cols > 1 && !ss->dynamic)
+                snprintf(buf, sizeof buf, "[%zu][%zu]", e / ss->cols, e % ss->cols);
+            else
+                snprintf(buf, sizeof buf, "%zu", e);
+            g.index = buf;
+            g.obj = 0x80000000u | (unsigned)k;
+            g.name = ss->name;
+            return;
+        }
+        uintptr_t lo, span;
+        sim_shared_span(&lo, &span);
+        g.mem = "shared memory";
+        snprintf(buf, sizeof buf, "byte %llu", (unsigned long long)(a->addr - lo));
+        g.index = buf;
+        g.obj = 0x8fffffffu;
+        return;
+    }
+    const sim_gobj *go = (const sim_gobj *)a->obj; /* the hook's obj is &sim_gobj::o */
+    if (go) {
+        sim_mem_describe(go, buf, sizeof buf);
+        g.mem = buf;
+        unsigned long long off = a->addr - go->o.base;
+        snprintf(buf, sizeof buf, "%llu (bytes %llu-%llu)", off / a->size, off / a->size * a->size,
+                 off / a->size * a->size + a->size - 1);
+        g.index = buf;
+        g.obj = go->o.id;
+    } else {
+        g.mem = "global memory";
+        g.index = "?";
+        g.obj = 0;
+    }
+}
+
+/* A race: the recorded access p and the access a now. */
+void hit(const rrec &p, const sim_access *a, int kind, unsigned flags)
+{
+    race_state &s = R();
+    unsigned obj = a->space == SIM_REC_SHARED ? 0x80000000u | (unsigned)(a->obj ? a->obj->id : 0)
+                                              : (a->obj ? a->obj->id : 0);
+    if (a->space == SIM_REC_SHARED && a->obj) obj = 0x80000000u | (unsigned)(a->obj - sim_shared_object_at(0));
+    uintptr_t x = p.site, y = a->site;
+    gkey k = {flags & F_UNINIT ? 1 : 0, std::min(x, y), std::max(x, y), obj};
+    auto it = s.index.find(k);
+    rgroup *g;
+    if (it == s.index.end()) {
+        if (s.groups.size() >= MAX_GROUPS) {
+            s.dropped++;
+            return;
+        }
+        s.groups.emplace_back();
+        g = &s.groups.back();
+        g->site_a = p.site;
+        g->site_b = a->site;
+        g->kind_a = p.kind;
+        g->kind_b = kind;
+        g->block_a = p.block;
+        g->block_b = a->block;
+        g->thread_a = p.thread;
+        g->thread_b = a->thread;
+        g->flags = 0;
+        g->hits = g->threads = g->blocks = 0;
+        g->last_block = ~0ull;
+        memset(g->seen, 0, sizeof g->seen);
+        describe(a, *g);
+        if (p.launch != s.launch && p.launch < s.launches.size()) g->other_kernel = s.launches[p.launch].kernel;
+        s.index.emplace(k, (unsigned)s.groups.size() - 1);
+    } else {
+        g = &s.groups[it->second];
+        if ((flags & F_CROSS_BLOCK) && !(g->flags & F_CROSS_BLOCK)) {
+            /* a race between blocks is the example to show */
+            g->site_a = p.site;
+            g->site_b = a->site;
+            g->kind_a = p.kind;
+            g->kind_b = kind;
+            g->block_a = p.block;
+            g->block_b = a->block;
+            g->thread_a = p.thread;
+            g->thread_b = a->thread;
+            describe(a, *g);
+        }
+    }
+    g->flags |= flags;
+    g->hits++;
+    if (g->last_block != a->block) {
+        g->last_block = a->block;
+        g->blocks++;
+        memset(g->seen, 0, sizeof g->seen);
+    }
+    unsigned t = a->thread;
+    if (t < SIM_MAX_THREADS && !(g->seen[t >> 6] >> (t & 63) & 1)) {
+        g->seen[t >> 6] |= 1ull << (t & 63);
+        g->threads++;
+    }
+}
+
+/* ------------------------------------------------------------- access */
+
+gran *granules(const sim_access *a, size_t *first)
+{
+    race_state &s = R();
+    if (a->space == SIM_REC_SHARED) {
+        uintptr_t off = a->addr - s.sh_lo;
+        if (off >= s.sh_span) return nullptr;
+        *first = off >> 2;
+        return s.sh.data();
+    }
+    const sim_rec_object *o = a->obj;
+    if (!o) return nullptr;
+    gshadow *gs = s.last_g;
+    if (!gs || s.last_id != o->id) {
+        auto it = s.glob.find(o->id);
+        if (it == s.glob.end()) {
+            gshadow n;
+            n.base = o->base;
+            n.bytes = o->bytes;
+            n.g.assign((o->bytes + 3) / 4 + 4, gran());
+            it = s.glob.emplace(o->id, std::move(n)).first;
+        }
+        gs = &it->second;
+        s.last_g = gs;
+        s.last_id = o->id;
+    }
+    /* allocations start at 256-byte boundaries: granules are the object's words */
+    *first = (a->addr - gs->base) >> 2;
+    if (*first + (a->size + 3) / 4 > gs->g.size()) return nullptr;
+    return gs->g.data();
+}
+
+inline bool same_thread(const rrec &p, unsigned long long block, unsigned t, uint32_t launch)
+{
+    return p.launch == launch && p.block == (uint32_t)block && p.thread == t;
+}
+
+void on_access(void *, const sim_access *a)
+{
+    race_state &s = R();
+    if (a->kind != SIM_REC_ATOMIC) sim_sched_access(); /* the thread may give way here (schedule.cpp) */
+    if (!s.on || !s.cur) return;
+    int kind = a->kind == SIM_REC_LOAD ? K_READ : a->kind == SIM_REC_STORE ? K_WRITE : K_ATOMIC;
+    const unsigned t = a->thread;
+    bstate &b = *s.cur;
+    const bool release = kind != K_READ && b.fence_pend[t];
+    if (release) b.fence_pend[t] = 0;
+    if (kind == K_WRITE && release) kind = K_FLAG;
+    size_t first;
+    gran *gv = granules(a, &first);
+    if (!gv) return;
+    const uint32_t L = s.launch;
+    const bool shared = a->space == SIM_REC_SHARED;
+    uintptr_t addr = a->addr;
+    unsigned left = a->size;
+    size_t gi = first;
+    while (left) {
+        unsigned off = (unsigned)(addr & 3);
+        unsigned n = 4 - off < left ? 4 - off : left;
+        uint8_t m = (uint8_t)(((1u << n) - 1) << off);
+        gran &g = gv[gi];
+        if (shared && (g.wl != L || g.wb != (uint32_t)a->block)) {
+            /* another block's (or launch's) bytes: this block has written none */
+            g.wl = L;
+            g.wb = (uint32_t)a->block;
+            g.written = 0;
+            g.w.launch = g.r1.launch = g.r2.launch = 0;
+        }
+        if (!s.rels.empty() && kind == K_READ) {
+            auto it = s.rels.find(addr & ~(uintptr_t)3);
+            if (it != s.rels.end()) {
+                /* an acquire: what the releases cover happens before what t does next */
+                std::vector<rel> &mine = b.acq[t];
+                for (const rel &r : it->second)
+                    if (mine.size() < REL_MAX) mine.push_back(r);
+                b.any_acq = true;
+            }
+        }
+        if (shared && kind != K_WRITE && kind != K_FLAG && (g.written & m) != m && !s.coop) {
+            rrec none = {L, s.clk, (uint32_t)a->block, (uint16_t)t, m, (uint8_t)kind, a->site};
+            hit(none, a, kind, F_UNINIT | F_SAME_BLOCK);
+        }
+        /* t read this granule and now writes it back, with no sync in
+         * between: a read-modify-write */
+        bool rmw = kind != K_READ && ((same_thread(g.r1, a->block, t, L) && g.r1.clk == s.clk) ||
+                                      (same_thread(g.r2, a->block, t, L) && g.r2.clk == s.clk));
+        /* the recorded write (or atomic) against this access */
+        const rrec &w = g.w;
+        if (w.launch && (w.mask & m) && !same_thread(w, a->block, t, L)) {
+            bool sync_pair = (w.kind == K_ATOMIC || w.kind == K_FLAG) && (kind == K_ATOMIC || kind == K_FLAG);
+            bool flag_read = (w.kind == K_FLAG || (!shared && w.kind == K_ATOMIC)) && kind == K_READ;
+            if (!sync_pair && !flag_read && !ordered(w, t)) {
+                unsigned f = kind == K_READ ? F_RW : F_WW;
+                if (w.kind == K_ATOMIC || kind == K_ATOMIC) f |= F_ATOMIC;
+                if (w.launch != L) f |= F_LAUNCH;
+                else if (w.block != (uint32_t)a->block) f |= F_CROSS_BLOCK;
+                else {
+                    f |= F_SAME_BLOCK;
+                    f |= (w.thread >> 5) == (t >> 5) ? F_SAME_WARP : F_XWARP;
+                }
+                /* several threads each read it and write it back */
+                if (rmw && kind != K_READ) f |= F_RMW;
+                hit(w, a, kind, f);
+            }
+        }
+        if (kind != K_READ) {
+            /* the recorded reads against this write */
+            for (int r = 0; r < 2; r++) {
+                const rrec &p = r ? g.r2 : g.r1;
+                if (!p.launch || !(p.mask & m)) continue;
+                if (same_thread(p, a->block, t, L)) continue;
+                if ((p.kind == K_ATOMIC) && (kind == K_ATOMIC || kind == K_FLAG)) continue;
+                /* global memory: a plain load next to atomics is the first
+                 * load of a compare-and-swap loop, which the CAS checks */
+                if (!shared && kind == K_ATOMIC) continue;
+                if (ordered(p, t)) continue;
+                unsigned f = F_RW;
+                if (kind == K_ATOMIC) f |= F_ATOMIC;
+                if (p.launch != L) f |= F_LAUNCH;
+                else if (p.block != (uint32_t)a->block) f |= F_CROSS_BLOCK;
+                else {
+                    f |= F_SAME_BLOCK;
+                    f |= (p.thread >> 5) == (t >> 5) ? F_SAME_WARP : F_XWARP;
+                }
+                hit(p, a, kind, f);
+            }
+            g.w = rrec{L, s.clk, (uint32_t)a->block, (uint16_t)t, m, (uint8_t)kind, a->site};
+            g.written |= m;
+            if (kind == K_FLAG) {
+                std::vector<rel> &v = s.rels[addr & ~(uintptr_t)3];
+                v.clear();
+                rel r = {(uint32_t)a->block, (uint16_t)t, b.fence_own[t], b.fence_blk[t]};
+                if (v.size() < REL_MAX) v.push_back(r);
+            }
+        }
+        if (kind == K_READ || kind == K_ATOMIC) {
+            rrec cur = {L, s.clk, (uint32_t)a->block, (uint16_t)t, m, (uint8_t)kind, a->site};
+            if (!same_thread(g.r1, a->block, t, L) && g.r1.launch) g.r2 = g.r1;
+            g.r1 = cur;
+        }
+        addr += n;
+        left -= n;
+        gi++;
+    }
+}
+
+/* ------------------------------------------------------------- syncs */
+
+void on_sync(void *, const sim_sync_event *e)
+{
+    race_state &s = R();
+    if (!s.on) return;
+    if (!s.cur) return;
+    bstate &b = *s.cur;
+    switch (e->kind) {
+    case SIM_SYNC_BARRIER:
+        b.bar = ++s.clk;
+        if (b.any_acq) {
+            for (auto &v : b.acq) {
+                for (const rel &r : v)
+                    if (b.acq_blk.size() < REL_MAX) b.acq_blk.push_back(r);
+                v.clear();
+            }
+        }
+        break;
+    case SIM_SYNC_TILE: {
+        uint32_t c = ++s.clk;
+        unsigned n = 64, k = 0;
+        while (n < e->end - e->first && k + 1 < SIM_TILE_LEVELS) {
+            n <<= 1;
+            k++;
+        }
+        b.tile[k][e->first / n] = c;
+        break;
+    }
+    case SIM_SYNC_WARP: {
+        uint32_t c = ++s.clk;
+        unsigned w = e->warp;
+        if (w >= b.wfull.size()) break;
+        uint32_t exists = sim_g.warps[w].exists;
+        if ((e->mask & exists) == exists) {
+            b.wfull[w] = c;
+        } else {
+            std::vector<uint32_t> &pm = b.wpair[w];
+            if (pm.empty()) pm.assign(32 * 32, 0);
+            for (uint32_t x = e->mask; x; x &= x - 1)
+                for (uint32_t y = e->mask; y; y &= y - 1) pm[__builtin_ctz(x) * 32 + __builtin_ctz(y)] = c;
+        }
+        break;
+    }
+    case SIM_SYNC_GRID:
+        b.bar = ++s.clk; /* a barrier of the block too */
+        if (++s.grid_arrived >= s.nblocks) {
+            s.grid_clk = ++s.clk;
+            s.grid_arrived = 0;
+        }
+        break;
+    default: break;
+    }
+}
+
+/* ------------------------------------------------------ launch, block */
+
+void on_launch_begin(void *, const sim_rec_launch *l)
+{
+    race_state &s = R();
+    if (!s.on) return;
+    s.nthreads = (unsigned)(l->block[0] * l->block[1] * l->block[2]);
+    s.nwarps = (s.nthreads + 31) / 32;
+    s.nblocks = (unsigned long long)l->grid[0] * l->grid[1] * l->grid[2];
+    s.coop = sim_g.coop;
+    s.grid_arrived = 0;
+    s.grid_clk = 0;
+    s.clk = 1;
+    s.only = 0;
+    s.index.clear();
+    s.groups.clear();
+    s.dropped = 0;
+    s.rels.clear();
+    s.parked.clear();
+    s.cur = nullptr;
+    sim_shared_span(&s.sh_lo, &s.sh_span);
+    if (s.sh.size() != (s.sh_span + 3) / 4) s.sh.assign((s.sh_span + 3) / 4, gran());
+    /* the launch: its stream's order */
+    stream_at(nullptr, 1);
+    unsigned st = s.next_stream;
+    s.next_stream = 0;
+    stream_s &ss = s.streams[st];
+    ss.vc.merge(s.host);
+    if (st == 0) {
+        for (unsigned i = 1; i < s.streams.size(); i++)
+            if (s.streams[i].blocking) {
+                ss.vc.merge(s.streams[i].vc);
+                ss.vc.set(i, s.streams[i].last);
+            }
+    } else if (ss.blocking) {
+        ss.vc.merge(s.streams[0].vc);
+        ss.vc.set(0, s.streams[0].last);
+    }
+    if (s.launches.empty()) s.launches.emplace_back();
+    s.launch = (uint32_t)s.launches.size();
+    launch_s ls;
+    ls.stream = st;
+    ls.vc = ss.vc;
+    ls.kernel = l->kernel ? l->kernel : "";
+    s.launches.push_back(std::move(ls));
+    ss.last = s.launch;
+    ss.vc.set(st, s.launch);
+    /* shadows of allocations that are gone */
+    for (auto it = s.glob.begin(); it != s.glob.end();) {
+        const sim_gobj *g = sim_mem_lookup(it->second.base);
+        if (!g || g->o.id != it->first) it = s.glob.erase(it);
+        else ++it;
+    }
+    s.last_g = nullptr;
+    s.last_id = 0;
+}
+
+void on_block_begin(void *, unsigned long long block)
+{
+    race_state &s = R();
+    if (!s.on) return;
+    s.cur_block = block;
+    if (s.coop) {
+        auto it = s.parked.find(block);
+        if (it == s.parked.end()) {
+            it = s.parked.emplace(block, bstate()).first;
+            it->second.any_acq = true;
+            bstate_reset(it->second);
+        }
+        s.cur = &it->second;
+        return;
+    }
+    bstate_reset(s.one);
+    s.cur = &s.one;
+}
+
+void on_block_end(void *, unsigned long long block)
+{
+    race_state &s = R();
+    if (s.coop) s.parked.erase(block);
+    s.cur = nullptr;
+}
+
+void on_launch_end(void *, const sim_rec_launch *, int)
+{
+    race_state &s = R();
+    s.cur = nullptr;
+    s.parked.clear();
+}
+
+int line_of(uintptr_t site, char *file, size_t len)
+{
+    int line = 0;
+    file[0] = 0;
+    if (sim_check_where(site, file, len, &line) != 0) return 0;
+    return line;
+}
+
+std::string at_line(int line, const char *file)
+{
+    if (line <= 0) return "";
+    char buf[160];
+    sim_where(buf, sizeof buf, line, file);
+    return std::string(" at ") + buf;
+}
+
+} /* namespace */
+
+/* ------------------------------------------------------------- report */
+
+namespace gpulab_sim {
+
+static void race_text(char *buf, size_t len, const void *arg) { snprintf(buf, len, "%s", (const char *)arg); }
+
+void sim_race_flush(int stopped)
+{
+    race_state &s = R();
+    s.only = 0;
+    if (!s.on || (s.groups.empty() && !s.dropped)) return;
+    /* the launch failed for the races alone: nothing stopped it, and
+     * memcheck found nothing */
+    s.only = !stopped && sim_report_pending() == 0;
+    /* merge the groups whose two accesses are on the same two lines */
+    struct merged {
+        int la, lb;
+        std::string fa, fb;
+        unsigned obj;
+        rgroup g;
+    };
+    std::vector<merged> out;
+    for (rgroup &g : s.groups) {
+        char fa[256], fb[256];
+        int la = line_of(g.site_a, fa, sizeof fa), lb = line_of(g.site_b, fb, sizeof fb);
+        bool uninit = g.flags & F_UNINIT;
+        merged *m = nullptr;
+        for (merged &x : out) {
+            bool same = (x.g.flags & F_UNINIT) == (g.flags & F_UNINIT) && x.obj == g.obj &&
+                        ((x.la == la && x.lb == lb && x.fa == fa && x.fb == fb) ||
+                         (x.la == lb && x.lb == la && x.fa == fb && x.fb == fa));
+            if (same && la > 0 && lb > 0) {
+                m = &x;
+                break;
+            }
+        }
+        if (!m) {
+            out.push_back(merged{la, lb, fa, fb, g.obj, g});
+            continue;
+        }
+        if ((g.flags & F_CROSS_BLOCK) && !(m->g.flags & F_CROSS_BLOCK)) {
+            /* a race between blocks is the one to show */
+            unsigned keep = m->g.flags;
+            unsigned long long h = m->g.hits, th = m->g.threads, bl = m->g.blocks;
+            m->g = g;
+            m->la = la;
+            m->lb = lb;
+            m->fa = fa;
+            m->fb = fb;
+            m->g.flags |= keep;
+            m->g.hits = h;
+            m->g.threads = th;
+            m->g.blocks = bl;
+        }
+        m->g.flags |= g.flags;
+        m->g.hits += g.hits;
+        m->g.threads = std::max(m->g.threads, g.threads);
+        m->g.blocks = std::max(m->g.blocks, g.blocks);
+        (void)uninit;
+    }
+    for (merged &m : out) {
+        rgroup &g = m.g;
+        std::string msg = sim_g.kernel;
+        char b1[64], b2[64], t1[96], t2[96];
+        if (g.flags & F_UNINIT) {
+            snprintf(b1, sizeof b1, "block %llu", g.block_b);
+            sim_thread_name(t2, sizeof t2, g.thread_b);
+            std::string what = g.name.empty() ? g.mem + " at " + g.index
+                               : g.name + (g.index[0] == '[' ? g.index : "[" + g.index + "]") + " (" +
+                                     g.mem.substr(g.mem.compare(0, 4, "the ") == 0 ? 4 : 0);
+            size_t p = what.find(" (declared at ");
+            if (p != std::string::npos && !g.name.empty()) what.replace(p, 14, ", declared at ");
+            msg += ": " + std::string(b1) + ", " + t2 + "," + at_line(m.lb, m.fb.c_str()) + ", " + verb(g.kind_b) + " " +
+                   what + " before any thread of the block wrote it: shared memory starts undefined in every "
+                   "block, so write it (and __syncthreads()) before reading it";
+        } else {
+            bool cross = g.block_a != g.block_b && !(g.flags & F_LAUNCH), launch = g.flags & F_LAUNCH;
+            sim_thread_name(t1, sizeof t1, g.thread_a);
+            sim_thread_name(t2, sizeof t2, g.thread_b);
+            if (launch) {
+                msg += ": data race on " + g.mem + ", element " + g.index + ": " + g.other_kernel + " (an earlier launch) " +
+                       verb(g.kind_a) + " it" + at_line(m.la, m.fa.c_str()) + " and " + sim_g.kernel + ", block " +
+                       std::to_string(g.block_b) + ", " + t2 + " " + verb(g.kind_b) + " it" +
+                       at_line(m.lb, m.fb.c_str());
+            } else if (cross) {
+                snprintf(b1, sizeof b1, "block %llu", g.block_a);
+                snprintf(b2, sizeof b2, "block %llu", g.block_b);
+                msg += ": blocks " + std::to_string(g.block_a) + " and " + std::to_string(g.block_b) +
+                       ": data race on " + g.mem + ", element " + g.index + ": " + b1 + ", " + t1 + " " +
+                       verb(g.kind_a) + " it" + at_line(m.la, m.fa.c_str()) + " and " + b2 + ", " + t2 + " " +
+                       verb(g.kind_b) + " it" + at_line(m.lb, m.fb.c_str());
+            } else {
+                snprintf(b1, sizeof b1, "block %llu", g.block_b);
+                msg += ": " + std::string(b1) + ": data race on " + g.mem + ", element " + g.index + ": " + t1 + " " +
+                       verb(g.kind_a) + " it" + at_line(m.la, m.fa.c_str()) + " and " + t2 + " " + verb(g.kind_b) +
+                       " it" + at_line(m.lb, m.fb.c_str());
+            }
+            msg += ", and nothing orders the two";
+            char cnt[160];
+            snprintf(cnt, sizeof cnt, " (%llu conflicting pair%s, %llu thread%s in %llu block%s)", g.hits,
+                     g.hits == 1 ? "" : "s", g.threads, g.threads == 1 ? "" : "s", g.blocks, g.blocks == 1 ? "" : "s");
+            msg += cnt;
+            /* advice that fits the pattern */
+            std::string lw = at_line(m.la, m.fa.c_str()), lr = at_line(m.lb, m.fb.c_str());
+            bool rmw = g.flags & F_RMW;
+            if (launch) {
+                msg += ": the two launches are in different streams and nothing orders them: record an event after "
+                       "the first (cudaEventRecord) and make the second's stream wait for it (cudaStreamWaitEvent), "
+                       "or synchronise (cudaStreamSynchronize) before the second launch";
+            } else if (rmw) {
+                msg += ": many threads read, change and write back one element (a read-modify-write such as "
+                       "`x += v`), so updates get lost in whatever order they run, and no barrier between the two "
+                       "lines fixes that: make the update atomic (atomicAdd, atomicMax, ...) or give each thread its "
+                       "own element and combine them with a reduction";
+            } else if (cross && (g.flags & F_WW) && !(g.flags & F_RW)) {
+                msg += ": two blocks write one element, and the threads of different blocks are never ordered "
+                       "within a launch: give every element one owner (index it by the global thread index) or "
+                       "update it with an atomic";
+            } else if (cross) {
+                msg += ": one block reads what another block writes in the same launch; blocks run in any order and "
+                       "cannot wait for each other with __syncthreads(): split the work into two launches, or have "
+                       "the writer call __threadfence() and then set a flag (an atomic) that the reader checks before "
+                       "it reads";
+            } else if ((g.flags & F_SAME_WARP) && !(g.flags & F_XWARP)) {
+                char w[200];
+                snprintf(w, sizeof w,
+                         ": both in warp %u, and the lanes of a warp do not run in lockstep (independent thread "
+                         "scheduling): order them with __syncwarp() between the two accesses, or pass the value "
+                         "with a shuffle (__shfl_sync)",
+                         g.thread_b >> 5);
+                msg += w;
+            } else if ((g.flags & F_WW) && !(g.flags & F_RW)) {
+                msg += ": two threads write one element: give every element one owner, or use an atomic";
+            } else {
+                msg += ": one thread writes what another reads (a producer and a consumer): put __syncthreads() "
+                       "between the write and the read (every thread of the block must reach it), or have the "
+                       "writer call __threadfence_block() and then set a flag that the reader checks first";
+            }
+        }
+        sim_report_key k = {0x5200 + (int)(g.flags & F_UNINIT ? 1 : 0), g.site_a, g.site_b, g.obj};
+        sim_report_hit(&k, (int)cudaErrorLaunchFailure, g.block_b, g.thread_b, race_text, msg.c_str());
+    }
+    if (s.dropped) {
+        char buf[200];
+        snprintf(buf, sizeof buf, "%s: %llu more races were not kept (the race check keeps %u groups per launch)",
+                 sim_g.kernel, s.dropped, MAX_GROUPS);
+        sim_report_key k = {0x5202, 0, 0, 0};
+        sim_report_hit(&k, (int)cudaErrorLaunchFailure, 0, 0, race_text, buf);
+    }
+    s.groups.clear();
+    s.index.clear();
+}
+
+} /* namespace gpulab_sim */
+
+/* ------------------------------------------------------------- C API */
+
+extern "C" int sim_race_enable(int on)
+{
+    race_state &s = R();
+    if (!s.checker.access) {
+        s.checker.ctx = nullptr;
+        s.checker.launch_begin = on_launch_begin;
+        s.checker.block_begin = on_block_begin;
+        s.checker.access = on_access;
+        s.checker.sync = on_sync;
+        s.checker.block_end = on_block_end;
+        s.checker.launch_end = on_launch_end;
+    }
+    /* attached for the race check, or for a schedule whose threads give
+     * way at accesses (schedule.cpp) */
+    int want = on || sim_sched_kind == SIM_SCHED_RANDOM || sim_sched_kind == SIM_SCHED_ADVERSARIAL;
+    if (want && !s.attached) {
+        if (sim_check_attach(&s.checker) != 0) return -1;
+        s.attached = 1;
+    } else if (!want && s.attached) {
+        sim_check_detach(&s.checker);
+        s.attached = 0;
+    }
+    if (!on && s.on) {
+        s.glob.clear();
+        std::vector<gran>().swap(s.sh);
+    }
+    s.on = on;
+    return 0;
+}
+
+extern "C" int sim_race_enabled(void) { return R().on; }
+
+extern "C" int sim_race_only(void) { return R().only; }
+
+extern "C" void sim_race_next_stream(const void *stream, int blocking)
+{
+    R().next_stream = stream_at(stream, blocking);
+}
+
+extern "C" void sim_race_event_record(const void *event, const void *stream)
+{
+    race_state &s = R();
+    unsigned st = stream_at(stream, 1);
+    vclock v = s.streams[st].vc;
+    v.set(st, s.streams[st].last);
+    s.events[event] = v;
+}
+
+extern "C" void sim_race_stream_wait(const void *stream, const void *event)
+{
+    race_state &s = R();
+    unsigned st = stream_at(stream, 1);
+    auto it = s.events.find(event);
+    if (it != s.events.end()) s.streams[st].vc.merge(it->second);
+}
+
+extern "C" void sim_race_event_sync(const void *event)
+{
+    race_state &s = R();
+    auto it = s.events.find(event);
+    if (it != s.events.end()) s.host.merge(it->second);
+}
+
+extern "C" void sim_race_stream_sync(const void *stream)
+{
+    race_state &s = R();
+    unsigned st = stream_at(stream, 1);
+    s.host.merge(s.streams[st].vc);
+    s.host.set(st, std::max(s.host.at(st), s.streams[st].last));
+    if (st == 0)
+        for (unsigned i = 1; i < s.streams.size(); i++)
+            if (s.streams[i].blocking) {
+                s.host.merge(s.streams[i].vc);
+                s.host.set(i, std::max(s.host.at(i), s.streams[i].last));
+            }
+}
+
+extern "C" void sim_race_device_sync(void)
+{
+    race_state &s = R();
+    stream_at(nullptr, 1);
+    for (unsigned i = 0; i < s.streams.size(); i++) {
+        s.host.merge(s.streams[i].vc);
+        s.host.set(i, std::max(s.host.at(i), s.streams[i].last));
+    }
+}
+
+extern "C" void sim_race_atomic_sync(const void *p)
+{
+    race_state &s = R();
+    if (!s.on || !s.cur || !sim_in_fiber()) return;
+    bstate &b = *s.cur;
+    unsigned t = sim_cur->linear;
+    if (t >= b.fence_pend.size()) return;
+    uintptr_t key = (uintptr_t)p & ~(uintptr_t)3;
+    if (!s.rels.empty()) {
+        auto it = s.rels.find(key);
+        if (it != s.rels.end()) {
+            std::vector<rel> &mine = b.acq[t];
+            for (const rel &r : it->second)
+                if (mine.size() < REL_MAX) mine.push_back(r);
+            b.any_acq = true;
+        }
+    }
+    if (b.fence_pend[t]) {
+        b.fence_pend[t] = 0;
+        std::vector<rel> &v = s.rels[key];
+        rel r = {(uint32_t)sim_g.block_linear, (uint16_t)t, b.fence_own[t], b.fence_blk[t]};
+        if (v.size() < REL_MAX) v.push_back(r);
+    }
+}
+
+extern "C" void sim_threadfence(int scope)
+{
+    (void)scope;
+    race_state &s = R();
+    if (!s.on || !s.cur || !sim_in_fiber()) return;
+    unsigned t = sim_cur->linear;
+    if (t >= s.cur->fence_own.size()) return;
+    s.cur->fence_own[t] = ++s.clk;
+    s.cur->fence_blk[t] = s.cur->bar;
+    s.cur->fence_pend[t] = 1;
+}

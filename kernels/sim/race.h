@@ -1,0 +1,78 @@
+/* race.h - the race check (`set race-check on`): a checker (check.h) that
+ * reads every access of a launch to global and shared memory and the syncs
+ * between them, and reports each pair of accesses that CUDA's
+ * happens-before does not order, grouped by their two source lines.
+ *
+ * What orders two accesses of different threads (race.cpp has the rules):
+ * in one block, a block barrier both passed, a warp collective or
+ * __syncwarp whose mask holds both lanes, a tile barrier of a tile holding
+ * both; in one launch, this_grid().sync(), and a __threadfence() by the
+ * writer before a store (a flag) that the reader's thread (or its block,
+ * after a barrier) read; across launches, the stream order, events waited
+ * for (cudaStreamWaitEvent) and the host's synchronisation. Atomics do not
+ * race with atomics. */
+#ifndef GPULAB_SIM_RACE_H
+#define GPULAB_SIM_RACE_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The race check for the launches that follow (attached as a checker);
+ * 0, or -1 when the build cannot record accesses. */
+int sim_race_enable(int on);
+int sim_race_enabled(void);
+/* The last launch failed only because of races (its report is the
+ * diagnostic): on a GPU it would have run, so the context is not broken. */
+int sim_race_only(void);
+
+/* Streams and events as the race check orders launches. A stream is named
+ * by its handle (0: the default stream); blocking: it synchronises with
+ * the legacy default stream. */
+void sim_race_next_stream(const void *stream, int blocking);
+void sim_race_event_record(const void *event, const void *stream);
+void sim_race_stream_wait(const void *stream, const void *event);
+void sim_race_event_sync(const void *event);
+void sim_race_stream_sync(const void *stream);
+void sim_race_device_sync(void);   /* also a synchronous copy on the default stream */
+
+/* An atomic on p (any memory, __device__ variables too): after a fence
+ * it releases what the fence covers; it acquires what earlier releases on
+ * p covered. */
+void sim_race_atomic_sync(const void *p);
+
+/* Schedules (schedule.cpp): the order threads and blocks run in. The
+ * seed draws the random order; the same seed gives the same run. */
+enum { SIM_SCHED_FIXED = 0, SIM_SCHED_RANDOM, SIM_SCHED_REVERSE, SIM_SCHED_ADVERSARIAL };
+void sim_schedule_set(int kind, unsigned long long seed);
+int sim_schedule_kind(void);
+unsigned long long sim_schedule_seed(void);
+int sim_schedule_parse(const char *name);   /* -1: unknown */
+const char *sim_schedule_name(int kind);
+
+/* __threadfence_block (0), __threadfence (1), __threadfence_system (2) */
+void sim_threadfence(int scope);
+
+#ifdef __cplusplus
+}
+#endif
+
+#ifdef __cplusplus
+namespace gpulab_sim {
+/* check.cpp: the race groups of the launch go into the grouped report
+ * before it closes */
+void sim_race_flush(int stopped);
+/* schedule.cpp */
+struct sim_fiber;
+extern int sim_sched_kind;
+sim_fiber *sim_sched_next(unsigned from);
+sim_fiber *sim_sched_first(unsigned lo, unsigned hi, uint32_t mask);
+/* the k-th block to run: its index in a grid of g[3] blocks, and its linear index */
+void sim_sched_block(const unsigned g[3], unsigned long long k, unsigned idx[3], unsigned long long *linear);
+void sim_sched_access(void);
+}
+#endif
+
+#endif
