@@ -433,8 +433,8 @@ static size_t strip_marks(const char *err, size_t n, char *dst)
 static const char *case_rule(const struct puzzle_verdict *v, int race, const struct limit_counts *lc)
 {
     if (v->outside) return "bounds";
-    if (race) return "race"; /* the cause of the wrong values, when there are some */
     if (v->nwrong && v->nunwritten == v->nwrong) return "unwritten";
+    if (race) return "race"; /* the cause of wrong values, when there are some */
     if (v->nwrong) return "value";
     if (!lc->ok) return "limit";
     return "";
@@ -446,13 +446,13 @@ static const char *case_rule(const struct puzzle_verdict *v, int race, const str
 static const char *stop_rule(const prog_result *r)
 {
     if (r->timed_out) return "time";
-    if (r->err && memmem(r->err, r->err_len, "data race on", 12)) return "race";
     static const char *const oob[] = {"of its allocation", "is outside", "outside any allocation",
                                       "out of bounds", "past the end", "past its end", "before its start",
                                       "a null pointer"};
     for (size_t i = 0; i < sizeof oob / sizeof oob[0]; i++)
         if (strstr(r->fault, oob[i]) || (r->err && memmem(r->err, r->err_len, oob[i], strlen(oob[i]))))
             return "bounds";
+    if (r->err && memmem(r->err, r->err_len, "data race on", 12)) return "race";
     return r->signal ? "crash" : "launch";
 }
 
