@@ -25,7 +25,7 @@ install(FILES kernels/lab.h kernels/family.h DESTINATION lib/gpulab/include/kern
 install(FILES kernels/device/occupancy.h DESTINATION lib/gpulab/include/kernels/device)
 install(FILES kernels/sim/shim.h kernels/sim/shim_fp.h kernels/sim/shim_cg.h kernels/sim/shim_tex.h kernels/sim/sim.h
               kernels/sim/shim_async.h kernels/sim/shim_wmma.h
-              kernels/sim/record.h
+              kernels/sim/record.h kernels/sim/race.h
         DESTINATION lib/gpulab/include/kernels/sim)
 # The CUDA headers a program names (cuda_runtime.h, cuda_fp16.h, assert.h...):
 # the runtime's (the build's program-rt/include), each including progrt.h

@@ -18,7 +18,6 @@
 #include "repl/parse.h"
 #include "repl/safefile.h"
 #include "kernels/program/program.h"
-#include "kernels/sim/race.h"
 #include "repl/session.h"
 
 enum cmd_status program_refuse(struct session *s, const char *cmd)
@@ -517,7 +516,7 @@ static int run_schedules(struct session *s, int argc, char **argv, const prog_re
     for (int k = 1; k < n && !differ && !lab_interrupted; k++) {
         unsigned long long seed = schedule_seed_at(base, k);
         prog_result r;
-        s->schedule = SIM_SCHED_RANDOM;
+        s->schedule = PROG_SCHED_RANDOM;
         s->schedule_seed = seed;
         s->cfg.race_check = 1;
         int rc = run_on(s, PROG_SIM, argc, argv, 0, &r);
@@ -540,7 +539,7 @@ static int run_schedules(struct session *s, int argc, char **argv, const prog_re
                 char label[64];
                 snprintf(label, sizeof label, _("schedule %d"), k + 1);
                 show_line(label, r.out ? r.out : "", r.out_len, line);
-                show_line(keep_kind == SIM_SCHED_FIXED ? _("fixed") : sim_schedule_name(keep_kind),
+                show_line(keep_kind == PROG_SCHED_FIXED ? _("fixed") : prog_schedule_name(keep_kind),
                           first->out ? first->out : "", first->out_len, line);
             } else {
                 out_printf(_("ends with exit status %d, the first run with %d\n"), r.exit_code, first->exit_code);
@@ -586,9 +585,9 @@ enum cmd_status program_run(struct session *s, int argc, char **argv)
     }
     if (s->json) out_json(result_json(s, &r, b));
     else print_end(s, &r, b);
-    if (b == PROG_SIM && s->schedule != SIM_SCHED_FIXED && !s->json)
+    if (b == PROG_SIM && s->schedule != PROG_SCHED_FIXED && !s->json)
         out_printf(_("schedule %s, seed 0x%llx (set schedule %s,0x%llx repeats this run)\n"),
-                   sim_schedule_name(s->schedule), s->schedule_seed, sim_schedule_name(s->schedule),
+                   prog_schedule_name(s->schedule), s->schedule_seed, prog_schedule_name(s->schedule),
                    s->schedule_seed);
     enum cmd_status st = finish(s, &r, b);
     if (b == PROG_SIM && s->schedules > 1 && !s->json && st == CMD_OK &&

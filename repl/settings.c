@@ -16,7 +16,6 @@
 #include "kernels/lab.h"
 #include "kernels/sim/acctrace.h"
 #include "kernels/program/program.h"
-#include "kernels/sim/race.h"
 #include "repl/i18n.h"
 #include "repl/out.h"
 #include "repl/parse.h"
@@ -588,7 +587,7 @@ static int set_schedule(struct session *s, const struct setting *st, const char 
     if (l >= sizeof kind) return -1;
     memcpy(kind, v, l);
     kind[l] = 0;
-    int k = sim_schedule_parse(kind);
+    int k = prog_schedule_parse(kind);
     if (k < 0) return -1;
     unsigned long long seed = 0;
     if (comma) {
@@ -608,14 +607,14 @@ static int set_schedule(struct session *s, const struct setting *st, const char 
 
 static void show_schedule(const struct session *s, char *buf, size_t len)
 {
-    if (s->schedule_seed) snprintf(buf, len, "%s,0x%llx", sim_schedule_name(s->schedule), s->schedule_seed);
-    else snprintf(buf, len, "%s", sim_schedule_name(s->schedule));
+    if (s->schedule_seed) snprintf(buf, len, "%s,0x%llx", prog_schedule_name(s->schedule), s->schedule_seed);
+    else snprintf(buf, len, "%s", prog_schedule_name(s->schedule));
 }
 
 static void complete_schedule(struct session *s, struct cmp_list *out)
 {
     (void)s;
-    for (int k = SIM_SCHED_FIXED; k <= SIM_SCHED_ADVERSARIAL; k++) cmp_add(out, sim_schedule_name(k));
+    for (int k = PROG_SCHED_FIXED; k <= PROG_SCHED_ADVERSARIAL; k++) cmp_add(out, prog_schedule_name(k));
 }
 
 static int set_schedules(struct session *s, const struct setting *st, const char *v, char *err, size_t errlen)

@@ -666,6 +666,8 @@ _Static_assert((int)PROG_CHECK_MEMCHECK == (int)SIM_CHECK_MEMCHECK &&
                "program.h's checks are the simulator's");
 
 void prog_schedule(int kind, unsigned long long seed) { sim_schedule_set(kind, seed); }
+int prog_schedule_parse(const char *name) { return sim_schedule_parse(name); }
+const char *prog_schedule_name(int kind) { return sim_schedule_name(kind); }
 
 void prog_check_mode(int check, int limit)
 {

@@ -157,6 +157,11 @@ void prog_check_mode(int check, int limit);
 /* `set schedule`: the order the simulator runs the built-in variants'
  * threads and blocks in (kernels/sim/race.h) */
 void prog_schedule(int kind, unsigned long long seed);
+/* the schedules (kernels/sim/race.h's SIM_SCHED_*, in the same order) and
+ * their names: fixed, random, reverse, adversarial; parse: -1 unknown */
+enum { PROG_SCHED_FIXED = 0, PROG_SCHED_RANDOM, PROG_SCHED_REVERSE, PROG_SCHED_ADVERSARIAL };
+int prog_schedule_parse(const char *name);
+const char *prog_schedule_name(int kind);
 
 typedef struct prog_options {
     enum prog_mode backend;

@@ -25,7 +25,6 @@
 #include "repl/safefile.h"
 #include "repl/session.h"
 #include "kernels/sim/acctrace.h"
-#include "kernels/sim/race.h"
 #include "repl/lessons/cmd_puzzle.h"
 
 /* ----------------------------------------------------------------- check */
@@ -530,7 +529,7 @@ static int check_schedules(struct session *s, const struct check_run *c, prog *p
     for (int k = 1; k <= CHECK_SCHEDULES && !lab_interrupted; k++) {
         unsigned long long seed = ((unsigned long long)s->cfg.seed << 8 | (unsigned)k) * 0x9e3779b97f4a7c15ull;
         seed = (seed ^ (seed >> 29)) & 0xffffffffffffull;
-        o->schedule = SIM_SCHED_RANDOM;
+        o->schedule = PROG_SCHED_RANDOM;
         o->schedule_seed = seed;
         prog_result r;
         if (prog_run(prg, o, &r) != 0) { /* it ran in the fixed order: a failure to start is not the kernel's */
