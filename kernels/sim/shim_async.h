@@ -67,15 +67,6 @@ template <class U> static SIM_ASYNC_INLINE void sim_copy_pieces(void *d, const v
     for (size_t i = first; i < n; i += step) dp[i] = sp[i];
 }
 
-/* race check: the bytes this thread's share writes, as writes of shared
- * memory (inlined, so that a report names the kernel's line) */
-static SIM_ASYNC_INLINE void sim_async_race(void *dst, size_t bytes, uintptr_t all, unsigned rank, unsigned size)
-{
-    size_t unit = !(all & 15) ? 16 : !(all & 7) ? 8 : !(all & 3) ? 4 : !(all & 1) ? 2 : 1;
-    for (size_t piece = rank; piece * unit < bytes; piece += size)
-        for (size_t b = 0; b < unit; b++) sim_race_addr(static_cast<char *>(dst) + piece * unit + b, SIM_ACC_WRITE);
-}
-
 /* The share of thread `rank` of a group of `size` threads in a copy of
  * `bytes` whose pointers and size are multiples of `align` (checked). */
 static SIM_ASYNC_INLINE void sim_async_copy(void *dst, const void *src, size_t bytes, size_t align, unsigned rank, unsigned size,
@@ -84,7 +75,6 @@ static SIM_ASYNC_INLINE void sim_async_copy(void *dst, const void *src, size_t b
     uintptr_t all = (uintptr_t)dst | (uintptr_t)src | (uintptr_t)bytes;
     if (align > 1 && (all & (align - 1))) sim_async_misaligned(dst, src, bytes, align, line, file);
     if (size == 0) size = 1;
-    if (sim_race_on) sim_async_race(dst, bytes, all, rank, size);
     if (!(all & 15)) sim_copy_pieces<sim_a128>(dst, src, bytes / 16, rank, size);
     else if (!(all & 7)) sim_copy_pieces<sim_a64>(dst, src, bytes / 8, rank, size);
     else if (!(all & 3)) sim_copy_pieces<sim_a32>(dst, src, bytes / 4, rank, size);
@@ -350,7 +340,6 @@ static inline pipeline<Scope> make_pipeline(const Group &g, pipeline_shared_stat
 {
     if (g.thread_rank() == 0) {
         st->sim_count = 0;
-        if (::gpulab_sim::sim_race_on) ::gpulab_sim::sim_race_addr(&st->sim_count, ::gpulab_sim::SIM_ACC_WRITE);
     }
     g.sync(line, file);
     if (role == pipeline_role::producer) (void)::gpulab_sim::atomicAdd(&st->sim_count, 1u);
@@ -449,7 +438,6 @@ static SIM_ASYNC_INLINE void __pipeline_memcpy_async(void *dst, const void *src,
     if (zfill > size) zfill = size;
     ::gpulab_sim::sim_async_copy(dst, src, size - zfill, zfill ? 1 : size, 0, 1, line, file);
     for (size_t i = size - zfill; i < size; i++) {
-        if (::gpulab_sim::sim_race_on) ::gpulab_sim::sim_race_addr(static_cast<unsigned char *>(dst) + i, ::gpulab_sim::SIM_ACC_WRITE);
         static_cast<unsigned char *>(dst)[i] = 0;
     }
 }
