@@ -5,7 +5,7 @@
 // race check says what is wrong: the reads are not ordered after the copy's
 // writes. The fixed program waits (arrive_and_wait) before reading.
 // RUN: set race-check on
-// EXPECT-SIM: data race on shared array tile (declared at line 17), element 2: thread 0 writes it and thread 1 reads it
+// EXPECT-SIM: data race on shared array tile (declared at line 17), element 2: thread 0 writes it at line 20 and thread 1 reads it at line 25
 // SIM-ONLY
 #include <cuda/barrier>
 #include <cstdio>
