@@ -1,5 +1,6 @@
-// must fail: race. The scan of the flags reads cache[t - offset] and adds
-// it to cache[t] in the same step, without a barrier between the two.
+// must fail: bounds. The scan of the flags reads cache[t - offset] and adds
+// it to cache[t] in the same step, without a barrier between the two: the
+// places come out wrong and a kept element is written past the end of out.
 #define TPB 16
 
 __global__ void compact(float *out, const float *a, int size)

@@ -1,5 +1,6 @@
-// must fail: value. Uses the inclusive scan as the place: every kept
-// element lands one place late, and out[0] is a 0.
+// must fail: race. Uses the inclusive scan as the place: every kept
+// element lands one place late, on places the zero fill of the tail also
+// writes, so two threads write one element of out.
 #define TPB 16
 
 __global__ void compact(float *out, const float *a, int size)

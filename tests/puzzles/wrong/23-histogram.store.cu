@@ -1,5 +1,6 @@
-// must fail: value. Writes out[t] = h[t] instead of adding: every block
-// overwrites the counts of the blocks before it.
+// must fail: race. Writes out[t] = h[t] instead of adding: the blocks store
+// to the same bins one over another, a race between blocks, and only one
+// block's counts are left.
 #define TPB 16
 #define BINS 8
 

@@ -1,4 +1,4 @@
-// must fail: value. A row of out holds rows values, not cols: the write uses the wrong stride.
+// must fail: race. A row of out holds rows values, not cols: the write uses the wrong stride, so two threads write one element.
 #define TILE 8
 
 __global__ void transpose(float *out, const float *a, int rows, int cols)
