@@ -57,8 +57,6 @@ static int sim_block_park(sim_block_copy *c)
         sim_thread_copy *t = &c->threads[i];
         t->epoch = f->epoch;
         t->seq = f->seq;
-        t->wsync = f->wsync;
-        memcpy(t->tsync, f->tsync, sizeof t->tsync);
         t->off = off;
         sim_stack_save(f, &t->stack, c->bytes + off);
         off += t->stack.len;
@@ -84,8 +82,6 @@ static void sim_block_resume(const sim_block_copy *c)
         sim_stack_restore(f, &t->stack, c->bytes + t->off);
         f->epoch = t->epoch;
         f->seq = t->seq;
-        f->wsync = t->wsync;
-        memcpy(f->tsync, t->tsync, sizeof f->tsync);
     }
     for (unsigned w = 0; w < sim_g.nwarps; w++) sim_g.warps[w].stamp = c->stamp[w];
     sim_shared_restore(&c->shared);

@@ -85,11 +85,8 @@ struct sim_fiber {
     unsigned long long op_val, op_res;
     int op_pred;
     /* trace: barriers passed (__syncthreads only, as the GPU recorder counts)
-     * and events emitted; race check: the sync clock (sim_state.sync_clock)
-     * when this lane last left a warp collective, and when it last left a
-     * wide tile's barrier, per tile level */
-    uint32_t epoch, seq, wsync;
-    uint32_t tsync[SIM_TILE_LEVELS];
+     * and events emitted */
+    uint32_t epoch, seq;
     unsigned bar_arg;          /* the tile size of a tile barrier */
     char *park_sp;             /* where its stack was when it parked at a grid barrier */
     /* the stack [stack, stack + stack_size) and its guard area below */
@@ -167,9 +164,6 @@ struct sim_launch_state {
     void (*body)(void *);
     void *body_ctx;
     long long clock;
-    /* every sync a thread can pass (a warp collective, a tile barrier) ticks
-     * this clock; an access is stamped with it (race check) */
-    uint32_t sync_clock;
     /* a cooperative launch (grid.cpp): every block is alive at once */
     int coop;
     /* how the failed launch failed (0: cudaErrorLaunchFailure), and where a
@@ -300,7 +294,7 @@ void sim_shared_copy_free(sim_shared_copy *c);
 
 /* grid.cpp: a block of a cooperative launch between two runs. */
 struct sim_thread_copy {
-    uint32_t epoch, seq, wsync, tsync[SIM_TILE_LEVELS];
+    uint32_t epoch, seq;
     size_t off;                /* its stack's bytes in sim_block_copy.bytes */
     sim_stack_copy stack;
 };

@@ -126,8 +126,7 @@ void sim_block_reset(unsigned long long linear)
         sim_fiber *f = &sim_g.fibers[i];
         f->state = SIM_F_RUN;
         f->fresh = 1;
-        f->epoch = f->seq = f->wsync = 0;
-        memset(f->tsync, 0, sizeof f->tsync);
+        f->epoch = f->seq = 0;
     }
 }
 

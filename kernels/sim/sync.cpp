@@ -111,8 +111,8 @@ int sim_barrier(int kind, int pred, int line, const char *file, const void *site
 
 /* A tile of n threads (64 to 512: several whole warps) meets at a barrier
  * of its own. The other tiles go on; what the tile's threads did before it
- * is ordered before what they do after it (race check: tsync), and nothing
- * else is, so it opens no epoch of the block. */
+ * is ordered before what they do after it (the race check is told), and
+ * nothing else is, so it opens no epoch of the block. */
 void sim_tile_barrier(unsigned n, int line, const char *file)
 {
     if (!sim_in_fiber()) return;
@@ -141,12 +141,7 @@ void sim_tile_barrier(unsigned n, int line, const char *file)
             sim_abort();
         }
     }
-    uint32_t clock = ++sim_g.sync_clock;
-    for (unsigned i = base; i < end; i++) {
-        sim_fiber *g = &sim_g.fibers[i];
-        g->state = SIM_F_RUN;
-        g->tsync[lvl] = clock;
-    }
+    for (unsigned i = base; i < end; i++) sim_g.fibers[i].state = SIM_F_RUN;
     if (sim_rec_on) sim_rec_tile_sync(base, end, n, line, file);
     if (sim_acc_on) {
         sim_sync_event e = {SIM_SYNC_TILE, sim_g.block_linear, base, end, 0, 0, line, file, nullptr};
@@ -236,7 +231,6 @@ static void sim_warp_complete(unsigned w, unsigned need)
     for (unsigned l = 0; l < 32; l++)
         if ((need >> l & 1) && base[l].op_val != base[__builtin_ctz(need)].op_val) all_equal = false;
     ws->stamp++;
-    uint32_t clock = ++sim_g.sync_clock;
     unsigned char srcs[32]; /* the lane each lane read (shuffles), for the recording */
     for (unsigned l = 0; l < 32; l++) {
         srcs[l] = (unsigned char)l;
@@ -301,7 +295,6 @@ static void sim_warp_complete(unsigned w, unsigned need)
         default: f->op_res = acc; break;
         }
         f->state = SIM_F_RUN;
-        f->wsync = clock;
     }
     ws->waiting &= ~need;
     sim_g.nrun += (unsigned)__builtin_popcount(need);
