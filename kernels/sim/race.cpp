@@ -327,6 +327,20 @@ void describe(const sim_access *a, rgroup &g)
     }
 }
 
+/* The pair a group shows as its example: the recorded access p and a. */
+static void set_example(rgroup &g, const rrec &p, const sim_access *a, int kind)
+{
+    g.site_a = p.site;
+    g.site_b = a->site;
+    g.kind_a = p.kind;
+    g.kind_b = kind;
+    g.block_a = p.block;
+    g.block_b = a->block;
+    g.thread_a = p.thread;
+    g.thread_b = a->thread;
+    describe(a, g);
+}
+
 /* A race: the recorded access p and the access a now. */
 void hit(const rrec &p, const sim_access *a, int kind, unsigned flags)
 {
@@ -345,34 +359,18 @@ void hit(const rrec &p, const sim_access *a, int kind, unsigned flags)
         }
         s.groups.emplace_back();
         g = &s.groups.back();
-        g->site_a = p.site;
-        g->site_b = a->site;
-        g->kind_a = p.kind;
-        g->kind_b = kind;
-        g->block_a = p.block;
-        g->block_b = a->block;
-        g->thread_a = p.thread;
-        g->thread_b = a->thread;
         g->flags = 0;
         g->hits = g->threads = g->blocks = 0;
         g->last_block = ~0ull;
         memset(g->seen, 0, sizeof g->seen);
-        describe(a, *g);
+        set_example(*g, p, a, kind);
         if (p.launch != s.launch && p.launch < s.launches.size()) g->other_kernel = s.launches[p.launch].kernel;
         s.index.emplace(k, (unsigned)s.groups.size() - 1);
     } else {
         g = &s.groups[it->second];
         if ((flags & F_CROSS_BLOCK) && !(g->flags & F_CROSS_BLOCK)) {
             /* a race between blocks is the example to show */
-            g->site_a = p.site;
-            g->site_b = a->site;
-            g->kind_a = p.kind;
-            g->kind_b = kind;
-            g->block_a = p.block;
-            g->block_b = a->block;
-            g->thread_a = p.thread;
-            g->thread_b = a->thread;
-            describe(a, *g);
+            set_example(*g, p, a, kind);
         }
     }
     g->flags |= flags;
