@@ -390,20 +390,30 @@ static void draw_legend(canvas *c, viz_rect area, int y)
 
 /* ------------------------------------------------------------ captions */
 
-/* Elements read by warps [w0, w1) of block b: count, lowest, highest. */
-static void warp_reads(const bmodel *m, long long b, long long w0, long long w1, long long *cnt, long long *lo,
-                       long long *hi)
+/* What warps [w0, w1) of block b read: the elements (count, lowest,
+ * highest), the threads that read any (how many, the highest of them) and
+ * whether one of them read more than one (a grid-stride loop). */
+typedef struct breads {
+    long long cnt, lo, hi, threads, top;
+    int several;
+} breads;
+
+static breads warp_reads(const bmodel *m, long long b, long long w0, long long w1)
 {
-    *cnt = 0;
-    *lo = -1;
-    *hi = -1;
+    breads r = {0, -1, -1, 0, -1, 0};
+    long long last = -1;
     for (size_t i = 0; i < m->nrd; i++) {
         const bev *e = &m->rd[i];
         if (e->block != b || e->thread / WARP < w0 || e->thread / WARP >= w1) continue;
-        (*cnt)++;
-        if (*lo < 0 || e->index < *lo) *lo = e->index;
-        if (e->index > *hi) *hi = e->index;
+        r.cnt++;
+        if (r.lo < 0 || e->index < r.lo) r.lo = e->index;
+        if (e->index > r.hi) r.hi = e->index;
+        if ((long long)e->thread == last) r.several = 1;
+        else r.threads++;
+        last = e->thread;
+        if ((long long)e->thread > r.top) r.top = e->thread;
     }
+    return r;
 }
 
 static void describe(const bmodel *m, const bframe *fr, viz_frame_info *info)
@@ -425,26 +435,54 @@ static void describe(const bmodel *m, const bframe *fr, viz_frame_info *info)
         break;
     case PH_FILL: {
         long long w0 = warps_after(m, fr->g - 1), w1 = warps_after(m, fr->g);
-        long long cnt, lo, hi;
-        warp_reads(m, fr->b, w0, w1, &cnt, &lo, &hi);
+        breads r = warp_reads(m, fr->b, w0, w1);
         long long t0 = w0 * WARP, t1 = (w1 * WARP < m->block ? w1 * WARP : m->block) - 1;
         if (w1 - w0 == 1) viz_info_title(info, _("block %lld, warp %lld"), fr->b, w0);
         else viz_info_title(info, _("block %lld, warps %lld-%lld"), fr->b, w0, w1 - 1);
-        char what[96];
-        if (cnt == 0) snprintf(what, sizeof what, "%s", _("no elements"));
-        else if (cnt == hi - lo + 1) snprintf(what, sizeof what, _("elements %lld..%lld"), lo, hi);
-        else snprintf(what, sizeof what, _("%lld elements between %lld and %lld"), cnt, lo, hi);
+        /* the threads that read come first (a thread's first element is
+         * blockIdx.x * blockDim.x + tid); those past n read nothing and
+         * write 0, the sum of no squares */
+        long long busy_to = r.threads > 0 && r.threads == r.top - t0 + 1 ? r.top : t0 - 1;
+        char what[96], part1[320] = "", part2[256] = "", wait[256];
+        if (r.cnt == r.hi - r.lo + 1) snprintf(what, sizeof what, _("elements %lld..%lld"), r.lo, r.hi);
+        else snprintf(what, sizeof what, _("%lld elements between %lld and %lld"), r.cnt, r.lo, r.hi);
+        if (r.threads > 0 && busy_to < t0) /* not a run of threads from t0: say how many */
+            snprintf(part1, sizeof part1,
+                     _("%lld of threads %lld..%lld read %s of a and b; each writes the sum of its squares into its "
+                       "slot of part[%lld..%lld], 0 if it read nothing."),
+                     r.threads, t0, t1, what, t0, t1);
+        else if (r.threads > 0 && r.several)
+            snprintf(part1, sizeof part1,
+                     _("Threads %lld..%lld read %s of a and b, several each, and write the sums of their squares "
+                       "into part[%lld..%lld]."),
+                     t0, busy_to, what, t0, busy_to);
+        else if (r.threads > 0)
+            snprintf(part1, sizeof part1,
+                     _("Threads %lld..%lld read %s of a and b and write their squares into part[%lld..%lld]."), t0,
+                     busy_to, what, t0, busy_to);
+        if (busy_to >= t0 - 1 && busy_to < t1 && (r.threads == 0 || busy_to >= t0)) {
+            if (busy_to + 1 == t1)
+                snprintf(part2, sizeof part2,
+                         _("Thread %lld is past n = %lld: it reads nothing and writes 0 into part[%lld]."), t1, m->n,
+                         t1);
+            else
+                snprintf(part2, sizeof part2,
+                         _("Threads %lld..%lld are past n = %lld: they read nothing and write 0 into "
+                           "part[%lld..%lld]."),
+                         busy_to + 1, t1, m->n, busy_to + 1, t1);
+        }
         if (arrived_n < m->block)
-            viz_info_caption(info,
-                             _("Threads %lld..%lld read %s of a and b and write their squares into part[%lld..%lld], "
-                               "then wait at __syncthreads()%s: %lld of the block's %lld threads have arrived, "
-                               "the others have not written their slots yet."),
-                             t0, t1, what, t0, t1, line, arrived_n, m->block);
+            snprintf(wait, sizeof wait,
+                     _("Then threads %lld..%lld wait at __syncthreads()%s: %lld of the block's %lld threads have "
+                       "arrived, the others have not written their slots yet."),
+                     t0, t1, line, arrived_n, m->block);
         else
-            viz_info_caption(info,
-                             _("Threads %lld..%lld read %s of a and b and write their squares into part[%lld..%lld], "
-                               "then wait at __syncthreads()%s: all %lld threads of the block have arrived."),
-                             t0, t1, what, t0, t1, line, m->block);
+            snprintf(wait, sizeof wait,
+                     _("Then threads %lld..%lld wait at __syncthreads()%s: all %lld threads of the block have "
+                       "arrived."),
+                     t0, t1, line, m->block);
+        viz_info_caption(info, "%s%s%s%s%s", part1, part1[0] && part2[0] ? " " : "", part2,
+                         part1[0] || part2[0] ? " " : "", wait);
         break;
     }
     case PH_BARRIER:

@@ -257,8 +257,33 @@ static void the_block_sum_fills_shared_memory_then_waits(void **state)
     assert_int_equal(waiting, 32);
     assert_int_equal(notyet, 32);
     free(text);
-    canvas_free(c);
     lab_trace_free(&t);
+
+    /* threads past n read nothing and write 0, and the caption says so:
+     * n = 100, block 64: block 1's warp 1 holds threads 32..35 that read
+     * elements 96..99 and threads 36..63 past n; n = 20: warp 1 is all past */
+    trace_of("distance", "ls", 100, 0, 64, &t);
+    viz_info_clear(&info);
+    rd->draw(&t, 6, c, viz_rect_make(0, 0, 80, 20), &info);
+    assert_string_equal(info.title, "block 1, warp 1");
+    assert_non_null(strstr(info.caption, "Threads 32..35 read elements 96..99 of a and b and write their squares "
+                                         "into part[32..35]. Threads 36..63 are past n = 100: they read nothing "
+                                         "and write 0 into part[36..63]. Then threads 32..63 wait"));
+    viz_info_clear(&info);
+    rd->draw(&t, 2, c, viz_rect_make(0, 0, 80, 20), &info);
+    assert_non_null(strstr(info.caption, "Threads 32..63 read elements 32..63 of a and b and write their squares "
+                                         "into part[32..63]. Then threads 32..63 wait"));
+    assert_null(strstr(info.caption, "past n"));
+    lab_trace_free(&t);
+    trace_of("distance", "ls", 20, 0, 64, &t);
+    viz_info_clear(&info);
+    rd->draw(&t, 2, c, viz_rect_make(0, 0, 80, 20), &info);
+    assert_string_equal(info.title, "block 0, warp 1");
+    assert_non_null(strstr(info.caption, "Threads 32..63 are past n = 20: they read nothing and write 0 into "
+                                         "part[32..63]. Then threads 32..63 wait"));
+    assert_null(strstr(info.caption, "squares"));
+    lab_trace_free(&t);
+    canvas_free(c);
 
     /* more blocks than it shows one by one: the rest in one frame */
     trace_of("distance", "ls", 256, 0, 32, &t);

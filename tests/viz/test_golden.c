@@ -67,6 +67,7 @@ static const gcase cases[] = {
     {"distance-ls-warp0-80x24", "distance", "ls", NULL, 256, 64, LAB_FLOAT, NULL, "block 0, warp 0", 80, 24, 0},
     {"distance-ls-barrier-80x24", "distance", "ls", NULL, 256, 64, LAB_FLOAT, NULL, "block 1, the barrier", 80, 24, 0},
     {"distance-ls-adds-120x40", "distance", "ls", NULL, 256, 64, LAB_FLOAT, NULL, "block 0, thread 0 adds", 120, 40, 0},
+    {"distance-ls-past-n-80x24", "distance", "ls", NULL, 100, 64, LAB_FLOAT, NULL, "block 1, warp 1", 80, 24, 0},
 };
 
 static const struct {

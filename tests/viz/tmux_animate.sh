@@ -125,7 +125,7 @@ wait_for "q back" 30; check "animate opens distance/ls" $?
 wait_for "__shared__ part[64] of block 0" 5; check "the block's shared array is on the screen" $?
 T send-keys -t v Right
 wait_for "block 0, warp 0" 5; check "warp 0 writes its slots" $?
-screen | grep -qF "32 of the block's 64"; check "half the block waits at the barrier" $?
+screen | tr '\n' ' ' | tr -s ' ' | grep -qF "32 of the block's 64 threads have arrived"; check "half the block waits at the barrier" $?
 screen | grep -qE "^  0│(‖){32}(·){32}$"; check "warp 0's threads wait, warp 1's have not arrived" $?
 T send-keys -t v Right Right
 wait_for "block 0, the barrier" 5; check "the barrier has its own step" $?
