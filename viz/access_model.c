@@ -248,10 +248,15 @@ int vam_model_build(const viz_access *a, int frame, model *m)
         }
         m->s[j] = x;
     }
+    /* a global array whole (its untouched cells are what a wrong grid
+     * leaves), a shared array from its lowest to its highest cell the
+     * launch touches in that block: a statically sized part[1024] of
+     * which a block of 64 uses 64 takes one line, not sixteen */
     for (int i = 0; i < m->ns; i++) {
         strip *s = &m->s[i];
         long long cells = (long long)t->arrays[s->array].cells;
-        if (cells <= MAX_CELLS && s->max < cells) {
+        int shared = t->arrays[s->array].space == ACC_SHARED;
+        if (!shared && cells <= MAX_CELLS && s->max < cells) {
             s->lo = 0;
             s->n = cells;
         } else {

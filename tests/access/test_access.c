@@ -248,6 +248,74 @@ static void values_by_array_type(void **state)
     acc_trace_free(&t);
 }
 
+/* A block sum's shared array declared larger than a block uses:
+ * part[1024] (4 KiB) of which each block of 64 writes 64 slots, after
+ * reading a[] of 256 floats, of which the two blocks read 128. */
+static char *make_part(size_t *len)
+{
+    char *buf = NULL;
+    FILE *f = open_memstream(&buf, len);
+    fprintf(f, "# gpulab access trace 1, blocks 4, lanes 1048576\n");
+    fprintf(f, "L 0 2,1,1 64,1,1 0 30 blocksum\nS 0 401000\nS 1 401010\n");
+    fprintf(f, "O 1 g 1024 4 0 a\nO 2 s 4096 4 0 part\n");
+    for (int b = 0; b < 2; b++)
+        for (int w = 0; w < 2; w++) {
+            fprintf(f, "R %d %d 0 0 l g 4 4 0", b, w);
+            for (int l = 0; l < 32; l++) fprintf(f, " %d:1:%x:%x", l, 4 * (b * 64 + w * 32 + l), 0x3f800000u);
+            fprintf(f, "\nR %d %d 0 1 s s 4 0 1", b, w);
+            for (int l = 0; l < 32; l++) fprintf(f, " %d:2:%x:%x", l, 4 * (w * 32 + l), 0x3f800000u);
+            fprintf(f, "\n");
+        }
+    fprintf(f, "E 0 0 1 0 0\n");
+    fclose(f);
+    return buf;
+}
+
+/* A shared strip shows the cells the launch touches in that block (part[]:
+ * 0..63 of 1024, one line), a global array stays whole (a[]: its 128 cells
+ * nobody read are what a wrong grid leaves); at 80x24 both blocks' part[]
+ * fit under a[]. */
+static void shared_strip_trimmed(void **state)
+{
+    (void)state;
+    acc_trace t;
+    assert_int_equal(read_made(make_part, &t, 0), 0);
+    viz_access a = {.t = &t};
+    model m;
+    assert_int_equal(vam_model_build(&a, 0, &m), 0);
+    assert_int_equal(m.ns, 3);
+    int seen = 0;
+    for (int i = 0; i < m.ns; i++) {
+        const acc_array *ar = &t.arrays[m.s[i].array];
+        if (strcmp(ar->name, "a") == 0) {
+            assert_int_equal(m.s[i].lo, 0);
+            assert_int_equal(m.s[i].n, 256);
+            seen |= 1;
+        } else {
+            assert_string_equal(ar->name, "part");
+            assert_int_equal(ar->cells, 1024);
+            assert_int_equal(m.s[i].lo, 0);
+            assert_int_equal(m.s[i].n, 64);
+            seen |= m.s[i].block == 0 ? 2 : 4;
+        }
+    }
+    assert_int_equal(seen, 7);
+    vam_model_free(&m);
+    canvas *c = canvas_new(80, 24);
+    viz_frame_info info;
+    viz_info_clear(&info);
+    viz_access_draw(&a, NULL, 0, c, canvas_bounds(c), &info);
+    viz_text_opts o = {VIZ_TEXT_PLAIN, 0, 1};
+    char *text = viz_text_render(c, &o, NULL);
+    assert_non_null(strstr(text, "a  global, 4-byte cells, 256 of them"));
+    assert_non_null(strstr(text, "part  shared, block 0, 4-byte cells 0\u201363 of 1024"));
+    assert_non_null(strstr(text, "part  shared, block 1, 4-byte cells 0\u201363 of 1024"));
+    assert_null(strstr(text, "more arrays do not fit"));
+    free(text);
+    canvas_free(c);
+    acc_trace_free(&t);
+}
+
 static canvas *draw(const viz_access *a, const viz_access_sel *sel, int frame, int w, int h, viz_frame_info *info)
 {
     canvas *c = canvas_new(w, h);
@@ -668,7 +736,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(parsed),      cmocka_unit_test(bounded),    cmocka_unit_test(values),
-        cmocka_unit_test(values_by_array_type),
+        cmocka_unit_test(values_by_array_type), cmocka_unit_test(shared_strip_trimmed),
         cmocka_unit_test(steps),       cmocka_unit_test(race_and_counters), cmocka_unit_test(selection),
         cmocka_unit_test(pure),        cmocka_unit_test(keys),       cmocka_unit_test(click),       cmocka_unit_test(g80_colour),
         cmocka_unit_test(g80_mono),    cmocka_unit_test(g80_plain),  cmocka_unit_test(g80_code),
