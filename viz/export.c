@@ -200,8 +200,8 @@ static int finish(cairo_surface_t *surf, viz_export_fmt fmt, struct sink *k, cai
     return 0;
 }
 
-/* Rows that hold something, from the top. */
-static int used_rows(const canvas *c)
+/* Rows that hold something, from the top (export.h). */
+int viz_export_rows(const canvas *c)
 {
     for (int y = c->h - 1; y >= 0; y--)
         for (int x = 0; x < c->w; x++) {
@@ -393,7 +393,7 @@ int viz_export_canvas_width(const canvas *c, int rows, const char *path, FILE *o
         snprintf(err, len, "%s", _("there is no picture to export"));
         return -1;
     }
-    if (rows <= 0 || rows > c->h) rows = used_rows(c);
+    if (rows <= 0 || rows > c->h) rows = viz_export_rows(c);
 
     /* Measure the font once on a scratch surface: a cell is one advance of
      * 'M' wide and one line high. */

@@ -31,6 +31,10 @@ viz_export_fmt viz_export_format(const char *path);
  * closes the file (gpulab through repl/safefile: a temporary file renamed
  * into place). A failed write gives the system's reason in err. */
 
+/* The rows of c that hold something, from the top: what a picture of c
+ * shows when no row count is given. */
+int viz_export_rows(const canvas *c);
+
 /* Write rows [0, rows) of c (rows <= 0: the whole canvas, blank rows at the
  * bottom left out) into out. 0 ok, -1 with a message in err. */
 int viz_export_canvas(const canvas *c, int rows, const char *path, FILE *out, char *err, size_t errlen);

@@ -432,13 +432,15 @@ static canvas *compose_export_at(const viz_side *sides, int nsides, const viz_pl
 /* A frame for a slide: landscape. A cell is about twice as tall as it is
  * wide, so a canvas of w columns and h rows is landscape when w > 2h; a
  * tall picture is composed again wider (at most 240 columns), where its
- * captions take fewer lines and the renderers lay out wider. */
+ * captions take fewer lines and the renderers lay out wider. The height
+ * that counts is the rows the frame fills (what the picture shows), not
+ * the room kept for the trace's tallest frame. */
 canvas *viz_player_compose_export(const viz_side *sides, int nsides, const viz_play_state *st,
                                   const viz_player_opts *o, int w)
 {
     canvas *c = compose_export_at(sides, nsides, st, o, w);
-    for (int tries = 0; c && tries < 3 && c->w < 240 && c->w * 10 < c->h * 22; tries++) {
-        int wider = c->h * 22 / 10 + 1;
+    for (int tries = 0; c && tries < 3 && c->w < 240 && c->w * 10 < viz_export_rows(c) * 22; tries++) {
+        int wider = viz_export_rows(c) * 22 / 10 + 1;
         if (wider > 240) wider = 240;
         if (wider <= c->w) break;
         canvas *d = compose_export_at(sides, nsides, st, o, wider);

@@ -466,6 +466,42 @@ static int draw_banks(canvas *c, const bmodel *m, const bacc *a, viz_rect area, 
     return lines;
 }
 
+/* ------------------------------------------------------------ summary */
+
+/* The last frame lists every access: "warp  0 store  32 banks   2 passes". */
+static void summary_entry(const bmodel *m, int i, char *buf, size_t len)
+{
+    banks b;
+    bank_fill(m, &m->acc[i], &b);
+    snprintf(buf, len, m->acc[i].write ? _("warp %2u store  %s  %s") : _("warp %2u load   %s  %s"), m->acc[i].warp,
+             banks_text(b.used), passes_text(b.passes));
+}
+
+static int summary_conflicted(const bmodel *m, int i)
+{
+    banks b;
+    bank_fill(m, &m->acc[i], &b);
+    return conflicted(&b);
+}
+
+/* The list in as many columns as the width holds (three spaces between),
+ * filled top to bottom: a 32-access list is two columns of 16 at 80
+ * columns, seven of 5 in a wide export, not 32 lines of one. */
+static void summary_layout(const bmodel *m, int width, int *colw, int *rows)
+{
+    int w = 1;
+    for (int i = 0; i < m->nacc; i++) {
+        char e[128];
+        summary_entry(m, i, e, sizeof e);
+        int l = viz_text_width(e);
+        if (l > w) w = l;
+    }
+    *colw = w + 3;
+    int cols = (width + 3) / *colw;
+    if (cols < 1) cols = 1;
+    *rows = m->nacc > 0 ? (int)lab_ceil_div(m->nacc, cols) : 1;
+}
+
 /* ------------------------------------------------------------ interface */
 
 static int banks_frames(const lab_trace *t)
@@ -506,14 +542,26 @@ static void banks_draw(const lab_trace *t, int frame, canvas *c, viz_rect area, 
         int room = area.y + area.h - y - 1;
         if (room >= 4) draw_tile(c, &m, a, area, y, room);
     } else {
-        int y = area.y;
-        for (int i = 0; i < m.nacc && y < area.y + area.h; i++) {
-            banks b;
-            bank_fill(&m, &m.acc[i], &b);
-            canvas_printf(c, area.x, y++, conflicted(&b) ? VIZ_ROLE_CONFLICT : VIZ_ROLE_TEXT, 0,
-                          m.acc[i].write ? _("warp %2u store  %s  %s") : _("warp %2u load   %s  %s"), m.acc[i].warp,
-                          banks_text(b.used), passes_text(b.passes));
+        /* the accesses in the kernel's order, down the columns */
+        int colw, rows;
+        summary_layout(&m, area.w, &colw, &rows);
+        int shown = m.nacc;
+        if (rows > area.h) { /* too short: as many as fit, then how many are left out */
+            int cols = (area.w + 3) / colw > 0 ? (area.w + 3) / colw : 1;
+            rows = area.h;
+            shown = cols * rows - 1;
         }
+        for (int i = 0; i < shown; i++) {
+            int x = area.x + (i / rows) * colw, y = area.y + i % rows;
+            char e[128];
+            summary_entry(&m, i, e, sizeof e);
+            canvas_text(c, x, y, e, summary_conflicted(&m, i) ? VIZ_ROLE_CONFLICT : VIZ_ROLE_TEXT, 0);
+        }
+        if (shown < m.nacc)
+            canvas_printf(c, area.x + (shown / rows) * colw, area.y + shown % rows, VIZ_ROLE_DIM, 0,
+                          ngettext("\u2026 %d more access", "\u2026 %d more accesses",
+                                   (unsigned long)(m.nacc - shown)),
+                          m.nacc - shown);
     }
     canvas_set_clip(c, old);
     model_free(&m);
@@ -530,7 +578,9 @@ static int banks_height(const lab_trace *t, int width)
     int per = compact(width) ? NBANKS : (width - 6) / 3;
     if (per > NBANKS) per = NBANKS;
     if (per < 8) per = 8;
-    int h = m.nacc + 1; /* the summary */
+    int colw, h;
+    summary_layout(&m, width, &colw, &h);
+    h++; /* the summary */
     for (int i = 0; i < m.nacc; i++) {
         banks b;
         bank_fill(&m, &m.acc[i], &b);

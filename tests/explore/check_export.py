@@ -8,6 +8,7 @@ parsed as XML.
 import csv
 import json
 import os
+import re
 import struct
 import subprocess
 import sys
@@ -91,6 +92,21 @@ def check_frame(out):
         fail("f.png is %dx%d: a frame for a slide is landscape" % (w, h))
 
 
+def check_bank_summary(out):
+    """The banks' last frame lists 32 accesses in columns: every one there,
+    and the picture landscape without being a strip (before: one column of
+    32 lines composed 240 columns wide, 4060x1254, three quarters empty)."""
+    words = " ".join(svg_words(os.path.join(out, "b.svg")))
+    if "summary" not in words:
+        fail("b.svg: not the banks' summary: %s" % words[:300])
+    n = len(re.findall(r"warp +\d+ (?:store|load) +\d+ banks? +\d+ pass(?:es)?", words))
+    if n != 32:
+        fail("b.svg: %d accesses with their banks and passes, want 32: %s" % (n, words))
+    w, h = png_size(os.path.join(out, "b.png"))
+    if not (h < w < 2.5 * h):
+        fail("b.png is %dx%d: want landscape and at most 2.5 times as wide as tall" % (w, h))
+
+
 def check_text_is_text(path):
     """The words of an SVG are <text> elements a slide tool can edit, drawn
     in a colour (no invisible layer over glyph outlines)."""
@@ -123,7 +139,9 @@ def main():
             "compare\n"
             "export %(o)s/r.json\nexport %(o)s/r.csv\n"
             "set n 64\nset block 32\nanimate sequential\n"
-            "export %(o)s/f.svg\nexport %(o)s/f.png\n" % {"o": out})
+            "export %(o)s/f.svg\nexport %(o)s/f.png\n"
+            "use transpose\nset n 100\nset dtype double\nset block auto\nanimate tiled-nopad\n"
+            "export %(o)s/b.svg\nexport %(o)s/b.png\n" % {"o": out})
     env = dict(os.environ, GPULAB_NO_GPU="1", NO_COLOR="1")
     p = subprocess.run([gpulab, script], capture_output=True, text=True, env=env, timeout=300)
     if p.returncode != 0:
@@ -164,6 +182,7 @@ def main():
     check_svg(os.path.join(out, "s.svg"))
     check_plot(out)
     check_frame(out)
+    check_bank_summary(out)
     check_text_is_text(os.path.join(out, "f.svg"))
     check_text_is_text(os.path.join(out, "s.svg"))
     for extra in sys.argv[3:]:

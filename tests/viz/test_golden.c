@@ -63,6 +63,8 @@ static const gcase cases[] = {
     {"transpose-tiled-80x24", "transpose", "tiled", NULL, 0, 0, LAB_FLOAT, NULL, NULL, 80, 24, 0},
     /* two transpose panels side by side at 80x24, banks one column each */
     {"transpose-nopad-vs-tiled-80x24", "transpose", "tiled-nopad", "tiled", 100, 0, LAB_DOUBLE, NULL, "warp 1 stores", 80, 24, 0},
+    /* the banks' summary: 32 accesses in two columns of 16 at 80x24 */
+    {"transpose-nopad-summary-80x24", "transpose", "tiled-nopad", NULL, 100, 0, LAB_DOUBLE, NULL, "summary", 80, 24, 0},
     /* lesson 3: the block's shared array filling, the barrier, thread 0 adding */
     {"distance-ls-warp0-80x24", "distance", "ls", NULL, 256, 64, LAB_FLOAT, NULL, "block 0, warp 0", 80, 24, 0},
     {"distance-ls-barrier-80x24", "distance", "ls", NULL, 256, 64, LAB_FLOAT, NULL, "block 1, the barrier", 80, 24, 0},
