@@ -149,6 +149,9 @@ void profile_print_counts(const prof_counts *c)
     const char *const head[] = {_("access"), _("requests"), _("sectors|wavefronts"), _("per request"), _("ideal"),
                                 _("lanes/request")};
     struct out_table *t = out_table_new(6, head, "lrrrrr");
+    /* 85 columns whole: at 80 the lanes per request go first, then the ideal */
+    const char *const drop[] = {head[5], head[4], NULL};
+    out_table_drop_order(t, drop);
     for (int sp = 0; sp < PROF_NSPACES; sp++)
         for (int k = 0; k < PROF_NKINDS; k++) {
             const prof_mem *m = &c->mem[sp][k];

@@ -31,6 +31,18 @@ g -c "use transpose/tiled; set n 64; set backend sim; profile" || bad "profile t
 has "no bank conflicts" "profile transpose/tiled"
 has "barrier instructions" "profile transpose/tiled"
 
+# at 80 columns the counts table fits (85 whole): lanes/request left out and
+# said so; at 120 every column is there
+COLUMNS=80 g -c "use reduce/vector; set n 2^14; set backend sim; profile" || bad "profile at 80 columns failed"
+python3 - out <<'PY' || bad "profile at 80 columns: a line is wider than 80"
+import sys
+wide = [l for l in open(sys.argv[1]).read().splitlines() if len(l) > 80]
+assert not wide, wide
+PY
+has "left out to fit 80 columns: lanes/request" "profile at 80 columns"
+COLUMNS=120 g -c "use reduce/vector; set n 2^14; set backend sim; profile" || bad "profile at 120 columns failed"
+grep -q "ideal  lanes/request" out || bad "profile at 120 columns: not every column"
+
 # --json: Nsight Compute's names, the estimate
 g --json -c "use transpose/naive; set n 64; set backend sim; profile" || bad "profile --json failed"
 python3 - out <<'PY' || bad "the JSON rows"
