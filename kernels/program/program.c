@@ -569,8 +569,15 @@ int prog_run(prog *p, const prog_options *o, prog_result *r)
     snprintf(num[0], sizeof num[0], "GPULAB_ACC_BLOCKS=%u", o->record_blocks);
     snprintf(num[1], sizeof num[1], "GPULAB_ACC_LANES=%llu", o->record_lanes);
     snprintf(num[2], sizeof num[2], "GPULAB_ACC_TRACE=%s", want_acc ? "/dev/fd/4" : "");
+#if defined(__SANITIZE_ADDRESS__)
+    /* LeakSanitizer stops the world with ptrace at the program's exit,
+     * which the sandbox refuses: it would wait until the time limit */
+#  define SANITIZER_ENV "ASAN_OPTIONS=detect_leaks=0",
+#else
+#  define SANITIZER_ENV
+#endif
     const char *set[] = {"GPULAB_RESULT=/dev/fd/3", race, check, sched, num[2], num[0], num[1], "HOME=/tmp", "TMPDIR=/tmp",
-                         o->model && *o->model ? model : NULL, NULL};
+                         SANITIZER_ENV o->model && *o->model ? model : NULL, NULL};
     env = prog_env(set);
     if (!env) {
         snprintf(r->msg, sizeof r->msg, "out of memory");

@@ -428,6 +428,7 @@ int prog_translate_all(prog *p, enum prog_mode mode, const char *const *options,
     o.template_kernels = (const char(*)[64])tmpl;
     o.ntemplate_kernels = ntmpl;
     msg[0] = 0;
+    prog_units_free(u, *nu); /* the second pass makes every unit's text anew */
     return translate_pass(p, mode, options, u, nu, &o, h, msg, msglen, NULL, NULL);
 }
 
