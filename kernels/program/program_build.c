@@ -586,7 +586,8 @@ static const char *user_has(const char *const *opts, const char *prefix)
     return last;
 }
 
-/* nvcc's own macros when it compiles a .cu file (CUDA 13.0's values) */
+/* nvcc's own macros when it compiles a .cu file (CUDA 13.0's values); the
+ * precompiled progrt.h is made with the same (kernels/program/CMakeLists.txt) */
 static const char *const nvcc_macros[] = {"-D__CUDACC__=1", "-D__NVCC__=1", "-D__CUDACC_VER_MAJOR__=13",
                                           "-D__CUDACC_VER_MINOR__=0", "-D__CUDACC_VER_BUILD__=88", NULL};
 

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <jansson.h>
@@ -31,13 +32,39 @@
 
 #define HARNESS_NAME "gpulab puzzle harness"
 
-/* A fresh folder for one check in gpulab's cache (prog_cache_dir "puzzles"). */
-static int work_dir(char *buf, size_t len)
+/* FNV-1a, 64 bits: the harness's and the reference outputs' keys in the cache. */
+static unsigned long long fnv64(const char *s, size_t n, unsigned long long h)
+{
+    for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 0x100000001b3ull;
+    return h;
+}
+
+/* The harness text drv as the file NAME in gpulab's cache (prog_cache_dir
+ * "puzzles"), in a folder named by the hash of its text: the same check of
+ * the same file has the same path and text, so the program runner finds its
+ * build in its cache instead of compiling it again. Written whole (a
+ * temporary file renamed over it), and only when it is not there already
+ * with that text; kept, like the build it keys. 0, or -1 with errno. */
+static int harness_file(const char *drv, const char *name, char *path, size_t len)
 {
     char base[PATH_MAX];
     if (prog_cache_dir("puzzles", base, sizeof base) != 0) return -1;
-    snprintf(buf, len, "%s/check-XXXXXX", base);
-    return mkdtemp(buf) ? 0 : -1;
+    size_t dl = strlen(drv);
+    unsigned long long h = fnv64(name, strlen(name) + 1, fnv64(drv, dl, 0xcbf29ce484222325ull));
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s/harness-%016llx", base, h);
+    if (mkdir(dir, 0700) != 0 && errno != EEXIST) return -1;
+    snprintf(path, len, "%s/%s", dir, name);
+    size_t have;
+    char err[PATH_MAX + 256];
+    char *old = safefile_read(path, (long long)dl + 1, &have, err, sizeof err);
+    int same = old && have == dl && memcmp(old, drv, dl) == 0;
+    free(old);
+    if (same) return 0;
+    struct safefile w;
+    if (safefile_open(&w, path, SAFEFILE_NOSYNC, err, sizeof err) != 0) return -1;
+    fputs(drv, w.f);
+    return safefile_commit(&w, err, sizeof err);
 }
 
 /* Print text with every occurrence of from replaced by to. */
@@ -788,21 +815,41 @@ static int check_on(struct session *s, const struct check_run *c, prog *prg, enu
 
 /* ------------------------------------------------------------ reference */
 
-/* FNV-1a, 64 bits: the key of a reference's outputs in the cache. */
-static unsigned long long fnv64(const char *s, size_t n, unsigned long long h)
-{
-    for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 0x100000001b3ull;
-    return h;
-}
-
 /* A folder puzzle's expected outputs: its reference.cu in the same harness
  * with the same cases, run on the simulator through the program runner and
  * its sandbox like a student's program. The outputs are kept in gpulab's
  * cache under the hash of the whole harness text (inputs and all), so the
  * next check of the same puzzle and seed does not run it again. 0, or -1
  * reported. */
+/* While the reference builds, the student's harness (prg, when not NULL)
+ * builds beside it on another core: a child process runs it once with a
+ * time limit that ends the run at once, and leaves the build in the program
+ * runner's cache, where check_on finds it. The two compiles of a folder
+ * puzzle's first check then take the time of one on a machine of two cores. */
+static pid_t prebuild_start(struct session *s, prog *prg)
+{
+    if (!prg) return -1;
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid != 0) return pid;
+    prog_options o;
+    program_run_options(s, PROG_SIM, &o);
+    o.time_limit = 0.001; /* the build is what is wanted, not the run */
+    o.interrupt = NULL;
+    prog_result r;
+    prog_run(prg, &o, &r);
+    _exit(0);
+}
+
+static void prebuild_wait(pid_t pid)
+{
+    if (pid <= 0) return;
+    while (waitpid(pid, NULL, 0) < 0 && errno == EINTR) {
+    }
+}
+
 static int reference_outputs(struct session *s, const struct puzzle *p, struct puzzle_case *cases, int ncases,
-                             const char *dir)
+                             prog *prebuild)
 {
     char path[PATH_MAX], err[PATH_MAX + 256], file[PATH_MAX + 64], cpath[PATH_MAX + 64], base[PATH_MAX];
     size_t len, total = 0;
@@ -840,13 +887,9 @@ static int reference_outputs(struct session *s, const struct puzzle *p, struct p
     prog prg;
     memset(&prg, 0, sizeof prg);
     if (!out) {
-        snprintf(file, sizeof file, "%s/reference.cu", dir);
-        FILE *f = fopen(file, "w");
-        int wrote = f && fputs(drv, f) >= 0;
-        if (f && fclose(f) != 0) wrote = 0;
+        int wrote = harness_file(drv, "reference.cu", file, sizeof file) == 0;
         if (!wrote || prog_open(&prg, file, err, sizeof err) != 0) {
             free(drv);
-            unlink(file);
             sess_error(s, -1, _("cannot run the puzzle's reference: %s"), wrote ? err : strerror(errno));
             return -1;
         }
@@ -861,11 +904,12 @@ static int reference_outputs(struct session *s, const struct puzzle *p, struct p
         o.output_max = total * sizeof(float) + 1;
         program_sandbox_note(s);
         if (s->interactive && !s->json) out_progress(_("  running the puzzle's reference on the simulator..."));
+        pid_t pre = s->cfg.backend != LAB_BACKEND_GPU ? prebuild_start(s, prebuild) : -1;
         int rc = prog_run(&prg, &o, &r);
+        prebuild_wait(pre);
         out_progress_clear();
         have_r = 1;
         prog_close(&prg);
-        unlink(file);
         if (rc != 0) {
             sess_error(s, -1, _("the puzzle's reference %s did not build: %s"), path, r.msg);
             prog_result_free(&r);
@@ -1056,14 +1100,9 @@ static enum cmd_status do_check(struct session *s, int argc, char **argv)
                               p->number);
         return sess_error(s, argc > 1 ? argc - 1 : -1, "%s", rerr);
     }
-    char abs[PATH_MAX], dir[PATH_MAX], combined[PATH_MAX + 64], stem[64];
+    char abs[PATH_MAX], combined[PATH_MAX + 64], stem[64];
     if (!realpath(file, abs)) snprintf(abs, sizeof abs, "%s", file);
-    if (work_dir(dir, sizeof dir) != 0) {
-        free(text);
-        return sess_error(s, -1, _("cannot make a folder for the harness: %s"), strerror(errno));
-    }
     puzzle_stem(p, stem, sizeof stem);
-    snprintf(combined, sizeof combined, "%s/%s.cu", dir, stem);
     int lines = 0;
     for (size_t i = 0; i < len; i++) lines += text[i] == '\n';
     if (len && text[len - 1] != '\n') lines++;
@@ -1071,28 +1110,25 @@ static enum cmd_status do_check(struct session *s, int argc, char **argv)
     int ncases = puzzle_cases(p, s->cfg.seed, cases);
     if (ncases < 0) {
         free(text);
-        rmdir(dir);
         return sess_error(s, -1, _("out of memory"));
     }
     enum cmd_status st = CMD_OK;
-    if (p->def && reference_outputs(s, p, cases, ncases, dir) != 0) {
-        free(text);
-        rmdir(dir);
-        puzzle_cases_free(cases, ncases);
-        return CMD_ERROR;
-    }
     char *drv = puzzle_driver(cases, ncases, abs, text, len, HARNESS_NAME, CASE_MARK);
     free(text);
-    FILE *f = drv ? fopen(combined, "w") : NULL;
-    int wrote = f && fputs(drv, f) >= 0;
-    if (f && fclose(f) != 0) wrote = 0;
+    char name[80];
+    snprintf(name, sizeof name, "%s.cu", stem);
+    int wrote = drv && harness_file(drv, name, combined, sizeof combined) == 0;
+    if (!drv) errno = ENOMEM;
     free(drv);
     prog prg;
     memset(&prg, 0, sizeof prg);
     char msg[2048];
     int opened = 0;
     if (!wrote) {
-        st = sess_error(s, -1, _("cannot write the harness in %s: %s"), dir, strerror(errno));
+        int e = errno;
+        char where[PATH_MAX];
+        if (prog_cache_dir("puzzles", where, sizeof where) != 0) snprintf(where, sizeof where, "gpulab's cache");
+        st = sess_error(s, -1, _("cannot write the harness in %s: %s"), where, strerror(e));
         goto done;
     }
     if (prog_open(&prg, combined, msg, sizeof msg) != 0) {
@@ -1101,6 +1137,10 @@ static enum cmd_status do_check(struct session *s, int argc, char **argv)
     }
     opened = 1;
     snprintf(prg.shown, sizeof prg.shown, "%s", file);
+    if (p->def && reference_outputs(s, p, cases, ncases, &prg) != 0) {
+        st = CMD_ERROR;
+        goto done;
+    }
     if (!s->json) print_brief_line(p, file);
     enum prog_mode backs[2];
     int nb = 0;
@@ -1135,8 +1175,6 @@ static enum cmd_status do_check(struct session *s, int argc, char **argv)
     }
 done:
     if (opened) prog_close(&prg);
-    unlink(combined);
-    rmdir(dir);
     puzzle_cases_free(cases, ncases);
     return st;
 }
