@@ -592,6 +592,14 @@ static int check_schedules(struct session *s, const struct check_run *c, prog *p
             json_object_set_new(j, "rule", json_string("schedule"));
             json_object_set_new(j, "schedule", json_integer(k + 1));
             json_object_set_new(j, "schedule_seed", json_integer((json_int_t)seed));
+            char why[320] = "runs into a data race";
+            if (!finished) snprintf(why, sizeof why, "does not finish (%s)", r.timed_out ? "the time limit" : "a failed launch");
+            else if (bad >= 0) {
+                char idx[64];
+                puzzle_index_text(&cases[bad].inst, v.first, idx, sizeof idx);
+                snprintf(why, sizeof why, "gives %s = %g in case %d, expected %g", idx, v.got, bad + 1, v.expected);
+            }
+            json_object_set_new(j, "why", json_string(why));
             out_json(j);
         } else {
             out_printf(_("%snot yet%s on the simulator: right in the fixed order of the threads, but schedule %d "

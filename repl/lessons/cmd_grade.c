@@ -322,7 +322,12 @@ static void read_check(struct task *t, const char *text, int status)
                 const char *why = json_string_value(json_object_get(j, "why"));
                 json_t *first = json_object_get(j, "first"), *lim = json_object_get(j, "limits");
                 long long cs = (long long)json_integer_value(json_object_get(j, "case"));
-                if (why && diag)
+                if (rule && strcmp(rule, "schedule") == 0) /* right in the fixed order, not in another */
+                    snprintf(t->detail, sizeof t->detail, "schedule %lld (random, seed 0x%llx): %s",
+                             (long long)json_integer_value(json_object_get(j, "schedule")),
+                             (unsigned long long)json_integer_value(json_object_get(j, "schedule_seed")),
+                             why ? why : "");
+                else if (why && diag)
                     snprintf(t->detail, sizeof t->detail, "case %lld: %.*s", cs, (int)diag_len, diag);
                 else if (why)
                     snprintf(t->detail, sizeof t->detail, "case %lld: %s", cs, why);
@@ -781,7 +786,8 @@ static int wrong_rule(const char *path, char *rule, size_t rlen, char *why, size
     size_t len;
     char *text = safefile_read(path, PUZZLE_DEF_CU_MAX, &len, err, elen);
     if (!text) return -1;
-    static const char *const rules[] = {"bounds", "unwritten", "value", "race", "limit", "time", "crash", "launch"};
+    static const char *const rules[] = {"bounds", "unwritten", "value", "race", "limit", "time", "crash", "launch",
+                                        "schedule"};
     char r[32] = "";
     int n = 0;
     int ok = sscanf(text, "// must fail: %31[a-z].%n", r, &n) == 1 && n > 0;
@@ -789,7 +795,7 @@ static int wrong_rule(const char *path, char *rule, size_t rlen, char *why, size
     for (size_t i = 0; ok && i < sizeof rules / sizeof rules[0]; i++) known |= strcmp(r, rules[i]) == 0;
     if (!ok || !known) {
         snprintf(err, elen, _("%s: the first line says \"// must fail: RULE. why\", RULE one of bounds, unwritten, "
-                              "value, race, limit, time, crash, launch"),
+                              "value, race, limit, time, crash, launch, schedule"),
                  path);
         free(text);
         return -1;
