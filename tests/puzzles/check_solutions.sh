@@ -1,6 +1,7 @@
 #!/bin/bash
 # Every reference solution passes `check` on the simulator; with --gpu, on a
-# machine with a GPU, every solution also passes there and the GPU's output
+# machine with a GPU, every solution (and every folder puzzle's reference.cu)
+# also passes there and the GPU's output
 # equals the simulator's element for element, within the puzzle's stated
 # tolerance (exit 77 without a GPU).
 # Usage: check_solutions.sh GPULAB SOLUTIONS_DIR [--gpu]
@@ -15,9 +16,17 @@ else
   backend=sim
 fi
 fails=0 n=0
-for f in "$DIR"/[0-9]*.cu; do
+# the table's solutions; on the GPU also the folder puzzles' references
+# (on the simulator puzzles_format verifies those)
+targets=("$DIR"/[0-9]*.cu)
+if [ "$MODE" = --gpu ]; then
+  for d in "$DIR"/../[0-9]*/; do [ -f "$d/reference.cu" ] && targets+=("$d"); done
+fi
+for f in "${targets[@]}"; do
   n=$((n + 1)); name=$(basename "$f")
-  "$GPULAB" --json -c "set backend $backend" -c "check $f" >"$tmp/out" 2>"$tmp/err"
+  what=$f
+  [ -d "$f" ] && what="${name%%-*} $f/reference.cu"
+  "$GPULAB" --json -c "set backend $backend" -c "check $what" >"$tmp/out" 2>"$tmp/err"
   rc=$?
   if [ $rc -ne 0 ]; then
     echo "FAIL $name: rc $rc"; cat "$tmp/out" "$tmp/err" | head -20; fails=$((fails + 1)); continue
