@@ -17,7 +17,8 @@
 #                      these lines replace EXPECT-SIM's
 #   // MEMCHECK        the simulator's memory checks must say it: skipped in a
 #                      build without them (GPULAB_RECORD=OFF: the sanitizer
-#                      build, where AddressSanitizer checks instead)
+#                      build, where AddressSanitizer checks instead); so is a
+#                      program whose RUN: line turns the race check on
 #   // THRUST          uses thrust: skipped on the simulator where gpulab finds
 #                      no CUDA toolkit's thrust headers (open refuses it)
 #   // WITHOUT-THRUST  on the simulator as without the toolkit's thrust headers
@@ -34,6 +35,12 @@ export XDG_CACHE_HOME
 if [ "$backend" = gpu ]; then
     "$gpulab" -c "device" 2>&1 | grep -q "^no GPU" && exit 77
     grep -q "^// SIM-ONLY" $notes && exit 77
+fi
+# the race check and the schedules' runs ride on the recording too
+if [ "$backend" = sim ] && [ "${GPULAB_RECORD:-ON}" = OFF ] && { [ -n "${CHECK_SCHEDULE:-}" ] ||
+    grep -q "^// RUN:.*race-check on" $notes; }; then
+    echo "skipped: this build has no race check (GPULAB_RECORD=OFF)"
+    exit 77
 fi
 if [ "$backend" = sim ] && [ "${GPULAB_RECORD:-ON}" = OFF ] && grep -q "^// MEMCHECK" $notes; then
     echo "skipped: this build has no memory checks (GPULAB_RECORD=OFF)"

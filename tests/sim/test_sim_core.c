@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "kernels/family.h"
+#include "kernels/sim/record.h"
 #include "kernels/sim/sim.h"
 #include "tests/sim/simtest.h"
 #include "tests/sim/simtest_run.h"
@@ -236,7 +237,9 @@ static void test_recovers_after_failure(void **state)
         assert_int_equal(run_diag(SIMTEST_OOB, 0, 0), -1);
         assert_int_equal(run_diag(SIMTEST_WARP_SPLIT, 0, 0), -1);
         assert_int_equal(run_diag(SIMTEST_EARLY_EXIT, 100, 0), -1);
-        assert_int_equal(run_diag(SIMTEST_RACE, 0, 1), -1);
+        /* the race check rides on the access recording, which the
+         * sanitizer build leaves out */
+        if (sim_rec_available()) assert_int_equal(run_diag(SIMTEST_RACE, 0, 1), -1);
         unsigned out[15];
         assert_int_equal(run(simtest_poison_sim, NULL, out, sizeof out, 0, NULL), 0);
         assert_int_equal(out[3], 63u);

@@ -267,6 +267,7 @@ static __global__ void grid_race_k(int *out, int separated)
 static void test_grid_race(void **state)
 {
     (void)state;
+    if (!sim_rec_available()) skip(); /* the race check needs the recording */
     int *d, out[3];
     cudaMalloc(&d, sizeof out);
     lab_job *j = fresh_job(1);
@@ -323,11 +324,13 @@ static void test_tile_barrier(void **state)
     assert_int_equal(out[8], 44);
     /* tile 1's thread 200 reads what tile 0 wrote: the tile barrier orders
      * nothing between tiles */
-    j = fresh_job(1);
-    assert_int_equal(sim_launch(j, "tile_k", __FILE__, __LINE__, 1, 512, 0, [=]() { tile_k(d, 1); }), -1);
-    EXPECT_IN(j->err, "data race on shared array s");
-    EXPECT_IN(j->err, "element 0: thread 0 writes it at line %d and thread 200 reads it at line %d", tile_line - 1,
-              tile_line + 3);
+    if (sim_rec_available()) { /* the race check needs the recording */
+        j = fresh_job(1);
+        assert_int_equal(sim_launch(j, "tile_k", __FILE__, __LINE__, 1, 512, 0, [=]() { tile_k(d, 1); }), -1);
+        EXPECT_IN(j->err, "data race on shared array s");
+        EXPECT_IN(j->err, "element 0: thread 0 writes it at line %d and thread 200 reads it at line %d",
+                  tile_line - 1, tile_line + 3);
+    }
     cudaFree(d);
 }
 
