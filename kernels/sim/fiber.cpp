@@ -1,18 +1,14 @@
 /* fiber.cpp - the simulator's fibers and their stacks: the state every part
- * shares, switching between fibers, the pool of fibers (made once with
- * makecontext, reused by every block and launch), their stacks with a guard
- * area below each, and the SIGSEGV handler that turns a hit guard area (a
- * stack overflow) or a bad access of kernel code into a failed launch.
+ * shares, switching between fibers, the pool of fibers (stacks mapped once,
+ * reused by every block and launch), their stacks with a guard area below
+ * each, and the SIGSEGV handler that turns a hit guard area (a stack
+ * overflow) or a bad access of kernel code into a failed launch.
  *
- * A fiber is made once with makecontext and from then on switched with
- * _setjmp/_longjmp, which save and restore a handful of registers and no
- * signal mask, so a switch costs tens of nanoseconds. A fiber starts a new
- * GPU thread by jumping back to the top of its loop (loop_jb), so a thread
- * stopped half-way (a failed launch) leaves nothing behind. */
-
-/* _longjmp between stacks is the point; the fortified variant refuses jumps
- * to another stack. */
-#undef _FORTIFY_SOURCE
+ * A switch saves the callee-saved registers on the stack it leaves and
+ * loads another stack pointer (sim_ctx_swap: a dozen instructions, no
+ * system call, no signal mask). A fiber starts a new GPU thread on a fresh
+ * context at the top of its stack (sim_ctx_fresh), so a thread stopped
+ * half-way (a failed launch) leaves nothing behind. */
 
 #include "kernels/sim/internal.h"
 
@@ -24,9 +20,6 @@
 #include <sys/mman.h>
 #include <ucontext.h>
 #include <unistd.h>
-#if defined(SIM_ASAN)
-#  include <dlfcn.h>
-#endif
 
 namespace gpulab_sim {
 
@@ -52,52 +45,162 @@ static const size_t SIM_GUARD = 64 * 1024;
 
 /* ------------------------------------------------------------ switching */
 
-/* The _longjmp of a switch. AddressSanitizer's runtime intercepts _longjmp
- * to call __asan_handle_no_return first, which a switch must not pay for
- * (see SIM_SWITCH_FN in internal.h): in that build a switch calls glibc's
- * own _longjmp, looked up in libc.so.6 itself. */
-#if defined(SIM_ASAN)
-typedef void (*sim_longjmp_fn)(struct __jmp_buf_tag *, int) __attribute__((noreturn));
-static sim_longjmp_fn sim_libc_longjmp;
-static int sim_libc_looked_up;
-
-[[noreturn]] SIM_SWITCH_FN static void sim_longjmp(jmp_buf jb)
-{
-    if (!sim_libc_looked_up) {
-        void *libc = dlopen("libc.so.6", RTLD_LAZY | RTLD_NOLOAD);
-        if (libc) sim_libc_longjmp = (sim_longjmp_fn)dlsym(libc, "_longjmp");
-        sim_libc_looked_up = 1;
-    }
-    if (sim_libc_longjmp) sim_libc_longjmp(jb, 1);
-    _longjmp(jb, 1); /* not found: the intercepted one, slower but the same */
+/* sim_ctx_swap(save, sp) saves the running context (its callee-saved
+ * registers pushed on its own stack, then the stack pointer into *save) and
+ * resumes the one whose stack pointer is sp; sim_ctx_load(sp) resumes one
+ * without saving. A fresh context (sim_ctx_fresh) holds sim_ctx_start as
+ * its return address and the fiber in the first callee-saved register:
+ * sim_ctx_start calls sim_fiber_main(fiber) on that stack. Like glibc's
+ * _setjmp, a switch keeps neither the signal mask nor the floating-point
+ * control registers (every fiber runs with the same ones). */
+#if defined(SIM_CTX_ASM)
+extern "C" {
+void gpulab_sim_ctx_swap(void **save, void *sp);
+[[noreturn]] void gpulab_sim_ctx_load(void *sp);
+void gpulab_sim_ctx_start(void);
+__attribute__((visibility("hidden"), used)) [[noreturn]] void gpulab_sim_fiber_main(sim_fiber *f);
 }
-#else
-#  define sim_longjmp(jb) _longjmp((jb), 1)
+#  if defined(__x86_64__)
+__asm__(".text\n"
+        ".globl gpulab_sim_ctx_swap\n.hidden gpulab_sim_ctx_swap\n"
+        ".type gpulab_sim_ctx_swap,@function\n"
+        "gpulab_sim_ctx_swap:\n"
+        "  pushq %rbp\n  pushq %rbx\n  pushq %r12\n  pushq %r13\n  pushq %r14\n  pushq %r15\n"
+        "  movq %rsp, (%rdi)\n"
+        "  movq %rsi, %rsp\n"
+        "  popq %r15\n  popq %r14\n  popq %r13\n  popq %r12\n  popq %rbx\n  popq %rbp\n"
+        "  ret\n"
+        ".size gpulab_sim_ctx_swap, .-gpulab_sim_ctx_swap\n"
+        ".globl gpulab_sim_ctx_load\n.hidden gpulab_sim_ctx_load\n"
+        ".type gpulab_sim_ctx_load,@function\n"
+        "gpulab_sim_ctx_load:\n"
+        "  movq %rdi, %rsp\n"
+        "  popq %r15\n  popq %r14\n  popq %r13\n  popq %r12\n  popq %rbx\n  popq %rbp\n"
+        "  ret\n"
+        ".size gpulab_sim_ctx_load, .-gpulab_sim_ctx_load\n"
+        ".globl gpulab_sim_ctx_start\n.hidden gpulab_sim_ctx_start\n"
+        ".type gpulab_sim_ctx_start,@function\n"
+        "gpulab_sim_ctx_start:\n"
+        "  .cfi_startproc\n  .cfi_undefined rip\n"
+        "  movq %rbx, %rdi\n"
+        "  call gpulab_sim_fiber_main\n"
+        "  ud2\n"
+        "  .cfi_endproc\n"
+        ".size gpulab_sim_ctx_start, .-gpulab_sim_ctx_start\n");
+/* the words a fresh context pops: r15 r14 r13 r12 rbx rbp, the return
+ * address; sim_ctx_start then calls with the stack 16-byte aligned */
+enum { SIM_CTX_WORDS = 7, SIM_CTX_ARG = 4, SIM_CTX_RET = 6, SIM_CTX_FRAME = 72 };
+#  else /* aarch64 */
+__asm__(".text\n"
+        ".globl gpulab_sim_ctx_swap\n.hidden gpulab_sim_ctx_swap\n"
+        ".type gpulab_sim_ctx_swap,%function\n"
+        "gpulab_sim_ctx_swap:\n"
+        "  sub sp, sp, #176\n"
+        "  stp x19, x20, [sp, #0]\n  stp x21, x22, [sp, #16]\n  stp x23, x24, [sp, #32]\n"
+        "  stp x25, x26, [sp, #48]\n  stp x27, x28, [sp, #64]\n  stp x29, x30, [sp, #80]\n"
+        "  stp d8, d9, [sp, #96]\n  stp d10, d11, [sp, #112]\n  stp d12, d13, [sp, #128]\n"
+        "  stp d14, d15, [sp, #144]\n"
+        "  mov x2, sp\n  str x2, [x0]\n"
+        "  mov sp, x1\n"
+        "  b 1f\n"
+        ".size gpulab_sim_ctx_swap, .-gpulab_sim_ctx_swap\n"
+        ".globl gpulab_sim_ctx_load\n.hidden gpulab_sim_ctx_load\n"
+        ".type gpulab_sim_ctx_load,%function\n"
+        "gpulab_sim_ctx_load:\n"
+        "  mov sp, x0\n"
+        "1:\n"
+        "  ldp x19, x20, [sp, #0]\n  ldp x21, x22, [sp, #16]\n  ldp x23, x24, [sp, #32]\n"
+        "  ldp x25, x26, [sp, #48]\n  ldp x27, x28, [sp, #64]\n  ldp x29, x30, [sp, #80]\n"
+        "  ldp d8, d9, [sp, #96]\n  ldp d10, d11, [sp, #112]\n  ldp d12, d13, [sp, #128]\n"
+        "  ldp d14, d15, [sp, #144]\n"
+        "  add sp, sp, #176\n"
+        "  ret\n"
+        ".size gpulab_sim_ctx_load, .-gpulab_sim_ctx_load\n"
+        ".globl gpulab_sim_ctx_start\n.hidden gpulab_sim_ctx_start\n"
+        ".type gpulab_sim_ctx_start,%function\n"
+        "gpulab_sim_ctx_start:\n"
+        "  .cfi_startproc\n  .cfi_undefined x30\n"
+        "  mov x0, x19\n"
+        "  bl gpulab_sim_fiber_main\n"
+        "  brk #1\n"
+        "  .cfi_endproc\n"
+        ".size gpulab_sim_ctx_start, .-gpulab_sim_ctx_start\n");
+/* x19 ... x28, x29 and x30 (the return address), d8 ... d15, 176 bytes */
+enum { SIM_CTX_WORDS = 22, SIM_CTX_ARG = 0, SIM_CTX_RET = 11, SIM_CTX_FRAME = 176 };
+#  endif
+
+/* A fresh context on f's stack: resuming it starts f's thread. */
+static void sim_ctx_fresh(sim_fiber *f, sim_ctx *c)
+{
+    /* Cache colouring: page-aligned stacks would all start in the same cache
+     * set, and a block's fibers would evict each other on every switch. Each
+     * fiber starts a different number of cache lines below its top. */
+    size_t idx = (size_t)(f - sim_g.fibers);
+    uintptr_t top = (uintptr_t)(f->stack + f->stack_size - (idx % 64) * 64) & ~(uintptr_t)15;
+    void **w = (void **)(top - SIM_CTX_FRAME);
+    for (int k = 0; k < SIM_CTX_WORDS; k++) w[k] = nullptr;
+    w[SIM_CTX_ARG] = (void *)f;
+    w[SIM_CTX_RET] = (void *)gpulab_sim_ctx_start;
+    c->sp = w;
+}
+#  define sim_ctx_swap(save, to) gpulab_sim_ctx_swap(&(save)->sp, (to)->sp)
+#  define sim_ctx_load(to) gpulab_sim_ctx_load((to)->sp)
+#else /* portable: ucontext */
+[[noreturn]] static void sim_fiber_main(sim_fiber *f);
+static void sim_ctx_entry(int idx) { sim_fiber_main(&sim_g.fibers[idx]); }
+static void sim_ctx_fresh(sim_fiber *f, sim_ctx *c)
+{
+    getcontext(&c->uc);
+    c->uc.uc_stack.ss_sp = f->stack;
+    c->uc.uc_stack.ss_size = f->stack_size - (size_t)((f - sim_g.fibers) % 64) * 64;
+    c->uc.uc_link = nullptr;
+    makecontext(&c->uc, (void (*)(void))sim_ctx_entry, 1, (int)(f - sim_g.fibers));
+}
+#  define sim_ctx_swap(save, to) swapcontext(&(save)->uc, &(to)->uc)
+#  define sim_ctx_load(to) setcontext(&(to)->uc)
 #endif
+
+/* Where the switch to `to` (NULL: the launch's main context) resumes; the
+ * sanitizer is told first. */
+SIM_SWITCH_FN static inline sim_ctx *sim_target(void **fake_save, sim_fiber *to)
+{
+    sim_g.stats.switches++;
+    if (!to) {
+        asan_start(fake_save, sim_g.main_bottom, sim_g.main_size);
+        return &sim_g.main_ctx;
+    }
+    asan_start(fake_save, to->stack, to->stack_size);
+    if (to->fresh) {
+        to->fresh = 0;
+        sim_ctx_fresh(to, &to->ctx);
+    }
+    return &to->ctx;
+}
 
 /* Leave the running context for fiber `to` (NULL: the launch's main
  * context). The caller has saved where it stands, or does not need to. */
 [[noreturn]] SIM_SWITCH_FN void sim_jump(void **fake_save, sim_fiber *to)
 {
-    sim_g.stats.switches++;
-    if (!to) {
-        asan_start(fake_save, sim_g.main_bottom, sim_g.main_size);
-        sim_longjmp(sim_g.main_jb);
-    }
-    asan_start(fake_save, to->stack, to->stack_size);
-    if (to->fresh) {
-        to->fresh = 0;
-        sim_longjmp(to->loop_jb);
-    }
-    sim_longjmp(to->jb);
+    sim_ctx_load(sim_target(fake_save, to));
+    abort(); /* a context that loads does not return */
 }
 
 /* Suspend self and run `to`; returns when something switches back. */
 SIM_SWITCH_FN void sim_switch(sim_fiber *self, sim_fiber *to)
 {
-    if (_setjmp(self->jb) == 0) sim_jump(&self->fake, to);
+    sim_ctx_swap(&self->ctx, sim_target(&self->fake, to));
     asan_finish(self->fake, nullptr, nullptr);
     sim_cur = &self->info;
+}
+
+/* The launch's main context runs `to` until the block ends, parks or
+ * fails: then something jumps back to main. */
+SIM_SWITCH_FN void sim_main_switch(sim_fiber *to)
+{
+    sim_g.main_learn = 1;
+    sim_ctx_swap(&sim_g.main_ctx, sim_target(&sim_g.main_fake, to));
+    asan_finish(sim_g.main_fake, nullptr, nullptr);
+    sim_cur = &sim_host_thread;
 }
 
 sim_fiber *sim_next_runnable(unsigned from)
@@ -114,9 +217,9 @@ sim_fiber *sim_next_runnable(unsigned from)
 }
 
 /* self parks at a grid barrier: like sim_switch to whoever is next, but the
- * stack pointer is noted first, in the frame that calls _setjmp, so that the
- * stack from there to its top is everything the fiber needs when it resumes
- * (sim_stack_save). noinline: this frame must be the deepest one. */
+ * stack pointer is noted first, in the frame that saves its context, so that
+ * the stack from there to its top is everything the fiber needs when it
+ * resumes (sim_stack_save). noinline: this frame must be the deepest one. */
 __attribute__((noinline)) SIM_SWITCH_FN void sim_park_switch(sim_fiber *self)
 {
     char *sp;
@@ -128,16 +231,19 @@ __attribute__((noinline)) SIM_SWITCH_FN void sim_park_switch(sim_fiber *self)
     sp = (char *)__builtin_frame_address(0) - 4096;
 #endif
     self->park_sp = sp;
-    if (_setjmp(self->jb) == 0) sim_jump(&self->fake, sim_next_runnable(self->info.linear));
+    sim_ctx_swap(&self->ctx, sim_target(&self->fake, sim_next_runnable(self->info.linear)));
     asan_finish(self->fake, nullptr, nullptr);
     sim_cur = &self->info;
 }
 
 /* The bytes of a parked fiber's stack worth keeping: from a little below its
- * stack pointer (the red zone and the _setjmp call's frame) to the top. */
+ * stack pointer (the red zone and the switch's frame) to the top. */
 static char *sim_stack_lo(const sim_fiber *f)
 {
     char *lo = f->park_sp - 512;
+#if defined(SIM_CTX_ASM)
+    if ((char *)f->ctx.sp < lo) lo = (char *)f->ctx.sp; /* the saved registers */
+#endif
     if (lo < f->stack) lo = f->stack;
     return (char *)((uintptr_t)lo & ~(uintptr_t)(sizeof(uintptr_t) - 1));
 }
@@ -160,7 +266,7 @@ void sim_stack_save(const sim_fiber *f, sim_stack_copy *c, char *buf)
 {
     c->lo = sim_stack_lo(f);
     c->len = sim_stack_used(f);
-    memcpy(c->jb, f->jb, sizeof c->jb);
+    c->ctx = f->ctx;
     c->fake = f->fake;
     sim_copy_words(buf, c->lo, c->len);
 #if defined(SIM_ASAN)
@@ -177,7 +283,7 @@ void sim_stack_restore(sim_fiber *f, const sim_stack_copy *c, const char *buf)
     ASAN_UNPOISON_MEMORY_REGION(f->stack, f->stack_size);
 #endif
     sim_copy_words(c->lo, buf, c->len);
-    memcpy(f->jb, c->jb, sizeof f->jb);
+    f->ctx = c->ctx;
     f->fake = c->fake;
     f->fresh = 0;
 }
@@ -197,7 +303,7 @@ void sim_wait(sim_fiber *self)
     sim_g.ndone++;
     sim_g.warps[f->info.warp].done |= 1u << f->info.lane;
     sim_activemask_poll(f->info.warp);
-    sim_jump(&f->fake, sim_next_runnable(f->info.linear));
+    sim_jump(nullptr, sim_next_runnable(f->info.linear)); /* its frames are gone */
 }
 
 /* Stop the launch from inside a fiber: back to main, never to return. */
@@ -208,39 +314,24 @@ void sim_wait(sim_fiber *self)
     sim_jump(&self->fake, nullptr);
 }
 
-/* A fiber's whole life: made once, then it plays one GPU thread each time it
- * is started at loop_jb. */
-SIM_SWITCH_FN static void sim_fiber_entry(int idx)
+/* A GPU thread's whole life on a fresh context of its fiber. The first
+ * fiber a block starts from the main context notes the main stack's bounds
+ * for the sanitizer. */
+#if defined(SIM_CTX_ASM)
+extern "C" [[noreturn]] SIM_SWITCH_FN void gpulab_sim_fiber_main(sim_fiber *f)
+#else
+[[noreturn]] SIM_SWITCH_FN static void sim_fiber_main(sim_fiber *f)
+#endif
 {
-    sim_fiber *f = &sim_g.fibers[idx];
-    asan_finish(nullptr, &sim_g.main_bottom, &sim_g.main_size);
-    if (_setjmp(f->loop_jb) == 0) {
-        asan_start(&f->fake, sim_g.main_bottom, sim_g.main_size);
-        _longjmp(sim_g.create_jb, 1);
+    if (sim_g.main_learn) {
+        sim_g.main_learn = 0;
+        asan_finish(nullptr, &sim_g.main_bottom, &sim_g.main_size);
+    } else {
+        asan_finish(nullptr, nullptr, nullptr);
     }
-    asan_finish(f->fake, nullptr, nullptr);
     sim_cur = &f->info;
     sim_g.body(sim_g.body_ctx);
     sim_thread_exit(f);
-}
-
-static void sim_fiber_create(sim_fiber *f, int idx)
-{
-    ucontext_t uc;
-    getcontext(&uc);
-    uc.uc_stack.ss_sp = f->stack;
-    /* Cache colouring: page-aligned stacks would all start in the same cache
-     * set, and a block's fibers would evict each other on every switch. Each
-     * fiber starts a different number of cache lines below its top. */
-    uc.uc_stack.ss_size = f->stack_size - (size_t)(idx % 64) * 64;
-    uc.uc_link = nullptr;
-    makecontext(&uc, (void (*)(void))sim_fiber_entry, 1, idx);
-    if (_setjmp(sim_g.create_jb) == 0) {
-        asan_start(&sim_g.main_fake, f->stack, f->stack_size);
-        setcontext(&uc);
-        abort(); /* setcontext returns only on failure */
-    }
-    asan_finish(sim_g.main_fake, nullptr, nullptr);
 }
 
 static size_t sim_page(void)
@@ -299,7 +390,6 @@ int sim_pool_grow(unsigned need)
             f->stack_size = slot - SIM_GUARD;
             f->fake = nullptr;
             mprotect(f->guard, SIM_GUARD, PROT_NONE);
-            sim_fiber_create(f, (int)sim_g.nfibers);
             sim_g.nfibers++;
         }
     }
@@ -325,7 +415,7 @@ static void sim_segv(int sig, siginfo_t *si, void *uctx)
                 sim_g.overflow = (int)i;
                 sim_g.aborted = 1;
                 asan_start(nullptr, sim_g.main_bottom, sim_g.main_size);
-                _longjmp(sim_g.main_jb, 1);
+                sim_ctx_load(&sim_g.main_ctx);
             }
         }
     }
@@ -354,7 +444,7 @@ static void sim_segv(int sig, siginfo_t *si, void *uctx)
         sim_g.fault_pc = pc;
         sim_g.aborted = 1;
         asan_start(nullptr, sim_g.main_bottom, sim_g.main_size);
-        _longjmp(sim_g.main_jb, 1);
+        sim_ctx_load(&sim_g.main_ctx);
     }
     /* not ours: let the previous handler (or the default) see it again */
     sigaction(SIGSEGV, &sim_old_segv, nullptr);

@@ -9,9 +9,13 @@
 #include "kernels/sim/shim.h"
 #include "kernels/sim/check.h"
 
-#include <setjmp.h>
 #include <stddef.h>
 #include <stdint.h>
+#if !defined(SIM_CTX_PORTABLE) && (defined(__x86_64__) || defined(__aarch64__))
+#  define SIM_CTX_ASM 1
+#else
+#  include <ucontext.h>
+#endif
 
 #if defined(__SANITIZE_ADDRESS__)
 #  define SIM_ASAN 1
@@ -27,7 +31,7 @@
 
 /* The functions that switch fibers. AddressSanitizer puts a call to
  * __asan_handle_no_return before every call of a function that does not
- * return (_longjmp, sim_jump): it clears the shadow of the stack being left
+ * return (sim_jump, sim_ctx_load): it clears the shadow of the stack being left
  * and of the signal stack (a sigaltstack system call and two memsets), which
  * made every switch cost microseconds and the sanitizer build's simulator
  * about 100 times slower than the release build. A switch does not abandon
@@ -68,12 +72,26 @@ enum { SIM_TILE_LEVELS = 4, SIM_TILE_MIN = 64 };
 
 enum { SIM_F_IDLE = 0, SIM_F_RUN, SIM_F_BAR, SIM_F_WARP, SIM_F_DONE };
 
-/* One fiber: a stack, the two places it can be resumed at, and the state of
+/* A stopped context (fiber.cpp). On x86-64 and aarch64 a switch saves the
+ * callee-saved registers on the stack being left and keeps its stack
+ * pointer (a few lines of assembly); elsewhere (or with SIM_CTX_PORTABLE)
+ * it is a ucontext_t, switched with swapcontext. */
+#if defined(SIM_CTX_ASM)
+struct sim_ctx {
+    void *sp;
+};
+#else
+struct sim_ctx {
+    ucontext_t uc;
+};
+#endif
+
+/* One fiber: a stack, the context it can be resumed at, and the state of
  * the GPU thread it plays in the running block. */
 struct sim_fiber {
     sim_thread_info info;
     int state;
-    int fresh;                 /* next resume starts a thread (at loop_jb) */
+    int fresh;                 /* next resume starts its thread afresh (sim_ctx_fresh) */
     /* waiting at a barrier */
     int bar_kind, bar_line;
     const char *bar_file;
@@ -93,8 +111,7 @@ struct sim_fiber {
     char *stack, *guard;
     size_t stack_size;
     void *fake;                /* ASan's fake stack while switched out */
-    jmp_buf jb;                /* where it waits (barrier, collective) */
-    jmp_buf loop_jb;           /* the start of a thread */
+    sim_ctx ctx;               /* where it waits (barrier, collective) */
 };
 
 struct sim_warp_state {
@@ -138,10 +155,10 @@ struct sim_process_state {
     size_t stack_req;          /* requested stack size, 0 = default */
     size_t pool_stack;         /* stack size of the fibers in the pool */
     unsigned long owner;       /* the OS thread that made the pool */
-    jmp_buf create_jb;
     /* the launch's main context */
-    jmp_buf main_jb;
+    sim_ctx main_ctx;
     void *main_fake;
+    int main_learn;            /* ASan: the next fiber to start notes the main stack's bounds */
     const void *main_bottom;
     size_t main_size;
 };
@@ -239,11 +256,13 @@ static inline void asan_finish(void *fake_save, const void **bottom_old, size_t 
 }
 
 /* fiber.cpp: switching. sim_jump leaves the running context for `to`
- * (NULL: the launch's main context); sim_switch suspends self and runs `to`,
+ * (NULL: the launch's main context); sim_main_switch runs `to` from there;
+ * sim_switch suspends self and runs `to`,
  * returning when something switches back; sim_wait runs whoever is next
  * after self stopped being runnable; sim_abort stops the launch from inside
  * a fiber. */
 [[noreturn]] void sim_jump(void **fake_save, sim_fiber *to);
+void sim_main_switch(sim_fiber *to);       /* from the launch's main context */
 void sim_switch(sim_fiber *self, sim_fiber *to);
 sim_fiber *sim_next_runnable(unsigned from);
 void sim_wait(sim_fiber *self);
@@ -269,7 +288,7 @@ void sim_park_switch(sim_fiber *self);
 struct sim_stack_copy {
     char *lo;                  /* the saved range [lo, the stack's top) */
     size_t len;
-    jmp_buf jb;
+    sim_ctx ctx;
     void *fake;
 };
 size_t sim_stack_used(const sim_fiber *f);

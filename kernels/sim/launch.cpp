@@ -160,9 +160,7 @@ int sim_block_play(void)
 {
     unsigned n = sim_g.nthreads;
     sim_fiber *first = sim_sched_kind ? sim_sched_first(0, n, 0) : &sim_g.fibers[0]; /* schedule.cpp */
-    if (_setjmp(sim_g.main_jb) == 0) sim_jump(&sim_g.main_fake, first);
-    asan_finish(sim_g.main_fake, nullptr, nullptr);
-    sim_cur = &sim_host_thread;
+    sim_main_switch(first);
 
     if (sim_g.overflow >= 0) {
         char blk[64], thr[96];
