@@ -169,11 +169,12 @@ SIM_SWITCH_FN static inline sim_ctx *sim_target(void **fake_save, sim_fiber *to)
         asan_start(fake_save, sim_g.main_bottom, sim_g.main_size);
         return &sim_g.main_ctx;
     }
-    asan_start(fake_save, to->stack, to->stack_size);
     if (to->fresh) {
         to->fresh = 0;
+        to->host = to;
         sim_ctx_fresh(to, &to->ctx);
     }
+    asan_start(fake_save, to->host->stack, to->host->stack_size);
     return &to->ctx;
 }
 
@@ -286,24 +287,13 @@ void sim_stack_restore(sim_fiber *f, const sim_stack_copy *c, const char *buf)
     f->ctx = c->ctx;
     f->fake = c->fake;
     f->fresh = 0;
+    f->host = f;
 }
 
 /* self has stopped being runnable: run whoever is next. */
 void sim_wait(sim_fiber *self)
 {
     sim_switch(self, sim_next_runnable(self->info.linear));
-}
-
-/* __activemask: once no live lane of the warp can run, the lanes waiting at
- * the first such call (in lane order) get the set of lanes waiting there. */
-[[noreturn]] SIM_SWITCH_FN static void sim_thread_exit(sim_fiber *f)
-{
-    f->state = SIM_F_DONE;
-    sim_g.nrun--;
-    sim_g.ndone++;
-    sim_g.warps[f->info.warp].done |= 1u << f->info.lane;
-    sim_activemask_poll(f->info.warp);
-    sim_jump(nullptr, sim_next_runnable(f->info.linear)); /* its frames are gone */
 }
 
 /* Stop the launch from inside a fiber: back to main, never to return. */
@@ -314,9 +304,13 @@ void sim_wait(sim_fiber *self)
     sim_jump(&self->fake, nullptr);
 }
 
-/* A GPU thread's whole life on a fresh context of its fiber. The first
- * fiber a block starts from the main context notes the main stack's bounds
- * for the sanitizer. */
+/* GPU threads on a fresh context of fiber f's stack. The first fiber a
+ * block starts from the main context notes the main stack's bounds for the
+ * sanitizer. When a thread ends and the next to run has not started yet,
+ * that one starts here on the same stack, without a switch: a stack belongs
+ * to no thread until one waits on it, so a kernel without barriers or
+ * collectives runs a whole block on one stack. (Not in a cooperative launch,
+ * whose parked threads are saved from their own stacks.) */
 #if defined(SIM_CTX_ASM)
 extern "C" [[noreturn]] SIM_SWITCH_FN void gpulab_sim_fiber_main(sim_fiber *f)
 #else
@@ -329,9 +323,22 @@ extern "C" [[noreturn]] SIM_SWITCH_FN void gpulab_sim_fiber_main(sim_fiber *f)
     } else {
         asan_finish(nullptr, nullptr, nullptr);
     }
-    sim_cur = &f->info;
-    sim_g.body(sim_g.body_ctx);
-    sim_thread_exit(f);
+    for (;;) {
+        sim_cur = &f->info;
+        sim_g.body(sim_g.body_ctx);
+        f->state = SIM_F_DONE;
+        sim_g.nrun--;
+        sim_g.ndone++;
+        sim_g.warps[f->info.warp].done |= 1u << f->info.lane;
+        /* __activemask: once no live lane of the warp can run, the lanes
+         * waiting at the first such call get the set of lanes waiting there */
+        sim_activemask_poll(f->info.warp);
+        sim_fiber *next = sim_next_runnable(f->info.linear);
+        if (!next || !next->fresh || sim_g.coop) sim_jump(nullptr, next); /* its frames are gone */
+        next->fresh = 0;
+        next->host = f->host;
+        f = next;
+    }
 }
 
 static size_t sim_page(void)
@@ -412,7 +419,8 @@ static void sim_segv(int sig, siginfo_t *si, void *uctx)
         for (unsigned i = 0; i < sim_g.nthreads && i < sim_g.nfibers; i++) {
             sim_fiber *f = &sim_g.fibers[i];
             if (a >= f->guard && a < f->stack) {
-                sim_g.overflow = (int)i;
+                /* the thread running on this stack */
+                sim_g.overflow = sim_in_fiber() ? (int)sim_cur->linear : (int)i;
                 sim_g.aborted = 1;
                 asan_start(nullptr, sim_g.main_bottom, sim_g.main_size);
                 sim_ctx_load(&sim_g.main_ctx);

@@ -111,6 +111,7 @@ struct sim_fiber {
     char *stack, *guard;
     size_t stack_size;
     void *fake;                /* ASan's fake stack while switched out */
+    sim_fiber *host;           /* whose stack its thread runs on (fiber.cpp: sim_fiber_main) */
     sim_ctx ctx;               /* where it waits (barrier, collective) */
 };
 

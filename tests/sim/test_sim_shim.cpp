@@ -290,6 +290,45 @@ static void test_launch_3d(void **state)
     cudaFree(d);
 }
 
+/* A block whose threads never wait runs on one stack: the switch into the
+ * block and the one back out, whatever its size; one __syncthreads makes
+ * every thread wait on a stack of its own. */
+static __global__ void nowait_k(int *out, int sync)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    out[i] = i;
+    if (sync) __syncthreads();
+    out[i] += 1;
+}
+
+static int launch_nowait(lab_job *job, int *d, int sync)
+{
+    LAUNCH(nowait_k, dim3(3), dim3(256), 0, d, sync);
+    return 0;
+}
+
+static void test_nowait_runs_without_switches(void **state)
+{
+    (void)state;
+    lab_job *j = fresh_job(0);
+    int *d, out[3 * 256];
+    assert_int_equal(cudaMalloc(&d, sizeof out), cudaSuccess);
+    for (int sync = 0; sync < 2; sync++) {
+        sim_stats a, b;
+        sim_stats_get(&a);
+        assert_int_equal(launch_nowait(j, d, sync), 0);
+        sim_stats_get(&b);
+        assert_int_equal(b.threads - a.threads, 3 * 256);
+        if (sync)
+            assert_true(b.switches - a.switches >= 3 * 256);
+        else
+            assert_int_equal(b.switches - a.switches, 3 * 2);
+        assert_int_equal(cudaMemcpy(out, d, sizeof out, cudaMemcpyDeviceToHost), cudaSuccess);
+        for (int i = 0; i < 3 * 256; i++) assert_int_equal(out[i], i + 1);
+    }
+    cudaFree(d);
+}
+
 static __global__ void clock_k(long long *out)
 {
     long long a = clock64();
@@ -617,6 +656,7 @@ int main(void)
         cmocka_unit_test(test_types),
         cmocka_unit_test(test_shared_proxy),
         cmocka_unit_test(test_launch_3d),
+        cmocka_unit_test(test_nowait_runs_without_switches),
         cmocka_unit_test(test_launch_validation),
         cmocka_unit_test(test_smem_opt_in),
         cmocka_unit_test(test_clock_is_deterministic),
