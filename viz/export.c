@@ -283,8 +283,22 @@ static void draw(cairo_t *cr, const canvas *c, int rows, double cw, double ch, d
                 cell_ink(n, &fg, &bg2, &a2, &bold);
                 if (bg2 != bg || (viz_cell_style(n, 1).attr & VIZ_DIMMED ? 0.5 : 1) != bga) break;
             }
+            /* a vector viewer smooths a rectangle's edges whatever cairo
+             * was told: where the row below has the same background under
+             * the whole run, the run reaches a little into it, so two rows
+             * of one colour meet without a pale line between them */
+            int joins = y + 1 < rows;
+            for (int k = x; k < x1 && joins; k++) {
+                const viz_cell *d = canvas_at(c, k, y + 1);
+                const double *f3, *b3;
+                double a3;
+                int bo3;
+                cell_ink(d, &f3, &b3, &a3, &bo3);
+                joins = !viz_cell_halves(d, &top, &bottom) && b3 == bg &&
+                        (viz_cell_style(d, 1).attr & VIZ_DIMMED ? 0.5 : 1) == bga;
+            }
             rgb(cr, bg, bga);
-            cairo_rectangle(cr, pad + x * cw, pad + y * ch, (x1 - x) * cw, ch);
+            cairo_rectangle(cr, pad + x * cw, pad + y * ch, (x1 - x) * cw, ch + (joins && bga == 1 ? ch / 8 : 0));
             cairo_fill(cr);
             x = x1;
         }

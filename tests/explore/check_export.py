@@ -102,6 +102,23 @@ def check_bank_summary(out):
     n = len(re.findall(r"warp +\d+ (?:store|load) +\d+ banks? +\d+ pass(?:es)?", words))
     if n != 32:
         fail("b.svg: %d accesses with their banks and passes, want 32: %s" % (n, words))
+    # rows of one background overlap a little, so a vector viewer's smoothed
+    # edges leave no pale line between them (abutting rectangles did)
+    runs = {}
+    for fill, d in re.findall(r'<path style="[^"]*fill:(rgb\([^)]*\))[^"]*" d="M ([^"]*)"', open(os.path.join(out, "b.svg")).read()):
+        v = [float(t) for t in d.replace("L", " ").replace("Z", " ").replace("M", " ").split()]
+        if len(v) >= 8:
+            runs.setdefault((fill, v[0], v[2]), []).append((v[1], v[5]))
+    stacked = 0
+    for key, rs in runs.items():
+        rs.sort()
+        for (a0, a1), (b0, b1) in zip(rs, rs[1:]):
+            if b0 - a0 < 1.5 * (a1 - a0):
+                stacked += 1
+                if not b0 < a1:
+                    fail("b.svg: two rows of %s meet edge to edge at y %.2f: a seam in a viewer" % (key[0], b0))
+    if stacked < 15:
+        fail("b.svg: only %d rows of a background stacked, want the 15 of the conflicted loads" % stacked)
     w, h = png_size(os.path.join(out, "b.png"))
     if not (h < w < 2.5 * h):
         fail("b.png is %dx%d: want landscape and at most 2.5 times as wide as tall" % (w, h))
