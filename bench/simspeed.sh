@@ -87,7 +87,7 @@ if [ "${LECTURE:-1}" != 0 ]; then
     for v in ${HIST_VARIANTS:-shared}; do
         measure "histogram/$v, 7680 x 4320" "use histogram; set sim-limit 64Mi; set width 7680; set height 4320; set pattern photo; run $v"
     done
-    measure "reduce/warp-shuffle atomic-float, 1e8 floats" "use reduce; set sim-limit 128Mi; set n 1e8; set dtype float; set pattern const; set value 1.23; set block 128; set grid 10240; run warp-shuffle atomic-float"
+    measure "reduce/warp-shuffle atomic-float, 1e8 floats" "use reduce/warp-shuffle; set sim-limit 128Mi; set n 1e8; set dtype float; set pattern const; set value 1.23; set block 128; set grid 10240; run warp-shuffle atomic-float"
     echo "load average: $(load)"
 fi
 
