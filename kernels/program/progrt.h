@@ -163,6 +163,13 @@ template <class... P> static inline int sim_kreg(void (*f)(P...), const char *na
 {
     return sim_kreg_add((const void *)f, &sim_kreg_bind<P...>, name);
 }
+/* an instance of a template kernel whose address the program takes
+ * (`(void *)k<int>`: the source pass wraps it) */
+template <class... P> static inline auto sim_kreg_tmpl(void (*f)(P...), const char *name) -> void (*)(P...)
+{
+    if (!sim_kreg_find((const void *)f)) sim_kreg(f, name);
+    return f;
+}
 cudaError_t sim_err_invalid_function(void);
 static inline cudaError_t sim_launch_kernel(const char *file, int line, const void *f, dim3 grid, dim3 block,
                                             void **args, size_t smem = 0, cudaStream_t stream = nullptr)

@@ -336,14 +336,24 @@ static void shared_decl(tx *x, int s, int e, int file_scope)
                                    "using sim_T_%s = %s; SIM_SHARED_GLOBAL2(sim_T_%s, %s, %s, %s); ", nm, T, nm, nm,
                                    dims[0], dims[1]);
         } else if (is_extern) {
-            if (nd != 1 || !empty) {
+            if (nd < 1 || dims[0][0] || empty != 1 || nd > 4) {
                 tx_issue(x, line, "extern __shared__ %s: the dynamic shared array is declared `extern __shared__ "
-                               "TYPE name[];` (one dimension, no size: the launch gives the bytes)",
+                               "TYPE name[];` (no size in its first dimension: the launch gives the bytes; "
+                               "`TYPE name[][N]` for rows of N)",
                       nm);
                 return;
             }
-            n = snprintf(out + o, sizeof out - o, "using sim_T_%s = %s; SIM_DYNAMIC_SHARED(sim_T_%s, %s); ", nm, T,
-                         nm, nm);
+            /* name[][C]...: a dynamic array of rows, each a plain C array */
+            char rows[800] = "";
+            size_t ro = 0;
+            for (int i = 1; i < nd && ro < sizeof rows; i++)
+                ro += (size_t)snprintf(rows + ro, sizeof rows - ro, "[%s]", dims[i]);
+            if (ro >= sizeof rows) {
+                tx_issue(x, line, "this __shared__ declaration is too long to translate");
+                return;
+            }
+            n = snprintf(out + o, sizeof out - o, "using sim_T_%s = %s%s; SIM_DYNAMIC_SHARED(sim_T_%s, %s); ", nm, T,
+                         rows, nm, nm);
         } else if (empty) {
             tx_issue(x, line, "__shared__ %s[] has no size: only an extern __shared__ array takes its size from the "
                            "launch",
@@ -526,6 +536,15 @@ static int is_shared_name(const tx *x, int k)
     return 0;
 }
 
+static int is_template_kernel(const tx *x, int k)
+{
+    for (int i = 0; i < x->out->ntemplate_kernels; i++)
+        if (tx_is(x, k, x->out->template_kernels[i])) return 1;
+    for (int i = 0; x->opts && i < x->opts->ntemplate_kernels; i++)
+        if (tx_is(x, k, x->opts->template_kernels[i])) return 1;
+    return 0;
+}
+
 /* In device code, a pointer to numbers that is volatile (the warp-synchronous
  * idiom) or made from a shared array becomes a sim_vptr: its accesses are
  * seen by race-check like the array's own. `[const] [volatile] T [volatile]
@@ -566,6 +585,21 @@ static int device_pointer(tx *x, int k)
 static const char *const texture_words[] = {"texture", "surface", "cudaBindTexture", "cudaBindTexture2D",
                                             "cudaBindTextureToArray", "cudaUnbindTexture", "cudaBindSurfaceToArray",
                                             "cudaGetTextureReference", NULL};
+
+/* graph nodes the simulator does not have, named at open */
+static const char *const graph_mem_words[] = {"cudaGraphAddMemAllocNode", "cudaGraphAddMemFreeNode",
+                                              "cudaGraphMemAllocNodeGetParams", "cudaGraphMemFreeNodeGetParams",
+                                              "cudaDeviceGraphMemTrim", "cudaDeviceGetGraphMemAttribute",
+                                              "cudaDeviceSetGraphMemAttribute", NULL};
+static const char *const graph_cond_words[] = {"cudaGraphConditionalHandle", "cudaGraphConditionalHandleCreate",
+                                               "cudaGraphSetConditional", NULL};
+
+static int is_word_of(const tx *x, int k, const char *const *words)
+{
+    for (int w = 0; words[w]; w++)
+        if (tx_is(x, k, words[w])) return 1;
+    return 0;
+}
 
 static void pass(tx *x)
 {
@@ -689,6 +723,55 @@ static void pass(tx *x)
             int nk = device_pointer(x, k);
             if (nk > k) { k = nk - 1; continue; }
         }
+        if (dev_depth < 0 && !pending && tx_is(x, k + 1, "<") && is_template_kernel(x, k) && !tx_is(x, k - 1, "::") &&
+            !tx_is(x, k - 1, ".") && !tx_is(x, k - 1, "->") && !tx_is(x, k - 1, "void")) {
+            /* the address of a template kernel's instance, `(void *)k<int>`
+             * for cudaLaunchKernel or cudaLaunchCooperativeKernel: the
+             * instance joins the kernels found by address */
+            int j = k + 2, ang = 1;
+            for (; j < x->nt && ang > 0 && !tx_is(x, j, ";") && !tx_is(x, j, "{"); j++) {
+                if (tx_is(x, j, "<")) ang++;
+                else if (tx_is(x, j, ">")) ang--;
+                else if (tx_is(x, j, ">>")) ang -= 2;
+            }
+            if (ang == 0 && j < x->nt && !tx_is(x, j, "(") && x->t[j].kind != T_LOPEN) {
+                char nm[200];
+                tx_text_of(x, k, j, nm, sizeof nm);
+                if (!strchr(nm, '"') && !strchr(nm, '\\')) {
+                    tx_edit_add(x, t->s, t->s, "::gpulab_sim::sim_kreg_tmpl(");
+                    tx_edit_add(x, x->t[j - 1].e, x->t[j - 1].e, ", \"%s\")", nm);
+                    k = j - 1;
+                    continue;
+                }
+            }
+        }
+        if (dev_depth >= 0 && tx_is(x, k, "reinterpret_cast") && tx_is(x, k + 1, "<")) {
+            /* reinterpret_cast<float4 *>(smem) of a shared array or pointer
+             * (a class on the simulator): cast its address */
+            int j = k + 2, ang = 1;
+            for (; j < x->nt && ang > 0 && !tx_is(x, j, ";"); j++) {
+                if (tx_is(x, j, "<")) ang++;
+                else if (tx_is(x, j, ">")) ang--;
+                else if (tx_is(x, j, ">>")) ang -= 2;
+            }
+            if (ang == 0 && tx_is(x, j, "(") && j + 2 < x->nt && x->t[j + 1].kind == T_IDENT &&
+                tx_is(x, j + 2, ")") && !tx_is(x, j + 1, "this")) {
+                char nm[64];
+                tx_text_of(x, j + 1, j + 2, nm, sizeof nm);
+                tx_edit_add(x, x->t[j + 1].s, x->t[j + 1].e, "::gpulab_sim::sim_addr(%s)", nm);
+                k = j + 2;
+                continue;
+            }
+        }
+        if (dev_depth >= 0 && (tx_is(x, k, "memcpy") || tx_is(x, k, "memset")) && tx_is(x, k + 1, "(") &&
+            !tx_is(x, k - 1, ".") && !tx_is(x, k - 1, "->") &&
+            (!tx_is(x, k - 1, "::") || (tx_is(x, k - 2, "std") && !tx_is(x, k - 3, "::")))) {
+            /* memcpy and memset in device code: the bytes they touch are
+             * checked like the accesses of the kernel's own code */
+            int from = tx_is(x, k - 1, "::") ? k - 2 : k;
+            tx_edit_add(x, x->t[from].s, t->e, "::gpulab_sim::sim_dev_%s", tx_is(x, k, "memcpy") ? "memcpy" : "memset");
+            continue;
+        }
         if (dev_depth >= 0 && !dev_host && tx_is(x, k, "__CUDA_ARCH__")) {
             tx_edit_add(x, t->s, t->e, "GPULAB_CUDA_ARCH");
             continue;
@@ -750,6 +833,21 @@ static void pass(tx *x)
             tx_text_of(x, k, k + 1, nm, sizeof nm);
             tx_issue(x, t->line, "%s: the simulator models one GPU in one process; memory shared between processes "
                               "(IPC) or between GPUs (peer access) needs real GPUs", nm);
+            continue;
+        }
+        if (is_word_of(x, k, graph_mem_words) && !tx_is(x, k - 1, ".") && !tx_is(x, k - 1, "->")) {
+            char nm[64];
+            tx_text_of(x, k, k + 1, nm, sizeof nm);
+            tx_issue(x, t->line, "%s: graph memory nodes are not simulated: CUDA gives a graph's allocation the same "
+                              "address at every launch, which the simulator's allocator cannot promise; allocate "
+                              "with cudaMalloc before building the graph and free after its last launch", nm);
+            continue;
+        }
+        if (is_word_of(x, k, graph_cond_words) && !tx_is(x, k - 1, ".") && !tx_is(x, k - 1, "->")) {
+            char nm[64];
+            tx_text_of(x, k, k + 1, nm, sizeof nm);
+            tx_issue(x, t->line, "%s: conditional graph nodes (if, while, switch) are not simulated; launch the graph "
+                              "from a loop on the host, which decides whether to launch it again", nm);
             continue;
         }
         for (int w = 0; texture_words[w]; w++)

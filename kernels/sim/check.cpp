@@ -690,6 +690,63 @@ void local_oob(const ubsan_oob *d, uintptr_t index, uintptr_t site)
 }
 } /* namespace */
 
+/* g++'s -fsanitize=object-size: an access through a pointer whose object
+ * the compiler can trace (`int *p = loc + k; p[9]` of a local array) and
+ * that does not fit in what is left of it */
+namespace {
+struct ubsan_mismatch {
+    ubsan_loc loc;
+    const ubsan_type *type;
+    unsigned char log_align, kind;
+};
+struct size_case {
+    const ubsan_mismatch *d;
+    uintptr_t p;
+};
+
+void size_format(char *buf, size_t len, const void *arg)
+{
+    const size_case *c = (const size_case *)arg;
+    char blk[64], thr[96], at[128];
+    sim_block_name(blk, sizeof blk);
+    sim_thread_name(thr, sizeof thr, sim_cur->linear);
+    sim_where(at, sizeof at, (int)c->d->loc.line, c->d->loc.file);
+    snprintf(buf, len,
+             "%s: %s, %s, at %s: %s %s through a pointer past the end of the array it points into (a local, "
+             "__device__ or __constant__ array, or a struct): on a GPU the access reads or overwrites whatever lies "
+             "next to it (a local array: the thread's other variables), with no error",
+             sim_g.kernel, blk, thr, at, c->d->kind == 1 ? "writes" : "reads",
+             c->d->type ? c->d->type->name : "a value");
+}
+
+void size_oob(const ubsan_mismatch *d, uintptr_t p, uintptr_t site)
+{
+    if (!sim_in_fiber()) {
+        static const void *said[64];
+        static unsigned nsaid;
+        for (unsigned i = 0; i < nsaid; i++)
+            if (said[i] == d) return;
+        if (nsaid < 64) said[nsaid++] = d;
+        fprintf(stderr, "simulator: host code at %s:%u: an access of %s through a pointer past the end of its object\n",
+                sim_basename(d->loc.file), d->loc.line, d->type ? d->type->name : "a value");
+        return;
+    }
+    if (!(sim_mc_mode & SIM_CHECK_MEMCHECK)) return;
+    size_case c = {d, p};
+    sim_report_key k = {MC_LOCAL_OOB, site, 0, (uintptr_t)d};
+    if (sim_report_hit(&k, cudaErrorIllegalAddress, sim_g.block_linear, sim_cur->linear, size_format, &c) < 0)
+        sim_fail("%s: stopped after %llu memory errors", sim_g.kernel, rp().hits);
+}
+} /* namespace */
+
+extern "C" void __ubsan_handle_type_mismatch_v1(void *data, void *ptr)
+{
+    size_oob((const ubsan_mismatch *)data, (uintptr_t)ptr, (uintptr_t)__builtin_return_address(0));
+}
+extern "C" void __ubsan_handle_type_mismatch_v1_abort(void *data, void *ptr)
+{
+    size_oob((const ubsan_mismatch *)data, (uintptr_t)ptr, (uintptr_t)__builtin_return_address(0));
+}
 extern "C" void __ubsan_handle_out_of_bounds(void *data, void *index)
 {
     local_oob((const ubsan_oob *)data, (uintptr_t)index, (uintptr_t)__builtin_return_address(0));

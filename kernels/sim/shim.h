@@ -582,6 +582,10 @@ template <class T> struct sim_shared_array {
         return sim_elem<T>::make(base + k, site, k, -1);
     }
     operator T *() const { return base; }
+    /* `(float *)sdata`, `(T *)smem`: the array's bytes seen as another
+     * type. The pointer is the array's own address, so an access through it
+     * past the array's bytes lands in the red zone after it (memcheck) */
+    template <class U> explicit operator U *() const { return reinterpret_cast<U *>(base); }
 };
 
 template <class T> struct sim_shared_row {
@@ -597,6 +601,7 @@ template <class T> struct sim_shared_row {
         return sim_elem<T>::make(base + c, site, r, c);
     }
     operator T *() const { return base; }
+    template <class U> explicit operator U *() const { return reinterpret_cast<U *>(base); }
 };
 
 template <class T> struct sim_shared_array2 {
@@ -613,6 +618,7 @@ template <class T> struct sim_shared_array2 {
         return sim_shared_row<T>{base + r * cols, cols, site, r};
     }
     operator T *() const { return base; }
+    template <class U> explicit operator U *() const { return reinterpret_cast<U *>(base); }
 };
 
 } /* namespace gpulab_sim */
@@ -1251,6 +1257,8 @@ template <class T> struct sim_vptr {
     template <class U> sim_vptr(const sim_shared_row<U> &a) : p(a.base) {}
     template <class U> sim_vptr(const sim_vptr<U> &o) : p(o.p) {}
     operator T *() const { return p; }
+    /* `(int *)v` of a shared pointer: the same address as another type */
+    template <class U> explicit operator U *() const { return (U *)(p); }
     template <class I> sim_aref<T> operator[](const I &i) const { return sim_aref<T>{p + (long long)sim_unref(i)}; }
     sim_aref<T> operator*() const { return sim_aref<T>{p}; }
     template <class I> sim_vptr operator+(const I &i) const { return sim_vptr(p + (long long)sim_unref(i)); }
@@ -1264,6 +1272,34 @@ template <class T> struct sim_vptr {
     sim_vptr operator--(int) { sim_vptr o = *this; --p; return o; }
     explicit operator bool() const { return p != nullptr; }
 };
+
+/* reinterpret_cast<float4 *>(smem) of a shared array or pointer (the
+ * source pass wraps the name): its address; anything else as it is */
+template <class P> static inline P &&sim_addr(P &&p) { return static_cast<P &&>(p); }
+template <class T> static inline T *sim_addr(const sim_shared_array<T> &a) { return a.base; }
+template <class T> static inline T *sim_addr(sim_shared_array<T> &a) { return a.base; }
+template <class T> static inline T *sim_addr(const sim_shared_array2<T> &a) { return a.base; }
+template <class T> static inline T *sim_addr(sim_vptr<T> &a) { return a.p; }
+template <class T> static inline T *sim_addr(const sim_vptr<T> &a) { return a.p; }
+
+/* memcpy and memset in device code (the source pass names these): their
+ * bytes are checked like the kernel's own accesses (record.cpp), at the
+ * line of the call (the asm keeps it a call, never a jump at a kernel's
+ * end, whose return address would be the simulator's) */
+void *sim_dev_memcpy_at(void *dst, const void *src, size_t n);
+void *sim_dev_memset_at(void *dst, int c, size_t n);
+static inline __attribute__((always_inline)) void *sim_dev_memcpy(void *dst, const void *src, size_t n)
+{
+    void *r = sim_dev_memcpy_at(dst, src, n);
+    __asm__ __volatile__("" : "+r"(r));
+    return r;
+}
+static inline __attribute__((always_inline)) void *sim_dev_memset(void *dst, int c, size_t n)
+{
+    void *r = sim_dev_memset_at(dst, c, n);
+    __asm__ __volatile__("" : "+r"(r));
+    return r;
+}
 
 /* printf with shared-memory elements among its arguments gets their values */
 template <class T> static inline T sim_pf(const sim_ref<T> &r) { return r.get(); }

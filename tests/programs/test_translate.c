@@ -230,6 +230,35 @@ static void test_device_pointers(void **state)
     assert_non_null(strstr(t, "float *out = g;"));
 }
 
+static void test_casts_rows_copies(void **state)
+{
+    (void)state;
+    const char *t = sim("struct R { int v[4]; };\n"
+                        "template <class T> __global__ void k(R *r) {\n"
+                        "  extern __shared__ float rows[][33];\n"
+                        "  extern __shared__ char raw[];\n"
+                        "  float4 *v = reinterpret_cast<float4 *>(raw);\n"
+                        "  memcpy(&r[1], &r[0], sizeof(R)); std::memset(r, 0, 4);\n}\n"
+                        "int main() { void *f = (void *)k<int>; k<int><<<1, 1>>>(0); }\n");
+    assert_non_null(strstr(t, "using sim_T_rows = float[33]; SIM_DYNAMIC_SHARED(sim_T_rows, rows)"));
+    assert_non_null(strstr(t, "reinterpret_cast<float4 *>(::gpulab_sim::sim_addr(raw))"));
+    assert_non_null(strstr(t, "::gpulab_sim::sim_dev_memcpy(&r[1]"));
+    assert_non_null(strstr(t, "::gpulab_sim::sim_dev_memset(r, 0, 4)"));
+    assert_non_null(strstr(t, "(void *)::gpulab_sim::sim_kreg_tmpl(k<int>, \"k<int>\")"));
+    assert_non_null(strstr(t, "sim_kaddr(k<int>)"));
+    assert_int_equal(S.nissues, 0);
+    /* a size in the first dimension of a dynamic array, graph memory and
+     * conditional nodes: named at open */
+    sim("__global__ void k() { extern __shared__ float a[4][4]; }\n"
+        "int main() { cudaGraphAddMemAllocNode(0, 0, 0, 0, 0);\n cudaGraphConditionalHandle h; }\n");
+    assert_int_equal(S.nissues, 3);
+    assert_non_null(strstr(S.issues[0].msg, "no size in its first dimension"));
+    assert_int_equal(S.issues[1].line, 2);
+    assert_non_null(strstr(S.issues[1].msg, "graph memory nodes are not simulated"));
+    assert_int_equal(S.issues[2].line, 3);
+    assert_non_null(strstr(S.issues[2].msg, "conditional graph nodes"));
+}
+
 static void test_gpu_mode_wraps_launches_only(void **state)
 {
     (void)state;
@@ -257,6 +286,7 @@ int main(void)
         cmocka_unit_test(test_cuda_arch),
         cmocka_unit_test(test_deduced_template_launch),
         cmocka_unit_test(test_device_pointers),
+        cmocka_unit_test(test_casts_rows_copies),
         cmocka_unit_test(test_gpu_mode_wraps_launches_only),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
