@@ -74,6 +74,9 @@ typedef struct prog_source {
     /* the names of the kernels that are templates (a subset of kernels) */
     char template_kernels[PROG_MAX_KERNELS][64];
     int ntemplate_kernels;
+    /* the names of the template __device__ functions */
+    char template_devfns[PROG_MAX_KERNELS][64];
+    int ntemplate_devfns;
     int device_launches;              /* launches from device code (dynamic parallelism) */
     int thrust;                       /* includes thrust (built with the toolkit's, on the host backend) */
 } prog_source;
@@ -96,6 +99,10 @@ typedef struct prog_tx_opts {
      * names one without its template arguments lets the compiler deduce them */
     const char (*template_kernels)[64];
     int ntemplate_kernels;
+    /* template __device__ functions anywhere in the program: a shared array
+     * given to one goes as its address */
+    const char (*template_devfns)[64];
+    int ntemplate_devfns;
 } prog_tx_opts;
 int prog_translate_opts(const char *src, size_t len, const char *path, const char *shown, enum prog_mode mode,
                         const prog_tx_opts *opts, prog_source *out);

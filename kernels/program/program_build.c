@@ -337,7 +337,7 @@ void prog_units_free(struct prog_unit *u, int nu)
 
 static int translate_pass(prog *p, enum prog_mode mode, const char *const *options, struct prog_unit *u, int *nu,
                           const prog_tx_opts *base, unsigned long long *h, char *msg, size_t msglen,
-                          char (*tmpl)[64], int *ntmpl)
+                          char (*tmpl)[64], int *ntmpl, char (*tdev)[64], int *ntdev)
 {
     struct resolver rv = {p, options, u, nu, NULL, 0, {0}};
     int issues = 0;
@@ -399,6 +399,8 @@ static int translate_pass(prog *p, enum prog_mode mode, const char *const *optio
         p->thrust |= s->thrust;
         for (int k = 0; tmpl && k < s->ntemplate_kernels && *ntmpl < PROG_MAX_KERNELS; k++)
             snprintf(tmpl[(*ntmpl)++], 64, "%s", s->template_kernels[k]);
+        for (int k = 0; tdev && k < s->ntemplate_devfns && *ntdev < PROG_MAX_KERNELS; k++)
+            snprintf(tdev[(*ntdev)++], 64, "%s", s->template_devfns[k]);
         free(u[i].text);
         u[i].text = s->text;
         u[i].len = s->len;
@@ -420,16 +422,18 @@ int prog_translate_all(prog *p, enum prog_mode mode, const char *const *options,
     /* first the kernels that are templates, wherever they are declared (a
      * header may declare one that the source launches); then the pass that
      * knows them, cheap next to a compile */
-    static char tmpl[PROG_MAX_KERNELS][64];
-    int ntmpl = 0;
+    static char tmpl[PROG_MAX_KERNELS][64], tdev[PROG_MAX_KERNELS][64];
+    int ntmpl = 0, ntdev = 0;
     prog_tx_opts o = {0};
-    int rc = translate_pass(p, mode, options, u, nu, &o, NULL, msg, msglen, tmpl, &ntmpl);
+    int rc = translate_pass(p, mode, options, u, nu, &o, NULL, msg, msglen, tmpl, &ntmpl, tdev, &ntdev);
     if (rc < 0) return rc;
     o.template_kernels = (const char(*)[64])tmpl;
     o.ntemplate_kernels = ntmpl;
+    o.template_devfns = (const char(*)[64])tdev;
+    o.ntemplate_devfns = ntdev;
     msg[0] = 0;
     prog_units_free(u, *nu); /* the second pass makes every unit's text anew */
-    return translate_pass(p, mode, options, u, nu, &o, h, msg, msglen, NULL, NULL);
+    return translate_pass(p, mode, options, u, nu, &o, h, msg, msglen, NULL, NULL, NULL, NULL);
 }
 
 static unsigned long long file_identity(unsigned long long h, const char *path)
@@ -734,6 +738,12 @@ int prog_build(prog *p, const prog_options *o, prog_result *r, char *exe, size_t
                     argv[ac++] = (char *)nvcc_macros[k];
                 argv[ac++] = "-include";
                 argv[ac++] = hdr;
+                /* thrust::system_error, which nvcc's CUDA backend of thrust
+                 * declares on the way and its C++ backend does not */
+                if (p->thrust && prog_thrust_dir()) {
+                    argv[ac++] = "-include";
+                    argv[ac++] = "thrust/system_error.h";
+                }
             }
         } else {
             argv[ac++] = nvcc;

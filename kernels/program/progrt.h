@@ -118,7 +118,11 @@ template <class Body, class... A>
 static inline void sim_launch_prog(const void *func, const char *name, const char *file, int line, sim_cfg cfg,
                                    Body body, A &&...args)
 {
-    sim_work work = [params = std::tuple<typename std::decay<A>::type...>(std::forward<A>(args)...),
+    /* a shared element (a proxy) is copied as its value: a child launched
+     * from device code runs after the parent's block, whose shared memory
+     * is gone by then */
+    sim_work work = [params = std::tuple<typename sim_value<typename std::decay<A>::type>::type...>(
+                         std::forward<A>(args)...),
                      body]() mutable { std::apply(body, params); };
     sim_prog_launch(func, name, file, line, cfg, work);
 }
@@ -491,9 +495,37 @@ template <class T> static inline cudaError_t cudaHostAlloc(T **p, size_t bytes, 
     return cudaHostAlloc(reinterpret_cast<void **>(p), bytes, flags);
 }
 static inline cudaError_t cudaHostGetDevicePointer(void **d, void *h, unsigned) { *d = h; return cudaSuccess; }
+/* the typed form cuda_runtime.h adds (cudaHostGetDevicePointer(&float_ptr, ...)) */
+template <class T> static inline cudaError_t cudaHostGetDevicePointer(T **d, void *h, unsigned f)
+{
+    return cudaHostGetDevicePointer(reinterpret_cast<void **>(d), h, f);
+}
 #define cudaCpuDeviceId (-1)
 #define cudaInvalidDeviceId (-2)
 static inline cudaError_t cudaMemPrefetchAsync(const void *, size_t, int, cudaStream_t = nullptr) { return cudaSuccess; }
+/* CUDA 13's prefetch to a memory location, and stream attachment of managed
+ * memory: one memory for host and device on the simulator, nothing moves */
+enum cudaMemLocationType {
+    cudaMemLocationTypeInvalid = 0,
+    cudaMemLocationTypeNone = 0,
+    cudaMemLocationTypeDevice = 1,
+    cudaMemLocationTypeHost = 2,
+    cudaMemLocationTypeHostNuma = 3,
+    cudaMemLocationTypeHostNumaCurrent = 4
+};
+struct cudaMemLocation {
+    enum cudaMemLocationType type;
+    int id;
+};
+#define cudaMemAttachSingle 0x04
+static inline cudaError_t cudaMemPrefetchAsync(const void *, size_t, cudaMemLocation, unsigned, cudaStream_t = nullptr)
+{
+    return sim_prog_sticky();
+}
+static inline cudaError_t cudaStreamAttachMemAsync(cudaStream_t, void *, size_t = 0, unsigned = cudaMemAttachSingle)
+{
+    return sim_prog_sticky();
+}
 static inline cudaError_t cudaMemAdvise(const void *, size_t, int, int) { return cudaSuccess; }
 static inline cudaError_t cudaThreadSynchronize(void) { return cudaDeviceSynchronize(); }
 static inline cudaError_t cudaDeviceSetCacheConfig(int) { return cudaSuccess; }

@@ -536,6 +536,15 @@ static int is_shared_name(const tx *x, int k)
     return 0;
 }
 
+static int is_template_device_fn(const tx *x, int k)
+{
+    for (int i = 0; i < x->out->ntemplate_devfns; i++)
+        if (tx_is(x, k, x->out->template_devfns[i])) return 1;
+    for (int i = 0; x->opts && i < x->opts->ntemplate_devfns; i++)
+        if (tx_is(x, k, x->opts->template_devfns[i])) return 1;
+    return 0;
+}
+
 static int is_template_kernel(const tx *x, int k)
 {
     for (int i = 0; i < x->out->ntemplate_kernels; i++)
@@ -684,6 +693,54 @@ static void pass(tx *x)
                      j--)
                     if (tx_is(x, j, "template")) pending_template = 1;
                 pending_scope = depth == 0 && nns == 0;
+            }
+        }
+        if (tx_is(x, k, "__device__") && dev_depth < 0 && paren == 0 && x->out->ntemplate_devfns < PROG_MAX_KERNELS) {
+            /* a template __device__ function: its name (the first identifier before a `(`) */
+            int tmpl = 0;
+            for (int j = k - 1; j >= 0 && x->t[j].kind != T_PP && !tx_is(x, j, ";") && !tx_is(x, j, "}") &&
+                                !tx_is(x, j, "{");
+                 j--)
+                if (tx_is(x, j, "template")) tmpl = 1;
+            for (int j = k + 1; tmpl && j + 1 < x->nt && !tx_is(x, j, ";") && !tx_is(x, j, "{"); j++)
+                if (x->t[j].kind == T_IDENT && tx_is(x, j + 1, "(")) {
+                    if (tx_is(x, j, "__launch_bounds__") || tx_is(x, j, "__align__") || tx_is(x, j, "alignas") ||
+                        tx_is(x, j, "__attribute__") || tx_is(x, j, "decltype"))
+                        break;
+                    tx_text_of(x, j, j + 1, x->out->template_devfns[x->out->ntemplate_devfns++], 64);
+                    break;
+                }
+        }
+        if (x->mode == PROG_SIM && dev_depth >= 0 && is_template_device_fn(x, k) &&
+            !tx_is(x, k - 1, ".") &&
+            !tx_is(x, k - 1, "->")) {
+            /* f(s_left, n, ...) of a template device function: each plain
+             * name among its arguments goes through sim_addr, which gives a
+             * shared array's or shared pointer's address and a shared
+             * element itself (a proxy would stop the compiler deducing T
+             * from `T *` or `T &`), anything else as it is */
+            int j = k + 1;
+            if (tx_is(x, j, "<")) {
+                int ang = 1;
+                for (j++; j < x->nt && ang > 0 && !tx_is(x, j, ";"); j++) {
+                    if (tx_is(x, j, "<")) ang++;
+                    else if (tx_is(x, j, ">")) ang--;
+                    else if (tx_is(x, j, ">>")) ang -= 2;
+                }
+            }
+            if (tx_is(x, j, "(")) {
+                int d = 0;
+                for (int m = j; m < x->nt && !tx_is(x, m, ";"); m++) {
+                    if (tx_is(x, m, "(") || tx_is(x, m, "[") || tx_is(x, m, "{")) d++;
+                    else if (tx_is(x, m, ")") || tx_is(x, m, "]") || tx_is(x, m, "}")) {
+                        if (--d == 0) break;
+                    } else if (d == 1 && x->t[m].kind == T_IDENT && (tx_is(x, m - 1, "(") || tx_is(x, m - 1, ",")) &&
+                               (tx_is(x, m + 1, ",") || tx_is(x, m + 1, ")")) && global_shared(x, m) < 0) {
+                        char nm[64];
+                        tx_text_of(x, m, m + 1, nm, sizeof nm);
+                        tx_edit_add(x, x->t[m].s, x->t[m].e, "::gpulab_sim::sim_addr(%s)", nm);
+                    }
+                }
             }
         }
         if (pending_global) {

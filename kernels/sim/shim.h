@@ -1281,6 +1281,10 @@ template <class T> static inline T *sim_addr(sim_shared_array<T> &a) { return a.
 template <class T> static inline T *sim_addr(const sim_shared_array2<T> &a) { return a.base; }
 template <class T> static inline T *sim_addr(sim_vptr<T> &a) { return a.p; }
 template <class T> static inline T *sim_addr(const sim_vptr<T> &a) { return a.p; }
+/* a shared element given to a template device function's `T &` (the
+ * source pass wraps each plain argument of such a call): the element */
+template <class T> static inline T &sim_addr(sim_ref<T> &r) { return *r.p; }
+template <class T> static inline T &sim_addr(const sim_ref<T> &r) { return *r.p; }
 
 /* memcpy and memset in device code (the source pass names these): their
  * bytes are checked like the kernel's own accesses (record.cpp), at the

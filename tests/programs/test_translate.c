@@ -247,6 +247,11 @@ static void test_casts_rows_copies(void **state)
     assert_non_null(strstr(t, "(void *)::gpulab_sim::sim_kreg_tmpl(k<int>, \"k<int>\")"));
     assert_non_null(strstr(t, "sim_kaddr(k<int>)"));
     assert_int_equal(S.nissues, 0);
+    /* a shared array given to a template device function: its address */
+    t = sim("template <class T> __device__ void red(volatile T *s, int t) { s[t] += s[t + 1]; }\n"
+            "__global__ void k(int t) {\n  __shared__ float buf[64];\n  red(buf, 0); red<float>(buf, t);\n}\n");
+    assert_non_null(strstr(t, "red(::gpulab_sim::sim_addr(buf), 0); red<float>(::gpulab_sim::sim_addr(buf), "
+                              "::gpulab_sim::sim_addr(t));"));
     /* a size in the first dimension of a dynamic array, graph memory and
      * conditional nodes: named at open */
     sim("__global__ void k() { extern __shared__ float a[4][4]; }\n"
