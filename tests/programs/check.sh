@@ -18,7 +18,8 @@
 #   // MEMCHECK        the simulator's memory checks must say it: skipped in a
 #                      build without them (GPULAB_RECORD=OFF: the sanitizer
 #                      build, where AddressSanitizer checks instead); so is a
-#                      program whose RUN: line turns the race check on
+#                      program whose RUN: line turns the race check or
+#                      schedules on
 #   // THRUST          uses thrust: skipped on the simulator where gpulab finds
 #                      no CUDA toolkit's thrust headers (open refuses it)
 #   // WITHOUT-THRUST  on the simulator as without the toolkit's thrust headers
@@ -38,7 +39,7 @@ if [ "$backend" = gpu ]; then
 fi
 # the race check and the schedules' runs ride on the recording too
 if [ "$backend" = sim ] && [ "${GPULAB_RECORD:-ON}" = OFF ] && { [ -n "${CHECK_SCHEDULE:-}" ] ||
-    grep -q "^// RUN:.*race-check on" $notes; }; then
+    grep -q "^// RUN:.*\(race-check on\|schedule\)" $notes; }; then
     echo "skipped: this build has no race check (GPULAB_RECORD=OFF)"
     exit 77
 fi
