@@ -587,6 +587,65 @@ static int device_pointer(tx *x, int k)
     return name;
 }
 
+/* A __device__ variable at file scope (`__device__ int counter;`, an
+ * array, several names): it stays a variable of the program, in the
+ * section gpulab_devvars so that all of them lie together, and registers
+ * its address, size, name and line (race.h: sim_devvar_register), so that
+ * memcheck and the race check watch it like device memory and name it.
+ * Constants (const, constexpr, __constant__), extern declarations and
+ * templates are left alone: nothing writes them, or they are defined
+ * elsewhere. k is the `__device__` word. */
+static void device_variable(tx *x, int k)
+{
+    int s = stmt_start(x, k), e = stmt_end(x, k);
+    if (e < 0) return;
+    static const char *const skip[] = {"extern", "template", "const", "constexpr", "__constant__", "__shared__",
+                                       "typedef", "using", "static_assert", "friend", "__global__", "operator", NULL};
+    for (int j = s; j < e; j++)
+        for (int i = 0; skip[i]; i++)
+            if (tx_is(x, j, skip[i])) return;
+    int names[16], nn = 0, depth = 0, angle = 0, init = 0;
+    for (int j = k + 1; j <= e; j++) {
+        int end = j == e || (depth == 0 && angle == 0 && tx_is(x, j, ","));
+        if (!init && depth == 0 && angle == 0 && (end || tx_is(x, j, "[") || tx_is(x, j, "="))) {
+            if (x->t[j - 1].kind == T_IDENT && nn < 16) names[nn++] = j - 1;
+        }
+        if (end) {
+            init = 0;
+            continue;
+        }
+        if (tx_is(x, j, "(") || tx_is(x, j, "[") || tx_is(x, j, "{")) {
+            /* a body (a function's, a struct's) or a function's parameters: not a variable */
+            if (tx_is(x, j, "{") && !init && depth == 0) return;
+            if (tx_is(x, j, "(") && !init && depth == 0 && x->t[j - 1].kind == T_IDENT &&
+                !tx_is(x, j - 1, "__align__") && !tx_is(x, j - 1, "__attribute__") && !tx_is(x, j - 1, "alignas") &&
+                !tx_is(x, j - 1, "__declspec") && !tx_is(x, j - 1, "decltype") && !tx_is(x, j - 1, "__launch_bounds__"))
+                return;
+            depth++;
+        } else if (tx_is(x, j, ")") || tx_is(x, j, "]") || tx_is(x, j, "}")) {
+            depth--;
+        } else if (!init && depth == 0 && tx_is(x, j, "<")) {
+            angle++;
+        } else if (!init && depth == 0 && tx_is(x, j, ">") && angle > 0) {
+            angle--;
+        } else if (!init && depth == 0 && tx_is(x, j, ">>") && angle > 0) {
+            angle = angle > 1 ? angle - 2 : 0;
+        } else if (depth == 0 && angle == 0 && tx_is(x, j, "=")) {
+            init = 1;
+        }
+    }
+    if (!nn) return;
+    tx_edit_add(x, x->t[k].e, x->t[k].e, " __attribute__((section(\"gpulab_devvars\")))");
+    for (int i = 0; i < nn; i++) {
+        char nm[64];
+        tx_text_of(x, names[i], names[i] + 1, nm, sizeof nm);
+        tx_edit_add(x, x->t[e].e, x->t[e].e,
+                    " static const int sim_devvar_%d_%s = ::sim_devvar_register(__builtin_addressof(%s), sizeof(%s), "
+                    "\"%s\", %d);",
+                    x->t[k].line, nm, nm, nm, nm, x->t[names[i]].line);
+    }
+}
+
 /* ------------------------------------------------------------------ pass */
 
 /* the legacy texture and surface references (removed in CUDA 12): the
@@ -683,6 +742,9 @@ static void pass(tx *x)
         if (tx_is(x, k, "__host__")) pending_host = 1;
         if (tx_is(x, k, "__global__") || tx_is(x, k, "__device__")) {
             /* a __device__ variable ends at `;` and clears this */
+            if (x->mode == PROG_SIM && tx_is(x, k, "__device__") && !pending && depth == fn_depth && dev_depth < 0 &&
+                paren == 0)
+                device_variable(x, k);
             pending = 1;
             if (tx_is(x, k, "__global__")) {
                 pending_global = 1;

@@ -198,6 +198,29 @@ race_state &R()
     return *s;
 }
 
+/* ------------------------------------------------ __device__ variables */
+
+const char DEVVAR_CALL[] = "__device__";
+
+struct devvars {
+    std::vector<sim_gobj *> v; /* by address once sorted */
+    bool sorted = true;
+};
+
+devvars &DV()
+{
+    static devvars *d = new devvars();
+    return *d;
+}
+
+void devvar_sort(void)
+{
+    devvars &d = DV();
+    if (d.sorted) return;
+    std::sort(d.v.begin(), d.v.end(), [](const sim_gobj *a, const sim_gobj *b) { return a->o.base < b->o.base; });
+    d.sorted = true;
+}
+
 const unsigned MAX_GROUPS = 4096;
 const size_t REL_MAX = 4096;
 
@@ -312,7 +335,18 @@ void describe(const sim_access *a, rgroup &g)
         return;
     }
     const sim_gobj *go = (const sim_gobj *)a->obj; /* the hook's obj is &sim_gobj::o */
-    if (go) {
+    if (go && go->call == DEVVAR_CALL) {
+        char decl[96];
+        sim_where(decl, sizeof decl, go->line, nullptr);
+        snprintf(buf, sizeof buf, "the __device__ variable %s (declared at %s)", go->var, decl);
+        g.mem = buf;
+        unsigned long long off = a->addr - go->o.base;
+        if (go->o.bytes <= a->size) snprintf(buf, sizeof buf, "0");
+        else snprintf(buf, sizeof buf, "%llu (bytes %llu-%llu)", off / a->size, off / a->size * a->size,
+                      off / a->size * a->size + a->size - 1);
+        g.index = buf;
+        g.obj = go->o.id;
+    } else if (go) {
         sim_mem_describe(go, buf, sizeof buf);
         g.mem = buf;
         unsigned long long off = a->addr - go->o.base;
@@ -639,6 +673,7 @@ void on_launch_begin(void *, const sim_rec_launch *l)
     /* shadows of allocations that are gone */
     for (auto it = s.glob.begin(); it != s.glob.end();) {
         const sim_gobj *g = sim_mem_lookup(it->second.base);
+        if (!g) g = sim_devvar_lookup(it->second.base);
         if (!g || g->o.id != it->first) it = s.glob.erase(it);
         else ++it;
     }
@@ -977,3 +1012,57 @@ extern "C" void sim_threadfence(int scope)
     s.cur->fence_blk[t] = s.cur->bar;
     s.cur->fence_pend[t] = 1;
 }
+
+/* ------------------------------------------------ __device__ variables */
+
+extern "C" int sim_devvar_register(const void *p, size_t bytes, const char *name, int line)
+{
+    devvars &d = DV();
+    if (!p || !bytes) return 0;
+    for (const sim_gobj *g : d.v)
+        if (g->o.base == (uintptr_t)p) return 0;
+    sim_gobj *g = new sim_gobj();
+    memset(g, 0, sizeof *g);
+    char *nm = strdup(name ? name : "?");
+    g->o.base = (uintptr_t)p;
+    g->o.bytes = bytes;
+    g->o.space = SIM_REC_GLOBAL;
+    g->o.id = 0x40000000u + (unsigned)d.v.size();
+    g->o.name = nm;
+    g->zone_end = (uintptr_t)p + bytes;
+    g->call = DEVVAR_CALL;
+    g->var = nm;
+    g->line = line;
+    d.v.push_back(g);
+    d.sorted = false;
+    return 0;
+}
+
+namespace gpulab_sim {
+
+const sim_gobj *sim_devvar_lookup(uintptr_t a)
+{
+    devvars &d = DV();
+    if (d.v.empty()) return nullptr;
+    devvar_sort();
+    size_t lo = 0, hi = d.v.size();
+    while (hi - lo > 1) {
+        size_t mid = (lo + hi) / 2;
+        if (d.v[mid]->o.base <= a) lo = mid;
+        else hi = mid;
+    }
+    const sim_gobj *g = d.v[lo];
+    return a - g->o.base < g->o.bytes ? g : nullptr;
+}
+
+void sim_devvar_span(uintptr_t *lo, uintptr_t *hi)
+{
+    devvars &d = DV();
+    *lo = *hi = 0;
+    if (d.v.empty()) return;
+    devvar_sort();
+    *lo = d.v.front()->o.base;
+    for (const sim_gobj *g : d.v) *hi = std::max(*hi, g->o.base + g->o.bytes);
+}
+
+} /* namespace gpulab_sim */

@@ -14,6 +14,7 @@
 #ifndef GPULAB_SIM_RACE_H
 #define GPULAB_SIM_RACE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -55,6 +56,11 @@ const char *sim_schedule_name(int kind);
 /* __threadfence_block (0), __threadfence (1), __threadfence_system (2) */
 void sim_threadfence(int scope);
 
+/* A student's __device__ variable (the source pass registers each one at
+ * start-up): memcheck and the race check watch its bytes like an
+ * allocation's and name it. Returns 0. */
+int sim_devvar_register(const void *p, size_t bytes, const char *name, int line);
+
 #ifdef __cplusplus
 }
 #endif
@@ -72,6 +78,10 @@ sim_fiber *sim_sched_first(unsigned lo, unsigned hi, uint32_t mask);
 /* the k-th block to run: its index in a grid of g[3] blocks, and its linear index */
 void sim_sched_block(const unsigned g[3], unsigned long long k, unsigned idx[3], unsigned long long *linear);
 void sim_sched_access(void);
+/* the __device__ variable holding a, or NULL; the addresses they span */
+struct sim_gobj;
+const sim_gobj *sim_devvar_lookup(uintptr_t a);
+void sim_devvar_span(uintptr_t *lo, uintptr_t *hi);
 }
 #endif
 

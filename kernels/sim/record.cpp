@@ -207,6 +207,8 @@ int mc_fast;
 /* device memory spans [dev_lo, dev_lo + dev_span) and the shared arena
  * [sh_lo, sh_lo + sh_span) (set at launch begin) */
 uintptr_t dev_lo, dev_span, sh_lo, sh_span;
+/* a program's __device__ variables [dv_lo, dv_lo + dv_span) (race.h) */
+uintptr_t dv_lo, dv_span;
 /* an atomic's own load and store, not to be delivered again */
 uintptr_t acc_mute_addr;
 int acc_mute_n;
@@ -265,6 +267,11 @@ __attribute__((noinline)) void sim_access_slow(uintptr_t a, unsigned size, int k
         acc.obj = sim_shared_object_at(k);
     } else {
         g = sim_mem_lookup(a);
+        if (!g && a - dv_lo < dv_span) {
+            /* a __device__ variable, or a host variable that lies among them */
+            g = sim_devvar_lookup(a);
+            if (!g) return;
+        }
         if (!g && !sim_mc_mode) return; /* a local, a host variable: not device memory */
         acc.space = SIM_REC_GLOBAL;
         acc.obj = g && a - g->o.base < g->o.bytes ? &g->o : nullptr;
@@ -297,7 +304,7 @@ __attribute__((noinline)) void sim_access_slow(uintptr_t a, unsigned size, int k
  * an object an earlier access was found in without an error. 1: done. */
 inline __attribute__((always_inline)) int sim_access_fast(uintptr_t a, unsigned size, int kind, int aligned)
 {
-    if (a - dev_lo >= dev_span && a - sh_lo >= sh_span) {
+    if (a - dev_lo >= dev_span && a - sh_lo >= sh_span && a - dv_lo >= dv_span) {
         /* a host variable or a local (an atomic's muted pair is at its own address) */
         if (acc_mute_n && a == acc_mute_addr) acc_mute_n--;
         return 1;
@@ -496,6 +503,8 @@ static void check_launch_begin(const char *kernel, const char *file, int line, c
         sim_mem_span(&dev_lo, &hi);
         dev_span = hi > dev_lo ? hi - dev_lo : 0;
         sim_shared_span(&sh_lo, &sh_span);
+        sim_devvar_span(&dv_lo, &hi);
+        dv_span = hi > dv_lo ? hi - dv_lo : 0;
     }
     sim_mc_launch_begin();
     if (nchecks) {

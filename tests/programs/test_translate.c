@@ -75,6 +75,33 @@ static void test_shared_forms(void **state)
     assert_int_equal(S.nissues, 0);
 }
 
+static void test_device_variables(void **state)
+{
+    (void)state;
+    const char *t = sim("__device__ int a, b[3] = {1, 2}, c = f(1, 2);\n"
+                        "__device__ unsigned int done;\n"
+                        "__device__ int twice(int x) { return 2 * x; }\n"
+                        "__device__ float3 operator+(float3 p, float3 q);\n"
+                        "extern __device__ int e;\n"
+                        "__device__ const int k = 3;\n"
+                        "__global__ void g() { done = twice(a); }\n");
+    /* each variable registers its address, size, name and line */
+    assert_non_null(strstr(t, "::sim_devvar_register(__builtin_addressof(a), sizeof(a), \"a\", 1);"));
+    assert_non_null(strstr(t, "::sim_devvar_register(__builtin_addressof(b), sizeof(b), \"b\", 1);"));
+    assert_non_null(strstr(t, "::sim_devvar_register(__builtin_addressof(c), sizeof(c), \"c\", 1);"));
+    assert_non_null(strstr(t, "::sim_devvar_register(__builtin_addressof(done), sizeof(done), \"done\", 2);"));
+    /* not functions, declarations of another file's, constants */
+    assert_null(strstr(t, "\"twice\""));
+    assert_null(strstr(t, "\"f\""));
+    assert_null(strstr(t, "\"p\""));
+    assert_null(strstr(t, "\"e\""));
+    assert_null(strstr(t, "\"k\""));
+    /* the lines stay where they were */
+    char buf[512];
+    assert_non_null(strstr(line_of(t, 3, buf, sizeof buf), "__device__ int twice(int x)"));
+    assert_int_equal(S.nissues, 0);
+}
+
 static void test_file_scope_shared(void **state)
 {
     (void)state;
@@ -281,6 +308,7 @@ int main(void)
         cmocka_unit_test(test_line_directive_and_lines_kept),
         cmocka_unit_test(test_shared_forms),
         cmocka_unit_test(test_file_scope_shared),
+        cmocka_unit_test(test_device_variables),
         cmocka_unit_test(test_launch_forms),
         cmocka_unit_test(test_templates_closing_like_launches),
         cmocka_unit_test(test_refusals_name_lines),
