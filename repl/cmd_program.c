@@ -549,7 +549,8 @@ static int run_schedules(struct session *s, int argc, char **argv, const prog_re
             for (size_t i = 0; r.err && i < r.err_len && shown < 6;) {
                 size_t e = i;
                 while (e < r.err_len && r.err[e] != '\n') e++;
-                if (line_has(r.err + i, e - i, "data race on") || line_has(r.err + i, e - i, "before any thread")) {
+                if (line_has(r.err + i, e - i, "data race on") || line_has(r.err + i, e - i, "before any thread") ||
+                    line_has(r.err + i, e - i, "depend on their order at")) {
                     char *vis = out_escape(r.err + i, e - i, NULL);
                     out_printf("  %s\n", vis ? vis : "");
                     free(vis);

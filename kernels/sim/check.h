@@ -43,6 +43,7 @@ typedef struct sim_access {
     /* the allocation or shared array holding the first byte, or NULL when
      * it falls in none (a red zone, freed memory, past every array) */
     const sim_rec_object *obj;
+    int vol;                   /* a volatile load or store (a relaxed one in PTX's memory model) */
 } sim_access;
 
 /* Synchronisation, delivered when it completes (happens-before edges). */

@@ -51,6 +51,8 @@ using namespace gpulab_sim;
 namespace {
 
 enum { K_READ = 0, K_WRITE = 1, K_ATOMIC = 2, K_FLAG = 3 }; /* K_FLAG: a store after a fence */
+/* with a kind in a record: the access was volatile (a relaxed one, PTX) */
+enum { K_VOL = 0x10 };
 
 struct rrec {
     uint32_t launch;           /* 0: empty */
@@ -90,7 +92,7 @@ struct bstate {
 
 enum {
     F_CROSS_BLOCK = 1, F_SAME_WARP = 2, F_WW = 4, F_RW = 8, F_RMW = 16, F_LAUNCH = 32, F_ATOMIC = 64,
-    F_UNINIT = 128, F_SAME_BLOCK = 256, F_XWARP = 512
+    F_UNINIT = 128, F_SAME_BLOCK = 256, F_XWARP = 512, F_VWARP = 1024
 };
 
 struct rgroup {
@@ -300,6 +302,7 @@ bool ordered(const rrec &p, unsigned t)
 
 const char *verb(int k)
 {
+    k &= 3;
     return k == K_WRITE ? "writes" : k == K_ATOMIC ? "atomically updates" : k == K_FLAG ? "writes" : "reads";
 }
 
@@ -383,7 +386,7 @@ void hit(const rrec &p, const sim_access *a, int kind, unsigned flags)
                                               : (a->obj ? a->obj->id : 0);
     if (a->space == SIM_REC_SHARED && a->obj) obj = 0x80000000u | (unsigned)(a->obj - sim_shared_object_at(0));
     uintptr_t x = p.site, y = a->site;
-    gkey k = {flags & F_UNINIT ? 1 : 0, std::min(x, y), std::max(x, y), obj};
+    gkey k = {flags & F_UNINIT ? 1 : flags & F_VWARP ? 2 : 0, std::min(x, y), std::max(x, y), obj};
     auto it = s.index.find(k);
     rgroup *g;
     if (it == s.index.end()) {
@@ -470,6 +473,11 @@ void on_access(void *, const sim_access *a)
     const bool release = kind != K_READ && b.fence_pend[t];
     if (release) b.fence_pend[t] = 0;
     if (kind == K_WRITE && release) kind = K_FLAG;
+    /* volatile: a relaxed access (strong), which does not race with another
+     * strong one: volatile, atomic, or a flag */
+    const bool vol = a->vol && kind != K_ATOMIC;
+    const bool strong = vol || kind == K_ATOMIC || kind == K_FLAG;
+    const uint8_t rkind = (uint8_t)(kind | (vol ? K_VOL : 0));
     size_t first;
     gran *gv = granules(a, &first);
     if (!gv) return;
@@ -501,7 +509,7 @@ void on_access(void *, const sim_access *a)
             }
         }
         if (shared && kind != K_WRITE && kind != K_FLAG && (g.written & m) != m && !s.coop) {
-            rrec none = {L, s.clk, (uint32_t)a->block, (uint16_t)t, m, (uint8_t)kind, a->site};
+            rrec none = {L, s.clk, (uint32_t)a->block, (uint16_t)t, m, rkind, a->site};
             hit(none, a, kind, F_UNINIT | F_SAME_BLOCK);
         }
         /* t read this granule and now writes it back, with no sync in
@@ -511,11 +519,19 @@ void on_access(void *, const sim_access *a)
         /* the recorded write (or atomic) against this access */
         const rrec &w = g.w;
         if (w.launch && (w.mask & m) && !same_thread(w, a->block, t, L)) {
-            bool sync_pair = (w.kind == K_ATOMIC || w.kind == K_FLAG) && (kind == K_ATOMIC || kind == K_FLAG);
-            bool flag_read = (w.kind == K_FLAG || (!shared && w.kind == K_ATOMIC)) && kind == K_READ;
-            if (!sync_pair && !flag_read && !ordered(w, t)) {
+            const int wk = w.kind & 3;
+            bool sync_pair = (wk == K_ATOMIC || wk == K_FLAG) && (kind == K_ATOMIC || kind == K_FLAG);
+            bool flag_read = (wk == K_FLAG || (!shared && wk == K_ATOMIC)) && kind == K_READ;
+            /* two strong accesses are not a data race; two volatile ones of
+             * lanes of one warp with nothing between them are still an
+             * order the lanes need not keep (vwarp) */
+            bool both_strong = strong && (wk != K_WRITE || (w.kind & K_VOL));
+            bool vwarp = both_strong && vol && (w.kind & K_VOL) && w.launch == L && w.block == (uint32_t)a->block &&
+                         (w.thread >> 5) == (t >> 5);
+            if (!sync_pair && !flag_read && (!both_strong || vwarp) && !ordered(w, t)) {
                 unsigned f = kind == K_READ ? F_RW : F_WW;
-                if (w.kind == K_ATOMIC || kind == K_ATOMIC) f |= F_ATOMIC;
+                if (vwarp) f |= F_VWARP;
+                if (wk == K_ATOMIC || kind == K_ATOMIC) f |= F_ATOMIC;
                 if (w.launch != L) f |= F_LAUNCH;
                 else if (w.block != (uint32_t)a->block) f |= F_CROSS_BLOCK;
                 else {
@@ -533,12 +549,19 @@ void on_access(void *, const sim_access *a)
                 const rrec &p = r ? g.r2 : g.r1;
                 if (!p.launch || !(p.mask & m)) continue;
                 if (same_thread(p, a->block, t, L)) continue;
-                if ((p.kind == K_ATOMIC) && (kind == K_ATOMIC || kind == K_FLAG)) continue;
+                if (((p.kind & 3) == K_ATOMIC) && (kind == K_ATOMIC || kind == K_FLAG)) continue;
+                /* strong against strong: volatile or atomic reads, a volatile,
+                 * atomic or flag write (vwarp: see above) */
+                bool pv = (p.kind & K_VOL) != 0, both_strong = strong && (pv || (p.kind & 3) == K_ATOMIC);
+                bool vwarp = both_strong && vol && pv && p.launch == L && p.block == (uint32_t)a->block &&
+                             (p.thread >> 5) == (t >> 5);
+                if (both_strong && !vwarp) continue;
                 /* global memory: a plain load next to atomics is the first
                  * load of a compare-and-swap loop, which the CAS checks */
                 if (!shared && kind == K_ATOMIC) continue;
                 if (ordered(p, t)) continue;
                 unsigned f = F_RW;
+                if (vwarp) f |= F_VWARP;
                 if (kind == K_ATOMIC) f |= F_ATOMIC;
                 if (p.launch != L) f |= F_LAUNCH;
                 else if (p.block != (uint32_t)a->block) f |= F_CROSS_BLOCK;
@@ -548,7 +571,7 @@ void on_access(void *, const sim_access *a)
                 }
                 hit(p, a, kind, f);
             }
-            g.w = rrec{L, s.clk, (uint32_t)a->block, (uint16_t)t, m, (uint8_t)kind, a->site};
+            g.w = rrec{L, s.clk, (uint32_t)a->block, (uint16_t)t, m, rkind, a->site};
             g.written |= m;
             if (kind == K_FLAG) {
                 std::vector<rel> &v = s.rels[addr & ~(uintptr_t)3];
@@ -558,7 +581,7 @@ void on_access(void *, const sim_access *a)
             }
         }
         if (kind == K_READ || kind == K_ATOMIC) {
-            rrec cur = {L, s.clk, (uint32_t)a->block, (uint16_t)t, m, (uint8_t)kind, a->site};
+            rrec cur = {L, s.clk, (uint32_t)a->block, (uint16_t)t, m, rkind, a->site};
             if (!same_thread(g.r1, a->block, t, L) && g.r1.launch) g.r2 = g.r1;
             g.r1 = cur;
         }
@@ -760,7 +783,7 @@ void sim_race_flush(int stopped)
         bool uninit = g.flags & F_UNINIT;
         merged *m = nullptr;
         for (merged &x : out) {
-            bool same = (x.g.flags & F_UNINIT) == (g.flags & F_UNINIT) && x.obj == g.obj &&
+            bool same = (x.g.flags & (F_UNINIT | F_VWARP)) == (g.flags & (F_UNINIT | F_VWARP)) && x.obj == g.obj &&
                         ((x.la == la && x.lb == lb && x.fa == fa && x.fb == fb) ||
                          (x.la == lb && x.lb == la && x.fa == fb && x.fb == fa));
             if (same && la > 0 && lb > 0) {
@@ -807,6 +830,22 @@ void sim_race_flush(int stopped)
             msg += ": " + std::string(b1) + ", " + t2 + "," + at_line(m.lb, m.fb.c_str()) + ", " + verb(g.kind_b) + " " +
                    what + " before any thread of the block wrote it: shared memory starts undefined in every "
                    "block, so write it (and __syncthreads()) before reading it";
+        } else if (g.flags & F_VWARP) {
+            /* volatile against volatile in one warp: no data race, but an
+             * order the lanes do not keep */
+            sim_thread_name(t1, sizeof t1, g.thread_a);
+            sim_thread_name(t2, sizeof t2, g.thread_b);
+            char cnt[160];
+            snprintf(cnt, sizeof cnt, " (%llu conflicting pair%s, %llu thread%s in %llu block%s)", g.hits,
+                     g.hits == 1 ? "" : "s", g.threads, g.threads == 1 ? "" : "s", g.blocks, g.blocks == 1 ? "" : "s");
+            msg += ": block " + std::to_string(g.block_b) + ": lanes of warp " + std::to_string(g.thread_b >> 5) +
+                   " depend on their order at " + g.mem + ", element " + g.index + ": " + t1 + " " + verb(g.kind_a) +
+                   " it" + at_line(m.la, m.fa.c_str()) + " and " + t2 + " " + verb(g.kind_b) + " it" +
+                   at_line(m.lb, m.fb.c_str()) + ", both through volatile, and nothing orders the two" + cnt +
+                   ": volatile accesses do not race with each other (PTX treats them as relaxed), but the lanes of a "
+                   "warp do not run in lockstep (independent thread scheduling), so whether the read sees the write "
+                   "depends on the order they run: put __syncwarp() between the two accesses, or pass the value "
+                   "with a shuffle (__shfl_sync)";
         } else {
             bool cross = g.block_a != g.block_b && !(g.flags & F_LAUNCH), launch = g.flags & F_LAUNCH;
             sim_thread_name(t1, sizeof t1, g.thread_a);
@@ -871,7 +910,7 @@ void sim_race_flush(int stopped)
                        "writer call __threadfence_block() and then set a flag that the reader checks first";
             }
         }
-        sim_report_key k = {0x5200 + (int)(g.flags & F_UNINIT ? 1 : 0), g.site_a, g.site_b, g.obj};
+        sim_report_key k = {0x5200 + (g.flags & F_UNINIT ? 1 : g.flags & F_VWARP ? 3 : 0), g.site_a, g.site_b, g.obj};
         sim_report_hit(&k, (int)cudaErrorLaunchFailure, g.block_b, g.thread_b, race_text, msg.c_str());
     }
     if (s.dropped) {

@@ -243,11 +243,14 @@ void acc_update(void)
     sim_acc_direct = !nchecks && !sim_rec_on;
 }
 
-/* THE hook: every access of simulated device code (check.h). aligned: the
- * compiler says the address is a multiple of size (a misaligned one is a
- * kernel's error); 0 for its unaligned forms and ranges. */
+/* THE hook: every access of simulated device code (check.h). aligned: 1
+ * when the compiler says the address is a multiple of size (a misaligned
+ * one is a kernel's error); 0 for its unaligned forms and ranges; 2 (with
+ * no alignment known) for a volatile access. */
 __attribute__((noinline)) void sim_access_slow(uintptr_t a, unsigned size, int kind, uintptr_t pc, int aligned)
 {
+    const int vol = aligned >> 1;
+    aligned &= 1;
     if (acc_mute_n && a == acc_mute_addr) {
         acc_mute_n--;
         return;
@@ -284,6 +287,7 @@ __attribute__((noinline)) void sim_access_slow(uintptr_t a, unsigned size, int k
     acc.thread = sim_cur->linear;
     acc.warp = sim_cur->warp;
     acc.lane = sim_cur->lane;
+    acc.vol = vol;
     if (sim_mc_mode) {
         int bad = sim_mc_access(&acc, g, k, aligned);
         if (!g && acc.space == SIM_REC_GLOBAL) return;
@@ -309,7 +313,7 @@ inline __attribute__((always_inline)) int sim_access_fast(uintptr_t a, unsigned 
         if (acc_mute_n && a == acc_mute_addr) acc_mute_n--;
         return 1;
     }
-    if (!mc_fast || acc_mute_n || (aligned && (a & (size - 1)))) return 0;
+    if (!mc_fast || acc_mute_n || ((aligned & 1) && (a & (size - 1)))) return 0;
     for (unsigned i = 0; i < MC_SLOTS; i++) {
         const mc_slot &c = mc_cache[i];
         if (a >= c.lo && a + size <= c.hi) {
@@ -844,16 +848,16 @@ REC_ACCESS(__tsan_unaligned_write2, 2, SIM_REC_STORE, 0)
 REC_ACCESS(__tsan_unaligned_write4, 4, SIM_REC_STORE, 0)
 REC_ACCESS(__tsan_unaligned_write8, 8, SIM_REC_STORE, 0)
 REC_ACCESS(__tsan_unaligned_write16, 16, SIM_REC_STORE, 0)
-REC_ACCESS(__tsan_volatile_read1, 1, SIM_REC_LOAD, 0)
-REC_ACCESS(__tsan_volatile_read2, 2, SIM_REC_LOAD, 0)
-REC_ACCESS(__tsan_volatile_read4, 4, SIM_REC_LOAD, 0)
-REC_ACCESS(__tsan_volatile_read8, 8, SIM_REC_LOAD, 0)
-REC_ACCESS(__tsan_volatile_read16, 16, SIM_REC_LOAD, 0)
-REC_ACCESS(__tsan_volatile_write1, 1, SIM_REC_STORE, 0)
-REC_ACCESS(__tsan_volatile_write2, 2, SIM_REC_STORE, 0)
-REC_ACCESS(__tsan_volatile_write4, 4, SIM_REC_STORE, 0)
-REC_ACCESS(__tsan_volatile_write8, 8, SIM_REC_STORE, 0)
-REC_ACCESS(__tsan_volatile_write16, 16, SIM_REC_STORE, 0)
+REC_ACCESS(__tsan_volatile_read1, 1, SIM_REC_LOAD, 2)
+REC_ACCESS(__tsan_volatile_read2, 2, SIM_REC_LOAD, 2)
+REC_ACCESS(__tsan_volatile_read4, 4, SIM_REC_LOAD, 2)
+REC_ACCESS(__tsan_volatile_read8, 8, SIM_REC_LOAD, 2)
+REC_ACCESS(__tsan_volatile_read16, 16, SIM_REC_LOAD, 2)
+REC_ACCESS(__tsan_volatile_write1, 1, SIM_REC_STORE, 2)
+REC_ACCESS(__tsan_volatile_write2, 2, SIM_REC_STORE, 2)
+REC_ACCESS(__tsan_volatile_write4, 4, SIM_REC_STORE, 2)
+REC_ACCESS(__tsan_volatile_write8, 8, SIM_REC_STORE, 2)
+REC_ACCESS(__tsan_volatile_write16, 16, SIM_REC_STORE, 2)
 #undef REC_ACCESS
 #undef REC_RET
 

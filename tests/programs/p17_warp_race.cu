@@ -1,10 +1,13 @@
 // The classic warp-synchronous reduction: the last 32 elements are added
-// through a volatile pointer without __syncwarp(). Since Volta the lanes of a
-// warp need not run in lockstep, so this is a race; race-check finds it.
+// through a volatile pointer without __syncwarp(). volatile accesses do not
+// race with each other (PTX treats them as relaxed), but since Volta the
+// lanes of a warp need not run in lockstep, so what a lane reads depends on
+// the order they run; race-check names the two lines.
 // RUN: set race-check on
-// EXPECT-SIM: data race on shared array sdata
-// EXPECT-SIM: order them with __syncwarp()
-// EXPECT-SIM: thread 0 reads it at line 17 and thread 1 writes it at line 12
+// EXPECT-SIM: block 0: lanes of warp 0 depend on their order at shared array sdata (declared at line 25), element 1
+// EXPECT-SIM: thread 0 reads it at line 20 and thread 1 writes it at line 15, both through volatile
+// EXPECT-SIM: put __syncwarp() between the two accesses
+// REJECT: data race
 #include <cstdio>
 
 __device__ void warp_reduce(volatile int *sdata, int tid)
