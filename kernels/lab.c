@@ -4,6 +4,7 @@
  * A row never takes the program down: whatever goes wrong ends up as a note
  * in its lab_result (ran = 0) or as the returned message. */
 #include "kernels/family.h"
+#include "kernels/lab_output.h"
 #include "kernels/intl.h"
 
 #include <math.h>
@@ -229,6 +230,13 @@ int lab_validate(const lab_algo *a, const lab_variant *v, const lab_config *cfg,
 
 /* ------------------------------------------------------------ inputs */
 
+/* lab_output.h: the input whose rows' outputs are kept, and the last one */
+static struct {
+    const lab_input *in;
+    void *out;
+    size_t bytes;
+} kept;
+
 int lab_input_prepare(lab_input *in, const lab_algo *a, const lab_config *cfg, char *msg, size_t len)
 {
     memset(in, 0, sizeof *in);
@@ -262,6 +270,10 @@ int lab_input_prepare(lab_input *in, const lab_algo *a, const lab_config *cfg, c
 void lab_input_free(lab_input *in)
 {
     const lab_algo *a = in->job.algo;
+    if (kept.in == in) {
+        free(kept.out);
+        memset(&kept, 0, sizeof kept);
+    }
     if (in->have_ref) {
         free(in->ref.out);
         in->ref.out = NULL;
@@ -300,6 +312,21 @@ long long lab_input_n(const lab_input *in) { return in->job.n; }
 long long lab_input_sim_items(const lab_input *in) { return in->job.sim_items; }
 
 void lab_input_set_probe(lab_input *in, struct lab_probe *p) { in->job.probe = p; }
+
+void lab_input_keep_output(lab_input *in, int on)
+{
+    if (kept.in != in) {
+        free(kept.out);
+        memset(&kept, 0, sizeof kept);
+    }
+    kept.in = on ? in : NULL;
+}
+
+const void *lab_input_output(const lab_input *in, size_t *bytes)
+{
+    *bytes = kept.in == in && kept.out ? kept.bytes : 0;
+    return kept.in == in ? kept.out : NULL;
+}
 
 /* ------------------------------------------------------------ running */
 
@@ -567,6 +594,12 @@ int lab_run(lab_input *in, const lab_variant *v, lab_result *r, lab_trace *trace
                  l ? "; " : "", cfg->grid, cfg->grid * grid_per_block(v, cfg), j.n);
     }
     if (trace) trace->result = r->value;
+    if (kept.in == in) {
+        free(kept.out);
+        kept.out = j.out;
+        kept.bytes = j.out_bytes;
+        j.out = NULL;
+    }
     free(j.out);
     return 0;
 }

@@ -495,7 +495,7 @@ static int line_has(const char *l, size_t n, const char *word)
 }
 
 /* The seed of a run's k-th extra schedule: drawn from the base seed. */
-static unsigned long long schedule_seed_at(unsigned long long base, int k)
+unsigned long long program_schedule_seed_at(unsigned long long base, int k)
 {
     unsigned long long x = base + 0x9e3779b97f4a7c15ull * (unsigned long long)k;
     x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
@@ -514,7 +514,7 @@ static int run_schedules(struct session *s, int argc, char **argv, const prog_re
     unsigned long long keep_seed = s->schedule_seed;
     int differ = 0;
     for (int k = 1; k < n && !differ && !lab_interrupted; k++) {
-        unsigned long long seed = schedule_seed_at(base, k);
+        unsigned long long seed = program_schedule_seed_at(base, k);
         prog_result r;
         s->schedule = PROG_SCHED_RANDOM;
         s->schedule_seed = seed;

@@ -28,6 +28,8 @@ enum cmd_status program_refuse(struct session *s, const char *cmd);
 enum cmd_status program_run(struct session *s, int argc, char **argv);
 enum cmd_status program_compare(struct session *s, int argc, char **argv);
 enum cmd_status program_show(struct session *s, int argc, char **argv);
+/* set schedules N: the seed of the k-th extra schedule, drawn from base */
+unsigned long long program_schedule_seed_at(unsigned long long base, int k);
 /* Run the open program on the simulator without showing its output, with
  * every access of the first trace-blocks blocks of each launch recorded
  * (r->acc). 0 when it ran; -1 when it could not, reported (r freed). */

@@ -13,6 +13,8 @@
 #include "repl/session.h"
 #include "repl/cmd_multi.h"
 #include "repl/results.h"
+#include "kernels/lab_output.h"
+#include "kernels/program/program.h"
 
 /* The line above a table: what ran on what. Simulator rows run once, so
  * repeats is said of the rows that repeat. */
@@ -33,6 +35,90 @@ static void print_header(struct session *s, const lab_input *in, const lab_varia
                s->algo->name, out_color(OUT_RESET), lab_input_n(in), strchr(nb, 'i') ? " (" : "",
                strchr(nb, 'i') ? nb : "", strchr(nb, 'i') ? ")" : "", lab_dtype_name(s->cfg.dtype),
                s->cfg.pattern[0] ? s->cfg.pattern : "-", rep);
+}
+
+/* An element of a row's output as text: the dtype's when the output is
+ * made of them, else 4-byte integers (counts, indices). */
+static void element_text(const void *out, size_t bytes, lab_dtype dt, size_t i, char *buf, size_t len)
+{
+    size_t es = lab_dtype_size(dt);
+    if (!es || dt == LAB_U8 || bytes % es) dt = LAB_INT, es = 4;
+    const unsigned char *p = (const unsigned char *)out + i * es;
+    if (dt == LAB_FLOAT) {
+        float f;
+        memcpy(&f, p, sizeof f);
+        snprintf(buf, len, "%.9g", f);
+    } else if (dt == LAB_DOUBLE) {
+        double d;
+        memcpy(&d, p, sizeof d);
+        snprintf(buf, len, "%.17g", d);
+    } else {
+        int v;
+        memcpy(&v, p, sizeof v);
+        snprintf(buf, len, "%d", v);
+    }
+}
+
+/* set schedules N: a simulator kernel row that ran runs again under N-1
+ * random orders of its threads and blocks, with the race check on, and its
+ * output is compared with the first run's element by element; what
+ * differs goes to note, said under the table. 1: an order gave another
+ * output or failed (races: the row's note names them). */
+static int schedule_row(struct session *s, lab_config *cfg, lab_input *in, const lab_variant *v, FILE *note)
+{
+    size_t nb = 0;
+    const void *o = lab_input_output(in, &nb);
+    if (!o || !nb) return 0;
+    void *first = malloc(nb);
+    if (!first) return 0;
+    memcpy(first, o, nb);
+    unsigned long long base = s->schedule_seed ? s->schedule_seed : 0x5eedull;
+    int keep_race = cfg->race_check, differ = 0;
+    size_t es = lab_dtype_size(cfg->dtype);
+    if (!es || cfg->dtype == LAB_U8 || nb % es) es = 4;
+    for (int k = 1; k < s->schedules && !differ && !lab_interrupted; k++) {
+        unsigned long long seed = program_schedule_seed_at(base, k);
+        lab_result r;
+        prog_schedule(PROG_SCHED_RANDOM, seed);
+        cfg->race_check = 1;
+        int rc = lab_run(in, v, &r, NULL);
+        cfg->race_check = keep_race;
+        prog_schedule(s->schedule, s->schedule_seed);
+        if (rc != 0) {
+            if (lab_interrupted) break;
+            fprintf(note, _("%s: schedule %d (random, seed 0x%llx) failed: %s\n"), v->name, k + 1, seed, r.note);
+            fprintf(note, _("  set schedule random,0x%llx runs that order again\n"), seed);
+            differ = 1;
+            break;
+        }
+        size_t nb2 = 0;
+        const void *o2 = lab_input_output(in, &nb2);
+        if (!o2 || nb2 != nb || memcmp(first, o2, nb) == 0) continue;
+        size_t n = nb / es, at = n, ndiff = 0;
+        for (size_t i = 0; i < n; i++)
+            if (memcmp((const char *)first + i * es, (const char *)o2 + i * es, es) != 0) {
+                if (at == n) at = i;
+                ndiff++;
+            }
+        char a[64], b[64];
+        element_text(o2, nb, cfg->dtype, at, a, sizeof a);
+        element_text(first, nb, cfg->dtype, at, b, sizeof b);
+        fprintf(note,
+                _("%s: your result depends on the order threads run: schedule %d (random, seed 0x%llx) gives "
+                  "out[%zu] = %s, %s %s (%zu of %zu elements differ)\n"),
+                v->name, k + 1, seed, at, a, s->schedule == PROG_SCHED_FIXED ? _("the fixed order") : prog_schedule_name(s->schedule),
+                b, ndiff, n);
+        if (cfg->dtype == LAB_FLOAT || cfg->dtype == LAB_DOUBLE)
+            fprintf(note, _("  the race check found no race in that run: floating-point sums in another order round "
+                            "differently\n"));
+        else
+            fprintf(note, _("  the race check found no race in that run: look for reads of memory nothing wrote\n"));
+        fprintf(note, _("  set schedule random,0x%llx runs that order again\n"), seed);
+        differ = cfg->dtype == LAB_FLOAT || cfg->dtype == LAB_DOUBLE ? 0 : 1;
+        break;
+    }
+    free(first);
+    return differ;
 }
 
 /* Run the variants vs[0..n) over one input prepared once. Returns the
@@ -69,6 +155,13 @@ static int run_rows(struct session *s, const lab_variant **vs, int n, lab_result
     if (fit) results_note_sim_n(s, &cfg, s->cfg.n, items, fit);
     print_header(s, in, vs, n);
     int notrun = 0;
+    /* set schedules N: each simulator kernel row under N orders */
+    int sched = on_sim && s->schedules > 1 && !s->json, differ = 0, nsched = 0;
+    char *notes = NULL;
+    size_t notes_len = 0;
+    FILE *note = sched ? open_memstream(&notes, &notes_len) : NULL;
+    if (sched && !note) sched = 0;
+    if (sched) lab_input_keep_output(in, 1);
     for (int i = 0; i < n; i++) {
         if (lab_interrupted) {
             memset(&rows[i], 0, sizeof rows[i]);
@@ -88,13 +181,28 @@ static int run_rows(struct session *s, const lab_variant **vs, int n, lab_result
                          vs[i]->kind == LAB_ROW_CPU   ? _("the CPU")
                          : vs[i]->kind == LAB_ROW_LIB ? _("the GPU")
                          : lab_backend_name(lab_row_backend(vs[i], &s->cfg)));
-        if (lab_run(in, vs[i], &rows[i], NULL) != 0) notrun++;
+        if (lab_run(in, vs[i], &rows[i], NULL) != 0) {
+            notrun++;
+        } else if (sched && vs[i]->kind == LAB_ROW_KERNEL && lab_row_backend(vs[i], &cfg) == LAB_BACKEND_SIM) {
+            differ += schedule_row(s, &cfg, in, vs[i], note);
+            nsched++;
+        }
         out_progress_clear();
     }
     lab_input_delete(in);
     lab_rebase_speedups(s->algo, rows, n); /* the table's own OpenMP row is 1.00x */
     sess_output_table(s, rows, n);
     results_print(s, rows, n);
+    if (note) {
+        fclose(note);
+        if (notes_len) out_printf("%s%s%s", differ ? out_color(OUT_WARN) : "", notes, differ ? out_color(OUT_RESET) : "");
+        else if (nsched && !lab_interrupted)
+            out_printf(_("every simulator row gave the same output under %d schedules (the first run, then random "
+                         "orders drawn from seed 0x%llx)\n"),
+                       s->schedules, s->schedule_seed ? s->schedule_seed : 0x5eedull);
+        free(notes);
+        s->errors += differ;
+    }
     return notrun;
 }
 
