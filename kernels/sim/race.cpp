@@ -194,10 +194,12 @@ struct race_state {
     unsigned next_stream;
 };
 
-race_state &R()
+race_state *the_state;
+
+inline race_state &R()
 {
-    static race_state *s = new race_state();
-    return *s;
+    if (__builtin_expect(!the_state, 0)) the_state = new race_state();
+    return *the_state;
 }
 
 /* ------------------------------------------------ __device__ variables */
@@ -274,7 +276,7 @@ inline bool in_acq(const std::vector<rel> &v, const rrec &p)
 }
 
 /* Does the recorded access p happen before thread t's access now? */
-bool ordered(const rrec &p, unsigned t)
+inline __attribute__((always_inline)) bool ordered(const rrec &p, unsigned t)
 {
     race_state &s = R();
     if (p.launch != s.launch) return launch_ordered(p.launch, s.launch);
@@ -465,7 +467,9 @@ inline bool same_thread(const rrec &p, unsigned long long block, unsigned t, uin
 void on_access(void *, const sim_access *a)
 {
     race_state &s = R();
-    if (a->kind != SIM_REC_ATOMIC) sim_sched_access(); /* the thread may give way here (schedule.cpp) */
+    /* the thread may give way here (schedule.cpp) */
+    if ((sim_sched_kind == SIM_SCHED_RANDOM || sim_sched_kind == SIM_SCHED_ADVERSARIAL) && a->kind != SIM_REC_ATOMIC)
+        sim_sched_access();
     if (!s.on || !s.cur) return;
     int kind = a->kind == SIM_REC_LOAD ? K_READ : a->kind == SIM_REC_STORE ? K_WRITE : K_ATOMIC;
     const unsigned t = a->thread;
@@ -544,12 +548,16 @@ void on_access(void *, const sim_access *a)
             }
         }
         if (kind != K_READ) {
+            /* t's own atomic is the last update of the granule: the other
+             * threads' atomics come before it in the location's order (the
+             * last block of a count resetting it to 0) */
+            const bool own_atomic = (g.w.kind & 3) == K_ATOMIC && same_thread(g.w, a->block, t, L);
             /* the recorded reads against this write */
             for (int r = 0; r < 2; r++) {
                 const rrec &p = r ? g.r2 : g.r1;
                 if (!p.launch || !(p.mask & m)) continue;
                 if (same_thread(p, a->block, t, L)) continue;
-                if (((p.kind & 3) == K_ATOMIC) && (kind == K_ATOMIC || kind == K_FLAG)) continue;
+                if (((p.kind & 3) == K_ATOMIC) && (kind == K_ATOMIC || kind == K_FLAG || own_atomic)) continue;
                 /* strong against strong: volatile or atomic reads, a volatile,
                  * atomic or flag write (vwarp: see above) */
                 bool pv = (p.kind & K_VOL) != 0, both_strong = strong && (pv || (p.kind & 3) == K_ATOMIC);
