@@ -9,7 +9,9 @@
 # and the program, build cached), the ratio of on to off, and the median of
 # the kernels' simulator time (wall) as `run --json` reports it.
 # With SCHEDULES=N (and a gpulab that has `set schedules`), also the 2^16
-# reduction run once and under N schedules, and their ratio.
+# reduction run once and under N schedules, and their ratio: `set schedules`
+# works outside --json only, so those rows time the whole command (wall
+# clock, build cached) and the last column is that wall time.
 set -eu
 cd "$(dirname "$0")/.."
 gpulab=${1:-build/gpulab}
@@ -30,27 +32,39 @@ for line in open(sys.argv[1]):
         break' "$tmp/json")
     echo "$(awk '{print $1 + $2}' "$tmp/time") $ms"
 }
+# one run timed whole, without --json: "cpu_seconds wall_ms"
+whole() {
+    /usr/bin/time -f "%U %S %e" -o "$tmp/time" "$gpulab" -c "set backend sim; set time-limit 600; $1; open $2; run $3" > /dev/null 2>&1 || true
+    awk '{print $1 + $2, $3 * 1000}' "$tmp/time"
+}
 table() { # $1: name, $2: file, $3: arguments, then pairs of "label|settings"
     name=$1 file=$2 args=$3
     shift 3
-    for c in "$@"; do one "${c#*|}" "$file" "$args" > /dev/null; done
+    for c in "$@"; do $how "${c#*|}" "$file" "$args" > /dev/null; done
     for i in $(seq "$runs"); do
-        for c in "$@"; do one "${c#*|}" "$file" "$args" >> "$tmp/$name.${c%%|*}"; done
+        for c in "$@"; do $how "${c#*|}" "$file" "$args" >> "$tmp/$name.${c%%|*}"; done
     done
     base=$(cut -d' ' -f1 "$tmp/$name.${1%%|*}" | median)
+    base_ms=$(cut -d' ' -f2 "$tmp/$name.${1%%|*}" | median)
     for c in "$@"; do
         l=${c%%|*}
         cpu=$(cut -d' ' -f1 "$tmp/$name.$l" | median)
         ms=$(cut -d' ' -f2 "$tmp/$name.$l" | median)
-        printf '| %s | %s | %.2f | %.2f | %.0f |\n' "$name" "$l" "$cpu" "$(echo "$cpu / $base" | bc -l)" "$ms"
+        printf '| %s | %s | %.2f | %.2f | %.0f | %.2f |\n' "$name" "$l" "$cpu" "$(echo "$cpu / $base" | bc -l)" "$ms" \
+            "$(echo "$ms / $base_ms" | bc -l)"
     done
 }
 echo "load average before: $(load)"
-echo "| program | run | CPU s (median) | ratio to the first row | kernel ms (wall, median) |"
-echo "|---|---|---|---|---|"
+echo "| program | run | CPU s (median) | CPU ratio to the first row | kernel ms (wall, median) | ms ratio |"
+echo "|---|---|---|---|---|---|"
+how=one
+if [ -z "${ONLY_SCHEDULES:-}" ]; then
 table reduce2^20 bench/programs/reduce100.cu "1048576 256" "race-check off|set race-check off" "race-check on|set race-check on"
 table matmul512 bench/programs/matmul512.cu "512" "race-check off|set race-check off" "race-check on|set race-check on"
+fi
 if [ -n "${SCHEDULES:-}" ]; then
+    how=whole
+    echo "| (below: the whole command's wall ms in the ms columns) | | | | | |"
     table reduce2^16 bench/programs/reduce100.cu "65536 256" "one run|set schedules 1" \
         "$SCHEDULES schedules|set schedule random; set schedules $SCHEDULES"
 fi
