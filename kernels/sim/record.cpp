@@ -803,7 +803,13 @@ void __tsan_func_entry(void *pc) { (void)pc; }
  * with another sanitizer declares them too, and a different one is an
  * error there). */
 void __tsan_func_exit(void *pc) { (void)pc; }
-void __tsan_vptr_update(void *vptr, void *value) { (void)vptr; (void)value; }
+/* a constructor stores the object's virtual table pointer: a store (an
+ * object placed in shared memory by placement new is written there) */
+void __tsan_vptr_update(void *vptr, void *value)
+{
+    (void)value;
+    if (__builtin_expect(sim_acc_on, 0)) sim_access_hook((uintptr_t)vptr, sizeof(void *), SIM_REC_STORE, REC_RET, 1);
+}
 void __tsan_vptr_read(void *vptr) { (void)vptr; }
 void __tsan_read_range(void *p, long n)
 {
