@@ -19,9 +19,9 @@ namespace gpulab_sim {
 enum : uint32_t { SIM_ABAR_MAGIC = 0x61626172u };
 
 /* waiters of the running block (reset when a new block starts) */
-static unsigned long long spin_block;
-static unsigned spinning;
-static unsigned long long arrivals;
+static __thread unsigned long long spin_block;
+static __thread unsigned spinning;
+static __thread unsigned long long arrivals;
 
 static void spin_sync_block(void)
 {

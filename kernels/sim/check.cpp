@@ -151,6 +151,8 @@ extern "C" unsigned sim_report_pending(void) { return (unsigned)rp().groups.size
 extern "C" int sim_report_hit(const sim_report_key *k, int code, unsigned long long block, unsigned thread,
                               void (*fmt)(char *buf, size_t len, const void *arg), const void *arg)
 {
+    /* par.cpp: the report is the launch's, filled in block order */
+    if (sim_par_unordered) sim_par_order(nullptr);
     reporter &r = rp();
     r.hits++;
     auto it = r.index.find(*k);
@@ -576,8 +578,8 @@ static void sim_oob_format(char *buf, size_t len, const void *arg)
 /* scratch where an access with a bad index goes, so the thread goes on */
 static void *sim_oob_scratch(size_t bytes)
 {
-    static void *buf;
-    static size_t have;
+    static __thread void *buf; /* per worker thread (par.cpp) */
+    static __thread size_t have;
     if (bytes > have) {
         void *p = nullptr;
         if (posix_memalign(&p, 256, bytes) != 0) return nullptr;

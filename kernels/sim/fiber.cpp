@@ -23,12 +23,13 @@
 
 namespace gpulab_sim {
 
-sim_state sim_g;
+/* each worker thread plays its blocks with its own state (par.cpp) */
+__thread sim_state sim_g{};
 sim_thread_info sim_host_thread;
-sim_thread_info *sim_cur = &sim_host_thread;
-uint3 sim_block_idx;
+__thread sim_thread_info *sim_cur = &sim_host_thread;
+__thread uint3 sim_block_idx;
 dim3 sim_block_dim, sim_grid_dim;
-unsigned long long sim_block_gen = 1;
+__thread unsigned long long sim_block_gen = 1;
 
 /* threadIdx and blockIdx where shim.h cannot read them with asm */
 unsigned sim_thread_index_x(void) { return sim_cur->tid.x; }
@@ -406,8 +407,8 @@ int sim_pool_grow(unsigned need)
 /* --------------------------------------------------- stack overflow catch */
 
 static struct sigaction sim_old_segv;
-static stack_t sim_old_altstack;
-static char *sim_altstack;
+static __thread stack_t sim_old_altstack;
+static __thread char *sim_altstack;
 static const size_t SIM_ALTSTACK = 64 * 1024;
 
 static void sim_segv(int sig, siginfo_t *si, void *uctx)
@@ -477,6 +478,22 @@ void sim_segv_install(void)
     sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGSEGV, &sa, &sim_old_segv);
+}
+
+/* a worker thread (par.cpp) keeps its own signal stack for its life */
+void sim_altstack_here(void)
+{
+    if (sim_altstack) return;
+    sim_altstack = (char *)mmap(nullptr, SIM_ALTSTACK, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (sim_altstack == MAP_FAILED) {
+        sim_altstack = nullptr;
+        return;
+    }
+    stack_t ss;
+    memset(&ss, 0, sizeof ss);
+    ss.ss_sp = sim_altstack;
+    ss.ss_size = SIM_ALTSTACK;
+    sigaltstack(&ss, nullptr);
 }
 
 void sim_segv_remove(void)

@@ -231,7 +231,7 @@ struct sim_state : sim_process_state, sim_session_state, sim_launch_state, sim_t
                    sim_epoch_state {
 };
 
-extern sim_state sim_g;
+extern __thread sim_state sim_g;
 extern sim_thread_info sim_host_thread;
 
 static inline int sim_in_fiber(void) { return sim_cur != &sim_host_thread; }
@@ -274,6 +274,7 @@ int sim_pool_grow(unsigned need);
 void sim_pool_release(void);
 void sim_segv_install(void);
 void sim_segv_remove(void);
+void sim_altstack_here(void);
 
 /* sync.cpp: __activemask completes once no live lane of warp w can run. */
 void sim_activemask_release(unsigned w);
@@ -433,6 +434,16 @@ void sim_mc_launch_begin(void);
 int sim_report_close(int stopped);
 /* record.cpp: a sync completed (check.h's checkers) */
 void sim_check_sync(const sim_sync_event *e);
+/* record.cpp: the hook's state of a worker thread for the running launch;
+ * whether nothing that needs the one-worker order watches the accesses */
+void sim_rec_worker_begin(void);
+int sim_rec_parallel_ok(void);
+
+/* par.cpp: the workers a launch of nblocks may use (1: the one-worker
+ * loop of launch.cpp); the launch's blocks on nw workers: 0, or -1 with
+ * the diagnostic */
+unsigned sim_par_workers(const lab_job *job, unsigned long long nblocks);
+int sim_par_run(unsigned nw, const char *at);
 
 } /* namespace gpulab_sim */
 

@@ -351,6 +351,10 @@ static int sim_launch_any(lab_job *job, const char *kernel, const char *file, in
     sim_segv_install();
 
     int rc = 0, err_set = 0;
+    /* par.cpp: the blocks on several worker threads, where that keeps the
+     * one-worker order */
+    const unsigned nw = sim_par_workers(job, (unsigned long long)grid.x * grid.y * grid.z);
+    if (nw > 1) rc = sim_par_run(nw, at);
     if (sim_g.coop) {
         rc = sim_run_grid(job, at);
         if (rc == -2) {
@@ -358,7 +362,7 @@ static int sim_launch_any(lab_job *job, const char *kernel, const char *file, in
             err_set = 1;
         }
     }
-    for (unsigned bz = 0; bz < grid.z && rc == 0 && !sim_g.coop; bz++)
+    for (unsigned bz = 0; bz < grid.z && rc == 0 && !sim_g.coop && nw <= 1; bz++)
         for (unsigned by = 0; by < grid.y && rc == 0; by++)
             for (unsigned bx = 0; bx < grid.x && rc == 0; bx++) {
                 sim_block_idx.x = bx;

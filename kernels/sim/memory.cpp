@@ -148,12 +148,15 @@ int sim_mem_explain(const void *addr, int is_write, char *buf, size_t len)
  * map's nodes do not move, so al stays valid until the allocation is
  * freed, which no kernel can do). */
 static std::vector<sim_gobj> sim_table;
-static const sim_gobj *sim_table_last;
+static __thread const sim_gobj *sim_table_last; /* per worker thread (par.cpp) */
+static unsigned sim_table_gen;                  /* sim_table_last is of this table */
+static __thread unsigned sim_table_last_gen;
 
 static void sim_table_build(void)
 {
     sim_table.clear();
     sim_table_last = nullptr;
+    sim_table_gen++;
     for (auto &kv : sim_allocs()) {
         sim_gobj g;
         memset(&g, 0, sizeof g);
@@ -191,7 +194,7 @@ void sim_mem_span(uintptr_t *lo, uintptr_t *hi)
 /* The allocation whose bytes or red zone hold a, or NULL. */
 const sim_gobj *sim_mem_lookup(uintptr_t a)
 {
-    const sim_gobj *l = sim_table_last;
+    const sim_gobj *l = sim_table_last_gen == sim_table_gen ? sim_table_last : nullptr;
     if (l && a - l->o.base < l->zone_end - l->o.base) return l;
     if (sim_table_dirty) sim_table_build();
     if (sim_table.empty() || a < sim_table.front().o.base || a >= sim_table.back().zone_end) return nullptr;
@@ -204,6 +207,7 @@ const sim_gobj *sim_mem_lookup(uintptr_t a)
     const sim_gobj *g = &sim_table[lo];
     if (a < g->o.base || a >= g->zone_end) return nullptr;
     sim_table_last = g;
+    sim_table_last_gen = sim_table_gen;
     return g;
 }
 
@@ -220,7 +224,7 @@ void sim_mem_mark(const sim_gobj *g, uintptr_t p, size_t n)
             memset(g->init + i / 8, 0xff, k);
             i += k * 8;
         } else {
-            g->init[i / 8] |= (unsigned char)(1u << (i & 7));
+            __atomic_or_fetch(&g->init[i / 8], (unsigned char)(1u << (i & 7)), __ATOMIC_RELAXED);
             i++;
         }
     }

@@ -185,10 +185,10 @@ int nchecks;
 } /* namespace */
 
 /* Any consumer of accesses: memcheck, a checker, the recording. */
-extern "C" int sim_acc_on;
-int sim_acc_on;
-extern "C" int sim_acc_direct;
-int sim_acc_direct;
+extern "C" __thread int sim_acc_on;
+__thread int sim_acc_on;
+extern "C" __thread int sim_acc_direct;
+__thread int sim_acc_direct;
 
 namespace {
 
@@ -201,17 +201,19 @@ struct mc_slot {
     const sim_gobj *g;       /* NULL: a shared array */
 };
 enum { MC_SLOTS = 4 };
-mc_slot mc_cache[MC_SLOTS];
-unsigned mc_next;
-int mc_fast;
+/* per worker thread (par.cpp): each has its own blocks and shared arena */
+__thread mc_slot mc_cache[MC_SLOTS];
+__thread unsigned mc_next;
+__thread int mc_fast;
 /* device memory spans [dev_lo, dev_lo + dev_span) and the shared arena
  * [sh_lo, sh_lo + sh_span) (set at launch begin) */
-uintptr_t dev_lo, dev_span, sh_lo, sh_span;
-/* a program's __device__ variables [dv_lo, dv_lo + dv_span) (race.h) */
+__thread uintptr_t dev_lo, dev_span, sh_lo, sh_span;
+/* a program's __device__ variables [dv_lo, dv_lo + dv_span) (race.h): the
+ * same for every worker */
 uintptr_t dv_lo, dv_span;
 /* an atomic's own load and store, not to be delivered again */
-uintptr_t acc_mute_addr;
-int acc_mute_n;
+__thread uintptr_t acc_mute_addr;
+__thread int acc_mute_n;
 
 void mc_cache_clear(void)
 {
@@ -229,7 +231,7 @@ inline int mc_init_fast(const sim_gobj *g, uintptr_t a, unsigned size, int store
     unsigned char m = (unsigned char)(((1u << size) - 1) << sh);
     unsigned char *p = g->init + (off >> 3);
     if (store) {
-        *p |= m;
+        __atomic_or_fetch(p, m, __ATOMIC_RELAXED); /* workers may share a byte */
         return 1;
     }
     return (*p & m) == m;
@@ -576,6 +578,21 @@ extern "C" void sim_rec_launch_end(int rc)
     for (int i = 0; i < s.nreaders; i++)
         if (s.readers[i]->launch_end) s.readers[i]->launch_end(s.readers[i]->ctx, &s.launch, rc);
 }
+
+namespace gpulab_sim {
+void sim_rec_worker_begin(void)
+{
+    acc_mute_n = 0;
+    mc_cache_clear();
+    uintptr_t hi;
+    sim_mem_span(&dev_lo, &hi);
+    dev_span = hi > dev_lo ? hi - dev_lo : 0;
+    sim_shared_span(&sh_lo, &sh_span);
+    acc_update();
+}
+
+int sim_rec_parallel_ok(void) { return !rs().in_launch && nchecks == 0; }
+} /* namespace gpulab_sim */
 
 extern "C" void sim_rec_block_begin(unsigned long long block)
 {

@@ -191,8 +191,8 @@ int sim_rec_site_where_exe(const char *exe, uintptr_t site, char *file, size_t f
 /* ---- hooks: the simulator calls these; kernels and readers do not ---- */
 
 extern int sim_rec_on;   /* a reader is attached and a launch is running */
-extern int sim_acc_on;   /* anything wants the accesses (check.h's hook): memcheck, a checker, a reader */
-extern int sim_acc_direct; /* no checker and no reader: a shared element the proxy checked skips the hook */
+extern __thread int sim_acc_on;   /* anything wants the accesses (check.h's hook): memcheck, a checker, a reader */
+extern __thread int sim_acc_direct; /* no checker and no reader: a shared element the proxy checked skips the hook */
 void sim_rec_object_add(const void *p, size_t bytes, const char *what);
 void sim_rec_object_remove(const void *p);
 void sim_rec_shared_array(const void *p, size_t bytes, size_t elem, const char *name);

@@ -16,11 +16,14 @@
 
 namespace gpulab_sim {
 
-alignas(256) static unsigned char sim_arena[SIM_SMEM_ARENA];
-static size_t sim_arena_used;      /* where the next array may go, red zones included */
-static size_t sim_packed_used;     /* the same as a GPU lays the arrays out, without red zones */
-static size_t sim_redzones;        /* red-zone bytes placed so far in this block */
-static size_t sim_peak_used; /* sim_shared_peak's: the GPU's layout */
+/* Each worker thread (par.cpp) has its own arena and list of the running
+ * block's arrays. */
+alignas(256) static __thread unsigned char sim_arena[SIM_SMEM_ARENA];
+static __thread size_t sim_arena_used;      /* where the next array may go, red zones included */
+static __thread size_t sim_packed_used;     /* the same as a GPU lays the arrays out, without red zones */
+static __thread size_t sim_redzones;        /* red-zone bytes placed so far in this block */
+static size_t sim_peak_used; /* sim_shared_peak's: the GPU's layout (the most of all workers) */
+static unsigned long long sim_gen_next = 1; /* block generations, unique over the workers */
 
 size_t sim_shared_peak(int reset)
 {
@@ -28,16 +31,16 @@ size_t sim_shared_peak(int reset)
     if (reset) sim_peak_used = 0;
     return p;
 }
-static sim_shared_site *sim_sites[SIM_MAX_SITES];
-static sim_rec_object sim_site_objs[SIM_MAX_SITES]; /* the same arrays, for the access hook */
-static unsigned sim_nsites;
-static unsigned sim_site_ids;
+static __thread sim_shared_site *sim_sites[SIM_MAX_SITES];
+static __thread sim_rec_object sim_site_objs[SIM_MAX_SITES]; /* the same arrays, for the access hook */
+static __thread unsigned sim_nsites;
+static __thread unsigned sim_site_ids;
 
 
 static void sim_site_object(unsigned k, const sim_shared_site *s)
 {
     sim_rec_object &o = sim_site_objs[k];
-    o.base = (uintptr_t)s->ptr;
+    o.base = (uintptr_t)s->at[sim_worker].ptr;
     o.bytes = s->dynamic ? sim_g.smem : s->count * s->elem;
     o.elem = s->elem;
     o.space = SIM_REC_SHARED;
@@ -49,7 +52,7 @@ static void sim_site_object(unsigned k, const sim_shared_site *s)
  * block's list), or -1. */
 int sim_shared_find(uintptr_t a)
 {
-    static unsigned last;
+    static __thread unsigned last;
     if (last < sim_nsites) {
         const sim_rec_object &o = sim_site_objs[last];
         if (a - o.base < o.bytes) return (int)last;
@@ -97,7 +100,7 @@ void sim_shared_launch(int race_check)
 
 void sim_shared_block(void)
 {
-    sim_block_gen++;
+    sim_block_gen = __atomic_add_fetch(&sim_gen_next, 1, __ATOMIC_RELAXED);
     sim_nsites = 0;
     sim_arena_used = sim_packed_used = (sim_g.smem + 15) / 16 * 16;
     sim_redzones = 0;
@@ -119,7 +122,7 @@ int sim_shared_save(sim_shared_copy *c)
     memcpy(c->bytes, sim_arena, c->used);
     for (unsigned k = 0; k < sim_nsites; k++) {
         sim_shared_site *s = sim_sites[k];
-        c->sites[k] = {s, s->ptr, s->count, s->rows, s->cols, s->elem, s->packed};
+        c->sites[k] = {s, s->at[sim_worker].ptr, s->count, s->rows, s->cols, s->elem, s->packed};
     }
     return 0;
 }
@@ -128,7 +131,7 @@ int sim_shared_save(sim_shared_copy *c)
  * generation, so arrays it had not reached yet are placed when it does). */
 void sim_shared_restore(const sim_shared_copy *c)
 {
-    sim_block_gen++;
+    sim_block_gen = __atomic_add_fetch(&sim_gen_next, 1, __ATOMIC_RELAXED);
     memcpy(sim_arena, c->bytes, c->used);
     sim_arena_used = c->used;
     sim_packed_used = c->packed;
@@ -136,16 +139,16 @@ void sim_shared_restore(const sim_shared_copy *c)
     sim_nsites = c->nsites;
     for (unsigned k = 0; k < c->nsites; k++) {
         sim_shared_site *s = c->sites[k].s;
-        s->ptr = c->sites[k].ptr;
+        s->at[sim_worker].ptr = c->sites[k].ptr;
         s->count = c->sites[k].count;
         s->rows = c->sites[k].rows;
         s->cols = c->sites[k].cols;
         s->elem = c->sites[k].elem;
         s->packed = c->sites[k].packed;
-        s->gen = sim_block_gen;
+        s->at[sim_worker].gen = sim_block_gen;
         sim_sites[k] = s;
         sim_site_object(k, s);
-        sim_rec_shared_array(s->ptr, s->count * s->elem, s->elem, s->name);
+        sim_rec_shared_array(s->at[sim_worker].ptr, s->count * s->elem, s->elem, s->name);
     }
 }
 
@@ -165,8 +168,9 @@ int sim_is_shared(const void *p)
 
 void *sim_shared_place(sim_shared_site *s, size_t elem, size_t align, size_t rows, size_t cols)
 {
+    void *&ptr = s->at[sim_worker].ptr;
     if (s->dynamic) {
-        s->ptr = sim_arena;
+        ptr = sim_arena;
         s->count = sim_g.smem / elem;
         s->rows = s->count;
         s->cols = 1;
@@ -192,24 +196,27 @@ void *sim_shared_place(sim_shared_site *s, size_t elem, size_t align, size_t row
         if (off + bytes + SIM_SMEM_RZ > SIM_SMEM_ARENA || sim_nsites >= SIM_MAX_SITES) off = packed + sim_redzones;
         else sim_redzones += rz;
         memset(sim_arena + off, SIM_POISON_SHARED, bytes);
-        s->ptr = sim_arena + off;
+        ptr = sim_arena + off;
         s->packed = packed;
         s->count = count;
         s->rows = rows;
         s->cols = cols;
         sim_arena_used = off + bytes;
         sim_packed_used = packed + bytes;
-        if (sim_packed_used > sim_peak_used) sim_peak_used = sim_packed_used;
+        for (size_t p = __atomic_load_n(&sim_peak_used, __ATOMIC_RELAXED); sim_packed_used > p;)
+            if (__atomic_compare_exchange_n(&sim_peak_used, &p, sim_packed_used, false, __ATOMIC_RELAXED,
+                                            __ATOMIC_RELAXED))
+                break;
     }
     s->elem = elem;
-    s->gen = sim_block_gen;
+    s->at[sim_worker].gen = sim_block_gen;
     if (s->dynamic) s->packed = 0;
-    sim_rec_shared_array(s->ptr, s->count * elem, elem, s->name);
+    sim_rec_shared_array(ptr, s->count * elem, elem, s->name);
     if (sim_nsites < SIM_MAX_SITES) {
         sim_site_object(sim_nsites, s);
         sim_sites[sim_nsites++] = s;
     }
-    return s->ptr;
+    return ptr;
 }
 
 /* sim_shared_oob (an index outside an array): check.cpp, with memcheck's reports */

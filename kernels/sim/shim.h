@@ -132,8 +132,16 @@ struct sim_thread_info {
     unsigned lane;    /* linear % 32 */
     unsigned warp;    /* linear / 32 */
 };
-extern sim_thread_info *sim_cur;   /* the running fiber (a zero thread outside launches) */
-extern uint3 sim_block_idx;
+/* Per worker thread: a launch's blocks may run on several (par.cpp), each
+ * with its own running fiber and block. The assembler names let the reads
+ * below address them %fs-relative. */
+extern __thread sim_thread_info *sim_cur __asm__("gpulab_sim_cur"); /* the running fiber (a zero thread outside launches) */
+extern __thread uint3 sim_block_idx __asm__("gpulab_sim_block_idx");
+extern __thread unsigned sim_worker __asm__("gpulab_sim_worker"); /* 0: the launching thread */
+enum { SIM_WORKERS_MAX = 32 };
+/* 1 while the running block runs beside blocks before it (par.cpp): its
+ * first global atomic, fence or printf must keep the one-worker order */
+extern __thread int sim_par_unordered __asm__("gpulab_sim_par_unordered");
 extern dim3 sim_block_dim, sim_grid_dim;
 
 static constexpr int warpSize = 32;
@@ -153,11 +161,12 @@ static constexpr int warpSize = 32;
  * compiler merges those within a statement but repeats them per loop
  * iteration. */
 #if defined(__x86_64__) && (!defined(__PIC__) || defined(__PIE__))
-#define SIM_READ_GLOBAL(dst, sym) __asm__("movl %c1(%%rip), %0" : "=r"(dst) : "i"(&(sym)))
+/* local-exec thread-local reads: the simulator is linked into the program */
+#define SIM_READ_GLOBAL(dst, sym) __asm__("movl %%fs:" sym "@tpoff, %0" : "=r"(dst))
 static inline __attribute__((always_inline)) uint3 sim_thread_index()
 {
     const sim_thread_info *c;
-    __asm__("movq %c1(%%rip), %0" : "=r"(c) : "i"(&sim_cur));
+    __asm__("movq %%fs:gpulab_sim_cur@tpoff, %0" : "=r"(c));
     uint3 t;
     __asm__("movl (%1), %0" : "=r"(t.x) : "r"(&c->tid));
     __asm__("movl 4(%1), %0" : "=r"(t.y) : "r"(&c->tid));
@@ -167,10 +176,22 @@ static inline __attribute__((always_inline)) uint3 sim_thread_index()
 static inline __attribute__((always_inline)) uint3 sim_block_index()
 {
     uint3 b;
-    SIM_READ_GLOBAL(b.x, sim_block_idx.x);
-    SIM_READ_GLOBAL(b.y, sim_block_idx.y);
-    SIM_READ_GLOBAL(b.z, sim_block_idx.z);
+    SIM_READ_GLOBAL(b.x, "gpulab_sim_block_idx");
+    SIM_READ_GLOBAL(b.y, "gpulab_sim_block_idx+4");
+    SIM_READ_GLOBAL(b.z, "gpulab_sim_block_idx+8");
     return b;
+}
+static inline __attribute__((always_inline)) unsigned sim_worker_now()
+{
+    unsigned w;
+    SIM_READ_GLOBAL(w, "gpulab_sim_worker");
+    return w;
+}
+static inline __attribute__((always_inline)) int sim_par_unordered_now()
+{
+    int u;
+    __asm__ volatile("movl %%fs:gpulab_sim_par_unordered@tpoff, %0" : "=r"(u));
+    return u;
 }
 #undef SIM_READ_GLOBAL
 #else
@@ -188,6 +209,10 @@ static inline __attribute__((always_inline)) uint3 sim_block_index()
 {
     return uint3{sim_block_index_x(), sim_block_index_y(), sim_block_index_z()};
 }
+unsigned sim_worker_index(void) __attribute__((const));
+static inline __attribute__((always_inline)) unsigned sim_worker_now() { return sim_worker_index(); }
+int sim_par_unordered_get(void);
+static inline __attribute__((always_inline)) int sim_par_unordered_now() { return sim_par_unordered_get(); }
 #endif
 
 } /* namespace gpulab_sim */
@@ -404,16 +429,18 @@ struct sim_shared_site {
     const char *name, *file;
     int line;
     int dynamic;
-    unsigned long long gen;
-    void *ptr;
+    /* where each worker thread's running block placed it (its own arena) */
+    struct {
+        unsigned long long gen;
+        void *ptr;
+    } at[SIM_WORKERS_MAX];
     size_t count, rows, cols, elem;
     size_t packed;             /* its offset in the block's shared memory as a GPU lays it out */
     /* constexpr: a static site is initialised at compile time, no guard */
     constexpr sim_shared_site(const char *n, const char *f, int l, int dyn)
-        : name(n), file(f), line(l), dynamic(dyn), gen(0), ptr(nullptr), count(0), rows(0), cols(0), elem(0),
-          packed(0) {}
+        : name(n), file(f), line(l), dynamic(dyn), at{}, count(0), rows(0), cols(0), elem(0), packed(0) {}
 };
-extern unsigned long long sim_block_gen;
+extern __thread unsigned long long sim_block_gen; /* unique over all workers' blocks */
 
 /* SIM_ACC_REF: a reference to a struct element, which may be read or written */
 enum { SIM_ACC_READ = 0, SIM_ACC_WRITE = 1, SIM_ACC_ATOMIC = 2, SIM_ACC_REF = 3 };
@@ -425,7 +452,8 @@ void *sim_shared_oob(const sim_shared_site *s, long long i, long long j, int dim
 
 static inline void *sim_shared_get(sim_shared_site *s, size_t elem, size_t align, size_t rows, size_t cols)
 {
-    if (s->gen == sim_block_gen) return s->ptr;
+    const unsigned w = sim_worker_now();
+    if (s->at[w].gen == sim_block_gen) return s->at[w].ptr;
     return sim_shared_place(s, elem, align, rows, cols);
 }
 
@@ -439,7 +467,7 @@ static inline __attribute__((always_inline)) int sim_acc_direct_now()
 {
 #if defined(__x86_64__) && (!defined(__PIC__) || defined(__PIE__))
     int on;
-    __asm__("movl %c1(%%rip), %0" : "=r"(on) : "i"(&::sim_acc_direct));
+    __asm__("movl %%fs:sim_acc_direct@tpoff, %0" : "=r"(on));
     return on;
 #else
     return 0;
@@ -649,9 +677,14 @@ static inline void sim_poll_interrupt(void)
 /* Fibers switch only at barriers and collectives, so an atomic is a plain
  * read-modify-write. In race-check mode it is recorded as atomic: atomics on
  * one word do not race with each other, only with plain accesses. */
+/* par.cpp: an atomic on p (or a fence: NULL) in a block that runs beside
+ * earlier ones waits until they have ended, unless p is the block's own
+ * shared memory; then the block runs in the one-worker order */
+void sim_par_order(const void *p);
 template <class T, class F> static inline __attribute__((always_inline)) T sim_rmw(T *p, F f)
 {
     sim_poll_interrupt();
+    if (sim_par_unordered_now()) sim_par_order(p);
     if (::sim_acc_on) sim_rec_atomic(p, sizeof(T)); /* check.h: one atomic access */
     T old = *p;
     *p = f(old);
@@ -1020,9 +1053,19 @@ template <class T> static inline void __stwt(T *p, T v) { *p = v; }
 
 /* One thread runs at a time: memory is always coherent. */
 /* a fence: the race check orders the stores after it (race.h) */
-static inline void __threadfence(void) { sim_poll_interrupt(); sim_threadfence(1); }
+static inline void __threadfence(void)
+{
+    sim_poll_interrupt();
+    if (sim_par_unordered_now()) sim_par_order(nullptr);
+    sim_threadfence(1);
+}
 static inline void __threadfence_block(void) { sim_poll_interrupt(); sim_threadfence(0); }
-static inline void __threadfence_system(void) { sim_poll_interrupt(); sim_threadfence(2); }
+static inline void __threadfence_system(void)
+{
+    sim_poll_interrupt();
+    if (sim_par_unordered_now()) sim_par_order(nullptr);
+    sim_threadfence(2);
+}
 static inline void __nanosleep(unsigned ns) { (void)ns; sim_poll_interrupt(); }
 
 /* A counter that grows by one per call: deterministic, unlike a clock. */
@@ -1309,11 +1352,19 @@ static inline __attribute__((always_inline)) void *sim_dev_memset(void *dst, int
 template <class T> static inline T sim_pf(const sim_ref<T> &r) { return r.get(); }
 template <class T> static inline typename sim_aref<T>::V sim_pf(const sim_aref<T> &r) { return r.get(); }
 template <class T> static inline const T &sim_pf(const T &v) { return v; }
+/* par.cpp: a block that runs beside earlier ones keeps its output until
+ * they have printed theirs */
+int sim_par_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 template <class... A> static inline int sim_printf(const char *fmt, const A &...a)
 {
+    if (sim_par_unordered_now()) return sim_par_printf(fmt, sim_pf(a)...);
     return ::printf(fmt, sim_pf(a)...);
 }
-static inline int sim_printf(const char *fmt) { return ::printf("%s", fmt); }
+static inline int sim_printf(const char *fmt)
+{
+    if (sim_par_unordered_now()) return sim_par_printf("%s", fmt);
+    return ::printf("%s", fmt);
+}
 
 /* ------------------------------------------------------- device side */
 

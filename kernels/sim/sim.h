@@ -66,6 +66,12 @@ void sim_stats_reset(void);
 int sim_set_stack_size(size_t bytes);
 size_t sim_stack_size(void);
 
+/* Worker threads a launch's blocks may run on (0: one per core, at most
+ * 32); every output is the one-worker run's. -1 when out of range or
+ * called during a launch. sim_threads: the number in use. */
+int sim_set_threads(int n);
+int sim_threads(void);
+
 /* Memory from the simulator's cudaMalloc: is p inside a live allocation;
  * free one (0 ok, -1 when p is not the start of a live allocation). */
 int sim_owns(const void *p);

@@ -5,11 +5,17 @@
 
 #include <math.h>
 
+#include <new>
+
 namespace gpulab_sim {
 
 /* the largest matrices of the shapes: A of 32x8x16, B of 8x32x16, C of either */
 enum { SIM_WMMA_AB = 512, SIM_WMMA_C = 256 };
-static double wm_a[SIM_MAX_WARPS][SIM_WMMA_AB], wm_b[SIM_MAX_WARPS][SIM_WMMA_AB], wm_c[SIM_MAX_WARPS][SIM_WMMA_C];
+/* per worker thread (par.cpp), made at its first mma_sync */
+struct sim_wmma_mats {
+    double a[SIM_MAX_WARPS][SIM_WMMA_AB], b[SIM_MAX_WARPS][SIM_WMMA_AB], c[SIM_MAX_WARPS][SIM_WMMA_C];
+};
+static __thread sim_wmma_mats *wm;
 
 void sim_wmma_mma(unsigned m, unsigned n, unsigned k, int kind, const double *a, unsigned na, const double *b,
                   unsigned nb, const double *c, unsigned nc, double *d, int line, const char *file)
@@ -17,6 +23,8 @@ void sim_wmma_mma(unsigned m, unsigned n, unsigned k, int kind, const double *a,
     unsigned lane = sim_cur->lane, w = sim_cur->warp;
     unsigned ta = m * k, tb = k * n, tc = m * n;
     if (w >= SIM_MAX_WARPS || ta > SIM_WMMA_AB || tb > SIM_WMMA_AB || tc > SIM_WMMA_C) sim_unsupported(line, file, "wmma::mma_sync of this shape");
+    if (!wm && !(wm = new (std::nothrow) sim_wmma_mats)) sim_fail("%s: out of memory for wmma::mma_sync", sim_g.kernel);
+    double (*wm_a)[SIM_WMMA_AB] = wm->a, (*wm_b)[SIM_WMMA_AB] = wm->b, (*wm_c)[SIM_WMMA_C] = wm->c;
     for (unsigned i = 0; i < na; i++) wm_a[w][(lane * na + i) % ta] = a[i];
     for (unsigned i = 0; i < nb; i++) wm_b[w][(lane * nb + i) % tb] = b[i];
     for (unsigned i = 0; i < nc; i++) wm_c[w][(lane * nc + i) % tc] = c[i];

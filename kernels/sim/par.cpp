@@ -1,0 +1,403 @@
+/* par.cpp - a launch's blocks on several worker threads (`set sim-threads`),
+ * with every result, output, diagnostic and counter the one-worker run has.
+ *
+ * Each worker thread has its own fibers, block, epoch, shared arena and
+ * access-hook cache (thread-local: internal.h's sim_g, shared.cpp,
+ * record.cpp). Workers take blocks in block order and finish them in any
+ * order; a finished block's output (its printf text), counters and failure
+ * wait until every earlier block is finished, and are then committed in
+ * block order. Blocks of a launch meet only through global memory: a block
+ * that runs beside earlier ones waits, at its first global atomic, global
+ * fence, or memory error, until all earlier blocks have finished; from there
+ * on it is the oldest block running and sees what the one-worker run would
+ * see (sim_par_order). The first failure in block order is the launch's;
+ * blocks after it that had started are discarded. Launches that cannot keep
+ * the one-worker order this way run on one worker (sim_par_workers). */
+/* the C++ library's headers first: shim.h defines CUDA's __noinline__ */
+#include <condition_variable>
+#include <map>
+#include <mutex>
+#include <string>
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "kernels/sim/internal.h"
+
+namespace gpulab_sim {
+
+__thread unsigned sim_worker;
+__thread int sim_par_unordered;
+
+unsigned sim_worker_index(void) { return sim_worker; }
+int sim_par_unordered_get(void) { return sim_par_unordered; }
+
+/* `set sim-threads` (sim_set_threads): 0 = one per core; -1: not set, then
+ * GPULAB_SIM_THREADS (how a student's program is told) */
+static int sim_par_want = -1;
+
+static int sim_par_setting(void)
+{
+    if (sim_par_want < 0) {
+        const char *e = getenv("GPULAB_SIM_THREADS");
+        int n = e && *e ? atoi(e) : 0;
+        sim_par_want = n >= 0 && n <= SIM_WORKERS_MAX ? n : 0;
+    }
+    return sim_par_want;
+}
+
+static unsigned sim_par_cores(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    if (n < 1) n = 1;
+    return n > SIM_WORKERS_MAX ? (unsigned)SIM_WORKERS_MAX : (unsigned)n;
+}
+
+/* A finished block waiting for the blocks before it. */
+struct par_block {
+    int rc;
+    std::string out;
+    sim_stats d;
+    std::string diag;
+    int diag_pending;
+    cudaError_t fail_code;
+    void *fault_pc;
+};
+
+struct par_launch {
+    std::mutex m;
+    std::condition_variable cv;
+    unsigned long long nblocks;
+    unsigned long long next;           /* the next block to take (atomic) */
+    unsigned long long committed;      /* blocks [0, committed) are committed */
+    unsigned long long stop;           /* no block at or past it starts (atomic) */
+    std::map<unsigned long long, par_block> done;
+    sim_stats stats;                   /* the committed blocks' counters */
+    int failed;                        /* a committed block failed: the rest are discarded */
+    par_block fail;
+    sim_launch_state launch;
+    size_t stack_req;
+    dim3 grid;
+    const char *at;
+};
+static par_launch *P;
+
+/* the running block's printf text, per worker */
+static __thread std::string *par_out;
+static __thread unsigned long long par_block_no;
+
+static void stats_add(sim_stats *to, const sim_stats &d, int sign)
+{
+    to->blocks += sign * d.blocks;
+    to->threads += sign * d.threads;
+    to->switches += sign * d.switches;
+    to->barriers += sign * d.barriers;
+    to->collectives += sign * d.collectives;
+}
+
+/* Blocks [committed, ...) that have finished go out in order. Locked. */
+static void par_commit_ready(void)
+{
+    for (;;) {
+        auto it = P->done.find(P->committed);
+        if (it == P->done.end()) break;
+        par_block &b = it->second;
+        if (!P->failed) {
+            if (!b.out.empty()) fwrite(b.out.data(), 1, b.out.size(), stdout);
+            stats_add(&P->stats, b.d, 1);
+            if (b.rc != 0) {
+                P->failed = 1;
+                P->fail = std::move(b);
+                __atomic_store_n(&P->stop, P->committed + 1, __ATOMIC_RELAXED);
+            } else if (lab_interrupted) {
+                /* as the one-worker loop says it, after the block that ended */
+                P->failed = 1;
+                char msg[LAB_ERR_MAX];
+                snprintf(msg, sizeof msg, "%s: interrupted after %llu of %llu blocks", P->at,
+                         P->committed + 1, P->nblocks);
+                P->fail = par_block();
+                P->fail.rc = -1;
+                P->fail.diag = msg;
+                P->fail.diag_pending = 1;
+                P->fail.fail_code = cudaSuccess;
+                __atomic_store_n(&P->stop, P->committed + 1, __ATOMIC_RELAXED);
+            }
+        }
+        P->done.erase(it);
+        P->committed++;
+    }
+    P->cv.notify_all();
+}
+
+/* The running block waits until every block before it has finished and
+ * gone out; then it is the oldest, and runs as the one-worker run would. */
+static void par_become_oldest(void)
+{
+    std::unique_lock<std::mutex> lk(P->m);
+    while (P->committed < par_block_no && !P->failed) P->cv.wait(lk);
+    if (P->failed && P->committed <= par_block_no) {
+        /* an earlier block failed: this one would not have run */
+        lk.unlock();
+        sim_abort();
+    }
+    if (!par_out->empty()) {
+        fwrite(par_out->data(), 1, par_out->size(), stdout);
+        par_out->clear();
+    }
+    sim_par_unordered = 0;
+}
+
+void sim_par_order(const void *p)
+{
+    if (!sim_par_unordered || !sim_in_fiber()) return;
+    if (p && sim_is_shared(p)) return; /* the block's own shared memory */
+    par_become_oldest();
+}
+
+int sim_par_printf(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n;
+    if (sim_par_unordered && par_out && sim_in_fiber()) {
+        char small[512];
+        va_list aq;
+        va_copy(aq, ap);
+        n = vsnprintf(small, sizeof small, fmt, ap);
+        if (n >= 0 && (size_t)n < sizeof small) {
+            par_out->append(small, (size_t)n);
+        } else if (n >= 0) {
+            std::string big((size_t)n + 1, '\0');
+            vsnprintf(&big[0], big.size(), fmt, aq);
+            par_out->append(big.data(), (size_t)n);
+        }
+        va_end(aq);
+    } else {
+        n = vprintf(fmt, ap);
+    }
+    va_end(ap);
+    return n;
+}
+
+/* One worker's share of the launch: blocks in order until none is left. */
+static void par_work(void)
+{
+    std::string out;
+    par_out = &out;
+    if (sim_worker != 0) {
+        static_cast<sim_launch_state &>(sim_g) = P->launch;
+        sim_g.stack_req = P->stack_req;
+        sim_g.sim_trace_state::reset(nullptr, 0, 0);
+        if (sim_pool_grow(sim_g.nthreads) != 0) {
+            par_out = nullptr;
+            return; /* the other workers play the blocks */
+        }
+        const dim3 b = sim_g.block;
+        for (unsigned i = 0; i < sim_g.nthreads; i++) {
+            sim_thread_info *t = &sim_g.fibers[i].info;
+            t->tid.x = i % b.x;
+            t->tid.y = (i / b.x) % b.y;
+            t->tid.z = i / (b.x * b.y);
+            t->linear = i;
+            t->lane = i & 31;
+            t->warp = i >> 5;
+        }
+        sim_rec_worker_begin();
+    }
+    const dim3 g = P->grid;
+    for (;;) {
+        unsigned long long b = __atomic_fetch_add(&P->next, 1, __ATOMIC_RELAXED);
+        if (b >= P->nblocks || b >= __atomic_load_n(&P->stop, __ATOMIC_RELAXED) || lab_interrupted) break;
+        sim_block_idx.x = (unsigned)(b % g.x);
+        sim_block_idx.y = (unsigned)(b / g.x % g.y);
+        sim_block_idx.z = (unsigned)(b / g.x / g.y);
+        sim_g.block_linear = b;
+        par_block_no = b;
+        out.clear();
+        sim_par_unordered = 1;
+        const sim_stats before = sim_g.stats;
+        sim_rec_block_begin(b);
+        sim_block_start();
+        int rc = sim_block_play();
+        sim_rec_block_end();
+        sim_par_unordered = 0;
+        par_block pb;
+        pb.rc = rc;
+        pb.d = sim_g.stats;
+        stats_add(&pb.d, before, -1);
+        sim_g.stats = before;
+        pb.out.swap(out);
+        pb.diag_pending = 0;
+        pb.fail_code = cudaSuccess;
+        pb.fault_pc = nullptr;
+        if (rc != 0) {
+            pb.diag = sim_g.diag;
+            pb.diag_pending = sim_g.diag_pending;
+            pb.fail_code = sim_g.fail_code;
+            pb.fault_pc = sim_g.fault_pc;
+            sim_g.diag_pending = 0;
+            sim_g.fail_code = cudaSuccess;
+            sim_g.fault_pc = nullptr;
+#if defined(SIM_ASAN)
+            for (unsigned i = 0; i < sim_g.nthreads; i++)
+                ASAN_UNPOISON_MEMORY_REGION(sim_g.fibers[i].stack, sim_g.fibers[i].stack_size);
+#endif
+        }
+        std::lock_guard<std::mutex> lk(P->m);
+        P->done.emplace(b, std::move(pb));
+        par_commit_ready();
+    }
+    par_out = nullptr;
+    if (sim_worker != 0) {
+        sim_g.in_launch = 0;
+        sim_cur = &sim_host_thread;
+    }
+}
+
+/* ------------------------------------------------------------ the pool */
+
+struct par_pool {
+    std::mutex m;
+    std::condition_variable go, idle;
+    unsigned long long gen;
+    unsigned made;     /* worker threads 1..made exist */
+    unsigned active;   /* workers 1..active-1 take part in this launch */
+    unsigned running;  /* of them, still at work */
+};
+static par_pool *pool;
+
+static void *par_thread(void *arg)
+{
+    sim_worker = (unsigned)(uintptr_t)arg;
+    /* signals are the launching thread's (Ctrl-C sets a flag); a fault in a
+     * kernel is caught where it happens */
+    sigset_t all;
+    sigfillset(&all);
+    sigdelset(&all, SIGSEGV);
+    sigdelset(&all, SIGBUS);
+    sigdelset(&all, SIGFPE);
+    sigdelset(&all, SIGILL);
+    pthread_sigmask(SIG_SETMASK, &all, nullptr);
+    sim_altstack_here();
+    par_pool *pl = pool;
+    unsigned long long seen = 0;
+    for (;;) {
+        {
+            std::unique_lock<std::mutex> lk(pl->m);
+            while (pl->gen == seen) pl->go.wait(lk);
+            seen = pl->gen;
+            if (sim_worker >= pl->active) continue;
+        }
+        par_work();
+        std::lock_guard<std::mutex> lk(pl->m);
+        if (--pl->running == 0) pl->idle.notify_all();
+    }
+    return nullptr;
+}
+
+/* a child of fork() has none of the parent's worker threads */
+static void par_forget_pool(void) { pool = nullptr; }
+
+static unsigned par_pool_ready(unsigned want)
+{
+    if (!pool) {
+        static int once;
+        if (!once) {
+            pthread_atfork(nullptr, nullptr, par_forget_pool);
+            once = 1;
+        }
+        pool = new par_pool();
+        pool->gen = 0;
+        pool->made = 0;
+    }
+    while (pool->made + 1 < want) {
+        pthread_t t;
+        pthread_attr_t a;
+        pthread_attr_init(&a);
+        pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
+        pthread_attr_setstacksize(&a, 16u << 20);
+        int e = pthread_create(&t, &a, par_thread, (void *)(uintptr_t)(pool->made + 1));
+        pthread_attr_destroy(&a);
+        if (e != 0) break;
+        pool->made++;
+    }
+    return pool->made + 1;
+}
+
+/* ---------------------------------------------------------- the launch */
+
+unsigned sim_par_workers(const lab_job *job, unsigned long long nblocks)
+{
+    unsigned want = sim_par_setting() > 0 ? (unsigned)sim_par_want : sim_par_cores();
+    if (want > SIM_WORKERS_MAX) want = SIM_WORKERS_MAX;
+    if (want <= 1 || nblocks < 2) return 1;
+    /* what keeps its own order, one worker: a cooperative launch, a
+     * schedule other than the fixed one, the race check and any other
+     * checker, the trace and the access recording */
+    if (sim_g.coop || sim_sched_kind || sim_g.trace || !sim_rec_parallel_ok()) return 1;
+    if (job && job->cfg && job->cfg->race_check) return 1;
+    if (sim_worker != 0) return 1;
+    return want < nblocks ? want : (unsigned)nblocks;
+}
+
+int sim_par_run(unsigned nw, const char *at)
+{
+    par_launch L;
+    L.at = at;
+    L.nblocks = (unsigned long long)sim_g.grid.x * sim_g.grid.y * sim_g.grid.z;
+    L.next = 0;
+    L.committed = 0;
+    L.stop = ~0ull;
+    memset(&L.stats, 0, sizeof L.stats);
+    L.failed = 0;
+    L.launch = static_cast<const sim_launch_state &>(sim_g);
+    L.stack_req = sim_g.stack_req;
+    L.grid = sim_g.grid;
+    nw = par_pool_ready(nw);
+    P = &L;
+    fflush(stdout); /* what the host printed before the launch comes first */
+    {
+        std::lock_guard<std::mutex> lk(pool->m);
+        pool->active = nw;
+        pool->running = nw - 1;
+        pool->gen++;
+    }
+    pool->go.notify_all();
+    par_work();
+    {
+        std::unique_lock<std::mutex> lk(pool->m);
+        while (pool->running) pool->idle.wait(lk);
+    }
+    P = nullptr;
+    stats_add(&sim_g.stats, L.stats, 1);
+    if (L.failed) {
+        snprintf(sim_g.diag, sizeof sim_g.diag, "%s", L.fail.diag.c_str());
+        sim_g.diag_pending = L.fail.diag_pending;
+        sim_g.fail_code = L.fail.fail_code;
+        sim_g.fault_pc = L.fail.fault_pc;
+        return -1;
+    }
+    if (L.committed < L.nblocks) { /* interrupted before a block began */
+        sim_diag("%s: interrupted after %llu of %llu blocks", at, L.committed, L.nblocks);
+        return -1;
+    }
+    return 0;
+}
+
+} /* namespace gpulab_sim */
+
+using namespace gpulab_sim;
+
+extern "C" int sim_set_threads(int n)
+{
+    if (n < 0 || n > SIM_WORKERS_MAX || sim_g.in_launch) return -1;
+    sim_par_want = n;
+    return 0;
+}
+
+extern "C" int sim_threads(void) { return sim_par_setting() > 0 ? sim_par_want : (int)sim_par_cores(); }
