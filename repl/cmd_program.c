@@ -270,6 +270,7 @@ void program_run_options(const struct session *s, enum prog_mode b, prog_options
     o->check_limit = s->check_limit;
     o->schedule = s->schedule;
     o->schedule_seed = s->schedule_seed;
+    o->sim_threads = s->sim_threads;
     o->model = s->cfg.model;
     o->interrupt = &lab_interrupted;
 }

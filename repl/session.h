@@ -88,6 +88,7 @@ struct session {
     int schedule;                  /* `set schedule`: SIM_SCHED_* (kernels/sim/race.h) */
     unsigned long long schedule_seed; /* its seed (0: gpulab's default) */
     int schedules;                 /* `set schedules N`: a run tries N orders (0 or 1: one) */
+    int sim_threads;               /* `set sim-threads N`: worker threads of a launch (0: one per core) */
 
     /* ---- the lesson being taken (cmd_lesson.c), and the step whose lecture
      * numbers `beside` prints (set by the lesson runner and by lecture mode) */

@@ -635,6 +635,41 @@ static void show_schedules(const struct session *s, char *buf, size_t len)
     snprintf(buf, len, "%d", s->schedules > 1 ? s->schedules : 1);
 }
 
+/* set sim-threads N|auto: the worker threads a launch's blocks run on */
+static int set_sim_threads(struct session *s, const struct setting *st, const char *v, char *err, size_t errlen)
+{
+    long x = 0;
+    if (strcmp(v, "auto") != 0) {
+        char *end;
+        errno = 0;
+        x = strtol(v, &end, 10);
+        if (end == v || *end || errno || x < st->min || x > st->max) {
+            snprintf(err, errlen, _("a number from 1 to 32, or auto for one per core"));
+            return -1;
+        }
+    }
+    if (prog_sim_threads((int)x) != 0) {
+        snprintf(err, errlen, _("a number from 1 to 32, or auto for one per core"));
+        return -1;
+    }
+    s->sim_threads = (int)x;
+    return 0;
+}
+
+static void show_sim_threads(const struct session *s, char *buf, size_t len)
+{
+    if (s->sim_threads > 0) snprintf(buf, len, "%d", s->sim_threads);
+    else snprintf(buf, len, "auto");
+}
+
+static void complete_sim_threads(struct session *s, struct cmp_list *out)
+{
+    (void)s;
+    cmp_add(out, "auto");
+    cmp_add(out, "1");
+    cmp_add(out, "2");
+}
+
 static void complete_onoff(struct session *s, struct cmp_list *out)
 {
     cmp_add(out, "on");
@@ -950,6 +985,9 @@ static const struct setting settings[] = {
     {"schedules", SETTING_INT, SESSION, 1, 64, "1", "8", N_("1 to 64"),
      N_("simulator: run a program under this many schedules and say where its output differs"), set_schedules,
      show_schedules, NULL, NULL},
+    {"sim-threads", SETTING_WORD, SESSION, 1, 32, "auto", "2", N_("a number from 1 to 32, or auto for one per core"),
+     N_("simulator: worker threads a launch's blocks run on (the output is the same with any number)"),
+     set_sim_threads, show_sim_threads, complete_sim_threads, NULL},
     {"pad", SETTING_FLAG, RUN, 0, 0, "off", "on", N_("on or off"),
      N_("pad n up to a power of two where a variant needs one"), set_pad, show_pad, complete_onoff, value_pad},
     {"width", SETTING_SIZE, RUN, 1, 65536, "auto", "320", N_("1..65536, or auto"),

@@ -15,6 +15,7 @@
 #include "kernels/sim/acctrace.h"
 #include "kernels/sim/check.h"
 #include "kernels/sim/race.h"
+#include "kernels/sim/sim.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -560,7 +561,8 @@ int prog_run(prog *p, const prog_options *o, prog_result *r)
         snprintf(r->msg, sizeof r->msg, "cannot make the files the program reports through: %s", strerror(errno));
         goto out;
     }
-    char num[3][64], race[32], model[96], check[64], sched[80];
+    char num[3][64], race[32], model[96], check[64], sched[80], threads[48];
+    snprintf(threads, sizeof threads, "GPULAB_SIM_THREADS=%d", o->sim_threads);
     snprintf(race, sizeof race, "GPULAB_RACE_CHECK=%d", o->race_check ? 1 : 0);
     snprintf(sched, sizeof sched, "GPULAB_SCHEDULE=%d,%llu", o->schedule, o->schedule_seed);
     /* `set check`: the mode's bits and the report's limit (0: the default) */
@@ -576,8 +578,8 @@ int prog_run(prog *p, const prog_options *o, prog_result *r)
 #else
 #  define SANITIZER_ENV
 #endif
-    const char *set[] = {"GPULAB_RESULT=/dev/fd/3", race, check, sched, num[2], num[0], num[1], "HOME=/tmp", "TMPDIR=/tmp",
-                         SANITIZER_ENV o->model && *o->model ? model : NULL, NULL};
+    const char *set[] = {"GPULAB_RESULT=/dev/fd/3", race, check, sched, num[2], num[0], num[1], threads, "HOME=/tmp",
+                         "TMPDIR=/tmp", SANITIZER_ENV o->model && *o->model ? model : NULL, NULL};
     env = prog_env(set);
     if (!env) {
         snprintf(r->msg, sizeof r->msg, "out of memory");
@@ -675,6 +677,8 @@ _Static_assert((int)PROG_CHECK_MEMCHECK == (int)SIM_CHECK_MEMCHECK &&
 void prog_schedule(int kind, unsigned long long seed) { sim_schedule_set(kind, seed); }
 int prog_schedule_parse(const char *name) { return sim_schedule_parse(name); }
 const char *prog_schedule_name(int kind) { return sim_schedule_name(kind); }
+
+int prog_sim_threads(int n) { return sim_set_threads(n); }
 
 void prog_check_mode(int check, int limit)
 {

@@ -168,6 +168,10 @@ void prog_schedule(int kind, unsigned long long seed);
  * their names: fixed, random, reverse, adversarial; parse: -1 unknown */
 enum { PROG_SCHED_FIXED = 0, PROG_SCHED_RANDOM, PROG_SCHED_REVERSE, PROG_SCHED_ADVERSARIAL };
 int prog_schedule_parse(const char *name);
+/* `set sim-threads`: worker threads of the built-in variants' launches
+ * (0: one per core); -1 out of range. A student's program gets it through
+ * prog_options. */
+int prog_sim_threads(int n);
 const char *prog_schedule_name(int kind);
 
 typedef struct prog_options {
@@ -178,6 +182,7 @@ typedef struct prog_options {
     int schedule;             /* the simulator's schedule (SIM_SCHED_*, kernels/sim/race.h) and its seed */
     unsigned long long schedule_seed;
     int check, check_limit;   /* memory checks: PROG_CHECK_* | PROG_CHECK_SET, and distinct errors per launch (0: the defaults) */
+    int sim_threads;          /* worker threads of a launch on the simulator (0: one per core) */
     const char *model;        /* the GPU model the simulator describes ("h200") */
     int argc;                 /* arguments for the program's main */
     char **argv;

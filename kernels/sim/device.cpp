@@ -17,6 +17,7 @@ namespace gpulab_sim {
 void sim_assert_fail(const char *expr, const char *file, int line, const char *func)
 {
     if (!sim_in_fiber()) __assert_fail(expr, file, (unsigned)line, func);
+    sim_par_order(nullptr); /* par.cpp: after the output of the blocks before it */
     const uint3 &t = sim_cur->tid;
     fflush(stdout);
     /* the GPU's own message, then the launch ends with cudaErrorAssert */
