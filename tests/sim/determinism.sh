@@ -1,0 +1,59 @@
+#!/bin/sh
+# determinism.sh GPULAB SOURCE_DIR
+# The same output with 1, 2 and 8 worker threads (`set sim-threads`):
+# built-in variants' results (float sums and atomics included), their
+# memory counters (profile) and traces, and students' programs whose blocks
+# print, take tickets from atomics, hit memory errors or fail an assert.
+# Only the times may differ: they are taken out before comparing.
+set -u
+gpulab=$1 src=$2
+: "${XDG_CACHE_HOME:=$(dirname "$gpulab")/test-cache}"
+export XDG_CACHE_HOME
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+
+# times out: JSON's ms fields, a program's "· 0.12 s ·" and the kernel
+# table's last column (ms on the simulator)
+untimed() {
+    sed -e 's/"\(ms\|ms_min\|ms_max\|est_ms\)":[-0-9.e+]*,//g' \
+        -e '/^exit status/s/ · [0-9.]* s · / · /' -e '/^exit status/s/ · \(cached build\|built in .*\)$//' |
+        awk '/^kernel +line +launches/ { table = 1; next } table && NF > 1 { $NF = ""; print; next } { table = 0; print }'
+}
+
+same() { # NAME: compare $tmp/NAME.1 with .2 and .8
+    for t in 2 8; do
+        if ! cmp -s "$tmp/$1.1" "$tmp/$1.$t"; then
+            echo "FAIL: $1: the output with $t worker threads differs from one worker's:"
+            diff "$tmp/$1.1" "$tmp/$1.$t" | head -20
+            fail=1
+        fi
+    done
+}
+
+# the simulator's rows only (the CPU rows' times are not taken out)
+builtin="set backend sim; set repeats 1; set pattern random; set seed 7"
+for t in 1 2 8; do
+    "$gpulab" --json --no-color -c "$builtin; set sim-threads $t; use reduce; set dtype float; set n 100003; \
+        compare; use histogram; set n 50000; compare; use distance; set dtype float; set n 100003; compare" 2>&1 |
+        grep '"backend":"sim"' | untimed > "$tmp/builtin.$t"
+    "$gpulab" --no-color -c "set backend sim; set sim-threads $t; use reduce; set n 1000; profile interleaved; \
+        trace interleaved" 2>&1 | untimed > "$tmp/trace.$t"
+done
+grep -q '"result"' "$tmp/builtin.1" || { echo "FAIL: no results from the built-in variants:"; head "$tmp/builtin.1"; fail=1; }
+grep -q 'global atomics' "$tmp/trace.1" || { echo "FAIL: no profile:"; head "$tmp/trace.1"; fail=1; }
+same builtin
+same trace
+
+for p in p105_blocks_in_order p106_failing_block p13_device_assert p14_printf_half p18_shared_out_of_bounds \
+    p19_global_out_of_bounds p39_uninitialised p57_last_block p61_histogram; do
+    f=$src/tests/programs/$p.cu
+    pre=$(sed -n 's|^// RUN: ||p' "$f" | tr '\n' ';')
+    for t in 1 2 8; do
+        "$gpulab" --no-color -c "set backend sim; set sim-threads $t; $pre open $f; run" 2>&1 | untimed > "$tmp/$p.$t"
+    done
+    grep -q '^exit status' "$tmp/$p.1" || { echo "FAIL: $p did not run:"; head "$tmp/$p.1"; fail=1; }
+    same "$p"
+done
+[ "$fail" = 0 ] && echo "the same output with 1, 2 and 8 worker threads"
+exit "$fail"
