@@ -16,7 +16,9 @@
 #     LECTURE=0;
 #  4. a student's matrixMul-like program (tests/programs/p100_matrix_mul_tiled.cu,
 #     A 320 x 320, B 640 x 320, one warm-up and one timed launch), the whole
-#     open + run with the build cached.
+#     open + run with the build cached;
+#  5. (WORKERS=0 skips; printed after 2) the 2^22 and 2^24 reductions of
+#     bench_sim on 1 and 2 worker threads, alternately.
 # On a shared machine the wall times mostly measure the other jobs: the CPU
 # time beside them is the fairer number.
 set -eu
@@ -54,6 +56,26 @@ for n in 1048576 4194304; do
     bench_row "$n ints" "$tmp/bench.$n"
 done
 echo "load average: $(load)"
+
+# 5. the blocks on 1 and on 2 worker threads (`set sim-threads`; bench_sim
+# takes GPULAB_SIM_THREADS and raises its sim-limit to n): 2^22 and 2^24 ints
+if [ "${WORKERS:-1}" != 0 ]; then
+    echo "| reduction (bench_sim N 256) | workers | wall s (median) | CPU s (median) |"
+    echo "|---|---|---|---|"
+    for n in 4194304 16777216; do
+        for w in 1 2; do rm -f "$tmp/w.$n.$w"; done
+        for i in $(seq "$runs"); do
+            for w in 1 2; do
+                GPULAB_SIM_THREADS=$w "$bench" "$n" 256 | grep '^reduce' >> "$tmp/w.$n.$w"
+            done
+        done
+        for w in 1 2; do
+            echo "| $n ints | $w | $(sed -E 's/.*: ([0-9.]+) s wall.*/\1/' "$tmp/w.$n.$w" | median) |" \
+                "$(sed -E 's/.* ([0-9.]+) s CPU.*/\1/' "$tmp/w.$n.$w" | median) |"
+        done
+    done
+    echo "load average: $(load)"
+fi
 
 # one gpulab run: "cpu_seconds kernel_ms"
 one() {

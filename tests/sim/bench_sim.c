@@ -38,6 +38,7 @@ static int reduce(long long n, int block, double *seconds, double *cpu, sim_stat
     lab_config cfg;
     lab_config_defaults(&cfg);
     cfg.repeats = 1;
+    if (n > cfg.sim_limit) cfg.sim_limit = n; /* a benchmark past the default limit (2^24: 16 Mi threads) */
     lab_job *job = calloc(1, sizeof *job);
     job->cfg = &cfg;
     job->backend = LAB_BACKEND_SIM;
