@@ -798,6 +798,7 @@ int prog_build(prog *p, const prog_options *o, prog_result *r, char *exe, size_t
         argv[ac++] = "-o";
         argv[ac++] = tmp;
         for (int i = 0; i < nobj; i++) argv[ac++] = objs[i];
+        if (o->backend != PROG_SIM && p->device_launches) argv[ac++] = "-lcudadevrt"; /* child launches' runtime */
         if (o->backend == PROG_SIM) {
             argv[ac++] = lib;
             argv[ac++] = "-no-pie";

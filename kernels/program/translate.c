@@ -509,7 +509,9 @@ static int launch(tx *x, int k, int in_device)
                         name, quoted);
         tx_edit_add(x, x->t[close].s, x->t[close + 1].e, "), [=](auto &&...sim_a_) { %s(sim_a_...); }%s", name,
                  noargs ? "" : ", ");
-    } else {
+    } else if (!in_device) {
+        /* the launch record is the host's: a child launch (dynamic
+         * parallelism) is left to the device runtime as it is written */
         tx_edit_add(x, x->t[a].s, x->t[a].s, "(::gpulab_gpu_pre(\"%s\", __FILE__, __LINE__, %s), ", quoted, cfg);
         tx_edit_add(x, x->t[rp].e, x->t[rp].e, ", ::gpulab_gpu_post())");
     }

@@ -302,10 +302,24 @@ static void test_gpu_mode_wraps_launches_only(void **state)
                                    "::gpulab_gpu_post())"));
 }
 
+/* A child launch in device code is the device runtime's: no host record */
+static void test_gpu_mode_child_launch_as_written(void **state)
+{
+    (void)state;
+    prog_source_free(&S);
+    const char *src = "__global__ void c(int v) {}\n__global__ void p() { if (threadIdx.x == 0) c<<<1, 1>>>(5); }\n"
+                      "int main() { p<<<2, 32>>>(); }\n";
+    assert_int_equal(prog_translate(src, strlen(src), "/x/t.cu", "t.cu", PROG_GPU, &S), 0);
+    assert_int_equal(S.device_launches, 1);
+    assert_non_null(strstr(S.text, "if (threadIdx.x == 0) c<<<1, 1>>>(5); }"));
+    assert_non_null(strstr(S.text, "(::gpulab_gpu_pre(\"p\", __FILE__, __LINE__, 2, 32), p<<<2, 32>>>(), "));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_line_directive_and_lines_kept),
+        cmocka_unit_test(test_gpu_mode_child_launch_as_written),
         cmocka_unit_test(test_shared_forms),
         cmocka_unit_test(test_file_scope_shared),
         cmocka_unit_test(test_device_variables),
