@@ -1,11 +1,9 @@
 // One past the end of every kind of shared array, through pointers and a
 // device function, in one launch: the dynamic array (extern __shared__), a
 // static array, and a row of an array of arrays given to a device function.
-// On the H200 the write past the dynamic array, the last of the block's
-// shared memory, leaves it and fails the launch; the other two land in the
-// block's other shared memory and go unseen. The simulator reports all
-// three, each with its array, declaration, size, the line and how far past
-// the end the access went.
+// On the H200 only the write past buf (the block's last shared bytes) fails
+// the launch; the other two hit other arrays unseen. The simulator reports
+// all three: array, declaration, size, line and how far past the end.
 // EXPECT-SIM: shared_k: block 0, thread 63, at line 28 writes 4 bytes 0 bytes past the end of the dynamic shared array buf (256 bytes, declared at line 23), through a pointer
 // EXPECT-SIM: shared_k: block 0, thread 63, at line 30 writes 4 bytes 0 bytes past the end of shared array tile[64] (256 bytes, declared at line 24), through a pointer
 // EXPECT-SIM: shared_k: block 0, thread 31, at line 19 writes 4 bytes 0 bytes past the end of shared array s[2][32] (256 bytes, declared at line 25), through a pointer
