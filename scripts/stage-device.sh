@@ -34,7 +34,8 @@ done | sort -u | while read -r lib; do
 done
 strip --strip-debug "$tree"/gpulab/bin/*
 mkdir -p "$tree/programs" "$tree/bench"
-cp tests/programs/check.sh tests/programs/*.cu tests/programs/*.cuh "$tree/programs/"
+cp tests/programs/check.sh tests/programs/*.cu tests/programs/*.cuh tests/programs/*.h "$tree/programs/"
+for d in tests/programs/p*_project; do [ -d "$d" ] && cp -R "$d" "$tree/programs/"; done
 [ -d tests/programs/seeds ] && cp -R tests/programs/seeds "$tree/programs/"
 cp bench/*.gpulab "$tree/bench/" 2>/dev/null || true
 cp scripts/gpu-check.sh "$out/"
