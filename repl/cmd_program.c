@@ -384,8 +384,9 @@ static void print_time_limit(const prog_result *r, double limit)
     }
     if (hang)
         out_printf(_("  what to do: it ran far longer than its size explains, so it probably waits for something "
-                     "that never happens (a barrier some threads skip, a flag no thread sets) or loops forever; "
-                     "a longer limit will not help\n"));
+                     "that never happens (a barrier some threads skip, a flag no thread sets, a value the host "
+                     "writes after the launch: on the simulator a launch ends before the host goes on, as with "
+                     "CUDA_LAUNCH_BLOCKING=1) or loops forever; a longer limit will not help\n"));
     else
         out_printf(_("  what to do: a kernel that is only big needs a smaller size (through the program's "
                      "arguments: run ARGS, or set args) or a longer limit (set time-limit 600); one that waits "

@@ -310,6 +310,10 @@ enum cudaGraphInstantiateFlags { cudaGraphInstantiateFlagAutoFreeOnLaunch = 1, c
 enum cudaGraphExecUpdateResult { cudaGraphExecUpdateSuccess = 0, cudaGraphExecUpdateError = 1,
                                  cudaGraphExecUpdateErrorTopologyChanged = 2,
                                  cudaGraphExecUpdateErrorNodeTypeChanged = 3 };
+struct cudaGraphExecUpdateResultInfo {
+    cudaGraphExecUpdateResult result;
+    cudaGraphNode_t errorNode, errorFromNode;
+};
 struct cudaKernelNodeParams {
     void *func;
     dim3 gridDim, blockDim;
@@ -469,7 +473,17 @@ cudaError_t cudaGraphAddHostNode(cudaGraphNode_t *node, cudaGraph_t g, const cud
                                  const cudaHostNodeParams *p);
 cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t *node, cudaGraph_t g, const cudaGraphNode_t *deps,
                                        size_t ndeps, cudaGraph_t child);
-cudaError_t cudaGraphExecUpdate(cudaGraphExec_t e, cudaGraph_t g, cudaGraphExecUpdateResult *result);
+cudaError_t cudaGraphExecUpdate(cudaGraphExec_t e, cudaGraph_t g, cudaGraphExecUpdateResultInfo *info);
+/* the older form (CUDA 11), which cuda_runtime.h keeps for C++ */
+static inline cudaError_t cudaGraphExecUpdate(cudaGraphExec_t e, cudaGraph_t g, cudaGraphNode_t *error_node,
+                                              cudaGraphExecUpdateResult *result)
+{
+    cudaGraphExecUpdateResultInfo info;
+    cudaError_t rc = cudaGraphExecUpdate(e, g, &info);
+    if (error_node) *error_node = info.errorNode;
+    if (result) *result = info.result;
+    return rc;
+}
 cudaError_t sim_prog_pitch(void **p, size_t *pitch, size_t width, size_t height, const char *name, int line);
 template <class T>
 static inline cudaError_t cudaMallocPitch(T **p, size_t *pitch, size_t width, size_t height)

@@ -42,6 +42,7 @@ struct sim_graph_s {
 struct sim_graph_exec_s {
     std::vector<const sim_graph_node_s *> from; /* the graph's nodes, in the order they run */
     std::vector<sim_op> ops;
+    std::vector<int> kinds; /* each node's kind, which an update must keep */
 };
 
 enum { NODE_KERNEL = 1, NODE_MEMCPY, NODE_MEMSET, NODE_HOST, NODE_EMPTY, NODE_GRAPH, NODE_ALLOC };
@@ -58,9 +59,15 @@ static sim_graph_node_s *add_node(sim_graph_s *g, int kind, const sim_op &op, co
 
 int sim_captured(cudaStream_t s, const char *what, const sim_op &op, cudaError_t *rc)
 {
-    (void)what;
     if (!s || !s->capture) return 0;
-    sim_graph_node_s *n = add_node(s->capture, NODE_KERNEL, op, s->tail.data(), s->tail.size());
+    /* the node's kind, which cudaGraphExecUpdate compares, from the work's name */
+    int kind = NODE_KERNEL;
+    if (!strcmp(what, "a copy")) kind = NODE_MEMCPY;
+    else if (!strcmp(what, "a memset")) kind = NODE_MEMSET;
+    else if (!strcmp(what, "a callback") || !strcmp(what, "a host function")) kind = NODE_HOST;
+    else if (!strcmp(what, "a graph launch")) kind = NODE_GRAPH;
+    else if (!strcmp(what, "a release")) kind = NODE_ALLOC;
+    sim_graph_node_s *n = add_node(s->capture, kind, op, s->tail.data(), s->tail.size());
     s->tail.assign(1, n);
     *rc = cudaSuccess;
     return 1;
@@ -159,7 +166,10 @@ cudaError_t cudaGraphInstantiate(cudaGraphExec_t *e, cudaGraph_t g, unsigned lon
         sim_set_last_error(cudaErrorInvalidValue);
         return cudaErrorInvalidValue;
     }
-    for (auto *n : x->from) x->ops.push_back(n->op);
+    for (auto *n : x->from) {
+        x->ops.push_back(n->op);
+        x->kinds.push_back(n->kind);
+    }
     *e = x;
     return cudaSuccess;
 }
@@ -288,19 +298,32 @@ cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t e, cudaGraphNode_t 
     return sim_err_value();
 }
 
-cudaError_t cudaGraphExecUpdate(cudaGraphExec_t e, cudaGraph_t g, cudaGraphExecUpdateResult *result)
+static cudaError_t update_failed(cudaGraphExecUpdateResultInfo *info, cudaGraphExecUpdateResult why,
+                                 cudaGraphNode_t node)
+{
+    if (info) {
+        info->result = why;
+        info->errorNode = node;
+    }
+    sim_set_last_error(cudaErrorGraphExecUpdateFailure);
+    return cudaErrorGraphExecUpdateFailure;
+}
+
+/* The graph must have the instantiated one's shape: as many nodes, each of
+ * the same kind in the same place; then its parameters replace the old. */
+cudaError_t cudaGraphExecUpdate(cudaGraphExec_t e, cudaGraph_t g, cudaGraphExecUpdateResultInfo *info)
 {
     if (!e || !g) return sim_err_value();
-    sim_graph_exec_s x;
-    if (order_nodes(g, x.from) != 0 || x.from.size() != e->from.size()) {
-        if (result) *result = cudaGraphExecUpdateErrorTopologyChanged;
-        sim_set_last_error(cudaErrorGraphExecUpdateFailure);
-        return cudaErrorGraphExecUpdateFailure;
-    }
-    for (auto *n : x.from) x.ops.push_back(n->op);
-    e->ops = x.ops;
-    e->from = x.from;
-    if (result) *result = cudaGraphExecUpdateSuccess;
+    if (info) *info = cudaGraphExecUpdateResultInfo{cudaGraphExecUpdateSuccess, nullptr, nullptr};
+    std::vector<const sim_graph_node_s *> from;
+    if (order_nodes(g, from) != 0 || from.size() != e->from.size())
+        return update_failed(info, cudaGraphExecUpdateErrorTopologyChanged, nullptr);
+    for (size_t i = 0; i < from.size(); i++)
+        if (from[i]->kind != e->kinds[i])
+            return update_failed(info, cudaGraphExecUpdateErrorNodeTypeChanged,
+                                 const_cast<cudaGraphNode_t>(from[i]));
+    for (size_t i = 0; i < from.size(); i++) e->ops[i] = from[i]->op;
+    e->from = from;
     return cudaSuccess;
 }
 

@@ -64,9 +64,9 @@ void sim_wmma_misaligned(const char *what, const void *p, unsigned ldm, unsigned
     sim_block_name(blk, sizeof blk);
     sim_thread_name(thr, sizeof thr, sim_cur->linear);
     sim_fail_code(cudaErrorMisalignedAddress,
-                  "%s: %s, %s: wmma::%s (%s) with pointer %p and ldm %u: the pointer must be a multiple of 32 "
-                  "bytes (256 bits) and ldm a multiple of %u elements of %u bytes (16 bytes), as the CUDA "
-                  "Programming Guide requires; the GPU's result is undefined",
+                  "%s: %s, %s: wmma::%s (%s) with pointer %p and ldm %u: the pointer must be a multiple of 16 "
+                  "bytes (the CUDA Programming Guide asks for 32, 256 bits) and ldm a multiple of %u elements "
+                  "of %u bytes (16 bytes); the GPU's result is undefined",
                   sim_g.kernel, blk, thr, what, where, p, ldm, per16, elem);
 }
 
