@@ -460,6 +460,7 @@ cudaError_t cudaGraphAddDependencies(cudaGraph_t g, const cudaGraphNode_t *from,
 cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t *node, cudaGraph_t g, const cudaGraphNode_t *deps, size_t ndeps);
 cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t *node, cudaGraph_t g, const cudaGraphNode_t *deps, size_t ndeps,
                                    const cudaKernelNodeParams *p);
+void sim_graph_at(const char *file, int line);
 cudaError_t cudaGraphKernelNodeGetParams(cudaGraphNode_t node, cudaKernelNodeParams *p);
 cudaError_t cudaGraphKernelNodeSetParams(cudaGraphNode_t node, const cudaKernelNodeParams *p);
 cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t e, cudaGraphNode_t node, const cudaKernelNodeParams *p);
@@ -704,6 +705,12 @@ cudaError_t sim_prog_free(void *p, const char *call, const char *name, int line)
 #define cudaMallocAsync(p, ...) ::gpulab_sim::sim_prog_malloc_async((void **)(p), #p, __LINE__, __VA_ARGS__)
 #define cudaFreeAsync(p, ...) ::gpulab_sim::sim_prog_free_async((void *)(p), #p, __LINE__, __VA_ARGS__)
 #define cudaLaunchKernel(...) ::gpulab_sim::sim_launch_kernel(__FILE__, __LINE__, __VA_ARGS__)
+/* a graph's kernel node runs with the line of the call that gave it its kernel */
+#define cudaGraphAddKernelNode(...) (::gpulab_sim::sim_graph_at(__FILE__, __LINE__), cudaGraphAddKernelNode(__VA_ARGS__))
+#define cudaGraphKernelNodeSetParams(...) \
+    (::gpulab_sim::sim_graph_at(__FILE__, __LINE__), cudaGraphKernelNodeSetParams(__VA_ARGS__))
+#define cudaGraphExecKernelNodeSetParams(...) \
+    (::gpulab_sim::sim_graph_at(__FILE__, __LINE__), cudaGraphExecKernelNodeSetParams(__VA_ARGS__))
 #define cudaLaunchCooperativeKernel(...) \
     (::gpulab_sim::sim_coop_scope(), ::gpulab_sim::sim_launch_kernel(__FILE__, __LINE__, __VA_ARGS__))
 

@@ -15,6 +15,11 @@
 
 #include "kernels/sim/internal.h"
 
+/* the functions themselves, not progrt.h's macros that note their line */
+#undef cudaGraphAddKernelNode
+#undef cudaGraphKernelNodeSetParams
+#undef cudaGraphExecKernelNodeSetParams
+
 #include <algorithm>
 #include <mutex>
 #include <string.h>
@@ -245,15 +250,31 @@ cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t *node, cudaGraph_t g, const cu
 
 /* a kernel node's work: the kernel found by its address, its arguments
  * copied now, as CUDA copies them when the node is made */
+/* the file and line of the call that gives a kernel node its parameters
+ * (set by the macros of progrt.h, taken by the next kernel_op): the line
+ * the launch tables and messages name */
+static thread_local const char *node_file;
+static thread_local int node_line;
+
+void sim_graph_at(const char *file, int line)
+{
+    node_file = file;
+    node_line = line;
+}
+
 static int kernel_op(const cudaKernelNodeParams *p, sim_op *op)
 {
+    const char *file = node_file ? node_file : "graph";
+    int line = node_line;
+    node_file = nullptr;
+    node_line = 0;
     sim_work (*bind)(const void *, void **) = sim_kreg_find(p->func);
     if (!bind) return -1;
     sim_work w = bind(p->func, p->kernelParams);
     const void *f = p->func;
     const char *name = sim_kreg_name(f);
     sim_cfg cfg(p->gridDim, p->blockDim, p->sharedMemBytes, nullptr);
-    *op = [f, name, cfg, w]() { return sim_prog_launch(f, name ? name : "?", "graph", 0, cfg, w); };
+    *op = [f, name, file, line, cfg, w]() { return sim_prog_launch(f, name ? name : "?", file, line, cfg, w); };
     return 0;
 }
 

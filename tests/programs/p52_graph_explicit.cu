@@ -1,6 +1,8 @@
 // A CUDA graph built node by node: a memset and a copy in, a kernel that
 // depends on both, a copy out and a host node after it; the arguments of
-// the kernel node are copied when the node is made.
+// the kernel node are copied when the node is made. The simulator's launch
+// table names the line that made the kernel node.
+// EXPECT-SIM: ramp      42         2
 // EXPECT: out: 5 7 9 11 (base 5, step 2)
 // EXPECT: host node ran after the copy: 11
 // EXPECT: launched twice: 5 7 9 11
