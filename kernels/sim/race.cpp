@@ -177,8 +177,12 @@ struct race_state {
     std::vector<gran> sh;      /* the shared arena */
     uintptr_t sh_lo, sh_span;
     std::unordered_map<unsigned, gshadow> glob;
-    gshadow *last_g;
-    unsigned last_id;
+    /* the shadows of the last allocations touched (a kernel reads two
+     * matrices in turn): ids and shadows, 0 empty */
+    enum { GCACHE = 4 };
+    unsigned gc_id[GCACHE];
+    gshadow *gc[GCACHE];
+    unsigned gc_next;
     /* releases made by stores after a fence: granule address -> releases */
     std::unordered_map<uintptr_t, std::vector<rel>> rels;
     /* reports */
@@ -439,8 +443,10 @@ gran *granules(const sim_access *a, size_t *first)
     }
     const sim_rec_object *o = a->obj;
     if (!o) return nullptr;
-    gshadow *gs = s.last_g;
-    if (!gs || s.last_id != o->id) {
+    gshadow *gs = nullptr;
+    for (unsigned i = 0; i < race_state::GCACHE; i++)
+        if (s.gc_id[i] == o->id) gs = s.gc[i];
+    if (!gs) {
         auto it = s.glob.find(o->id);
         if (it == s.glob.end()) {
             gshadow n;
@@ -450,8 +456,9 @@ gran *granules(const sim_access *a, size_t *first)
             it = s.glob.emplace(o->id, std::move(n)).first;
         }
         gs = &it->second;
-        s.last_g = gs;
-        s.last_id = o->id;
+        unsigned i = s.gc_next++ % race_state::GCACHE;
+        s.gc_id[i] = o->id;
+        s.gc[i] = gs;
     }
     /* allocations start at 256-byte boundaries: granules are the object's words */
     *first = (a->addr - gs->base) >> 2;
@@ -464,6 +471,12 @@ inline bool same_thread(const rrec &p, unsigned long long block, unsigned t, uin
     return p.launch == launch && p.block == (uint32_t)block && p.thread == t;
 }
 
+void access_any(const sim_access *a);
+
+/* The access of most kernels' inner loops: a plain aligned 4-byte read of
+ * one granule that this block wrote, whose last write is ordered before it
+ * (program order or a barrier), with no release pending anywhere. It only
+ * records the read; everything else takes the whole path (access_any). */
 void on_access(void *, const sim_access *a)
 {
     race_state &s = R();
@@ -471,6 +484,33 @@ void on_access(void *, const sim_access *a)
     if ((sim_sched_kind == SIM_SCHED_RANDOM || sim_sched_kind == SIM_SCHED_ADVERSARIAL) && a->kind != SIM_REC_ATOMIC)
         sim_sched_access();
     if (!s.on || !s.cur) return;
+    if (a->kind != SIM_REC_LOAD || a->size != 4 || (a->addr & 3) || a->vol || !s.rels.empty()) return access_any(a);
+    gran *g;
+    const uint32_t L = s.launch;
+    const unsigned t = a->thread;
+    if (a->space == SIM_REC_SHARED) {
+        uintptr_t off = a->addr - s.sh_lo;
+        if (off >= s.sh_span) return;
+        g = &s.sh[off >> 2];
+        if (g->wl != L || g->wb != (uint32_t)a->block || g->written != 0xf) return access_any(a);
+    } else {
+        if (!a->obj) return;
+        gshadow *gs = nullptr;
+        for (unsigned i = 0; i < race_state::GCACHE; i++)
+            if (s.gc_id[i] == a->obj->id) gs = s.gc[i];
+        if (!gs || a->addr - gs->base >= gs->bytes) return access_any(a);
+        g = &gs->g[(a->addr - gs->base) >> 2];
+    }
+    const rrec &w = g->w;
+    if (w.launch && !same_thread(w, a->block, t, L) && ((w.kind & (3 | K_VOL)) != K_WRITE || !ordered(w, t)))
+        return access_any(a);
+    if (!same_thread(g->r1, a->block, t, L) && g->r1.launch) g->r2 = g->r1;
+    g->r1 = rrec{L, s.clk, (uint32_t)a->block, (uint16_t)t, 0xf, K_READ, a->site};
+}
+
+__attribute__((noinline)) void access_any(const sim_access *a)
+{
+    race_state &s = R();
     int kind = a->kind == SIM_REC_LOAD ? K_READ : a->kind == SIM_REC_STORE ? K_WRITE : K_ATOMIC;
     const unsigned t = a->thread;
     bstate &b = *s.cur;
@@ -708,8 +748,8 @@ void on_launch_begin(void *, const sim_rec_launch *l)
         if (!g || g->o.id != it->first) it = s.glob.erase(it);
         else ++it;
     }
-    s.last_g = nullptr;
-    s.last_id = 0;
+    memset(s.gc_id, 0, sizeof s.gc_id);
+    s.gc_next = 0;
 }
 
 void on_block_begin(void *, unsigned long long block)

@@ -193,12 +193,14 @@ __thread int sim_acc_direct;
 namespace {
 
 /* memcheck's fast path: the last objects an access was found inside, with
- * no error (their valid bytes [lo, hi)); used while memcheck is the only
- * consumer. Cleared at every launch and block (the block's shared arrays
- * may lie elsewhere). */
+ * no error (their valid bytes [lo, hi)); used while the recording is off.
+ * With checkers attached an access found there skips memcheck's lookup and
+ * checks and goes to the checkers with its object. Cleared at every launch
+ * and block (the block's shared arrays may lie elsewhere). */
 struct mc_slot {
     uintptr_t lo, hi;
     const sim_gobj *g;       /* NULL: a shared array */
+    const sim_rec_object *o; /* the object (the checkers' sim_access::obj) */
 };
 enum { MC_SLOTS = 4 };
 /* per worker thread (par.cpp): each has its own blocks and shared arena */
@@ -241,8 +243,18 @@ inline int mc_init_fast(const sim_gobj *g, uintptr_t a, unsigned size, int store
 void acc_update(void)
 {
     sim_acc_on = sim_g.in_launch && (sim_mc_mode || nchecks || sim_rec_on);
-    mc_fast = sim_mc_mode && !nchecks && !sim_rec_on;
+    mc_fast = sim_mc_mode && !sim_rec_on;
     sim_acc_direct = !nchecks && !sim_rec_on;
+}
+
+/* size and kind in one 64-bit store: a checker that reads the two with one
+ * load (the compiler merges the tests) would wait on two narrower stores,
+ * which the processor cannot forward to it */
+static_assert(offsetof(sim_access, kind) == offsetof(sim_access, size) + 4, "size and kind adjacent");
+inline void acc_size_kind(sim_access &acc, unsigned size, int kind)
+{
+    uint64_t v = (uint64_t)size | (uint64_t)(uint32_t)kind << 32;
+    memcpy(&acc.size, &v, sizeof v);
 }
 
 /* THE hook: every access of simulated device code (check.h). aligned: 1
@@ -282,8 +294,7 @@ __attribute__((noinline)) void sim_access_slow(uintptr_t a, unsigned size, int k
         acc.obj = g && a - g->o.base < g->o.bytes ? &g->o : nullptr;
     }
     acc.addr = a;
-    acc.size = size;
-    acc.kind = kind;
+    acc_size_kind(acc, size, kind);
     acc.site = pc;
     acc.block = sim_g.block_linear;
     acc.thread = sim_cur->linear;
@@ -298,6 +309,7 @@ __attribute__((noinline)) void sim_access_slow(uintptr_t a, unsigned size, int k
             c.lo = acc.obj->base;
             c.hi = acc.obj->base + acc.obj->bytes;
             c.g = g;
+            c.o = acc.obj;
         }
     }
     for (int i = 0; i < nchecks; i++)
@@ -305,10 +317,33 @@ __attribute__((noinline)) void sim_access_slow(uintptr_t a, unsigned size, int k
     if (sim_rec_on && (acc.space == SIM_REC_SHARED || acc.obj)) record(a, size, kind, pc, acc.space);
 }
 
+/* An access memcheck's cache found inside the object of slot c, with no
+ * error: to the checkers, as the slow path would give it. */
+__attribute__((noinline)) void sim_access_checkers(uintptr_t a, unsigned size, int kind, uintptr_t pc, int aligned,
+                                                   const mc_slot &c)
+{
+    if (!sim_in_fiber()) return;
+    sim_access acc;
+    acc.space = c.g ? SIM_REC_GLOBAL : SIM_REC_SHARED;
+    acc.obj = c.o;
+    acc.addr = a;
+    acc_size_kind(acc, size, kind);
+    acc.site = pc;
+    acc.block = sim_g.block_linear;
+    acc.thread = sim_cur->linear;
+    acc.warp = sim_cur->warp;
+    acc.lane = sim_cur->lane;
+    acc.vol = aligned >> 1;
+    for (int i = 0; i < nchecks; i++)
+        if (checkers[i]->access) checkers[i]->access(checkers[i]->ctx, &acc);
+}
+
 /* The path of most accesses: not device memory (threadIdx's host
- * variables, a thread's locals), or, with memcheck the only consumer, inside
- * an object an earlier access was found in without an error. 1: done. */
-inline __attribute__((always_inline)) int sim_access_fast(uintptr_t a, unsigned size, int kind, int aligned)
+ * variables, a thread's locals), or, with the recording off, inside an
+ * object an earlier access was found in without an error (memcheck's
+ * checks done; the attached checkers still see it). 1: done. */
+inline __attribute__((always_inline)) int sim_access_fast(uintptr_t a, unsigned size, int kind, int aligned,
+                                                          uintptr_t pc)
 {
     if (a - dev_lo >= dev_span && a - sh_lo >= sh_span && a - dv_lo >= dv_span) {
         /* a host variable or a local (an atomic's muted pair is at its own address) */
@@ -319,11 +354,14 @@ inline __attribute__((always_inline)) int sim_access_fast(uintptr_t a, unsigned 
     for (unsigned i = 0; i < MC_SLOTS; i++) {
         const mc_slot &c = mc_cache[i];
         if (a >= c.lo && a + size <= c.hi) {
-            if (!c.g || !c.g->init) return 1;
-            if (kind == SIM_REC_STORE) return mc_init_fast(c.g, a, size, 1) > 0;
-            if (kind == SIM_REC_LOAD)
-                return !(sim_mc_mode & SIM_CHECK_INITCHECK) || mc_init_fast(c.g, a, size, 0) > 0;
-            return 0;
+            int ok;
+            if (!c.g || !c.g->init) ok = 1;
+            else if (kind == SIM_REC_STORE) ok = mc_init_fast(c.g, a, size, 1) > 0;
+            else if (kind == SIM_REC_LOAD)
+                ok = !(sim_mc_mode & SIM_CHECK_INITCHECK) || mc_init_fast(c.g, a, size, 0) > 0;
+            else ok = 0;
+            if (ok && nchecks) sim_access_checkers(a, size, kind, pc, aligned, c);
+            return ok;
         }
     }
     return 0;
@@ -332,7 +370,7 @@ inline __attribute__((always_inline)) int sim_access_fast(uintptr_t a, unsigned 
 inline __attribute__((always_inline)) void sim_access_hook(uintptr_t a, unsigned size, int kind, uintptr_t pc,
                                                            int aligned)
 {
-    if (!sim_access_fast(a, size, kind, aligned)) sim_access_slow(a, size, kind, pc, aligned);
+    if (!sim_access_fast(a, size, kind, aligned, pc)) sim_access_slow(a, size, kind, pc, aligned);
 }
 
 /* Accesses wider than 16 bytes (struct copies) go as 16-byte pieces, as the
