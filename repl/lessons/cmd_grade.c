@@ -40,6 +40,9 @@
 #define GRADE_MAX_TASKS 4096
 #define GRADE_WALL_S 180.0 /* a task's wall limit: builds and all its runs */
 #define GRADE_OUT_MAX (1 << 20)
+/* A program's further runs under random schedules of its threads and blocks,
+ * after the fixed order (as `check` tries for a puzzle) */
+#define GRADE_SCHEDULES 3
 
 struct task {
     char student[256];
@@ -59,6 +62,7 @@ struct grade {
     int n;
     char tmp[PATH_MAX];
     char seed[48], limit[48]; /* the session's settings, which every task gets */
+    unsigned seedv;           /* the session's seed: the schedules' seeds are drawn from it */
     const struct puzzle *own; /* a puzzle of one's own (--puzzle DIR): its tasks check DIR */
     char refs[PATH_MAX];      /* folder puzzles' reference outputs every task's cache starts with; "" none */
 };
@@ -226,6 +230,14 @@ static void copy_refs(const char *from, const char *cache)
     if (d) closedir(d);
 }
 
+/* The seed of a program's k-th schedule (1..GRADE_SCHEDULES), drawn from the
+ * session's seed as `check` draws a puzzle's. */
+static unsigned long long grade_schedule_seed(unsigned seed, int k)
+{
+    unsigned long long x = ((unsigned long long)seed << 8 | (unsigned)k) * 0x9e3779b97f4a7c15ull;
+    return (x ^ (x >> 29)) & 0xffffffffffffull;
+}
+
 static pid_t start_task(const struct grade *g, int i, const char *self, struct running *r)
 {
     const struct task *t = &g->t[i];
@@ -253,7 +265,8 @@ static pid_t start_task(const struct grade *g, int i, const char *self, struct r
     setenv("XDG_CACHE_HOME", cache, 1);
     setenv("XDG_STATE_HOME", cache, 1);
     setenv("NO_COLOR", "1", 1);
-    char *argv[16];
+    char *argv[16 + 4 * GRADE_SCHEDULES];
+    char sched[GRADE_SCHEDULES][64];
     int a = 0;
     argv[a++] = (char *)"gpulab";
     argv[a++] = (char *)"--json";
@@ -268,6 +281,15 @@ static pid_t start_task(const struct grade *g, int i, const char *self, struct r
     if (!t->number) {
         argv[a++] = (char *)"-c";
         argv[a++] = (char *)"run";
+        /* then the same program under random orders: its output must not
+         * depend on the order its threads run in */
+        for (int k = 1; k <= GRADE_SCHEDULES; k++) {
+            snprintf(sched[k - 1], sizeof sched[k - 1], "set schedule random,0x%llx", grade_schedule_seed(g->seedv, k));
+            argv[a++] = (char *)"-c";
+            argv[a++] = sched[k - 1];
+            argv[a++] = (char *)"-c";
+            argv[a++] = (char *)"run";
+        }
     }
     argv[a] = NULL;
     execv(self, argv);
@@ -389,21 +411,53 @@ static void read_check(struct task *t, const char *text, int status)
     }
 }
 
-/* A program's run: its stdout against the expected file. */
-static void read_program(struct task *t, const char *text)
+/* One run of a program against the expected output: 0 when it passes, else
+ * 1 with the rule it broke and what it did. */
+static int judge_run(json_t *run, const char *want, size_t elen, char *rule, size_t rlen, char *detail, size_t dlen)
 {
-    json_t *run = NULL;
+    json_t *so = json_object_get(run, "stdout");
+    const char *got = json_string_value(so);
+    size_t glen = json_string_length(so);
+    json_t *ex = json_object_get(run, "exit");
+    if (json_is_true(json_object_get(run, "timed_out"))) {
+        snprintf(rule, rlen, "time");
+        snprintf(detail, dlen, "it ran past the time limit");
+    } else if (json_object_get(run, "signal") && json_integer_value(json_object_get(run, "signal"))) {
+        snprintf(rule, rlen, "crash");
+        snprintf(detail, dlen, "it was ended by signal %lld", (long long)json_integer_value(json_object_get(run, "signal")));
+    } else if (glen != elen || memcmp(got, want, elen) != 0) {
+        size_t i = 0;
+        int line = 1;
+        while (i < glen && i < elen && got[i] == want[i]) line += got[i++] == '\n';
+        snprintf(rule, rlen, "output");
+        snprintf(detail, dlen, "the output differs from expected.txt at line %d (byte %zu)", line, i);
+    } else if (json_is_integer(ex) && json_integer_value(ex) != 0) {
+        snprintf(rule, rlen, "exit");
+        snprintf(detail, dlen, "exit status %lld", (long long)json_integer_value(ex));
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
+/* A program's runs: the fixed order's stdout against the expected file,
+ * then each schedule's (GRADE_SCHEDULES runs, in the order start_task asked
+ * for them): right in the fixed order but not in another is rule schedule. */
+static void read_program(const struct grade *g, struct task *t, const char *text)
+{
+    json_t *runs[1 + GRADE_SCHEDULES] = {0};
+    int nruns = 0;
     const char *p = text, *plain = NULL;
     while (*p) {
         const char *e = strchr(p, '\n');
         size_t n = e ? (size_t)(e - p) : strlen(p);
         json_t *j = *p == '{' ? json_loadb(p, n, 0, NULL) : NULL;
-        if (j && json_object_get(j, "stdout") && !run) run = json_incref(j);
+        if (j && json_object_get(j, "stdout") && nruns < 1 + GRADE_SCHEDULES) runs[nruns++] = json_incref(j);
         else if (!j && !plain && n > 0) plain = p;
         json_decref(j);
         p = e ? e + 1 : p + n;
     }
-    if (!run) {
+    if (!nruns) {
         t->status = "error";
         snprintf(t->rule, sizeof t->rule, "build");
         first_line(plain ? plain : "no result", t->detail, sizeof t->detail);
@@ -412,40 +466,27 @@ static void read_program(struct task *t, const char *text)
     size_t elen;
     char err[256];
     char *want = safefile_read(t->expected, GRADE_OUT_MAX, &elen, err, sizeof err);
-    json_t *so = json_object_get(run, "stdout");
-    const char *got = json_string_value(so);
-    size_t glen = json_string_length(so);
-    json_t *ex = json_object_get(run, "exit");
-    int timed = json_is_true(json_object_get(run, "timed_out"));
     if (!want) {
         t->status = "error";
         snprintf(t->rule, sizeof t->rule, "files");
         snprintf(t->detail, sizeof t->detail, "%s", err);
-    } else if (timed) {
+    } else if (judge_run(runs[0], want, elen, t->rule, sizeof t->rule, t->detail, sizeof t->detail)) {
         t->status = "fail";
-        snprintf(t->rule, sizeof t->rule, "time");
-        snprintf(t->detail, sizeof t->detail, "it ran past the time limit");
-    } else if (json_object_get(run, "signal") && json_integer_value(json_object_get(run, "signal"))) {
-        t->status = "fail";
-        snprintf(t->rule, sizeof t->rule, "crash");
-        snprintf(t->detail, sizeof t->detail, "it was ended by signal %lld",
-                 (long long)json_integer_value(json_object_get(run, "signal")));
-    } else if (glen != elen || memcmp(got, want, elen) != 0) {
-        size_t i = 0;
-        int line = 1;
-        while (i < glen && i < elen && got[i] == want[i]) line += got[i++] == '\n';
-        t->status = "fail";
-        snprintf(t->rule, sizeof t->rule, "output");
-        snprintf(t->detail, sizeof t->detail, "the output differs from expected.txt at line %d (byte %zu)", line, i);
-    } else if (json_is_integer(ex) && json_integer_value(ex) != 0) {
-        t->status = "fail";
-        snprintf(t->rule, sizeof t->rule, "exit");
-        snprintf(t->detail, sizeof t->detail, "exit status %lld", (long long)json_integer_value(ex));
     } else {
         t->status = "pass";
+        for (int k = 1; k < nruns; k++) {
+            char rule[32], what[400];
+            if (!judge_run(runs[k], want, elen, rule, sizeof rule, what, sizeof what)) continue;
+            t->status = "fail";
+            snprintf(t->rule, sizeof t->rule, "schedule");
+            snprintf(t->detail, sizeof t->detail,
+                     "right in the fixed order of the threads, but schedule %d (random, seed 0x%llx): %s", k + 1,
+                     grade_schedule_seed(g->seedv, k), what);
+            break;
+        }
     }
     free(want);
-    json_decref(run);
+    for (int k = 0; k < nruns; k++) json_decref(runs[k]);
 }
 
 static void finish_task(struct grade *g, struct running *r, int status, int killed)
@@ -462,7 +503,7 @@ static void finish_task(struct grade *g, struct running *r, int status, int kill
     } else if (t->number) {
         read_check(t, text ? text : "", status);
     } else {
-        read_program(t, text ? text : "");
+        read_program(g, t, text ? text : "");
     }
     free(text);
     unlink(r->out);
@@ -728,6 +769,7 @@ static enum cmd_status do_grade(struct session *s, int argc, char **argv)
         return sess_error(s, -1, _("cannot make a folder for grading: %s"), strerror(errno));
     }
     snprintf(g.seed, sizeof g.seed, "set seed %u", s->cfg.seed);
+    g.seedv = s->cfg.seed;
     double lim = program_time_limit(s, PROG_SIM);
     snprintf(g.limit, sizeof g.limit, "set time-limit %g", lim > 0 ? lim : 3600.0); /* 0: none; the wall limit stays */
     for (int i = 0; i < ns; i++) student_tasks(&g, dir, students[i]);
@@ -822,6 +864,7 @@ enum cmd_status puzzle_verify(struct session *s, const char *pdir)
         return sess_error(s, -1, _("cannot make a folder for the checks: %s"), strerror(errno));
     }
     snprintf(g.seed, sizeof g.seed, "set seed %u", s->cfg.seed);
+    g.seedv = s->cfg.seed;
     double lim = program_time_limit(s, PROG_SIM);
     snprintf(g.limit, sizeof g.limit, "set time-limit %g", lim > 0 ? lim : 3600.0);
     const char *dir = p->def->dir;
@@ -905,7 +948,8 @@ const struct cmd cmd_grade_group[] = {
         .long_help =
             N_("Every folder in DIR is one student's. A folder with expected.txt and one\n"
                ".cu file is a program: it runs on the simulator and its standard output\n"
-               "must equal expected.txt byte for byte. Otherwise every NN-name.cu in the\n"
+               "must equal expected.txt byte for byte, in the fixed order of the threads\n"
+               "and under 3 random schedules of them. Otherwise every NN-name.cu in the\n"
                "folder (or in its puzzles/ folder) is checked as `check` does, with all\n"
                "its cases. The tasks run in parallel, one per core (--jobs N), each a\n"
                "gpulab of its own in the sandbox with this session's seed and\n"
