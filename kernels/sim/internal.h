@@ -420,6 +420,8 @@ const sim_shared_site *sim_shared_site_at(int k);
 const sim_rec_object *sim_shared_object_at(int k);
 unsigned sim_shared_count(void);
 size_t sim_shared_packed_used(void);
+/* the arena's bytes the running block uses so far, red zones included */
+size_t sim_shared_used(void);
 size_t sim_shared_packed(uintptr_t a);
 void sim_shared_span(uintptr_t *lo, uintptr_t *bytes); /* the arena */
 

@@ -88,11 +88,14 @@ struct bstate {
     std::vector<std::vector<rel>> acq;             /* per thread: releases it acquired */
     std::vector<rel> acq_blk;                      /* acquired by the block before its last barrier */
     bool any_acq;
+    /* a cooperative launch: the block's shared-memory shadow while it is
+     * parked at a grid barrier (its arena is kept aside too, grid.cpp) */
+    std::vector<gran> shsave;
 };
 
 enum {
     F_CROSS_BLOCK = 1, F_SAME_WARP = 2, F_WW = 4, F_RW = 8, F_RMW = 16, F_LAUNCH = 32, F_ATOMIC = 64,
-    F_UNINIT = 128, F_SAME_BLOCK = 256, F_XWARP = 512, F_VWARP = 1024
+    F_UNINIT = 128, F_SAME_BLOCK = 256, F_XWARP = 512, F_VWARP = 1024, F_COOP = 2048
 };
 
 struct rgroup {
@@ -552,7 +555,7 @@ __attribute__((noinline)) void access_any(const sim_access *a)
                 b.any_acq = true;
             }
         }
-        if (shared && kind != K_WRITE && kind != K_FLAG && (g.written & m) != m && !s.coop) {
+        if (shared && kind != K_WRITE && kind != K_FLAG && (g.written & m) != m) {
             rrec none = {L, s.clk, (uint32_t)a->block, (uint16_t)t, m, rkind, a->site};
             hit(none, a, kind, F_UNINIT | F_SAME_BLOCK);
         }
@@ -577,7 +580,7 @@ __attribute__((noinline)) void access_any(const sim_access *a)
                 if (vwarp) f |= F_VWARP;
                 if (wk == K_ATOMIC || kind == K_ATOMIC) f |= F_ATOMIC;
                 if (w.launch != L) f |= F_LAUNCH;
-                else if (w.block != (uint32_t)a->block) f |= F_CROSS_BLOCK;
+                else if (w.block != (uint32_t)a->block) f |= F_CROSS_BLOCK | (s.coop ? F_COOP : 0);
                 else {
                     f |= F_SAME_BLOCK;
                     f |= (w.thread >> 5) == (t >> 5) ? F_SAME_WARP : F_XWARP;
@@ -612,7 +615,7 @@ __attribute__((noinline)) void access_any(const sim_access *a)
                 if (vwarp) f |= F_VWARP;
                 if (kind == K_ATOMIC) f |= F_ATOMIC;
                 if (p.launch != L) f |= F_LAUNCH;
-                else if (p.block != (uint32_t)a->block) f |= F_CROSS_BLOCK;
+                else if (p.block != (uint32_t)a->block) f |= F_CROSS_BLOCK | (s.coop ? F_COOP : 0);
                 else {
                     f |= F_SAME_BLOCK;
                     f |= (p.thread >> 5) == (t >> 5) ? F_SAME_WARP : F_XWARP;
@@ -758,11 +761,16 @@ void on_block_begin(void *, unsigned long long block)
     if (!s.on) return;
     s.cur_block = block;
     if (s.coop) {
+        /* a block of a cooperative launch starts, or resumes after a grid
+         * barrier with what it knew and its shared memory's shadow */
         auto it = s.parked.find(block);
         if (it == s.parked.end()) {
             it = s.parked.emplace(block, bstate()).first;
             it->second.any_acq = true;
             bstate_reset(it->second);
+        } else {
+            const std::vector<gran> &v = it->second.shsave;
+            std::copy(v.begin(), v.begin() + std::min(v.size(), s.sh.size()), s.sh.begin());
         }
         s.cur = &it->second;
         return;
@@ -774,7 +782,15 @@ void on_block_begin(void *, unsigned long long block)
 void on_block_end(void *, unsigned long long block)
 {
     race_state &s = R();
-    if (s.coop) s.parked.erase(block);
+    if (s.coop) {
+        /* parked at a grid barrier, or ended: the shadow of its shared
+         * memory is kept until the launch ends */
+        auto it = s.parked.find(block);
+        if (it != s.parked.end()) {
+            size_t n = std::min(s.sh.size(), (sim_shared_used() + 3) / 4);
+            it->second.shsave.assign(s.sh.begin(), s.sh.begin() + n);
+        }
+    }
     s.cur = nullptr;
 }
 
@@ -937,6 +953,11 @@ void sim_race_flush(int stopped)
                 msg += ": two blocks write one element, and the threads of different blocks are never ordered "
                        "within a launch: give every element one owner (index it by the global thread index) or "
                        "update it with an atomic";
+            } else if (cross && (g.flags & F_COOP)) {
+                msg += ": one block reads what another block writes in the same launch: the launch is cooperative, "
+                       "so put this_grid().sync() between the write and the read (every thread of the grid must "
+                       "reach it), or have the writer call __threadfence() and then set a flag (an atomic) that the "
+                       "reader checks before it reads";
             } else if (cross) {
                 msg += ": one block reads what another block writes in the same launch; blocks run in any order and "
                        "cannot wait for each other with __syncthreads(): split the work into two launches, or have "

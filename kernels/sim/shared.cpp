@@ -76,6 +76,8 @@ void sim_shared_span(uintptr_t *lo, uintptr_t *bytes)
     *bytes = SIM_SMEM_ARENA;
 }
 
+size_t sim_shared_used(void) { return sim_arena_used; }
+
 /* the block's shared memory as a GPU lays it out: bytes in use so far */
 size_t sim_shared_packed_used(void) { return sim_packed_used; }
 /* the GPU's offset of an address of the arena */
