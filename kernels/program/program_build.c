@@ -743,6 +743,9 @@ int prog_build(prog *p, const prog_options *o, prog_result *r, char *exe, size_t
                 if (p->thrust && prog_thrust_dir()) {
                     argv[ac++] = "-include";
                     argv[ac++] = "thrust/system_error.h";
+                    /* device_vector's memory from the simulator's cudaMalloc */
+                    argv[ac++] = "-include";
+                    argv[ac++] = "gpulab_thrust.h";
                 }
             }
         } else {

@@ -23,6 +23,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <time.h>
@@ -413,6 +414,106 @@ cudaError_t sim_prog_free(void *p, const char *call, const char *name, int line)
         if (why) fprintf(stderr, "simulator: %s (line %d)\n", why, line);
     }
     return e;
+}
+
+/* thrust's device memory (include/gpulab_thrust.h): device_vector's
+ * allocator comes here, so its memory is device memory like cudaMalloc's
+ * (cudaMemcpy accepts it; memcheck checks a kernel's accesses to it) and
+ * is named after the line that made it. The call chain is kept as return
+ * addresses and looked up only when a message needs the line. */
+static void frames(uintptr_t *pcs, unsigned *n)
+{
+    static __thread char *lo, *hi; /* this thread's stack */
+    if (!lo) {
+        pthread_attr_t at;
+        void *addr;
+        size_t size;
+        if (pthread_getattr_np(pthread_self(), &at) != 0) return;
+        if (pthread_attr_getstack(&at, &addr, &size) == 0) {
+            lo = (char *)addr;
+            hi = lo + size;
+        }
+        pthread_attr_destroy(&at);
+        if (!lo) return;
+    }
+    char **fp = (char **)__builtin_frame_address(0);
+    *n = 0;
+    /* the program is built with frame pointers; the chain ends (or turns
+     * into something else) where a frame without one begins */
+    while (*n < SIM_ORIGIN_PCS && (char *)fp >= lo && (char *)(fp + 2) <= hi && !((uintptr_t)fp & 7)) {
+        pcs[(*n)++] = (uintptr_t)fp[1];
+        char **next = (char **)fp[0];
+        if (next <= fp) break;
+        fp = next;
+    }
+}
+
+void *sim_thrust_alloc(size_t bytes, const char *what)
+{
+    PROG_LOCKED();
+    uintptr_t pcs[SIM_ORIGIN_PCS];
+    unsigned n = 0;
+    frames(pcs, &n);
+    void *p = nullptr;
+    /* memory written by thrust's own algorithms (host code here) is not
+     * watched, so initcheck leaves it alone, as it does managed memory */
+    if (sim_cuda_malloc_named(&p, bytes, what, nullptr, 0) != cudaSuccess) {
+        sim_diag_take();
+        return nullptr;
+    }
+    sim_mem_set_origin(p, pcs, n);
+    return p;
+}
+
+void sim_thrust_free(void *p)
+{
+    PROG_LOCKED();
+    /* after a sticky error nothing is freed (the leak report lists it) */
+    if (sim_cuda_free_at(p, "thrust's free", 0) != cudaSuccess) sim_diag_take();
+}
+
+/* A file of the student's, not a header of thrust's, the toolkit's, the
+ * compiler's or gpulab's runtime (the debug information names the
+ * student's files as the source pass's #line does) */
+static int student_source(const char *path)
+{
+    if (!path[0] || path[0] == '?' || runtime_file(path)) return 0;
+    static const char *const lib[] = {"/thrust/", "/cccl/", "/cub/", "/cuda/std/", "/libcudacxx/", "/usr/local/cuda",
+                                      "/program-rt/", "/lib/gpulab/", "gpulab_thrust.h", nullptr};
+    for (int i = 0; lib[i]; i++)
+        if (strstr(path, lib[i])) return 0;
+    return 1;
+}
+
+/* The first frame of pcs (innermost first, each with its inlined calls)
+ * in the student's source: one addr2line for all of them. */
+static int origin_where(const uintptr_t *pcs, unsigned n, char *file, size_t flen, int *line)
+{
+    if (!prog_exe[0] || !n) return -1;
+    std::string cmd = "addr2line -a -i -e '" + std::string(prog_exe) + "'";
+    char a[32];
+    for (unsigned i = 0; i < n; i++) {
+        snprintf(a, sizeof a, " %#lx", (unsigned long)(pcs[i] - 1));
+        cmd += a;
+    }
+    cmd += " 2>/dev/null";
+    FILE *f = popen(cmd.c_str(), "r");
+    if (!f) return -1;
+    char l[1024];
+    int found = -1;
+    while (fgets(l, sizeof l, f)) {
+        if (found == 0 || (l[0] == '0' && l[1] == 'x')) continue;
+        l[strcspn(l, " \n")] = 0;
+        char *colon = strrchr(l, ':');
+        if (!colon) continue;
+        *colon = 0;
+        if (!student_source(l) || atoi(colon + 1) <= 0) continue;
+        student_file(sim_basename(l), file, flen);
+        *line = atoi(colon + 1);
+        found = 0;
+    }
+    pclose(f);
+    return found;
 }
 
 cudaError_t sim_prog_pitch(void **p, size_t *pitch, size_t width, size_t height, const char *name, int line)
@@ -874,6 +975,7 @@ __attribute__((constructor)) static void prog_init(void)
         if (sscanf(sc, "%d,%llu", &kind, &seed) >= 1) sim_schedule_set(kind, seed);
     }
     sim_check_set_where(site_where);
+    sim_mem_set_origin_resolver(origin_where);
     atexit(report_leaks);
     prog_cfg.repeats = 1;
     prog_job.cfg = &prog_cfg;

@@ -674,6 +674,11 @@ static inline cudaError_t cudaOccupancyMaxPotentialBlockSize(int *min_grid, int 
 }
 
 /* allocations carry the variable's name and line, for diagnostics */
+/* thrust's device_vector memory (include/gpulab_thrust.h): device memory
+ * like cudaMalloc's, named by the line that made it; NULL when none is left
+ * (or after a sticky error) */
+void *sim_thrust_alloc(size_t bytes, const char *what);
+void sim_thrust_free(void *p);
 cudaError_t sim_prog_malloc(void **p, const char *call, const char *name, int line, size_t bytes,
                             unsigned flags = 0);
 cudaError_t sim_prog_free(void *p, const char *call, const char *name, int line);

@@ -229,6 +229,15 @@ static std::string sim_report_text(void)
             if (loc[0]) snprintf(where, sizeof where, ", at %s", loc);
             m.replace(at, strlen(SIM_REPORT_AT), where);
         }
+        for (size_t o = m.find(SIM_REPORT_ORIGIN); o != std::string::npos; o = m.find(SIM_REPORT_ORIGIN, o)) {
+            size_t e = m.find(SIM_REPORT_ORIGIN, o + 1);
+            if (e == std::string::npos) break;
+            char line[64] = "", where[80] = "";
+            if (gpulab_sim::sim_mem_origin_where((unsigned)strtoul(m.c_str() + o + 1, nullptr, 10), line,
+                                                 sizeof line) == 0)
+                snprintf(where, sizeof where, " at %s", line);
+            m.replace(o, e + 1 - o, where);
+        }
         out += m;
         if (g.threads > 1 || g.blocks > 1) {
             snprintf(buf, sizeof buf, " [the same error in %llu thread%s of %llu block%s:", g.threads,

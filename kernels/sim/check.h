@@ -119,6 +119,10 @@ typedef struct sim_report_key {
  * report looks the line up when the launch ends, outside the fibers, whose
  * stacks are too small for reading debug information. */
 #define SIM_REPORT_AT "\x01"
+/* In a message: SIM_REPORT_ORIGIN ID SIM_REPORT_ORIGIN becomes " at line N",
+ * the line of allocation ID that a library made (thrust's device_vector),
+ * looked up when the report is written, outside the fibers. */
+#define SIM_REPORT_ORIGIN "\x02"
 
 /* Block `block`, thread `thread` hit the error `k`. On the first hit of a
  * key, fmt(buf, len, arg) writes the whole message of that first case

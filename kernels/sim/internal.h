@@ -382,6 +382,7 @@ struct sim_gobj {
     const char *call;          /* "cudaMalloc", ... */
     const char *var;           /* the variable it was stored in ("" unknown) */
     int line;                  /* of the call (0 unknown) */
+    int origin;                /* a library's allocation whose line is still to be found (sim_mem_set_origin) */
 };
 const sim_gobj *sim_mem_lookup(uintptr_t a);
 void sim_mem_span(uintptr_t *lo, uintptr_t *hi);
@@ -390,6 +391,15 @@ void sim_mem_written(const void *p, size_t n);
 int sim_mem_freed(uintptr_t a, char *what, size_t len, int *free_line);
 void sim_mem_describe(const sim_gobj *g, char *buf, size_t len);
 unsigned sim_mem_leaks(char *buf, size_t len);
+/* An allocation a library made for the program (thrust's device_vector,
+ * progrt.cpp): the return addresses of the calls that made it, outermost
+ * last; the resolver (set by a student's program) finds the first frame in
+ * the student's own source. The line of allocation id (host code only):
+ * "line 23" in buf, or -1. */
+enum { SIM_ORIGIN_PCS = 16 };
+void sim_mem_set_origin(const void *p, const uintptr_t *pcs, unsigned n);
+void sim_mem_set_origin_resolver(int (*fn)(const uintptr_t *pcs, unsigned n, char *file, size_t flen, int *line));
+int sim_mem_origin_where(unsigned id, char *buf, size_t len);
 
 /* diag.cpp: reports of what cannot complete; a pending race is reported
  * before msg. */

@@ -33,6 +33,11 @@ struct sim_alloc {
     size_t reserved;    /* bytes from the start to the end of its red zone (and guard page) */
     unsigned char *init; /* initcheck: one bit per byte that something wrote (NULL: counts as written) */
     unsigned id;
+    /* an allocation a library made for the program (thrust's device_vector):
+     * the return addresses of the calls that led to it, until a message
+     * needs its line in the student's source (sim_mem_origin_where) */
+    uintptr_t origin[SIM_ORIGIN_PCS];
+    unsigned norigin;
 };
 
 /* start -> the allocation */
@@ -100,9 +105,32 @@ static int sim_find(const void *p, uintptr_t *start, size_t *size)
     return 0;
 }
 
+static int (*sim_origin_fn)(const uintptr_t *pcs, unsigned n, char *file, size_t flen, int *line);
+
+/* The line in the student's source of the allocation a library made (its
+ * origin's first frame there), found once and then kept. Host code only:
+ * the lookup reads debug information, too much for a fiber's stack. */
+static void sim_origin_resolve(sim_alloc &a)
+{
+    if (!a.norigin) return;
+    char file[256];
+    int line = 0;
+    if (sim_origin_fn && sim_origin_fn(a.origin, a.norigin, file, sizeof file, &line) == 0 && line > 0)
+        a.line = line;
+    a.norigin = 0;
+}
+
+void sim_mem_set_origin_resolver(int (*fn)(const uintptr_t *pcs, unsigned n, char *file, size_t flen, int *line))
+{
+    sim_origin_fn = fn;
+}
+
 static void sim_alloc_name(char *buf, size_t len, const sim_alloc &a)
 {
-    if (a.name[0] && a.line > 0)
+    if (!a.name[0] && a.line <= 0 && a.norigin && !sim_in_fiber()) sim_origin_resolve(const_cast<sim_alloc &>(a));
+    if (!a.name[0] && a.line > 0)
+        snprintf(buf, len, "an allocation of %zu bytes from %s at line %d", a.bytes, a.call, a.line);
+    else if (a.name[0] && a.line > 0)
         snprintf(buf, len, "%s (%zu bytes from %s at line %d)", a.name, a.bytes, a.call, a.line);
     else if (a.name[0])
         snprintf(buf, len, "%s (%zu bytes from %s)", a.name, a.bytes, a.call);
@@ -171,6 +199,7 @@ static void sim_table_build(void)
         g.call = kv.second.call;
         g.var = kv.second.name;
         g.line = kv.second.line;
+        g.origin = kv.second.norigin > 0;
         sim_table.push_back(g);
     }
     sim_table_dirty = 0;
@@ -253,9 +282,47 @@ int sim_mem_freed(uintptr_t a, char *what, size_t len, int *free_line)
     return 0;
 }
 
+void sim_mem_set_origin(const void *p, const uintptr_t *pcs, unsigned n)
+{
+    auto it = sim_allocs().find((uintptr_t)p);
+    if (it == sim_allocs().end()) return;
+    sim_alloc &a = it->second;
+    a.norigin = n < (unsigned)SIM_ORIGIN_PCS ? n : (unsigned)SIM_ORIGIN_PCS;
+    memcpy(a.origin, pcs, a.norigin * sizeof *pcs);
+    sim_table_dirty = 1;
+}
+
+int sim_mem_origin_where(unsigned id, char *buf, size_t len)
+{
+    for (auto &kv : sim_allocs())
+        if (kv.second.id == id) {
+            sim_origin_resolve(kv.second);
+            sim_table_dirty = 1;
+            if (kv.second.line <= 0) return -1;
+            snprintf(buf, len, "line %d", kv.second.line);
+            return 0;
+        }
+    return -1;
+}
+
 void sim_mem_describe(const sim_gobj *g, char *buf, size_t len)
 {
-    if (g->var[0] && g->line > 0)
+    if (!g->var[0] && g->line <= 0 && g->origin) {
+        /* a library's allocation: its line is looked up outside the fibers
+         * (the report replaces the mark, check.h) */
+        if (sim_in_fiber())
+            snprintf(buf, len, "an allocation of %zu bytes from %s%s%u%s", g->o.bytes, g->call, SIM_REPORT_ORIGIN,
+                     g->o.id, SIM_REPORT_ORIGIN);
+        else {
+            char at[64];
+            if (sim_mem_origin_where(g->o.id, at, sizeof at) == 0)
+                snprintf(buf, len, "an allocation of %zu bytes from %s at %s", g->o.bytes, g->call, at);
+            else
+                snprintf(buf, len, "an allocation of %zu bytes from %s", g->o.bytes, g->call);
+        }
+    } else if (!g->var[0] && g->line > 0)
+        snprintf(buf, len, "an allocation of %zu bytes from %s at line %d", g->o.bytes, g->call, g->line);
+    else if (g->var[0] && g->line > 0)
         snprintf(buf, len, "%s (%zu bytes from %s at line %d)", g->var, g->o.bytes, g->call, g->line);
     else if (g->var[0])
         snprintf(buf, len, "%s (%zu bytes from %s)", g->var, g->o.bytes, g->call);
