@@ -13,6 +13,7 @@
  * own bookkeeping is no access of the kernel's. */
 #include "kernels/sim/internal.h"
 #include "kernels/sim/shim_async.h"
+#include "kernels/sim/race.h"
 
 namespace gpulab_sim {
 
@@ -82,6 +83,7 @@ static void phase_done(sim_abar_state *b, int line, const char *file)
     b->dropped = 0;
     b->pending = b->expected;
     b->phase++;
+    if (sim_acc_on) sim_race_phase(b);
     if (!sim_in_fiber()) return;
     if (took == (long long)sim_g.nthreads) {
         sim_g.stats.barriers++;
@@ -91,14 +93,8 @@ static void phase_done(sim_abar_state *b, int line, const char *file)
         }
     }
     /* a phase of some of the threads (a pipeline's producers or consumers)
-     * orders them, which the race check's epochs cannot say exactly: a new
-     * epoch, so that a correct pipeline is not taken for a race */
-    if (sim_acc_on && took != (long long)sim_g.nthreads) {
-        /* the race check (race.cpp) takes it as a barrier of the block:
-         * a race across it can be missed, none is invented */
-        sim_sync_event e = {SIM_SYNC_BARRIER, sim_g.block_linear, 0, sim_g.nthreads, 0, 0, line, file, b};
-        sim_check_sync(&e);
-    }
+     * orders only them: each arrival is a release, each wait that returns
+     * an acquire (race.cpp) */
 }
 
 unsigned long long sim_abar_arrive(sim_abar_state *b, long long n, int drop, int *last, int line, const char *file)
@@ -125,6 +121,7 @@ unsigned long long sim_abar_arrive(sim_abar_state *b, long long n, int drop, int
     unsigned long long token = b->phase;
     if (drop) b->dropped++;
     b->pending -= n;
+    if (sim_acc_on) sim_race_arrive(b, b->pending == 0);
     arrivals++;
     if (b->pending == 0) *last = 1;
     return token;
@@ -154,7 +151,10 @@ static void stuck(const sim_abar_state *b, int line, const char *file)
 void sim_abar_wait(const sim_abar_state *b, unsigned long long phase, int parity, int line, const char *file)
 {
     check_init(b, line, file);
-    if (ready(b, phase, parity)) return;
+    if (ready(b, phase, parity)) {
+        if (sim_acc_on) sim_race_phase_wait(b);
+        return;
+    }
     if (!sim_in_fiber()) {
         char where[96];
         sim_where(where, sizeof where, line, file);
@@ -189,12 +189,15 @@ void sim_abar_wait(const sim_abar_state *b, unsigned long long phase, int parity
         spin_sync_block();
     } while (!ready(b, phase, parity));
     if (spinning) spinning--;
+    if (sim_acc_on) sim_race_phase_wait(b);
 }
 
 int sim_abar_test(const sim_abar_state *b, unsigned long long phase, int parity, int line, const char *file)
 {
     check_init(b, line, file);
-    return ready(b, phase, parity);
+    int r = ready(b, phase, parity);
+    if (r && sim_acc_on) sim_race_phase_wait(b);
+    return r;
 }
 
 void sim_async_misaligned(const void *dst, const void *src, size_t bytes, size_t align, int line, const char *file)

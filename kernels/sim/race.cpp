@@ -75,6 +75,7 @@ struct gran {
 struct rel {
     uint32_t block;
     uint16_t thread;
+    uint8_t scope;             /* the fence's: 0 __threadfence_block (its block only), 1 the device, 2 the system */
     uint32_t own, blk;
 };
 
@@ -84,10 +85,15 @@ struct bstate {
     std::vector<std::vector<uint32_t>> wpair;      /* per warp, 32x32: last sync of two lanes (partial masks) */
     uint32_t tile[SIM_TILE_LEVELS][SIM_MAX_THREADS / SIM_TILE_MIN];
     std::vector<uint32_t> fence_own, fence_blk;    /* per thread: its last fence */
-    std::vector<uint8_t> fence_pend;               /* per thread: fenced, no store since */
+    std::vector<uint8_t> fence_pend;               /* per thread: fenced, no store since: 1 + the widest scope */
     std::vector<std::vector<rel>> acq;             /* per thread: releases it acquired */
     std::vector<rel> acq_blk;                      /* acquired by the block before its last barrier */
     bool any_acq;
+    /* per thread: releases it read whose fence's scope does not hold it
+     * (another block's __threadfence_block): they order nothing, and
+     * explain a race they did not prevent */
+    std::vector<std::vector<rel>> narrow;
+    bool any_narrow = false;
     /* a cooperative launch: the block's shared-memory shadow while it is
      * parked at a grid barrier (its arena is kept aside too, grid.cpp) */
     std::vector<gran> shsave;
@@ -95,7 +101,8 @@ struct bstate {
 
 enum {
     F_CROSS_BLOCK = 1, F_SAME_WARP = 2, F_WW = 4, F_RW = 8, F_RMW = 16, F_LAUNCH = 32, F_ATOMIC = 64,
-    F_UNINIT = 128, F_SAME_BLOCK = 256, F_XWARP = 512, F_VWARP = 1024, F_COOP = 2048
+    F_UNINIT = 128, F_SAME_BLOCK = 256, F_XWARP = 512, F_VWARP = 1024, F_COOP = 2048, F_NARROW = 4096,
+    F_ABAR = 8192 /* the launch uses asynchronous barriers (a pipeline) */
 };
 
 struct rgroup {
@@ -188,6 +195,9 @@ struct race_state {
     unsigned gc_next;
     /* releases made by stores after a fence: granule address -> releases */
     std::unordered_map<uintptr_t, std::vector<rel>> rels;
+    /* asynchronous barriers (a block's own: keyed with the block): the
+     * arrivals of the running phase, and of the phases completed */
+    std::unordered_map<uintptr_t, std::vector<rel>> arrived, completed;
     /* reports */
     std::unordered_map<gkey, unsigned, gkey_hash> index;
     std::vector<rgroup> groups;
@@ -273,6 +283,37 @@ void bstate_reset(bstate &b)
     if (b.any_acq || b.acq.size() != s.nthreads) b.acq.assign(s.nthreads, std::vector<rel>());
     b.acq_blk.clear();
     b.any_acq = false;
+    if (b.any_narrow || b.narrow.size() != s.nthreads) b.narrow.assign(s.nthreads, std::vector<rel>());
+    b.any_narrow = false;
+}
+
+/* r into v: one entry per thread, which covers the most */
+void add_rel(std::vector<rel> &v, const rel &r)
+{
+    for (rel &x : v)
+        if (x.block == r.block && x.thread == r.thread && x.scope == r.scope) {
+            x.own = std::max(x.own, r.own);
+            x.blk = std::max(x.blk, r.blk);
+            return;
+        }
+    if (v.size() < REL_MAX) v.push_back(r);
+}
+
+/* Thread t of block blk reads a flag that the releases v stored: what a
+ * release's fence covers happens before what t does next, when the fence's
+ * scope holds t (a block fence: its own block only). */
+void acquire(bstate &b, unsigned t, uint32_t blk, const std::vector<rel> &v)
+{
+    std::vector<rel> &mine = b.acq[t];
+    for (const rel &r : v) {
+        if (r.scope == 0 && r.block != blk) {
+            if (b.narrow[t].size() < REL_MAX) b.narrow[t].push_back(r);
+            b.any_narrow = true;
+            continue;
+        }
+        add_rel(mine, r);
+        b.any_acq = true;
+    }
 }
 
 inline bool in_acq(const std::vector<rel> &v, const rrec &p)
@@ -420,6 +461,7 @@ void hit(const rrec &p, const sim_access *a, int kind, unsigned flags)
         }
     }
     g->flags |= flags;
+    if (!s.completed.empty() || !s.arrived.empty()) g->flags |= F_ABAR;
     g->hits++;
     if (g->last_block != a->block) {
         g->last_block = a->block;
@@ -517,7 +559,8 @@ __attribute__((noinline)) void access_any(const sim_access *a)
     int kind = a->kind == SIM_REC_LOAD ? K_READ : a->kind == SIM_REC_STORE ? K_WRITE : K_ATOMIC;
     const unsigned t = a->thread;
     bstate &b = *s.cur;
-    const bool release = kind != K_READ && b.fence_pend[t];
+    const uint8_t fenced = kind != K_READ ? b.fence_pend[t] : 0;
+    const bool release = fenced != 0;
     if (release) b.fence_pend[t] = 0;
     if (kind == K_WRITE && release) kind = K_FLAG;
     /* volatile: a relaxed access (strong), which does not race with another
@@ -547,13 +590,7 @@ __attribute__((noinline)) void access_any(const sim_access *a)
         }
         if (!s.rels.empty() && kind == K_READ) {
             auto it = s.rels.find(addr & ~(uintptr_t)3);
-            if (it != s.rels.end()) {
-                /* an acquire: what the releases cover happens before what t does next */
-                std::vector<rel> &mine = b.acq[t];
-                for (const rel &r : it->second)
-                    if (mine.size() < REL_MAX) mine.push_back(r);
-                b.any_acq = true;
-            }
+            if (it != s.rels.end()) acquire(b, t, (uint32_t)a->block, it->second); /* an acquire */
         }
         if (shared && kind != K_WRITE && kind != K_FLAG && (g.written & m) != m) {
             rrec none = {L, s.clk, (uint32_t)a->block, (uint16_t)t, m, rkind, a->site};
@@ -579,6 +616,9 @@ __attribute__((noinline)) void access_any(const sim_access *a)
                 unsigned f = kind == K_READ ? F_RW : F_WW;
                 if (vwarp) f |= F_VWARP;
                 if (wk == K_ATOMIC || kind == K_ATOMIC) f |= F_ATOMIC;
+                /* the reader read a flag after the writer's block fence */
+                if (b.any_narrow && w.launch == L && w.block != (uint32_t)a->block && in_acq(b.narrow[t], w))
+                    f |= F_NARROW;
                 if (w.launch != L) f |= F_LAUNCH;
                 else if (w.block != (uint32_t)a->block) f |= F_CROSS_BLOCK | (s.coop ? F_COOP : 0);
                 else {
@@ -627,7 +667,7 @@ __attribute__((noinline)) void access_any(const sim_access *a)
             if (kind == K_FLAG) {
                 std::vector<rel> &v = s.rels[addr & ~(uintptr_t)3];
                 v.clear();
-                rel r = {(uint32_t)a->block, (uint16_t)t, b.fence_own[t], b.fence_blk[t]};
+                rel r = {(uint32_t)a->block, (uint16_t)t, (uint8_t)(fenced - 1), b.fence_own[t], b.fence_blk[t]};
                 if (v.size() < REL_MAX) v.push_back(r);
             }
         }
@@ -715,6 +755,8 @@ void on_launch_begin(void *, const sim_rec_launch *l)
     s.groups.clear();
     s.dropped = 0;
     s.rels.clear();
+    s.arrived.clear();
+    s.completed.clear();
     s.parked.clear();
     s.cur = nullptr;
     sim_shared_span(&s.sh_lo, &s.sh_span);
@@ -953,6 +995,11 @@ void sim_race_flush(int stopped)
                 msg += ": two blocks write one element, and the threads of different blocks are never ordered "
                        "within a launch: give every element one owner (index it by the global thread index) or "
                        "update it with an atomic";
+            } else if (cross && (g.flags & F_NARROW)) {
+                msg += ": block " + std::to_string(g.block_a) + "'s thread made __threadfence_block() after the write "
+                       "and then set the flag this thread read first, but __threadfence_block() orders memory only as "
+                       "the threads of its own block see it: another block may see the flag before the data. Use "
+                       "__threadfence() (the whole device) between the write and the flag";
             } else if (cross && (g.flags & F_COOP)) {
                 msg += ": one block reads what another block writes in the same launch: the launch is cooperative, "
                        "so put this_grid().sync() between the write and the read (every thread of the grid must "
@@ -977,6 +1024,9 @@ void sim_race_flush(int stopped)
                 msg += ": one thread writes what another reads (a producer and a consumer): put __syncthreads() "
                        "between the write and the read (every thread of the block must reach it), or have the "
                        "writer call __threadfence_block() and then set a flag that the reader checks first";
+                if (g.flags & F_ABAR)
+                    msg += "; with a pipeline or a cuda::barrier, read only after waiting for the phase the writer "
+                           "arrived at (consumer_wait after the producers' producer_commit, or the barrier's wait)";
             }
         }
         sim_report_key k = {0x5200 + (g.flags & F_UNINIT ? 1 : g.flags & F_VWARP ? 3 : 0), g.site_a, g.site_b, g.obj};
@@ -1094,31 +1144,76 @@ extern "C" void sim_race_atomic_sync(const void *p)
     uintptr_t key = (uintptr_t)p & ~(uintptr_t)3;
     if (!s.rels.empty()) {
         auto it = s.rels.find(key);
-        if (it != s.rels.end()) {
-            std::vector<rel> &mine = b.acq[t];
-            for (const rel &r : it->second)
-                if (mine.size() < REL_MAX) mine.push_back(r);
-            b.any_acq = true;
-        }
+        if (it != s.rels.end()) acquire(b, t, (uint32_t)sim_g.block_linear, it->second);
     }
     if (b.fence_pend[t]) {
+        uint8_t scope = (uint8_t)(b.fence_pend[t] - 1);
         b.fence_pend[t] = 0;
         std::vector<rel> &v = s.rels[key];
-        rel r = {(uint32_t)sim_g.block_linear, (uint16_t)t, b.fence_own[t], b.fence_blk[t]};
+        rel r = {(uint32_t)sim_g.block_linear, (uint16_t)t, scope, b.fence_own[t], b.fence_blk[t]};
         if (v.size() < REL_MAX) v.push_back(r);
     }
 }
 
+/* the key of an asynchronous barrier: one in shared memory is its block's */
+static uintptr_t abar_key(const void *bar)
+{
+    race_state &s = R();
+    uintptr_t a = (uintptr_t)bar;
+    if (a - s.sh_lo < s.sh_span) a ^= (uintptr_t)(sim_g.block_linear + 1) << 48;
+    return a;
+}
+
+extern "C" void sim_race_arrive(const void *bar, int last)
+{
+    race_state &s = R();
+    if (!s.on || !s.cur || !sim_in_fiber()) return;
+    unsigned t = sim_cur->linear;
+    rel r = {(uint32_t)sim_g.block_linear, (uint16_t)t, 1, ++s.clk, s.cur->bar};
+    std::vector<rel> &v = s.arrived[abar_key(bar)];
+    add_rel(v, r);
+    /* the last arrival completes the phase: its thread runs the completion
+     * function (if any), after every arrival of the phase */
+    if (last) acquire(*s.cur, t, (uint32_t)sim_g.block_linear, v);
+}
+
+extern "C" void sim_race_phase(const void *bar)
+{
+    race_state &s = R();
+    if (!s.on) return;
+    auto it = s.arrived.find(abar_key(bar));
+    if (it == s.arrived.end()) return;
+    /* what the completing thread did (the completion function) comes
+     * before every wait for the phase */
+    if (s.cur && sim_in_fiber()) {
+        rel r = {(uint32_t)sim_g.block_linear, (uint16_t)sim_cur->linear, 1, ++s.clk, s.cur->bar};
+        add_rel(it->second, r);
+    }
+    std::vector<rel> &done = s.completed[it->first];
+    for (const rel &r : it->second) add_rel(done, r);
+    s.arrived.erase(it);
+}
+
+extern "C" void sim_race_phase_wait(const void *bar)
+{
+    race_state &s = R();
+    if (!s.on || !s.cur || !sim_in_fiber()) return;
+    auto it = s.completed.find(abar_key(bar));
+    if (it == s.completed.end()) return;
+    acquire(*s.cur, sim_cur->linear, (uint32_t)sim_g.block_linear, it->second);
+}
+
 extern "C" void sim_threadfence(int scope)
 {
-    (void)scope;
     race_state &s = R();
     if (!s.on || !s.cur || !sim_in_fiber()) return;
     unsigned t = sim_cur->linear;
     if (t >= s.cur->fence_own.size()) return;
     s.cur->fence_own[t] = ++s.clk;
     s.cur->fence_blk[t] = s.cur->bar;
-    s.cur->fence_pend[t] = 1;
+    /* two fences before one store: the wider scope */
+    uint8_t sc = (uint8_t)(1 + (scope < 0 ? 0 : scope > 2 ? 2 : scope));
+    if (sc > s.cur->fence_pend[t]) s.cur->fence_pend[t] = sc;
 }
 
 /* ------------------------------------------------ __device__ variables */

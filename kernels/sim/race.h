@@ -44,6 +44,15 @@ void sim_race_device_sync(void);   /* also a synchronous copy on the default str
  * p covered. */
 void sim_race_atomic_sync(const void *p);
 
+/* An asynchronous barrier's phases (cuda::barrier, a pipeline's stages):
+ * the running thread arrives at bar (a release of what it did before; last:
+ * it completes the phase, and acquires the phase's arrivals), a
+ * phase of bar completes, the running thread's wait for a phase of bar
+ * returned (an acquire of the arrivals of the phases completed so far). */
+void sim_race_arrive(const void *bar, int last);
+void sim_race_phase(const void *bar);
+void sim_race_phase_wait(const void *bar);
+
 /* Schedules (schedule.cpp): the order threads and blocks run in. The
  * seed draws the random order; the same seed gives the same run. */
 enum { SIM_SCHED_FIXED = 0, SIM_SCHED_RANDOM, SIM_SCHED_REVERSE, SIM_SCHED_ADVERSARIAL };
