@@ -8,10 +8,12 @@
 // RUN: set time-limit 5
 // FAILS
 // EXPECT: stopped: the time limit of 5 s ended the run
-// EXPECT: how far: 1 launch had finished
-// EXPECT: kernel add (launched at line 36) was running
+// EXPECT: how far: 1 launch had finished, 32 threads at
+// EXPECT: threads simulated per second
+// EXPECT: kernel add (launched at line 38) was running
 // EXPECT: with 67108864 threads
-// EXPECT: a kernel that is only big needs a smaller size
+// EXPECT: a kernel that is only big needs a smaller size (through the program's arguments: run ARGS, or set args)
+// EXPECT: or a longer limit (set time-limit 600)
 // REJECT: probably waits
 #include <cstdio>
 #include <cstdlib>
