@@ -331,6 +331,14 @@ int occ_model_from_device(occ_model *m, char *title, size_t titlelen)
     m->smem_reserved_per_block = reserved;
     if (d->mem_clock_khz > 0 && d->mem_bus_bits > 0)
         m->mem_gbps = 2.0 * d->mem_clock_khz * 1e3 * (d->mem_bus_bits / 8.0) / 1e9;
+    const enum cudaDeviceAttr l2[3] = {cudaDevAttrL2CacheSize, cudaDevAttrMaxPersistingL2CacheSize,
+                                       cudaDevAttrMaxAccessPolicyWindowSize};
+    long *to[3] = {&m->l2_bytes, &m->l2_persist_max, &m->l2_window_max};
+    for (int i = 0; i < 3; i++) {
+        int v = 0;
+        if (cudaDeviceGetAttribute(&v, l2[i], 0) != cudaSuccess) cudaGetLastError();
+        else *to[i] = v;
+    }
     return 0;
 }
 

@@ -49,6 +49,9 @@ typedef struct occ_model {
     long smem_reserved_per_block;/* kept by the driver for every resident block */
     int smem_alloc_unit;         /* a block's shared memory is rounded up to this */
     double mem_gbps;             /* published memory bandwidth, GB/s (0: unknown) */
+    long l2_bytes;               /* L2 cache, as cudaDeviceProp::l2CacheSize reports it (0: unknown) */
+    long l2_persist_max;         /* persistingL2CacheMaxSize (0: none, or not measured) */
+    long l2_window_max;          /* accessPolicyMaxWindowSize (0: none, or not measured) */
 } occ_model;
 
 int occ_model_count(void);

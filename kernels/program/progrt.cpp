@@ -764,6 +764,11 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp *p, int device)
     p->maxTexture2D[0] = 131072;
     p->maxTexture2D[1] = 65536;
     p->maxTexture3D[0] = p->maxTexture3D[1] = p->maxTexture3D[2] = 16384;
+    /* the model's L2 as the GPU reports it; the simulator has no cache, so
+     * the access-policy windows a program sets change nothing but are kept */
+    p->l2CacheSize = (int)m->l2_bytes;
+    p->persistingL2CacheMaxSize = (int)m->l2_persist_max;
+    p->accessPolicyMaxWindowSize = (int)m->l2_window_max;
     return cudaSuccess;
 }
 
@@ -812,6 +817,9 @@ cudaError_t cudaDeviceGetAttribute(int *v, cudaDeviceAttr a, int device)
     case cudaDevAttrMemoryPoolsSupported:
     case cudaDevAttrPageableMemoryAccess: *v = 1; break;
     case cudaDevAttrMaxPitch: *v = (int)p.memPitch; break;
+    case cudaDevAttrL2CacheSize: *v = p.l2CacheSize; break;
+    case cudaDevAttrMaxPersistingL2CacheSize: *v = p.persistingL2CacheMaxSize; break;
+    case cudaDevAttrMaxAccessPolicyWindowSize: *v = p.accessPolicyMaxWindowSize; break;
     default: *v = 0; break; /* clock rates and the like: not modelled */
     }
     return cudaSuccess;

@@ -601,6 +601,13 @@ static size_t prog_limits[7] = {1024, 1 << 20, 8 << 20, 2, 2048, 64, 0};
 cudaError_t cudaDeviceSetLimit(cudaLimit limit, size_t value)
 {
     if ((unsigned)limit > 6) return sim_err_value();
+    if (limit == cudaLimitPersistingL2CacheSize) {
+        /* the GPU refuses more than its persisting L2 and keeps the old value
+         * (measured on an H200) */
+        cudaDeviceProp p;
+        cudaGetDeviceProperties(&p, 0);
+        if (value > (size_t)p.persistingL2CacheMaxSize) return sim_err_value();
+    }
     prog_limits[limit] = value;
     return cudaSuccess;
 }
