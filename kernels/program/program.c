@@ -562,7 +562,10 @@ int prog_run(prog *p, const prog_options *o, prog_result *r)
         goto out;
     }
     char num[3][64], race[32], model[96], check[64], sched[80], threads[48];
-    snprintf(threads, sizeof threads, "GPULAB_SIM_THREADS=%d", o->sim_threads);
+    /* a launch from device code (and its cudaMalloc, cudaFree) changes the
+     * runtime's state, which a launch's worker threads share: such a
+     * program runs each launch's blocks on one worker, in block order */
+    snprintf(threads, sizeof threads, "GPULAB_SIM_THREADS=%d", p->device_launches ? 1 : o->sim_threads);
     snprintf(race, sizeof race, "GPULAB_RACE_CHECK=%d", o->race_check ? 1 : 0);
     snprintf(sched, sizeof sched, "GPULAB_SCHEDULE=%d,%llu", o->schedule, o->schedule_seed);
     /* `set check`: the mode's bits and the report's limit (0: the default) */
