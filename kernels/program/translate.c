@@ -648,6 +648,197 @@ static void device_variable(tx *x, int k)
     }
 }
 
+/* ------------------------------------------------------ local arrays */
+
+static int is_word_of(const tx *x, int k, const char *const *words);
+
+/* Tokens a..b-1 joined by single spaces (comments and newlines left out). */
+static void tok_join(const tx *x, int a, int b, char *buf, size_t len)
+{
+    size_t o = 0;
+    buf[0] = 0;
+    for (int i = a; i < b && o + 1 < len; i++) {
+        size_t n = x->t[i].e - x->t[i].s;
+        if (o && o + 1 < len) buf[o++] = ' ';
+        if (o + n + 1 >= len) n = len - o - 1;
+        memcpy(buf + o, x->src + x->t[i].s, n);
+        o += n;
+    }
+    buf[o] = 0;
+}
+
+static const char *const not_type_words[] = {
+    "return", "else", "case", "default", "goto", "throw", "delete", "new", "do", "typedef", "using", "template",
+    "static", "extern", "constexpr", "__shared__", "__constant__", "__device__", "__global__", "thread_local",
+    "struct", "class", "union", "enum", "operator", "sizeof", "if", "while", "for", "switch", "auto", "asm",
+    "__asm__", "co_return", "co_await", "co_yield", "friend", "__managed__", NULL};
+
+/* The array declared at name (its `[...]` groups end at *last) is used
+ * only by plain indexing (or sizeof) in the rest of its block: nothing of
+ * it goes to a pointer, so -fsanitize=bounds sees every access. */
+static int local_stays_indexed(const tx *x, int name, int nd, int from)
+{
+    int depth = 0;
+    for (int j = from; j < x->nt; j++) {
+        if (tx_is(x, j, "{")) depth++;
+        else if (tx_is(x, j, "}") && --depth < 0) return 1;
+        if (x->t[j].kind != T_IDENT || x->t[j].e - x->t[j].s != x->t[name].e - x->t[name].s ||
+            memcmp(x->src + x->t[j].s, x->src + x->t[name].s, x->t[name].e - x->t[name].s) != 0)
+            continue;
+        if (tx_is(x, j - 1, ".") || tx_is(x, j - 1, "->") || tx_is(x, j - 1, "::")) continue;
+        if (tx_is(x, j - 1, "sizeof") || (tx_is(x, j - 1, "(") && tx_is(x, j - 2, "sizeof") && tx_is(x, j + 1, ")")))
+            continue;
+        int g = 0, m = j + 1;
+        while (tx_is(x, m, "[")) {
+            int d = 0;
+            for (; m < x->nt; m++) {
+                if (tx_is(x, m, "[")) d++;
+                else if (tx_is(x, m, "]") && --d == 0) break;
+            }
+            g++;
+            m++;
+        }
+        if (g < nd || tx_is(x, j - 1, "&")) return 0;
+    }
+    return 1;
+}
+
+/* The block holding token k is a function's (or a plain block's) body,
+ * not a class's, an initializer's or a switch's (a guard's constructor
+ * must not be jumped over by a case label). */
+static int local_block_ok(const tx *x, int k)
+{
+    int d = 0, j = k - 1;
+    for (; j >= 0; j--) {
+        if (tx_is(x, j, "}")) d++;
+        else if (tx_is(x, j, "{") && d-- == 0) break;
+    }
+    if (j < 0) return 0;
+    for (int i = stmt_start(x, j); i < j; i++)
+        if (tx_is(x, i, "struct") || tx_is(x, i, "class") || tx_is(x, i, "union") || tx_is(x, i, "enum") ||
+            tx_is(x, i, "switch") || tx_is(x, i, "="))
+            return 0;
+    return 1;
+}
+
+/* A local array declaration of device code at k (a statement's first
+ * token) whose array goes to a pointer somewhere in its block (handed to a
+ * function, `p = a + k`, `&a[i]`): declared between red zones and
+ * registered with its thread (shim.h: sim_local_array, sim_local_guard),
+ * so that an access through the pointer, in any function, inlined or not,
+ * that runs past it is reported with the array. The line count stays.
+ * Returns the token to go on after, or k when it is not such a
+ * declaration. */
+static int local_array(tx *x, int k)
+{
+    int e = stmt_end(x, k);
+    if (e < 0) return k;
+    /* the type: identifiers and `::`, template arguments in <...> */
+    int j = k, ang = 0;
+    for (; j < e; j++) {
+        if (ang) {
+            if (tx_is(x, j, "<")) ang++;
+            else if (tx_is(x, j, ">")) ang--;
+            else if (tx_is(x, j, ">>")) ang = ang > 1 ? ang - 2 : 0;
+            else if (tx_is(x, j, ";") || tx_is(x, j, "{") || tx_is(x, j, "}")) return k;
+            continue;
+        }
+        if (tx_is(x, j, "<") && j > k && x->t[j - 1].kind == T_IDENT) { ang = 1; continue; }
+        if (tx_is(x, j, "::")) continue;
+        if (x->t[j].kind != T_IDENT) break;
+        if (is_word_of(x, j, not_type_words)) return k;
+    }
+    /* ... then the first declarator's name and its `[` */
+    int name = j - 1;
+    if (ang || name <= k || !tx_is(x, j, "[") || x->t[name].kind != T_IDENT) return k;
+    int type_end = name; /* tokens [k, type_end) */
+    if (!local_block_ok(x, k)) return k;
+    char type[256];
+    tok_join(x, k, type_end, type, sizeof type);
+    if (strchr(type, '"') || strlen(type) + 1 >= sizeof type) return k;
+    /* the declarators, split at top-level commas */
+    enum { MAXD = 16 };
+    int ds[MAXD], de[MAXD], nd = 0, from = name, d = 0;
+    for (int i = name; i <= e && nd < MAXD; i++) {
+        if (i == e || (d == 0 && tx_is(x, i, ","))) {
+            ds[nd] = from;
+            de[nd] = i;
+            nd++;
+            from = i + 1;
+            continue;
+        }
+        if (tx_is(x, i, "(") || tx_is(x, i, "[") || tx_is(x, i, "{")) d++;
+        else if (tx_is(x, i, ")") || tx_is(x, i, "]") || tx_is(x, i, "}")) d--;
+    }
+    if (from <= e) return k; /* more declarators than handled */
+    int wrap[MAXD], lastbr[MAXD];
+    char post[MAXD][700], wtype[MAXD][700];
+    int any = 0;
+    for (int i = 0; i < nd; i++) {
+        wrap[i] = 0;
+        int nm = ds[i];
+        if (x->t[nm].kind != T_IDENT || !tx_is(x, nm + 1, "[")) continue;
+        int m = nm + 1, dims = 0, empty = 0;
+        while (m < de[i] && tx_is(x, m, "[")) {
+            int dd = 0, o = m;
+            for (; m < de[i]; m++) {
+                if (tx_is(x, m, "[")) dd++;
+                else if (tx_is(x, m, "]") && --dd == 0) break;
+            }
+            if (m >= de[i]) break;
+            empty |= m == o + 1;
+            dims++;
+            lastbr[i] = m;
+            m++;
+        }
+        /* after the dimensions: nothing, `= init` or `{init}` */
+        if (!dims || empty || (m < de[i] && !tx_is(x, m, "=") && !tx_is(x, m, "{"))) continue;
+        if (tx_is(x, m, "{") && match_close(x, m, "{", "}") != de[i] - 1) continue;
+        if (local_stays_indexed(x, nm, dims, e + 1)) continue;
+        char nmt[64], dimt[400], decl[500];
+        tok_join(x, nm, nm + 1, nmt, sizeof nmt);
+        tok_join(x, nm + 1, lastbr[i] + 1, dimt, sizeof dimt);
+        if (strchr(dimt, '"') || strlen(dimt) + 1 >= sizeof dimt) continue;
+        snprintf(decl, sizeof decl, "%s %s%s", type, nmt, dimt);
+        /* "[ 8 ]" -> "[8]" in the message */
+        char *w = decl;
+        for (char *r = decl; *r; r++)
+            if (!(*r == ' ' && (r[1] == '[' || r[1] == ']' || (r > decl && r[-1] == '[')))) *w++ = *r;
+        *w = 0;
+        snprintf(wtype[i], sizeof wtype[i], "::gpulab_sim::sim_local_array<%s %s> sim_la_%s", type, dimt, nmt);
+        snprintf(post[i], sizeof post[i],
+                 " auto &%s = sim_la_%s.v; ::gpulab_sim::sim_local_guard sim_lg_%s(sim_la_%s, \"%s\", __FILE__, %d);",
+                 nmt, nmt, nmt, nmt, decl, x->t[nm].line);
+        wrap[i] = 1;
+        any = 1;
+    }
+    if (!any) return k;
+    for (int i = 0; i < nd; i++) {
+        /* where this declarator begins: the type (the first), or its comma */
+        if (i == 0) {
+            if (wrap[0]) tx_edit_add(x, x->t[k].s, x->t[lastbr[0]].e, "%s", wtype[0]);
+        } else if (wrap[i - 1] || wrap[i]) {
+            int comma = ds[i] - 1;
+            if (wrap[i])
+                tx_edit_add(x, x->t[comma].s, x->t[lastbr[i]].e, ";%s %s", wrap[i - 1] ? post[i - 1] : "", wtype[i]);
+            else
+                tx_edit_add(x, x->t[comma].s, x->t[comma].e, ";%s %s", wrap[i - 1] ? post[i - 1] : "", type);
+        }
+        if (!wrap[i]) continue;
+        /* the initializer, if any, initializes the array member */
+        int m = lastbr[i] + 1;
+        if (tx_is(x, m, "=")) {
+            tx_edit_add(x, x->t[m].e, x->t[m].e, " {{},");
+            tx_edit_add(x, x->t[de[i] - 1].e, x->t[de[i] - 1].e, "}");
+        } else if (tx_is(x, m, "{")) {
+            tx_edit_add(x, x->t[m].s, x->t[m].s, "{{}, ");
+            tx_edit_add(x, x->t[de[i] - 1].e, x->t[de[i] - 1].e, "}");
+        }
+    }
+    if (wrap[nd - 1]) tx_edit_add(x, x->t[e].e, x->t[e].e, "%s", post[nd - 1]);
+    return e;
+}
+
 /* ------------------------------------------------------------------ pass */
 
 /* the legacy texture and surface references (removed in CUDA 12): the
@@ -839,6 +1030,11 @@ static void pass(tx *x)
             shared_decl(x, s, e, depth == fn_depth && dev_depth < 0);
             k = e;
             continue;
+        }
+        if (dev_depth >= 0 && paren == 0 && k > 0 &&
+            (tx_is(x, k - 1, ";") || tx_is(x, k - 1, "{") || tx_is(x, k - 1, "}"))) {
+            int nk = local_array(x, k);
+            if (nk > k) { k = nk; continue; }
         }
         if (dev_depth >= 0 || pending) {
             int nk = device_pointer(x, k);

@@ -299,7 +299,7 @@ namespace gpulab_sim {
 /* ------------------------------------------------------------- memcheck */
 
 enum {
-    MC_GLOBAL_OOB = 1, MC_SHARED_OOB, MC_SHARED_INDEX, MC_MISALIGNED, MC_FREED, MC_UNINIT, MC_LOCAL_OOB
+    MC_GLOBAL_OOB = 1, MC_SHARED_OOB, MC_SHARED_INDEX, MC_MISALIGNED, MC_FREED, MC_UNINIT, MC_LOCAL_OOB, MC_LOCAL_RZ
 };
 
 static const char *sim_kind_verb(int kind)
@@ -529,6 +529,88 @@ int sim_mc_access(const sim_access *a, const sim_gobj *g, int shared_k, int alig
         } else if (a->kind == SIM_REC_ATOMIC) {
             sim_mem_mark(g, a->addr, a->size);
         }
+    }
+    return 0;
+}
+
+/* ------------------------------------- local arrays between red zones */
+
+__thread unsigned sim_loc_live;
+
+void sim_local_enter(sim_local_guard *g, const void *obj, size_t objsize, const void *v, size_t vsize,
+                     const char *decl, const char *file, int line)
+{
+    g->active = 0;
+    /* host code calling a __host__ __device__ function: nothing watches it */
+    if (!sim_in_fiber()) return;
+    g->lo = (uintptr_t)obj;
+    g->hi = g->lo + objsize;
+    g->vlo = (uintptr_t)v;
+    g->vhi = g->vlo + vsize;
+    g->decl = decl;
+    g->file = file;
+    g->line = line;
+    sim_fiber *f = sim_self();
+    g->prev = f->loc_head;
+    f->loc_head = g;
+    g->active = 1;
+    sim_loc_live++;
+}
+
+void sim_local_leave(sim_local_guard *g)
+{
+    if (!g->active) return;
+    /* scopes end innermost first: its predecessor is the thread's last */
+    sim_self()->loc_head = g->prev;
+    if (sim_loc_live) sim_loc_live--;
+}
+
+namespace {
+struct rz_case {
+    const sim_local_guard *g;
+    uintptr_t a;
+    unsigned size;
+    int kind;
+};
+
+void rz_format(char *buf, size_t len, const void *arg)
+{
+    const rz_case *c = (const rz_case *)arg;
+    const sim_local_guard *g = c->g;
+    char who[320], decl[96], where[160];
+    sim_who(who, sizeof who);
+    sim_where(decl, sizeof decl, g->line, g->file);
+    size_t bytes = g->vhi - g->vlo;
+    if (c->a >= g->vhi) {
+        unsigned long long past = c->a - g->vhi;
+        snprintf(where, sizeof where, "%llu byte%s past the end of", past, past == 1 ? "" : "s");
+    } else {
+        unsigned long long before = g->vlo - c->a;
+        snprintf(where, sizeof where, "%llu byte%s before the start of", before, before == 1 ? "" : "s");
+    }
+    snprintf(buf, len,
+             "%s %s %u bytes %s the local array %s (%zu bytes, declared at %s), through a pointer; on a GPU the "
+             "array lies in the thread's local memory beside its other variables, so nothing stops it: the %s, with "
+             "no error",
+             who, sim_kind_verb(c->kind), c->size, where, g->decl, bytes, decl,
+             c->kind == SIM_REC_LOAD ? "read returns one of them" : "write silently overwrites one of them");
+}
+} /* namespace */
+
+int sim_mc_local(uintptr_t a, unsigned size, int kind, uintptr_t pc)
+{
+    if (!(sim_mc_mode & SIM_CHECK_MEMCHECK) || !sim_in_fiber()) return 0;
+    for (const sim_local_guard *g = sim_self()->loc_head; g; g = g->prev) {
+        if (a + size <= g->lo || a >= g->hi) continue;
+        if (a >= g->vlo && a + size <= g->vhi) return 0;
+        rz_case c = {g, a, size, kind};
+        sim_report_key k = {MC_LOCAL_RZ, pc, 0, (uintptr_t)g->decl};
+        if (sim_report_hit(&k, cudaErrorIllegalAddress, sim_g.block_linear, sim_cur->linear, rz_format, &c) < 0) {
+            char blk[64];
+            sim_block_name(blk, sizeof blk);
+            sim_fail("%s: stopped in %s after %llu memory errors", sim_g.kernel, blk, rp().hits);
+        }
+        return 1;
     }
     return 0;
 }

@@ -326,6 +326,7 @@ extern "C" [[noreturn]] SIM_SWITCH_FN void gpulab_sim_fiber_main(sim_fiber *f)
     }
     for (;;) {
         sim_cur = &f->info;
+        f->loc_head = nullptr; /* a thread stopped half-way may have left some */
         sim_g.body(sim_g.body_ctx);
         f->state = SIM_F_DONE;
         sim_g.nrun--;

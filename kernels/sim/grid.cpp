@@ -57,6 +57,7 @@ static int sim_block_park(sim_block_copy *c)
         sim_thread_copy *t = &c->threads[i];
         t->epoch = f->epoch;
         t->seq = f->seq;
+        t->loc_head = f->loc_head;
         t->off = off;
         sim_stack_save(f, &t->stack, c->bytes + off);
         off += t->stack.len;
@@ -82,6 +83,7 @@ static void sim_block_resume(const sim_block_copy *c)
         sim_stack_restore(f, &t->stack, c->bytes + t->off);
         f->epoch = t->epoch;
         f->seq = t->seq;
+        f->loc_head = t->loc_head;
     }
     for (unsigned w = 0; w < sim_g.nwarps; w++) sim_g.warps[w].stamp = c->stamp[w];
     sim_shared_restore(&c->shared);

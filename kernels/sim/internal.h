@@ -112,6 +112,7 @@ struct sim_fiber {
     size_t stack_size;
     void *fake;                /* ASan's fake stack while switched out */
     sim_fiber *host;           /* whose stack its thread runs on (fiber.cpp: sim_fiber_main) */
+    sim_local_guard *loc_head; /* its thread's local arrays in red zones (shim.h), innermost first */
     sim_ctx ctx;               /* where it waits (barrier, collective) */
 };
 
@@ -316,6 +317,7 @@ void sim_shared_copy_free(sim_shared_copy *c);
 /* grid.cpp: a block of a cooperative launch between two runs. */
 struct sim_thread_copy {
     uint32_t epoch, seq;
+    sim_local_guard *loc_head;
     size_t off;                /* its stack's bytes in sim_block_copy.bytes */
     sim_stack_copy stack;
 };
@@ -439,6 +441,11 @@ void sim_shared_span(uintptr_t *lo, uintptr_t *bytes); /* the arena */
  * obj/g/k: what the hook resolved. The report at a launch's end. */
 extern int sim_mc_mode;
 int sim_mc_access(const sim_access *a, const sim_gobj *g, int shared_k, int aligned); /* 1: an error */
+/* an access outside device memory while local arrays are registered
+ * (sim_loc_live, per worker thread): one that touches a red zone of the
+ * running thread's local arrays is reported; 1 then */
+extern __thread unsigned sim_loc_live;
+int sim_mc_local(uintptr_t a, unsigned size, int kind, uintptr_t pc);
 void sim_mc_launch_begin(void);
 /* at the end of a launch: the grouped report of its errors becomes the
  * diagnostic (after the one that stopped it, if any); 1 when there were

@@ -348,6 +348,7 @@ inline __attribute__((always_inline)) int sim_access_fast(uintptr_t a, unsigned 
     if (a - dev_lo >= dev_span && a - sh_lo >= sh_span && a - dv_lo >= dv_span) {
         /* a host variable or a local (an atomic's muted pair is at its own address) */
         if (acc_mute_n && a == acc_mute_addr) acc_mute_n--;
+        else if (__builtin_expect(sim_loc_live, 0)) sim_mc_local(a, size, kind, pc);
         return 1;
     }
     if (!mc_fast || acc_mute_n || ((aligned & 1) && (a & (size - 1)))) return 0;
@@ -541,6 +542,7 @@ static void check_launch_begin(const char *kernel, const char *file, int line, c
 {
     rec_state &s = rs();
     acc_mute_n = 0;
+    sim_loc_live = 0;
     mc_cache_clear();
     {
         uintptr_t hi;
@@ -621,6 +623,7 @@ namespace gpulab_sim {
 void sim_rec_worker_begin(void)
 {
     acc_mute_n = 0;
+    sim_loc_live = 0;
     mc_cache_clear();
     uintptr_t hi;
     sim_mem_span(&dev_lo, &hi);

@@ -1348,6 +1348,38 @@ static inline __attribute__((always_inline)) void *sim_dev_memset(void *dst, int
     return r;
 }
 
+/* A thread's local array whose address leaves it (handed to a function,
+ * kept in a pointer): the source pass (kernels/program/translate.c)
+ * declares it between red zones and registers it with its thread while it
+ * is in scope, so that an access through any pointer, in any function,
+ * that runs past its end (or before its start) lands in a red zone and is
+ * reported with the array (check.cpp). Direct indexing is -fsanitize=bounds'
+ * part. */
+template <class A> struct sim_local_array {
+    unsigned char lz[16];
+    A v;
+    unsigned char rz[32];
+};
+struct sim_local_guard;
+void sim_local_enter(sim_local_guard *g, const void *obj, size_t objsize, const void *v, size_t vsize, const char *decl,
+                     const char *file, int line);
+void sim_local_leave(sim_local_guard *g);
+struct sim_local_guard {
+    sim_local_guard *prev;     /* the thread's guards, innermost first */
+    uintptr_t lo, hi;          /* the array with its red zones */
+    uintptr_t vlo, vhi;        /* the array */
+    const char *decl, *file;
+    int line, active;
+    template <class A>
+    sim_local_guard(sim_local_array<A> &o, const char *d, const char *f, int l)
+    {
+        sim_local_enter(this, &o, sizeof o, &o.v, sizeof o.v, d, f, l);
+    }
+    ~sim_local_guard() { sim_local_leave(this); }
+    sim_local_guard(const sim_local_guard &) = delete;
+    sim_local_guard &operator=(const sim_local_guard &) = delete;
+};
+
 /* printf with shared-memory elements among its arguments gets their values */
 template <class T> static inline T sim_pf(const sim_ref<T> &r) { return r.get(); }
 template <class T> static inline typename sim_aref<T>::V sim_pf(const sim_aref<T> &r) { return r.get(); }

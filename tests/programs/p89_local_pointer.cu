@@ -3,8 +3,8 @@
 // loop runs one too far (`j <= width`), so with first = 4 and width = 4 the
 // last read is w[4] = vals[8], past the array. On a GPU it reads whatever
 // lies next to the array in the thread's local memory, with no error; the
-// simulator follows the pointer back to its array.
-// EXPECT-SIM: window: block 0, thread 0, at line 24: reads 'const int' through a pointer past the end of the array it points into
+// simulator keeps an array that goes to a pointer between red zones.
+// EXPECT-SIM: window: block 0, thread 0, at line 24 reads 4 bytes 0 bytes past the end of the local array int vals[8] (32 bytes, declared at line 19), through a pointer
 // EXPECT-SIM: [the same error in 32 threads of 1 block: block 0 thread 0, block 0 thread 1
 // EXPECT-SIM: window: cudaErrorIllegalAddress
 #include <cstdio>

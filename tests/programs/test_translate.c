@@ -291,6 +291,45 @@ static void test_casts_rows_copies(void **state)
     assert_non_null(strstr(S.issues[2].msg, "conditional graph nodes"));
 }
 
+/* local arrays of device code that go to a pointer: between red zones,
+ * registered with their thread; the others, and host code's, as written */
+static void test_local_arrays(void **state)
+{
+    (void)state;
+    const char *src = "__device__ void f(int *p);\n"
+                      "__global__ void k(float *g) {\n"
+                      "  int a[8], n = 2, b[4] = {1, 2,\n 3};\n"
+                      "  float w[3]{1.0f};\n"
+                      "  double d[2][2];\n"
+                      "  int keep[4];\n"
+                      "  f(a); f(b + n); f(&keep[1] - 1); g[0] = w[keep[0]] + d[0][1];\n"
+                      "  float *q = w; struct S { int v[4]; } s; f(s.v);\n"
+                      "  switch (n) { case 0: int z[2]; f(z); }\n"
+                      "}\n"
+                      "int main() { int h[4]; f(h); }\n";
+    const char *t = sim(src);
+    char b[1024];
+    assert_int_equal(lines(t) - lines(strstr(t, "\nSIM_KREG(k")), lines(src) + 1);
+    line_of(t, 3, b, sizeof b);
+    assert_non_null(strstr(b, "::gpulab_sim::sim_local_array<int [ 8 ]> sim_la_a; auto &a = sim_la_a.v; "
+                              "::gpulab_sim::sim_local_guard sim_lg_a(sim_la_a, \"int a[8]\", __FILE__, 3); int n = 2; "
+                              "::gpulab_sim::sim_local_array<int [ 4 ]> sim_la_b = {{}, {1, 2,"));
+    line_of(t, 4, b, sizeof b);
+    assert_string_equal(b, " 3}}; auto &b = sim_la_b.v; ::gpulab_sim::sim_local_guard sim_lg_b(sim_la_b, \"int b[4]\", "
+                           "__FILE__, 3);");
+    line_of(t, 5, b, sizeof b);
+    assert_non_null(strstr(b, "sim_local_array<float [ 3 ]> sim_la_w{{}, {1.0f}}; auto &w = sim_la_w.v;"));
+    /* never to a pointer: -fsanitize=bounds sees every index */
+    assert_string_equal(line_of(t, 6, b, sizeof b), "  double d[2][2];");
+    /* &keep[1] is a pointer into it */
+    assert_non_null(strstr(line_of(t, 7, b, sizeof b), "sim_local_array<int [ 4 ]> sim_la_keep;"));
+    /* a struct's member, a switch's case, host code: as written */
+    assert_non_null(strstr(t, "struct S { int v[4]; } s;"));
+    assert_non_null(strstr(t, "case 0: int z[2]; f(z);"));
+    assert_non_null(strstr(t, "int main() { int h[4]; f(h); }"));
+    assert_int_equal(S.nissues, 0);
+}
+
 static void test_gpu_mode_wraps_launches_only(void **state)
 {
     (void)state;
@@ -321,6 +360,7 @@ int main(void)
         cmocka_unit_test(test_line_directive_and_lines_kept),
         cmocka_unit_test(test_gpu_mode_child_launch_as_written),
         cmocka_unit_test(test_shared_forms),
+        cmocka_unit_test(test_local_arrays),
         cmocka_unit_test(test_file_scope_shared),
         cmocka_unit_test(test_device_variables),
         cmocka_unit_test(test_launch_forms),
