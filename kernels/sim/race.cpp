@@ -40,6 +40,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <string>
@@ -137,10 +140,39 @@ struct gkey_hash {
     }
 };
 
+/* An allocation's granules: anonymous memory, whose pages the kernel
+ * gives (zero: empty granules) only when an access touches them, so a big
+ * allocation of which a launch touches a little costs little. */
+struct granbuf {
+    gran *p = nullptr;
+    size_t n = 0;
+    granbuf() = default;
+    granbuf(const granbuf &) = delete;
+    granbuf &operator=(const granbuf &) = delete;
+    granbuf(granbuf &&o) noexcept : p(o.p), n(o.n) { o.p = nullptr, o.n = 0; }
+    ~granbuf()
+    {
+        if (p) munmap(p, n * sizeof(gran));
+    }
+    bool alloc(size_t k)
+    {
+        if (!k) return true;
+        void *m = mmap(nullptr, k * sizeof(gran), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                       -1, 0);
+        if (m == MAP_FAILED) return false;
+        p = (gran *)m;
+        n = k;
+        return true;
+    }
+    size_t size() const { return n; }
+    gran *data() { return p; }
+    gran &operator[](size_t i) { return p[i]; }
+};
+
 struct gshadow {
     uintptr_t base;
-    size_t bytes;
-    std::vector<gran> g;
+    size_t bytes;              /* the allocation's bytes the shadow covers (all, or its first part) */
+    granbuf g;
 };
 
 /* launches and streams */
@@ -187,6 +219,7 @@ struct race_state {
     std::vector<gran> sh;      /* the shared arena */
     uintptr_t sh_lo, sh_span;
     std::unordered_map<unsigned, gshadow> glob;
+    size_t shadow_bytes;       /* what the shadows of glob take */
     /* the shadows of the last allocations touched (a kernel reads two
      * matrices in turn): ids and shadows, 0 empty */
     enum { GCACHE = 4 };
@@ -477,6 +510,74 @@ void hit(const rrec &p, const sim_access *a, int kind, unsigned flags)
 
 /* ------------------------------------------------------------- access */
 
+/* The most the shadows of allocations may take: a quarter of the
+ * program's address-space limit (the sandbox sets one; else a quarter of
+ * the machine's memory), at most 8 GiB. */
+size_t shadow_budget(bool *of_limit)
+{
+    static size_t budget;
+    static bool limited;
+    if (budget) {
+        *of_limit = limited;
+        return budget;
+    }
+    unsigned long long lim = 0;
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY) lim = rl.rlim_cur;
+    *of_limit = limited = lim != 0;
+    if (!lim) {
+        long pages = sysconf(_SC_PHYS_PAGES), pg = sysconf(_SC_PAGESIZE);
+        lim = pages > 0 && pg > 0 ? (unsigned long long)pages * pg : 8ull << 30;
+    }
+    budget = (size_t)std::min(lim / 4, 8ull << 30);
+    return budget;
+}
+
+std::string size_text(unsigned long long b)
+{
+    char buf[48];
+    if (b >= 1ull << 30) snprintf(buf, sizeof buf, "%.1f GiB", b / (double)(1ull << 30));
+    else if (b >= 1ull << 20) snprintf(buf, sizeof buf, "%.1f MiB", b / (double)(1ull << 20));
+    else snprintf(buf, sizeof buf, "%llu bytes", b);
+    return buf;
+}
+
+/* A new allocation's shadow: all of it when it fits in what is left of the
+ * budget (and in memory), else its first part, said once on stderr. */
+void shadow_make(gshadow &n, const sim_rec_object *o)
+{
+    race_state &s = R();
+    bool of_limit;
+    const size_t want = (o->bytes + 3) / 4 + 4, budget = shadow_budget(&of_limit);
+    size_t left = budget > s.shadow_bytes ? (budget - s.shadow_bytes) / sizeof(gran) : 0, have = std::min(want, left);
+    const bool no_memory = !n.g.alloc(have);
+    if (no_memory) have = 0;
+    n.bytes = have >= want ? o->bytes : have > 4 ? (have - 4) * 4 : 0;
+    const size_t before = s.shadow_bytes;
+    s.shadow_bytes += n.g.size() * sizeof(gran);
+    if (n.bytes == o->bytes) return;
+    char what[320];
+    sim_mem_describe((const sim_gobj *)o, what, sizeof what); /* the hook's obj is &sim_gobj::o */
+    std::string all = size_text((unsigned long long)want * sizeof(gran)), why;
+    if (no_memory) {
+        why = "there was no memory left for it";
+    } else {
+        why = "more than the " + size_text(budget) +
+              " the race check's shadows may take (a quarter of " +
+              (of_limit ? "the program's memory limit" : "this machine's memory") + ", at most 8 GiB";
+        if (before) why += "; " + size_text(before) + " were in use";
+        why += ")";
+    }
+    if (n.bytes)
+        fprintf(stderr, "simulator: the race check covers only the first %s of %s: its shadow would take %s for all "
+                "of it (%zu bytes for every 4 bytes), %s; races in the rest of it are not reported\n",
+                size_text(n.bytes).c_str(), what, all.c_str(), sizeof(gran), why.c_str());
+    else
+        fprintf(stderr, "simulator: the race check does not check %s: its shadow would take %s (%zu bytes for every "
+                "4 bytes), %s; races in it are not reported\n",
+                what, all.c_str(), sizeof(gran), why.c_str());
+}
+
 gran *granules(const sim_access *a, size_t *first)
 {
     race_state &s = R();
@@ -496,8 +597,7 @@ gran *granules(const sim_access *a, size_t *first)
         if (it == s.glob.end()) {
             gshadow n;
             n.base = o->base;
-            n.bytes = o->bytes;
-            n.g.assign((o->bytes + 3) / 4 + 4, gran());
+            shadow_make(n, o);
             it = s.glob.emplace(o->id, std::move(n)).first;
         }
         gs = &it->second;
@@ -790,8 +890,12 @@ void on_launch_begin(void *, const sim_rec_launch *l)
     for (auto it = s.glob.begin(); it != s.glob.end();) {
         const sim_gobj *g = sim_mem_lookup(it->second.base);
         if (!g) g = sim_devvar_lookup(it->second.base);
-        if (!g || g->o.id != it->first) it = s.glob.erase(it);
-        else ++it;
+        if (!g || g->o.id != it->first) {
+            s.shadow_bytes -= it->second.g.size() * sizeof(gran);
+            it = s.glob.erase(it);
+        } else {
+            ++it;
+        }
     }
     memset(s.gc_id, 0, sizeof s.gc_id);
     s.gc_next = 0;
@@ -1071,6 +1175,7 @@ extern "C" int sim_race_enable(int on)
     }
     if (!on && s.on) {
         s.glob.clear();
+        s.shadow_bytes = 0;
         std::vector<gran>().swap(s.sh);
     }
     s.on = on;
