@@ -601,7 +601,7 @@ static void device_variable(tx *x, int k)
 {
     int s = stmt_start(x, k), e = stmt_end(x, k);
     if (e < 0) return;
-    static const char *const skip[] = {"extern", "template", "const", "constexpr", "__constant__", "__shared__",
+    static const char *const skip[] = {"extern", "template", "const", "constexpr", "__shared__",
                                        "typedef", "using", "static_assert", "friend", "__global__", "operator", NULL};
     for (int j = s; j < e; j++)
         for (int i = 0; skip[i]; i++)
@@ -637,7 +637,22 @@ static void device_variable(tx *x, int k)
         }
     }
     if (!nn) return;
+    /* `__constant__ __device__`: once, at the first of the two words */
+    for (int j = s; j < k; j++)
+        if (tx_is(x, j, "__device__") || tx_is(x, j, "__constant__")) return;
     tx_edit_add(x, x->t[k].e, x->t[k].e, " __attribute__((section(\"gpulab_devvars\")))");
+    /* an array gets 64 bytes of red zone on each side (the compiler may lay
+     * the section's variables out in either order), which memcheck counts
+     * as the array's (race.cpp: devvar_sort) */
+    for (int i = 0; i < nn; i++) {
+        if (!tx_is(x, names[i] + 1, "[")) continue;
+        char nm[64];
+        tx_text_of(x, names[i], names[i] + 1, nm, sizeof nm);
+        for (int side = 0; side < 2; side++)
+            tx_edit_add(x, side ? x->t[e].e : x->t[s].s, side ? x->t[e].e : x->t[s].s,
+                        "%sstatic char sim_devrz_%d_%s_%d[64] __attribute__((section(\"gpulab_devvars\"), used));%s",
+                        side ? " " : "", x->t[k].line, nm, side, side ? "" : " ");
+    }
     for (int i = 0; i < nn; i++) {
         char nm[64];
         tx_text_of(x, names[i], names[i] + 1, nm, sizeof nm);
@@ -933,6 +948,9 @@ static void pass(tx *x)
         }
         if (t->kind != T_IDENT) continue;
         if (tx_is(x, k, "__host__")) pending_host = 1;
+        if (x->mode == PROG_SIM && tx_is(x, k, "__constant__") && !pending && depth == fn_depth && dev_depth < 0 &&
+            paren == 0)
+            device_variable(x, k); /* a __constant__ array is watched like a __device__ one */
         if (tx_is(x, k, "__global__") || tx_is(x, k, "__device__")) {
             /* a __device__ variable ends at `;` and clears this */
             if (x->mode == PROG_SIM && tx_is(x, k, "__device__") && !pending && depth == fn_depth && dev_depth < 0 &&

@@ -307,7 +307,10 @@ int sim_mem_origin_where(unsigned id, char *buf, size_t len)
 
 void sim_mem_describe(const sim_gobj *g, char *buf, size_t len)
 {
-    if (!g->var[0] && g->line <= 0 && g->origin) {
+    if (strcmp(g->call, "__device__") == 0 && g->line > 0) {
+        /* a __device__ or __constant__ variable (race.cpp) */
+        snprintf(buf, len, "%s (%zu bytes, declared at line %d)", g->var, g->o.bytes, g->line);
+    } else if (!g->var[0] && g->line <= 0 && g->origin) {
         /* a library's allocation: its line is looked up outside the fibers
          * (the report replaces the mark, check.h) */
         if (sim_in_fiber())

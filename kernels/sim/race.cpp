@@ -267,11 +267,27 @@ devvars &DV()
     return *d;
 }
 
+/* The section the source pass puts them in (translate.c): besides them it
+ * holds only the red zones it puts around each array and the linker's
+ * padding, so the bytes from a variable's end to the next one's start (to
+ * the section's end, for the last) are that variable's red zone. Weak: a
+ * program without __device__ variables has no such section. */
+extern "C" char __start_gpulab_devvars[] __attribute__((weak));
+extern "C" char __stop_gpulab_devvars[] __attribute__((weak));
+
 void devvar_sort(void)
 {
     devvars &d = DV();
     if (d.sorted) return;
     std::sort(d.v.begin(), d.v.end(), [](const sim_gobj *a, const sim_gobj *b) { return a->o.base < b->o.base; });
+    uintptr_t lo = (uintptr_t)__start_gpulab_devvars, hi = (uintptr_t)__stop_gpulab_devvars;
+    for (size_t i = 0; i < d.v.size(); i++) {
+        sim_gobj *g = d.v[i];
+        g->zone_end = g->o.base + g->o.bytes;
+        if (!lo || g->o.base < lo || g->zone_end > hi) continue; /* not in the section */
+        uintptr_t next = i + 1 < d.v.size() ? d.v[i + 1]->o.base : hi;
+        if (next > g->zone_end && next <= hi) g->zone_end = next;
+    }
     d.sorted = true;
 }
 
@@ -1360,7 +1376,7 @@ const sim_gobj *sim_devvar_lookup(uintptr_t a)
         else hi = mid;
     }
     const sim_gobj *g = d.v[lo];
-    return a - g->o.base < g->o.bytes ? g : nullptr;
+    return a - g->o.base < g->zone_end - g->o.base ? g : nullptr;
 }
 
 void sim_devvar_span(uintptr_t *lo, uintptr_t *hi)
@@ -1370,7 +1386,7 @@ void sim_devvar_span(uintptr_t *lo, uintptr_t *hi)
     if (d.v.empty()) return;
     devvar_sort();
     *lo = d.v.front()->o.base;
-    for (const sim_gobj *g : d.v) *hi = std::max(*hi, g->o.base + g->o.bytes);
+    for (const sim_gobj *g : d.v) *hi = std::max(*hi, g->zone_end);
 }
 
 } /* namespace gpulab_sim */

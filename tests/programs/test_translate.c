@@ -84,7 +84,9 @@ static void test_device_variables(void **state)
                         "__device__ float3 operator+(float3 p, float3 q);\n"
                         "extern __device__ int e;\n"
                         "__device__ const int k = 3;\n"
-                        "__global__ void g() { done = twice(a); }\n");
+                        "__global__ void g() { done = twice(a); }\n"
+                        "__constant__ float taps[5];\n"
+                        "__constant__ __device__ int both[2];\n");
     /* each variable registers its address, size, name and line */
     assert_non_null(strstr(t, "::sim_devvar_register(__builtin_addressof(a), sizeof(a), \"a\", 1);"));
     assert_non_null(strstr(t, "::sim_devvar_register(__builtin_addressof(b), sizeof(b), \"b\", 1);"));
@@ -96,6 +98,16 @@ static void test_device_variables(void **state)
     assert_null(strstr(t, "\"p\""));
     assert_null(strstr(t, "\"e\""));
     assert_null(strstr(t, "\"k\""));
+    /* __constant__ arrays are watched too, once; arrays have red zones on
+     * both sides in the same section */
+    assert_non_null(strstr(t, "::sim_devvar_register(__builtin_addressof(taps), sizeof(taps), \"taps\", 8);"));
+    assert_non_null(strstr(t, "static char sim_devrz_1_b_0[64] __attribute__((section(\"gpulab_devvars\"), used)); "
+                              "__device__ __attribute__((section(\"gpulab_devvars\"))) int a, b[3]"));
+    assert_non_null(strstr(t, "static char sim_devrz_1_b_1[64]"));
+    assert_null(strstr(t, "sim_devrz_1_a_"));
+    const char *both = strstr(t, "__constant__ __attribute__((section(\"gpulab_devvars\"))) __device__ int both[2];");
+    assert_non_null(both);
+    assert_null(strstr(both + 1, "section(\"gpulab_devvars\"))) int both"));
     /* the lines stay where they were */
     char buf[512];
     assert_non_null(strstr(line_of(t, 3, buf, sizeof buf), "__device__ int twice(int x)"));
