@@ -125,12 +125,15 @@ static void cuda_missing(const char *line, size_t len, char *out, size_t cap, si
         const char *fe = memmem(line, len, "fatal error: ", 13);
         if (fe && nf > fe + 13) snprintf(name, sizeof name, "%.*s", (int)(nf - fe - 13), fe + 13);
     }
+    /* the driver API: cuInit, cuMemCreate; CUcontext, CUresult, CU_MEM_... */
+    int driver = (name[0] == 'c' && name[1] == 'u' && name[2] >= 'A' && name[2] <= 'Z') ||
+                 (name[0] == 'C' && name[1] == 'U' && ((name[2] >= 'a' && name[2] <= 'z') || name[2] == '_'));
     int cuda = !strncmp(name, "cuda", 4) || !strncmp(name, "__", 2) || !strncmp(name, "nv", 2) ||
-               !strncmp(name, "make_cuda", 9) || (name[0] == 'c' && name[1] == 'u' && name[2] >= 'A' && name[2] <= 'Z');
+               !strncmp(name, "make_cuda", 9) || driver;
     if (!name[0] || !cuda) return;
     char note[512];
     int n;
-    if (name[0] == 'c' && name[1] == 'u' && name[2] >= 'A' && name[2] <= 'Z')
+    if (driver)
         n = snprintf(note, sizeof note,
                      "note: %s is the CUDA driver API, which gpulab's simulator does not have (it runs the runtime "
                      "API on the program's own kernels); set backend gpu runs the program on a GPU\n",

@@ -545,6 +545,8 @@ static inline cudaError_t cudaMemAdvise(const void *, size_t, int, int) { return
 static inline cudaError_t cudaThreadSynchronize(void) { return cudaDeviceSynchronize(); }
 static inline cudaError_t cudaDeviceSetCacheConfig(int) { return cudaSuccess; }
 static inline cudaError_t cudaFuncSetCacheConfig(const void *, int) { return cudaSuccess; }
+/* cuda_runtime.h's form for a kernel itself (cudaFuncSetCacheConfig(k, ...)) */
+template <class F> static inline cudaError_t cudaFuncSetCacheConfig(F *, int) { return cudaSuccess; }
 #define cudaFuncCachePreferNone 0
 #define cudaFuncCachePreferShared 1
 #define cudaFuncCachePreferL1 2

@@ -1146,7 +1146,9 @@ static void pass(tx *x)
                 tx_edit_add(x, t->s, t->e, "::gpulab_sim::sim_printf");
             continue;
         }
-        if (tx_is(x, k, "asm") || tx_is(x, k, "__asm__") || tx_is(x, k, "__asm")) {
+        /* PTX in device code; inline assembly of host code is the host
+         * compiler's (a compiler barrier, x87 rounding control in a header) */
+        if (dev_depth >= 0 && (tx_is(x, k, "asm") || tx_is(x, k, "__asm__") || tx_is(x, k, "__asm"))) {
             tx_issue(x, t->line, "inline assembly (asm, PTX) runs only on an NVIDIA GPU: the simulator cannot "
                               "execute PTX; use the CUDA intrinsic that does the same");
             continue;

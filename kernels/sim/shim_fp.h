@@ -268,6 +268,22 @@ SIM_ROUNDED1(__fsqrt_rz, FE_TOWARDZERO, sqrtf(a))
 SIM_ROUNDED1(__fsqrt_ru, FE_UPWARD, sqrtf(a))
 SIM_ROUNDED1(__fsqrt_rd, FE_DOWNWARD, sqrtf(a))
 #undef SIM_ROUNDED1
+#define SIM_ROUNDED1D(name, mode, expr)                                          \
+    static inline double name(double a_)                                         \
+    {                                                                            \
+        return sim_rounded(mode, [&] {                                           \
+            volatile double a = a_;                                              \
+            volatile double r = (expr);                                          \
+            return (double)r;                                                    \
+        });                                                                      \
+    }
+SIM_ROUNDED1D(__drcp_rz, FE_TOWARDZERO, 1.0 / a)
+SIM_ROUNDED1D(__drcp_ru, FE_UPWARD, 1.0 / a)
+SIM_ROUNDED1D(__drcp_rd, FE_DOWNWARD, 1.0 / a)
+SIM_ROUNDED1D(__dsqrt_rz, FE_TOWARDZERO, sqrt(a))
+SIM_ROUNDED1D(__dsqrt_ru, FE_UPWARD, sqrt(a))
+SIM_ROUNDED1D(__dsqrt_rd, FE_DOWNWARD, sqrt(a))
+#undef SIM_ROUNDED1D
 #undef SIM_ROUNDED_ALL
 #undef SIM_ROUNDED2
 static inline double __ddiv_rn(double a, double b) { return a / b; }

@@ -1,7 +1,9 @@
 // Valid CUDA that a source pass must not refuse: a template kernel whose
 // type the compiler deduces from the arguments, kernels both in this file
 // and in a header it includes, and a __shared__ element passed to a T&
-// parameter (the compare-exchange of a sorting network).
+// parameter (the compare-exchange of a sorting network), and a template
+// kernel's instance given to cudaFuncSetCacheConfig as it is.
+// EXPECT: cache config: cudaSuccess
 // EXPECT: deduced: 2 4 6 8
 // EXPECT: from the header: 10 20 30 40
 // EXPECT: sorted: 1 2 3 4 5 6 7 8
@@ -48,6 +50,7 @@ int main()
     float h[4] = {1, 2, 3, 4}, *d;
     cudaMalloc(&d, sizeof h);
     cudaMemcpy(d, h, sizeof h, cudaMemcpyHostToDevice);
+    printf("cache config: %s\n", cudaGetErrorName(cudaFuncSetCacheConfig(twice<float>, cudaFuncCachePreferL1)));
     twice<<<1, 4>>>(d, 4);
     cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
     printf("deduced: %g %g %g %g\n", h[0], h[1], h[2], h[3]);

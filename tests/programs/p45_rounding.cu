@@ -6,6 +6,8 @@
 // EXPECT: 1/3 rz 0.333333313 ru 0.333333343
 // EXPECT: sqrt(2) rd 1.41421354 ru 1.41421366
 // EXPECT: double 1/3 rd 0.33333333333333331 ru 0.33333333333333337
+// EXPECT: double sqrt(2) rz 1.4142135623730949 rd 1.4142135623730949 ru 1.4142135623730951
+// EXPECT: double rcp(3) rz 0.33333333333333331 ru 0.33333333333333337
 // EXPECT: exit status 0
 #include <cstdio>
 
@@ -26,12 +28,17 @@ __global__ void modes(float *f, double *d)
     f[11] = __fsqrt_ru(2.0f);
     d[0] = __ddiv_rd(1.0, 3.0);
     d[1] = __ddiv_ru(1.0, 3.0);
+    d[2] = __dsqrt_rz(2.0);
+    d[3] = __dsqrt_rd(2.0);
+    d[4] = __dsqrt_ru(2.0);
+    d[5] = __drcp_rz(3.0);
+    d[6] = __drcp_ru(3.0);
 }
 
 int main()
 {
     float *f, hf[12];
-    double *d, hd[2];
+    double *d, hd[7];
     cudaMalloc(&f, sizeof hf);
     cudaMalloc(&d, sizeof hd);
     modes<<<1, 1>>>(f, d);
@@ -42,5 +49,7 @@ int main()
     printf("1/3 rz %.9g ru %.9g\n", hf[8], hf[9]);
     printf("sqrt(2) rd %.9g ru %.9g\n", hf[10], hf[11]);
     printf("double 1/3 rd %.17g ru %.17g\n", hd[0], hd[1]);
+    printf("double sqrt(2) rz %.17g rd %.17g ru %.17g\n", hd[2], hd[3], hd[4]);
+    printf("double rcp(3) rz %.17g ru %.17g\n", hd[5], hd[6]);
     return 0;
 }
