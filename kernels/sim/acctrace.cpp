@@ -55,16 +55,20 @@ void w_launch_begin(void *ctx, const sim_rec_launch *l)
     put_name(w->f, l->kernel);
 }
 
+/* the window: asked as a block starts (from any worker: it only answers) */
 int w_want_block(void *ctx, unsigned long long block)
+{
+    return block < static_cast<const acc_writer *>(ctx)->max_blocks;
+}
+
+/* a block began, in block order (record.h) */
+void w_block_begin(void *ctx, unsigned long long block, int recorded)
 {
     acc_writer *w = static_cast<acc_writer *>(ctx);
     w->c_lo = w->c_hi = 0; /* a block places its shared arrays anew */
-    if (block < w->max_blocks) {
-        w->recorded++;
-        return 1;
-    }
-    w->skipped++;
-    return 0;
+    if (block < w->max_blocks) w->recorded++;
+    else w->skipped++;
+    (void)recorded;
 }
 
 unsigned object_number(acc_writer *w, const sim_rec_object *o);
@@ -288,6 +292,7 @@ extern "C" int acc_writer_attach(FILE *f, unsigned max_blocks, unsigned long lon
     W->reader.request = w_request;
     W->reader.launch_end = w_launch_end;
     W->reader.want_block = w_want_block;
+    W->reader.block_begin = w_block_begin;
     W->reader.warpop = w_warpop;
     W->reader.sync = w_sync;
     if (sim_rec_attach(&W->reader) != 0) {

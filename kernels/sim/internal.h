@@ -51,6 +51,8 @@ extern "C" int lab_trace_append(lab_trace *t, const lab_event *ev, size_t n, cha
 extern "C" int lab_trace_add_launch(lab_trace *t, const char *kernel, const unsigned grid[3],
                                     const unsigned block[3], char *err, size_t errlen);
 
+struct sim_rec_log; /* record.cpp: a block's records, kept for par.cpp */
+
 namespace gpulab_sim {
 
 enum { SIM_MAX_THREADS = 1024, SIM_MAX_WARPS = SIM_MAX_THREADS / 32 };
@@ -457,6 +459,23 @@ void sim_check_sync(const sim_sync_event *e);
  * whether nothing that needs the one-worker order watches the accesses */
 void sim_rec_worker_begin(void);
 int sim_rec_parallel_ok(void);
+/* record.cpp, for par.cpp: a block's records held while it runs beside
+ * earlier blocks (a log), handed to the readers when the block is committed
+ * (replay) or when it becomes the oldest running block (deliver: the
+ * worker's own log, at once); take: the finished block's log, or NULL when
+ * nothing waits; bytes: a log's size */
+void sim_rec_log_deliver(void);
+sim_rec_log *sim_rec_log_take(void);
+void sim_rec_log_replay(sim_rec_log *L);
+void sim_rec_log_free(sim_rec_log *L);
+size_t sim_rec_log_bytes(const sim_rec_log *L);
+/* a running block's log past sim_rec_log_max bytes makes it the oldest
+ * (sim_par_order) at its next barrier */
+enum : size_t { SIM_REC_LOG_MAX = (size_t)64 << 20 };
+extern size_t sim_rec_log_max;
+/* record.cpp, for sim_rec_shared_offset: 1 with *off while a log of a block
+ * that ran on another worker is delivered */
+int sim_rec_delivered_offset(const void *p, size_t *off);
 
 /* par.cpp: the workers a launch of nblocks may use (1: the one-worker
  * loop of launch.cpp); the launch's blocks on nw workers: 0, or -1 with

@@ -12,7 +12,15 @@
  * on it is the oldest block running and sees what the one-worker run would
  * see (sim_par_order). The first failure in block order is the launch's;
  * blocks after it that had started are discarded. Launches that cannot keep
- * the one-worker order this way run on one worker (sim_par_workers). */
+ * the one-worker order this way run on one worker (sim_par_workers).
+ *
+ * The access recording's readers (the profile's counters, the access trace)
+ * get a block's records when the block is committed: a worker keeps its
+ * block's records in a log (record.cpp) and the commit hands the log over;
+ * a block that becomes the oldest hands over its log so far and then
+ * delivers as it goes. So the readers see one worker's calls in one
+ * worker's order. Logs waiting for their commit are bounded
+ * (PAR_LOG_PENDING_MAX): past it a worker waits before its next block. */
 /* the C++ library's headers first: shim.h defines CUDA's __noinline__ */
 #include <condition_variable>
 #include <map>
@@ -58,9 +66,31 @@ static unsigned sim_par_cores(void)
     return n > SIM_WORKERS_MAX ? (unsigned)SIM_WORKERS_MAX : (unsigned)n;
 }
 
+/* A block's records for the readers (record.cpp), freed with the block. */
+struct par_log {
+    sim_rec_log *p = nullptr;
+    par_log() = default;
+    par_log(const par_log &) = delete;
+    par_log &operator=(const par_log &) = delete;
+    par_log(par_log &&o) noexcept : p(o.p) { o.p = nullptr; }
+    par_log &operator=(par_log &&o) noexcept
+    {
+        std::swap(p, o.p);
+        return *this;
+    }
+    ~par_log() { sim_rec_log_free(p); }
+};
+
+/* Bytes of logs of finished blocks that wait for earlier ones, past which a
+ * worker waits before it takes another block. */
+static const size_t PAR_LOG_PENDING_DEFAULT = (size_t)256 << 20;
+static size_t PAR_LOG_PENDING_MAX = PAR_LOG_PENDING_DEFAULT;
+
 /* A finished block waiting for the blocks before it. */
 struct par_block {
     int rc;
+    par_log log;
+    size_t log_bytes = 0;
     std::string out;
     sim_stats d;
     std::string diag;
@@ -78,6 +108,7 @@ struct par_launch {
     unsigned long long stop;           /* no block at or past it starts (atomic) */
     std::map<unsigned long long, par_block> done;
     sim_stats stats;                   /* the committed blocks' counters */
+    size_t log_bytes;                  /* of the logs in done */
     int failed;                        /* a committed block failed: the rest are discarded */
     par_block fail;
     sim_launch_state launch;
@@ -107,7 +138,10 @@ static void par_commit_ready(void)
         auto it = P->done.find(P->committed);
         if (it == P->done.end()) break;
         par_block &b = it->second;
+        __atomic_sub_fetch(&P->log_bytes, b.log_bytes, __ATOMIC_RELAXED);
         if (!P->failed) {
+            /* the readers get the block's records as one worker gives them */
+            sim_rec_log_replay(b.log.p);
             if (!b.out.empty()) fwrite(b.out.data(), 1, b.out.size(), stdout);
             stats_add(&P->stats, b.d, 1);
             if (b.rc != 0) {
@@ -150,6 +184,7 @@ static void par_become_oldest(void)
         par_out->clear();
     }
     sim_par_unordered = 0;
+    sim_rec_log_deliver(); /* the block's records so far; the rest as they come */
 }
 
 void sim_par_order(const void *p)
@@ -211,6 +246,12 @@ static void par_work(void)
     }
     const dim3 g = P->grid;
     for (;;) {
+        if (__atomic_load_n(&P->log_bytes, __ATOMIC_RELAXED) > PAR_LOG_PENDING_MAX) {
+            /* the blocks before wait for an earlier one still running: not
+             * ahead of it by more than this */
+            std::unique_lock<std::mutex> lk(P->m);
+            while (P->log_bytes > PAR_LOG_PENDING_MAX / 2 && !P->failed) P->cv.wait(lk);
+        }
         unsigned long long b = __atomic_fetch_add(&P->next, 1, __ATOMIC_RELAXED);
         if (b >= P->nblocks || b >= __atomic_load_n(&P->stop, __ATOMIC_RELAXED) || lab_interrupted) break;
         sim_block_idx.x = (unsigned)(b % g.x);
@@ -225,8 +266,10 @@ static void par_work(void)
         sim_block_start();
         int rc = sim_block_play();
         sim_rec_block_end();
-        sim_par_unordered = 0;
         par_block pb;
+        pb.log.p = sim_rec_log_take(); /* NULL when the block delivered as it went */
+        pb.log_bytes = sim_rec_log_bytes(pb.log.p);
+        sim_par_unordered = 0;
         pb.rc = rc;
         pb.d = sim_g.stats;
         stats_add(&pb.d, before, -1);
@@ -249,6 +292,7 @@ static void par_work(void)
 #endif
         }
         std::lock_guard<std::mutex> lk(P->m);
+        __atomic_add_fetch(&P->log_bytes, pb.log_bytes, __ATOMIC_RELAXED);
         P->done.emplace(b, std::move(pb));
         par_commit_ready();
     }
@@ -338,7 +382,8 @@ unsigned sim_par_workers(const lab_job *job, unsigned long long nblocks)
     if (want <= 1 || nblocks < 2) return 1;
     /* what keeps its own order, one worker: a cooperative launch, a
      * schedule other than the fixed one, the race check and any other
-     * checker, the trace and the access recording */
+     * checker, and the trace (the access recording's readers do not: their
+     * records go to them in block order, see above) */
     if (sim_g.coop || sim_sched_kind || sim_g.trace || !sim_rec_parallel_ok()) return 1;
     if (job && job->cfg && job->cfg->race_check) return 1;
     if (sim_worker != 0) return 1;
@@ -354,6 +399,7 @@ int sim_par_run(unsigned nw, const char *at)
     L.committed = 0;
     L.stop = ~0ull;
     memset(&L.stats, 0, sizeof L.stats);
+    L.log_bytes = 0;
     L.failed = 0;
     L.launch = static_cast<const sim_launch_state &>(sim_g);
     L.stack_req = sim_g.stack_req;
@@ -398,6 +444,13 @@ extern "C" int sim_set_threads(int n)
     if (n < 0 || n > SIM_WORKERS_MAX || sim_g.in_launch) return -1;
     sim_par_want = n;
     return 0;
+}
+
+/* tests/sim/test_sim_par.cpp: small log bounds, to see the waits (0: the defaults) */
+extern "C" void sim_par_log_limits(size_t per_block, size_t pending)
+{
+    sim_rec_log_max = per_block ? per_block : (size_t)SIM_REC_LOG_MAX;
+    PAR_LOG_PENDING_MAX = pending ? pending : PAR_LOG_PENDING_DEFAULT;
 }
 
 extern "C" int sim_threads(void) { return sim_par_setting() > 0 ? sim_par_want : (int)sim_par_cores(); }

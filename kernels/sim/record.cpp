@@ -7,7 +7,16 @@
  * executed it since the last barrier; lane L's k-th execution goes into the
  * site's k-th request. The fibers of a block run lane after lane between two
  * barriers, so a request collects its lanes one by one and is complete when
- * the block passes a barrier or ends. */
+ * the block passes a barrier or ends.
+ *
+ * Blocks on several worker threads (par.cpp): each worker groups its own
+ * block's accesses (rec_worker, thread-local) into a log of what the readers
+ * are to be given (rec_log: requests, warp operations, barriers, in the
+ * order one worker would give them). A block that runs beside earlier ones
+ * keeps its log; par.cpp hands the log to the readers when it commits the
+ * block, in block order, and a block that becomes the oldest running one
+ * gives its log at once and from then on delivers as one worker does. So
+ * the readers see the same calls, in the same order, with 1 or N workers. */
 #include "kernels/sim/internal.h"
 #include "kernels/sim/record.h"
 #include "kernels/sim/check.h"
@@ -20,13 +29,14 @@
 #include <algorithm>
 #include <atomic>
 #include <map>
+#include <mutex>
 #include <unordered_map>
 #include <vector>
 
 using namespace gpulab_sim;
 
-extern "C" int sim_rec_on;
-int sim_rec_on;
+extern "C" __thread int sim_rec_on;
+__thread int sim_rec_on;
 
 namespace {
 
@@ -64,6 +74,80 @@ struct rec_warp {
     rec_site *last = nullptr;
 };
 
+/* One thing a reader is given: a request (pool index), a warp operation
+ * (wops index), a barrier's sync record (syncs index), its barrier call, or
+ * the block's start (idx: whether it is recorded). */
+enum { EV_REQ, EV_WOP, EV_SYNC, EV_BARRIER, EV_BLOCK };
+struct rec_ev {
+    uint32_t idx;
+    uint16_t warp;
+    uint8_t kind;
+};
+
+} /* namespace */
+
+/* A block's records, in the order the readers are to get them. */
+struct sim_rec_log {
+    unsigned long long block;
+    std::vector<rec_bucket> pool;
+    std::vector<rec_wop> wops;
+    std::vector<sim_rec_sync> syncs;
+    std::vector<rec_ev> evs;
+    /* the block's shared arrays, in the order they were placed; the first
+     * `named` have their id (given in block order, when delivered) */
+    std::vector<sim_rec_object> shared;
+    size_t named;
+    /* a log taken at the block's end (par.cpp delivers it, on any worker):
+     * the arena it ran in and each array's offset as the GPU lays them out */
+    int taken;
+    uintptr_t sh_lo, sh_span;
+    std::vector<size_t> packed;
+
+    size_t bytes() const
+    {
+        return pool.size() * sizeof(rec_bucket) + wops.size() * sizeof(rec_wop) + evs.size() * sizeof(rec_ev) +
+               syncs.size() * sizeof(sim_rec_sync);
+    }
+    void clear()
+    {
+        pool.clear();
+        wops.clear();
+        syncs.clear();
+        evs.clear();
+        shared.clear();
+        named = 0;
+        taken = 0;
+        packed.clear();
+    }
+};
+
+namespace {
+
+/* The recording's state of one worker thread: its block's grouping and log. */
+struct rec_worker {
+    sim_rec_log log;
+    uint32_t epoch = 0;
+    rec_warp warps[SIM_MAX_WARPS];
+    /* where the running epoch's requests and warp operations begin in the log */
+    size_t epoch_pool = 0, epoch_wops = 0;
+    /* a store (or atomic) whose value is read once it has happened: at the
+     * next instrumented access of this worker (its fibers run one at a
+     * time) or at the flush */
+    uint32_t pend_idx = 0; /* pool index + 1; 0: none */
+    uint32_t pend_lane = 0;
+    uintptr_t pend_addr = 0;
+    unsigned pend_size = 0;
+    int skip_block = 0;    /* no reader wants the running block */
+};
+
+__thread rec_worker *rec_self;
+
+inline rec_worker &rw()
+{
+    if (__builtin_expect(!rec_self, 0)) rec_self = new rec_worker(); /* kept: its thread lives as long as the process */
+    return *rec_self;
+}
+
 struct rec_state {
     const sim_rec_reader *readers[SIM_REC_MAX_READERS];
     int nreaders;
@@ -71,12 +155,7 @@ struct rec_state {
     int in_launch;
     sim_rec_launch launch;
     unsigned launches;
-    unsigned long long block;
-    uint32_t epoch;
     unsigned nwarps;
-    rec_warp warps[SIM_MAX_WARPS];
-    std::vector<rec_bucket> pool;
-    std::vector<rec_wop> wops;
     /* blocks parked at a grid barrier: the epoch they go on with, and
      * whether they are recorded */
     std::unordered_map<unsigned long long, std::pair<uint32_t, int>> parked;
@@ -84,20 +163,15 @@ struct rec_state {
      * lookups of a launch */
     std::map<uintptr_t, sim_rec_object> objects;
     std::vector<sim_rec_object> flat;
-    std::vector<sim_rec_object> shared;
     uintptr_t gmin, gmax;
     unsigned next_id;
-    /* an atomic's own load and store, not to be counted again */
-    /* a store (or atomic) whose value is read once it has happened: at the
-     * next instrumented access (any fiber: they run one at a time) or at
-     * the flush */
-    uint32_t pend_idx; /* pool index + 1; 0: none */
-    uint32_t pend_lane;
-    uintptr_t pend_addr;
-    unsigned pend_size;
-    int skip_block;    /* no reader wants the running block */
     sim_rec_launch check_launch; /* the launch as the checkers see it */
-    unsigned long long dropped;
+    std::atomic<unsigned long long> dropped;
+    /* readers' want_block, asked by the workers as their blocks start */
+    std::mutex want_lock;
+    /* logs kept for reuse (their vectors keep their capacity) */
+    std::mutex spare_lock;
+    std::vector<sim_rec_log *> spare;
 };
 
 rec_state &rs()
@@ -105,6 +179,10 @@ rec_state &rs()
     static rec_state *s = new rec_state(); /* never destroyed: used by static destructors' frees */
     return *s;
 }
+
+/* The log being delivered on this thread (the readers' sim_rec_object_at
+ * and sim_rec_shared_offset look in it). */
+__thread const sim_rec_log *rec_delivering;
 
 const sim_rec_object *find_global(uintptr_t a)
 {
@@ -123,39 +201,41 @@ uint64_t value_at(uintptr_t a, unsigned size)
     return v;
 }
 
-void settle_pending(rec_state &s)
+void settle_pending(rec_worker &w)
 {
-    if (!s.pend_idx) return;
-    s.pool[s.pend_idx - 1].val[s.pend_lane] = value_at(s.pend_addr, s.pend_size);
-    s.pend_idx = 0;
+    if (!w.pend_idx) return;
+    w.log.pool[w.pend_idx - 1].val[w.pend_lane] = value_at(w.pend_addr, w.pend_size);
+    w.pend_idx = 0;
 }
 
 /* The recording's part of an access the hook (sim_access_hook) resolved. */
 void record(uintptr_t a, unsigned size, int kind, uintptr_t pc, int space)
 {
     rec_state &s = rs();
-    settle_pending(s);
+    rec_worker &wk = rw();
+    settle_pending(wk);
     if (space == SIM_REC_GLOBAL && !(a >= s.gmin && a < s.gmax && find_global(a))) return;
     const unsigned lane = sim_cur->lane;
-    rec_warp &w = s.warps[sim_cur->warp];
+    rec_warp &w = wk.warps[sim_cur->warp];
     rec_site *site = w.last;
     if (!site || w.last_pc != pc) {
         site = &w.sites[pc];
         w.last = site;
         w.last_pc = pc;
     }
+    std::vector<rec_bucket> &pool = wk.log.pool;
     uint32_t k = site->count[lane];
     if (k >= site->inst.size()) {
-        if (s.pool.size() >= SIM_REC_POOL_MAX) {
-            s.dropped++;
+        if (pool.size() - wk.epoch_pool >= SIM_REC_POOL_MAX) {
+            s.dropped.fetch_add(1, std::memory_order_relaxed);
             return;
         }
-        uint32_t idx = (uint32_t)s.pool.size();
-        s.pool.emplace_back();
-        rec_bucket &b = s.pool.back();
+        uint32_t idx = (uint32_t)pool.size();
+        pool.emplace_back();
+        rec_bucket &b = pool.back();
         b.site = pc;
         b.mask = 0;
-        b.epoch = s.epoch;
+        b.epoch = wk.epoch;
         b.kind = (uint8_t)kind;
         b.space = (uint8_t)space;
         b.width = (uint8_t)(size > 255 ? 255 : size);
@@ -164,17 +244,17 @@ void record(uintptr_t a, unsigned size, int kind, uintptr_t pc, int space)
     }
     site->count[lane]++;
     uint32_t idx = site->inst[k];
-    rec_bucket &b = s.pool[idx];
+    rec_bucket &b = pool[idx];
     b.mask |= 1u << lane;
     b.addr[lane] = a;
     if (kind == SIM_REC_LOAD) {
         b.val[lane] = value_at(a, size);
     } else {
         b.val[lane] = 0;
-        s.pend_idx = idx + 1;
-        s.pend_lane = lane;
-        s.pend_addr = a;
-        s.pend_size = size;
+        wk.pend_idx = idx + 1;
+        wk.pend_lane = lane;
+        wk.pend_addr = a;
+        wk.pend_size = size;
     }
 }
 
@@ -386,28 +466,47 @@ void hook_range(uintptr_t a, size_t size, int kind, uintptr_t pc)
     if (size) sim_access_hook(a, (unsigned)size, kind, pc, 0);
 }
 
-void flush_all(void)
+/* The worker's log is kept for par.cpp (the block runs beside earlier ones)
+ * rather than delivered now. */
+inline int rec_deferred(void) { return sim_par_unordered; }
+
+/* Every warp's complete requests and warp operations of the epoch go into
+ * the log, warp after warp, each warp's in its program order. */
+void collect(rec_worker &wk)
 {
     rec_state &s = rs();
-    settle_pending(s);
-    sim_rec_request r;
+    settle_pending(wk);
     for (unsigned w = 0; w < s.nwarps; w++) {
-        rec_warp &ws = s.warps[w];
-        for (uint32_t idx : ws.order) {
-            if (idx & WOP_BIT) {
-                rec_wop &o = s.wops[idx & ~WOP_BIT];
-                o.w.block = s.block;
-                o.w.warp = w;
-                o.w.src = o.src;
-                o.w.value = o.val;
-                o.w.result = o.res;
-                for (int i = 0; i < s.nreaders; i++)
-                    if (s.readers[i]->warpop) s.readers[i]->warpop(s.readers[i]->ctx, &o.w);
-                continue;
-            }
-            const rec_bucket &b = s.pool[idx];
-            r.block = s.block;
-            r.warp = w;
+        rec_warp &ws = wk.warps[w];
+        for (uint32_t idx : ws.order)
+            wk.log.evs.push_back({idx & ~WOP_BIT, (uint16_t)w, (uint8_t)(idx & WOP_BIT ? EV_WOP : EV_REQ)});
+        ws.order.clear();
+        ws.sites.clear();
+        ws.last = nullptr;
+        ws.last_pc = 0;
+    }
+    wk.epoch_pool = wk.log.pool.size();
+    wk.epoch_wops = wk.log.wops.size();
+}
+
+/* Hand the log's undelivered records to the readers, in order; the block's
+ * shared arrays get their ids first (in block order, as one worker gives
+ * them). Delivered records are dropped; requests of the running epoch stay
+ * in the pool until the epoch is collected. */
+void deliver(sim_rec_log &L)
+{
+    rec_state &s = rs();
+    for (; L.named < L.shared.size(); L.named++) L.shared[L.named].id = ++s.next_id;
+    if (L.evs.empty()) return;
+    const sim_rec_log *was = rec_delivering;
+    rec_delivering = &L;
+    sim_rec_request r;
+    for (const rec_ev &e : L.evs) {
+        switch (e.kind) {
+        case EV_REQ: {
+            const rec_bucket &b = L.pool[e.idx];
+            r.block = L.block;
+            r.warp = e.warp;
             r.epoch = b.epoch;
             r.site = b.site;
             r.kind = b.kind;
@@ -418,43 +517,84 @@ void flush_all(void)
             r.value = b.val;
             for (int i = 0; i < s.nreaders; i++)
                 if (s.readers[i]->request) s.readers[i]->request(s.readers[i]->ctx, &r);
+            break;
         }
-        ws.order.clear();
-        ws.sites.clear();
-        ws.last = nullptr;
-        ws.last_pc = 0;
+        case EV_WOP: {
+            rec_wop &o = L.wops[e.idx];
+            o.w.block = L.block;
+            o.w.warp = e.warp;
+            o.w.src = o.src;
+            o.w.value = o.val;
+            o.w.result = o.res;
+            for (int i = 0; i < s.nreaders; i++)
+                if (s.readers[i]->warpop) s.readers[i]->warpop(s.readers[i]->ctx, &o.w);
+            break;
+        }
+        case EV_SYNC:
+            for (int i = 0; i < s.nreaders; i++)
+                if (s.readers[i]->sync) s.readers[i]->sync(s.readers[i]->ctx, &L.syncs[e.idx]);
+            break;
+        case EV_BLOCK:
+            for (int i = 0; i < s.nreaders; i++)
+                if (s.readers[i]->block_begin) s.readers[i]->block_begin(s.readers[i]->ctx, L.block, (int)e.idx);
+            break;
+        default:
+            for (int i = 0; i < s.nreaders; i++)
+                if (s.readers[i]->barrier) s.readers[i]->barrier(s.readers[i]->ctx, L.block, s.nwarps);
+        }
     }
-    s.pool.clear();
-    s.wops.clear();
+    rec_delivering = was;
+    L.evs.clear();
+    L.syncs.clear();
+}
+
+/* After the epoch was collected: one worker's order delivers at once (and
+ * the log starts again empty); a deferred block keeps it. */
+void publish(rec_worker &wk)
+{
+    if (rec_deferred()) return;
+    deliver(wk.log);
+    wk.log.pool.clear();
+    wk.log.wops.clear();
+    wk.epoch_pool = wk.epoch_wops = 0;
+}
+
+void flush_all(void)
+{
+    rec_worker &wk = rw();
+    collect(wk);
+    publish(wk);
 }
 
 /* A new warp operation of warp w, in its program order; NULL when the
  * bound is reached (counted). */
-rec_wop *wop_new(rec_state &s, unsigned w)
+rec_wop *wop_new(rec_worker &wk, unsigned w)
 {
-    if (s.wops.size() + s.pool.size() >= SIM_REC_POOL_MAX) {
-        s.dropped++;
+    sim_rec_log &L = wk.log;
+    if (L.wops.size() - wk.epoch_wops + L.pool.size() - wk.epoch_pool >= SIM_REC_POOL_MAX) {
+        rs().dropped.fetch_add(1, std::memory_order_relaxed);
         return nullptr;
     }
-    s.warps[w].order.push_back((uint32_t)s.wops.size() | WOP_BIT);
-    s.wops.emplace_back();
-    rec_wop &o = s.wops.back();
-    o.w.epoch = s.epoch;
+    wk.warps[w].order.push_back((uint32_t)L.wops.size() | WOP_BIT);
+    L.wops.emplace_back();
+    rec_wop &o = L.wops.back();
+    o.w.epoch = wk.epoch;
     return &o;
 }
 
-void deliver_sync(rec_state &s, int kind, const char *name, int line, const char *file)
+/* a block or grid barrier's sync record, after the epoch's requests */
+void add_sync(rec_worker &wk, int kind, const char *name, int line, const char *file)
 {
     sim_rec_sync y;
-    y.block = s.block;
-    y.epoch = s.epoch;
+    y.block = wk.log.block;
+    y.epoch = wk.epoch;
     y.kind = kind;
     y.name = name;
     y.line = line;
     y.file = file;
     y.threads = sim_g.nthreads;
-    for (int i = 0; i < s.nreaders; i++)
-        if (s.readers[i]->sync) s.readers[i]->sync(s.readers[i]->ctx, &y);
+    wk.log.evs.push_back({(uint32_t)wk.log.syncs.size(), 0, EV_SYNC});
+    wk.log.syncs.push_back(y);
 }
 
 } /* namespace */
@@ -489,21 +629,51 @@ extern "C" void sim_rec_detach(const sim_rec_reader *r)
     if (s.nreaders == 0) sim_rec_on = 0;
 }
 
-extern "C" unsigned long long sim_rec_dropped(void) { return rs().dropped; }
+extern "C" unsigned long long sim_rec_dropped(void) { return rs().dropped.load(std::memory_order_relaxed); }
+
+static const sim_rec_object *shared_in(const std::vector<sim_rec_object> &v, uintptr_t a)
+{
+    for (const sim_rec_object &o : v)
+        if (a >= o.base && a < o.base + o.bytes) return &o;
+    return nullptr;
+}
 
 extern "C" const sim_rec_object *sim_rec_object_at(uintptr_t a)
 {
     rec_state &s = rs();
-    if (sim_is_shared((const void *)a)) {
-        for (const sim_rec_object &o : s.shared)
-            if (a >= o.base && a < o.base + o.bytes) return &o;
-        return nullptr;
+    const sim_rec_log *L = rec_delivering;
+    if (L && L->taken) {
+        /* a block that ran on another worker: its arena and arrays */
+        if (a - L->sh_lo < L->sh_span) return shared_in(L->shared, a);
+    } else if (sim_is_shared((const void *)a)) {
+        return shared_in(rw().log.shared, a);
     }
     if (s.in_launch) return find_global(a);
     auto it = s.objects.upper_bound(a);
     if (it == s.objects.begin()) return nullptr;
     --it;
     return a < it->second.base + it->second.bytes ? &it->second : nullptr;
+}
+
+/* sim_rec_shared_offset of an address of a block whose log is delivered on
+ * another worker: 1 with *off, 0 when the live arena answers */
+int gpulab_sim::sim_rec_delivered_offset(const void *p, size_t *off)
+{
+    const sim_rec_log *L = rec_delivering;
+    if (!L || !L->taken) return 0;
+    uintptr_t a = (uintptr_t)p;
+    *off = 0;
+    if (a - L->sh_lo >= L->sh_span) return 1;
+    /* as sim_shared_packed: the array that begins last at or before a */
+    int k = -1;
+    uintptr_t best = 0;
+    for (size_t i = 0; i < L->shared.size(); i++)
+        if (L->shared[i].base <= a && L->shared[i].base >= best) {
+            best = L->shared[i].base;
+            k = (int)i;
+        }
+    *off = k < 0 ? (size_t)(a - L->sh_lo) : L->packed[(size_t)k] + (size_t)(a - best);
+    return 1;
 }
 
 /* --------------------------------------------------------------- hooks */
@@ -532,9 +702,9 @@ extern "C" void sim_rec_shared_array(const void *p, size_t bytes, size_t elem, c
     o.bytes = bytes;
     o.elem = elem;
     o.space = SIM_REC_SHARED;
-    o.id = ++s.next_id;
+    o.id = 0; /* given when the block's records are delivered (deliver) */
     o.name = name;
-    s.shared.push_back(o);
+    rw().log.shared.push_back(o);
 }
 
 static void check_launch_begin(const char *kernel, const char *file, int line, const unsigned grid[3],
@@ -569,6 +739,23 @@ static void check_launch_begin(const char *kernel, const char *file, int line, c
     acc_update();
 }
 
+/* a worker's grouping starts again: nothing collected, nothing pending */
+static void worker_reset(rec_worker &wk)
+{
+    for (unsigned w = 0; w < SIM_MAX_WARPS; w++) {
+        rec_warp &ws = wk.warps[w];
+        ws.order.clear();
+        ws.sites.clear();
+        ws.last = nullptr;
+        ws.last_pc = 0;
+    }
+    wk.log.clear();
+    wk.epoch = 0;
+    wk.epoch_pool = wk.epoch_wops = 0;
+    wk.pend_idx = 0;
+    wk.skip_block = 0;
+}
+
 extern "C" void sim_rec_launch_begin(const char *kernel, const char *file, int line, const unsigned grid[3],
                                      const unsigned block[3], size_t dynamic_smem)
 {
@@ -596,8 +783,7 @@ extern "C" void sim_rec_launch_begin(const char *kernel, const char *file, int l
     unsigned long long nt = (unsigned long long)block[0] * block[1] * block[2];
     s.nwarps = (unsigned)((nt + 31) / 32);
     acc_mute_n = 0;
-    s.pend_idx = 0;
-    s.skip_block = 0;
+    worker_reset(rw());
     s.parked.clear();
     for (int i = 0; i < s.nreaders; i++)
         if (s.readers[i]->launch_begin) s.readers[i]->launch_begin(s.readers[i]->ctx, &s.launch);
@@ -614,7 +800,7 @@ extern "C" void sim_rec_launch_end(int rc)
     flush_all();
     sim_rec_on = 0;
     s.in_launch = 0;
-    s.shared.clear();
+    rw().log.clear();
     for (int i = 0; i < s.nreaders; i++)
         if (s.readers[i]->launch_end) s.readers[i]->launch_end(s.readers[i]->ctx, &s.launch, rc);
 }
@@ -629,10 +815,73 @@ void sim_rec_worker_begin(void)
     sim_mem_span(&dev_lo, &hi);
     dev_span = hi > dev_lo ? hi - dev_lo : 0;
     sim_shared_span(&sh_lo, &sh_span);
+    sim_rec_on = 0; /* until a block the readers want begins */
+    if (rs().in_launch) worker_reset(rw());
     acc_update();
 }
 
-int sim_rec_parallel_ok(void) { return !rs().in_launch && nchecks == 0; }
+/* The readers are given each block's records in block order whatever the
+ * workers (the logs); the checkers need the accesses of all blocks in one
+ * order as they happen. */
+int sim_rec_parallel_ok(void) { return nchecks == 0; }
+
+/* par.cpp: the running block's records so far, to the readers now (the
+ * block has become the oldest running one: it delivers as one worker from
+ * here on) */
+void sim_rec_log_deliver(void)
+{
+    if (rs().in_launch) deliver(rw().log);
+}
+
+/* par.cpp, at a block's end on a worker: its records, when some wait to be
+ * delivered (else NULL) */
+sim_rec_log *sim_rec_log_take(void)
+{
+    rec_state &s = rs();
+    if (!s.in_launch) return nullptr;
+    rec_worker &wk = rw();
+    sim_rec_log &L = wk.log;
+    if (L.evs.empty() && L.named == L.shared.size()) {
+        L.clear();
+        return nullptr;
+    }
+    sim_rec_log *t = nullptr;
+    {
+        std::lock_guard<std::mutex> lk(s.spare_lock);
+        if (!s.spare.empty()) {
+            t = s.spare.back();
+            s.spare.pop_back();
+        }
+    }
+    if (!t) t = new sim_rec_log();
+    t->clear();
+    std::swap(*t, L);
+    /* the arena's layout as the readers ask for it (sim_rec_shared_offset) */
+    t->taken = 1;
+    sim_shared_span(&t->sh_lo, &t->sh_span);
+    t->packed.resize(t->shared.size());
+    for (size_t i = 0; i < t->shared.size(); i++) t->packed[i] = sim_shared_packed(t->shared[i].base);
+    wk.epoch_pool = wk.epoch_wops = 0;
+    return t;
+}
+
+size_t sim_rec_log_bytes(const sim_rec_log *L) { return L ? L->bytes() : 0; }
+
+/* par.cpp, when it commits the block: its records to the readers */
+void sim_rec_log_replay(sim_rec_log *L)
+{
+    if (L) deliver(*L);
+}
+
+void sim_rec_log_free(sim_rec_log *L)
+{
+    if (!L) return;
+    rec_state &s = rs();
+    L->clear();
+    std::lock_guard<std::mutex> lk(s.spare_lock);
+    if (s.spare.size() < 16) s.spare.push_back(L);
+    else delete L;
+}
 } /* namespace gpulab_sim */
 
 extern "C" void sim_rec_block_begin(unsigned long long block)
@@ -645,25 +894,31 @@ extern "C" void sim_rec_block_begin(unsigned long long block)
         ~after() { acc_update(); }
     } a_;
     if (!s.in_launch) return;
-    s.block = block;
-    s.epoch = 0;
-    s.shared.clear();
+    rec_worker &wk = rw();
+    wk.log.block = block;
+    wk.epoch = 0;
+    wk.log.shared.clear();
+    wk.log.named = 0;
     auto pk = s.parked.find(block);
     if (pk != s.parked.end()) {
         /* back from a grid barrier: the same block, its next epoch */
-        s.epoch = pk->second.first;
-        s.skip_block = !pk->second.second;
+        wk.epoch = pk->second.first;
+        wk.skip_block = !pk->second.second;
         sim_rec_on = pk->second.second;
         s.parked.erase(pk);
         return;
     }
-    /* every reader is asked (each counts what it records); the block runs
-     * recorded when any of them wants it */
+    /* every reader is asked; the block runs recorded when any of them
+     * wants it. Workers ask as their blocks start, one at a time. */
     int want = 0;
-    for (int i = 0; i < s.nreaders; i++)
-        if (!s.readers[i]->want_block || s.readers[i]->want_block(s.readers[i]->ctx, block)) want = 1;
-    s.skip_block = !want;
+    {
+        std::lock_guard<std::mutex> lk(s.want_lock);
+        for (int i = 0; i < s.nreaders; i++)
+            if (!s.readers[i]->want_block || s.readers[i]->want_block(s.readers[i]->ctx, block)) want = 1;
+    }
+    wk.skip_block = !want;
     sim_rec_on = want;
+    wk.log.evs.push_back({(uint32_t)want, 0, EV_BLOCK});
 }
 
 extern "C" void sim_rec_block_end(void)
@@ -712,39 +967,50 @@ static const char *barrier_name(int kind)
     }
 }
 
+/* A deferred block's log past this many bytes: the block waits to be the
+ * oldest and delivers (par.cpp), rather than memory growing with it. */
+size_t gpulab_sim::sim_rec_log_max = SIM_REC_LOG_MAX;
+
 extern "C" void sim_rec_barrier(int kind, int line, const char *file)
 {
     rec_state &s = rs();
     if (!s.in_launch) return;
-    flush_all();
-    if (!s.skip_block) deliver_sync(s, SIM_REC_BAR_BLOCK, barrier_name(kind), line, file);
-    s.epoch++;
-    if (s.skip_block) return;
-    for (int i = 0; i < s.nreaders; i++)
-        if (s.readers[i]->barrier) s.readers[i]->barrier(s.readers[i]->ctx, s.block, s.nwarps);
+    rec_worker &wk = rw();
+    collect(wk);
+    if (!wk.skip_block) add_sync(wk, SIM_REC_BAR_BLOCK, barrier_name(kind), line, file);
+    wk.epoch++;
+    if (!wk.skip_block) wk.log.evs.push_back({0, 0, EV_BARRIER});
+    publish(wk);
+    if (rec_deferred() && wk.log.bytes() > sim_rec_log_max) {
+        sim_par_order(nullptr); /* delivers the log (sim_rec_log_deliver) */
+        publish(wk);
+    }
 }
 
 extern "C" void sim_rec_grid_sync(int line, const char *file)
 {
     rec_state &s = rs();
     if (!s.in_launch) return;
-    if (!s.skip_block) {
-        flush_all();
-        deliver_sync(s, SIM_REC_BAR_GRID, "this_grid().sync", line, file);
+    rec_worker &wk = rw();
+    if (!wk.skip_block) {
+        collect(wk);
+        add_sync(wk, SIM_REC_BAR_GRID, "this_grid().sync", line, file);
+        publish(wk);
     }
-    s.epoch++;
+    wk.epoch++;
     /* the block parks; when it resumes it is the same block, not a new one */
-    s.parked[s.block] = std::make_pair(s.epoch, s.skip_block ? 0 : 1);
+    s.parked[wk.log.block] = std::make_pair(wk.epoch, wk.skip_block ? 0 : 1);
 }
 
 extern "C" void sim_rec_collective(unsigned warp, uint32_t need, const unsigned char *src)
 {
     rec_state &s = rs();
     if (!s.in_launch || !sim_rec_on || !need) return;
-    settle_pending(s);
+    rec_worker &wk = rw();
+    settle_pending(wk);
     const sim_fiber *base = &sim_g.fibers[warp * 32];
     const sim_fiber *f0 = base + __builtin_ctz(need);
-    rec_wop *o = wop_new(s, warp);
+    rec_wop *o = wop_new(wk, warp);
     if (!o) return;
     int op = f0->op;
     o->w.op = op <= (int)SIM_W_SYNC ? op : (int)SIM_REC_REDUCE; /* the first ten are in the same order */
@@ -765,9 +1031,10 @@ extern "C" void sim_rec_tile_sync(unsigned first, unsigned end, unsigned n, int 
 {
     rec_state &s = rs();
     if (!s.in_launch || !sim_rec_on) return;
-    settle_pending(s);
+    rec_worker &wk = rw();
+    settle_pending(wk);
     for (unsigned w = first / 32; w * 32 < end; w++) {
-        rec_wop *o = wop_new(s, w);
+        rec_wop *o = wop_new(wk, w);
         if (!o) return;
         o->w.op = SIM_REC_TILE_SYNC;
         o->w.name = "thread_block_tile::sync";

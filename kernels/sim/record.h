@@ -29,8 +29,11 @@
  * sanitizers do not combine) compile the kernels without it;
  * sim_rec_available() is 0 there.
  *
- * Single-threaded, like the simulator: attach, launch, detach from the thread
- * that launches. */
+ * Attach, launch, detach from the thread that launches. A launch's blocks
+ * may run on several worker threads (`set sim-threads`); the readers are
+ * still called one at a time, with each block's records together and the
+ * blocks in order, the same calls as with one worker, though not always
+ * from the launching thread. */
 #ifndef GPULAB_SIM_RECORD_H
 #define GPULAB_SIM_RECORD_H
 
@@ -137,13 +140,21 @@ typedef struct sim_rec_reader {
     /* Optional: 0 when the reader wants nothing of this block. A block no
      * attached reader wants runs unrecorded (tracing a window of a large
      * launch costs nothing for the rest); one that another reader wants is
-     * still delivered, so a reader filters by block too. NULL: every block. */
+     * still delivered, so a reader filters by block too. NULL: every block.
+     * Asked as the block starts, from the worker that runs it, with no
+     * order among blocks, and also for blocks that never reach the readers
+     * (started beside a block that failed): it answers and counts nothing
+     * (block_begin is where to count). */
     int (*want_block)(void *ctx, unsigned long long block);
     /* warp collectives and tile barriers, in order with the requests */
     void (*warpop)(void *ctx, const sim_rec_warpop *w);
     /* a block barrier or a grid barrier, after the requests of the epoch it
      * closes (and before the barrier callback) */
     void (*sync)(void *ctx, const sim_rec_sync *s);
+    /* a block began, before its records, in block order: every block of
+     * the launch that ran (not again when a block resumes after a grid
+     * barrier); recorded: whether a reader wanted it */
+    void (*block_begin)(void *ctx, unsigned long long block, int recorded);
 } sim_rec_reader;
 
 #define SIM_REC_MAX_READERS 4
@@ -190,7 +201,7 @@ int sim_rec_site_where_exe(const char *exe, uintptr_t site, char *file, size_t f
 
 /* ---- hooks: the simulator calls these; kernels and readers do not ---- */
 
-extern int sim_rec_on;   /* a reader is attached and a launch is running */
+extern __thread int sim_rec_on; /* a reader is attached, a launch is running and wants this worker's block */
 extern __thread int sim_acc_on;   /* anything wants the accesses (check.h's hook): memcheck, a checker, a reader */
 extern __thread int sim_acc_direct; /* no checker and no reader: a shared element the proxy checked skips the hook */
 void sim_rec_object_add(const void *p, size_t bytes, const char *what);

@@ -228,5 +228,7 @@ void *sim_shared_place(sim_shared_site *s, size_t elem, size_t align, size_t row
 /* record.h: where a shared address lies in the block's shared memory */
 extern "C" size_t sim_rec_shared_offset(const void *p)
 {
+    size_t off;
+    if (gpulab_sim::sim_rec_delivered_offset(p, &off)) return off; /* a block of another worker */
     return gpulab_sim::sim_is_shared(p) ? gpulab_sim::sim_shared_packed((uintptr_t)p) : 0;
 }

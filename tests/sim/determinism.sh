@@ -2,9 +2,14 @@
 # determinism.sh GPULAB SOURCE_DIR
 # The same output with 1, 2 and 8 worker threads (`set sim-threads`):
 # built-in variants' results (float sums and atomics included), their
-# memory counters (profile) and traces, and students' programs whose blocks
-# print, take tickets from atomics, hit memory errors or fail an assert.
-# Only the times may differ: they are taken out before comparing.
+# memory counters (profile, and the estimated GPU time each simulator row
+# computes from them) and traces, and students' programs whose blocks
+# print, take tickets from atomics, hit memory errors or fail an assert,
+# run and traced access by access (`trace` with a program open). The
+# access recording runs on every worker and its readers get each block's
+# records in block order: a difference there shows in the counters, the
+# estimates and the access traces. Only the times may differ: they are
+# taken out before comparing.
 set -u
 gpulab=$1 src=$2
 : "${XDG_CACHE_HOME:=$(dirname "$gpulab")/test-cache}"
@@ -13,10 +18,11 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
 
-# times out: JSON's ms fields, a program's "· 0.12 s ·" and the kernel
-# table's last column (ms on the simulator)
+# times out: JSON's ms fields (not est_ms: the estimate is computed from
+# the counters), a program's "· 0.12 s ·" and the kernel table's last
+# column (ms on the simulator)
 untimed() {
-    sed -e 's/"\(ms\|ms_min\|ms_max\|est_ms\)":[-0-9.e+]*,//g' \
+    sed -e 's/"\(ms\|ms_min\|ms_max\)":[-0-9.e+]*,//g' \
         -e '/^exit status/s/ · [0-9.]* s · / · /' -e '/^exit status/s/ · \(cached build\|built in .*\)$//' |
         awk '/^kernel +line +launches/ { table = 1; next } table && NF > 1 { $NF = ""; print; next } { table = 0; print }'
 }
@@ -35,7 +41,7 @@ same() { # NAME: compare $tmp/NAME.1 with .2 and .8
 builtin="set backend sim; set repeats 1; set pattern random; set seed 7"
 # profile counts through the access recording, which the sanitizer build
 # (GPULAB_RECORD=OFF) leaves out
-profile="profile interleaved;"
+profile="profile interleaved; use histogram; set n 300000; profile; use reduce; set n 1000;"
 [ "${GPULAB_RECORD:-ON}" = OFF ] && profile=
 for t in 1 2 8; do
     "$gpulab" --json --no-color -c "$builtin; set sim-threads $t; use reduce; set dtype float; set n 100003; \
@@ -45,6 +51,8 @@ for t in 1 2 8; do
         trace interleaved" 2>&1 | untimed > "$tmp/trace.$t"
 done
 grep -q '"result"' "$tmp/builtin.1" || { echo "FAIL: no results from the built-in variants:"; head "$tmp/builtin.1"; fail=1; }
+[ "${GPULAB_RECORD:-ON}" = OFF ] || grep -q '"est_ms":[0-9]' "$tmp/builtin.1" ||
+    { echo "FAIL: no estimates (the recording's counters):"; head "$tmp/builtin.1"; fail=1; }
 [ -z "$profile" ] || grep -q 'global atomics' "$tmp/trace.1" || { echo "FAIL: no profile:"; head "$tmp/trace.1"; fail=1; }
 same builtin
 same trace
@@ -59,5 +67,22 @@ for p in p105_blocks_in_order p106_failing_block p13_device_assert p14_printf_ha
     grep -q '^exit status' "$tmp/$p.1" || { echo "FAIL: $p did not run:"; head "$tmp/$p.1"; fail=1; }
     same "$p"
 done
+
+# programs traced access by access, a window of their blocks (the rest run
+# unrecorded and are counted): blocks of unequal length, atomics, a memory
+# error, blocks that print
+if [ "${GPULAB_RECORD:-ON}" != OFF ]; then
+    for p in p107_uneven_blocks p57_last_block p19_global_out_of_bounds p105_blocks_in_order; do
+        f=$src/tests/programs/$p.cu
+        # without the race check its RUN line may ask for: that keeps one worker
+        for t in 1 2 8; do
+            "$gpulab" --no-color -c "set backend sim; set sim-threads $t; set trace-blocks 4; open $f; trace" 2>&1 |
+                untimed > "$tmp/trace-$p.$t"
+        done
+        grep -q '^launch 0: ' "$tmp/trace-$p.1" ||
+            { echo "FAIL: $p: no access trace:"; head "$tmp/trace-$p.1"; fail=1; }
+        same "trace-$p"
+    done
+fi
 [ "$fail" = 0 ] && echo "the same output with 1, 2 and 8 worker threads"
 exit "$fail"

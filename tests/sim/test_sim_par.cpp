@@ -3,11 +3,16 @@
  * atomics bit for bit), the order atomics hand out tickets in, the
  * counters, memcheck's grouped report and the failure of a launch whose
  * blocks fail are the same; the blocks did run on several workers; and the
- * launches that keep one worker (cooperative ones) still work. Compiled as
- * a kernel source is (-DGPULAB_SIM), instrumented like the kernels. */
+ * launches that keep one worker (cooperative ones) still work. A reader of
+ * the access recording gets the same calls in the same order (every
+ * request's lanes, addresses as array and offset, values; warp operations,
+ * barriers, the blocks it skips) with 1, 2 and 8 workers, in launches that
+ * end, fail, or whose blocks keep long logs. Compiled as a kernel source is
+ * (-DGPULAB_SIM), instrumented like the kernels. */
 #define GPULAB_SIM 1
 #include "kernels/kern.h"
 #include "kernels/sim/check.h"
+#include "kernels/sim/record.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -27,6 +32,145 @@ template <class F> static int launch(lab_job *j, const char *name, dim3 grid, di
 }
 
 static const int WORKERS[] = {1, 2, 8};
+
+/* par.cpp, for this test: the log bounds (bytes; 0 = the default) */
+extern "C" void sim_par_log_limits(size_t per_block, size_t pending);
+
+/* ------------------------------------------- a reader of the recording */
+
+/* Everything a reader is given, as text, in the order given. Addresses are
+ * written as the array (its name, id and space) and the offset in it (and,
+ * in shared memory, the offset the banks see): the workers' shared arenas
+ * lie at different addresses. */
+struct transcript {
+    std::string text;
+    unsigned long long wanted, skipped;
+    int skip_mod; /* want_block: blocks b % skip_mod == 1 are not wanted (0: all) */
+    unsigned shared0; /* the first shared array's id: the others are written from it */
+};
+
+static void tr_add(transcript *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void tr_add(transcript *t, const char *fmt, ...)
+{
+    char buf[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    t->text += buf;
+}
+
+static void tr_launch_begin(void *ctx, const sim_rec_launch *l)
+{
+    tr_add(static_cast<transcript *>(ctx), "L %u %s %u %u\n", l->index, l->kernel, l->grid[0], l->block[0]);
+}
+
+static void tr_launch_end(void *ctx, const sim_rec_launch *l, int rc)
+{
+    tr_add(static_cast<transcript *>(ctx), "E %u %d dropped %llu\n", l->index, rc, sim_rec_dropped());
+}
+
+static int tr_want(void *ctx, unsigned long long block)
+{
+    const transcript *t = static_cast<const transcript *>(ctx);
+    return !t->skip_mod || block % (unsigned)t->skip_mod != 1;
+}
+
+static void tr_block_begin(void *ctx, unsigned long long block, int recorded)
+{
+    transcript *t = static_cast<transcript *>(ctx);
+    if (recorded) t->wanted++;
+    else t->skipped++;
+    tr_add(t, "b %llu %d\n", block, recorded);
+}
+
+/* values that differ by design (the worker that ran a block) */
+static const void *tr_unvalued;
+
+static void tr_request(void *ctx, const sim_rec_request *r)
+{
+    transcript *t = static_cast<transcript *>(ctx);
+    tr_add(t, "R %llu %u %u %d %d %u %x:", r->block, r->warp, r->epoch, r->kind, r->space, r->width, r->mask);
+    for (unsigned l = 0; l < 32; l++) {
+        if (!(r->mask >> l & 1)) continue;
+        const sim_rec_object *o = sim_rec_object_at(r->addr[l]);
+        if (!o) {
+            tr_add(t, " %u:?", l);
+            continue;
+        }
+        unsigned id = o->id;
+        if (o->space == SIM_REC_SHARED) {
+            if (!t->shared0) t->shared0 = id;
+            id -= t->shared0;
+        }
+        tr_add(t, " %u:%s#%u/%d+%zu", l, o->name ? o->name : "", id, o->space, (size_t)(r->addr[l] - o->base));
+        if (o->space == SIM_REC_SHARED) tr_add(t, "@%zu", sim_rec_shared_offset((const void *)r->addr[l]));
+        if (o->base != (uintptr_t)tr_unvalued) tr_add(t, "=%llx", (unsigned long long)r->value[l]);
+    }
+    uint64_t sec[128];
+    tr_add(t, " s%u w%llu\n", r->space == SIM_REC_GLOBAL ? sim_rec_sectors(r, sec) : 0,
+           r->space == SIM_REC_SHARED ? sim_rec_wavefronts(r) : 0ull);
+}
+
+static void tr_warpop(void *ctx, const sim_rec_warpop *o)
+{
+    transcript *t = static_cast<transcript *>(ctx);
+    tr_add(t, "C %llu %u %u %d %s %u %x:", o->block, o->warp, o->epoch, o->op, o->name, o->arg, o->mask);
+    for (unsigned l = 0; l < 32; l++)
+        if (o->mask >> l & 1)
+            tr_add(t, " %u<%u %llx>%llx", l, o->src[l], (unsigned long long)o->value[l],
+                   (unsigned long long)o->result[l]);
+    tr_add(t, "\n");
+}
+
+static void tr_sync(void *ctx, const sim_rec_sync *y)
+{
+    tr_add(static_cast<transcript *>(ctx), "S %llu %u %d %s %d %u\n", y->block, y->epoch, y->kind, y->name, y->line,
+           y->threads);
+}
+
+static void tr_barrier(void *ctx, unsigned long long block, unsigned warps)
+{
+    tr_add(static_cast<transcript *>(ctx), "B %llu %u\n", block, warps);
+}
+
+/* A reader attached while f runs: what it was given. */
+template <class F> static transcript recorded(int skip_mod, F f)
+{
+    transcript t;
+    t.wanted = t.skipped = 0;
+    t.skip_mod = skip_mod;
+    t.shared0 = 0;
+    sim_rec_reader rd = {};
+    rd.ctx = &t;
+    rd.launch_begin = tr_launch_begin;
+    rd.launch_end = tr_launch_end;
+    rd.request = tr_request;
+    rd.warpop = tr_warpop;
+    rd.sync = tr_sync;
+    rd.barrier = tr_barrier;
+    rd.want_block = tr_want;
+    rd.block_begin = tr_block_begin;
+    assert_int_equal(sim_rec_attach(&rd), 0);
+    f();
+    sim_rec_detach(&rd);
+    return t;
+}
+
+static void same_transcript(const transcript &x, const transcript &y, int workers, const char *what)
+{
+    if (x.text != y.text) {
+        size_t i = 0;
+        while (i < x.text.size() && i < y.text.size() && x.text[i] == y.text[i]) i++;
+        size_t from = i > 200 ? i - 200 : 0;
+        fail_msg("%s, %d workers: the reader was given something else than with one worker, from byte %zu "
+                 "(of %zu and %zu):\none worker: ...%.700s\n%d workers: ...%.700s",
+                 what, workers, i, x.text.size(), y.text.size(), x.text.c_str() + from, workers,
+                 y.text.c_str() + from);
+    }
+    assert_int_equal(x.wanted, y.wanted);
+    assert_int_equal(x.skipped, y.skipped);
+}
 
 /* what a launch left: its status, message, report and counters */
 struct outcome {
@@ -279,6 +423,145 @@ static void test_cooperative_one_worker(void **state)
     cudaFree(b);
 }
 
+/* ------------------------------------------------ the recording */
+
+/* reduce_k, recorded: every block's requests, shuffles and barriers, and a
+ * reader that skips every third block; the blocks did run on several
+ * workers (the recording no longer keeps one) */
+static void test_recording_same(void **state)
+{
+    (void)state;
+    if (!sim_rec_available()) skip();
+    const int n = (1 << 16) + 37, nb = (n + 255) / 256;
+    int *in, *sum;
+    float *fsum;
+    unsigned char *worker;
+    assert_int_equal(cudaMallocManaged(&in, n * sizeof(int)), cudaSuccess);
+    assert_int_equal(cudaMallocManaged(&sum, sizeof(int)), cudaSuccess);
+    assert_int_equal(cudaMallocManaged(&fsum, sizeof(float)), cudaSuccess);
+    assert_int_equal(cudaMallocManaged(&worker, nb), cudaSuccess);
+    for (int i = 0; i < n; i++) in[i] = (i * 31) % 97 - 40;
+    tr_unvalued = worker;
+    for (int skip_mod : {0, 3}) {
+        transcript first;
+        outcome first_o;
+        for (int w : WORKERS) {
+            *sum = 0;
+            *fsum = 0;
+            memset(worker, 0, nb);
+            outcome o;
+            transcript t = recorded(skip_mod, [&]() {
+                o = run_with(w, "reduce_k", nb, 256, 256 * sizeof(int),
+                             [=]() { reduce_k(in, n, sum, fsum, worker); });
+            });
+            assert_int_equal(o.rc, 0);
+            int used = 0, seen[SIM_WORKERS_MAX] = {0};
+            for (int b = 0; b < nb; b++)
+                if (!seen[worker[b]]++) used++;
+            if (w > 1 && used < 2) fail_msg("recorded, %d workers: every block ran on one", w);
+            if (w == 1) {
+                first = t;
+                first_o = o;
+            } else {
+                same_transcript(first, t, w, "reduce_k");
+                same_outcome(first_o, o, w);
+            }
+        }
+        /* it did record: requests of every wanted block, shuffles, barriers */
+        if (first.text.find("R 0 0 0 ") == std::string::npos || first.text.find("__shfl_down_sync") == std::string::npos ||
+            first.text.find("\nB 3 8\n") == std::string::npos)
+            fail_msg("the transcript: %.600s", first.text.c_str());
+        assert_int_equal(first.wanted + first.skipped, nb);
+        if (skip_mod) assert_true(first.text.find("R 1 ") == std::string::npos);
+    }
+    cudaFree(in);
+    cudaFree(sum);
+    cudaFree(fsum);
+    cudaFree(worker);
+}
+
+/* many barriers and requests per block, in blocks of different lengths:
+ * with small log bounds, blocks wait to become the oldest in the middle
+ * (a block's log past its bound) and workers wait before taking more
+ * (logs of finished blocks past theirs); the same calls all the same */
+static __global__ void long_logs_k(int *out, int rounds)
+{
+    SHARED(int, s, 128);
+    DYNAMIC_SHARED(int, d);
+    unsigned t = threadIdx.x;
+    s[t] = (int)(t + blockIdx.x);
+    d[t] = 1;
+    __syncthreads();
+    int r = rounds + (int)(blockIdx.x % 4) * 3; /* some blocks longer than others */
+    for (int k = 0; k < r; k++) {
+        int v = s[(t + (unsigned)k) % 128] + d[(t * 3) % 128];
+        __syncthreads();
+        s[t] = v;
+        if (t % 32 == 0) v += __shfl_sync(0x1u, v, 0);
+        __syncthreads();
+    }
+    out[blockIdx.x * blockDim.x + t] = s[t];
+}
+
+static void test_recording_long_logs(void **state)
+{
+    (void)state;
+    if (!sim_rec_available()) skip();
+    const int nb = 40;
+    int *out;
+    assert_int_equal(cudaMalloc(&out, nb * 128 * sizeof(int)), cudaSuccess);
+    for (int bounds = 0; bounds < 2; bounds++) {
+        if (bounds) sim_par_log_limits(20000, 60000);
+        transcript first;
+        for (int w : WORKERS) {
+            outcome o;
+            transcript t = recorded(0, [&]() {
+                o = run_with(w, "long_logs_k", nb, 128, 128 * sizeof(int), [=]() { long_logs_k(out, 12); });
+            });
+            assert_int_equal(o.rc, 0);
+            if (w == 1) first = t;
+            else same_transcript(first, t, w, bounds ? "long_logs_k, small bounds" : "long_logs_k");
+        }
+        assert_true(first.text.find("\nB 39 4\n") != std::string::npos);
+    }
+    sim_par_log_limits(0, 0);
+    cudaFree(out);
+}
+
+/* launches that fail, recorded: memory errors in several blocks (memcheck's
+ * report), a block stuck at a barrier; the records of the blocks before
+ * the failure and of the failing block, and none after */
+static void test_recording_failures(void **state)
+{
+    (void)state;
+    if (!sim_rec_available()) skip();
+    const int n = 30000;
+    float *out;
+    int *iout;
+    assert_int_equal(cudaMalloc(&out, n * sizeof(float)), cudaSuccess);
+    assert_int_equal(cudaMalloc(&iout, 64 * 128 * sizeof(int)), cudaSuccess);
+    transcript e1, s1;
+    for (int w : WORKERS) {
+        outcome o;
+        transcript e = recorded(0, [&]() { o = run_with(w, "errors_k", 400, 96, 0, [=]() { errors_k(out, n); }); });
+        assert_int_equal(o.rc, -1);
+        transcript st = recorded(0, [&]() { o = run_with(w, "stuck_k", 64, 128, 0, [=]() { stuck_k(iout); }); });
+        assert_int_equal(o.rc, -1);
+        if (w == 1) {
+            e1 = e;
+            s1 = st;
+        } else {
+            same_transcript(e1, e, w, "errors_k");
+            same_transcript(s1, st, w, "stuck_k");
+        }
+    }
+    assert_true(e1.text.find("R 399 ") != std::string::npos);
+    assert_true(s1.text.find("R 4 ") != std::string::npos);
+    assert_true(s1.text.find("R 6 ") == std::string::npos);
+    cudaFree(out);
+    cudaFree(iout);
+}
+
 static void test_setting_range(void **state)
 {
     (void)state;
@@ -298,6 +581,9 @@ int main(void)
         cmocka_unit_test(test_memcheck_report_same),
         cmocka_unit_test(test_first_failure_in_block_order),
         cmocka_unit_test(test_cooperative_one_worker),
+        cmocka_unit_test(test_recording_same),
+        cmocka_unit_test(test_recording_long_logs),
+        cmocka_unit_test(test_recording_failures),
         cmocka_unit_test(test_setting_range),
     };
     return cmocka_run_group_tests(tests, nullptr, nullptr);
