@@ -8,12 +8,15 @@
 #     of 256, a barrier per step): tests/sim/bench_sim at 2^20 ints;
 #  2. the wall time of the same reduction at 2^22 ints (bench_sim: its
 #     configuration keeps the default sim-limit of 4 Mi threads);
-#  3. the lectures' sizes through gpulab (the simulator's kernel time, wall,
-#     and the CPU time of the whole run): the reduction of 64 Mi ints
-#     ($REDUCE_VARIANTS, default "sequential"), the 7680 x 4320 histogram
-#     ($HIST_VARIANTS, default "shared") and the 1e8-float reduction
-#     (warp-shuffle, atomic-float) with sim-limit raised to fit; skipped with
-#     LECTURE=0;
+#  3. the lectures' sizes through gpulab (the wall time of the whole
+#     command, the simulator's kernel time, wall, and the CPU time of the
+#     whole run), each on $LECTURE_WORKERS worker threads (`set sim-threads`,
+#     default "1 2", taken in turn run by run), after a warm-up at a small n:
+#     the reduction of 64 Mi ints ($REDUCE_VARIANTS, default "sequential"),
+#     the 7680 x 4320 histogram ($HIST_VARIANTS, default "shared") and the
+#     1e8-float reduction (warp-shuffle, atomic-float) with sim-limit raised
+#     to fit; skipped with LECTURE=0; the rows are recorded (the estimated
+#     GPU time), as a student's `run` is;
 #  4. a student's matrixMul-like program (tests/programs/p100_matrix_mul_tiled.cu,
 #     A 320 x 320, B 640 x 320, one warm-up and one timed launch), the whole
 #     open + run with the build cached;
@@ -77,9 +80,9 @@ if [ "${WORKERS:-1}" != 0 ]; then
     echo "load average: $(load)"
 fi
 
-# one gpulab run: "cpu_seconds kernel_ms"
+# one gpulab run: "cpu_seconds kernel_ms wall_seconds"
 one() {
-    /usr/bin/time -f "%U %S" -o "$tmp/time" "$gpulab" --json -c "set backend sim; set time-limit 600; $1" > "$tmp/json"
+    /usr/bin/time -f "%U %S %e" -o "$tmp/time" "$gpulab" --json -c "set backend sim; set time-limit 600; $1" > "$tmp/json"
     ms=$(python3 -c 'import json,sys
 t = 0
 for line in open(sys.argv[1]):
@@ -92,24 +95,34 @@ for line in open(sys.argv[1]):
     elif r.get("ms") is not None and r.get("backend") == "sim":
         t += r["ms"]
 print("%.0f" % t)' "$tmp/json")
-    echo "$(awk '{print $1 + $2}' "$tmp/time") $ms"
+    echo "$(awk '{print $1 + $2}' "$tmp/time") $ms $(awk '{print $3}' "$tmp/time")"
 }
-measure() { # name, commands
-    rm -f "$tmp/m"
-    for i in $(seq "${LECTURE_RUNS:-$runs}"); do one "$2" >> "$tmp/m"; done
-    printf '| %s | %s | %s |\n' "$1" "$(cut -d' ' -f2 "$tmp/m" | median)" "$(cut -d' ' -f1 "$tmp/m" | median)"
+measure() { # name, commands, warm-up commands (the same rows at a small size)
+    one "$3" > /dev/null
+    for w in $workers; do rm -f "$tmp/m.$w"; done
+    for i in $(seq "${LECTURE_RUNS:-$runs}"); do
+        for w in $workers; do one "set sim-threads $w; $2" >> "$tmp/m.$w"; done
+    done
+    for w in $workers; do
+        printf '| %s | %s | %s | %s | %s |\n' "$1" "$w" "$(cut -d' ' -f3 "$tmp/m.$w" | median)" \
+            "$(cut -d' ' -f2 "$tmp/m.$w" | median)" "$(cut -d' ' -f1 "$tmp/m.$w" | median)"
+    done
 }
+workers=${LECTURE_WORKERS:-1 2}
 
 if [ "${LECTURE:-1}" != 0 ]; then
-    echo "| lecture size | kernel ms (wall, median) | CPU s (median) |"
-    echo "|---|---|---|"
+    echo "| lecture size | workers | wall s (whole command, median) | kernel ms (wall, median) | CPU s (median) |"
+    echo "|---|---|---|---|---|"
     for v in ${REDUCE_VARIANTS:-sequential}; do
-        measure "reduce/$v, 64 Mi ints" "use reduce; set sim-limit 64Mi; set n 64Mi; set dtype int; set pattern lecture; run $v"
+        measure "reduce/$v, 64 Mi ints" "use reduce; set sim-limit 64Mi; set n 64Mi; set dtype int; set pattern lecture; run $v" \
+            "use reduce; set n 64Ki; run $v"
     done
     for v in ${HIST_VARIANTS:-shared}; do
-        measure "histogram/$v, 7680 x 4320" "use histogram; set sim-limit 64Mi; set width 7680; set height 4320; set pattern photo; run $v"
+        measure "histogram/$v, 7680 x 4320" "use histogram; set sim-limit 64Mi; set width 7680; set height 4320; set pattern photo; run $v" \
+            "use histogram; set width 320; set height 200; set pattern photo; run $v"
     done
-    measure "reduce/warp-shuffle atomic-float, 1e8 floats" "use reduce/warp-shuffle; set sim-limit 128Mi; set n 1e8; set dtype float; set pattern const; set value 1.23; set block 128; set grid 10240; run warp-shuffle atomic-float"
+    measure "reduce/warp-shuffle atomic-float, 1e8 floats" "use reduce/warp-shuffle; set sim-limit 128Mi; set n 1e8; set dtype float; set pattern const; set value 1.23; set block 128; set grid 10240; run warp-shuffle atomic-float" \
+        "use reduce; set n 64Ki; set dtype float; run warp-shuffle atomic-float"
     echo "load average: $(load)"
 fi
 

@@ -273,10 +273,10 @@ __thread int sim_acc_direct;
 namespace {
 
 /* memcheck's fast path: the last objects an access was found inside, with
- * no error (their valid bytes [lo, hi)); used while the recording is off.
- * With checkers attached an access found there skips memcheck's lookup and
- * checks and goes to the checkers with its object. Cleared at every launch
- * and block (the block's shared arrays may lie elsewhere). */
+ * no error (their valid bytes [lo, hi)). An access found there skips
+ * memcheck's lookup and checks and goes to the checkers (with its object)
+ * and to the recording, as the slow path would give it. Cleared at every
+ * launch and block (the block's shared arrays may lie elsewhere). */
 struct mc_slot {
     uintptr_t lo, hi;
     const sim_gobj *g;       /* NULL: a shared array */
@@ -323,7 +323,7 @@ inline int mc_init_fast(const sim_gobj *g, uintptr_t a, unsigned size, int store
 void acc_update(void)
 {
     sim_acc_on = sim_g.in_launch && (sim_mc_mode || nchecks || sim_rec_on);
-    mc_fast = sim_mc_mode && !sim_rec_on;
+    mc_fast = sim_mc_mode;
     sim_acc_direct = !nchecks && !sim_rec_on;
 }
 
@@ -442,6 +442,7 @@ inline __attribute__((always_inline)) int sim_access_fast(uintptr_t a, unsigned 
                 ok = !(sim_mc_mode & SIM_CHECK_INITCHECK) || mc_init_fast(c.g, a, size, 0) > 0;
             else ok = 0;
             if (ok && nchecks) sim_access_checkers(a, size, kind, pc, aligned, c);
+            if (ok && sim_rec_on) record(a, size, kind, pc, c.g ? SIM_REC_GLOBAL : SIM_REC_SHARED);
             return ok;
         }
     }
