@@ -42,6 +42,7 @@ int main()
     float h[5] = {0.5f, 1.0f, 1.5f, 2.0f, 2.5f}, r[32];
     float *out;
     cudaMalloc(&out, sizeof r);
+    cudaMemset(out, 0, sizeof r); // every byte copied back was written
     cudaMemcpyToSymbol(taps, h, sizeof h);
     bump<<<1, 32>>>(out);
     printf("bump: %s\n", cudaGetErrorName(cudaDeviceSynchronize()));
