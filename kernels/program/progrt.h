@@ -65,7 +65,7 @@ void sim_set_last_error(cudaError_t e);
     typename ::gpulab_sim::sim_elem<T>::ref name = ::gpulab_sim::sim_shared_array<T>(&sim_site_##name, 1)[0]
 /* three or more dimensions: the block's storage as a plain array (indices unchecked) */
 #define SIM_SHARED_ND(T, name, COUNT, DIMS)                                               \
-    static ::gpulab_sim::sim_shared_site sim_site_##name(#name, __FILE__, __LINE__, 0);  \
+    static ::gpulab_sim::sim_shared_site sim_site_##name(#name, __FILE__, __LINE__, 0, #DIMS); \
     T(&name) DIMS = *reinterpret_cast<T(*) DIMS>(                                          \
         ::gpulab_sim::sim_shared_get(&sim_site_##name, sizeof(T), alignof(T), (COUNT), 1))
 /* file-scope __shared__: every use becomes sim_get_name() (the pass does it) */

@@ -421,6 +421,8 @@ static void sim_mc_format(char *buf, size_t len, const void *arg)
             size_t bytes = c->so->bytes;
             if (c->s->dynamic)
                 snprintf(shape, sizeof shape, "the dynamic shared array %s", c->s->name);
+            else if (c->s->dims)
+                snprintf(shape, sizeof shape, "shared array %s%s", c->s->name, c->s->dims);
             else if (c->s->cols > 1)
                 snprintf(shape, sizeof shape, "shared array %s[%zu][%zu]", c->s->name, c->s->rows, c->s->cols);
             else

@@ -436,9 +436,10 @@ struct sim_shared_site {
     } at[SIM_WORKERS_MAX];
     size_t count, rows, cols, elem;
     size_t packed;             /* its offset in the block's shared memory as a GPU lays it out */
+    const char *dims;          /* "[2][2][3]": an array of three or more dimensions, as declared */
     /* constexpr: a static site is initialised at compile time, no guard */
-    constexpr sim_shared_site(const char *n, const char *f, int l, int dyn)
-        : name(n), file(f), line(l), dynamic(dyn), at{}, count(0), rows(0), cols(0), elem(0), packed(0) {}
+    constexpr sim_shared_site(const char *n, const char *f, int l, int dyn, const char *d = nullptr)
+        : name(n), file(f), line(l), dynamic(dyn), at{}, count(0), rows(0), cols(0), elem(0), packed(0), dims(d) {}
 };
 extern __thread unsigned long long sim_block_gen; /* unique over all workers' blocks */
 

@@ -8,7 +8,7 @@
 // with its line.
 // EXPECT-SIM: kinds: block 0, thread 0, at line 31 writes 4 bytes at byte 20 of m (20 bytes from cudaMallocManaged at line 47): 0 bytes past its end
 // EXPECT-SIM: kinds: block 0, thread 0, at line 32: index 3 is outside the array of type 'int [3]'
-// EXPECT-SIM: kinds: block 0, thread 0, at line 36 writes 4 bytes 0 bytes past the end of shared array c
+// EXPECT-SIM: kinds: block 0, thread 0, at line 36 writes 4 bytes 0 bytes past the end of shared array c[2][2][3] (48 bytes, declared at line 29), through a pointer
 // EXPECT-SIM: kinds: block 0, thread 0, at line 38 writes 4 bytes 0 bytes past the end of the dynamic shared array s (20 bytes, declared at line 28), through a pointer
 // EXPECT-SIM: kinds: block 0, thread 0, at line 40: index 3 is outside the array of type 'float [3]'
 // EXPECT-SIM: kinds: cudaErrorIllegalAddress
