@@ -868,6 +868,9 @@ sim_rec_log *sim_rec_log_take(void)
 
 size_t sim_rec_log_bytes(const sim_rec_log *L) { return L ? L->bytes() : 0; }
 
+/* a log with more room than this is freed, not kept for reuse */
+static const size_t REC_SPARE_MAX = (size_t)4 << 20;
+
 /* par.cpp, when it commits the block: its records to the readers */
 void sim_rec_log_replay(sim_rec_log *L)
 {
@@ -878,9 +881,13 @@ void sim_rec_log_free(sim_rec_log *L)
 {
     if (!L) return;
     rec_state &s = rs();
+    /* kept for the next block unless it grew large (a long block's log
+     * would otherwise stay allocated, once per spare) */
+    const size_t held = L->pool.capacity() * sizeof(rec_bucket) + L->wops.capacity() * sizeof(rec_wop) +
+                        L->evs.capacity() * sizeof(rec_ev) + L->syncs.capacity() * sizeof(sim_rec_sync);
     L->clear();
     std::lock_guard<std::mutex> lk(s.spare_lock);
-    if (s.spare.size() < 16) s.spare.push_back(L);
+    if (s.spare.size() < SIM_WORKERS_MAX && held <= REC_SPARE_MAX) s.spare.push_back(L);
     else delete L;
 }
 } /* namespace gpulab_sim */
