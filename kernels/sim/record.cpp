@@ -1108,8 +1108,14 @@ extern "C" unsigned long long sim_rec_wavefronts(const sim_rec_request *r)
         }
         if (!n) continue;
         if (r->kind != SIM_REC_ATOMIC) {
-            std::sort(word, word + n);
-            n = (unsigned)(std::unique(word, word + n) - word);
+            /* lanes on consecutive words (the common case) are already
+             * sorted and distinct */
+            unsigned i = 1;
+            while (i < n && word[i] > word[i - 1]) i++;
+            if (i < n) {
+                std::sort(word, word + n);
+                n = (unsigned)(std::unique(word, word + n) - word);
+            }
         }
         unsigned per_bank[32] = {0};
         unsigned most = 0;
