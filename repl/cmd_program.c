@@ -351,18 +351,26 @@ static void print_time_limit(const prog_result *r, double limit)
 {
     out_printf(_("%sstopped:%s the time limit of %g s ended the run\n"), out_color(OUT_ERROR), out_color(OUT_RESET),
                limit);
-    unsigned long long threads = 0;
-    double ms = 0;
+    unsigned long long threads = 0, same_threads = 0;
+    double ms = 0, same_ms = 0;
     int n = 0;
     for (int i = 0; i < r->nlaunches; i++) {
         const prog_launch *l = &r->launches[i];
         if (l->failed) continue;
         n += l->count;
-        threads += (unsigned long long)l->count * l->grid[0] * l->grid[1] * l->grid[2] * l->block[0] * l->block[1] *
-                   l->block[2];
+        unsigned long long t = (unsigned long long)l->count * l->grid[0] * l->grid[1] * l->grid[2] * l->block[0] *
+                               l->block[1] * l->block[2];
+        threads += t;
         ms += l->ms;
+        /* earlier launches of the kernel that was running ("name (launched at line N)") */
+        size_t k = strlen(l->kernel);
+        if (k && !strncmp(r->running, l->kernel, k) && r->running[k] == ' ') {
+            same_threads += t;
+            same_ms += l->ms;
+        }
     }
     double rate = ms > 0 ? (double)threads / (ms / 1e3) : 0;
+    double same_rate = same_ms > 0 ? (double)same_threads / (same_ms / 1e3) : 0;
     if (n > 0 && rate > 0)
         out_printf(ngettext("  how far: %d launch had finished, %.3g threads at %.3g threads simulated per second\n",
                             "  how far: %d launches had finished, %.3g threads at %.3g threads simulated per second\n",
@@ -378,7 +386,12 @@ static void print_time_limit(const prog_result *r, double limit)
         if (rate > 0 && r->running_threads) {
             double need = (double)r->running_threads / rate;
             out_printf(_(", which at that rate take about %.3g s"), need);
-            hang = ran > 10 * need && ran > 1;
+            /* Other kernels' threads may do far less work each (an init
+             * kernel before a loop-heavy one): the kernel's own earlier
+             * launches are the measure where there are some; without them
+             * only a wide margin says it waits rather than works. */
+            if (same_rate > 0) hang = ran > 10 * ((double)r->running_threads / same_rate) && ran > 1;
+            else hang = ran > 1000 * need && ran > 1;
         }
         out_printf("\n");
     }
