@@ -478,6 +478,11 @@ void sim_thrust_free(void *p)
 static int student_source(const char *path)
 {
     if (!path[0] || path[0] == '?' || runtime_file(path)) return 0;
+    /* gpulab's own runtime (kernels/sim, kernels/program), by the folder
+     * this file was compiled from */
+    static const char *const self = __FILE__;
+    static const size_t kernels = strlen(self) >= strlen("program/progrt.cpp") ? strlen(self) - strlen("program/progrt.cpp") : 0;
+    if (kernels && strncmp(path, self, kernels) == 0) return 0;
     static const char *const lib[] = {"/thrust/", "/cccl/", "/cub/", "/cuda/std/", "/libcudacxx/", "/usr/local/cuda",
                                       "/program-rt/", "/lib/gpulab/", "gpulab_thrust.h", nullptr};
     for (int i = 0; lib[i]; i++)
@@ -514,6 +519,15 @@ static int origin_where(const uintptr_t *pcs, unsigned n, char *file, size_t fle
     }
     pclose(f);
     return found;
+}
+
+/* The student's line that called the runtime function running now. */
+static int caller_where(char *file, size_t flen, int *line)
+{
+    uintptr_t pcs[SIM_ORIGIN_PCS];
+    unsigned n = 0;
+    frames(pcs, &n);
+    return origin_where(pcs, n, file, flen, line);
 }
 
 cudaError_t sim_prog_pitch(void **p, size_t *pitch, size_t width, size_t height, const char *name, int line)
@@ -984,6 +998,7 @@ __attribute__((constructor)) static void prog_init(void)
     }
     sim_check_set_where(site_where);
     sim_mem_set_origin_resolver(origin_where);
+    sim_mem_set_caller_resolver(caller_where);
     atexit(report_leaks);
     prog_cfg.repeats = 1;
     prog_job.cfg = &prog_cfg;

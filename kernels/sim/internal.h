@@ -402,6 +402,8 @@ unsigned sim_mem_leaks(char *buf, size_t len);
  * "line 23" in buf, or -1. */
 enum { SIM_ORIGIN_PCS = 16 };
 void sim_mem_set_origin(const void *p, const uintptr_t *pcs, unsigned n);
+/* the line in the student's source of the host call running now (a copy) */
+void sim_mem_set_caller_resolver(int (*fn)(char *file, size_t flen, int *line));
 void sim_mem_set_origin_resolver(int (*fn)(const uintptr_t *pcs, unsigned n, char *file, size_t flen, int *line));
 int sim_mem_origin_where(unsigned id, char *buf, size_t len);
 

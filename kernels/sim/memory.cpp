@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <vector>
 
 #include <sys/mman.h>
@@ -544,6 +545,44 @@ static const char *sim_kind_name(cudaMemcpyKind k)
     }
 }
 
+static int (*sim_caller_fn)(char *file, size_t flen, int *line);
+
+void sim_mem_set_caller_resolver(int (*fn)(char *file, size_t flen, int *line)) { sim_caller_fn = fn; }
+
+/* initcheck of a copy's source: bytes of device memory that nothing wrote
+ * since cudaMalloc, copied out (compute-sanitizer's initcheck names such a
+ * copy too). Said once per allocation and line; the copy itself goes on,
+ * returning whatever the memory held, as on a GPU. */
+static void sim_copy_initcheck(const char *call, const void *src, size_t bytes)
+{
+    if (!(sim_mc_mode & SIM_CHECK_INITCHECK) || sim_in_fiber()) return;
+    if (sim_table_dirty) sim_table_build();
+    const sim_gobj *g = sim_mem_lookup((uintptr_t)src);
+    if (!g || !g->init || (uintptr_t)src >= g->o.base + g->o.bytes) return;
+    size_t off = (uintptr_t)src - g->o.base, end = off + bytes, first = 0, last = 0, n = 0;
+    if (end > g->o.bytes) end = g->o.bytes;
+    for (size_t i = off; i < end; i++)
+        if (!(g->init[i >> 3] >> (i & 7) & 1)) {
+            if (!n++) first = i;
+            last = i;
+        }
+    if (!n) return;
+    char file[256];
+    int line = 0;
+    if (!sim_caller_fn || sim_caller_fn(file, sizeof file, &line) != 0) line = 0;
+    static std::set<std::pair<unsigned, int>> said;
+    if (!said.insert(std::make_pair(g->o.id, line)).second) return;
+    char what[256];
+    sim_mem_describe(g, what, sizeof what);
+    char at[48] = "";
+    if (line > 0) snprintf(at, sizeof at, " at line %d", line);
+    fprintf(stderr,
+            "simulator: %s%s copies %zu bytes of %s that nothing has written since it was allocated (bytes %zu "
+            "to %zu); a GPU copies whatever the memory held: write them first (a kernel, cudaMemcpy or "
+            "cudaMemset), or copy only what was written\n",
+            call, at, n, what, first, last);
+}
+
 cudaError_t sim_cuda_memcpy(void *dst, const void *src, size_t bytes, cudaMemcpyKind kind)
 {
     if (sim_sticky_err) return sim_sticky_err;
@@ -573,6 +612,7 @@ cudaError_t sim_cuda_memcpy(void *dst, const void *src, size_t bytes, cudaMemcpy
     }
     if (dst_dev && sim_check_range(call, "destination", dst, bytes) != 0) return sim_err(cudaErrorInvalidValue);
     if (src_dev && sim_check_range(call, "source", src, bytes) != 0) return sim_err(cudaErrorInvalidValue);
+    if (src_dev) sim_copy_initcheck(call, src, bytes);
     memmove(dst, src, bytes);
     if (dst_dev) sim_mem_written(dst, bytes);
     return cudaSuccess;
