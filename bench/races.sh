@@ -12,6 +12,10 @@
 # reduction run once and under N schedules, and their ratio: `set schedules`
 # works outside --json only, so those rows time the whole command (wall
 # clock, build cached) and the last column is that wall time.
+# With SIM_THREADS=N every run sets `set sim-threads N` first: the race
+# check and the schedules run a launch's blocks on one worker, so with the
+# default (auto) the runs without them may use a second core the others
+# cannot; SIM_THREADS=1 compares the checker's own cost.
 set -eu
 cd "$(dirname "$0")/.."
 gpulab=${1:-build/gpulab}
@@ -19,11 +23,12 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export XDG_CACHE_HOME=$tmp/cache
 runs=${RUNS:-5}
+threads=${SIM_THREADS:+set sim-threads $SIM_THREADS;}
 median() { sort -n | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
 load() { uptime | sed 's/.*load average: //'; }
 # one run: "cpu_seconds kernel_ms"; $1: the settings, $2: the file, $3: its arguments
 one() {
-    /usr/bin/time -f "%U %S" -o "$tmp/time" "$gpulab" --json -c "set backend sim; set time-limit 600; $1; open $2; run $3" > "$tmp/json"
+    /usr/bin/time -f "%U %S" -o "$tmp/time" "$gpulab" --json -c "set backend sim; set time-limit 600; $threads $1; open $2; run $3" > "$tmp/json"
     ms=$(python3 -c 'import json,sys
 for line in open(sys.argv[1]):
     r = json.loads(line)
@@ -34,7 +39,7 @@ for line in open(sys.argv[1]):
 }
 # one run timed whole, without --json: "cpu_seconds wall_ms"
 whole() {
-    /usr/bin/time -f "%U %S %e" -o "$tmp/time" "$gpulab" -c "set backend sim; set time-limit 600; $1; open $2; run $3" > /dev/null 2>&1 || true
+    /usr/bin/time -f "%U %S %e" -o "$tmp/time" "$gpulab" -c "set backend sim; set time-limit 600; $threads $1; open $2; run $3" > /dev/null 2>&1 || true
     awk '{print $1 + $2, $3 * 1000}' "$tmp/time"
 }
 table() { # $1: name, $2: file, $3: arguments, then pairs of "label|settings"
@@ -54,7 +59,7 @@ table() { # $1: name, $2: file, $3: arguments, then pairs of "label|settings"
             "$(echo "$ms / $base_ms" | bc -l)"
     done
 }
-echo "load average before: $(load)"
+echo "load average before: $(load)${SIM_THREADS:+; sim-threads $SIM_THREADS}"
 echo "| program | run | CPU s (median) | CPU ratio to the first row | kernel ms (wall, median) | ms ratio |"
 echo "|---|---|---|---|---|---|"
 how=one

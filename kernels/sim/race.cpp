@@ -140,10 +140,13 @@ struct gkey_hash {
     }
 };
 
-/* An allocation's granules: anonymous memory, whose pages the kernel
- * gives (zero: empty granules) only when an access touches them, so a big
- * allocation of which a launch touches a little costs little. */
+/* An allocation's granules: zeroed memory (empty granules). A big shadow is
+ * anonymous memory whose pages the kernel gives only when an access touches
+ * them, so a big allocation of which a launch touches a little costs
+ * little; a small one comes from calloc (a mapping each would run into the
+ * kernel's limit on mappings in a program of many small allocations). */
 struct granbuf {
+    enum : size_t { MAP_MIN = 1u << 20 };
     gran *p = nullptr;
     size_t n = 0;
     granbuf() = default;
@@ -152,14 +155,25 @@ struct granbuf {
     granbuf(granbuf &&o) noexcept : p(o.p), n(o.n) { o.p = nullptr, o.n = 0; }
     ~granbuf()
     {
-        if (p) munmap(p, n * sizeof(gran));
+        if (!p) return;
+        if (n * sizeof(gran) >= MAP_MIN) munmap(p, n * sizeof(gran));
+        else free(p);
     }
     bool alloc(size_t k)
     {
         if (!k) return true;
+        if (k * sizeof(gran) < MAP_MIN) {
+            p = (gran *)calloc(k, sizeof(gran));
+            if (!p) return false;
+            n = k;
+            return true;
+        }
         void *m = mmap(nullptr, k * sizeof(gran), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
                        -1, 0);
         if (m == MAP_FAILED) return false;
+        /* huge pages where the kernel gives them on request: fewer faults
+         * and TLB misses for the shadow of a buffer that a launch sweeps */
+        madvise(m, k * sizeof(gran), MADV_HUGEPAGE);
         p = (gran *)m;
         n = k;
         return true;
