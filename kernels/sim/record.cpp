@@ -431,7 +431,7 @@ inline __attribute__((always_inline)) int sim_access_fast(uintptr_t a, unsigned 
         else if (__builtin_expect(sim_loc_live, 0)) sim_mc_local(a, size, kind, pc);
         return 1;
     }
-    if (!mc_fast || acc_mute_n || ((aligned & 1) && (a & (size - 1)))) return 0;
+    if (!mc_fast || acc_mute_n || ((aligned & 1) && (a & ((size > 8 ? 8 : size) - 1)))) return 0;
     for (unsigned i = 0; i < MC_SLOTS; i++) {
         const mc_slot &c = mc_cache[i];
         if (a >= c.lo && a + size <= c.hi) {
