@@ -337,6 +337,19 @@ inline void acc_size_kind(sim_access &acc, unsigned size, int kind)
     memcpy(&acc.size, &v, sizeof v);
 }
 
+/* The access's own fields: where, how wide, what, from which line and thread. */
+inline void acc_fill(sim_access &acc, uintptr_t a, unsigned size, int kind, uintptr_t pc, int vol)
+{
+    acc.addr = a;
+    acc_size_kind(acc, size, kind);
+    acc.site = pc;
+    acc.block = sim_g.block_linear;
+    acc.thread = sim_cur->linear;
+    acc.warp = sim_cur->warp;
+    acc.lane = sim_cur->lane;
+    acc.vol = vol;
+}
+
 /* THE hook: every access of simulated device code (check.h). aligned: 1
  * when the compiler says the address is a multiple of size (a misaligned
  * one is a kernel's error); 0 for its unaligned forms and ranges; 2 (with
@@ -373,14 +386,7 @@ __attribute__((noinline)) void sim_access_slow(uintptr_t a, unsigned size, int k
         acc.space = SIM_REC_GLOBAL;
         acc.obj = g && a - g->o.base < g->o.bytes ? &g->o : nullptr;
     }
-    acc.addr = a;
-    acc_size_kind(acc, size, kind);
-    acc.site = pc;
-    acc.block = sim_g.block_linear;
-    acc.thread = sim_cur->linear;
-    acc.warp = sim_cur->warp;
-    acc.lane = sim_cur->lane;
-    acc.vol = vol;
+    acc_fill(acc, a, size, kind, pc, vol);
     if (sim_mc_mode) {
         int bad = sim_mc_access(&acc, g, k, aligned);
         if (!g && acc.space == SIM_REC_GLOBAL) return;
@@ -406,14 +412,7 @@ __attribute__((noinline)) void sim_access_checkers(uintptr_t a, unsigned size, i
     sim_access acc;
     acc.space = c.g ? SIM_REC_GLOBAL : SIM_REC_SHARED;
     acc.obj = c.o;
-    acc.addr = a;
-    acc_size_kind(acc, size, kind);
-    acc.site = pc;
-    acc.block = sim_g.block_linear;
-    acc.thread = sim_cur->linear;
-    acc.warp = sim_cur->warp;
-    acc.lane = sim_cur->lane;
-    acc.vol = aligned >> 1;
+    acc_fill(acc, a, size, kind, pc, aligned >> 1);
     for (int i = 0; i < nchecks; i++)
         if (checkers[i]->access) checkers[i]->access(checkers[i]->ctx, &acc);
 }
