@@ -252,38 +252,28 @@ SIM_ROUNDED_ALL(add, +)
 SIM_ROUNDED_ALL(sub, -)
 SIM_ROUNDED_ALL(mul, *)
 SIM_ROUNDED_ALL(div, /)
-#define SIM_ROUNDED1(name, mode, expr)                                           \
-    static inline float name(float a_)                                           \
+#define SIM_ROUNDED1(name, T, mode, expr)                                        \
+    static inline T name(T a_)                                                   \
     {                                                                            \
         return sim_rounded(mode, [&] {                                           \
-            volatile float a = a_;                                               \
-            volatile float r = (expr);                                           \
-            return (float)r;                                                     \
+            volatile T a = a_;                                                   \
+            volatile T r = (expr);                                               \
+            return (T)r;                                                         \
         });                                                                      \
     }
-SIM_ROUNDED1(__frcp_rz, FE_TOWARDZERO, 1.0f / a)
-SIM_ROUNDED1(__frcp_ru, FE_UPWARD, 1.0f / a)
-SIM_ROUNDED1(__frcp_rd, FE_DOWNWARD, 1.0f / a)
-SIM_ROUNDED1(__fsqrt_rz, FE_TOWARDZERO, sqrtf(a))
-SIM_ROUNDED1(__fsqrt_ru, FE_UPWARD, sqrtf(a))
-SIM_ROUNDED1(__fsqrt_rd, FE_DOWNWARD, sqrtf(a))
+SIM_ROUNDED1(__frcp_rz, float, FE_TOWARDZERO, 1.0f / a)
+SIM_ROUNDED1(__frcp_ru, float, FE_UPWARD, 1.0f / a)
+SIM_ROUNDED1(__frcp_rd, float, FE_DOWNWARD, 1.0f / a)
+SIM_ROUNDED1(__fsqrt_rz, float, FE_TOWARDZERO, sqrtf(a))
+SIM_ROUNDED1(__fsqrt_ru, float, FE_UPWARD, sqrtf(a))
+SIM_ROUNDED1(__fsqrt_rd, float, FE_DOWNWARD, sqrtf(a))
+SIM_ROUNDED1(__drcp_rz, double, FE_TOWARDZERO, 1.0 / a)
+SIM_ROUNDED1(__drcp_ru, double, FE_UPWARD, 1.0 / a)
+SIM_ROUNDED1(__drcp_rd, double, FE_DOWNWARD, 1.0 / a)
+SIM_ROUNDED1(__dsqrt_rz, double, FE_TOWARDZERO, sqrt(a))
+SIM_ROUNDED1(__dsqrt_ru, double, FE_UPWARD, sqrt(a))
+SIM_ROUNDED1(__dsqrt_rd, double, FE_DOWNWARD, sqrt(a))
 #undef SIM_ROUNDED1
-#define SIM_ROUNDED1D(name, mode, expr)                                          \
-    static inline double name(double a_)                                         \
-    {                                                                            \
-        return sim_rounded(mode, [&] {                                           \
-            volatile double a = a_;                                              \
-            volatile double r = (expr);                                          \
-            return (double)r;                                                    \
-        });                                                                      \
-    }
-SIM_ROUNDED1D(__drcp_rz, FE_TOWARDZERO, 1.0 / a)
-SIM_ROUNDED1D(__drcp_ru, FE_UPWARD, 1.0 / a)
-SIM_ROUNDED1D(__drcp_rd, FE_DOWNWARD, 1.0 / a)
-SIM_ROUNDED1D(__dsqrt_rz, FE_TOWARDZERO, sqrt(a))
-SIM_ROUNDED1D(__dsqrt_ru, FE_UPWARD, sqrt(a))
-SIM_ROUNDED1D(__dsqrt_rd, FE_DOWNWARD, sqrt(a))
-#undef SIM_ROUNDED1D
 #undef SIM_ROUNDED_ALL
 #undef SIM_ROUNDED2
 static inline double __ddiv_rn(double a, double b) { return a / b; }
