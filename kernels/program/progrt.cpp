@@ -274,19 +274,14 @@ static void run_work(void *p) { (*static_cast<const sim_work *>(p))(); }
 cudaError_t sim_prog_launch(const void *func, const char *name0, const char *file, int line, const sim_cfg &cfg,
                             const sim_work &work)
 {
+    PROG_LOCKED();
+    /* from device code: a program with such launches runs on one worker
+     * (program.c), so this is the thread that holds prog_lock */
     if (sim_g.in_launch) {
-        /* A block on a worker thread: the host thread holds prog_lock while
-         * it waits for the launch, so the child is queued under its own
-         * lock, once every earlier block has finished (par.cpp), in the
-         * order the one-worker run queues it. */
-        sim_par_order(nullptr);
-        static std::mutex children_lock;
-        std::lock_guard<std::mutex> lk(children_lock);
         prog_children.push_back(sim_child{func, kernel_name(func, name0), file, line, cfg.grid, cfg.block, cfg.smem,
                                           work});
         return cudaSuccess;
     }
-    PROG_LOCKED();
     cudaError_t captured;
     if (cfg.stream && sim_captured(cfg.stream, "a kernel launch",
                                    [=]() {

@@ -1,9 +1,8 @@
 // Child grids launched from many blocks at once (dynamic parallelism): each
-// block's last thread launches a child with the block's number. On the
-// simulator the blocks run on several worker threads, and every child must
-// still be queued exactly once, in the order a one-worker run queues it; a
-// child launched by a block on a second worker once waited forever for the
-// launching host thread.
+// block's last thread launches a child with the block's number. Every child
+// must be queued exactly once; on the simulator such a program runs on one
+// worker thread (a child launched by a block on a second worker once waited
+// forever for the launching host thread).
 // EXPECT: 256 children ran, each once
 // EXPECT: sum of slots 32640
 // EXPECT: exit status 0
