@@ -7,6 +7,7 @@
  * memory is filled with SIM_POISON_GLOBAL so outputs a kernel never wrote
  * stand out. */
 #include "kernels/sim/internal.h"
+#include "kernels/sim/record.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -555,7 +556,9 @@ void sim_mem_set_caller_resolver(int (*fn)(char *file, size_t flen, int *line)) 
  * returning whatever the memory held, as on a GPU. */
 static void sim_copy_initcheck(const char *call, const void *src, size_t bytes)
 {
-    if (!(sim_mc_mode & SIM_CHECK_INITCHECK) || sim_in_fiber()) return;
+    /* kernels' stores mark bytes written only where their accesses are
+     * instrumented (not in the sanitizer build) */
+    if (!(sim_mc_mode & SIM_CHECK_INITCHECK) || sim_in_fiber() || !sim_rec_available()) return;
     if (sim_table_dirty) sim_table_build();
     const sim_gobj *g = sim_mem_lookup((uintptr_t)src);
     if (!g || !g->init || (uintptr_t)src >= g->o.base + g->o.bytes) return;

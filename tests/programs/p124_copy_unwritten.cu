@@ -5,8 +5,9 @@
 // `set check initcheck` (or all) the simulator names the copy's line, the
 // allocation and the bytes nothing wrote.
 // RUN: set check all
-// EXPECT-SIM: simulator: cudaMemcpy(cudaMemcpyDeviceToHost) at line 34 copies 1600 bytes of out (4000 bytes from cudaMalloc at line 29) that nothing has written since it was allocated (bytes 2400 to 3999)
-// EXPECT-SIM: simulator: cudaMemcpy(cudaMemcpyDeviceToHost) at line 33 copies 1600 bytes of out (4000 bytes from cudaMalloc at line 29) that nothing has written since it was allocated (bytes 2400 to 3999)
+// MEMCHECK
+// EXPECT-SIM: simulator: cudaMemcpy(cudaMemcpyDeviceToHost) at line 35 copies 1600 bytes of out (4000 bytes from cudaMalloc at line 30) that nothing has written since it was allocated (bytes 2400 to 3999)
+// EXPECT-SIM: simulator: cudaMemcpy(cudaMemcpyDeviceToHost) at line 34 copies 1600 bytes of out (4000 bytes from cudaMalloc at line 30) that nothing has written since it was allocated (bytes 2400 to 3999)
 // EXPECT: out[599] = 1198.0
 #include <cstdio>
 
