@@ -73,13 +73,18 @@ typedef struct prog_source {
     int nincludes;
     /* the names of the kernels that are templates (a subset of kernels) */
     char template_kernels[PROG_MAX_KERNELS][64];
+    int template_kernel_needs[PROG_MAX_KERNELS]; /* their template parameters without a default */
     int ntemplate_kernels;
     /* the names of the template __device__ functions */
     char template_devfns[PROG_MAX_KERNELS][64];
     int ntemplate_devfns;
     int device_launches;              /* launches from device code (dynamic parallelism) */
     int thrust;                       /* includes thrust (built with the toolkit's, on the host backend) */
+    int libs;                         /* the CUDA libraries it includes (PROG_LIB_*) */
 } prog_source;
+
+/* the CUDA libraries a program may name by their headers, linked by nvcc */
+enum { PROG_LIB_CURAND = 1, PROG_LIB_CUBLAS = 2, PROG_LIB_CUFFT = 4, PROG_LIB_CUSPARSE = 8 };
 
 /* Translate src (len bytes) of the file shown as `shown` (for messages; the
  * #line directive names `path`). 0 ok (issues may still be listed: then the
@@ -98,6 +103,7 @@ typedef struct prog_tx_opts {
     /* kernels declared as templates anywhere in the program: a launch that
      * names one without its template arguments lets the compiler deduce them */
     const char (*template_kernels)[64];
+    const int *template_kernel_needs; /* their template parameters without a default */
     int ntemplate_kernels;
     /* template __device__ functions anywhere in the program: a shared array
      * given to one goes as its address */
@@ -213,6 +219,7 @@ typedef struct prog {
     int nheaders;              /* the program's own headers that the source pass read */
     int device_launches;       /* it launches kernels from device code: nvcc needs -rdc */
     int thrust;                /* it includes thrust: on the simulator, the toolkit's thrust on its C++ backend */
+    int libs;                  /* the CUDA libraries it includes (PROG_LIB_*) */
     prog_kernel kernels[PROG_MAX_KERNELS];
     int nkernels;
     prog_issue issues[PROG_MAX_ISSUES];  /* what cannot run on the simulator */

@@ -86,6 +86,34 @@ static int find_nvcc(char *buf, size_t len)
     return -1;
 }
 
+/* The CUDA toolkit's folders to look in: CUDA_HOME, CUDA_PATH, the one
+ * above nvcc's bin/, /usr/local/cuda; each tried with the file probe
+ * (under the root) until one has it: 0, with the root in root */
+static int toolkit_with(const char *const *subs, const char *probe, char *found, size_t len)
+{
+    char roots[4][PROG_PATH_MAX] = {"", "", "", "/usr/local/cuda"}, nvcc[PROG_PATH_MAX];
+    if (getenv("CUDA_HOME")) snprintf(roots[0], sizeof roots[0], "%s", getenv("CUDA_HOME"));
+    if (getenv("CUDA_PATH")) snprintf(roots[1], sizeof roots[1], "%s", getenv("CUDA_PATH"));
+    if (find_nvcc(nvcc, sizeof nvcc) == 0 && realpath(nvcc, roots[2])) {
+        for (int up = 0; up < 2; up++) {
+            char *sl = strrchr(roots[2], '/');
+            if (sl && sl != roots[2]) *sl = 0;
+        }
+    }
+    for (int i = 0; i < 4; i++) {
+        if (!roots[i][0]) continue;
+        for (int k = 0; subs[k]; k++) {
+            char path[PROG_PATH_MAX * 2];
+            snprintf(path, sizeof path, "%s%s/%s", roots[i], subs[k], probe);
+            if (access(path, R_OK) == 0) {
+                snprintf(found, len, "%s%s", roots[i], subs[k]);
+                return 0;
+            }
+        }
+    }
+    return -1;
+}
+
 const char *prog_thrust_dir(void)
 {
     static int done;
@@ -98,28 +126,33 @@ const char *prog_thrust_dir(void)
         return dir[0] ? dir : NULL;
     }
     /* CUDA 13 keeps thrust in include/cccl, CUDA 12 in include */
-    char roots[4][PROG_PATH_MAX] = {"", "", "", "/usr/local/cuda"}, nvcc[PROG_PATH_MAX];
-    if (getenv("CUDA_HOME")) snprintf(roots[0], sizeof roots[0], "%s", getenv("CUDA_HOME"));
-    if (getenv("CUDA_PATH")) snprintf(roots[1], sizeof roots[1], "%s", getenv("CUDA_PATH"));
-    if (find_nvcc(nvcc, sizeof nvcc) == 0 && realpath(nvcc, roots[2])) {
-        for (int up = 0; up < 2; up++) {
-            char *sl = strrchr(roots[2], '/');
-            if (sl && sl != roots[2]) *sl = 0;
-        }
+    static const char *const subs[] = {"/include/cccl", "/include", NULL};
+    return toolkit_with(subs, "thrust/version.h", dir, sizeof dir) == 0 ? dir : NULL;
+}
+
+const char *prog_toolkit_include(void)
+{
+    static int done;
+    static char dir[PROG_PATH_MAX];
+    if (!done) {
+        static const char *const subs[] = {"/include", NULL};
+        done = 1;
+        if (toolkit_with(subs, "curand.h", dir, sizeof dir) != 0) dir[0] = 0;
     }
-    for (int i = 0; i < 4; i++) {
-        if (!roots[i][0]) continue;
-        const char *sub[] = {"/include/cccl", "/include"};
-        for (int k = 0; k < 2; k++) {
-            char probe[PROG_PATH_MAX * 2];
-            snprintf(probe, sizeof probe, "%s%s/thrust/version.h", roots[i], sub[k]);
-            if (access(probe, R_OK) == 0) {
-                snprintf(dir, sizeof dir, "%s%s", roots[i], sub[k]);
-                return dir;
-            }
-        }
+    return dir[0] ? dir : NULL;
+}
+
+/* the folder of the toolkit's libraries (libcurand.so), or NULL */
+static const char *toolkit_lib(void)
+{
+    static int done;
+    static char dir[PROG_PATH_MAX];
+    if (!done) {
+        static const char *const subs[] = {"/lib64", "/targets/x86_64-linux/lib", "/lib", NULL};
+        done = 1;
+        if (toolkit_with(subs, "libcurand.so", dir, sizeof dir) != 0) dir[0] = 0;
     }
-    return NULL;
+    return dir[0] ? dir : NULL;
 }
 
 int prog_gpu_available(char *why, size_t len)
@@ -335,6 +368,10 @@ void prog_units_free(struct prog_unit *u, int nu)
     }
 }
 
+/* the template parameters without a default of the first pass's template
+ * kernels (beside its list of their names) */
+static int tmpl_needs[PROG_MAX_KERNELS];
+
 static int translate_pass(prog *p, enum prog_mode mode, const char *const *options, struct prog_unit *u, int *nu,
                           const prog_tx_opts *base, unsigned long long *h, char *msg, size_t msglen,
                           char (*tmpl)[64], int *ntmpl, char (*tdev)[64], int *ntdev)
@@ -356,6 +393,7 @@ static int translate_pass(prog *p, enum prog_mode mode, const char *const *optio
     p->nissues = 0;
     p->device_launches = 0;
     p->thrust = 0;
+    p->libs = 0;
     for (int i = 0; i < *nu; i++) {
         size_t len;
         char *src = prog_read_file(u[i].path, &len);
@@ -397,8 +435,11 @@ static int translate_pass(prog *p, enum prog_mode mode, const char *const *optio
         }
         p->device_launches += s->device_launches;
         p->thrust |= s->thrust;
-        for (int k = 0; tmpl && k < s->ntemplate_kernels && *ntmpl < PROG_MAX_KERNELS; k++)
+        p->libs |= s->libs;
+        for (int k = 0; tmpl && k < s->ntemplate_kernels && *ntmpl < PROG_MAX_KERNELS; k++) {
+            tmpl_needs[*ntmpl] = s->template_kernel_needs[k];
             snprintf(tmpl[(*ntmpl)++], 64, "%s", s->template_kernels[k]);
+        }
         for (int k = 0; tdev && k < s->ntemplate_devfns && *ntdev < PROG_MAX_KERNELS; k++)
             snprintf(tdev[(*ntdev)++], 64, "%s", s->template_devfns[k]);
         free(u[i].text);
@@ -428,6 +469,7 @@ int prog_translate_all(prog *p, enum prog_mode mode, const char *const *options,
     int rc = translate_pass(p, mode, options, u, nu, &o, NULL, msg, msglen, tmpl, &ntmpl, tdev, &ntdev);
     if (rc < 0) return rc;
     o.template_kernels = (const char(*)[64])tmpl;
+    o.template_kernel_needs = tmpl_needs;
     o.ntemplate_kernels = ntmpl;
     o.template_devfns = (const char(*)[64])tdev;
     o.ntemplate_devfns = ntdev;
@@ -729,6 +771,12 @@ int prog_build(prog *p, const prog_options *o, prog_result *r, char *exe, size_t
                 argv[ac++] = "-DCCCL_DISABLE_FP16_SUPPORT";
                 argv[ac++] = "-DCCCL_DISABLE_BF16_SUPPORT";
             }
+            if ((p->libs & PROG_LIB_CURAND) && prog_toolkit_include()) {
+                /* cuRAND's host API: the toolkit's declarations, after
+                 * the simulator's own headers (curand_kernel.h is one) */
+                argv[ac++] = "-idirafter";
+                argv[ac++] = (char *)prog_toolkit_include();
+            }
             if (cu_file(u[i].path)) {
                 /* what nvcc does for a .cu file: its own macros, and the
                  * runtime included before the first line; a .cpp file is
@@ -802,6 +850,19 @@ int prog_build(prog *p, const prog_options *o, prog_result *r, char *exe, size_t
         argv[ac++] = tmp;
         for (int i = 0; i < nobj; i++) argv[ac++] = objs[i];
         if (o->backend != PROG_SIM && p->device_launches) argv[ac++] = "-lcudadevrt"; /* child launches' runtime */
+        /* the CUDA libraries the program includes; on the simulator only
+         * cuRAND, whose host generators write the simulated memory */
+        static const char *const lib_flags[] = {"-lcurand", "-lcublas", "-lcufft", "-lcusparse"};
+        char libdir[PROG_PATH_MAX + 16], rpath[PROG_PATH_MAX + 16];
+        if (o->backend == PROG_SIM && (p->libs & PROG_LIB_CURAND) && toolkit_lib()) {
+            snprintf(libdir, sizeof libdir, "-L%s", toolkit_lib());
+            snprintf(rpath, sizeof rpath, "-Wl,-rpath,%s", toolkit_lib());
+            argv[ac++] = libdir;
+            argv[ac++] = rpath;
+            argv[ac++] = "-lcurand";
+        }
+        for (int k = 0; k < 4 && o->backend != PROG_SIM; k++)
+            if (p->libs & (1 << k)) argv[ac++] = (char *)lib_flags[k];
         if (o->backend == PROG_SIM) {
             argv[ac++] = lib;
             argv[ac++] = "-no-pie";

@@ -16,6 +16,8 @@ int prog_build(prog *p, const prog_options *o, prog_result *r, char *exe, size_t
  * thrust/version.h), or NULL when there is none; GPULAB_THRUST_DIR names
  * it (empty: none). */
 const char *prog_thrust_dir(void);
+/* The CUDA toolkit's include folder (the one holding curand.h), or NULL */
+const char *prog_toolkit_include(void);
 
 /* The program's files through the source pass for mode: its sources and
  * every header of its own they include (found beside the including file, in

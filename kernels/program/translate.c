@@ -106,6 +106,43 @@ static void arch_conditional(tx *x, const tok *t, const char *p, const char *end
     tx_edit_add(x, t->s, t->e, "%s", out);
 }
 
+static int is_word_char(char c) { return isalnum((unsigned char)c) || c == '_'; }
+
+/* `extern __shared__ TYPE name[];` in a macro's body (the samples'
+ * SharedMemory<T> helpers are made by a macro): the same dynamic shared
+ * array as in code, written on the same line. */
+static void shared_in_define(tx *x, const char *p, const char *end)
+{
+    for (const char *c = p; c + 6 < end; c++) {
+        if (strncmp(c, "extern", 6) != 0 || (c > p && is_word_char(c[-1])) || is_word_char(c[6])) continue;
+        const char *q = c + 6;
+        while (q < end && (*q == ' ' || *q == '\t')) q++;
+        if (end - q < 10 || strncmp(q, "__shared__", 10) != 0 || (q + 10 < end && is_word_char(q[10]))) continue;
+        const char *ty = q + 10, *semi = ty;
+        while (semi < end && *semi != ';' && *semi != '\n' && *semi != '\\') semi++;
+        if (semi >= end || *semi != ';') continue;
+        /* TYPE name [ ] ; */
+        const char *b = semi;
+        while (b > ty && (b[-1] == ' ' || b[-1] == '\t')) b--;
+        if (b - ty < 2 || b[-1] != ']') continue;
+        b--;
+        while (b > ty && (b[-1] == ' ' || b[-1] == '\t')) b--;
+        if (b[-1] != '[') continue;
+        b--;
+        while (b > ty && (b[-1] == ' ' || b[-1] == '\t')) b--;
+        const char *ne = b;
+        while (b > ty && is_word_char(b[-1])) b--;
+        const char *nb = b;
+        while (b > ty && (b[-1] == ' ' || b[-1] == '\t')) b--;
+        while (ty < b && (*ty == ' ' || *ty == '\t')) ty++;
+        if (nb == ne || ty >= b || ne - nb > 60 || b - ty > 120) continue;
+        tx_edit_add(x, (size_t)(c - x->src), (size_t)(semi + 1 - x->src),
+                    "using sim_T_%.*s = %.*s; SIM_DYNAMIC_SHARED(sim_T_%.*s, %.*s);", (int)(ne - nb), nb,
+                    (int)(b - ty), ty, (int)(ne - nb), nb, (int)(ne - nb), nb);
+        c = semi;
+    }
+}
+
 static void directive(tx *x, int k, int in_device)
 {
     const tok *t = &x->t[k];
@@ -113,6 +150,8 @@ static void directive(tx *x, int k, int in_device)
     const char *end = x->src + t->e;
     while (p < end && (*p == ' ' || *p == '\t')) p++;
     if (x->mode == PROG_SIM && in_device) arch_conditional(x, t, p, end);
+    if (x->mode == PROG_SIM && end - p > 6 && strncmp(p, "define", 6) == 0 && memmem(p, (size_t)(end - p), "__shared__", 10))
+        shared_in_define(x, p + 6, end);
     if (end - p < 7 || strncmp(p, "include", 7) != 0) return;
     p += 7;
     while (p < end && (*p == ' ' || *p == '\t')) p++;
@@ -137,7 +176,22 @@ static void directive(tx *x, int k, int in_device)
         tx_edit_add(x, t->s, t->e, "#include \"%s\"", repl);
         return;
     }
+    /* the CUDA libraries a program names: nvcc links them (GPU backend) */
+    static const char *const lib_headers[] = {"curand", "cublas", "cufft", "cusparse", NULL};
+    for (int i = 0; lib_headers[i]; i++)
+        if (strncmp(name, lib_headers[i], strlen(lib_headers[i])) == 0) x->out->libs |= 1 << i;
     if (x->mode != PROG_SIM) return;
+    if ((strcmp(name, "curand.h") == 0 || strcmp(name, "curand_kernel.h") == 0) && prog_toolkit_include()) {
+        /* cuRAND: the device generators are the simulator's own
+         * (include/curand_kernel.h), the host API the toolkit's library */
+        return;
+    }
+    if (strncmp(name, "curand_mtgp32", 13) == 0) {
+        tx_issue(x, t->line, "#include <%s>: cuRAND's MTGP32 generator is not simulated; XORWOW (curandState), "
+                          "Philox4_32_10 and Sobol are, or run on the GPU", name);
+        tx_edit_add(x, t->s, t->s, "//");
+        return;
+    }
     if (strncmp(name, "thrust/", 7) == 0 && prog_thrust_dir()) {
         /* the toolkit's thrust on its C++ backend (program_build.c) */
         x->out->thrust = 1;
@@ -490,12 +544,23 @@ static int launch(tx *x, int k, int in_device)
     }
     /* a template kernel named without its arguments: the compiler deduces
      * them from the call, so it has no address to take here */
-    int deduced = 0;
-    if (!strchr(name, '<')) {
-        for (int i = 0; i < x->out->ntemplate_kernels; i++) deduced |= strcmp(name, x->out->template_kernels[i]) == 0;
-        for (int i = 0; x->opts && i < x->opts->ntemplate_kernels; i++)
-            deduced |= strcmp(name, x->opts->template_kernels[i]) == 0;
+    int deduced = 0, given = 0;
+    if (lt) { /* K<A, B>: the arguments given, by top-level commas */
+        int d = 0;
+        given = 1;
+        for (const char *c = lt; *c; c++) {
+            if (*c == '<' || *c == '(') d++;
+            else if (*c == '>' || *c == ')') d--;
+            else if (*c == ',' && d == 1) given++;
+        }
     }
+    size_t base = lt ? (size_t)(lt - name) : strlen(name);
+    for (int i = 0; i < x->out->ntemplate_kernels; i++)
+        if (strlen(x->out->template_kernels[i]) == base && strncmp(name, x->out->template_kernels[i], base) == 0)
+            deduced |= given < x->out->template_kernel_needs[i];
+    for (int i = 0; x->opts && i < x->opts->ntemplate_kernels; i++)
+        if (strlen(x->opts->template_kernels[i]) == base && strncmp(name, x->opts->template_kernels[i], base) == 0)
+            deduced |= given < x->opts->template_kernel_needs[i];
     if (x->mode == PROG_SIM) {
         /* K<<<cfg>>>(args)  ->  sim_launch_prog(addr, "K", line, sim_cfg(cfg), body, args) */
         if (deduced)
@@ -664,6 +729,11 @@ static void device_variable(tx *x, int k)
 }
 
 /* ------------------------------------------------------ local arrays */
+
+/* cuRAND's device API that include/curand_kernel.h does not have */
+static const char *const curand_words[] = {"curandStateMRG32k3a", "curandStateMRG32k3a_t", "curandStateMtgp32",
+                                           "curandStateMtgp32_t", "curand_poisson", "curand_poisson4",
+                                           "curand_discrete", "curand_discrete4", NULL};
 
 static int is_word_of(const tx *x, int k, const char *const *words);
 
@@ -877,11 +947,32 @@ static int is_word_of(const tx *x, int k, const char *const *words)
     return 0;
 }
 
+/* `template <...>` at k: its parameters that have no default (the ones a
+ * launch must give or let the compiler deduce) */
+static int template_needs(const tx *x, int k)
+{
+    if (!tx_is(x, k + 1, "<")) return 0;
+    int d = 0, params = 0, defaults = 0, empty = 1;
+    for (int j = k + 1; j < x->nt; j++) {
+        if (tx_is(x, j, "<") || tx_is(x, j, "(")) d++;
+        else if (tx_is(x, j, ">") || tx_is(x, j, ")")) {
+            if (--d == 0) break;
+        } else if (tx_is(x, j, ">>")) {
+            d -= 2;
+            if (d <= 0) break;
+        } else if (d == 1 && tx_is(x, j, ",")) params++;
+        else if (d == 1 && tx_is(x, j, "=")) defaults++;
+        if (j > k + 1) empty = 0;
+    }
+    return empty ? 0 : params + 1 - defaults;
+}
+
 static void pass(tx *x)
 {
     int depth = 0;           /* braces */
     int pending = 0;         /* saw __global__/__device__, waiting for its body */
     int pending_global = 0, pending_template = 0, pending_scope = 0;
+    int pending_needs = 0;   /* the template's parameters without a default */
     int dev_depth = -1;      /* brace depth of the device function body we are in */
     int pending_host = 0, dev_host = 0; /* __host__ __device__: compiled for the host too */
     int ppdev[64], npp = 0;  /* open conditionals: whether theirs is the device's __CUDA_ARCH__ */
@@ -964,7 +1055,10 @@ static void pass(tx *x)
                 for (int j = k - 1; j >= 0 && x->t[j].kind != T_PP && !tx_is(x, j, ";") && !tx_is(x, j, "}") &&
                                     !tx_is(x, j, "{");
                      j--)
-                    if (tx_is(x, j, "template")) pending_template = 1;
+                    if (tx_is(x, j, "template")) {
+                        pending_template = 1;
+                        pending_needs = template_needs(x, j);
+                    }
                 pending_scope = depth == 0 && nns == 0;
             }
         }
@@ -1024,8 +1118,10 @@ static void pass(tx *x)
                 if (o->nkernels < PROG_MAX_KERNELS) {
                     tx_text_of(x, k, k + 1, o->kernels[o->nkernels].name, sizeof o->kernels[0].name);
                     o->kernels[o->nkernels].line = t->line;
-                    if (pending_template && o->ntemplate_kernels < PROG_MAX_KERNELS)
+                    if (pending_template && o->ntemplate_kernels < PROG_MAX_KERNELS) {
+                        o->template_kernel_needs[o->ntemplate_kernels] = pending_needs;
                         memcpy(o->template_kernels[o->ntemplate_kernels++], o->kernels[o->nkernels].name, 64);
+                    }
                     o->nkernels++;
                 }
                 if (x->mode == PROG_SIM && !pending_template && pending_scope && x->nreg < PROG_MAX_KERNELS) {
@@ -1178,6 +1274,14 @@ static void pass(tx *x)
             tx_issue(x, t->line, "%s: graph memory nodes are not simulated: CUDA gives a graph's allocation the same "
                               "address at every launch, which the simulator's allocator cannot promise; allocate "
                               "with cudaMalloc before building the graph and free after its last launch", nm);
+            continue;
+        }
+        if (is_word_of(x, k, curand_words) && !tx_is(x, k - 1, ".") && !tx_is(x, k - 1, "->")) {
+            char nm[64];
+            tx_text_of(x, k, k + 1, nm, sizeof nm);
+            tx_issue(x, t->line, "%s: cuRAND's MRG32k3a and MTGP32 generators and its Poisson and discrete "
+                              "distributions are not simulated; XORWOW (curandState), Philox4_32_10 and Sobol "
+                              "are, or run on the GPU", nm);
             continue;
         }
         if (is_word_of(x, k, graph_cond_words) && !tx_is(x, k - 1, ".") && !tx_is(x, k - 1, "->")) {

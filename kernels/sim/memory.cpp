@@ -362,6 +362,23 @@ void sim_mem_guarded(int on) { sim_guarded = on; }
 size_t sim_mem_in_use(void) { return sim_alloc_total; }
 
 /* Check that [p, p + bytes) is device memory; explain when not. */
+static int (*sim_caller_fn)(char *file, size_t flen, int *line);
+
+/* A host call's bad range in a student's program (the resolver is set):
+ * said at once with the call's line, since the program sees only the error
+ * code (cudaErrorInvalidValue), as on a GPU. */
+static void sim_range_said(void)
+{
+    char file[256];
+    int line = 0;
+    if (!sim_caller_fn || sim_in_fiber()) return;
+    if (sim_caller_fn(file, sizeof file, &line) != 0) line = 0;
+    const char *why = sim_diag_take();
+    if (!why) return;
+    if (line > 0) fprintf(stderr, "simulator: line %d: %s\n", line, why);
+    else fprintf(stderr, "simulator: %s\n", why);
+}
+
 static int sim_check_range(const char *call, const char *which, const void *p, size_t bytes)
 {
     uintptr_t start;
@@ -373,6 +390,7 @@ static int sim_check_range(const char *call, const char *which, const void *p, s
         else
             sim_diag("%s: the %s %p is not memory from cudaMalloc (a host pointer, a freed one, or never allocated)",
                      call, which, p);
+        sim_range_said();
         return -1;
     }
     size_t off = (size_t)((uintptr_t)p - start);
@@ -386,6 +404,7 @@ static int sim_check_range(const char *call, const char *which, const void *p, s
         sim_diag("%s: %zu bytes from the %s %p run past the end of its allocation%s: it holds %zu bytes from "
                  "there (%zu in all)",
                  call, bytes, which, p, nm, size - off, size);
+        sim_range_said();
         return -1;
     }
     return 0;
@@ -546,8 +565,6 @@ static const char *sim_kind_name(cudaMemcpyKind k)
     }
 }
 
-static int (*sim_caller_fn)(char *file, size_t flen, int *line);
-
 void sim_mem_set_caller_resolver(int (*fn)(char *file, size_t flen, int *line)) { sim_caller_fn = fn; }
 
 /* initcheck of a copy's source: bytes of device memory that nothing wrote
@@ -619,6 +636,17 @@ cudaError_t sim_cuda_memcpy(void *dst, const void *src, size_t bytes, cudaMemcpy
     memmove(dst, src, bytes);
     if (dst_dev) sim_mem_written(dst, bytes);
     return cudaSuccess;
+}
+
+/* A library call on the host writes [p, p + bytes) of device memory (on the
+ * simulator cuRAND's generators fill it from the host): checked like
+ * cudaMemset's range before it writes, then counted as written. */
+int sim_lib_output(const char *call, void *p, size_t bytes)
+{
+    if (bytes == 0) return 0;
+    if (sim_check_range(call, "output", p, bytes) != 0) return -1;
+    sim_mem_written(p, bytes);
+    return 0;
 }
 
 cudaError_t sim_cuda_memset(void *p, int value, size_t bytes)

@@ -279,6 +279,7 @@ cudaError_t sim_cuda_malloc(void **p, size_t bytes, const char *what);
 cudaError_t sim_cuda_free(void *p, const char *what);
 cudaError_t sim_cuda_memcpy(void *dst, const void *src, size_t bytes, cudaMemcpyKind kind);
 cudaError_t sim_cuda_memset(void *p, int value, size_t bytes);
+int sim_lib_output(const char *call, void *p, size_t bytes);
 cudaError_t sim_cuda_last_error(int clear);
 const char *sim_cuda_error_string(cudaError_t e);
 const char *sim_cuda_error_name(cudaError_t e);
@@ -1038,6 +1039,43 @@ static inline float sim_exp10f(float x) { return powf(10.0f, x); }
 static inline void sim_sincosf(float x, float *s, float *c) { *s = sinf(x); *c = cosf(x); }
 static inline float sinpif(float x) { return (float)sin(M_PI * (double)x); }
 static inline float cospif(float x) { return (float)cos(M_PI * (double)x); }
+static inline double sinpi(double x) { return sin(M_PI * x); }
+static inline double cospi(double x) { return cos(M_PI * x); }
+static inline void sincospi(double x, double *s, double *c) { *s = sin(M_PI * x); *c = cos(M_PI * x); }
+static inline void sincospif(float x, float *s, float *c) { *s = sinpif(x); *c = cospif(x); }
+
+/* CUDA's inverse error functions, which C's library lacks: a first guess
+ * (Winitzki's approximation, from log(z (2 - z)) = log(1 - y^2) so that z
+ * near 0 keeps its digits) refined by Newton steps on erfc, in double */
+static inline double erfcinv(double z)
+{
+    if (!(z > 0.0 && z < 2.0)) return z == 0.0 ? INFINITY : z == 2.0 ? -INFINITY : NAN;
+    if (z > 1.0) return -erfcinv(2.0 - z);
+    const double a = 0.147, l = log(z * (2.0 - z)), t = 2.0 / (M_PI * a) + l / 2.0;
+    double x = sqrt(sqrt(t * t - l / a) - t);
+    for (int i = 0; i < 6; i++) {
+        double d = -2.0 / sqrt(M_PI) * exp(-x * x);
+        if (d == 0.0) break;
+        double step = (erfc(x) - z) / d;
+        x -= step;
+        if (fabs(step) <= 1e-17 * fabs(x)) break;
+    }
+    return x;
+}
+static inline double erfinv(double y)
+{
+    if (fabs(y) >= 0.5) return y > 0 ? erfcinv(1.0 - y) : -erfcinv(1.0 + y);
+    /* small y: Newton on erf, from the series' first term */
+    double x = y * sqrt(M_PI) / 2.0;
+    for (int i = 0; i < 6; i++) x -= (erf(x) - y) / (2.0 / sqrt(M_PI) * exp(-x * x));
+    return x;
+}
+static inline float erfcinvf(float z) { return (float)erfcinv(z); }
+static inline float erfinvf(float y) { return (float)erfinv(y); }
+static inline double normcdf(double x) { return 0.5 * erfc(-x / M_SQRT2); }
+static inline float normcdff(float x) { return (float)normcdf(x); }
+static inline double normcdfinv(double p) { return -M_SQRT2 * erfcinv(2.0 * p); }
+static inline float normcdfinvf(float p) { return (float)normcdfinv(p); }
 static inline float __saturatef(float x) { return x != x ? 0.0f : x < 0.0f ? 0.0f : x > 1.0f ? 1.0f : x; }
 
 /* cache-hinted loads and stores are plain ones */
