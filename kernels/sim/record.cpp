@@ -63,15 +63,68 @@ static_assert((int)SIM_W_SHFL_IDX == (int)SIM_REC_SHFL_IDX && (int)SIM_W_SHFL_XO
               "record.h's warp operations follow the shim's");
 
 struct rec_site {
+    uintptr_t pc = 0;
+    uint32_t slot = 0;          /* its entry in rec_warp::index */
     uint32_t count[32] = {};
     std::vector<uint32_t> inst; /* pool index of the site's k-th request */
 };
 
+/* A warp's access sites of the running epoch: the first `used` of `sites`,
+ * found by pc through an open-addressed index (site number + 1, 0 empty).
+ * Sites, their vectors and the index are kept from epoch to epoch and
+ * block to block, so grouping an access allocates nothing once the
+ * kernel's sites have been seen (a hash map's nodes were allocated and
+ * freed at every barrier). */
 struct rec_warp {
-    std::unordered_map<uintptr_t, rec_site> sites;
+    std::vector<rec_site> sites;
+    unsigned used = 0;
+    std::vector<uint32_t> index; /* a power of two entries, at most half full */
     std::vector<uint32_t> order; /* pool indices in the order the requests began */
     uintptr_t last_pc = 0;
     rec_site *last = nullptr;
+
+    static uint32_t hash(uintptr_t pc, size_t n)
+    {
+        return (uint32_t)(((uint64_t)pc * 0x9E3779B97F4A7C15ull) >> 32) & (uint32_t)(n - 1);
+    }
+    rec_site &find(uintptr_t pc)
+    {
+        if (index.empty()) index.assign(64, 0);
+        uint32_t h = hash(pc, index.size());
+        for (;; h = (h + 1) & (uint32_t)(index.size() - 1)) {
+            uint32_t e = index[h];
+            if (!e) break;
+            if (sites[e - 1].pc == pc) return sites[e - 1];
+        }
+        if (2 * (used + 1) > index.size()) {
+            /* grow: the used sites go into an index twice as large */
+            index.assign(2 * index.size(), 0);
+            for (unsigned i = 0; i < used; i++) {
+                uint32_t g = hash(sites[i].pc, index.size());
+                while (index[g]) g = (g + 1) & (uint32_t)(index.size() - 1);
+                index[g] = i + 1;
+                sites[i].slot = g;
+            }
+            h = hash(pc, index.size());
+            while (index[h]) h = (h + 1) & (uint32_t)(index.size() - 1);
+        }
+        if (used == sites.size()) sites.emplace_back();
+        rec_site &st = sites[used++];
+        st.pc = pc;
+        st.slot = h;
+        memset(st.count, 0, sizeof st.count);
+        st.inst.clear();
+        index[h] = used;
+        return st;
+    }
+    /* the epoch ends: no site used (every index entry emptied) */
+    void clear_sites()
+    {
+        for (unsigned i = 0; i < used; i++) index[sites[i].slot] = 0;
+        used = 0;
+        last = nullptr;
+        last_pc = 0;
+    }
 };
 
 /* One thing a reader is given: a request (pool index), a warp operation
@@ -219,7 +272,7 @@ void record(uintptr_t a, unsigned size, int kind, uintptr_t pc, int space)
     rec_warp &w = wk.warps[sim_cur->warp];
     rec_site *site = w.last;
     if (!site || w.last_pc != pc) {
-        site = &w.sites[pc];
+        site = &w.find(pc);
         w.last = site;
         w.last_pc = pc;
     }
@@ -481,9 +534,7 @@ void collect(rec_worker &wk)
         for (uint32_t idx : ws.order)
             wk.log.evs.push_back({idx & ~WOP_BIT, (uint16_t)w, (uint8_t)(idx & WOP_BIT ? EV_WOP : EV_REQ)});
         ws.order.clear();
-        ws.sites.clear();
-        ws.last = nullptr;
-        ws.last_pc = 0;
+        ws.clear_sites();
     }
     wk.epoch_pool = wk.log.pool.size();
     wk.epoch_wops = wk.log.wops.size();
@@ -745,9 +796,7 @@ static void worker_reset(rec_worker &wk)
     for (unsigned w = 0; w < SIM_MAX_WARPS; w++) {
         rec_warp &ws = wk.warps[w];
         ws.order.clear();
-        ws.sites.clear();
-        ws.last = nullptr;
-        ws.last_pc = 0;
+        ws.clear_sites();
     }
     wk.log.clear();
     wk.epoch = 0;
