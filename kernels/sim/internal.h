@@ -89,24 +89,39 @@ struct sim_ctx {
 #endif
 
 /* One fiber: a stack, the context it can be resumed at, and the state of
- * the GPU thread it plays in the running block. */
-struct sim_fiber {
+ * the GPU thread it plays in the running block. The first 64 bytes hold
+ * what every barrier and switch reads or writes (the thread's indices, its
+ * state, the barrier it waits at, its saved stack pointer), so that
+ * resuming a thread touches one line of its fiber, not three: a block's
+ * fibers are resumed in turn at every barrier, and their lines do not all
+ * stay in the first-level cache. */
+#if defined(SIM_CTX_ASM)
+#  define SIM_FIBER_CTX_HOT sim_ctx ctx; /* where it waits (barrier, collective) */
+#  define SIM_FIBER_CTX_COLD
+#else
+#  define SIM_FIBER_CTX_HOT
+#  define SIM_FIBER_CTX_COLD sim_ctx ctx;
+#endif
+struct alignas(64) sim_fiber {
     sim_thread_info info;
     int state;
-    int fresh;                 /* next resume starts its thread afresh (sim_ctx_fresh) */
     /* waiting at a barrier */
-    int bar_kind, bar_line;
+    int bar_line;
+    short bar_kind;
+    unsigned char fresh;       /* next resume starts its thread afresh (sim_ctx_fresh) */
+    /* trace: barriers passed (__syncthreads only, as the GPU recorder counts) */
+    uint32_t epoch;
     const char *bar_file;
     const void *bar_site;      /* the barrier's call site (NULL: known by line) */
+    SIM_FIBER_CTX_HOT
+    /* events emitted (trace) */
+    uint32_t seq;
     /* waiting at a warp collective: what this lane brought, and its result */
     int op, op_line, op_width;
     const char *op_file, *op_name;
     unsigned op_mask, op_arg;
     unsigned long long op_val, op_res;
     int op_pred;
-    /* trace: barriers passed (__syncthreads only, as the GPU recorder counts)
-     * and events emitted */
-    uint32_t epoch, seq;
     unsigned bar_arg;          /* the tile size of a tile barrier */
     char *park_sp;             /* where its stack was when it parked at a grid barrier */
     /* the stack [stack, stack + stack_size) and its guard area below */
@@ -115,8 +130,11 @@ struct sim_fiber {
     void *fake;                /* ASan's fake stack while switched out */
     sim_fiber *host;           /* whose stack its thread runs on (fiber.cpp: sim_fiber_main) */
     sim_local_guard *loc_head; /* its thread's local arrays in red zones (shim.h), innermost first */
-    sim_ctx ctx;               /* where it waits (barrier, collective) */
+    SIM_FIBER_CTX_COLD
 };
+#if defined(SIM_CTX_ASM)
+static_assert(offsetof(sim_fiber, ctx) + sizeof(sim_ctx) <= 64, "a fiber's switch state in its first line");
+#endif
 
 struct sim_warp_state {
     unsigned exists;   /* lanes that exist in this block */
@@ -268,7 +286,35 @@ static inline void asan_finish(void *fake_save, const void **bottom_old, size_t 
 [[noreturn]] void sim_jump(void **fake_save, sim_fiber *to);
 void sim_main_switch(sim_fiber *to);       /* from the launch's main context */
 void sim_switch(sim_fiber *self, sim_fiber *to);
+/* sim_switch to a thread that has run before (a barrier's usual case), with
+ * no call between the barrier's frame and the switch's: a waiting thread's
+ * stack keeps one frame fewer to reload when it resumes */
+#if defined(SIM_CTX_ASM) && !defined(SIM_ASAN)
+extern "C" __attribute__((visibility("hidden"))) void gpulab_sim_ctx_swap(void **save, void *sp);
+static inline void sim_switch_resumed(sim_fiber *self, sim_fiber *to)
+{
+    if (__builtin_expect(!to || to->fresh, 0)) {
+        sim_switch(self, to);
+        return;
+    }
+    sim_g.stats.switches++;
+    gpulab_sim_ctx_swap(&self->ctx.sp, to->ctx.sp);
+    sim_cur = &self->info;
+}
+#else
+static inline void sim_switch_resumed(sim_fiber *self, sim_fiber *to) { sim_switch(self, to); }
+#endif
 sim_fiber *sim_next_runnable(unsigned from);
+extern int sim_sched_kind; /* schedule.cpp (race.h) */
+/* sim_next_runnable's answer where the next thread in order is runnable
+ * under the fixed schedule (a barrier's usual case), without the call */
+static inline sim_fiber *sim_next_runnable_fast(unsigned from)
+{
+    unsigned i = from + 1;
+    if (!sim_sched_kind && sim_g.nrun && i < sim_g.nthreads && sim_g.fibers[i].state == SIM_F_RUN)
+        return &sim_g.fibers[i];
+    return sim_next_runnable(from);
+}
 void sim_wait(sim_fiber *self);
 [[noreturn]] void sim_abort(void);
 /* the pool of fibers and stacks, and the SIGSEGV handler of a launch */

@@ -53,13 +53,38 @@ void sim_stop_interrupted(void)
     sim_fail("%s: interrupted in %s", sim_g.kernel, blk);
 }
 
+/* The last thread to arrive at a block barrier releases the block: every
+ * thread runnable again, the barrier counted, recorded and told to the
+ * checkers, a new epoch; the lowest thread runs next. Out of line, so the
+ * frame of a thread that waits at the barrier (sim_barrier's) stays small:
+ * every waiting thread's frames are reloaded when it resumes. */
+static __attribute__((noinline)) void sim_barrier_release(sim_fiber *self, int kind, int line, const char *file,
+                                                          const void *site)
+{
+    if (sim_g.bar_mismatch) {
+        sim_report_barrier();
+        sim_abort();
+    }
+    for (unsigned i = 0; i < sim_g.nthreads; i++) sim_g.fibers[i].state = SIM_F_RUN;
+    sim_g.nrun = sim_g.nthreads;
+    sim_g.stats.barriers++;
+    sim_rec_barrier(kind, line, file);
+    if (sim_acc_on) {
+        sim_sync_event e = {SIM_SYNC_BARRIER, sim_g.block_linear, 0, sim_g.nthreads, 0, 0, line, file, site};
+        sim_check_sync(&e);
+    }
+    sim_epoch_reset(line, file, sim_g.bar_acc_count, sim_g.bar_acc_and, sim_g.bar_acc_or);
+    sim_fiber *first = sim_sched_kind ? sim_sched_first(0, sim_g.nthreads, 0) : &sim_g.fibers[0];
+    if (first != self) sim_switch_resumed(self, first);
+}
+
 int sim_barrier(int kind, int pred, int line, const char *file, const void *site)
 {
     if (!sim_in_fiber()) return pred; /* host code: nobody to wait for */
     if (lab_interrupted) sim_stop_interrupted();
     sim_fiber *self = sim_self();
     self->state = SIM_F_BAR;
-    self->bar_kind = kind;
+    self->bar_kind = (short)kind;
     self->bar_line = line;
     self->bar_file = file;
     self->bar_site = site;
@@ -69,7 +94,7 @@ int sim_barrier(int kind, int pred, int line, const char *file, const void *site
         sim_g.bar_file = file;
         sim_g.bar_site = site;
     } else if (kind != sim_g.bar_kind || line != sim_g.bar_line || site != sim_g.bar_site ||
-               !sim_same_file(file, sim_g.bar_file)) {
+               (file != sim_g.bar_file && !sim_same_file(file, sim_g.bar_file))) {
         sim_g.bar_mismatch = 1;
     }
     sim_g.bar_acc_count += pred != 0;
@@ -78,24 +103,10 @@ int sim_barrier(int kind, int pred, int line, const char *file, const void *site
     sim_g.bar_arrived++;
     sim_g.nrun--;
     if (sim_g.bar_arrived == sim_g.nthreads) {
-        if (sim_g.bar_mismatch) {
-            sim_report_barrier();
-            sim_abort();
-        }
-        for (unsigned i = 0; i < sim_g.nthreads; i++) sim_g.fibers[i].state = SIM_F_RUN;
-        sim_g.nrun = sim_g.nthreads;
-        sim_g.stats.barriers++;
-        sim_rec_barrier(kind, line, file);
-        if (sim_acc_on) {
-            sim_sync_event e = {SIM_SYNC_BARRIER, sim_g.block_linear, 0, sim_g.nthreads, 0, 0, line, file, site};
-            sim_check_sync(&e);
-        }
-        sim_epoch_reset(line, file, sim_g.bar_acc_count, sim_g.bar_acc_and, sim_g.bar_acc_or);
-        sim_fiber *first = sim_sched_kind ? sim_sched_first(0, sim_g.nthreads, 0) : &sim_g.fibers[0];
-        if (first != self) sim_switch(self, first);
+        sim_barrier_release(self, kind, line, file, site);
     } else {
         sim_activemask_poll(self->info.warp);
-        sim_wait(self);
+        sim_switch_resumed(self, sim_next_runnable_fast(self->info.linear));
     }
     int r = kind == SIM_BAR_COUNT ? sim_g.bar_res_count
           : kind == SIM_BAR_AND   ? sim_g.bar_res_and
