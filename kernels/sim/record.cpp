@@ -254,8 +254,16 @@ const sim_rec_object *find_global(uintptr_t a)
 
 uint64_t value_at(uintptr_t a, unsigned size)
 {
+    /* little-endian, as the GPU; the usual widths as one load each */
+    switch (size) {
+    case 4: { uint32_t v; memcpy(&v, (const void *)a, 4); return v; }
+    case 8: { uint64_t v; memcpy(&v, (const void *)a, 8); return v; }
+    case 1: return *(const uint8_t *)a;
+    case 2: { uint16_t v; memcpy(&v, (const void *)a, 2); return v; }
+    default: break;
+    }
     uint64_t v = 0;
-    if (size <= 8) memcpy(&v, (const void *)a, size); /* little-endian, as the GPU */
+    if (size <= 8) memcpy(&v, (const void *)a, size);
     return v;
 }
 
