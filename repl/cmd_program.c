@@ -518,72 +518,137 @@ unsigned long long program_schedule_seed_at(unsigned long long base, int k)
     return (x ^ (x >> 31)) & 0xffffffffffffull;
 }
 
+/* How many of a run's further schedules go at once: one for each worker
+ * `set sim-threads` allows (a schedule's launches run on one worker, the
+ * race check being on), no more than the cores; in namespaces only (each run
+ * has its own /tmp and working folder there: without them runs at once would
+ * share files); and as many as the memory holds, counted from the first
+ * run's largest size (times 24 when its race check was off: the check's
+ * shadow is 22 bytes for each byte of device memory). */
+static int schedule_jobs(const struct session *s, int runs, const prog_result *first)
+{
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    long j = s->sim_threads > 0 ? s->sim_threads : cores;
+    if (j > cores) j = cores;
+    if (j > runs) j = runs;
+    if (j <= 1 || first->peak_kb <= 0 || prog_sandbox_state(NULL, 0) < 1) return 1;
+    long long need = (long long)first->peak_kb * 1024 * (s->cfg.race_check ? 1 : 24);
+    while (j > 1 && need * j > mem_limit() / 2) j--;
+    return (int)j;
+}
+
+struct schedules {
+    struct session *s;
+    const prog_result *first;
+    const unsigned long long *seed; /* the runs' seeds: run i is schedule i + 2 */
+    int keep_kind;
+    int differ;
+};
+
+/* One schedule's run, seen in turn: compared with the first run's output
+ * and exit, the difference reported. Nonzero: no further schedules. */
+static int schedule_seen(void *ctx, int i, prog_result *rp, int rc)
+{
+    struct schedules *c = ctx;
+    const prog_result *first = c->first;
+    const prog_result r = *rp;
+    int k = i + 1;
+    unsigned long long seed = c->seed[i];
+    out_progress_clear();
+    /* one that could not start, or was stopped by Ctrl-C, says nothing */
+    if (rc != 0 || r.interrupted) return 1;
+    int line = 0, timing = 0;
+    int d_out = outputs_differ(first->out, first->out_len, r.out, r.out_len, &line, &timing);
+    int d_exit = first->exit_code != r.exit_code || first->signal != r.signal;
+    if (d_out || d_exit) {
+        c->differ = 1;
+        out_printf(_("%syour result depends on the order threads run:%s schedule %d (random, seed 0x%llx) "),
+                   out_color(OUT_WARN), out_color(OUT_RESET), k + 1, seed);
+        if (d_out) {
+            out_printf(_("prints line %d of the output differently:\n"), line);
+            char label[64];
+            snprintf(label, sizeof label, _("schedule %d"), k + 1);
+            show_line(label, r.out ? r.out : "", r.out_len, line);
+            show_line(c->keep_kind == PROG_SCHED_FIXED ? _("fixed") : prog_schedule_name(c->keep_kind),
+                      first->out ? first->out : "", first->out_len, line);
+        } else {
+            out_printf(_("ends with exit status %d, the first run with %d\n"), r.exit_code, first->exit_code);
+        }
+        /* the accesses that make the difference: that run's races */
+        int shown = 0;
+        for (size_t q = 0; r.err && q < r.err_len && shown < 6;) {
+            size_t e = q;
+            while (e < r.err_len && r.err[e] != '\n') e++;
+            if (line_has(r.err + q, e - q, "data race on") || line_has(r.err + q, e - q, "before any thread") ||
+                line_has(r.err + q, e - q, "depend on their order at")) {
+                char *vis = out_escape(r.err + q, e - q, NULL);
+                out_printf("  %s\n", vis ? vis : "");
+                free(vis);
+                shown++;
+            }
+            q = e + 1;
+        }
+        if (!shown)
+            out_printf(_("  the race check found no race in that run: look for reads of memory nothing wrote "
+                         "(set check initcheck) or float sums whose order changed\n"));
+        out_printf(_("  set schedule random,0x%llx runs that order again\n"), seed);
+    }
+    return c->differ || lab_interrupted;
+}
+
 /* set schedules N: the program runs again under N-1 random orders of its
  * threads and blocks, with the race check on, and each output is compared
- * with the first run's. 1: an order gave another output (reported). */
+ * with the first run's, in the order of the schedules (the first that
+ * differs is the one reported); where cores allow, several run at once
+ * (schedule_jobs). 1: an order gave another output (reported). */
 static int run_schedules(struct session *s, int argc, char **argv, const prog_result *first)
 {
     int n = s->schedules;
     unsigned long long base = s->schedule_seed ? s->schedule_seed : 0x5eedull;
     int keep_kind = s->schedule, keep_race = s->cfg.race_check;
     unsigned long long keep_seed = s->schedule_seed;
-    int differ = 0;
-    for (int k = 1; k < n && !differ && !lab_interrupted; k++) {
-        unsigned long long seed = program_schedule_seed_at(base, k);
-        prog_result r;
+    prog_options *o = calloc((size_t)n - 1, sizeof *o);
+    unsigned long long *seed = calloc((size_t)n - 1, sizeof *seed);
+    if (!o || !seed) {
+        free(o);
+        free(seed);
+        sess_error(s, -1, "%s", strerror(ENOMEM));
+        return 0;
+    }
+    for (int k = 1; k < n; k++) {
+        prog_options *ok = &o[k - 1];
+        seed[k - 1] = program_schedule_seed_at(base, k);
         s->schedule = PROG_SCHED_RANDOM;
-        s->schedule_seed = seed;
+        s->schedule_seed = seed[k - 1];
         s->cfg.race_check = 1;
-        int rc = run_on(s, PROG_SIM, argc, argv, 0, &r);
+        program_run_options(s, PROG_SIM, ok);
         s->schedule = keep_kind;
         s->schedule_seed = keep_seed;
         s->cfg.race_check = keep_race;
-        if (rc != 0) {
-            prog_result_free(&r);
-            break;
+        ok->argc = argc;
+        ok->argv = argv;
+        if (argc == 0) {
+            /* set args: the arguments of every run that names none */
+            while (s->prog_args[ok->argc]) ok->argc++;
+            ok->argv = s->prog_args;
         }
-        int line = 0, timing = 0;
-        int d_out = outputs_differ(first->out, first->out_len, r.out, r.out_len, &line, &timing);
-        int d_exit = first->exit_code != r.exit_code || first->signal != r.signal;
-        if (d_out || d_exit) {
-            differ = 1;
-            out_printf(_("%syour result depends on the order threads run:%s schedule %d (random, seed 0x%llx) "),
-                       out_color(OUT_WARN), out_color(OUT_RESET), k + 1, seed);
-            if (d_out) {
-                out_printf(_("prints line %d of the output differently:\n"), line);
-                char label[64];
-                snprintf(label, sizeof label, _("schedule %d"), k + 1);
-                show_line(label, r.out ? r.out : "", r.out_len, line);
-                show_line(keep_kind == PROG_SCHED_FIXED ? _("fixed") : prog_schedule_name(keep_kind),
-                          first->out ? first->out : "", first->out_len, line);
-            } else {
-                out_printf(_("ends with exit status %d, the first run with %d\n"), r.exit_code, first->exit_code);
-            }
-            /* the accesses that make the difference: that run's races */
-            int shown = 0;
-            for (size_t i = 0; r.err && i < r.err_len && shown < 6;) {
-                size_t e = i;
-                while (e < r.err_len && r.err[e] != '\n') e++;
-                if (line_has(r.err + i, e - i, "data race on") || line_has(r.err + i, e - i, "before any thread") ||
-                    line_has(r.err + i, e - i, "depend on their order at")) {
-                    char *vis = out_escape(r.err + i, e - i, NULL);
-                    out_printf("  %s\n", vis ? vis : "");
-                    free(vis);
-                    shown++;
-                }
-                i = e + 1;
-            }
-            if (!shown)
-                out_printf(_("  the race check found no race in that run: look for reads of memory nothing wrote "
-                             "(set check initcheck) or float sums whose order changed\n"));
-            out_printf(_("  set schedule random,0x%llx runs that order again\n"), seed);
-        }
-        prog_result_free(&r);
+        ok->defines = (const char *const *)s->prog_defines;
+        ok->ctx = s;
     }
-    if (!differ && !lab_interrupted)
+    struct schedules c = {s, first, seed, keep_kind, 0};
+    if (!lab_interrupted) {
+        if (s->interactive && !s->json)
+            out_progress(_("  building %s for the simulator..."), s->prog->shown);
+        program_sandbox_note(s);
+        prog_run_each(s->prog, o, n - 1, schedule_jobs(s, n - 1, first), schedule_seen, &c);
+        out_progress_clear();
+    }
+    free(o);
+    free(seed);
+    if (!c.differ && !lab_interrupted)
         out_printf(_("the same output under %d schedules (the first run, then random orders drawn from seed 0x%llx)\n"),
                    n, base);
-    return differ;
+    return c.differ;
 }
 
 enum cmd_status program_run(struct session *s, int argc, char **argv)

@@ -542,18 +542,43 @@ static void on_bytes(void *c, int fd, const char *buf, size_t n)
     else keep_bytes(&x->r->err, &x->r->err_len, &x->ecap, buf, n);
 }
 
-int prog_run(prog *p, const prog_options *o, prog_result *r)
+/* One run under way: what prog_run keeps from its start to its end. */
+struct prog_task {
+    const prog_options *o;
+    prog_result *r;
+    char exe[PROG_PATH_MAX];
+    int res, acc, outf, want_acc;
+    struct run_ctx x;
+    sbx_run_end e;
+    sbx_job job;
+};
+
+static void task_close(struct prog_task *t)
+{
+    int fds[] = {t->res, t->acc, t->outf};
+    for (int i = 0; i < 3; i++)
+        if (fds[i] >= 0) close(fds[i]);
+    t->res = t->acc = t->outf = -1;
+}
+
+/* Build (or find) and start: 0 when it runs (t->job), -1 when it could not
+ * start (r->msg says why; nothing is left open). */
+static int task_start(prog *p, const prog_options *o, prog_result *r, struct prog_task *t)
 {
     memset(r, 0, sizeof *r);
-    char exe[PROG_PATH_MAX];
-    if (prog_build(p, o, r, exe, sizeof exe) != 0) return -1;
+    memset(t, 0, sizeof *t);
+    t->o = o;
+    t->r = r;
+    t->res = t->acc = t->outf = -1;
+    if (prog_build(p, o, r, t->exe, sizeof t->exe) != 0) return -1;
+    const char *exe = t->exe;
     /* what comes back goes through files only gpulab holds: memory files,
      * given to the program as descriptors 3 (results), 4 (the access trace)
      * and 5 (o->output_max: a file it writes for the caller) */
-    int want_acc = o->record_blocks > 0 && o->backend == PROG_SIM;
-    int res = memfd_create("gpulab-result", MFD_CLOEXEC);
-    int acc = want_acc ? memfd_create("gpulab-trace", MFD_CLOEXEC) : -1;
-    int outf = o->output_max ? memfd_create("gpulab-output", MFD_CLOEXEC) : -1;
+    int want_acc = t->want_acc = o->record_blocks > 0 && o->backend == PROG_SIM;
+    int res = t->res = memfd_create("gpulab-result", MFD_CLOEXEC);
+    int acc = t->acc = want_acc ? memfd_create("gpulab-trace", MFD_CLOEXEC) : -1;
+    int outf = t->outf = o->output_max ? memfd_create("gpulab-output", MFD_CLOEXEC) : -1;
     int nul = open("/dev/null", O_RDONLY | O_CLOEXEC);
     char **env = NULL;
     int rc = -1;
@@ -629,14 +654,33 @@ int prog_run(prog *p, const prog_options *o, prog_result *r)
     sp.file_limit = PROG_FILE_LIMIT;
     sp.tmp_size = PROG_TMP_SIZE;
     sp.nproc = PROG_NPROC;
-    struct run_ctx x = {o, r, 0, 0};
-    sbx_run_end e;
+    t->x.o = o;
+    t->x.r = r;
     char err[256];
-    if (sbx_run(&sp, o->merge_output, o->time_limit, o->interrupt, on_bytes, &x, &e, err, sizeof err) != 0) {
+    if (sbx_job_start(&t->job, &sp, o->merge_output, o->time_limit, o->interrupt, on_bytes, &t->x, &t->e, err,
+                      sizeof err) != 0) {
         snprintf(r->msg, sizeof r->msg, "cannot start the program: %s", err);
         goto out;
     }
+    rc = 0;
+out:
+    prog_env_free(env);
+    if (nul >= 0) close(nul);
+    if (rc != 0) task_close(t);
+    return rc;
+}
+
+/* The run has ended (t->job.done): what it did, into r. 0 when it ran, -1
+ * when it could not start (r->msg). */
+static int task_finish(struct prog_task *t)
+{
+    prog_result *r = t->r;
+    const prog_options *o = t->o;
+    const char *exe = t->exe;
+    sbx_run_end e = t->e;
+    int rc = -1;
     r->seconds = e.seconds;
+    r->peak_kb = e.end.peak_kb;
     r->timed_out = e.timed_out;
     r->interrupted = e.interrupted;
     r->ran = e.end.started;
@@ -648,11 +692,11 @@ int prog_run(prog *p, const prog_options *o, prog_result *r)
     if (!e.timed_out && !e.interrupted) r->signal = e.end.signal;
     if (r->err) prog_sanitize(r->err, r->err_len);
     size_t len;
-    char *text = read_back(res, 16u << 20, &len, NULL);
+    char *text = read_back(t->res, 16u << 20, &len, NULL);
     parse_results(text, exe, r);
     free(text);
-    if (want_acc) read_accesses(acc, exe, o, r);
-    if (outf >= 0) r->output = read_back(outf, o->output_max, &r->output_len, &r->output_cut);
+    if (t->want_acc) read_accesses(t->acc, exe, o, r);
+    if (t->outf >= 0) r->output = read_back(t->outf, o->output_max, &r->output_len, &r->output_cut);
     if (r->signal) {
         char what[1400];
         snprintf(what, sizeof what, "the program was killed by %s", sig_words(r->signal));
@@ -665,11 +709,93 @@ int prog_run(prog *p, const prog_options *o, prog_result *r)
     }
     rc = 0;
 out:
-    prog_env_free(env);
-    int fds[] = {res, acc, outf, nul};
-    for (int i = 0; i < 4; i++)
-        if (fds[i] >= 0) close(fds[i]);
+    task_close(t);
     return rc;
+}
+
+int prog_run(prog *p, const prog_options *o, prog_result *r)
+{
+    struct prog_task t;
+    if (task_start(p, o, r, &t) != 0) return -1;
+    sbx_job *const one[1] = {&t.job};
+    while (!t.job.done) sbx_jobs_step(one, 1);
+    return task_finish(&t);
+}
+
+int prog_run_each(prog *p, const prog_options *o, int n, int jobs,
+                  int (*done)(void *ctx, int i, prog_result *r, int rc), void *ctx)
+{
+    if (n <= 0) return 0;
+    if (jobs < 1) jobs = 1;
+    if (jobs > SBX_SLOTS) jobs = SBX_SLOTS;
+    struct prog_task *t = calloc((size_t)n, sizeof *t);
+    prog_result *rs = calloc((size_t)n, sizeof *rs);
+    int *rc = calloc((size_t)n, sizeof *rc);
+    /* 0: not started, 1: running, 2: ended (rc[i] holds prog_run's value) */
+    char *state = calloc((size_t)n, 1);
+    if (!t || !rs || !rc || !state) {
+        free(t), free(rs), free(rc), free(state);
+        /* no room for runs at once: one after the other */
+        int seen = 0;
+        for (int i = 0; i < n; i++) {
+            prog_result r;
+            int k = prog_run(p, &o[i], &r);
+            int stop = done(ctx, i, &r, k);
+            prog_result_free(&r);
+            seen++;
+            if (stop) break;
+        }
+        return seen;
+    }
+    int next = 0, head = 0, running = 0, stop = 0;
+    while (head < n && !stop) {
+        /* the runs that ended, in index order: done sees each in turn */
+        while (head < n && state[head] == 2 && !stop) {
+            stop = done(ctx, head, &rs[head], rc[head]);
+            prog_result_free(&rs[head]);
+            head++;
+        }
+        if (stop || head >= n) break;
+        /* then the next ones, as many as may run at once */
+        while (next < n && running < jobs) {
+            if (task_start(p, &o[next], &rs[next], &t[next]) == 0) {
+                state[next] = 1;
+                running++;
+            } else {
+                rc[next] = -1;
+                state[next] = 2;
+            }
+            next++;
+        }
+        if (!running) continue;
+        sbx_job *js[SBX_SLOTS];
+        int at[SBX_SLOTS], nj = 0;
+        for (int i = head; i < next && nj < SBX_SLOTS; i++)
+            if (state[i] == 1) {
+                at[nj] = i;
+                js[nj++] = &t[i].job;
+            }
+        if (sbx_jobs_step(js, nj) == 0) continue;
+        for (int k = 0; k < nj; k++)
+            if (t[at[k]].job.done) {
+                rc[at[k]] = task_finish(&t[at[k]]);
+                state[at[k]] = 2;
+                running--;
+            }
+    }
+    /* stopped: the runs still under way are killed and not seen */
+    for (int i = head; i < next; i++)
+        if (state[i] == 1) sbx_job_kill(&t[i].job);
+    for (int i = head; i < next; i++) {
+        if (state[i] == 1) {
+            sbx_job *const one[1] = {&t[i].job};
+            while (!t[i].job.done) sbx_jobs_step(one, 1);
+            task_finish(&t[i]);
+        }
+        prog_result_free(&rs[i]);
+    }
+    free(t), free(rs), free(rc), free(state);
+    return head;
 }
 
 _Static_assert((int)PROG_CHECK_MEMCHECK == (int)SIM_CHECK_MEMCHECK &&

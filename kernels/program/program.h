@@ -156,6 +156,7 @@ typedef struct prog_result {
     char *output;             /* what it wrote at PROG_OUTPUT_PATH (malloc'd; NULL: nothing) */
     size_t output_len;
     int output_cut;           /* it wrote more than output_max */
+    long peak_kb;             /* the largest resident size of its processes, KiB (0: not known) */
 } prog_result;
 
 /* `set check`: the simulator's memory checks (kernels/sim/check.h's
@@ -262,6 +263,15 @@ int prog_option_ok(const char *arg);
  * 0 when it ran (whatever its exit status), -1 when it could not (r->msg). */
 int prog_run(prog *p, const prog_options *o, prog_result *r);
 void prog_result_free(prog_result *r);
+/* n runs of p, run i with o[i], at most jobs at once (each in its own
+ * sandbox; started in index order), as though each were
+ *     rc = prog_run(p, &o[i], &r); if (done(ctx, i, &r, rc)) stop;
+ * in turn: done sees the runs strictly in index order, each once the runs
+ * before it were seen; nonzero from done stops the rest (runs under way
+ * are killed and not seen). r is freed after done returns. jobs 1: exactly
+ * the loop above. Returns how many runs done saw. */
+int prog_run_each(prog *p, const prog_options *o, int n, int jobs,
+                  int (*done)(void *ctx, int i, prog_result *r, int rc), void *ctx);
 
 /* The GPU toolchain: 1 when nvcc is found and a GPU is present; else 0 with
  * the reason in why. */

@@ -68,12 +68,13 @@ struct mount_attr {
 #  define SYS_close_range 436
 #endif
 
-#define SBX_ROOT_NPROC 512 /* = PROG_NPROC: the cgroup is one for every run */
+#define SBX_ROOT_NPROC 512 /* = PROG_NPROC: each slot's cgroup is one for every run in it */
 #define NS_FLAGS (CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS)
 
 static int g_enabled = 1;
-static volatile pid_t g_current = 0;   /* the outer process of the run under way */
-static volatile int g_current_isolated;
+/* the outer processes of the runs under way, one a slot (0: a free slot) */
+static volatile pid_t g_current[SBX_SLOTS];
+static volatile int g_current_isolated[SBX_SLOTS];
 
 void sbx_set_enabled(int on) { g_enabled = on; }
 int sbx_enabled(void) { return g_enabled; }
@@ -284,10 +285,26 @@ static void probe(void)
 static char g_cg[PATH_MAX];     /* the cgroup's folder, "" when there is none */
 static int g_cg_tried;
 static char g_cg_why[160];
+/* the cgroups of slots 1.. (runs at once), beside g_cg: g_cg.N, made when
+ * first needed, with g_cg's limit, so that runs at once do not share one */
+static char g_cg_slot_made[SBX_SLOTS];
+static int g_cg_nproc;
+
+static void cg_slot_path(int slot, char *buf, size_t len)
+{
+    if (slot == 0) snprintf(buf, len, "%s", g_cg);
+    else snprintf(buf, len, "%.4000s.%d", g_cg, slot);
+}
 
 static void cg_remove(void)
 {
-    if (g_cg[0]) rmdir(g_cg);
+    if (!g_cg[0]) return;
+    for (int i = 1; i < SBX_SLOTS; i++) {
+        char p[PATH_MAX + 16];
+        cg_slot_path(i, p, sizeof p);
+        if (g_cg_slot_made[i]) rmdir(p);
+    }
+    rmdir(g_cg);
 }
 
 static int cg_write(const char *dir, const char *file, const char *text)
@@ -337,6 +354,7 @@ static void cg_make(int nproc)
             continue;
         }
         if (cg_write(g_cg, "pids.max", num) == 0) {
+            g_cg_nproc = nproc;
             atexit(cg_remove);
             return;
         }
@@ -344,6 +362,24 @@ static void cg_make(int nproc)
         g_cg[0] = 0;
     }
     snprintf(g_cg_why, sizeof g_cg_why, "no pids cgroup could be made (the cgroup file system is not writable)");
+}
+
+/* The cgroup of a slot's runs, made for slots past the first when first
+ * used: 0 with its path in buf ("" without cgroups), -1 when it cannot be made. */
+static int cg_slot(int slot, char *buf, size_t len)
+{
+    buf[0] = 0;
+    if (!g_cg[0]) return 0;
+    cg_slot_path(slot, buf, len);
+    if (slot == 0 || g_cg_slot_made[slot]) return 0;
+    char num[32];
+    snprintf(num, sizeof num, "%d\n", g_cg_nproc);
+    if ((mkdir(buf, 0700) != 0 && errno != EEXIST) || cg_write(buf, "pids.max", num) != 0) {
+        rmdir(buf);
+        return -1;
+    }
+    g_cg_slot_made[slot] = 1;
+    return 0;
 }
 
 int sbx_state(char *why, size_t len)
@@ -783,8 +819,8 @@ static void supervise(int sfd, const sbx_spec *sp, int isolated, pid_t gpulab)
     _exit(0);
 }
 
-/* gpulab's child. Never returns. */
-static void outer(int sfd, int life, const sbx_spec *sp, int isolated, pid_t gpulab)
+/* gpulab's child; cg: the cgroup it enters ("": none). Never returns. */
+static void outer(int sfd, int life, const sbx_spec *sp, int isolated, pid_t gpulab, const char *cg)
 {
     /* out of the way of descriptors 0..5, which the program's become */
     sfd = fcntl(sfd, F_DUPFD_CLOEXEC, 64);
@@ -793,7 +829,7 @@ static void outer(int sfd, int life, const sbx_spec *sp, int isolated, pid_t gpu
     struct pollfd pl = {life, POLLIN, 0};
     if (poll(&pl, 1, 0) > 0) _exit(1); /* gpulab ended before the line above */
     setsid(); /* no terminal: gpulab's cannot be reached, nor taken */
-    if (g_cg[0] && cg_write(g_cg, "cgroup.procs", "0\n") != 0) fail(sfd, "cannot enter the process limit's cgroup", g_cg);
+    if (cg[0] && cg_write(cg, "cgroup.procs", "0\n") != 0) fail(sfd, "cannot enter the process limit's cgroup", cg);
     if (!isolated) {
         prctl(PR_SET_CHILD_SUBREAPER, 1);
         struct sigaction sa;
@@ -827,10 +863,22 @@ int sbx_start(const sbx_spec *sp, sbx_proc *p, char *err, size_t errlen)
     memset(p, 0, sizeof *p);
     p->pid = -1;
     p->status_fd = -1;
+    p->life_fd = -1;
     sbx_state(NULL, 0);
     /* namespaces wherever the kernel grants them, also when another part
      * (root's process limit) is missing */
     int isolated = g_enabled && g_ns_ok && g_seccomp_ok;
+    int slot = 0;
+    while (slot < SBX_SLOTS && g_current[slot]) slot++;
+    if (slot == SBX_SLOTS) {
+        snprintf(err, errlen, "more than %d runs at once", SBX_SLOTS);
+        return -1;
+    }
+    char cg[PATH_MAX + 16];
+    if (cg_slot(slot, cg, sizeof cg) != 0) {
+        snprintf(err, errlen, "cannot make the process limit's cgroup %s: %s", cg, strerror(errno));
+        return -1;
+    }
     int sp_[2], life[2];
     if (pipe2(sp_, O_CLOEXEC) != 0) {
         snprintf(err, errlen, "cannot make a pipe: %s", strerror(errno));
@@ -852,20 +900,19 @@ int sbx_start(const sbx_spec *sp, sbx_proc *p, char *err, size_t errlen)
     if (pid == 0) {
         close(sp_[0]);
         close(life[1]);
-        outer(sp_[1], life[0], sp, isolated, gpulab);
+        outer(sp_[1], life[0], sp, isolated, gpulab, cg);
     }
     close(sp_[1]);
     close(life[0]);
-    /* the lifeline's write end stays open in gpulab as long as it runs; it
-     * is close-on-exec, so nothing else holds it */
-    static int lifeline = -1;
-    if (lifeline >= 0) close(lifeline);
-    lifeline = life[1];
+    /* the lifeline's write end stays open in gpulab until the run's end
+     * (sbx_wait); it is close-on-exec, so no program holds it */
+    p->life_fd = life[1];
     p->pid = pid;
     p->status_fd = sp_[0];
     p->isolated = isolated;
-    g_current_isolated = isolated;
-    g_current = pid;
+    p->slot = slot;
+    g_current_isolated[slot] = isolated;
+    g_current[slot] = pid;
     return 0;
 }
 
@@ -878,42 +925,55 @@ void sbx_kill(const sbx_proc *p)
 
 void sbx_kill_current(void)
 {
-    pid_t pid = g_current;
-    if (pid <= 0) return;
-    if (g_current_isolated) {
-        kill(pid, SIGKILL);
-        return;
+    pid_t adopted[SBX_SLOTS];
+    int n = 0;
+    for (int i = 0; i < SBX_SLOTS; i++) {
+        pid_t pid = g_current[i];
+        if (pid <= 0) continue;
+        if (g_current_isolated[i]) {
+            kill(pid, SIGKILL);
+            continue;
+        }
+        kill(pid, SIGTERM);
+        adopted[n++] = pid;
     }
     /* without namespaces the outer process kills what it adopted: let it
      * finish before gpulab's end kills it (at most a second) */
-    kill(pid, SIGTERM);
-    for (int i = 0; i < 100; i++) {
-        int st;
-        if (waitpid(pid, &st, WNOHANG) != 0) return;
-        struct timespec ts = {0, 10 * 1000 * 1000};
-        nanosleep(&ts, NULL);
-    }
+    for (int k = 0; k < n; k++)
+        for (int i = 0; i < 100; i++) {
+            int st;
+            if (waitpid(adopted[k], &st, WNOHANG) != 0) break;
+            struct timespec ts = {0, 10 * 1000 * 1000};
+            nanosleep(&ts, NULL);
+        }
 }
 
 void sbx_wait(sbx_proc *p, sbx_end *e)
 {
     memset(e, 0, sizeof *e);
     if (p->reaped) {
-        g_current = 0;
+        g_current[p->slot] = 0;
         p->pid = -1;
     } else if (p->pid > 0) {
         int st;
+        struct rusage ru;
         /* without namespaces the outer process sweeps; give it a moment */
         for (int i = 0; !p->isolated && i < 300; i++) {
-            if (waitpid(p->pid, &st, WNOHANG) == p->pid) goto reaped;
+            if (wait4(p->pid, &st, WNOHANG, &ru) == p->pid) goto reaped;
             usleep(10000);
         }
         if (!p->isolated) kill(p->pid, SIGKILL);
-        while (waitpid(p->pid, &st, 0) < 0 && errno == EINTR) {}
+        memset(&ru, 0, sizeof ru);
+        while (wait4(p->pid, &st, 0, &ru) < 0 && errno == EINTR) {}
     reaped:
-        g_current = 0;
+        /* its own and its waited-for descendants' largest: the program's */
+        p->peak_kb = ru.ru_maxrss;
+        g_current[p->slot] = 0;
         p->pid = -1;
     }
+    e->peak_kb = p->peak_kb;
+    if (p->life_fd >= 0) close(p->life_fd);
+    p->life_fd = -1;
     char buf[1024];
     size_t n = 0;
     ssize_t k;
@@ -950,11 +1010,13 @@ static double now_s(void)
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
-int sbx_run(sbx_spec *sp, int merge, double time_limit, volatile sig_atomic_t *interrupt,
-            void (*out)(void *ctx, int fd, const char *buf, size_t n), void *ctx, sbx_run_end *r, char *err,
-            size_t errlen)
+int sbx_job_start(sbx_job *j, sbx_spec *sp, int merge, double time_limit, volatile sig_atomic_t *interrupt,
+                  void (*out)(void *ctx, int fd, const char *buf, size_t n), void *ctx, sbx_run_end *r, char *err,
+                  size_t errlen)
 {
+    memset(j, 0, sizeof *j);
     memset(r, 0, sizeof *r);
+    j->fd[0] = j->fd[1] = j->fd[2] = -1;
     int po[2] = {-1, -1}, pe[2] = {-1, -1};
     if (pipe2(po, O_CLOEXEC) != 0 || (!merge && pipe2(pe, O_CLOEXEC) != 0)) {
         snprintf(err, errlen, "cannot make pipes: %s", strerror(errno));
@@ -966,9 +1028,8 @@ int sbx_run(sbx_spec *sp, int merge, double time_limit, volatile sig_atomic_t *i
     }
     sp->fd[1] = po[1];
     sp->fd[2] = merge ? po[1] : pe[1];
-    double t0 = now_s();
-    sbx_proc p;
-    int rc = sbx_start(sp, &p, err, errlen);
+    j->t0 = now_s();
+    int rc = sbx_start(sp, &j->p, err, errlen);
     close(po[1]);
     if (!merge) close(pe[1]);
     sp->fd[1] = sp->fd[2] = -1;
@@ -977,48 +1038,112 @@ int sbx_run(sbx_spec *sp, int merge, double time_limit, volatile sig_atomic_t *i
         if (!merge) close(pe[0]);
         return -1;
     }
-    struct pollfd pf[2] = {{po[0], POLLIN, 0}, {merge ? -1 : pe[0], POLLIN, 0}};
-    int open_fds = merge ? 1 : 2, killed = 0;
-    double killed_at = 0;
-    for (;;) {
-        if (open_fds == 0) {
+    j->fd[0] = po[0];
+    j->fd[1] = merge ? -1 : pe[0];
+    /* the outer process's end, as a descriptor poll wakes on: once the
+     * output has closed, the wait ends when the process does rather than
+     * at the next 50 ms tick (without pidfd_open: at the tick) */
+    j->fd[2] = (int)syscall(SYS_pidfd_open, j->p.pid, 0);
+    j->open_fds = merge ? 1 : 2;
+    j->merge = merge;
+    j->time_limit = time_limit;
+    j->interrupt = interrupt;
+    j->out = out;
+    j->ctx = ctx;
+    j->r = r;
+    return 0;
+}
+
+void sbx_job_kill(sbx_job *j)
+{
+    if (j->done || j->killed) return;
+    j->r->interrupted = j->killed = 1;
+    sbx_kill(&j->p);
+}
+
+static void job_finish(sbx_job *j)
+{
+    for (int i = 0; i < 3; i++)
+        if (j->fd[i] >= 0) close(j->fd[i]);
+    j->fd[0] = j->fd[1] = j->fd[2] = -1;
+    sbx_wait(&j->p, &j->r->end);
+    j->r->seconds = now_s() - j->t0;
+    j->done = 1;
+}
+
+int sbx_jobs_step(sbx_job *const *jobs, int n)
+{
+    struct pollfd pf[3 * SBX_SLOTS];
+    int finished = 0, np = 0;
+    if (n > SBX_SLOTS) n = SBX_SLOTS;
+    for (int k = 0; k < n; k++) {
+        sbx_job *j = jobs[k];
+        if (j->done) continue;
+        if (j->open_fds == 0) {
             /* its output closed: wait for its end, still under the limits */
             int st;
-            if (waitpid(p.pid, &st, WNOHANG) == p.pid) {
-                p.reaped = 1;
-                break;
+            struct rusage ru;
+            if (wait4(j->p.pid, &st, WNOHANG, &ru) == j->p.pid) {
+                j->p.reaped = 1;
+                j->p.peak_kb = ru.ru_maxrss;
+                job_finish(j);
+                finished++;
             }
         }
-        int k = poll(pf, 2, 50);
-        for (int i = 0; k > 0 && i < 2; i++) {
-            if (pf[i].fd < 0 || !(pf[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+    }
+    for (int k = 0; k < n; k++) {
+        sbx_job *j = jobs[k];
+        for (int i = 0; i < 3; i++) {
+            pf[np + i].fd = j->done ? -1 : i < 2 ? j->fd[i] : j->open_fds == 0 ? j->fd[2] : -1;
+            pf[np + i].events = POLLIN;
+            pf[np + i].revents = 0;
+        }
+        np += 3;
+    }
+    int ready = poll(pf, (nfds_t)np, finished ? 0 : 50);
+    for (int k = 0; k < n; k++) {
+        sbx_job *j = jobs[k];
+        if (j->done) continue;
+        for (int i = 0; ready > 0 && i < 2; i++) {
+            struct pollfd *q = &pf[3 * k + i];
+            if (q->fd < 0 || !(q->revents & (POLLIN | POLLHUP | POLLERR))) continue;
             char buf[8192];
-            ssize_t n = read(pf[i].fd, buf, sizeof buf);
-            if (n > 0) {
-                if (out) out(ctx, i + 1, buf, (size_t)n);
-            } else if (n == 0 || (errno != EINTR && errno != EAGAIN)) {
-                close(pf[i].fd);
-                pf[i].fd = -1;
-                open_fds--;
+            ssize_t got = read(q->fd, buf, sizeof buf);
+            if (got > 0) {
+                if (j->out) j->out(j->ctx, i + 1, buf, (size_t)got);
+            } else if (got == 0 || (errno != EINTR && errno != EAGAIN)) {
+                close(j->fd[i]);
+                j->fd[i] = -1;
+                j->open_fds--;
             }
         }
-        if (!killed && time_limit > 0 && now_s() - t0 > time_limit) {
-            r->timed_out = killed = 1;
-            sbx_kill(&p);
+        if (!j->killed && j->time_limit > 0 && now_s() - j->t0 > j->time_limit) {
+            j->r->timed_out = j->killed = 1;
+            sbx_kill(&j->p);
         }
-        if (!killed && interrupt && *interrupt) {
-            r->interrupted = killed = 1;
-            sbx_kill(&p);
+        if (!j->killed && j->interrupt && *j->interrupt) {
+            j->r->interrupted = j->killed = 1;
+            sbx_kill(&j->p);
         }
-        if (killed && !killed_at) killed_at = now_s();
+        if (j->killed && !j->killed_at) j->killed_at = now_s();
         /* all of it is gone in a moment; a pipe still open after that is
          * held by a process the sandbox could not reach */
-        if (killed_at && now_s() - killed_at > 2.0) break;
+        if (j->killed_at && now_s() - j->killed_at > 2.0) {
+            job_finish(j);
+            finished++;
+        }
     }
-    for (int i = 0; i < 2; i++)
-        if (pf[i].fd >= 0) close(pf[i].fd);
-    sbx_wait(&p, &r->end);
-    r->seconds = now_s() - t0;
+    return finished;
+}
+
+int sbx_run(sbx_spec *sp, int merge, double time_limit, volatile sig_atomic_t *interrupt,
+            void (*out)(void *ctx, int fd, const char *buf, size_t n), void *ctx, sbx_run_end *r, char *err,
+            size_t errlen)
+{
+    sbx_job j;
+    if (sbx_job_start(&j, sp, merge, time_limit, interrupt, out, ctx, r, err, errlen) != 0) return -1;
+    sbx_job *const one[1] = {&j};
+    while (!j.done) sbx_jobs_step(one, 1);
     return 0;
 }
 

@@ -44,11 +44,17 @@ typedef struct sbx_spec {
     int nproc;                    /* processes and threads; 0: none */
 } sbx_spec;
 
+/* Runs at once at most (sbx_start refuses more). */
+#define SBX_SLOTS 8
+
 typedef struct sbx_proc {
     pid_t pid;                    /* gpulab's child (kill it and all goes) */
     int status_fd;                /* how it ended, or why it could not start */
+    int life_fd;                  /* the lifeline's end gpulab holds while it runs */
     int isolated;                 /* in namespaces */
+    int slot;                     /* which of the SBX_SLOTS (and its cgroup) */
     int reaped;                   /* gpulab has waited for it already */
+    long peak_kb;                 /* once reaped: the most memory (RSS) one of its processes held */
 } sbx_proc;
 
 /* How the program ended, as the sandbox's first process saw it. */
@@ -56,6 +62,7 @@ typedef struct sbx_end {
     int started;                  /* 0: it could not start; why says why */
     int exited, code;             /* exit status */
     int signal;                   /* the signal that ended it, 0 if none */
+    long peak_kb;                 /* the largest resident size of its processes, KiB */
     char why[256];
 } sbx_end;
 
@@ -87,7 +94,31 @@ int sbx_run(sbx_spec *spec, int merge, double time_limit, volatile sig_atomic_t 
             void (*out)(void *ctx, int fd, const char *buf, size_t n), void *ctx, sbx_run_end *r, char *err,
             size_t errlen);
 
-/* The sandbox running now, killed (for gpulab's SIGTERM/SIGHUP/SIGQUIT
+/* sbx_run in parts, so that several runs go on at once (each in its own
+ * sandbox, slot and cgroup): sbx_job_start starts one (0, or -1 with the
+ * reason: then the job is not started); sbx_jobs_step waits at most 50 ms
+ * for output or an end of any of the jobs not done, passes output on,
+ * applies each job's limits, and finishes the jobs that ended (done set,
+ * r filled, as sbx_run fills it); it returns how many it finished.
+ * sbx_job_kill stops one (it ends at a later step, interrupted). sbx_run is
+ * sbx_job_start and steps until done. */
+typedef struct sbx_job {
+    sbx_proc p;
+    int fd[3];                    /* its output, its errors (-1: merged), the end of p (pidfd; -1: none) */
+    int open_fds, merge, killed, done;
+    double t0, killed_at, time_limit;
+    volatile sig_atomic_t *interrupt;
+    void (*out)(void *ctx, int fd, const char *buf, size_t n);
+    void *ctx;
+    sbx_run_end *r;
+} sbx_job;
+int sbx_job_start(sbx_job *j, sbx_spec *spec, int merge, double time_limit, volatile sig_atomic_t *interrupt,
+                  void (*out)(void *ctx, int fd, const char *buf, size_t n), void *ctx, sbx_run_end *r, char *err,
+                  size_t errlen);
+int sbx_jobs_step(sbx_job *const *jobs, int n);
+void sbx_job_kill(sbx_job *j);
+
+/* The sandboxes running now, killed (for gpulab's SIGTERM/SIGHUP/SIGQUIT
  * handlers; async-signal-safe). */
 void sbx_kill_current(void);
 
