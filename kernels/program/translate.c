@@ -211,7 +211,15 @@ static void directive(tx *x, int k, int in_device)
         tx_edit_add(x, t->s, t->s, "//");
         return;
     }
-    if (strncmp(name, "curand", 6) == 0 || strncmp(name, "cublas", 6) == 0 || strncmp(name, "cufft", 5) == 0 ||
+    if (strcmp(name, "cublas_v2.h") == 0) return; /* the simulator's (include/cublas_v2.h) */
+    if (strncmp(name, "cublas", 6) == 0) {
+        tx_issue(x, t->line, "#include <%s>: the simulator has cuBLAS's cublas_v2.h routines only (level 1, gemv, "
+                          "ger, gemm and its batched forms); the legacy cublas.h API, cublasLt and cublasXt run "
+                          "on the GPU", name);
+        tx_edit_add(x, t->s, t->s, "//");
+        return;
+    }
+    if (strncmp(name, "curand", 6) == 0 || strncmp(name, "cufft", 5) == 0 ||
         strncmp(name, "cusparse", 8) == 0) {
         tx_issue(x, t->line, "#include <%s>: %s is not simulated (it runs on the GPU only)", name,
               "this CUDA library");
@@ -734,6 +742,41 @@ static void device_variable(tx *x, int k)
 static const char *const curand_words[] = {"curandStateMRG32k3a", "curandStateMRG32k3a_t", "curandStateMtgp32",
                                            "curandStateMtgp32_t", "curand_poisson", "curand_poisson4",
                                            "curand_discrete", "curand_discrete4", NULL};
+
+/* cuBLAS's routines that include/cublas_v2.h has, by their roots: cublas
+ * then S or D (I and S or D for the index ones), then one of these, with or
+ * without _v2 */
+static const char *const cublas_roots[] = {"axpy", "scal", "copy", "swap", "dot", "nrm2", "asum", "amax", "amin",
+                                           "gemv", "ger", "gemm", "gemmBatched", "gemmStridedBatched", NULL};
+
+/* a cuBLAS routine's name (cublas, a type letter, a lower-case letter; or
+ * the Ex/Lt/Xt families) that the simulator does not have */
+static int cublas_missing(const tx *x, int k)
+{
+    const tok *t = &x->t[k];
+    size_t n = t->e - t->s;
+    char w[80];
+    if (n < 8 || n >= sizeof w || strncmp(x->src + t->s, "cublas", 6) != 0 || !tx_is(x, k + 1, "(")) return 0;
+    memcpy(w, x->src + t->s, n);
+    w[n] = 0;
+    if (n > 3 && strcmp(w + n - 3, "_v2") == 0) w[n - 3] = 0;
+    static const char *const helpers[] = {"Create", "Destroy", "GetVersion", "SetStream", "GetStream",
+                                          "SetPointerMode", "GetPointerMode", "SetMathMode", "GetMathMode",
+                                          "SetAtomicsMode", "GetStatusName", "GetStatusString", "SetVector",
+                                          "GetVector", "SetMatrix", "GetMatrix", "SetVectorAsync", "GetVectorAsync",
+                                          "SetMatrixAsync", "GetMatrixAsync", NULL};
+    const char *r = w + 6;
+    for (int i = 0; helpers[i]; i++)
+        if (strcmp(r, helpers[i]) == 0) return 0;
+    if (strncmp(r, "Lt", 2) == 0 || strncmp(r, "Xt", 2) == 0 || strstr(r, "Ex")) return 1;
+    if (*r == 'I') /* cublasIsamax: the type in lower case */
+        return (r[1] == 'c' || r[1] == 'z') && r[2] == 'a' && r[3] == 'm';
+    if (!strchr("SDCZH", *r) || !r[1] || !islower((unsigned char)r[1])) return 0;
+    if (*r != 'S' && *r != 'D') return 1;
+    for (int i = 0; cublas_roots[i]; i++)
+        if (strcmp(r + 1, cublas_roots[i]) == 0) return 0;
+    return 1;
+}
 
 static int is_word_of(const tx *x, int k, const char *const *words);
 
@@ -1274,6 +1317,13 @@ static void pass(tx *x)
             tx_issue(x, t->line, "%s: graph memory nodes are not simulated: CUDA gives a graph's allocation the same "
                               "address at every launch, which the simulator's allocator cannot promise; allocate "
                               "with cudaMalloc before building the graph and free after its last launch", nm);
+            continue;
+        }
+        if (t->kind == T_IDENT && (x->out->libs & PROG_LIB_CUBLAS) && cublas_missing(x, k)) {
+            char nm[64];
+            tx_text_of(x, k, k + 1, nm, sizeof nm);
+            tx_issue(x, t->line, "%s: this cuBLAS routine is not simulated (the simulator has level 1, gemv, ger, "
+                              "gemm, gemmBatched and gemmStridedBatched in float and double); run on the GPU", nm);
             continue;
         }
         if (is_word_of(x, k, curand_words) && !tx_is(x, k - 1, ".") && !tx_is(x, k - 1, "->")) {

@@ -367,12 +367,19 @@ static int (*sim_caller_fn)(char *file, size_t flen, int *line);
 /* A host call's bad range in a student's program (the resolver is set):
  * said at once with the call's line, since the program sees only the error
  * code (cudaErrorInvalidValue), as on a GPU. */
+static thread_local int sim_lib_line, sim_lib_call_line;
+
+/* the student's line of the library call about to run (the libraries'
+ * headers say it: their code is not the student's, but its line tables may
+ * name the student's file) */
+void sim_lib_at(int line) { sim_lib_line = line; }
+
 static void sim_range_said(void)
 {
     char file[256];
-    int line = 0;
+    int line = sim_lib_call_line;
     if (!sim_caller_fn || sim_in_fiber()) return;
-    if (sim_caller_fn(file, sizeof file, &line) != 0) line = 0;
+    if (!line && sim_caller_fn(file, sizeof file, &line) != 0) line = 0;
     const char *why = sim_diag_take();
     if (!why) return;
     if (line > 0) fprintf(stderr, "simulator: line %d: %s\n", line, why);
@@ -644,9 +651,22 @@ cudaError_t sim_cuda_memcpy(void *dst, const void *src, size_t bytes, cudaMemcpy
 int sim_lib_output(const char *call, void *p, size_t bytes)
 {
     if (bytes == 0) return 0;
-    if (sim_check_range(call, "output", p, bytes) != 0) return -1;
+    sim_lib_call_line = sim_lib_line;
+    int bad = sim_check_range(call, "output", p, bytes);
+    sim_lib_call_line = 0;
+    if (bad) return -1;
     sim_mem_written(p, bytes);
     return 0;
+}
+
+/* ... and one that reads [p, p + bytes) of device memory */
+int sim_lib_input(const char *call, const void *p, size_t bytes)
+{
+    if (bytes == 0) return 0;
+    sim_lib_call_line = sim_lib_line;
+    int bad = sim_check_range(call, "input", p, bytes);
+    sim_lib_call_line = 0;
+    return bad ? -1 : 0;
 }
 
 cudaError_t sim_cuda_memset(void *p, int value, size_t bytes)

@@ -280,6 +280,7 @@ cudaError_t sim_cuda_free(void *p, const char *what);
 cudaError_t sim_cuda_memcpy(void *dst, const void *src, size_t bytes, cudaMemcpyKind kind);
 cudaError_t sim_cuda_memset(void *p, int value, size_t bytes);
 int sim_lib_output(const char *call, void *p, size_t bytes);
+void sim_lib_at(int line);
 cudaError_t sim_cuda_last_error(int clear);
 const char *sim_cuda_error_string(cudaError_t e);
 const char *sim_cuda_error_name(cudaError_t e);

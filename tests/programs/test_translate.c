@@ -258,6 +258,52 @@ static void test_deduced_template_launch(void **state)
     assert_non_null(strstr(t, "sim_kaddr(k<float>)"));
 }
 
+/* a template kernel given fewer template arguments than it has parameters
+ * without a default: the call deduces the rest, no address is taken */
+static void test_partly_deduced_template_launch(void **state)
+{
+    (void)state;
+    const char *t = sim("template <class R, class W> __global__ void k(R *p, W *w) {}\n"
+                        "template <class T, int S = 7> __global__ void d(T *p) {}\n"
+                        "int main() { k<float><<<1, 1>>>((float *)0, (int *)0); "
+                        "k<float, int><<<1, 1>>>((float *)0, (int *)0); d<int><<<1, 1>>>((int *)0); }\n");
+    assert_non_null(strstr(t, "sim_launch_prog(nullptr, \"?k<float>\""));
+    assert_non_null(strstr(t, "sim_kaddr(k<float, int>)"));
+    assert_non_null(strstr(t, "sim_kaddr(d<int>)"));
+}
+
+/* extern __shared__ in a macro's body: the dynamic shared array, on its line */
+static void test_shared_in_define(void **state)
+{
+    (void)state;
+    const char *t = sim("#define SM(T, N) struct S_##N { __device__ T *get() { \\\n"
+                        "    extern __shared__ T N[]; return N; } }\nSM(int, s_int);\n");
+    assert_non_null(strstr(t, "using sim_T_N = T; SIM_DYNAMIC_SHARED(sim_T_N, N); return N;"));
+    assert_null(strstr(t, "extern __shared__"));
+    assert_int_equal(lines(t), 4);
+}
+
+/* cuRAND and cuBLAS: what the simulator has passes, the rest is named */
+static void test_libraries(void **state)
+{
+    (void)state;
+    sim("#include <curand_kernel.h>\n#include <cublas_v2.h>\n__global__ void k() { curandState s; "
+        "curandStateMRG32k3a m; }\nint main() { cublasHandle_t h; cublasCreate(&h);\n float *a = 0; "
+        "cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, 1, 1, 1, a, a, 1, a, 1, a, a, 1);\n cublasStrsm(h);\n "
+        "cublasIcamax(h); cublasGemmEx(h); }\n");
+    assert_int_equal(S.libs, PROG_LIB_CURAND | PROG_LIB_CUBLAS);
+    assert_int_equal(S.nissues, 3);
+    assert_int_equal(S.issues[0].line, 3);
+    assert_non_null(strstr(S.issues[0].msg, "curandStateMRG32k3a: cuRAND's MRG32k3a"));
+    assert_int_equal(S.issues[1].line, 6);
+    assert_non_null(strstr(S.issues[1].msg, "cublasStrsm: this cuBLAS routine is not simulated"));
+    assert_int_equal(S.issues[2].line, 7); /* one message per line: cublasIcamax's */
+    assert_non_null(strstr(S.issues[2].msg, "cublasIcamax"));
+    sim("#include <cublas.h>\n");
+    assert_int_equal(S.nissues, 1);
+    assert_non_null(strstr(S.issues[0].msg, "the legacy cublas.h API"));
+}
+
 static void test_device_pointers(void **state)
 {
     (void)state;
@@ -384,6 +430,9 @@ int main(void)
         cmocka_unit_test(test_headers_resolved),
         cmocka_unit_test(test_cuda_arch),
         cmocka_unit_test(test_deduced_template_launch),
+        cmocka_unit_test(test_partly_deduced_template_launch),
+        cmocka_unit_test(test_shared_in_define),
+        cmocka_unit_test(test_libraries),
         cmocka_unit_test(test_device_pointers),
         cmocka_unit_test(test_casts_rows_copies),
         cmocka_unit_test(test_gpu_mode_wraps_launches_only),

@@ -63,7 +63,8 @@ static inline int sim_curand_output(curandGenerator_t generator, const char *cal
 /* the output's range first: an illegal address fails the call, not the
  * process, as the GPU's launch failure does */
 #define GPULAB_CURAND_FILL(call, type, generator, out, n, ...)                                                  \
-    (::gpulab_sim::sim_curand_output((generator), #call, (void *)(out), (size_t)(n) * sizeof(type)) != 0         \
+    (::gpulab_sim::sim_lib_at(__LINE__),                                                                        \
+     ::gpulab_sim::sim_curand_output((generator), #call, (void *)(out), (size_t)(n) * sizeof(type)) != 0         \
          ? CURAND_STATUS_LAUNCH_FAILURE                                                                         \
          : call((generator), (out), (n), ##__VA_ARGS__))
 #define curandGenerate(g, out, n) GPULAB_CURAND_FILL(curandGenerate, unsigned int, g, out, n)
