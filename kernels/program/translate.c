@@ -762,7 +762,7 @@ static int cublas_missing(const tx *x, int k)
     if (n > 3 && strcmp(w + n - 3, "_v2") == 0) w[n - 3] = 0;
     static const char *const helpers[] = {"Create", "Destroy", "GetVersion", "SetStream", "GetStream",
                                           "SetPointerMode", "GetPointerMode", "SetMathMode", "GetMathMode",
-                                          "SetAtomicsMode", "GetStatusName", "GetStatusString", "SetVector",
+                                          "SetAtomicsMode", "GetAtomicsMode", "GetStatusName", "GetStatusString", "SetVector",
                                           "GetVector", "SetMatrix", "GetMatrix", "SetVectorAsync", "GetVectorAsync",
                                           "SetMatrixAsync", "GetMatrixAsync", NULL};
     const char *r = w + 6;
@@ -776,6 +776,44 @@ static int cublas_missing(const tx *x, int k)
     for (int i = 0; cublas_roots[i]; i++)
         if (strcmp(r + 1, cublas_roots[i]) == 0) return 0;
     return 1;
+}
+
+/* graph nodes the simulator does not have, named at open */
+static const char *const graph_mem_words[] = {"cudaGraphAddMemAllocNode", "cudaGraphAddMemFreeNode",
+                                              "cudaGraphMemAllocNodeGetParams", "cudaGraphMemFreeNodeGetParams",
+                                              "cudaDeviceGraphMemTrim", "cudaDeviceGetGraphMemAttribute",
+                                              "cudaDeviceSetGraphMemAttribute", NULL};
+static const char *const graph_cond_words[] = {"cudaGraphConditionalHandle", "cudaGraphConditionalHandleCreate",
+                                               "cudaGraphSetConditional", NULL};
+
+static int is_word_of(const tx *x, int k, const char *const *words);
+
+/* names the simulator does not have, and why (after the name) */
+static const struct {
+    const char *const *words;
+    const char *why;
+} refused_names[] = {
+    {graph_mem_words, "graph memory nodes are not simulated: CUDA gives a graph's allocation the same address at "
+                      "every launch, which the simulator's allocator cannot promise; allocate with cudaMalloc "
+                      "before building the graph and free after its last launch"},
+    {graph_cond_words, "conditional graph nodes (if, while, switch) are not simulated; launch the graph from a loop "
+                       "on the host, which decides whether to launch it again"},
+    {curand_words, "cuRAND's MRG32k3a and MTGP32 generators and its Poisson and discrete distributions are not "
+                   "simulated; XORWOW (curandState), Philox4_32_10 and Sobol are, or run on the GPU"},
+};
+
+/* k names one of refused_names (not a member of something): said, 1 */
+static int refused_name(tx *x, int k)
+{
+    if (tx_is(x, k - 1, ".") || tx_is(x, k - 1, "->")) return 0;
+    for (size_t i = 0; i < sizeof refused_names / sizeof refused_names[0]; i++)
+        if (is_word_of(x, k, refused_names[i].words)) {
+            char nm[64];
+            tx_text_of(x, k, k + 1, nm, sizeof nm);
+            tx_issue(x, x->t[k].line, "%s: %s", nm, refused_names[i].why);
+            return 1;
+        }
+    return 0;
 }
 
 static int is_word_of(const tx *x, int k, const char *const *words);
@@ -975,13 +1013,6 @@ static const char *const texture_words[] = {"texture", "surface", "cudaBindTextu
                                             "cudaBindTextureToArray", "cudaUnbindTexture", "cudaBindSurfaceToArray",
                                             "cudaGetTextureReference", NULL};
 
-/* graph nodes the simulator does not have, named at open */
-static const char *const graph_mem_words[] = {"cudaGraphAddMemAllocNode", "cudaGraphAddMemFreeNode",
-                                              "cudaGraphMemAllocNodeGetParams", "cudaGraphMemFreeNodeGetParams",
-                                              "cudaDeviceGraphMemTrim", "cudaDeviceGetGraphMemAttribute",
-                                              "cudaDeviceSetGraphMemAttribute", NULL};
-static const char *const graph_cond_words[] = {"cudaGraphConditionalHandle", "cudaGraphConditionalHandleCreate",
-                                               "cudaGraphSetConditional", NULL};
 
 static int is_word_of(const tx *x, int k, const char *const *words)
 {
@@ -1311,14 +1342,6 @@ static void pass(tx *x)
                               "(IPC) or between GPUs (peer access) needs real GPUs", nm);
             continue;
         }
-        if (is_word_of(x, k, graph_mem_words) && !tx_is(x, k - 1, ".") && !tx_is(x, k - 1, "->")) {
-            char nm[64];
-            tx_text_of(x, k, k + 1, nm, sizeof nm);
-            tx_issue(x, t->line, "%s: graph memory nodes are not simulated: CUDA gives a graph's allocation the same "
-                              "address at every launch, which the simulator's allocator cannot promise; allocate "
-                              "with cudaMalloc before building the graph and free after its last launch", nm);
-            continue;
-        }
         if (t->kind == T_IDENT && (x->out->libs & PROG_LIB_CUBLAS) && cublas_missing(x, k)) {
             char nm[64];
             tx_text_of(x, k, k + 1, nm, sizeof nm);
@@ -1326,21 +1349,7 @@ static void pass(tx *x)
                               "gemm, gemmBatched and gemmStridedBatched in float and double); run on the GPU", nm);
             continue;
         }
-        if (is_word_of(x, k, curand_words) && !tx_is(x, k - 1, ".") && !tx_is(x, k - 1, "->")) {
-            char nm[64];
-            tx_text_of(x, k, k + 1, nm, sizeof nm);
-            tx_issue(x, t->line, "%s: cuRAND's MRG32k3a and MTGP32 generators and its Poisson and discrete "
-                              "distributions are not simulated; XORWOW (curandState), Philox4_32_10 and Sobol "
-                              "are, or run on the GPU", nm);
-            continue;
-        }
-        if (is_word_of(x, k, graph_cond_words) && !tx_is(x, k - 1, ".") && !tx_is(x, k - 1, "->")) {
-            char nm[64];
-            tx_text_of(x, k, k + 1, nm, sizeof nm);
-            tx_issue(x, t->line, "%s: conditional graph nodes (if, while, switch) are not simulated; launch the graph "
-                              "from a loop on the host, which decides whether to launch it again", nm);
-            continue;
-        }
+        if (refused_name(x, k)) continue;
         for (int w = 0; texture_words[w]; w++)
             if (tx_is(x, k, texture_words[w]) && (w > 1 || tx_is(x, k + 1, "<")) && !tx_is(x, k - 1, "::") &&
                 !tx_is(x, k - 1, ".")) {

@@ -424,54 +424,31 @@ static inline cublasStatus_t cublasGetVersion_v2(cublasHandle_t handle, int *ver
     *version = CUBLAS_VERSION;
     return CUBLAS_STATUS_SUCCESS;
 }
-/* the calls run at once, in the calling thread: a stream orders nothing more */
-static inline cublasStatus_t cublasSetStream_v2(cublasHandle_t handle, cudaStream_t stream)
-{
-    if (!handle) return CUBLAS_STATUS_NOT_INITIALIZED;
-    handle->stream = stream;
-    return CUBLAS_STATUS_SUCCESS;
-}
-static inline cublasStatus_t cublasGetStream_v2(cublasHandle_t handle, cudaStream_t *stream)
-{
-    if (!handle) return CUBLAS_STATUS_NOT_INITIALIZED;
-    if (!stream) return CUBLAS_STATUS_INVALID_VALUE;
-    *stream = handle->stream;
-    return CUBLAS_STATUS_SUCCESS;
-}
-static inline cublasStatus_t cublasSetPointerMode_v2(cublasHandle_t handle, cublasPointerMode_t mode)
-{
-    if (!handle) return CUBLAS_STATUS_NOT_INITIALIZED;
-    if (mode != CUBLAS_POINTER_MODE_HOST && mode != CUBLAS_POINTER_MODE_DEVICE) return CUBLAS_STATUS_INVALID_VALUE;
-    handle->pointer_mode = mode;
-    return CUBLAS_STATUS_SUCCESS;
-}
-static inline cublasStatus_t cublasGetPointerMode_v2(cublasHandle_t handle, cublasPointerMode_t *mode)
-{
-    if (!handle) return CUBLAS_STATUS_NOT_INITIALIZED;
-    if (!mode) return CUBLAS_STATUS_INVALID_VALUE;
-    *mode = handle->pointer_mode;
-    return CUBLAS_STATUS_SUCCESS;
-}
-/* tensor-core modes change nothing: the simulator computes in the type */
-static inline cublasStatus_t cublasSetMathMode(cublasHandle_t handle, cublasMath_t mode)
-{
-    if (!handle) return CUBLAS_STATUS_NOT_INITIALIZED;
-    handle->math_mode = mode;
-    return CUBLAS_STATUS_SUCCESS;
-}
-static inline cublasStatus_t cublasGetMathMode(cublasHandle_t handle, cublasMath_t *mode)
-{
-    if (!handle) return CUBLAS_STATUS_NOT_INITIALIZED;
-    if (!mode) return CUBLAS_STATUS_INVALID_VALUE;
-    *mode = handle->math_mode;
-    return CUBLAS_STATUS_SUCCESS;
-}
-static inline cublasStatus_t cublasSetAtomicsMode(cublasHandle_t handle, cublasAtomicsMode_t mode)
-{
-    if (!handle) return CUBLAS_STATUS_NOT_INITIALIZED;
-    handle->atomics = mode;
-    return CUBLAS_STATUS_SUCCESS;
-}
+/* a handle's setting (ok: the values it takes): the stream (the calls run
+ * at once, in the calling thread, so it orders nothing more), the pointer
+ * mode, the math mode (tensor-core modes change nothing: the simulator
+ * computes in the type), the atomics mode */
+#define GPULAB_BLAS_SETTING(SET, GET, T, field, ok)                                                              \
+    static inline cublasStatus_t SET(cublasHandle_t handle, T v)                                                 \
+    {                                                                                                            \
+        if (!handle) return CUBLAS_STATUS_NOT_INITIALIZED;                                                       \
+        if (!(ok)) return CUBLAS_STATUS_INVALID_VALUE;                                                           \
+        handle->field = v;                                                                                       \
+        return CUBLAS_STATUS_SUCCESS;                                                                            \
+    }                                                                                                            \
+    static inline cublasStatus_t GET(cublasHandle_t handle, T *v)                                                \
+    {                                                                                                            \
+        if (!handle) return CUBLAS_STATUS_NOT_INITIALIZED;                                                       \
+        if (!v) return CUBLAS_STATUS_INVALID_VALUE;                                                              \
+        *v = handle->field;                                                                                      \
+        return CUBLAS_STATUS_SUCCESS;                                                                            \
+    }
+GPULAB_BLAS_SETTING(cublasSetStream_v2, cublasGetStream_v2, cudaStream_t, stream, true)
+GPULAB_BLAS_SETTING(cublasSetPointerMode_v2, cublasGetPointerMode_v2, cublasPointerMode_t, pointer_mode,
+                    v == CUBLAS_POINTER_MODE_HOST || v == CUBLAS_POINTER_MODE_DEVICE)
+GPULAB_BLAS_SETTING(cublasSetMathMode, cublasGetMathMode, cublasMath_t, math_mode, true)
+GPULAB_BLAS_SETTING(cublasSetAtomicsMode, cublasGetAtomicsMode, cublasAtomicsMode_t, atomics, true)
+#undef GPULAB_BLAS_SETTING
 static inline const char *cublasGetStatusName(cublasStatus_t s)
 {
     switch (s) {
