@@ -188,7 +188,7 @@ static void directive(tx *x, int k, int in_device)
     }
     if (strncmp(name, "curand_mtgp32", 13) == 0) {
         tx_issue(x, t->line, "#include <%s>: cuRAND's MTGP32 generator is not simulated; XORWOW (curandState), "
-                          "Philox4_32_10 and Sobol are, or run on the GPU", name);
+                          "Philox4_32_10, MRG32k3a and Sobol are, or run on the GPU", name);
         tx_edit_add(x, t->s, t->s, "//");
         return;
     }
@@ -739,9 +739,8 @@ static void device_variable(tx *x, int k)
 /* ------------------------------------------------------ local arrays */
 
 /* cuRAND's device API that include/curand_kernel.h does not have */
-static const char *const curand_words[] = {"curandStateMRG32k3a", "curandStateMRG32k3a_t", "curandStateMtgp32",
-                                           "curandStateMtgp32_t", "curand_poisson", "curand_poisson4",
-                                           "curand_discrete", "curand_discrete4", NULL};
+static const char *const curand_words[] = {"curandStateMtgp32", "curandStateMtgp32_t", "curand_poisson",
+                                           "curand_poisson4", "curand_discrete", "curand_discrete4", NULL};
 
 /* cuBLAS's routines that include/cublas_v2.h has, by their roots: cublas
  * then S or D (I and S or D for the index ones), then one of these, with or
@@ -798,8 +797,9 @@ static const struct {
                       "before building the graph and free after its last launch"},
     {graph_cond_words, "conditional graph nodes (if, while, switch) are not simulated; launch the graph from a loop "
                        "on the host, which decides whether to launch it again"},
-    {curand_words, "cuRAND's MRG32k3a and MTGP32 generators and its Poisson and discrete distributions are not "
-                   "simulated; XORWOW (curandState), Philox4_32_10 and Sobol are, or run on the GPU"},
+    {curand_words, "cuRAND's MTGP32 generator and its Poisson and discrete distributions are not simulated (their "
+                   "GPU code uses the GPU's approximate functions and tables); XORWOW (curandState), "
+                   "Philox4_32_10, MRG32k3a and Sobol are, or run on the GPU"},
 };
 
 /* k names one of refused_names (not a member of something): said, 1 */

@@ -288,13 +288,13 @@ static void test_libraries(void **state)
 {
     (void)state;
     sim("#include <curand_kernel.h>\n#include <cublas_v2.h>\n__global__ void k() { curandState s; "
-        "curandStateMRG32k3a m; }\nint main() { cublasHandle_t h; cublasCreate(&h);\n float *a = 0; "
+        "curandStateMtgp32 m; }\nint main() { cublasHandle_t h; cublasCreate(&h);\n float *a = 0; "
         "cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, 1, 1, 1, a, a, 1, a, 1, a, a, 1);\n cublasStrsm(h);\n "
         "cublasIcamax(h); cublasGemmEx(h); }\n");
     assert_int_equal(S.libs, PROG_LIB_CURAND | PROG_LIB_CUBLAS);
     assert_int_equal(S.nissues, 3);
     assert_int_equal(S.issues[0].line, 3);
-    assert_non_null(strstr(S.issues[0].msg, "curandStateMRG32k3a: cuRAND's MRG32k3a"));
+    assert_non_null(strstr(S.issues[0].msg, "curandStateMtgp32: cuRAND's MTGP32"));
     assert_int_equal(S.issues[1].line, 6);
     assert_non_null(strstr(S.issues[1].msg, "cublasStrsm: this cuBLAS routine is not simulated"));
     assert_int_equal(S.issues[2].line, 7); /* one message per line: cublasIcamax's */

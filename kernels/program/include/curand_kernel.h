@@ -1,13 +1,16 @@
 /* curand_kernel.h of a student's program on the simulator: cuRAND's device
  * API, the generators a kernel keeps in its own state. Each generator gives
  * the sequence the CUDA toolkit's cuRAND defines for it, number for number
- * (tests/programs/p140 and p141 against an H200):
+ * (tests/programs/p140, p141 and p147 against an H200):
  *
  *   curandState (XORWOW)    xor-shift with a Weyl sequence; subsequences 2^67
  *                           numbers apart, jumped by powers of the step's
  *                           matrix over GF(2), computed here on first use
  *   curandStatePhilox4_32_10  the counter-based Philox: ten rounds of
  *                           multiplications on a 128-bit counter
+ *   curandStateMRG32k3a     L'Ecuyer's combined multiple recursive generator;
+ *                           jumps by powers of its 3 x 3 matrices modulo m1
+ *                           and m2 (subsequences 2^76 numbers apart)
  *   curandStateSobol32/64 and the scrambled forms: Sobol's quasi-random
  *                           sequence in Gray-code order, from the direction
  *                           vectors the host API hands out
@@ -19,11 +22,12 @@
  * Box-Muller's sine and cosine are CUDA's __sincosf there, an approximation
  * (2^-21.4 absolute error); the simulator's are exact, so curand_normal's
  * floats can differ from an H200's in the last digits (uniform numbers and
- * the integers never do). MRG32k3a, MTGP32 and the Poisson and discrete
- * distributions are not simulated: gpulab names them when a program is
- * opened. */
+ * the integers never do). MTGP32 (its parameter tables) and the Poisson and
+ * discrete distributions (the GPU's approximate exp and log in them) are not
+ * simulated: gpulab names them when a program is opened. */
 #ifndef GPULAB_CURAND_KERNEL_H
 #define GPULAB_CURAND_KERNEL_H
+
 #include "kernels/program/progrt.h"
 #include <curand.h>
 
@@ -394,6 +398,154 @@ static inline unsigned long long curand(curandStateScrambledSobol64_t *state)
     return gpulab_sobol_next<curandStateScrambledSobol64_t, unsigned long long>(state);
 }
 
+/* ---------------------------------------------------------- MRG32k3a */
+
+struct curandStateMRG32k3a {
+    unsigned int s1[3];
+    unsigned int s2[3];
+    int boxmuller_flag;
+    int boxmuller_flag_double;
+    float boxmuller_extra;
+    double boxmuller_extra_double;
+};
+typedef struct curandStateMRG32k3a curandStateMRG32k3a_t;
+
+namespace gpulab_sim {
+
+/* L'Ecuyer's combined generator: two order-3 recurrences, modulo m1 and m2 */
+static const unsigned long long sim_mrg_m1 = 4294967087ull, sim_mrg_m2 = 4294944443ull;
+
+/* one step: x1 = (1403580 s1[1] - 810728 s1[0]) mod m1, x2 = (527612 s2[2]
+ * - 1370589 s2[0]) mod m2; the number is x1 - x2 mod m1, in (0, m1] */
+static inline double sim_mrg_next(curandStateMRG32k3a_t *s)
+{
+    unsigned long long p1 = (1403580ull * s->s1[1] + 810728ull * (sim_mrg_m1 - s->s1[0])) % sim_mrg_m1;
+    unsigned long long p2 = (527612ull * s->s2[2] + 1370589ull * (sim_mrg_m2 - s->s2[0])) % sim_mrg_m2;
+    s->s1[0] = s->s1[1];
+    s->s1[1] = s->s1[2];
+    s->s1[2] = (unsigned int)p1;
+    s->s2[0] = s->s2[1];
+    s->s2[1] = s->s2[2];
+    s->s2[2] = (unsigned int)p2;
+    return p1 <= p2 ? (double)(p1 + sim_mrg_m1 - p2) : (double)(p1 - p2);
+}
+
+/* the steps as 3 x 3 matrices modulo m, and their powers M^(2^i) made by
+ * squaring on first use (not instrumented: the generator's tables) */
+typedef unsigned long long sim_mat3[3][3];
+
+__attribute__((no_sanitize("thread"))) static inline void sim_mat3_mul(const sim_mat3 a, const sim_mat3 b, sim_mat3 o,
+                                                                       unsigned long long m)
+{
+    sim_mat3 t;
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) {
+            unsigned __int128 acc = 0;
+            for (int k = 0; k < 3; k++) acc += (unsigned __int128)a[i][k] * b[k][j];
+            t[i][j] = (unsigned long long)(acc % m);
+        }
+    memcpy(o, t, sizeof t);
+}
+
+struct sim_mrg_powers {
+    sim_mat3 p1[192], p2[192]; /* M1^(2^i), M2^(2^i) */
+};
+
+__attribute__((no_sanitize("thread"))) static inline const sim_mrg_powers &sim_mrg_tables()
+{
+    static const sim_mrg_powers *t = [] {
+        sim_mrg_powers *p = new sim_mrg_powers;
+        const sim_mat3 a = {{0, 1, 0}, {0, 0, 1}, {sim_mrg_m1 - 810728ull, 1403580ull, 0}};
+        const sim_mat3 b = {{0, 1, 0}, {0, 0, 1}, {sim_mrg_m2 - 1370589ull, 0, 527612ull}};
+        memcpy(p->p1[0], a, sizeof a);
+        memcpy(p->p2[0], b, sizeof b);
+        for (int i = 1; i < 192; i++) {
+            sim_mat3_mul(p->p1[i - 1], p->p1[i - 1], p->p1[i], sim_mrg_m1);
+            sim_mat3_mul(p->p2[i - 1], p->p2[i - 1], p->p2[i], sim_mrg_m2);
+        }
+        return p;
+    }();
+    return *t;
+}
+
+/* n * 2^shift steps ahead */
+__attribute__((no_sanitize("thread"))) static inline void sim_mrg_jump(unsigned int s1[3], unsigned int s2[3],
+                                                                       unsigned long long n, int shift)
+{
+    const sim_mrg_powers &t = sim_mrg_tables();
+    for (int i = 0; n && i + shift < 192; i++, n >>= 1) {
+        if (!(n & 1)) continue;
+        unsigned long long v1[3], v2[3];
+        for (int r = 0; r < 3; r++) {
+            unsigned __int128 a1 = 0, a2 = 0;
+            for (int k = 0; k < 3; k++) {
+                a1 += (unsigned __int128)t.p1[i + shift][r][k] * s1[k];
+                a2 += (unsigned __int128)t.p2[i + shift][r][k] * s2[k];
+            }
+            v1[r] = (unsigned long long)(a1 % sim_mrg_m1);
+            v2[r] = (unsigned long long)(a2 % sim_mrg_m2);
+        }
+        for (int r = 0; r < 3; r++) {
+            s1[r] = (unsigned int)v1[r];
+            s2[r] = (unsigned int)v2[r];
+        }
+    }
+}
+
+} /* namespace gpulab_sim */
+
+static inline unsigned int curand(curandStateMRG32k3a_t *state)
+{
+    return (unsigned int)(::gpulab_sim::sim_mrg_next(state) * 1.000000048662);
+}
+
+/* n numbers, n subsequences (2^76 numbers each), n sequences (2^127) ahead */
+static inline void skipahead(unsigned long long n, curandStateMRG32k3a_t *state)
+{
+    unsigned int s1[3] = {state->s1[0], state->s1[1], state->s1[2]}, s2[3] = {state->s2[0], state->s2[1], state->s2[2]};
+    ::gpulab_sim::sim_mrg_jump(s1, s2, n, 0);
+    memcpy(state->s1, s1, sizeof s1);
+    memcpy(state->s2, s2, sizeof s2);
+}
+static inline void skipahead_subsequence(unsigned long long n, curandStateMRG32k3a_t *state)
+{
+    unsigned int s1[3] = {state->s1[0], state->s1[1], state->s1[2]}, s2[3] = {state->s2[0], state->s2[1], state->s2[2]};
+    ::gpulab_sim::sim_mrg_jump(s1, s2, n, 76);
+    memcpy(state->s1, s1, sizeof s1);
+    memcpy(state->s2, s2, sizeof s2);
+}
+static inline void skipahead_sequence(unsigned long long n, curandStateMRG32k3a_t *state)
+{
+    unsigned int s1[3] = {state->s1[0], state->s1[1], state->s1[2]}, s2[3] = {state->s2[0], state->s2[1], state->s2[2]};
+    ::gpulab_sim::sim_mrg_jump(s1, s2, n, 127);
+    memcpy(state->s1, s1, sizeof s1);
+    memcpy(state->s2, s2, sizeof s2);
+}
+
+static inline void curand_init(unsigned long long seed, unsigned long long subsequence, unsigned long long offset,
+                               curandStateMRG32k3a_t *state)
+{
+    /* seed 0: the published generator's start; else its halves, salted,
+     * times that start */
+    unsigned long long a = 12345;
+    for (int i = 0; i < 3; i++) state->s1[i] = state->s2[i] = (unsigned int)a;
+    if (seed != 0) {
+        unsigned long long x1 = (unsigned int)seed ^ 0x55555555u, x2 = (unsigned int)(seed >> 32) ^ 0xAAAAAAAAu;
+        state->s1[0] = (unsigned int)(x1 * a % ::gpulab_sim::sim_mrg_m1);
+        state->s1[1] = (unsigned int)(x2 * a % ::gpulab_sim::sim_mrg_m1);
+        state->s1[2] = (unsigned int)(x1 * a % ::gpulab_sim::sim_mrg_m1);
+        state->s2[0] = (unsigned int)(x2 * a % ::gpulab_sim::sim_mrg_m2);
+        state->s2[1] = (unsigned int)(x1 * a % ::gpulab_sim::sim_mrg_m2);
+        state->s2[2] = (unsigned int)(x2 * a % ::gpulab_sim::sim_mrg_m2);
+    }
+    skipahead_subsequence(subsequence, state);
+    skipahead(offset, state);
+    state->boxmuller_flag = 0;
+    state->boxmuller_flag_double = 0;
+    state->boxmuller_extra = 0.f;
+    state->boxmuller_extra_double = 0.;
+}
+
 /* ----------------------------------------------------- distributions */
 
 namespace gpulab_sim {
@@ -484,9 +636,9 @@ template <class S> static inline float sim_pair_next(S *state, int kind, float m
         unsigned int x = curand(state);
         unsigned int y = curand(state);
         float2 v = sim_box_muller(x, y);
-        if (kind == EXTRA_FLAG_LOG_NORMAL) {
-            v.x = expf(mean + stddev * v.x);
-            v.y = expf(mean + stddev * v.y);
+        if (kind == EXTRA_FLAG_LOG_NORMAL) { /* one fused multiply-add, as nvcc makes it */
+            v.x = expf(fmaf(stddev, v.x, mean));
+            v.y = expf(fmaf(stddev, v.y, mean));
         }
         state->boxmuller_extra = v.y;
         state->boxmuller_flag = kind;
@@ -501,8 +653,8 @@ template <class S> static inline double sim_pair_next_double(S *state, int kind,
         unsigned int x0 = curand(state), x1 = curand(state), y0 = curand(state), y1 = curand(state);
         double2 v = sim_box_muller_double(x0, x1, y0, y1);
         if (kind == EXTRA_FLAG_LOG_NORMAL) {
-            v.x = exp(mean + stddev * v.x);
-            v.y = exp(mean + stddev * v.y);
+            v.x = exp(fma(stddev, v.x, mean));
+            v.y = exp(fma(stddev, v.y, mean));
         }
         state->boxmuller_extra_double = v.y;
         state->boxmuller_flag_double = kind;
@@ -513,6 +665,72 @@ template <class S> static inline double sim_pair_next_double(S *state, int kind,
 }
 
 } /* namespace gpulab_sim */
+
+/* MRG32k3a's floats scale its number by 1/(m1 + 1); normal pairs come from
+ * two uniform floats, the angle 2 pi times the second */
+static inline float curand_uniform(curandStateMRG32k3a_t *s)
+{
+    return (float)(::gpulab_sim::sim_mrg_next(s) * 2.3283065498378288e-10);
+}
+static inline double curand_uniform_double(curandStateMRG32k3a_t *s)
+{
+    return ::gpulab_sim::sim_mrg_next(s) * 2.3283065498378288e-10;
+}
+static inline float2 curand_normal2(curandStateMRG32k3a_t *s)
+{
+    float x = curand_uniform(s);
+    float y = curand_uniform(s) * 6.2831855f;
+    float r = sqrtf(-2.0f * logf(x));
+    float2 v;
+    __sincosf(y, &v.x, &v.y);
+    v.x *= r;
+    v.y *= r;
+    return v;
+}
+static inline double2 curand_normal2_double(curandStateMRG32k3a_t *s)
+{
+    double x = curand_uniform_double(s);
+    double y = curand_uniform_double(s) * 2.0;
+    double r = sqrt(-2.0 * log(x));
+    double2 v;
+    sincospi(y, &v.x, &v.y);
+    v.x *= r;
+    v.y *= r;
+    return v;
+}
+static inline float curand_normal(curandStateMRG32k3a_t *s)
+{
+    if (s->boxmuller_flag != EXTRA_FLAG_NORMAL) {
+        float2 v = curand_normal2(s);
+        s->boxmuller_extra = v.y;
+        s->boxmuller_flag = EXTRA_FLAG_NORMAL;
+        return v.x;
+    }
+    s->boxmuller_flag = 0;
+    return s->boxmuller_extra;
+}
+static inline double curand_normal_double(curandStateMRG32k3a_t *s)
+{
+    if (s->boxmuller_flag_double != EXTRA_FLAG_NORMAL) {
+        double2 v = curand_normal2_double(s);
+        s->boxmuller_extra_double = v.y;
+        s->boxmuller_flag_double = EXTRA_FLAG_NORMAL;
+        return v.x;
+    }
+    s->boxmuller_flag_double = 0;
+    return s->boxmuller_extra_double;
+}
+static inline float curand_log_normal(curandStateMRG32k3a_t *s, float mean, float stddev)
+{
+    if (s->boxmuller_flag != EXTRA_FLAG_LOG_NORMAL) {
+        float2 v = curand_normal2(s);
+        s->boxmuller_extra = expf(fmaf(stddev, v.y, mean));
+        s->boxmuller_flag = EXTRA_FLAG_LOG_NORMAL;
+        return expf(fmaf(stddev, v.x, mean));
+    }
+    s->boxmuller_flag = 0;
+    return s->boxmuller_extra;
+}
 
 /* uniform in (0, 1] */
 static inline float curand_uniform(curandStateXORWOW_t *s) { return ::gpulab_sim::sim_rand_uniform(curand(s)); }
