@@ -77,6 +77,10 @@ void sim_set_last_error(cudaError_t e);
     static ::gpulab_sim::sim_shared_site sim_site_##name(#name, __FILE__, __LINE__, 0);    \
     static inline ::gpulab_sim::sim_shared_array2<T> sim_get_##name()                       \
     { return ::gpulab_sim::sim_shared_array2<T>(&sim_site_##name, (size_t)(R), (size_t)(C)); }
+#define SIM_SHARED_GLOBAL_DYNAMIC(T, name)                                                  \
+    static ::gpulab_sim::sim_shared_site sim_site_##name(#name, __FILE__, __LINE__, 1);    \
+    static inline ::gpulab_sim::sim_shared_array<T> sim_get_##name()                        \
+    { return ::gpulab_sim::sim_shared_array<T>(&sim_site_##name, 0); }
 #define SIM_SHARED_GLOBAL_SCALAR(T, name)                                                   \
     static ::gpulab_sim::sim_shared_site sim_site_##name(#name, __FILE__, __LINE__, 0);    \
     static inline typename ::gpulab_sim::sim_elem<T>::ref sim_get_##name()                  \

@@ -383,14 +383,19 @@ static void shared_decl(tx *x, int s, int e, int file_scope)
         snprintf(T, sizeof T, "%s%s", type, prefix);
         int n;
         if (file_scope) {
-            if (is_extern || nd > 2) {
+            int dynamic = is_extern && nd == 1 && empty == 1;
+            if ((is_extern && !dynamic) || nd > 2) {
                 tx_issue(x, line, "__shared__ %s at file scope: declare it inside the kernel (the simulator "
-                               "supports file-scope shared scalars and 1D/2D arrays only)",
+                               "supports file-scope shared scalars, 1D/2D arrays and `extern __shared__ T "
+                               "name[]`)",
                       nm);
                 return;
             }
             if (x->nglobals < 16) snprintf(x->globals[x->nglobals++], 64, "%s", nm);
-            n = nd == 0 ? snprintf(out + o, sizeof out - o,
+            /* extern __shared__ T name[]: the block's dynamic shared memory */
+            n = dynamic ? snprintf(out + o, sizeof out - o, "using sim_T_%s = %s; SIM_SHARED_GLOBAL_DYNAMIC(sim_T_%s, %s); ",
+                                   nm, T, nm, nm)
+              : nd == 0 ? snprintf(out + o, sizeof out - o,
                                    "using sim_T_%s = %s; SIM_SHARED_GLOBAL_SCALAR(sim_T_%s, %s); ", nm, T, nm, nm)
               : nd == 1 ? snprintf(out + o, sizeof out - o, "using sim_T_%s = %s; SIM_SHARED_GLOBAL(sim_T_%s, %s, %s); ",
                                    nm, T, nm, nm, dims[0])

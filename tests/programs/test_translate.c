@@ -120,6 +120,14 @@ static void test_file_scope_shared(void **state)
     const char *t = sim("__shared__ int g[32];\n__global__ void k() { g[threadIdx.x] = 1; }\n");
     assert_non_null(strstr(t, "SIM_SHARED_GLOBAL(sim_T_g, g, 32)"));
     assert_non_null(strstr(t, "sim_get_g()[threadIdx.x] = 1"));
+    /* extern __shared__ at file scope: the block's dynamic shared memory */
+    t = sim("extern __shared__ unsigned char blk[];\n__global__ void k() { blk[threadIdx.x] = 1; }\n");
+    assert_int_equal(S.nissues, 0);
+    assert_non_null(strstr(t, "SIM_SHARED_GLOBAL_DYNAMIC(sim_T_blk, blk)"));
+    assert_non_null(strstr(t, "sim_get_blk()[threadIdx.x] = 1"));
+    sim("extern __shared__ int rows[][4];\n");
+    assert_int_equal(S.nissues, 1);
+    assert_non_null(strstr(S.issues[0].msg, "at file scope"));
 }
 
 static void test_launch_forms(void **state)
