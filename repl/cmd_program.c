@@ -525,14 +525,14 @@ unsigned long long program_schedule_seed_at(unsigned long long base, int k)
  * share files); and as many as the memory holds, counted from the first
  * run's largest size (times 24 when its race check was off: the check's
  * shadow is 22 bytes for each byte of device memory). */
-static int schedule_jobs(const struct session *s, int runs, const prog_result *first)
+int program_schedule_jobs(const struct session *s, int runs, long peak_kb, int race_checked)
 {
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     long j = s->sim_threads > 0 ? s->sim_threads : cores;
     if (j > cores) j = cores;
     if (j > runs) j = runs;
-    if (j <= 1 || first->peak_kb <= 0 || prog_sandbox_state(NULL, 0) < 1) return 1;
-    long long need = (long long)first->peak_kb * 1024 * (s->cfg.race_check ? 1 : 24);
+    if (j <= 1 || peak_kb <= 0 || prog_sandbox_state(NULL, 0) < 1) return 1;
+    long long need = (long long)peak_kb * 1024 * (race_checked ? 1 : 24);
     while (j > 1 && need * j > mem_limit() / 2) j--;
     return (int)j;
 }
@@ -640,7 +640,8 @@ static int run_schedules(struct session *s, int argc, char **argv, const prog_re
         if (s->interactive && !s->json)
             out_progress(_("  building %s for the simulator..."), s->prog->shown);
         program_sandbox_note(s);
-        prog_run_each(s->prog, o, n - 1, schedule_jobs(s, n - 1, first), schedule_seen, &c);
+        prog_run_each(s->prog, o, n - 1, program_schedule_jobs(s, n - 1, first->peak_kb, s->cfg.race_check),
+                      schedule_seen, &c);
         out_progress_clear();
     }
     free(o);

@@ -30,6 +30,10 @@ enum cmd_status program_compare(struct session *s, int argc, char **argv);
 enum cmd_status program_show(struct session *s, int argc, char **argv);
 /* set schedules N: the seed of the k-th extra schedule, drawn from base */
 unsigned long long program_schedule_seed_at(unsigned long long base, int k);
+/* How many of runs further schedules of a program may go at once (1: one
+ * after the other), from `set sim-threads`, the cores, the sandbox and
+ * the first run's largest size (peak_kb; race_checked: its race check was on). */
+int program_schedule_jobs(const struct session *s, int runs, long peak_kb, int race_checked);
 /* Run the open program on the simulator without showing its output, with
  * every access of the first trace-blocks blocks of each launch recorded
  * (r->acc). 0 when it ran; -1 when it could not, reported (r freed). */

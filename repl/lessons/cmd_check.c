@@ -546,91 +546,116 @@ static json_t *case_json(const struct check_run *c, enum prog_mode backend, cons
 /* Schedules a check tries after the fixed order passed (docs/puzzles.md). */
 enum { CHECK_SCHEDULES = 3 };
 
+struct check_sched {
+    struct session *s;
+    const struct check_run *c;
+    const struct puzzle_case *cases;
+    int ncases;
+    size_t total;
+    const unsigned long long *seed; /* run i is schedule i + 2 */
+    int ok;                         /* 0 once one schedule failed (reported) */
+};
+
+/* One schedule's run, seen in turn. Nonzero: it failed (reported), no more. */
+static int check_schedule_seen(void *ctx, int i, prog_result *rp, int rc)
+{
+    struct check_sched *x = ctx;
+    struct session *s = x->s;
+    const struct check_run *c = x->c;
+    const struct puzzle_case *cases = x->cases;
+    int ncases = x->ncases, k = i + 1;
+    size_t total = x->total;
+    unsigned long long seed = x->seed[i];
+    prog_result r = *rp;
+    if (rc != 0) return 0; /* it ran in the fixed order: a failure to start is not the kernel's */
+    int finished = !(r.timed_out || r.signal || r.exit_code != 0) && r.output &&
+                   r.output_len == total * sizeof(float);
+    int race = r.err && memmem(r.err, r.err_len, "data race on", 12) != NULL;
+    int bad = -1;
+    struct puzzle_verdict v;
+    memset(&v, 0, sizeof v);
+    size_t off = 0;
+    for (int q = 0; finished && q < ncases && bad < 0; q++) {
+        int total_q = puzzle_case_out_floats(&cases[q]), n = puzzle_arg_len(puzzle_out(&cases[q].inst));
+        float *alloc = malloc((size_t)total_q * sizeof *alloc), *want = malloc((size_t)(n ? n : 1) * sizeof *want);
+        if (alloc && want) {
+            memcpy(alloc, r.output + off, (size_t)total_q * sizeof *alloc);
+            puzzle_case_compare(&cases[q], alloc, want, &v);
+            if (!v.pass) bad = q;
+        }
+        off += (size_t)total_q * sizeof *alloc;
+        free(alloc);
+        free(want);
+    }
+    if (finished && bad < 0 && !race) return lab_interrupted;
+    if (s->json) {
+        json_t *j = verdict_json(c, PROG_SIM);
+        json_object_set_new(j, "pass", json_false());
+        json_object_set_new(j, "rule", json_string("schedule"));
+        json_object_set_new(j, "schedule", json_integer(k + 1));
+        json_object_set_new(j, "schedule_seed", json_integer((json_int_t)seed));
+        char why[320] = "runs into a data race";
+        if (!finished) snprintf(why, sizeof why, "does not finish (%s)", r.timed_out ? "the time limit" : "a failed launch");
+        else if (bad >= 0) {
+            char idx[64];
+            puzzle_index_text(&cases[bad].inst, v.first, idx, sizeof idx);
+            snprintf(why, sizeof why, "gives %s = %g in case %d, expected %g", idx, v.got, bad + 1, v.expected);
+        }
+        json_object_set_new(j, "why", json_string(why));
+        out_json(j);
+    } else {
+        out_printf(_("%snot yet%s on the simulator: right in the fixed order of the threads, but schedule %d "
+                     "(random, seed 0x%llx) "),
+                   out_color(OUT_ERROR), out_color(OUT_RESET), k + 1, seed);
+        if (!finished) {
+            out_printf(_("does not finish (%s)\n"), r.timed_out ? _("the time limit") : _("a failed launch"));
+        } else if (bad >= 0) {
+            char idx[64], text[256];
+            puzzle_index_text(&cases[bad].inst, v.first, idx, sizeof idx);
+            puzzle_case_text(&cases[bad], text, sizeof text);
+            out_printf(_("gives %s = %g in case %d (%s), expected %g\n"), idx, v.got, bad + 1, text, v.expected);
+        } else {
+            out_printf(_("runs into a data race\n"));
+        }
+        if (r.err_len) {
+            char *plain = malloc(r.err_len + 1);
+            if (plain) {
+                size_t pl = strip_marks(r.err, r.err_len, plain);
+                if (pl) print_diagnostics(c, plain, pl);
+                free(plain);
+            }
+        }
+        out_printf(_("  a kernel must be right in every order its threads may run in on a GPU: `set schedule "
+                     "random,0x%llx` and `run` show that order\n"),
+                   seed);
+    }
+    x->ok = 0;
+    return 1;
+}
+
 /* A kernel right only in the order the simulator happened to run its threads
  * in: the harness again under CHECK_SCHEDULES random orders of the threads
- * and blocks (kernels/sim/schedule.cpp), drawn from the input seed. 1: every
- * order gave right answers with no race; 0: one did not (reported). */
+ * and blocks (kernels/sim/schedule.cpp), drawn from the input seed, several
+ * at once where the cores allow (program_schedule_jobs), seen in their
+ * order. 1: every order gave right answers with no race; 0: one did not
+ * (reported). peak_kb: the fixed order's run's largest size. */
 static int check_schedules(struct session *s, const struct check_run *c, prog *prg, prog_options *o,
-                           const struct puzzle_case *cases, int ncases, size_t total)
+                           const struct puzzle_case *cases, int ncases, size_t total, long peak_kb)
 {
-    for (int k = 1; k <= CHECK_SCHEDULES && !lab_interrupted; k++) {
-        unsigned long long seed = ((unsigned long long)s->cfg.seed << 8 | (unsigned)k) * 0x9e3779b97f4a7c15ull;
-        seed = (seed ^ (seed >> 29)) & 0xffffffffffffull;
-        o->schedule = PROG_SCHED_RANDOM;
-        o->schedule_seed = seed;
-        prog_result r;
-        if (prog_run(prg, o, &r) != 0) { /* it ran in the fixed order: a failure to start is not the kernel's */
-            prog_result_free(&r);
-            continue;
-        }
-        int finished = !(r.timed_out || r.signal || r.exit_code != 0) && r.output &&
-                       r.output_len == total * sizeof(float);
-        int race = r.err && memmem(r.err, r.err_len, "data race on", 12) != NULL;
-        int bad = -1;
-        struct puzzle_verdict v;
-        memset(&v, 0, sizeof v);
-        size_t off = 0;
-        for (int q = 0; finished && q < ncases && bad < 0; q++) {
-            int total_q = puzzle_case_out_floats(&cases[q]), n = puzzle_arg_len(puzzle_out(&cases[q].inst));
-            float *alloc = malloc((size_t)total_q * sizeof *alloc), *want = malloc((size_t)(n ? n : 1) * sizeof *want);
-            if (alloc && want) {
-                memcpy(alloc, r.output + off, (size_t)total_q * sizeof *alloc);
-                puzzle_case_compare(&cases[q], alloc, want, &v);
-                if (!v.pass) bad = q;
-            }
-            off += (size_t)total_q * sizeof *alloc;
-            free(alloc);
-            free(want);
-        }
-        if (finished && bad < 0 && !race) {
-            prog_result_free(&r);
-            continue;
-        }
-        if (s->json) {
-            json_t *j = verdict_json(c, PROG_SIM);
-            json_object_set_new(j, "pass", json_false());
-            json_object_set_new(j, "rule", json_string("schedule"));
-            json_object_set_new(j, "schedule", json_integer(k + 1));
-            json_object_set_new(j, "schedule_seed", json_integer((json_int_t)seed));
-            char why[320] = "runs into a data race";
-            if (!finished) snprintf(why, sizeof why, "does not finish (%s)", r.timed_out ? "the time limit" : "a failed launch");
-            else if (bad >= 0) {
-                char idx[64];
-                puzzle_index_text(&cases[bad].inst, v.first, idx, sizeof idx);
-                snprintf(why, sizeof why, "gives %s = %g in case %d, expected %g", idx, v.got, bad + 1, v.expected);
-            }
-            json_object_set_new(j, "why", json_string(why));
-            out_json(j);
-        } else {
-            out_printf(_("%snot yet%s on the simulator: right in the fixed order of the threads, but schedule %d "
-                         "(random, seed 0x%llx) "),
-                       out_color(OUT_ERROR), out_color(OUT_RESET), k + 1, seed);
-            if (!finished) {
-                out_printf(_("does not finish (%s)\n"), r.timed_out ? _("the time limit") : _("a failed launch"));
-            } else if (bad >= 0) {
-                char idx[64], text[256];
-                puzzle_index_text(&cases[bad].inst, v.first, idx, sizeof idx);
-                puzzle_case_text(&cases[bad], text, sizeof text);
-                out_printf(_("gives %s = %g in case %d (%s), expected %g\n"), idx, v.got, bad + 1, text, v.expected);
-            } else {
-                out_printf(_("runs into a data race\n"));
-            }
-            if (r.err_len) {
-                char *plain = malloc(r.err_len + 1);
-                if (plain) {
-                    size_t pl = strip_marks(r.err, r.err_len, plain);
-                    if (pl) print_diagnostics(c, plain, pl);
-                    free(plain);
-                }
-            }
-            out_printf(_("  a kernel must be right in every order its threads may run in on a GPU: `set schedule "
-                         "random,0x%llx` and `run` show that order\n"),
-                       seed);
-        }
-        prog_result_free(&r);
-        return 0;
+    prog_options os[CHECK_SCHEDULES];
+    unsigned long long seed[CHECK_SCHEDULES];
+    for (int k = 1; k <= CHECK_SCHEDULES; k++) {
+        unsigned long long sd = ((unsigned long long)s->cfg.seed << 8 | (unsigned)k) * 0x9e3779b97f4a7c15ull;
+        seed[k - 1] = (sd ^ (sd >> 29)) & 0xffffffffffffull;
+        os[k - 1] = *o;
+        os[k - 1].schedule = PROG_SCHED_RANDOM;
+        os[k - 1].schedule_seed = seed[k - 1];
     }
-    return 1;
+    struct check_sched x = {s, c, cases, ncases, total, seed, 1};
+    if (!lab_interrupted)
+        prog_run_each(prg, os, CHECK_SCHEDULES, program_schedule_jobs(s, CHECK_SCHEDULES, peak_kb, o->race_check),
+                      check_schedule_seen, &x);
+    return x.ok;
 }
 
 static int check_on(struct session *s, const struct check_run *c, prog *prg, enum prog_mode backend,
@@ -805,9 +830,11 @@ static int check_on(struct session *s, const struct check_run *c, prog *prg, enu
         }
         all = 0;
     }
+    long peak_kb = r.peak_kb;
     prog_result_free(&r);
     /* right in the fixed order: now in others */
-    if (all && backend == PROG_SIM && !lab_interrupted) all = check_schedules(s, c, prg, &o, cases, ncases, total);
+    if (all && backend == PROG_SIM && !lab_interrupted)
+        all = check_schedules(s, c, prg, &o, cases, ncases, total, peak_kb);
     if (!s->json && all) {
         out_printf(ngettext("%spass%s on %s: %d case right", "%spass%s on %s: all %d cases right", (unsigned long)ncases),
                    out_color(OUT_GOOD), out_color(OUT_RESET), bname, ncases);
