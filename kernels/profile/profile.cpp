@@ -19,48 +19,52 @@
 
 namespace {
 
-/* A set of sector numbers, only counted: open addressing in one array (a
- * node per sector, as std::unordered_set keeps them, made a 64 Mi-int
- * reduction's profile spend a sixth of its time allocating and rehashing). */
+/* A set of sector numbers, only counted: a bit per sector in chunks of 512
+ * sectors (16 KiB of addresses, 64 bytes of bits), found by a hash map
+ * from the chunk's number, the last chunk kept at hand (a warp's sectors
+ * and the next warp's are usually in the same chunk). std::unordered_set
+ * kept a node per sector: at 64 Mi ints, 8 Mi allocations and rehashes,
+ * a sixth of reduce/vector's run. */
 class sector_set {
-    std::vector<uint64_t> slot_; /* sector + 1; 0 empty */
+    enum { CHUNK_BITS = 9, CHUNK_WORDS = (1 << CHUNK_BITS) / 64 };
+    struct chunk {
+        uint64_t w[CHUNK_WORDS];
+    };
+    std::unordered_map<uint64_t, uint32_t> index_; /* chunk number -> chunks_ index */
+    std::vector<chunk> chunks_;
+    uint64_t last_key_ = ~0ull;
+    uint32_t last_ = 0;
     size_t n_ = 0;
-    uint64_t last_ = 0;          /* the last sector inserted + 1 */
-
-    static size_t hash(uint64_t k, size_t cap) { return (size_t)((k * 0x9E3779B97F4A7C15ull) >> 20) & (cap - 1); }
-    void put(uint64_t k)
-    {
-        size_t i = hash(k, slot_.size());
-        while (slot_[i]) {
-            if (slot_[i] == k) return;
-            i = (i + 1) & (slot_.size() - 1);
-        }
-        slot_[i] = k;
-        n_++;
-    }
 
 public:
     void insert(uint64_t sector)
     {
-        uint64_t k = sector + 1;
-        if (k == last_) return;
-        last_ = k;
-        if (2 * (n_ + 1) > slot_.size()) {
-            std::vector<uint64_t> old;
-            old.swap(slot_);
-            slot_.assign(old.empty() ? 1024 : 2 * old.size(), 0);
-            n_ = 0;
-            for (uint64_t o : old)
-                if (o) put(o);
+        const uint64_t key = sector >> CHUNK_BITS;
+        if (key != last_key_) {
+            auto it = index_.find(key);
+            if (it == index_.end()) {
+                last_ = (uint32_t)chunks_.size();
+                index_.emplace(key, last_);
+                chunks_.push_back(chunk{});
+            } else {
+                last_ = it->second;
+            }
+            last_key_ = key;
         }
-        put(k);
+        uint64_t &w = chunks_[last_].w[(sector >> 6) & (CHUNK_WORDS - 1)];
+        const uint64_t bit = 1ull << (sector & 63);
+        if (!(w & bit)) {
+            w |= bit;
+            n_++;
+        }
     }
     size_t size() const { return n_; }
     void clear()
     {
-        if (n_) std::fill(slot_.begin(), slot_.end(), 0);
+        index_.clear();
+        chunks_.clear();
+        last_key_ = ~0ull;
         n_ = 0;
-        last_ = 0;
     }
 };
 
