@@ -22,6 +22,9 @@
 #     open + run with the build cached;
 #  5. (WORKERS=0 skips; printed after 2) the 2^22 and 2^24 reductions of
 #     bench_sim on 1 and 2 worker threads, alternately.
+# BEFORE=path/to/another/bench_sim and BEFORE_GPULAB=path/to/another/gpulab
+# run those too, alternately with this build's, each run for run (rows
+# "..., before").
 # On a shared machine the wall times mostly measure the other jobs: the CPU
 # time beside them is the fairer number.
 set -eu
@@ -80,9 +83,9 @@ if [ "${WORKERS:-1}" != 0 ]; then
     echo "load average: $(load)"
 fi
 
-# one gpulab run: "cpu_seconds kernel_ms wall_seconds"
+# one gpulab run: "cpu_seconds kernel_ms wall_seconds" ($g: the gpulab to run)
 one() {
-    /usr/bin/time -f "%U %S %e" -o "$tmp/time" "$gpulab" --json -c "set backend sim; set time-limit 600; $1" > "$tmp/json"
+    /usr/bin/time -f "%U %S %e" -o "$tmp/time" "${g:-$gpulab}" --json -c "set backend sim; set time-limit 600; $1" > "$tmp/json"
     ms=$(python3 -c 'import json,sys
 t = 0
 for line in open(sys.argv[1]):
@@ -99,13 +102,26 @@ print("%.0f" % t)' "$tmp/json")
 }
 measure() { # name, commands, warm-up commands (the same rows at a small size)
     one "$3" > /dev/null
-    for w in $workers; do rm -f "$tmp/m.$w"; done
+    if [ -n "${BEFORE_GPULAB:-}" ]; then g=$BEFORE_GPULAB; one "$3" > /dev/null; g=; fi
+    for w in $workers; do rm -f "$tmp/m.$w" "$tmp/b.$w"; done
     for i in $(seq "${LECTURE_RUNS:-$runs}"); do
-        for w in $workers; do one "set sim-threads $w; $2" >> "$tmp/m.$w"; done
+        for w in $workers; do
+            if [ -n "${BEFORE_GPULAB:-}" ]; then
+                g=$BEFORE_GPULAB
+                one "set sim-threads $w; $2" >> "$tmp/b.$w"
+                g=
+            fi
+            one "set sim-threads $w; $2" >> "$tmp/m.$w"
+        done
     done
     for w in $workers; do
-        printf '| %s | %s | %s | %s | %s |\n' "$1" "$w" "$(cut -d' ' -f3 "$tmp/m.$w" | median)" \
-            "$(cut -d' ' -f2 "$tmp/m.$w" | median)" "$(cut -d' ' -f1 "$tmp/m.$w" | median)"
+        for f in b m; do
+            [ -s "$tmp/$f.$w" ] || continue
+            label=$1
+            [ "$f" = b ] && label="$1, before"
+            printf '| %s | %s | %s | %s | %s |\n' "$label" "$w" "$(cut -d' ' -f3 "$tmp/$f.$w" | median)" \
+                "$(cut -d' ' -f2 "$tmp/$f.$w" | median)" "$(cut -d' ' -f1 "$tmp/$f.$w" | median)"
+        done
     done
 }
 workers=${LECTURE_WORKERS:-1 2}
