@@ -629,6 +629,8 @@ static int task_start(prog *p, const prog_options *o, prog_result *r, struct pro
     sp.argv = argv;
     sp.env = env;
     sp.ro[sp.nro++] = builddir;
+    /* the CUDA libraries it links (cuRAND...), wherever the toolkit is */
+    if (p->libs && prog_toolkit_lib()) sp.ro[sp.nro++] = prog_toolkit_lib();
     sp.workdir = work_folder(folder);
     sp.gpu = o->backend == PROG_GPU;
     sp.fd[0] = nul;

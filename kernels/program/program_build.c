@@ -142,8 +142,7 @@ const char *prog_toolkit_include(void)
     return dir[0] ? dir : NULL;
 }
 
-/* the folder of the toolkit's libraries (libcurand.so), or NULL */
-static const char *toolkit_lib(void)
+const char *prog_toolkit_lib(void)
 {
     static int done;
     static char dir[PROG_PATH_MAX];
@@ -854,15 +853,20 @@ int prog_build(prog *p, const prog_options *o, prog_result *r, char *exe, size_t
          * cuRAND, whose host generators write the simulated memory */
         static const char *const lib_flags[] = {"-lcurand", "-lcublas", "-lcufft", "-lcusparse"};
         char libdir[PROG_PATH_MAX + 16], rpath[PROG_PATH_MAX + 16];
-        if (o->backend == PROG_SIM && (p->libs & PROG_LIB_CURAND) && toolkit_lib()) {
-            snprintf(libdir, sizeof libdir, "-L%s", toolkit_lib());
-            snprintf(rpath, sizeof rpath, "-Wl,-rpath,%s", toolkit_lib());
+        if (o->backend == PROG_SIM && (p->libs & PROG_LIB_CURAND) && prog_toolkit_lib()) {
+            snprintf(libdir, sizeof libdir, "-L%s", prog_toolkit_lib());
+            snprintf(rpath, sizeof rpath, "-Wl,-rpath,%s", prog_toolkit_lib());
             argv[ac++] = libdir;
             argv[ac++] = rpath;
             argv[ac++] = "-lcurand";
         }
         for (int k = 0; k < 4 && o->backend != PROG_SIM; k++)
             if (p->libs & (1 << k)) argv[ac++] = (char *)lib_flags[k];
+        if (o->backend != PROG_SIM && p->libs && prog_toolkit_lib()) {
+            /* found at run time wherever the toolkit is */
+            snprintf(rpath, sizeof rpath, "--linker-options=-rpath,%s", prog_toolkit_lib());
+            argv[ac++] = rpath;
+        }
         if (o->backend == PROG_SIM) {
             argv[ac++] = lib;
             argv[ac++] = "-no-pie";

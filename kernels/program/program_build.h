@@ -18,6 +18,9 @@ int prog_build(prog *p, const prog_options *o, prog_result *r, char *exe, size_t
 const char *prog_thrust_dir(void);
 /* The CUDA toolkit's include folder (the one holding curand.h), or NULL */
 const char *prog_toolkit_include(void);
+/* The folder of the toolkit's libraries (the one holding libcurand.so), or
+ * NULL: a program that links a CUDA library reads it at run time */
+const char *prog_toolkit_lib(void);
 
 /* The program's files through the source pass for mode: its sources and
  * every header of its own they include (found beside the including file, in
