@@ -732,13 +732,27 @@ static inline float curand_log_normal(curandStateMRG32k3a_t *s, float mean, floa
     return s->boxmuller_extra;
 }
 
+/* a distribution of one number, F(curand(s)) */
+#define GPULAB_RAND_ONE(R, NAME, S, F)                                                                             \
+    static inline R NAME(S *s) { return ::gpulab_sim::F(curand(s)); }
+/* Sobol's points: uniform as they are, normal through the inverse CDF */
+#define GPULAB_RAND_SOBOL(S)                                                                                       \
+    GPULAB_RAND_ONE(float, curand_uniform, S, sim_rand_uniform)                                                    \
+    GPULAB_RAND_ONE(double, curand_uniform_double, S, sim_rand_uniform_double)                                     \
+    GPULAB_RAND_ONE(float, curand_normal, S, sim_normal_icdf)                                                      \
+    GPULAB_RAND_ONE(double, curand_normal_double, S, sim_normal_icdf_double)
+GPULAB_RAND_SOBOL(curandStateSobol32_t)
+GPULAB_RAND_SOBOL(curandStateScrambledSobol32_t)
+GPULAB_RAND_SOBOL(curandStateSobol64_t)
+GPULAB_RAND_SOBOL(curandStateScrambledSobol64_t)
+#undef GPULAB_RAND_SOBOL
+
 /* uniform in (0, 1] */
-static inline float curand_uniform(curandStateXORWOW_t *s) { return ::gpulab_sim::sim_rand_uniform(curand(s)); }
-static inline float curand_uniform(curandStatePhilox4_32_10_t *s) { return ::gpulab_sim::sim_rand_uniform(curand(s)); }
-static inline float curand_uniform(curandStateSobol32_t *s) { return ::gpulab_sim::sim_rand_uniform(curand(s)); }
-static inline float curand_uniform(curandStateScrambledSobol32_t *s) { return ::gpulab_sim::sim_rand_uniform(curand(s)); }
-static inline float curand_uniform(curandStateSobol64_t *s) { return ::gpulab_sim::sim_rand_uniform(curand(s)); }
-static inline float curand_uniform(curandStateScrambledSobol64_t *s) { return ::gpulab_sim::sim_rand_uniform(curand(s)); }
+GPULAB_RAND_ONE(float, curand_uniform, curandStateXORWOW_t, sim_rand_uniform)
+GPULAB_RAND_ONE(float, curand_uniform, curandStatePhilox4_32_10_t, sim_rand_uniform)
+/* XORWOW's doubles take two numbers (53 bits); Philox's one */
+GPULAB_RAND_ONE(double, curand_uniform_double, curandStatePhilox4_32_10_t, sim_rand_uniform_double)
+#undef GPULAB_RAND_ONE
 static inline float4 curand_uniform4(curandStatePhilox4_32_10_t *s)
 {
     uint4 x = curand4(s);
@@ -746,32 +760,11 @@ static inline float4 curand_uniform4(curandStatePhilox4_32_10_t *s)
                        ::gpulab_sim::sim_rand_uniform(x.z), ::gpulab_sim::sim_rand_uniform(x.w));
 }
 
-/* XORWOW's doubles take two numbers (53 bits); Philox's and Sobol32's one */
 static inline double curand_uniform_double(curandStateXORWOW_t *s)
 {
     unsigned int x = curand(s);
     unsigned int y = curand(s);
     return ::gpulab_sim::sim_rand_uniform_hq(x, y);
-}
-static inline double curand_uniform_double(curandStatePhilox4_32_10_t *s)
-{
-    return ::gpulab_sim::sim_rand_uniform_double(curand(s));
-}
-static inline double curand_uniform_double(curandStateSobol32_t *s)
-{
-    return ::gpulab_sim::sim_rand_uniform_double(curand(s));
-}
-static inline double curand_uniform_double(curandStateScrambledSobol32_t *s)
-{
-    return ::gpulab_sim::sim_rand_uniform_double(curand(s));
-}
-static inline double curand_uniform_double(curandStateSobol64_t *s)
-{
-    return ::gpulab_sim::sim_rand_uniform_double(curand(s));
-}
-static inline double curand_uniform_double(curandStateScrambledSobol64_t *s)
-{
-    return ::gpulab_sim::sim_rand_uniform_double(curand(s));
 }
 static inline double2 curand_uniform2_double(curandStatePhilox4_32_10_t *s)
 {
@@ -788,10 +781,6 @@ static inline float curand_normal(curandStatePhilox4_32_10_t *s)
 {
     return ::gpulab_sim::sim_pair_next(s, EXTRA_FLAG_NORMAL, 0.0f, 1.0f);
 }
-static inline float curand_normal(curandStateSobol32_t *s) { return ::gpulab_sim::sim_normal_icdf(curand(s)); }
-static inline float curand_normal(curandStateScrambledSobol32_t *s) { return ::gpulab_sim::sim_normal_icdf(curand(s)); }
-static inline float curand_normal(curandStateSobol64_t *s) { return ::gpulab_sim::sim_normal_icdf(curand(s)); }
-static inline float curand_normal(curandStateScrambledSobol64_t *s) { return ::gpulab_sim::sim_normal_icdf(curand(s)); }
 static inline double curand_normal_double(curandStateXORWOW_t *s)
 {
     return ::gpulab_sim::sim_pair_next_double(s, EXTRA_FLAG_NORMAL, 0.0, 1.0);
@@ -807,22 +796,6 @@ static inline double curand_normal_double(curandStatePhilox4_32_10_t *s)
     }
     s->boxmuller_flag_double = 0;
     return s->boxmuller_extra_double;
-}
-static inline double curand_normal_double(curandStateSobol32_t *s)
-{
-    return ::gpulab_sim::sim_normal_icdf_double(curand(s));
-}
-static inline double curand_normal_double(curandStateScrambledSobol32_t *s)
-{
-    return ::gpulab_sim::sim_normal_icdf_double(curand(s));
-}
-static inline double curand_normal_double(curandStateSobol64_t *s)
-{
-    return ::gpulab_sim::sim_normal_icdf_double(curand(s));
-}
-static inline double curand_normal_double(curandStateScrambledSobol64_t *s)
-{
-    return ::gpulab_sim::sim_normal_icdf_double(curand(s));
 }
 template <class S> static inline float2 curand_normal2(S *s)
 {
