@@ -628,15 +628,15 @@ static inline double sim_normal_icdf_double(unsigned long long x)
     return s * erfcinv(2.0 * p);
 }
 
-/* one of a Box-Muller pair, the other kept for the next call; kind tells a
- * normal pair from a log-normal one */
-template <class S> static inline float sim_pair_next(S *state, int kind, float mean, float stddev)
+/* one of a pair of normal numbers (make(state) makes the pair), the other
+ * kept for the next call; kind tells a normal pair from a log-normal one,
+ * exp(mean + stddev x) with one fused multiply-add, as nvcc makes it */
+template <class S, class Make>
+static inline float sim_pair_cached(S *state, int kind, float mean, float stddev, Make make)
 {
     if (state->boxmuller_flag != kind) {
-        unsigned int x = curand(state);
-        unsigned int y = curand(state);
-        float2 v = sim_box_muller(x, y);
-        if (kind == EXTRA_FLAG_LOG_NORMAL) { /* one fused multiply-add, as nvcc makes it */
+        float2 v = make(state);
+        if (kind == EXTRA_FLAG_LOG_NORMAL) {
             v.x = expf(fmaf(stddev, v.x, mean));
             v.y = expf(fmaf(stddev, v.y, mean));
         }
@@ -647,11 +647,11 @@ template <class S> static inline float sim_pair_next(S *state, int kind, float m
     state->boxmuller_flag = 0;
     return state->boxmuller_extra;
 }
-template <class S> static inline double sim_pair_next_double(S *state, int kind, double mean, double stddev)
+template <class S, class Make>
+static inline double sim_pair_cached_double(S *state, int kind, double mean, double stddev, Make make)
 {
     if (state->boxmuller_flag_double != kind) {
-        unsigned int x0 = curand(state), x1 = curand(state), y0 = curand(state), y1 = curand(state);
-        double2 v = sim_box_muller_double(x0, x1, y0, y1);
+        double2 v = make(state);
         if (kind == EXTRA_FLAG_LOG_NORMAL) {
             v.x = exp(fma(stddev, v.x, mean));
             v.y = exp(fma(stddev, v.y, mean));
@@ -662,6 +662,26 @@ template <class S> static inline double sim_pair_next_double(S *state, int kind,
     }
     state->boxmuller_flag_double = 0;
     return state->boxmuller_extra_double;
+}
+/* Box-Muller on two 32-bit numbers (float), on four (double) */
+template <class S> static inline float2 sim_bm_next(S *state)
+{
+    unsigned int x = curand(state);
+    unsigned int y = curand(state);
+    return sim_box_muller(x, y);
+}
+template <class S> static inline double2 sim_bm_next_double(S *state)
+{
+    unsigned int x0 = curand(state), x1 = curand(state), y0 = curand(state), y1 = curand(state);
+    return sim_box_muller_double(x0, x1, y0, y1);
+}
+template <class S> static inline float sim_pair_next(S *state, int kind, float mean, float stddev)
+{
+    return sim_pair_cached(state, kind, mean, stddev, sim_bm_next<S>);
+}
+template <class S> static inline double sim_pair_next_double(S *state, int kind, double mean, double stddev)
+{
+    return sim_pair_cached_double(state, kind, mean, stddev, sim_bm_next_double<S>);
 }
 
 } /* namespace gpulab_sim */
@@ -700,36 +720,17 @@ static inline double2 curand_normal2_double(curandStateMRG32k3a_t *s)
 }
 static inline float curand_normal(curandStateMRG32k3a_t *s)
 {
-    if (s->boxmuller_flag != EXTRA_FLAG_NORMAL) {
-        float2 v = curand_normal2(s);
-        s->boxmuller_extra = v.y;
-        s->boxmuller_flag = EXTRA_FLAG_NORMAL;
-        return v.x;
-    }
-    s->boxmuller_flag = 0;
-    return s->boxmuller_extra;
+    return ::gpulab_sim::sim_pair_cached(s, EXTRA_FLAG_NORMAL, 0.0f, 1.0f, [](curandStateMRG32k3a_t *t) { return curand_normal2(t); });
 }
 static inline double curand_normal_double(curandStateMRG32k3a_t *s)
 {
-    if (s->boxmuller_flag_double != EXTRA_FLAG_NORMAL) {
-        double2 v = curand_normal2_double(s);
-        s->boxmuller_extra_double = v.y;
-        s->boxmuller_flag_double = EXTRA_FLAG_NORMAL;
-        return v.x;
-    }
-    s->boxmuller_flag_double = 0;
-    return s->boxmuller_extra_double;
+    return ::gpulab_sim::sim_pair_cached_double(s, EXTRA_FLAG_NORMAL, 0.0, 1.0,
+                                                [](curandStateMRG32k3a_t *t) { return curand_normal2_double(t); });
 }
 static inline float curand_log_normal(curandStateMRG32k3a_t *s, float mean, float stddev)
 {
-    if (s->boxmuller_flag != EXTRA_FLAG_LOG_NORMAL) {
-        float2 v = curand_normal2(s);
-        s->boxmuller_extra = expf(fmaf(stddev, v.y, mean));
-        s->boxmuller_flag = EXTRA_FLAG_LOG_NORMAL;
-        return expf(fmaf(stddev, v.x, mean));
-    }
-    s->boxmuller_flag = 0;
-    return s->boxmuller_extra;
+    return ::gpulab_sim::sim_pair_cached(s, EXTRA_FLAG_LOG_NORMAL, mean, stddev,
+                                         [](curandStateMRG32k3a_t *t) { return curand_normal2(t); });
 }
 
 /* a distribution of one number, F(curand(s)) */
@@ -785,18 +786,6 @@ static inline double curand_normal_double(curandStateXORWOW_t *s)
 {
     return ::gpulab_sim::sim_pair_next_double(s, EXTRA_FLAG_NORMAL, 0.0, 1.0);
 }
-static inline double curand_normal_double(curandStatePhilox4_32_10_t *s)
-{
-    if (s->boxmuller_flag_double != EXTRA_FLAG_NORMAL) {
-        uint4 x = curand4(s);
-        double2 v = ::gpulab_sim::sim_box_muller_double(x.x, x.y, x.z, x.w);
-        s->boxmuller_extra_double = v.y;
-        s->boxmuller_flag_double = EXTRA_FLAG_NORMAL;
-        return v.x;
-    }
-    s->boxmuller_flag_double = 0;
-    return s->boxmuller_extra_double;
-}
 template <class S> static inline float2 curand_normal2(S *s)
 {
     unsigned int x = curand(s);
@@ -818,6 +807,12 @@ static inline double2 curand_normal2_double(curandStatePhilox4_32_10_t *s)
 {
     uint4 x = curand4(s);
     return ::gpulab_sim::sim_box_muller_double(x.x, x.y, x.z, x.w);
+}
+static inline double curand_normal_double(curandStatePhilox4_32_10_t *s)
+{
+    return ::gpulab_sim::sim_pair_cached_double(s, EXTRA_FLAG_NORMAL, 0.0, 1.0, [](curandStatePhilox4_32_10_t *t) {
+        return curand_normal2_double(t);
+    });
 }
 
 /* log-normal: exp(mean + stddev * a normal number) */
