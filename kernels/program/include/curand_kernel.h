@@ -30,6 +30,7 @@
 
 #include "kernels/program/progrt.h"
 #include <curand.h>
+#include <cmath>
 
 namespace gpulab_sim {
 
@@ -629,39 +630,34 @@ static inline double sim_normal_icdf_double(unsigned long long x)
 }
 
 /* one of a pair of normal numbers (make(state) makes the pair), the other
- * kept for the next call; kind tells a normal pair from a log-normal one,
- * exp(mean + stddev x) with one fused multiply-add, as nvcc makes it */
+ * kept in the state's flag and extra fields for the next call; kind tells
+ * a normal pair from a log-normal one, exp(mean + stddev x) with one fused
+ * multiply-add, as nvcc makes it */
+template <class V, class S, class Make>
+static inline V sim_pair_kept(S *state, int S::*flag, V S::*extra, int kind, V mean, V stddev, Make make)
+{
+    if (state->*flag != kind) {
+        auto v = make(state);
+        if (kind == EXTRA_FLAG_LOG_NORMAL) {
+            v.x = std::exp(std::fma(stddev, v.x, mean));
+            v.y = std::exp(std::fma(stddev, v.y, mean));
+        }
+        state->*extra = v.y;
+        state->*flag = kind;
+        return v.x;
+    }
+    state->*flag = 0;
+    return state->*extra;
+}
 template <class S, class Make>
 static inline float sim_pair_cached(S *state, int kind, float mean, float stddev, Make make)
 {
-    if (state->boxmuller_flag != kind) {
-        float2 v = make(state);
-        if (kind == EXTRA_FLAG_LOG_NORMAL) {
-            v.x = expf(fmaf(stddev, v.x, mean));
-            v.y = expf(fmaf(stddev, v.y, mean));
-        }
-        state->boxmuller_extra = v.y;
-        state->boxmuller_flag = kind;
-        return v.x;
-    }
-    state->boxmuller_flag = 0;
-    return state->boxmuller_extra;
+    return sim_pair_kept(state, &S::boxmuller_flag, &S::boxmuller_extra, kind, mean, stddev, make);
 }
 template <class S, class Make>
 static inline double sim_pair_cached_double(S *state, int kind, double mean, double stddev, Make make)
 {
-    if (state->boxmuller_flag_double != kind) {
-        double2 v = make(state);
-        if (kind == EXTRA_FLAG_LOG_NORMAL) {
-            v.x = exp(fma(stddev, v.x, mean));
-            v.y = exp(fma(stddev, v.y, mean));
-        }
-        state->boxmuller_extra_double = v.y;
-        state->boxmuller_flag_double = kind;
-        return v.x;
-    }
-    state->boxmuller_flag_double = 0;
-    return state->boxmuller_extra_double;
+    return sim_pair_kept(state, &S::boxmuller_flag_double, &S::boxmuller_extra_double, kind, mean, stddev, make);
 }
 /* Box-Muller on two 32-bit numbers (float), on four (double) */
 template <class S> static inline float2 sim_bm_next(S *state)
