@@ -150,7 +150,8 @@ static void directive(tx *x, int k, int in_device)
     const char *end = x->src + t->e;
     while (p < end && (*p == ' ' || *p == '\t')) p++;
     if (x->mode == PROG_SIM && in_device) arch_conditional(x, t, p, end);
-    if (x->mode == PROG_SIM && end - p > 6 && strncmp(p, "define", 6) == 0 && memmem(p, (size_t)(end - p), "__shared__", 10))
+    if (x->mode == PROG_SIM && end - p > 6 && strncmp(p, "define", 6) == 0 &&
+        memmem(p, (size_t)(end - p), "__shared__", 10))
         shared_in_define(x, p + 6, end);
     if (end - p < 7 || strncmp(p, "include", 7) != 0) return;
     p += 7;
@@ -393,8 +394,8 @@ static void shared_decl(tx *x, int s, int e, int file_scope)
             }
             if (x->nglobals < 16) snprintf(x->globals[x->nglobals++], 64, "%s", nm);
             /* extern __shared__ T name[]: the block's dynamic shared memory */
-            n = dynamic ? snprintf(out + o, sizeof out - o, "using sim_T_%s = %s; SIM_SHARED_GLOBAL_DYNAMIC(sim_T_%s, %s); ",
-                                   nm, T, nm, nm)
+            n = dynamic ? snprintf(out + o, sizeof out - o,
+                                   "using sim_T_%s = %s; SIM_SHARED_GLOBAL_DYNAMIC(sim_T_%s, %s); ", nm, T, nm, nm)
               : nd == 0 ? snprintf(out + o, sizeof out - o,
                                    "using sim_T_%s = %s; SIM_SHARED_GLOBAL_SCALAR(sim_T_%s, %s); ", nm, T, nm, nm)
               : nd == 1 ? snprintf(out + o, sizeof out - o, "using sim_T_%s = %s; SIM_SHARED_GLOBAL(sim_T_%s, %s, %s); ",
@@ -766,9 +767,9 @@ static int cublas_missing(const tx *x, int k)
     if (n > 3 && strcmp(w + n - 3, "_v2") == 0) w[n - 3] = 0;
     static const char *const helpers[] = {"Create", "Destroy", "GetVersion", "SetStream", "GetStream",
                                           "SetPointerMode", "GetPointerMode", "SetMathMode", "GetMathMode",
-                                          "SetAtomicsMode", "GetAtomicsMode", "GetStatusName", "GetStatusString", "SetVector",
-                                          "GetVector", "SetMatrix", "GetMatrix", "SetVectorAsync", "GetVectorAsync",
-                                          "SetMatrixAsync", "GetMatrixAsync", NULL};
+                                          "SetAtomicsMode", "GetAtomicsMode", "GetStatusName", "GetStatusString",
+                                          "SetVector", "GetVector", "SetMatrix", "GetMatrix", "SetVectorAsync",
+                                          "GetVectorAsync", "SetMatrixAsync", "GetMatrixAsync", NULL};
     const char *r = w + 6;
     for (int i = 0; helpers[i]; i++)
         if (strcmp(r, helpers[i]) == 0) return 0;

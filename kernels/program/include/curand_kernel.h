@@ -716,7 +716,8 @@ static inline double2 curand_normal2_double(curandStateMRG32k3a_t *s)
 }
 static inline float curand_normal(curandStateMRG32k3a_t *s)
 {
-    return ::gpulab_sim::sim_pair_cached(s, EXTRA_FLAG_NORMAL, 0.0f, 1.0f, [](curandStateMRG32k3a_t *t) { return curand_normal2(t); });
+    return ::gpulab_sim::sim_pair_cached(s, EXTRA_FLAG_NORMAL, 0.0f, 1.0f,
+                                         [](curandStateMRG32k3a_t *t) { return curand_normal2(t); });
 }
 static inline double curand_normal_double(curandStateMRG32k3a_t *s)
 {
