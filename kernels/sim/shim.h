@@ -279,7 +279,11 @@ cudaError_t sim_cuda_malloc(void **p, size_t bytes, const char *what);
 cudaError_t sim_cuda_free(void *p, const char *what);
 cudaError_t sim_cuda_memcpy(void *dst, const void *src, size_t bytes, cudaMemcpyKind kind);
 cudaError_t sim_cuda_memset(void *p, int value, size_t bytes);
+/* a library call on the host (cuRAND, cuBLAS on the simulator) writes or
+ * reads [p, p + bytes) of device memory: 0 when it lies in one allocation,
+ * else -1 with the reason said (memory.cpp) */
 int sim_lib_output(const char *call, void *p, size_t bytes);
+int sim_lib_input(const char *call, const void *p, size_t bytes);
 void sim_lib_at(int line);
 cudaError_t sim_cuda_last_error(int clear);
 const char *sim_cuda_error_string(cudaError_t e);

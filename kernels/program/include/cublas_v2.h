@@ -69,9 +69,6 @@ typedef struct cublasContext *cublasHandle_t;
 
 namespace gpulab_sim {
 
-/* [p, p + bytes) is inside one allocation; else the reason is said */
-int sim_lib_input(const char *call, const void *p, size_t bytes);
-
 /* a strided vector of n elements: from its first element to its last */
 static inline size_t sim_blas_span(int n, int inc, size_t size)
 {

@@ -13,6 +13,7 @@
 #include <library_types.h>
 #include_next <curand.h>
 
+#include <algorithm>
 #include <mutex>
 #include <vector>
 
@@ -41,8 +42,7 @@ static inline curandStatus_t sim_curand_destroy(curandGenerator_t generator)
     {
         std::lock_guard<std::mutex> hold(sim_curand_device_gens().lock);
         std::vector<curandGenerator_t> &m = sim_curand_device_gens().made;
-        for (size_t i = 0; i < m.size(); i++)
-            if (m[i] == generator) m.erase(m.begin() + (long)i--);
+        m.erase(std::remove(m.begin(), m.end(), generator), m.end());
     }
     return curandDestroyGenerator(generator);
 }

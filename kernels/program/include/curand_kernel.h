@@ -159,11 +159,22 @@ typedef struct curandStateScrambledSobol64 curandStateScrambledSobol64_t;
 
 /* ------------------------------------------------------------ XORWOW */
 
-static inline unsigned int curand(curandStateXORWOW_t *state)
+namespace gpulab_sim {
+/* the state's five words through a copy (the step and the jumps are not
+ * instrumented; the state's own loads and stores are, for memcheck):
+ * n steps, n jumps of a subsequence, or one step (n 0) */
+static inline void sim_xorwow_move(curandStateXORWOW_t *state, unsigned long long n, bool subsequences)
 {
     unsigned int v[5] = {state->v[0], state->v[1], state->v[2], state->v[3], state->v[4]};
-    ::gpulab_sim::sim_xorwow_step(v);
+    if (n) sim_xorwow_jump(v, n, subsequences);
+    else sim_xorwow_step(v);
     for (int w = 0; w < 5; w++) state->v[w] = v[w];
+}
+} /* namespace gpulab_sim */
+
+static inline unsigned int curand(curandStateXORWOW_t *state)
+{
+    ::gpulab_sim::sim_xorwow_move(state, 0, false);
     state->d += 362437u;
     return state->v[4] + state->d;
 }
@@ -171,18 +182,15 @@ static inline unsigned int curand(curandStateXORWOW_t *state)
 /* n numbers ahead: the Weyl sequence d moves by n steps of 362437 */
 static inline void skipahead(unsigned long long n, curandStateXORWOW_t *state)
 {
-    unsigned int v[5] = {state->v[0], state->v[1], state->v[2], state->v[3], state->v[4]};
-    ::gpulab_sim::sim_xorwow_jump(v, n, false);
-    for (int w = 0; w < 5; w++) state->v[w] = v[w];
+    if (!n) return;
+    ::gpulab_sim::sim_xorwow_move(state, n, false);
     state->d += 362437u * (unsigned int)n;
 }
 
 /* n subsequences ahead (n * 2^67 numbers: d comes back to itself) */
 static inline void skipahead_sequence(unsigned long long n, curandStateXORWOW_t *state)
 {
-    unsigned int v[5] = {state->v[0], state->v[1], state->v[2], state->v[3], state->v[4]};
-    ::gpulab_sim::sim_xorwow_jump(v, n, true);
-    for (int w = 0; w < 5; w++) state->v[w] = v[w];
+    if (n) ::gpulab_sim::sim_xorwow_move(state, n, true);
 }
 
 static inline void curand_init(unsigned long long seed, unsigned long long subsequence, unsigned long long offset,
@@ -500,27 +508,29 @@ static inline unsigned int curand(curandStateMRG32k3a_t *state)
     return (unsigned int)(::gpulab_sim::sim_mrg_next(state) * 1.000000048662);
 }
 
+namespace gpulab_sim {
+/* n * 2^shift numbers ahead, through a copy of the state's words */
+static inline void sim_mrg_skip(curandStateMRG32k3a_t *state, unsigned long long n, int shift)
+{
+    unsigned int s1[3] = {state->s1[0], state->s1[1], state->s1[2]}, s2[3] = {state->s2[0], state->s2[1], state->s2[2]};
+    sim_mrg_jump(s1, s2, n, shift);
+    memcpy(state->s1, s1, sizeof s1);
+    memcpy(state->s2, s2, sizeof s2);
+}
+} /* namespace gpulab_sim */
+
 /* n numbers, n subsequences (2^76 numbers each), n sequences (2^127) ahead */
 static inline void skipahead(unsigned long long n, curandStateMRG32k3a_t *state)
 {
-    unsigned int s1[3] = {state->s1[0], state->s1[1], state->s1[2]}, s2[3] = {state->s2[0], state->s2[1], state->s2[2]};
-    ::gpulab_sim::sim_mrg_jump(s1, s2, n, 0);
-    memcpy(state->s1, s1, sizeof s1);
-    memcpy(state->s2, s2, sizeof s2);
+    ::gpulab_sim::sim_mrg_skip(state, n, 0);
 }
 static inline void skipahead_subsequence(unsigned long long n, curandStateMRG32k3a_t *state)
 {
-    unsigned int s1[3] = {state->s1[0], state->s1[1], state->s1[2]}, s2[3] = {state->s2[0], state->s2[1], state->s2[2]};
-    ::gpulab_sim::sim_mrg_jump(s1, s2, n, 76);
-    memcpy(state->s1, s1, sizeof s1);
-    memcpy(state->s2, s2, sizeof s2);
+    ::gpulab_sim::sim_mrg_skip(state, n, 76);
 }
 static inline void skipahead_sequence(unsigned long long n, curandStateMRG32k3a_t *state)
 {
-    unsigned int s1[3] = {state->s1[0], state->s1[1], state->s1[2]}, s2[3] = {state->s2[0], state->s2[1], state->s2[2]};
-    ::gpulab_sim::sim_mrg_jump(s1, s2, n, 127);
-    memcpy(state->s1, s1, sizeof s1);
-    memcpy(state->s2, s2, sizeof s2);
+    ::gpulab_sim::sim_mrg_skip(state, n, 127);
 }
 
 static inline void curand_init(unsigned long long seed, unsigned long long subsequence, unsigned long long offset,
@@ -572,7 +582,7 @@ static inline double sim_rand_uniform_double(unsigned long long x)
 /* Box-Muller: a radius from one uniform, an angle from the other */
 static inline float2 sim_box_muller(unsigned int x, unsigned int y)
 {
-    float u = fmaf((float)x, 2.3283064e-10f, 2.3283064e-10f / 2);
+    float u = sim_rand_uniform(x);
     float v = fmaf((float)y, 2.3283064e-10f * 6.2831855f, 2.3283064e-10f * 6.2831855f / 2);
     float s = sqrtf(-2.0f * logf(u));
     float2 r;
@@ -583,9 +593,8 @@ static inline float2 sim_box_muller(unsigned int x, unsigned int y)
 }
 static inline double2 sim_box_muller_double(unsigned int x0, unsigned int x1, unsigned int y0, unsigned int y1)
 {
-    unsigned long long zx = (unsigned long long)x0 ^ ((unsigned long long)x1 << (53 - 32));
     unsigned long long zy = (unsigned long long)y0 ^ ((unsigned long long)y1 << (53 - 32));
-    double u = fma((double)zx, 1.1102230246251565e-16, 1.1102230246251565e-16 / 2.0);
+    double u = sim_rand_uniform_hq(x0, x1);
     double v = fma((double)zy, 1.1102230246251565e-16 * 2.0, 1.1102230246251565e-16);
     double s = sqrt(-2.0 * log(u));
     double2 r;
@@ -603,8 +612,7 @@ static inline float sim_normal_icdf(unsigned int x)
         x = 0xffffffffu - x;
         s = -s;
     }
-    float p = fmaf((float)x, 2.3283064e-10f, 2.3283064e-10f / 2.0f);
-    return s * erfcinvf(2.0f * p);
+    return s * erfcinvf(2.0f * sim_rand_uniform(x));
 }
 static inline float sim_normal_icdf(unsigned long long x) { return sim_normal_icdf((unsigned int)(x >> 32)); }
 static inline double sim_normal_icdf_double(unsigned int x)
