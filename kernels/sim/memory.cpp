@@ -361,23 +361,20 @@ unsigned sim_mem_leaks(char *buf, size_t len)
 void sim_mem_guarded(int on) { sim_guarded = on; }
 size_t sim_mem_in_use(void) { return sim_alloc_total; }
 
-/* Check that [p, p + bytes) is device memory; explain when not. */
 static int (*sim_caller_fn)(char *file, size_t flen, int *line);
-
-/* A host call's bad range in a student's program (the resolver is set):
- * said at once with the call's line, since the program sees only the error
- * code (cudaErrorInvalidValue), as on a GPU. */
-static thread_local int sim_lib_line, sim_lib_call_line;
 
 /* the student's line of the library call about to run (the libraries'
  * headers say it: their code is not the student's, but its line tables may
  * name the student's file) */
+static thread_local int sim_lib_line;
 void sim_lib_at(int line) { sim_lib_line = line; }
 
-static void sim_range_said(void)
+/* A host call's bad range in a student's program (the resolver is set):
+ * said at once with the call's line (given, or the caller's on the stack),
+ * since the program sees only the error code, as on a GPU. */
+static void sim_range_said(int line)
 {
     char file[256];
-    int line = sim_lib_call_line;
     if (!sim_caller_fn || sim_in_fiber()) return;
     if (!line && sim_caller_fn(file, sizeof file, &line) != 0) line = 0;
     const char *why = sim_diag_take();
@@ -386,7 +383,9 @@ static void sim_range_said(void)
     else fprintf(stderr, "simulator: %s\n", why);
 }
 
-static int sim_check_range(const char *call, const char *which, const void *p, size_t bytes)
+/* Check that [p, p + bytes) is device memory; explain when not (line: the
+ * call's, 0 to find it on the stack). */
+static int sim_check_range(const char *call, const char *which, const void *p, size_t bytes, int line = 0)
 {
     uintptr_t start;
     size_t size;
@@ -397,7 +396,7 @@ static int sim_check_range(const char *call, const char *which, const void *p, s
         else
             sim_diag("%s: the %s %p is not memory from cudaMalloc (a host pointer, a freed one, or never allocated)",
                      call, which, p);
-        sim_range_said();
+        sim_range_said(line);
         return -1;
     }
     size_t off = (size_t)((uintptr_t)p - start);
@@ -411,7 +410,7 @@ static int sim_check_range(const char *call, const char *which, const void *p, s
         sim_diag("%s: %zu bytes from the %s %p run past the end of its allocation%s: it holds %zu bytes from "
                  "there (%zu in all)",
                  call, bytes, which, p, nm, size - off, size);
-        sim_range_said();
+        sim_range_said(line);
         return -1;
     }
     return 0;
@@ -651,10 +650,7 @@ cudaError_t sim_cuda_memcpy(void *dst, const void *src, size_t bytes, cudaMemcpy
 int sim_lib_output(const char *call, void *p, size_t bytes)
 {
     if (bytes == 0) return 0;
-    sim_lib_call_line = sim_lib_line;
-    int bad = sim_check_range(call, "output", p, bytes);
-    sim_lib_call_line = 0;
-    if (bad) return -1;
+    if (sim_check_range(call, "output", p, bytes, sim_lib_line) != 0) return -1;
     sim_mem_written(p, bytes);
     return 0;
 }
@@ -663,10 +659,7 @@ int sim_lib_output(const char *call, void *p, size_t bytes)
 int sim_lib_input(const char *call, const void *p, size_t bytes)
 {
     if (bytes == 0) return 0;
-    sim_lib_call_line = sim_lib_line;
-    int bad = sim_check_range(call, "input", p, bytes);
-    sim_lib_call_line = 0;
-    return bad ? -1 : 0;
+    return sim_check_range(call, "input", p, bytes, sim_lib_line) != 0 ? -1 : 0;
 }
 
 cudaError_t sim_cuda_memset(void *p, int value, size_t bytes)
