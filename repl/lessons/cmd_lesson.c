@@ -90,6 +90,9 @@ static void show_step(struct session *s)
     s->lesson.tries = calloc((size_t)st->nquestions + 1, sizeof *s->lesson.tries);
     s->lesson.offer = 0;
     s->lesson.beside = st;
+    /* Saved before the step is drawn: a step on the screen is a step on disk,
+     * even if gpulab is killed the moment it appears. */
+    save_progress(s);
     lesson_render_step(s, s->lesson.cur, s->lesson.step, lesson_width(), 0);
     if (s->interactive && st->ncmds > 0)
         out_printf(_("%s(the prompt offers this step's commands one by one: Enter runs one, typing "
@@ -99,7 +102,6 @@ static void show_step(struct session *s)
         out_printf(_("%s(run the commands above; `next` goes on)%s\n"), out_color(OUT_DIM), out_color(OUT_RESET));
     if (s->lesson.step + 1 == s->lesson.cur->nsteps)
         out_printf(_("%sThis is the last step of the lesson.%s\n"), out_color(OUT_DIM), out_color(OUT_RESET));
-    save_progress(s);
 }
 
 static int need_lesson(struct session *s)
