@@ -407,7 +407,8 @@ cudaError_t sim_prog_free(void *p, const char *call, const char *name, int line)
     if (e != cudaSuccess) {
         const char *why = sim_diag_take();
         if (why) fprintf(stderr, "simulator: %s (line %d)\n", why, line);
-    }
+    } else if (strcmp(call, "cudaFreeAsync") != 0)
+        sim_graph_mem_freed(p, nullptr, 0); /* cudaFree waits for the device */
     return e;
 }
 
@@ -598,6 +599,7 @@ cudaError_t cudaStreamSynchronize(cudaStream_t s)
 {
     SIM_STICKY();
     sim_race_stream_sync(s);
+    sim_graph_mem_stream_synced(s);
     return cudaSuccess;
 }
 cudaError_t cudaStreamQuery(cudaStream_t) { SIM_STICKY(); return cudaSuccess; }

@@ -546,6 +546,116 @@ static inline cudaError_t cudaStreamAttachMemAsync(cudaStream_t, void *, size_t 
     return sim_prog_sticky();
 }
 static inline cudaError_t cudaMemAdvise(const void *, size_t, int, int) { return cudaSuccess; }
+/* graph memory nodes (progrt_graph.cpp): the toolkit's types, fields in its order */
+enum cudaMemAllocationType { cudaMemAllocationTypeInvalid = 0, cudaMemAllocationTypePinned = 1,
+                             cudaMemAllocationTypeManaged = 2, cudaMemAllocationTypeMax = 0x7FFFFFFF };
+enum cudaMemAllocationHandleType { cudaMemHandleTypeNone = 0, cudaMemHandleTypePosixFileDescriptor = 1,
+                                   cudaMemHandleTypeWin32 = 2, cudaMemHandleTypeWin32Kmt = 4,
+                                   cudaMemHandleTypeFabric = 8 };
+enum cudaMemAccessFlags { cudaMemAccessFlagsProtNone = 0, cudaMemAccessFlagsProtRead = 1,
+                          cudaMemAccessFlagsProtReadWrite = 3 };
+struct cudaMemAccessDesc {
+    struct cudaMemLocation location;
+    enum cudaMemAccessFlags flags;
+};
+struct cudaMemPoolProps {
+    enum cudaMemAllocationType allocType;
+    enum cudaMemAllocationHandleType handleTypes;
+    struct cudaMemLocation location;
+    void *win32SecurityAttributes;
+    size_t maxSize;
+    unsigned short usage;
+    unsigned char reserved[54];
+};
+struct cudaMemAllocNodeParams {
+    struct cudaMemPoolProps poolProps;
+    const struct cudaMemAccessDesc *accessDescs;
+    size_t accessDescCount;
+    size_t bytesize;
+    void *dptr;
+};
+enum cudaGraphMemAttributeType { cudaGraphMemAttrUsedMemCurrent = 0, cudaGraphMemAttrUsedMemHigh = 1,
+                                 cudaGraphMemAttrReservedMemCurrent = 2, cudaGraphMemAttrReservedMemHigh = 3 };
+cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t *node, cudaGraph_t g, const cudaGraphNode_t *deps,
+                                     size_t ndeps, cudaMemAllocNodeParams *p);
+cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t *node, cudaGraph_t g, const cudaGraphNode_t *deps,
+                                    size_t ndeps, void *dptr);
+cudaError_t cudaGraphMemAllocNodeGetParams(cudaGraphNode_t node, cudaMemAllocNodeParams *p);
+cudaError_t cudaGraphMemFreeNodeGetParams(cudaGraphNode_t node, void *dptr);
+cudaError_t cudaDeviceGetGraphMemAttribute(int device, cudaGraphMemAttributeType attr, void *value);
+cudaError_t cudaDeviceSetGraphMemAttribute(int device, cudaGraphMemAttributeType attr, void *value);
+cudaError_t cudaDeviceGraphMemTrim(int device);
+/* conditional nodes and the generic node API (progrt_graph.cpp), the
+ * toolkit's names and numbers (driver_types.h) */
+typedef unsigned long long cudaGraphConditionalHandle;
+enum cudaGraphConditionalHandleFlags { cudaGraphCondAssignDefault = 1 };
+enum cudaGraphConditionalNodeType { cudaGraphCondTypeIf = 0, cudaGraphCondTypeWhile = 1, cudaGraphCondTypeSwitch = 2 };
+enum cudaGraphNodeType {
+    cudaGraphNodeTypeKernel = 0, cudaGraphNodeTypeMemcpy = 1, cudaGraphNodeTypeMemset = 2, cudaGraphNodeTypeHost = 3,
+    cudaGraphNodeTypeGraph = 4, cudaGraphNodeTypeEmpty = 5, cudaGraphNodeTypeWaitEvent = 6,
+    cudaGraphNodeTypeEventRecord = 7, cudaGraphNodeTypeExtSemaphoreSignal = 8, cudaGraphNodeTypeExtSemaphoreWait = 9,
+    cudaGraphNodeTypeMemAlloc = 10, cudaGraphNodeTypeMemFree = 11, cudaGraphNodeTypeConditional = 13,
+    cudaGraphNodeTypeCount
+};
+struct cudaGraphEdgeData {
+    unsigned char from_port, to_port, type, reserved[5];
+};
+enum cudaStreamUpdateCaptureDependenciesFlags { cudaStreamAddCaptureDependencies = 0,
+                                                cudaStreamSetCaptureDependencies = 1 };
+struct cudaConditionalNodeParams {
+    cudaGraphConditionalHandle handle;
+    enum cudaGraphConditionalNodeType type;
+    unsigned int size;
+    cudaGraph_t *phGraph_out;
+};
+typedef cudaKernelNodeParams cudaKernelNodeParamsV2;
+typedef cudaMemsetParams cudaMemsetParamsV2;
+typedef cudaHostNodeParams cudaHostNodeParamsV2;
+typedef cudaMemAllocNodeParams cudaMemAllocNodeParamsV2;
+struct cudaMemcpyNodeParams {
+    int flags;
+    int reserved[3];
+    cudaMemcpy3DParms copyParams;
+};
+struct cudaChildGraphNodeParams { cudaGraph_t graph; };
+struct cudaEventWaitNodeParams { cudaEvent_t event; };
+struct cudaEventRecordNodeParams { cudaEvent_t event; };
+struct cudaMemFreeNodeParams { void *dptr; };
+struct cudaGraphNodeParams {
+    enum cudaGraphNodeType type;
+    int reserved0[3];
+    union {
+        long long reserved1[29];
+        cudaKernelNodeParamsV2 kernel;
+        cudaMemcpyNodeParams memcpy;
+        cudaMemsetParamsV2 memset;
+        cudaHostNodeParamsV2 host;
+        cudaChildGraphNodeParams graph;
+        cudaEventWaitNodeParams eventWait;
+        cudaEventRecordNodeParams eventRecord;
+        cudaMemAllocNodeParamsV2 alloc;
+        cudaMemFreeNodeParams free;
+        cudaConditionalNodeParams conditional;
+    };
+    long long reserved2;
+};
+cudaError_t cudaGraphAddNode(cudaGraphNode_t *node, cudaGraph_t g, const cudaGraphNode_t *deps,
+                             const cudaGraphEdgeData *edges, size_t ndeps, cudaGraphNodeParams *p);
+cudaError_t cudaGraphConditionalHandleCreate(cudaGraphConditionalHandle *h, cudaGraph_t g,
+                                             unsigned default_value = 0, unsigned flags = 0);
+/* device code: the value a conditional node reads when it runs */
+void sim_graph_set_conditional(cudaGraphConditionalHandle h, unsigned value);
+static inline void cudaGraphSetConditional(cudaGraphConditionalHandle h, unsigned value)
+{
+    sim_graph_set_conditional(h, value);
+}
+cudaError_t cudaStreamBeginCaptureToGraph(cudaStream_t s, cudaGraph_t g, const cudaGraphNode_t *deps,
+                                          const cudaGraphEdgeData *edges, size_t ndeps, cudaStreamCaptureMode mode);
+cudaError_t cudaStreamGetCaptureInfo(cudaStream_t s, cudaStreamCaptureStatus *status, unsigned long long *id = 0,
+                                     cudaGraph_t *g = 0, const cudaGraphNode_t **deps = 0,
+                                     const cudaGraphEdgeData **edges = 0, size_t *ndeps = 0);
+cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t s, cudaGraphNode_t *deps, const cudaGraphEdgeData *edges,
+                                                size_t ndeps, unsigned flags = 0);
 static inline cudaError_t cudaThreadSynchronize(void) { return cudaDeviceSynchronize(); }
 static inline cudaError_t cudaDeviceSetCacheConfig(int) { return cudaSuccess; }
 static inline cudaError_t cudaFuncSetCacheConfig(const void *, int) { return cudaSuccess; }
@@ -718,6 +828,11 @@ cudaError_t sim_prog_free(void *p, const char *call, const char *name, int line)
 #define cudaLaunchKernel(...) ::gpulab_sim::sim_launch_kernel(__FILE__, __LINE__, __VA_ARGS__)
 /* a graph's kernel node runs with the line of the call that gave it its kernel */
 #define cudaGraphAddKernelNode(...) (::gpulab_sim::sim_graph_at(__FILE__, __LINE__), cudaGraphAddKernelNode(__VA_ARGS__))
+#define cudaGraphAddMemAllocNode(...) \
+    (::gpulab_sim::sim_graph_at(__FILE__, __LINE__), cudaGraphAddMemAllocNode(__VA_ARGS__))
+#define cudaGraphAddMemFreeNode(...) \
+    (::gpulab_sim::sim_graph_at(__FILE__, __LINE__), cudaGraphAddMemFreeNode(__VA_ARGS__))
+#define cudaGraphAddNode(...) (::gpulab_sim::sim_graph_at(__FILE__, __LINE__), cudaGraphAddNode(__VA_ARGS__))
 #define cudaGraphKernelNodeSetParams(...) \
     (::gpulab_sim::sim_graph_at(__FILE__, __LINE__), cudaGraphKernelNodeSetParams(__VA_ARGS__))
 #define cudaGraphExecKernelNodeSetParams(...) \

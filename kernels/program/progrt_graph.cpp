@@ -19,8 +19,14 @@
 #undef cudaGraphAddKernelNode
 #undef cudaGraphKernelNodeSetParams
 #undef cudaGraphExecKernelNodeSetParams
+#undef cudaGraphAddMemAllocNode
+#undef cudaGraphAddMemFreeNode
+#undef cudaGraphAddNode
 
 #include <algorithm>
+#include <atomic>
+#include <deque>
+#include <memory>
 #include <mutex>
 #include <string.h>
 
@@ -34,10 +40,25 @@ struct sim_graph_node_s {
     sim_op op;                             /* what it does */
     std::vector<sim_graph_node_s *> deps;
     cudaKernelNodeParams kparams;          /* a kernel node's parameters as given */
+    cudaMemAllocNodeParams mparams;        /* a memory node's: the size and address */
+    /* a conditional node: its handle, kind and body graphs (made with it) */
+    cudaGraphConditionalHandle cond;
+    cudaGraphConditionalNodeType cond_type;
+    std::vector<std::shared_ptr<sim_graph_s>> bodies;
+    std::vector<cudaGraph_t> body_list;    /* the same, as phGraph_out hands them out */
+};
+
+/* an address of one of a graph's allocation nodes, and the free node that
+ * last freed it, if no allocation node has taken it again since */
+struct sim_graph_va {
+    void *p;
+    size_t bytes;
+    const sim_graph_node_s *freed_by;
 };
 
 struct sim_graph_s {
     std::vector<sim_graph_node_s *> nodes; /* in the order they were made */
+    std::vector<sim_graph_va> vas;
     ~sim_graph_s()
     {
         for (auto *n : nodes) delete n;
@@ -48,14 +69,19 @@ struct sim_graph_exec_s {
     std::vector<const sim_graph_node_s *> from; /* the graph's nodes, in the order they run */
     std::vector<sim_op> ops;
     std::vector<int> kinds; /* each node's kind, which an update must keep */
+    std::vector<cudaGraphConditionalHandle> resets; /* handles set to their default at each run */
+    unsigned long long flags = 0;                   /* cudaGraphInstantiateFlag... */
 };
 
-enum { NODE_KERNEL = 1, NODE_MEMCPY, NODE_MEMSET, NODE_HOST, NODE_EMPTY, NODE_GRAPH, NODE_ALLOC };
+/* the stream a graph runs in, for its allocation and free nodes' memory */
+static thread_local cudaStream_t graph_stream;
+
+enum { NODE_KERNEL = 1, NODE_MEMCPY, NODE_MEMSET, NODE_HOST, NODE_EMPTY, NODE_GRAPH, NODE_ALLOC, NODE_FREE, NODE_COND };
 
 static sim_graph_node_s *add_node(sim_graph_s *g, int kind, const sim_op &op, const cudaGraphNode_t *deps,
                                   size_t ndeps)
 {
-    sim_graph_node_s *n = new sim_graph_node_s{kind, op, {}, {}};
+    sim_graph_node_s *n = new sim_graph_node_s{kind, op, {}, {}, {}, 0, cudaGraphCondTypeIf, {}, {}};
     for (size_t i = 0; i < ndeps; i++)
         if (deps[i]) n->deps.push_back(deps[i]);
     g->nodes.push_back(n);
@@ -71,7 +97,6 @@ int sim_captured(cudaStream_t s, const char *what, const sim_op &op, cudaError_t
     else if (!strcmp(what, "a memset")) kind = NODE_MEMSET;
     else if (!strcmp(what, "a callback") || !strcmp(what, "a host function")) kind = NODE_HOST;
     else if (!strcmp(what, "a graph launch")) kind = NODE_GRAPH;
-    else if (!strcmp(what, "a release")) kind = NODE_ALLOC;
     sim_graph_node_s *n = add_node(s->capture, kind, op, s->tail.data(), s->tail.size());
     s->tail.assign(1, n);
     *rc = cudaSuccess;
@@ -95,8 +120,9 @@ cudaError_t cudaStreamBeginCapture(cudaStream_t s, cudaStreamCaptureMode)
 cudaError_t cudaStreamEndCapture(cudaStream_t s, cudaGraph_t *g)
 {
     SIM_STICKY();
-    if (!s || !s->capture || !g) return sim_err_value();
-    *g = s->capture;
+    if (!s || !s->capture) return sim_err_value();
+    /* g may be NULL after cudaStreamBeginCaptureToGraph: the graph is the program's */
+    if (g) *g = s->capture;
     s->capture = nullptr;
     s->tail.clear();
     return cudaSuccess;
@@ -161,20 +187,36 @@ static int order_nodes(const sim_graph_s *g, std::vector<const sim_graph_node_s 
     return 0;
 }
 
-cudaError_t cudaGraphInstantiate(cudaGraphExec_t *e, cudaGraph_t g, unsigned long long)
+static sim_op node_op(const sim_graph_node_s *n);
+static void phys_release(void *p, cudaStream_t s, int pending);
+static std::vector<cudaGraphConditionalHandle> handles_of(const sim_graph_s *g);
+
+/* g as it is now, ready to run: its nodes in order, each one's work (a
+ * conditional node's bodies as they are now too). -1 for a cycle. */
+static int make_exec(const sim_graph_s *g, sim_graph_exec_s *x)
+{
+    if (order_nodes(g, x->from) != 0) return -1;
+    x->ops.clear();
+    x->kinds.clear();
+    for (auto *n : x->from) {
+        x->ops.push_back(node_op(n));
+        x->kinds.push_back(n->kind);
+    }
+    x->resets = handles_of(g);
+    return 0;
+}
+
+cudaError_t cudaGraphInstantiate(cudaGraphExec_t *e, cudaGraph_t g, unsigned long long flags)
 {
     SIM_STICKY();
     if (!e || !g) return sim_err_value();
     sim_graph_exec_s *x = new sim_graph_exec_s;
-    if (order_nodes(g, x->from) != 0) {
+    if (make_exec(g, x) != 0) {
         delete x;
         sim_set_last_error(cudaErrorInvalidValue);
         return cudaErrorInvalidValue;
     }
-    for (auto *n : x->from) {
-        x->ops.push_back(n->op);
-        x->kinds.push_back(n->kind);
-    }
+    x->flags = flags;
     *e = x;
     return cudaSuccess;
 }
@@ -187,8 +229,11 @@ cudaError_t cudaGraphInstantiate(cudaGraphExec_t *e, cudaGraph_t g, cudaGraphNod
     return cudaGraphInstantiate(e, g, 0ull);
 }
 
+static void reset_handles(const std::vector<cudaGraphConditionalHandle> &hs);
+
 static cudaError_t run_exec(const sim_graph_exec_s *x)
 {
+    reset_handles(x->resets);
     for (const auto &op : x->ops) {
         cudaError_t e = op();
         if (e != cudaSuccess) return e;
@@ -203,7 +248,18 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t e, cudaStream_t s)
     cudaError_t rc;
     sim_graph_exec_s copy = *e;
     if (sim_captured(s, "a graph launch", [copy]() { return run_exec(&copy); }, &rc)) return rc;
-    return run_exec(e);
+    if (e->flags & cudaGraphInstantiateFlagAutoFreeOnLaunch)
+        /* what the last launch allocated and nothing freed is freed first */
+        for (auto *n : e->from)
+            if (n->kind == NODE_ALLOC && sim_owns(n->mparams.dptr) &&
+                sim_cuda_free_at(n->mparams.dptr, "cudaGraphLaunch (cudaGraphInstantiateFlagAutoFreeOnLaunch)",
+                                 0) == cudaSuccess)
+                phys_release(n->mparams.dptr, s, 1);
+    cudaStream_t outer = graph_stream;
+    graph_stream = s;
+    rc = run_exec(e);
+    graph_stream = outer;
+    return rc;
 }
 
 cudaError_t cudaGraphExecDestroy(cudaGraphExec_t e)
@@ -343,7 +399,7 @@ cudaError_t cudaGraphExecUpdate(cudaGraphExec_t e, cudaGraph_t g, cudaGraphExecU
         if (from[i]->kind != e->kinds[i])
             return update_failed(info, cudaGraphExecUpdateErrorNodeTypeChanged,
                                  const_cast<cudaGraphNode_t>(from[i]));
-    for (size_t i = 0; i < from.size(); i++) e->ops[i] = from[i]->op;
+    for (size_t i = 0; i < from.size(); i++) e->ops[i] = node_op(from[i]);
     e->from = from;
     return cudaSuccess;
 }
@@ -424,9 +480,432 @@ cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t *node, cudaGraph_t g, con
 {
     if (!node || !g || !child) return sim_err_value();
     sim_graph_exec_s x;
-    if (order_nodes(child, x.from) != 0) return sim_err_value();
-    for (auto *n : x.from) x.ops.push_back(n->op);
+    if (make_exec(child, &x) != 0) return sim_err_value();
     *node = add_node(g, NODE_GRAPH, [x]() { return run_exec(&x); }, deps, ndeps);
+    return cudaSuccess;
+}
+
+/* --------------------------------------------------- graph memory nodes */
+
+/* CUDA gives a graph's allocation its address when the allocation node is
+ * made (or cudaMallocAsync is captured) and keeps it for every launch; the
+ * memory exists from a run of that node to its free (a free node, cudaFree
+ * or cudaFreeAsync), and memory.cpp keeps the address reserved in between,
+ * so that a use there is a use after free. An allocation node that depends
+ * on a free node of the same graph, freeing an allocation at least as big,
+ * takes that address again, as CUDA does. */
+
+/* a depends on b, directly or through others */
+static bool depends_on(const sim_graph_node_s *a, const sim_graph_node_s *b, std::vector<const sim_graph_node_s *> &seen)
+{
+    for (auto *d : a->deps) {
+        if (d == b) return true;
+        if (std::find(seen.begin(), seen.end(), d) != seen.end()) continue;
+        seen.push_back(d);
+        if (depends_on(d, b, seen)) return true;
+    }
+    return false;
+}
+
+/* The physical memory behind graph allocations, which
+ * cudaDeviceGetGraphMemAttribute reports. An allocation node that runs takes
+ * a free block at least its size (rounded up to the 2 MiB a GPU maps memory
+ * in) or adds one; a block freed in a stream is free at once for that
+ * stream's later work, and for other streams once the host has waited for
+ * the stream (cudaStreamSynchronize, cudaDeviceSynchronize): the free
+ * happens on the GPU when the stream gets there, which the host cannot
+ * know before. cudaDeviceGraphMemTrim gives the free blocks back. Used and
+ * reserved memory are the same here: the blocks held. */
+struct phys_block {
+    size_t bytes;
+    void *user;             /* the allocation in it; NULL: free */
+    cudaStream_t freed_in;  /* free, but only for this stream's work ... */
+    int pending;            /* ... until the host waits for it */
+    unsigned long dev_sync; /* the device synchronisations when it was freed */
+};
+static std::vector<phys_block> phys;
+static size_t phys_held, phys_high;
+static std::mutex phys_lock;
+
+static size_t phys_round(size_t b)
+{
+    const size_t g = (size_t)2 << 20;
+    return (b + g - 1) / g * g;
+}
+
+static void phys_take(void *p, size_t bytes, cudaStream_t s)
+{
+    std::lock_guard<std::mutex> lk(phys_lock);
+    size_t need = phys_round(bytes);
+    unsigned long syncs = sim_mem_device_syncs();
+    phys_block *best = nullptr;
+    for (auto &b : phys) {
+        if (b.user || b.bytes < need) continue;
+        if (b.pending && b.dev_sync != syncs && b.freed_in != s) b.pending = 0;
+        if (b.pending && b.freed_in != s) continue;
+        if (!best || b.bytes < best->bytes) best = &b;
+    }
+    if (best) {
+        best->user = p;
+        return;
+    }
+    phys.push_back(phys_block{need, p, nullptr, 0, syncs});
+    phys_held += need;
+    if (phys_held > phys_high) phys_high = phys_held;
+}
+
+/* a graph allocation at p was freed in stream s (pending: the host did not
+ * wait for it) */
+static void phys_release(void *p, cudaStream_t s, int pending)
+{
+    std::lock_guard<std::mutex> lk(phys_lock);
+    for (auto &b : phys)
+        if (b.user == p) {
+            b.user = nullptr;
+            b.freed_in = s;
+            b.pending = pending;
+            b.dev_sync = sim_mem_device_syncs();
+            return;
+        }
+}
+
+void sim_graph_mem_stream_synced(cudaStream_t s)
+{
+    std::lock_guard<std::mutex> lk(phys_lock);
+    for (auto &b : phys)
+        if (!b.user && b.freed_in == s) b.pending = 0;
+}
+
+/* cudaFree or cudaFreeAsync of p succeeded: if it is a graph's allocation,
+ * its block is free */
+void sim_graph_mem_freed(void *p, cudaStream_t s, int async) { phys_release(p, s, async); }
+
+cudaError_t cudaDeviceGraphMemTrim(int device)
+{
+    SIM_STICKY();
+    if (device != 0) return sim_err_value();
+    std::lock_guard<std::mutex> lk(phys_lock);
+    unsigned long syncs = sim_mem_device_syncs();
+    for (size_t i = phys.size(); i-- > 0;) {
+        phys_block &b = phys[i];
+        if (b.user || (b.pending && b.dev_sync == syncs)) continue;
+        phys_held -= b.bytes;
+        phys.erase(phys.begin() + (long)i);
+    }
+    return cudaSuccess;
+}
+
+cudaError_t cudaDeviceGetGraphMemAttribute(int device, cudaGraphMemAttributeType attr, void *value)
+{
+    if (device != 0) return sim_err_value();
+    if (!value) return sim_err_value();
+    std::lock_guard<std::mutex> lk(phys_lock);
+    unsigned long long v;
+    switch (attr) {
+    case cudaGraphMemAttrUsedMemCurrent:
+    case cudaGraphMemAttrReservedMemCurrent: v = phys_held; break;
+    case cudaGraphMemAttrUsedMemHigh:
+    case cudaGraphMemAttrReservedMemHigh: v = phys_high; break;
+    default: return sim_err_value();
+    }
+    memcpy(value, &v, sizeof v);
+    return cudaSuccess;
+}
+
+/* only the high-water marks can be set, and only to 0 (to the current) */
+cudaError_t cudaDeviceSetGraphMemAttribute(int device, cudaGraphMemAttributeType attr, void *value)
+{
+    if (device != 0) return sim_err_value();
+    unsigned long long v;
+    if (!value) return sim_err_value();
+    memcpy(&v, value, sizeof v);
+    if ((attr != cudaGraphMemAttrUsedMemHigh && attr != cudaGraphMemAttrReservedMemHigh) || v != 0)
+        return sim_err_value();
+    std::lock_guard<std::mutex> lk(phys_lock);
+    phys_high = phys_held;
+    return cudaSuccess;
+}
+
+static cudaError_t said(cudaError_t e, int line)
+{
+    const char *why = sim_diag_take();
+    if (why) fprintf(stderr, "simulator: %s (line %d)\n", why, line);
+    return e;
+}
+
+/* An allocation node of g after deps: its address (an earlier one of g's
+ * that a free node before it released, or a new one), in *node and p->dptr. */
+static cudaError_t alloc_node(cudaGraphNode_t *node, sim_graph_s *g, const cudaGraphNode_t *deps, size_t ndeps,
+                              cudaMemAllocNodeParams *p, const char *name, int line)
+{
+    if (!node || !g || !p || p->bytesize == 0) return sim_err_value();
+    sim_graph_node_s probe{};
+    for (size_t i = 0; i < ndeps; i++)
+        if (deps[i]) probe.deps.push_back(deps[i]);
+    void *at = nullptr;
+    for (auto &va : g->vas) {
+        std::vector<const sim_graph_node_s *> seen;
+        if (va.freed_by && va.bytes >= p->bytesize && depends_on(&probe, va.freed_by, seen)) {
+            at = va.p;
+            va.freed_by = nullptr;
+            break;
+        }
+    }
+    if (!at) {
+        cudaError_t e = sim_prog_malloc(&at, "cudaGraphAddMemAllocNode", name, line, p->bytesize);
+        if (e != cudaSuccess) return e;
+        /* reserved for the graph; no memory until the node runs */
+        sim_mem_keep(at);
+        sim_cuda_free_at(at, nullptr, 0);
+        g->vas.push_back(sim_graph_va{at, p->bytesize, nullptr});
+    }
+    p->dptr = at;
+    size_t bytes = p->bytesize;
+    *node = add_node(g, NODE_ALLOC, [at, bytes, line]() {
+        cudaError_t e = sim_mem_unpark(at, "a graph's allocation node");
+        if (e != cudaSuccess) return said(e, line);
+        phys_take(at, bytes, graph_stream);
+        return cudaSuccess;
+    }, deps, ndeps);
+    (*node)->mparams = *p;
+    return cudaSuccess;
+}
+
+/* A free node of g after deps, for the allocation at dptr (of g, of another
+ * graph, or cudaMallocAsync's). */
+static cudaError_t free_node(cudaGraphNode_t *node, sim_graph_s *g, const cudaGraphNode_t *deps, size_t ndeps,
+                             void *dptr, const char *call, int line)
+{
+    if (!node || !g || !dptr) return sim_err_value();
+    *node = add_node(g, NODE_FREE, [dptr, call, line]() {
+        cudaError_t e = sim_cuda_free_at(dptr, call, line);
+        if (e != cudaSuccess) return said(e, line);
+        phys_release(dptr, graph_stream, 1);
+        return cudaSuccess;
+    }, deps, ndeps);
+    (*node)->mparams.dptr = dptr;
+    for (auto &va : g->vas)
+        if (va.p == dptr) va.freed_by = *node;
+    return cudaSuccess;
+}
+
+static int take_node_line(void)
+{
+    int line = node_line;
+    node_file = nullptr;
+    node_line = 0;
+    return line;
+}
+
+cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t *node, cudaGraph_t g, const cudaGraphNode_t *deps,
+                                     size_t ndeps, cudaMemAllocNodeParams *p)
+{
+    int line = take_node_line();
+    SIM_STICKY();
+    return alloc_node(node, g, deps, ndeps, p, nullptr, line);
+}
+
+cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t *node, cudaGraph_t g, const cudaGraphNode_t *deps,
+                                    size_t ndeps, void *dptr)
+{
+    int line = take_node_line();
+    SIM_STICKY();
+    return free_node(node, g, deps, ndeps, dptr, "a graph's free node", line);
+}
+
+cudaError_t cudaGraphMemAllocNodeGetParams(cudaGraphNode_t node, cudaMemAllocNodeParams *p)
+{
+    if (!node || !p || node->kind != NODE_ALLOC) return sim_err_value();
+    *p = node->mparams;
+    return cudaSuccess;
+}
+
+cudaError_t cudaGraphMemFreeNodeGetParams(cudaGraphNode_t node, void *dptr)
+{
+    if (!node || !dptr || node->kind != NODE_FREE) return sim_err_value();
+    memcpy(dptr, &node->mparams.dptr, sizeof(void *));
+    return cudaSuccess;
+}
+
+/* ---------------------------------------------------- conditional nodes */
+
+/* A conditional node runs its body graphs by a value that device code sets
+ * with cudaGraphSetConditional while the graph runs: `if` runs body 0 when
+ * the value is not 0 (else body 1, if it has two), `while` runs body 0 as
+ * long as the value is not 0 (tested before each run), `switch` runs body
+ * n for the value n (none when n is not below the size). A handle made with
+ * cudaGraphCondAssignDefault takes its default value at every run of the
+ * graph it belongs to. */
+struct cond_handle {
+    std::atomic<unsigned> value;
+    unsigned deflt;
+    int assign;
+    const sim_graph_s *owner;
+};
+static std::deque<cond_handle> handles; /* handle h is handles[h - 1] */
+static std::mutex handles_lock;
+
+static cond_handle *handle_of(cudaGraphConditionalHandle h)
+{
+    std::lock_guard<std::mutex> lk(handles_lock);
+    return h >= 1 && h <= handles.size() ? &handles[(size_t)h - 1] : nullptr;
+}
+
+static std::vector<cudaGraphConditionalHandle> handles_of(const sim_graph_s *g)
+{
+    std::lock_guard<std::mutex> lk(handles_lock);
+    std::vector<cudaGraphConditionalHandle> out;
+    for (size_t i = 0; i < handles.size(); i++)
+        if (handles[i].owner == g && handles[i].assign) out.push_back(i + 1);
+    return out;
+}
+
+static void reset_handles(const std::vector<cudaGraphConditionalHandle> &hs)
+{
+    for (auto h : hs) {
+        cond_handle *c = handle_of(h);
+        if (c) c->value = c->deflt;
+    }
+}
+
+cudaError_t cudaGraphConditionalHandleCreate(cudaGraphConditionalHandle *h, cudaGraph_t g, unsigned default_value,
+                                             unsigned flags)
+{
+    SIM_STICKY();
+    if (!h || !g || (flags & ~(unsigned)cudaGraphCondAssignDefault)) return sim_err_value();
+    std::lock_guard<std::mutex> lk(handles_lock);
+    handles.emplace_back();
+    cond_handle &c = handles.back();
+    c.value = default_value;
+    c.deflt = default_value;
+    c.assign = (flags & cudaGraphCondAssignDefault) != 0;
+    c.owner = g;
+    *h = handles.size();
+    return cudaSuccess;
+}
+
+void sim_graph_set_conditional(cudaGraphConditionalHandle h, unsigned value)
+{
+    cond_handle *c = handle_of(h);
+    if (c) c->value = value;
+}
+
+/* A node's work as of now: a conditional node's bodies are taken as they
+ * are when the graph is instantiated (nodes are added to them after the
+ * conditional node is made). */
+static sim_op node_op(const sim_graph_node_s *n)
+{
+    if (n->kind != NODE_COND) return n->op;
+    std::vector<sim_graph_exec_s> bodies(n->bodies.size());
+    for (size_t i = 0; i < bodies.size(); i++)
+        if (make_exec(n->bodies[i].get(), &bodies[i]) != 0) return []() { return sim_err_value(); };
+    cudaGraphConditionalHandle h = n->cond;
+    cudaGraphConditionalNodeType type = n->cond_type;
+    return [bodies, h, type]() {
+        cond_handle *c = handle_of(h);
+        if (!c) return sim_err_value();
+        switch (type) {
+        case cudaGraphCondTypeIf:
+            if (c->value) return run_exec(&bodies[0]);
+            return bodies.size() > 1 ? run_exec(&bodies[1]) : cudaSuccess;
+        case cudaGraphCondTypeWhile:
+            while (c->value) {
+                cudaError_t e = run_exec(&bodies[0]);
+                if (e != cudaSuccess) return e;
+            }
+            return cudaSuccess;
+        case cudaGraphCondTypeSwitch: {
+            unsigned v = c->value;
+            return v < bodies.size() ? run_exec(&bodies[v]) : cudaSuccess;
+        }
+        }
+        return sim_err_value();
+    };
+}
+
+static cudaError_t cond_node(cudaGraphNode_t *node, sim_graph_s *g, const cudaGraphNode_t *deps, size_t ndeps,
+                             cudaConditionalNodeParams *p)
+{
+    cond_handle *c = handle_of(p->handle);
+    unsigned most = p->type == cudaGraphCondTypeSwitch ? ~0u : p->type == cudaGraphCondTypeIf ? 2 : 1;
+    if (!c || p->size < 1 || p->size > most) return sim_err_value();
+    *node = add_node(g, NODE_COND, sim_op(), deps, ndeps);
+    (*node)->cond = p->handle;
+    (*node)->cond_type = p->type;
+    for (unsigned i = 0; i < p->size; i++) {
+        (*node)->bodies.push_back(std::make_shared<sim_graph_s>());
+        (*node)->body_list.push_back((*node)->bodies.back().get());
+    }
+    p->phGraph_out = (*node)->body_list.data();
+    return cudaSuccess;
+}
+
+/* cudaGraphAddNode: any kind of node from one set of parameters */
+cudaError_t cudaGraphAddNode(cudaGraphNode_t *node, cudaGraph_t g, const cudaGraphNode_t *deps,
+                             const cudaGraphEdgeData *, size_t ndeps, cudaGraphNodeParams *p)
+{
+    /* a kernel node takes the call's line itself (kernel_op) */
+    int line = node_line;
+    if (p && p->type != cudaGraphNodeTypeKernel) take_node_line();
+    SIM_STICKY();
+    if (!node || !g || !p) return sim_err_value();
+    switch (p->type) {
+    case cudaGraphNodeTypeKernel: return cudaGraphAddKernelNode(node, g, deps, ndeps, &p->kernel);
+    case cudaGraphNodeTypeMemcpy: return cudaGraphAddMemcpyNode(node, g, deps, ndeps, &p->memcpy.copyParams);
+    case cudaGraphNodeTypeMemset: return cudaGraphAddMemsetNode(node, g, deps, ndeps, &p->memset);
+    case cudaGraphNodeTypeHost: return cudaGraphAddHostNode(node, g, deps, ndeps, &p->host);
+    case cudaGraphNodeTypeGraph: return cudaGraphAddChildGraphNode(node, g, deps, ndeps, p->graph.graph);
+    case cudaGraphNodeTypeEmpty: return cudaGraphAddEmptyNode(node, g, deps, ndeps);
+    case cudaGraphNodeTypeMemAlloc: return alloc_node(node, g, deps, ndeps, &p->alloc, nullptr, line);
+    case cudaGraphNodeTypeMemFree:
+        return free_node(node, g, deps, ndeps, p->free.dptr, "a graph's free node", line);
+    case cudaGraphNodeTypeConditional: return cond_node(node, g, deps, ndeps, &p->conditional);
+    default:
+        fprintf(stderr, "simulator: cudaGraphAddNode: nodes of type %d (events, external semaphores) are not "
+                        "simulated (line %d)\n", (int)p->type, line);
+        sim_set_last_error(cudaErrorNotSupported);
+        return cudaErrorNotSupported;
+    }
+}
+
+/* ------------------------------------- capture into an existing graph */
+
+cudaError_t cudaStreamBeginCaptureToGraph(cudaStream_t s, cudaGraph_t g, const cudaGraphNode_t *deps,
+                                          const cudaGraphEdgeData *, size_t ndeps, cudaStreamCaptureMode)
+{
+    SIM_STICKY();
+    if (!s) {
+        sim_set_last_error(cudaErrorStreamCaptureUnsupported);
+        return cudaErrorStreamCaptureUnsupported;
+    }
+    if (s->capture || !g || (ndeps && !deps)) return sim_err_value();
+    s->capture = g;
+    s->tail.assign(deps, deps + ndeps);
+    return cudaSuccess;
+}
+
+cudaError_t cudaStreamGetCaptureInfo(cudaStream_t s, cudaStreamCaptureStatus *status, unsigned long long *id,
+                                     cudaGraph_t *g, const cudaGraphNode_t **deps, const cudaGraphEdgeData **edges,
+                                     size_t *ndeps)
+{
+    if (!status) return sim_err_value();
+    *status = s && s->capture ? cudaStreamCaptureStatusActive : cudaStreamCaptureStatusNone;
+    if (!s || !s->capture) return cudaSuccess;
+    /* the graph's address tells one capture from another */
+    if (id) *id = (unsigned long long)(uintptr_t)s->capture;
+    if (g) *g = s->capture;
+    if (deps) *deps = s->tail.data();
+    if (edges) *edges = nullptr;
+    if (ndeps) *ndeps = s->tail.size();
+    return cudaSuccess;
+}
+
+cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t s, cudaGraphNode_t *deps, const cudaGraphEdgeData *,
+                                                size_t ndeps, unsigned flags)
+{
+    if (!s || !s->capture || (ndeps && !deps) || flags > cudaStreamSetCaptureDependencies) return sim_err_value();
+    if (flags == cudaStreamSetCaptureDependencies) s->tail.clear();
+    s->tail.insert(s->tail.end(), deps, deps + ndeps);
     return cudaSuccess;
 }
 
@@ -489,19 +968,33 @@ static cudaMemPool_t prog_current_pool = &prog_default_pool;
 cudaError_t sim_prog_malloc_async(void **p, const char *name, int line, size_t bytes, cudaStream_t s)
 {
     if (s && s->capture) {
-        /* an allocation node would need the address now: not simulated */
-        sim_set_last_error(cudaErrorStreamCaptureUnsupported);
-        return cudaErrorStreamCaptureUnsupported;
+        /* captured: an allocation node after the stream's work, whose
+         * address is the program's now */
+        if (!p) return sim_err_value();
+        cudaMemAllocNodeParams mp{};
+        mp.bytesize = bytes;
+        cudaGraphNode_t n;
+        cudaError_t e = alloc_node(&n, s->capture, s->tail.data(), s->tail.size(), &mp, name, line);
+        if (e != cudaSuccess) return e;
+        s->tail.assign(1, n);
+        *p = mp.dptr;
+        return cudaSuccess;
     }
     return sim_prog_malloc(p, "cudaMallocAsync", name, line, bytes, 0);
 }
 
 cudaError_t sim_prog_free_async(void *p, const char *name, int line, cudaStream_t s)
 {
-    cudaError_t rc;
-    if (sim_captured(s, "a release", [=]() { return sim_prog_free(p, "cudaFreeAsync", name, line); }, &rc))
-        return rc;
-    return sim_prog_free(p, "cudaFreeAsync", name, line);
+    if (s && s->capture) {
+        cudaGraphNode_t n;
+        cudaError_t e = free_node(&n, s->capture, s->tail.data(), s->tail.size(), p, "cudaFreeAsync", line);
+        if (e != cudaSuccess) return e;
+        s->tail.assign(1, n);
+        return cudaSuccess;
+    }
+    cudaError_t e = sim_prog_free(p, "cudaFreeAsync", name, line);
+    if (e == cudaSuccess) sim_graph_mem_freed(p, s, 1);
+    return e;
 }
 
 cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *pool, int device)

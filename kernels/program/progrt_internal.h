@@ -40,6 +40,10 @@ int sim_captured(cudaStream_t s, const char *what, const sim_op &op, cudaError_t
 cudaError_t sim_err_value(void);
 cudaError_t sim_err_handle(void);
 double sim_prog_clock(void);
+/* graph allocations' physical memory (progrt_graph.cpp): the host waited for
+ * stream s; the allocation at p was freed (in s, async: not waited for) */
+void sim_graph_mem_stream_synced(cudaStream_t s);
+void sim_graph_mem_freed(void *p, cudaStream_t s, int async);
 
 } /* namespace gpulab_sim */
 

@@ -783,13 +783,6 @@ static int cublas_missing(const tx *x, int k)
     return 1;
 }
 
-/* graph nodes the simulator does not have, named at open */
-static const char *const graph_mem_words[] = {"cudaGraphAddMemAllocNode", "cudaGraphAddMemFreeNode",
-                                              "cudaGraphMemAllocNodeGetParams", "cudaGraphMemFreeNodeGetParams",
-                                              "cudaDeviceGraphMemTrim", "cudaDeviceGetGraphMemAttribute",
-                                              "cudaDeviceSetGraphMemAttribute", NULL};
-static const char *const graph_cond_words[] = {"cudaGraphConditionalHandle", "cudaGraphConditionalHandleCreate",
-                                               "cudaGraphSetConditional", NULL};
 
 static int is_word_of(const tx *x, int k, const char *const *words);
 
@@ -798,11 +791,6 @@ static const struct {
     const char *const *words;
     const char *why;
 } refused_names[] = {
-    {graph_mem_words, "graph memory nodes are not simulated: CUDA gives a graph's allocation the same address at "
-                      "every launch, which the simulator's allocator cannot promise; allocate with cudaMalloc "
-                      "before building the graph and free after its last launch"},
-    {graph_cond_words, "conditional graph nodes (if, while, switch) are not simulated; launch the graph from a loop "
-                       "on the host, which decides whether to launch it again"},
     {curand_words, "cuRAND's MTGP32 generator and its Poisson and discrete distributions are not simulated (their "
                    "GPU code uses the GPU's approximate functions and tables); XORWOW (curandState), "
                    "Philox4_32_10, MRG32k3a and Sobol are, or run on the GPU"},

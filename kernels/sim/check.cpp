@@ -325,6 +325,7 @@ struct mc_case {
     int what;
     char freed[192];
     int free_line;
+    const char *free_call; /* cudaFree, cudaFreeAsync, a graph's free node */
 };
 
 static void sim_gpu_global(char *buf, size_t len, int kind)
@@ -384,16 +385,21 @@ static void sim_mc_format(char *buf, size_t len, const void *arg)
         return;
     }
     case MC_FREED:
-        if (c->free_line > 0)
+        if (!c->free_call)
             snprintf(buf, len,
-                     "%s %s %s after cudaFree at line %d freed it (use after free): on a GPU the memory may already "
+                     "%s %s %s before its graph's allocation node ran: a graph's allocation exists only from a run "
+                     "of that node to its free (cudaErrorIllegalAddress on a GPU)",
+                     who, verb, c->freed);
+        else if (c->free_line > 0)
+            snprintf(buf, len,
+                     "%s %s %s after %s at line %d freed it (use after free): on a GPU the memory may already "
                      "hold another allocation (silent corruption) or be unmapped (cudaErrorIllegalAddress)",
-                     who, verb, c->freed, c->free_line);
+                     who, verb, c->freed, c->free_call, c->free_line);
         else
             snprintf(buf, len,
-                     "%s %s %s after cudaFree freed it (use after free): on a GPU the memory may already hold "
+                     "%s %s %s after %s freed it (use after free): on a GPU the memory may already hold "
                      "another allocation (silent corruption) or be unmapped (cudaErrorIllegalAddress)",
-                     who, verb, c->freed);
+                     who, verb, c->freed, c->free_call);
         return;
     case MC_UNINIT:
         sim_mem_describe(c->g, what, sizeof what);
@@ -519,7 +525,7 @@ int sim_mc_access(const sim_access *a, const sim_gobj *g, int shared_k, int alig
         }
     } else {
         /* not live device memory: freed? */
-        if (sim_mem_freed(a->addr, c.freed, sizeof c.freed, &c.free_line)) {
+        if (sim_mem_freed(a->addr, c.freed, sizeof c.freed, &c.free_line, &c.free_call)) {
             c.what = MC_FREED;
             sim_mc_hit(&c, cudaErrorIllegalAddress, 0);
             return 1;

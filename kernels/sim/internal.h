@@ -438,7 +438,10 @@ const sim_gobj *sim_mem_lookup(uintptr_t a);
 void sim_mem_span(uintptr_t *lo, uintptr_t *hi);
 void sim_mem_mark(const sim_gobj *g, uintptr_t p, size_t n);
 void sim_mem_written(const void *p, size_t n);
-int sim_mem_freed(uintptr_t a, char *what, size_t len, int *free_line);
+int sim_mem_freed(uintptr_t a, char *what, size_t len, int *free_line, const char **free_call);
+cudaError_t sim_mem_keep(void *p);
+unsigned long sim_mem_device_syncs(void);
+cudaError_t sim_mem_unpark(void *p, const char *what);
 void sim_mem_describe(const sim_gobj *g, char *buf, size_t len);
 unsigned sim_mem_leaks(char *buf, size_t len);
 /* An allocation a library made for the program (thrust's device_vector,

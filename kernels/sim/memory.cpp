@@ -4,8 +4,9 @@
  * a memset that misses an allocation, or runs past its end, is refused with
  * an explanation instead of corrupting the heap: the same mistakes that make
  * a GPU return cudaErrorInvalidValue (or crash later) are named here. Fresh
- * memory is filled with SIM_POISON_GLOBAL so outputs a kernel never wrote
- * stand out. */
+ * device memory is filled with SIM_POISON_GLOBAL so outputs a kernel never
+ * wrote stand out; managed memory starts zeroed, as the driver's fresh pages
+ * do (programs such as the samples' graphMemoryNodes count on it). */
 #include "kernels/sim/internal.h"
 #include "kernels/sim/record.h"
 
@@ -14,6 +15,7 @@
 #include <string.h>
 
 #include <algorithm>
+#include <atomic>
 #include <map>
 #include <set>
 #include <vector>
@@ -40,6 +42,7 @@ struct sim_alloc {
      * needs its line in the student's source (sim_mem_origin_where) */
     uintptr_t origin[SIM_ORIGIN_PCS];
     unsigned norigin;
+    int kept;            /* a graph's allocation: its address stays reserved when it is freed */
 };
 
 /* start -> the allocation */
@@ -55,11 +58,19 @@ struct sim_freed {
     uintptr_t start;
     sim_alloc a;
     int free_line;
+    const char *free_call;
 };
 enum { SIM_FREED_MAX = 256 };
 static sim_freed sim_freed_ring[SIM_FREED_MAX];
 static unsigned sim_nfreed;
-static uintptr_t sim_freed_lo, sim_freed_hi; /* the addresses the ring's mappings span */
+static uintptr_t sim_freed_lo, sim_freed_hi; /* the addresses the ring's and the parked mappings span */
+/* freed graph allocations (kept), by start: their addresses stay theirs, for
+ * the next launch of the graph's allocation node (sim_mem_unpark) */
+static std::map<uintptr_t, sim_freed> &sim_parked(void)
+{
+    static std::map<uintptr_t, sim_freed> *m = new std::map<uintptr_t, sim_freed>();
+    return *m;
+}
 static int sim_guarded;           /* 1: every allocation ends at a guard page (programs) */
 static size_t sim_alloc_total;    /* bytes live */
 static unsigned sim_alloc_ids;       /* allocation numbers, never reused */
@@ -140,6 +151,25 @@ static void sim_alloc_name(char *buf, size_t len, const sim_alloc &a)
         snprintf(buf, len, "an allocation of %zu bytes from %s", a.bytes, a.call);
 }
 
+/* The freed allocation whose memory (data, red zone or guard page) holds a:
+ * the ring of recent frees first, then the parked graph allocations. */
+static const sim_freed *sim_freed_at(uintptr_t a)
+{
+    if (a < sim_freed_lo || a >= sim_freed_hi) return nullptr;
+    for (unsigned i = 0; i < sim_nfreed && i < SIM_FREED_MAX; i++) {
+        const sim_freed &f = sim_freed_ring[i];
+        if (f.a.map && a >= (uintptr_t)f.a.map && a < (uintptr_t)f.a.map + f.a.map_bytes) return &f;
+    }
+    std::map<uintptr_t, sim_freed> &pk = sim_parked();
+    auto it = pk.upper_bound(a);
+    if (it == pk.begin()) return nullptr;
+    --it;
+    const sim_freed &f = it->second;
+    uintptr_t lo = f.a.map ? (uintptr_t)f.a.map : f.start;
+    size_t n = f.a.map ? f.a.map_bytes : f.a.reserved;
+    return a >= lo && a < lo + n ? &f : nullptr;
+}
+
 /* A fault at addr in device memory: say which allocation it missed and how.
  * 1 with the explanation in buf, 0 when addr is not near device memory. */
 int sim_mem_explain(const void *addr, int is_write, char *buf, size_t len)
@@ -159,17 +189,17 @@ int sim_mem_explain(const void *addr, int is_write, char *buf, size_t len)
             return 1;
         }
     }
-    for (unsigned i = 0; i < sim_nfreed && i < SIM_FREED_MAX; i++) {
-        const sim_freed &f = sim_freed_ring[i];
-        if (!f.a.map || a < (uintptr_t)f.a.map || a >= (uintptr_t)f.a.map + f.a.map_bytes) continue;
-        sim_alloc_name(nm, sizeof nm, f.a);
-        if (f.free_line > 0)
-            snprintf(buf, len, "%s %s after cudaFree at line %d freed it (use after free)", acc, nm, f.free_line);
-        else
-            snprintf(buf, len, "%s %s after cudaFree freed it (use after free)", acc, nm);
-        return 1;
-    }
-    return 0;
+    const sim_freed *f = sim_freed_at(a);
+    if (!f) return 0;
+    sim_alloc_name(nm, sizeof nm, f->a);
+    if (!f->free_call)
+        snprintf(buf, len, "%s %s before its graph's allocation node ran (use before allocation)", acc, nm);
+    else if (f->free_line > 0)
+        snprintf(buf, len, "%s %s after %s at line %d freed it (use after free)", acc, nm, f->free_call,
+                 f->free_line);
+    else
+        snprintf(buf, len, "%s %s after %s freed it (use after free)", acc, nm, f->free_call);
+    return 1;
 }
 
 /* ------------------------------------------------- memcheck's view */
@@ -270,18 +300,16 @@ void sim_mem_written(const void *p, size_t n)
 
 /* The freed allocation that held a (guarded memory only): its name and the
  * line of its cudaFree, for the report of a use after free. */
-int sim_mem_freed(uintptr_t a, char *what, size_t len, int *free_line)
+int sim_mem_freed(uintptr_t a, char *what, size_t len, int *free_line, const char **free_call)
 {
-    /* most addresses that are not device memory are a thread's locals */
-    if (a < sim_freed_lo || a >= sim_freed_hi) return 0;
-    for (unsigned i = 0; i < sim_nfreed && i < SIM_FREED_MAX; i++) {
-        const sim_freed &f = sim_freed_ring[i];
-        if (!f.a.map || a < (uintptr_t)f.a.map || a >= (uintptr_t)f.a.map + f.a.map_bytes) continue;
-        sim_alloc_name(what, len, f.a);
-        *free_line = f.free_line;
-        return 1;
-    }
-    return 0;
+    /* most addresses that are not device memory are a thread's locals:
+     * sim_freed_at looks at the span of freed memory first */
+    const sim_freed *f = sim_freed_at(a);
+    if (!f) return 0;
+    sim_alloc_name(what, len, f->a);
+    *free_line = f->free_line;
+    *free_call = f->free_call;
+    return 1;
 }
 
 void sim_mem_set_origin(const void *p, const uintptr_t *pcs, unsigned n)
@@ -454,6 +482,8 @@ cudaError_t sim_cuda_malloc_named(void **p, size_t bytes, const char *what, cons
         return sim_err(cudaErrorMemoryAllocation);
     }
     void *m;
+    /* the bytes asked for; the red zone is poison whatever they are */
+    int fill = strcmp(what, "cudaMallocManaged") == 0 ? 0 : SIM_POISON_GLOBAL;
     if (sim_guarded) {
         /* the data starts a mapping and its red zone ends where an unreadable
          * page begins: a kernel that runs far past the end faults at once,
@@ -476,6 +506,7 @@ cudaError_t sim_cuda_malloc_named(void **p, size_t bytes, const char *what, cons
         al.reserved = data + pg;
         m = map;
         memset(m, SIM_POISON_GLOBAL, data);
+        memset(m, fill, bytes);
     } else {
         m = aligned_alloc(256, reserved);
         if (!m) {
@@ -484,10 +515,12 @@ cudaError_t sim_cuda_malloc_named(void **p, size_t bytes, const char *what, cons
         }
         al.reserved = reserved;
         memset(m, SIM_POISON_GLOBAL, reserved);
+        memset(m, fill, bytes);
     }
     /* initcheck watches device memory; managed and host memory are written
      * by host code too, which is not watched, so they count as written */
-    if (strcmp(what, "cudaMalloc") == 0 || strcmp(what, "cudaMallocPitch") == 0) {
+    if (strcmp(what, "cudaMalloc") == 0 || strcmp(what, "cudaMallocPitch") == 0 ||
+        strcmp(what, "cudaMallocAsync") == 0 || strcmp(what, "cudaGraphAddMemAllocNode") == 0) {
         al.init = (unsigned char *)calloc(bytes / 8 + 1, 1);
         if (!al.init) {
             if (al.map) munmap(al.map, al.map_bytes);
@@ -534,6 +567,23 @@ cudaError_t sim_cuda_free_at(void *p, const char *what, int line)
     sim_table_dirty = 1;
     free(al.init);
     al.init = nullptr;
+    if (al.kept) {
+        /* a graph's allocation: its bytes go, its address stays reserved for
+         * the next run of the graph's allocation node; a use in between is a
+         * use after free like any other */
+        if (al.map) {
+            if (sim_rec_available() && (sim_mc_mode & SIM_CHECK_MEMCHECK))
+                madvise(al.map, al.map_bytes - sim_pagesize(), MADV_DONTNEED);
+            else
+                mprotect(al.map, al.map_bytes, PROT_NONE);
+        }
+        uintptr_t lo = al.map ? (uintptr_t)al.map : (uintptr_t)p;
+        size_t n = al.map ? al.map_bytes : al.reserved;
+        if (!sim_freed_lo || lo < sim_freed_lo) sim_freed_lo = lo;
+        if (lo + n > sim_freed_hi) sim_freed_hi = lo + n;
+        sim_parked()[(uintptr_t)p] = sim_freed{(uintptr_t)p, al, line, what};
+        return cudaSuccess;
+    }
     if (al.map) {
         /* memcheck sees every access and reports each use after free, so
          * the memory stays mapped (its bytes dropped) and the kernel goes on;
@@ -551,6 +601,7 @@ cudaError_t sim_cuda_free_at(void *p, const char *what, int line)
         if (!sim_freed_lo || (uintptr_t)al.map < sim_freed_lo) sim_freed_lo = (uintptr_t)al.map;
         if ((uintptr_t)al.map + al.map_bytes > sim_freed_hi) sim_freed_hi = (uintptr_t)al.map + al.map_bytes;
         slot.free_line = line;
+        slot.free_call = what;
         sim_nfreed++;
     } else {
         free(p);
@@ -559,6 +610,67 @@ cudaError_t sim_cuda_free_at(void *p, const char *what, int line)
 }
 
 cudaError_t sim_cuda_free(void *p, const char *what) { return sim_cuda_free_at(p, what, 0); }
+
+/* how many times the host waited for the whole device (graph memory's
+ * blocks freed in a stream are free for every stream after one) */
+static std::atomic<unsigned long> sim_device_syncs;
+void sim_mem_device_synced(void) { sim_device_syncs++; }
+unsigned long sim_mem_device_syncs(void) { return sim_device_syncs; }
+
+/* A graph's allocation (CUDA's graph memory nodes): the address stays the
+ * graph's for as long as the program runs, the bytes exist only between a
+ * run of its allocation node and its free. */
+cudaError_t sim_mem_keep(void *p)
+{
+    auto it = sim_allocs().find((uintptr_t)p);
+    if (it == sim_allocs().end()) return sim_err(cudaErrorInvalidValue);
+    it->second.kept = 1;
+    return cudaSuccess;
+}
+
+/* The allocation node runs again: the parked allocation at p is live once
+ * more, at the same address, its bytes unwritten (initcheck watches them
+ * like cudaMalloc's). cudaErrorInvalidValue, said, if it is still live (the
+ * graph launched again before its allocation was freed) or not a graph's. */
+cudaError_t sim_mem_unpark(void *p, const char *what)
+{
+    std::map<uintptr_t, sim_freed> &pk = sim_parked();
+    auto it = pk.find((uintptr_t)p);
+    if (it == pk.end()) {
+        auto live = sim_allocs().find((uintptr_t)p);
+        char nm[160];
+        if (live != sim_allocs().end()) {
+            sim_alloc_name(nm, sizeof nm, live->second);
+            sim_diag("%s: %s is still allocated: a graph's allocation must be freed (a free node, cudaFree or "
+                     "cudaFreeAsync) before the graph that allocates it is launched again",
+                     what, nm);
+        } else
+            sim_diag("%s: %p is not a graph's allocation", what, p);
+        return sim_err(cudaErrorInvalidValue);
+    }
+    sim_alloc al = it->second.a;
+    pk.erase(it);
+    if (al.map) {
+        size_t data = al.map_bytes - sim_pagesize();
+        if (mprotect(al.map, data, PROT_READ | PROT_WRITE) != 0) {
+            sim_diag("%s: could not map %zu bytes again for the simulated device", what, al.bytes);
+            return sim_err(cudaErrorMemoryAllocation);
+        }
+        memset(al.map, SIM_POISON_GLOBAL, data);
+    } else
+        memset(p, SIM_POISON_GLOBAL, al.reserved);
+    al.init = (unsigned char *)calloc(al.bytes / 8 + 1, 1);
+    if (!al.init) {
+        sim_diag("%s: could not allocate %zu bytes of host memory for the simulated device", what, al.bytes);
+        return sim_err(cudaErrorMemoryAllocation);
+    }
+    al.id = ++sim_alloc_ids;
+    sim_alloc &kept = sim_allocs()[(uintptr_t)p] = al;
+    sim_alloc_total += al.bytes;
+    sim_table_dirty = 1;
+    sim_rec_object_add(p, al.bytes, kept.name[0] ? kept.name : what);
+    return cudaSuccess;
+}
 
 static const char *sim_kind_name(cudaMemcpyKind k)
 {

@@ -340,9 +340,11 @@ static inline cudaError_t cudaMemcpyFromSymbol(void *dst, const T &symbol, size_
 /* Launches finish before sim_launch returns, so there is nothing to wait for;
  * a failed launch has already reported itself through LAUNCH. */
 cudaError_t sim_sticky_error(void); /* cudaSuccess unless a student's kernel faulted */
+void sim_mem_device_synced(void);
 static inline cudaError_t cudaDeviceSynchronize(void)
 {
     sim_race_device_sync();
+    sim_mem_device_synced();
     return sim_sticky_error();
 }
 static inline cudaError_t cudaDeviceReset(void) { return cudaSuccess; }
