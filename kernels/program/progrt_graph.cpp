@@ -509,8 +509,8 @@ static bool depends_on(const sim_graph_node_s *a, const sim_graph_node_s *b, std
 
 /* The physical memory behind graph allocations, which
  * cudaDeviceGetGraphMemAttribute reports. An allocation node that runs takes
- * a free block at least its size (rounded up to the 2 MiB a GPU maps memory
- * in) or adds one; a block freed in a stream is free at once for that
+ * a free block at least its size (rounded up to 32 MiB, what the H200
+ * reports for a 4 MiB allocation: p149) or adds one; a block freed in a stream is free at once for that
  * stream's later work, and for other streams once the host has waited for
  * the stream (cudaStreamSynchronize, cudaDeviceSynchronize): the free
  * happens on the GPU when the stream gets there, which the host cannot
@@ -529,7 +529,7 @@ static std::mutex phys_lock;
 
 static size_t phys_round(size_t b)
 {
-    const size_t g = (size_t)2 << 20;
+    const size_t g = (size_t)32 << 20;
     return (b + g - 1) / g * g;
 }
 

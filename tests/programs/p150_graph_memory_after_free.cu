@@ -1,11 +1,12 @@
 // A graph that frees its scratch memory too early: the kernel that reads
 // the scratch array depends on the free node instead of the free depending
-// on it, so it runs after the memory is gone. On a GPU the address may
-// still be mapped and the kernel reads whatever is there; the simulator
-// names the read, the graph's free node and its line.
+// on it, so it runs after the memory is gone. On the H200 the run says no
+// error and the kernel reads whatever is there (compute-sanitizer names the
+// read at line 24); the simulator names the read, the graph's free node and
+// its line.
 // MEMCHECK
-// EXPECT-SIM: after a graph's free node at line 49 freed it (use after free)
-// EXPECT-SIM: total: block 0, thread 0, at line 23 reads an allocation of 1024 bytes from cudaGraphAddMemAllocNode at line 39
+// EXPECT-SIM: after a graph's free node at line 50 freed it (use after free)
+// EXPECT-SIM: total: block 0, thread 0, at line 24 reads an allocation of 1024 bytes from cudaGraphAddMemAllocNode at line 40
 #include <cstdio>
 #include <cuda_runtime.h>
 
