@@ -41,6 +41,19 @@ static void kernel_node(cudaGraphNode_t *n, cudaGraph_t g, const cudaGraphNode_t
     cudaGraphAddNode(n, g, dep, NULL, dep ? 1 : 0, &p);
 }
 
+// a conditional node of g after dep (or none): its body graphs
+static cudaGraph_t *cond_node(cudaGraph_t g, const cudaGraphNode_t *dep, cudaGraphConditionalHandle h,
+                              cudaGraphConditionalNodeType type, unsigned size)
+{
+    cudaGraphNodeParams p = {cudaGraphNodeTypeConditional};
+    p.conditional.handle = h;
+    p.conditional.type = type;
+    p.conditional.size = size;
+    cudaGraphNode_t n;
+    cudaGraphAddNode(&n, g, dep, NULL, dep ? 1 : 0, &p);
+    return p.conditional.phGraph_out;
+}
+
 int main()
 {
     int *flag, *out, *counter, *turns;
@@ -54,18 +67,14 @@ int main()
     cudaGraphCreate(&g, 0);
     cudaGraphConditionalHandle h;
     cudaGraphConditionalHandleCreate(&h, g);
-    cudaGraphNode_t d, c, b;
+    cudaGraphNode_t d, b;
     void *dargs[] = {&flag, &h};
     kernel_node(&d, g, NULL, (void *)decide, dargs);
-    cudaGraphNodeParams cp = {cudaGraphNodeTypeConditional};
-    cp.conditional.handle = h;
-    cp.conditional.type = cudaGraphCondTypeIf;
-    cp.conditional.size = 2;
-    cudaGraphAddNode(&c, g, &d, NULL, 1, &cp);
+    cudaGraph_t *ifelse = cond_node(g, &d, h, cudaGraphCondTypeIf, 2);
     int then_v = 1, else_v = 0;
     void *then_args[] = {&out, &then_v}, *else_args[] = {&out, &else_v};
-    kernel_node(&b, cp.conditional.phGraph_out[0], NULL, (void *)mark, then_args);
-    kernel_node(&b, cp.conditional.phGraph_out[1], NULL, (void *)mark, else_args);
+    kernel_node(&b, ifelse[0], NULL, (void *)mark, then_args);
+    kernel_node(&b, ifelse[1], NULL, (void *)mark, else_args);
     cudaGraphExec_t x;
     cudaGraphInstantiate(&x, g, NULL, NULL, 0);
     int got[2];
@@ -82,15 +91,10 @@ int main()
     cudaGraphCreate(&gw, 0);
     cudaGraphConditionalHandle hw;
     cudaGraphConditionalHandleCreate(&hw, gw, 1, cudaGraphCondAssignDefault);
-    cudaGraphNodeParams wp = {cudaGraphNodeTypeConditional};
-    wp.conditional.handle = hw;
-    wp.conditional.type = cudaGraphCondTypeWhile;
-    wp.conditional.size = 1;
-    cudaGraphNode_t w;
-    cudaGraphAddNode(&w, gw, NULL, NULL, 0, &wp);
+    cudaGraph_t *loop = cond_node(gw, NULL, hw, cudaGraphCondTypeWhile, 1);
     cudaStream_t st;
     cudaStreamCreate(&st);
-    cudaStreamBeginCaptureToGraph(st, wp.conditional.phGraph_out[0], NULL, NULL, 0, cudaStreamCaptureModeGlobal);
+    cudaStreamBeginCaptureToGraph(st, loop[0], NULL, NULL, 0, cudaStreamCaptureModeGlobal);
     turn<<<1, 1, 0, st>>>(counter, turns, hw);
     cudaStreamEndCapture(st, NULL);
     cudaGraphExec_t xw;
@@ -112,20 +116,16 @@ int main()
     cudaGraphCreate(&gs, 0);
     cudaGraphConditionalHandle hs;
     cudaGraphConditionalHandleCreate(&hs, gs);
-    cudaGraphNode_t ps, sw;
+    cudaGraphNode_t ps;
     void *pargs[] = {&flag, &hs};
     kernel_node(&ps, gs, NULL, (void *)pick, pargs);
-    cudaGraphNodeParams sp = {cudaGraphNodeTypeConditional};
-    sp.conditional.handle = hs;
-    sp.conditional.type = cudaGraphCondTypeSwitch;
-    sp.conditional.size = 4;
-    cudaGraphAddNode(&sw, gs, &ps, NULL, 1, &sp);
+    cudaGraph_t *cases = cond_node(gs, &ps, hs, cudaGraphCondTypeSwitch, 4);
     int vals[4] = {10, 11, 12, 13};
     void *sargs[4][2];
     for (int i = 0; i < 4; i++) {
         sargs[i][0] = &out;
         sargs[i][1] = &vals[i];
-        kernel_node(&b, sp.conditional.phGraph_out[i], NULL, (void *)mark, sargs[i]);
+        kernel_node(&b, cases[i], NULL, (void *)mark, sargs[i]);
     }
     cudaGraphExec_t xs;
     cudaGraphInstantiate(&xs, gs, NULL, NULL, 0);
