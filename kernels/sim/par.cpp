@@ -20,10 +20,18 @@
  * a block that becomes the oldest hands over its log so far and then
  * delivers as it goes. So the readers see one worker's calls in one
  * worker's order. Logs waiting for their commit are bounded
- * (PAR_LOG_PENDING_MAX): past it a worker waits before its next block. */
+ * (PAR_LOG_PENDING_MAX): past it a worker waits before its next block.
+ *
+ * The race check (race.cpp) keeps a log of each block the same way, replayed
+ * at the commit with the lock released. A race-checked block must also read
+ * what it reads in the one-worker run: it writes global memory only as the
+ * oldest, and a block that may have read what an earlier block wrote after
+ * runs again as the oldest (sim_par_doom: at its commit, or when it becomes
+ * the oldest; nothing it did before reached global memory). */
 /* the C++ library's headers first: shim.h defines CUDA's __noinline__ */
 #include <condition_variable>
 #include <map>
+#include <set>
 #include <mutex>
 #include <string>
 
@@ -36,6 +44,7 @@
 #include <unistd.h>
 
 #include "kernels/sim/internal.h"
+#include "kernels/sim/race.h"
 
 namespace gpulab_sim {
 
@@ -81,6 +90,21 @@ struct par_log {
     ~par_log() { sim_rec_log_free(p); }
 };
 
+/* A block's log for the race check (race.cpp), freed with the block. */
+struct par_race_log {
+    sim_race_log *p = nullptr;
+    par_race_log() = default;
+    par_race_log(const par_race_log &) = delete;
+    par_race_log &operator=(const par_race_log &) = delete;
+    par_race_log(par_race_log &&o) noexcept : p(o.p) { o.p = nullptr; }
+    par_race_log &operator=(par_race_log &&o) noexcept
+    {
+        std::swap(p, o.p);
+        return *this;
+    }
+    ~par_race_log() { sim_race_log_free(p); }
+};
+
 /* Bytes of logs of finished blocks that wait for earlier ones, past which a
  * worker waits before it takes another block. */
 static const size_t PAR_LOG_PENDING_DEFAULT = (size_t)256 << 20;
@@ -90,6 +114,7 @@ static size_t PAR_LOG_PENDING_MAX = PAR_LOG_PENDING_DEFAULT;
 struct par_block {
     int rc;
     par_log log;
+    par_race_log race;
     size_t log_bytes = 0;
     std::string out;
     sim_stats d;
@@ -110,6 +135,8 @@ struct par_launch {
     sim_stats stats;                   /* the committed blocks' counters */
     size_t log_bytes;                  /* of the logs in done */
     int failed;                        /* a committed block failed: the rest are discarded */
+    int committing;                    /* a worker commits blocks now (par_commit_ready) */
+    std::set<unsigned long long> doomed; /* blocks to run again as the oldest (sim_par_doom) */
     par_block fail;
     sim_launch_state launch;
     size_t stack_req;
@@ -121,6 +148,10 @@ static par_launch *P;
 /* the running block's printf text, per worker */
 static __thread std::string *par_out;
 static __thread unsigned long long par_block_no;
+/* the running block stopped to run again as the oldest (par_become_oldest) */
+static __thread int par_restart;
+
+static void par_run_block(unsigned long long b, int ordered, par_block &pb);
 
 static void stats_add(sim_stats *to, const sim_stats &d, int sign)
 {
@@ -131,12 +162,36 @@ static void stats_add(sim_stats *to, const sim_stats &d, int sign)
     to->collectives += sign * d.collectives;
 }
 
-/* Blocks [committed, ...) that have finished go out in order. Locked. */
-static void par_commit_ready(void)
+/* Blocks [committed, ...) that have finished go out in order, by one
+ * worker at a time: the others go on with their blocks meanwhile (a race
+ * check's log is replayed with the lock released). Locked. */
+static void par_commit_ready(std::unique_lock<std::mutex> &lk)
 {
+    if (P->committing) return; /* that worker commits this block too */
+    P->committing = 1;
     for (;;) {
         auto it = P->done.find(P->committed);
         if (it == P->done.end()) break;
+        if (!P->failed && P->doomed.erase(P->committed)) {
+            /* it may have read what an earlier block wrote after: it runs
+             * again here, as the oldest, and only that run counts */
+            const unsigned long long b = P->committed;
+            __atomic_sub_fetch(&P->log_bytes, it->second.log_bytes, __ATOMIC_RELAXED);
+            P->done.erase(it);
+            lk.unlock();
+            par_block nb;
+            par_run_block(b, 1, nb);
+            lk.lock();
+            __atomic_add_fetch(&P->log_bytes, nb.log_bytes, __ATOMIC_RELAXED);
+            it = P->done.emplace(b, std::move(nb)).first;
+        }
+        if (it->second.race.p && !P->failed) {
+            /* the race check is given the block as one worker gives it */
+            par_race_log rl(std::move(it->second.race));
+            lk.unlock();
+            sim_race_log_replay(rl.p);
+            lk.lock();
+        }
         par_block &b = it->second;
         __atomic_sub_fetch(&P->log_bytes, b.log_bytes, __ATOMIC_RELAXED);
         if (!P->failed) {
@@ -164,7 +219,9 @@ static void par_commit_ready(void)
         }
         P->done.erase(it);
         P->committed++;
+        P->cv.notify_all();
     }
+    P->committing = 0;
     P->cv.notify_all();
 }
 
@@ -179,12 +236,20 @@ static void par_become_oldest(void)
         lk.unlock();
         sim_abort();
     }
+    if (P->doomed.erase(par_block_no)) {
+        /* it may have read what an earlier block wrote after: it starts
+         * again, as the oldest (par_run_block) */
+        par_restart = 1;
+        lk.unlock();
+        sim_abort();
+    }
     if (!par_out->empty()) {
         fwrite(par_out->data(), 1, par_out->size(), stdout);
         par_out->clear();
     }
     sim_par_unordered = 0;
     sim_rec_log_deliver(); /* the block's records so far; the rest as they come */
+    sim_race_log_deliver(); /* the race check too */
 }
 
 void sim_par_order(const void *p)
@@ -219,6 +284,64 @@ int sim_par_printf(const char *fmt, ...)
     return n;
 }
 
+/* Block b on this worker, beside earlier blocks or (ordered) as the oldest
+ * (every block before it committed); its results in pb. A block that has
+ * to start again (par_restart) runs again as the oldest. */
+static void par_run_block(unsigned long long b, int ordered, par_block &pb)
+{
+    const dim3 g = P->grid;
+    std::string &out = *par_out;
+    for (;;) {
+        sim_block_idx.x = (unsigned)(b % g.x);
+        sim_block_idx.y = (unsigned)(b / g.x % g.y);
+        sim_block_idx.z = (unsigned)(b / g.x / g.y);
+        sim_g.block_linear = b;
+        par_block_no = b;
+        out.clear();
+        sim_par_unordered = !ordered;
+        par_restart = 0;
+        const sim_stats before = sim_g.stats;
+        sim_rec_block_begin(b);
+        sim_block_start();
+        int rc = sim_block_play();
+        sim_rec_block_end();
+        pb.log.p = sim_rec_log_take(); /* NULL when the block delivered as it went */
+        pb.race.p = sim_race_log_take();
+        pb.log_bytes = sim_rec_log_bytes(pb.log.p) + sim_race_log_bytes(pb.race.p);
+        sim_par_unordered = 0;
+        pb.rc = rc;
+        pb.d = sim_g.stats;
+        stats_add(&pb.d, before, -1);
+        sim_g.stats = before;
+        pb.out.swap(out);
+        pb.diag_pending = 0;
+        pb.fail_code = cudaSuccess;
+        pb.fault_pc = nullptr;
+        if (rc != 0) {
+            pb.diag = sim_g.diag;
+            pb.diag_pending = sim_g.diag_pending;
+            pb.fail_code = sim_g.fail_code;
+            pb.fault_pc = sim_g.fault_pc;
+            sim_g.diag_pending = 0;
+            sim_g.fail_code = cudaSuccess;
+            sim_g.fault_pc = nullptr;
+#if defined(SIM_ASAN)
+            for (unsigned i = 0; i < sim_g.nthreads; i++)
+                ASAN_UNPOISON_MEMORY_REGION(sim_g.fibers[i].stack, sim_g.fibers[i].stack_size);
+#endif
+        }
+        if (!par_restart) return;
+        /* nothing of the stopped run counts */
+        pb.log = par_log();
+        pb.race = par_race_log();
+        pb.log_bytes = 0;
+        pb.out.clear();
+        pb.diag.clear();
+        par_restart = 0;
+        ordered = 1;
+    }
+}
+
 /* One worker's share of the launch: blocks in order until none is left. */
 static void par_work(void)
 {
@@ -244,7 +367,6 @@ static void par_work(void)
         }
         sim_rec_worker_begin();
     }
-    const dim3 g = P->grid;
     for (;;) {
         if (__atomic_load_n(&P->log_bytes, __ATOMIC_RELAXED) > PAR_LOG_PENDING_MAX) {
             /* the blocks before wait for an earlier one still running: not
@@ -254,47 +376,12 @@ static void par_work(void)
         }
         unsigned long long b = __atomic_fetch_add(&P->next, 1, __ATOMIC_RELAXED);
         if (b >= P->nblocks || b >= __atomic_load_n(&P->stop, __ATOMIC_RELAXED) || lab_interrupted) break;
-        sim_block_idx.x = (unsigned)(b % g.x);
-        sim_block_idx.y = (unsigned)(b / g.x % g.y);
-        sim_block_idx.z = (unsigned)(b / g.x / g.y);
-        sim_g.block_linear = b;
-        par_block_no = b;
-        out.clear();
-        sim_par_unordered = 1;
-        const sim_stats before = sim_g.stats;
-        sim_rec_block_begin(b);
-        sim_block_start();
-        int rc = sim_block_play();
-        sim_rec_block_end();
         par_block pb;
-        pb.log.p = sim_rec_log_take(); /* NULL when the block delivered as it went */
-        pb.log_bytes = sim_rec_log_bytes(pb.log.p);
-        sim_par_unordered = 0;
-        pb.rc = rc;
-        pb.d = sim_g.stats;
-        stats_add(&pb.d, before, -1);
-        sim_g.stats = before;
-        pb.out.swap(out);
-        pb.diag_pending = 0;
-        pb.fail_code = cudaSuccess;
-        pb.fault_pc = nullptr;
-        if (rc != 0) {
-            pb.diag = sim_g.diag;
-            pb.diag_pending = sim_g.diag_pending;
-            pb.fail_code = sim_g.fail_code;
-            pb.fault_pc = sim_g.fault_pc;
-            sim_g.diag_pending = 0;
-            sim_g.fail_code = cudaSuccess;
-            sim_g.fault_pc = nullptr;
-#if defined(SIM_ASAN)
-            for (unsigned i = 0; i < sim_g.nthreads; i++)
-                ASAN_UNPOISON_MEMORY_REGION(sim_g.fibers[i].stack, sim_g.fibers[i].stack_size);
-#endif
-        }
-        std::lock_guard<std::mutex> lk(P->m);
+        par_run_block(b, 0, pb);
+        std::unique_lock<std::mutex> lk(P->m);
         __atomic_add_fetch(&P->log_bytes, pb.log_bytes, __ATOMIC_RELAXED);
         P->done.emplace(b, std::move(pb));
-        par_commit_ready();
+        par_commit_ready(lk);
     }
     par_out = nullptr;
     if (sim_worker != 0) {
@@ -381,11 +468,11 @@ unsigned sim_par_workers(const lab_job *job, unsigned long long nblocks)
     if (want > SIM_WORKERS_MAX) want = SIM_WORKERS_MAX;
     if (want <= 1 || nblocks < 2) return 1;
     /* what keeps its own order, one worker: a cooperative launch, a
-     * schedule other than the fixed one, the race check and any other
-     * checker, and the trace (the access recording's readers do not: their
-     * records go to them in block order, see above) */
+     * schedule other than the fixed one, a checker other than the race
+     * check, and the trace (the access recording's readers and the race
+     * check do not: their records go to them in block order, see above) */
     if (sim_g.coop || sim_sched_kind || sim_g.trace || !sim_rec_parallel_ok()) return 1;
-    if (job && job->cfg && job->cfg->race_check) return 1;
+    (void)job;
     if (sim_worker != 0) return 1;
     return want < nblocks ? want : (unsigned)nblocks;
 }
@@ -401,11 +488,13 @@ int sim_par_run(unsigned nw, const char *at)
     memset(&L.stats, 0, sizeof L.stats);
     L.log_bytes = 0;
     L.failed = 0;
+    L.committing = 0;
     L.launch = static_cast<const sim_launch_state &>(sim_g);
     L.stack_req = sim_g.stack_req;
     L.grid = sim_g.grid;
     nw = par_pool_ready(nw);
     P = &L;
+    sim_race_par_launch(1);
     fflush(stdout); /* what the host printed before the launch comes first */
     {
         std::lock_guard<std::mutex> lk(pool->m);
@@ -420,6 +509,7 @@ int sim_par_run(unsigned nw, const char *at)
         while (pool->running) pool->idle.wait(lk);
     }
     P = nullptr;
+    sim_race_par_launch(0);
     stats_add(&sim_g.stats, L.stats, 1);
     if (L.failed) {
         snprintf(sim_g.diag, sizeof sim_g.diag, "%s", L.fail.diag.c_str());
@@ -433,6 +523,18 @@ int sim_par_run(unsigned nw, const char *at)
         return -1;
     }
     return 0;
+}
+
+void sim_par_doom(unsigned long long first, unsigned long long last)
+{
+    if (!P) return;
+    std::lock_guard<std::mutex> lk(P->m);
+    /* blocks that have not begun read nothing yet */
+    const unsigned long long next = __atomic_load_n(&P->next, __ATOMIC_RELAXED);
+    if (last >= next) last = next - 1;
+    if (last >= P->nblocks) last = P->nblocks - 1;
+    if (first <= P->committed) first = P->committed + 1;
+    for (unsigned long long b = first; b <= last && next > 0; b++) P->doomed.insert(b);
 }
 
 } /* namespace gpulab_sim */

@@ -45,6 +45,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <mutex>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -256,14 +257,139 @@ struct race_state {
     vclock host;
     std::unordered_map<const void *, vclock> events;
     unsigned next_stream;
+    /* blocks on several workers (below): launches counted for the
+     * workers' tables, and the log being replayed (NULL: none) with the
+     * shared array of its access being replayed */
+    uint32_t serial;
+    const gpulab_sim::sim_race_log *rp;
+    int rp_k;
 };
 
 race_state *the_state;
+/* a worker's own state while its block runs beside earlier ones: it checks
+ * the block's shared memory itself (below) */
+__thread race_state *tl_state;
+
+} /* namespace */
+
+namespace gpulab_sim {
+
+/* ------------------------------------------ blocks on several workers
+ *
+ * A block that runs beside earlier ones (par.cpp: sim_par_unordered)
+ * checks its shared memory itself, with a state of its own (tl_state: the
+ * shadow of its arena, its syncs), and writes into its log what the
+ * launch's checker must be given: its global accesses, its syncs, atomics'
+ * syncs, the races found in its shared memory, its start and end. The log
+ * is replayed into the checker when the block is committed, in block order
+ * (sim_race_log_replay), or when the block becomes the oldest running one
+ * (sim_race_log_deliver: its shared memory's shadow is handed over too, and
+ * it checks as it goes). So the checker is given what the one-worker run
+ * gives it, in the same order, and its reports are that run's. What the
+ * shared-memory check needs of the rest is only the block's syncs: clocks
+ * count per block (every comparison is between two clocks of one block), a
+ * block's own releases are the only ones that order its shared memory, and
+ * a fence or an asynchronous barrier (which release) makes the block the
+ * oldest first. A log names shared memory by its offset in the launching
+ * thread's arena (every worker has its own arena), the block's shared
+ * arrays by their index in the block with their declaration and place
+ * (describe), sites and allocations by their index in the worker's
+ * tables. */
+enum { LG_ACCESS = 0, LG_SYNC, LG_BEGIN, LG_END, LG_FENCE, LG_ATOMIC, LG_ARRIVE, LG_PHASE, LG_WAIT, LG_HIT };
+
+/* one record: a (the address, or what the kind carries), x (the site's
+ * index, a warp's mask), m: kind 4 bits, thread 10, size 5, access kind 2,
+ * volatile 1, space 1, object 9 (0: none; an allocation's index + 1 in the
+ * worker's table, a shared array's index in the block + 1) */
+struct lrec {
+    uintptr_t a;
+    uint32_t x, m;
+};
+inline uint32_t lmeta(unsigned type, unsigned t, unsigned size, unsigned kind, unsigned vol, unsigned space,
+                      unsigned obj)
+{
+    return type | t << 4 | size << 14 | kind << 19 | vol << 21 | space << 22 | obj << 23;
+}
+
+/* a worker's sites and allocations for the logs of one launch: filled by
+ * the worker only, read by whoever replays its logs (entries are written
+ * before the log that names them is handed over, and never move) */
+struct wtab {
+    enum { SITES = 1 << 16, OBJS = 511, CACHE = 1024 };
+    uint32_t serial = 0;
+    uintptr_t *sites = nullptr;
+    unsigned nsites = 0;
+    const sim_rec_object *objs[OBJS];
+    unsigned nobjs = 0;
+    const sim_rec_object *last_obj = nullptr;
+    unsigned last_idx = 0;
+    struct {
+        uintptr_t pc;
+        uint32_t idx;
+    } cache[CACHE];
+};
+
+/* a shared array of the block as describe names it */
+struct shdesc {
+    const sim_shared_site *ss;
+    uintptr_t off;             /* its place in the arena */
+    size_t bytes;
+};
+
+/* The log: 64-bit words. Most accesses take one (a short record, bit 0
+ * set): bits 1-3 the size's log2, 4-5 the access kind, 6 volatile, 7
+ * shared, 8-17 the thread, 18-26 the object, 27-38 the site's index, 39-63
+ * the offset in the arena (shared) or in the allocation. Anything else
+ * takes three: a zero word, then an lrec. */
+struct sim_race_log {
+    unsigned long long block;
+    const wtab *tab;
+    uint64_t *w = nullptr;
+    size_t n = 0, cap = 0;
+    std::vector<shdesc> sh;
+    size_t bytes() const { return n * sizeof(uint64_t) + sh.size() * sizeof(shdesc); }
+    ~sim_race_log() { free(w); }
+};
+
+} /* namespace gpulab_sim */
+
+namespace {
+
+using gpulab_sim::sim_race_log;
 
 inline race_state &R()
 {
+    if (tl_state) return *tl_state;
     if (__builtin_expect(!the_state, 0)) the_state = new race_state();
     return *the_state;
+}
+
+/* the running block's log (NULL: it checks as it goes), the worker's
+ * tables and its arena */
+__thread sim_race_log *tl_log;
+__thread wtab *tl_tab;
+__thread uintptr_t tl_sh_lo;
+/* where the shared addresses the checker is given now lie: this thread's
+ * arena, or the launching thread's while a log is replayed (a log's
+ * addresses are in that arena) */
+__thread uintptr_t race_here;
+
+/* a shared address in the launching thread's arena, the one every log
+ * uses (releases and asynchronous barriers are keyed by it) */
+inline uintptr_t canon(uintptr_t a)
+{
+    race_state &s = R();
+    return a - race_here < s.sh_span ? a - race_here + s.sh_lo : a;
+}
+
+/* the key of the releases stored at a by a thread of block blk: a word of
+ * shared memory is its block's (another block's shared memory is not the
+ * same memory, whatever its address) */
+inline uintptr_t rel_key(uintptr_t a, unsigned long long blk)
+{
+    race_state &s = R();
+    const uintptr_t c = canon(a) & ~(uintptr_t)3;
+    return c - s.sh_lo < s.sh_span ? c ^ (uintptr_t)(blk + 1) << 48 : c;
 }
 
 /* ------------------------------------------------ __device__ variables */
@@ -423,16 +549,29 @@ void describe(const sim_access *a, rgroup &g)
 {
     char buf[320];
     if (a->space == SIM_REC_SHARED) {
-        int k = sim_shared_find(a->addr);
-        const sim_shared_site *ss = sim_shared_site_at(k);
-        const sim_rec_object *o = sim_shared_object_at(k);
-        if (ss && o) {
+        race_state &s = R();
+        int k;
+        const sim_shared_site *ss;
+        uintptr_t base = 0;
+        if (s.rp) {
+            /* a replayed access: the block's arrays as its log names them */
+            k = s.rp_k;
+            ss = k >= 0 && (size_t)k < s.rp->sh.size() ? s.rp->sh[k].ss : nullptr;
+            if (ss) base = s.sh_lo + s.rp->sh[k].off;
+        } else {
+            k = sim_shared_find(a->addr);
+            ss = sim_shared_site_at(k);
+            const sim_rec_object *o = sim_shared_object_at(k);
+            if (o) base = o->base;
+            else ss = nullptr;
+        }
+        if (ss) {
             char decl[96];
             sim_where(decl, sizeof decl, ss->line, ss->file);
             snprintf(buf, sizeof buf, "%sshared array %s (declared at %s)", ss->dynamic ? "the dynamic " : "", ss->name,
                      decl);
             g.mem = buf;
-            size_t e = ss->elem ? (size_t)(a->addr - o->base) / ss->elem : 0;
+            size_t e = ss->elem ? (size_t)(a->addr - base) / ss->elem : 0;
             if (ss->cols > 1 && !ss->dynamic)
                 snprintf(buf, sizeof buf, "[%zu][%zu]", e / ss->cols, e % ss->cols);
             else
@@ -444,6 +583,7 @@ void describe(const sim_access *a, rgroup &g)
         }
         uintptr_t lo, span;
         sim_shared_span(&lo, &span);
+        if (s.rp) lo = s.sh_lo;
         g.mem = "shared memory";
         snprintf(buf, sizeof buf, "byte %llu", (unsigned long long)(a->addr - lo));
         g.index = buf;
@@ -491,13 +631,17 @@ static void set_example(rgroup &g, const rrec &p, const sim_access *a, int kind)
     describe(a, g);
 }
 
+void log_hit(const rrec &p, const sim_access *a, int kind, unsigned flags);
+
 /* A race: the recorded access p and the access a now. */
 void hit(const rrec &p, const sim_access *a, int kind, unsigned flags)
 {
+    if (tl_state) return log_hit(p, a, kind, flags); /* found beside earlier blocks: to the log */
     race_state &s = R();
     unsigned obj = a->space == SIM_REC_SHARED ? 0x80000000u | (unsigned)(a->obj ? a->obj->id : 0)
                                               : (a->obj ? a->obj->id : 0);
-    if (a->space == SIM_REC_SHARED && a->obj) obj = 0x80000000u | (unsigned)(a->obj - sim_shared_object_at(0));
+    if (a->space == SIM_REC_SHARED && a->obj)
+        obj = 0x80000000u | (unsigned)(s.rp ? s.rp_k : (int)(a->obj - sim_shared_object_at(0)));
     uintptr_t x = p.site, y = a->site;
     gkey k = {flags & F_UNINIT ? 1 : flags & F_VWARP ? 2 : 0, std::min(x, y), std::max(x, y), obj};
     auto it = s.index.find(k);
@@ -612,7 +756,7 @@ gran *granules(const sim_access *a, size_t *first)
 {
     race_state &s = R();
     if (a->space == SIM_REC_SHARED) {
-        uintptr_t off = a->addr - s.sh_lo;
+        uintptr_t off = a->addr - race_here;
         if (off >= s.sh_span) return nullptr;
         *first = off >> 2;
         return s.sh.data();
@@ -646,6 +790,261 @@ inline bool same_thread(const rrec &p, unsigned long long block, unsigned t, uin
     return p.launch == launch && p.block == (uint32_t)block && p.thread == t;
 }
 
+/* ------------------------------------------------- writing a block's log */
+
+/* a block's log past this many records: the block becomes the oldest
+ * (its log is replayed) and checks as it goes, rather than memory growing
+ * with it */
+const size_t LOG_RECS_MAX = ((size_t)64 << 20) / sizeof(uint64_t);
+
+/* logs kept for the next blocks (their vectors keep their room) */
+std::mutex log_spare_lock;
+std::vector<sim_race_log *> log_spare;
+
+/* the worker's tables, empty at each launch */
+wtab &tab_here(void)
+{
+    race_state &s = R();
+    wtab *t = tl_tab;
+    if (!t) {
+        t = tl_tab = new wtab(); /* kept: its thread lives as long as the process */
+        t->sites = (uintptr_t *)malloc(sizeof(uintptr_t) * wtab::SITES);
+        t->serial = s.serial - 1;
+    }
+    if (t->serial != s.serial) {
+        t->serial = s.serial;
+        t->nsites = t->nobjs = 0;
+        t->last_obj = nullptr;
+        memset(t->cache, 0, sizeof t->cache);
+    }
+    return *t;
+}
+
+sim_race_log *log_new(void)
+{
+    sim_race_log *L = nullptr;
+    {
+        std::lock_guard<std::mutex> lk(log_spare_lock);
+        if (!log_spare.empty()) {
+            L = log_spare.back();
+            log_spare.pop_back();
+        }
+    }
+    if (!L) L = new sim_race_log();
+    L->n = 0;
+    L->sh.clear();
+    return L;
+}
+
+/* The log cannot take the access (it is full, or a table is): the block
+ * becomes the oldest (par.cpp replays its log, sim_race_log_deliver) and
+ * checks from here on. False when it could not (not in a fiber). */
+bool log_give_up(void)
+{
+    sim_par_order(nullptr);
+    return tl_log == nullptr;
+}
+
+/* each field stored into its place: a record built aside and copied whole
+ * would wait for its narrower stores (no store forwarding) */
+__attribute__((noinline)) void log_grow(sim_race_log &L, size_t k)
+{
+    size_t cap = L.cap < 8192 ? 8192 : 2 * L.cap;
+    while (cap < L.n + k) cap *= 2;
+    uint64_t *w = (uint64_t *)realloc(L.w, cap * sizeof(uint64_t));
+    if (!w) abort();
+    L.w = w;
+    L.cap = cap;
+}
+
+inline void log_put(uintptr_t a, uint32_t x, uint32_t m)
+{
+    sim_race_log &L = *tl_log;
+    if (__builtin_expect(L.n + 3 > L.cap, 0)) log_grow(L, 3);
+    L.w[L.n] = 0;
+    L.w[L.n + 1] = a;
+    L.w[L.n + 2] = (uint64_t)x | (uint64_t)m << 32;
+    L.n += 3;
+}
+
+inline void log_short(uint64_t word)
+{
+    sim_race_log &L = *tl_log;
+    if (__builtin_expect(L.n + 1 > L.cap, 0)) log_grow(L, 1);
+    L.w[L.n++] = word;
+}
+
+/* What a block beside earlier ones reads must be what the one-worker run
+ * reads there, or its accesses (and so the reports) could differ. Such a
+ * block never writes global memory: its first global store makes it the
+ * oldest (par.cpp: it waits for the blocks before it), as atomics and
+ * fences already do. Its reads mark the allocation (the latest block that
+ * read it beside earlier ones), and a write to an allocation (by the
+ * oldest block) marks it written: a read of a written allocation waits to
+ * be the oldest, and a write to an allocation that a later block has read
+ * makes par.cpp run those later blocks again, as the oldest (sim_par_doom:
+ * their logs, output and counters are dropped; nothing they did reached
+ * global memory). Each side marks first and looks second, so one of the
+ * two sees the other. Per allocation of the launch: a slot (its sim_gobj's
+ * object as key; val: WRITTEN and the latest reader's block + 1). */
+struct cslot {
+    uintptr_t key;
+    uint64_t val;
+};
+enum : unsigned { CSLOTS = 4096 };
+const uint64_t C_WRITTEN = 1ull << 63;
+cslot ctab[CSLOTS];
+int par_on;                    /* the launch runs on several workers */
+__thread uint32_t tl_cserial;  /* the launch the cache below is of */
+__thread const sim_rec_object *tl_cobj;
+__thread cslot *tl_cslot;
+
+/* the slot of allocation o; NULL when the table is full */
+cslot *cslot_of(const sim_rec_object *o)
+{
+    if (tl_cserial == R().serial && tl_cobj == o) return tl_cslot;
+    const uintptr_t k = (uintptr_t)o;
+    unsigned h = (unsigned)((k >> 4) ^ (k >> 16)) & (CSLOTS - 1);
+    for (unsigned n = 0; n < CSLOTS; n++, h = (h + 1) & (CSLOTS - 1)) {
+        uintptr_t cur = __atomic_load_n(&ctab[h].key, __ATOMIC_ACQUIRE);
+        if (cur == 0) {
+            uintptr_t zero = 0;
+            if (__atomic_compare_exchange_n(&ctab[h].key, &zero, k, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+                cur = k;
+            else
+                cur = zero;
+        }
+        if (cur == k) {
+            tl_cserial = R().serial;
+            tl_cobj = o;
+            tl_cslot = &ctab[h];
+            return &ctab[h];
+        }
+    }
+    return nullptr;
+}
+
+/* a block beside earlier ones reads allocation o: false when it must be
+ * the oldest first (o was written in this launch, or the table is full) */
+bool cread(const sim_rec_object *o, unsigned long long block)
+{
+    cslot *c = cslot_of(o);
+    if (!c) return false;
+    const uint64_t me = block + 1;
+    uint64_t v = __atomic_load_n(&c->val, __ATOMIC_SEQ_CST);
+    while ((v & ~C_WRITTEN) < me &&
+           !__atomic_compare_exchange_n(&c->val, &v, (v & C_WRITTEN) | me, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {
+    }
+    return !(__atomic_load_n(&c->val, __ATOMIC_SEQ_CST) & C_WRITTEN);
+}
+
+/* the oldest block writes allocation o (NULL: memory the table does not
+ * know): later blocks that read it beside earlier ones run again */
+void cwrite(const sim_rec_object *o, unsigned long long block)
+{
+    cslot *c = o ? cslot_of(o) : nullptr;
+    uint64_t v;
+    if (!c) {
+        v = ~0ull; /* any later block may have read it */
+    } else {
+        v = __atomic_load_n(&c->val, __ATOMIC_SEQ_CST);
+        if (!(v & C_WRITTEN)) __atomic_fetch_or(&c->val, C_WRITTEN, __ATOMIC_SEQ_CST);
+        v = __atomic_load_n(&c->val, __ATOMIC_SEQ_CST) & ~C_WRITTEN;
+    }
+    if (v > block + 1) sim_par_doom(block + 1, v - 1);
+}
+
+/* an access into the log; false: the block checks it itself (log_give_up) */
+bool log_access(const sim_access *a)
+{
+    if (a->space == SIM_REC_SHARED) return false; /* checked here (tl_state) */
+    sim_race_log &L = *tl_log;
+    wtab &T = *tl_tab;
+    if (__builtin_expect(L.n >= LOG_RECS_MAX, 0) && log_give_up()) return false;
+    if ((a->kind != SIM_REC_LOAD || !a->obj || !cread(a->obj, a->block)) && log_give_up()) return false;
+    unsigned h = (unsigned)((a->site >> 1) ^ (a->site >> 11)) & (wtab::CACHE - 1);
+    uint32_t si;
+    if (T.cache[h].pc == a->site) {
+        si = T.cache[h].idx;
+    } else {
+        if (T.nsites >= wtab::SITES && log_give_up()) return false;
+        if (T.nsites >= wtab::SITES) return true; /* not in a fiber: nothing to check */
+        si = T.nsites;
+        T.sites[T.nsites++] = a->site;
+        T.cache[h].pc = a->site;
+        T.cache[h].idx = si;
+    }
+    unsigned obj = 0, shared = a->space == SIM_REC_SHARED;
+    if (shared) {
+        if (a->obj) {
+            unsigned k = (unsigned)(a->obj - sim_shared_object_at(0));
+            if (k >= L.sh.size() || !L.sh[k].ss) {
+                if (k >= L.sh.size()) L.sh.resize(k + 1, shdesc{nullptr, 0, 0});
+                L.sh[k] = shdesc{sim_shared_site_at((int)k), a->obj->base - tl_sh_lo, a->obj->bytes};
+            }
+            obj = k + 1;
+        }
+    } else if (a->obj) {
+        if (a->obj == T.last_obj) {
+            obj = T.last_idx;
+        } else {
+            unsigned i = 0;
+            while (i < T.nobjs && T.objs[i] != a->obj) i++;
+            if (i == T.nobjs) {
+                if (T.nobjs >= wtab::OBJS) return !log_give_up();
+                T.objs[T.nobjs++] = a->obj;
+            }
+            obj = i + 1;
+            T.last_obj = a->obj;
+            T.last_idx = obj;
+        }
+    }
+    const uintptr_t ca = canon(a->addr);
+    const uint64_t off = shared ? ca - R().sh_lo : a->obj ? a->addr - a->obj->base : ~0ull;
+    const unsigned sz = a->size;
+    if (si < 4096 && off < (1ull << 25) && (sz & (sz - 1)) == 0 && sz <= 16 && (obj || shared)) {
+        log_short(1 | (uint64_t)__builtin_ctz(sz) << 1 | (uint64_t)(a->kind & 3) << 4 | (uint64_t)(a->vol ? 1 : 0) << 6 |
+                  (uint64_t)shared << 7 | (uint64_t)a->thread << 8 | (uint64_t)obj << 18 | (uint64_t)si << 27 |
+                  off << 39);
+        return true;
+    }
+    log_put(ca, si, lmeta(LG_ACCESS, a->thread, a->size, (unsigned)a->kind, a->vol ? 1 : 0, shared, obj));
+    return true;
+}
+
+/* the shared array of a (its index in the block + 1, 0: none), named in
+ * the log for describe */
+unsigned log_shared_obj(const sim_access *a)
+{
+    if (!a->obj) return 0;
+    sim_race_log &L = *tl_log;
+    unsigned k = (unsigned)(a->obj - sim_shared_object_at(0));
+    if (k >= L.sh.size() || !L.sh[k].ss) {
+        if (k >= L.sh.size()) L.sh.resize(k + 1, shdesc{nullptr, 0, 0});
+        L.sh[k] = shdesc{sim_shared_site_at((int)k), a->obj->base - tl_sh_lo, a->obj->bytes};
+    }
+    return k + 1;
+}
+
+/* A race the block found in its shared memory (hit), for the launch's
+ * checker in its order: a word 2, then the access's address and site, the
+ * recorded access's site, and flags, kinds, size, threads, array. */
+void log_hit(const rrec &p, const sim_access *a, int kind, unsigned flags)
+{
+    sim_race_log &L = *tl_log;
+    const uint64_t obj = log_shared_obj(a);
+    if (L.n + 5 > L.cap) log_grow(L, 5);
+    uint64_t *w = L.w + L.n;
+    w[0] = 2;
+    w[1] = canon(a->addr);
+    w[2] = a->site;
+    w[3] = p.site;
+    w[4] = (uint64_t)(flags & 0xffff) | (uint64_t)(kind & 3) << 16 | (uint64_t)p.kind << 20 |
+           (uint64_t)(a->size & 31) << 28 | (uint64_t)(a->thread & 1023) << 33 | (uint64_t)(p.thread & 1023) << 43 |
+           obj << 53;
+    L.n += 5;
+}
+
 void access_any(const sim_access *a);
 
 /* The access of most kernels' inner loops: a plain aligned 4-byte read of
@@ -654,17 +1053,19 @@ void access_any(const sim_access *a);
  * records the read; everything else takes the whole path (access_any). */
 void on_access(void *, const sim_access *a)
 {
-    race_state &s = R();
     /* the thread may give way here (schedule.cpp) */
     if ((sim_sched_kind == SIM_SCHED_RANDOM || sim_sched_kind == SIM_SCHED_ADVERSARIAL) && a->kind != SIM_REC_ATOMIC)
         sim_sched_access();
+    if (tl_log && log_access(a)) return;
+    race_state &s = R();
+    if (par_on && !s.rp && a->space == SIM_REC_GLOBAL && a->kind != SIM_REC_LOAD) cwrite(a->obj, a->block);
     if (!s.on || !s.cur) return;
     if (a->kind != SIM_REC_LOAD || a->size != 4 || (a->addr & 3) || a->vol || !s.rels.empty()) return access_any(a);
     gran *g;
     const uint32_t L = s.launch;
     const unsigned t = a->thread;
     if (a->space == SIM_REC_SHARED) {
-        uintptr_t off = a->addr - s.sh_lo;
+        uintptr_t off = a->addr - race_here;
         if (off >= s.sh_span) return;
         g = &s.sh[off >> 2];
         if (g->wl != L || g->wb != (uint32_t)a->block || g->written != 0xf) return access_any(a);
@@ -719,7 +1120,7 @@ __attribute__((noinline)) void access_any(const sim_access *a)
             g.w.launch = g.r1.launch = g.r2.launch = 0;
         }
         if (!s.rels.empty() && kind == K_READ) {
-            auto it = s.rels.find(addr & ~(uintptr_t)3);
+            auto it = s.rels.find(rel_key(addr, a->block));
             if (it != s.rels.end()) acquire(b, t, (uint32_t)a->block, it->second); /* an acquire */
         }
         if (shared && kind != K_WRITE && kind != K_FLAG && (g.written & m) != m) {
@@ -795,7 +1196,7 @@ __attribute__((noinline)) void access_any(const sim_access *a)
             g.w = rrec{L, s.clk, (uint32_t)a->block, (uint16_t)t, m, rkind, a->site};
             g.written |= m;
             if (kind == K_FLAG) {
-                std::vector<rel> &v = s.rels[addr & ~(uintptr_t)3];
+                std::vector<rel> &v = s.rels[rel_key(addr, a->block)];
                 v.clear();
                 rel r = {(uint32_t)a->block, (uint16_t)t, (uint8_t)(fenced - 1), b.fence_own[t], b.fence_blk[t]};
                 if (v.size() < REL_MAX) v.push_back(r);
@@ -814,13 +1215,14 @@ __attribute__((noinline)) void access_any(const sim_access *a)
 
 /* ------------------------------------------------------------- syncs */
 
-void on_sync(void *, const sim_sync_event *e)
+/* A sync of the running block: kind, threads [first, end), a warp's lanes
+ * (full: all of them that exist) */
+void sync_apply(int kind, unsigned first, unsigned end, unsigned warp, uint32_t mask, bool full)
 {
     race_state &s = R();
-    if (!s.on) return;
     if (!s.cur) return;
     bstate &b = *s.cur;
-    switch (e->kind) {
+    switch (kind) {
     case SIM_SYNC_BARRIER:
         b.bar = ++s.clk;
         if (b.any_acq) {
@@ -834,25 +1236,24 @@ void on_sync(void *, const sim_sync_event *e)
     case SIM_SYNC_TILE: {
         uint32_t c = ++s.clk;
         unsigned n = 64, k = 0;
-        while (n < e->end - e->first && k + 1 < SIM_TILE_LEVELS) {
+        while (n < end - first && k + 1 < SIM_TILE_LEVELS) {
             n <<= 1;
             k++;
         }
-        b.tile[k][e->first / n] = c;
+        b.tile[k][first / n] = c;
         break;
     }
     case SIM_SYNC_WARP: {
         uint32_t c = ++s.clk;
-        unsigned w = e->warp;
+        unsigned w = warp;
         if (w >= b.wfull.size()) break;
-        uint32_t exists = sim_g.warps[w].exists;
-        if ((e->mask & exists) == exists) {
+        if (full) {
             b.wfull[w] = c;
         } else {
             std::vector<uint32_t> &pm = b.wpair[w];
             if (pm.empty()) pm.assign(32 * 32, 0);
-            for (uint32_t x = e->mask; x; x &= x - 1)
-                for (uint32_t y = e->mask; y; y &= y - 1) pm[__builtin_ctz(x) * 32 + __builtin_ctz(y)] = c;
+            for (uint32_t x = mask; x; x &= x - 1)
+                for (uint32_t y = mask; y; y &= y - 1) pm[__builtin_ctz(x) * 32 + __builtin_ctz(y)] = c;
         }
         break;
     }
@@ -865,6 +1266,18 @@ void on_sync(void *, const sim_sync_event *e)
         break;
     default: break;
     }
+}
+
+void on_sync(void *, const sim_sync_event *e)
+{
+    race_state &s = R();
+    if (!s.on) return;
+    const bool full = e->kind == SIM_SYNC_WARP && e->warp < SIM_MAX_WARPS &&
+                      (e->mask & sim_g.warps[e->warp].exists) == sim_g.warps[e->warp].exists;
+    if (tl_log) /* for the launch's checker; the worker's state below */
+        log_put((uintptr_t)e->first | (uintptr_t)e->end << 16 | (uintptr_t)e->warp << 32 | (uintptr_t)full << 40,
+                e->mask, lmeta(LG_SYNC, 0, 0, (unsigned)e->kind & 3, 0, 0, 0));
+    sync_apply(e->kind, e->first, e->end, e->warp, e->mask, full);
 }
 
 /* ------------------------------------------------------ launch, block */
@@ -890,6 +1303,9 @@ void on_launch_begin(void *, const sim_rec_launch *l)
     s.parked.clear();
     s.cur = nullptr;
     sim_shared_span(&s.sh_lo, &s.sh_span);
+    race_here = s.sh_lo;
+    s.serial++;
+    s.rp = nullptr;
     if (s.sh.size() != (s.sh_span + 3) / 4) s.sh.assign((s.sh_span + 3) / 4, gran());
     /* the launch: its stream's order */
     stream_at(nullptr, 1);
@@ -931,10 +1347,9 @@ void on_launch_begin(void *, const sim_rec_launch *l)
     s.gc_next = 0;
 }
 
-void on_block_begin(void *, unsigned long long block)
+void block_begin_apply(unsigned long long block)
 {
     race_state &s = R();
-    if (!s.on) return;
     s.cur_block = block;
     if (s.coop) {
         /* a block of a cooperative launch starts, or resumes after a grid
@@ -953,9 +1368,48 @@ void on_block_begin(void *, unsigned long long block)
     }
     bstate_reset(s.one);
     s.cur = &s.one;
+    s.clk = 1; /* clocks count per block (see above) */
 }
 
-void on_block_end(void *, unsigned long long block)
+void on_block_begin(void *, unsigned long long block)
+{
+    tl_state = nullptr;
+    race_state &s = R();
+    if (!s.on) return;
+    uintptr_t span;
+    sim_shared_span(&tl_sh_lo, &span);
+    race_here = tl_sh_lo;
+    if (sim_par_unordered && !s.coop) {
+        /* beside earlier blocks (par.cpp): into the block's log, its
+         * shared memory checked here */
+        tab_here();
+        tl_log = log_new();
+        tl_log->block = block;
+        tl_log->tab = tl_tab;
+        log_put(0, 0, LG_BEGIN);
+        static __thread race_state *own;
+        if (!own) own = new race_state(); /* kept: its thread lives as long as the process */
+        race_state &w = *own;
+        w.on = 1;
+        w.launch = s.launch;
+        w.serial = s.serial;
+        w.nthreads = s.nthreads;
+        w.nwarps = s.nwarps;
+        w.nblocks = s.nblocks;
+        w.coop = 0;
+        w.grid_clk = 0;
+        w.sh_lo = s.sh_lo;
+        w.sh_span = s.sh_span;
+        if (w.sh.size() != s.sh.size()) w.sh.assign(s.sh.size(), gran());
+        w.rp = nullptr;
+        tl_state = &w;
+        block_begin_apply(block);
+        return;
+    }
+    block_begin_apply(block);
+}
+
+void block_end_apply(unsigned long long block)
 {
     race_state &s = R();
     if (s.coop) {
@@ -968,6 +1422,16 @@ void on_block_end(void *, unsigned long long block)
         }
     }
     s.cur = nullptr;
+}
+
+void on_block_end(void *, unsigned long long block)
+{
+    if (tl_log) {
+        log_put(0, 0, LG_END);
+        tl_state = nullptr;
+        return;
+    }
+    block_end_apply(block);
 }
 
 void on_launch_end(void *, const sim_rec_launch *, int)
@@ -1269,59 +1733,68 @@ extern "C" void sim_race_device_sync(void)
     }
 }
 
-extern "C" void sim_race_atomic_sync(const void *p)
+/* The running thread of a block that checks as it goes (0), writes its
+ * log (1), or neither (-1: the race check is off, or not in a block's
+ * thread) */
+static int api_mode(void)
 {
     race_state &s = R();
-    if (!s.on || !s.cur || !sim_in_fiber()) return;
+    if (!s.on || !sim_in_fiber()) return -1;
+    if (tl_log) return 1;
+    return s.cur ? 0 : -1;
+}
+
+/* a release (a fence, an asynchronous barrier) in a block beside earlier
+ * ones: the block becomes the oldest first (its shared memory's check
+ * needs no releases, see above); 0 then, -1 when it could not */
+static int api_ordered(void)
+{
+    int m = api_mode();
+    if (m == 1) m = log_give_up() ? api_mode() : -1;
+    return m;
+}
+
+/* what the calls below do, for thread t of block blk (the running one, or
+ * the replayed one); key: a location, or an asynchronous barrier (abar_key) */
+static void atomic_sync_apply(unsigned t, uint32_t blk, uintptr_t key)
+{
+    race_state &s = R();
     bstate &b = *s.cur;
-    unsigned t = sim_cur->linear;
     if (t >= b.fence_pend.size()) return;
-    uintptr_t key = (uintptr_t)p & ~(uintptr_t)3;
     if (!s.rels.empty()) {
         auto it = s.rels.find(key);
-        if (it != s.rels.end()) acquire(b, t, (uint32_t)sim_g.block_linear, it->second);
+        if (it != s.rels.end()) acquire(b, t, blk, it->second);
     }
     if (b.fence_pend[t]) {
         uint8_t scope = (uint8_t)(b.fence_pend[t] - 1);
         b.fence_pend[t] = 0;
         std::vector<rel> &v = s.rels[key];
-        rel r = {(uint32_t)sim_g.block_linear, (uint16_t)t, scope, b.fence_own[t], b.fence_blk[t]};
+        rel r = {blk, (uint16_t)t, scope, b.fence_own[t], b.fence_blk[t]};
         if (v.size() < REL_MAX) v.push_back(r);
     }
 }
 
-/* the key of an asynchronous barrier: one in shared memory is its block's */
-static uintptr_t abar_key(const void *bar)
+static void arrive_apply(unsigned t, uint32_t blk, uintptr_t key, bool last)
 {
     race_state &s = R();
-    uintptr_t a = (uintptr_t)bar;
-    if (a - s.sh_lo < s.sh_span) a ^= (uintptr_t)(sim_g.block_linear + 1) << 48;
-    return a;
-}
-
-extern "C" void sim_race_arrive(const void *bar, int last)
-{
-    race_state &s = R();
-    if (!s.on || !s.cur || !sim_in_fiber()) return;
-    unsigned t = sim_cur->linear;
-    rel r = {(uint32_t)sim_g.block_linear, (uint16_t)t, 1, ++s.clk, s.cur->bar};
-    std::vector<rel> &v = s.arrived[abar_key(bar)];
+    rel r = {blk, (uint16_t)t, 1, ++s.clk, s.cur->bar};
+    std::vector<rel> &v = s.arrived[key];
     add_rel(v, r);
     /* the last arrival completes the phase: its thread runs the completion
      * function (if any), after every arrival of the phase */
-    if (last) acquire(*s.cur, t, (uint32_t)sim_g.block_linear, v);
+    if (last) acquire(*s.cur, t, blk, v);
 }
 
-extern "C" void sim_race_phase(const void *bar)
+/* t: the completing thread (-1: none) */
+static void phase_apply(uintptr_t key, int t, uint32_t blk)
 {
     race_state &s = R();
-    if (!s.on) return;
-    auto it = s.arrived.find(abar_key(bar));
+    auto it = s.arrived.find(key);
     if (it == s.arrived.end()) return;
     /* what the completing thread did (the completion function) comes
      * before every wait for the phase */
-    if (s.cur && sim_in_fiber()) {
-        rel r = {(uint32_t)sim_g.block_linear, (uint16_t)sim_cur->linear, 1, ++s.clk, s.cur->bar};
+    if (s.cur && t >= 0) {
+        rel r = {blk, (uint16_t)t, 1, ++s.clk, s.cur->bar};
         add_rel(it->second, r);
     }
     std::vector<rel> &done = s.completed[it->first];
@@ -1329,26 +1802,71 @@ extern "C" void sim_race_phase(const void *bar)
     s.arrived.erase(it);
 }
 
-extern "C" void sim_race_phase_wait(const void *bar)
+static void wait_apply(unsigned t, uint32_t blk, uintptr_t key)
 {
     race_state &s = R();
-    if (!s.on || !s.cur || !sim_in_fiber()) return;
-    auto it = s.completed.find(abar_key(bar));
+    auto it = s.completed.find(key);
     if (it == s.completed.end()) return;
-    acquire(*s.cur, sim_cur->linear, (uint32_t)sim_g.block_linear, it->second);
+    acquire(*s.cur, t, blk, it->second);
 }
 
-extern "C" void sim_threadfence(int scope)
+static void fence_apply(unsigned t, int scope)
 {
     race_state &s = R();
-    if (!s.on || !s.cur || !sim_in_fiber()) return;
-    unsigned t = sim_cur->linear;
     if (t >= s.cur->fence_own.size()) return;
     s.cur->fence_own[t] = ++s.clk;
     s.cur->fence_blk[t] = s.cur->bar;
     /* two fences before one store: the wider scope */
     uint8_t sc = (uint8_t)(1 + (scope < 0 ? 0 : scope > 2 ? 2 : scope));
     if (sc > s.cur->fence_pend[t]) s.cur->fence_pend[t] = sc;
+}
+
+extern "C" void sim_race_atomic_sync(const void *p)
+{
+    int m = api_mode();
+    if (m < 0) return;
+    uintptr_t key = rel_key((uintptr_t)p, sim_g.block_linear);
+    if (m) log_put(key, 0, lmeta(LG_ATOMIC, sim_cur->linear, 0, 0, 0, 0, 0));
+    else atomic_sync_apply(sim_cur->linear, (uint32_t)sim_g.block_linear, key);
+}
+
+/* the key of an asynchronous barrier: one in shared memory is its block's */
+static uintptr_t abar_key(const void *bar)
+{
+    race_state &s = R();
+    uintptr_t a = canon((uintptr_t)bar);
+    if (a - s.sh_lo < s.sh_span) a ^= (uintptr_t)(sim_g.block_linear + 1) << 48;
+    return a;
+}
+
+extern "C" void sim_race_arrive(const void *bar, int last)
+{
+    if (api_ordered() != 0) return;
+    arrive_apply(sim_cur->linear, (uint32_t)sim_g.block_linear, abar_key(bar), last != 0);
+}
+
+extern "C" void sim_race_phase(const void *bar)
+{
+    race_state &s = R();
+    if (!s.on) return;
+    const bool fiber = sim_in_fiber();
+    if (tl_log && !(fiber && log_give_up())) {
+        log_put(abar_key(bar), fiber, lmeta(LG_PHASE, fiber ? sim_cur->linear : 0, 0, 0, 0, 0, 0));
+        return;
+    }
+    phase_apply(abar_key(bar), fiber ? (int)sim_cur->linear : -1, (uint32_t)sim_g.block_linear);
+}
+
+extern "C" void sim_race_phase_wait(const void *bar)
+{
+    if (api_ordered() != 0) return;
+    wait_apply(sim_cur->linear, (uint32_t)sim_g.block_linear, abar_key(bar));
+}
+
+extern "C" void sim_threadfence(int scope)
+{
+    if (api_ordered() != 0) return;
+    fence_apply(sim_cur->linear, scope);
 }
 
 /* ------------------------------------------------ __device__ variables */
@@ -1401,6 +1919,184 @@ void sim_devvar_span(uintptr_t *lo, uintptr_t *hi)
     devvar_sort();
     *lo = d.v.front()->o.base;
     for (const sim_gobj *g : d.v) *hi = std::max(*hi, g->zone_end);
+}
+
+} /* namespace gpulab_sim */
+
+/* ------------------------------------------------ replaying a block's log */
+
+namespace gpulab_sim {
+
+int sim_race_parallel(const void *c)
+{
+    race_state &s = R();
+    return c == &s.checker && s.on && sim_sched_kind == SIM_SCHED_FIXED && !(sim_mc_mode & SIM_CHECK_INITCHECK);
+}
+
+/* The log into the checker, as the one-worker run gives it the block. */
+static void replay(const sim_race_log &L)
+{
+    race_state &s = R();
+    const uintptr_t here = race_here;
+    race_here = s.sh_lo;
+    s.rp = &L;
+    static const sim_rec_object shared_obj = {};
+    const uint32_t blk = (uint32_t)L.block;
+    sim_access a;
+    a.block = L.block;
+    for (size_t i = 0; i < L.n;) {
+        const uint64_t w0 = L.w[i];
+        if (w0 & 1) {
+            /* a short record: an access */
+            i++;
+            const unsigned t = (unsigned)(w0 >> 8 & 1023), obj = (unsigned)(w0 >> 18 & 511);
+            const uint64_t off = w0 >> 39;
+            /* size and kind in one store, as the hook gives them (record.cpp) */
+            const uint64_t sk = (uint64_t)(1u << (w0 >> 1 & 7)) | (uint64_t)(w0 >> 4 & 3) << 32;
+            memcpy(&a.size, &sk, sizeof sk);
+            a.vol = (int)(w0 >> 6 & 1);
+            a.site = L.tab->sites[w0 >> 27 & 4095];
+            a.thread = t;
+            a.warp = t >> 5;
+            a.lane = t & 31;
+            if (w0 >> 7 & 1) {
+                a.space = SIM_REC_SHARED;
+                a.addr = s.sh_lo + off;
+                s.rp_k = (int)obj - 1;
+                a.obj = obj ? &shared_obj : nullptr;
+            } else {
+                a.space = SIM_REC_GLOBAL;
+                a.obj = L.tab->objs[obj - 1];
+                a.addr = a.obj->base + off;
+            }
+            on_access(nullptr, &a);
+            continue;
+        }
+        if (w0 == 2) {
+            /* a race found in the block's shared memory */
+            const uint64_t f = L.w[i + 4];
+            const unsigned obj = (unsigned)(f >> 53 & 511);
+            rrec p = {s.launch, 0, blk, (uint16_t)(f >> 43 & 1023), 0, (uint8_t)(f >> 20 & 255), (uintptr_t)L.w[i + 3]};
+            a.addr = L.w[i + 1];
+            const uint64_t sk = (uint64_t)(f >> 28 & 31) | (uint64_t)SIM_REC_LOAD << 32;
+            memcpy(&a.size, &sk, sizeof sk);
+            a.vol = 0;
+            a.space = SIM_REC_SHARED;
+            a.site = L.w[i + 2];
+            a.thread = (unsigned)(f >> 33 & 1023);
+            a.warp = a.thread >> 5;
+            a.lane = a.thread & 31;
+            s.rp_k = (int)obj - 1;
+            a.obj = obj ? &shared_obj : nullptr;
+            i += 5;
+            hit(p, &a, (int)(f >> 16 & 3), (unsigned)(f & 0xffff));
+            continue;
+        }
+        lrec r;
+        r.a = L.w[i + 1];
+        r.x = (uint32_t)L.w[i + 2];
+        r.m = (uint32_t)(L.w[i + 2] >> 32);
+        i += 3;
+        const unsigned t = r.m >> 4 & 1023;
+        switch (r.m & 15) {
+        case LG_ACCESS: {
+            a.addr = r.a;
+            const uint64_t sk = (uint64_t)(r.m >> 14 & 31) | (uint64_t)(r.m >> 19 & 3) << 32;
+            memcpy(&a.size, &sk, sizeof sk);
+            a.vol = (int)(r.m >> 21 & 1);
+            a.space = r.m >> 22 & 1 ? SIM_REC_SHARED : SIM_REC_GLOBAL;
+            a.site = L.tab->sites[r.x];
+            a.thread = t;
+            a.warp = t >> 5;
+            a.lane = t & 31;
+            const unsigned obj = r.m >> 23;
+            if (a.space == SIM_REC_SHARED) {
+                s.rp_k = (int)obj - 1;
+                a.obj = obj ? &shared_obj : nullptr;
+            } else {
+                a.obj = obj ? L.tab->objs[obj - 1] : nullptr;
+            }
+            on_access(nullptr, &a);
+            break;
+        }
+        case LG_SYNC:
+            sync_apply((int)(r.m >> 19 & 3), (unsigned)(r.a & 0xffff), (unsigned)(r.a >> 16 & 0xffff),
+                       (unsigned)(r.a >> 32 & 0xff), r.x, (r.a >> 40 & 1) != 0);
+            break;
+        case LG_BEGIN: block_begin_apply(L.block); break;
+        case LG_END: block_end_apply(L.block); break;
+        case LG_FENCE:
+            if (s.cur) fence_apply(t, (int)(intptr_t)r.a);
+            break;
+        case LG_ATOMIC:
+            if (s.cur) atomic_sync_apply(t, blk, r.a);
+            break;
+        case LG_ARRIVE:
+            if (s.cur) arrive_apply(t, blk, r.a, r.x != 0);
+            break;
+        case LG_PHASE: phase_apply(r.a, r.x ? (int)t : -1, blk); break;
+        case LG_WAIT:
+            if (s.cur) wait_apply(t, blk, r.a);
+            break;
+        default: break;
+        }
+    }
+    s.rp = nullptr;
+    race_here = here;
+}
+
+sim_race_log *sim_race_log_take(void)
+{
+    sim_race_log *L = tl_log;
+    tl_log = nullptr;
+    return L;
+}
+
+void sim_race_log_deliver(void)
+{
+    sim_race_log *L = tl_log;
+    if (!L) return;
+    race_state *w = tl_state;
+    tl_log = nullptr;
+    tl_state = nullptr;
+    replay(*L);
+    sim_race_log_free(L);
+    race_here = tl_sh_lo; /* from here on the block's own addresses */
+    if (w) {
+        /* its shared memory as the block checked it so far; the clocks of
+         * the two states agree (the same syncs, counted per block) */
+        race_state &s = R();
+        size_t n = std::min(std::min(w->sh.size(), s.sh.size()), (sim_shared_used() + 3) / 4);
+        std::copy(w->sh.begin(), w->sh.begin() + n, s.sh.begin());
+        s.clk = w->clk;
+    }
+}
+
+void sim_race_log_replay(sim_race_log *L)
+{
+    if (L) replay(*L);
+}
+
+/* a log with more room than this is freed, not kept for reuse */
+static const size_t LOG_SPARE_MAX = (size_t)32 << 20;
+
+void sim_race_log_free(sim_race_log *L)
+{
+    if (!L) return;
+    const size_t held = L->cap * sizeof(uint64_t);
+    L->n = 0;
+    L->sh.clear();
+    std::lock_guard<std::mutex> lk(log_spare_lock);
+    if (log_spare.size() < 2 * SIM_WORKERS_MAX && held <= LOG_SPARE_MAX) log_spare.push_back(L);
+    else delete L;
+}
+
+size_t sim_race_log_bytes(const sim_race_log *L) { return L ? L->bytes() : 0; }
+
+void sim_race_par_launch(int on)
+{
+    if (on) memset(ctab, 0, sizeof ctab);
+    par_on = on;
 }
 
 } /* namespace gpulab_sim */

@@ -10,7 +10,8 @@
  * writer before a store (a flag) that the reader's thread (or its block,
  * after a barrier) read; across launches, the stream order, events waited
  * for (cudaStreamWaitEvent) and the host's synchronisation. Atomics do not
- * race with atomics. */
+ * race with atomics. A launch's blocks may run on several workers
+ * (par.cpp): the reports are the one-worker run's (race.cpp). */
 #ifndef GPULAB_SIM_RACE_H
 #define GPULAB_SIM_RACE_H
 
@@ -79,6 +80,26 @@ namespace gpulab_sim {
 /* check.cpp: the race groups of the launch go into the grouped report
  * before it closes */
 void sim_race_flush(int stopped);
+/* par.cpp and record.cpp: a launch's blocks on several workers. A block
+ * that runs beside earlier ones writes what the race check is given into
+ * its log (race.cpp), replayed into the check in block order. parallel:
+ * the checker c is the race check, which can do that now; take: the
+ * finished block's log (NULL: it checked as it went); deliver: the running
+ * block became the oldest, its log so far is replayed and it checks from
+ * here on; replay: a committed block's log; bytes: what a log holds. */
+struct sim_race_log;
+int sim_race_parallel(const void *c);
+sim_race_log *sim_race_log_take(void);
+void sim_race_log_deliver(void);
+void sim_race_log_replay(sim_race_log *L);
+void sim_race_log_free(sim_race_log *L);
+size_t sim_race_log_bytes(const sim_race_log *L);
+/* par.cpp: a launch on several workers begins (1) or ends (0) */
+void sim_race_par_launch(int on);
+/* par.cpp: blocks [first, last] (those of them not yet committed, the
+ * oldest running one excepted) may have read what the oldest block now
+ * writes: each runs again as the oldest, its results so far dropped */
+void sim_par_doom(unsigned long long first, unsigned long long last);
 /* schedule.cpp */
 struct sim_fiber;
 extern int sim_sched_kind;

@@ -883,9 +883,15 @@ void sim_rec_worker_begin(void)
 }
 
 /* The readers are given each block's records in block order whatever the
- * workers (the logs); the checkers need the accesses of all blocks in one
- * order as they happen. */
-int sim_rec_parallel_ok(void) { return nchecks == 0; }
+ * workers (the logs); a checker needs the accesses of all blocks in one
+ * order as they happen, unless it is the race check, which logs them the
+ * same way (race.h). */
+int sim_rec_parallel_ok(void)
+{
+    for (int i = 0; i < nchecks; i++)
+        if (!sim_race_parallel(checkers[i])) return 0;
+    return 1;
+}
 
 /* par.cpp: the running block's records so far, to the readers now (the
  * block has become the oldest running one: it delivers as one worker from
