@@ -270,11 +270,15 @@ static inline int lab_launch_pre(lab_job *job, const char *kernel, const void *f
 #  define SHARED(T, name, N)        SIM_SHARED(T, name, N)
 #  define SHARED2(T, name, R, C)    SIM_SHARED2(T, name, R, C)
 #  define DYNAMIC_SHARED(T, name)   SIM_DYNAMIC_SHARED(T, name)
+/* Every GPU thread calls the lambda, which reads the arguments it captured
+ * from the launcher's frame: host memory, not to be given to the access hook
+ * (a call per argument and thread). The kernel keeps its instrumentation: g++
+ * does not inline it into a function without it. */
 #  define LAUNCH(kernel, grid, block, smem, ...)                                    \
       do {                                                                          \
           LAB_LAUNCH_SHAPE(kernel, grid, block, smem);                              \
-          if (sim_launch(job, #kernel, __FILE__, __LINE__, lab_lg_, lab_lb_,        \
-                         lab_ls_, [=]() { kernel(__VA_ARGS__); },                   \
+          if (sim_launch(job, #kernel, __FILE__, __LINE__, lab_lg_, lab_lb_, lab_ls_, \
+                         [=]() __attribute__((no_sanitize_thread)) { kernel(__VA_ARGS__); }, \
                          (const void *)(kernel)) != 0)                              \
               return -1;                                                            \
       } while (0)

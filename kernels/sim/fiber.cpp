@@ -28,7 +28,7 @@ __thread sim_state sim_g{};
 sim_thread_info sim_host_thread;
 __thread sim_thread_info *sim_cur = &sim_host_thread;
 __thread uint3 sim_block_idx;
-dim3 sim_block_dim, sim_grid_dim;
+dim3 sim_block_dim __asm__("gpulab_sim_block_dim"), sim_grid_dim __asm__("gpulab_sim_grid_dim");
 __thread unsigned long long sim_block_gen = 1;
 
 /* threadIdx and blockIdx where shim.h cannot read them with asm */

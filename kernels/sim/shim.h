@@ -142,7 +142,17 @@ enum { SIM_WORKERS_MAX = 32 };
 /* 1 while the running block runs beside blocks before it (par.cpp): its
  * first global atomic, fence or printf must keep the one-worker order */
 extern __thread int sim_par_unordered __asm__("gpulab_sim_par_unordered");
-extern dim3 sim_block_dim, sim_grid_dim;
+/* The running launch's shape (fiber.cpp; launch.cpp sets it between
+ * launches). Kernel code reads it as constant, through a plain struct that
+ * is declared const here: the instrumentation (record.h) leaves loads of a
+ * const object alone, so blockDim.x costs no call of the access hook, and
+ * the compiler reads it once per kernel call instead of after every call
+ * (a barrier, the hook). It never changes while a launch runs. */
+struct sim_launch_dim3 {
+    unsigned int x, y, z;
+};
+extern const sim_launch_dim3 sim_block_dim_k __asm__("gpulab_sim_block_dim");
+extern const sim_launch_dim3 sim_grid_dim_k __asm__("gpulab_sim_grid_dim");
 
 static constexpr int warpSize = 32;
 
@@ -222,8 +232,16 @@ static inline __attribute__((always_inline)) int sim_par_unordered_now() { retur
 /* the launch's shape is the same for all its threads: read-only names for
  * it, not macros, since the runtime's own structs have members called
  * gridDim and blockDim (cudaKernelNodeParams, cudaLaunchConfig_t) */
-static const ::gpulab_sim::dim3 &blockDim __attribute__((unused)) = ::gpulab_sim::sim_block_dim;
-static const ::gpulab_sim::dim3 &gridDim __attribute__((unused)) = ::gpulab_sim::sim_grid_dim;
+/* (a dim3 seen in sim_launch_dim3's storage: the same three words; kernel
+ * code only reads them) */
+static_assert(sizeof(::gpulab_sim::dim3) == sizeof(::gpulab_sim::sim_launch_dim3), "dim3's three words");
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wstrict-aliasing"
+static const ::gpulab_sim::dim3 &blockDim __attribute__((unused)) =
+    reinterpret_cast<const ::gpulab_sim::dim3 &>(::gpulab_sim::sim_block_dim_k);
+static const ::gpulab_sim::dim3 &gridDim __attribute__((unused)) =
+    reinterpret_cast<const ::gpulab_sim::dim3 &>(::gpulab_sim::sim_grid_dim_k);
+#pragma GCC diagnostic pop
 
 namespace gpulab_sim {
 
@@ -459,10 +477,26 @@ void *sim_shared_place(sim_shared_site *s, size_t elem, size_t align, size_t row
  * the access goes to scratch storage so the thread can go on */
 void *sim_shared_oob(const sim_shared_site *s, long long i, long long j, int dims);
 
+/* A load of the simulator's own state from kernel code, which the
+ * instrumentation (record.h) does not see: the access hook would take it for
+ * a host variable at the cost of a call. A load like any other for the
+ * compiler (its memory operand), so it is repeated after a call. */
+template <class T> static inline __attribute__((always_inline)) T sim_own_load(const T &v)
+{
+#if defined(__x86_64__)
+    static_assert(sizeof(T) == 4 || sizeof(T) == 8, "a word of the simulator's state");
+    T r;
+    __asm__("mov %1, %0" : "=r"(r) : "m"(v));
+    return r;
+#else
+    return v;
+#endif
+}
+
 static inline void *sim_shared_get(sim_shared_site *s, size_t elem, size_t align, size_t rows, size_t cols)
 {
     const unsigned w = sim_worker_now();
-    if (s->at[w].gen == sim_block_gen) return s->at[w].ptr;
+    if (sim_own_load(s->at[w].gen) == sim_own_load(sim_block_gen)) return sim_own_load(s->at[w].ptr);
     return sim_shared_place(s, elem, align, rows, cols);
 }
 
@@ -610,7 +644,8 @@ template <class T> struct sim_shared_array {
     size_t n;
     const sim_shared_site *site;
     sim_shared_array(sim_shared_site *s, size_t count)
-        : base(static_cast<T *>(sim_shared_get(s, sizeof(T), alignof(T), count, 1))), n(s->count), site(s) {}
+        : base(static_cast<T *>(sim_shared_get(s, sizeof(T), alignof(T), count, 1))), n(sim_own_load(s->count)),
+          site(s) {}
     template <class I> typename sim_elem<T>::ref operator[](const I &idx) const
     {
         long long k = sim_index(idx);

@@ -80,41 +80,57 @@ static __attribute__((noinline)) void sim_barrier_release(sim_fiber *self, int k
 
 int sim_barrier(int kind, int pred, int line, const char *file, const void *site)
 {
-    if (!sim_in_fiber()) return pred; /* host code: nobody to wait for */
+    sim_thread_info *cur = sim_cur;
+    if (cur == &sim_host_thread) return pred; /* host code: nobody to wait for */
     if (lab_interrupted) sim_stop_interrupted();
-    sim_fiber *self = sim_self();
+    /* the state's address once (a thread-local), kept across the switch */
+    sim_state &G = sim_g;
+    sim_fiber *self = sim_fiber_of(cur);
     self->state = SIM_F_BAR;
     self->bar_kind = (short)kind;
     self->bar_line = line;
     self->bar_file = file;
     self->bar_site = site;
-    if (sim_g.bar_arrived == 0) {
-        sim_g.bar_kind = kind;
-        sim_g.bar_line = line;
-        sim_g.bar_file = file;
-        sim_g.bar_site = site;
-    } else if (kind != sim_g.bar_kind || line != sim_g.bar_line || site != sim_g.bar_site ||
-               (file != sim_g.bar_file && !sim_same_file(file, sim_g.bar_file))) {
-        sim_g.bar_mismatch = 1;
+    unsigned arrived = G.bar_arrived;
+    if (arrived == 0) {
+        G.bar_kind = kind;
+        G.bar_line = line;
+        G.bar_file = file;
+        G.bar_site = site;
+    } else if (site != G.bar_site || !site) {
+        /* one call site is one kind, line and file */
+        if (kind != G.bar_kind || line != G.bar_line || site != G.bar_site ||
+            (file != G.bar_file && !sim_same_file(file, G.bar_file)))
+            G.bar_mismatch = 1;
     }
-    sim_g.bar_acc_count += pred != 0;
-    sim_g.bar_acc_and &= pred != 0;
-    sim_g.bar_acc_or |= pred != 0;
-    sim_g.bar_arrived++;
-    sim_g.nrun--;
-    if (sim_g.bar_arrived == sim_g.nthreads) {
+    G.bar_acc_count += pred != 0;
+    G.bar_acc_and &= pred != 0;
+    G.bar_acc_or |= pred != 0;
+    G.bar_arrived = ++arrived;
+    G.nrun--;
+    if (arrived == G.nthreads) {
         sim_barrier_release(self, kind, line, file, site);
     } else {
         sim_activemask_poll(self->info.warp);
-        sim_switch_resumed(self, sim_next_runnable_fast(self->info.linear));
+        /* the next thread in order, where the fixed schedule runs it and it
+         * has run before (a barrier's usual case): switched to here, with no
+         * call between this frame and the switch's, so a waiting thread's
+         * stack keeps one frame fewer to reload when it resumes */
+        unsigned i = self->info.linear + 1;
+        sim_fiber *to = &G.fibers[i];
+        if (!sim_sched_kind && G.nrun && i < G.nthreads && to->state == SIM_F_RUN && !to->fresh)
+            sim_switch_resumed(self, to);
+        else
+            sim_switch_resumed(self, sim_next_runnable(self->info.linear));
     }
-    int r = kind == SIM_BAR_COUNT ? sim_g.bar_res_count
-          : kind == SIM_BAR_AND   ? sim_g.bar_res_and
-          : kind == SIM_BAR_OR    ? sim_g.bar_res_or
+    int r = kind == SIM_BAR_SYNC  ? pred
+          : kind == SIM_BAR_COUNT ? G.bar_res_count
+          : kind == SIM_BAR_AND   ? G.bar_res_and
+          : kind == SIM_BAR_OR    ? G.bar_res_or
                                   : pred;
     /* the GPU recorder (kern.h) wraps __syncthreads() only */
     if (kind == SIM_BAR_SYNC) {
-        if (sim_g.trace) sim_emit(self, LAB_EV_BARRIER, LAB_SP_SHARED, line, 0, 0, 0, line);
+        if (__builtin_expect(G.trace != nullptr, 0)) sim_emit(self, LAB_EV_BARRIER, LAB_SP_SHARED, line, 0, 0, 0, line);
         self->epoch++;
     }
     return r;
