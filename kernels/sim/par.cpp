@@ -249,7 +249,10 @@ static void par_become_oldest(void)
     }
     sim_par_unordered = 0;
     sim_rec_log_deliver(); /* the block's records so far; the rest as they come */
-    sim_race_log_deliver(); /* the race check too */
+    /* the race check's log too, with the lock released: the oldest block
+     * is the only one the checker hears from until it is committed */
+    lk.unlock();
+    sim_race_log_deliver();
 }
 
 void sim_par_order(const void *p)
