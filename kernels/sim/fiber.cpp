@@ -374,6 +374,21 @@ void sim_pool_release(void)
 }
 
 /* Make fibers up to `need`, 32 (a warp) per mapping. */
+/* Each fiber of the block's threads gets its place in a block of this
+ * shape: threadIdx, its linear number, its lane and warp. */
+void sim_number_threads(const dim3 &block)
+{
+    for (unsigned i = 0; i < sim_g.nthreads; i++) {
+        sim_thread_info *t = &sim_g.fibers[i].info;
+        t->tid.x = i % block.x;
+        t->tid.y = (i / block.x) % block.y;
+        t->tid.z = i / (block.x * block.y);
+        t->linear = i;
+        t->lane = i & 31;
+        t->warp = i >> 5;
+    }
+}
+
 int sim_pool_grow(unsigned need)
 {
     unsigned long self = (unsigned long)pthread_self();

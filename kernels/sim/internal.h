@@ -340,6 +340,7 @@ void sim_wait(sim_fiber *self);
 /* the pool of fibers and stacks, and the SIGSEGV handler of a launch */
 size_t sim_stack_wanted(void);
 int sim_pool_grow(unsigned need);
+void sim_number_threads(const dim3 &block);
 void sim_pool_release(void);
 void sim_segv_install(void);
 void sim_segv_remove(void);

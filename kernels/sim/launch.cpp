@@ -331,15 +331,7 @@ static int sim_launch_any(lab_job *job, const char *kernel, const char *file, in
                                   optin > SIM_SMEM_LIMIT ? optin : (size_t)SIM_SMEM_LIMIT, fn, ctx, coop);
     sim_block_dim = block;
     sim_grid_dim = grid;
-    for (unsigned i = 0; i < sim_g.nthreads; i++) {
-        sim_thread_info *t = &sim_g.fibers[i].info;
-        t->tid.x = i % block.x;
-        t->tid.y = (i / block.x) % block.y;
-        t->tid.z = i / (block.x * block.y);
-        t->linear = i;
-        t->lane = i & 31;
-        t->warp = i >> 5;
-    }
+    sim_number_threads(block);
     sim_shared_launch(job && job->cfg && job->cfg->race_check);
     sim_g.stats.launches++;
     sim_g.in_launch = 1;

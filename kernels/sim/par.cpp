@@ -75,35 +75,23 @@ static unsigned sim_par_cores(void)
     return n > SIM_WORKERS_MAX ? (unsigned)SIM_WORKERS_MAX : (unsigned)n;
 }
 
-/* A block's records for the readers (record.cpp), freed with the block. */
-struct par_log {
-    sim_rec_log *p = nullptr;
-    par_log() = default;
-    par_log(const par_log &) = delete;
-    par_log &operator=(const par_log &) = delete;
-    par_log(par_log &&o) noexcept : p(o.p) { o.p = nullptr; }
-    par_log &operator=(par_log &&o) noexcept
+/* A block's log, owned: freed with the block, moved, never copied. */
+template <class T, void (*release)(T *)> struct par_owned {
+    T *p = nullptr;
+    par_owned() = default;
+    par_owned(const par_owned &) = delete;
+    par_owned &operator=(const par_owned &) = delete;
+    par_owned(par_owned &&o) noexcept : p(o.p) { o.p = nullptr; }
+    par_owned &operator=(par_owned &&o) noexcept
     {
         std::swap(p, o.p);
         return *this;
     }
-    ~par_log() { sim_rec_log_free(p); }
+    ~par_owned() { release(p); }
 };
-
-/* A block's log for the race check (race.cpp), freed with the block. */
-struct par_race_log {
-    sim_race_log *p = nullptr;
-    par_race_log() = default;
-    par_race_log(const par_race_log &) = delete;
-    par_race_log &operator=(const par_race_log &) = delete;
-    par_race_log(par_race_log &&o) noexcept : p(o.p) { o.p = nullptr; }
-    par_race_log &operator=(par_race_log &&o) noexcept
-    {
-        std::swap(p, o.p);
-        return *this;
-    }
-    ~par_race_log() { sim_race_log_free(p); }
-};
+/* its records for the readers (record.cpp), and for the race check (race.cpp) */
+typedef par_owned<sim_rec_log, sim_rec_log_free> par_log;
+typedef par_owned<sim_race_log, sim_race_log_free> par_race_log;
 
 /* Bytes of logs of finished blocks that wait for earlier ones, past which a
  * worker waits before it takes another block. */
@@ -358,16 +346,7 @@ static void par_work(void)
             par_out = nullptr;
             return; /* the other workers play the blocks */
         }
-        const dim3 b = sim_g.block;
-        for (unsigned i = 0; i < sim_g.nthreads; i++) {
-            sim_thread_info *t = &sim_g.fibers[i].info;
-            t->tid.x = i % b.x;
-            t->tid.y = (i / b.x) % b.y;
-            t->tid.z = i / (b.x * b.y);
-            t->linear = i;
-            t->lane = i & 31;
-            t->warp = i >> 5;
-        }
+        sim_number_threads(sim_g.block);
         sim_rec_worker_begin();
     }
     for (;;) {
