@@ -58,5 +58,8 @@ int main()
     cudaGraphInstantiate(&x, g, NULL, NULL, 0);
     cudaGraphLaunch(x, 0);
     printf("synchronize: %s\n", cudaGetErrorString(cudaDeviceSynchronize()));
+    cudaGraphExecDestroy(x);
+    cudaGraphDestroy(g);
+    cudaFree(sum);
     return 0;
 }
