@@ -784,6 +784,31 @@ static int cublas_missing(const tx *x, int k)
 }
 
 
+/* Token k names the CUDA driver API: a type CUxxx (CUcontext, CUresult,
+ * CUdeviceptr) or a call of one of its families (cuInit, cuModuleLoad,
+ * cuMemCreate; not cuComplex.h's cuCaddf, nor a program's own cuTiming),
+ * not a member of something. */
+static int driver_api_word(const tx *x, int k)
+{
+    const tok *t = &x->t[k];
+    const char *w = x->src + t->s;
+    size_t n = t->e - t->s;
+    if (t->kind != T_IDENT || n < 4 || tx_is(x, k - 1, ".") || tx_is(x, k - 1, "->")) return 0;
+    if (w[0] == 'C' && w[1] == 'U' && w[2] >= 'a' && w[2] <= 'z') return 1;
+    if (w[0] != 'c' || w[1] != 'u' || !tx_is(x, k + 1, "(")) return 0;
+    static const char *const families[] = {
+        "Init",     "Driver",  "Device",  "Ctx",      "Module",   "Library",   "Kernel",   "Func",
+        "Launch",   "Mem",     "Stream",  "Event",    "Graph",    "Tex",       "Surf",     "Array",
+        "Mipmapped", "Pointer", "Occupancy", "Link",  "Ipc",      "Profiler",  "External", "GetErrorName",
+        "GetErrorString", "GetProcAddress", "GetExportTable", "TensorMap", "Multicast", "UserObject",
+        "Coredump", "FlushGPUDirectRDMAWrites", "ThreadExchangeStreamCaptureMode", NULL};
+    for (int i = 0; families[i]; i++) {
+        size_t m = strlen(families[i]);
+        if (n >= 2 + m && strncmp(w + 2, families[i], m) == 0) return 1;
+    }
+    return 0;
+}
+
 static int is_word_of(const tx *x, int k, const char *const *words);
 
 /* names the simulator does not have, and why (after the name) */
@@ -1044,6 +1069,10 @@ static void pass(tx *x)
     int dev_depth = -1;      /* brace depth of the device function body we are in */
     int pending_host = 0, dev_host = 0; /* __host__ __device__: compiled for the host too */
     int ppdev[64], npp = 0;  /* open conditionals: whether theirs is the device's __CUDA_ARCH__ */
+    /* open conditionals on the driver API's header (__cuda_cuda_h__, which the
+     * simulator's cuda.h does not define, or helper_cuda.h's CUDA_DRIVER_API):
+     * their first branch is not compiled here */
+    int ppdrv[64], ndrv_open = 0;
     int fn_depth = 0;        /* brace depth that holds function bodies: file scope unless in a namespace */
     int paren = 0;
     int ns_stack[64], nns = 0; /* depths of namespace/extern "C" braces */
@@ -1057,11 +1086,22 @@ static void pass(tx *x)
             if (strncmp(d, "if", 2) == 0) {
                 if (!device && memmem(x->src + t->s, t->e - t->s, "__CUDA_ARCH__", 13))
                     device = group_has_device_code(x, k);
-                if (npp < 64) ppdev[npp] = device;
+                int drv = memmem(x->src + t->s, t->e - t->s, "__cuda_cuda_h__", 15) ||
+                          memmem(x->src + t->s, t->e - t->s, "CUDA_DRIVER_API", 15);
+                if (npp < 64) {
+                    ppdev[npp] = device;
+                    ppdrv[npp] = drv && strcmp(d, "ifndef") != 0;
+                    ndrv_open += ppdrv[npp];
+                }
                 npp++;
             } else if (strcmp(d, "elif") == 0 || strcmp(d, "else") == 0) {
                 device = npp > 0 && npp <= 64 ? ppdev[npp - 1] : device;
+                if (npp > 0 && npp <= 64 && ppdrv[npp - 1]) {
+                    ppdrv[npp - 1] = 0;
+                    ndrv_open--;
+                }
             } else if (strcmp(d, "endif") == 0 && npp > 0) {
+                if (npp <= 64 && ppdrv[npp - 1]) ndrv_open--;
                 npp--;
             }
             directive(x, k, device);
@@ -1334,6 +1374,15 @@ static void pass(tx *x)
             tx_text_of(x, k, k + 1, nm, sizeof nm);
             tx_issue(x, t->line, "%s: the simulator models one GPU in one process; memory shared between processes "
                               "(IPC) or between GPUs (peer access) needs real GPUs", nm);
+            continue;
+        }
+        if (x->mode == PROG_SIM && !x->driver_said && !ndrv_open && driver_api_word(x, k)) {
+            char nm[64];
+            tx_text_of(x, k, k + 1, nm, sizeof nm);
+            tx_issue(x, t->line, "%s is the CUDA driver API (contexts, modules, cuLaunchKernel), which the simulator "
+                              "does not have: it runs the runtime API (cuda... calls) on the program's own kernels; "
+                              "set backend gpu runs the program on a GPU", nm);
+            x->driver_said = 1;
             continue;
         }
         if (t->kind == T_IDENT && (x->out->libs & PROG_LIB_CUBLAS) && cublas_missing(x, k)) {

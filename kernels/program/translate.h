@@ -46,6 +46,8 @@ typedef struct tx {
     int nreg;
     /* template kernels: a launch without template arguments deduces them */
     const prog_tx_opts *opts;
+    /* the driver API was named (once a file) */
+    int driver_said;
 } tx;
 
 /* The tokens of x->src into x->t (x->oom when memory ran out). */

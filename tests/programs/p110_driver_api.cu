@@ -1,9 +1,10 @@
 // The CUDA driver API (cu* calls, CU* types) is not simulated: the
 // simulator runs the runtime API on the program's own kernels. A program
-// that names a driver type stops at the compiler, and the note says what
-// the name is, not only that it was not declared. nvcc compiles it.
+// that names a driver type is refused when it is opened, with the line and
+// what the name is, not left to the compiler's "not declared". nvcc
+// compiles it. Its twin, p152_driver_guarded.cu, stays silent.
 // FAILS-SIM
-// EXPECT-SIM: note: CUdevice is the CUDA driver API, which gpulab's simulator does not have
+// EXPECT-SIM: p110_driver_api.cu:14: CUdevice is the CUDA driver API (contexts, modules, cuLaunchKernel), which the simulator does not have
 // EXPECT-GPU: device handle 0
 #include <cstdio>
 #include <cuda.h>
