@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <atomic>
 #include <map>
+#include <mutex>
 #include <set>
 #include <vector>
 
@@ -75,6 +76,25 @@ static int sim_guarded;           /* 1: every allocation ends at a guard page (p
 static size_t sim_alloc_total;    /* bytes live */
 static unsigned sim_alloc_ids;       /* allocation numbers, never reused */
 static int sim_table_dirty = 1;     /* the lookup table (sim_mem_table) is out of date */
+
+/* A program's host threads (OpenMP tasks that allocate, copy and free at
+ * once) reach the allocations one at a time: each entry below holds this
+ * lock when called from host code. A launch's blocks read the table without
+ * it: nothing allocates or frees while a launch runs (the program's runtime
+ * serialises launches with allocation), and the launch builds the table
+ * before its first block (sim_mem_span). */
+static std::recursive_mutex &sim_mem_mu(void)
+{
+    static std::recursive_mutex *m = new std::recursive_mutex(); /* never destroyed: the leak report runs at exit */
+    return *m;
+}
+struct sim_mem_guard {
+    bool on;
+    sim_mem_guard() : on(!sim_in_fiber()) { if (on) sim_mem_mu().lock(); }
+    ~sim_mem_guard() { if (on) sim_mem_mu().unlock(); }
+    sim_mem_guard(const sim_mem_guard &) = delete;
+    sim_mem_guard &operator=(const sim_mem_guard &) = delete;
+};
 static cudaError_t sim_last_err = cudaSuccess;
 static cudaError_t sim_sticky_err = cudaSuccess;
 
@@ -174,6 +194,7 @@ static const sim_freed *sim_freed_at(uintptr_t a)
  * 1 with the explanation in buf, 0 when addr is not near device memory. */
 int sim_mem_explain(const void *addr, int is_write, char *buf, size_t len)
 {
+    sim_mem_guard guard;
     uintptr_t a = (uintptr_t)addr;
     const char *acc = is_write ? "writes" : "reads";
     char nm[160];
@@ -241,6 +262,7 @@ static void sim_table_build(void)
  * access outside it is a host variable (threadIdx's sim_cur...) or a local */
 void sim_mem_span(uintptr_t *lo, uintptr_t *hi)
 {
+    sim_mem_guard guard;
     if (sim_table_dirty) sim_table_build();
     uintptr_t l = sim_table.empty() ? UINTPTR_MAX : sim_table.front().o.base;
     uintptr_t h = sim_table.empty() ? 0 : sim_table.back().zone_end;
@@ -255,6 +277,7 @@ void sim_mem_span(uintptr_t *lo, uintptr_t *hi)
 /* The allocation whose bytes or red zone hold a, or NULL. */
 const sim_gobj *sim_mem_lookup(uintptr_t a)
 {
+    sim_mem_guard guard;
     const sim_gobj *l = sim_table_last_gen == sim_table_gen ? sim_table_last : nullptr;
     if (l && a - l->o.base < l->zone_end - l->o.base) return l;
     if (sim_table_dirty) sim_table_build();
@@ -293,6 +316,7 @@ void sim_mem_mark(const sim_gobj *g, uintptr_t p, size_t n)
 
 void sim_mem_written(const void *p, size_t n)
 {
+    sim_mem_guard guard;
     if (sim_table_dirty) sim_table_build();
     const sim_gobj *g = sim_mem_lookup((uintptr_t)p);
     if (g) sim_mem_mark(g, (uintptr_t)p, n);
@@ -302,6 +326,7 @@ void sim_mem_written(const void *p, size_t n)
  * line of its cudaFree, for the report of a use after free. */
 int sim_mem_freed(uintptr_t a, char *what, size_t len, int *free_line, const char **free_call)
 {
+    sim_mem_guard guard;
     /* most addresses that are not device memory are a thread's locals:
      * sim_freed_at looks at the span of freed memory first */
     const sim_freed *f = sim_freed_at(a);
@@ -314,6 +339,7 @@ int sim_mem_freed(uintptr_t a, char *what, size_t len, int *free_line, const cha
 
 void sim_mem_set_origin(const void *p, const uintptr_t *pcs, unsigned n)
 {
+    sim_mem_guard guard;
     auto it = sim_allocs().find((uintptr_t)p);
     if (it == sim_allocs().end()) return;
     sim_alloc &a = it->second;
@@ -324,6 +350,7 @@ void sim_mem_set_origin(const void *p, const uintptr_t *pcs, unsigned n)
 
 int sim_mem_origin_where(unsigned id, char *buf, size_t len)
 {
+    sim_mem_guard guard;
     for (auto &kv : sim_allocs())
         if (kv.second.id == id) {
             sim_origin_resolve(kv.second);
@@ -337,6 +364,7 @@ int sim_mem_origin_where(unsigned id, char *buf, size_t len)
 
 void sim_mem_describe(const sim_gobj *g, char *buf, size_t len)
 {
+    sim_mem_guard guard;
     if (strcmp(g->call, "__device__") == 0 && g->line > 0) {
         /* a __device__ or __constant__ variable (race.cpp) */
         snprintf(buf, len, "%s (%zu bytes, declared at line %d)", g->var, g->o.bytes, g->line);
@@ -365,6 +393,7 @@ void sim_mem_describe(const sim_gobj *g, char *buf, size_t len)
 
 unsigned sim_mem_leaks(char *buf, size_t len)
 {
+    sim_mem_guard guard;
     unsigned n = 0;
     size_t used = 0;
     if (len) buf[0] = 0;
@@ -452,6 +481,7 @@ static size_t sim_pagesize(void)
 
 cudaError_t sim_cuda_malloc_named(void **p, size_t bytes, const char *what, const char *name, int line)
 {
+    sim_mem_guard guard;
     if (!p) {
         sim_diag("%s: the pointer to store the address in is NULL", what);
         return sim_err(cudaErrorInvalidValue);
@@ -546,6 +576,7 @@ cudaError_t sim_cuda_malloc(void **p, size_t bytes, const char *what)
 
 cudaError_t sim_cuda_free_at(void *p, const char *what, int line)
 {
+    sim_mem_guard guard;
     /* as on a GPU: after a kernel fault the context is broken and nothing
      * is freed any more (the leak check then lists what stayed) */
     if (sim_sticky_err) return sim_sticky_err;
@@ -622,6 +653,7 @@ unsigned long sim_mem_device_syncs(void) { return sim_device_syncs; }
  * run of its allocation node and its free. */
 cudaError_t sim_mem_keep(void *p)
 {
+    sim_mem_guard guard;
     auto it = sim_allocs().find((uintptr_t)p);
     if (it == sim_allocs().end()) return sim_err(cudaErrorInvalidValue);
     it->second.kept = 1;
@@ -634,6 +666,7 @@ cudaError_t sim_mem_keep(void *p)
  * graph launched again before its allocation was freed) or not a graph's. */
 cudaError_t sim_mem_unpark(void *p, const char *what)
 {
+    sim_mem_guard guard;
     std::map<uintptr_t, sim_freed> &pk = sim_parked();
     auto it = pk.find((uintptr_t)p);
     if (it == pk.end()) {
@@ -723,6 +756,7 @@ static void sim_copy_initcheck(const char *call, const void *src, size_t bytes)
 
 cudaError_t sim_cuda_memcpy(void *dst, const void *src, size_t bytes, cudaMemcpyKind kind)
 {
+    sim_mem_guard guard;
     if (sim_sticky_err) return sim_sticky_err;
     if ((int)kind < 0 || (int)kind > 4) {
         sim_diag("cudaMemcpy: %d is not a cudaMemcpyKind", (int)kind);
@@ -761,6 +795,7 @@ cudaError_t sim_cuda_memcpy(void *dst, const void *src, size_t bytes, cudaMemcpy
  * cudaMemset's range before it writes, then counted as written. */
 int sim_lib_output(const char *call, void *p, size_t bytes)
 {
+    sim_mem_guard guard;
     if (bytes == 0) return 0;
     if (sim_check_range(call, "output", p, bytes, sim_lib_line) != 0) return -1;
     sim_mem_written(p, bytes);
@@ -770,12 +805,14 @@ int sim_lib_output(const char *call, void *p, size_t bytes)
 /* ... and one that reads [p, p + bytes) of device memory */
 int sim_lib_input(const char *call, const void *p, size_t bytes)
 {
+    sim_mem_guard guard;
     if (bytes == 0) return 0;
     return sim_check_range(call, "input", p, bytes, sim_lib_line) != 0 ? -1 : 0;
 }
 
 cudaError_t sim_cuda_memset(void *p, int value, size_t bytes)
 {
+    sim_mem_guard guard;
     if (sim_sticky_err) return sim_sticky_err;
     if (bytes == 0) return cudaSuccess;
     if (sim_check_range("cudaMemset", "pointer", p, bytes) != 0) return sim_err(cudaErrorInvalidValue);
@@ -871,6 +908,7 @@ using namespace gpulab_sim;
 
 extern "C" int sim_owns(const void *p)
 {
+    sim_mem_guard guard;
     uintptr_t s;
     size_t n;
     return p && sim_find(p, &s, &n) == 0;
@@ -878,6 +916,7 @@ extern "C" int sim_owns(const void *p)
 
 extern "C" int sim_free(void *p)
 {
+    sim_mem_guard guard;
     if (!p) return 0;
     return sim_cuda_free(p, "sim_free") == cudaSuccess ? 0 : -1;
 }

@@ -19,6 +19,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string>
+#include <thread>
+#include <vector>
 extern "C" {
 #include <cmocka.h>
 }
@@ -573,6 +575,34 @@ static void test_setting_range(void **state)
     assert_true(sim_threads() >= 1);
 }
 
+/* A program's host threads (OpenMP tasks) allocate, hand device memory to a
+ * library (cuBLAS's checks look each pointer up) and free it, all at once:
+ * every lookup finds the thread's own allocation, and nothing breaks the
+ * allocations' table while another thread rebuilds it. */
+static void test_host_threads_memory(void **state)
+{
+    (void)state;
+    const int threads = 4, rounds = 4000;
+    std::vector<int> wrong(threads, 0);
+    std::vector<std::thread> ts;
+    for (int k = 0; k < threads; k++)
+        ts.emplace_back([k, &wrong] {
+            for (int r = 0; r < rounds; r++) {
+                void *p = nullptr;
+                size_t bytes = 64 + (size_t)((r + k) % 5) * 64;
+                if (sim_cuda_malloc(&p, bytes, "cudaMallocManaged") != cudaSuccess || !p) {
+                    wrong[k]++;
+                    continue;
+                }
+                wrong[k] += sim_lib_input("cublasSaxpy", p, bytes) != 0;
+                wrong[k] += sim_lib_output("cublasSaxpy", (char *)p + bytes / 2, bytes / 2) != 0;
+                wrong[k] += sim_cuda_free(p, "cudaFree") != cudaSuccess;
+            }
+        });
+    for (auto &t : ts) t.join();
+    for (int k = 0; k < threads; k++) assert_int_equal(wrong[k], 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -585,6 +615,7 @@ int main(void)
         cmocka_unit_test(test_recording_long_logs),
         cmocka_unit_test(test_recording_failures),
         cmocka_unit_test(test_setting_range),
+        cmocka_unit_test(test_host_threads_memory),
     };
     return cmocka_run_group_tests(tests, nullptr, nullptr);
 }
