@@ -1608,6 +1608,12 @@ void sim_race_flush(int stopped)
                        "cannot wait for each other with __syncthreads(): split the work into two launches, or have "
                        "the writer call __threadfence() and then set a flag (an atomic) that the reader checks before "
                        "it reads";
+            } else if ((g.flags & F_ATOMIC) && (g.flags & F_RW) && !(g.flags & F_WW)) {
+                msg += ": one thread updates it with an atomic and another reads it with a plain load; an atomic "
+                       "is atomic only against other atomics, so the plain read races with the update and may see "
+                       "the value from before or after any of the updates: read it with an atomic too "
+                       "(atomicAdd(&x, 0), or a cuda::atomic_ref load), or put __syncthreads() between the updates "
+                       "and the read";
             } else if ((g.flags & F_SAME_WARP) && !(g.flags & F_XWARP)) {
                 char w[200];
                 snprintf(w, sizeof w,
