@@ -6,12 +6,16 @@
  * program ends, so the program's own order and overlap stay as written.
  * cudaLaunchKernel and cudaLaunchCooperativeKernel are launches too: macros
  * below put the same two events around them. The records go to
- * $GPULAB_RESULT (the format in docs/programs.md). */
+ * $GPULAB_RESULT (the format in docs/programs.md). A program's host threads
+ * may launch at once (OpenMP tasks, each on its own stream): each thread
+ * keeps the launch it is making, and the finished records are added to the
+ * list under a lock. */
 #ifndef GPULAB_GPURT_H
 #define GPULAB_GPURT_H
 
 #include <cuda_runtime.h>
 #include <fcntl.h>
+#include <mutex>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,7 +32,10 @@ struct gpulab_gpu_rec {
 enum { GPULAB_GPU_MAX = 4096 };
 static gpulab_gpu_rec gpulab_gpu_recs[GPULAB_GPU_MAX];
 static int gpulab_gpu_n, gpulab_gpu_fd = -2;
-static cudaStream_t gpulab_gpu_stream;
+static std::mutex gpulab_gpu_lock;
+/* the launch this thread is making, and its stream */
+static thread_local gpulab_gpu_rec gpulab_gpu_cur;
+static thread_local cudaStream_t gpulab_gpu_stream;
 
 /* output that reaches gpulab before a crash, as on the simulator */
 __attribute__((constructor)) static void gpulab_gpu_init(void) { setvbuf(stdout, NULL, _IOLBF, 0); }
@@ -41,7 +48,8 @@ static inline void gpulab_gpu_write(const char *s)
     }
 }
 
-static void gpulab_gpu_flush(void)
+/* with gpulab_gpu_lock held */
+static void gpulab_gpu_flush_locked(void)
 {
     char buf[512];
     for (int i = 0; i < gpulab_gpu_n; i++) {
@@ -55,20 +63,28 @@ static void gpulab_gpu_flush(void)
     gpulab_gpu_n = 0;
 }
 
+static void gpulab_gpu_flush(void)
+{
+    std::lock_guard<std::mutex> lk(gpulab_gpu_lock);
+    gpulab_gpu_flush_locked();
+}
+
 static inline void gpulab_gpu_pre(const char *name, const char *file, int line, dim3 g, dim3 b, size_t smem = 0,
                                   cudaStream_t st = 0)
 {
     (void)file;
-    if (gpulab_gpu_fd == -2) {
-        const char *p = getenv("GPULAB_RESULT");
-        gpulab_gpu_fd = p && *p ? open(p, O_WRONLY | O_APPEND | O_CLOEXEC) : -1;
-        atexit(gpulab_gpu_flush);
+    {
+        std::lock_guard<std::mutex> lk(gpulab_gpu_lock);
+        if (gpulab_gpu_fd == -2) {
+            const char *p = getenv("GPULAB_RESULT");
+            gpulab_gpu_fd = p && *p ? open(p, O_WRONLY | O_APPEND | O_CLOEXEC) : -1;
+            atexit(gpulab_gpu_flush);
+        }
     }
     char buf[256];
     snprintf(buf, sizeof buf, "begin\t%s\t%d\n", name, line);
     gpulab_gpu_write(buf);
-    if (gpulab_gpu_n == GPULAB_GPU_MAX) gpulab_gpu_flush();
-    gpulab_gpu_rec *r = &gpulab_gpu_recs[gpulab_gpu_n++];
+    gpulab_gpu_rec *r = &gpulab_gpu_cur;
     r->name = name;
     r->line = line;
     r->g = g;
@@ -81,12 +97,16 @@ static inline void gpulab_gpu_pre(const char *name, const char *file, int line, 
     gpulab_gpu_stream = st;
 }
 
-static inline void gpulab_gpu_post(void)
+/* failed: the launch returned an error (cudaLaunchKernel's) */
+static inline void gpulab_gpu_post(int failed = 0)
 {
-    gpulab_gpu_rec *r = &gpulab_gpu_recs[gpulab_gpu_n - 1];
+    gpulab_gpu_rec *r = &gpulab_gpu_cur;
     /* a launch refused at once (its shape): peek, so the program still sees the error */
-    if (cudaPeekAtLastError() != cudaSuccess) r->failed = 1;
+    if (failed || cudaPeekAtLastError() != cudaSuccess) r->failed = 1;
     if (r->e0) cudaEventRecord(r->e1, gpulab_gpu_stream);
+    std::lock_guard<std::mutex> lk(gpulab_gpu_lock);
+    if (gpulab_gpu_n == GPULAB_GPU_MAX) gpulab_gpu_flush_locked();
+    gpulab_gpu_recs[gpulab_gpu_n++] = *r;
 }
 
 /* The kernel of a cudaLaunchKernel as the program wrote it, without a cast
@@ -123,8 +143,7 @@ static inline cudaError_t gpulab_gpu_launch(int coop, const char *expr, const ch
     gpulab_gpu_pre(gpulab_gpu_kname(expr), file, line, g, b, smem, st);
     cudaError_t e = coop ? cudaLaunchCooperativeKernel(func, g, b, args, smem, st)
                          : cudaLaunchKernel(func, g, b, args, smem, st);
-    gpulab_gpu_post();
-    if (e != cudaSuccess) gpulab_gpu_recs[gpulab_gpu_n - 1].failed = 1;
+    gpulab_gpu_post(e != cudaSuccess);
     return e;
 }
 #define cudaLaunchKernel(f, ...) gpulab_gpu_launch(0, #f, __FILE__, __LINE__, f, __VA_ARGS__)

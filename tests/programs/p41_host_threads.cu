@@ -4,6 +4,7 @@
 // out right, whatever order the threads run in.
 // EXPECT: 16 slices right, 0 wrong
 // EXPECT: exit status 0
+// REJECT: failed)
 #include <cstdio>
 #include <omp.h>
 
