@@ -491,18 +491,65 @@ void add_rel(std::vector<rel> &v, const rel &r)
 /* Thread t of block blk reads a flag that the releases v stored: what a
  * release's fence covers happens before what t does next, when the fence's
  * scope holds t (a block fence: its own block only). */
+/* The releases of src that pass keep(r) into dst, as add_rel would put them
+ * one by one. Many into many (every thread of a block of 1024 waiting for a
+ * phase that all of them arrived at) goes through an open-addressed index of
+ * dst (kept from call to call): add_rel's search of dst for each would cost
+ * their product, for each waiter. */
+template <class Keep> void merge_rels(std::vector<rel> &dst, const std::vector<rel> &src, Keep keep)
+{
+    if (src.size() <= 32) {
+        for (const rel &r : src)
+            if (keep(r)) add_rel(dst, r);
+        return;
+    }
+    static thread_local std::vector<uint64_t> keys;
+    static thread_local std::vector<uint32_t> slot;
+    size_t cap = 64;
+    while (cap < 2 * (dst.size() + src.size())) cap *= 2;
+    keys.assign(cap, 0);
+    slot.resize(cap);
+    const size_t mask = cap - 1;
+    auto key = [](const rel &r) { return ((uint64_t)r.block << 24 | (uint64_t)r.thread << 8 | r.scope) + 1; };
+    auto find = [&](uint64_t k) {
+        size_t h = (size_t)((k * 0x9E3779B97F4A7C15ull) >> 20) & mask;
+        while (keys[h] && keys[h] != k) h = (h + 1) & mask;
+        return h;
+    };
+    for (size_t i = 0; i < dst.size(); i++) {
+        size_t h = find(key(dst[i]));
+        if (!keys[h]) {
+            keys[h] = key(dst[i]);
+            slot[h] = (uint32_t)i;
+        }
+    }
+    dst.reserve(std::min(dst.size() + src.size(), REL_MAX));
+    for (const rel &r : src) {
+        if (!keep(r)) continue;
+        size_t h = find(key(r));
+        if (keys[h]) {
+            rel &x = dst[slot[h]];
+            x.own = std::max(x.own, r.own);
+            x.blk = std::max(x.blk, r.blk);
+        } else if (dst.size() < REL_MAX) {
+            keys[h] = key(r);
+            slot[h] = (uint32_t)dst.size();
+            dst.push_back(r);
+        }
+    }
+}
+
 void acquire(bstate &b, unsigned t, uint32_t blk, const std::vector<rel> &v)
 {
-    std::vector<rel> &mine = b.acq[t];
-    for (const rel &r : v) {
+    merge_rels(b.acq[t], v, [&](const rel &r) {
         if (r.scope == 0 && r.block != blk) {
             if (b.narrow[t].size() < REL_MAX) b.narrow[t].push_back(r);
             b.any_narrow = true;
-            continue;
+            return false;
         }
-        add_rel(mine, r);
         b.any_acq = true;
-    }
+        return true;
+    });
 }
 
 inline bool in_acq(const std::vector<rel> &v, const rrec &p)
@@ -1226,10 +1273,11 @@ void sync_apply(int kind, unsigned first, unsigned end, unsigned warp, uint32_t 
     case SIM_SYNC_BARRIER:
         b.bar = ++s.clk;
         if (b.any_acq) {
+            /* what each thread acquired is the block's now; a phase every
+             * thread waited for gives each the same releases: kept once */
             for (auto &v : b.acq) {
-                for (const rel &r : v)
-                    if (b.acq_blk.size() < REL_MAX) b.acq_blk.push_back(r);
-                v.clear();
+                merge_rels(b.acq_blk, v, [](const rel &) { return true; });
+                std::vector<rel>().swap(v);
             }
         }
         break;
@@ -1259,6 +1307,14 @@ void sync_apply(int kind, unsigned first, unsigned end, unsigned warp, uint32_t 
     }
     case SIM_SYNC_GRID:
         b.bar = ++s.clk; /* a barrier of the block too */
+        /* the block runs again only after the whole grid arrived: by then
+         * grid_clk orders everything its releases did (ordered) */
+        if (b.any_acq || b.any_narrow) {
+            for (auto &v : b.acq) std::vector<rel>().swap(v);
+            for (auto &v : b.narrow) std::vector<rel>().swap(v);
+            std::vector<rel>().swap(b.acq_blk);
+            b.any_acq = b.any_narrow = false;
+        }
         if (++s.grid_arrived >= s.nblocks) {
             s.grid_clk = ++s.clk;
             s.grid_arrived = 0;
