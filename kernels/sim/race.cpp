@@ -56,22 +56,84 @@ namespace {
 
 enum { K_READ = 0, K_WRITE = 1, K_ATOMIC = 2, K_FLAG = 3 }; /* K_FLAG: a store after a fence */
 /* with a kind in a record: the access was volatile (a relaxed one, PTX) */
-enum { K_VOL = 0x10 };
+enum { K_VOL = 4 };
 
+/* An access in the shadow, 16 bytes. id: 0 when empty, else the block's
+ * serial (below) << 17 | the thread << 7 | the bytes touched << 3 | the
+ * kind (with K_VOL); clk: the sync clock at the access; site: the
+ * instruction's code (site_code). A block's serial numbers it among every
+ * block of every launch (the launch's first serial + its index), so one
+ * number says both the launch and the block. */
 struct rrec {
-    uint32_t launch;           /* 0: empty */
+    uint64_t id;
     uint32_t clk;
-    uint32_t block;
-    uint16_t thread;
-    uint8_t mask, kind;
-    uintptr_t site;
+    uint32_t site;
 };
+enum { RR_SERIAL = 17, RR_WHO = 7 };
+inline uint64_t rr_serial(const rrec &p) { return p.id >> RR_SERIAL; }
+inline uint64_t rr_who(const rrec &p) { return p.id >> RR_WHO; }     /* serial and thread */
+inline unsigned rr_thread(const rrec &p) { return (unsigned)(p.id >> RR_WHO) & 1023; }
+inline unsigned rr_mask(const rrec &p) { return (unsigned)(p.id >> 3) & 15; }
+inline unsigned rr_kind(const rrec &p) { return (unsigned)p.id & 7; }
+inline uint64_t rr_id(uint64_t who, unsigned mask, unsigned kind) { return who << RR_WHO | mask << 3 | kind; }
 
+/* A granule of 4 bytes: its last write (or atomic) and last two reads by
+ * different threads, 48 bytes. A granule of shared memory has an owner
+ * word beside it (shshadow::own): the serial of the block its bytes
+ * belong to << 4 | the bytes some thread of that block wrote. */
 struct gran {
     rrec w, r1, r2;
-    uint32_t wl, wb;           /* shared memory: launch and block the written bytes belong to */
-    uint8_t written;           /* shared memory: bytes some thread of that block wrote */
 };
+
+/* Sites as 32-bit codes: an instruction's distance from a point in this
+ * file's code less SITE_NEAR (the kernels are linked into the executable
+ * that holds this file, so their instructions lie within the 3.75 GiB the
+ * codes cover), or, for one beyond, SITE_FAR + its index in a table. */
+const uint32_t SITE_FAR = 0xf0000000u;
+const uintptr_t SITE_NEAR = 0x70000000u;
+uint32_t site_far(uintptr_t pc);
+uintptr_t site_far_pc(uint32_t code);
+inline uintptr_t site_origin() { return (uintptr_t)(void *)&site_far - SITE_NEAR; }
+inline uint32_t site_code(uintptr_t pc)
+{
+    const uintptr_t d = pc - site_origin();
+    return __builtin_expect(d < SITE_FAR, 1) ? (uint32_t)d : site_far(pc);
+}
+inline uintptr_t site_pc(uint32_t c) { return c < SITE_FAR ? site_origin() + c : site_far_pc(c); }
+
+/* the far sites: chunks that never move, so a code read on another
+ * worker (handed over with a log) finds its entry without the lock */
+struct far_sites {
+    enum { CHUNK = 4096, CHUNKS = (0x100000000ull - SITE_FAR) / CHUNK };
+    std::mutex lk;
+    std::unordered_map<uintptr_t, uint32_t> index;
+    uintptr_t *chunk[CHUNKS];
+    uint32_t n;
+};
+far_sites &FS()
+{
+    static far_sites *f = new far_sites();
+    return *f;
+}
+__attribute__((noinline)) uint32_t site_far(uintptr_t pc)
+{
+    far_sites &f = FS();
+    std::lock_guard<std::mutex> lk(f.lk);
+    auto it = f.index.find(pc);
+    if (it != f.index.end()) return it->second;
+    if (f.n >= (uint32_t)far_sites::CHUNKS * far_sites::CHUNK) abort(); /* 2^28 instructions */
+    uintptr_t *&c = f.chunk[f.n / far_sites::CHUNK];
+    if (!c && !(c = (uintptr_t *)calloc(far_sites::CHUNK, sizeof(uintptr_t)))) abort();
+    c[f.n % far_sites::CHUNK] = pc;
+    const uint32_t code = SITE_FAR + f.n++;
+    f.index.emplace(pc, code);
+    return code;
+}
+uintptr_t site_far_pc(uint32_t code)
+{
+    const uint32_t i = code - SITE_FAR;
+    return FS().chunk[i / far_sites::CHUNK][i % far_sites::CHUNK];
+}
 
 /* what a thread learnt from a release: accesses of thread `thread` of
  * `block` before clock `own`, and of any thread of the block before `blk`,
@@ -101,6 +163,7 @@ struct bstate {
     /* a cooperative launch: the block's shared-memory shadow while it is
      * parked at a grid barrier (its arena is kept aside too, grid.cpp) */
     std::vector<gran> shsave;
+    std::vector<uint64_t> shosave;
 };
 
 enum {
@@ -184,6 +247,36 @@ struct granbuf {
     gran &operator[](size_t i) { return p[i]; }
 };
 
+/* The shared arena's granules and their owners: zeroed memory, whose pages
+ * the kernel gives as a block first touches them (a block uses a little
+ * of the arena's 264 KiB) */
+struct shshadow {
+    gran *g = nullptr;
+    uint64_t *own = nullptr;
+    size_t n = 0;
+    shshadow() = default;
+    shshadow(const shshadow &) = delete;
+    shshadow &operator=(const shshadow &) = delete;
+    ~shshadow() { release(); }
+    void release()
+    {
+        free(g);
+        free(own);
+        g = nullptr;
+        own = nullptr;
+        n = 0;
+    }
+    void make(size_t k)
+    {
+        release();
+        g = (gran *)calloc(k, sizeof(gran));
+        own = (uint64_t *)calloc(k, sizeof(uint64_t));
+        if (k && (!g || !own)) abort();
+        n = k;
+    }
+    size_t size() const { return n; }
+};
+
 struct gshadow {
     uintptr_t base;
     size_t bytes;              /* the allocation's bytes the shadow covers (all, or its first part) */
@@ -215,12 +308,16 @@ struct launch_s {
     unsigned stream;
     vclock vc;
     std::string kernel;
+    uint64_t base;             /* the serial of its block 0 */
 };
 
 struct race_state {
     int on, attached;
     sim_checker checker;
     uint32_t launch;           /* the running launch (from 1) */
+    uint64_t base;             /* the serial of its block 0 (from 1) */
+    uint64_t next_base;        /* the next launch's */
+    uint64_t cur_serial;       /* the running block's */
     uint32_t clk;
     uint32_t grid_clk;
     unsigned long long grid_arrived, nblocks;
@@ -231,7 +328,7 @@ struct race_state {
     bstate one;
     std::unordered_map<unsigned long long, bstate> parked;
     /* shadow */
-    std::vector<gran> sh;      /* the shared arena */
+    shshadow sh;               /* the shared arena */
     uintptr_t sh_lo, sh_span;
     std::unordered_map<unsigned, gshadow> glob;
     size_t shadow_bytes;       /* what the shadows of glob take */
@@ -357,11 +454,18 @@ namespace {
 
 using gpulab_sim::sim_race_log;
 
+__attribute__((noinline, cold)) race_state *state_new()
+{
+    if (!the_state) the_state = new race_state();
+    return the_state;
+}
+
 inline race_state &R()
 {
-    if (tl_state) return *tl_state;
-    if (__builtin_expect(!the_state, 0)) the_state = new race_state();
-    return *the_state;
+    race_state *s = tl_state;
+    if (!s) s = the_state;
+    if (__builtin_expect(!s, 0)) s = state_new();
+    return *s;
 }
 
 /* the running block's log (NULL: it checks as it goes), the worker's
@@ -456,6 +560,33 @@ bool launch_ordered(uint32_t a, uint32_t b)
     const launch_s &la = s.launches[a];
     return a <= s.launches[b].vc.at(la.stream);
 }
+
+/* The launch of the block with that serial (0: none known) */
+uint32_t launch_of(uint64_t serial)
+{
+    race_state &s = R();
+    if (serial >= s.base) return s.launch;
+    /* the last launch whose first serial is at most serial (one of no
+     * blocks shares its first serial with the next, and made no access) */
+    size_t lo = 1, hi = s.launches.size();
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (s.launches[mid].base <= serial) lo = mid + 1;
+        else hi = mid;
+    }
+    return (uint32_t)(lo - 1);
+}
+
+/* the block's index in its launch, as a record keeps it (32 bits) */
+uint32_t block_of(uint64_t serial)
+{
+    race_state &s = R();
+    const uint32_t l = launch_of(serial);
+    return (uint32_t)(serial - (l == s.launch ? s.base : l < s.launches.size() ? s.launches[l].base : 0));
+}
+
+/* the serial of block blk of the running launch */
+inline uint64_t serial_of(const race_state &s, unsigned long long blk) { return s.base + (uint32_t)blk; }
 
 /* ------------------------------------------------------- block states */
 
@@ -552,23 +683,26 @@ void acquire(bstate &b, unsigned t, uint32_t blk, const std::vector<rel> &v)
     });
 }
 
+/* p: an access of the running launch */
 inline bool in_acq(const std::vector<rel> &v, const rrec &p)
 {
+    const uint32_t blk = (uint32_t)(rr_serial(p) - R().base);
+    const unsigned th = rr_thread(p);
     for (const rel &r : v)
-        if (r.block == p.block && ((r.thread == p.thread && p.clk < r.own) || p.clk < r.blk)) return true;
+        if (r.block == blk && ((r.thread == th && p.clk < r.own) || p.clk < r.blk)) return true;
     return false;
 }
 
 /* Does the recorded access p happen before thread t's access now? */
-inline __attribute__((always_inline)) bool ordered(const rrec &p, unsigned t)
+inline __attribute__((always_inline)) bool ordered_in(race_state &s, const rrec &p, unsigned t)
 {
-    race_state &s = R();
-    if (p.launch != s.launch) return launch_ordered(p.launch, s.launch);
+    const uint64_t ser = rr_serial(p);
+    if (ser < s.base) return launch_ordered(launch_of(ser), s.launch);
     const bstate &b = *s.cur;
-    if (p.block == (uint32_t)s.cur_block) {
-        if (p.thread == t) return true;
+    if (ser == s.cur_serial) {
+        const unsigned u = rr_thread(p);
+        if (u == t) return true;
         if (p.clk < b.bar) return true;
-        unsigned u = p.thread;
         if ((u >> 5) == (t >> 5)) {
             unsigned w = t >> 5;
             if (p.clk < b.wfull[w]) return true;
@@ -582,6 +716,17 @@ inline __attribute__((always_inline)) bool ordered(const rrec &p, unsigned t)
     if (p.clk < s.grid_clk) return true;
     if (b.any_acq && (in_acq(b.acq[t], p) || in_acq(b.acq_blk, p))) return true;
     return false;
+}
+
+inline __attribute__((always_inline)) bool ordered(const rrec &p, unsigned t) { return ordered_in(R(), p, t); }
+
+/* the same, with its common case (an earlier access of the thread, or of
+ * its block before the last barrier) inline and the rest called */
+__attribute__((noinline)) bool ordered_rest(race_state &s, const rrec &p, unsigned t) { return ordered_in(s, p, t); }
+inline __attribute__((always_inline)) bool ordered_quick(race_state &s, const rrec &p, unsigned t)
+{
+    if (rr_serial(p) == s.cur_serial && (rr_thread(p) == t || p.clk < s.cur->bar)) return true;
+    return ordered_rest(s, p, t);
 }
 
 /* ------------------------------------------------------------ reports */
@@ -667,13 +812,13 @@ void describe(const sim_access *a, rgroup &g)
 /* The pair a group shows as its example: the recorded access p and a. */
 static void set_example(rgroup &g, const rrec &p, const sim_access *a, int kind)
 {
-    g.site_a = p.site;
+    g.site_a = site_pc(p.site);
     g.site_b = a->site;
-    g.kind_a = p.kind;
+    g.kind_a = (int)rr_kind(p);
     g.kind_b = kind;
-    g.block_a = p.block;
+    g.block_a = block_of(rr_serial(p));
     g.block_b = a->block;
-    g.thread_a = p.thread;
+    g.thread_a = rr_thread(p);
     g.thread_b = a->thread;
     describe(a, g);
 }
@@ -689,7 +834,7 @@ void hit(const rrec &p, const sim_access *a, int kind, unsigned flags)
                                               : (a->obj ? a->obj->id : 0);
     if (a->space == SIM_REC_SHARED && a->obj)
         obj = 0x80000000u | (unsigned)(s.rp ? s.rp_k : (int)(a->obj - sim_shared_object_at(0)));
-    uintptr_t x = p.site, y = a->site;
+    uintptr_t x = site_pc(p.site), y = a->site;
     gkey k = {flags & F_UNINIT ? 1 : flags & F_VWARP ? 2 : 0, std::min(x, y), std::max(x, y), obj};
     auto it = s.index.find(k);
     rgroup *g;
@@ -705,7 +850,8 @@ void hit(const rrec &p, const sim_access *a, int kind, unsigned flags)
         g->last_block = ~0ull;
         memset(g->seen, 0, sizeof g->seen);
         set_example(*g, p, a, kind);
-        if (p.launch != s.launch && p.launch < s.launches.size()) g->other_kernel = s.launches[p.launch].kernel;
+        const uint32_t pl = launch_of(rr_serial(p));
+        if (pl != s.launch && pl < s.launches.size()) g->other_kernel = s.launches[pl].kernel;
         s.index.emplace(k, (unsigned)s.groups.size() - 1);
     } else {
         g = &s.groups[it->second];
@@ -799,14 +945,18 @@ void shadow_make(gshadow &n, const sim_rec_object *o)
                 what, all.c_str(), sizeof(gran), why.c_str());
 }
 
-gran *granules(const sim_access *a, size_t *first)
+/* the granules of a's memory, from the first one a touches; owners: the
+ * shared granules' owner words (NULL for global memory) */
+gran *granules(const sim_access *a, size_t *first, uint64_t **owners)
 {
     race_state &s = R();
+    *owners = nullptr;
     if (a->space == SIM_REC_SHARED) {
         uintptr_t off = a->addr - race_here;
         if (off >= s.sh_span) return nullptr;
         *first = off >> 2;
-        return s.sh.data();
+        *owners = s.sh.own;
+        return s.sh.g;
     }
     const sim_rec_object *o = a->obj;
     if (!o) return nullptr;
@@ -832,10 +982,8 @@ gran *granules(const sim_access *a, size_t *first)
     return gs->g.data();
 }
 
-inline bool same_thread(const rrec &p, unsigned long long block, unsigned t, uint32_t launch)
-{
-    return p.launch == launch && p.block == (uint32_t)block && p.thread == t;
-}
+/* who: the serial of the access's block << 10 | its thread */
+inline bool same_thread(const rrec &p, uint64_t who) { return rr_who(p) == who; }
 
 /* ------------------------------------------------- writing a block's log */
 
@@ -1085,9 +1233,9 @@ void log_hit(const rrec &p, const sim_access *a, int kind, unsigned flags)
     w[0] = 2;
     w[1] = canon(a->addr);
     w[2] = a->site;
-    w[3] = p.site;
-    w[4] = (uint64_t)(flags & 0xffff) | (uint64_t)(kind & 3) << 16 | (uint64_t)p.kind << 20 |
-           (uint64_t)(a->size & 31) << 28 | (uint64_t)(a->thread & 1023) << 33 | (uint64_t)(p.thread & 1023) << 43 |
+    w[3] = site_pc(p.site);
+    w[4] = (uint64_t)(flags & 0xffff) | (uint64_t)(kind & 3) << 16 | (uint64_t)rr_kind(p) << 20 |
+           (uint64_t)(a->size & 31) << 28 | (uint64_t)(a->thread & 1023) << 33 | (uint64_t)(rr_thread(p) & 1023) << 43 |
            obj << 53;
     L.n += 5;
 }
@@ -1109,13 +1257,14 @@ void on_access(void *, const sim_access *a)
     if (!s.on || !s.cur) return;
     if (a->kind != SIM_REC_LOAD || a->size != 4 || (a->addr & 3) || a->vol || !s.rels.empty()) return access_any(a);
     gran *g;
-    const uint32_t L = s.launch;
+    const uint64_t ser = serial_of(s, a->block);
     const unsigned t = a->thread;
+    const uint64_t who = ser << 10 | t;
     if (a->space == SIM_REC_SHARED) {
         uintptr_t off = a->addr - race_here;
         if (off >= s.sh_span) return;
-        g = &s.sh[off >> 2];
-        if (g->wl != L || g->wb != (uint32_t)a->block || g->written != 0xf) return access_any(a);
+        if (s.sh.own[off >> 2] != (ser << 4 | 0xf)) return access_any(a);
+        g = &s.sh.g[off >> 2];
     } else {
         if (!a->obj) return;
         gshadow *gs = nullptr;
@@ -1125,10 +1274,59 @@ void on_access(void *, const sim_access *a)
         g = &gs->g[(a->addr - gs->base) >> 2];
     }
     const rrec &w = g->w;
-    if (w.launch && !same_thread(w, a->block, t, L) && ((w.kind & (3 | K_VOL)) != K_WRITE || !ordered(w, t)))
+    if (w.id && !same_thread(w, who) && ((rr_kind(w) & (3 | K_VOL)) != K_WRITE || !ordered_quick(s, w, t)))
         return access_any(a);
-    if (!same_thread(g->r1, a->block, t, L) && g->r1.launch) g->r2 = g->r1;
-    g->r1 = rrec{L, s.clk, (uint32_t)a->block, (uint16_t)t, 0xf, K_READ, a->site};
+    if (!same_thread(g->r1, who) && g->r1.id) g->r2 = g->r1;
+    g->r1 = rrec{rr_id(who, 0xf, K_READ), s.clk, site_code(a->site)};
+}
+
+/* on_load's granules: each one's last write must be ordered before the read */
+template <unsigned N>
+inline __attribute__((always_inline)) int load_granules(race_state &s, gran *g, uint64_t who, unsigned t,
+                                                        uintptr_t pc)
+{
+    for (unsigned i = 0; i < N; i++) {
+        const rrec &w = g[i].w;
+        if (w.id && !same_thread(w, who) && (rr_kind(w) != K_WRITE || !ordered_quick(s, w, t))) return 0;
+    }
+    const rrec r = {rr_id(who, 0xf, K_READ), s.clk, site_code(pc)};
+    for (unsigned i = 0; i < N; i++) {
+        if (!same_thread(g[i].r1, who) && g[i].r1.id) g[i].r2 = g[i].r1;
+        g[i].r1 = r;
+    }
+    return 1;
+}
+
+/* The same case straight from the access hook, without a sim_access (the
+ * checker's load: a plain load inside a known object), for 4 or 8 aligned
+ * bytes: 1 when every granule it reads passes on_access's test and the
+ * read is recorded, 0 (having changed nothing) to be given the access
+ * through on_access. */
+int on_load(void *, uintptr_t addr, unsigned size, int space, const sim_rec_object *o, uintptr_t pc)
+{
+    if (sim_sched_kind == SIM_SCHED_RANDOM || sim_sched_kind == SIM_SCHED_ADVERSARIAL) return 0;
+    if (tl_log && space != SIM_REC_SHARED) return 0; /* into the block's log */
+    race_state &s = R();
+    if (!s.on || !s.cur || !s.rels.empty() || (size != 4 && size != 8) || (addr & (size - 1))) return 0;
+    const uint64_t ser = serial_of(s, sim_g.block_linear);
+    const unsigned t = sim_cur->linear;
+    const uint64_t who = ser << 10 | t;
+    gran *g;
+    if (space == SIM_REC_SHARED) {
+        const uintptr_t off = addr - race_here;
+        if (off + size > s.sh_span) return 0;
+        const uint64_t mine = ser << 4 | 0xf, *own = &s.sh.own[off >> 2];
+        if (own[0] != mine || (size == 8 && own[1] != mine)) return 0;
+        g = &s.sh.g[off >> 2];
+    } else {
+        if (!o) return 0;
+        gshadow *gs = nullptr;
+        for (unsigned i = 0; i < race_state::GCACHE; i++)
+            if (s.gc_id[i] == o->id) gs = s.gc[i];
+        if (!gs || addr - gs->base >= gs->bytes || addr + size - gs->base > gs->bytes) return 0;
+        g = &gs->g[(addr - gs->base) >> 2];
+    }
+    return size == 4 ? load_granules<1>(s, g, who, t, pc) : load_granules<2>(s, g, who, t, pc);
 }
 
 __attribute__((noinline)) void access_any(const sim_access *a)
@@ -1145,11 +1343,14 @@ __attribute__((noinline)) void access_any(const sim_access *a)
      * strong one: volatile, atomic, or a flag */
     const bool vol = a->vol && kind != K_ATOMIC;
     const bool strong = vol || kind == K_ATOMIC || kind == K_FLAG;
-    const uint8_t rkind = (uint8_t)(kind | (vol ? K_VOL : 0));
+    const unsigned rkind = (unsigned)(kind | (vol ? K_VOL : 0));
     size_t first;
-    gran *gv = granules(a, &first);
+    uint64_t *owners;
+    gran *gv = granules(a, &first, &owners);
     if (!gv) return;
-    const uint32_t L = s.launch;
+    const uint64_t ser = serial_of(s, a->block);
+    const uint64_t who = ser << 10 | t;
+    const uint32_t site = site_code(a->site);
     const bool shared = a->space == SIM_REC_SHARED;
     uintptr_t addr = a->addr;
     unsigned left = a->size;
@@ -1159,49 +1360,48 @@ __attribute__((noinline)) void access_any(const sim_access *a)
         unsigned n = 4 - off < left ? 4 - off : left;
         uint8_t m = (uint8_t)(((1u << n) - 1) << off);
         gran &g = gv[gi];
-        if (shared && (g.wl != L || g.wb != (uint32_t)a->block)) {
+        uint64_t dummy = 0, &own = shared ? owners[gi] : dummy;
+        if (shared && own >> 4 != ser) {
             /* another block's (or launch's) bytes: this block has written none */
-            g.wl = L;
-            g.wb = (uint32_t)a->block;
-            g.written = 0;
-            g.w.launch = g.r1.launch = g.r2.launch = 0;
+            own = ser << 4;
+            g.w.id = g.r1.id = g.r2.id = 0;
         }
         if (!s.rels.empty() && kind == K_READ) {
             auto it = s.rels.find(rel_key(addr, a->block));
             if (it != s.rels.end()) acquire(b, t, (uint32_t)a->block, it->second); /* an acquire */
         }
-        if (shared && kind != K_WRITE && kind != K_FLAG && (g.written & m) != m) {
-            rrec none = {L, s.clk, (uint32_t)a->block, (uint16_t)t, m, rkind, a->site};
+        if (shared && kind != K_WRITE && kind != K_FLAG && (own & m) != m) {
+            rrec none = {rr_id(who, m, rkind), s.clk, site};
             hit(none, a, kind, F_UNINIT | F_SAME_BLOCK);
         }
         /* t read this granule and now writes it back, with no sync in
          * between: a read-modify-write */
-        bool rmw = kind != K_READ && ((same_thread(g.r1, a->block, t, L) && g.r1.clk == s.clk) ||
-                                      (same_thread(g.r2, a->block, t, L) && g.r2.clk == s.clk));
+        bool rmw = kind != K_READ &&
+                   ((same_thread(g.r1, who) && g.r1.clk == s.clk) || (same_thread(g.r2, who) && g.r2.clk == s.clk));
         /* the recorded write (or atomic) against this access */
         const rrec &w = g.w;
-        if (w.launch && (w.mask & m) && !same_thread(w, a->block, t, L)) {
-            const int wk = w.kind & 3;
+        if (w.id && (rr_mask(w) & m) && !same_thread(w, who)) {
+            const unsigned wk = rr_kind(w) & 3;
+            const uint64_t wser = rr_serial(w);
+            const unsigned wt = rr_thread(w);
             bool sync_pair = (wk == K_ATOMIC || wk == K_FLAG) && (kind == K_ATOMIC || kind == K_FLAG);
             bool flag_read = (wk == K_FLAG || (!shared && wk == K_ATOMIC)) && kind == K_READ;
             /* two strong accesses are not a data race; two volatile ones of
              * lanes of one warp with nothing between them are still an
              * order the lanes need not keep (vwarp) */
-            bool both_strong = strong && (wk != K_WRITE || (w.kind & K_VOL));
-            bool vwarp = both_strong && vol && (w.kind & K_VOL) && w.launch == L && w.block == (uint32_t)a->block &&
-                         (w.thread >> 5) == (t >> 5);
+            bool both_strong = strong && (wk != K_WRITE || (rr_kind(w) & K_VOL));
+            bool vwarp = both_strong && vol && (rr_kind(w) & K_VOL) && wser == ser && (wt >> 5) == (t >> 5);
             if (!sync_pair && !flag_read && (!both_strong || vwarp) && !ordered(w, t)) {
                 unsigned f = kind == K_READ ? F_RW : F_WW;
                 if (vwarp) f |= F_VWARP;
                 if (wk == K_ATOMIC || kind == K_ATOMIC) f |= F_ATOMIC;
                 /* the reader read a flag after the writer's block fence */
-                if (b.any_narrow && w.launch == L && w.block != (uint32_t)a->block && in_acq(b.narrow[t], w))
-                    f |= F_NARROW;
-                if (w.launch != L) f |= F_LAUNCH;
-                else if (w.block != (uint32_t)a->block) f |= F_CROSS_BLOCK | (s.coop ? F_COOP : 0);
+                if (b.any_narrow && wser >= s.base && wser != ser && in_acq(b.narrow[t], w)) f |= F_NARROW;
+                if (wser < s.base) f |= F_LAUNCH;
+                else if (wser != ser) f |= F_CROSS_BLOCK | (s.coop ? F_COOP : 0);
                 else {
                     f |= F_SAME_BLOCK;
-                    f |= (w.thread >> 5) == (t >> 5) ? F_SAME_WARP : F_XWARP;
+                    f |= (wt >> 5) == (t >> 5) ? F_SAME_WARP : F_XWARP;
                 }
                 /* several threads each read it and write it back */
                 if (rmw && kind != K_READ) f |= F_RMW;
@@ -1212,18 +1412,20 @@ __attribute__((noinline)) void access_any(const sim_access *a)
             /* t's own atomic is the last update of the granule: the other
              * threads' atomics come before it in the location's order (the
              * last block of a count resetting it to 0) */
-            const bool own_atomic = (g.w.kind & 3) == K_ATOMIC && same_thread(g.w, a->block, t, L);
+            const bool own_atomic = (rr_kind(g.w) & 3) == K_ATOMIC && same_thread(g.w, who);
             /* the recorded reads against this write */
             for (int r = 0; r < 2; r++) {
                 const rrec &p = r ? g.r2 : g.r1;
-                if (!p.launch || !(p.mask & m)) continue;
-                if (same_thread(p, a->block, t, L)) continue;
-                if (((p.kind & 3) == K_ATOMIC) && (kind == K_ATOMIC || kind == K_FLAG || own_atomic)) continue;
+                if (!p.id || !(rr_mask(p) & m)) continue;
+                if (same_thread(p, who)) continue;
+                const unsigned pk = rr_kind(p);
+                if (((pk & 3) == K_ATOMIC) && (kind == K_ATOMIC || kind == K_FLAG || own_atomic)) continue;
                 /* strong against strong: volatile or atomic reads, a volatile,
                  * atomic or flag write (vwarp: see above) */
-                bool pv = (p.kind & K_VOL) != 0, both_strong = strong && (pv || (p.kind & 3) == K_ATOMIC);
-                bool vwarp = both_strong && vol && pv && p.launch == L && p.block == (uint32_t)a->block &&
-                             (p.thread >> 5) == (t >> 5);
+                const uint64_t pser = rr_serial(p);
+                const unsigned pt = rr_thread(p);
+                bool pv = (pk & K_VOL) != 0, both_strong = strong && (pv || (pk & 3) == K_ATOMIC);
+                bool vwarp = both_strong && vol && pv && pser == ser && (pt >> 5) == (t >> 5);
                 if (both_strong && !vwarp) continue;
                 /* global memory: a plain load next to atomics is the first
                  * load of a compare-and-swap loop, which the CAS checks */
@@ -1232,16 +1434,16 @@ __attribute__((noinline)) void access_any(const sim_access *a)
                 unsigned f = F_RW;
                 if (vwarp) f |= F_VWARP;
                 if (kind == K_ATOMIC) f |= F_ATOMIC;
-                if (p.launch != L) f |= F_LAUNCH;
-                else if (p.block != (uint32_t)a->block) f |= F_CROSS_BLOCK | (s.coop ? F_COOP : 0);
+                if (pser < s.base) f |= F_LAUNCH;
+                else if (pser != ser) f |= F_CROSS_BLOCK | (s.coop ? F_COOP : 0);
                 else {
                     f |= F_SAME_BLOCK;
-                    f |= (p.thread >> 5) == (t >> 5) ? F_SAME_WARP : F_XWARP;
+                    f |= (pt >> 5) == (t >> 5) ? F_SAME_WARP : F_XWARP;
                 }
                 hit(p, a, kind, f);
             }
-            g.w = rrec{L, s.clk, (uint32_t)a->block, (uint16_t)t, m, rkind, a->site};
-            g.written |= m;
+            g.w = rrec{rr_id(who, m, rkind), s.clk, site};
+            own |= m;
             if (kind == K_FLAG) {
                 std::vector<rel> &v = s.rels[rel_key(addr, a->block)];
                 v.clear();
@@ -1250,8 +1452,8 @@ __attribute__((noinline)) void access_any(const sim_access *a)
             }
         }
         if (kind == K_READ || kind == K_ATOMIC) {
-            rrec cur = {L, s.clk, (uint32_t)a->block, (uint16_t)t, m, rkind, a->site};
-            if (!same_thread(g.r1, a->block, t, L) && g.r1.launch) g.r2 = g.r1;
+            rrec cur = {rr_id(who, m, rkind), s.clk, site};
+            if (!same_thread(g.r1, who) && g.r1.id) g.r2 = g.r1;
             g.r1 = cur;
         }
         addr += n;
@@ -1362,7 +1564,7 @@ void on_launch_begin(void *, const sim_rec_launch *l)
     race_here = s.sh_lo;
     s.serial++;
     s.rp = nullptr;
-    if (s.sh.size() != (s.sh_span + 3) / 4) s.sh.assign((s.sh_span + 3) / 4, gran());
+    if (s.sh.size() != (s.sh_span + 3) / 4) s.sh.make((s.sh_span + 3) / 4);
     /* the launch: its stream's order */
     stream_at(nullptr, 1);
     unsigned st = s.next_stream;
@@ -1381,10 +1583,16 @@ void on_launch_begin(void *, const sim_rec_launch *l)
     }
     if (s.launches.empty()) s.launches.emplace_back();
     s.launch = (uint32_t)s.launches.size();
+    /* its blocks' serials: block b is base + (uint32_t)b, as a record
+     * keeps 32 bits of the block */
+    if (!s.next_base) s.next_base = 1;
+    s.base = s.next_base;
+    s.next_base += std::min(s.nblocks, 1ull << 32);
     launch_s ls;
     ls.stream = st;
     ls.vc = ss.vc;
     ls.kernel = l->kernel ? l->kernel : "";
+    ls.base = s.base;
     s.launches.push_back(std::move(ls));
     ss.last = s.launch;
     ss.vc.set(st, s.launch);
@@ -1417,13 +1625,17 @@ void block_begin_apply(unsigned long long block)
             bstate_reset(it->second);
         } else {
             const std::vector<gran> &v = it->second.shsave;
-            std::copy(v.begin(), v.begin() + std::min(v.size(), s.sh.size()), s.sh.begin());
+            std::copy(v.begin(), v.begin() + std::min(v.size(), s.sh.size()), s.sh.g);
+            const std::vector<uint64_t> &o = it->second.shosave;
+            std::copy(o.begin(), o.begin() + std::min(o.size(), s.sh.size()), s.sh.own);
         }
         s.cur = &it->second;
+        s.cur_serial = serial_of(s, block);
         return;
     }
     bstate_reset(s.one);
     s.cur = &s.one;
+    s.cur_serial = serial_of(s, block);
     s.clk = 1; /* clocks count per block (see above) */
 }
 
@@ -1448,6 +1660,7 @@ void on_block_begin(void *, unsigned long long block)
         race_state &w = *own;
         w.on = 1;
         w.launch = s.launch;
+        w.base = s.base;
         w.serial = s.serial;
         w.nthreads = s.nthreads;
         w.nwarps = s.nwarps;
@@ -1456,7 +1669,7 @@ void on_block_begin(void *, unsigned long long block)
         w.grid_clk = 0;
         w.sh_lo = s.sh_lo;
         w.sh_span = s.sh_span;
-        if (w.sh.size() != s.sh.size()) w.sh.assign(s.sh.size(), gran());
+        if (w.sh.size() != s.sh.size()) w.sh.make(s.sh.size());
         w.rp = nullptr;
         tl_state = &w;
         block_begin_apply(block);
@@ -1474,7 +1687,8 @@ void block_end_apply(unsigned long long block)
         auto it = s.parked.find(block);
         if (it != s.parked.end()) {
             size_t n = std::min(s.sh.size(), (sim_shared_used() + 3) / 4);
-            it->second.shsave.assign(s.sh.begin(), s.sh.begin() + n);
+            it->second.shsave.assign(s.sh.g, s.sh.g + n);
+            it->second.shosave.assign(s.sh.own, s.sh.own + n);
         }
     }
     s.cur = nullptr;
@@ -1718,6 +1932,7 @@ extern "C" int sim_race_enable(int on)
         s.checker.sync = on_sync;
         s.checker.block_end = on_block_end;
         s.checker.launch_end = on_launch_end;
+        s.checker.load = on_load;
     }
     /* attached for the race check, or for a schedule whose threads give
      * way at accesses (schedule.cpp) */
@@ -1732,7 +1947,7 @@ extern "C" int sim_race_enable(int on)
     if (!on && s.on) {
         s.glob.clear();
         s.shadow_bytes = 0;
-        std::vector<gran>().swap(s.sh);
+        s.sh.release();
     }
     s.on = on;
     return 0;
@@ -2038,7 +2253,8 @@ static void replay(const sim_race_log &L)
             /* a race found in the block's shared memory */
             const uint64_t f = L.w[i + 4];
             const unsigned obj = (unsigned)(f >> 53 & 511);
-            rrec p = {s.launch, 0, blk, (uint16_t)(f >> 43 & 1023), 0, (uint8_t)(f >> 20 & 255), (uintptr_t)L.w[i + 3]};
+            rrec p = {rr_id(serial_of(s, blk) << 10 | (f >> 43 & 1023), 0, (unsigned)(f >> 20 & 7)), 0,
+                      site_code((uintptr_t)L.w[i + 3])};
             a.addr = L.w[i + 1];
             const uint64_t sk = (uint64_t)(f >> 28 & 31) | (uint64_t)SIM_REC_LOAD << 32;
             memcpy(&a.size, &sk, sizeof sk);
@@ -2129,7 +2345,8 @@ void sim_race_log_deliver(void)
          * the two states agree (the same syncs, counted per block) */
         race_state &s = R();
         size_t n = std::min(std::min(w->sh.size(), s.sh.size()), (sim_shared_used() + 3) / 4);
-        std::copy(w->sh.begin(), w->sh.begin() + n, s.sh.begin());
+        std::copy(w->sh.g, w->sh.g + n, s.sh.g);
+        std::copy(w->sh.own, w->sh.own + n, s.sh.own);
         s.clk = w->clk;
     }
 }

@@ -516,6 +516,19 @@ static inline __attribute__((always_inline)) int sim_acc_direct_now()
     return 0;
 #endif
 }
+/* The same for sim_acc_load: the one checker (the race check) takes the
+ * element's plain loads itself (sim_acc_shared_load), without the hook's
+ * search for the object the proxy already knows. */
+static inline __attribute__((always_inline)) int sim_acc_load_now()
+{
+#if defined(__x86_64__) && (!defined(__PIC__) || defined(__PIE__))
+    int on;
+    __asm__("movl %%fs:sim_acc_load@tpoff, %0" : "=r"(on));
+    return on;
+#else
+    return 0;
+#endif
+}
 template <class T, size_t N = sizeof(T)> struct sim_direct {
     static constexpr bool ok = false;
     static T load(const T *p) { return *p; }
@@ -578,6 +591,11 @@ template <class T> struct sim_ref {
     __attribute__((always_inline)) T get() const
     {
         if (sim_direct<T>::ok && sim_acc_direct_now()) return sim_direct<T>::load(p);
+        if (sim_direct<T>::ok && (sizeof(T) == 4 || sizeof(T) == 8) && !std::is_volatile<T>::value &&
+            sim_acc_load_now()) {
+            sim_acc_shared_load(p, sizeof(T));
+            return sim_direct<T>::load(p);
+        }
         return *p;
     }
     __attribute__((always_inline)) void put(const T &v) const

@@ -1,4 +1,4 @@
-// An allocation too big for the race check's shadow (about 22 bytes for
+// An allocation too big for the race check's shadow (12 bytes for
 // every byte): the race check covers its first part and says so, and the
 // program runs to its end. Two blocks write the first element (a race the
 // check sees) and the last one (past the part it covers).

@@ -450,7 +450,7 @@ static void test_hook(void **state)
     assert_int_equal(cudaMalloc(&g, sizeof h), cudaSuccess);
     assert_int_equal(cudaMemcpy(g, h, sizeof h, cudaMemcpyHostToDevice), cudaSuccess);
     seen s = {};
-    sim_checker c = {&s, seen_launch, nullptr, seen_access, seen_sync, nullptr, nullptr};
+    sim_checker c = {&s, seen_launch, nullptr, seen_access, seen_sync, nullptr, nullptr, nullptr};
     assert_int_equal(sim_check_attach(&c), 0);
     lab_job *j = fresh_job(0);
     ok_or_fail(launch(j, "hook_k", 1, 32, 0, [=]() { hook_k(g); }), j);
