@@ -523,8 +523,8 @@ unsigned long long program_schedule_seed_at(unsigned long long base, int k)
  * race check being on), no more than the cores; in namespaces only (each run
  * has its own /tmp and working folder there: without them runs at once would
  * share files); and as many as the memory holds, counted from the first
- * run's largest size (times 24 when its race check was off: the check's
- * shadow is 22 bytes for each byte of device memory). */
+ * run's largest size (times 14 when its race check was off: the check's
+ * shadow is 12 bytes for each byte of device memory). */
 int program_schedule_jobs(const struct session *s, int runs, long peak_kb, int race_checked)
 {
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
@@ -532,7 +532,7 @@ int program_schedule_jobs(const struct session *s, int runs, long peak_kb, int r
     if (j > cores) j = cores;
     if (j > runs) j = runs;
     if (j <= 1 || peak_kb <= 0 || prog_sandbox_state(NULL, 0) < 1) return 1;
-    long long need = (long long)peak_kb * 1024 * (race_checked ? 1 : 24);
+    long long need = (long long)peak_kb * 1024 * (race_checked ? 1 : 14);
     while (j > 1 && need * j > mem_limit() / 2) j--;
     return (int)j;
 }
