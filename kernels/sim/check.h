@@ -73,12 +73,15 @@ typedef struct sim_checker {
     void (*sync)(void *ctx, const sim_sync_event *e);
     void (*block_end)(void *ctx, unsigned long long block);
     void (*launch_end)(void *ctx, const sim_rec_launch *l, int rc);
-    /* A plain (not volatile) load of size bytes at addr, found inside
-     * object o of space (SIM_REC_GLOBAL, SIM_REC_SHARED) with no memory
-     * error, by the running thread from site, when this is the one checker
-     * attached: 1 when it took it so, 0 to be given it through access. For
-     * the loads of a kernel's inner loop, without building a sim_access. */
-    int (*load)(void *ctx, uintptr_t addr, unsigned size, int space, const sim_rec_object *o, uintptr_t site);
+    /* A plain (not volatile) load or store (kind SIM_REC_LOAD or
+     * SIM_REC_STORE) of size bytes at addr, found inside object o of space
+     * (SIM_REC_GLOBAL, SIM_REC_SHARED) with no memory error, by the running
+     * thread from site, when this is the one checker attached: 1 when it
+     * took it so, 0 (having changed nothing) to be given it through access.
+     * For the accesses of a kernel's inner loop, without building a
+     * sim_access. */
+    int (*plain)(void *ctx, uintptr_t addr, unsigned size, int kind, int space, const sim_rec_object *o,
+                 uintptr_t site);
 } sim_checker;
 
 #define SIM_CHECK_MAX 4

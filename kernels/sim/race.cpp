@@ -1280,7 +1280,8 @@ void on_access(void *, const sim_access *a)
     g->r1 = rrec{rr_id(who, 0xf, K_READ), s.clk, site_code(a->site)};
 }
 
-/* on_load's granules: each one's last write must be ordered before the read */
+/* on_plain's granules for a load: each one's last write must be ordered
+ * before the read */
 template <unsigned N>
 inline __attribute__((always_inline)) int load_granules(race_state &s, gran *g, uint64_t who, unsigned t,
                                                         uintptr_t pc)
@@ -1297,36 +1298,104 @@ inline __attribute__((always_inline)) int load_granules(race_state &s, gran *g, 
     return 1;
 }
 
-/* The same case straight from the access hook, without a sim_access (the
- * checker's load: a plain load inside a known object), for 4 or 8 aligned
- * bytes: 1 when every granule it reads passes on_access's test and the
- * read is recorded, 0 (having changed nothing) to be given the access
- * through on_access. */
-int on_load(void *, uintptr_t addr, unsigned size, int space, const sim_rec_object *o, uintptr_t pc)
+/* on_plain's granules for a plain store: each one's last write and reads,
+ * where this block has written it, must be the thread's own or ordered
+ * before the store (else it is a race, which access_any reports); then the
+ * store is the granule's last write. A granule this block has not written
+ * starts anew, as access_any starts it. */
+template <unsigned N>
+inline __attribute__((always_inline)) int store_granules(race_state &s, gran *g, uint64_t *own, uint64_t ser,
+                                                         uint64_t who, unsigned t, uintptr_t pc)
 {
+    for (unsigned i = 0; i < N; i++) {
+        if (own[i] >> 4 != ser) continue;
+        const gran &x = g[i];
+        if (x.w.id && !same_thread(x.w, who) && !ordered_quick(s, x.w, t)) return 0;
+        if (x.r1.id && !same_thread(x.r1, who) && !ordered_quick(s, x.r1, t)) return 0;
+        if (x.r2.id && !same_thread(x.r2, who) && !ordered_quick(s, x.r2, t)) return 0;
+    }
+    const rrec w = {rr_id(who, 0xf, K_WRITE), s.clk, site_code(pc)};
+    for (unsigned i = 0; i < N; i++) {
+        if (own[i] >> 4 != ser) {
+            own[i] = ser << 4;
+            g[i].r1.id = g[i].r2.id = 0;
+        }
+        g[i].w = w;
+        own[i] |= 0xf;
+    }
+    return 1;
+}
+
+/* The same cases straight from the access hook or a shared element's proxy,
+ * without a sim_access (the checker's plain: a plain load or store inside a
+ * known object), for 4 or 8 aligned bytes: 1 when every granule it touches
+ * passes on_access's test and the access is recorded, 0 (having changed
+ * nothing) to be given it through on_access. A store takes this way in
+ * shared memory only, and not as a release (a fence before it). */
+__attribute__((noinline)) int plain_rest(uintptr_t addr, unsigned size, int kind, int space, const sim_rec_object *o,
+                                           uintptr_t pc)
+{
+    race_state *sp = tl_state;
+    if (!sp) sp = the_state;
+    if (!sp || !sp->cur || !sp->on || (size != 4 && size != 8) || (addr & (size - 1))) return 0;
     if (sim_sched_kind == SIM_SCHED_RANDOM || sim_sched_kind == SIM_SCHED_ADVERSARIAL) return 0;
-    if (tl_log && space != SIM_REC_SHARED) return 0; /* into the block's log */
-    race_state &s = R();
-    if (!s.on || !s.cur || !s.rels.empty() || (size != 4 && size != 8) || (addr & (size - 1))) return 0;
-    const uint64_t ser = serial_of(s, sim_g.block_linear);
+    race_state &s = *sp;
     const unsigned t = sim_cur->linear;
-    const uint64_t who = ser << 10 | t;
-    gran *g;
+    const uint64_t ser = serial_of(s, sim_g.block_linear), who = ser << 10 | t;
     if (space == SIM_REC_SHARED) {
         const uintptr_t off = addr - race_here;
         if (off + size > s.sh_span) return 0;
-        const uint64_t mine = ser << 4 | 0xf, *own = &s.sh.own[off >> 2];
-        if (own[0] != mine || (size == 8 && own[1] != mine)) return 0;
-        g = &s.sh.g[off >> 2];
-    } else {
-        if (!o) return 0;
-        gshadow *gs = nullptr;
-        for (unsigned i = 0; i < race_state::GCACHE; i++)
-            if (s.gc_id[i] == o->id) gs = s.gc[i];
-        if (!gs || addr - gs->base >= gs->bytes || addr + size - gs->base > gs->bytes) return 0;
-        g = &gs->g[(addr - gs->base) >> 2];
+        uint64_t *own = &s.sh.own[off >> 2];
+        gran *g = &s.sh.g[off >> 2];
+        if (kind == SIM_REC_STORE) {
+            if (s.cur->fence_pend[t]) return 0; /* a release */
+            return size == 4 ? store_granules<1>(s, g, own, ser, who, t, pc)
+                             : store_granules<2>(s, g, own, ser, who, t, pc);
+        }
+        const uint64_t mine = ser << 4 | 0xf;
+        if (own[0] != mine || (size == 8 && own[1] != mine) || !s.rels.empty()) return 0;
+        return size == 4 ? load_granules<1>(s, g, who, t, pc) : load_granules<2>(s, g, who, t, pc);
     }
+    /* global memory: loads only, and not into a block's log */
+    if (kind == SIM_REC_STORE || tl_log || !o || !s.rels.empty()) return 0;
+    gshadow *gs = nullptr;
+    for (unsigned i = 0; i < race_state::GCACHE; i++)
+        if (s.gc_id[i] == o->id) gs = s.gc[i];
+    if (!gs || addr - gs->base >= gs->bytes || addr + size - gs->base > gs->bytes) return 0;
+    gran *g = &gs->g[(addr - gs->base) >> 2];
     return size == 4 ? load_granules<1>(s, g, who, t, pc) : load_granules<2>(s, g, who, t, pc);
+}
+
+/* on_plain's commonest case, a plain aligned 4-byte read of shared memory
+ * this block wrote, inline and with few registers (plain_rest's test,
+ * load_granules<1>'s update): a third of the instructions of the whole
+ * path, which a tiled multiply takes for every element of its tiles. */
+int on_plain(void *, uintptr_t addr, unsigned size, int kind, int space, const sim_rec_object *o, uintptr_t pc)
+{
+    race_state *sp = tl_state;
+    if (!sp) sp = the_state;
+    if (__builtin_expect(space != SIM_REC_SHARED || kind != SIM_REC_LOAD || size != 4 || (addr & 3) || !sp, 0))
+        return plain_rest(addr, size, kind, space, o, pc);
+    race_state &s = *sp;
+    const uintptr_t off = addr - race_here;
+    const bstate *b = s.cur;
+    if (!b || !s.on || off + 4 > s.sh_span || !s.rels.empty() || sim_sched_kind == SIM_SCHED_RANDOM ||
+        sim_sched_kind == SIM_SCHED_ADVERSARIAL)
+        return plain_rest(addr, size, kind, space, o, pc);
+    const uint64_t ser = serial_of(s, sim_g.block_linear);
+    if (s.sh.own[off >> 2] != (ser << 4 | 0xf)) return plain_rest(addr, size, kind, space, o, pc);
+    gran &g = s.sh.g[off >> 2];
+    const unsigned t = sim_cur->linear;
+    const uint64_t who = ser << 10 | t;
+    const rrec &w = g.w;
+    /* ordered_quick without its call: an earlier write of this block, by t
+     * or before the last barrier */
+    if (w.id && !same_thread(w, who) &&
+        (rr_kind(w) != K_WRITE || rr_serial(w) != s.cur_serial || (rr_thread(w) != t && w.clk >= b->bar)))
+        return plain_rest(addr, size, kind, space, o, pc);
+    if (!same_thread(g.r1, who) && g.r1.id) g.r2 = g.r1;
+    g.r1 = rrec{rr_id(who, 0xf, K_READ), s.clk, site_code(pc)};
+    return 1;
 }
 
 __attribute__((noinline)) void access_any(const sim_access *a)
@@ -1932,7 +2001,7 @@ extern "C" int sim_race_enable(int on)
         s.checker.sync = on_sync;
         s.checker.block_end = on_block_end;
         s.checker.launch_end = on_launch_end;
-        s.checker.load = on_load;
+        s.checker.plain = on_plain;
     }
     /* attached for the race check, or for a schedule whose threads give
      * way at accesses (schedule.cpp) */

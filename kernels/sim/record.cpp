@@ -335,8 +335,8 @@ extern "C" __thread int sim_acc_on;
 __thread int sim_acc_on;
 extern "C" __thread int sim_acc_direct;
 __thread int sim_acc_direct;
-extern "C" __thread int sim_acc_load;
-__thread int sim_acc_load;
+extern "C" __thread int sim_acc_plain;
+__thread int sim_acc_plain;
 
 namespace {
 
@@ -393,7 +393,7 @@ void acc_update(void)
     sim_acc_on = sim_g.in_launch && (sim_mc_mode || nchecks || sim_rec_on);
     mc_fast = sim_mc_mode;
     sim_acc_direct = !nchecks && !sim_rec_on;
-    sim_acc_load = nchecks == 1 && checkers[0]->load && !sim_rec_on;
+    sim_acc_plain = nchecks == 1 && checkers[0]->plain && !sim_rec_on;
 }
 
 /* size and kind in one 64-bit store: a checker that reads the two with one
@@ -510,10 +510,10 @@ inline __attribute__((always_inline)) int sim_access_fast(uintptr_t a, unsigned 
                 ok = !(sim_mc_mode & SIM_CHECK_INITCHECK) || mc_init_fast(c.g, a, size, 0) > 0;
             else ok = 0;
             if (ok && nchecks) {
-                /* a plain load to the one checker's load, when it takes it */
+                /* a plain load or store to the one checker's plain, when it takes it */
                 const sim_checker *k = checkers[0];
-                if (!(kind == SIM_REC_LOAD && !(aligned >> 1) && nchecks == 1 && k->load && sim_in_fiber() &&
-                      k->load(k->ctx, a, size, c.g ? SIM_REC_GLOBAL : SIM_REC_SHARED, c.o, pc)))
+                if (!(kind != SIM_REC_ATOMIC && !(aligned >> 1) && nchecks == 1 && k->plain && sim_in_fiber() &&
+                      k->plain(k->ctx, a, size, kind, c.g ? SIM_REC_GLOBAL : SIM_REC_SHARED, c.o, pc)))
                     sim_access_checkers(a, size, kind, pc, aligned, c);
             }
             if (ok && sim_rec_on) record(a, size, kind, pc, c.g ? SIM_REC_GLOBAL : SIM_REC_SHARED);
@@ -1256,16 +1256,31 @@ void *gpulab_sim::sim_dev_memset_at(void *dst, int c, size_t n)
     if (__builtin_expect(sim_acc_on, 0) && n) hook_range((uintptr_t)dst, n, SIM_REC_STORE, REC_RET);
     return memset(dst, c, n);
 }
-/* A shared element that the proxy checked and reads (sim_acc_load): to the
- * one checker's load, as the hook's fast path would give it (memcheck's
- * test would repeat the proxy's index test), or through the hook. */
+/* A shared element that the proxy checked and reads or writes
+ * (sim_acc_plain): to the one checker's plain, as the hook's fast path would
+ * give it (memcheck's test would repeat the proxy's index test), or through
+ * the hook. */
+static __attribute__((noinline)) void acc_shared_hook(uintptr_t a, unsigned size, int kind, uintptr_t pc)
+{
+    sim_access_hook(a, size, kind, pc, 1);
+}
+/* the hook's inlined paths out of line: the frame of the checker's call
+ * keeps three registers */
+static inline __attribute__((always_inline)) void acc_shared_plain(uintptr_t a, unsigned size, int kind, uintptr_t pc)
+{
+    const sim_checker *k = checkers[0];
+    if (nchecks == 1 && !acc_mute_n && k->plain && sim_in_fiber() &&
+        k->plain(k->ctx, a, size, kind, SIM_REC_SHARED, nullptr, pc))
+        return;
+    acc_shared_hook(a, size, kind, pc);
+}
 extern "C" __attribute__((noinline)) void sim_acc_shared_load(const void *p, unsigned size)
 {
-    const uintptr_t a = (uintptr_t)p, pc = REC_RET;
-    const sim_checker *k = checkers[0];
-    if (nchecks == 1 && !acc_mute_n && k->load && sim_in_fiber() && k->load(k->ctx, a, size, SIM_REC_SHARED, nullptr, pc))
-        return;
-    sim_access_hook(a, size, SIM_REC_LOAD, pc, 1);
+    acc_shared_plain((uintptr_t)p, size, SIM_REC_LOAD, REC_RET);
+}
+extern "C" __attribute__((noinline)) void sim_acc_shared_store(const void *p, unsigned size)
+{
+    acc_shared_plain((uintptr_t)p, size, SIM_REC_STORE, REC_RET);
 }
 
 REC_ACCESS(__tsan_read1, 1, SIM_REC_LOAD, 1)

@@ -204,10 +204,12 @@ int sim_rec_site_where_exe(const char *exe, uintptr_t site, char *file, size_t f
 extern __thread int sim_rec_on; /* a reader is attached, a launch is running and wants this worker's block */
 extern __thread int sim_acc_on;   /* anything wants the accesses (check.h's hook): memcheck, a checker, a reader */
 extern __thread int sim_acc_direct; /* no checker and no reader: a shared element the proxy checked skips the hook */
-/* one checker, which takes plain loads (check.h's load), and no reader: a
- * shared element the proxy checked and reads goes to sim_acc_shared_load */
-extern __thread int sim_acc_load;
+/* one checker, which takes plain loads and stores (check.h's plain), and no
+ * reader: a shared element the proxy checked and reads or writes goes to
+ * sim_acc_shared_load or sim_acc_shared_store */
+extern __thread int sim_acc_plain;
 void sim_acc_shared_load(const void *p, unsigned size);
+void sim_acc_shared_store(const void *p, unsigned size);
 void sim_rec_object_add(const void *p, size_t bytes, const char *what);
 void sim_rec_object_remove(const void *p);
 void sim_rec_shared_array(const void *p, size_t bytes, size_t elem, const char *name);

@@ -503,32 +503,27 @@ static inline void *sim_shared_get(sim_shared_site *s, size_t elem, size_t align
 /* A shared element whose index the proxy has checked needs nothing more of
  * the access hook (check.h) unless a checker or a reader of the recording
  * wants it: memcheck's test of it would repeat the index test. Then the
- * proxy reads and writes it with asm the instrumentation does not see.
- * sim_acc_direct is set per block, so it is the same through a kernel call
- * and read like threadIdx. */
-static inline __attribute__((always_inline)) int sim_acc_direct_now()
-{
+ * proxy reads and writes it with asm the instrumentation does not see
+ * (sim_acc_direct). When the one checker (the race check) takes plain loads
+ * and stores itself (sim_acc_plain), the proxy gives them to it
+ * (sim_acc_shared_load and _store) without the hook's search for the object
+ * the proxy already knows. Both are set per block, so they are the same
+ * through a kernel call and read like threadIdx. */
 #if defined(__x86_64__) && (!defined(__PIC__) || defined(__PIE__))
-    int on;
-    __asm__("movl %%fs:sim_acc_direct@tpoff, %0" : "=r"(on));
-    return on;
+#define SIM_ACC_FLAG_NOW(name)                                              \
+    static inline __attribute__((always_inline)) int name##_now()          \
+    {                                                                       \
+        int on;                                                             \
+        __asm__("movl %%fs:" #name "@tpoff, %0" : "=r"(on));                \
+        return on;                                                          \
+    }
 #else
-    return 0;
+#define SIM_ACC_FLAG_NOW(name) \
+    static inline int name##_now() { return 0; }
 #endif
-}
-/* The same for sim_acc_load: the one checker (the race check) takes the
- * element's plain loads itself (sim_acc_shared_load), without the hook's
- * search for the object the proxy already knows. */
-static inline __attribute__((always_inline)) int sim_acc_load_now()
-{
-#if defined(__x86_64__) && (!defined(__PIC__) || defined(__PIE__))
-    int on;
-    __asm__("movl %%fs:sim_acc_load@tpoff, %0" : "=r"(on));
-    return on;
-#else
-    return 0;
-#endif
-}
+SIM_ACC_FLAG_NOW(sim_acc_direct)
+SIM_ACC_FLAG_NOW(sim_acc_plain)
+#undef SIM_ACC_FLAG_NOW
 template <class T, size_t N = sizeof(T)> struct sim_direct {
     static constexpr bool ok = false;
     static T load(const T *p) { return *p; }
@@ -592,7 +587,7 @@ template <class T> struct sim_ref {
     {
         if (sim_direct<T>::ok && sim_acc_direct_now()) return sim_direct<T>::load(p);
         if (sim_direct<T>::ok && (sizeof(T) == 4 || sizeof(T) == 8) && !std::is_volatile<T>::value &&
-            sim_acc_load_now()) {
+            sim_acc_plain_now()) {
             sim_acc_shared_load(p, sizeof(T));
             return sim_direct<T>::load(p);
         }
@@ -601,6 +596,11 @@ template <class T> struct sim_ref {
     __attribute__((always_inline)) void put(const T &v) const
     {
         if (sim_direct<T>::ok && sim_acc_direct_now()) return sim_direct<T>::store(p, v);
+        if (sim_direct<T>::ok && (sizeof(T) == 4 || sizeof(T) == 8) && !std::is_volatile<T>::value &&
+            sim_acc_plain_now()) {
+            sim_acc_shared_store(p, sizeof(T));
+            return sim_direct<T>::store(p, v);
+        }
         *p = v;
     }
     /* always inlined, so that the access's site is the kernel's line
