@@ -103,9 +103,11 @@ int sim_barrier(int kind, int pred, int line, const char *file, const void *site
             (file != G.bar_file && !sim_same_file(file, G.bar_file)))
             G.bar_mismatch = 1;
     }
-    G.bar_acc_count += pred != 0;
-    G.bar_acc_and &= pred != 0;
-    G.bar_acc_or |= pred != 0;
+    if (kind != SIM_BAR_SYNC) { /* __syncthreads_count, _and, _or */
+        G.bar_acc_count += pred != 0;
+        G.bar_acc_and &= pred != 0;
+        G.bar_acc_or |= pred != 0;
+    }
     G.bar_arrived = ++arrived;
     G.nrun--;
     if (arrived == G.nthreads) {
