@@ -2,15 +2,32 @@
  * They use std::mt19937 and std::normal_distribution as the lectures did, so
  * the sums, histograms and sorts match the numbers printed there. */
 #include "kernels/family.h"
+#include "kernels/sim/sim.h"
 
 #include <algorithm>
 #include <random>
+#include <stdlib.h>
 #include <unistd.h>
+
+/* gen() % M with M known to the compiler: a multiply instead of a division */
+template <unsigned M> static void gen_mod(int *out, long long n, std::mt19937 &gen)
+{
+    for (long long i = 0; i < n; i++) out[i] = (int)(gen() % M);
+}
 
 extern "C" void lab_gen_mt_mod_int(int *out, long long n, unsigned seed, unsigned mod)
 {
     std::mt19937 gen(seed);
+    if (mod == 100) return gen_mod<100>(out, n, gen);
+    if (mod == 1000) return gen_mod<1000>(out, n, gen);
     for (long long i = 0; i < n; i++) out[i] = (int)(gen() % mod);
+}
+
+extern "C" void *lab_alloc_big(size_t bytes)
+{
+    void *p = malloc(bytes ? bytes : 1);
+    if (p) sim_huge_pages(p, bytes);
+    return p;
 }
 
 extern "C" void lab_gen_mt_words(unsigned *out, long long n, unsigned seed)

@@ -125,6 +125,9 @@ void lab_cpu_timer_lap(lab_cpu_timer *t);
 /* Input generators that reproduce the lectures' data exactly: std::mt19937
  * and std::normal_distribution as libstdc++ implements them (kernels/data.cpp). */
 void lab_gen_mt_mod_int(int *out, long long n, unsigned seed, unsigned mod); /* gen() % mod */
+/* malloc for an input of many MiB, with huge pages (sim.h's
+ * sim_huge_pages); freed with free */
+void *lab_alloc_big(size_t bytes);
 void lab_gen_uniform_float(float *out, long long n, unsigned seed, float lo, float hi);
 void lab_gen_uniform_double(double *out, long long n, unsigned seed, double lo, double hi);
 /* mt19937(seed) words, for families that need their own mapping. */

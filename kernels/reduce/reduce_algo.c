@@ -84,7 +84,7 @@ static int prepare(lab_job *job)
     const char *pat = cfg->pattern[0] ? cfg->pattern : "lecture";
     size_t es = lab_dtype_size(cfg->dtype);
     job->in_bytes = (size_t)n * es;
-    job->in = malloc(job->in_bytes ? job->in_bytes : 1);
+    job->in = lab_alloc_big(job->in_bytes);
     reduce_ref *ref = calloc(1, sizeof *ref);
     if (!job->in || !ref) {
         free(ref);
@@ -96,37 +96,56 @@ static int prepare(lab_job *job)
     job->bytes = (double)job->in_bytes;
 
     /* Integer values first (lecture: mt19937 seed 26, values % 100), then as
-     * the chosen type. */
-    int *iv = NULL;
-    if (strcmp(pat, "lecture") == 0 || strcmp(pat, "random") == 0) {
-        iv = malloc(sizeof(int) * (size_t)(n ? n : 1));
-        if (!iv) {
-            snprintf(job->err, sizeof job->err, L_("out of host memory for %lld elements"), n);
-            return -1;
-        }
-        lab_gen_mt_mod_int(iv, n, strcmp(pat, "lecture") == 0 ? 26u : cfg->seed, 100u);
-    } else if (strcmp(pat, "ones") != 0 && strcmp(pat, "const") != 0) {
+     * the chosen type: ints straight into the input. */
+    int gen = strcmp(pat, "lecture") == 0 || strcmp(pat, "random") == 0;
+    if (!gen && strcmp(pat, "ones") != 0 && strcmp(pat, "const") != 0) {
         snprintf(job->err, sizeof job->err,
                  L_("reduce has no pattern \"%s\"; patterns: lecture, ones, const, random"), pat);
         return -1;
     }
     double c = strcmp(pat, "ones") == 0 ? 1.0 : cfg->value;
-    if (cfg->dtype == LAB_INT && !iv && c != floor(c)) {
+    if (cfg->dtype == LAB_INT && !gen && c != floor(c)) {
         snprintf(job->err, sizeof job->err,
                  L_("pattern const with dtype int needs a whole number (value is %g)"), c);
         return -1;
     }
+    int *iv = NULL;
+    if (gen) {
+        iv = cfg->dtype == LAB_INT ? (int *)job->in : lab_alloc_big(sizeof(int) * (size_t)n);
+        if (!iv) {
+            snprintf(job->err, sizeof job->err, L_("out of host memory for %lld elements"), n);
+            return -1;
+        }
+        lab_gen_mt_mod_int(iv, n, strcmp(pat, "lecture") == 0 ? 26u : cfg->seed, 100u);
+    }
     long long isum = 0;
     long double lsum = 0; /* a long double sum of the values as stored */
-    for (long long i = 0; i < n; i++) {
-        double x = iv ? iv[i] : c;
-        switch (cfg->dtype) {
-        case LAB_INT: ((int *)job->in)[i] = (int)x; isum += (int)x; lsum += (int)x; break;
-        case LAB_FLOAT: ((float *)job->in)[i] = (float)x; lsum += (float)x; break;
-        default: ((double *)job->in)[i] = x; lsum += x; break;
+    switch (cfg->dtype) {
+    case LAB_INT: {
+        int *in = job->in;
+        for (long long i = 0; i < n; i++) {
+            if (!iv) in[i] = (int)c;
+            isum += in[i];
         }
+        lsum = (long double)isum; /* exact: whole numbers below 2^63 */
+        break;
     }
-    free(iv);
+    case LAB_FLOAT:
+        for (long long i = 0; i < n; i++) {
+            float x = (float)(iv ? iv[i] : c);
+            ((float *)job->in)[i] = x;
+            lsum += x;
+        }
+        break;
+    default:
+        for (long long i = 0; i < n; i++) {
+            double x = iv ? iv[i] : c;
+            ((double *)job->in)[i] = x;
+            lsum += x;
+        }
+        break;
+    }
+    if (iv != job->in) free(iv);
     ref->isum = isum;
     ref->sum = (double)lsum;
     return 0;

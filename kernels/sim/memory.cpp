@@ -24,6 +24,13 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+extern "C" void sim_huge_pages(void *p, size_t n)
+{
+    const uintptr_t h = 2u << 20;
+    const uintptr_t lo = ((uintptr_t)p + h - 1) & ~(h - 1), hi = ((uintptr_t)p + n) & ~(h - 1);
+    if (n >= (4u << 20) && hi > lo) madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
+}
+
 namespace gpulab_sim {
 
 /* One allocation: what was asked for, by which call, and (for a student's
@@ -531,6 +538,7 @@ cudaError_t sim_cuda_malloc_named(void **p, size_t bytes, const char *what, cons
             return sim_err(cudaErrorMemoryAllocation);
         }
         mprotect(map + data, pg, PROT_NONE);
+        sim_huge_pages(map, data);
         al.map = map;
         al.map_bytes = data + pg;
         al.reserved = data + pg;
@@ -544,6 +552,7 @@ cudaError_t sim_cuda_malloc_named(void **p, size_t bytes, const char *what, cons
             return sim_err(cudaErrorMemoryAllocation);
         }
         al.reserved = reserved;
+        sim_huge_pages(m, reserved);
         memset(m, SIM_POISON_GLOBAL, reserved);
         memset(m, fill, bytes);
     }
@@ -552,6 +561,7 @@ cudaError_t sim_cuda_malloc_named(void **p, size_t bytes, const char *what, cons
     if (strcmp(what, "cudaMalloc") == 0 || strcmp(what, "cudaMallocPitch") == 0 ||
         strcmp(what, "cudaMallocAsync") == 0 || strcmp(what, "cudaGraphAddMemAllocNode") == 0) {
         al.init = (unsigned char *)calloc(bytes / 8 + 1, 1);
+        if (al.init) sim_huge_pages(al.init, bytes / 8 + 1);
         if (!al.init) {
             if (al.map) munmap(al.map, al.map_bytes);
             else free(m);

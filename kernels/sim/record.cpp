@@ -1173,27 +1173,28 @@ extern "C" unsigned long long sim_rec_wavefronts(const sim_rec_request *r)
     const unsigned w = r->width < 4 ? 4 : r->width;
     const unsigned lanes_per_phase = w <= 4 ? 32 : 128 / w;
     const unsigned words = w / 4;
+    const uint32_t phase = lanes_per_phase == 32 ? 0xffffffffu : (1u << lanes_per_phase) - 1;
     unsigned long long total = 0;
     for (unsigned ph = 0; ph < 32; ph += lanes_per_phase) {
         uint64_t word[128];
         unsigned n = 0;
-        for (unsigned lane = ph; lane < ph + lanes_per_phase && lane < 32; lane++) {
-            if (!(r->mask >> lane & 1)) continue;
-            uint64_t first = r->addr[lane] >> 2;
+        /* the active lanes of the phase, in order; whether their words rise */
+        bool rising = true;
+        for (uint32_t m = r->mask >> ph & phase; m; m &= m - 1) {
+            uint64_t first = r->addr[ph + (unsigned)__builtin_ctz(m)] >> 2;
+            if (n && first <= word[n - 1]) rising = false;
             for (unsigned k = 0; k < words; k++) word[n++] = first + k;
         }
         if (!n) continue;
         if (r->kind != SIM_REC_ATOMIC) {
             /* lanes on consecutive words (the common case) are already
              * sorted and distinct */
-            unsigned i = 1;
-            while (i < n && word[i] > word[i - 1]) i++;
-            if (i == n && word[n - 1] - word[0] < 32) {
+            if (rising && word[n - 1] - word[0] < 32) {
                 /* distinct words within 32 of each other: each on its own bank */
                 total += 1;
                 continue;
             }
-            if (i < n) {
+            if (!rising) {
                 std::sort(word, word + n);
                 n = (unsigned)(std::unique(word, word + n) - word);
             }

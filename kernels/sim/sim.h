@@ -24,6 +24,12 @@ extern "C" {
  * -4.31e8; a double reads as -6.2e66. */
 #define SIM_POISON_SHARED 0xCD
 
+/* Transparent huge pages over the whole 2 MiB pages of [p, p + n) when n is
+ * 4 MiB or more, where the kernel gives them on request: a 256 MiB buffer
+ * is then written by 128 page faults rather than 65536. For the simulated
+ * device's memory and the inputs of lecture sizes. */
+void sim_huge_pages(void *p, size_t n);
+
 /* Events kept per thread and launch when tracing: lab_trace_cap() of the
  * launch's threads, the same cap as the GPU recorder in kern.h, so both
  * record the same events. Later ones are counted (seq goes on) but dropped
