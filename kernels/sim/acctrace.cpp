@@ -294,6 +294,7 @@ extern "C" int acc_writer_attach(FILE *f, unsigned max_blocks, unsigned long lon
     W->reader.want_block = w_want_block;
     W->reader.block_begin = w_block_begin;
     W->reader.warpop = w_warpop;
+    W->reader.values = 1; /* the trace writes each lane's value */
     W->reader.sync = w_sync;
     if (sim_rec_attach(&W->reader) != 0) {
         delete W;

@@ -40,18 +40,22 @@ __thread int sim_rec_on;
 
 namespace {
 
-/* A warp request being collected. Its lanes' addr and val are written as
- * they arrive and read only where mask has the lane (record.h), so a new
- * bucket is not cleared: the constructor leaves its 512 bytes of lanes as
- * they are (zeroing them was 7% of a recorded reduction's time). */
+/* A warp request being collected. Its lanes' addr (and their values, in
+ * rec_vals at the same index, when a reader wants them) are written as they
+ * arrive and read only where mask has the lane (record.h), so a new bucket
+ * is not cleared: the constructor leaves its lanes as they are (zeroing
+ * them was 7% of a recorded reduction's time). */
 struct rec_bucket {
     uintptr_t site;
     uint32_t mask;
     uint32_t epoch;
     uint8_t kind, space, width;
     uintptr_t addr[32];
-    uint64_t val[32];
     rec_bucket() {}
+};
+struct rec_vals {
+    uint64_t v[32];
+    rec_vals() {}
 };
 
 /* A warp collective or a tile barrier, held with the requests: the warp's
@@ -148,6 +152,7 @@ struct rec_ev {
 struct sim_rec_log {
     unsigned long long block;
     std::vector<rec_bucket> pool;
+    std::vector<rec_vals> vals; /* the requests' values, beside pool (empty when no reader reads them) */
     std::vector<rec_wop> wops;
     std::vector<sim_rec_sync> syncs;
     std::vector<rec_ev> evs;
@@ -163,12 +168,14 @@ struct sim_rec_log {
 
     size_t bytes() const
     {
-        return pool.size() * sizeof(rec_bucket) + wops.size() * sizeof(rec_wop) + evs.size() * sizeof(rec_ev) +
+        return pool.size() * sizeof(rec_bucket) + vals.size() * sizeof(rec_vals) + wops.size() * sizeof(rec_wop) +
+               evs.size() * sizeof(rec_ev) +
                syncs.size() * sizeof(sim_rec_sync);
     }
     void clear()
     {
         pool.clear();
+        vals.clear();
         wops.clear();
         syncs.clear();
         evs.clear();
@@ -209,6 +216,7 @@ inline rec_worker &rw()
 struct rec_state {
     const sim_rec_reader *readers[SIM_REC_MAX_READERS];
     int nreaders;
+    int values;                /* some reader reads the requests' values */
     int instrumented;
     int in_launch;
     sim_rec_launch launch;
@@ -270,7 +278,7 @@ uint64_t value_at(uintptr_t a, unsigned size)
 inline __attribute__((always_inline)) void settle_pending(rec_worker &w)
 {
     if (!w.pend_idx) return;
-    w.log.pool[w.pend_idx - 1].val[w.pend_lane] = value_at(w.pend_addr, w.pend_size);
+    w.log.vals[w.pend_idx - 1].v[w.pend_lane] = value_at(w.pend_addr, w.pend_size);
     w.pend_idx = 0;
 }
 
@@ -298,6 +306,7 @@ void record(uintptr_t a, unsigned size, int kind, uintptr_t pc, int space)
         }
         uint32_t idx = (uint32_t)pool.size();
         pool.emplace_back();
+        if (s.values) wk.log.vals.emplace_back();
         rec_bucket &b = pool.back();
         b.site = pc;
         b.mask = 0;
@@ -313,10 +322,12 @@ void record(uintptr_t a, unsigned size, int kind, uintptr_t pc, int space)
     rec_bucket &b = pool[idx];
     b.mask |= 1u << lane;
     b.addr[lane] = a;
+    if (!s.values) return; /* no reader reads them */
+    uint64_t *val = wk.log.vals[idx].v;
     if (kind == SIM_REC_LOAD) {
-        b.val[lane] = value_at(a, size);
+        val[lane] = value_at(a, size);
     } else {
-        b.val[lane] = 0;
+        val[lane] = 0;
         wk.pend_idx = idx + 1;
         wk.pend_lane = lane;
         wk.pend_addr = a;
@@ -587,7 +598,7 @@ void deliver(sim_rec_log &L)
             r.width = b.width;
             r.mask = b.mask;
             r.addr = b.addr;
-            r.value = b.val;
+            r.value = s.values ? L.vals[e.idx].v : nullptr;
             for (int i = 0; i < s.nreaders; i++)
                 if (s.readers[i]->request) s.readers[i]->request(s.readers[i]->ctx, &r);
             break;
@@ -628,6 +639,7 @@ void publish(rec_worker &wk)
     if (rec_deferred()) return;
     deliver(wk.log);
     wk.log.pool.clear();
+    wk.log.vals.clear();
     wk.log.wops.clear();
     wk.epoch_pool = wk.epoch_wops = 0;
 }
@@ -687,6 +699,7 @@ extern "C" int sim_rec_attach(const sim_rec_reader *r)
         s.dropped = 0;
     }
     s.readers[s.nreaders++] = r;
+    s.values |= r->values;
     return 0;
 }
 
@@ -699,6 +712,8 @@ extern "C" void sim_rec_detach(const sim_rec_reader *r)
             s.nreaders--;
             break;
         }
+    s.values = 0;
+    for (int i = 0; i < s.nreaders; i++) s.values |= s.readers[i]->values;
     if (s.nreaders == 0) sim_rec_on = 0;
 }
 
@@ -959,7 +974,8 @@ void sim_rec_log_free(sim_rec_log *L)
     rec_state &s = rs();
     /* kept for the next block unless it grew large (a long block's log
      * would otherwise stay allocated, once per spare) */
-    const size_t held = L->pool.capacity() * sizeof(rec_bucket) + L->wops.capacity() * sizeof(rec_wop) +
+    const size_t held = L->pool.capacity() * sizeof(rec_bucket) + L->vals.capacity() * sizeof(rec_vals) +
+                        L->wops.capacity() * sizeof(rec_wop) +
                         L->evs.capacity() * sizeof(rec_ev) + L->syncs.capacity() * sizeof(sim_rec_sync);
     L->clear();
     std::lock_guard<std::mutex> lk(s.spare_lock);

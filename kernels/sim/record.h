@@ -83,7 +83,8 @@ typedef struct sim_rec_request {
     /* value[lane]: the bytes read, or written, as a little-endian number
      * (accesses of up to 8 bytes; 0 for wider ones). A store's value is read
      * back after the store, at the lane's next recorded access or at the
-     * barrier; an atomic's is the value before it. */
+     * barrier; an atomic's is the value before it. NULL unless an attached
+     * reader asked for values (sim_rec_reader's values). */
     const uint64_t *value;
 } sim_rec_request;
 
@@ -155,6 +156,10 @@ typedef struct sim_rec_reader {
      * the launch that ran (not again when a block resumes after a grid
      * barrier); recorded: whether a reader wanted it */
     void (*block_begin)(void *ctx, unsigned long long block, int recorded);
+    /* 1: the reader reads the requests' values; 0: it counts addresses
+     * only, and when no reader reads values none are taken (reading each
+     * one back was a twentieth of a recorded reduction's time) */
+    int values;
 } sim_rec_reader;
 
 #define SIM_REC_MAX_READERS 4

@@ -401,6 +401,7 @@ static void test_grid_recording(void **state)
     sim_rec_reader rd = {};
     rd.ctx = &seen;
     rd.request = rec_request;
+    rd.values = 1;
     rd.barrier = rec_barrier;
     assert_int_equal(sim_rec_attach(&rd), 0);
     lab_job *j = fresh_job(0);

@@ -148,6 +148,7 @@ template <class F> static transcript recorded(int skip_mod, F f)
     rd.launch_begin = tr_launch_begin;
     rd.launch_end = tr_launch_end;
     rd.request = tr_request;
+    rd.values = 1;
     rd.warpop = tr_warpop;
     rd.sync = tr_sync;
     rd.barrier = tr_barrier;
