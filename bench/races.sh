@@ -17,6 +17,9 @@
 # check and the schedules run a launch's blocks on one worker, so with the
 # default (auto) the runs without them may use a second core the others
 # cannot; SIM_THREADS=1 compares the checker's own cost.
+# BEFORE_GPULAB=path/to/another/gpulab runs that one too (its own build
+# cache), each of its runs right after this one's, in rows "before, ...";
+# its ratios are to its own first row.
 set -eu
 cd "$(dirname "$0")/.."
 gpulab=${1:-build/gpulab}
@@ -28,8 +31,10 @@ threads=${SIM_THREADS:+set sim-threads $SIM_THREADS;}
 median() { sort -n | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
 load() { uptime | sed 's/.*load average: //'; }
 # one run: "cpu_seconds kernel_ms"; $1: the settings, $2: the file, $3: its arguments
+# $g: the gpulab to run (empty: GPULAB), each with its own build cache
 one() {
-    /usr/bin/time -f "%U %S" -o "$tmp/time" "$gpulab" --json -c "set backend sim; set time-limit 600; $threads $1; open $2; run $3" > "$tmp/json"
+    XDG_CACHE_HOME=$tmp/cache${g:+-before} /usr/bin/time -f "%U %S" -o "$tmp/time" "${g:-$gpulab}" --json \
+        -c "set backend sim; set time-limit 600; $threads $1; open $2; run $3" > "$tmp/json"
     ms=$(python3 -c 'import json,sys
 for line in open(sys.argv[1]):
     r = json.loads(line)
@@ -43,26 +48,44 @@ for line in open(sys.argv[1]):
 # a 40 ms run)
 whole() {
     t0=$(date +%s%N)
-    /usr/bin/time -f "%U %S" -o "$tmp/time" "$gpulab" -c "set backend sim; set time-limit 600; $threads $1; open $2; run $3" > /dev/null 2>&1 || true
+    XDG_CACHE_HOME=$tmp/cache${g:+-before} /usr/bin/time -f "%U %S" -o "$tmp/time" "${g:-$gpulab}" \
+        -c "set backend sim; set time-limit 600; $threads $1; open $2; run $3" > /dev/null 2>&1 || true
     t1=$(date +%s%N)
     awk -v us=$(((t1 - t0) / 1000)) '{print $1 + $2, us / 1000}' "$tmp/time"
+}
+# each configuration once with GPULAB into $tmp/NAME.LABEL, and with
+# BEFORE_GPULAB (if set) into $tmp/NAME.before-LABEL
+run_all() { # name, file, arguments, the configuration
+    $how "${4#*|}" "$2" "$3" >> "$tmp/$1.${4%%|*}"
+    if [ -n "${BEFORE_GPULAB:-}" ]; then
+        g=$BEFORE_GPULAB
+        $how "${4#*|}" "$2" "$3" >> "$tmp/$1.before-${4%%|*}"
+        g=
+    fi
+}
+rows() { # name, file prefix ("" or "before-"), label prefix, then the configurations
+    name=$1 pre=$2 lab=$3
+    shift 3
+    base=$(cut -d' ' -f1 "$tmp/$name.$pre${1%%|*}" | median)
+    base_ms=$(cut -d' ' -f2 "$tmp/$name.$pre${1%%|*}" | median)
+    for c in "$@"; do
+        l=${c%%|*}
+        cpu=$(cut -d' ' -f1 "$tmp/$name.$pre$l" | median)
+        ms=$(cut -d' ' -f2 "$tmp/$name.$pre$l" | median)
+        printf '| %s | %s%s | %.2f | %.2f | %.0f | %.2f |\n' "$name" "$lab" "$l" "$cpu" "$(echo "$cpu / $base" | bc -l)" \
+            "$ms" "$(echo "$ms / $base_ms" | bc -l)"
+    done
 }
 table() { # $1: name, $2: file, $3: arguments, then pairs of "label|settings"
     name=$1 file=$2 args=$3
     shift 3
-    for c in "$@"; do $how "${c#*|}" "$file" "$args" > /dev/null; done
+    for c in "$@"; do run_all "$name" "$file" "$args" "$c" > /dev/null; done
+    for c in "$@"; do rm -f "$tmp/$name.${c%%|*}" "$tmp/$name.before-${c%%|*}"; done
     for i in $(seq "$runs"); do
-        for c in "$@"; do $how "${c#*|}" "$file" "$args" >> "$tmp/$name.${c%%|*}"; done
+        for c in "$@"; do run_all "$name" "$file" "$args" "$c"; done
     done
-    base=$(cut -d' ' -f1 "$tmp/$name.${1%%|*}" | median)
-    base_ms=$(cut -d' ' -f2 "$tmp/$name.${1%%|*}" | median)
-    for c in "$@"; do
-        l=${c%%|*}
-        cpu=$(cut -d' ' -f1 "$tmp/$name.$l" | median)
-        ms=$(cut -d' ' -f2 "$tmp/$name.$l" | median)
-        printf '| %s | %s | %.2f | %.2f | %.0f | %.2f |\n' "$name" "$l" "$cpu" "$(echo "$cpu / $base" | bc -l)" "$ms" \
-            "$(echo "$ms / $base_ms" | bc -l)"
-    done
+    [ -n "${BEFORE_GPULAB:-}" ] && rows "$name" before- "before, " "$@"
+    rows "$name" "" "" "$@"
 }
 echo "load average before: $(load)${SIM_THREADS:+; sim-threads $SIM_THREADS}"
 echo "| program | run | CPU s (median) | CPU ratio to the first row | kernel ms (wall, median) | ms ratio |"
