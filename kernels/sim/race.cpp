@@ -723,10 +723,15 @@ inline __attribute__((always_inline)) bool ordered(const rrec &p, unsigned t) { 
 /* the same, with its common case (an earlier access of the thread, or of
  * its block before the last barrier) inline and the rest called */
 __attribute__((noinline)) bool ordered_rest(race_state &s, const rrec &p, unsigned t) { return ordered_in(s, p, t); }
+/* the common case alone: an earlier access of the thread, or of its block
+ * before the last barrier */
+inline __attribute__((always_inline)) bool ordered_here(const race_state &s, const rrec &p, unsigned t)
+{
+    return rr_serial(p) == s.cur_serial && (rr_thread(p) == t || p.clk < s.cur->bar);
+}
 inline __attribute__((always_inline)) bool ordered_quick(race_state &s, const rrec &p, unsigned t)
 {
-    if (rr_serial(p) == s.cur_serial && (rr_thread(p) == t || p.clk < s.cur->bar)) return true;
-    return ordered_rest(s, p, t);
+    return ordered_here(s, p, t) || ordered_rest(s, p, t);
 }
 
 /* ------------------------------------------------------------ reports */
@@ -1378,8 +1383,7 @@ int on_plain(void *, uintptr_t addr, unsigned size, int kind, int space, const s
         return plain_rest(addr, size, kind, space, o, pc);
     race_state &s = *sp;
     const uintptr_t off = addr - race_here;
-    const bstate *b = s.cur;
-    if (!b || !s.on || off + 4 > s.sh_span || !s.rels.empty() || sim_sched_kind == SIM_SCHED_RANDOM ||
+    if (!s.cur || !s.on || off + 4 > s.sh_span || !s.rels.empty() || sim_sched_kind == SIM_SCHED_RANDOM ||
         sim_sched_kind == SIM_SCHED_ADVERSARIAL)
         return plain_rest(addr, size, kind, space, o, pc);
     const uint64_t ser = serial_of(s, sim_g.block_linear);
@@ -1388,10 +1392,8 @@ int on_plain(void *, uintptr_t addr, unsigned size, int kind, int space, const s
     const unsigned t = sim_cur->linear;
     const uint64_t who = ser << 10 | t;
     const rrec &w = g.w;
-    /* ordered_quick without its call: an earlier write of this block, by t
-     * or before the last barrier */
-    if (w.id && !same_thread(w, who) &&
-        (rr_kind(w) != K_WRITE || rr_serial(w) != s.cur_serial || (rr_thread(w) != t && w.clk >= b->bar)))
+    /* ordered_quick without its call (plain_rest makes it) */
+    if (w.id && !same_thread(w, who) && (rr_kind(w) != K_WRITE || !ordered_here(s, w, t)))
         return plain_rest(addr, size, kind, space, o, pc);
     if (!same_thread(g.r1, who) && g.r1.id) g.r2 = g.r1;
     g.r1 = rrec{rr_id(who, 0xf, K_READ), s.clk, site_code(pc)};
