@@ -80,10 +80,32 @@ inline uint64_t rr_id(uint64_t who, unsigned mask, unsigned kind) { return who <
 /* A granule of 4 bytes: its last write (or atomic) and last two reads by
  * different threads, 48 bytes. A granule of shared memory has an owner
  * word beside it (shshadow::own): the serial of the block its bytes
- * belong to << 4 | the bytes some thread of that block wrote. */
-struct gran {
-    rrec w, r1, r2;
+ * belong to << 4 | the bytes some thread of that block wrote.
+ *
+ * An allocation's shadow of n granules keeps them in three planes of n
+ * records: every granule's w, then every r1, then every r2. A buffer that
+ * a launch only reads, each element by one thread (a kernel's input), then
+ * writes only the r1 plane: its w plane is read as the kernel's zero page
+ * and its r2 plane is never touched, so the pages the kernel must zero for
+ * it are a third of the shadow (zeroing them was a fifth of a checked 2^20
+ * reduction's CPU time). The shared arena's shadow, small and read again
+ * and again, keeps a granule's three records together (one cache line for
+ * a read, where the planes take three). planes names either layout:
+ * granule i's records are p[i*k], p[i*k + d] and p[i*k + 2d]. */
+enum : size_t { GRAN_BYTES = 3 * sizeof(rrec) };
+struct planes {
+    rrec *p = nullptr;
+    size_t k = 1, d = 0;
+    explicit operator bool() const { return p != nullptr; }
 };
+struct granref {
+    rrec &w, &r1, &r2;
+};
+inline granref at(planes g, size_t i)
+{
+    rrec *r = g.p + i * g.k;
+    return {r[0], r[g.d], r[2 * g.d]};
+}
 
 /* Sites as 32-bit codes: an instruction's distance from a point in this
  * file's code less SITE_NEAR (the kernels are linked into the executable
@@ -162,7 +184,7 @@ struct bstate {
     bool any_narrow = false;
     /* a cooperative launch: the block's shared-memory shadow while it is
      * parked at a grid barrier (its arena is kept aside too, grid.cpp) */
-    std::vector<gran> shsave;
+    std::vector<rrec> shsave; /* three records a granule */
     std::vector<uint64_t> shosave;
 };
 
@@ -211,7 +233,7 @@ struct gkey_hash {
  * kernel's limit on mappings in a program of many small allocations). */
 struct granbuf {
     enum : size_t { MAP_MIN = 1u << 20 };
-    gran *p = nullptr;
+    rrec *p = nullptr;
     size_t n = 0;
     granbuf() = default;
     granbuf(const granbuf &) = delete;
@@ -220,38 +242,37 @@ struct granbuf {
     ~granbuf()
     {
         if (!p) return;
-        if (n * sizeof(gran) >= MAP_MIN) munmap(p, n * sizeof(gran));
+        if (n * GRAN_BYTES >= MAP_MIN) munmap(p, n * GRAN_BYTES);
         else free(p);
     }
     bool alloc(size_t k)
     {
         if (!k) return true;
-        if (k * sizeof(gran) < MAP_MIN) {
-            p = (gran *)calloc(k, sizeof(gran));
+        if (k * GRAN_BYTES < MAP_MIN) {
+            p = (rrec *)calloc(k, GRAN_BYTES);
             if (!p) return false;
             n = k;
             return true;
         }
-        void *m = mmap(nullptr, k * sizeof(gran), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+        void *m = mmap(nullptr, k * GRAN_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
                        -1, 0);
         if (m == MAP_FAILED) return false;
         /* huge pages where the kernel gives them on request: fewer faults
          * and TLB misses for the shadow of a buffer that a launch sweeps */
-        madvise(m, k * sizeof(gran), MADV_HUGEPAGE);
-        p = (gran *)m;
+        madvise(m, k * GRAN_BYTES, MADV_HUGEPAGE);
+        p = (rrec *)m;
         n = k;
         return true;
     }
     size_t size() const { return n; }
-    gran *data() { return p; }
-    gran &operator[](size_t i) { return p[i]; }
+    planes all() const { return {p, 1, n}; }
 };
 
 /* The shared arena's granules and their owners: zeroed memory, whose pages
  * the kernel gives as a block first touches them (a block uses a little
  * of the arena's 264 KiB) */
 struct shshadow {
-    gran *g = nullptr;
+    rrec *g = nullptr; /* n granules, each one's three records together */
     uint64_t *own = nullptr;
     size_t n = 0;
     shshadow() = default;
@@ -269,12 +290,13 @@ struct shshadow {
     void make(size_t k)
     {
         release();
-        g = (gran *)calloc(k, sizeof(gran));
+        g = (rrec *)calloc(k, GRAN_BYTES);
         own = (uint64_t *)calloc(k, sizeof(uint64_t));
         if (k && (!g || !own)) abort();
         n = k;
     }
     size_t size() const { return n; }
+    planes all() const { return {g, 3, 1}; }
 };
 
 struct gshadow {
@@ -921,16 +943,16 @@ void shadow_make(gshadow &n, const sim_rec_object *o)
     race_state &s = R();
     bool of_limit;
     const size_t want = (o->bytes + 3) / 4 + 4, budget = shadow_budget(&of_limit);
-    size_t left = budget > s.shadow_bytes ? (budget - s.shadow_bytes) / sizeof(gran) : 0, have = std::min(want, left);
+    size_t left = budget > s.shadow_bytes ? (budget - s.shadow_bytes) / GRAN_BYTES : 0, have = std::min(want, left);
     const bool no_memory = !n.g.alloc(have);
     if (no_memory) have = 0;
     n.bytes = have >= want ? o->bytes : have > 4 ? (have - 4) * 4 : 0;
     const size_t before = s.shadow_bytes;
-    s.shadow_bytes += n.g.size() * sizeof(gran);
+    s.shadow_bytes += n.g.size() * GRAN_BYTES;
     if (n.bytes == o->bytes) return;
     char what[320];
     sim_mem_describe((const sim_gobj *)o, what, sizeof what); /* the hook's obj is &sim_gobj::o */
-    std::string all = size_text((unsigned long long)want * sizeof(gran)), why;
+    std::string all = size_text((unsigned long long)want * GRAN_BYTES), why;
     if (no_memory) {
         why = "there was no memory left for it";
     } else {
@@ -943,28 +965,28 @@ void shadow_make(gshadow &n, const sim_rec_object *o)
     if (n.bytes)
         fprintf(stderr, "simulator: the race check covers only the first %s of %s: its shadow would take %s for all "
                 "of it (%zu bytes for every 4 bytes), %s; races in the rest of it are not reported\n",
-                size_text(n.bytes).c_str(), what, all.c_str(), sizeof(gran), why.c_str());
+                size_text(n.bytes).c_str(), what, all.c_str(), (size_t)GRAN_BYTES, why.c_str());
     else
         fprintf(stderr, "simulator: the race check does not check %s: its shadow would take %s (%zu bytes for every "
                 "4 bytes), %s; races in it are not reported\n",
-                what, all.c_str(), sizeof(gran), why.c_str());
+                what, all.c_str(), (size_t)GRAN_BYTES, why.c_str());
 }
 
 /* the granules of a's memory, from the first one a touches; owners: the
  * shared granules' owner words (NULL for global memory) */
-gran *granules(const sim_access *a, size_t *first, uint64_t **owners)
+planes granules(const sim_access *a, size_t *first, uint64_t **owners)
 {
     race_state &s = R();
     *owners = nullptr;
     if (a->space == SIM_REC_SHARED) {
         uintptr_t off = a->addr - race_here;
-        if (off >= s.sh_span) return nullptr;
+        if (off >= s.sh_span) return {};
         *first = off >> 2;
         *owners = s.sh.own;
-        return s.sh.g;
+        return s.sh.all();
     }
     const sim_rec_object *o = a->obj;
-    if (!o) return nullptr;
+    if (!o) return {};
     gshadow *gs = nullptr;
     for (unsigned i = 0; i < race_state::GCACHE; i++)
         if (s.gc_id[i] == o->id) gs = s.gc[i];
@@ -983,8 +1005,8 @@ gran *granules(const sim_access *a, size_t *first, uint64_t **owners)
     }
     /* allocations start at 256-byte boundaries: granules are the object's words */
     *first = (a->addr - gs->base) >> 2;
-    if (*first + (a->size + 3) / 4 > gs->g.size()) return nullptr;
-    return gs->g.data();
+    if (*first + (a->size + 3) / 4 > gs->g.size()) return {};
+    return gs->g.all();
 }
 
 /* who: the serial of the access's block << 10 | its thread */
@@ -1261,7 +1283,8 @@ void on_access(void *, const sim_access *a)
     if (par_on && !s.rp && a->space == SIM_REC_GLOBAL && a->kind != SIM_REC_LOAD) cwrite(a->obj, a->block);
     if (!s.on || !s.cur) return;
     if (a->kind != SIM_REC_LOAD || a->size != 4 || (a->addr & 3) || a->vol || !s.rels.empty()) return access_any(a);
-    gran *g;
+    planes pl;
+    size_t i;
     const uint64_t ser = serial_of(s, a->block);
     const unsigned t = a->thread;
     const uint64_t who = ser << 10 | t;
@@ -1269,36 +1292,40 @@ void on_access(void *, const sim_access *a)
         uintptr_t off = a->addr - race_here;
         if (off >= s.sh_span) return;
         if (s.sh.own[off >> 2] != (ser << 4 | 0xf)) return access_any(a);
-        g = &s.sh.g[off >> 2];
+        pl = s.sh.all();
+        i = off >> 2;
     } else {
         if (!a->obj) return;
         gshadow *gs = nullptr;
         for (unsigned i = 0; i < race_state::GCACHE; i++)
             if (s.gc_id[i] == a->obj->id) gs = s.gc[i];
         if (!gs || a->addr - gs->base >= gs->bytes) return access_any(a);
-        g = &gs->g[(a->addr - gs->base) >> 2];
+        pl = gs->g.all();
+        i = (a->addr - gs->base) >> 2;
     }
-    const rrec &w = g->w;
+    const granref g = at(pl, i);
+    const rrec &w = g.w;
     if (w.id && !same_thread(w, who) && ((rr_kind(w) & (3 | K_VOL)) != K_WRITE || !ordered_quick(s, w, t)))
         return access_any(a);
-    if (!same_thread(g->r1, who) && g->r1.id) g->r2 = g->r1;
-    g->r1 = rrec{rr_id(who, 0xf, K_READ), s.clk, site_code(a->site)};
+    if (!same_thread(g.r1, who) && g.r1.id) g.r2 = g.r1;
+    g.r1 = rrec{rr_id(who, 0xf, K_READ), s.clk, site_code(a->site)};
 }
 
 /* on_plain's granules for a load: each one's last write must be ordered
  * before the read */
 template <unsigned N>
-inline __attribute__((always_inline)) int load_granules(race_state &s, gran *g, uint64_t who, unsigned t,
-                                                        uintptr_t pc)
+inline __attribute__((always_inline)) int load_granules(race_state &s, planes pl, size_t at0, uint64_t who,
+                                                        unsigned t, uintptr_t pc)
 {
     for (unsigned i = 0; i < N; i++) {
-        const rrec &w = g[i].w;
+        const rrec &w = at(pl, at0 + i).w;
         if (w.id && !same_thread(w, who) && (rr_kind(w) != K_WRITE || !ordered_quick(s, w, t))) return 0;
     }
     const rrec r = {rr_id(who, 0xf, K_READ), s.clk, site_code(pc)};
     for (unsigned i = 0; i < N; i++) {
-        if (!same_thread(g[i].r1, who) && g[i].r1.id) g[i].r2 = g[i].r1;
-        g[i].r1 = r;
+        const granref g = at(pl, at0 + i);
+        if (!same_thread(g.r1, who) && g.r1.id) g.r2 = g.r1;
+        g.r1 = r;
     }
     return 1;
 }
@@ -1309,23 +1336,24 @@ inline __attribute__((always_inline)) int load_granules(race_state &s, gran *g, 
  * store is the granule's last write. A granule this block has not written
  * starts anew, as access_any starts it. */
 template <unsigned N>
-inline __attribute__((always_inline)) int store_granules(race_state &s, gran *g, uint64_t *own, uint64_t ser,
-                                                         uint64_t who, unsigned t, uintptr_t pc)
+inline __attribute__((always_inline)) int store_granules(race_state &s, planes pl, size_t at0, uint64_t *own,
+                                                         uint64_t ser, uint64_t who, unsigned t, uintptr_t pc)
 {
     for (unsigned i = 0; i < N; i++) {
         if (own[i] >> 4 != ser) continue;
-        const gran &x = g[i];
+        const granref x = at(pl, at0 + i);
         if (x.w.id && !same_thread(x.w, who) && !ordered_quick(s, x.w, t)) return 0;
         if (x.r1.id && !same_thread(x.r1, who) && !ordered_quick(s, x.r1, t)) return 0;
         if (x.r2.id && !same_thread(x.r2, who) && !ordered_quick(s, x.r2, t)) return 0;
     }
     const rrec w = {rr_id(who, 0xf, K_WRITE), s.clk, site_code(pc)};
     for (unsigned i = 0; i < N; i++) {
+        const granref g = at(pl, at0 + i);
         if (own[i] >> 4 != ser) {
             own[i] = ser << 4;
-            g[i].r1.id = g[i].r2.id = 0;
+            g.r1.id = g.r2.id = 0;
         }
-        g[i].w = w;
+        g.w = w;
         own[i] |= 0xf;
     }
     return 1;
@@ -1351,15 +1379,16 @@ __attribute__((noinline)) int plain_rest(uintptr_t addr, unsigned size, int kind
         const uintptr_t off = addr - race_here;
         if (off + size > s.sh_span) return 0;
         uint64_t *own = &s.sh.own[off >> 2];
-        gran *g = &s.sh.g[off >> 2];
+        const planes pl = s.sh.all();
+        const size_t i = off >> 2;
         if (kind == SIM_REC_STORE) {
             if (s.cur->fence_pend[t]) return 0; /* a release */
-            return size == 4 ? store_granules<1>(s, g, own, ser, who, t, pc)
-                             : store_granules<2>(s, g, own, ser, who, t, pc);
+            return size == 4 ? store_granules<1>(s, pl, i, own, ser, who, t, pc)
+                             : store_granules<2>(s, pl, i, own, ser, who, t, pc);
         }
         const uint64_t mine = ser << 4 | 0xf;
         if (own[0] != mine || (size == 8 && own[1] != mine) || !s.rels.empty()) return 0;
-        return size == 4 ? load_granules<1>(s, g, who, t, pc) : load_granules<2>(s, g, who, t, pc);
+        return size == 4 ? load_granules<1>(s, pl, i, who, t, pc) : load_granules<2>(s, pl, i, who, t, pc);
     }
     /* global memory: loads only, and not into a block's log */
     if (kind == SIM_REC_STORE || tl_log || !o || !s.rels.empty()) return 0;
@@ -1367,8 +1396,9 @@ __attribute__((noinline)) int plain_rest(uintptr_t addr, unsigned size, int kind
     for (unsigned i = 0; i < race_state::GCACHE; i++)
         if (s.gc_id[i] == o->id) gs = s.gc[i];
     if (!gs || addr - gs->base >= gs->bytes || addr + size - gs->base > gs->bytes) return 0;
-    gran *g = &gs->g[(addr - gs->base) >> 2];
-    return size == 4 ? load_granules<1>(s, g, who, t, pc) : load_granules<2>(s, g, who, t, pc);
+    const size_t i = (addr - gs->base) >> 2;
+    return size == 4 ? load_granules<1>(s, gs->g.all(), i, who, t, pc)
+                     : load_granules<2>(s, gs->g.all(), i, who, t, pc);
 }
 
 /* on_plain's commonest case, a plain aligned 4-byte read of shared memory
@@ -1388,7 +1418,7 @@ int on_plain(void *, uintptr_t addr, unsigned size, int kind, int space, const s
         return plain_rest(addr, size, kind, space, o, pc);
     const uint64_t ser = serial_of(s, sim_g.block_linear);
     if (s.sh.own[off >> 2] != (ser << 4 | 0xf)) return plain_rest(addr, size, kind, space, o, pc);
-    gran &g = s.sh.g[off >> 2];
+    const granref g = at(s.sh.all(), off >> 2);
     const unsigned t = sim_cur->linear;
     const uint64_t who = ser << 10 | t;
     const rrec &w = g.w;
@@ -1417,7 +1447,7 @@ __attribute__((noinline)) void access_any(const sim_access *a)
     const unsigned rkind = (unsigned)(kind | (vol ? K_VOL : 0));
     size_t first;
     uint64_t *owners;
-    gran *gv = granules(a, &first, &owners);
+    const planes gv = granules(a, &first, &owners);
     if (!gv) return;
     const uint64_t ser = serial_of(s, a->block);
     const uint64_t who = ser << 10 | t;
@@ -1430,7 +1460,7 @@ __attribute__((noinline)) void access_any(const sim_access *a)
         unsigned off = (unsigned)(addr & 3);
         unsigned n = 4 - off < left ? 4 - off : left;
         uint8_t m = (uint8_t)(((1u << n) - 1) << off);
-        gran &g = gv[gi];
+        const granref g = at(gv, gi);
         uint64_t dummy = 0, &own = shared ? owners[gi] : dummy;
         if (shared && own >> 4 != ser) {
             /* another block's (or launch's) bytes: this block has written none */
@@ -1672,7 +1702,7 @@ void on_launch_begin(void *, const sim_rec_launch *l)
         const sim_gobj *g = sim_mem_lookup(it->second.base);
         if (!g) g = sim_devvar_lookup(it->second.base);
         if (!g || g->o.id != it->first) {
-            s.shadow_bytes -= it->second.g.size() * sizeof(gran);
+            s.shadow_bytes -= it->second.g.size() * GRAN_BYTES;
             it = s.glob.erase(it);
         } else {
             ++it;
@@ -1695,8 +1725,8 @@ void block_begin_apply(unsigned long long block)
             it->second.any_acq = true;
             bstate_reset(it->second);
         } else {
-            const std::vector<gran> &v = it->second.shsave;
-            std::copy(v.begin(), v.begin() + std::min(v.size(), s.sh.size()), s.sh.g);
+            const std::vector<rrec> &v = it->second.shsave;
+            std::copy(v.begin(), v.begin() + std::min(v.size(), 3 * s.sh.size()), s.sh.g);
             const std::vector<uint64_t> &o = it->second.shosave;
             std::copy(o.begin(), o.begin() + std::min(o.size(), s.sh.size()), s.sh.own);
         }
@@ -1758,7 +1788,7 @@ void block_end_apply(unsigned long long block)
         auto it = s.parked.find(block);
         if (it != s.parked.end()) {
             size_t n = std::min(s.sh.size(), (sim_shared_used() + 3) / 4);
-            it->second.shsave.assign(s.sh.g, s.sh.g + n);
+            it->second.shsave.assign(s.sh.g, s.sh.g + 3 * n);
             it->second.shosave.assign(s.sh.own, s.sh.own + n);
         }
     }
@@ -2416,7 +2446,7 @@ void sim_race_log_deliver(void)
          * the two states agree (the same syncs, counted per block) */
         race_state &s = R();
         size_t n = std::min(std::min(w->sh.size(), s.sh.size()), (sim_shared_used() + 3) / 4);
-        std::copy(w->sh.g, w->sh.g + n, s.sh.g);
+        std::copy(w->sh.g, w->sh.g + 3 * n, s.sh.g);
         std::copy(w->sh.own, w->sh.own + n, s.sh.own);
         s.clk = w->clk;
     }
