@@ -85,26 +85,38 @@ inline uint64_t rr_id(uint64_t who, unsigned mask, unsigned kind) { return who <
  * An allocation's shadow of n granules keeps them in three planes of n
  * records: every granule's w, then every r1, then every r2. A buffer that
  * a launch only reads, each element by one thread (a kernel's input), then
- * writes only the r1 plane: its w plane is read as the kernel's zero page
- * and its r2 plane is never touched, so the pages the kernel must zero for
- * it are a third of the shadow (zeroing them was a fifth of a checked 2^20
- * reduction's CPU time). The shared arena's shadow, small and read again
- * and again, keeps a granule's three records together (one cache line for
- * a read, where the planes take three). planes names either layout:
- * granule i's records are p[i*k], p[i*k + d] and p[i*k + 2d]. */
-enum : size_t { GRAN_BYTES = 3 * sizeof(rrec) };
+ * writes only the r1 plane, and its r2 plane is never touched. Its w plane
+ * is not even read: a byte per WCHUNK granules (wmap) says whether any of
+ * them was ever written, and a chunk never written reads as empty records
+ * (NO_WRITE). Untouched, those pages are never given: in a huge-page
+ * region a read alone takes a huge page and zeroes it, and zeroing the
+ * shadow was a fifth of a checked 2^20 reduction's CPU time. The shared
+ * arena's shadow, small and read again and again, keeps a granule's three
+ * records together (one cache line for a read, where the planes take
+ * three) and has no wmap. planes names either layout: granule i's records
+ * are p[i*k], p[i*k + d] and p[i*k + 2d]; a write goes through wslot. */
+enum : size_t { GRAN_BYTES = 3 * sizeof(rrec), WCHUNK_BITS = 12 };
 struct planes {
     rrec *p = nullptr;
     size_t k = 1, d = 0;
+    uint8_t *wmap = nullptr;
     explicit operator bool() const { return p != nullptr; }
 };
 struct granref {
-    rrec &w, &r1, &r2;
+    const rrec &w;
+    rrec &r1, &r2;
 };
+const rrec NO_WRITE = {};
 inline granref at(planes g, size_t i)
 {
     rrec *r = g.p + i * g.k;
-    return {r[0], r[g.d], r[2 * g.d]};
+    return {!g.wmap || g.wmap[i >> WCHUNK_BITS] ? r[0] : NO_WRITE, r[g.d], r[2 * g.d]};
+}
+/* granule i's last write, to be written */
+inline rrec &wslot(planes g, size_t i)
+{
+    if (g.wmap) g.wmap[i >> WCHUNK_BITS] = 1;
+    return g.p[i * g.k];
 }
 
 /* Sites as 32-bit codes: an instruction's distance from a point in this
@@ -234,13 +246,15 @@ struct gkey_hash {
 struct granbuf {
     enum : size_t { MAP_MIN = 1u << 20 };
     rrec *p = nullptr;
+    uint8_t *wmap = nullptr;
     size_t n = 0;
     granbuf() = default;
     granbuf(const granbuf &) = delete;
     granbuf &operator=(const granbuf &) = delete;
-    granbuf(granbuf &&o) noexcept : p(o.p), n(o.n) { o.p = nullptr, o.n = 0; }
+    granbuf(granbuf &&o) noexcept : p(o.p), wmap(o.wmap), n(o.n) { o.p = nullptr, o.wmap = nullptr, o.n = 0; }
     ~granbuf()
     {
+        free(wmap);
         if (!p) return;
         if (n * GRAN_BYTES >= MAP_MIN) munmap(p, n * GRAN_BYTES);
         else free(p);
@@ -248,6 +262,8 @@ struct granbuf {
     bool alloc(size_t k)
     {
         if (!k) return true;
+        wmap = (uint8_t *)calloc((k >> WCHUNK_BITS) + 1, 1);
+        if (!wmap) return false;
         if (k * GRAN_BYTES < MAP_MIN) {
             p = (rrec *)calloc(k, GRAN_BYTES);
             if (!p) return false;
@@ -265,7 +281,7 @@ struct granbuf {
         return true;
     }
     size_t size() const { return n; }
-    planes all() const { return {p, 1, n}; }
+    planes all() const { return {p, 1, n, wmap}; }
 };
 
 /* The shared arena's granules and their owners: zeroed memory, whose pages
@@ -1353,7 +1369,7 @@ inline __attribute__((always_inline)) int store_granules(race_state &s, planes p
             own[i] = ser << 4;
             g.r1.id = g.r2.id = 0;
         }
-        g.w = w;
+        wslot(pl, at0 + i) = w;
         own[i] |= 0xf;
     }
     return 1;
@@ -1465,7 +1481,7 @@ __attribute__((noinline)) void access_any(const sim_access *a)
         if (shared && own >> 4 != ser) {
             /* another block's (or launch's) bytes: this block has written none */
             own = ser << 4;
-            g.w.id = g.r1.id = g.r2.id = 0;
+            wslot(gv, gi).id = g.r1.id = g.r2.id = 0;
         }
         if (!s.rels.empty() && kind == K_READ) {
             auto it = s.rels.find(rel_key(addr, a->block));
@@ -1543,7 +1559,7 @@ __attribute__((noinline)) void access_any(const sim_access *a)
                 }
                 hit(p, a, kind, f);
             }
-            g.w = rrec{rr_id(who, m, rkind), s.clk, site};
+            wslot(gv, gi) = rrec{rr_id(who, m, rkind), s.clk, site};
             own |= m;
             if (kind == K_FLAG) {
                 std::vector<rel> &v = s.rels[rel_key(addr, a->block)];
