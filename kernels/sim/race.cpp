@@ -95,7 +95,7 @@ inline uint64_t rr_id(uint64_t who, unsigned mask, unsigned kind) { return who <
  * records together (one cache line for a read, where the planes take
  * three) and has no wmap. planes names either layout: granule i's records
  * are p[i*k], p[i*k + d] and p[i*k + 2d]; a write goes through wslot. */
-enum : size_t { GRAN_BYTES = 3 * sizeof(rrec), WCHUNK_BITS = 12 };
+enum : size_t { GRAN_RECS = 3, GRAN_BYTES = GRAN_RECS * sizeof(rrec), WCHUNK_BITS = 12 };
 struct planes {
     rrec *p = nullptr;
     size_t k = 1, d = 0;
@@ -196,7 +196,7 @@ struct bstate {
     bool any_narrow = false;
     /* a cooperative launch: the block's shared-memory shadow while it is
      * parked at a grid barrier (its arena is kept aside too, grid.cpp) */
-    std::vector<rrec> shsave; /* three records a granule */
+    std::vector<rrec> shsave; /* GRAN_RECS records a granule */
     std::vector<uint64_t> shosave;
 };
 
@@ -312,7 +312,7 @@ struct shshadow {
         n = k;
     }
     size_t size() const { return n; }
-    planes all() const { return {g, 3, 1}; }
+    planes all() const { return {g, GRAN_RECS, 1}; }
 };
 
 struct gshadow {
@@ -1742,7 +1742,7 @@ void block_begin_apply(unsigned long long block)
             bstate_reset(it->second);
         } else {
             const std::vector<rrec> &v = it->second.shsave;
-            std::copy(v.begin(), v.begin() + std::min(v.size(), 3 * s.sh.size()), s.sh.g);
+            std::copy(v.begin(), v.begin() + std::min(v.size(), GRAN_RECS * s.sh.size()), s.sh.g);
             const std::vector<uint64_t> &o = it->second.shosave;
             std::copy(o.begin(), o.begin() + std::min(o.size(), s.sh.size()), s.sh.own);
         }
@@ -1804,7 +1804,7 @@ void block_end_apply(unsigned long long block)
         auto it = s.parked.find(block);
         if (it != s.parked.end()) {
             size_t n = std::min(s.sh.size(), (sim_shared_used() + 3) / 4);
-            it->second.shsave.assign(s.sh.g, s.sh.g + 3 * n);
+            it->second.shsave.assign(s.sh.g, s.sh.g + GRAN_RECS * n);
             it->second.shosave.assign(s.sh.own, s.sh.own + n);
         }
     }
@@ -2462,7 +2462,7 @@ void sim_race_log_deliver(void)
          * the two states agree (the same syncs, counted per block) */
         race_state &s = R();
         size_t n = std::min(std::min(w->sh.size(), s.sh.size()), (sim_shared_used() + 3) / 4);
-        std::copy(w->sh.g, w->sh.g + 3 * n, s.sh.g);
+        std::copy(w->sh.g, w->sh.g + GRAN_RECS * n, s.sh.g);
         std::copy(w->sh.own, w->sh.own + n, s.sh.own);
         s.clk = w->clk;
     }
