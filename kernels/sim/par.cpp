@@ -24,10 +24,12 @@
  *
  * The race check (race.cpp) keeps a log of each block the same way, replayed
  * at the commit with the lock released. A race-checked block must also read
- * what it reads in the one-worker run: it writes global memory only as the
- * oldest, and a block that may have read what an earlier block wrote after
- * runs again as the oldest (sim_par_doom: at its commit, or when it becomes
- * the oldest; nothing it did before reached global memory). */
+ * what it reads in the one-worker run: it writes global memory only once
+ * every block before it has ended (par_become_first; it keeps its log, so
+ * it need not wait for their logs' replay), and a block that may have read
+ * what an earlier block wrote after runs again as the oldest (sim_par_doom:
+ * at its commit, or when it would write; nothing it did before reached
+ * global memory). */
 /* the C++ library's headers first: shim.h defines CUDA's __noinline__ */
 #include <condition_variable>
 #include <map>
@@ -138,6 +140,9 @@ static __thread std::string *par_out;
 static __thread unsigned long long par_block_no;
 /* the running block stopped to run again as the oldest (par_become_oldest) */
 static __thread int par_restart;
+/* the running block may write global memory though it is not the oldest:
+ * every block before it has ended (par_become_first) */
+static __thread int par_first;
 
 static void par_run_block(unsigned long long b, int ordered, par_block &pb);
 
@@ -243,10 +248,56 @@ static void par_become_oldest(void)
     sim_race_log_deliver();
 }
 
+/* Every block before b has ended without failing, and none of them nor b
+ * is to run again. Locked. */
+static bool par_before_ended(unsigned long long b)
+{
+    if (P->failed || (!P->doomed.empty() && *P->doomed.begin() <= b)) return false;
+    for (unsigned long long j = P->committed; j < b; j++) {
+        auto it = P->done.find(j);
+        if (it == P->done.end() || it->second.rc != 0) return false;
+    }
+    return true;
+}
+
+/* A race-checked block's global writes and atomics need only that every
+ * block before it has ended, not that it is committed: the commit replays
+ * the block's log into the check, and the block goes on with its log
+ * meanwhile, to be replayed at its own commit in block order. So the
+ * replays are no longer a chain that each block's first write waits on
+ * (a reduction's one atomic per block waited for the block before's
+ * replay). What it writes is what the one-worker run writes: everything
+ * before it has ended, and nothing after it writes before it ends. A block
+ * to run again, or after a failure, takes the oldest's way. */
+static void par_become_first(void)
+{
+    if (par_first) return;
+    {
+        std::unique_lock<std::mutex> lk(P->m);
+        while (P->committed < par_block_no && !P->failed && !P->doomed.count(par_block_no) &&
+               !par_before_ended(par_block_no))
+            P->cv.wait(lk);
+        if (par_before_ended(par_block_no)) {
+            par_first = 1;
+            return;
+        }
+    }
+    par_become_oldest();
+}
+
+int sim_par_first(void)
+{
+    if (!sim_par_unordered || !sim_in_fiber()) return 0;
+    par_become_first();
+    return sim_par_unordered && sim_race_logging();
+}
+
 void sim_par_order(const void *p)
 {
     if (!sim_par_unordered || !sim_in_fiber()) return;
     if (p && sim_is_shared(p)) return; /* the block's own shared memory */
+    /* an atomic whose check goes into the block's log */
+    if (p && sim_race_logging()) return par_become_first();
     par_become_oldest();
 }
 
@@ -291,6 +342,7 @@ static void par_run_block(unsigned long long b, int ordered, par_block &pb)
         out.clear();
         sim_par_unordered = !ordered;
         par_restart = 0;
+        par_first = 0;
         const sim_stats before = sim_g.stats;
         sim_rec_block_begin(b);
         sim_block_start();
@@ -363,6 +415,7 @@ static void par_work(void)
         std::unique_lock<std::mutex> lk(P->m);
         __atomic_add_fetch(&P->log_bytes, pb.log_bytes, __ATOMIC_RELAXED);
         P->done.emplace(b, std::move(pb));
+        P->cv.notify_all(); /* a later block may wait for it to end (par_become_first) */
         par_commit_ready(lk);
     }
     par_out = nullptr;

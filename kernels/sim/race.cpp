@@ -1114,12 +1114,14 @@ inline void log_short(uint64_t word)
 
 /* What a block beside earlier ones reads must be what the one-worker run
  * reads there, or its accesses (and so the reports) could differ. Such a
- * block never writes global memory: its first global store makes it the
- * oldest (par.cpp: it waits for the blocks before it), as atomics and
- * fences already do. Its reads mark the allocation (the latest block that
- * read it beside earlier ones), and a write to an allocation (by the
- * oldest block) marks it written: a read of a written allocation waits to
- * be the oldest, and a write to an allocation that a later block has read
+ * block writes no global memory until every block before it has ended:
+ * its first global store or atomic waits for that (par.cpp,
+ * sim_par_first), and the block goes on with its log, replayed at its
+ * commit; a fence makes it the oldest. Its reads mark the allocation (the
+ * latest block that read it beside earlier ones), and a write to an
+ * allocation (by a block all earlier ones have ended before) marks it
+ * written: a read of a written allocation waits for the earlier blocks to
+ * end too, and a write to an allocation that a later block has read
  * makes par.cpp run those later blocks again, as the oldest (sim_par_doom:
  * their logs, output and counters are dropped; nothing they did reached
  * global memory). Each side marks first and looks second, so one of the
@@ -1176,8 +1178,9 @@ bool cread(const sim_rec_object *o, unsigned long long block)
     return !(__atomic_load_n(&c->val, __ATOMIC_SEQ_CST) & C_WRITTEN);
 }
 
-/* the oldest block writes allocation o (NULL: memory the table does not
- * know): later blocks that read it beside earlier ones run again */
+/* a block that every earlier block has ended before writes allocation o
+ * (NULL: memory the table does not know): later blocks that read it beside
+ * earlier ones run again */
 void cwrite(const sim_rec_object *o, unsigned long long block)
 {
     cslot *c = o ? cslot_of(o) : nullptr;
@@ -1199,7 +1202,17 @@ bool log_access(const sim_access *a)
     sim_race_log &L = *tl_log;
     wtab &T = *tl_tab;
     if (__builtin_expect(L.n >= LOG_RECS_MAX, 0) && log_give_up()) return false;
-    if ((a->kind != SIM_REC_LOAD || !a->obj || !cread(a->obj, a->block)) && log_give_up()) return false;
+    if (!a->obj) {
+        /* memory the table does not know */
+        if (log_give_up()) return false;
+    } else if (a->kind != SIM_REC_LOAD) {
+        /* a write or an atomic, once every earlier block has ended; later
+         * blocks that read the allocation run again */
+        if (!sim_par_first() && log_give_up()) return false;
+        if (tl_log) cwrite(a->obj, a->block);
+    } else if (!cread(a->obj, a->block) && !sim_par_first() && log_give_up()) {
+        return false;
+    }
     unsigned h = (unsigned)((a->site >> 1) ^ (a->site >> 11)) & (wtab::CACHE - 1);
     uint32_t si;
     if (T.cache[h].pc == a->site) {
@@ -2439,6 +2452,8 @@ static void replay(const sim_race_log &L)
     s.rp = nullptr;
     race_here = here;
 }
+
+int sim_race_logging(void) { return tl_log != nullptr; }
 
 sim_race_log *sim_race_log_take(void)
 {

@@ -94,11 +94,18 @@ void sim_race_log_deliver(void);
 void sim_race_log_replay(sim_race_log *L);
 void sim_race_log_free(sim_race_log *L);
 size_t sim_race_log_bytes(const sim_race_log *L);
+/* the running block writes its log (race.cpp) */
+int sim_race_logging(void);
+/* par.cpp: the running block, beside earlier ones, waits until every one
+ * of them has ended (not yet committed): then it may write global memory
+ * and goes on writing its log (1); 0: it became the oldest instead
+ * (sim_race_log_deliver: no log now), or it runs alone */
+int sim_par_first(void);
 /* par.cpp: a launch on several workers begins (1) or ends (0) */
 void sim_race_par_launch(int on);
 /* par.cpp: blocks [first, last] (those of them not yet committed, the
- * oldest running one excepted) may have read what the oldest block now
- * writes: each runs again as the oldest, its results so far dropped */
+ * writing one excepted) may have read what block first - 1 now writes:
+ * each runs again as the oldest, its results so far dropped */
 void sim_par_doom(unsigned long long first, unsigned long long last);
 /* schedule.cpp */
 struct sim_fiber;
