@@ -1434,7 +1434,8 @@ __attribute__((noinline)) int plain_rest(uintptr_t addr, unsigned size, int kind
  * this block wrote, inline and with few registers (plain_rest's test,
  * load_granules<1>'s update): a third of the instructions of the whole
  * path, which a tiled multiply takes for every element of its tiles. */
-int on_plain(void *, uintptr_t addr, unsigned size, int kind, int space, const sim_rec_object *o, uintptr_t pc)
+inline __attribute__((always_inline)) int plain_fast(uintptr_t addr, unsigned size, int kind, int space,
+                                                     const sim_rec_object *o, uintptr_t pc)
 {
     race_state *sp = tl_state;
     if (!sp) sp = the_state;
@@ -1457,6 +1458,11 @@ int on_plain(void *, uintptr_t addr, unsigned size, int kind, int space, const s
     if (!same_thread(g.r1, who) && g.r1.id) g.r2 = g.r1;
     g.r1 = rrec{rr_id(who, 0xf, K_READ), s.clk, site_code(pc)};
     return 1;
+}
+
+int on_plain(void *, uintptr_t addr, unsigned size, int kind, int space, const sim_rec_object *o, uintptr_t pc)
+{
+    return plain_fast(addr, size, kind, space, o, pc);
 }
 
 __attribute__((noinline)) void access_any(const sim_access *a)
@@ -2454,6 +2460,11 @@ static void replay(const sim_race_log &L)
 }
 
 int sim_race_logging(void) { return tl_log != nullptr; }
+
+int sim_race_shared_plain(uintptr_t addr, unsigned size, int kind, uintptr_t pc)
+{
+    return plain_fast(addr, size, kind, SIM_REC_SHARED, nullptr, pc);
+}
 
 sim_race_log *sim_race_log_take(void)
 {

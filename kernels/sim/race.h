@@ -96,6 +96,9 @@ void sim_race_log_free(sim_race_log *L);
 size_t sim_race_log_bytes(const sim_race_log *L);
 /* the running block writes its log (race.cpp) */
 int sim_race_logging(void);
+/* the race check's plain (check.h) for a shared element, called directly
+ * by record.cpp where it is the one checker (sim_acc_plain) */
+int sim_race_shared_plain(uintptr_t addr, unsigned size, int kind, uintptr_t pc);
 /* par.cpp: the running block, beside earlier ones, waits until every one
  * of them has ended (not yet committed): then it may write global memory
  * and goes on writing its log (1); 0: it became the oldest instead
