@@ -1209,7 +1209,7 @@ bool log_access(const sim_access *a)
         /* a write or an atomic, once every earlier block has ended; later
          * blocks that read the allocation run again */
         if (!sim_par_first() && log_give_up()) return false;
-        if (tl_log) cwrite(a->obj, a->block);
+        cwrite(a->obj, a->block);
     } else if (!cread(a->obj, a->block) && !sim_par_first() && log_give_up()) {
         return false;
     }
