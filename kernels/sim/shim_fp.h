@@ -6,9 +6,30 @@
 
 #include <fenv.h>
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 namespace gpulab_sim {
+
+/* a binary16's exact value as a float, from its bits: without F16C the
+ * compiler's own conversion is a library call, ten times slower. Exponent
+ * and fraction moved to a float's places and multiplied by 2^(127-15) are
+ * the value, subnormals and zero included; infinities and NaNs (quieted)
+ * are set apart */
+static inline float sim_half_to_float(_Float16 h)
+{
+    uint16_t u;
+    memcpy(&u, &h, 2);
+    uint32_t em = u & 0x7fffu, bits = em << 13;
+    float f;
+    memcpy(&f, &bits, 4);
+    f *= 0x1p112f;
+    memcpy(&bits, &f, 4);
+    if (em >= 0x7c00u) bits = 0x7f800000u | (em << 13) | (em > 0x7c00u ? 0x400000u : 0u);
+    bits |= (uint32_t)(u & 0x8000u) << 16;
+    memcpy(&f, &bits, 4);
+    return f;
+}
 
 /* __half: IEEE binary16, with float arithmetic rounded back to half */
 struct __half {
@@ -17,7 +38,7 @@ struct __half {
     __half(float f) : h((_Float16)f) {}
     __half(double f) : h((_Float16)f) {}
     __half(int i) : h((_Float16)i) {}
-    operator float() const { return (float)h; }
+    operator float() const { return sim_half_to_float(h); }
     __half &operator+=(const __half &o) { h = (_Float16)((float)h + (float)o.h); return *this; }
     __half &operator-=(const __half &o) { h = (_Float16)((float)h - (float)o.h); return *this; }
     __half &operator*=(const __half &o) { h = (_Float16)((float)h * (float)o.h); return *this; }

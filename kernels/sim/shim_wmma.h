@@ -33,11 +33,13 @@
 
 namespace gpulab_sim {
 
-/* wmma.cpp: one lane's part of mma_sync. a, b, c: this lane's fragment
- * elements as doubles; d: its elements of the result (before rounding);
- * kind 0: exact products summed, 1: integers, 2: fused multiply-adds */
-void sim_wmma_mma(unsigned m, unsigned n, unsigned k, int kind, const double *a, unsigned na, const double *b,
-                  unsigned nb, const double *c, unsigned nc, double *d, int line, const char *file);
+/* the element types of fragments, as wmma.cpp reads and writes them */
+enum sim_wmma_type { SIM_WT_HALF, SIM_WT_BF16, SIM_WT_S8, SIM_WT_U8, SIM_WT_TF32, SIM_WT_F32, SIM_WT_F64, SIM_WT_I32 };
+/* wmma.cpp: one lane's part of mma_sync: a, b, c: this lane's fragment
+ * elements (na, nb, nd of them) of types ta (a and b), tc; d: its result,
+ * of type td (c and d may be the same fragment) */
+void sim_wmma_mma(unsigned m, unsigned n, unsigned k, int ta, const void *a, unsigned na, const void *b, unsigned nb,
+                  int tc, const void *c, int td, void *d, unsigned nd, bool satf, int line, const char *file);
 /* a load or store whose pointer or leading dimension breaks the rule */
 [[noreturn]] void sim_wmma_misaligned(const char *what, const void *p, unsigned ldm, unsigned elem, int line,
                                       const char *file);
@@ -147,10 +149,6 @@ static __attribute__((always_inline)) inline void sim_wmma_check(const char *wha
     if (((uintptr_t)p & 15) || ldm % per16) ::gpulab_sim::sim_wmma_misaligned(what, p, ldm, elem, line, file);
 }
 
-template <class T> static inline double sim_wmma_value(const T &v) { return (double)v; }
-static inline double sim_wmma_value(const ::gpulab_sim::__half &v) { return (double)(float)v; }
-static inline double sim_wmma_value(const ::gpulab_sim::__nv_bfloat16 &v) { return (double)(float)v; }
-
 /* load_matrix_sync(a or b, pointer, ldm): the layout is the fragment's */
 template <class Use, int m, int n, int k, class T, class Layout, class P>
 static __attribute__((always_inline)) inline void load_matrix_sync(fragment<Use, m, n, k, T, Layout> &a, const P &ptr,
@@ -206,62 +204,28 @@ static inline void fill_fragment(fragment<Use, m, n, k, T, Layout> &a, const V &
     for (unsigned i = 0; i < fragment<Use, m, n, k, T, Layout>::num_elements; i++) a.x[i] = e;
 }
 
-template <class T> struct sim_input {
-    static double get(const T &v) { return sim_wmma_value(v); }
-};
-template <> struct sim_input<precision::tf32> {
-    /* the tensor core reads 10 of a float's 23 fraction bits */
-    static double get(float v)
-    {
-        uint32_t u;
-        memcpy(&u, &v, 4);
-        if ((u & 0x7f800000u) != 0x7f800000u) u &= ~0x1fffu;
-        memcpy(&v, &u, 4);
-        return (double)v;
-    }
-};
+template <class T> struct sim_wmma_code;
+template <> struct sim_wmma_code<::gpulab_sim::__half> { enum { value = ::gpulab_sim::SIM_WT_HALF }; };
+template <> struct sim_wmma_code<::gpulab_sim::__nv_bfloat16> { enum { value = ::gpulab_sim::SIM_WT_BF16 }; };
+template <> struct sim_wmma_code<signed char> { enum { value = ::gpulab_sim::SIM_WT_S8 }; };
+template <> struct sim_wmma_code<unsigned char> { enum { value = ::gpulab_sim::SIM_WT_U8 }; };
+template <> struct sim_wmma_code<precision::tf32> { enum { value = ::gpulab_sim::SIM_WT_TF32 }; };
+template <> struct sim_wmma_code<float> { enum { value = ::gpulab_sim::SIM_WT_F32 }; };
+template <> struct sim_wmma_code<double> { enum { value = ::gpulab_sim::SIM_WT_F64 }; };
+template <> struct sim_wmma_code<int> { enum { value = ::gpulab_sim::SIM_WT_I32 }; };
 
-/* the sum rounded once to the accumulator's type; satf: infinities become
+/* d = a * b + c, the whole warp at once (wmma.cpp); satf: infinities become
  * the largest finite values and NaN 0, integers clamp instead of wrapping */
-template <class T> static inline T sim_wmma_round(double s, bool satf)
-{
-    if (std::is_same<T, int>::value) {
-        long long v = (long long)s;
-        if (satf) v = v > 2147483647ll ? 2147483647ll : v < -2147483648ll ? -2147483648ll : v;
-        return (T)(int)(uint32_t)(unsigned long long)v;
-    }
-    T r = T(s);
-    if (satf) {
-        double f = sim_wmma_value(r);
-        double big = std::is_same<T, double>::value ? 1.7976931348623157e308
-                     : std::is_same<T, float>::value ? 3.4028234663852886e38
-                                                     : 65504.0;
-        if (f != f) r = T(0.0);
-        else if (f > big) r = T(big);
-        else if (f < -big) r = T(-big);
-    }
-    return r;
-}
-
-/* d = a * b + c, the whole warp at once */
 template <int m, int n, int k, class Td, class Ta, class La, class Tb, class Lb, class Tc>
 static inline void mma_sync(fragment<accumulator, m, n, k, Td> &d, const fragment<matrix_a, m, n, k, Ta, La> &a,
                             const fragment<matrix_b, m, n, k, Tb, Lb> &b, const fragment<accumulator, m, n, k, Tc> &c,
                             bool satf = false, int line = __builtin_LINE(), const char *file = __builtin_FILE())
 {
-    typedef fragment<matrix_a, m, n, k, Ta, La> FA;
-    typedef fragment<matrix_b, m, n, k, Tb, Lb> FB;
-    typedef fragment<accumulator, m, n, k, Td> FD;
     static_assert(std::is_same<Ta, Tb>::value, "wmma::mma_sync: matrix_a and matrix_b hold the same type");
-    double va[FA::num_elements], vb[FB::num_elements], vc[FD::num_elements], vd[FD::num_elements];
-    for (unsigned i = 0; i < FA::num_elements; i++) va[i] = sim_input<Ta>::get(a.x[i]);
-    for (unsigned i = 0; i < FB::num_elements; i++) vb[i] = sim_input<Tb>::get(b.x[i]);
-    for (unsigned i = 0; i < FD::num_elements; i++) vc[i] = sim_wmma_value(c.x[i]);
-    int kind = std::is_integral<Ta>::value ? 1 : std::is_same<Ta, double>::value ? 2 : 0;
-    ::gpulab_sim::sim_wmma_mma(m, n, k, kind, va, FA::num_elements, vb, FB::num_elements, vc, FD::num_elements, vd,
+    ::gpulab_sim::sim_wmma_mma(m, n, k, sim_wmma_code<Ta>::value, a.x, fragment<matrix_a, m, n, k, Ta, La>::num_elements,
+                               b.x, fragment<matrix_b, m, n, k, Tb, Lb>::num_elements, sim_wmma_code<Tc>::value, c.x,
+                               sim_wmma_code<Td>::value, d.x, fragment<accumulator, m, n, k, Td>::num_elements, satf,
                                line, file);
-    for (unsigned i = 0; i < FD::num_elements; i++)
-        d.x[i] = sim_wmma_round<typename FD::element_type>(vd[i], satf);
 }
 
 } /* namespace wmma */

@@ -2,8 +2,10 @@
  * lanes of a warp put their fragments' elements into the warp's matrices,
  * meet, and each computes its own elements of the result. */
 #include "kernels/sim/internal.h"
+#include "kernels/sim/shim_wmma.h"
 
 #include <math.h>
+#include <string.h>
 
 #include <new>
 
@@ -17,36 +19,120 @@ struct sim_wmma_mats {
 };
 static __thread sim_wmma_mats *wm;
 
-void sim_wmma_mma(unsigned m, unsigned n, unsigned k, int kind, const double *a, unsigned na, const double *b,
-                  unsigned nb, const double *c, unsigned nc, double *d, int line, const char *file)
+/* the n elements of a fragment of type t at p, exactly, as doubles; tf32:
+ * the tensor core reads 10 of a float's 23 fraction bits */
+static void wm_get(int t, const void *p, unsigned n, double *out)
 {
-    unsigned lane = sim_cur->lane, w = sim_cur->warp;
-    unsigned ta = m * k, tb = k * n, tc = m * n;
-    if (w >= SIM_MAX_WARPS || ta > SIM_WMMA_AB || tb > SIM_WMMA_AB || tc > SIM_WMMA_C) sim_unsupported(line, file, "wmma::mma_sync of this shape");
-    if (!wm && !(wm = new (std::nothrow) sim_wmma_mats)) sim_fail("%s: out of memory for wmma::mma_sync", sim_g.kernel);
-    double (*wm_a)[SIM_WMMA_AB] = wm->a, (*wm_b)[SIM_WMMA_AB] = wm->b, (*wm_c)[SIM_WMMA_C] = wm->c;
-    for (unsigned i = 0; i < na; i++) wm_a[w][(lane * na + i) % ta] = a[i];
-    for (unsigned i = 0; i < nb; i++) wm_b[w][(lane * nb + i) % tb] = b[i];
-    for (unsigned i = 0; i < nc; i++) wm_c[w][(lane * nc + i) % tc] = c[i];
-    /* every lane of the warp takes part, as the CUDA Programming Guide asks */
-    (void)sim_warp(SIM_W_SYNC, 0xffffffffu, 0, 0, 32, line, file, "wmma::mma_sync", nullptr);
-    const double *A = wm_a[w], *B = wm_b[w], *C = wm_c[w];
-    for (unsigned i = 0; i < nc; i++) {
-        unsigned e = (lane * nc + i) % tc, r = e / n, col = e % n;
-        if (kind == 1) {
-            long long s = (long long)C[e];
-            for (unsigned q = 0; q < k; q++) s += (long long)A[r * k + q] * (long long)B[q * n + col];
-            d[i] = (double)s;
-        } else if (kind == 2) {
-            double s = C[e];
-            for (unsigned q = 0; q < k; q++) s = fma(A[r * k + q], B[q * n + col], s);
-            d[i] = s;
+    switch (t) {
+    case SIM_WT_HALF:
+        for (unsigned i = 0; i < n; i++) out[i] = sim_half_to_float(((const __half *)p)[i].h);
+        break;
+    case SIM_WT_BF16:
+        for (unsigned i = 0; i < n; i++) out[i] = (float)((const __nv_bfloat16 *)p)[i];
+        break;
+    case SIM_WT_S8:
+        for (unsigned i = 0; i < n; i++) out[i] = ((const signed char *)p)[i];
+        break;
+    case SIM_WT_U8:
+        for (unsigned i = 0; i < n; i++) out[i] = ((const unsigned char *)p)[i];
+        break;
+    case SIM_WT_TF32:
+        for (unsigned i = 0; i < n; i++) {
+            uint32_t u;
+            memcpy(&u, (const float *)p + i, 4);
+            if ((u & 0x7f800000u) != 0x7f800000u) u &= ~0x1fffu;
+            float f;
+            memcpy(&f, &u, 4);
+            out[i] = f;
+        }
+        break;
+    case SIM_WT_F32:
+        for (unsigned i = 0; i < n; i++) out[i] = ((const float *)p)[i];
+        break;
+    case SIM_WT_F64:
+        for (unsigned i = 0; i < n; i++) out[i] = ((const double *)p)[i];
+        break;
+    default:
+        for (unsigned i = 0; i < n; i++) out[i] = ((const int *)p)[i];
+    }
+}
+
+/* the sum s rounded once to the accumulator's type t, into element i */
+static inline void wm_put(int t, void *p, unsigned i, double s, bool satf)
+{
+    if (t == SIM_WT_I32) {
+        long long v = (long long)s;
+        if (satf) v = v > 2147483647ll ? 2147483647ll : v < -2147483648ll ? -2147483648ll : v;
+        ((int *)p)[i] = (int)(uint32_t)(unsigned long long)v;
+        return;
+    }
+    double f = t == SIM_WT_F64 ? s : t == SIM_WT_F32 ? (double)(float)s : (double)sim_half_to_float(__half(s).h);
+    if (satf) {
+        double big = t == SIM_WT_F64 ? 1.7976931348623157e308 : t == SIM_WT_F32 ? 3.4028234663852886e38 : 65504.0;
+        if (f != f) f = 0.0;
+        else if (f > big) f = big;
+        else if (f < -big) f = -big;
+    }
+    if (t == SIM_WT_F64) ((double *)p)[i] = f;
+    else if (t == SIM_WT_F32) ((float *)p)[i] = (float)f;
+    else ((__half *)p)[i] = __half(f);
+}
+
+/* a lane's NC elements of D: row Ar of A times columns B.. of B, plus C;
+ * each summed in k order, the NC side by side (in registers) */
+template <unsigned NC>
+static inline void wm_sums(int kind, const double *Ar, const double *B, const double *C, unsigned n, unsigned k,
+                           int td, void *d, bool satf)
+{
+    if (kind == 1) {
+        long long s[NC];
+        for (unsigned i = 0; i < NC; i++) s[i] = (long long)C[i];
+        for (unsigned q = 0; q < k; q++)
+#pragma GCC unroll 8
+            for (unsigned i = 0; i < NC; i++) s[i] += (long long)Ar[q] * (long long)B[q * n + i];
+        for (unsigned i = 0; i < NC; i++) wm_put(td, d, i, (double)s[i], satf);
+        return;
+    }
+    double s[NC];
+    for (unsigned i = 0; i < NC; i++) s[i] = C[i];
+    for (unsigned q = 0; q < k; q++) {
+        double av = Ar[q];
+        const double *Bq = B + q * n;
+        if (kind == 2) {
+#pragma GCC unroll 8
+            for (unsigned i = 0; i < NC; i++) s[i] = fma(av, Bq[i], s[i]);
         } else {
-            double s = C[e];
-            for (unsigned q = 0; q < k; q++) s += A[r * k + q] * B[q * n + col];
-            d[i] = s;
+#pragma GCC unroll 8
+            for (unsigned i = 0; i < NC; i++) s[i] += av * Bq[i];
         }
     }
+    for (unsigned i = 0; i < NC; i++) wm_put(td, d, i, s[i], satf);
+}
+
+void sim_wmma_mma(unsigned m, unsigned n, unsigned k, int ta, const void *a, unsigned na, const void *b, unsigned nb,
+                  int tc, const void *c, int td, void *d, unsigned nc, bool satf, int line, const char *file)
+{
+    unsigned lane = sim_cur->lane, w = sim_cur->warp;
+    unsigned sa = m * k, sb = k * n, sc = m * n;
+    if (w >= SIM_MAX_WARPS || sa > SIM_WMMA_AB || sb > SIM_WMMA_AB || sc > SIM_WMMA_C || sa % na || sb % nb ||
+        (nc != 8 && nc != 2) || n % nc || (sa & (sa - 1)) || (sb & (sb - 1)) || (sc & (sc - 1)) || (n & (n - 1)))
+        sim_unsupported(line, file, "wmma::mma_sync of this shape");
+    if (!wm && !(wm = new (std::nothrow) sim_wmma_mats)) sim_fail("%s: out of memory for wmma::mma_sync", sim_g.kernel);
+    /* kind 0: exact products summed, 1: integers, 2: fused multiply-adds */
+    int kind = ta == SIM_WT_S8 || ta == SIM_WT_U8 ? 1 : ta == SIM_WT_F64 ? 2 : 0;
+    /* a lane's elements are consecutive in the warp's matrix (its count
+     * divides the matrix's size), and those of C one piece of a row (8 of
+     * 16, 8 or 32 columns, or 2 of 8) */
+    unsigned oa = (lane * na) & (sa - 1), ob = (lane * nb) & (sb - 1), oc = (lane * nc) & (sc - 1); /* powers of 2 */
+    /* the half types' A and B: the upper 16 lanes hold what the lower hold */
+    if (lane * na < sa) wm_get(ta, a, na, wm->a[w] + oa);
+    if (lane * nb < sb) wm_get(ta, b, nb, wm->b[w] + ob);
+    wm_get(tc, c, nc, wm->c[w] + oc);
+    /* every lane of the warp takes part, as the CUDA Programming Guide asks */
+    (void)sim_warp(SIM_W_SYNC, 0xffffffffu, 0, 0, 32, line, file, "wmma::mma_sync", nullptr);
+    const double *Ar = wm->a[w] + (oc >> __builtin_ctz(n)) * k, *B = wm->b[w] + (oc & (n - 1)), *C = wm->c[w] + oc;
+    if (nc == 8) wm_sums<8>(kind, Ar, B, C, n, k, td, d, satf);
+    else wm_sums<2>(kind, Ar, B, C, n, k, td, d, satf);
     /* no lane overwrites the warp's matrices before every lane has read them */
     (void)sim_warp(SIM_W_SYNC, 0xffffffffu, 0, 0, 32, line, file, "wmma::mma_sync", nullptr);
 }

@@ -104,6 +104,30 @@ static void test_min_max(void **state)
     assert_true(llmax(-5ll, -7ll) == -5ll);
 }
 
+/* every binary16, its bits read by the shim's own conversion, against the
+ * compiler's: the same float (NaNs: a NaN of the same sign, quiet) */
+static void test_half_to_float_exhaustive(void **state)
+{
+    (void)state;
+    for (uint32_t u = 0; u < 0x10000u; u++) {
+        uint16_t b = (uint16_t)u;
+        _Float16 h;
+        memcpy(&h, &b, 2);
+        volatile _Float16 vh = h; /* the compiler's conversion, not folded */
+        float want = (float)vh, got = gpulab_sim::sim_half_to_float(h);
+        uint32_t wb, gb;
+        memcpy(&wb, &want, 4);
+        memcpy(&gb, &got, 4);
+        if (want != want) {
+            if (got == got || (gb >> 31) != (wb >> 31) || !(gb & 0x400000u))
+                fail_msg("half 0x%04x: a NaN, got 0x%08x", (unsigned)u, (unsigned)gb);
+        } else if (wb != gb) {
+            fail_msg("half 0x%04x: want 0x%08x (%g), got 0x%08x (%g)", (unsigned)u, (unsigned)wb, (double)want,
+                     (unsigned)gb, (double)got);
+        }
+    }
+}
+
 static void test_types(void **state)
 {
     (void)state;
@@ -653,6 +677,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_intrinsics),
         cmocka_unit_test(test_min_max),
+        cmocka_unit_test(test_half_to_float_exhaustive),
         cmocka_unit_test(test_types),
         cmocka_unit_test(test_shared_proxy),
         cmocka_unit_test(test_launch_3d),
