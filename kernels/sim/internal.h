@@ -142,6 +142,7 @@ struct sim_warp_state {
     unsigned done;     /* lanes that exited */
     unsigned am;       /* lanes waiting at __activemask */
     uint32_t stamp;    /* collectives completed */
+    unsigned mma_readers; /* lanes yet to take their part of the last wmma::mma_sync's result */
 };
 
 struct sim_chunk {

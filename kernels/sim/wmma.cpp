@@ -1,6 +1,7 @@
 /* wmma.cpp - mma_sync of nvcuda::wmma (shim_wmma.h) on the simulator: the
- * lanes of a warp put their fragments' elements into the warp's matrices,
- * meet, and each computes its own elements of the result. */
+ * lanes of a warp put their fragments' elements into the warp's matrices
+ * and meet; the first lane back computes the product, and each lane takes
+ * its own elements of it. */
 #include "kernels/sim/internal.h"
 #include "kernels/sim/shim_wmma.h"
 
@@ -15,7 +16,8 @@ namespace gpulab_sim {
 enum { SIM_WMMA_AB = 512, SIM_WMMA_C = 256 };
 /* per worker thread (par.cpp), made at its first mma_sync */
 struct sim_wmma_mats {
-    double a[SIM_MAX_WARPS][SIM_WMMA_AB], b[SIM_MAX_WARPS][SIM_WMMA_AB], c[SIM_MAX_WARPS][SIM_WMMA_C];
+    double a[SIM_MAX_WARPS][SIM_WMMA_AB], b[SIM_MAX_WARPS][SIM_WMMA_AB], c[SIM_MAX_WARPS][SIM_WMMA_C],
+        d[SIM_MAX_WARPS][SIM_WMMA_C];
 };
 static __thread sim_wmma_mats *wm;
 
@@ -78,35 +80,42 @@ static inline void wm_put(int t, void *p, unsigned i, double s, bool satf)
     else ((__half *)p)[i] = __half(f);
 }
 
-/* a lane's NC elements of D: row Ar of A times columns B.. of B, plus C;
- * each summed in k order, the NC side by side (in registers) */
-template <unsigned NC>
-static inline void wm_sums(int kind, const double *Ar, const double *B, const double *C, unsigned n, unsigned k,
-                           int td, void *d, bool satf)
+/* eight elements of D: row Ar of A times columns B.. of B, plus C, each
+ * summed in k order, the eight side by side (in registers) */
+static inline void wm_sums8(int kind, const double *Ar, const double *B, const double *C, unsigned n, unsigned k,
+                            double *D)
 {
     if (kind == 1) {
-        long long s[NC];
-        for (unsigned i = 0; i < NC; i++) s[i] = (long long)C[i];
+        long long s[8];
+        for (unsigned i = 0; i < 8; i++) s[i] = (long long)C[i];
         for (unsigned q = 0; q < k; q++)
 #pragma GCC unroll 8
-            for (unsigned i = 0; i < NC; i++) s[i] += (long long)Ar[q] * (long long)B[q * n + i];
-        for (unsigned i = 0; i < NC; i++) wm_put(td, d, i, (double)s[i], satf);
+            for (unsigned i = 0; i < 8; i++) s[i] += (long long)Ar[q] * (long long)B[q * n + i];
+        for (unsigned i = 0; i < 8; i++) D[i] = (double)s[i];
         return;
     }
-    double s[NC];
-    for (unsigned i = 0; i < NC; i++) s[i] = C[i];
+    double s[8];
+    for (unsigned i = 0; i < 8; i++) s[i] = C[i];
     for (unsigned q = 0; q < k; q++) {
         double av = Ar[q];
         const double *Bq = B + q * n;
         if (kind == 2) {
 #pragma GCC unroll 8
-            for (unsigned i = 0; i < NC; i++) s[i] = fma(av, Bq[i], s[i]);
+            for (unsigned i = 0; i < 8; i++) s[i] = fma(av, Bq[i], s[i]);
         } else {
 #pragma GCC unroll 8
-            for (unsigned i = 0; i < NC; i++) s[i] += av * Bq[i];
+            for (unsigned i = 0; i < 8; i++) s[i] += av * Bq[i];
         }
     }
-    for (unsigned i = 0; i < NC; i++) wm_put(td, d, i, s[i], satf);
+    for (unsigned i = 0; i < 8; i++) D[i] = s[i];
+}
+
+/* D = A * B + C for the warp, row by row, eight columns at a time */
+static void wm_product(int kind, unsigned m, unsigned n, unsigned k, const double *A, const double *B,
+                       const double *C, double *D)
+{
+    for (unsigned r = 0; r < m; r++)
+        for (unsigned c0 = 0; c0 < n; c0 += 8) wm_sums8(kind, A + r * k, B + c0, C + r * n + c0, n, k, D + r * n + c0);
 }
 
 void sim_wmma_mma(unsigned m, unsigned n, unsigned k, int ta, const void *a, unsigned na, const void *b, unsigned nb,
@@ -115,7 +124,7 @@ void sim_wmma_mma(unsigned m, unsigned n, unsigned k, int ta, const void *a, uns
     unsigned lane = sim_cur->lane, w = sim_cur->warp;
     unsigned sa = m * k, sb = k * n, sc = m * n;
     if (w >= SIM_MAX_WARPS || sa > SIM_WMMA_AB || sb > SIM_WMMA_AB || sc > SIM_WMMA_C || sa % na || sb % nb ||
-        (nc != 8 && nc != 2) || n % nc || (sa & (sa - 1)) || (sb & (sb - 1)) || (sc & (sc - 1)) || (n & (n - 1)))
+        (nc != 8 && nc != 2) || n % 8 || (sa & (sa - 1)) || (sb & (sb - 1)) || (sc & (sc - 1)) || (n & (n - 1)))
         sim_unsupported(line, file, "wmma::mma_sync of this shape");
     if (!wm && !(wm = new (std::nothrow) sim_wmma_mats)) sim_fail("%s: out of memory for wmma::mma_sync", sim_g.kernel);
     /* kind 0: exact products summed, 1: integers, 2: fused multiply-adds */
@@ -128,13 +137,18 @@ void sim_wmma_mma(unsigned m, unsigned n, unsigned k, int ta, const void *a, uns
     if (lane * na < sa) wm_get(ta, a, na, wm->a[w] + oa);
     if (lane * nb < sb) wm_get(ta, b, nb, wm->b[w] + ob);
     wm_get(tc, c, nc, wm->c[w] + oc);
-    /* every lane of the warp takes part, as the CUDA Programming Guide asks */
+    /* every lane of the warp takes part, as the CUDA Programming Guide asks.
+     * The first lane back computes the whole of D; each lane then takes its
+     * part, and none can bring the next product's inputs to a meeting
+     * before every lane has taken its part of this one */
     (void)sim_warp(SIM_W_SYNC, 0xffffffffu, 0, 0, 32, line, file, "wmma::mma_sync", nullptr);
-    const double *Ar = wm->a[w] + (oc >> __builtin_ctz(n)) * k, *B = wm->b[w] + (oc & (n - 1)), *C = wm->c[w] + oc;
-    if (nc == 8) wm_sums<8>(kind, Ar, B, C, n, k, td, d, satf);
-    else wm_sums<2>(kind, Ar, B, C, n, k, td, d, satf);
-    /* no lane overwrites the warp's matrices before every lane has read them */
-    (void)sim_warp(SIM_W_SYNC, 0xffffffffu, 0, 0, 32, line, file, "wmma::mma_sync", nullptr);
+    sim_warp_state *ws = &sim_g.warps[w];
+    if (!ws->mma_readers) {
+        wm_product(kind, m, n, k, wm->a[w], wm->b[w], wm->c[w], wm->d[w]);
+        ws->mma_readers = (unsigned)__builtin_popcount(ws->exists);
+    }
+    ws->mma_readers--;
+    for (unsigned i = 0; i < nc; i++) wm_put(td, d, i, wm->d[w][oc + i], satf);
 }
 
 void sim_wmma_misaligned(const char *what, const void *p, unsigned ldm, unsigned elem, int line, const char *file)
