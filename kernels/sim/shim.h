@@ -508,7 +508,10 @@ static inline void *sim_shared_get(sim_shared_site *s, size_t elem, size_t align
  * and stores itself (sim_acc_plain), the proxy gives them to it
  * (sim_acc_shared_load and _store) without the hook's search for the object
  * the proxy already knows. Both are set per block, so they are the same
- * through a kernel call and read like threadIdx. */
+ * through a kernel call and read like threadIdx. The direct way is the one
+ * expected: with that, and g++'s loop-by-loop register allocation
+ * (-fira-region=all), a kernel's values stay in registers across the other
+ * ways' calls. */
 #if defined(__x86_64__) && (!defined(__PIC__) || defined(__PIE__))
 #define SIM_ACC_FLAG_NOW(name)                                              \
     static inline __attribute__((always_inline)) int name##_now()          \
@@ -585,7 +588,7 @@ template <class T> struct sim_ref {
 
     __attribute__((always_inline)) T get() const
     {
-        if (sim_direct<T>::ok && sim_acc_direct_now()) return sim_direct<T>::load(p);
+        if (sim_direct<T>::ok && __builtin_expect(sim_acc_direct_now(), 1)) return sim_direct<T>::load(p);
         if (sim_direct<T>::ok && (sizeof(T) == 4 || sizeof(T) == 8) && !std::is_volatile<T>::value &&
             sim_acc_plain_now()) {
             sim_acc_shared_load(p, sizeof(T));
@@ -595,7 +598,7 @@ template <class T> struct sim_ref {
     }
     __attribute__((always_inline)) void put(const T &v) const
     {
-        if (sim_direct<T>::ok && sim_acc_direct_now()) return sim_direct<T>::store(p, v);
+        if (sim_direct<T>::ok && __builtin_expect(sim_acc_direct_now(), 1)) return sim_direct<T>::store(p, v);
         if (sim_direct<T>::ok && (sizeof(T) == 4 || sizeof(T) == 8) && !std::is_volatile<T>::value &&
             sim_acc_plain_now()) {
             sim_acc_shared_store(p, sizeof(T));
