@@ -77,40 +77,12 @@ __global__ void u8_tile(const unsigned char *a, const unsigned char *b, int *d)
     wmma::store_matrix_sync(d, acc, 16, wmma::mem_row_major);
 }
 
-// Idea: satf saturates: an overflowing sum stays finite.
-__global__ void satf_half(const half *a, const half *b, half *d)
+// Idea: satf saturates: an overflowing sum stays finite (d: without, d + 256: with).
+template <class In, class Acc> __global__ void satf_tile(const In *a, const In *b, const Acc *c, Acc *d)
 {
-    wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> fa;
-    wmma::fragment<wmma::matrix_b, 16, 16, 16, half, wmma::row_major> fb;
-    wmma::fragment<wmma::accumulator, 16, 16, 16, half> acc, sat;
-    wmma::fill_fragment(acc, 0.0f);
-    wmma::load_matrix_sync(fa, a, 16);
-    wmma::load_matrix_sync(fb, b, 16);
-    wmma::mma_sync(sat, fa, fb, acc, true);
-    wmma::mma_sync(acc, fa, fb, acc);
-    wmma::store_matrix_sync(d, acc, 16, wmma::mem_row_major);
-    wmma::store_matrix_sync(d + 256, sat, 16, wmma::mem_row_major);
-}
-
-__global__ void satf_float(const half *a, const half *b, const float *c, float *d)
-{
-    wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> fa;
-    wmma::fragment<wmma::matrix_b, 16, 16, 16, half, wmma::row_major> fb;
-    wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc, sat;
-    wmma::load_matrix_sync(acc, c, 16, wmma::mem_row_major);
-    wmma::load_matrix_sync(fa, a, 16);
-    wmma::load_matrix_sync(fb, b, 16);
-    wmma::mma_sync(sat, fa, fb, acc, true);
-    wmma::mma_sync(acc, fa, fb, acc);
-    wmma::store_matrix_sync(d, acc, 16, wmma::mem_row_major);
-    wmma::store_matrix_sync(d + 256, sat, 16, wmma::mem_row_major);
-}
-
-__global__ void satf_int(const signed char *a, const signed char *b, const int *c, int *d)
-{
-    wmma::fragment<wmma::matrix_a, 16, 16, 16, signed char, wmma::row_major> fa;
-    wmma::fragment<wmma::matrix_b, 16, 16, 16, signed char, wmma::row_major> fb;
-    wmma::fragment<wmma::accumulator, 16, 16, 16, int> acc, sat;
+    wmma::fragment<wmma::matrix_a, 16, 16, 16, In, wmma::row_major> fa;
+    wmma::fragment<wmma::matrix_b, 16, 16, 16, In, wmma::row_major> fb;
+    wmma::fragment<wmma::accumulator, 16, 16, 16, Acc> acc, sat;
     wmma::load_matrix_sync(acc, c, 16, wmma::mem_row_major);
     wmma::load_matrix_sync(fa, a, 16);
     wmma::load_matrix_sync(fb, b, 16);
@@ -224,11 +196,15 @@ int main()
     printf("16x16x16 u8->int: %d of 256 match, largest %d\n", match, largest);
 
     // satf: 16 products of 256 * 256 overflow a half (largest 65504)
-    half ha[256], hb[256], hd[512];
-    for (int i = 0; i < 256; i++) ha[i] = hb[i] = __float2half(256.0f);
-    half *dha = dev(ha, 256), *dhb = dev(hb, 256), *dhd = out<half>(512);
-    satf_half<<<1, 32>>>(dha, dhb, dhd);
+    half ha[256], hb[256], hc[256], hd[512];
+    for (int i = 0; i < 256; i++) {
+        ha[i] = hb[i] = __float2half(256.0f);
+        hc[i] = __float2half(0.0f);
+    }
+    half *dha = dev(ha, 256), *dhb = dev(hb, 256), *dhc = dev(hc, 256), *dhd = out<half>(512);
+    satf_tile<<<1, 32>>>(dha, dhb, dhc, dhd);
     back(hd, dhd, 512);
+    cudaFree(dhc);
     printf("half accumulator without satf: %g; with satf: %g\n", (double)__half2float(hd[0]),
            (double)__half2float(hd[256]));
 
@@ -241,7 +217,7 @@ int main()
     cudaMemcpy(dha, ha, sizeof ha, cudaMemcpyHostToDevice);
     cudaMemcpy(dhb, hb, sizeof hb, cudaMemcpyHostToDevice);
     float *dfc = dev(fc, 256), *dfo = out<float>(512);
-    satf_float<<<1, 32>>>(dha, dhb, dfc, dfo);
+    satf_tile<<<1, 32>>>(dha, dhb, dfc, dfo);
     back(fo, dfo, 512);
     cudaFree(dfc);
     cudaFree(dha);
@@ -258,7 +234,7 @@ int main()
     }
     signed char *dia = dev(ia, 256), *dib = dev(ib, 256);
     int *dic = dev(ic, 256), *dio = out<int>(512);
-    satf_int<<<1, 32>>>(dia, dib, dic, dio);
+    satf_tile<<<1, 32>>>(dia, dib, dic, dio);
     back(io, dio, 512);
     cudaFree(dia);
     cudaFree(dib);
