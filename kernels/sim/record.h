@@ -15,7 +15,7 @@
  * simulator's cudaMalloc (global memory) or a shared array of the running
  * block; stack locals and host variables are ignored. Atomics are recorded
  * by the shim's read-modify-write (sim_rec_atomic), whose own load and store
- * then do not count again.
+ * then do not count again (up to sim_rec_atomic_end).
  *
  * A request is one warp's execution of one access site: lane L's k-th
  * execution of site S joins the same request as lane M's k-th execution of
@@ -235,6 +235,8 @@ void sim_rec_grid_sync(int line, const char *file);
 /* an atomic read-modify-write of bytes at p, from the shim; noinline so that
  * its return address is the kernel's instruction */
 void sim_rec_atomic(const void *p, unsigned bytes) __attribute__((noinline));
+/* ... and its own load and store are done: the accesses after it count */
+void sim_rec_atomic_end(void);
 
 #ifdef __cplusplus
 }

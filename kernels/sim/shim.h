@@ -750,9 +750,14 @@ template <class T, class F> static inline __attribute__((always_inline)) T sim_r
 {
     sim_poll_interrupt();
     if (sim_par_unordered_now()) sim_par_order(p);
-    if (::sim_acc_on) sim_rec_atomic(p, sizeof(T)); /* check.h: one atomic access */
+    const int acc = ::sim_acc_on;
+    if (acc) sim_rec_atomic(p, sizeof(T)); /* check.h: one atomic access */
     T old = *p;
     *p = f(old);
+    /* its own load and store were not accesses of their own; the compiler
+     * drops the load where f ignores it (atomicExch's value unused), so
+     * the muting ends here rather than after a count */
+    if (acc) sim_rec_atomic_end();
     return old;
 }
 
