@@ -372,9 +372,11 @@ __thread uintptr_t dev_lo, dev_span, sh_lo, sh_span;
 /* a program's __device__ variables [dv_lo, dv_lo + dv_span) (race.h): the
  * same for every worker */
 uintptr_t dv_lo, dv_span;
-/* an atomic's own load and store, not to be delivered again */
-__thread uintptr_t acc_mute_addr;
-__thread int acc_mute_n;
+/* an atomic's own load and store, not to be delivered again: the word
+ * [acc_mute_addr, + acc_mute_len) while acc_mute is set (from
+ * sim_rec_atomic to sim_rec_atomic_end) */
+__thread uintptr_t acc_mute_addr, acc_mute_len;
+__thread int acc_mute;
 
 void mc_cache_clear(void)
 {
@@ -443,10 +445,7 @@ __attribute__((noinline)) void sim_access_slow(uintptr_t a, unsigned size, int k
 {
     const int vol = aligned >> 1;
     aligned &= 1;
-    if (acc_mute_n && a == acc_mute_addr) {
-        acc_mute_n--;
-        return;
-    }
+    if (acc_mute && a - acc_mute_addr < acc_mute_len) return;
     if (!sim_in_fiber()) return;
     {
         /* the thread's own stack: its locals are not device memory */
@@ -511,11 +510,11 @@ inline __attribute__((always_inline)) int sim_access_fast(uintptr_t a, unsigned 
 {
     if (a - dev_lo >= dev_span && a - sh_lo >= sh_span && a - dv_lo >= dv_span) {
         /* a host variable or a local (an atomic's muted pair is at its own address) */
-        if (acc_mute_n && a == acc_mute_addr) acc_mute_n--;
-        else if (__builtin_expect(sim_loc_live, 0)) sim_mc_local(a, size, kind, pc);
+        if (acc_mute && a - acc_mute_addr < acc_mute_len) {
+        } else if (__builtin_expect(sim_loc_live, 0)) sim_mc_local(a, size, kind, pc);
         return 1;
     }
-    if (!mc_fast || acc_mute_n || ((aligned & 1) && (a & ((size > 8 ? 8 : size) - 1)))) return 0;
+    if (!mc_fast || acc_mute || ((aligned & 1) && (a & ((size > 8 ? 8 : size) - 1)))) return 0;
     for (unsigned i = 0; i < MC_SLOTS; i++) {
         const mc_slot &c = mc_cache[i];
         if (a >= c.lo && a + size <= c.hi) {
@@ -804,7 +803,7 @@ static void check_launch_begin(const char *kernel, const char *file, int line, c
                                const unsigned block[3], size_t dynamic_smem)
 {
     rec_state &s = rs();
-    acc_mute_n = 0;
+    acc_mute = 0;
     sim_loc_live = 0;
     mc_cache_clear();
     {
@@ -873,7 +872,7 @@ extern "C" void sim_rec_launch_begin(const char *kernel, const char *file, int l
     s.launch.dynamic_smem = dynamic_smem;
     unsigned long long nt = (unsigned long long)block[0] * block[1] * block[2];
     s.nwarps = (unsigned)((nt + 31) / 32);
-    acc_mute_n = 0;
+    acc_mute = 0;
     worker_reset(rw());
     s.parked.clear();
     for (int i = 0; i < s.nreaders; i++)
@@ -899,7 +898,7 @@ extern "C" void sim_rec_launch_end(int rc)
 namespace gpulab_sim {
 void sim_rec_worker_begin(void)
 {
-    acc_mute_n = 0;
+    acc_mute = 0;
     sim_loc_live = 0;
     mc_cache_clear();
     uintptr_t hi;
@@ -1162,16 +1161,17 @@ extern "C" void sim_rec_atomic(const void *p, unsigned bytes)
 {
     if (!sim_acc_on) return;
     sim_race_atomic_sync(p); /* race.h: an atomic releases and acquires, in any memory */
-    acc_mute_n = 0;
+    acc_mute = 0;
     sim_access_hook((uintptr_t)p, bytes, SIM_REC_ATOMIC, (uintptr_t)__builtin_return_address(0), 1);
     acc_mute_addr = (uintptr_t)p;
-    acc_mute_n = 2;
+    acc_mute_len = bytes;
+    acc_mute = 1;
 }
 
 /* A mute left on would hide the thread's next plain access to the word
  * from the checkers, and send every later access of the worker down the
- * hook's slow path (the fast path stays off while one is pending). */
-extern "C" void sim_rec_atomic_end(void) { acc_mute_n = 0; }
+ * hook's slow path (the fast path stays off while it is on). */
+extern "C" void sim_rec_atomic_end(void) { acc_mute = 0; }
 
 /* ------------------------------------------------------- the counts */
 
@@ -1298,7 +1298,7 @@ static inline __attribute__((always_inline)) void acc_shared_plain(uintptr_t a, 
     /* sim_acc_plain is set (the proxy looked): the race check, the one
      * checker with a plain, is the one checker; called directly, without
      * the checker's seven arguments (a fifth of the path, perf) */
-    if (!acc_mute_n && nchecks == 1 && sim_in_fiber() && gpulab_sim::sim_race_shared_plain(a, size, kind, pc))
+    if (!acc_mute && nchecks == 1 && sim_in_fiber() && gpulab_sim::sim_race_shared_plain(a, size, kind, pc))
         return;
     acc_shared_hook(a, size, kind, pc);
 }

@@ -214,18 +214,43 @@ template <> struct sim_wmma_code<float> { enum { value = ::gpulab_sim::SIM_WT_F3
 template <> struct sim_wmma_code<double> { enum { value = ::gpulab_sim::SIM_WT_F64 }; };
 template <> struct sim_wmma_code<int> { enum { value = ::gpulab_sim::SIM_WT_I32 }; };
 
-/* d = a * b + c, the whole warp at once (wmma.cpp); satf: infinities become
- * the largest finite values and NaN 0, integers clamp instead of wrapping */
+/* d = a * b + c, the whole warp at once (wmma.cpp) */
 template <int m, int n, int k, class Td, class Ta, class La, class Tb, class Lb, class Tc>
-static inline void mma_sync(fragment<accumulator, m, n, k, Td> &d, const fragment<matrix_a, m, n, k, Ta, La> &a,
-                            const fragment<matrix_b, m, n, k, Tb, Lb> &b, const fragment<accumulator, m, n, k, Tc> &c,
-                            bool satf = false, int line = __builtin_LINE(), const char *file = __builtin_FILE())
+static inline void sim_mma(fragment<accumulator, m, n, k, Td> &d, const fragment<matrix_a, m, n, k, Ta, La> &a,
+                           const fragment<matrix_b, m, n, k, Tb, Lb> &b, const fragment<accumulator, m, n, k, Tc> &c,
+                           bool satf, int line, const char *file)
 {
     static_assert(std::is_same<Ta, Tb>::value, "wmma::mma_sync: matrix_a and matrix_b hold the same type");
     ::gpulab_sim::sim_wmma_mma(m, n, k, sim_wmma_code<Ta>::value, a.x, fragment<matrix_a, m, n, k, Ta, La>::num_elements,
                                b.x, fragment<matrix_b, m, n, k, Tb, Lb>::num_elements, sim_wmma_code<Tc>::value, c.x,
                                sim_wmma_code<Td>::value, d.x, fragment<accumulator, m, n, k, Td>::num_elements, satf,
                                line, file);
+}
+
+/* the call's line: not a bool, so that mma_sync(d, a, b, c, true) cannot
+ * take its satf for the line, and picks the overload that checks it */
+enum class sim_wmma_line : int {};
+
+template <int m, int n, int k, class Td, class Ta, class La, class Tb, class Lb, class Tc>
+static inline void mma_sync(fragment<accumulator, m, n, k, Td> &d, const fragment<matrix_a, m, n, k, Ta, La> &a,
+                            const fragment<matrix_b, m, n, k, Tb, Lb> &b, const fragment<accumulator, m, n, k, Tc> &c,
+                            sim_wmma_line line = sim_wmma_line(__builtin_LINE()), const char *file = __builtin_FILE())
+{
+    sim_mma(d, a, b, c, false, (int)line, file);
+}
+
+/* satf: an int accumulator clamps to [INT_MIN, INT_MAX] instead of
+ * wrapping; the CUDA headers declare the argument for 8-bit integer inputs
+ * only */
+template <int m, int n, int k, class Td, class Ta, class La, class Tb, class Lb, class Tc>
+static inline void mma_sync(fragment<accumulator, m, n, k, Td> &d, const fragment<matrix_a, m, n, k, Ta, La> &a,
+                            const fragment<matrix_b, m, n, k, Tb, Lb> &b, const fragment<accumulator, m, n, k, Tc> &c,
+                            bool satf, int line = __builtin_LINE(), const char *file = __builtin_FILE())
+{
+    static_assert(std::is_same<Ta, signed char>::value || std::is_same<Ta, unsigned char>::value,
+                  "wmma::mma_sync takes a satf argument only for signed char and unsigned char inputs (as the "
+                  "CUDA headers declare it); drop the argument for half, __nv_bfloat16, tf32 and double");
+    sim_mma(d, a, b, c, satf, line, file);
 }
 
 } /* namespace wmma */

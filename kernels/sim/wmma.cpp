@@ -68,16 +68,9 @@ static inline void wm_put(int t, void *p, unsigned i, double s, bool satf)
         ((int *)p)[i] = (int)(uint32_t)(unsigned long long)v;
         return;
     }
-    double f = t == SIM_WT_F64 ? s : t == SIM_WT_F32 ? (double)(float)s : (double)sim_half_to_float(__half(s).h);
-    if (satf) {
-        double big = t == SIM_WT_F64 ? 1.7976931348623157e308 : t == SIM_WT_F32 ? 3.4028234663852886e38 : 65504.0;
-        if (f != f) f = 0.0;
-        else if (f > big) f = big;
-        else if (f < -big) f = -big;
-    }
-    if (t == SIM_WT_F64) ((double *)p)[i] = f;
-    else if (t == SIM_WT_F32) ((float *)p)[i] = (float)f;
-    else ((__half *)p)[i] = __half(f);
+    if (t == SIM_WT_F64) ((double *)p)[i] = s;
+    else if (t == SIM_WT_F32) ((float *)p)[i] = (float)s;
+    else ((__half *)p)[i] = __half(s);
 }
 
 /* eight elements of D: row Ar of A times columns B.. of B, plus C, each
