@@ -1,15 +1,20 @@
 // The L2 cache as a program sees it: its size, how much of it may be kept
-// for persisting accesses and how large an access-policy window may be, as
-// the H200 reports them (the simulator's default model). A program that
-// sizes its buffers from l2CacheSize, or skips its test when there is no
-// persisting L2, does the same on both. Asking to keep more than the
-// persisting maximum fails, and the old limit stays. The simulator has no
-// cache: the window is kept, and the kernel's result is the same.
-// EXPECT: L2 62914560 bytes (attribute agrees)
-// EXPECT: persisting L2 at most 39321600 bytes (attribute agrees)
+// for persisting accesses and how large an access-policy window may be. The
+// simulator reports the H200's numbers (its default model); another GPU its
+// own (an H100: 50 MiB of L2, 32768000 bytes persisting), and on both the
+// persisting maximum is 5/8 of the L2. A program that sizes its buffers
+// from l2CacheSize, or skips its test when there is no persisting L2, does
+// the same on both. Asking to keep more than the persisting maximum fails,
+// and the old limit stays. The simulator has no cache: the window is kept,
+// and the kernel's result is the same.
+// EXPECT: L2: attribute agrees
+// EXPECT-SIM: L2: attribute agrees, 62914560 bytes
+// EXPECT: persisting L2 maximum: attribute agrees
+// EXPECT-SIM: persisting L2 maximum: attribute agrees, 39321600 bytes
+// EXPECT: persisting L2 maximum is 5/8 of the L2
 // EXPECT: access-policy window at most 134217728 bytes (attribute agrees)
-// EXPECT: limit set to the maximum: cudaSuccess, now 39321600
-// EXPECT: limit set to twice the maximum: cudaErrorInvalidValue, still 39321600
+// EXPECT: limit set to the maximum: cudaSuccess, now the maximum
+// EXPECT: limit set to twice the maximum: cudaErrorInvalidValue, still the maximum
 // EXPECT: window on the stream: cudaSuccess
 // EXPECT: sum of 1048576 ones: 1048576
 #include <cstdio>
@@ -31,20 +36,26 @@ int main()
 {
     cudaDeviceProp p;
     cudaGetDeviceProperties(&p, 0);
-    printf("L2 %d bytes (attribute %s)\n", p.l2CacheSize, agrees(cudaDevAttrL2CacheSize, p.l2CacheSize));
-    printf("persisting L2 at most %d bytes (attribute %s)\n", p.persistingL2CacheMaxSize,
-           agrees(cudaDevAttrMaxPersistingL2CacheSize, p.persistingL2CacheMaxSize));
+    printf("L2: attribute %s, %d bytes\n", agrees(cudaDevAttrL2CacheSize, p.l2CacheSize), p.l2CacheSize);
+    printf("persisting L2 maximum: attribute %s, %d bytes\n",
+           agrees(cudaDevAttrMaxPersistingL2CacheSize, p.persistingL2CacheMaxSize), p.persistingL2CacheMaxSize);
+    if ((long long)p.persistingL2CacheMaxSize * 8 == (long long)p.l2CacheSize * 5)
+        printf("persisting L2 maximum is 5/8 of the L2\n");
+    else
+        printf("persisting L2 maximum is %.4f of the L2\n", (double)p.persistingL2CacheMaxSize / p.l2CacheSize);
     printf("access-policy window at most %d bytes (attribute %s)\n", p.accessPolicyMaxWindowSize,
            agrees(cudaDevAttrMaxAccessPolicyWindowSize, p.accessPolicyMaxWindowSize));
 
     size_t limit = 0;
     cudaError_t e = cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, p.persistingL2CacheMaxSize);
     cudaDeviceGetLimit(&limit, cudaLimitPersistingL2CacheSize);
-    printf("limit set to the maximum: %s, now %zu\n", cudaGetErrorName(e), limit);
+    printf("limit set to the maximum: %s, now %s\n", cudaGetErrorName(e),
+           limit == (size_t)p.persistingL2CacheMaxSize ? "the maximum" : "another value");
     e = cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, 2 * (size_t)p.persistingL2CacheMaxSize);
     cudaGetLastError();
     cudaDeviceGetLimit(&limit, cudaLimitPersistingL2CacheSize);
-    printf("limit set to twice the maximum: %s, still %zu\n", cudaGetErrorName(e), limit);
+    printf("limit set to twice the maximum: %s, %s\n", cudaGetErrorName(e),
+           limit == (size_t)p.persistingL2CacheMaxSize ? "still the maximum" : "changed");
 
     const int n = 1 << 20;
     int *x;
