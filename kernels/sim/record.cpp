@@ -377,6 +377,10 @@ uintptr_t dv_lo, dv_span;
  * sim_rec_atomic to sim_rec_atomic_end) */
 __thread uintptr_t acc_mute_addr, acc_mute_len;
 __thread int acc_mute;
+static inline __attribute__((always_inline)) bool acc_muted(uintptr_t a)
+{
+    return acc_mute && a - acc_mute_addr < acc_mute_len;
+}
 
 void mc_cache_clear(void)
 {
@@ -445,7 +449,7 @@ __attribute__((noinline)) void sim_access_slow(uintptr_t a, unsigned size, int k
 {
     const int vol = aligned >> 1;
     aligned &= 1;
-    if (acc_mute && a - acc_mute_addr < acc_mute_len) return;
+    if (acc_muted(a)) return;
     if (!sim_in_fiber()) return;
     {
         /* the thread's own stack: its locals are not device memory */
@@ -509,9 +513,8 @@ inline __attribute__((always_inline)) int sim_access_fast(uintptr_t a, unsigned 
                                                           uintptr_t pc)
 {
     if (a - dev_lo >= dev_span && a - sh_lo >= sh_span && a - dv_lo >= dv_span) {
-        /* a host variable or a local (an atomic's muted pair is at its own address) */
-        if (acc_mute && a - acc_mute_addr < acc_mute_len) {
-        } else if (__builtin_expect(sim_loc_live, 0)) sim_mc_local(a, size, kind, pc);
+        /* a host variable or a local (an atomic's own load and store included) */
+        if (__builtin_expect(sim_loc_live, 0) && !acc_muted(a)) sim_mc_local(a, size, kind, pc);
         return 1;
     }
     if (!mc_fast || acc_mute || ((aligned & 1) && (a & ((size > 8 ? 8 : size) - 1)))) return 0;
