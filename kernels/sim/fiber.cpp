@@ -46,51 +46,34 @@ static const size_t SIM_GUARD = 64 * 1024;
 
 /* ------------------------------------------------------------ switching */
 
-/* sim_ctx_swap(save, sp) saves the running context (its callee-saved
- * registers pushed on its own stack, then the stack pointer into *save) and
- * resumes the one whose stack pointer is sp; sim_ctx_load(sp) resumes one
- * without saving. A fresh context (sim_ctx_fresh) holds sim_ctx_start as
- * its return address and the fiber in the first callee-saved register:
- * sim_ctx_start calls sim_fiber_main(fiber) on that stack. Like glibc's
- * _setjmp, a switch keeps neither the signal mask nor the floating-point
- * control registers (every fiber runs with the same ones). */
+/* sim_ctx_swap_sp(save, sp) (internal.h) saves the running context (its
+ * stack pointer into *save, what it needs on its own stack) and resumes the
+ * one whose stack pointer is sp; sim_ctx_load_sp(sp) resumes one without
+ * saving. A fresh context (sim_ctx_fresh) holds sim_ctx_start as its resume
+ * address and the fiber where the start reads it: sim_ctx_start calls
+ * sim_fiber_main(fiber) on that stack. Like glibc's _setjmp, a switch keeps
+ * neither the signal mask nor the floating-point control registers (every
+ * fiber runs with the same ones). */
 #if defined(SIM_CTX_ASM)
 extern "C" {
-void gpulab_sim_ctx_swap(void **save, void *sp);
-[[noreturn]] void gpulab_sim_ctx_load(void *sp);
 void gpulab_sim_ctx_start(void);
 __attribute__((visibility("hidden"), used)) [[noreturn]] void gpulab_sim_fiber_main(sim_fiber *f);
 }
 #  if defined(__x86_64__)
 __asm__(".text\n"
-        ".globl gpulab_sim_ctx_swap\n.hidden gpulab_sim_ctx_swap\n"
-        ".type gpulab_sim_ctx_swap,@function\n"
-        "gpulab_sim_ctx_swap:\n"
-        "  pushq %rbp\n  pushq %rbx\n  pushq %r12\n  pushq %r13\n  pushq %r14\n  pushq %r15\n"
-        "  movq %rsp, (%rdi)\n"
-        "  movq %rsi, %rsp\n"
-        "  popq %r15\n  popq %r14\n  popq %r13\n  popq %r12\n  popq %rbx\n  popq %rbp\n"
-        "  ret\n"
-        ".size gpulab_sim_ctx_swap, .-gpulab_sim_ctx_swap\n"
-        ".globl gpulab_sim_ctx_load\n.hidden gpulab_sim_ctx_load\n"
-        ".type gpulab_sim_ctx_load,@function\n"
-        "gpulab_sim_ctx_load:\n"
-        "  movq %rdi, %rsp\n"
-        "  popq %r15\n  popq %r14\n  popq %r13\n  popq %r12\n  popq %rbx\n  popq %rbp\n"
-        "  ret\n"
-        ".size gpulab_sim_ctx_load, .-gpulab_sim_ctx_load\n"
         ".globl gpulab_sim_ctx_start\n.hidden gpulab_sim_ctx_start\n"
         ".type gpulab_sim_ctx_start,@function\n"
         "gpulab_sim_ctx_start:\n"
         "  .cfi_startproc\n  .cfi_undefined rip\n"
-        "  movq %rbx, %rdi\n"
+        "  movq (%rsp), %rdi\n"
         "  call gpulab_sim_fiber_main\n"
         "  ud2\n"
         "  .cfi_endproc\n"
         ".size gpulab_sim_ctx_start, .-gpulab_sim_ctx_start\n");
-/* the words a fresh context pops: r15 r14 r13 r12 rbx rbp, the return
- * address; sim_ctx_start then calls with the stack 16-byte aligned */
-enum { SIM_CTX_WORDS = 7, SIM_CTX_ARG = 4, SIM_CTX_RET = 6, SIM_CTX_FRAME = 72 };
+/* the words a fresh context holds: the frame pointer and the resume address
+ * (popped by the switch), then the fiber, which sim_ctx_start reads with the
+ * stack 16-byte aligned for its call */
+enum { SIM_CTX_WORDS = 4, SIM_CTX_ARG = 2, SIM_CTX_RET = 1, SIM_CTX_FRAME = 32 };
 #  else /* aarch64 */
 __asm__(".text\n"
         ".globl gpulab_sim_ctx_swap\n.hidden gpulab_sim_ctx_swap\n"
@@ -144,8 +127,8 @@ static void sim_ctx_fresh(sim_fiber *f, sim_ctx *c)
     w[SIM_CTX_RET] = (void *)gpulab_sim_ctx_start;
     c->sp = w;
 }
-#  define sim_ctx_swap(save, to) gpulab_sim_ctx_swap(&(save)->sp, (to)->sp)
-#  define sim_ctx_load(to) gpulab_sim_ctx_load((to)->sp)
+#  define sim_ctx_swap(save, to) sim_ctx_swap_sp(&(save)->sp, (to)->sp)
+#  define sim_ctx_load(to) sim_ctx_load_sp((to)->sp)
 #else /* portable: ucontext */
 [[noreturn]] static void sim_fiber_main(sim_fiber *f);
 static void sim_ctx_entry(int idx) { sim_fiber_main(&sim_g.fibers[idx]); }
