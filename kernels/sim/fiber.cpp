@@ -4,9 +4,9 @@
  * each, and the SIGSEGV handler that turns a hit guard area (a stack
  * overflow) or a bad access of kernel code into a failed launch.
  *
- * A switch saves the callee-saved registers on the stack it leaves and
- * loads another stack pointer (sim_ctx_swap: a dozen instructions, no
- * system call, no signal mask). A fiber starts a new GPU thread on a fresh
+ * A switch saves what it needs to resume on the stack it leaves and loads
+ * another stack pointer (sim_ctx_swap: a few instructions, no system call,
+ * no signal mask). A fiber starts a new GPU thread on a fresh
  * context at the top of its stack (sim_ctx_fresh), so a thread stopped
  * half-way (a failed launch) leaves nothing behind. */
 
@@ -227,7 +227,7 @@ static char *sim_stack_lo(const sim_fiber *f)
 {
     char *lo = f->park_sp - 512;
 #if defined(SIM_CTX_ASM)
-    if ((char *)f->ctx.sp < lo) lo = (char *)f->ctx.sp; /* the saved registers */
+    if ((char *)f->ctx.sp < lo) lo = (char *)f->ctx.sp; /* what the switch saved */
 #endif
     if (lo < f->stack) lo = f->stack;
     return (char *)((uintptr_t)lo & ~(uintptr_t)(sizeof(uintptr_t) - 1));
