@@ -90,16 +90,68 @@ static inline __half atomicAdd(__half *p, __half v) { return sim_rmw(p, [v](__ha
 #define CUDART_INF_F __builtin_inff()
 #define CUDART_NAN_F __builtin_nanf("")
 
+/* ------------------------------------------------ rounding modes */
+
+/* __fadd_rz and friends: the operation done in the rounding mode its
+ * suffix names (rn nearest even, rz towards zero, ru up, rd down). The
+ * operands and the result pass through sim_fp_pin, an empty asm the
+ * compiler cannot see through or move across the mode changes, so the
+ * operation happens between them, in registers (a volatile local would do
+ * it through the stack, and a conversion's result moved past the restore:
+ * __float2half_ru of a float subnormal gave 0). */
+#if defined(__x86_64__)
+#  define SIM_FP_PIN_FLOAT "+x"
+#elif defined(__aarch64__)
+#  define SIM_FP_PIN_FLOAT "+w"
+#else
+#  define SIM_FP_PIN_FLOAT "+m"
+#endif
+static inline void sim_fp_pin(float &x) { __asm__ volatile("" : SIM_FP_PIN_FLOAT(x)); }
+static inline void sim_fp_pin(double &x) { __asm__ volatile("" : SIM_FP_PIN_FLOAT(x)); }
+static inline void sim_fp_pin(_Float16 &x) { __asm__ volatile("" : "+m"(x)); }
+static inline void sim_fp_pin(int &x) { __asm__ volatile("" : "+r"(x)); }
+static inline void sim_fp_pin(unsigned &x) { __asm__ volatile("" : "+r"(x)); }
+static inline void sim_fp_pin(long long &x) { __asm__ volatile("" : "+r"(x)); }
+#undef SIM_FP_PIN_FLOAT
+template <class F> static inline auto sim_rounded_fenv(int mode, F f) -> decltype(f())
+{
+    int old = fegetround();
+    fesetround(mode);
+    auto r = f();
+    fesetround(old);
+    return r;
+}
+#if defined(__x86_64__) && defined(__SSE2_MATH__)
+/* float and double arithmetic, square roots and conversions are SSE
+ * instructions here, which round as the MXCSR register says: only its
+ * rounding field changes (bits 13-14, the x87 control word's bits 10-11
+ * shifted by 3, so FE_UPWARD << 3 is MXCSR's round-up). fesetround also
+ * rewrites the x87 control word: 29 ns an operation against 11 (one core of
+ * the 2-core machine); the interval sample spent 84% of its time there. */
+template <class F> static inline auto sim_rounded(int mode, F f) -> decltype(f())
+{
+    unsigned old = __builtin_ia32_stmxcsr();
+    __builtin_ia32_ldmxcsr((old & ~0x6000u) | ((unsigned)mode << 3));
+    auto r = f();
+    __builtin_ia32_ldmxcsr(old);
+    return r;
+}
+#else
+template <class F> static inline auto sim_rounded(int mode, F f) -> decltype(f()) { return sim_rounded_fenv(mode, f); }
+#endif
+
 /* ------------------------------------------------ half and half2, more */
 
-template <class F> static inline auto sim_rounded(int mode, F f) -> decltype(f());
 #define SIM_HALF_ROUNDED(name, mode)                                              \
     static inline __half name(float f_)                                           \
     {                                                                             \
         return sim_rounded(mode, [&] {                                            \
-            volatile float f = f_;                                                \
+            float f = f_;                                                         \
+            sim_fp_pin(f);                                                        \
+            _Float16 r = (_Float16)f;                                             \
+            sim_fp_pin(r);                                                        \
             __half h;                                                             \
-            h.h = (_Float16)f;                                                    \
+            h.h = r;                                                              \
             return h;                                                             \
         });                                                                       \
     }
@@ -240,60 +292,146 @@ static inline __nv_bfloat16 atomicAdd(__nv_bfloat16 *p, __nv_bfloat16 v)
 
 /* ------------------------------------------------ rounding intrinsics */
 
-/* __fadd_rz and friends: the operation done in the rounding mode its
- * suffix names (rn nearest even, rz towards zero, ru up, rd down). The
- * operands pass through volatile so that the compiler computes it between
- * the two mode changes. */
-template <class F> static inline auto sim_rounded(int mode, F f) -> decltype(f())
+/* __fadd_rz and friends: sim_rounded (above) */
+/* Directed rounding without changing the mode, the common case: the
+ * operation rounded to nearest, then the sign of its exact error says
+ * whether the mode's result is one step further up or down. The error is
+ * exact by an error-free transformation: TwoSum for a sum, an fma for a
+ * double product, quotient or root, the product in double for a float
+ * product. Where it might not be (results near the underflow threshold,
+ * infinities, NaN, zeros whose sign the mode decides, code built with
+ * -ffast-math) the operation runs in the mode itself (sim_rounded). About 3
+ * ns an operation against 11 (one core of the 2-core machine). */
+enum { SIM_OP_ADD, SIM_OP_SUB, SIM_OP_MUL, SIM_OP_DIV, SIM_OP_SQRT };
+template <class T, class U> static inline T sim_fp_step(T r, int up)
 {
-    int old = fegetround();
-    fesetround(mode);
-    auto r = f();
-    fesetround(old);
+    U u;
+    memcpy(&u, &r, sizeof u);
+    const U sign = (U)1 << (sizeof(U) * 8 - 1);
+    if ((u & ~sign) == 0) u = (up ? 0 : sign) | 1; /* +-0: the smallest subnormal */
+    else if (!(u & sign) == !!up) u++;             /* away from zero */
+    else u--;                                      /* towards zero */
+    memcpy(&r, &u, sizeof r);
     return r;
 }
-#define SIM_ROUNDED2(name, T, mode, expr)                                    \
+static inline float sim_fp_step(float r, int up) { return sim_fp_step<float, uint32_t>(r, up); }
+static inline double sim_fp_step(double r, int up) { return sim_fp_step<double, uint64_t>(r, up); }
+static inline float sim_fp_fma(float a, float b, float c) { return fmaf(a, b, c); }
+static inline double sim_fp_fma(double a, double b, double c) { return fma(a, b, c); }
+/* r rounded to nearest; dir the sign of (exact result - r) */
+template <class T> static inline T sim_fp_direct(int mode, T r, int dir)
+{
+    if (dir == 0) return r;
+    if (mode == FE_UPWARD) return dir > 0 ? sim_fp_step(r, 1) : r;
+    if (mode == FE_DOWNWARD) return dir < 0 ? sim_fp_step(r, 0) : r;
+    if (mode == FE_TOWARDZERO) return (r > 0 && dir < 0) || (r < 0 && dir > 0) ? sim_fp_step(r, dir > 0) : r;
+    return r;
+}
+/* 1 with *out set where the fast path is exact, 0 to run in the mode */
+template <class T> static inline int sim_fp_try(int mode, int op, T a, T b, T *out)
+{
+#if defined(__FAST_MATH__)
+    (void)mode, (void)op, (void)a, (void)b, (void)out;
+    return 0;
+#else
+    const T tiny = sizeof(T) == 8 ? (T)0x1p-900 : (T)0x1p-100f; /* far from underflow */
+    T r, e;
+    int dir;
+    switch (op) {
+    case SIM_OP_ADD:
+    case SIM_OP_SUB: {
+        T c = op == SIM_OP_SUB ? -b : b;
+        r = a + c;
+        if (!__builtin_isfinite(r) || r == 0) return 0;
+        T cc = r - a; /* TwoSum: a + c == r + e exactly */
+        e = (a - (r - cc)) + (c - cc);
+        dir = (e > 0) - (e < 0);
+        break;
+    }
+    case SIM_OP_MUL:
+        if (sizeof(T) == 4) { /* exact in double: 48 bits */
+            double p = (double)a * (double)b;
+            r = (T)p;
+            if (!__builtin_isfinite(r)) return 0;
+            dir = (p > (double)r) - (p < (double)r);
+            break;
+        }
+        r = a * b;
+        if (!__builtin_isfinite(r) || __builtin_fabs(r) < tiny) return 0;
+        e = sim_fp_fma(a, b, -r);
+        dir = (e > 0) - (e < 0);
+        break;
+    case SIM_OP_DIV:
+        r = a / b;
+        if (!__builtin_isfinite(r) || __builtin_fabs(r) < tiny || __builtin_fabs(a) < tiny ||
+            !__builtin_isfinite(b) || __builtin_fabs(b) < tiny)
+            return 0;
+        e = sim_fp_fma(-r, b, a); /* a - r*b exactly: its sign and b's give the error's */
+        dir = ((e > 0) - (e < 0)) * (b > 0 ? 1 : -1);
+        break;
+    default: /* SIM_OP_SQRT */
+        if (!(a >= tiny) || !__builtin_isfinite(a)) return 0;
+        r = sizeof(T) == 8 ? (T)sqrt((double)a) : (T)sqrtf((float)a);
+        e = sim_fp_fma(-r, r, a);
+        dir = (e > 0) - (e < 0);
+        break;
+    }
+    *out = sim_fp_direct(mode, r, dir);
+    return 1;
+#endif
+}
+#define SIM_ROUNDED2(name, T, mode, op, expr)                                \
     static inline T name(T a_, T b_)                                         \
     {                                                                        \
+        T fast = 0;                                                          \
+        if (sim_fp_try<T>(mode, op, a_, b_, &fast)) return fast;             \
         return sim_rounded(mode, [&] {                                       \
-            volatile T a = a_, b = b_;                                       \
-            volatile T r = (expr);                                           \
-            (void)b;                                                         \
-            return (T)r;                                                     \
+            T a = a_, b = b_;                                                \
+            sim_fp_pin(a);                                                   \
+            sim_fp_pin(b);                                                   \
+            T r = (expr);                                                    \
+            sim_fp_pin(r);                                                   \
+            return r;                                                        \
         });                                                                  \
     }
-#define SIM_ROUNDED_ALL(op, sym)                                                          \
-    SIM_ROUNDED2(__f##op##_rz, float, FE_TOWARDZERO, a sym b)                            \
-    SIM_ROUNDED2(__f##op##_ru, float, FE_UPWARD, a sym b)                                \
-    SIM_ROUNDED2(__f##op##_rd, float, FE_DOWNWARD, a sym b)                              \
-    SIM_ROUNDED2(__d##op##_rz, double, FE_TOWARDZERO, a sym b)                           \
-    SIM_ROUNDED2(__d##op##_ru, double, FE_UPWARD, a sym b)                               \
-    SIM_ROUNDED2(__d##op##_rd, double, FE_DOWNWARD, a sym b)
-SIM_ROUNDED_ALL(add, +)
-SIM_ROUNDED_ALL(sub, -)
-SIM_ROUNDED_ALL(mul, *)
-SIM_ROUNDED_ALL(div, /)
-#define SIM_ROUNDED1(name, T, mode, expr)                                        \
+#define SIM_ROUNDED_ALL(op, OP, sym)                                                      \
+    SIM_ROUNDED2(__f##op##_rz, float, FE_TOWARDZERO, OP, a sym b)                        \
+    SIM_ROUNDED2(__f##op##_ru, float, FE_UPWARD, OP, a sym b)                            \
+    SIM_ROUNDED2(__f##op##_rd, float, FE_DOWNWARD, OP, a sym b)                          \
+    SIM_ROUNDED2(__d##op##_rz, double, FE_TOWARDZERO, OP, a sym b)                       \
+    SIM_ROUNDED2(__d##op##_ru, double, FE_UPWARD, OP, a sym b)                           \
+    SIM_ROUNDED2(__d##op##_rd, double, FE_DOWNWARD, OP, a sym b)
+SIM_ROUNDED_ALL(add, SIM_OP_ADD, +)
+SIM_ROUNDED_ALL(sub, SIM_OP_SUB, -)
+SIM_ROUNDED_ALL(mul, SIM_OP_MUL, *)
+SIM_ROUNDED_ALL(div, SIM_OP_DIV, /)
+/* 1/a is the quotient's case; a square root its own */
+#define SIM_ROUNDED1(name, T, mode, op, expr)                                    \
     static inline T name(T a_)                                                   \
     {                                                                            \
+        T fast = 0;                                                              \
+        if (sim_fp_try<T>(mode, op, op == SIM_OP_DIV ? (T)1 : a_, a_, &fast))    \
+            return fast;                                                         \
         return sim_rounded(mode, [&] {                                           \
-            volatile T a = a_;                                                   \
-            volatile T r = (expr);                                               \
-            return (T)r;                                                         \
+            T a = a_;                                                            \
+            sim_fp_pin(a);                                                       \
+            T r = (expr);                                                        \
+            sim_fp_pin(r);                                                       \
+            return r;                                                            \
         });                                                                      \
     }
-SIM_ROUNDED1(__frcp_rz, float, FE_TOWARDZERO, 1.0f / a)
-SIM_ROUNDED1(__frcp_ru, float, FE_UPWARD, 1.0f / a)
-SIM_ROUNDED1(__frcp_rd, float, FE_DOWNWARD, 1.0f / a)
-SIM_ROUNDED1(__fsqrt_rz, float, FE_TOWARDZERO, sqrtf(a))
-SIM_ROUNDED1(__fsqrt_ru, float, FE_UPWARD, sqrtf(a))
-SIM_ROUNDED1(__fsqrt_rd, float, FE_DOWNWARD, sqrtf(a))
-SIM_ROUNDED1(__drcp_rz, double, FE_TOWARDZERO, 1.0 / a)
-SIM_ROUNDED1(__drcp_ru, double, FE_UPWARD, 1.0 / a)
-SIM_ROUNDED1(__drcp_rd, double, FE_DOWNWARD, 1.0 / a)
-SIM_ROUNDED1(__dsqrt_rz, double, FE_TOWARDZERO, sqrt(a))
-SIM_ROUNDED1(__dsqrt_ru, double, FE_UPWARD, sqrt(a))
-SIM_ROUNDED1(__dsqrt_rd, double, FE_DOWNWARD, sqrt(a))
+SIM_ROUNDED1(__frcp_rz, float, FE_TOWARDZERO, SIM_OP_DIV, 1.0f / a)
+SIM_ROUNDED1(__frcp_ru, float, FE_UPWARD, SIM_OP_DIV, 1.0f / a)
+SIM_ROUNDED1(__frcp_rd, float, FE_DOWNWARD, SIM_OP_DIV, 1.0f / a)
+SIM_ROUNDED1(__fsqrt_rz, float, FE_TOWARDZERO, SIM_OP_SQRT, sqrtf(a))
+SIM_ROUNDED1(__fsqrt_ru, float, FE_UPWARD, SIM_OP_SQRT, sqrtf(a))
+SIM_ROUNDED1(__fsqrt_rd, float, FE_DOWNWARD, SIM_OP_SQRT, sqrtf(a))
+SIM_ROUNDED1(__drcp_rz, double, FE_TOWARDZERO, SIM_OP_DIV, 1.0 / a)
+SIM_ROUNDED1(__drcp_ru, double, FE_UPWARD, SIM_OP_DIV, 1.0 / a)
+SIM_ROUNDED1(__drcp_rd, double, FE_DOWNWARD, SIM_OP_DIV, 1.0 / a)
+SIM_ROUNDED1(__dsqrt_rz, double, FE_TOWARDZERO, SIM_OP_SQRT, sqrt(a))
+SIM_ROUNDED1(__dsqrt_ru, double, FE_UPWARD, SIM_OP_SQRT, sqrt(a))
+SIM_ROUNDED1(__dsqrt_rd, double, FE_DOWNWARD, SIM_OP_SQRT, sqrt(a))
 #undef SIM_ROUNDED1
 #undef SIM_ROUNDED_ALL
 #undef SIM_ROUNDED2
@@ -301,12 +439,18 @@ static inline double __ddiv_rn(double a, double b) { return a / b; }
 static inline double __dsub_rn(double a, double b) { return a - b; }
 static inline double __drcp_rn(double a) { return 1.0 / a; }
 static inline double __dsqrt_rn(double a) { return sqrt(a); }
+/* fma through fenv, both of the CPU's modes set: where the CPU has no FMA
+ * instruction the C library's fma rounds in software */
 #define SIM_FMA_ROUNDED(name, T, fn, mode)                                                      \
     static inline T name(T a_, T b_, T c_)                                                      \
     {                                                                                           \
-        return sim_rounded(mode, [&] {                                                          \
-            volatile T a = a_, b = b_, c = c_;                                                  \
-            volatile T r = fn(a, b, c);                                                         \
+        return sim_rounded_fenv(mode, [&] {                                                          \
+            T a = a_, b = b_, c = c_;                                                           \
+            sim_fp_pin(a);                                                                      \
+            sim_fp_pin(b);                                                                      \
+            sim_fp_pin(c);                                                                      \
+            T r = fn(a, b, c);                                                                  \
+            sim_fp_pin(r);                                                                      \
             return (T)r;                                                                        \
         });                                                                                     \
     }
@@ -321,8 +465,10 @@ SIM_FMA_ROUNDED(__fma_rd, double, fma, FE_DOWNWARD)
     static inline To name(From a_)                                               \
     {                                                                            \
         return sim_rounded(mode, [&] {                                           \
-            volatile From a = a_;                                                \
-            volatile To r = (To)a;                                               \
+            From a = a_;                                                         \
+            sim_fp_pin(a);                                                       \
+            To r = (To)a;                                                        \
+            sim_fp_pin(r);                                                       \
             return (To)r;                                                        \
         });                                                                      \
     }

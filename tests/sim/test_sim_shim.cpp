@@ -5,7 +5,9 @@
 #define GPULAB_SIM 1
 #include "kernels/kern.h"
 
+#include <fenv.h>
 #include <limits.h>
+#include <math.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <sys/time.h>
@@ -672,10 +674,151 @@ static void test_symbols(void **state)
     assert_int_equal(counter, 1);
 }
 
+
+/* The rounding intrinsics (__fadd_rd, __dsqrt_ru, __float2half_rz...) give
+ * the bits the same operation gives with the whole floating-point
+ * environment in that mode (fesetround): edge values (zeros of both signs,
+ * infinities, NaN, subnormals, the largest finite values, sums that cancel
+ * exactly) and random bit patterns. On x86-64 the intrinsics change only
+ * SSE's rounding field, so this is what keeps that shortcut honest. */
+static uint64_t rnd_state = 0x9e3779b97f4a7c15ull;
+static uint64_t rnd_next(void)
+{
+    rnd_state ^= rnd_state << 13;
+    rnd_state ^= rnd_state >> 7;
+    rnd_state ^= rnd_state << 17;
+    return rnd_state;
+}
+template <class T> static T rnd_value(unsigned k)
+{
+    static const double edge[] = {0.0, -0.0, 1.0, -1.0, 3.0, 1e-310, -4.9e-324, 1.7976931348623157e308,
+                                  -1.7976931348623157e308, 1.1754942e-38, 3.4028235e38, -3.4028235e38,
+                                  1.0000001, 0.1, __builtin_inf(), -__builtin_inf(), __builtin_nan(""), 2.0};
+    const unsigned ne = sizeof edge / sizeof edge[0];
+    if (k < ne) return (T)edge[k];
+    T v;
+    uint64_t b = rnd_next();
+    if (k % 3 == 0) b &= (sizeof(T) == 8 ? 0x3ff3ffffffffffffull : 0x3fbfffffull) | (b & (sizeof(T) == 8 ? 1ull << 63 : 1u << 31));
+    memcpy(&v, &b, sizeof v);
+    return v;
+}
+template <class T> static int same_bits(T a, T b)
+{
+    if (a != a && b != b) return 1; /* NaN: any payload */
+    return memcmp(&a, &b, sizeof a) == 0;
+}
+template <class T> static T ref2(int mode, int op, T a, T b)
+{
+    int old = fegetround();
+    fesetround(mode);
+    volatile T x = a, y = b, r;
+    switch (op) {
+    case 0: r = x + y; break;
+    case 1: r = x - y; break;
+    case 2: r = x * y; break;
+    case 3: r = x / y; break;
+    case 4: r = sizeof(T) == 8 ? (T)sqrt((double)x) : (T)sqrtf((float)x); break;
+    default: r = (T)1 / x; break;
+    }
+    T out = r;
+    fesetround(old);
+    return out;
+}
+#define CHECK_ROUNDED(T, got, mode, op, a, b)                                                          \
+    do {                                                                                               \
+        T g_ = (got), w_ = ref2<T>(mode, op, a, b);                                                    \
+        if (!same_bits(g_, w_))                                                                        \
+            fail_msg("%s(%a, %a) gave %a, the mode's own operation %a", #got, (double)(a), (double)(b), \
+                     (double)g_, (double)w_);                                                          \
+    } while (0)
+
+static void test_rounding_intrinsics(void **state)
+{
+    (void)state;
+    for (unsigned k = 0; k < 40000; k++) {
+        float fa = rnd_value<float>(k), fb = rnd_value<float>((k * 7 + 3) % 40000);
+        double da = rnd_value<double>(k), db = rnd_value<double>((k * 7 + 3) % 40000);
+        if (k % 5 == 0) { fb = -fa; db = -da; } /* exact cancellation: -0 rounding down */
+        CHECK_ROUNDED(float, __fadd_rz(fa, fb), FE_TOWARDZERO, 0, fa, fb);
+        CHECK_ROUNDED(float, __fadd_ru(fa, fb), FE_UPWARD, 0, fa, fb);
+        CHECK_ROUNDED(float, __fadd_rd(fa, fb), FE_DOWNWARD, 0, fa, fb);
+        CHECK_ROUNDED(float, __fsub_rd(fa, fb), FE_DOWNWARD, 1, fa, fb);
+        CHECK_ROUNDED(float, __fmul_ru(fa, fb), FE_UPWARD, 2, fa, fb);
+        CHECK_ROUNDED(float, __fmul_rz(fa, fb), FE_TOWARDZERO, 2, fa, fb);
+        CHECK_ROUNDED(float, __fdiv_rd(fa, fb), FE_DOWNWARD, 3, fa, fb);
+        CHECK_ROUNDED(float, __fdiv_ru(fa, fb), FE_UPWARD, 3, fa, fb);
+        CHECK_ROUNDED(float, __fsqrt_rd(fa), FE_DOWNWARD, 4, fa, fa);
+        CHECK_ROUNDED(float, __fsqrt_ru(fa), FE_UPWARD, 4, fa, fa);
+        CHECK_ROUNDED(float, __frcp_rz(fa), FE_TOWARDZERO, 5, fa, fa);
+        CHECK_ROUNDED(double, __dadd_rd(da, db), FE_DOWNWARD, 0, da, db);
+        CHECK_ROUNDED(double, __dadd_ru(da, db), FE_UPWARD, 0, da, db);
+        CHECK_ROUNDED(double, __dsub_rz(da, db), FE_TOWARDZERO, 1, da, db);
+        CHECK_ROUNDED(double, __dmul_rd(da, db), FE_DOWNWARD, 2, da, db);
+        CHECK_ROUNDED(double, __dmul_ru(da, db), FE_UPWARD, 2, da, db);
+        CHECK_ROUNDED(double, __ddiv_rz(da, db), FE_TOWARDZERO, 3, da, db);
+        CHECK_ROUNDED(double, __ddiv_ru(da, db), FE_UPWARD, 3, da, db);
+        CHECK_ROUNDED(double, __dsqrt_rd(da), FE_DOWNWARD, 4, da, da);
+        CHECK_ROUNDED(double, __dsqrt_ru(da), FE_UPWARD, 4, da, da);
+        CHECK_ROUNDED(double, __drcp_rd(da), FE_DOWNWARD, 5, da, da);
+        CHECK_ROUNDED(double, __drcp_ru(da), FE_UPWARD, 5, da, da);
+        CHECK_ROUNDED(double, __drcp_rz(da), FE_TOWARDZERO, 5, da, da);
+        CHECK_ROUNDED(float, __frcp_ru(fa), FE_UPWARD, 5, fa, fa);
+        CHECK_ROUNDED(float, __frcp_rd(fa), FE_DOWNWARD, 5, fa, fa);
+        CHECK_ROUNDED(float, __fsub_ru(fa, fb), FE_UPWARD, 1, fa, fb);
+        CHECK_ROUNDED(float, __fsub_rz(fa, fb), FE_TOWARDZERO, 1, fa, fb);
+        CHECK_ROUNDED(float, __fmul_rd(fa, fb), FE_DOWNWARD, 2, fa, fb);
+        CHECK_ROUNDED(float, __fdiv_rz(fa, fb), FE_TOWARDZERO, 3, fa, fb);
+        CHECK_ROUNDED(float, __fsqrt_rz(fa), FE_TOWARDZERO, 4, fa, fa);
+        CHECK_ROUNDED(double, __dadd_rz(da, db), FE_TOWARDZERO, 0, da, db);
+        CHECK_ROUNDED(double, __dsub_rd(da, db), FE_DOWNWARD, 1, da, db);
+        CHECK_ROUNDED(double, __dsub_ru(da, db), FE_UPWARD, 1, da, db);
+        CHECK_ROUNDED(double, __dmul_rz(da, db), FE_TOWARDZERO, 2, da, db);
+        CHECK_ROUNDED(double, __ddiv_rd(da, db), FE_DOWNWARD, 3, da, db);
+        CHECK_ROUNDED(double, __dsqrt_rz(da), FE_TOWARDZERO, 4, da, da);
+        /* products and quotients of ordinary sizes, where the fast path runs */
+        float ga = fa * 0x1p-60f, gb = (float)(k % 97 + 1) / 7.0f;
+        double ea = da * 0x1p-500, eb = (double)(k % 89 + 1) / 3.0;
+        if (__builtin_isfinite(ga) && __builtin_isfinite(ea)) {
+            CHECK_ROUNDED(float, __fmul_ru(ga, gb), FE_UPWARD, 2, ga, gb);
+            CHECK_ROUNDED(float, __fdiv_rd(ga, gb), FE_DOWNWARD, 3, ga, gb);
+            CHECK_ROUNDED(double, __dmul_rd(ea, eb), FE_DOWNWARD, 2, ea, eb);
+            CHECK_ROUNDED(double, __ddiv_ru(ea, eb), FE_UPWARD, 3, ea, eb);
+            CHECK_ROUNDED(double, __dadd_rd(ea, eb), FE_DOWNWARD, 0, ea, eb);
+        }
+        /* conversions */
+        static const int modes[3] = {FE_TOWARDZERO, FE_UPWARD, FE_DOWNWARD};
+        float cv[3] = {__double2float_rz(da), __double2float_ru(da), __double2float_rd(da)};
+        __half hv[3] = {__float2half_rz(fa), __float2half_ru(fa), __float2half_rd(fa)};
+        int ia = (int)(rnd_next() >> 33) * (k % 2 ? -1 : 1);
+        float iv[3] = {__int2float_rz(ia), __int2float_ru(ia), __int2float_rd(ia)};
+        for (int m = 0; m < 3; m++) {
+            int old = fegetround();
+            fesetround(modes[m]);
+            volatile double vd = da;
+            volatile float vf = fa;
+            volatile int vi = ia;
+            volatile float wd = (float)vd, wi = (float)vi;
+            volatile _Float16 wh = (_Float16)vf;
+            float want_d = wd, want_i = wi;
+            _Float16 want_h = wh;
+            fesetround(old);
+            if (!same_bits(cv[m], want_d)) fail_msg("__double2float mode %d of %a: %a, want %a", m, da, (double)cv[m], (double)want_d);
+            if (!same_bits(iv[m], want_i)) fail_msg("__int2float mode %d of %d: %a, want %a", m, ia, (double)iv[m], (double)want_i);
+            if (memcmp(&hv[m].h, &want_h, 2) != 0 && !(want_h != want_h))
+                fail_msg("__float2half mode %d of %a: %a, want %a", m, fa, (double)hv[m].h, (double)want_h);
+        }
+    }
+    /* the mode is the caller's again afterwards */
+    assert_int_equal(fegetround(), FE_TONEAREST);
+    volatile float one = 1.0f, tiny = 5.9604645e-8f;
+    assert_true(one + tiny == 1.0f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_intrinsics),
+        cmocka_unit_test(test_rounding_intrinsics),
         cmocka_unit_test(test_min_max),
         cmocka_unit_test(test_half_to_float_exhaustive),
         cmocka_unit_test(test_types),
