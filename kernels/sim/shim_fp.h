@@ -300,8 +300,9 @@ static inline __nv_bfloat16 atomicAdd(__nv_bfloat16 *p, __nv_bfloat16 v)
  * double product, quotient or root, the product in double for a float
  * product. Where it might not be (results near the underflow threshold,
  * infinities, NaN, zeros whose sign the mode decides, code built with
- * -ffast-math) the operation runs in the mode itself (sim_rounded). About 3
- * ns an operation against 11 (one core of the 2-core machine). */
+ * -ffast-math) the operation runs in the mode itself (sim_rounded): about
+ * 4.8 ns an operation against 10.4 that way and 0.45 rounded to nearest in
+ * a kernel's loop (one core of the 2-core machine). */
 enum { SIM_OP_ADD, SIM_OP_SUB, SIM_OP_MUL, SIM_OP_DIV, SIM_OP_SQRT };
 template <class T, class U> static inline T sim_fp_step(T r, int up)
 {
