@@ -421,18 +421,15 @@ SIM_ROUNDED_ALL(div, SIM_OP_DIV, /)
             return r;                                                            \
         });                                                                      \
     }
-SIM_ROUNDED1(__frcp_rz, float, FE_TOWARDZERO, SIM_OP_DIV, 1.0f / a)
-SIM_ROUNDED1(__frcp_ru, float, FE_UPWARD, SIM_OP_DIV, 1.0f / a)
-SIM_ROUNDED1(__frcp_rd, float, FE_DOWNWARD, SIM_OP_DIV, 1.0f / a)
-SIM_ROUNDED1(__fsqrt_rz, float, FE_TOWARDZERO, SIM_OP_SQRT, sqrtf(a))
-SIM_ROUNDED1(__fsqrt_ru, float, FE_UPWARD, SIM_OP_SQRT, sqrtf(a))
-SIM_ROUNDED1(__fsqrt_rd, float, FE_DOWNWARD, SIM_OP_SQRT, sqrtf(a))
-SIM_ROUNDED1(__drcp_rz, double, FE_TOWARDZERO, SIM_OP_DIV, 1.0 / a)
-SIM_ROUNDED1(__drcp_ru, double, FE_UPWARD, SIM_OP_DIV, 1.0 / a)
-SIM_ROUNDED1(__drcp_rd, double, FE_DOWNWARD, SIM_OP_DIV, 1.0 / a)
-SIM_ROUNDED1(__dsqrt_rz, double, FE_TOWARDZERO, SIM_OP_SQRT, sqrt(a))
-SIM_ROUNDED1(__dsqrt_ru, double, FE_UPWARD, SIM_OP_SQRT, sqrt(a))
-SIM_ROUNDED1(__dsqrt_rd, double, FE_DOWNWARD, SIM_OP_SQRT, sqrt(a))
+#define SIM_ROUNDED1_MODES(name, T, op, expr)                                    \
+    SIM_ROUNDED1(name##_rz, T, FE_TOWARDZERO, op, expr)                          \
+    SIM_ROUNDED1(name##_ru, T, FE_UPWARD, op, expr)                              \
+    SIM_ROUNDED1(name##_rd, T, FE_DOWNWARD, op, expr)
+SIM_ROUNDED1_MODES(__frcp, float, SIM_OP_DIV, 1.0f / a)
+SIM_ROUNDED1_MODES(__fsqrt, float, SIM_OP_SQRT, sqrtf(a))
+SIM_ROUNDED1_MODES(__drcp, double, SIM_OP_DIV, 1.0 / a)
+SIM_ROUNDED1_MODES(__dsqrt, double, SIM_OP_SQRT, sqrt(a))
+#undef SIM_ROUNDED1_MODES
 #undef SIM_ROUNDED1
 #undef SIM_ROUNDED_ALL
 #undef SIM_ROUNDED2

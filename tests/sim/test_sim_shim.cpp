@@ -724,13 +724,35 @@ template <class T> static T ref2(int mode, int op, T a, T b)
     fesetround(old);
     return out;
 }
-#define CHECK_ROUNDED(T, got, mode, op, a, b)                                                          \
-    do {                                                                                               \
-        T g_ = (got), w_ = ref2<T>(mode, op, a, b);                                                    \
-        if (!same_bits(g_, w_))                                                                        \
-            fail_msg("%s(%a, %a) gave %a, the mode's own operation %a", #got, (double)(a), (double)(b), \
-                     (double)g_, (double)w_);                                                          \
-    } while (0)
+/* every operation in every directed mode: op 0 +, 1 -, 2 *, 3 /, 4 sqrt, 5 1/x */
+template <class T> struct rounded_fn {
+    const char *name;
+    int mode, op;
+    T (*two)(T, T);
+    T (*one)(T);
+};
+#define ROUNDED_MODES(p, op, code, kind)                                                   \
+    {#p #op "_rz", FE_TOWARDZERO, code, kind(p##op##_rz)}, {#p #op "_ru", FE_UPWARD, code, kind(p##op##_ru)}, \
+        {#p #op "_rd", FE_DOWNWARD, code, kind(p##op##_rd)}
+#define ROUNDED_TWO(f) f, nullptr
+#define ROUNDED_ONE(f) nullptr, f
+#define ROUNDED_TABLE(p, T)                                                                          \
+    static const rounded_fn<T> p##_fns[] = {                                                         \
+        ROUNDED_MODES(p, add, 0, ROUNDED_TWO), ROUNDED_MODES(p, sub, 1, ROUNDED_TWO),                \
+        ROUNDED_MODES(p, mul, 2, ROUNDED_TWO), ROUNDED_MODES(p, div, 3, ROUNDED_TWO),                \
+        ROUNDED_MODES(p, sqrt, 4, ROUNDED_ONE), ROUNDED_MODES(p, rcp, 5, ROUNDED_ONE)}
+ROUNDED_TABLE(__f, float);
+ROUNDED_TABLE(__d, double);
+template <class T, size_t N> static void check_rounded(const rounded_fn<T> (&fns)[N], T a, T b)
+{
+    for (size_t i = 0; i < N; i++) {
+        const rounded_fn<T> &f = fns[i];
+        T got = f.two ? f.two(a, b) : f.one(a), want = ref2<T>(f.mode, f.op, a, b);
+        if (!same_bits(got, want))
+            fail_msg("%s(%a, %a) gave %a, the mode's own operation %a", f.name, (double)a, (double)b, (double)got,
+                     (double)want);
+    }
+}
 
 static void test_rounding_intrinsics(void **state)
 {
@@ -739,52 +761,13 @@ static void test_rounding_intrinsics(void **state)
         float fa = rnd_value<float>(k), fb = rnd_value<float>((k * 7 + 3) % 40000);
         double da = rnd_value<double>(k), db = rnd_value<double>((k * 7 + 3) % 40000);
         if (k % 5 == 0) { fb = -fa; db = -da; } /* exact cancellation: -0 rounding down */
-        CHECK_ROUNDED(float, __fadd_rz(fa, fb), FE_TOWARDZERO, 0, fa, fb);
-        CHECK_ROUNDED(float, __fadd_ru(fa, fb), FE_UPWARD, 0, fa, fb);
-        CHECK_ROUNDED(float, __fadd_rd(fa, fb), FE_DOWNWARD, 0, fa, fb);
-        CHECK_ROUNDED(float, __fsub_rd(fa, fb), FE_DOWNWARD, 1, fa, fb);
-        CHECK_ROUNDED(float, __fmul_ru(fa, fb), FE_UPWARD, 2, fa, fb);
-        CHECK_ROUNDED(float, __fmul_rz(fa, fb), FE_TOWARDZERO, 2, fa, fb);
-        CHECK_ROUNDED(float, __fdiv_rd(fa, fb), FE_DOWNWARD, 3, fa, fb);
-        CHECK_ROUNDED(float, __fdiv_ru(fa, fb), FE_UPWARD, 3, fa, fb);
-        CHECK_ROUNDED(float, __fsqrt_rd(fa), FE_DOWNWARD, 4, fa, fa);
-        CHECK_ROUNDED(float, __fsqrt_ru(fa), FE_UPWARD, 4, fa, fa);
-        CHECK_ROUNDED(float, __frcp_rz(fa), FE_TOWARDZERO, 5, fa, fa);
-        CHECK_ROUNDED(double, __dadd_rd(da, db), FE_DOWNWARD, 0, da, db);
-        CHECK_ROUNDED(double, __dadd_ru(da, db), FE_UPWARD, 0, da, db);
-        CHECK_ROUNDED(double, __dsub_rz(da, db), FE_TOWARDZERO, 1, da, db);
-        CHECK_ROUNDED(double, __dmul_rd(da, db), FE_DOWNWARD, 2, da, db);
-        CHECK_ROUNDED(double, __dmul_ru(da, db), FE_UPWARD, 2, da, db);
-        CHECK_ROUNDED(double, __ddiv_rz(da, db), FE_TOWARDZERO, 3, da, db);
-        CHECK_ROUNDED(double, __ddiv_ru(da, db), FE_UPWARD, 3, da, db);
-        CHECK_ROUNDED(double, __dsqrt_rd(da), FE_DOWNWARD, 4, da, da);
-        CHECK_ROUNDED(double, __dsqrt_ru(da), FE_UPWARD, 4, da, da);
-        CHECK_ROUNDED(double, __drcp_rd(da), FE_DOWNWARD, 5, da, da);
-        CHECK_ROUNDED(double, __drcp_ru(da), FE_UPWARD, 5, da, da);
-        CHECK_ROUNDED(double, __drcp_rz(da), FE_TOWARDZERO, 5, da, da);
-        CHECK_ROUNDED(float, __frcp_ru(fa), FE_UPWARD, 5, fa, fa);
-        CHECK_ROUNDED(float, __frcp_rd(fa), FE_DOWNWARD, 5, fa, fa);
-        CHECK_ROUNDED(float, __fsub_ru(fa, fb), FE_UPWARD, 1, fa, fb);
-        CHECK_ROUNDED(float, __fsub_rz(fa, fb), FE_TOWARDZERO, 1, fa, fb);
-        CHECK_ROUNDED(float, __fmul_rd(fa, fb), FE_DOWNWARD, 2, fa, fb);
-        CHECK_ROUNDED(float, __fdiv_rz(fa, fb), FE_TOWARDZERO, 3, fa, fb);
-        CHECK_ROUNDED(float, __fsqrt_rz(fa), FE_TOWARDZERO, 4, fa, fa);
-        CHECK_ROUNDED(double, __dadd_rz(da, db), FE_TOWARDZERO, 0, da, db);
-        CHECK_ROUNDED(double, __dsub_rd(da, db), FE_DOWNWARD, 1, da, db);
-        CHECK_ROUNDED(double, __dsub_ru(da, db), FE_UPWARD, 1, da, db);
-        CHECK_ROUNDED(double, __dmul_rz(da, db), FE_TOWARDZERO, 2, da, db);
-        CHECK_ROUNDED(double, __ddiv_rd(da, db), FE_DOWNWARD, 3, da, db);
-        CHECK_ROUNDED(double, __dsqrt_rz(da), FE_TOWARDZERO, 4, da, da);
+        check_rounded(__f_fns, fa, fb);
+        check_rounded(__d_fns, da, db);
         /* products and quotients of ordinary sizes, where the fast path runs */
         float ga = fa * 0x1p-60f, gb = (float)(k % 97 + 1) / 7.0f;
         double ea = da * 0x1p-500, eb = (double)(k % 89 + 1) / 3.0;
-        if (__builtin_isfinite(ga) && __builtin_isfinite(ea)) {
-            CHECK_ROUNDED(float, __fmul_ru(ga, gb), FE_UPWARD, 2, ga, gb);
-            CHECK_ROUNDED(float, __fdiv_rd(ga, gb), FE_DOWNWARD, 3, ga, gb);
-            CHECK_ROUNDED(double, __dmul_rd(ea, eb), FE_DOWNWARD, 2, ea, eb);
-            CHECK_ROUNDED(double, __ddiv_ru(ea, eb), FE_UPWARD, 3, ea, eb);
-            CHECK_ROUNDED(double, __dadd_rd(ea, eb), FE_DOWNWARD, 0, ea, eb);
-        }
+        if (__builtin_isfinite(ga)) check_rounded(__f_fns, ga, gb);
+        if (__builtin_isfinite(ea)) check_rounded(__d_fns, ea, eb);
         /* conversions */
         static const int modes[3] = {FE_TOWARDZERO, FE_UPWARD, FE_DOWNWARD};
         float cv[3] = {__double2float_rz(da), __double2float_ru(da), __double2float_rd(da)};
