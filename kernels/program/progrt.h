@@ -804,7 +804,7 @@ cudaError_t sim_prog_free(void *p, const char *call, const char *name, int line)
 
 /* assert: in a kernel, the GPU's; the runtime's assert.h (include/assert.h)
  * keeps it so whoever includes <assert.h> later */
-#define GPULAB_PROGRT_ASSERT(e) ((e) ? (void)0 : ::gpulab_sim::sim_assert_fail(#e, __FILE__, __LINE__, __func__))
+#define GPULAB_PROGRT_ASSERT(e) ((e) ? (void)0 : ::gpulab_sim::sim_assert_fail(#e, __FILE__, __LINE__, __PRETTY_FUNCTION__))
 #ifndef NDEBUG
 #undef assert
 #define assert(e) GPULAB_PROGRT_ASSERT(e)

@@ -20,8 +20,19 @@ void sim_assert_fail(const char *expr, const char *file, int line, const char *f
     sim_par_order(nullptr); /* par.cpp: after the output of the blocks before it */
     const uint3 &t = sim_cur->tid;
     fflush(stdout);
-    /* the GPU's own message, then the launch ends with cudaErrorAssert */
-    fprintf(stderr, "%s:%d: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.\n", file, line, func,
+    /* the GPU's own message, then the launch ends with cudaErrorAssert. func
+     * is g++'s __PRETTY_FUNCTION__; nvcc's spells a pointer or reference
+     * parameter with a space, `void k(const int *, float **)` */
+    char sig[512];
+    size_t n = 0;
+    for (const char *c = func; *c && n + 2 < sizeof sig; c++) {
+        if ((*c == '*' || *c == '&') && n && sig[n - 1] != ' ' && sig[n - 1] != '*' && sig[n - 1] != '&' &&
+            sig[n - 1] != '(')
+            sig[n++] = ' ';
+        sig[n++] = *c;
+    }
+    sig[n] = 0;
+    fprintf(stderr, "%s:%d: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.\n", file, line, sig,
             sim_block_idx.x, sim_block_idx.y, sim_block_idx.z, t.x, t.y, t.z, expr);
     char blk[64], thr[96];
     sim_block_name(blk, sizeof blk);

@@ -1,6 +1,7 @@
 // A failed assert in a kernel ends that launch with cudaErrorAssert (the
-// GPU prints which thread and line); the program itself goes on.
-// EXPECT: Assertion `v[i] >= 0` failed.
+// GPU prints which thread and line, and the function as nvcc spells it);
+// the program itself goes on.
+// EXPECT: : void check(const int *): block: [0,0,0], thread: [7,0,0] Assertion `v[i] >= 0` failed.
 // EXPECT: synchronize: device-side assert triggered
 // EXPECT: the program went on
 #include <cassert>
