@@ -292,7 +292,6 @@ static inline __nv_bfloat16 atomicAdd(__nv_bfloat16 *p, __nv_bfloat16 v)
 
 /* ------------------------------------------------ rounding intrinsics */
 
-/* __fadd_rz and friends: sim_rounded (above) */
 /* Directed rounding without changing the mode, the common case: the
  * operation rounded to nearest, then the sign of its exact error says
  * whether the mode's result is one step further up or down. The error is
