@@ -852,7 +852,7 @@ enum cmd_status program_show(struct session *s, int argc, char **argv)
 const struct cmd cmd_program_group[] = {
     {
         .name = "open",
-        .usage = N_("open FILE.cu|FILES...|FOLDER|CMakeLists.txt|Makefile [-IFOLDER] [-DNAME=VALUE] [-std=c++NN] [-ON]"),
+        .usage = N_("open FILE.cu|FILES...|FOLDER|CMakeLists.txt|Makefile [-IFOLDER] [-DNAME=VALUE] [-std=c++NN] [-ON] [-fmad=false]"),
         .help = N_("make your own CUDA program the thing run, compare and show act on"),
         .long_help =
             N_("The file is plain CUDA C++ with its own main, as nvcc takes it, with its\n"
@@ -865,10 +865,11 @@ const struct cmd cmd_program_group[] = {
                "simulator the kernels get its diagnostics: divergent barriers, out-of-bounds\n"
                "and freed memory, and with race-check on, shared-memory races; every message\n"
                "names the file's own lines. What cannot run on the simulator (inline PTX,\n"
-               "wmma, thrust, the driver API) is listed with its line when the file is\n"
-               "opened. -I, -D, -U, -std= and -O go to the compiler and stay with the\n"
-               "program; run ARGS passes arguments to its main (set args keeps them). use\n"
-               "ALGO goes back to the built-in algorithms. See docs/programs.md.\n"),
+               "the driver API, IPC and peer-to-peer memory) is listed with its line when\n"
+               "the file is opened. -I, -D, -U, -std=, -O and -fmad=false go to the\n"
+               "compiler and stay with the program; run ARGS passes arguments to its\n"
+               "main (set args keeps them). use ALGO goes back to the built-in\n"
+               "algorithms. See docs/programs.md.\n"),
         .run = do_open, .args = CMD_ARGS(1, 64),
         .complete = CMP_FILE,
     },

@@ -109,7 +109,15 @@ typedef struct prog_tx_opts {
      * given to one goes as its address */
     const char (*template_devfns)[64];
     int ntemplate_devfns;
+    /* contract a*b + c in device code into fused multiply-adds, as nvcc does
+     * by default (-fmad=true): the simulator's device functions are compiled
+     * with PROG_SIM_FMAD_ATTR (prog_sim_fmad says where) */
+    int fmad;
 } prog_tx_opts;
+#define PROG_SIM_FMAD_ATTR "__attribute__((target(\"fma\")))"
+/* 1 where the simulator's device code gets fused multiply-adds: an x86-64
+ * CPU with FMA, and no -fmad=false among the program's options */
+int prog_sim_fmad(const char *const *options);
 int prog_translate_opts(const char *src, size_t len, const char *path, const char *shown, enum prog_mode mode,
                         const prog_tx_opts *opts, prog_source *out);
 void prog_source_free(prog_source *s);

@@ -465,6 +465,7 @@ int prog_translate_all(prog *p, enum prog_mode mode, const char *const *options,
     static char tmpl[PROG_MAX_KERNELS][64], tdev[PROG_MAX_KERNELS][64];
     int ntmpl = 0, ntdev = 0;
     prog_tx_opts o = {0};
+    o.fmad = mode == PROG_SIM && prog_sim_fmad(options);
     int rc = translate_pass(p, mode, options, u, nu, &o, NULL, msg, msglen, tmpl, &ntmpl, tdev, &ntdev);
     if (rc < 0) return rc;
     o.template_kernels = (const char(*)[64])tmpl;
@@ -614,6 +615,7 @@ static int deps_unchanged(const char *list)
  * the student's -std and -O instead of its own */
 static int user_option(const char *opt, enum prog_mode mode)
 {
+    if (strncmp(opt, "-fmad=", 6) == 0) return mode != PROG_SIM; /* nvcc's; the simulator's is prog_sim_fmad */
     if (strncmp(opt, "-std=", 5) == 0 && mode == PROG_SIM) {
         const char *v = strchr(opt + 5, '+');
         const char *num = v && v[1] == '+' ? v + 2 : "";
@@ -629,6 +631,21 @@ static const char *user_has(const char *const *opts, const char *prefix)
     for (int i = 0; opts && opts[i]; i++)
         if (strncmp(opts[i], prefix, strlen(prefix)) == 0) last = opts[i];
     return last;
+}
+
+int prog_sim_fmad(const char *const *options)
+{
+    const char *f = user_has(options, "-fmad=");
+    if (f && strcmp(f, "-fmad=false") == 0) return 0;
+#if defined(__x86_64__)
+    /* the instruction the attribute lets the compiler use */
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("fma") != 0;
+#else
+    /* elsewhere the host compiler's default (it contracts everywhere on
+     * aarch64, as its builds of the host code do) */
+    return 0;
+#endif
 }
 
 /* nvcc's own macros when it compiles a .cu file (CUDA 13.0's values); the
@@ -652,8 +669,10 @@ int prog_build(prog *p, const prog_options *o, prog_result *r, char *exe, size_t
         return -1;
     }
     int nu = 0;
-    unsigned long long h = prog_hash(0, "gpulab-program-2", 16);
+    unsigned long long h = prog_hash(0, "gpulab-program-3", 16);
     h = prog_hash(h, o->backend == PROG_GPU ? "gpu" : "sim", 4);
+    int fmad = o->backend == PROG_SIM && prog_sim_fmad(o->defines);
+    h = prog_hash(h, fmad ? "fmad" : "nofmad", 7);
     const char *rt = lab_path(LAB_PLACE_RUNTIME);
     char lib[PROG_PATH_MAX], hdr[PROG_PATH_MAX], gpuhdr[PROG_PATH_MAX];
     snprintf(lib, sizeof lib, "%s/libgpulab_progrt.a", rt);
@@ -812,6 +831,9 @@ int prog_build(prog *p, const prog_options *o, prog_result *r, char *exe, size_t
             if (o->backend == PROG_GPU && (strncmp(d, "-O", 2) == 0 || strncmp(d, "-std=", 5) == 0)) continue;
             if (user_option(d, o->backend)) argv[ac++] = (char *)d;
         }
+        /* a*b + c fused in device code (translate.c marks its functions),
+         * whatever -std= made the default */
+        if (fmad) argv[ac++] = "-ffp-contract=fast";
         argv[ac++] = "-MD";
         argv[ac++] = "-MF";
         argv[ac++] = depfile;

@@ -67,6 +67,7 @@ int prog_option_ok(const char *a)
     if ((a[0] != '-') || strlen(a) < 3) return 0;
     if (a[1] == 'D' || a[1] == 'U' || a[1] == 'I') return 1;
     if (strncmp(a, "-std=", 5) == 0) return strncmp(a + 5, "c++", 3) == 0 || strncmp(a + 5, "gnu++", 5) == 0;
+    if (strcmp(a, "-fmad=true") == 0 || strcmp(a, "-fmad=false") == 0) return 1;
     return a[1] == 'O' && strchr("0123s", a[2]) && a[3] == 0;
 }
 
@@ -290,7 +291,7 @@ int prog_project_add(prog_project *pr, const char *arg, const char *base, char *
     if (arg[0] == '-') {
         if (!prog_option_ok(arg)) {
             snprintf(msg, msglen, "%s: open takes files and the compiler options -IFOLDER, -DNAME[=VALUE], -UNAME, "
-                                  "-std=c++NN and -O0..-O3",
+                                  "-std=c++NN, -O0..-O3 and -fmad=true|false",
                      arg);
             return -1;
         }

@@ -1068,6 +1068,9 @@ static void pass(tx *x)
     int pending_needs = 0;   /* the template's parameters without a default */
     int dev_depth = -1;      /* brace depth of the device function body we are in */
     int pending_host = 0, dev_host = 0; /* __host__ __device__: compiled for the host too */
+    /* the declaration's first __global__/__device__ word, and whether a `(`
+     * (a function) or a `=` (a variable's initialiser) followed it */
+    int pending_tok = -1, pending_fn = 0, pending_init = 0;
     int ppdev[64], npp = 0;  /* open conditionals: whether theirs is the device's __CUDA_ARCH__ */
     /* open conditionals on the driver API's header (__cuda_cuda_h__, which the
      * simulator's cuda.h does not define, or helper_cuda.h's CUDA_DRIVER_API):
@@ -1113,9 +1116,14 @@ static void pass(tx *x)
             continue;
         }
         if (t->kind == T_PUNCT) {
-            if (tx_is(x, k, "(")) paren++;
-            else if (tx_is(x, k, ")")) paren--;
-            else if (tx_is(x, k, "{")) {
+            if (tx_is(x, k, "(")) {
+                pending_fn |= pending && paren == 0;
+                paren++;
+            } else if (tx_is(x, k, ")")) {
+                paren--;
+            } else if (tx_is(x, k, "=")) {
+                pending_init |= pending && paren == 0;
+            } else if (tx_is(x, k, "{")) {
                 /* namespace X {, extern "C" { keep file scope */
                 int j = k - 1;
                 if ((j >= 0 && x->t[j].kind == T_STR && tx_is(x, j - 1, "extern")) || tx_is(x, j, "namespace") ||
@@ -1129,9 +1137,18 @@ static void pass(tx *x)
                 if (pending && dev_depth < 0 && paren == 0) {
                     dev_depth = depth;
                     dev_host = pending_host;
+                    /* a __global__ or __device__ function's body (not a
+                     * variable's braces, not a lambda's): its a*b + c
+                     * become fused multiply-adds, as nvcc makes them by
+                     * default (-fmad=true); a __host__ __device__
+                     * function's only where it is inlined into device code */
+                    if (x->mode == PROG_SIM && x->opts && x->opts->fmad && !pending_host && pending_fn &&
+                        !pending_init && pending_tok >= 0 && !tx_is(x, pending_tok - 1, "]"))
+                        tx_edit_add(x, x->t[pending_tok].e, x->t[pending_tok].e, " %s", PROG_SIM_FMAD_ATTR);
                 }
                 pending = 0;
                 pending_host = 0;
+                pending_fn = pending_init = 0;
             } else if (tx_is(x, k, "}")) {
                 if (dev_depth >= 0 && depth == dev_depth) dev_depth = -1;
                 depth--;
@@ -1142,6 +1159,7 @@ static void pass(tx *x)
             } else if (tx_is(x, k, ";") && paren == 0) {
                 pending = 0;
                 pending_host = 0;
+                pending_fn = pending_init = 0;
             }
             continue;
         }
@@ -1155,6 +1173,7 @@ static void pass(tx *x)
             if (x->mode == PROG_SIM && tx_is(x, k, "__device__") && !pending && depth == fn_depth && dev_depth < 0 &&
                 paren == 0)
                 device_variable(x, k);
+            if (!pending) pending_tok = k;
             pending = 1;
             if (tx_is(x, k, "__global__")) {
                 pending_global = 1;

@@ -1091,14 +1091,9 @@ static inline float __double2float_rn(double x) { return (float)x; }
 /* fast-math intrinsics: the exact functions here (the GPU's are approximate) */
 static inline float __fdividef(float a, float b) { return a / b; }
 static inline float __fdiv_rn(float a, float b) { return a / b; }
-static inline float __fadd_rn(float a, float b) { return a + b; }
-static inline float __fsub_rn(float a, float b) { return a - b; }
-static inline float __fmul_rn(float a, float b) { return a * b; }
 static inline float __fmaf_rn(float a, float b, float c) { return fmaf(a, b, c); }
 static inline float __frcp_rn(float a) { return 1.0f / a; }
 static inline float __fsqrt_rn(float a) { return sqrtf(a); }
-static inline double __dadd_rn(double a, double b) { return a + b; }
-static inline double __dmul_rn(double a, double b) { return a * b; }
 static inline double __fma_rn(double a, double b, double c) { return fma(a, b, c); }
 static inline float rsqrtf(float x) { return 1.0f / sqrtf(x); }
 static inline double rsqrt(double x) { return 1.0 / sqrt(x); }

@@ -337,6 +337,9 @@ template <class T> static inline int sim_fp_try(int mode, int op, T a, T b, T *o
     const T tiny = sizeof(T) == 8 ? (T)0x1p-900 : (T)0x1p-100f; /* far from underflow */
     T r, e;
     int dir;
+    /* never merged with the caller's products or sums into an fma */
+    sim_fp_pin(a);
+    sim_fp_pin(b);
     switch (op) {
     case SIM_OP_ADD:
     case SIM_OP_SUB: {
@@ -377,6 +380,7 @@ template <class T> static inline int sim_fp_try(int mode, int op, T a, T b, T *o
         break;
     }
     *out = sim_fp_direct(mode, r, dir);
+    sim_fp_pin(*out);
     return 1;
 #endif
 }
@@ -432,8 +436,29 @@ SIM_ROUNDED1_MODES(__dsqrt, double, SIM_OP_SQRT, sqrt(a))
 #undef SIM_ROUNDED1
 #undef SIM_ROUNDED_ALL
 #undef SIM_ROUNDED2
+/* Rounded to nearest and never merged into a fused multiply-add, as the CUDA
+ * Math API promises for these (plain a*b + c in device code is merged, as
+ * nvcc merges it: translate.c): a sum's operands and a product pass through
+ * sim_fp_pin, which the compiler cannot see through. */
+template <class T> static inline T sim_fp_sum_rn(T a, T b)
+{
+    sim_fp_pin(a);
+    sim_fp_pin(b);
+    return a + b;
+}
+template <class T> static inline T sim_fp_product_rn(T a, T b)
+{
+    T r = a * b;
+    sim_fp_pin(r);
+    return r;
+}
+static inline float __fadd_rn(float a, float b) { return sim_fp_sum_rn(a, b); }
+static inline float __fsub_rn(float a, float b) { return sim_fp_sum_rn(a, -b); }
+static inline float __fmul_rn(float a, float b) { return sim_fp_product_rn(a, b); }
+static inline double __dadd_rn(double a, double b) { return sim_fp_sum_rn(a, b); }
+static inline double __dsub_rn(double a, double b) { return sim_fp_sum_rn(a, -b); }
+static inline double __dmul_rn(double a, double b) { return sim_fp_product_rn(a, b); }
 static inline double __ddiv_rn(double a, double b) { return a / b; }
-static inline double __dsub_rn(double a, double b) { return a - b; }
 static inline double __drcp_rn(double a) { return 1.0 / a; }
 static inline double __dsqrt_rn(double a) { return sqrt(a); }
 /* fma through fenv, both of the CPU's modes set: where the CPU has no FMA

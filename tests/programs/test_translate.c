@@ -256,6 +256,42 @@ static void test_cuda_arch(void **state)
     assert_string_equal(line_of(t, 5, b, sizeof b), "#ifndef __CUDA_ARCH__");
 }
 
+/* fused multiply-adds: a __global__ or __device__ function's definition is
+ * compiled for the fma instruction (the compiler then contracts a*b + c as
+ * nvcc does); not a __host__ __device__ one, a declaration, a variable, its
+ * braces or a lambda's body; and nothing without the option */
+static void test_fmad_functions(void **state)
+{
+    (void)state;
+    const char *src = "__global__ void k(float *p) { p[0] = p[1] * p[2] + p[3]; }\n"
+                      "static __device__ __forceinline__ float f(float a) { return a * a + 1.0f; }\n"
+                      "template <class T> __device__ T g(T a) { return a; }\n"
+                      "__host__ __device__ float hd(float a) { return a * a + 1.0f; }\n"
+                      "__device__ __host__ float dh(float a) { return a; }\n"
+                      "__device__ float proto(float a);\n"
+                      "__device__ int table[2] = {1, 2};\n"
+                      "__device__ int counter;\n"
+                      "auto l = [] __device__ (float a) { return a * a + 1.0f; };\n"
+                      "struct S { __device__ float m(float a) const { return a; } };\n";
+    prog_tx_opts o = {0};
+    o.fmad = 1;
+    prog_source_free(&S);
+    assert_int_equal(prog_translate_opts(src, strlen(src), "/x/t.cu", "t.cu", PROG_SIM, &o, &S), 0);
+    char b[512];
+    const char *fma = " " PROG_SIM_FMAD_ATTR " ";
+    for (int n = 1; n <= 10; n++) {
+        const char *l = line_of(S.text, n, b, sizeof b), *at = strstr(l, fma);
+        if (n <= 3 || n == 10) {
+            assert_non_null(at);
+            assert_null(strstr(at + 1, fma)); /* once a function */
+        } else {
+            assert_null(strstr(l, "target"));
+        }
+    }
+    /* without the option (-fmad=false, a CPU without the instruction) */
+    assert_null(strstr(sim(src), "target"));
+}
+
 /* a template kernel launched without its arguments: no address to take */
 static void test_deduced_template_launch(void **state)
 {
@@ -433,6 +469,7 @@ int main(void)
         cmocka_unit_test(test_headers),
         cmocka_unit_test(test_headers_resolved),
         cmocka_unit_test(test_cuda_arch),
+        cmocka_unit_test(test_fmad_functions),
         cmocka_unit_test(test_deduced_template_launch),
         cmocka_unit_test(test_partly_deduced_template_launch),
         cmocka_unit_test(test_shared_in_define),
