@@ -246,7 +246,7 @@ static const char *sig_words(int sig)
     case SIGBUS: return "SIGBUS, a bad memory access";
     case SIGFPE: return "SIGFPE, an integer division by zero";
     case SIGILL: return "SIGILL, an illegal instruction";
-    case SIGABRT: return "SIGABRT: it called abort(), or an assert in host code failed";
+    case SIGABRT: return "SIGABRT: it called abort(), or an assert failed";
     case SIGKILL: return "SIGKILL";
     case SIGTERM: return "SIGTERM";
     case SIGSYS: return "SIGSYS: it made a system call gpulab's sandbox forbids (a network socket, ptrace, a mount, "

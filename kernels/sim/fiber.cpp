@@ -28,6 +28,7 @@ __thread sim_state sim_g{};
 sim_thread_info sim_host_thread;
 __thread sim_thread_info *sim_cur = &sim_host_thread;
 __thread uint3 sim_block_idx;
+__thread uint3 sim_tid;
 dim3 sim_block_dim __asm__("gpulab_sim_block_dim"), sim_grid_dim __asm__("gpulab_sim_grid_dim");
 __thread unsigned long long sim_block_gen = 1;
 
@@ -175,7 +176,7 @@ SIM_SWITCH_FN void sim_switch(sim_fiber *self, sim_fiber *to)
 {
     sim_ctx_swap(&self->ctx, sim_target(&self->fake, to));
     asan_finish(self->fake, nullptr, nullptr);
-    sim_cur = &self->info;
+    sim_set_cur(&self->info);
 }
 
 /* The launch's main context runs `to` until the block ends, parks or
@@ -185,7 +186,7 @@ SIM_SWITCH_FN void sim_main_switch(sim_fiber *to)
     sim_g.main_learn = 1;
     sim_ctx_swap(&sim_g.main_ctx, sim_target(&sim_g.main_fake, to));
     asan_finish(sim_g.main_fake, nullptr, nullptr);
-    sim_cur = &sim_host_thread;
+    sim_set_cur(&sim_host_thread);
 }
 
 sim_fiber *sim_next_runnable(unsigned from)
@@ -218,7 +219,7 @@ __attribute__((noinline)) SIM_SWITCH_FN void sim_park_switch(sim_fiber *self)
     self->park_sp = sp;
     sim_ctx_swap(&self->ctx, sim_target(&self->fake, sim_next_runnable(self->info.linear)));
     asan_finish(self->fake, nullptr, nullptr);
-    sim_cur = &self->info;
+    sim_set_cur(&self->info);
 }
 
 /* The bytes of a parked fiber's stack worth keeping: from a little below its
@@ -308,7 +309,7 @@ extern "C" [[noreturn]] SIM_SWITCH_FN void gpulab_sim_fiber_main(sim_fiber *f)
         asan_finish(nullptr, nullptr, nullptr);
     }
     for (;;) {
-        sim_cur = &f->info;
+        sim_set_cur(&f->info);
         f->loc_head = nullptr; /* a thread stopped half-way may have left some */
         sim_g.body(sim_g.body_ctx);
         f->state = SIM_F_DONE;

@@ -319,6 +319,13 @@ extern dim3 sim_block_dim __asm__("gpulab_sim_block_dim");
 extern dim3 sim_grid_dim __asm__("gpulab_sim_grid_dim");
 extern sim_thread_info sim_host_thread;
 
+/* the running GPU thread: sim_cur, and the copy of its index that
+ * threadIdx reads (shim.h) */
+static inline void sim_set_cur(sim_thread_info *c)
+{
+    sim_cur = c;
+    sim_tid = c->tid;
+}
 static inline int sim_in_fiber(void) { return sim_cur != &sim_host_thread; }
 static inline sim_fiber *sim_self(void) { return &sim_g.fibers[sim_cur->linear]; }
 /* the fiber whose thread info cur is (in a fiber: sim_cur is &f->info) */
@@ -393,7 +400,7 @@ static inline void sim_switch_resumed(sim_fiber *self, sim_fiber *to)
         }
     }
     sim_ctx_swap_sp(&self->ctx.sp, to->ctx.sp);
-    sim_cur = &self->info;
+    sim_set_cur(&self->info);
 }
 #else
 static inline void sim_switch_resumed(sim_fiber *self, sim_fiber *to) { sim_switch(self, to); }

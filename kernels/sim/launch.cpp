@@ -391,7 +391,7 @@ static int sim_launch_any(lab_job *job, const char *kernel, const char *file, in
     sim_g.in_launch = 0;
     sim_g.coop = 0;
     sim_g.trace = nullptr;
-    sim_cur = &sim_host_thread;
+    sim_set_cur(&sim_host_thread);
     sim_block_dim = dim3();
     sim_grid_dim = dim3();
     sim_block_idx = uint3{0, 0, 0};

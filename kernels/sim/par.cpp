@@ -421,7 +421,7 @@ static void par_work(void)
     par_out = nullptr;
     if (sim_worker != 0) {
         sim_g.in_launch = 0;
-        sim_cur = &sim_host_thread;
+        sim_set_cur(&sim_host_thread);
     }
 }
 

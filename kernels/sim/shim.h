@@ -137,6 +137,7 @@ struct sim_thread_info {
  * below address them %fs-relative. */
 extern __thread sim_thread_info *sim_cur __asm__("gpulab_sim_cur"); /* the running fiber (a zero thread outside launches) */
 extern __thread uint3 sim_block_idx __asm__("gpulab_sim_block_idx");
+extern __thread uint3 sim_tid __asm__("gpulab_sim_tid"); /* sim_cur->tid, kept beside it (sim_set_cur) */
 extern __thread unsigned sim_worker __asm__("gpulab_sim_worker"); /* 0: the launching thread */
 enum { SIM_WORKERS_MAX = 32 };
 /* 1 while the running block runs beside blocks before it (par.cpp): its
@@ -156,41 +157,26 @@ extern const sim_launch_dim3 sim_grid_dim_k __asm__("gpulab_sim_grid_dim");
 
 static constexpr int warpSize = 32;
 
-/* threadIdx and blockIdx: the simulator's state, not device memory, read
- * so that neither the compiler's instrumentation (record.h) sees the loads
- * nor the compiler has to repeat them. A GPU thread's indices never change
- * while it runs (a fiber plays one thread from its start to its end; a
- * block parked at a grid barrier resumes as the same block), so the reads
- * are asm statements with no memory operand, which the compiler treats as
- * values: read once per kernel call, kept in registers across the loops,
- * the barriers and the access hook's calls. A plain load would be
- * instrumented, and so would call the access hook, and any load of global
- * state must be repeated after each of the hook's calls. Where the code is
- * position-independent (a shared library) or not x86-64, each component is
- * a call of a const function outside the instrumented code instead; the
- * compiler merges those within a statement but repeats them per loop
- * iteration. */
+/* threadIdx and blockIdx: the simulator's state, not device memory. On
+ * x86-64 (the simulator linked into the program) they are thread-local
+ * copies of the running thread's and block's indices, which the switch
+ * between fibers keeps current, declared const here like blockDim: the
+ * instrumentation (record.h) leaves loads of a const object alone, so they
+ * call no access hook, and the compiler reads each component as a scalar
+ * where it is used and keeps it in a register across loops, barriers and
+ * the hook's calls. That is right because a GPU thread's indices never
+ * change while it runs (a fiber plays one thread from its start to its end;
+ * a block parked at a grid barrier resumes as the same block), and the
+ * copies always hold the running fiber's. Where the code is
+ * position-independent (a shared library, whose thread-local addresses go
+ * through a call) or not x86-64, each component is a call of a const
+ * function outside the instrumented code instead; the compiler merges those
+ * within a statement but repeats them per loop iteration. */
 #if defined(__x86_64__) && (!defined(__PIC__) || defined(__PIE__))
 /* local-exec thread-local reads: the simulator is linked into the program */
+extern __thread const uint3 sim_tid_k __asm__("gpulab_sim_tid");
+extern __thread const uint3 sim_block_idx_k __asm__("gpulab_sim_block_idx");
 #define SIM_READ_GLOBAL(dst, sym) __asm__("movl %%fs:" sym "@tpoff, %0" : "=r"(dst))
-static inline __attribute__((always_inline)) uint3 sim_thread_index()
-{
-    const sim_thread_info *c;
-    __asm__("movq %%fs:gpulab_sim_cur@tpoff, %0" : "=r"(c));
-    uint3 t;
-    __asm__("movl (%1), %0" : "=r"(t.x) : "r"(&c->tid));
-    __asm__("movl 4(%1), %0" : "=r"(t.y) : "r"(&c->tid));
-    __asm__("movl 8(%1), %0" : "=r"(t.z) : "r"(&c->tid));
-    return t;
-}
-static inline __attribute__((always_inline)) uint3 sim_block_index()
-{
-    uint3 b;
-    SIM_READ_GLOBAL(b.x, "gpulab_sim_block_idx");
-    SIM_READ_GLOBAL(b.y, "gpulab_sim_block_idx+4");
-    SIM_READ_GLOBAL(b.z, "gpulab_sim_block_idx+8");
-    return b;
-}
 static inline __attribute__((always_inline)) unsigned sim_worker_now()
 {
     unsigned w;
@@ -227,8 +213,13 @@ static inline __attribute__((always_inline)) int sim_par_unordered_now() { retur
 
 } /* namespace gpulab_sim */
 
+#if defined(__x86_64__) && (!defined(__PIC__) || defined(__PIE__))
+#define threadIdx (::gpulab_sim::sim_tid_k)
+#define blockIdx  (::gpulab_sim::sim_block_idx_k)
+#else
 #define threadIdx (::gpulab_sim::sim_thread_index())
 #define blockIdx  (::gpulab_sim::sim_block_index())
+#endif
 /* the launch's shape is the same for all its threads: read-only names for
  * it, not macros, since the runtime's own structs have members called
  * gridDim and blockDim (cudaKernelNodeParams, cudaLaunchConfig_t) */
