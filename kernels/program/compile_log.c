@@ -135,8 +135,9 @@ static void cuda_missing(const char *line, size_t len, char *out, size_t cap, si
     int n;
     if (driver)
         n = snprintf(note, sizeof note,
-                     "note: %s is the CUDA driver API, which gpulab's simulator does not have (it runs the runtime "
-                     "API on the program's own kernels); set backend gpu runs the program on a GPU\n",
+                     "note: %s is a part of the CUDA driver API that gpulab's simulator does not have (of the "
+                     "driver API it has cuInit, the device, its primary context, cuMemAlloc and virtual memory "
+                     "management); set backend gpu runs the program on a GPU\n",
                      name);
     else
         n = snprintf(note, sizeof note,

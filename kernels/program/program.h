@@ -84,7 +84,8 @@ typedef struct prog_source {
 } prog_source;
 
 /* the CUDA libraries a program may name by their headers, linked by nvcc */
-enum { PROG_LIB_CURAND = 1, PROG_LIB_CUBLAS = 2, PROG_LIB_CUFFT = 4, PROG_LIB_CUSPARSE = 8 };
+/* PROG_LIB_CUDA: cuda.h, the driver API (libcuda, which the GPU build links) */
+enum { PROG_LIB_CURAND = 1, PROG_LIB_CUBLAS = 2, PROG_LIB_CUFFT = 4, PROG_LIB_CUSPARSE = 8, PROG_LIB_CUDA = 16 };
 
 /* Translate src (len bytes) of the file shown as `shown` (for messages; the
  * #line directive names `path`). 0 ok (issues may still be listed: then the

@@ -873,7 +873,7 @@ int prog_build(prog *p, const prog_options *o, prog_result *r, char *exe, size_t
         if (o->backend != PROG_SIM && p->device_launches) argv[ac++] = "-lcudadevrt"; /* child launches' runtime */
         /* the CUDA libraries the program includes; on the simulator only
          * cuRAND, whose host generators write the simulated memory */
-        static const char *const lib_flags[] = {"-lcurand", "-lcublas", "-lcufft", "-lcusparse"};
+        static const char *const lib_flags[] = {"-lcurand", "-lcublas", "-lcufft", "-lcusparse", "-lcuda"};
         char libdir[PROG_PATH_MAX + 16], rpath[PROG_PATH_MAX + 16];
         if (o->backend == PROG_SIM && (p->libs & PROG_LIB_CURAND) && prog_toolkit_lib()) {
             snprintf(libdir, sizeof libdir, "-L%s", prog_toolkit_lib());
@@ -882,7 +882,7 @@ int prog_build(prog *p, const prog_options *o, prog_result *r, char *exe, size_t
             argv[ac++] = rpath;
             argv[ac++] = "-lcurand";
         }
-        for (int k = 0; k < 4 && o->backend != PROG_SIM; k++)
+        for (int k = 0; k < 5 && o->backend != PROG_SIM; k++)
             if (p->libs & (1 << k)) argv[ac++] = (char *)lib_flags[k];
         if (o->backend != PROG_SIM && p->libs && prog_toolkit_lib()) {
             /* found at run time wherever the toolkit is */

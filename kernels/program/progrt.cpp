@@ -708,8 +708,18 @@ cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total_bytes)
     return cudaSuccess;
 }
 
+/* cudaSetDevice (progrt.h): the device's primary context becomes current,
+ * as CUDA 12 and later make it there (the driver API sees it) */
+cudaError_t sim_prog_set_device(int d)
+{
+    if (d != 0) return cudaErrorInvalidDevice;
+    sim_runtime_used(2);
+    return cudaSuccess;
+}
+
 cudaError_t cudaGetDeviceCount(int *n)
 {
+    sim_runtime_used(1); /* the runtime's first call initialises the driver */
     if (n) *n = 1;
     return cudaSuccess;
 }
@@ -718,6 +728,7 @@ cudaError_t cudaRuntimeGetVersion(int *v) { if (v) *v = 13000; return cudaSucces
 
 cudaError_t cudaGetDeviceProperties(cudaDeviceProp *p, int device)
 {
+    sim_runtime_used(1);
     if (!p) return sim_err_value();
     if (device != 0) {
         sim_set_last_error(cudaErrorInvalidDevice);
@@ -785,6 +796,7 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp *p, int device)
 
 cudaError_t cudaDeviceGetAttribute(int *v, cudaDeviceAttr a, int device)
 {
+    sim_runtime_used(1);
     if (!v) return sim_err_value();
     if (device != 0) {
         sim_set_last_error(cudaErrorInvalidDevice);

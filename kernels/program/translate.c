@@ -181,6 +181,7 @@ static void directive(tx *x, int k, int in_device)
     static const char *const lib_headers[] = {"curand", "cublas", "cufft", "cusparse", NULL};
     for (int i = 0; lib_headers[i]; i++)
         if (strncmp(name, lib_headers[i], strlen(lib_headers[i])) == 0) x->out->libs |= 1 << i;
+    if (strcmp(name, "cuda.h") == 0) x->out->libs |= PROG_LIB_CUDA;
     if (x->mode != PROG_SIM) return;
     if ((strcmp(name, "curand.h") == 0 || strcmp(name, "curand_kernel.h") == 0) && prog_toolkit_include()) {
         /* cuRAND: the device generators are the simulator's own
@@ -784,16 +785,32 @@ static int cublas_missing(const tx *x, int k)
 }
 
 
-/* Token k names the CUDA driver API: a type CUxxx (CUcontext, CUresult,
- * CUdeviceptr) or a call of one of its families (cuInit, cuModuleLoad,
- * cuMemCreate; not cuComplex.h's cuCaddf, nor a program's own cuTiming),
- * not a member of something. */
+/* The driver API's names the simulator has (include/cuda.h,
+ * progrt_drv.cpp): calls and types. */
+static const char *const driver_have[] = {
+    "cuInit", "cuDriverGetVersion", "cuGetErrorName", "cuGetErrorString", "cuDeviceGetCount", "cuDeviceGet",
+    "cuDeviceGetName", "cuDeviceTotalMem", "cuDeviceGetAttribute", "cuDevicePrimaryCtxRetain",
+    "cuDevicePrimaryCtxRelease", "cuCtxGetCurrent", "cuCtxSetCurrent", "cuCtxGetDevice", "cuCtxSynchronize",
+    "cuMemGetInfo", "cuMemAlloc", "cuMemFree", "cuMemcpyHtoD", "cuMemcpyDtoH", "cuMemcpyDtoD", "cuMemsetD8",
+    "cuMemsetD32", "cuMemGetAllocationGranularity", "cuMemAddressReserve", "cuMemAddressFree", "cuMemCreate",
+    "cuMemRelease", "cuMemGetAllocationPropertiesFromHandle", "cuMemMap", "cuMemUnmap", "cuMemSetAccess",
+    "CUresult", "CUdevice", "CUdeviceptr", "CUcontext", "CUstream", "CUevent", "CUdevice_attribute",
+    "CUmemGenericAllocationHandle", "CUmemAllocationHandleType", "CUmemAccess_flags", "CUmemLocationType",
+    "CUmemAllocationType", "CUmemAllocationGranularity_flags", "CUmemAllocationCompType", "CUmemLocation",
+    "CUmemAllocationProp", "CUmemAccessDesc", NULL};
+
+/* Token k names a part of the CUDA driver API that the simulator does not
+ * have: a type CUxxx (CUmodule, CUfunction) or a call of one of its families
+ * (cuModuleLoad, cuLaunchKernel; not cuComplex.h's cuCaddf, nor a program's
+ * own cuTiming), not a member of something, and not one of driver_have. */
 static int driver_api_word(const tx *x, int k)
 {
     const tok *t = &x->t[k];
     const char *w = x->src + t->s;
     size_t n = t->e - t->s;
     if (t->kind != T_IDENT || n < 4 || tx_is(x, k - 1, ".") || tx_is(x, k - 1, "->")) return 0;
+    for (int i = 0; driver_have[i]; i++)
+        if (strlen(driver_have[i]) == n && strncmp(w, driver_have[i], n) == 0) return 0;
     if (w[0] == 'C' && w[1] == 'U' && w[2] >= 'a' && w[2] <= 'z') return 1;
     if (w[0] != 'c' || w[1] != 'u' || !tx_is(x, k + 1, "(")) return 0;
     static const char *const families[] = {
@@ -1398,9 +1415,10 @@ static void pass(tx *x)
         if (x->mode == PROG_SIM && !x->driver_said && !ndrv_open && driver_api_word(x, k)) {
             char nm[64];
             tx_text_of(x, k, k + 1, nm, sizeof nm);
-            tx_issue(x, t->line, "%s is the CUDA driver API (contexts, modules, cuLaunchKernel), which the simulator "
-                              "does not have: it runs the runtime API (cuda... calls) on the program's own kernels; "
-                              "set backend gpu runs the program on a GPU", nm);
+            tx_issue(x, t->line, "%s is a part of the CUDA driver API that the simulator does not have: of the "
+                              "driver API it has cuInit, the device, its primary context, cuMemAlloc and its copies "
+                              "and virtual memory management (modules and cuLaunchKernel need a cubin or PTX, which "
+                              "it cannot execute); set backend gpu runs the program on a GPU", nm);
             x->driver_said = 1;
             continue;
         }

@@ -512,6 +512,14 @@ size_t sim_mem_in_use(void);
 int sim_mem_explain(const void *addr, int is_write, char *buf, size_t len);
 cudaError_t sim_cuda_malloc_named(void **p, size_t bytes, const char *what, const char *name, int line);
 cudaError_t sim_cuda_free_at(void *p, const char *what, int line);
+/* the driver API's mapped memory (cuMemMap, progrt_drv.cpp) as device
+ * memory, and back out of it */
+cudaError_t sim_mem_adopt(void *p, size_t bytes, const char *what);
+int sim_mem_disown(void *p);
+/* how far the runtime has gone (memory.cpp): 1 the driver initialised, 2
+ * the primary context current */
+void sim_runtime_used(int level);
+int sim_runtime_state(void);
 
 /* memory.cpp, for memcheck (check.cpp): an allocation as a launch sees it.
  * [o.base, o.base + o.bytes) is what was asked for; up to zone_end its red

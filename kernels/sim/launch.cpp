@@ -267,6 +267,7 @@ static int sim_launch_any(lab_job *job, const char *kernel, const char *file, in
                           size_t smem, void (*fn)(void *), void *ctx, const void *func, int coop,
                           unsigned long long coop_max)
 {
+    sim_runtime_used(2);
     char at[128];
     snprintf(at, sizeof at, "%s (launched at %s:%d)", kernel, sim_basename(file), line);
     if (sim_g.in_launch)

@@ -51,6 +51,7 @@ struct sim_alloc {
     uintptr_t origin[SIM_ORIGIN_PCS];
     unsigned norigin;
     int kept;            /* a graph's allocation: its address stays reserved when it is freed */
+    int mapped;          /* mapped by the driver API (cuMemMap): its pages are the mapping's, not cudaFree's */
 };
 
 /* start -> the allocation */
@@ -489,6 +490,7 @@ static size_t sim_pagesize(void)
 cudaError_t sim_cuda_malloc_named(void **p, size_t bytes, const char *what, const char *name, int line)
 {
     sim_mem_guard guard;
+    sim_runtime_used(2);
     if (!p) {
         sim_diag("%s: the pointer to store the address in is NULL", what);
         return sim_err(cudaErrorInvalidValue);
@@ -587,6 +589,7 @@ cudaError_t sim_cuda_malloc(void **p, size_t bytes, const char *what)
 cudaError_t sim_cuda_free_at(void *p, const char *what, int line)
 {
     sim_mem_guard guard;
+    sim_runtime_used(2);
     /* as on a GPU: after a kernel fault the context is broken and nothing
      * is freed any more (the leak check then lists what stayed) */
     if (sim_sticky_err) return sim_sticky_err;
@@ -599,6 +602,10 @@ cudaError_t sim_cuda_free_at(void *p, const char *what, int line)
             sim_diag("%s: %p was freed already: freed twice (it %s)", what, p, why + 6);
         else
             sim_diag("%s: %p is not the start of a live allocation (freed twice, or not from cudaMalloc)", what, p);
+        return sim_err(cudaErrorInvalidValue);
+    }
+    if (it->second.mapped) {
+        sim_diag("%s: %p is memory mapped with cuMemMap, not from cudaMalloc: cuMemUnmap unmaps it", what, p);
         return sim_err(cudaErrorInvalidValue);
     }
     sim_alloc al = it->second;
@@ -652,10 +659,69 @@ cudaError_t sim_cuda_free_at(void *p, const char *what, int line)
 
 cudaError_t sim_cuda_free(void *p, const char *what) { return sim_cuda_free_at(p, what, 0); }
 
+/* Device memory whose pages the driver API's virtual memory management
+ * mapped (progrt_drv.cpp: cuMemMap, then cuMemSetAccess): from here on an
+ * allocation like cudaMalloc's, watched by memcheck and initcheck, without a
+ * red zone of its own (past its end lies unmapped address space). */
+cudaError_t sim_mem_adopt(void *p, size_t bytes, const char *what)
+{
+    sim_mem_guard guard;
+    sim_alloc al;
+    memset(&al, 0, sizeof al);
+    al.bytes = bytes;
+    al.reserved = bytes;
+    al.call = what;
+    al.mapped = 1;
+    al.init = (unsigned char *)calloc(bytes / 8 + 1, 1);
+    if (!al.init) {
+        sim_diag("%s: could not allocate %zu bytes of host memory for the simulated device", what, bytes);
+        return sim_err(cudaErrorMemoryAllocation);
+    }
+    al.id = ++sim_alloc_ids;
+    sim_allocs()[(uintptr_t)p] = al;
+    sim_alloc_total += bytes;
+    sim_table_dirty = 1;
+    sim_rec_object_add(p, bytes, what);
+    return cudaSuccess;
+}
+
+/* The mapping at p leaves device memory (cuMemUnmap): 1, or 0 where none
+ * was adopted there. */
+int sim_mem_disown(void *p)
+{
+    sim_mem_guard guard;
+    std::map<uintptr_t, sim_alloc> &m = sim_allocs();
+    auto it = m.find((uintptr_t)p);
+    if (it == m.end() || !it->second.mapped) return 0;
+    sim_rec_object_remove(p);
+    sim_alloc_total -= it->second.bytes;
+    free(it->second.init);
+    m.erase(it);
+    sim_table_dirty = 1;
+    return 1;
+}
+
 /* how many times the host waited for the whole device (graph memory's
  * blocks freed in a stream are free for every stream after one) */
 static std::atomic<unsigned long> sim_device_syncs;
-void sim_mem_device_synced(void) { sim_device_syncs++; }
+void sim_mem_device_synced(void)
+{
+    sim_device_syncs++;
+    sim_runtime_used(2);
+}
+
+/* How far the runtime has gone, for the driver API (progrt_drv.cpp): 1 once
+ * a runtime call initialised the driver (cudaGetDeviceCount and the device's
+ * properties), 2 once one made the device's primary context current
+ * (cudaSetDevice, an allocation, a copy, a launch, a synchronisation). */
+static std::atomic<int> sim_runtime_level;
+void sim_runtime_used(int level)
+{
+    int l = sim_runtime_level.load(std::memory_order_relaxed);
+    while (l < level && !sim_runtime_level.compare_exchange_weak(l, level)) {
+    }
+}
+int sim_runtime_state(void) { return sim_runtime_level.load(std::memory_order_relaxed); }
 unsigned long sim_mem_device_syncs(void) { return sim_device_syncs; }
 
 /* A graph's allocation (CUDA's graph memory nodes): the address stays the
@@ -767,6 +833,7 @@ static void sim_copy_initcheck(const char *call, const void *src, size_t bytes)
 cudaError_t sim_cuda_memcpy(void *dst, const void *src, size_t bytes, cudaMemcpyKind kind)
 {
     sim_mem_guard guard;
+    sim_runtime_used(2);
     if (sim_sticky_err) return sim_sticky_err;
     if ((int)kind < 0 || (int)kind > 4) {
         sim_diag("cudaMemcpy: %d is not a cudaMemcpyKind", (int)kind);
