@@ -15,7 +15,7 @@
  * are the pages of the range it is mapped at, so a handle is mapped at one
  * address at a time (mapping it at a second is CUDA_ERROR_NOT_SUPPORTED
  * here, with a message). */
-#include "include/cuda.h"
+#include "kernels/program/include/cuda.h"
 
 #include <sys/mman.h>
 
@@ -383,6 +383,33 @@ CUresult cuMemGetAllocationGranularity(size_t *granularity, const CUmemAllocatio
     return CUDA_SUCCESS;
 }
 
+/* An address in reserved address space that nothing maps, for a kernel's
+ * fault there (sim_mem_explain): past which mapping, or none. From the
+ * SIGSEGV handler: it waits for no lock. */
+static int drv_explain(uintptr_t a, int is_write, char *buf, size_t len)
+{
+    std::unique_lock<std::mutex> lock(drv_mu, std::try_to_lock);
+    if (!lock.owns_lock()) return 0;
+    auto r = drv_reservation_of((CUdeviceptr)a, 1);
+    if (r == drv_reserved.end()) return 0;
+    const char *acc = is_write ? "writes" : "reads";
+    auto m = drv_mappings.upper_bound((CUdeviceptr)a);
+    if (m != drv_mappings.begin() && std::prev(m)->first >= r->first) {
+        --m;
+        snprintf(buf, len,
+                 "%s address %p, %zu bytes past the end of the %zu bytes mapped at %p (cuMemMap), in address "
+                 "space that cuMemAddressReserve reserved and nothing maps (cudaErrorIllegalAddress on a GPU)",
+                 acc, (void *)a, (size_t)(a - (m->first + m->second.size)), m->second.size,
+                 (void *)(uintptr_t)m->first);
+    } else {
+        snprintf(buf, len,
+                 "%s address %p, in address space that cuMemAddressReserve reserved at %p and nothing maps "
+                 "there: cuMemMap and cuMemSetAccess make it memory (cudaErrorIllegalAddress on a GPU)",
+                 acc, (void *)a, (void *)(uintptr_t)r->first);
+    }
+    return 1;
+}
+
 CUresult cuMemAddressReserve(CUdeviceptr *ptr, size_t size, size_t alignment, CUdeviceptr addr,
                              unsigned long long flags)
 {
@@ -401,6 +428,7 @@ CUresult cuMemAddressReserve(CUdeviceptr *ptr, size_t size, size_t alignment, CU
     uintptr_t end = (uintptr_t)m + size + align;
     if (end > start + size) munmap((void *)(start + size), end - (start + size));
     std::lock_guard<std::mutex> lock(drv_mu);
+    sim_mem_set_reserved_explainer(drv_explain);
     drv_reserved[(CUdeviceptr)start] = size;
     *ptr = (CUdeviceptr)start;
     return CUDA_SUCCESS;

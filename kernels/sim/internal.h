@@ -516,6 +516,9 @@ cudaError_t sim_cuda_free_at(void *p, const char *what, int line);
  * memory, and back out of it */
 cudaError_t sim_mem_adopt(void *p, size_t bytes, const char *what);
 int sim_mem_disown(void *p);
+/* what an address in the driver API's reserved address space is (an access
+ * past a mapping), for sim_mem_explain */
+void sim_mem_set_reserved_explainer(int (*fn)(uintptr_t a, int is_write, char *buf, size_t len));
 /* how far the runtime has gone (memory.cpp): 1 the driver initialised, 2
  * the primary context current */
 void sim_runtime_used(int level);

@@ -200,6 +200,14 @@ static const sim_freed *sim_freed_at(uintptr_t a)
 
 /* A fault at addr in device memory: say which allocation it missed and how.
  * 1 with the explanation in buf, 0 when addr is not near device memory. */
+/* address space the driver API reserved (progrt_drv.cpp): it says what an
+ * address there is, or 0 */
+static int (*sim_reserved_fn)(uintptr_t a, int is_write, char *buf, size_t len);
+void sim_mem_set_reserved_explainer(int (*fn)(uintptr_t a, int is_write, char *buf, size_t len))
+{
+    sim_reserved_fn = fn;
+}
+
 int sim_mem_explain(const void *addr, int is_write, char *buf, size_t len)
 {
     sim_mem_guard guard;
@@ -219,7 +227,7 @@ int sim_mem_explain(const void *addr, int is_write, char *buf, size_t len)
         }
     }
     const sim_freed *f = sim_freed_at(a);
-    if (!f) return 0;
+    if (!f) return sim_reserved_fn ? sim_reserved_fn(a, is_write, buf, len) : 0;
     sim_alloc_name(nm, sizeof nm, f->a);
     if (!f->free_call)
         snprintf(buf, len, "%s %s before its graph's allocation node ran (use before allocation)", acc, nm);

@@ -2,11 +2,12 @@
 // memory mapped with cuMemMap. Past the mapping lies address space that is
 // reserved but not mapped: on a GPU the store is an illegal address
 // (compute-sanitizer: an invalid global write); the simulator names the
-// kernel, the thread and the line.
+// kernel, the thread, the line and the mapping it went past.
 // EXPECT: exit status 1
 // MEMCHECK
 // EXPECT-SIM: past_end: block 2048, thread 0 writes address
-// EXPECT-SIM: which is not device memory (cudaErrorIllegalAddress on a GPU), at p158_driver_vmm_past_end.cu:19
+// EXPECT-SIM: 0 bytes past the end of the 2097152 bytes mapped at
+// EXPECT-SIM: in address space that cuMemAddressReserve reserved and nothing maps (cudaErrorIllegalAddress on a GPU), at p158_driver_vmm_past_end.cu:20
 // EXPECT-GPU: an illegal memory access was encountered
 #include <cstdio>
 #include <cuda.h>
