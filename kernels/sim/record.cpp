@@ -1261,6 +1261,11 @@ void __tsan_vptr_update(void *vptr, void *value)
     if (__builtin_expect(sim_acc_on, 0)) sim_access_hook((uintptr_t)vptr, sizeof(void *), SIM_REC_STORE, REC_RET, 1);
 }
 void __tsan_vptr_read(void *vptr) { (void)vptr; }
+/* a texel the texture unit read for the kernel at pc (shim_tex.h) */
+void sim_acc_load_at(const void *p, unsigned long n, unsigned long pc)
+{
+    if (__builtin_expect(sim_acc_on, 0)) hook_range((uintptr_t)p, (size_t)n, SIM_REC_LOAD, (uintptr_t)pc);
+}
 void __tsan_read_range(void *p, long n)
 {
     if (__builtin_expect(sim_acc_on, 0)) hook_range((uintptr_t)p, (size_t)n, SIM_REC_LOAD, REC_RET);

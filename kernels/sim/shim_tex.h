@@ -46,7 +46,17 @@ extern sim_texture sim_textures[SIM_MAX_TEXTURES];
  * array with cudaBoundaryModeTrap: the launch stops, as the GPU's does */
 [[noreturn]] void sim_texture_fault(unsigned long long obj, const char *what, long long x, long long y, long long z);
 
-static inline const sim_texture &sim_tex_of(unsigned long long obj, const char *what)
+/* The texture unit's work (addressing, filtering, conversion) is the
+ * simulator's, not the kernel's: compiled without the access recording's
+ * instrumentation (each read of the object's fields and of the filter's
+ * local arrays went through the access hook: 60% of a texture-bound
+ * kernel's time). The texels it reads are memory the kernel reads: each goes
+ * to the hook once (sim_acc_load_at), named by the kernel's own line (pc:
+ * the return address of the fetch, in the kernel). */
+#define SIM_TEX_UNIT __attribute__((no_sanitize_thread))
+extern "C" void sim_acc_load_at(const void *p, unsigned long n, unsigned long pc);
+
+SIM_TEX_UNIT static inline const sim_texture &sim_tex_of(unsigned long long obj, const char *what)
 {
     if (obj == 0 || obj > SIM_MAX_TEXTURES || !sim_textures[obj - 1].used) sim_texture_fault(obj, what, -1, -1, -1);
     return sim_textures[obj - 1];
@@ -54,7 +64,7 @@ static inline const sim_texture &sim_tex_of(unsigned long long obj, const char *
 
 /* one channel of a texel as float: as stored, or normalised to [0, 1]
  * ([-1, 1] signed) for 8- and 16-bit integers read as normalised floats */
-static inline float sim_channel(const sim_texture &t, const unsigned char *p, int bits, int normalize)
+SIM_TEX_UNIT static inline float sim_channel(const sim_texture &t, const unsigned char *p, int bits, int normalize)
 {
     switch (t.fmt.f) {
     case cudaChannelFormatKindFloat:
@@ -74,9 +84,11 @@ static inline float sim_channel(const sim_texture &t, const unsigned char *p, in
 
 struct sim_texel { float v[4]; };
 
-static inline sim_texel sim_texel_at(const sim_texture &t, long long x, long long y, long long z)
+SIM_TEX_UNIT static inline sim_texel sim_texel_at(const sim_texture &t, long long x, long long y, long long z,
+                                                 unsigned long pc)
 {
     const unsigned char *p = (const unsigned char *)t.base + ((size_t)z * t.height + (size_t)y) * t.pitch + (size_t)x * t.elem;
+    sim_acc_load_at(p, t.elem, pc);
     const int bits[4] = {t.fmt.x, t.fmt.y, t.fmt.z, t.fmt.w};
     sim_texel r = {{0, 0, 0, 0}};
     int normalize = t.read_mode == cudaReadModeNormalizedFloat && t.fmt.f != cudaChannelFormatKindFloat;
@@ -86,7 +98,7 @@ static inline sim_texel sim_texel_at(const sim_texture &t, long long x, long lon
 
 /* coordinate u of a dimension of n texels, after addressing: the texel, or
  * -1 for the border */
-static inline long long sim_address(const sim_texture &t, int dim, long long i, long long n)
+SIM_TEX_UNIT static inline long long sim_address(const sim_texture &t, int dim, long long i, long long n)
 {
     switch (t.address[dim]) {
     case cudaAddressModeWrap: return ((i % n) + n) % n;
@@ -99,19 +111,21 @@ static inline long long sim_address(const sim_texture &t, int dim, long long i, 
     }
 }
 
-static inline sim_texel sim_texel_addressed(const sim_texture &t, long long x, long long y, long long z)
+SIM_TEX_UNIT static inline sim_texel sim_texel_addressed(const sim_texture &t, long long x, long long y, long long z,
+                                                        unsigned long pc)
 {
     long long ax = sim_address(t, 0, x, (long long)t.width);
     long long ay = t.dims > 1 ? sim_address(t, 1, y, (long long)t.height) : 0;
     long long az = t.dims > 2 ? sim_address(t, 2, z, (long long)t.depth) : z;
     if (ax < 0 || ay < 0 || az < 0) return sim_texel{{t.border[0], t.border[1], t.border[2], t.border[3]}};
-    return sim_texel_at(t, ax, ay, az);
+    return sim_texel_at(t, ax, ay, az, pc);
 }
 
 /* the fetch: coordinates as given (normalised ones scaled to texels), point
  * sampling the texel they fall in, linear filtering the 2, 4 or 8 around
  * them with weights rounded to 1/256 */
-static inline sim_texel sim_fetch(const sim_texture &t, float x, float y, float z, long long layer)
+SIM_TEX_UNIT static inline sim_texel sim_fetch(const sim_texture &t, float x, float y, float z, long long layer,
+                                              unsigned long pc)
 {
     float c[3] = {x, y, z};
     const size_t n[3] = {t.width, t.height, t.depth};
@@ -124,7 +138,7 @@ static inline sim_texel sim_fetch(const sim_texture &t, float x, float y, float 
     if (t.filter == cudaFilterModePoint) {
         long long i = (long long)floorf(c[0]), j = t.dims > 1 ? (long long)floorf(c[1]) : 0;
         long long k = t.dims > 2 ? (long long)floorf(c[2]) : layer;
-        return sim_texel_addressed(t, i, j, k);
+        return sim_texel_addressed(t, i, j, k, pc);
     }
     long long i0[3] = {0, 0, 0};
     float a[3] = {0, 0, 0};
@@ -143,7 +157,7 @@ static inline sim_texel sim_fetch(const sim_texture &t, float x, float y, float 
             at[d] += hi;
             w *= hi ? a[d] : 1.0f - a[d];
         }
-        sim_texel s = sim_texel_addressed(t, at[0], at[1], at[2]);
+        sim_texel s = sim_texel_addressed(t, at[0], at[1], at[2], pc);
         for (int ch = 0; ch < 4; ch++) r.v[ch] += w * s.v[ch];
     }
     return r;
@@ -151,8 +165,9 @@ static inline sim_texel sim_fetch(const sim_texture &t, float x, float y, float 
 
 /* the texel as the type the kernel asks for: the stored bits (element
  * reads of point-sampled integers), else the floats */
-template <class T> static inline T sim_tex_result(const sim_texture &t, const sim_texel &v, long long x, long long y,
-                                                 long long z, int raw)
+template <class T>
+SIM_TEX_UNIT static inline T sim_tex_result(const sim_texture &t, const sim_texel &v, long long x, long long y, long long z,
+                                         int raw, unsigned long pc)
 {
     T out;
     memset(&out, 0, sizeof out);
@@ -160,9 +175,11 @@ template <class T> static inline T sim_tex_result(const sim_texture &t, const si
         long long ax = sim_address(t, 0, x, (long long)t.width);
         long long ay = t.dims > 1 ? sim_address(t, 1, y, (long long)t.height) : 0;
         long long az = t.dims > 2 ? sim_address(t, 2, z, (long long)t.depth) : z;
-        if (ax >= 0 && ay >= 0 && az >= 0)
-            memcpy(&out, t.base + ((size_t)az * t.height + (size_t)ay) * t.pitch + (size_t)ax * t.elem,
-                   sizeof out < t.elem ? sizeof out : t.elem);
+        if (ax >= 0 && ay >= 0 && az >= 0) {
+            const char *p = t.base + ((size_t)az * t.height + (size_t)ay) * t.pitch + (size_t)ax * t.elem;
+            sim_acc_load_at(p, t.elem, pc);
+            memcpy(&out, p, sizeof out < t.elem ? sizeof out : t.elem);
+        }
         return out;
     }
     float *f = reinterpret_cast<float *>(&out);
@@ -170,14 +187,16 @@ template <class T> static inline T sim_tex_result(const sim_texture &t, const si
     return out;
 }
 
-template <class T> static inline T sim_tex_read(cudaTextureObject_t obj, float x, float y, float z, long long layer,
-                                               const char *what)
+template <class T>
+SIM_TEX_UNIT __attribute__((noinline)) static T sim_tex_read(cudaTextureObject_t obj, float x, float y, float z,
+                                                            long long layer, const char *what)
 {
+    unsigned long pc = (unsigned long)__builtin_return_address(0);
     const sim_texture &t = sim_tex_of(obj, what);
     int raw = t.filter == cudaFilterModePoint &&
               (t.read_mode == cudaReadModeElementType || t.fmt.f == cudaChannelFormatKindFloat);
-    sim_texel v = raw ? sim_texel{{0, 0, 0, 0}} : sim_fetch(t, x, y, z, layer);
-    if (!raw) return sim_tex_result<T>(t, v, 0, 0, 0, 0);
+    sim_texel v = raw ? sim_texel{{0, 0, 0, 0}} : sim_fetch(t, x, y, z, layer, pc);
+    if (!raw) return sim_tex_result<T>(t, v, 0, 0, 0, 0, pc);
     float c[3] = {x, y, z};
     const size_t n[3] = {t.width, t.height, t.depth};
     for (int d = 0; d < t.dims; d++)
@@ -186,22 +205,24 @@ template <class T> static inline T sim_tex_read(cudaTextureObject_t obj, float x
             c[d] *= (float)n[d];
         }
     return sim_tex_result<T>(t, v, (long long)floorf(c[0]), t.dims > 1 ? (long long)floorf(c[1]) : 0,
-                             t.dims > 2 ? (long long)floorf(c[2]) : layer, 1);
+                             t.dims > 2 ? (long long)floorf(c[2]) : layer, 1, pc);
 }
 
-template <class T> static inline T tex1Dfetch(cudaTextureObject_t obj, int i)
+template <class T> SIM_TEX_UNIT __attribute__((noinline)) static T tex1Dfetch(cudaTextureObject_t obj, int i)
 {
+    unsigned long pc = (unsigned long)__builtin_return_address(0);
     const sim_texture &t = sim_tex_of(obj, "tex1Dfetch");
     /* linear memory: an integer index, clamped, no filtering */
     long long k = i < 0 ? 0 : (size_t)i >= t.width ? (long long)t.width - 1 : i;
     T out;
     memset(&out, 0, sizeof out);
     if (t.read_mode == cudaReadModeNormalizedFloat && t.fmt.f != cudaChannelFormatKindFloat) {
-        sim_texel v = sim_texel_at(t, k, 0, 0);
+        sim_texel v = sim_texel_at(t, k, 0, 0, pc);
         float *f = reinterpret_cast<float *>(&out);
         for (size_t ch = 0; ch < sizeof out / sizeof(float) && ch < 4; ch++) f[ch] = v.v[ch];
         return out;
     }
+    sim_acc_load_at(t.base + (size_t)k * t.elem, t.elem, pc);
     memcpy(&out, t.base + (size_t)k * t.elem, sizeof out < t.elem ? sizeof out : t.elem);
     return out;
 }
