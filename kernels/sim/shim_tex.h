@@ -100,7 +100,12 @@ SIM_TEX_UNIT static inline sim_texel sim_texel_at(const sim_texture &t, long lon
  * -1 for the border */
 SIM_TEX_UNIT static inline long long sim_address(const sim_texture &t, int dim, long long i, long long n)
 {
-    switch (t.address[dim]) {
+    /* wrap and mirror are for normalised coordinates only (the CUDA
+     * Programming Guide); with texel coordinates the GPU clamps (measured:
+     * tests/programs/p160_texture_wrap_texels.cu) */
+    int mode = t.address[dim];
+    if (!t.normalized && (mode == cudaAddressModeWrap || mode == cudaAddressModeMirror)) mode = cudaAddressModeClamp;
+    switch (mode) {
     case cudaAddressModeWrap: return ((i % n) + n) % n;
     case cudaAddressModeMirror: {
         long long p = ((i % (2 * n)) + 2 * n) % (2 * n);
