@@ -145,6 +145,16 @@ static int drv_compression(void)
     return p.major >= 8;
 }
 
+/* what every query of a device checks, in the driver's order: the driver
+ * initialised, a place for the answer, a device that exists */
+static CUresult drv_need_device(const void *out, CUdevice dev)
+{
+    CUresult r = drv_need_init();
+    if (r != CUDA_SUCCESS) return r;
+    if (!out) return CUDA_ERROR_INVALID_VALUE;
+    return dev == 0 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_DEVICE;
+}
+
 CUresult cuDeviceGetCount(int *count)
 {
     CUresult r = drv_need_init();
@@ -156,20 +166,16 @@ CUresult cuDeviceGetCount(int *count)
 
 CUresult cuDeviceGet(CUdevice *device, int ordinal)
 {
-    CUresult r = drv_need_init();
+    CUresult r = drv_need_device(device, ordinal);
     if (r != CUDA_SUCCESS) return r;
-    if (!device) return CUDA_ERROR_INVALID_VALUE;
-    if (ordinal != 0) return CUDA_ERROR_INVALID_DEVICE;
     *device = 0;
     return CUDA_SUCCESS;
 }
 
 CUresult cuDeviceGetName(char *name, int len, CUdevice dev)
 {
-    CUresult r = drv_need_init();
+    CUresult r = drv_need_device(len > 0 ? name : nullptr, dev);
     if (r != CUDA_SUCCESS) return r;
-    if (!name || len <= 0) return CUDA_ERROR_INVALID_VALUE;
-    if (dev != 0) return CUDA_ERROR_INVALID_DEVICE;
     cudaDeviceProp p;
     cudaGetDeviceProperties(&p, 0);
     snprintf(name, (size_t)len, "%s", p.name);
@@ -178,10 +184,8 @@ CUresult cuDeviceGetName(char *name, int len, CUdevice dev)
 
 CUresult cuDeviceTotalMem(size_t *bytes, CUdevice dev)
 {
-    CUresult r = drv_need_init();
+    CUresult r = drv_need_device(bytes, dev);
     if (r != CUDA_SUCCESS) return r;
-    if (!bytes) return CUDA_ERROR_INVALID_VALUE;
-    if (dev != 0) return CUDA_ERROR_INVALID_DEVICE;
     cudaDeviceProp p;
     cudaGetDeviceProperties(&p, 0);
     *bytes = p.totalGlobalMem;
@@ -190,10 +194,8 @@ CUresult cuDeviceTotalMem(size_t *bytes, CUdevice dev)
 
 CUresult cuDeviceGetAttribute(int *value, CUdevice_attribute attrib, CUdevice dev)
 {
-    CUresult r = drv_need_init();
+    CUresult r = drv_need_device(value, dev);
     if (r != CUDA_SUCCESS) return r;
-    if (!value) return CUDA_ERROR_INVALID_VALUE;
-    if (dev != 0) return CUDA_ERROR_INVALID_DEVICE;
     switch (attrib) {
     /* the simulator's virtual memory management (this file) */
     case CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED: *value = 1; return CUDA_SUCCESS;
