@@ -108,29 +108,20 @@ static const struct {
     {CUDA_ERROR_UNKNOWN, "CUDA_ERROR_UNKNOWN", "unknown error"},
 };
 
-CUresult cuGetErrorName(CUresult error, const char **name)
+/* an error's name (text 0) or its sentence (text 1), as the driver's */
+static CUresult drv_error_word(CUresult error, const char **out, int text)
 {
-    if (!name) return CUDA_ERROR_INVALID_VALUE;
+    if (!out) return CUDA_ERROR_INVALID_VALUE;
     for (const auto &d : drv_errors)
         if (d.e == error) {
-            *name = d.name;
+            *out = text ? d.text : d.name;
             return CUDA_SUCCESS;
         }
-    *name = nullptr;
+    *out = nullptr;
     return CUDA_ERROR_INVALID_VALUE;
 }
-
-CUresult cuGetErrorString(CUresult error, const char **text)
-{
-    if (!text) return CUDA_ERROR_INVALID_VALUE;
-    for (const auto &d : drv_errors)
-        if (d.e == error) {
-            *text = d.text;
-            return CUDA_SUCCESS;
-        }
-    *text = nullptr;
-    return CUDA_ERROR_INVALID_VALUE;
-}
+CUresult cuGetErrorName(CUresult error, const char **name) { return drv_error_word(error, name, 0); }
+CUresult cuGetErrorString(CUresult error, const char **text) { return drv_error_word(error, text, 1); }
 
 /* ------------------------------------------------------------ the device */
 
