@@ -423,7 +423,8 @@ unsigned sim_mem_leaks(char *buf, size_t len)
         char nm[160];
         sim_alloc_name(nm, sizeof nm, *al);
         if (used < len) {
-            int k = snprintf(buf + used, len - used, "%s%s", n ? "\n" : "", nm);
+            int k = snprintf(buf + used, len - used, "%s%s%s", n ? "\n" : "", nm,
+                             al->mapped ? ", never unmapped (cuMemUnmap, then cuMemRelease and cuMemAddressFree)" : "");
             if (k > 0) used += (size_t)k < len - used ? (size_t)k : len - used - 1;
         }
         n++;

@@ -7,7 +7,8 @@
 // MEMCHECK
 // EXPECT-SIM: past_end: block 2048, thread 0 writes address
 // EXPECT-SIM: 0 bytes past the end of the 2097152 bytes mapped at
-// EXPECT-SIM: in address space that cuMemAddressReserve reserved and nothing maps (cudaErrorIllegalAddress on a GPU), at p158_driver_vmm_past_end.cu:20
+// EXPECT-SIM: in address space that cuMemAddressReserve reserved and nothing maps (cudaErrorIllegalAddress on a GPU), at p158_driver_vmm_past_end.cu:21
+// EXPECT-SIM: leaked: an allocation of 2097152 bytes from cuMemMap, never unmapped (cuMemUnmap, then cuMemRelease and cuMemAddressFree)
 // EXPECT-GPU: an illegal memory access was encountered
 #include <cstdio>
 #include <cuda.h>
