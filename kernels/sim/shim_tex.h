@@ -101,8 +101,10 @@ SIM_TEX_UNIT static inline sim_texel sim_texel_at(const sim_texture &t, long lon
 SIM_TEX_UNIT static inline long long sim_address(const sim_texture &t, int dim, long long i, long long n)
 {
     /* wrap and mirror are for normalised coordinates only (the CUDA
-     * Programming Guide); with texel coordinates the GPU clamps (measured:
-     * tests/programs/p160_texture_wrap_texels.cu) */
+     * Programming Guide, texture fetching); with texel coordinates the GPU
+     * clamps: NVIDIA's convolutionTexture sets wrap with texel coordinates
+     * and passes on an H100 against a CPU reference that clamps
+     * (tests/programs/p160_texture_wrap_texels.cu) */
     int mode = t.address[dim];
     if (!t.normalized && (mode == cudaAddressModeWrap || mode == cudaAddressModeMirror)) mode = cudaAddressModeClamp;
     switch (mode) {
