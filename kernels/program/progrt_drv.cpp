@@ -201,10 +201,8 @@ CUresult cuDeviceGetAttribute(int *value, CUdevice_attribute attrib, CUdevice de
 
 CUresult cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev)
 {
-    CUresult r = drv_need_init();
+    CUresult r = drv_need_device(pctx, dev);
     if (r != CUDA_SUCCESS) return r;
-    if (!pctx) return CUDA_ERROR_INVALID_VALUE;
-    if (dev != 0) return CUDA_ERROR_INVALID_DEVICE;
     *pctx = &drv_primary;
     return CUDA_SUCCESS;
 }
@@ -361,6 +359,17 @@ static std::map<CUdeviceptr, size_t>::iterator drv_reservation_of(CUdeviceptr p,
     --it;
     if (p + size < p || p + size > it->first + it->second) return drv_reserved.end();
     return it;
+}
+
+/* [ptr, ptr + size) is mappings from end to end, the first at ptr */
+static bool drv_covered(CUdeviceptr ptr, size_t size)
+{
+    CUdeviceptr at = ptr;
+    for (auto m = drv_mappings.find(ptr); at < ptr + size; ++m) {
+        if (m == drv_mappings.end() || m->first != at) return false;
+        at += m->second.size;
+    }
+    return at == ptr + size;
 }
 
 CUresult cuMemGetAllocationGranularity(size_t *granularity, const CUmemAllocationProp *prop,
@@ -549,15 +558,8 @@ CUresult cuMemSetAccess(CUdeviceptr ptr, size_t size, const CUmemAccessDesc *des
         }
     }
     std::lock_guard<std::mutex> lock(drv_mu);
-    /* every mapping in the range, which they must cover from end to end */
-    CUdeviceptr at = ptr;
-    auto m = drv_mappings.find(ptr);
-    while (at < ptr + size) {
-        if (m == drv_mappings.end() || m->first != at) return CUDA_ERROR_INVALID_VALUE;
-        at += m->second.size;
-        ++m;
-    }
-    if (at != ptr + size) return CUDA_ERROR_INVALID_VALUE;
+    if (!drv_covered(ptr, size)) return CUDA_ERROR_INVALID_VALUE;
+    std::map<CUdeviceptr, drv_mapping>::iterator m;
     for (m = drv_mappings.find(ptr); m != drv_mappings.end() && m->first < ptr + size; ++m)
         if (!m->second.accessible) {
             r = drv_from(sim_mem_adopt((void *)(uintptr_t)m->first, m->second.size, "cuMemMap"));
@@ -573,14 +575,8 @@ CUresult cuMemUnmap(CUdeviceptr ptr, size_t size)
     CUresult r = drv_need_init();
     if (r != CUDA_SUCCESS) return r;
     std::lock_guard<std::mutex> lock(drv_mu);
-    CUdeviceptr at = ptr;
-    auto m = drv_mappings.find(ptr);
-    while (at < ptr + size) {
-        if (m == drv_mappings.end() || m->first != at) return CUDA_ERROR_INVALID_VALUE;
-        at += m->second.size;
-        ++m;
-    }
-    if (at != ptr + size) return CUDA_ERROR_INVALID_VALUE;
+    if (!drv_covered(ptr, size)) return CUDA_ERROR_INVALID_VALUE;
+    std::map<CUdeviceptr, drv_mapping>::iterator m;
     /* as on a GPU, the memory leaves when the work before it is done */
     cudaDeviceSynchronize();
     for (m = drv_mappings.find(ptr); m != drv_mappings.end() && m->first < ptr + size;) {

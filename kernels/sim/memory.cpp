@@ -198,8 +198,6 @@ static const sim_freed *sim_freed_at(uintptr_t a)
     return a >= lo && a < lo + n ? &f : nullptr;
 }
 
-/* A fault at addr in device memory: say which allocation it missed and how.
- * 1 with the explanation in buf, 0 when addr is not near device memory. */
 /* address space the driver API reserved (progrt_drv.cpp): it says what an
  * address there is, or 0 */
 static int (*sim_reserved_fn)(uintptr_t a, int is_write, char *buf, size_t len);
@@ -208,6 +206,8 @@ void sim_mem_set_reserved_explainer(int (*fn)(uintptr_t a, int is_write, char *b
     sim_reserved_fn = fn;
 }
 
+/* A fault at addr in device memory: say which allocation it missed and how.
+ * 1 with the explanation in buf, 0 when addr is not near device memory. */
 int sim_mem_explain(const void *addr, int is_write, char *buf, size_t len)
 {
     sim_mem_guard guard;
@@ -496,6 +496,17 @@ static size_t sim_pagesize(void)
     return p > 0 ? (size_t)p : 4096;
 }
 
+/* al, at m, among the live allocations: numbered, counted, and told to the
+ * recording, which names it after its variable where the call said it */
+static void sim_alloc_keep(void *m, sim_alloc &al)
+{
+    al.id = ++sim_alloc_ids;
+    sim_alloc &kept = sim_allocs()[(uintptr_t)m] = al;
+    sim_alloc_total += al.bytes;
+    sim_table_dirty = 1;
+    sim_rec_object_add(m, al.bytes, kept.name[0] ? kept.name : al.call);
+}
+
 cudaError_t sim_cuda_malloc_named(void **p, size_t bytes, const char *what, const char *name, int line)
 {
     sim_mem_guard guard;
@@ -580,12 +591,7 @@ cudaError_t sim_cuda_malloc_named(void **p, size_t bytes, const char *what, cons
             return sim_err(cudaErrorMemoryAllocation);
         }
     }
-    al.id = ++sim_alloc_ids;
-    sim_alloc &kept = sim_allocs()[(uintptr_t)m] = al;
-    sim_alloc_total += bytes;
-    sim_table_dirty = 1;
-    /* the recording names it after its variable where the call said it */
-    sim_rec_object_add(m, bytes, kept.name[0] ? kept.name : what);
+    sim_alloc_keep(m, al);
     *p = m;
     return cudaSuccess;
 }
@@ -686,11 +692,7 @@ cudaError_t sim_mem_adopt(void *p, size_t bytes, const char *what)
         sim_diag("%s: could not allocate %zu bytes of host memory for the simulated device", what, bytes);
         return sim_err(cudaErrorMemoryAllocation);
     }
-    al.id = ++sim_alloc_ids;
-    sim_allocs()[(uintptr_t)p] = al;
-    sim_alloc_total += bytes;
-    sim_table_dirty = 1;
-    sim_rec_object_add(p, bytes, what);
+    sim_alloc_keep(p, al);
     return cudaSuccess;
 }
 
