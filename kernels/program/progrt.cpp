@@ -708,15 +708,6 @@ cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total_bytes)
     return cudaSuccess;
 }
 
-/* cudaSetDevice (progrt.h): the device's primary context becomes current,
- * as CUDA 12 and later make it there (the driver API sees it) */
-cudaError_t sim_prog_set_device(int d)
-{
-    if (d != 0) return cudaErrorInvalidDevice;
-    sim_runtime_used(2);
-    return cudaSuccess;
-}
-
 cudaError_t cudaGetDeviceCount(int *n)
 {
     sim_runtime_used(1); /* the runtime's first call initialises the driver */

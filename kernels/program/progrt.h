@@ -816,12 +816,6 @@ cudaError_t sim_prog_free(void *p, const char *call, const char *name, int line)
 #define SIM_KREG(k, name) \
     static int SIM_KREG_CAT(sim_kreg_, __COUNTER__) __attribute__((unused)) = ::gpulab_sim::sim_kreg(k, name)
 
-namespace gpulab_sim {
-cudaError_t sim_prog_set_device(int d);
-}
-/* cudaSetDevice makes the primary context current (the driver API sees it) */
-#define cudaSetDevice(d) ::gpulab_sim::sim_prog_set_device(d)
-
 /* Allocations remember the variable they were stored in. */
 #define cudaMalloc(p, ...) ::gpulab_sim::sim_prog_malloc((void **)(p), "cudaMalloc", #p, __LINE__, __VA_ARGS__)
 #define cudaMallocManaged(p, ...) \

@@ -519,9 +519,7 @@ int sim_mem_disown(void *p);
 /* what an address in the driver API's reserved address space is (an access
  * past a mapping), for sim_mem_explain */
 void sim_mem_set_reserved_explainer(int (*fn)(uintptr_t a, int is_write, char *buf, size_t len));
-/* how far the runtime has gone (memory.cpp): 1 the driver initialised, 2
- * the primary context current */
-void sim_runtime_used(int level);
+/* how far the runtime has gone (memory.cpp; sim_runtime_used in shim.h) */
 int sim_runtime_state(void);
 
 /* memory.cpp, for memcheck (check.cpp): an allocation as a launch sees it.

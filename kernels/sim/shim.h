@@ -357,7 +357,16 @@ static inline cudaError_t cudaDeviceSynchronize(void)
     return sim_sticky_error();
 }
 static inline cudaError_t cudaDeviceReset(void) { return cudaSuccess; }
-static inline cudaError_t cudaSetDevice(int d) { return d == 0 ? cudaSuccess : cudaErrorInvalidDevice; }
+/* how far the runtime has gone, for the driver API (memory.cpp): 1 the
+ * driver initialised, 2 the device's primary context current */
+void sim_runtime_used(int level);
+/* the primary context becomes current, as CUDA 12 and later make it here */
+static inline cudaError_t cudaSetDevice(int d)
+{
+    if (d != 0) return cudaErrorInvalidDevice;
+    sim_runtime_used(2);
+    return cudaSuccess;
+}
 static inline cudaError_t cudaGetDevice(int *d) { if (d) *d = 0; return cudaSuccess; }
 static inline cudaError_t cudaGetLastError(void) { return sim_cuda_last_error(1); }
 static inline cudaError_t cudaPeekAtLastError(void) { return sim_cuda_last_error(0); }
