@@ -672,7 +672,8 @@ int prog_build(prog *p, const prog_options *o, prog_result *r, char *exe, size_t
     unsigned long long h = prog_hash(0, "gpulab-program-3", 16);
     h = prog_hash(h, o->backend == PROG_GPU ? "gpu" : "sim", 4);
     int fmad = o->backend == PROG_SIM && prog_sim_fmad(o->defines);
-    h = prog_hash(h, fmad ? "fmad" : "nofmad", 7);
+    const char *fm = fmad ? "fmad" : "nofmad";
+    h = prog_hash(h, fm, strlen(fm) + 1);
     const char *rt = lab_path(LAB_PLACE_RUNTIME);
     char lib[PROG_PATH_MAX], hdr[PROG_PATH_MAX], gpuhdr[PROG_PATH_MAX];
     snprintf(lib, sizeof lib, "%s/libgpulab_progrt.a", rt);
