@@ -168,11 +168,11 @@ static constexpr int warpSize = 32;
  * change while it runs (a fiber plays one thread from its start to its end;
  * a block parked at a grid barrier resumes as the same block), and the
  * copies always hold the running fiber's. Where the code is
- * position-independent (a shared library, whose thread-local addresses go
- * through a call) or not x86-64, each component is a call of a const
+ * position-independent (a shared library), not x86-64, or built with the
+ * sanitizers (UBSan took the copy for a null reference), each is a const
  * function outside the instrumented code instead; the compiler merges those
  * within a statement but repeats them per loop iteration. */
-#if defined(__x86_64__) && (!defined(__PIC__) || defined(__PIE__))
+#if defined(__x86_64__) && (!defined(__PIC__) || defined(__PIE__)) && !defined(__SANITIZE_ADDRESS__)
 /* local-exec thread-local reads: the simulator is linked into the program */
 extern __thread const uint3 sim_tid_k __asm__("gpulab_sim_tid");
 extern __thread const uint3 sim_block_idx_k __asm__("gpulab_sim_block_idx");
@@ -213,7 +213,7 @@ static inline __attribute__((always_inline)) int sim_par_unordered_now() { retur
 
 } /* namespace gpulab_sim */
 
-#if defined(__x86_64__) && (!defined(__PIC__) || defined(__PIE__))
+#if defined(__x86_64__) && (!defined(__PIC__) || defined(__PIE__)) && !defined(__SANITIZE_ADDRESS__)
 #define threadIdx (::gpulab_sim::sim_tid_k)
 #define blockIdx  (::gpulab_sim::sim_block_idx_k)
 #else
