@@ -108,8 +108,47 @@ template <class F> static inline const void *sim_kaddr(F *f) { return (const voi
 
 /* A launch's work: called once per GPU thread. It owns a copy of the
  * arguments (the launch's parameter buffer), so that it can also run later:
- * a launch captured into a graph, a child launched from device code. */
-typedef std::function<void()> sim_work;
+ * a launch captured into a graph, a child launched from device code; its
+ * copies share that buffer, which every thread only reads. Called through a
+ * plain function pointer: std::function's call, made in the program's own
+ * (instrumented) code, read its target through the access hook once per
+ * GPU thread. */
+class sim_work {
+public:
+    sim_work() = default;
+    template <class F, class = typename std::enable_if<!std::is_same<typename std::decay<F>::type, sim_work>::value>::type>
+    sim_work(F f) : ctx_(std::make_shared<F>(std::move(f))), run_([](void *p) { (*static_cast<F *>(p))(); })
+    {
+    }
+    void operator()() const { run_(ctx_.get()); }
+
+private:
+    std::shared_ptr<void> ctx_;
+    void (*run_)(void *) = nullptr;
+};
+
+/* A GPU thread's copy of the launch's arguments, made here and handed to
+ * the kernel (or the launch's body) by value. A kernel's parameters are
+ * not device memory (CUDA passes them in a constant bank), so the copy is
+ * made outside the access recording: the program's instrumented code would
+ * send every argument of every thread through the access hook (a vector
+ * add's two pointers, its scale and its n: four calls beside the three
+ * accesses of its own). noipa: the compiler would otherwise move the loads
+ * into the caller, which is instrumented. */
+template <class Body, class... P>
+__attribute__((no_sanitize_thread, noipa)) static void sim_call_copies(Body &body, P *...p)
+{
+    body(*p...);
+}
+template <class Body, class Tuple, size_t... I>
+static inline void sim_apply_copies(Body &body, Tuple &params, std::index_sequence<I...>)
+{
+    sim_call_copies(body, &std::get<I>(params)...);
+}
+template <class Body, class Tuple> static inline void sim_apply_copies(Body &body, Tuple &params)
+{
+    sim_apply_copies(body, params, std::make_index_sequence<std::tuple_size<Tuple>::value>{});
+}
 
 /* Runs one launch (or records it, in a stream being captured; or queues it,
  * from device code). 0 or the error. */
@@ -127,7 +166,7 @@ static inline void sim_launch_prog(const void *func, const char *name, const cha
      * is gone by then */
     sim_work work = [params = std::tuple<typename sim_value<typename std::decay<A>::type>::type...>(
                          std::forward<A>(args)...),
-                     body]() mutable { std::apply(body, params); };
+                     body]() mutable { sim_apply_copies(body, params); };
     sim_prog_launch(func, name, file, line, cfg, work);
 }
 
@@ -137,7 +176,7 @@ template <class... P, size_t... I>
 static inline sim_work sim_bind_args(void (*f)(P...), void **args, std::index_sequence<I...>)
 {
     std::tuple<typename std::decay<P>::type...> params(*static_cast<typename std::decay<P>::type *>(args[I])...);
-    return [f, params]() mutable { std::apply(f, params); };
+    return [f, params]() mutable { sim_apply_copies(f, params); };
 }
 
 /* Kernels by address, for cudaLaunchKernel((const void *)k, ...), graph

@@ -587,7 +587,7 @@ static int launch(tx *x, int k, int in_device)
                         "::gpulab_sim::sim_launch_prog(::gpulab_sim::sim_kaddr(%s), \"%s\", __FILE__, __LINE__, "
                         "::gpulab_sim::sim_cfg(",
                         name, quoted);
-        tx_edit_add(x, x->t[close].s, x->t[close + 1].e, "), [=](auto &&...sim_a_) { %s(sim_a_...); }%s", name,
+        tx_edit_add(x, x->t[close].s, x->t[close + 1].e, "), [=](auto ...sim_a_) { %s(sim_a_...); }%s", name,
                  noargs ? "" : ", ");
     } else if (!in_device) {
         /* the launch record is the host's: a child launch (dynamic

@@ -138,7 +138,7 @@ static void test_launch_forms(void **state)
                         "  r<256><<<dim3(4, 2), 256, 1024, s>>>(p);\n"
                         "  ns::g<<<1, 1>>>();\n}\n");
     assert_non_null(strstr(t, "sim_launch_prog(::gpulab_sim::sim_kaddr(r<256>), \"r<256>\", __FILE__, __LINE__, "
-                              "::gpulab_sim::sim_cfg(dim3(4, 2), 256, 1024, s), [=](auto &&...sim_a_) "
+                              "::gpulab_sim::sim_cfg(dim3(4, 2), 256, 1024, s), [=](auto ...sim_a_) "
                               "{ r<256>(sim_a_...); }, p);"));
     /* not a kernel of this file: the runtime looks its name up */
     assert_non_null(strstr(t, "\"?ns::g\""));
