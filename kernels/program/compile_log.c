@@ -147,6 +147,18 @@ static void cuda_missing(const char *line, size_t len, char *out, size_t cap, si
     put(out, cap, o, note, (size_t)n);
 }
 
+/* A line of the compiler's template backtrace: where an instantiation
+ * came from, not an error of its own. */
+static int instantiation_step(const char *msg, size_t len)
+{
+    while (len && *msg == ' ') msg++, len--;
+    static const char *const steps[] = {"required from", "required by substitution", "recursively required",
+                                        "In instantiation of", "[ skipping", NULL};
+    for (int k = 0; steps[k]; k++)
+        if (len >= strlen(steps[k]) && strncmp(msg, steps[k], strlen(steps[k])) == 0) return 1;
+    return 0;
+}
+
 void prog_tidy_log(const char *in, char *out, size_t cap, const struct prog_unit *u, int nu,
                    const char *const *runtime)
 {
@@ -194,8 +206,10 @@ void prog_tidy_log(const char *in, char *out, size_t cap, const struct prog_unit
                 /* an error in the runtime's own text (a static_assert that
                  * explains a misuse): its message, without the path; the
                  * errors that follow from the same misuse are the runtime's
-                 * insides */
-                if (!explained && rest < line + len) {
+                 * insides, and so are the runtime's steps of a template's
+                 * instantiation ("required from" a function of the shim:
+                 * the student's own line says "required from here") */
+                if (!explained && rest < line + len && !instantiation_step(rest + 1, (size_t)(line + len - rest - 1))) {
                     put_clean(out, cap, &o, rest + 1, (size_t)(line + len - rest - 1));
                     put(out, cap, &o, "\n", 1);
                 }

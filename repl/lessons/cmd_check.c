@@ -109,21 +109,48 @@ static void print_issues(const struct check_run *c, const prog *prg)
 /* A compile error on the harness's side comes with pages of template
  * instantiation; the errors and the notes that point into the student's
  * file (with their source line and caret) say all there is. */
+/* A line of the compiler's source excerpt under a message ("    1 | code",
+ * "      |  ^~~") */
+static int snippet_line(const char *p, size_t n)
+{
+    size_t i = 0;
+    while (i < n && p[i] == ' ') i++;
+    while (i < n && p[i] >= '0' && p[i] <= '9') i++;
+    while (i < n && p[i] == ' ') i++;
+    return i < n && p[i] == '|';
+}
+
 static void print_compiler_errors(const struct check_run *c, const char *msg)
 {
     const char *p = msg;
-    int keep_after = 0;
+    int keep_after = 0, repeat = 0;
+    const char *last = NULL; /* the last error's message */
+    size_t last_len = 0;
     while (*p) {
         const char *e = strchr(p, '\n');
         size_t n = e ? (size_t)(e - p) + 1 : strlen(p);
-        int error = memmem(p, n, ": error:", 8) != NULL;
+        const char *err = memmem(p, n, ": error:", 8);
+        int error = err != NULL;
         int note = memmem(p, n, ": note:", 7) != NULL && memmem(p, n, c->abs, strlen(c->abs)) != NULL;
+        if (error) {
+            /* the same error at each of the harness's calls: said once */
+            size_t ml = n - (size_t)(err - p);
+            repeat = last && ml == last_len && memcmp(err, last, ml) == 0;
+            last = err;
+            last_len = ml;
+        }
+        if (repeat) {
+            p += n;
+            continue;
+        }
         if (error || note) {
             print_replaced(p, n, c->abs, c->shown);
             keep_after = note ? 2 : 0;
-        } else if (keep_after > 0) {
+        } else if (keep_after > 0 && snippet_line(p, n)) {
             print_replaced(p, n, c->abs, c->shown);
             keep_after--;
+        } else {
+            keep_after = 0; /* the template backtrace that follows is the harness's */
         }
         p += n;
     }
