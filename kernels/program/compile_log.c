@@ -67,7 +67,7 @@ static int diag_parts(const char *line, size_t len, size_t *plen, int *ln, int *
     return 0;
 }
 
-static int is_snippet(const char *line, size_t len)
+int prog_log_snippet(const char *line, size_t len)
 {
     size_t i = 0;
     while (i < len && line[i] == ' ') i++;
@@ -173,7 +173,7 @@ void prog_tidy_log(const char *in, char *out, size_t cap, const struct prog_unit
         size_t plen;
         int ln, col;
         const char *rest;
-        if (is_snippet(line, len)) {
+        if (prog_log_snippet(line, len)) {
             if (!dropping) {
                 const char *bar = memchr(line, '|', len);
                 int caret = 1;

@@ -267,6 +267,9 @@ typedef struct prog_project {
 int prog_project_add(prog_project *pr, const char *arg, const char *base, char *msg, size_t msglen);
 /* 1 when arg is a compiler option open accepts. */
 int prog_option_ok(const char *arg);
+/* 1 when a line of the compiler's messages is a source excerpt under a
+ * message ("   12 |   code", "      |   ^~~") */
+int prog_log_snippet(const char *line, size_t len);
 
 /* Build (or find in the cache) and run. Fills r (free with prog_result_free).
  * 0 when it ran (whatever its exit status), -1 when it could not (r->msg). */

@@ -189,7 +189,7 @@ SIM_SWITCH_FN void sim_main_switch(sim_fiber *to)
     sim_set_cur(&sim_host_thread);
 }
 
-sim_fiber *sim_next_runnable(unsigned from)
+sim_fiber *sim_next_search(unsigned from)
 {
     if (sim_sched_kind) return sim_sched_next(from); /* schedule.cpp */
     if (sim_g.nrun == 0) return nullptr;
@@ -319,13 +319,7 @@ extern "C" [[noreturn]] SIM_SWITCH_FN void gpulab_sim_fiber_main(sim_fiber *f)
         /* __activemask: once no live lane of the warp can run, the lanes
          * waiting at the first such call get the set of lanes waiting there */
         sim_activemask_poll(f->info.warp);
-        /* the next thread in order, where the fixed schedule runs it (a
-         * block without barriers: every thread ends this way), else the
-         * search */
-        const unsigned i = f->info.linear + 1;
-        sim_fiber *next = !sim_sched_kind && i < sim_g.nthreads && sim_g.fibers[i].state == SIM_F_RUN
-                              ? &sim_g.fibers[i]
-                              : sim_next_runnable(f->info.linear);
+        sim_fiber *next = sim_next_runnable(f->info.linear);
         if (!next || !next->fresh || sim_g.coop) sim_jump(nullptr, next); /* its frames are gone */
         next->fresh = 0;
         next->host = f->host;

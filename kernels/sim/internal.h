@@ -405,8 +405,20 @@ static inline void sim_switch_resumed(sim_fiber *self, sim_fiber *to)
 #else
 static inline void sim_switch_resumed(sim_fiber *self, sim_fiber *to) { sim_switch(self, to); }
 #endif
-sim_fiber *sim_next_runnable(unsigned from);
 extern int sim_sched_kind; /* schedule.cpp (race.h) */
+/* The thread to run after thread `from` stopped (NULL: none can run): the
+ * schedule's choice, or the next runnable one in thread order, wrapping
+ * around. Under the fixed schedule that is usually thread from + 1 (a
+ * barrier's arrivals, a block without barriers), taken here without a call
+ * (sim_barrier switches to it with no call between its frame and the
+ * switch's); else the search. */
+sim_fiber *sim_next_search(unsigned from);
+static inline sim_fiber *sim_next_runnable(unsigned from)
+{
+    const unsigned i = from + 1;
+    if (!sim_sched_kind && i < sim_g.nthreads && sim_g.fibers[i].state == SIM_F_RUN) return &sim_g.fibers[i];
+    return sim_next_search(from);
+}
 void sim_wait(sim_fiber *self);
 [[noreturn]] void sim_abort(void);
 /* the pool of fibers and stacks, and the SIGSEGV handler of a launch */

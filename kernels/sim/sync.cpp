@@ -114,16 +114,11 @@ int sim_barrier(int kind, int pred, int line, const char *file, const void *site
         sim_barrier_release(self, kind, line, file, site);
     } else {
         sim_activemask_poll(self->info.warp);
-        /* the next thread in order, where the fixed schedule runs it and it
-         * has run before (a barrier's usual case): switched to here, with no
-         * call between this frame and the switch's, so a waiting thread's
-         * stack keeps one frame fewer to reload when it resumes */
-        unsigned i = self->info.linear + 1;
-        sim_fiber *to = &G.fibers[i];
-        if (!sim_sched_kind && G.nrun && i < G.nthreads && to->state == SIM_F_RUN && !to->fresh)
-            sim_switch_resumed(self, to);
-        else
-            sim_switch_resumed(self, sim_next_runnable(self->info.linear));
+        /* the next thread, usually the next in order and one that has run
+         * before: switched to here, with no call between this frame and the
+         * switch's, so a waiting thread's stack keeps one frame fewer to
+         * reload when it resumes */
+        sim_switch_resumed(self, sim_next_runnable(self->info.linear));
     }
     int r = kind == SIM_BAR_SYNC  ? pred
           : kind == SIM_BAR_COUNT ? G.bar_res_count

@@ -109,17 +109,6 @@ static void print_issues(const struct check_run *c, const prog *prg)
 /* A compile error on the harness's side comes with pages of template
  * instantiation; the errors and the notes that point into the student's
  * file (with their source line and caret) say all there is. */
-/* A line of the compiler's source excerpt under a message ("    1 | code",
- * "      |  ^~~") */
-static int snippet_line(const char *p, size_t n)
-{
-    size_t i = 0;
-    while (i < n && p[i] == ' ') i++;
-    while (i < n && p[i] >= '0' && p[i] <= '9') i++;
-    while (i < n && p[i] == ' ') i++;
-    return i < n && p[i] == '|';
-}
-
 static void print_compiler_errors(const struct check_run *c, const char *msg)
 {
     const char *p = msg;
@@ -146,7 +135,7 @@ static void print_compiler_errors(const struct check_run *c, const char *msg)
         if (error || note) {
             print_replaced(p, n, c->abs, c->shown);
             keep_after = note ? 2 : 0;
-        } else if (keep_after > 0 && snippet_line(p, n)) {
+        } else if (keep_after > 0 && prog_log_snippet(p, n)) {
             print_replaced(p, n, c->abs, c->shown);
             keep_after--;
         } else {
