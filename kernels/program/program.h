@@ -81,6 +81,7 @@ typedef struct prog_source {
     int device_launches;              /* launches from device code (dynamic parallelism) */
     int thrust;                       /* includes thrust (built with the toolkit's, on the host backend) */
     int libs;                         /* the CUDA libraries it includes (PROG_LIB_*) */
+    int lanes;                        /* kernels given a lane-loop form (prog_lanes) */
 } prog_source;
 
 /* the CUDA libraries a program may name by their headers, linked by nvcc */
@@ -122,6 +123,11 @@ int prog_sim_fmad(const char *const *options);
 int prog_translate_opts(const char *src, size_t len, const char *path, const char *shown, enum prog_mode mode,
                         const prog_tx_opts *opts, prog_source *out);
 void prog_source_free(prog_source *s);
+/* The simulator's second step (lanes.c): a kernel whose barriers split it
+ * into regions the pass can prove safe also gets K__sim_lanes, each region
+ * a loop over the block's threads, and its launches in this file get both.
+ * 0 (s->lanes: how many), -1 out of memory (s unchanged). */
+int prog_lanes(prog_source *s);
 
 /* ------------------------------------------------------------- programs */
 
@@ -230,6 +236,8 @@ typedef struct prog {
     int device_launches;       /* it launches kernels from device code: nvcc needs -rdc */
     int thrust;                /* it includes thrust: on the simulator, the toolkit's thrust on its C++ backend */
     int libs;                  /* the CUDA libraries it includes (PROG_LIB_*) */
+    int lanes;                 /* its kernels given a lane-loop form by the last translation (lanes.c) */
+    int no_lanes;              /* translate without lane-loop forms (the build's second try) */
     prog_kernel kernels[PROG_MAX_KERNELS];
     int nkernels;
     prog_issue issues[PROG_MAX_ISSUES];  /* what cannot run on the simulator */

@@ -390,6 +390,7 @@ static int translate_pass(prog *p, enum prog_mode mode, const char *const *optio
     }
     p->nkernels = 0;
     p->nissues = 0;
+    p->lanes = 0;
     p->device_launches = 0;
     p->thrust = 0;
     p->libs = 0;
@@ -422,6 +423,17 @@ static int translate_pass(prog *p, enum prog_mode mode, const char *const *optio
             return -1;
         }
         free(src);
+        /* the last pass's text gets the lane-loop forms */
+        if (h && mode == PROG_SIM && !p->no_lanes && prog_lanes(s) != 0) {
+            prog_source_free(s);
+            free(s);
+            snprintf(msg, msglen, "%s", L_("out of memory"));
+            return -1;
+        }
+        p->lanes += s->lanes;
+        /* the key holds what the compiler gets: a pass that changes
+         * (another gpulab) makes a new build */
+        if (h) *h = prog_hash(*h, s->text, s->len);
         for (int k = 0; k < s->nissues; k++) {
             prog_msg_add(msg, msglen, "%s:%d: %s\n", s->issues[k].file, s->issues[k].line, s->issues[k].msg);
             if (p->nissues < PROG_MAX_ISSUES) p->issues[p->nissues++] = s->issues[k];
@@ -660,8 +672,26 @@ static int cu_file(const char *path)
     return !dot || strncmp(dot, ".cu", 3) == 0 || strchr(dot, '/');
 }
 
-/* Build p for mode, or find it built. 0 with exe set; -1 with r->msg. */
+static int build_once(prog *p, const prog_options *o, prog_result *r, char *exe, size_t exelen);
+
+/* Build p for mode, or find it built. 0 with exe set; -1 with r->msg. A
+ * build whose kernels got lane-loop forms (lanes.c) and did not compile is
+ * tried again without them: the pass takes apart only what it proves, and
+ * the compiler has the last word; the student sees the plain build's
+ * messages. */
 int prog_build(prog *p, const prog_options *o, prog_result *r, char *exe, size_t exelen)
+{
+    p->no_lanes = 0;
+    int rc = build_once(p, o, r, exe, exelen);
+    if (rc != 0 && p->lanes > 0) {
+        p->no_lanes = 1;
+        rc = build_once(p, o, r, exe, exelen);
+        p->no_lanes = 0;
+    }
+    return rc;
+}
+
+static int build_once(prog *p, const prog_options *o, prog_result *r, char *exe, size_t exelen)
 {
     struct prog_unit *u = calloc(PROG_MAX_UNITS, sizeof *u);
     if (!u) {
@@ -674,6 +704,7 @@ int prog_build(prog *p, const prog_options *o, prog_result *r, char *exe, size_t
     int fmad = o->backend == PROG_SIM && prog_sim_fmad(o->defines);
     const char *fm = fmad ? "fmad" : "nofmad";
     h = prog_hash(h, fm, strlen(fm) + 1);
+    if (o->backend == PROG_SIM && p->no_lanes) h = prog_hash(h, "no-lanes", 9);
     const char *rt = lab_path(LAB_PLACE_RUNTIME);
     char lib[PROG_PATH_MAX], hdr[PROG_PATH_MAX], gpuhdr[PROG_PATH_MAX];
     snprintf(lib, sizeof lib, "%s/libgpulab_progrt.a", rt);

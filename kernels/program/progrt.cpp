@@ -269,7 +269,14 @@ static std::vector<sim_child> prog_children;
 static cudaError_t sim_prog_launch_now(const void *func, const char *name0, const char *file, int line,
                                        const sim_cfg &cfg, const sim_work &work);
 
-static void run_work(void *p) { (*static_cast<const sim_work *>(p))(); }
+/* every GPU thread's start; a block that may run as lane loops runs so,
+ * whole, from its first thread (kernels/sim/lanes.cpp) */
+static void run_work(void *p)
+{
+    const sim_work &w = *static_cast<const sim_work *>(p);
+    if (w.has_lanes() && sim_lanes_here()) w.lanes();
+    else w();
+}
 
 cudaError_t sim_prog_launch(const void *func, const char *name0, const char *file, int line, const sim_cfg &cfg,
                             const sim_work &work)

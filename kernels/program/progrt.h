@@ -120,11 +120,20 @@ public:
     sim_work(F f) : ctx_(std::make_shared<F>(std::move(f))), run_([](void *p) { (*static_cast<F *>(p))(); })
     {
     }
+    /* with the kernel's lane-loop form (kernels/program/lanes.c): lanes(ctx)
+     * runs a whole block, once, on its first thread */
+    template <class F> sim_work(F f, void (*run)(void *), void (*lanes)(void *))
+        : ctx_(std::make_shared<F>(std::move(f))), run_(run), lanes_(lanes)
+    {
+    }
     void operator()() const { run_(ctx_.get()); }
+    bool has_lanes() const { return lanes_ != nullptr; }
+    void lanes() const { lanes_(ctx_.get()); }
 
 private:
     std::shared_ptr<void> ctx_;
     void (*run_)(void *) = nullptr;
+    void (*lanes_)(void *) = nullptr;
 };
 
 /* A GPU thread's copy of the launch's arguments, made here and handed to
@@ -167,6 +176,39 @@ static inline void sim_launch_prog(const void *func, const char *name, const cha
     sim_work work = [params = std::tuple<typename sim_value<typename std::decay<A>::type>::type...>(
                          std::forward<A>(args)...),
                      body]() mutable { sim_apply_copies(body, params); };
+    sim_prog_launch(func, name, file, line, cfg, work);
+}
+
+/* kernel<<<cfg>>>(args) of a kernel that also has a lane-loop form: the
+ * source pass gives both bodies (sim_with_lanes); one copy of the
+ * arguments serves the whole block in the lane loops, since such a kernel
+ * never changes its parameters. */
+template <class B, class L> struct sim_lanes_pair {
+    B body;
+    L lanes;
+};
+template <class B, class L> static inline sim_lanes_pair<B, L> sim_with_lanes(B b, L l) { return {b, l}; }
+template <class B, class L, class Tuple> struct sim_lanes_work {
+    sim_lanes_pair<B, L> both;
+    Tuple params;
+    static void run(void *p)
+    {
+        auto *w = static_cast<sim_lanes_work *>(p);
+        sim_apply_copies(w->both.body, w->params);
+    }
+    static void lanes(void *p)
+    {
+        auto *w = static_cast<sim_lanes_work *>(p);
+        sim_apply_copies(w->both.lanes, w->params);
+    }
+};
+template <class B, class L, class... A>
+static inline void sim_launch_prog(const void *func, const char *name, const char *file, int line, sim_cfg cfg,
+                                   sim_lanes_pair<B, L> both, A &&...args)
+{
+    typedef std::tuple<typename sim_value<typename std::decay<A>::type>::type...> Tuple;
+    typedef sim_lanes_work<B, L, Tuple> W;
+    sim_work work(W{both, Tuple(std::forward<A>(args)...)}, &W::run, &W::lanes);
     sim_prog_launch(func, name, file, line, cfg, work);
 }
 

@@ -153,6 +153,7 @@ static void stats_add(sim_stats *to, const sim_stats &d, int sign)
     to->switches += sign * d.switches;
     to->barriers += sign * d.barriers;
     to->collectives += sign * d.collectives;
+    to->lane_blocks += sign * d.lane_blocks;
 }
 
 /* Blocks [committed, ...) that have finished go out in order, by one

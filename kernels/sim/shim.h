@@ -216,7 +216,22 @@ static inline __attribute__((always_inline)) int sim_par_unordered_now() { retur
 #if defined(__x86_64__) && (!defined(__PIC__) || defined(__PIE__)) && !defined(__SANITIZE_ADDRESS__)
 #define threadIdx (::gpulab_sim::sim_tid_k)
 #define blockIdx  (::gpulab_sim::sim_block_idx_k)
+namespace gpulab_sim {
+/* threadIdx in a kernel's lane-loop form (lanes.cpp), where the running
+ * thread changes inside one function: read where used, never kept */
+static inline __attribute__((always_inline)) uint3 sim_lane_tid()
+{
+    uint3 t;
+    __asm__ volatile("movl %%fs:gpulab_sim_tid@tpoff, %0" : "=r"(t.x));
+    __asm__ volatile("movl %%fs:gpulab_sim_tid@tpoff+4, %0" : "=r"(t.y));
+    __asm__ volatile("movl %%fs:gpulab_sim_tid@tpoff+8, %0" : "=r"(t.z));
+    return t;
+}
+} /* namespace gpulab_sim */
 #else
+namespace gpulab_sim {
+uint3 sim_lane_tid(void);
+} /* namespace gpulab_sim */
 #define threadIdx (::gpulab_sim::sim_thread_index())
 #define blockIdx  (::gpulab_sim::sim_block_index())
 #endif
@@ -444,6 +459,41 @@ int sim_grid_valid(void);   /* 1 inside a cooperative launch (this_grid().is_val
     ::gpulab_sim::sim_barrier(::gpulab_sim::SIM_BAR_OR, (p) ? 1 : 0, __LINE__, __FILE__, SIM_BAR_SITE)
 
 namespace gpulab_sim {
+
+/* ------------------------------------------------------------ lane loops */
+
+/* A kernel's second form from the source pass (kernels/program/lanes.c):
+ * each region between two barriers runs as a loop over the block's threads
+ * (lanes.cpp). sim_lanes_here: 1 where the block may run so (its first
+ * thread, nothing that needs the threads' own interleaving). */
+int sim_lanes_here(void);
+struct sim_lanes {
+    unsigned n;                    /* the block's threads */
+    sim_lanes();
+    ~sim_lanes();
+    void barrier(int line, const char *file); /* every thread has reached __syncthreads() */
+    void *slot(size_t size, size_t align);    /* n copies of a variable */
+    sim_lanes(const sim_lanes &) = delete;
+    sim_lanes &operator=(const sim_lanes &) = delete;
+};
+void sim_lane_enter(unsigned i);   /* thread i of the block runs */
+/* A variable's copy for the running thread, in and out. Outside the access
+ * hook: the copies are the threads' registers, not device memory. */
+template <class T> __attribute__((no_sanitize_thread, noipa)) static T sim_lane_get(const T *p) { return *p; }
+template <class S, class V> __attribute__((no_sanitize_thread, noipa)) static void sim_lane_keep(S *p, V v)
+{
+    static_assert(sizeof(S) == sizeof(V), "a variable and its copies are of one type");
+    static_assert(std::is_trivially_copyable<V>::value, "a variable kept across a barrier is copied");
+    __builtin_memcpy((void *)p, (const void *)&v, sizeof v);
+}
+template <class S, class V>
+__attribute__((no_sanitize_thread, noipa)) static void sim_lane_keep_array(S *p, const V &v)
+{
+    static_assert(sizeof(S) == sizeof(V), "a variable and its copies are of one type");
+    static_assert(std::is_trivially_copyable<typename std::remove_all_extents<V>::type>::value,
+                  "a variable kept across a barrier is copied");
+    __builtin_memcpy((void *)p, (const void *)&v, sizeof v);
+}
 
 /* --------------------------------------------------------- shared memory */
 

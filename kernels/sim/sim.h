@@ -61,6 +61,7 @@ typedef struct sim_stats {
     unsigned long long switches;    /* fiber switches */
     unsigned long long barriers;    /* block barriers completed */
     unsigned long long collectives; /* warp collectives completed */
+    unsigned long long lane_blocks; /* blocks run as loops over their threads (lanes.cpp) */
     double seconds;                 /* wall time spent inside launches */
 } sim_stats;
 void sim_stats_get(sim_stats *out);

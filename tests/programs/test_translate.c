@@ -428,6 +428,106 @@ static void test_local_arrays(void **state)
     assert_int_equal(S.nissues, 0);
 }
 
+/* ------------------------------------------------------------ lane loops */
+
+/* the kernel `k` of src (launched after it) after the lanes pass: 1 if it
+ * got its lane form (and its launch both forms), 0 if it keeps the fibers */
+static int lanes_of(const char *src)
+{
+    sim(src);
+    assert_int_equal(prog_lanes(&S), 0);
+    int has = strstr(S.text, "k__sim_lanes") != NULL;
+    assert_int_equal(has, S.lanes > 0);
+    if (has) assert_non_null(strstr(S.text, "::gpulab_sim::sim_with_lanes("));
+    return has;
+}
+
+#define LAUNCH_K "\nint main() { k<<<1, 64>>>(0, 4); }\n"
+
+static void test_lanes_taken(void **state)
+{
+    (void)state;
+    /* the lecture's reduction: a barrier, then a loop of barriers with bounds
+     * from blockDim; tid and the partial sum live across them */
+    assert_int_equal(lanes_of("__global__ void k(int *p, int n)\n{\n    __shared__ int s[64];\n"
+                              "    int tid = threadIdx.x;\n    s[tid] = p[tid];\n    __syncthreads();\n"
+                              "    for (int d = blockDim.x / 2; d > 0; d >>= 1) {\n"
+                              "        if (tid < d) s[tid] += s[tid + d];\n        __syncthreads();\n    }\n"
+                              "    if (tid != 0) return;\n    p[0] = s[0];\n}" LAUNCH_K),
+                     1);
+    /* the lines of the kernel's own statements keep their numbers */
+    assert_non_null(strstr(S.text, "\n#line 8 \"/x/t.cu\"\n        if (tid < d) s[tid] += s[tid + d];"));
+    assert_non_null(strstr(S.text, "goto sim_lane_next_"));
+    /* every line of the file where it was: the form follows the kernel, and
+     * a #line puts the rest back */
+    const char *back = strstr(S.text, "\n#line 13 \"/x/t.cu\"\n");
+    assert_non_null(back);
+    back = strchr(back + 1, '\n') + 1;                 /* the rest of line 13, the kernel's `}` */
+    assert_true(strncmp(strchr(back, '\n'), "\nint main() { ::gpulab_sim::sim_launch_prog(", 44) == 0);
+    assert_non_null(strstr(back, "::gpulab_sim::sim_with_lanes([=](auto ...sim_a_) { k(sim_a_...); }, "
+                                 "[=](auto ...sim_a_) { k__sim_lanes(sim_a_...); }), 0, 4); }"));
+    /* a tiled product: bounds from values every thread computes alike */
+    assert_int_equal(lanes_of("__global__ void k(float *c, int w)\n{\n    __shared__ float t[16][16];\n"
+                              "    int first = w * 16 * blockIdx.y, last = first + w - 1;\n    float acc = 0;\n"
+                              "    for (int a = first; a <= last; a += 16) {\n        t[threadIdx.y][threadIdx.x] = c[a];\n"
+                              "        __syncthreads();\n        acc += t[0][threadIdx.x];\n        __syncthreads();\n    }\n"
+                              "    c[threadIdx.x] = acc;\n}" LAUNCH_K),
+                     1);
+    assert_non_null(strstr(S.text, "sim_lane_keep(&sim_LV_acc[sim_li_], acc)"));
+    /* a struct changed through a member is kept, as a scalar changed is */
+    assert_int_equal(lanes_of("struct two { int a, b; };\n__global__ void k(int *p, int n)\n{\n"
+                              "    two q = {0, 0};\n    __syncthreads();\n    q.b += 1;\n    __syncthreads();\n"
+                              "    p[threadIdx.x] = q.b;\n}" LAUNCH_K),
+                     1);
+    assert_non_null(strstr(S.text, "sim_lane_keep(&sim_LV_q[sim_li_], q)"));
+}
+
+static void test_lanes_refused(void **state)
+{
+    (void)state;
+    /* a barrier inside an if */
+    assert_int_equal(lanes_of("__global__ void k(int *p, int n)\n{\n    if (n > 0) __syncthreads();\n}" LAUNCH_K), 0);
+    /* a warp collective */
+    assert_int_equal(lanes_of("__global__ void k(int *p, int n)\n{\n    int v = __shfl_down_sync(~0u, p[0], 1);\n"
+                              "    __syncthreads();\n    p[threadIdx.x] = v;\n}" LAUNCH_K),
+                     0);
+    /* a thread that returns before the barrier */
+    assert_int_equal(lanes_of("__global__ void k(int *p, int n)\n{\n    if (threadIdx.x >= n) return;\n"
+                              "    __syncthreads();\n    p[threadIdx.x] = 1;\n}" LAUNCH_K),
+                     0);
+    /* loop bounds that differ between threads */
+    assert_int_equal(lanes_of("__global__ void k(int *p, int n)\n{\n    int m = threadIdx.x;\n"
+                              "    for (int i = 0; i < m; i++) {\n        __syncthreads();\n    }\n}" LAUNCH_K),
+                     0);
+    /* a parameter the kernel changes: each thread's own copy */
+    assert_int_equal(lanes_of("__global__ void k(int *p, int n)\n{\n    n += threadIdx.x;\n    __syncthreads();\n"
+                              "    p[0] = n;\n}" LAUNCH_K),
+                     0);
+    /* a break that would leave the loop over the threads */
+    assert_int_equal(lanes_of("__global__ void k(int *p, int n)\n{\n    for (int i = 0; i < n; i++) {\n"
+                              "        if (p[threadIdx.x]) break;\n        __syncthreads();\n    }\n}" LAUNCH_K),
+                     0);
+    /* a device function that reads threadIdx, and one this file does not show */
+    assert_int_equal(lanes_of("__device__ int me() { return threadIdx.x; }\n__global__ void k(int *p, int n)\n{\n"
+                              "    p[me()] = 1;\n    __syncthreads();\n}" LAUNCH_K),
+                     0);
+    assert_int_equal(lanes_of("__device__ int other(int);\n__global__ void k(int *p, int n)\n{\n"
+                              "    p[0] = other(n);\n    __syncthreads();\n}" LAUNCH_K),
+                     0);
+    /* an atomicCAS (a lock's), volatile */
+    assert_int_equal(lanes_of("__global__ void k(int *p, int n)\n{\n    atomicCAS(p, 0, 1);\n    __syncthreads();\n}" LAUNCH_K),
+                     0);
+    assert_int_equal(lanes_of("__global__ void k(int *p, int n)\n{\n    volatile int *q = p;\n    __syncthreads();\n"
+                              "    q[0] = 1;\n}" LAUNCH_K),
+                     0);
+    /* a device function that may change the caller's variable */
+    assert_int_equal(lanes_of("__device__ void bump(int &v) { v++; }\n__global__ void k(int *p, int n)\n{\n"
+                              "    int c = 0;\n    __syncthreads();\n    bump(c);\n    __syncthreads();\n    p[0] = c;\n}" LAUNCH_K),
+                     0);
+    /* no barrier: nothing to gain */
+    assert_int_equal(lanes_of("__global__ void k(int *p, int n)\n{\n    p[threadIdx.x] = n;\n}" LAUNCH_K), 0);
+}
+
 static void test_gpu_mode_wraps_launches_only(void **state)
 {
     (void)state;
@@ -477,6 +577,8 @@ int main(void)
         cmocka_unit_test(test_device_pointers),
         cmocka_unit_test(test_casts_rows_copies),
         cmocka_unit_test(test_gpu_mode_wraps_launches_only),
+        cmocka_unit_test(test_lanes_taken),
+        cmocka_unit_test(test_lanes_refused),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     prog_source_free(&S);

@@ -1,0 +1,114 @@
+/* lanes.cpp - a block run as loops over its threads ("lanes") between its
+ * barriers, without a fiber switch per thread and barrier.
+ *
+ * The source pass (kernels/program/lanes.c) gives a kernel whose barriers
+ * split it into regions (__syncthreads() as a statement of the kernel's body
+ * or of a loop whose bounds are the same for every thread) a second form:
+ * each region becomes a loop that runs it for thread 0, 1, ... n-1 in turn,
+ * with the variables that live across a barrier kept per thread. That is
+ * exactly the fixed schedule's order (a thread runs until it waits, then the
+ * next one in order runs), so results, messages and counters are the same;
+ * only the n fiber switches of each barrier are gone.
+ *
+ * Used where nothing needs the threads' own interleaving: no trace, no
+ * recording, no checker (race check), no other schedule, no cooperative
+ * launch. The memory checks of each access stay: each lane is the running
+ * thread while its region runs. */
+#include "kernels/sim/internal.h"
+#include "kernels/sim/record.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+namespace gpulab_sim {
+
+/* 0 turns the lane loops off (GPULAB_SIM_LANES=0: benchmarks compare) */
+static int lanes_allowed(void)
+{
+    static int v = -1;
+    if (v < 0) {
+        const char *e = getenv("GPULAB_SIM_LANES");
+        v = !(e && strcmp(e, "0") == 0);
+    }
+    return v;
+}
+
+int sim_lanes_here(void)
+{
+    if (!sim_in_fiber() || !lanes_allowed()) return 0;
+    const sim_fiber *self = sim_self();
+    if (self->info.linear != 0 || sim_g.ndone != 0 || sim_g.coop || sim_sched_kind || sim_g.trace) return 0;
+    if (sim_rec_on || (sim_acc_on && !sim_acc_direct)) return 0;
+    return 1;
+}
+
+/* the per-thread copies of the variables that live across a barrier: one
+ * arena per worker, taken again by the next block */
+static __thread char *lane_arena;
+static __thread size_t lane_arena_cap, lane_arena_used;
+
+sim_lanes::sim_lanes() : n(sim_g.nthreads)
+{
+    lane_arena_used = 0;
+    sim_g.stats.lane_blocks++;
+}
+
+void *sim_lanes::slot(size_t size, size_t align)
+{
+    size_t at = (lane_arena_used + align - 1) & ~(align - 1);
+    size_t need = at + size * n;
+    if (need > lane_arena_cap) {
+        /* grown only between blocks' first regions: no slot is in use yet
+         * when the arena moves (slots are all taken before the first lane) */
+        size_t cap = lane_arena_cap ? lane_arena_cap : 4096;
+        while (cap < need) cap *= 2;
+        char *p = static_cast<char *>(realloc(lane_arena, cap));
+        if (!p) sim_fail("%s: out of host memory for the threads' variables", sim_g.kernel);
+        lane_arena = p;
+        lane_arena_cap = cap;
+    }
+    lane_arena_used = need;
+    return lane_arena + at;
+}
+
+#if !(defined(__x86_64__) && (!defined(__PIC__) || defined(__PIE__)) && !defined(__SANITIZE_ADDRESS__))
+uint3 sim_lane_tid(void) { return sim_cur->tid; }
+#endif
+
+void sim_lane_enter(unsigned i)
+{
+    if (lab_interrupted) sim_stop_interrupted();
+    sim_set_cur(&sim_g.fibers[i].info);
+}
+
+/* __syncthreads() between two regions: every thread has arrived (each ran
+ * its region to the end); what the last arrival's release does */
+void sim_lanes::barrier(int line, const char *file)
+{
+    if (lab_interrupted) sim_stop_interrupted();
+    sim_set_cur(&sim_g.fibers[0].info);
+    sim_g.stats.barriers++;
+    sim_rec_barrier(SIM_BAR_SYNC, line, file);
+    if (sim_acc_on) {
+        sim_sync_event e = {SIM_SYNC_BARRIER, sim_g.block_linear, 0, sim_g.nthreads, 0, 0, line, file, nullptr};
+        sim_check_sync(&e);
+    }
+    sim_epoch_reset(line, file, 0, 0, 0);
+    for (unsigned k = 0; k < n; k++) sim_g.fibers[k].epoch++;
+}
+
+/* the block's threads but the first end here; the first ends as every
+ * thread does (fiber.cpp), and nothing is left to run */
+sim_lanes::~sim_lanes()
+{
+    sim_set_cur(&sim_g.fibers[0].info);
+    for (unsigned k = 1; k < n; k++) {
+        sim_fiber *f = &sim_g.fibers[k];
+        f->state = SIM_F_DONE;
+        sim_g.warps[f->info.warp].done |= 1u << f->info.lane;
+    }
+    sim_g.nrun -= n - 1;
+    sim_g.ndone += n - 1;
+}
+
+} /* namespace gpulab_sim */
