@@ -221,7 +221,18 @@ typedef struct lf {
     int nfns;
     int vars[LN_MAX_FNS]; /* file-scope __device__ variables: not the same for every thread */
     int nvars;
+    char macros[LN_MAX_FNS][64]; /* #define names whose text hides a barrier or what needs the fibers */
+    int nmacros;
 } lf;
+
+static int blocked_macro(const lf *f, int k)
+{
+    for (int i = 0; i < f->nmacros; i++) {
+        size_t l = strlen(f->macros[i]);
+        if (f->x.t[k].e - f->x.t[k].s == l && memcmp(f->x.src + f->x.t[k].s, f->macros[i], l) == 0) return 1;
+    }
+    return 0;
+}
 
 static int fn_ok(lf *f, int i);
 
@@ -236,18 +247,21 @@ static int call_ok(lf *f, int k)
         if (is(x, k - 2, "std")) return word_in(x, k, free_calls);
         return 0;
     }
-    if (word_in(x, k, free_calls)) return 1;
-    /* the first pass's shared-memory declarations */
-    if (tok_starts(x, k, "SIM_SHARED") || tok_starts(x, k, "SIM_DYNAMIC_SHARED")) return 1;
-    if (tok_starts(x, k, "__") && !blocked(x, k)) return 1; /* intrinsics: __fdividef, __ldg, __float2int_rn ... */
-    if (tok_starts(x, k, "make_")) return 1;
+    /* the file's own device functions first: one may be named like a
+     * math function */
     int any = 0;
     for (int i = 0; i < f->nfns; i++)
         if (tok_eq(x, f->fns[i].name, k)) {
             any = 1;
             if (!fn_ok(f, i)) return 0;
         }
-    return any;
+    if (any) return 1;
+    if (word_in(x, k, free_calls)) return 1;
+    /* the first pass's shared-memory declarations */
+    if (tok_starts(x, k, "SIM_SHARED") || tok_starts(x, k, "SIM_DYNAMIC_SHARED")) return 1;
+    if (tok_starts(x, k, "__") && !blocked(x, k)) return 1; /* intrinsics: __fdividef, __ldg, __float2int_rn ... */
+    if (tok_starts(x, k, "make_")) return 1;
+    return 0;
 }
 
 /* tokens [a, b) hold nothing that needs the fibers */
@@ -259,7 +273,7 @@ static int range_ok(lf *f, int a, int b)
             if (!tok_starts(x, k, "#pragma") && !tok_starts(x, k, "# pragma")) return 0;
             continue;
         }
-        if (blocked(x, k)) return 0;
+        if (blocked(x, k) || (is_ident(x, k) && blocked_macro(f, k))) return 0;
         if (is_ident(x, k) && is(x, k + 1, "(") && !call_ok(f, k)) return 0;
         /* a lambda: its body is not looked into */
         if (is(x, k, "[") && (is(x, k + 1, "]") || is(x, k + 1, "&") || is(x, k + 1, "=")) &&
@@ -934,12 +948,42 @@ int prog_lanes(prog_source *src)
         memcpy(f->file, q, (size_t)(e - q + 1));
         f->file[e - q + 1] = 0;
     }
+    /* #defines whose text holds a barrier, a collective or another blocked
+     * word: a kernel that names one keeps the fibers */
+    for (int k = 0; k < x->nt; k++) {
+        if (x->t[k].kind != T_PP) continue;
+        const char *p = x->src + x->t[k].s, *end = x->src + x->t[k].e;
+        p++;
+        while (p < end && (*p == ' ' || *p == '\t')) p++;
+        if (end - p < 7 || strncmp(p, "define", 6) != 0) continue;
+        p += 6;
+        while (p < end && (*p == ' ' || *p == '\t')) p++;
+        const char *n0 = p;
+        while (p < end && (isalnum((unsigned char)*p) || *p == '_')) p++;
+        size_t nl = (size_t)(p - n0);
+        if (nl == 0 || nl >= sizeof f->macros[0] || f->nmacros >= LN_MAX_FNS) continue;
+        /* its text, tokenized on its own */
+        tx m;
+        memset(&m, 0, sizeof m);
+        m.src = p;
+        m.len = (size_t)(end - p);
+        m.mode = PROG_SIM;
+        tx_tokenize(&m);
+        int bad = m.oom;
+        for (int j = 0; j < m.nt && !bad; j++) bad = blocked(&m, j) || is(&m, j, "__syncthreads") || is(&m, j, "return");
+        free(m.t);
+        free(m.ed);
+        if (bad) {
+            memcpy(f->macros[f->nmacros], n0, nl);
+            f->macros[f->nmacros++][nl] = 0;
+        }
+    }
     /* the file's __device__ functions, for the calls kernels make */
     int depth = 0;
     for (int k = 0; k < x->nt; k++) {
         if (is(x, k, "{")) depth++;
         else if (is(x, k, "}")) depth--;
-        if (depth != 0 || !is(x, k, "__device__")) continue;
+        if (depth != 0 || !(is(x, k, "__device__") || is(x, k, "__managed__"))) continue;
         int j = k;
         while (j < x->nt && !is(x, j, "(") && !is(x, j, ";") && !is(x, j, "{") && !is(x, j, "=")) j++;
         if (!is(x, j, "(")) {
@@ -1002,8 +1046,18 @@ int prog_lanes(prog_source *src)
         K->rb = rb;
         K->nparams = param_names(x, j, rp, K->params, 64);
         sb o = {0};
+        int templ = 0;
+        for (int q = head; q < j; q++) templ |= is(x, q, "template");
         if (!extern_c && K->nparams >= 0 && kernel_lanes(K, &o) && !o.oom &&
             nlanes < PROG_MAX_KERNELS) {
+            /* found by address, for a launch through a variable */
+            if (!templ) {
+                char nm[128];
+                tok_str(x, K->name, nm, sizeof nm);
+                sb_printf(&o, "\nstatic const int sim_lanes_reg_%s = ::gpulab_sim::sim_lanes_reg((const void *)%s, "
+                              "(const void *)%s__sim_lanes);",
+                          nm, nm, nm);
+            }
             sb_printf(&o, "\n#line %d %s\n", x->t[rb].line - 1, f->file);
             /* the rest of the closing brace's line keeps its column */
             size_t bol = x->t[rb].s;
@@ -1030,6 +1084,28 @@ int prog_lanes(prog_source *src)
         if (!e || memchr(nm, '\n', (size_t)(e - nm))) continue;
         size_t base = 0;
         while (nm + base < e && (isalnum((unsigned char)nm[base]) || nm[base] == '_')) base++;
+        /* a launch through a variable (translate.c names it "?NAME"): the
+         * kernel it holds is looked up when it runs */
+        char via[160];
+        snprintf(via, sizeof via, "\"?%.*s\", __FILE__", (int)base, nm);
+        const char *ls = p;
+        while (ls > src->text && ls[-1] != '\n') ls--;
+        if (base == (size_t)(e - nm) && memmem(ls, (size_t)(p - ls), via, strlen(via))) {
+            size_t at = (size_t)(p - src->text), end = (size_t)(e - src->text) + strlen("(sim_a_...); }");
+            char *t = NULL;
+            if (asprintf(&t, "::gpulab_sim::sim_with_lanes_of(%.*s, %.*s)", (int)base, nm, (int)(end - at), p) < 0) {
+                rc = -1;
+                goto out;
+            }
+            if (nins == capins) {
+                capins = capins ? capins * 2 : 16;
+                struct ins *n2 = realloc(ins, (size_t)capins * sizeof *ins);
+                if (!n2) { free(t); rc = -1; goto out; }
+                ins = n2;
+            }
+            ins[nins++] = (struct ins){at, end, t};
+            continue;
+        }
         int found = 0;
         for (int i = 0; i < nlanes; i++)
             if (strlen(lanes_of[i]) == base && strncmp(lanes_of[i], nm, base) == 0) found = 1;

@@ -188,6 +188,24 @@ sim_work (*sim_kreg_find(const void *f))(const void *, void **)
     return nullptr;
 }
 
+/* kernels' lane-loop forms by the kernel's address (lanes.c registers
+ * them), for a launch through a variable */
+static struct { const void *f, *lanes; } prog_lanes[256];
+static int prog_nlanes;
+
+int sim_lanes_reg(const void *f, const void *lanes)
+{
+    if (prog_nlanes < 256) prog_lanes[prog_nlanes++] = {f, lanes};
+    return prog_nlanes;
+}
+
+const void *sim_lanes_find(const void *f)
+{
+    for (int i = 0; i < prog_nlanes; i++)
+        if (prog_lanes[i].f == f) return prog_lanes[i].lanes;
+    return nullptr;
+}
+
 cudaError_t sim_err_invalid_function(void)
 {
     sim_set_last_error(cudaErrorInvalidDeviceFunction);

@@ -212,6 +212,32 @@ static inline void sim_launch_prog(const void *func, const char *name, const cha
     sim_prog_launch(func, name, file, line, cfg, work);
 }
 
+/* kernel<<<cfg>>>(args) through a variable (a table of kernels): the lane
+ * form of the kernel it holds, if it has one (registered at start) */
+int sim_lanes_reg(const void *f, const void *lanes);
+const void *sim_lanes_find(const void *f);
+template <class K> struct sim_lanes_via {
+    K k;
+    template <class... A> void operator()(A... a) const
+    {
+        reinterpret_cast<K>(const_cast<void *>(sim_lanes_find(reinterpret_cast<const void *>(k))))(a...);
+    }
+};
+template <class K, class B> static inline sim_lanes_pair<B, sim_lanes_via<K>> sim_with_lanes_of(K k, B b)
+{
+    return {b, sim_lanes_via<K>{k}};
+}
+template <class K, class B, class... A>
+static inline void sim_launch_prog(const void *func, const char *name, const char *file, int line, sim_cfg cfg,
+                                   sim_lanes_pair<B, sim_lanes_via<K>> both, A &&...args)
+{
+    typedef std::tuple<typename sim_value<typename std::decay<A>::type>::type...> Tuple;
+    typedef sim_lanes_work<B, sim_lanes_via<K>, Tuple> W;
+    const bool lanes = sim_lanes_find(reinterpret_cast<const void *>(both.lanes.k)) != nullptr;
+    sim_work work(W{both, Tuple(std::forward<A>(args)...)}, &W::run, lanes ? &W::lanes : nullptr);
+    sim_prog_launch(func, name, file, line, cfg, work);
+}
+
 /* A kernel's arguments from cudaLaunchKernel's array of pointers, copied
  * now, as CUDA reads them at the call */
 template <class... P, size_t... I>

@@ -174,6 +174,7 @@ SIM_SWITCH_FN static inline sim_ctx *sim_target(void **fake_save, sim_fiber *to)
 /* Suspend self and run `to`; returns when something switches back. */
 SIM_SWITCH_FN void sim_switch(sim_fiber *self, sim_fiber *to)
 {
+    if (__builtin_expect(sim_g.lanes, 0)) sim_lanes_wait(self->op_line, self->op_file);
     sim_ctx_swap(&self->ctx, sim_target(&self->fake, to));
     asan_finish(self->fake, nullptr, nullptr);
     sim_set_cur(&self->info);

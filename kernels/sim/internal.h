@@ -294,6 +294,7 @@ struct sim_block_state {
     sim_warp_state warps[SIM_MAX_WARPS];
     unsigned tile_arrived[SIM_TILE_LEVELS][SIM_MAX_THREADS / SIM_TILE_MIN];
     unsigned grid_arrived;     /* threads of the running block at this_grid().sync() */
+    int lanes;                 /* the block runs as lane loops (lanes.cpp): nothing may wait */
 };
 
 struct sim_epoch_state {
@@ -420,6 +421,7 @@ static inline sim_fiber *sim_next_runnable(unsigned from)
     return sim_next_search(from);
 }
 void sim_wait(sim_fiber *self);
+[[noreturn]] void sim_lanes_wait(int line, const char *file); /* lanes.cpp */
 [[noreturn]] void sim_abort(void);
 /* the pool of fibers and stacks, and the SIGSEGV handler of a launch */
 size_t sim_stack_wanted(void);

@@ -49,6 +49,7 @@ static __thread size_t lane_arena_cap, lane_arena_used;
 
 sim_lanes::sim_lanes() : n(sim_g.nthreads)
 {
+    sim_g.lanes = 1;
     lane_arena_used = 0;
     sim_g.stats.lane_blocks++;
 }
@@ -101,6 +102,7 @@ void sim_lanes::barrier(int line, const char *file)
  * thread does (fiber.cpp), and nothing is left to run */
 sim_lanes::~sim_lanes()
 {
+    sim_g.lanes = 0;
     sim_set_cur(&sim_g.fibers[0].info);
     for (unsigned k = 1; k < n; k++) {
         sim_fiber *f = &sim_g.fibers[k];
@@ -109,6 +111,19 @@ sim_lanes::~sim_lanes()
     }
     sim_g.nrun -= n - 1;
     sim_g.ndone += n - 1;
+}
+
+/* A wait inside the lane loops (the pass let through a barrier or a
+ * collective it could not see): no thread can run until the others
+ * arrive, so the launch stops here rather than run them out of order. */
+void sim_lanes_wait(int line, const char *file)
+{
+    char where[96];
+    sim_where(where, sizeof where, line, file);
+    sim_g.lanes = 0;
+    sim_fail("%s: internal error: a thread waits (%s) in the kernel's lane-loop form, which cannot wait; "
+             "run it again with the environment's GPULAB_SIM_LANES=0 and report the kernel",
+             sim_g.kernel, where);
 }
 
 } /* namespace gpulab_sim */

@@ -83,6 +83,7 @@ int sim_barrier(int kind, int pred, int line, const char *file, const void *site
     sim_thread_info *cur = sim_cur;
     if (cur == &sim_host_thread) return pred; /* host code: nobody to wait for */
     if (lab_interrupted) sim_stop_interrupted();
+    if (__builtin_expect(sim_g.lanes, 0)) sim_lanes_wait(line, file);
     /* the state's address once (a thread-local), kept across the switch */
     sim_state &G = sim_g;
     sim_fiber *self = sim_fiber_of(cur);

@@ -474,6 +474,12 @@ static void test_lanes_taken(void **state)
                               "    c[threadIdx.x] = acc;\n}" LAUNCH_K),
                      1);
     assert_non_null(strstr(S.text, "sim_lane_keep(&sim_LV_acc[sim_li_], acc)"));
+    /* a launch through a variable finds the form by the kernel's address */
+    sim("__global__ void k(int *p, int n)\n{\n    p[threadIdx.x] = n;\n    __syncthreads();\n    p[0] = n;\n}\n"
+        "int main() { void (*f)(int *, int) = k; f<<<1, 64>>>(0, 4); }\n");
+    assert_int_equal(prog_lanes(&S), 0);
+    assert_non_null(strstr(S.text, "::gpulab_sim::sim_lanes_reg((const void *)k, (const void *)k__sim_lanes);"));
+    assert_non_null(strstr(S.text, "::gpulab_sim::sim_with_lanes_of(f, [=](auto ...sim_a_) { f(sim_a_...); })"));
     /* a struct changed through a member is kept, as a scalar changed is */
     assert_int_equal(lanes_of("struct two { int a, b; };\n__global__ void k(int *p, int n)\n{\n"
                               "    two q = {0, 0};\n    __syncthreads();\n    q.b += 1;\n    __syncthreads();\n"
@@ -523,6 +529,14 @@ static void test_lanes_refused(void **state)
     /* a device function that may change the caller's variable */
     assert_int_equal(lanes_of("__device__ void bump(int &v) { v++; }\n__global__ void k(int *p, int n)\n{\n"
                               "    int c = 0;\n    __syncthreads();\n    bump(c);\n    __syncthreads();\n    p[0] = c;\n}" LAUNCH_K),
+                     0);
+    /* a barrier or a collective behind a macro */
+    assert_int_equal(lanes_of("#define SYNC __syncthreads()\n__global__ void k(int *p, int n)\n{\n    p[0] = 1;\n"
+                              "    SYNC;\n    __syncthreads();\n}" LAUNCH_K),
+                     0);
+    /* a managed variable (the kernel may change it) in a loop's bounds */
+    assert_int_equal(lanes_of("__managed__ int rounds;\n__global__ void k(int *p, int n)\n{\n"
+                              "    for (int r = 0; r < rounds; r++) {\n        __syncthreads();\n    }\n}" LAUNCH_K),
                      0);
     /* no barrier: nothing to gain */
     assert_int_equal(lanes_of("__global__ void k(int *p, int n)\n{\n    p[threadIdx.x] = n;\n}" LAUNCH_K), 0);
