@@ -43,33 +43,56 @@ int sim_lanes_here(void)
 }
 
 /* the per-thread copies of the variables that live across a barrier: one
- * arena per worker, taken again by the next block */
-static __thread char *lane_arena;
-static __thread size_t lane_arena_cap, lane_arena_used;
+ * worker's chunks, taken again from the first by the next block. A chunk
+ * never moves (the block holds pointers into it); a request that does not
+ * fit goes to the next chunk, made as large as it needs. */
+struct lane_chunk {
+    char *p;
+    size_t cap;
+};
+static __thread lane_chunk lane_chunks[32];
+static __thread unsigned lane_cur, lane_nchunks;
+static __thread size_t lane_used;
 
 sim_lanes::sim_lanes() : n(sim_g.nthreads)
 {
     sim_g.lanes = 1;
-    lane_arena_used = 0;
+    lane_cur = 0;
+    lane_used = 0;
     sim_g.stats.lane_blocks++;
 }
 
 void *sim_lanes::slot(size_t size, size_t align)
 {
-    size_t at = (lane_arena_used + align - 1) & ~(align - 1);
-    size_t need = at + size * n;
-    if (need > lane_arena_cap) {
-        /* grown only between blocks' first regions: no slot is in use yet
-         * when the arena moves (slots are all taken before the first lane) */
-        size_t cap = lane_arena_cap ? lane_arena_cap : 4096;
-        while (cap < need) cap *= 2;
-        char *p = static_cast<char *>(realloc(lane_arena, cap));
+    const size_t bytes = size * n;
+    for (;;) {
+        if (lane_cur < lane_nchunks) {
+            lane_chunk &c = lane_chunks[lane_cur];
+            size_t at = (lane_used + align - 1) & ~(align - 1);
+            if (at + bytes <= c.cap) {
+                lane_used = at + bytes;
+                return c.p + at;
+            }
+            if (lane_used == 0 && lane_cur + 1 == lane_nchunks) {
+                /* the last chunk, empty and too small: a larger one */
+                free(c.p);
+                lane_nchunks--;
+            } else {
+                lane_cur++;
+                lane_used = 0;
+                continue;
+            }
+        }
+        if (lane_nchunks == sizeof lane_chunks / sizeof lane_chunks[0])
+            sim_fail("%s: too many variables live across its barriers", sim_g.kernel);
+        size_t cap = 64 * 1024;
+        while (cap < bytes + align) cap *= 2;
+        char *p = static_cast<char *>(aligned_alloc(64, cap));
         if (!p) sim_fail("%s: out of host memory for the threads' variables", sim_g.kernel);
-        lane_arena = p;
-        lane_arena_cap = cap;
+        lane_chunks[lane_nchunks++] = {p, cap};
+        lane_cur = lane_nchunks - 1;
+        lane_used = 0;
     }
-    lane_arena_used = need;
-    return lane_arena + at;
 }
 
 #if !(defined(__x86_64__) && (!defined(__PIC__) || defined(__PIE__)) && !defined(__SANITIZE_ADDRESS__))
