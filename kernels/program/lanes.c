@@ -908,6 +908,23 @@ static int ins_cmp(const void *a, const void *b)
     return x->at < y->at ? -1 : x->at > y->at;
 }
 
+/* text t (taken) replaces [at, end); -1 out of memory (t freed) */
+static int ins_add(ins **v, int *n, int *cap, size_t at, size_t end, char *t)
+{
+    if (*n == *cap) {
+        int c = *cap ? *cap * 2 : 16;
+        ins *n2 = realloc(*v, (size_t)c * sizeof **v);
+        if (!n2) {
+            free(t);
+            return -1;
+        }
+        *v = n2;
+        *cap = c;
+    }
+    (*v)[(*n)++] = (ins){at, end, t};
+    return 0;
+}
+
 /* the parameter names of (lp, rp) */
 static int param_names(const tx *x, int lp, int rp, int *out, int max)
 {
@@ -1063,13 +1080,7 @@ int prog_lanes(prog_source *src)
             size_t bol = x->t[rb].s;
             while (bol > 0 && src->text[bol - 1] != '\n') bol--;
             for (size_t c = bol; c <= x->t[rb].s; c++) sb_add(&o, " ", 1);
-            if (nins == capins) {
-                capins = capins ? capins * 2 : 16;
-                struct ins *n2 = realloc(ins, (size_t)capins * sizeof *ins);
-                if (!n2) { free(o.p); rc = -1; goto out; }
-                ins = n2;
-            }
-            ins[nins++] = (struct ins){x->t[rb].e, x->t[rb].e, o.p};
+            if (ins_add(&ins, &nins, &capins, x->t[rb].e, x->t[rb].e, o.p) != 0) { rc = -1; goto out; }
             tok_str(x, K->name, lanes_of[nlanes], sizeof lanes_of[0]);
             nlanes++;
         } else {
@@ -1097,13 +1108,7 @@ int prog_lanes(prog_source *src)
                 rc = -1;
                 goto out;
             }
-            if (nins == capins) {
-                capins = capins ? capins * 2 : 16;
-                struct ins *n2 = realloc(ins, (size_t)capins * sizeof *ins);
-                if (!n2) { free(t); rc = -1; goto out; }
-                ins = n2;
-            }
-            ins[nins++] = (struct ins){at, end, t};
+            if (ins_add(&ins, &nins, &capins, at, end, t) != 0) { rc = -1; goto out; }
             continue;
         }
         int found = 0;
@@ -1127,13 +1132,7 @@ int prog_lanes(prog_source *src)
             rc = -1;
             goto out;
         }
-        if (nins == capins) {
-            capins = capins ? capins * 2 : 16;
-            struct ins *n2 = realloc(ins, (size_t)capins * sizeof *ins);
-            if (!n2) { free(t); rc = -1; goto out; }
-            ins = n2;
-        }
-        ins[nins++] = (struct ins){at, end, t};
+        if (ins_add(&ins, &nins, &capins, at, end, t) != 0) { rc = -1; goto out; }
     }
     if (nins) {
         qsort(ins, (size_t)nins, sizeof *ins, ins_cmp);
