@@ -911,10 +911,12 @@ cudaError_t sim_prog_free(void *p, const char *call, const char *name, int line)
 
 /* assert: in a kernel, the GPU's; the runtime's assert.h (include/assert.h)
  * keeps it so whoever includes <assert.h> later */
-#define GPULAB_PROGRT_ASSERT(e) ((e) ? (void)0 : ::gpulab_sim::sim_assert_fail(#e, __FILE__, __LINE__, __PRETTY_FUNCTION__))
+/* (the expression's text as written: #e inside assert's own expansion,
+ * before threadIdx and the other macros in it are expanded) */
+#define GPULAB_PROGRT_ASSERT(e, text) ((e) ? (void)0 : ::gpulab_sim::sim_assert_fail(text, __FILE__, __LINE__, __PRETTY_FUNCTION__))
 #ifndef NDEBUG
 #undef assert
-#define assert(e) GPULAB_PROGRT_ASSERT(e)
+#define assert(e) GPULAB_PROGRT_ASSERT(e, #e)
 #endif
 
 /* the source pass registers every kernel of a file at its end */

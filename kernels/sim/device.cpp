@@ -7,6 +7,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* declared by <assert.h> unless NDEBUG */
 extern "C" void __assert_fail(const char *, const char *, unsigned int, const char *) noexcept
@@ -26,6 +27,11 @@ void sim_assert_fail(const char *expr, const char *file, int line, const char *f
     char sig[512];
     size_t n = 0;
     for (const char *c = func; *c && n + 2 < sizeof sig; c++) {
+        /* a kernel's lane-loop form (kernels/program/lanes.c) is the kernel */
+        if (strncmp(c, "__sim_lanes", 11) == 0) {
+            c += 10;
+            continue;
+        }
         if ((*c == '*' || *c == '&') && n && sig[n - 1] != ' ' && sig[n - 1] != '*' && sig[n - 1] != '&' &&
             sig[n - 1] != '(')
             sig[n++] = ' ';

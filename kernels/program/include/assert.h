@@ -6,5 +6,5 @@
 #include_next <assert.h>
 #if !defined(NDEBUG) && defined(GPULAB_PROGRT_ASSERT)
 #undef assert
-#define assert(e) GPULAB_PROGRT_ASSERT(e)
+#define assert(e) GPULAB_PROGRT_ASSERT(e, #e)
 #endif
