@@ -747,6 +747,11 @@ static int build_once(prog *p, const prog_options *o, prog_result *r, char *exe,
         rc = 0;
         goto out;
     }
+    /* this text's lane-loop forms did not compile before: the build
+     * without them (prog_build), at once */
+    char nolanes[PROG_PATH_MAX + 16];
+    snprintf(nolanes, sizeof nolanes, "%s/lanes-failed", dir);
+    if (p->lanes > 0 && !p->no_lanes && access(nolanes, F_OK) == 0) goto out;
     unlink(exe);
     double t0 = prog_now_s();
     char src[PROG_PATH_MAX * 2];
@@ -937,6 +942,7 @@ static int build_once(prog *p, const prog_options *o, prog_result *r, char *exe,
     if (st != 0) {
         unlink(tmp);
         unlink(deptmp);
+        if (p->lanes > 0 && !p->no_lanes) write_file(nolanes, "", 0); /* remembered (above) */
         goto out;
     }
     /* the build is not to be changed: by the program (its sandbox shows the
