@@ -599,6 +599,22 @@ static int uniform_expr(kern *K, int a, int b)
     return 1;
 }
 
+/* does the kernel take the address of variable D (a pointer to it would
+ * outlive the region whose copy it points into): &name, or an array's
+ * name not indexed */
+static int escapes(const kern *K, const decl *D)
+{
+    const tx *x = &K->f->x;
+    for (int k = K->lb; k < K->rb; k++) {
+        if (!tok_eq(x, k, D->name) || is(x, k - 1, ".") || is(x, k - 1, "->") || is(x, k - 1, "::")) continue;
+        if (is(x, k - 1, "&") && !is_ident(x, k - 2) && !is(x, k - 2, ")") && !is(x, k - 2, "]") &&
+            x->t[k - 2].kind != T_NUM)
+            return 1;
+        if (D->array && k != D->name && !is(x, k + 1, "[")) return 1;
+    }
+    return 0;
+}
+
 /* A barrier loop's header (for (init; cond; step)) is the same for every
  * thread: its names are its own variables, the kernel's parameters that
  * the kernel never changes, the enclosing loops' variables, blockDim,
@@ -822,6 +838,10 @@ static int kernel_lanes(kern *K, sb *o)
     }
     for (int i = 0; i < K->nev; i++)
         if (K->evs[i].kind == EV_LOOP && !header_uniform(K, i)) return 0;
+    /* a variable whose address is taken: its pointer may be kept across a
+     * barrier while the copy it points to is not */
+    for (int d = 0; d < K->ndecls; d++)
+        if (!K->decls[d].uniform && escapes(K, &K->decls[d])) return 0;
     /* which variables live across a barrier */
     for (int d = 0; d < K->ndecls; d++) {
         decl *D = &K->decls[d];

@@ -538,6 +538,13 @@ static void test_lanes_refused(void **state)
     assert_int_equal(lanes_of("__managed__ int rounds;\n__global__ void k(int *p, int n)\n{\n"
                               "    for (int r = 0; r < rounds; r++) {\n        __syncthreads();\n    }\n}" LAUNCH_K),
                      0);
+    /* a pointer to a thread's variable, kept across a barrier */
+    assert_int_equal(lanes_of("__global__ void k(int *p, int n)\n{\n    int v = 0;\n    int *pv = &v;\n"
+                              "    __syncthreads();\n    *pv = n;\n    p[threadIdx.x] = v;\n}" LAUNCH_K),
+                     0);
+    assert_int_equal(lanes_of("__global__ void k(int *p, int n)\n{\n    int h[2] = {0, 0};\n    int *q = h;\n"
+                              "    __syncthreads();\n    q[1] = n;\n    p[threadIdx.x] = h[1];\n}" LAUNCH_K),
+                     0);
     /* no barrier: nothing to gain */
     assert_int_equal(lanes_of("__global__ void k(int *p, int n)\n{\n    p[threadIdx.x] = n;\n}" LAUNCH_K), 0);
 }
