@@ -125,7 +125,8 @@ void sim_lanes::barrier(int line, const char *file)
  * thread does (fiber.cpp), and nothing is left to run */
 sim_lanes::~sim_lanes()
 {
-    sim_g.lanes = 0;
+    /* (sim_g.lanes stays set: the first thread ends without a switch, and
+     * the next block starts from its reset) */
     sim_set_cur(&sim_g.fibers[0].info);
     for (unsigned k = 1; k < n; k++) {
         sim_fiber *f = &sim_g.fibers[k];
@@ -143,7 +144,6 @@ void sim_lanes_wait(int line, const char *file)
 {
     char where[96];
     sim_where(where, sizeof where, line, file);
-    sim_g.lanes = 0;
     sim_fail("%s: internal error: a thread waits (%s) in the kernel's lane-loop form, which cannot wait; "
              "run it again with the environment's GPULAB_SIM_LANES=0 and report the kernel",
              sim_g.kernel, where);
