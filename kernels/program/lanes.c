@@ -87,20 +87,11 @@ static int tok_starts(const tx *x, int k, const char *pre)
     size_t l = strlen(pre);
     return k >= 0 && k < x->nt && x->t[k].e - x->t[k].s >= l && memcmp(x->src + x->t[k].s, pre, l) == 0;
 }
-/* a name's token as a C string */
-static void tok_str(const tx *x, int k, char *buf, size_t len)
-{
-    size_t l = x->t[k].e - x->t[k].s;
-    if (l >= len) l = len - 1;
-    memcpy(buf, x->src + x->t[k].s, l);
-    buf[l] = 0;
-}
 
 /* The index of the bracket closing the one at k, or -1. */
 static int close_of(const tx *x, int k)
 {
-    const char *o = is(x, k, "(") ? "(" : is(x, k, "[") ? "[" : is(x, k, "{") ? "{" : NULL;
-    if (!o) return -1;
+    if (!is(x, k, "(") && !is(x, k, "[") && !is(x, k, "{")) return -1;
     int d = 0;
     for (int j = k; j < x->nt; j++) {
         if (is(x, j, "(") || is(x, j, "[") || is(x, j, "{")) d++;
@@ -181,17 +172,10 @@ static const char *const free_calls[] = {
     "static_cast", "reinterpret_cast", "const_cast", "dim3", "sim_printf", "sim_dev_memcpy", "sim_dev_memset",
     "sim_addr", "if", "for", "while", "switch", "return", NULL};
 
-static int word_in(const tx *x, int k, const char *const *words)
-{
-    for (int i = 0; words[i]; i++)
-        if (is(x, k, words[i])) return 1;
-    return 0;
-}
-
 static int blocked(const tx *x, int k)
 {
     if (!is_ident(x, k)) return 0;
-    if (word_in(x, k, blocked_words)) return 1;
+    if (tx_is_word_of(x, k, blocked_words)) return 1;
     for (int i = 0; blocked_prefixes[i]; i++)
         if (tok_starts(x, k, blocked_prefixes[i])) return 1;
     /* a group's or a barrier object's member: tile.shfl_down(...), bar.wait() */
@@ -199,7 +183,7 @@ static int blocked(const tx *x, int k)
         static const char *const members[] = {"sync", "wait", "arrive", "arrive_and_wait", "shfl", "shfl_down",
                                               "shfl_up", "shfl_xor", "ballot", "any", "all", "match_any",
                                               "match_all", NULL};
-        if (word_in(x, k, members)) return 1;
+        if (tx_is_word_of(x, k, members)) return 1;
     }
     return 0;
 }
@@ -243,8 +227,8 @@ static int call_ok(lf *f, int k)
     if (is(x, k - 1, ".") || is(x, k - 1, "->")) return !blocked(x, k);
     if (is(x, k - 1, "::")) {
         /* gpulab_sim's own (the first pass's rewrites) and std's math */
-        if (is(x, k - 2, "gpulab_sim")) return word_in(x, k, free_calls);
-        if (is(x, k - 2, "std")) return word_in(x, k, free_calls);
+        if (is(x, k - 2, "gpulab_sim")) return tx_is_word_of(x, k, free_calls);
+        if (is(x, k - 2, "std")) return tx_is_word_of(x, k, free_calls);
         return 0;
     }
     /* the file's own device functions first: one may be named like a
@@ -256,7 +240,7 @@ static int call_ok(lf *f, int k)
             if (!fn_ok(f, i)) return 0;
         }
     if (any) return 1;
-    if (word_in(x, k, free_calls)) return 1;
+    if (tx_is_word_of(x, k, free_calls)) return 1;
     /* the first pass's shared-memory declarations */
     if (tok_starts(x, k, "SIM_SHARED") || tok_starts(x, k, "SIM_DYNAMIC_SHARED")) return 1;
     if (tok_starts(x, k, "__") && !blocked(x, k)) return 1; /* intrinsics: __fdividef, __ldg, __float2int_rn ... */
@@ -402,7 +386,7 @@ static const char *const not_spec_words[] = {"return", "else", "case", "default"
 static int k_decl(kern *K, int si, int s, int e)
 {
     const tx *x = &K->f->x;
-    if (!is_ident(x, s) || word_in(x, s, not_spec_words)) return 0;
+    if (!is_ident(x, s) || tx_is_word_of(x, s, not_spec_words)) return 0;
     /* the first declarator ends at the first `=`, `,`, `[`, `{`, `(` or `;` of depth 0 */
     int k = s, depth = 0;
     for (; k < e; k++) {
@@ -587,8 +571,8 @@ static int uniform_expr(kern *K, int a, int b)
             continue;
         }
         if (!is_ident(x, k) || is(x, k - 1, ".") || is(x, k - 1, "::")) continue;
-        if (is(x, k, "threadIdx") || blocked(x, k) || word_in(x, k, impure) || tok_starts(x, k, "atomic")) return 0;
-        if (is(x, k + 1, "(") && !word_in(x, k, free_calls)) return 0;
+        if (is(x, k, "threadIdx") || blocked(x, k) || tx_is_word_of(x, k, impure) || tok_starts(x, k, "atomic")) return 0;
+        if (is(x, k + 1, "(") && !tx_is_word_of(x, k, free_calls)) return 0;
         for (int d = 0; d < K->ndecls; d++)
             if (tok_eq(x, K->decls[d].name, k) && !K->decls[d].uniform) return 0;
         for (int v = 0; v < K->f->nvars; v++)
@@ -627,7 +611,7 @@ static int header_uniform(kern *K, int li)
     for (int k = lp + 1; k < rp; k++) {
         if (!is_ident(x, k) || is(x, k - 1, ".") || is(x, k - 1, "->") || is(x, k - 1, "::")) continue;
         if (is(x, k, "threadIdx") || is(x, k, "__syncthreads") || blocked(x, k)) return 0;
-        if (is(x, k + 1, "(") && !word_in(x, k, free_calls)) return 0;
+        if (is(x, k + 1, "(") && !tx_is_word_of(x, k, free_calls)) return 0;
         /* a local variable of the kernel (not this loop's own) */
         for (int d = 0; d < K->ndecls; d++)
             if (!K->decls[d].uniform && tok_eq(x, K->decls[d].name, k)) return 0;
@@ -684,6 +668,17 @@ static void copy_region_stmt(sb *o, lf *f, int a, int b, int region)
     copy_toks(o, f, from, b);
 }
 
+/* is a variable declared in barrier loop `decl_loop` (-1: the kernel's
+ * body) in scope in a region inside barrier loop `loop`: that loop or one
+ * enclosing it is decl_loop */
+static int in_scope(const kern *K, int decl_loop, int loop)
+{
+    for (int l = loop;; l = K->evs[l].loop) {
+        if (l == decl_loop) return 1;
+        if (l < 0) return 0;
+    }
+}
+
 /* region r's statements as a loop over the threads */
 static void emit_region(kern *K, sb *o, int from, int to)
 {
@@ -704,18 +699,13 @@ static void emit_region(kern *K, sb *o, int from, int to)
         decl *D = &K->decls[d];
         const ev *S = &K->evs[D->stmt];
         if (!D->hoist || S->region >= region) continue;
-        int vis = 0;
-        for (int l = loop; l >= -1; l = l >= 0 ? K->evs[l].loop : -2) {
-            if (l == S->loop) { vis = 1; break; }
-            if (l == -1) break;
-        }
-        if (!vis) continue;
+        if (!in_scope(K, S->loop, loop)) continue;
         int used = 0;
         for (int i = from; i < to && !used; i++)
             if (K->evs[i].kind == EV_STMT) used = uses(x, D->name, K->evs[i].s, K->evs[i].e);
         if (!used) continue;
         char nm[128];
-        tok_str(x, D->name, nm, sizeof nm);
+        tx_text_of(x, D->name, D->name + 1, nm, sizeof nm);
         if (D->array)
             sb_printf(o, " sim_LT_%s &%s = sim_LV_%s[sim_li_];", nm, nm, nm);
         else
@@ -736,22 +726,16 @@ static void emit_region(kern *K, sb *o, int from, int to)
             for (int i = from; i < to && !used; i++)
                 if (K->evs[i].kind == EV_STMT) used = written(x, D->name, K->evs[i].s, K->evs[i].e);
         if (!mine && !used) continue;
-        /* visible here: its region's loop encloses this one */
-        int vis = 0;
-        for (int l = loop; l >= -1; l = l >= 0 ? K->evs[l].loop : -2) {
-            if (l == S->loop) { vis = 1; break; }
-            if (l == -1) break;
-        }
-        if (!vis) continue;
+        if (!in_scope(K, S->loop, loop)) continue;
         char nm[128];
-        tok_str(x, D->name, nm, sizeof nm);
+        tx_text_of(x, D->name, D->name + 1, nm, sizeof nm);
         sb_printf(o, " ::gpulab_sim::sim_lane_keep(&sim_LV_%s[sim_li_], %s);", nm, nm);
     }
     for (int d = 0; d < K->ndecls; d++) {
         decl *D = &K->decls[d];
         if (!D->hoist || !D->array || K->evs[D->stmt].region != region) continue;
         char nm[128];
-        tok_str(x, D->name, nm, sizeof nm);
+        tx_text_of(x, D->name, D->name + 1, nm, sizeof nm);
         sb_printf(o, " ::gpulab_sim::sim_lane_keep_array(&sim_LV_%s[sim_li_], %s);", nm, nm);
     }
     sb_printf(o, " } sim_lane_next_%d_: ; }", region);
@@ -809,7 +793,7 @@ static int kernel_lanes(kern *K, sb *o)
                 is(x, E->s, "switch") || is(x, E->s, "{") || x->t[E->s].kind == T_PP)
                 continue;
             for (int k = E->s; k + 1 < E->e; k++)
-                if (is_ident(x, k) && is_ident(x, k + 1) && !word_in(x, k, not_spec_words)) return 0;
+                if (is_ident(x, k) && is_ident(x, k + 1) && !tx_is_word_of(x, k, not_spec_words)) return 0;
         }
     }
     /* names declared twice at a region's top level: not taken apart */
@@ -859,7 +843,7 @@ static int kernel_lanes(kern *K, sb *o)
     for (int k = K->head; k < K->lb; k++) {
         if (k == K->name) {
             char nm[128];
-            tok_str(x, k, nm, sizeof nm);
+            tx_text_of(x, k, k + 1, nm, sizeof nm);
             sb_printf(o, " %s__sim_lanes", nm);
         } else {
             sb_puts(o, " ");
@@ -875,7 +859,7 @@ static int kernel_lanes(kern *K, sb *o)
         decl *D = &K->decls[d];
         if (!D->hoist) continue;
         char nm[128];
-        tok_str(x, D->name, nm, sizeof nm);
+        tx_text_of(x, D->name, D->name + 1, nm, sizeof nm);
         sb_puts(o, " typedef");
         for (int k = D->spec_s; k < D->spec_e; k++) {
             sb_puts(o, " ");
@@ -1090,7 +1074,7 @@ int prog_lanes(prog_source *src)
             /* found by address, for a launch through a variable */
             if (!templ) {
                 char nm[128];
-                tok_str(x, K->name, nm, sizeof nm);
+                tx_text_of(x, K->name, K->name + 1, nm, sizeof nm);
                 sb_printf(&o, "\nstatic const int sim_lanes_reg_%s = ::gpulab_sim::sim_lanes_reg((const void *)%s, "
                               "(const void *)%s__sim_lanes);",
                           nm, nm, nm);
@@ -1101,7 +1085,7 @@ int prog_lanes(prog_source *src)
             while (bol > 0 && src->text[bol - 1] != '\n') bol--;
             for (size_t c = bol; c <= x->t[rb].s; c++) sb_add(&o, " ", 1);
             if (ins_add(&ins, &nins, &capins, x->t[rb].e, x->t[rb].e, o.p) != 0) { rc = -1; goto out; }
-            tok_str(x, K->name, lanes_of[nlanes], sizeof lanes_of[0]);
+            tx_text_of(x, K->name, K->name + 1, lanes_of[nlanes], sizeof lanes_of[0]);
             nlanes++;
         } else {
             free(o.p);

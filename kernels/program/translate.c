@@ -826,8 +826,6 @@ static int driver_api_word(const tx *x, int k)
     return 0;
 }
 
-static int is_word_of(const tx *x, int k, const char *const *words);
-
 /* names the simulator does not have, and why (after the name) */
 static const struct {
     const char *const *words;
@@ -843,7 +841,7 @@ static int refused_name(tx *x, int k)
 {
     if (tx_is(x, k - 1, ".") || tx_is(x, k - 1, "->")) return 0;
     for (size_t i = 0; i < sizeof refused_names / sizeof refused_names[0]; i++)
-        if (is_word_of(x, k, refused_names[i].words)) {
+        if (tx_is_word_of(x, k, refused_names[i].words)) {
             char nm[64];
             tx_text_of(x, k, k + 1, nm, sizeof nm);
             tx_issue(x, x->t[k].line, "%s: %s", nm, refused_names[i].why);
@@ -851,8 +849,6 @@ static int refused_name(tx *x, int k)
         }
     return 0;
 }
-
-static int is_word_of(const tx *x, int k, const char *const *words);
 
 /* Tokens a..b-1 joined by single spaces (comments and newlines left out). */
 static void tok_join(const tx *x, int a, int b, char *buf, size_t len)
@@ -948,7 +944,7 @@ static int local_array(tx *x, int k)
         if (tx_is(x, j, "<") && j > k && x->t[j - 1].kind == T_IDENT) { ang = 1; continue; }
         if (tx_is(x, j, "::")) continue;
         if (x->t[j].kind != T_IDENT) break;
-        if (is_word_of(x, j, not_type_words)) return k;
+        if (tx_is_word_of(x, j, not_type_words)) return k;
     }
     /* ... then the first declarator's name and its `[` */
     int name = j - 1;
@@ -1049,13 +1045,6 @@ static const char *const texture_words[] = {"texture", "surface", "cudaBindTextu
                                             "cudaBindTextureToArray", "cudaUnbindTexture", "cudaBindSurfaceToArray",
                                             "cudaGetTextureReference", NULL};
 
-
-static int is_word_of(const tx *x, int k, const char *const *words)
-{
-    for (int w = 0; words[w]; w++)
-        if (tx_is(x, k, words[w])) return 1;
-    return 0;
-}
 
 /* `template <...>` at k: its parameters that have no default (the ones a
  * launch must give or let the compiler deduce) */

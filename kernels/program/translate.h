@@ -54,6 +54,8 @@ typedef struct tx {
 void tx_tokenize(tx *x);
 /* Token k is word (0 for a k out of range). */
 int tx_is(const tx *x, int k, const char *word);
+/* Token k is one of words (NULL-terminated). */
+int tx_is_word_of(const tx *x, int k, const char *const *words);
 /* Tokens a..b-1 as the source spells them (newlines as spaces), cut to len. */
 void tx_text_of(const tx *x, int a, int b, char *buf, size_t len);
 /* Replace source bytes [s, e) with the printf text, followed by as many

@@ -139,6 +139,13 @@ int tx_is(const tx *x, int k, const char *word)
     return x->t[k].e - x->t[k].s == l && strncmp(x->src + x->t[k].s, word, l) == 0;
 }
 
+int tx_is_word_of(const tx *x, int k, const char *const *words)
+{
+    for (int w = 0; words[w]; w++)
+        if (tx_is(x, k, words[w])) return 1;
+    return 0;
+}
+
 void tx_text_of(const tx *x, int a, int b, char *buf, size_t len)
 {
     /* tokens a..b-1, with the source's spacing (newlines become spaces) */

@@ -422,6 +422,10 @@ static inline sim_fiber *sim_next_runnable(unsigned from)
 }
 void sim_wait(sim_fiber *self);
 [[noreturn]] void sim_lanes_wait(int line, const char *file); /* lanes.cpp */
+/* sync.cpp: a block barrier every thread has reached is counted, recorded,
+ * told to the checkers and opens the next epoch (the fibers' release and
+ * the lane loops' barrier alike) */
+void sim_barrier_passed(int kind, int line, const char *file, const void *site);
 [[noreturn]] void sim_abort(void);
 /* the pool of fibers and stacks, and the SIGSEGV handler of a launch */
 size_t sim_stack_wanted(void);

@@ -111,13 +111,7 @@ void sim_lanes::barrier(int line, const char *file)
 {
     if (lab_interrupted) sim_stop_interrupted();
     sim_set_cur(&sim_g.fibers[0].info);
-    sim_g.stats.barriers++;
-    sim_rec_barrier(SIM_BAR_SYNC, line, file);
-    if (sim_acc_on) {
-        sim_sync_event e = {SIM_SYNC_BARRIER, sim_g.block_linear, 0, sim_g.nthreads, 0, 0, line, file, nullptr};
-        sim_check_sync(&e);
-    }
-    sim_epoch_reset(line, file, 0, 0, 0);
+    sim_barrier_passed(SIM_BAR_SYNC, line, file, nullptr);
     for (unsigned k = 0; k < n; k++) sim_g.fibers[k].epoch++;
 }
 

@@ -58,6 +58,17 @@ void sim_stop_interrupted(void)
  * checkers, a new epoch; the lowest thread runs next. Out of line, so the
  * frame of a thread that waits at the barrier (sim_barrier's) stays small:
  * every waiting thread's frames are reloaded when it resumes. */
+void sim_barrier_passed(int kind, int line, const char *file, const void *site)
+{
+    sim_g.stats.barriers++;
+    sim_rec_barrier(kind, line, file);
+    if (sim_acc_on) {
+        sim_sync_event e = {SIM_SYNC_BARRIER, sim_g.block_linear, 0, sim_g.nthreads, 0, 0, line, file, site};
+        sim_check_sync(&e);
+    }
+    sim_epoch_reset(line, file, sim_g.bar_acc_count, sim_g.bar_acc_and, sim_g.bar_acc_or);
+}
+
 static __attribute__((noinline)) void sim_barrier_release(sim_fiber *self, int kind, int line, const char *file,
                                                           const void *site)
 {
@@ -67,13 +78,7 @@ static __attribute__((noinline)) void sim_barrier_release(sim_fiber *self, int k
     }
     for (unsigned i = 0; i < sim_g.nthreads; i++) sim_g.fibers[i].state = SIM_F_RUN;
     sim_g.nrun = sim_g.nthreads;
-    sim_g.stats.barriers++;
-    sim_rec_barrier(kind, line, file);
-    if (sim_acc_on) {
-        sim_sync_event e = {SIM_SYNC_BARRIER, sim_g.block_linear, 0, sim_g.nthreads, 0, 0, line, file, site};
-        sim_check_sync(&e);
-    }
-    sim_epoch_reset(line, file, sim_g.bar_acc_count, sim_g.bar_acc_and, sim_g.bar_acc_or);
+    sim_barrier_passed(kind, line, file, site);
     sim_fiber *first = sim_sched_kind ? sim_sched_first(0, sim_g.nthreads, 0) : &sim_g.fibers[0];
     if (first != self) sim_switch_resumed(self, first);
 }
