@@ -23,8 +23,13 @@ function(gpulab_family name)
   foreach(src IN LISTS F_KERNELS)
     get_filename_component(abs ${src} ABSOLUTE)
     get_filename_component(base ${src} NAME_WE)
-    file(CONFIGURE OUTPUT ${gen}/${base}.sim.cpp CONTENT
-         "/* generated: ${src} for the CPU simulator */\n#define GPULAB_SIM 1\n#include \"${abs}\"\n")
+    # the simulator's text: the file with its kernels' lane-loop forms
+    # (kernels/program/lanes_gen.c), under the file's own name and lines
+    add_custom_command(OUTPUT ${gen}/${base}.sim.cpp
+      COMMAND gpulab_lanes_gen ${abs} ${gen}/${base}.sim.cpp
+      DEPENDS ${abs} gpulab_lanes_gen
+      COMMENT "Lane-loop forms of ${base}.cu for the simulator"
+      VERBATIM)
     gpulab_record_options(${gen}/${base}.sim.cpp)
     file(CONFIGURE OUTPUT ${gen}/${base}.traced.cu CONTENT
          "/* generated: ${src} with trace recording */\n#define LAB_TRACE 1\n#include \"${abs}\"\n")

@@ -282,6 +282,21 @@ static inline int lab_launch_pre(lab_job *job, const char *kernel, const void *f
                          (const void *)(kernel)) != 0)                              \
               return -1;                                                            \
       } while (0)
+/* A kernel that also has a lane-loop form (the build's source pass,
+ * kernels/program/lanes_gen.c, writes this for LAUNCH): each block runs the
+ * form where nothing needs its threads' own interleaving (sim_lanes_here),
+ * the kernel itself otherwise. */
+#  define LAUNCH_LANES(kernel, lanes, grid, block, smem, ...)                       \
+      do {                                                                          \
+          LAB_LAUNCH_SHAPE(kernel, grid, block, smem);                              \
+          if (sim_launch(job, #kernel, __FILE__, __LINE__, lab_lg_, lab_lb_, lab_ls_, \
+                         [=]() __attribute__((no_sanitize_thread)) {                \
+                             if (sim_lanes_here()) lanes(__VA_ARGS__);              \
+                             else kernel(__VA_ARGS__);                              \
+                         },                                                         \
+                         (const void *)(kernel)) != 0)                              \
+              return -1;                                                            \
+      } while (0)
 #else
 #  define SHARED(T, name, N)        __shared__ T name[N]
 #  define SHARED2(T, name, R, C)    __shared__ T name[R][C]

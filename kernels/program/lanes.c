@@ -145,7 +145,7 @@ static const char *const blocked_words[] = {
     "volatile", "asm", "__asm__", "__asm", "cooperative_groups", "cg", "this_thread_block", "this_grid",
     "tiled_partition", "coalesced_threads", "thread_block", "thread_block_tile", "grid_group", "wmma", "nvcuda",
     "cuda", "memcpy_async", "__syncthreads_count", "__syncthreads_and", "__syncthreads_or", "clock", "clock64",
-    "__trap", "goto", "thread_local", "extern", "typedef", "setjmp", "longjmp", "throw", "try",
+    "__trap", "goto", "thread_local", "extern", "setjmp", "longjmp", "throw", "try",
     "co_await", "co_yield", "co_return", "this", NULL};
 static const char *const blocked_prefixes[] = {"__shfl", "__ballot", "__any", "__all", "__match", "__reduce_",
                                                "__pipeline", "__cluster", "__uni", NULL};
@@ -207,7 +207,15 @@ typedef struct lf {
     int nvars;
     char macros[LN_MAX_FNS][64]; /* #define names whose text hides a barrier or what needs the fibers */
     int nmacros;
+    int builtin;         /* gpulab's own kernels (kernels/kern.h's macros), not a student's */
 } lf;
+
+/* kernels/kern.h's macros a built-in kernel may use in its lane form:
+ * shared memory (run once, as the first pass's SIM_SHARED) and the trace,
+ * which is off wherever the lane form runs */
+static const char *const kern_shared[] = {"SHARED", "SHARED2", "DYNAMIC_SHARED", NULL};
+static const char *const kern_calls[] = {"TRACE_READ", "TRACE_WRITE", "TRACE_ADD", "TRACE_CSWAP", "TRACE_ATOMIC",
+                                         "TRACE_MARK", "LAB_TRACING", NULL};
 
 static int blocked_macro(const lf *f, int k)
 {
@@ -241,6 +249,7 @@ static int call_ok(lf *f, int k)
         }
     if (any) return 1;
     if (tx_is_word_of(x, k, free_calls)) return 1;
+    if (f->builtin && (tx_is_word_of(x, k, kern_shared) || tx_is_word_of(x, k, kern_calls))) return 1;
     /* the first pass's shared-memory declarations */
     if (tok_starts(x, k, "SIM_SHARED") || tok_starts(x, k, "SIM_DYNAMIC_SHARED")) return 1;
     if (tok_starts(x, k, "__") && !blocked(x, k)) return 1; /* intrinsics: __fdividef, __ldg, __float2int_rn ... */
@@ -302,7 +311,11 @@ typedef struct ev {
     int loop;       /* the innermost barrier loop around it (an EV_LOOP's index), -1 none */
     int block;      /* EV_STMT: a shared-memory declaration (the block's, run once) */
     int uniform;    /* EV_STMT: declares values the same for every thread (run once) */
+    int tdef;       /* EV_STMT: a typedef or alias of the kernel's body (made once, first) */
 } ev;
+
+/* made once for the block, not in a region's loop */
+static int once(const ev *E) { return E->block || E->uniform || E->tdef; }
 
 typedef struct decl {
     int name;       /* token */
@@ -335,7 +348,7 @@ static int k_ev(kern *K, int kind, int s, int e, int region, int loop)
         k_fail(K);
         return -1;
     }
-    K->evs[K->nev] = (ev){kind, s, e, region, loop, 0, 0};
+    K->evs[K->nev] = (ev){kind, s, e, region, loop, 0, 0, 0};
     return K->nev++;
 }
 
@@ -478,8 +491,10 @@ static int k_decl(kern *K, int si, int s, int e)
 
 /* the first pass's shared-memory declaration: `using sim_T_x = T;`,
  * SIM_SHARED...(...); or `static constexpr size_t sim_sizeof_x = ...;` */
-static int block_stmt(const tx *x, int s)
+static int block_stmt(const lf *f, int s)
 {
+    const tx *x = &f->x;
+    if (f->builtin && tx_is_word_of(x, s, kern_shared) && is(x, s + 1, "(")) return 1;
     if (is(x, s, "using") && tok_starts(x, s + 1, "sim_T_")) return 1;
     if (tok_starts(x, s, "SIM_SHARED") || tok_starts(x, s, "SIM_DYNAMIC_SHARED")) return 1;
     if (is(x, s, "static") && is(x, s + 1, "constexpr") && tok_starts(x, s + 3, "sim_sizeof_")) return 1;
@@ -592,7 +607,7 @@ static int escapes(const kern *K, const decl *D)
     for (int k = K->lb; k < K->rb; k++) {
         if (!tok_eq(x, k, D->name) || is(x, k - 1, ".") || is(x, k - 1, "->") || is(x, k - 1, "::")) continue;
         if (is(x, k - 1, "&") && !is_ident(x, k - 2) && !is(x, k - 2, ")") && !is(x, k - 2, "]") &&
-            x->t[k - 2].kind != T_NUM)
+            !is(x, k - 2, "&") && x->t[k - 2].kind != T_NUM)
             return 1;
         if (D->array && k != D->name && !is(x, k + 1, "[")) return 1;
     }
@@ -686,8 +701,7 @@ static void emit_region(kern *K, sb *o, int from, int to)
     const tx *x = &f->x;
     int any = 0, region = -1, loop = -2;
     for (int i = from; i < to; i++)
-        if (K->evs[i].kind == EV_STMT && !K->evs[i].block && !K->evs[i].uniform &&
-            x->t[K->evs[i].s].kind != T_PP) {
+        if (K->evs[i].kind == EV_STMT && !once(&K->evs[i]) && x->t[K->evs[i].s].kind != T_PP) {
             any = 1;
             region = K->evs[i].region;
             loop = K->evs[i].loop;
@@ -712,7 +726,7 @@ static void emit_region(kern *K, sb *o, int from, int to)
             sb_printf(o, " sim_LT_%s %s = ::gpulab_sim::sim_lane_get(&sim_LV_%s[sim_li_]);", nm, nm, nm);
     }
     for (int i = from; i < to; i++)
-        if (K->evs[i].kind == EV_STMT && !K->evs[i].block && !K->evs[i].uniform && x->t[K->evs[i].s].kind != T_PP)
+        if (K->evs[i].kind == EV_STMT && !once(&K->evs[i]) && x->t[K->evs[i].s].kind != T_PP)
             copy_region_stmt(o, f, K->evs[i].s, K->evs[i].e, region);
     /* the variables kept: this region's own and the earlier ones it used */
     sb_puts(o, "\n");
@@ -738,7 +752,13 @@ static void emit_region(kern *K, sb *o, int from, int to)
         tx_text_of(x, D->name, D->name + 1, nm, sizeof nm);
         sb_printf(o, " ::gpulab_sim::sim_lane_keep_array(&sim_LV_%s[sim_li_], %s);", nm, nm);
     }
-    sb_printf(o, " } sim_lane_next_%d_: ; }", region);
+    /* where a `return` of the region goes (copy_region_stmt) */
+    int ret = 0;
+    for (int i = from; i < to; i++)
+        if (K->evs[i].kind == EV_STMT && !once(&K->evs[i]))
+            for (int k = K->evs[i].s; k < K->evs[i].e; k++) ret |= is(x, k, "return");
+    if (ret) sb_printf(o, " } sim_lane_next_%d_: ; }", region);
+    else sb_puts(o, " } }");
 }
 
 /* a `break` or `continue` of statement [a, b) that is not inside a loop or
@@ -778,10 +798,17 @@ static int kernel_lanes(kern *K, sb *o)
         if (stray_jump(x, E->s, E->e)) return 0;
         /* a static local is one variable for every thread: not a region's */
         for (int k = E->s; k < E->e; k++)
-            if (is(x, k, "static") && !block_stmt(x, E->s)) return 0;
-        if (block_stmt(x, E->s)) {
+            if (is(x, k, "static") && !block_stmt(f, E->s)) return 0;
+        if (block_stmt(f, E->s)) {
             if (E->loop != -1) return 0;
             E->block = 1;
+            continue;
+        }
+        /* a type's name for the whole body: made first, once (a later
+         * region names it too) */
+        if (is(x, E->s, "typedef") || (is(x, E->s, "using") && is_ident(x, E->s + 1) && is(x, E->s + 2, "="))) {
+            if (E->loop != -1) return 0;
+            E->tdef = 1;
             continue;
         }
         int r = k_decl(K, i, E->s, E->e);
@@ -796,6 +823,10 @@ static int kernel_lanes(kern *K, sb *o)
                 if (is_ident(x, k) && is_ident(x, k + 1) && !tx_is_word_of(x, k, not_spec_words)) return 0;
         }
     }
+    /* a type made first may not name the body's variables (decltype(x)) */
+    for (int i = 0; i < K->nev; i++)
+        for (int d = 0; K->evs[i].tdef && d < K->ndecls; d++)
+            if (uses(x, K->decls[d].name, K->evs[i].s, K->evs[i].e)) return 0;
     /* names declared twice at a region's top level: not taken apart */
     for (int a = 0; a < K->ndecls; a++)
         for (int b = a + 1; b < K->ndecls; b++)
@@ -807,12 +838,12 @@ static int kernel_lanes(kern *K, sb *o)
      * thread and never change: one variable each, made before the regions
      * (a loop's bounds may use them) */
     for (int d = 0; d < K->ndecls;) {
-        int si = K->decls[d].stmt, e = d, ok = K->evs[si].loop == -1 && !K->evs[si].block;
+        int si = K->decls[d].stmt, e = d, ok = K->evs[si].loop == -1 && !K->evs[si].block && !K->evs[si].tdef;
         while (e < K->ndecls && K->decls[e].stmt == si) e++;
         for (int q = d; q < e && ok; q++) {
             decl *D = &K->decls[q];
             /* (its own `=` is its initialization) */
-            ok = D->plain_ok && !D->array && D->init_s < D->init_e && uniform_expr(K, D->init_s, D->init_e) &&
+            ok = !D->array && D->init_s < D->init_e && uniform_expr(K, D->init_s, D->init_e) &&
                  !written(x, D->name, K->lb, D->name) && !written(x, D->name, D->name + 1, K->rb);
             D->uniform = ok; /* the next declarator may use it */
         }
@@ -852,8 +883,16 @@ static int kernel_lanes(kern *K, sb *o)
     }
     /* threadIdx changes from thread to thread inside this function: read
      * where used (shim.h keeps it in a register in a fiber's kernel) */
-    sb_puts(o, " {\n#pragma push_macro(\"threadIdx\")\n#undef threadIdx\n#define threadIdx (::gpulab_sim::sim_lane_tid())\n"
-               "::gpulab_sim::sim_lanes sim_L_; const unsigned sim_ln_ = sim_L_.n;");
+    sb_puts(o, " {\n#pragma push_macro(\"threadIdx\")\n#undef threadIdx\n#define threadIdx (::gpulab_sim::sim_lane_tid())\n");
+    /* the body's own type names, first */
+    for (int i = 0; i < K->nev; i++)
+        if (K->evs[i].kind == EV_STMT && K->evs[i].tdef) copy_toks(o, f, K->evs[i].s, K->evs[i].e);
+    /* the block's shared memory and the values every thread computes
+     * alike, made once in the order written (a size may be a constant) */
+    for (int i = 0; i < K->nev; i++)
+        if (K->evs[i].kind == EV_STMT && (K->evs[i].block || K->evs[i].uniform))
+            copy_toks(o, f, K->evs[i].s, K->evs[i].e);
+    sb_puts(o, "\n::gpulab_sim::sim_lanes sim_L_; const unsigned sim_ln_ = sim_L_.n;");
     /* the kept variables' types and per-thread copies */
     for (int d = 0; d < K->ndecls; d++) {
         decl *D = &K->decls[d];
@@ -874,11 +913,6 @@ static int kernel_lanes(kern *K, sb *o)
                      "sim_L_.slot(sizeof(sim_LT_%s), alignof(sim_LT_%s));",
                   nm, nm, nm, nm, nm);
     }
-    /* the block's shared memory, declared once */
-    for (int i = 0; i < K->nev; i++)
-        if (K->evs[i].kind == EV_STMT && K->evs[i].block) copy_toks(o, f, K->evs[i].s, K->evs[i].e);
-    for (int i = 0; i < K->nev; i++)
-        if (K->evs[i].kind == EV_STMT && K->evs[i].uniform) copy_toks(o, f, K->evs[i].s, K->evs[i].e);
     /* the regions, barriers and loops */
     int from = 0;
     for (int i = 0; i < K->nev; i++) {
@@ -946,10 +980,52 @@ static int param_names(const tx *x, int lp, int rp, int *out, int max)
     return n;
 }
 
-int prog_lanes(prog_source *src)
+/* LAUNCH(kernel, ...) of a built-in kernel (kernels/kern.h) given a lane
+ * form before it: LAUNCH_LANES(kernel, its form, ...) */
+static int builtin_launches(lf *f, char lanes_of[][64], int nlanes, ins **v, int *n, int *cap)
+{
+    const tx *x = &f->x;
+    for (int k = 0; k + 1 < x->nt; k++) {
+        if (!is(x, k, "LAUNCH") || !is(x, k + 1, "(")) continue;
+        /* the first argument: to the first `,` outside parentheses */
+        int c = k + 2, d = 0;
+        for (; c < x->nt; c++) {
+            if (is(x, c, "(") || is(x, c, "[") || is(x, c, "{")) d++;
+            else if (is(x, c, ")") || is(x, c, "]") || is(x, c, "}")) d--;
+            else if (d == 0 && is(x, c, ",")) break;
+            if (d < 0) break;
+        }
+        if (c >= x->nt || !is(x, c, ",")) continue;
+        int nm = k + 2;
+        while (nm < c && !is_ident(x, nm)) nm++;
+        if (nm >= c) continue;
+        char name[64];
+        tx_text_of(x, nm, nm + 1, name, sizeof name);
+        int found = 0;
+        for (int i = 0; i < nlanes; i++) found |= strcmp(lanes_of[i], name) == 0;
+        /* its form was inserted before this launch */
+        char want[80];
+        snprintf(want, sizeof want, " %s__sim_lanes", name);
+        int declared = 0;
+        for (int i = 0; found && i < *n; i++)
+            declared |= (*v)[i].at < x->t[k].s && strstr((*v)[i].text, want) != NULL;
+        if (!declared) continue;
+        const char *a0 = x->src + x->t[k + 2].s;
+        size_t pre = (size_t)(x->t[nm].e - x->t[k + 2].s), post = (size_t)(x->t[c].s - x->t[nm].e);
+        char *t = NULL;
+        if (asprintf(&t, "LAUNCH_LANES(%.*s, %.*s__sim_lanes%.*s", (int)(x->t[c].s - x->t[k + 2].s), a0, (int)pre,
+                     a0, (int)post, a0 + pre) < 0)
+            return -1;
+        if (ins_add(v, n, cap, x->t[k].s, x->t[c].s, t) != 0) return -1;
+    }
+    return 0;
+}
+
+static int lanes_pass(prog_source *src, int builtin)
 {
     lf *f = calloc(1, sizeof *f);
     if (!f) return -1;
+    f->builtin = builtin;
     tx *x = &f->x;
     x->src = src->text;
     x->len = src->len;
@@ -1071,8 +1147,9 @@ int prog_lanes(prog_source *src)
         for (int q = head; q < j; q++) templ |= is(x, q, "template");
         if (!extern_c && K->nparams >= 0 && kernel_lanes(K, &o) && !o.oom &&
             nlanes < PROG_MAX_KERNELS) {
-            /* found by address, for a launch through a variable */
-            if (!templ) {
+            /* found by address, for a launch through a variable (a
+             * built-in kernel's launches name it: LAUNCH_LANES) */
+            if (!templ && !builtin) {
                 char nm[128];
                 tx_text_of(x, K->name, K->name + 1, nm, sizeof nm);
                 sb_printf(&o, "\nstatic const int sim_lanes_reg_%s = ::gpulab_sim::sim_lanes_reg((const void *)%s, "
@@ -1138,6 +1215,10 @@ int prog_lanes(prog_source *src)
         }
         if (ins_add(&ins, &nins, &capins, at, end, t) != 0) { rc = -1; goto out; }
     }
+    if (builtin && nlanes && builtin_launches(f, lanes_of, nlanes, &ins, &nins, &capins) != 0) {
+        rc = -1;
+        goto out;
+    }
     if (nins) {
         qsort(ins, (size_t)nins, sizeof *ins, ins_cmp);
         sb o = {0};
@@ -1168,3 +1249,6 @@ out:
     free(f);
     return rc;
 }
+
+int prog_lanes(prog_source *src) { return lanes_pass(src, 0); }
+int prog_lanes_builtin(prog_source *src) { return lanes_pass(src, 1); }

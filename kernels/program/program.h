@@ -128,6 +128,10 @@ void prog_source_free(prog_source *s);
  * a loop over the block's threads, and its launches in this file get both.
  * 0 (s->lanes: how many), -1 out of memory (s unchanged). */
 int prog_lanes(prog_source *s);
+/* The same for one of gpulab's own kernel files (kernels/kern.h's SHARED and
+ * TRACE_ macros), whose LAUNCH(kernel, ...) lines become LAUNCH_LANES(kernel,
+ * form, ...); lanes_gen.c runs it at build time. */
+int prog_lanes_builtin(prog_source *s);
 
 /* ------------------------------------------------------------- programs */
 

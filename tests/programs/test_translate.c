@@ -1,11 +1,13 @@
 /* test_translate.c - the source pass (kernels/program/translate.c): what it
  * makes of each form of shared declaration and launch, that it keeps every
  * line where it was, and what it refuses, with the line. */
+#define _GNU_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -486,6 +488,46 @@ static void test_lanes_taken(void **state)
                               "    p[threadIdx.x] = q.b;\n}" LAUNCH_K),
                      1);
     assert_non_null(strstr(S.text, "sim_lane_keep(&sim_LV_q[sim_li_], q)"));
+    /* a typedef and a constant of the body are made first, before the
+     * shared memory whose size names them */
+    assert_int_equal(lanes_of("__global__ void k(int *p, int n)\n{\n    typedef long long A;\n"
+                              "    constexpr int W = 64;\n    __shared__ A s[W];\n    A x = p[threadIdx.x];\n"
+                              "    s[threadIdx.x] = x;\n    __syncthreads();\n    p[threadIdx.x] = (int)(s[W - 1 - threadIdx.x] + x);\n}"
+                              LAUNCH_K),
+                     1);
+    const char *form = strstr(S.text, "k__sim_lanes");
+    assert_non_null(form);
+    const char *td = strstr(form, "typedef long long A;"), *w = strstr(form, "constexpr int W = 64;"),
+               *l = strstr(form, "::gpulab_sim::sim_lanes sim_L_;");
+    assert_true(td && w && l && td < w && w < l);
+}
+
+/* gpulab's own kernel files (lanes_gen.c): kern.h's SHARED and TRACE_
+ * macros, and LAUNCH lines that get both forms */
+static void test_lanes_builtin(void **state)
+{
+    (void)state;
+    const char *src = "template <class T, int B>\nstatic __global__ void k(const T *in, T *out)\n{\n"
+                      "    SHARED(T, s, B);\n    int tid = threadIdx.x;\n    s[tid] = in[tid];\n"
+                      "    TRACE_WRITE(LAB_SP_SHARED, tid, s[tid]);\n    __syncthreads();\n"
+                      "    for (int d = B / 2; d > 0; d /= 2) {\n        if (tid < d && LOADS == 2 && tid < B) s[tid] += s[tid + d];\n"
+                      "        __syncthreads();\n    }\n    if (tid == 0) out[0] = s[0];\n}\n"
+                      "static int run(lab_job *job, const int *in, int *out)\n{\n"
+                      "    LAUNCH((k<int, 64>), 1, 64, 0, in, out);\n    return 0;\n}\n";
+    sim(src);
+    assert_int_equal(prog_lanes(&S), 0); /* a student's SHARED is not kern.h's */
+    assert_null(strstr(S.text, "k__sim_lanes"));
+    prog_source_free(&S);
+    memset(&S, 0, sizeof S);
+    assert_int_equal(asprintf(&S.text, "#line 1 \"/x/k.cu\"\n%s", src) > 0, 1);
+    S.len = strlen(S.text);
+    assert_int_equal(prog_lanes_builtin(&S), 0);
+    assert_int_equal(S.lanes, 1);
+    assert_non_null(strstr(S.text, "template < class T , int B > static __global__ void k__sim_lanes ("));
+    assert_non_null(strstr(S.text, "LAUNCH_LANES((k<int, 64>), (k__sim_lanes<int, 64>), 1, 64, 0, in, out);"));
+    /* the shared array is the block's, declared once before the loops */
+    const char *form = strstr(S.text, "k__sim_lanes (");
+    assert_true(strstr(form, "SHARED(T, s, B);") < strstr(form, "for (unsigned sim_li_"));
 }
 
 static void test_lanes_refused(void **state)
@@ -545,6 +587,13 @@ static void test_lanes_refused(void **state)
     assert_int_equal(lanes_of("__global__ void k(int *p, int n)\n{\n    int h[2] = {0, 0};\n    int *q = h;\n"
                               "    __syncthreads();\n    q[1] = n;\n    p[threadIdx.x] = h[1];\n}" LAUNCH_K),
                      0);
+    /* a typedef inside a loop of barriers, and one that names a variable */
+    assert_int_equal(lanes_of("__global__ void k(int *p, int n)\n{\n    for (int i = 0; i < n; i++) {\n"
+                              "        typedef int A;\n        A v = p[i];\n        __syncthreads();\n    }\n}" LAUNCH_K),
+                     0);
+    assert_int_equal(lanes_of("__global__ void k(int *p, int n)\n{\n    int v = p[0];\n    typedef decltype(v) A;\n"
+                              "    __syncthreads();\n    p[threadIdx.x] = (A)v;\n}" LAUNCH_K),
+                     0);
     /* no barrier: nothing to gain */
     assert_int_equal(lanes_of("__global__ void k(int *p, int n)\n{\n    p[threadIdx.x] = n;\n}" LAUNCH_K), 0);
 }
@@ -600,6 +649,7 @@ int main(void)
         cmocka_unit_test(test_gpu_mode_wraps_launches_only),
         cmocka_unit_test(test_lanes_taken),
         cmocka_unit_test(test_lanes_refused),
+        cmocka_unit_test(test_lanes_builtin),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     prog_source_free(&S);

@@ -5,9 +5,9 @@
  * Runs the lecture's first reduction (one element per thread, an interleaved
  * tree in shared memory with a __syncthreads per step, one atomicAdd per
  * block) over n ints (default 2^20, block 256), checks the sum, and prints
- * the time, the fiber switches and switches per second. Then a barrier loop
- * (1024 threads, 2000 __syncthreads) that measures little but switching.
- * Exit status 1 when a sum is wrong. */
+ * the time, the blocks run as lane loops (the kernel's form from the build's
+ * source pass; GPULAB_SIM_LANES=0 turns it off), the fiber switches and
+ * switches per second. Exit status 1 when the sum is wrong. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,6 +58,7 @@ static int reduce(long long n, int block, double *seconds, double *cpu, sim_stat
     st->switches -= a.switches;
     st->barriers -= a.barriers;
     st->collectives -= a.collectives;
+    st->lane_blocks -= a.lane_blocks;
     st->seconds -= a.seconds;
     *seconds = job->nsamples ? job->samples[0] / 1e3 : st->seconds;
     if (rc != 0) fprintf(stderr, "bench_sim: %s\n", job->err);
@@ -84,10 +85,10 @@ int main(int argc, char **argv)
     /* a small warm-up maps the fiber stacks */
     if (reduce(4096, block, &s, &cpu, &st) != 0) return 1;
     if (reduce(n, block, &s, &cpu, &st) != 0) return 1;
-    printf("reduce n=%lld block=%d: %.3f s wall, %.3f s CPU; %llu threads, %llu blocks, %llu barriers, "
-           "%llu fiber switches: %.2f M switches per CPU second, %.2f M threads per CPU second\n",
-           n, block, s, cpu, st.threads, st.blocks, st.barriers, st.switches, st.switches / cpu / 1e6,
-           st.threads / cpu / 1e6);
+    printf("reduce n=%lld block=%d: %.3f s wall, %.3f s CPU; %llu threads, %llu blocks (%llu as lane loops), "
+           "%llu barriers, %llu fiber switches: %.2f M switches per CPU second, %.2f M threads per CPU second\n",
+           n, block, s, cpu, st.threads, st.blocks, st.lane_blocks, st.barriers, st.switches,
+           st.switches / cpu / 1e6, st.threads / cpu / 1e6);
     fflush(stdout);
     return 0;
 }

@@ -57,6 +57,21 @@ grep -q '"result"' "$tmp/builtin.1" || { echo "FAIL: no results from the built-i
 same builtin
 same trace
 
+# the built-in kernels' lane-loop forms (the build's source pass: reduce,
+# matmul, transpose, bitonic and distance have some) against the fibers
+# alone, GPULAB_SIM_LANES=0: the same results, counters and estimates
+forms="$builtin; use reduce; set n 100003; compare; use matmul; set n 96; compare; use transpose; set n 200; compare; \
+    use bitonic; compare; use distance; set dtype float; set n 100003; compare"
+"$gpulab" --json --no-color -c "$forms" 2>&1 | grep '"backend":"sim"' | untimed > "$tmp/forms.lanes"
+GPULAB_SIM_LANES=0 "$gpulab" --json --no-color -c "$forms" 2>&1 | grep '"backend":"sim"' | untimed > "$tmp/forms.fibers"
+grep -q '"variant":"gpu-tiled".*"correct":true' "$tmp/forms.lanes" ||
+    { echo "FAIL: no tiled matrix product:"; head "$tmp/forms.lanes"; fail=1; }
+if ! cmp -s "$tmp/forms.lanes" "$tmp/forms.fibers"; then
+    echo "FAIL: the built-in kernels' output with their lane-loop forms differs from the fibers':"
+    diff "$tmp/forms.lanes" "$tmp/forms.fibers" | head -20
+    fail=1
+fi
+
 # (p105, p106, p14, p18 and p163 have kernels in lane-loop form: also the
 # same as with the fibers alone, GPULAB_SIM_LANES=0)
 for p in p105_blocks_in_order p106_failing_block p13_device_assert p14_printf_half p18_shared_out_of_bounds \
