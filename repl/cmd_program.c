@@ -406,15 +406,29 @@ static void print_time_limit(const prog_result *r, double limit)
                      "for something that never happens, or loops forever, stops at any limit\n"));
 }
 
+/* The time limit's or Ctrl-C's end of a run: 1 when it was one of them. */
+static int print_stopped(struct session *s, const prog_result *r, enum prog_mode b)
+{
+    if (r->timed_out) {
+        print_time_limit(r, program_time_limit(s, b));
+        return 1;
+    }
+    if (r->interrupted) {
+        if (r->running[0]) out_printf(_("stopped by Ctrl-C while kernel %s was running\n"), r->running);
+        else out_printf(_("stopped by Ctrl-C\n"));
+        return 1;
+    }
+    return 0;
+}
+
+void program_print_stopped(struct session *s, const prog_result *r) { print_stopped(s, r, PROG_SIM); }
+
 /* What happened, in the student's terms. */
 static void print_end(struct session *s, const prog_result *r, enum prog_mode b)
 {
-    if (r->timed_out) {
-        const double limit = program_time_limit(s, b);
-        print_time_limit(r, limit);
-    } else if (r->interrupted) {
-        if (r->running[0]) out_printf(_("stopped by Ctrl-C while kernel %s was running\n"), r->running);
-        else out_printf(_("stopped by Ctrl-C\n"));
+    const int stopped = print_stopped(s, r, b);
+    if (stopped) {
+        /* said */
     } else if (r->signal) {
         out_printf("%s%s%s", out_color(OUT_ERROR), r->msg, out_color(OUT_RESET));
         if (r->running[0] && !strstr(r->msg, "in kernel")) out_printf(_(" (kernel %s was running)"), r->running);

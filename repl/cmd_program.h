@@ -38,6 +38,9 @@ int program_schedule_jobs(const struct session *s, int runs, long peak_kb, int r
  * every access of the first trace-blocks blocks of each launch recorded
  * (r->acc). 0 when it ran; -1 when it could not, reported (r freed). */
 int program_record(struct session *s, int argc, char **argv, prog_result *r);
+/* After a recorded run (trace) that did not end by itself: the time limit's
+ * message (how far it got, what to do) or Ctrl-C's; nothing otherwise. */
+void program_print_stopped(struct session *s, const prog_result *r);
 /* Once a session, before a student's program runs: what the sandbox cannot
  * enforce on this machine (or that set sandbox off turned it off), on
  * stderr. */

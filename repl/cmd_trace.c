@@ -383,6 +383,8 @@ static enum cmd_status trace_accesses(struct session *s, const lab_variant *v, i
         if (r.fault[0]) out_warn(_("the program failed: %s; the trace shows what it did until then"), r.fault);
         if (r.acc) print_accesses(r.acc);
         else st = sess_error(s, -1, _("nothing was recorded: %s"), r.acc_why);
+        /* a trace cut short by the time limit says so where it ends */
+        program_print_stopped(s, &r);
         prog_result_free(&r);
         return st;
     }

@@ -11,8 +11,9 @@
  * only the n fiber switches of each barrier are gone.
  *
  * Used where nothing needs the threads' own interleaving: no trace, no
- * recording, no checker (race check), no other schedule, no cooperative
- * launch. The memory checks of each access stay: each lane is the running
+ * checker (race check), no other schedule, no cooperative launch. The
+ * access recording (profile, the estimate) takes the loops' accesses as the
+ * fibers': in the same order, each thread the running one. The memory checks of each access stay: each lane is the running
  * thread while its region runs. */
 #include "kernels/sim/internal.h"
 #include "kernels/sim/record.h"
@@ -38,7 +39,10 @@ int sim_lanes_here(void)
     if (!sim_in_fiber() || !lanes_allowed()) return 0;
     const sim_fiber *self = sim_self();
     if (self->info.linear != 0 || sim_g.ndone != 0 || sim_g.coop || sim_sched_kind || sim_g.trace) return 0;
-    if (sim_rec_on || (sim_acc_on && !sim_acc_direct)) return 0;
+    /* a checker needs each thread's own accesses between the others'; the
+     * recording gets the same accesses in the same order as the fibers'
+     * (per thread, each region to its end), so it runs in the loops too */
+    if (sim_acc_on && sim_checkers_attached()) return 0;
     return 1;
 }
 

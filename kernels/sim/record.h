@@ -209,6 +209,7 @@ int sim_rec_site_where_exe(const char *exe, uintptr_t site, char *file, size_t f
 extern __thread int sim_rec_on; /* a reader is attached, a launch is running and wants this worker's block */
 extern __thread int sim_acc_on;   /* anything wants the accesses (check.h's hook): memcheck, a checker, a reader */
 extern __thread int sim_acc_direct; /* no checker and no reader: a shared element the proxy checked skips the hook */
+int sim_checkers_attached(void);   /* how many checkers see every access (the race check's, a schedule's) */
 /* one checker, which takes plain loads and stores (check.h's plain), and no
  * reader: a shared element the proxy checked and reads or writes goes to
  * sim_acc_shared_load or sim_acc_shared_store */

@@ -71,6 +71,27 @@ if ! cmp -s "$tmp/forms.lanes" "$tmp/forms.fibers"; then
     diff "$tmp/forms.lanes" "$tmp/forms.fibers" | head -20
     fail=1
 fi
+# the access recording takes the loops' accesses as the fibers': profiles
+# of built-in kernels and access traces of programs with forms
+if [ "${GPULAB_RECORD:-ON}" != OFF ]; then
+    rec="set backend sim; use matmul; set n 64; profile gpu-tiled gpu-2d; use transpose; set n 256; profile tiled; \
+        use reduce; set n 100000; profile interleaved sequential"
+    "$gpulab" --no-color -c "$rec" > "$tmp/rec.lanes" 2>&1
+    GPULAB_SIM_LANES=0 "$gpulab" --no-color -c "$rec" > "$tmp/rec.fibers" 2>&1
+    for p in p100_matrix_mul_tiled p163_values_across_barriers p165_types_made_once; do
+        for l in lanes fibers; do
+            v=1; [ $l = fibers ] && v=0
+            GPULAB_SIM_LANES=$v "$gpulab" --no-color -c "set backend sim; set trace-blocks 3; open $src/tests/programs/$p.cu; trace" \
+                2>&1 | untimed >> "$tmp/rec.$l"
+        done
+    done
+    grep -q 'shared loads' "$tmp/rec.lanes" || { echo "FAIL: no profile:"; head "$tmp/rec.lanes"; fail=1; }
+    if ! cmp -s "$tmp/rec.lanes" "$tmp/rec.fibers"; then
+        echo "FAIL: profiles and access traces with the lane-loop forms differ from the fibers':"
+        diff "$tmp/rec.lanes" "$tmp/rec.fibers" | head -20
+        fail=1
+    fi
+fi
 
 # (p105, p106, p14, p18 and p163 have kernels in lane-loop form: also the
 # same as with the fibers alone, GPULAB_SIM_LANES=0)
