@@ -60,7 +60,9 @@ void lab_config_defaults(lab_config *c)
     c->seed = 1;
     c->repeats = 5;
     c->backend = LAB_BACKEND_AUTO;
-    c->sim_limit = 1LL << 22;
+    /* 8 Mi: the reduction's `compare` of its six simulator rows in about
+     * 4.4 s on two cores (docs/decisions.md, "The default sim-limit is 8 Mi") */
+    c->sim_limit = 1LL << 23;
     snprintf(c->model, sizeof c->model, "h200");
     c->gpus = 1;
 }

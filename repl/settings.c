@@ -481,8 +481,8 @@ static void show_sim_limit(const struct session *s, char *buf, size_t len)
 static void complete_sim_limit(struct session *s, struct cmp_list *out)
 {
     cmp_add(out, "2^20");
-    cmp_add(out, "4Mi");
-    cmp_add(out, "16Mi");
+    cmp_add(out, "8Mi");
+    cmp_add(out, "64Mi");
 }
 
 static int set_onoff(int *dst, const char *v, char *err, size_t errlen)
@@ -969,7 +969,7 @@ static const struct setting settings[] = {
     {"gpus", SETTING_INT, RUN, 1, LAB_MAX_GPUS, "1", "2", N_("1..8 on the simulator; on a GPU machine 1 to its number of GPUs"),
      N_("GPUs a reduction splits its input over (run shows each GPU and the combine)"), set_gpus, show_gpus,
      complete_gpus, value_gpus},
-    {"sim-limit", SETTING_SIZE, RUN, 1, 1LL << 40, "4Mi", "16Mi", N_("a size like 4Mi"),
+    {"sim-limit", SETTING_SIZE, RUN, 1, 1LL << 40, "8Mi", "16Mi", N_("a size like 4Mi"),
      N_("largest n the simulator accepts"), set_sim_limit, show_sim_limit, complete_sim_limit, value_sim_limit},
     {"race-check", SETTING_FLAG, RUN, 0, 0, "off", "on", N_("on or off"), N_("simulator: report races in global and shared memory"),
      set_race, show_race, complete_onoff, value_race},

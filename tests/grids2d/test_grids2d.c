@@ -639,7 +639,7 @@ static void matmul_limits(void **state)
 {
     (void)state;
     lab_config cfg = base("matmul");
-    cfg.n = 300; /* 2.7e7 multiply-adds: past 4 x 4Mi, refused before it runs */
+    cfg.n = 400; /* 6.4e7 multiply-adds: past 4 x 8Mi, refused before it runs */
     lab_result r = run_one("matmul", &cfg, "gpu-tiled");
     assert_int_equal(r.ran, 0);
     assert_non_null(strstr(r.note, "multiply-adds"));

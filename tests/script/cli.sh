@@ -152,7 +152,7 @@ fi
 name="json-lines-only"; if grep -qv '^{' "$OUT"; then bad "stdout has non-JSON lines with --json"; else ok; fi
 
 # Past the simulator's limit every row runs at the family's simulator size, and says so.
-name="run-sim-fit"; g 0 --json -c "use reduce; set n 2^23; set repeats 1; set backend sim; run"
+name="run-sim-fit"; g 0 --json -c "use reduce; set n 2^24; set repeats 1; set backend sim; run"
 err_has "past the simulator's limit"; err_has "every row runs at n = 1Mi"
 if grep -q '"n":1048576,.*"ran":true' "$OUT"; then ok; else bad "the row must run at n = 1Mi"; fi
 # ... unless even that is past a limit lowered by hand: the row is refused with the reason.
