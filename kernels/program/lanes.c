@@ -720,8 +720,11 @@ static void emit_region(kern *K, sb *o, int from, int to)
         if (!used) continue;
         char nm[128];
         tx_text_of(x, D->name, D->name + 1, nm, sizeof nm);
-        if (D->array)
-            sb_printf(o, " sim_LT_%s &%s = sim_LV_%s[sim_li_];", nm, nm, nm);
+        if (D->array) /* a copy of its own, that nothing else in the block may alias */
+            sb_printf(o,
+                      " auto sim_LB_%s = ::gpulab_sim::sim_lane_get_array<sim_LT_%s>(&sim_LV_%s[sim_li_]);"
+                      " sim_LT_%s &%s = sim_LB_%s.v();",
+                      nm, nm, nm, nm, nm, nm);
         else
             sb_printf(o, " sim_LT_%s %s = ::gpulab_sim::sim_lane_get(&sim_LV_%s[sim_li_]);", nm, nm, nm);
     }
@@ -747,10 +750,21 @@ static void emit_region(kern *K, sb *o, int from, int to)
     }
     for (int d = 0; d < K->ndecls; d++) {
         decl *D = &K->decls[d];
-        if (!D->hoist || !D->array || K->evs[D->stmt].region != region) continue;
+        if (!D->hoist || !D->array) continue;
+        const ev *S = &K->evs[D->stmt];
         char nm[128];
         tx_text_of(x, D->name, D->name + 1, nm, sizeof nm);
-        sb_printf(o, " ::gpulab_sim::sim_lane_keep_array(&sim_LV_%s[sim_li_], %s);", nm, nm);
+        if (S->region == region) {
+            sb_printf(o, " ::gpulab_sim::sim_lane_keep_array(&sim_LV_%s[sim_li_], %s);", nm, nm);
+            continue;
+        }
+        /* an earlier region's array this one used: its copy goes back (an
+         * element written through an index is not told from one read) */
+        if (S->region > region || !in_scope(K, S->loop, loop)) continue;
+        int used = 0;
+        for (int i = from; i < to && !used; i++)
+            if (K->evs[i].kind == EV_STMT) used = uses(x, D->name, K->evs[i].s, K->evs[i].e);
+        if (used) sb_printf(o, " ::gpulab_sim::sim_lane_keep(&sim_LV_%s[sim_li_], sim_LB_%s);", nm, nm);
     }
     /* where a `return` of the region goes (copy_region_stmt) */
     int ret = 0;

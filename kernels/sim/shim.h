@@ -486,6 +486,20 @@ template <class S, class V> __attribute__((no_sanitize_thread, noipa)) static vo
     static_assert(std::is_trivially_copyable<V>::value, "a variable kept across a barrier is copied");
     __builtin_memcpy((void *)p, (const void *)&v, sizeof v);
 }
+/* An array's copy comes in a struct, by value: the running thread's own
+ * local array, as in the kernel, that no pointer of the block may alias. */
+template <class T> struct sim_lane_box {
+    alignas(T) unsigned char bytes[sizeof(T)];
+    T &v() { return *reinterpret_cast<T *>(bytes); }
+};
+template <class T, class S>
+__attribute__((no_sanitize_thread, noipa)) static sim_lane_box<T> sim_lane_get_array(const S *p)
+{
+    static_assert(sizeof(S) == sizeof(sim_lane_box<T>), "a variable and its copies are of one type");
+    sim_lane_box<T> b;
+    __builtin_memcpy((void *)&b, (const void *)p, sizeof b);
+    return b;
+}
 template <class S, class V>
 __attribute__((no_sanitize_thread, noipa)) static void sim_lane_keep_array(S *p, const V &v)
 {

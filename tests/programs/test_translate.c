@@ -488,6 +488,17 @@ static void test_lanes_taken(void **state)
                               "    p[threadIdx.x] = q.b;\n}" LAUNCH_K),
                      1);
     assert_non_null(strstr(S.text, "sim_lane_keep(&sim_LV_q[sim_li_], q)"));
+    /* a thread's array across barriers: each later region works on a copy
+     * of its own (no shared pointer of the block may alias it), and the
+     * copy goes back where the region used it */
+    assert_int_equal(lanes_of("__global__ void k(float *p, int n)\n{\n    float r[4] = {0};\n    __syncthreads();\n"
+                              "    for (int i = 0; i < 4; i++) r[i] += p[i];\n    __syncthreads();\n"
+                              "    p[threadIdx.x] = r[3];\n}" LAUNCH_K),
+                     1);
+    assert_non_null(strstr(S.text, "sim_lane_keep_array(&sim_LV_r[sim_li_], r)"));
+    assert_non_null(strstr(S.text, "auto sim_LB_r = ::gpulab_sim::sim_lane_get_array<sim_LT_r>(&sim_LV_r[sim_li_]);"
+                                   " sim_LT_r &r = sim_LB_r.v();"));
+    assert_non_null(strstr(S.text, "sim_lane_keep(&sim_LV_r[sim_li_], sim_LB_r)"));
     /* a typedef and a constant of the body are made first, before the
      * shared memory whose size names them */
     assert_int_equal(lanes_of("__global__ void k(int *p, int n)\n{\n    typedef long long A;\n"
