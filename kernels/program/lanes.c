@@ -792,6 +792,31 @@ static int stray_jump(const tx *x, int a, int b)
     return 0;
 }
 
+/* a __shared__ array declared inside a loop (as the CUDA samples' matrixMul
+ * declares its tiles) is the block's one array all the same: it may be made
+ * first, with the others, where its name means nothing else in the kernel
+ * outside that loop and its size names none of the loop's variables */
+static int shared_in_loop_ok(kern *K, const ev *E)
+{
+    const tx *x = &K->f->x;
+    int name = -1;
+    if (tok_starts(x, E->s, "SIM_SHARED") || (K->f->builtin && tx_is_word_of(x, E->s, kern_shared))) {
+        for (int k = E->s + 2; k < E->e && name < 0; k++)
+            if (is(x, k, ",")) name = k + 1;
+        if (name < 0 || !is_ident(x, name)) return 0;
+    } else if (!is(x, E->s, "using") && !is(x, E->s, "static")) {
+        return 0; /* dynamic shared memory: not taken apart */
+    }
+    for (int d = 0; d < K->ndecls; d++)
+        if (K->evs[K->decls[d].stmt].loop != -1 && uses(x, K->decls[d].name, E->s, E->e)) return 0;
+    if (name < 0) return 1; /* its type's and size's names (translate.c), made with it */
+    int l = E->loop;
+    while (K->evs[l].loop != -1) l = K->evs[l].loop;
+    int open = K->evs[l].e - 1, close = is(x, open, "{") ? close_of(x, open) : -1;
+    if (close < 0) return 0;
+    return !uses(x, name, K->lb + 1, K->evs[l].s) && !uses(x, name, close + 1, K->rb);
+}
+
 /* K's lane form into o; 0 when it cannot have one */
 static int kernel_lanes(kern *K, sb *o)
 {
@@ -814,7 +839,7 @@ static int kernel_lanes(kern *K, sb *o)
         for (int k = E->s; k < E->e; k++)
             if (is(x, k, "static") && !block_stmt(f, E->s)) return 0;
         if (block_stmt(f, E->s)) {
-            if (E->loop != -1) return 0;
+            if (E->loop != -1 && !shared_in_loop_ok(K, E)) return 0;
             E->block = 1;
             continue;
         }
@@ -943,7 +968,8 @@ static int kernel_lanes(kern *K, sb *o)
         }
     }
     emit_region(K, o, from, K->nev);
-    sb_puts(o, "\n#pragma pop_macro(\"threadIdx\")\n}");
+    /* every path ends here (a `return` goes to its region's next thread) */
+    sb_puts(o, "\nsim_L_.end();\n#pragma pop_macro(\"threadIdx\")\n}");
     return 1;
 }
 

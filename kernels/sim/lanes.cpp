@@ -121,7 +121,7 @@ void sim_lanes::barrier(int line, const char *file)
 
 /* the block's threads but the first end here; the first ends as every
  * thread does (fiber.cpp), and nothing is left to run */
-sim_lanes::~sim_lanes()
+void sim_lanes::end()
 {
     /* (sim_g.lanes stays set: the first thread ends without a switch, and
      * the next block starts from its reset) */

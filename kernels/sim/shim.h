@@ -470,7 +470,10 @@ int sim_lanes_here(void);
 struct sim_lanes {
     unsigned n;                    /* the block's threads */
     sim_lanes();
-    ~sim_lanes();
+    /* the form's last statement. Not a destructor: one would give every
+     * call of the form an exception edge to it, and g++ then keeps the
+     * values of the threads' loops (a sum, a loaded element) in memory */
+    void end();
     void barrier(int line, const char *file); /* every thread has reached __syncthreads() */
     void *slot(size_t size, size_t align);    /* n copies of a variable */
     sim_lanes(const sim_lanes &) = delete;

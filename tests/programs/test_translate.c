@@ -499,6 +499,25 @@ static void test_lanes_taken(void **state)
     assert_non_null(strstr(S.text, "auto sim_LB_r = ::gpulab_sim::sim_lane_get_array<sim_LT_r>(&sim_LV_r[sim_li_]);"
                                    " sim_LT_r &r = sim_LB_r.v();"));
     assert_non_null(strstr(S.text, "sim_lane_keep(&sim_LV_r[sim_li_], sim_LB_r)"));
+    /* a shared tile declared inside the loop of barriers (the CUDA samples'
+     * matrixMul): the block's one array, made first with the others... */
+    assert_int_equal(lanes_of("__global__ void k(float *c, int w)\n{\n    float acc = 0;\n"
+                              "    for (int a = 0; a < w; a += 16) {\n        __shared__ float t[16];\n"
+                              "        t[threadIdx.x] = c[a];\n        __syncthreads();\n        acc += t[0];\n"
+                              "        __syncthreads();\n    }\n    c[threadIdx.x] = acc;\n}" LAUNCH_K),
+                     1);
+    const char *sf = strstr(S.text, "k__sim_lanes");
+    assert_non_null(sf);
+    const char *tile = strstr(sf, "SIM_SHARED(sim_T_t, t, 16)"), *loop = strstr(sf, "for (int a = 0;");
+    assert_non_null(tile);
+    assert_non_null(loop);
+    assert_true(tile < loop);
+    /* ...but not where its name means something else outside the loop */
+    assert_int_equal(lanes_of("__device__ float t;\n__global__ void k(float *c, int w)\n{\n    float acc = t;\n"
+                              "    for (int a = 0; a < w; a += 16) {\n        __shared__ float t[16];\n"
+                              "        t[threadIdx.x] = c[a];\n        __syncthreads();\n        acc += t[0];\n"
+                              "        __syncthreads();\n    }\n    c[threadIdx.x] = acc;\n}" LAUNCH_K),
+                     0);
     /* a typedef and a constant of the body are made first, before the
      * shared memory whose size names them */
     assert_int_equal(lanes_of("__global__ void k(int *p, int n)\n{\n    typedef long long A;\n"

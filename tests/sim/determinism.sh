@@ -78,7 +78,7 @@ if [ "${GPULAB_RECORD:-ON}" != OFF ]; then
         use reduce; set n 100000; profile interleaved sequential"
     "$gpulab" --no-color -c "$rec" > "$tmp/rec.lanes" 2>&1
     GPULAB_SIM_LANES=0 "$gpulab" --no-color -c "$rec" > "$tmp/rec.fibers" 2>&1
-    for p in p100_matrix_mul_tiled p163_values_across_barriers p165_types_made_once; do
+    for p in p100_matrix_mul_tiled p163_values_across_barriers p165_types_made_once p166_tiles_declared_in_loop; do
         for l in lanes fibers; do
             v=1; [ $l = fibers ] && v=0
             GPULAB_SIM_LANES=$v "$gpulab" --no-color -c "set backend sim; set trace-blocks 3; open $src/tests/programs/$p.cu; trace" \
