@@ -2,8 +2,8 @@
  * the size parser's bounds, the lesson reader's line ends and depth limit,
  * the answer normaliser's bounds, control characters made visible, JSON
  * text that is not UTF-8, the script reader, and safefile's writes (temp
- * file and rename, modes, links, a failed write, the lesson rule). Each
- * crash issue 13 reported is one of these checks. */
+ * file and rename, modes, links, a failed write, the lesson rule): each
+ * crash of hostile input found so far is one of these checks. */
 #define _GNU_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>

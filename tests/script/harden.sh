@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Script tests of the promises in docs/reliability.md, on the real gpulab
-# binary: each item of issue 13 as a hostile user would try it. Crafted
+# binary: each promise as a hostile user would try it. Crafted
 # files (images, lessons, sizes), launches too large for the simulator, a
 # lesson that tries to write outside its directory, a symbolic link at an
 # export target, a write that fails half-way, directories and NUL bytes as
