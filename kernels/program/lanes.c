@@ -694,6 +694,17 @@ static int in_scope(const kern *K, int decl_loop, int loop)
     }
 }
 
+/* D, a variable of an earlier region, is in scope in the region of events
+ * [from, to) (at loop depth `loop`) and used there: the region takes it in */
+static int taken_in(kern *K, const decl *D, int region, int loop, int from, int to)
+{
+    const ev *S = &K->evs[D->stmt];
+    if (!D->hoist || S->region >= region || !in_scope(K, S->loop, loop)) return 0;
+    for (int i = from; i < to; i++)
+        if (K->evs[i].kind == EV_STMT && uses(&K->f->x, D->name, K->evs[i].s, K->evs[i].e)) return 1;
+    return 0;
+}
+
 /* region r's statements as a loop over the threads */
 static void emit_region(kern *K, sb *o, int from, int to)
 {
@@ -711,13 +722,7 @@ static void emit_region(kern *K, sb *o, int from, int to)
     /* the variables of earlier regions this one uses, in scope here */
     for (int d = 0; d < K->ndecls; d++) {
         decl *D = &K->decls[d];
-        const ev *S = &K->evs[D->stmt];
-        if (!D->hoist || S->region >= region) continue;
-        if (!in_scope(K, S->loop, loop)) continue;
-        int used = 0;
-        for (int i = from; i < to && !used; i++)
-            if (K->evs[i].kind == EV_STMT) used = uses(x, D->name, K->evs[i].s, K->evs[i].e);
-        if (!used) continue;
+        if (!taken_in(K, D, region, loop, from, to)) continue;
         char nm[128];
         tx_text_of(x, D->name, D->name + 1, nm, sizeof nm);
         if (D->array) /* a copy of its own, that nothing else in the block may alias */
@@ -751,20 +756,14 @@ static void emit_region(kern *K, sb *o, int from, int to)
     for (int d = 0; d < K->ndecls; d++) {
         decl *D = &K->decls[d];
         if (!D->hoist || !D->array) continue;
-        const ev *S = &K->evs[D->stmt];
         char nm[128];
         tx_text_of(x, D->name, D->name + 1, nm, sizeof nm);
-        if (S->region == region) {
+        if (K->evs[D->stmt].region == region)
             sb_printf(o, " ::gpulab_sim::sim_lane_keep_array(&sim_LV_%s[sim_li_], %s);", nm, nm);
-            continue;
-        }
-        /* an earlier region's array this one used: its copy goes back (an
+        /* an earlier region's array this one took in: its copy goes back (an
          * element written through an index is not told from one read) */
-        if (S->region > region || !in_scope(K, S->loop, loop)) continue;
-        int used = 0;
-        for (int i = from; i < to && !used; i++)
-            if (K->evs[i].kind == EV_STMT) used = uses(x, D->name, K->evs[i].s, K->evs[i].e);
-        if (used) sb_printf(o, " ::gpulab_sim::sim_lane_keep(&sim_LV_%s[sim_li_], sim_LB_%s);", nm, nm);
+        else if (taken_in(K, D, region, loop, from, to))
+            sb_printf(o, " ::gpulab_sim::sim_lane_keep(&sim_LV_%s[sim_li_], sim_LB_%s);", nm, nm);
     }
     /* where a `return` of the region goes (copy_region_stmt) */
     int ret = 0;
