@@ -30,6 +30,35 @@ static const char *nth_line(const char *text, int n, size_t *len)
     return p;
 }
 
+/* The first line of a translated text that its #line directives number n
+ * (a __host__ __device__ function's device twin repeats its lines after
+ * it): its start, its length in *len; NULL when none is. */
+static const char *source_line(const char *text, int n, size_t *len)
+{
+    int ln = 0; /* the number of the line p starts; 0 before the first #line */
+    for (const char *p = text; p && *p;) {
+        size_t l = strcspn(p, "\n");
+        const char *q = p;
+        while (q < p + l && (*q == ' ' || *q == '\t')) q++;
+        if (q < p + l && *q == '#') {
+            q++;
+            while (q < p + l && (*q == ' ' || *q == '\t')) q++;
+            if (p + l - q > 5 && strncmp(q, "line", 4) == 0 && (q[4] == ' ' || q[4] == '\t')) {
+                ln = atoi(q + 5);
+                p = p[l] ? p + l + 1 : NULL;
+                continue;
+            }
+        }
+        if (ln == n) {
+            *len = l;
+            return p;
+        }
+        if (ln) ln++;
+        p = p[l] ? p + l + 1 : NULL;
+    }
+    return NULL;
+}
+
 /* The student's column of column col (1-based) of the translated line t,
  * whose original is o: the two share a prefix and a suffix around what the
  * pass replaced; a column inside the replacement is the replaced text's
@@ -88,7 +117,8 @@ static void put(char *out, size_t cap, size_t *o, const char *s, size_t n)
 static void put_clean(char *out, size_t cap, size_t *o, const char *s, size_t n)
 {
     static const struct { const char *from, *to; } names[] = {
-        {"gpulab_sim_cg::", "cooperative_groups::"}, {"::gpulab_sim::", ""}, {"gpulab_sim::", ""}, {NULL, NULL}};
+        {"gpulab_sim_cg::", "cooperative_groups::"}, {"::gpulab_sim::", ""}, {"gpulab_sim::", ""},
+        {"sim_hd_", ""}, {NULL, NULL}};
     size_t i = 0;
     while (i < n) {
         int hit = 0;
@@ -145,6 +175,61 @@ static void cuda_missing(const char *line, size_t len, char *out, size_t cap, si
                      "set backend gpu runs the program on a GPU\n",
                      name);
     put(out, cap, o, note, (size_t)n);
+}
+
+/* A line that opens the compiler's messages about one function. */
+static int function_header(const char *line, size_t len)
+{
+    return (memmem(line, len, ": In function '", 15) || memmem(line, len, ": In member function '", 22) ||
+            memmem(line, len, ": In static member function '", 29)) &&
+           len >= 2 && line[len - 1] == ':';
+}
+
+/* An error or a warning, not a note or a line of context. */
+static int primary(const char *line, size_t len)
+{
+    return memmem(line, len, ": error:", 8) || memmem(line, len, ": warning:", 10) ||
+           memmem(line, len, ": fatal error:", 14);
+}
+
+/* The messages about a __host__ __device__ function's device twin
+ * (translate.c) repeat those about the function itself, name and all once
+ * put_clean has taken sim_hd_ off: an error or warning said before goes,
+ * with its notes and the lines that show it, and so does a function's
+ * heading when nothing under it is left. */
+static void drop_repeated(char *out)
+{
+    char *w = out, *head = NULL; /* head: a heading not yet kept (its text) */
+    size_t headl = 0;
+    int dropping = 0;
+    for (char *l = out; *l;) {
+        size_t len = strcspn(l, "\n"), full = len + (l[len] ? 1 : 0);
+        char *next = l + full;
+        if (function_header(l, len)) {
+            head = l;
+            headl = full;
+            dropping = 0;
+            l = next;
+            continue;
+        }
+        if (primary(l, len)) {
+            dropping = 0;
+            for (char *p = out; p + len <= w && !dropping; p = memchr(p, '\n', (size_t)(w - p)) ? (char *)memchr(p, '\n', (size_t)(w - p)) + 1 : w)
+                dropping = memcmp(p, l, len) == 0 && (p + len == w || p[len] == '\n');
+        }
+        if (!dropping) {
+            if (head) {
+                /* the heading first (it lies before l, so at or after w) */
+                memmove(w, head, headl);
+                w += headl;
+                head = NULL;
+            }
+            memmove(w, l, full);
+            w += full;
+        }
+        l = next;
+    }
+    *w = 0;
 }
 
 /* A line of the compiler's template backtrace: where an instantiation
@@ -235,7 +320,7 @@ void prog_tidy_log(const char *in, char *out, size_t cap, const struct prog_unit
                     size_t len_o, len_t;
                     char *orig = prog_read_file(u[i].path, &len_o);
                     const char *ol = orig ? nth_line(orig, ln, &len_o) : NULL;
-                    const char *tl = nth_line(u[i].text, ln + 1, &len_t); /* after its #line */
+                    const char *tl = source_line(u[i].text, ln, &len_t);
                     if (ol && tl && (len_o != len_t || memcmp(ol, tl, len_o) != 0)) {
                         int c = original_column(ol, len_o, tl, len_t, col);
                         /* inside what the pass replaced: the name the message
@@ -268,4 +353,5 @@ void prog_tidy_log(const char *in, char *out, size_t cap, const struct prog_unit
         cuda_missing(line, len, out, cap, &o);
         line = next;
     }
+    drop_repeated(out);
 }

@@ -1069,6 +1069,7 @@ static int lanes_pass(prog_source *src, int builtin)
     x->src = src->text;
     x->len = src->len;
     x->mode = PROG_SIM;
+    x->line_directives = 1; /* a __host__ __device__ function's twin (translate.c) adds lines */
     tx_tokenize(x);
     int rc = 0;
     ins *ins = NULL;

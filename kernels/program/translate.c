@@ -1066,6 +1066,239 @@ static int template_needs(const tx *x, int k)
     return empty ? 0 : params + 1 - defaults;
 }
 
+/* ------------------------------------------- __host__ __device__ functions */
+
+/* nvcc compiles a __host__ __device__ function twice, and its
+ * `#ifdef __CUDA_ARCH__` picks the device's branch in the copy kernels call
+ * and the host's in the copy host code calls. The simulator compiles one
+ * program, so a body that tests __CUDA_ARCH__ is written twice: the
+ * function as it is (the host's copy), and after it, under #line directives
+ * that keep its lines, a twin named sim_hd_NAME whose conditionals are the
+ * device pass's (arch_conditional). The function's first statement sends
+ * kernel code to the twin (sim_device_code, shim.h), with its arguments as
+ * they came (static_cast<decltype(a) &&>(a)) and its template arguments
+ * named. At file or namespace scope a declaration of the twin goes before
+ * the function, on its first line. */
+
+static const char *const hd_specifiers[] = {"__host__", "__device__", "__forceinline__", "__noinline__", "inline",
+                                            "constexpr", "explicit", "static", "virtual", "extern", "friend", NULL};
+
+/* The name of parameter [a, b) of a list (its last identifier before a
+ * default, followed by the end, `[` or a declarator's `)`): its token, or -1
+ * for an unnamed one */
+static int param_name(const tx *x, int a, int b)
+{
+    int end = b;
+    for (int j = a, d = 0; j < b; j++) {
+        if (tx_is(x, j, "(") || tx_is(x, j, "[") || tx_is(x, j, "{")) d++;
+        else if (tx_is(x, j, ")") || tx_is(x, j, "]") || tx_is(x, j, "}")) d--;
+        else if (d == 0 && tx_is(x, j, "=")) { end = j; break; }
+    }
+    int name = -1;
+    for (int j = a + 1; j < end; j++)
+        if (x->t[j].kind == T_IDENT && (j + 1 == end || tx_is(x, j + 1, "[") || tx_is(x, j + 1, ")")) &&
+            !is_arith_word(x, j) && !tx_is(x, j, "const") && !tx_is(x, j, "volatile") && !tx_is(x, j, "void") &&
+            !tx_is(x, j, "auto") && !tx_is(x, j - 1, "::"))
+            name = j;
+    return name;
+}
+
+/* Splits the list between tokens open and close (`(`...`)` or `<`...`>`) at
+ * its top-level commas: the starts of its items in at[], the count; the
+ * close token ends the last */
+static int list_items(const tx *x, int open, int close, int *at, int max)
+{
+    int n = 0, d = 0;
+    if (close == open + 1) return 0;
+    at[n++] = open + 1;
+    for (int j = open + 1; j < close; j++) {
+        if (tx_is(x, j, "(") || tx_is(x, j, "[") || tx_is(x, j, "{") || tx_is(x, j, "<")) d++;
+        else if (tx_is(x, j, ")") || tx_is(x, j, "]") || tx_is(x, j, "}") || tx_is(x, j, ">")) d--;
+        else if (tx_is(x, j, ">>")) d -= 2;
+        else if (d == 0 && tx_is(x, j, ",")) {
+            if (n == max) return -1;
+            at[n++] = j + 1;
+        }
+    }
+    return n;
+}
+
+static int has_arch_directive(const tx *x, int a, int b)
+{
+    for (int j = a; j < b; j++) {
+        if (x->t[j].kind != T_PP) continue;
+        char d[16];
+        directive_name(x, j, d, sizeof d);
+        if ((strncmp(d, "if", 2) == 0 || strcmp(d, "elif") == 0) &&
+            memmem(x->src + x->t[j].s, x->t[j].e - x->t[j].s, "__CUDA_ARCH__", 13))
+            return 1;
+    }
+    return 0;
+}
+
+/* The body at token open of the __host__ __device__ function whose first
+ * __device__ is token dev: its twin when the body tests __CUDA_ARCH__ (the
+ * twin's index), -1 when it does not or (with the reason listed as
+ * something the simulator cannot run) when the function has a form a twin
+ * cannot copy */
+static int hd_twin_begin(tx *x, int dev, int open, int at_scope)
+{
+    int close = match_close(x, open, "{", "}");
+    if (close < 0 || !has_arch_directive(x, open, close)) return -1;
+    const char *why = NULL;
+    /* the declaration's first token */
+    int ds = dev;
+    while (ds > 0 && x->t[ds - 1].kind != T_PP && !tx_is(x, ds - 1, ";") && !tx_is(x, ds - 1, "{") &&
+           !tx_is(x, ds - 1, "}") &&
+           !(tx_is(x, ds - 1, ":") && (tx_is(x, ds - 2, "public") || tx_is(x, ds - 2, "private") ||
+                                      tx_is(x, ds - 2, "protected"))))
+        ds--;
+    /* the name and the parameter list */
+    int n0 = -1, n1 = -1, lp = -1;
+    for (int j = ds; j < open; j++) {
+        if (x->t[j].kind == T_PP) { why = "a preprocessor line inside its declaration"; break; }
+        if (tx_is(x, j, "operator")) {
+            if (x->t[j + 1].kind == T_IDENT) { why = "a conversion operator"; break; }
+            n0 = j;
+            lp = (tx_is(x, j + 1, "(") && tx_is(x, j + 2, ")")) || (tx_is(x, j + 1, "[") && tx_is(x, j + 2, "]")) ? j + 3 : j + 2;
+            n1 = lp;
+            break;
+        }
+        if (tx_is(x, j, "(")) {
+            if (j > ds && x->t[j - 1].kind == T_IDENT &&
+                !(tx_is(x, j - 1, "__launch_bounds__") || tx_is(x, j - 1, "__attribute__") ||
+                  tx_is(x, j - 1, "__align__") || tx_is(x, j - 1, "alignas") || tx_is(x, j - 1, "decltype") ||
+                  tx_is(x, j - 1, "__declspec"))) {
+                n0 = j - 1;
+                n1 = lp = j;
+                break;
+            }
+            j = match_close(x, j, "(", ")");
+            if (j < 0) break;
+        }
+    }
+    if (!why && (lp < 0 || !tx_is(x, lp, "("))) why = "a declaration this pass cannot read";
+    int rp = why ? -1 : match_close(x, lp, "(", ")");
+    if (!why && (rp < 0 || rp > open)) why = "a declaration this pass cannot read";
+    if (!why && (tx_is(x, n0 - 1, "::") || tx_is(x, n0 - 1, "~")))
+        why = tx_is(x, n0 - 1, "~") ? "a destructor" : "a member defined outside its class";
+    /* a return type: something before the name that is not a specifier or the template header */
+    int tmpl_close = -1;
+    if (!why && tx_is(x, ds, "template") && tx_is(x, ds + 1, "<")) {
+        int d = 0;
+        for (int j = ds + 1; j < n0; j++) {
+            if (tx_is(x, j, "<")) d++;
+            else if (tx_is(x, j, ">") && --d == 0) { tmpl_close = j; break; }
+            else if (tx_is(x, j, ">>") && (d -= 2) <= 0) {
+                if (d == 0) tmpl_close = j;
+                else why = "a template header this pass cannot read";
+                break;
+            }
+        }
+        if (tmpl_close < 0 && !why) why = "a template header this pass cannot read";
+    }
+    int has_type = 0, deduced = 0;
+    for (int j = tmpl_close >= 0 ? tmpl_close + 1 : ds; !why && j < n0; j++) {
+        if (tx_is(x, j, "auto") || tx_is(x, j, "decltype")) deduced = 1;
+        if (x->t[j].kind == T_IDENT && !tx_is_word_of(x, j, hd_specifiers)) has_type = 1;
+        if (tx_is(x, j, "__attribute__") || tx_is(x, j, "__launch_bounds__") || tx_is(x, j, "__align__") ||
+            tx_is(x, j, "alignas") || tx_is(x, j, "__declspec")) {
+            if (tx_is(x, j + 1, "(")) j = match_close(x, j + 1, "(", ")");
+            if (j < 0) break;
+        }
+    }
+    if (!why && !has_type) why = "a constructor";
+    if (!why && deduced) {
+        int trailing = 0;
+        for (int j = rp + 1; j < open; j++) trailing |= tx_is(x, j, "->");
+        if (!trailing) why = "a return type the compiler deduces (auto)";
+    }
+    /* the template's parameters and the function's, as the dispatch names them */
+    char targs[512] = "", args[1024] = "";
+    int at[64], n;
+    if (!why && tmpl_close >= 0) {
+        n = list_items(x, ds + 1, tmpl_close, at, 64);
+        if (n < 0) why = "too many template parameters";
+        for (int i = 0; !why && i < n; i++) {
+            int e = i + 1 < n ? at[i + 1] - 1 : tmpl_close, name = -1, pack = 0;
+            for (int j = at[i]; j < e && !tx_is(x, j, "="); j++) {
+                if (x->t[j].kind == T_IDENT && !tx_is(x, j, "typename") && !tx_is(x, j, "class") &&
+                    !is_arith_word(x, j) && !tx_is(x, j, "template"))
+                    name = j;
+                pack |= tx_is(x, j, ".") && tx_is(x, j + 1, ".") && tx_is(x, j + 2, "."); /* `...`: three tokens */
+            }
+            if (name < 0 || !(name == e - 1 || tx_is(x, name + 1, "="))) {
+                int dflt = 0;
+                for (int j = at[i]; j < e; j++) dflt |= tx_is(x, j, "=");
+                if (dflt) break; /* an unnamed one with a default (enable_if): it and the rest keep theirs */
+                why = "a template parameter without a name";
+                break;
+            }
+            char nm[64];
+            tx_text_of(x, name, name + 1, nm, sizeof nm);
+            size_t l = strlen(targs);
+            snprintf(targs + l, sizeof targs - l, "%s%s%s", i ? ", " : "", nm, pack ? "..." : "");
+        }
+    }
+    if (!why) {
+        n = list_items(x, lp, rp, at, 64);
+        if (n < 0) why = "too many parameters";
+        if (n == 1 && tx_is(x, at[0], "void") && at[0] + 1 == rp) n = 0;
+        for (int i = 0; !why && i < n; i++) {
+            int e = i + 1 < n ? at[i + 1] - 1 : rp, name = param_name(x, at[i], e), pack = 0;
+            for (int j = at[i]; j < e && !tx_is(x, j, "="); j++) pack |= tx_is(x, j, ".") && tx_is(x, j + 1, ".") && tx_is(x, j + 2, "."); /* `...`: three tokens */
+            if (name < 0) { why = "a parameter without a name"; break; }
+            char nm[64];
+            tx_text_of(x, name, name + 1, nm, sizeof nm);
+            size_t l = strlen(args);
+            snprintf(args + l, sizeof args - l, "%sstatic_cast<decltype(%s) &&>(%s)%s", i ? ", " : "", nm, nm,
+                     pack ? "..." : "");
+            /* the twin's own parameters take no default: the dispatch gives each */
+            for (int j = at[i]; j < e; j++)
+                if (tx_is(x, j, "=")) {
+                    x->edit_only = ED_TWIN;
+                    tx_edit_add(x, x->t[j].s, x->t[e - 1].e, " ");
+                    x->edit_only = ED_BOTH;
+                    break;
+                }
+        }
+    }
+    if (!why && x->ntwins == TX_MAX_TWINS) why = "more such functions in one file than the pass takes";
+    if (why) {
+        char nm[64];
+        tx_text_of(x, n0 >= 0 ? n0 : dev, n0 >= 0 && n1 > n0 ? n1 : dev + 1, nm, sizeof nm);
+        tx_issue(x, x->t[open].line, "%s tests __CUDA_ARCH__ in %s: the simulator makes the device side's copy of "
+                                   "a __host__ __device__ function or of a member defined in its class only; move "
+                                   "the #ifdef into such a helper, or run on the GPU", nm, why);
+        return -1;
+    }
+    char twin[96];
+    if (tx_is(x, n0, "operator")) snprintf(twin, sizeof twin, "sim_hd_operator_%d", x->ntwins);
+    else {
+        char nm[64];
+        tx_text_of(x, n0, n0 + 1, nm, sizeof nm);
+        snprintf(twin, sizeof twin, "sim_hd_%s", nm);
+    }
+    /* the twin's name, and (kernel code's copy) nvcc's fused multiply-adds */
+    x->edit_only = ED_TWIN;
+    tx_edit_add(x, x->t[n0].s, x->t[n1 - 1].e, "%s", twin);
+    if (x->opts && x->opts->fmad) tx_edit_add(x, x->t[dev].e, x->t[dev].e, " %s", PROG_SIM_FMAD_ATTR);
+    /* the dispatch, on the body's first line */
+    x->edit_only = ED_MAIN;
+    tx_edit_add(x, x->t[open].e, x->t[open].e,
+                " if (!__builtin_is_constant_evaluated() && ::gpulab_sim::sim_device_code()) return %s%s%s%s(%s);",
+                twin, targs[0] ? "<" : "", targs, targs[0] ? ">" : "", args);
+    x->edit_only = ED_BOTH;
+    hd_twin *w = &x->twins[x->ntwins];
+    w->s = x->t[ds].s;
+    w->e = x->t[close].e;
+    w->open = x->t[open].s;
+    w->line = x->t[ds].line;
+    w->eline = x->t[close].line;
+    w->declare = at_scope;
+    return x->ntwins++;
+}
+
 static void pass(tx *x)
 {
     int depth = 0;           /* braces */
@@ -1085,6 +1318,7 @@ static void pass(tx *x)
     int fn_depth = 0;        /* brace depth that holds function bodies: file scope unless in a namespace */
     int paren = 0;
     int ns_stack[64], nns = 0; /* depths of namespace/extern "C" braces */
+    int twin_cur = -1;       /* the __host__ __device__ body we are in has a device twin (hd_twin_begin) */
     for (int k = 0; k < x->nt && !x->oom; k++) {
         const tok *t = &x->t[k];
         if (t->kind == T_PP) {
@@ -1114,6 +1348,14 @@ static void pass(tx *x)
                 npp--;
             }
             directive(x, k, device);
+            if (twin_cur >= 0 && !device) {
+                /* the twin's copy of it: the device pass's */
+                const char *p = x->src + t->s + 1, *end = x->src + t->e;
+                while (p < end && (*p == ' ' || *p == '\t')) p++;
+                x->edit_only = ED_TWIN;
+                arch_conditional(x, t, p, end);
+                x->edit_only = ED_BOTH;
+            }
             continue;
         }
         if (t->kind == T_LOPEN) {
@@ -1143,6 +1385,9 @@ static void pass(tx *x)
                 if (pending && dev_depth < 0 && paren == 0) {
                     dev_depth = depth;
                     dev_host = pending_host;
+                    twin_cur = -1;
+                    if (x->mode == PROG_SIM && pending_host && pending_fn && !pending_init && pending_tok >= 0)
+                        twin_cur = hd_twin_begin(x, pending_tok, k, depth - 1 == fn_depth);
                     /* a __global__ or __device__ function's body (not a
                      * variable's braces, not a lambda's): its a*b + c
                      * become fused multiply-adds, as nvcc makes them by
@@ -1156,7 +1401,10 @@ static void pass(tx *x)
                 pending_host = 0;
                 pending_fn = pending_init = 0;
             } else if (tx_is(x, k, "}")) {
-                if (dev_depth >= 0 && depth == dev_depth) dev_depth = -1;
+                if (dev_depth >= 0 && depth == dev_depth) {
+                    dev_depth = -1;
+                    twin_cur = -1;
+                }
                 depth--;
                 if (nns > 0 && depth == ns_stack[nns - 1]) {
                     nns--;
@@ -1336,8 +1584,10 @@ static void pass(tx *x)
             tx_edit_add(x, x->t[from].s, t->e, "::gpulab_sim::sim_dev_%s", tx_is(x, k, "memcpy") ? "memcpy" : "memset");
             continue;
         }
-        if (dev_depth >= 0 && !dev_host && tx_is(x, k, "__CUDA_ARCH__")) {
+        if (dev_depth >= 0 && (!dev_host || twin_cur >= 0) && tx_is(x, k, "__CUDA_ARCH__")) {
+            x->edit_only = dev_host ? ED_TWIN : ED_BOTH;
             tx_edit_add(x, t->s, t->e, "GPULAB_CUDA_ARCH");
+            x->edit_only = ED_BOTH;
             continue;
         }
         if (x->nsized && dev_depth >= 0 && tx_is(x, k, "sizeof")) {
@@ -1438,7 +1688,82 @@ static void pass(tx *x)
 static int edit_cmp(const void *a, const void *b)
 {
     const edit *x = a, *y = b;
-    return x->s < y->s ? -1 : x->s > y->s ? 1 : 0;
+    if (x->s != y->s) return x->s < y->s ? -1 : 1;
+    if (x->e != y->e) return x->e < y->e ? -1 : 1; /* an insertion before a replacement at its place */
+    return x->seq - y->seq;
+}
+
+/* Source bytes [a, b) with the first ned edits (sorted) inside them, but
+ * those of copy `other` (ED_MAIN or ED_TWIN), into f */
+static void render(const tx *x, int ned, size_t a, size_t b, int other, FILE *f)
+{
+    size_t pos = a;
+    for (int i = 0; i < ned; i++) {
+        const edit *d = &x->ed[i];
+        if (d->only == other || d->s < pos || d->e > b) continue;
+        fwrite(x->src + pos, 1, d->s - pos, f);
+        fputs(d->text, f);
+        pos = d->e;
+    }
+    if (b > pos) fwrite(x->src + pos, 1, b - pos, f);
+}
+
+static void put_quoted(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\') fputc('\\', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+/* The device twin of a __host__ __device__ function (hd_twin_begin) after
+ * it, and its declaration before it, as edits of the file's own copy */
+static void twin_edits(tx *x, const hd_twin *w, const char *path, int ned)
+{
+    char *text = NULL, *head = NULL;
+    size_t tl = 0, hl = 0;
+    FILE *f = open_memstream(&text, &tl);
+    if (!f) { x->oom = 1; return; }
+    fprintf(f, "\n#line %d ", w->line);
+    put_quoted(f, path);
+    fputc('\n', f);
+    render(x, ned, w->s, w->e, ED_MAIN, f);
+    fprintf(f, "\n#line %d ", w->eline);
+    put_quoted(f, path);
+    fputc('\n', f);
+    if (fclose(f) != 0 || !text) { free(text); x->oom = 1; return; }
+    x->edit_only = ED_MAIN;
+    tx_edit_add(x, w->e, w->e, "%s", text);
+    free(text);
+    if (w->declare) {
+        /* the declaration on the function's first line: no comment, no newline */
+        f = open_memstream(&head, &hl);
+        if (!f) { x->oom = 1; return; }
+        render(x, ned, w->s, w->open, ED_MAIN, f);
+        if (fclose(f) != 0 || !head) { free(head); x->oom = 1; return; }
+        size_t o = 0;
+        char q = 0;
+        for (size_t i = 0; i < hl; i++) {
+            char c = head[i];
+            if (!q && c == '/' && head[i + 1] == '/') { while (i < hl && head[i] != '\n') i++; c = ' '; }
+            else if (!q && c == '/' && head[i + 1] == '*') {
+                for (i += 2; i + 1 < hl && !(head[i] == '*' && head[i + 1] == '/'); i++) {}
+                i++;
+                c = ' ';
+            } else if (c == '"' || c == '\'') {
+                if (!q) q = c;
+                else if (c == q && head[i - 1] != '\\') q = 0;
+            }
+            head[o++] = c == '\n' || c == '\r' ? ' ' : c;
+        }
+        while (o > 0 && (head[o - 1] == ' ' || head[o - 1] == '\t')) o--;
+        head[o] = 0;
+        tx_edit_add(x, w->s, w->s, "%s; ", head);
+        free(head);
+    }
+    x->edit_only = ED_BOTH;
 }
 
 int prog_translate(const char *src, size_t len, const char *path, const char *shown, enum prog_mode mode,
@@ -1459,11 +1784,20 @@ int prog_translate_opts(const char *src, size_t len, const char *path, const cha
     x.mode = mode;
     x.out = out;
     x.opts = opts;
+    x.path = path;
     tx_tokenize(&x);
     if (!x.oom) pass(&x);
     int rc = -1;
     if (!x.oom) {
         if (x.ned > 1) qsort(x.ed, (size_t)x.ned, sizeof *x.ed, edit_cmp); /* qsort of NULL is undefined, even of 0 */
+        if (x.ntwins) {
+            /* render reads only the sorted edits before the twins' own */
+            int sorted = x.ned;
+            for (int w = 0; w < x.ntwins && !x.oom; w++) twin_edits(&x, &x.twins[w], path, sorted);
+            qsort(x.ed, (size_t)x.ned, sizeof *x.ed, edit_cmp);
+        }
+    }
+    if (!x.oom) {
         size_t cap = len + 256 + strlen(path) * 2 + (size_t)x.nreg * 200;
         for (int i = 0; i < x.ned; i++) cap += strlen(x.ed[i].text);
         char *o = malloc(cap + 1);
@@ -1479,7 +1813,7 @@ int prog_translate_opts(const char *src, size_t len, const char *path, const cha
             o[ol++] = '\n';
             size_t pos = 0;
             for (int i = 0; i < x.ned; i++) {
-                if (x.ed[i].s < pos) continue; /* overlapping (should not happen) */
+                if (x.ed[i].s < pos || x.ed[i].only == ED_TWIN) continue; /* overlapping (should not happen) */
                 memcpy(o + ol, src + pos, x.ed[i].s - pos);
                 ol += x.ed[i].s - pos;
                 size_t tl = strlen(x.ed[i].text);

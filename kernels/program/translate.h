@@ -16,10 +16,27 @@ typedef struct tok {
     int line;
 } tok;
 
+/* Which copy of the text an edit belongs to: both, the file as it is, or
+ * the device copy of a __host__ __device__ function (hd_twin, translate.c) */
+enum { ED_BOTH = 0, ED_MAIN, ED_TWIN };
+
 typedef struct edit {
     size_t s, e;
     char *text;
+    int only; /* ED_* */
+    int seq;  /* the order it was made in: of two at one place, the first goes first */
 } edit;
+
+/* A __host__ __device__ function that tests __CUDA_ARCH__ inside its body:
+ * source bytes [s, e) (its declaration's first token to its closing brace)
+ * are written a second time after it, as nvcc's device pass would compile
+ * them, under the name the dispatch at the body's top calls in device code */
+typedef struct hd_twin {
+    size_t s, e, open; /* open: the body's `{` */
+    int line, eline;   /* of s, and of the closing brace */
+    int declare;       /* at file or namespace scope: declared before the function */
+} hd_twin;
+enum { TX_MAX_TWINS = 32 };
 
 typedef struct tx {
     const char *src;
@@ -48,6 +65,14 @@ typedef struct tx {
     const prog_tx_opts *opts;
     /* the driver API was named (once a file) */
     int driver_said;
+    /* the file's name as the #line directives give it */
+    const char *path;
+    /* what tx_edit_add's edits belong to (ED_*) */
+    int edit_only;
+    hd_twin twins[TX_MAX_TWINS];
+    int ntwins;
+    /* the tokenizer follows `#line N` directives (a translated text) */
+    int line_directives;
 } tx;
 
 /* The tokens of x->src into x->t (x->oom when memory ran out). */

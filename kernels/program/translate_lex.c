@@ -59,6 +59,17 @@ void tx_tokenize(tx *x)
                 i++;
             }
             tok_add(x, T_PP, s, i, l0);
+            if (x->line_directives) {
+                /* `#line N "file"`: the next line is N; the first line of a
+                 * translated text is its own `#line 1`, so a text's line k
+                 * counts as k + 1 here, as before any directive */
+                const char *d = p + s + 1;
+                while (d < p + i && (*d == ' ' || *d == '\t')) d++;
+                if (p + i - d > 5 && strncmp(d, "line", 4) == 0 && (d[4] == ' ' || d[4] == '\t')) {
+                    long v = strtol(d + 5, NULL, 10);
+                    if (v > 0 && v < 10000000) line = (int)v;
+                }
+            }
             continue;
         }
         bol = 0;
@@ -184,7 +195,8 @@ void tx_edit_add(tx *x, size_t s, size_t e, const char *fmt, ...)
         t2[l + nl] = 0;
         text = t2;
     }
-    x->ed[x->ned++] = (edit){s, e, text};
+    x->ed[x->ned] = (edit){s, e, text, x->edit_only, x->ned};
+    x->ned++;
 }
 
 void tx_issue(tx *x, int line, const char *fmt, ...)

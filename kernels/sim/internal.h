@@ -318,7 +318,6 @@ extern __thread sim_state sim_g;
  * launches only */
 extern dim3 sim_block_dim __asm__("gpulab_sim_block_dim");
 extern dim3 sim_grid_dim __asm__("gpulab_sim_grid_dim");
-extern sim_thread_info sim_host_thread;
 
 /* the running GPU thread: sim_cur, and the copy of its index that
  * threadIdx reads (shim.h) */

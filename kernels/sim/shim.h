@@ -139,6 +139,12 @@ extern __thread sim_thread_info *sim_cur __asm__("gpulab_sim_cur"); /* the runni
 extern __thread uint3 sim_block_idx __asm__("gpulab_sim_block_idx");
 extern __thread uint3 sim_tid __asm__("gpulab_sim_tid"); /* sim_cur->tid, kept beside it (sim_set_cur) */
 extern __thread unsigned sim_worker __asm__("gpulab_sim_worker"); /* 0: the launching thread */
+extern sim_thread_info sim_host_thread; /* what sim_cur points at outside kernel code */
+/* Kernel code is running (a GPU thread's fiber or its lane of a loop), not
+ * the host's: a __host__ __device__ function whose body tests __CUDA_ARCH__
+ * goes to its copy as nvcc's device pass compiles it (the source pass's
+ * hd_twin, kernels/program/translate.c) */
+static inline bool sim_device_code() { return sim_cur != &sim_host_thread; }
 enum { SIM_WORKERS_MAX = 32 };
 /* 1 while the running block runs beside blocks before it (par.cpp): its
  * first global atomic, fence or printf must keep the one-worker order */

@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "kernels/program/program.h"
+#include "kernels/program/program_build.h"
 
 static prog_source S;
 
@@ -256,6 +257,80 @@ static void test_cuda_arch(void **state)
     assert_string_equal(line_of(t, 1, b, sizeof b), "#if GPULAB_CUDA_ARCH >= 700");
     assert_string_equal(line_of(t, 3, b, sizeof b), "#elif 1");
     assert_string_equal(line_of(t, 5, b, sizeof b), "#ifndef __CUDA_ARCH__");
+}
+
+/* a __host__ __device__ function whose body tests __CUDA_ARCH__: the
+ * host's copy as written, sending kernel code to a device twin written
+ * after it under #line (the file's lines still where they were), declared
+ * before it on its first line; forms a twin cannot copy are refused */
+static void test_host_device_twin(void **state)
+{
+    (void)state;
+    const char *src = "__host__ __device__ int h(int a, int b = 2) {\n#ifdef __CUDA_ARCH__\n return a;\n#else\n"
+                      " return b;\n#endif\n}\nint after;\n";
+    const char *t = sim(src);
+    char b[1024];
+    assert_int_equal(S.nissues, 0);
+    line_of(t, 1, b, sizeof b);
+    assert_non_null(strstr(b, "__host__ __device__ int sim_hd_h(int a, int b  ); __host__ __device__ int h(int a, "
+                              "int b = 2) { if (!__builtin_is_constant_evaluated() && "
+                              "::gpulab_sim::sim_device_code()) return sim_hd_h(static_cast<decltype(a) &&>(a), "
+                              "static_cast<decltype(b) &&>(b));"));
+    assert_string_equal(line_of(t, 2, b, sizeof b), "#ifdef __CUDA_ARCH__");
+    assert_string_equal(line_of(t, 7, b, sizeof b), "}");
+    const char *w = strstr(t, "}\n#line 1 \"/x/t.cu\"\n__host__ __device__ int sim_hd_h(int a, int b  ) {\n"
+                              "#if 1 /* ifdef __CUDA_ARCH__: device code */\n return a;\n#else\n");
+    assert_non_null(w);
+    assert_non_null(strstr(w, " return b;\n#endif\n}\n#line 7 \"/x/t.cu\"\n\nint after;\n"));
+    /* in a class: no declaration; a template's arguments and a pack passed on */
+    t = sim("struct G {\n  template <typename T, int N, typename... R> __host__ __device__ T get(T v, R... r) "
+            "const {\n#if __CUDA_ARCH__ >= 700\n    return v + N;\n#endif\n    return v;\n  }\n};\n");
+    assert_int_equal(S.nissues, 0);
+    line_of(t, 2, b, sizeof b);
+    assert_null(strstr(b, "sim_hd_get(T v, R... r) const;"));
+    assert_non_null(strstr(b, "return sim_hd_get<T, N, R...>(static_cast<decltype(v) &&>(v), "
+                              "static_cast<decltype(r) &&>(r)...);"));
+    assert_non_null(strstr(t, "\n#line 2 \"/x/t.cu\"\ntemplate <typename T, int N, typename... R> __host__ "
+                              "__device__ T sim_hd_get(T v, R... r) const {\n#if GPULAB_CUDA_ARCH >= 700\n"));
+    /* a body without __CUDA_ARCH__ stays one copy */
+    t = sim("__host__ __device__ int one(int a) {\n#ifdef DEBUG\n#endif\n return a; }\n");
+    assert_null(strstr(t, "sim_hd_"));
+    /* a constructor and a member defined outside its class: refused, with the line */
+    sim("struct S {\n  int v;\n  __host__ __device__ S() {\n#ifdef __CUDA_ARCH__\n    v = 1;\n#endif\n  }\n"
+        "  __host__ __device__ int get();\n};\n__host__ __device__ int S::get() {\n#ifdef __CUDA_ARCH__\n"
+        "  return 1;\n#endif\n  return 0;\n}\n");
+    assert_int_equal(S.nissues, 2);
+    assert_int_equal(S.issues[0].line, 3);
+    assert_non_null(strstr(S.issues[0].msg, "S tests __CUDA_ARCH__ in a constructor"));
+    assert_int_equal(S.issues[1].line, 10);
+    assert_non_null(strstr(S.issues[1].msg, "get tests __CUDA_ARCH__ in a member defined outside its class"));
+}
+
+/* the compiler's messages about a twin repeat those about its function:
+ * said once, under the student's name; different functions' all kept */
+static void test_tidy_log_twin(void **state)
+{
+    (void)state;
+    static const char *const runtime[] = {"progrt.h", NULL};
+    char out[2048];
+    prog_tidy_log("t.cu: In function 'int where(int)':\n"
+                  "t.cu:4:17: error: 'x' was not declared in this scope\n"
+                  "t.cu: In function 'int sim_hd_where(int)':\n"
+                  "t.cu:4:17: error: 'x' was not declared in this scope\n"
+                  "t.cu:6:9: error: 'y' was not declared in this scope\n",
+                  out, sizeof out, NULL, 0, runtime);
+    assert_string_equal(out, "t.cu: In function 'int where(int)':\n"
+                             "t.cu:4:17: error: 'x' was not declared in this scope\n"
+                             "t.cu: In function 'int where(int)':\n"
+                             "t.cu:6:9: error: 'y' was not declared in this scope\n");
+    prog_tidy_log("t.cu: In function 'int f()':\nt.cu:2:1: error: a\n"
+                  "t.cu: In function 'int g()':\nt.cu:5:1: error: b\n"
+                  "t.cu: In function 'int sim_hd_g()':\nt.cu:5:1: error: b\n"
+                  "t.cu: In function 'int f()':\nt.cu:3:1: error: c\n",
+                  out, sizeof out, NULL, 0, runtime);
+    assert_string_equal(out, "t.cu: In function 'int f()':\nt.cu:2:1: error: a\n"
+                             "t.cu: In function 'int g()':\nt.cu:5:1: error: b\n"
+                             "t.cu: In function 'int f()':\nt.cu:3:1: error: c\n");
 }
 
 /* fused multiply-adds: a __global__ or __device__ function's definition is
@@ -677,6 +752,8 @@ int main(void)
         cmocka_unit_test(test_device_pointers),
         cmocka_unit_test(test_casts_rows_copies),
         cmocka_unit_test(test_gpu_mode_wraps_launches_only),
+        cmocka_unit_test(test_host_device_twin),
+        cmocka_unit_test(test_tidy_log_twin),
         cmocka_unit_test(test_lanes_taken),
         cmocka_unit_test(test_lanes_refused),
         cmocka_unit_test(test_lanes_builtin),
