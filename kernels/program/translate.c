@@ -1136,6 +1136,76 @@ static int has_arch_directive(const tx *x, int a, int b)
     return 0;
 }
 
+static int same_tok(const tx *x, int a, int b)
+{
+    return a >= 0 && b >= 0 && a < x->nt && b < x->nt && x->t[a].e - x->t[a].s == x->t[b].e - x->t[b].s &&
+           memcmp(x->src + x->t[a].s, x->src + x->t[b].s, x->t[a].e - x->t[a].s) == 0;
+}
+
+/* The parameter lists at lp and lp2 declare the same types (their names
+ * and defaults aside) */
+static int same_params(const tx *x, int lp, int lp2)
+{
+    int at[64], at2[64];
+    int rp = match_close(x, lp, "(", ")"), rp2 = match_close(x, lp2, "(", ")");
+    int n = list_items(x, lp, rp, at, 64), n2 = list_items(x, lp2, rp2, at2, 64);
+    if (n < 0 || n != n2) return 0;
+    for (int i = 0; i < n; i++) {
+        int e = i + 1 < n ? at[i + 1] - 1 : rp, e2 = i + 1 < n ? at2[i + 1] - 1 : rp2;
+        int m = param_name(x, at[i], e), m2 = param_name(x, at2[i], e2);
+        /* the type's tokens: all but the name, up to a default */
+        for (int a = at[i], a2 = at2[i];; a++, a2++) {
+            if (a == m) a++;
+            if (a2 == m2) a2++;
+            int end = a >= e || tx_is(x, a, "="), end2 = a2 >= e2 || tx_is(x, a2, "=");
+            if (end || end2) {
+                if (end != end2) return 0;
+                break;
+            }
+            if (!same_tok(x, a, a2)) return 0;
+        }
+    }
+    return 1;
+}
+
+/* The declaration in class cls's body (token cls: its name where the
+ * definition qualifies the member) of the member whose definition has the
+ * name [n0, lp) and the parameter list at lp: its `;` (its first token in
+ * *first, its name's in *name), -1 when this file's text before the
+ * definition has none */
+static int member_declaration(const tx *x, int cls, int n0, int lp, int *first, int *name)
+{
+    for (int k = 0; k + 2 < n0; k++) {
+        if (!(tx_is(x, k, "struct") || tx_is(x, k, "class")) || !same_tok(x, k + 1, cls)) continue;
+        int b = k + 2;
+        while (b < n0 && !tx_is(x, b, "{") && !tx_is(x, b, ";")) b++;
+        int e = tx_is(x, b, "{") ? match_close(x, b, "{", "}") : -1;
+        if (e < 0 || e > n0) continue;
+        for (int j = b + 1, d = 0; j < e; j++) {
+            if (tx_is(x, j, "{")) d++;
+            else if (tx_is(x, j, "}")) d--;
+            if (d != 0 || tx_is(x, j - 1, "::") || tx_is(x, j - 1, ".")) continue;
+            int same = 1;
+            for (int q = 0; q < lp - n0 && same; q++) same = same_tok(x, j + q, n0 + q);
+            int l2 = j + (lp - n0);
+            if (!same || !tx_is(x, l2, "(") || !same_params(x, lp, l2)) continue;
+            int s = match_close(x, l2, "(", ")");
+            while (s > 0 && s < e && !tx_is(x, s, ";") && !tx_is(x, s, "{")) s++;
+            if (s < 0 || !tx_is(x, s, ";")) continue;
+            int a = j;
+            while (a > b + 1 && x->t[a - 1].kind != T_PP && !tx_is(x, a - 1, ";") && !tx_is(x, a - 1, "{") &&
+                   !tx_is(x, a - 1, "}") &&
+                   !(tx_is(x, a - 1, ":") && (tx_is(x, a - 2, "public") || tx_is(x, a - 2, "private") ||
+                                              tx_is(x, a - 2, "protected"))))
+                a--;
+            *first = a;
+            *name = j;
+            return s;
+        }
+    }
+    return -1;
+}
+
 /* The body at token open of the __host__ __device__ function whose first
  * __device__ is token dev: its twin when the body tests __CUDA_ARCH__ (the
  * twin's index), -1 when it does not or (with the reason listed as
@@ -1180,8 +1250,17 @@ static int hd_twin_begin(tx *x, int dev, int open, int at_scope)
     if (!why && (lp < 0 || !tx_is(x, lp, "("))) why = "a declaration this pass cannot read";
     int rp = why ? -1 : match_close(x, lp, "(", ")");
     if (!why && (rp < 0 || rp > open)) why = "a declaration this pass cannot read";
-    if (!why && (tx_is(x, n0 - 1, "::") || tx_is(x, n0 - 1, "~")))
-        why = tx_is(x, n0 - 1, "~") ? "a destructor" : "a member defined outside its class";
+    if (!why && tx_is(x, n0 - 1, "~")) why = "a destructor";
+    /* a member defined outside its class: its twin is declared beside its
+     * declaration in the class, which must be in this file */
+    int cls = -1, mdecl = -1, mfirst = -1, mname = -1;
+    if (!why && tx_is(x, n0 - 1, "::")) {
+        cls = n0 - 2;
+        if (x->t[cls].kind != T_IDENT || tx_is(x, cls - 1, "::"))
+            why = "a member of a nested class or a class template";
+        else if ((mdecl = member_declaration(x, cls, n0, lp, &mfirst, &mname)) < 0)
+            why = "a member whose class this file does not declare";
+    }
     /* a return type: something before the name that is not a specifier or the template header */
     int tmpl_close = -1;
     if (!why && tx_is(x, ds, "template") && tx_is(x, ds + 1, "<")) {
@@ -1198,7 +1277,7 @@ static int hd_twin_begin(tx *x, int dev, int open, int at_scope)
         if (tmpl_close < 0 && !why) why = "a template header this pass cannot read";
     }
     int has_type = 0, deduced = 0;
-    for (int j = tmpl_close >= 0 ? tmpl_close + 1 : ds; !why && j < n0; j++) {
+    for (int j = tmpl_close >= 0 ? tmpl_close + 1 : ds; !why && j < (cls >= 0 ? cls : n0); j++) {
         if (tx_is(x, j, "auto") || tx_is(x, j, "decltype")) deduced = 1;
         if (x->t[j].kind == T_IDENT && !tx_is_word_of(x, j, hd_specifiers)) has_type = 1;
         if (tx_is(x, j, "__attribute__") || tx_is(x, j, "__launch_bounds__") || tx_is(x, j, "__align__") ||
@@ -1207,7 +1286,10 @@ static int hd_twin_begin(tx *x, int dev, int open, int at_scope)
             if (j < 0) break;
         }
     }
-    if (!why && !has_type) why = "a constructor";
+    /* a constructor: its twin is a member function that runs its body (the
+     * initializers run before the dispatch, in both) */
+    int ctor = !why && (!has_type || (cls >= 0 && same_tok(x, cls, n0)));
+    if (ctor && tmpl_close >= 0) why = "a constructor template";
     if (!why && deduced) {
         int trailing = 0;
         for (int j = rp + 1; j < open; j++) trailing |= tx_is(x, j, "->");
@@ -1268,28 +1350,51 @@ static int hd_twin_begin(tx *x, int dev, int open, int at_scope)
         char nm[64];
         tx_text_of(x, n0 >= 0 ? n0 : dev, n0 >= 0 && n1 > n0 ? n1 : dev + 1, nm, sizeof nm);
         tx_issue(x, x->t[open].line, "%s tests __CUDA_ARCH__ in %s: the simulator makes the device side's copy of "
-                                   "a __host__ __device__ function or of a member defined in its class only; move "
-                                   "the #ifdef into such a helper, or run on the GPU", nm, why);
+                                   "a __host__ __device__ function, or of a member of a class this file declares, "
+                                   "only; move the #ifdef into such a helper, or run on the GPU", nm, why);
         return -1;
     }
     char twin[96];
-    if (tx_is(x, n0, "operator")) snprintf(twin, sizeof twin, "sim_hd_operator_%d", x->ntwins);
+    if (ctor) snprintf(twin, sizeof twin, "sim_hd_init_%d", x->ntwins);
+    else if (tx_is(x, n0, "operator")) snprintf(twin, sizeof twin, "sim_hd_operator_%d", x->ntwins);
     else {
         char nm[64];
         tx_text_of(x, n0, n0 + 1, nm, sizeof nm);
         snprintf(twin, sizeof twin, "sim_hd_%s", nm);
     }
-    /* the twin's name, and (kernel code's copy) nvcc's fused multiply-adds */
+    const char *fma = x->opts && x->opts->fmad ? " " PROG_SIM_FMAD_ATTR : "";
     x->edit_only = ED_TWIN;
-    tx_edit_add(x, x->t[n0].s, x->t[n1 - 1].e, "%s", twin);
-    if (x->opts && x->opts->fmad) tx_edit_add(x, x->t[dev].e, x->t[dev].e, " %s", PROG_SIM_FMAD_ATTR);
+    if (ctor) {
+        /* `C(params) : inits {` becomes `void init(params) {` */
+        char cn[64] = "";
+        if (cls >= 0) tx_text_of(x, cls, cls + 1, cn, sizeof cn);
+        tx_edit_add(x, x->t[ds].s, x->t[lp].s, "__host__ __device__%s void %s%s%s", fma, cn, cls >= 0 ? "::" : "",
+                    twin);
+        if (open > rp + 1) tx_edit_add(x, x->t[rp].e, x->t[open].s, " ");
+    } else {
+        /* the twin's name, and (kernel code's copy) nvcc's fused multiply-adds */
+        tx_edit_add(x, x->t[n0].s, x->t[n1 - 1].e, "%s", twin);
+        if (fma[0]) tx_edit_add(x, x->t[dev].e, x->t[dev].e, "%s", fma);
+    }
     /* the dispatch, on the body's first line */
     x->edit_only = ED_MAIN;
     tx_edit_add(x, x->t[open].e, x->t[open].e,
-                " if (!__builtin_is_constant_evaluated() && ::gpulab_sim::sim_device_code()) return %s%s%s%s(%s);",
-                twin, targs[0] ? "<" : "", targs, targs[0] ? ">" : "", args);
+                " if (!__builtin_is_constant_evaluated() && ::gpulab_sim::sim_device_code()) %s%s%s%s%s(%s);%s",
+                ctor ? "{ " : "return ", twin, targs[0] ? "<" : "", targs, targs[0] ? ">" : "", args,
+                ctor ? " return; }" : "");
     x->edit_only = ED_BOTH;
     hd_twin *w = &x->twins[x->ntwins];
+    w->decl_s = w->decl_e = 0;
+    if (mdecl >= 0) {
+        /* the class's declaration of it, once more as the twin's */
+        x->edit_only = ED_TWIN;
+        if (ctor) tx_edit_add(x, x->t[mfirst].s, x->t[mname + (lp - n0) - 1].e, "__host__ __device__ void %s", twin);
+        else tx_edit_add(x, x->t[mname].s, x->t[mname + (lp - n0) - 1].e, "%s", twin);
+        x->edit_only = ED_BOTH;
+        w->decl_s = x->t[mfirst].s;
+        w->decl_e = x->t[mdecl].e;
+        at_scope = 0;
+    }
     w->s = x->t[ds].s;
     w->e = x->t[close].e;
     w->open = x->t[open].s;
@@ -1718,12 +1823,44 @@ static void put_quoted(FILE *f, const char *s)
     fputc('"', f);
 }
 
+/* Source bytes [a, b) as the twin has them, on one line (no comment, no
+ * newline): a declaration; NULL when memory ran out */
+static char *one_line(const tx *x, int ned, size_t a, size_t b)
+{
+    char *head = NULL;
+    size_t hl = 0;
+    FILE *f = open_memstream(&head, &hl);
+    if (!f) return NULL;
+    render(x, ned, a, b, ED_MAIN, f);
+    if (fclose(f) != 0 || !head) { free(head); return NULL; }
+    size_t o = 0;
+    char q = 0;
+    for (size_t i = 0; i < hl; i++) {
+        char c = head[i];
+        if (!q && c == '/' && head[i + 1] == '/') { while (i < hl && head[i] != '\n') i++; c = ' '; }
+        else if (!q && c == '/' && head[i + 1] == '*') {
+            for (i += 2; i + 1 < hl && !(head[i] == '*' && head[i + 1] == '/'); i++) {}
+            i++;
+            c = ' ';
+        } else if (c == '"' || c == '\'') {
+            if (!q) q = c;
+            else if (c == q && head[i - 1] != '\\') q = 0;
+        }
+        head[o++] = c == '\n' || c == '\r' ? ' ' : c;
+    }
+    while (o > 0 && (head[o - 1] == ' ' || head[o - 1] == '\t')) o--;
+    head[o] = 0;
+    return head;
+}
+
 /* The device twin of a __host__ __device__ function (hd_twin_begin) after
- * it, and its declaration before it, as edits of the file's own copy */
+ * it, and its declaration before it (or, for a member defined outside its
+ * class, beside the member's declaration there), as edits of the file's
+ * own copy */
 static void twin_edits(tx *x, const hd_twin *w, const char *path, int ned)
 {
-    char *text = NULL, *head = NULL;
-    size_t tl = 0, hl = 0;
+    char *text = NULL;
+    size_t tl = 0;
     FILE *f = open_memstream(&text, &tl);
     if (!f) { x->oom = 1; return; }
     fprintf(f, "\n#line %d ", w->line);
@@ -1737,32 +1874,12 @@ static void twin_edits(tx *x, const hd_twin *w, const char *path, int ned)
     x->edit_only = ED_MAIN;
     tx_edit_add(x, w->e, w->e, "%s", text);
     free(text);
-    if (w->declare) {
-        /* the declaration on the function's first line: no comment, no newline */
-        f = open_memstream(&head, &hl);
-        if (!f) { x->oom = 1; return; }
-        render(x, ned, w->s, w->open, ED_MAIN, f);
-        if (fclose(f) != 0 || !head) { free(head); x->oom = 1; return; }
-        size_t o = 0;
-        char q = 0;
-        for (size_t i = 0; i < hl; i++) {
-            char c = head[i];
-            if (!q && c == '/' && head[i + 1] == '/') { while (i < hl && head[i] != '\n') i++; c = ' '; }
-            else if (!q && c == '/' && head[i + 1] == '*') {
-                for (i += 2; i + 1 < hl && !(head[i] == '*' && head[i + 1] == '/'); i++) {}
-                i++;
-                c = ' ';
-            } else if (c == '"' || c == '\'') {
-                if (!q) q = c;
-                else if (c == q && head[i - 1] != '\\') q = 0;
-            }
-            head[o++] = c == '\n' || c == '\r' ? ' ' : c;
-        }
-        while (o > 0 && (head[o - 1] == ' ' || head[o - 1] == '\t')) o--;
-        head[o] = 0;
-        tx_edit_add(x, w->s, w->s, "%s; ", head);
-        free(head);
-    }
+    char *head = NULL;
+    if (w->declare && (head = one_line(x, ned, w->s, w->open)) != NULL) tx_edit_add(x, w->s, w->s, "%s; ", head);
+    else if (w->decl_e && (head = one_line(x, ned, w->decl_s, w->decl_e)) != NULL)
+        tx_edit_add(x, w->decl_e, w->decl_e, " %s", head);
+    else if (w->declare || w->decl_e) x->oom = 1;
+    free(head);
     x->edit_only = ED_BOTH;
 }
 

@@ -35,6 +35,7 @@ typedef struct hd_twin {
     size_t s, e, open; /* open: the body's `{` */
     int line, eline;   /* of s, and of the closing brace */
     int declare;       /* at file or namespace scope: declared before the function */
+    size_t decl_s, decl_e; /* a member defined outside its class: its declaration there (0, 0: none) */
 } hd_twin;
 enum { TX_MAX_TWINS = 32 };
 

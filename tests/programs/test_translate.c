@@ -295,15 +295,31 @@ static void test_host_device_twin(void **state)
     /* a body without __CUDA_ARCH__ stays one copy */
     t = sim("__host__ __device__ int one(int a) {\n#ifdef DEBUG\n#endif\n return a; }\n");
     assert_null(strstr(t, "sim_hd_"));
-    /* a constructor and a member defined outside its class: refused, with the line */
-    sim("struct S {\n  int v;\n  __host__ __device__ S() {\n#ifdef __CUDA_ARCH__\n    v = 1;\n#endif\n  }\n"
-        "  __host__ __device__ int get();\n};\n__host__ __device__ int S::get() {\n#ifdef __CUDA_ARCH__\n"
-        "  return 1;\n#endif\n  return 0;\n}\n");
-    assert_int_equal(S.nissues, 2);
-    assert_int_equal(S.issues[0].line, 3);
-    assert_non_null(strstr(S.issues[0].msg, "S tests __CUDA_ARCH__ in a constructor"));
-    assert_int_equal(S.issues[1].line, 10);
-    assert_non_null(strstr(S.issues[1].msg, "get tests __CUDA_ARCH__ in a member defined outside its class"));
+    /* a constructor's twin runs its body; a member defined outside its
+     * class gets its twin declared beside its declaration there */
+    t = sim("struct S {\n  int v;\n  __host__ __device__ S(int a) : v(a) {\n#ifdef __CUDA_ARCH__\n    v = 1;\n"
+            "#endif\n  }\n  __host__ __device__ int get(int a = 0);\n};\n__host__ __device__ int S::get(int a) {\n"
+            "#ifdef __CUDA_ARCH__\n  return 1;\n#endif\n  return a;\n}\n");
+    assert_int_equal(S.nissues, 0);
+    line_of(t, 3, b, sizeof b);
+    assert_non_null(strstr(b, "__host__ __device__ S(int a) : v(a) { if (!__builtin_is_constant_evaluated() && "
+                              "::gpulab_sim::sim_device_code()) { sim_hd_init_0(static_cast<decltype(a) &&>(a)); "
+                              "return; }"));
+    assert_non_null(strstr(t, "\n#line 3 \"/x/t.cu\"\n__host__ __device__ void sim_hd_init_0(int a) {\n#if 1"));
+    assert_non_null(strstr(t, "\n#line 7 \"/x/t.cu\"\n\n  __host__ __device__ int get(int a = 0); __host__ "
+                              "__device__ int sim_hd_get(int a = 0);\n};\n"));
+    assert_non_null(strstr(t, "\n__host__ __device__ int S::sim_hd_get(int a) {\n#if 1"));
+    /* a destructor, a class template's member, a class from elsewhere: refused, with the line */
+    sim("struct D {\n  __host__ __device__ ~D() {\n#ifdef __CUDA_ARCH__\n#endif\n  }\n};\n"
+        "template <typename T> __host__ __device__ int C<T>::f() {\n#ifdef __CUDA_ARCH__\n#endif\n return 0; }\n"
+        "__host__ __device__ int E::g() {\n#ifdef __CUDA_ARCH__\n#endif\n return 0; }\n");
+    assert_int_equal(S.nissues, 3);
+    assert_int_equal(S.issues[0].line, 2);
+    assert_non_null(strstr(S.issues[0].msg, "D tests __CUDA_ARCH__ in a destructor"));
+    assert_int_equal(S.issues[1].line, 7);
+    assert_non_null(strstr(S.issues[1].msg, "f tests __CUDA_ARCH__ in a member of a nested class or a class template"));
+    assert_int_equal(S.issues[2].line, 11);
+    assert_non_null(strstr(S.issues[2].msg, "g tests __CUDA_ARCH__ in a member whose class this file does not declare"));
 }
 
 /* the compiler's messages about a twin repeat those about its function:
