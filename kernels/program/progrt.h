@@ -610,7 +610,32 @@ static inline cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void
     (void)s;
     return cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind);
 }
+/* a copy on a stream finishes before the call returns (launches are synchronous) */
+template <class T>
+static inline cudaError_t cudaMemcpyToSymbolAsync(T &symbol, const void *src, size_t bytes, size_t offset = 0,
+                                                  cudaMemcpyKind kind = cudaMemcpyHostToDevice, cudaStream_t = nullptr)
+{
+    return cudaMemcpyToSymbol(symbol, src, bytes, offset, kind);
+}
+template <class T>
+static inline cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const T &symbol, size_t bytes, size_t offset = 0,
+                                                    cudaMemcpyKind kind = cudaMemcpyDeviceToHost, cudaStream_t = nullptr)
+{
+    return cudaMemcpyFromSymbol(dst, symbol, bytes, offset, kind);
+}
 cudaError_t cudaMemset2D(void *p, size_t pitch, int value, size_t width, size_t height);
+static inline cudaError_t cudaMemset2DAsync(void *p, size_t pitch, int value, size_t width, size_t height,
+                                            cudaStream_t = nullptr)
+{
+    return cudaMemset2D(p, pitch, value, width, height);
+}
+/* 3D: rows of `pitch` bytes, `ysize` rows a slice */
+cudaError_t cudaMalloc3D(cudaPitchedPtr *p, cudaExtent e);
+cudaError_t cudaMemset3D(cudaPitchedPtr p, int value, cudaExtent e);
+static inline cudaError_t cudaMemset3DAsync(cudaPitchedPtr p, int value, cudaExtent e, cudaStream_t = nullptr)
+{
+    return cudaMemset3D(p, value, e);
+}
 static inline cudaError_t cudaHostAlloc(void **p, size_t bytes, unsigned flags)
 {
     (void)flags;
@@ -652,7 +677,41 @@ static inline cudaError_t cudaStreamAttachMemAsync(cudaStream_t, void *, size_t 
 {
     return sim_prog_sticky();
 }
-static inline cudaError_t cudaMemAdvise(const void *, size_t, int, int) { return cudaSuccess; }
+/* Hints about managed memory: one memory for host and device here, so
+ * nothing moves; what the runtime checks (the range is one managed
+ * allocation, or host memory, which this device may access; a known
+ * advice) is checked. CUDA 13's form takes a memory location; CUDA 12's
+ * took a device number, which CUDA 13 removed (nvcc 13 refuses it): the
+ * simulator keeps it for programs written for CUDA 12 (p169) */
+enum cudaMemoryAdvise {
+    cudaMemAdviseSetReadMostly = 1,
+    cudaMemAdviseUnsetReadMostly = 2,
+    cudaMemAdviseSetPreferredLocation = 3,
+    cudaMemAdviseUnsetPreferredLocation = 4,
+    cudaMemAdviseSetAccessedBy = 5,
+    cudaMemAdviseUnsetAccessedBy = 6
+};
+cudaError_t sim_prog_advise(const void *p, size_t n, int advice);
+static inline cudaError_t cudaMemAdvise(const void *p, size_t n, cudaMemoryAdvise a, cudaMemLocation)
+{
+    return sim_prog_advise(p, n, a);
+}
+static inline cudaError_t cudaMemAdvise(const void *p, size_t n, cudaMemoryAdvise a, int) { return sim_prog_advise(p, n, a); }
+/* What memory a pointer is in (CUDA 11 on: unregistered host memory is
+ * cudaMemoryTypeUnregistered, not an error) */
+enum cudaMemoryType {
+    cudaMemoryTypeUnregistered = 0,
+    cudaMemoryTypeHost = 1,
+    cudaMemoryTypeDevice = 2,
+    cudaMemoryTypeManaged = 3
+};
+struct cudaPointerAttributes {
+    enum cudaMemoryType type;
+    int device;
+    void *devicePointer;
+    void *hostPointer;
+};
+cudaError_t cudaPointerGetAttributes(cudaPointerAttributes *a, const void *p);
 /* graph memory nodes (progrt_graph.cpp): the toolkit's types, fields in its order */
 enum cudaMemAllocationType { cudaMemAllocationTypeInvalid = 0, cudaMemAllocationTypePinned = 1,
                              cudaMemAllocationTypeManaged = 2, cudaMemAllocationTypeMax = 0x7FFFFFFF };
@@ -764,14 +823,41 @@ cudaError_t cudaStreamGetCaptureInfo(cudaStream_t s, cudaStreamCaptureStatus *st
 cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t s, cudaGraphNode_t *deps, const cudaGraphEdgeData *edges,
                                                 size_t ndeps, unsigned flags = 0);
 static inline cudaError_t cudaThreadSynchronize(void) { return cudaDeviceSynchronize(); }
-static inline cudaError_t cudaDeviceSetCacheConfig(int) { return cudaSuccess; }
+/* The L1/shared split and the shared memory bank size: preferences the
+ * device keeps and gives back; the simulator's shared memory is the same
+ * whatever they say. This GPU's banks are four bytes wide, whatever a
+ * program asks for (the bank-size calls are deprecated, and do nothing on
+ * such a device). */
+enum cudaFuncCache { cudaFuncCachePreferNone = 0, cudaFuncCachePreferShared = 1, cudaFuncCachePreferL1 = 2,
+                     cudaFuncCachePreferEqual = 3 };
+enum cudaSharedMemConfig { cudaSharedMemBankSizeDefault = 0, cudaSharedMemBankSizeFourByte = 1,
+                           cudaSharedMemBankSizeEightByte = 2 };
+cudaError_t cudaDeviceSetCacheConfig(int config);
+cudaError_t cudaDeviceGetCacheConfig(cudaFuncCache *config);
 static inline cudaError_t cudaFuncSetCacheConfig(const void *, int) { return cudaSuccess; }
 /* cuda_runtime.h's form for a kernel itself (cudaFuncSetCacheConfig(k, ...)) */
 template <class F> static inline cudaError_t cudaFuncSetCacheConfig(F *, int) { return cudaSuccess; }
-#define cudaFuncCachePreferNone 0
-#define cudaFuncCachePreferShared 1
-#define cudaFuncCachePreferL1 2
-#define cudaFuncCachePreferEqual 3
+cudaError_t cudaDeviceSetSharedMemConfig(int config);
+cudaError_t cudaDeviceGetSharedMemConfig(cudaSharedMemConfig *config);
+static inline cudaError_t cudaFuncSetSharedMemConfig(const void *, int config)
+{
+    return config >= 0 && config <= 2 ? cudaSuccess : cudaErrorInvalidValue;
+}
+template <class F> static inline cudaError_t cudaFuncSetSharedMemConfig(F *f, int config)
+{
+    return cudaFuncSetSharedMemConfig((const void *)f, config);
+}
+/* the one device: its number, and a stream's or a program's choice of it */
+cudaError_t cudaInitDevice(int device, unsigned device_flags, unsigned flags);
+cudaError_t cudaChooseDevice(int *device, const struct cudaDeviceProp *prop);
+cudaError_t cudaStreamGetDevice(cudaStream_t s, int *device);
+cudaError_t cudaStreamGetId(cudaStream_t s, unsigned long long *id);
+#define cudaEventRecordDefault 0x00
+#define cudaEventRecordExternal 0x01
+static inline cudaError_t cudaEventRecordWithFlags(cudaEvent_t e, cudaStream_t s = nullptr, unsigned flags = 0)
+{
+    return flags > cudaEventRecordExternal ? cudaErrorInvalidValue : cudaEventRecord(e, s);
+}
 cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total_bytes);
 cudaError_t cudaGetDeviceCount(int *n);
 cudaError_t cudaDriverGetVersion(int *v);
@@ -887,6 +973,16 @@ static inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *blo
 {
     (void)f;
     return sim_occ_blocks(blocks, block, smem);
+}
+#define cudaOccupancyDefault 0x00
+#define cudaOccupancyDisableCachingOverride 0x01
+template <class F>
+static inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *blocks, F *f, int block,
+                                                                                size_t smem, unsigned flags)
+{
+    (void)f;
+    /* cudaOccupancyDefault or cudaOccupancyDisableCachingOverride: the same count */
+    return flags > 1 ? cudaErrorInvalidValue : sim_occ_blocks(blocks, block, smem);
 }
 template <class F>
 static inline cudaError_t cudaOccupancyMaxPotentialBlockSize(int *min_grid, int *block, F *f, size_t smem = 0,

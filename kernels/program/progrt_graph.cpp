@@ -1071,6 +1071,130 @@ cudaError_t cudaHostGetFlags(unsigned *flags, void *p)
     return cudaSuccess;
 }
 
+/* ------------------------------------------------- pointers and hints */
+
+cudaError_t cudaPointerGetAttributes(cudaPointerAttributes *a, const void *p)
+{
+    if (!a) return sim_err_value();
+    void *base = nullptr;
+    const char *call = sim_owner(p, &base);
+    a->device = 0;
+    a->devicePointer = const_cast<void *>(p);
+    a->hostPointer = nullptr;
+    if (!call || strcmp(call, "__device__") == 0) {
+        /* host memory nothing registered (a __device__ variable is found by
+         * its symbol, not here) */
+        a->type = cudaMemoryTypeUnregistered;
+        a->device = cudaInvalidDeviceId;
+        a->devicePointer = nullptr;
+        a->hostPointer = const_cast<void *>(p);
+    } else if (strcmp(call, "cudaMallocManaged") == 0) {
+        a->type = cudaMemoryTypeManaged;
+        a->hostPointer = const_cast<void *>(p);
+    } else if (strcmp(call, "cudaMallocHost") == 0 || strcmp(call, "cudaHostAlloc") == 0) {
+        a->type = cudaMemoryTypeHost;
+        a->hostPointer = const_cast<void *>(p);
+    } else {
+        a->type = cudaMemoryTypeDevice;
+    }
+    return cudaSuccess;
+}
+
+cudaError_t sim_prog_advise(const void *p, size_t n, int advice)
+{
+    SIM_STICKY();
+    if (!p || !n || advice < cudaMemAdviseSetReadMostly || advice > cudaMemAdviseUnsetAccessedBy)
+        return sim_err_value();
+    void *base = nullptr;
+    const char *call = sim_owner(p, &base);
+    /* host memory: this device reads it (pageableMemoryAccess); device or
+     * pinned memory: not managed; a range must lie in one allocation */
+    if (!call) return cudaSuccess;
+    if (strcmp(call, "cudaMallocManaged") != 0 && strcmp(call, "__device__") != 0) return sim_err_value();
+    void *end_base = nullptr;
+    if (sim_owner((const char *)p + n - 1, &end_base) == nullptr || end_base != base) return sim_err_value();
+    return cudaSuccess;
+}
+
+static int prog_cache_config;
+
+cudaError_t cudaDeviceSetCacheConfig(int config)
+{
+    if (config < cudaFuncCachePreferNone || config > cudaFuncCachePreferEqual) return sim_err_value();
+    prog_cache_config = config;
+    return cudaSuccess;
+}
+
+cudaError_t cudaDeviceGetCacheConfig(cudaFuncCache *config)
+{
+    if (!config) return sim_err_value();
+    *config = (cudaFuncCache)prog_cache_config;
+    return cudaSuccess;
+}
+
+cudaError_t cudaDeviceSetSharedMemConfig(int config)
+{
+    return config < cudaSharedMemBankSizeDefault || config > cudaSharedMemBankSizeEightByte ? sim_err_value()
+                                                                                             : cudaSuccess;
+}
+
+cudaError_t cudaDeviceGetSharedMemConfig(cudaSharedMemConfig *config)
+{
+    if (!config) return sim_err_value();
+    *config = cudaSharedMemBankSizeFourByte;
+    return cudaSuccess;
+}
+
+cudaError_t cudaInitDevice(int device, unsigned device_flags, unsigned flags)
+{
+    if (device != 0) return cudaErrorInvalidDevice;
+    if (flags > 1) return sim_err_value();
+    return device_flags ? cudaSetDeviceFlags(device_flags) : cudaSuccess;
+}
+
+cudaError_t cudaChooseDevice(int *device, const cudaDeviceProp *prop)
+{
+    if (!device || !prop) return sim_err_value();
+    *device = 0;
+    return cudaSuccess;
+}
+
+cudaError_t cudaStreamGetDevice(cudaStream_t, int *device)
+{
+    if (!device) return sim_err_value();
+    *device = 0;
+    return cudaSuccess;
+}
+
+cudaError_t cudaStreamGetId(cudaStream_t s, unsigned long long *id)
+{
+    if (!id) return sim_err_value();
+    /* unique among live streams: the stream's own address (the legacy
+     * default stream and the per-thread one are their handles' values) */
+    *id = (unsigned long long)(uintptr_t)s;
+    return cudaSuccess;
+}
+
+cudaError_t cudaMalloc3D(cudaPitchedPtr *p, cudaExtent e)
+{
+    if (!p) return sim_err_value();
+    size_t pitch = 0;
+    void *d = nullptr;
+    cudaError_t rc = sim_prog_pitch(&d, &pitch, e.width, e.height * e.depth, "cudaMalloc3D", 0);
+    if (rc == cudaSuccess) *p = make_cudaPitchedPtr(d, pitch, e.width, e.height);
+    return rc;
+}
+
+cudaError_t cudaMemset3D(cudaPitchedPtr p, int value, cudaExtent e)
+{
+    if (e.width > p.pitch || (e.depth > 1 && e.height > p.ysize)) return sim_err_value();
+    for (size_t z = 0; z < e.depth; z++) {
+        cudaError_t rc = cudaMemset2D((char *)p.ptr + z * p.pitch * p.ysize, p.pitch, value, e.width, e.height);
+        if (rc != cudaSuccess) return rc;
+    }
+    return cudaSuccess;
+}
+
 static unsigned prog_device_flags;
 
 cudaError_t cudaSetDeviceFlags(unsigned flags)

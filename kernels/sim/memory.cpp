@@ -464,6 +464,9 @@ static int sim_check_range(const char *call, const char *which, const void *p, s
     uintptr_t start;
     size_t size;
     if (sim_find(p, &start, &size) != 0) {
+        /* a __device__ or __constant__ variable's address (cudaGetSymbolAddress) */
+        const sim_gobj *v = sim_devvar_lookup((uintptr_t)p);
+        if (v && (uintptr_t)p - v->o.base + bytes <= v->o.bytes) return 0;
         char why[320];
         if (sim_mem_explain(p, 0, why, sizeof why))
             sim_diag("%s: the %s %p %s", call, which, p, why);
@@ -1000,6 +1003,16 @@ extern "C" int sim_owns(const void *p)
     uintptr_t s;
     size_t n;
     return p && sim_find(p, &s, &n) == 0;
+}
+
+extern "C" const char *sim_owner(const void *p, void **base)
+{
+    sim_mem_guard guard;
+    uintptr_t s;
+    size_t n;
+    if (!p || sim_find(p, &s, &n) != 0) return NULL;
+    if (base) *base = (void *)s;
+    return sim_allocs()[s].call;
 }
 
 extern "C" int sim_free(void *p)

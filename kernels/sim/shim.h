@@ -367,6 +367,19 @@ static inline cudaError_t cudaMemcpyFromSymbol(void *dst, const T &symbol, size_
     memcpy(dst, reinterpret_cast<const char *>(&symbol) + offset, bytes);
     return cudaSuccess;
 }
+/* a __device__ variable's address, which kernels and copies may use */
+template <class T> static inline cudaError_t cudaGetSymbolAddress(void **p, const T &symbol)
+{
+    if (!p) return cudaErrorInvalidValue;
+    *p = const_cast<void *>(reinterpret_cast<const void *>(&symbol));
+    return cudaSuccess;
+}
+template <class T> static inline cudaError_t cudaGetSymbolSize(size_t *n, const T &)
+{
+    if (!n) return cudaErrorInvalidValue;
+    *n = sizeof(T);
+    return cudaSuccess;
+}
 /* Launches finish before sim_launch returns, so there is nothing to wait for;
  * a failed launch has already reported itself through LAUNCH. */
 cudaError_t sim_sticky_error(void); /* cudaSuccess unless a student's kernel faulted */

@@ -82,6 +82,9 @@ int sim_threads(void);
 /* Memory from the simulator's cudaMalloc: is p inside a live allocation;
  * free one (0 ok, -1 when p is not the start of a live allocation). */
 int sim_owns(const void *p);
+/* The allocation holding p: the call that made it ("cudaMalloc", "cudaMallocManaged", ...) and its start in
+ * *base; NULL when p is in none */
+const char *sim_owner(const void *p, void **base);
 int sim_free(void *p);
 
 /* Unmap the fiber stacks (they are kept between launches). */

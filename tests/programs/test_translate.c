@@ -42,6 +42,14 @@ static const char *line_of(const char *s, int n, char *buf, size_t len)
     return buf;
 }
 
+/* refusal i of the last pass is at line and says text */
+static void expect_issue(int i, int line, const char *text)
+{
+    assert_true(i < S.nissues);
+    assert_int_equal(S.issues[i].line, line);
+    assert_non_null(strstr(S.issues[i].msg, text));
+}
+
 static void test_line_directive_and_lines_kept(void **state)
 {
     (void)state;
@@ -176,16 +184,11 @@ static void test_refusals_name_lines(void **state)
     sim("#include <cub/cub.cuh>\n__global__ void k(int *p) {\n  asm(\"trap;\");\n"
         "  cudaDeviceSynchronize();\n  texture<int, 1> t; int v = tex1Dfetch<int>(o, 0);\n}\n__shared__ int bad[4] = {1};\n");
     assert_int_equal(S.nissues, 5);
-    assert_int_equal(S.issues[0].line, 1);
-    assert_non_null(strstr(S.issues[0].msg, "CUB"));
-    assert_int_equal(S.issues[1].line, 3);
-    assert_non_null(strstr(S.issues[1].msg, "PTX"));
-    assert_int_equal(S.issues[2].line, 4);
-    assert_non_null(strstr(S.issues[2].msg, "CUDA 12 removed it"));
-    assert_int_equal(S.issues[3].line, 5);
-    assert_non_null(strstr(S.issues[3].msg, "texture object"));
-    assert_int_equal(S.issues[4].line, 7);
-    assert_non_null(strstr(S.issues[4].msg, "initializer"));
+    expect_issue(0, 1, "CUB");
+    expect_issue(1, 3, "PTX");
+    expect_issue(2, 4, "CUDA 12 removed it");
+    expect_issue(3, 5, "texture object");
+    expect_issue(4, 7, "initializer");
     /* a launch from device code (dynamic parallelism) is a launch like any other */
     sim("__global__ void k(int *p) {\n  k<<<1, 1>>>(p);\n}\n");
     assert_int_equal(S.nissues, 0);
@@ -314,12 +317,9 @@ static void test_host_device_twin(void **state)
         "template <typename T> __host__ __device__ int C<T>::f() {\n#ifdef __CUDA_ARCH__\n#endif\n return 0; }\n"
         "__host__ __device__ int E::g() {\n#ifdef __CUDA_ARCH__\n#endif\n return 0; }\n");
     assert_int_equal(S.nissues, 3);
-    assert_int_equal(S.issues[0].line, 2);
-    assert_non_null(strstr(S.issues[0].msg, "D tests __CUDA_ARCH__ in a destructor"));
-    assert_int_equal(S.issues[1].line, 7);
-    assert_non_null(strstr(S.issues[1].msg, "f tests __CUDA_ARCH__ in a member of a nested class or a class template"));
-    assert_int_equal(S.issues[2].line, 11);
-    assert_non_null(strstr(S.issues[2].msg, "g tests __CUDA_ARCH__ in a member whose class this file does not declare"));
+    expect_issue(0, 2, "D tests __CUDA_ARCH__ in a destructor");
+    expect_issue(1, 7, "f tests __CUDA_ARCH__ in a member of a nested class or a class template");
+    expect_issue(2, 11, "g tests __CUDA_ARCH__ in a member whose class this file does not declare");
 }
 
 /* the compiler's messages about a twin repeat those about its function:
@@ -430,10 +430,8 @@ static void test_libraries(void **state)
         "cublasIcamax(h); cublasGemmEx(h); }\n");
     assert_int_equal(S.libs, PROG_LIB_CURAND | PROG_LIB_CUBLAS);
     assert_int_equal(S.nissues, 3);
-    assert_int_equal(S.issues[0].line, 3);
-    assert_non_null(strstr(S.issues[0].msg, "curandStateMtgp32: cuRAND's MTGP32"));
-    assert_int_equal(S.issues[1].line, 6);
-    assert_non_null(strstr(S.issues[1].msg, "cublasStrsm: this cuBLAS routine is not simulated"));
+    expect_issue(0, 3, "curandStateMtgp32: cuRAND's MTGP32");
+    expect_issue(1, 6, "cublasStrsm: this cuBLAS routine is not simulated");
     assert_int_equal(S.issues[2].line, 7); /* one message per line: cublasIcamax's */
     assert_non_null(strstr(S.issues[2].msg, "cublasIcamax"));
     sim("#include <cublas.h>\n");
