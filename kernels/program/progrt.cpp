@@ -802,6 +802,35 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp *p, int device)
     p->maxTexture2D[0] = 131072;
     p->maxTexture2D[1] = 65536;
     p->maxTexture3D[0] = p->maxTexture3D[1] = p->maxTexture3D[2] = 16384;
+    /* the other texture and surface limits, as an H200 reports them
+     * (cudaGetDeviceProperties, nvcc 13.0, driver 580.159.04, 2026-12-07) */
+    p->maxSurface1D = 32768;
+    p->maxSurface2D[0] = 131072;
+    p->maxSurface2D[1] = 65536;
+    p->maxSurface3D[0] = p->maxSurface3D[1] = p->maxSurface3D[2] = 16384;
+    p->maxTexture1DMipmap = 32768;
+    p->maxTexture2DMipmap[0] = p->maxTexture2DMipmap[1] = 32768;
+    p->maxTexture2DLinear[0] = 131072;
+    p->maxTexture2DLinear[1] = 65000;
+    p->maxTexture2DLinear[2] = 2097120;
+    p->maxTexture2DGather[0] = p->maxTexture2DGather[1] = 32768;
+    p->maxTexture3DAlt[0] = 8192;
+    p->maxTexture3DAlt[1] = 8192;
+    p->maxTexture3DAlt[2] = 32768;
+    p->maxTextureCubemap = p->maxSurfaceCubemap = 32768;
+    p->maxTexture1DLayered[0] = p->maxSurface1DLayered[0] = 32768;
+    p->maxTexture1DLayered[1] = p->maxSurface1DLayered[1] = 2048;
+    p->maxTexture2DLayered[0] = p->maxTexture2DLayered[1] = 32768;
+    p->maxSurface2DLayered[0] = p->maxSurface2DLayered[1] = 32768;
+    p->maxTexture2DLayered[2] = p->maxSurface2DLayered[2] = 2048;
+    p->maxTextureCubemapLayered[0] = p->maxSurfaceCubemapLayered[0] = 32768;
+    p->maxTextureCubemapLayered[1] = p->maxSurfaceCubemapLayered[1] = 2046;
+    /* a simulated device: no IPC, no RDMA, no sparse arrays, no PCI
+     * identity; the host's NUMA node and read-only registration as the
+     * H200's */
+    p->hostRegisterReadOnlySupported = 1;
+    p->deviceNumaId = -1;
+    p->hostNumaId = 0;
     /* the model's L2 as the GPU reports it; the simulator has no cache, so
      * the access-policy windows a program sets change nothing but are kept */
     p->l2CacheSize = (int)m->l2_bytes;

@@ -889,6 +889,24 @@ struct cudaDeviceProp {
     char luid[8];
     unsigned luidDeviceNodeMask;
     int tccDriver, clusterLaunch, unifiedFunctionPointers;
+    /* the rest of CUDA 13's fields (the ones above it removed, clockRate,
+     * memoryClockRate, deviceOverlap, kernelExecTimeoutEnabled,
+     * computeMode, maxTexture1DLinear, singleToDoublePrecisionPerfRatio,
+     * cooperativeMultiDeviceLaunch, stay for programs written before) */
+    int maxTexture1DMipmap, maxTexture2DMipmap[2], maxTexture2DLinear[3], maxTexture2DGather[2],
+        maxTexture3DAlt[3], maxTextureCubemap, maxTexture1DLayered[2], maxTexture2DLayered[3],
+        maxTextureCubemapLayered[2], maxSurface1DLayered[2], maxSurface2DLayered[3], maxSurfaceCubemap,
+        maxSurfaceCubemapLayered[2];
+    int ipcEventSupported, sparseCudaArraySupported, hostRegisterReadOnlySupported,
+        timelineSemaphoreInteropSupported;
+    unsigned memoryPoolSupportedHandleTypes;
+    int gpuDirectRDMASupported;
+    unsigned gpuDirectRDMAFlushWritesOptions;
+    int gpuDirectRDMAWritesOrdering, deferredMappingCudaArraySupported, deviceNumaConfig, deviceNumaId,
+        mpsEnabled, hostNumaId;
+    unsigned gpuPciDeviceID, gpuPciSubsystemID;
+    int hostNumaMultinodeIpcSupported;
+    int reserved[56];
 };
 cudaError_t cudaGetDeviceProperties(cudaDeviceProp *p, int device);
 
