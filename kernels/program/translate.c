@@ -1278,7 +1278,7 @@ static int hd_twin_begin(tx *x, int dev, int open, int at_scope)
     }
     int has_type = 0, deduced = 0;
     for (int j = tmpl_close >= 0 ? tmpl_close + 1 : ds; !why && j < (cls >= 0 ? cls : n0); j++) {
-        if (tx_is(x, j, "auto") || tx_is(x, j, "decltype")) deduced = 1;
+        if (tx_is(x, j, "auto")) deduced = 1; /* decltype(expr) is a type; decltype(auto) has its auto */
         if (x->t[j].kind == T_IDENT && !tx_is_word_of(x, j, hd_specifiers)) has_type = 1;
         if (tx_is(x, j, "__attribute__") || tx_is(x, j, "__launch_bounds__") || tx_is(x, j, "__align__") ||
             tx_is(x, j, "alignas") || tx_is(x, j, "__declspec")) {

@@ -4,6 +4,7 @@
 // EXPECT: layered 1D 32768 x 2048, 2D 32768 x 32768 x 2048, cubemap 32768 (layered 32768 x 2046)
 // EXPECT: gather 32768 x 32768, linear 131072 x 65000 (pitch 2097120), mipmap 32768 / 32768 x 32768, 3D alt 8192 x 8192 x 32768
 // EXPECT: surfaces 32768, 131072 x 65536, 16384^3, layered 32768 x 2048 / 32768 x 32768 x 2048, cubemap 32768 (32768 x 2046)
+// EXPECT: attributes: layered 2D width 32768, cubemap surface layers 2046
 // EXPECT: exit status 0
 #include <cstdio>
 
@@ -22,6 +23,11 @@ int main()
            p.maxSurface2D[0], p.maxSurface2D[1], p.maxSurface3D[0], p.maxSurface1DLayered[0], p.maxSurface1DLayered[1],
            p.maxSurface2DLayered[0], p.maxSurface2DLayered[1], p.maxSurface2DLayered[2], p.maxSurfaceCubemap,
            p.maxSurfaceCubemapLayered[0], p.maxSurfaceCubemapLayered[1]);
+    /* the same limits through cudaDeviceGetAttribute */
+    int w, l;
+    cudaDeviceGetAttribute(&w, cudaDevAttrMaxTexture2DLayeredWidth, 0);
+    cudaDeviceGetAttribute(&l, cudaDevAttrMaxSurfaceCubemapLayeredLayers, 0);
+    printf("attributes: layered 2D width %d, cubemap surface layers %d\n", w, l);
     /* fields that only describe the machine: they compile, whatever they hold */
     printf("numa %d %d, mps %d, ipc events %d, pci 0x%x\n", p.hostNumaId, p.deviceNumaId, p.mpsEnabled,
            p.ipcEventSupported, p.gpuPciDeviceID);

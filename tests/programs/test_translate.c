@@ -295,6 +295,11 @@ static void test_host_device_twin(void **state)
                               "static_cast<decltype(r) &&>(r)...);"));
     assert_non_null(strstr(t, "\n#line 2 \"/x/t.cu\"\ntemplate <typename T, int N, typename... R> __host__ "
                               "__device__ T sim_hd_get(T v, R... r) const {\n#if GPULAB_CUDA_ARCH >= 700\n"));
+    /* a decltype return type is a type, not a deduced one */
+    t = sim("template <typename A> __host__ __device__ decltype(A() + 1) g(A a) {\n#ifdef __CUDA_ARCH__\n#endif\n"
+            " return a + 1; }\n");
+    assert_int_equal(S.nissues, 0);
+    assert_non_null(strstr(t, "decltype(A() + 1) sim_hd_g(A a); template"));
     /* a body without __CUDA_ARCH__ stays one copy */
     t = sim("__host__ __device__ int one(int a) {\n#ifdef DEBUG\n#endif\n return a; }\n");
     assert_null(strstr(t, "sim_hd_"));
