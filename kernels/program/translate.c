@@ -143,13 +143,19 @@ static void shared_in_define(tx *x, const char *p, const char *end)
     }
 }
 
-static void directive(tx *x, int k, int in_device)
+/* device: the copies the device pass compiles the directive in (ED_BOTH: the
+ * file's; ED_TWIN: a __host__ __device__ function's twin only; -1: none) */
+static void directive(tx *x, int k, int device)
 {
     const tok *t = &x->t[k];
     const char *p = x->src + t->s + 1;
     const char *end = x->src + t->e;
     while (p < end && (*p == ' ' || *p == '\t')) p++;
-    if (x->mode == PROG_SIM && in_device) arch_conditional(x, t, p, end);
+    if (x->mode == PROG_SIM && device >= 0) {
+        x->edit_only = device;
+        arch_conditional(x, t, p, end);
+        x->edit_only = ED_BOTH;
+    }
     if (x->mode == PROG_SIM && end - p > 6 && strncmp(p, "define", 6) == 0 &&
         memmem(p, (size_t)(end - p), "__shared__", 10))
         shared_in_define(x, p + 6, end);
@@ -1080,6 +1086,16 @@ static int template_needs(const tx *x, int k)
  * named. At file or namespace scope a declaration of the twin goes before
  * the function, on its first line. */
 
+/* `...`: three tokens here */
+static int is_ellipsis(const tx *x, int k) { return tx_is(x, k, ".") && tx_is(x, k + 1, ".") && tx_is(x, k + 2, "."); }
+
+/* a word followed by a parenthesized attribute, not a name */
+static int attribute_word(const tx *x, int k)
+{
+    return tx_is(x, k, "__attribute__") || tx_is(x, k, "__launch_bounds__") || tx_is(x, k, "__align__") ||
+           tx_is(x, k, "alignas") || tx_is(x, k, "__declspec");
+}
+
 static const char *const hd_specifiers[] = {"__host__", "__device__", "__forceinline__", "__noinline__", "inline",
                                             "constexpr", "explicit", "static", "virtual", "extern", "friend", NULL};
 
@@ -1192,13 +1208,7 @@ static int member_declaration(const tx *x, int cls, int n0, int lp, int *first, 
             int s = match_close(x, l2, "(", ")");
             while (s > 0 && s < e && !tx_is(x, s, ";") && !tx_is(x, s, "{")) s++;
             if (s < 0 || !tx_is(x, s, ";")) continue;
-            int a = j;
-            while (a > b + 1 && x->t[a - 1].kind != T_PP && !tx_is(x, a - 1, ";") && !tx_is(x, a - 1, "{") &&
-                   !tx_is(x, a - 1, "}") &&
-                   !(tx_is(x, a - 1, ":") && (tx_is(x, a - 2, "public") || tx_is(x, a - 2, "private") ||
-                                              tx_is(x, a - 2, "protected"))))
-                a--;
-            *first = a;
+            *first = stmt_start(x, j);
             *name = j;
             return s;
         }
@@ -1216,13 +1226,7 @@ static int hd_twin_begin(tx *x, int dev, int open, int at_scope)
     int close = match_close(x, open, "{", "}");
     if (close < 0 || !has_arch_directive(x, open, close)) return -1;
     const char *why = NULL;
-    /* the declaration's first token */
-    int ds = dev;
-    while (ds > 0 && x->t[ds - 1].kind != T_PP && !tx_is(x, ds - 1, ";") && !tx_is(x, ds - 1, "{") &&
-           !tx_is(x, ds - 1, "}") &&
-           !(tx_is(x, ds - 1, ":") && (tx_is(x, ds - 2, "public") || tx_is(x, ds - 2, "private") ||
-                                      tx_is(x, ds - 2, "protected"))))
-        ds--;
+    int ds = stmt_start(x, dev); /* the declaration's first token */
     /* the name and the parameter list */
     int n0 = -1, n1 = -1, lp = -1;
     for (int j = ds; j < open; j++) {
@@ -1236,9 +1240,7 @@ static int hd_twin_begin(tx *x, int dev, int open, int at_scope)
         }
         if (tx_is(x, j, "(")) {
             if (j > ds && x->t[j - 1].kind == T_IDENT &&
-                !(tx_is(x, j - 1, "__launch_bounds__") || tx_is(x, j - 1, "__attribute__") ||
-                  tx_is(x, j - 1, "__align__") || tx_is(x, j - 1, "alignas") || tx_is(x, j - 1, "decltype") ||
-                  tx_is(x, j - 1, "__declspec"))) {
+                !attribute_word(x, j - 1) && !tx_is(x, j - 1, "decltype")) {
                 n0 = j - 1;
                 n1 = lp = j;
                 break;
@@ -1280,8 +1282,7 @@ static int hd_twin_begin(tx *x, int dev, int open, int at_scope)
     for (int j = tmpl_close >= 0 ? tmpl_close + 1 : ds; !why && j < (cls >= 0 ? cls : n0); j++) {
         if (tx_is(x, j, "auto")) deduced = 1; /* decltype(expr) is a type; decltype(auto) has its auto */
         if (x->t[j].kind == T_IDENT && !tx_is_word_of(x, j, hd_specifiers)) has_type = 1;
-        if (tx_is(x, j, "__attribute__") || tx_is(x, j, "__launch_bounds__") || tx_is(x, j, "__align__") ||
-            tx_is(x, j, "alignas") || tx_is(x, j, "__declspec")) {
+        if (attribute_word(x, j)) {
             if (tx_is(x, j + 1, "(")) j = match_close(x, j + 1, "(", ")");
             if (j < 0) break;
         }
@@ -1307,7 +1308,7 @@ static int hd_twin_begin(tx *x, int dev, int open, int at_scope)
                 if (x->t[j].kind == T_IDENT && !tx_is(x, j, "typename") && !tx_is(x, j, "class") &&
                     !is_arith_word(x, j) && !tx_is(x, j, "template"))
                     name = j;
-                pack |= tx_is(x, j, ".") && tx_is(x, j + 1, ".") && tx_is(x, j + 2, "."); /* `...`: three tokens */
+                pack |= is_ellipsis(x, j);
             }
             if (name < 0 || !(name == e - 1 || tx_is(x, name + 1, "="))) {
                 int dflt = 0;
@@ -1328,7 +1329,7 @@ static int hd_twin_begin(tx *x, int dev, int open, int at_scope)
         if (n == 1 && tx_is(x, at[0], "void") && at[0] + 1 == rp) n = 0;
         for (int i = 0; !why && i < n; i++) {
             int e = i + 1 < n ? at[i + 1] - 1 : rp, name = param_name(x, at[i], e), pack = 0;
-            for (int j = at[i]; j < e && !tx_is(x, j, "="); j++) pack |= tx_is(x, j, ".") && tx_is(x, j + 1, ".") && tx_is(x, j + 2, "."); /* `...`: three tokens */
+            for (int j = at[i]; j < e && !tx_is(x, j, "="); j++) pack |= is_ellipsis(x, j);
             if (name < 0) { why = "a parameter without a name"; break; }
             char nm[64];
             tx_text_of(x, name, name + 1, nm, sizeof nm);
@@ -1452,15 +1453,7 @@ static void pass(tx *x)
                 if (npp <= 64 && ppdrv[npp - 1]) ndrv_open--;
                 npp--;
             }
-            directive(x, k, device);
-            if (twin_cur >= 0 && !device) {
-                /* the twin's copy of it: the device pass's */
-                const char *p = x->src + t->s + 1, *end = x->src + t->e;
-                while (p < end && (*p == ' ' || *p == '\t')) p++;
-                x->edit_only = ED_TWIN;
-                arch_conditional(x, t, p, end);
-                x->edit_only = ED_BOTH;
-            }
+            directive(x, k, device ? ED_BOTH : twin_cur >= 0 ? ED_TWIN : -1);
             continue;
         }
         if (t->kind == T_LOPEN) {
