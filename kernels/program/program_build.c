@@ -851,6 +851,10 @@ static int build_once(prog *p, const prog_options *o, prog_result *r, char *exe,
                     argv[ac++] = "gpulab_thrust.h";
                 }
             }
+            /* where the source pass sends host code's malloc and new
+             * (translate.c host_alloc), in a .cpp file too */
+            argv[ac++] = "-include";
+            argv[ac++] = "gpulab_host.h";
         } else {
             argv[ac++] = nvcc;
             argv[ac++] = "-arch=native";

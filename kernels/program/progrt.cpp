@@ -788,7 +788,8 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp *p, int device)
     p->globalL1CacheSupported = 1;
     p->localL1CacheSupported = 1;
     p->hostNativeAtomicSupported = 1;
-    p->pageableMemoryAccess = 1;
+    /* pageableMemoryAccess 0, as on the GPUs measured (the H200: 2026-12-07):
+     * a kernel that touches malloc's memory fails (progrt_host.cpp) */
     p->concurrentManagedAccess = 1;
     p->canUseHostPointerForRegisteredMem = 1;
     p->directManagedMemAccessFromHost = 1;
@@ -883,7 +884,7 @@ cudaError_t cudaDeviceGetAttribute(int *v, cudaDeviceAttr a, int device)
     case cudaDevAttrConcurrentManagedAccess:
     case cudaDevAttrHostRegisterSupported:
     case cudaDevAttrMemoryPoolsSupported:
-    case cudaDevAttrPageableMemoryAccess: *v = 1; break;
+    case cudaDevAttrPageableMemoryAccess: *v = 0; break;
     case cudaDevAttrMaxPitch: *v = (int)p.memPitch; break;
     /* the texture and surface limits, as cudaGetDeviceProperties gives them */
     case cudaDevAttrMaxTexture1DWidth: *v = p.maxTexture1D; break;

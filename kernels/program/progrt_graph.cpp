@@ -1055,13 +1055,16 @@ cudaError_t cudaHostRegister(void *p, size_t bytes, unsigned flags)
 {
     SIM_STICKY();
     if (!p || !bytes || flags > 15) return sim_err_value();
+    sim_host_register(p, bytes, 1);
     return cudaSuccess;
 }
 
 cudaError_t cudaHostUnregister(void *p)
 {
     SIM_STICKY();
-    return p ? cudaSuccess : sim_err_value();
+    if (!p) return sim_err_value();
+    sim_host_register(p, 0, 0);
+    return cudaSuccess;
 }
 
 cudaError_t cudaHostGetFlags(unsigned *flags, void *p)

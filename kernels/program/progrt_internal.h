@@ -37,6 +37,9 @@ int sim_captured(cudaStream_t s, const char *what, const sim_op &op, cudaError_t
 /* a kernel fault makes every later call fail, as on a GPU */
 #define SIM_STICKY() do { cudaError_t s_ = sim_sticky_error(); if (s_) return s_; } while (0)
 
+/* progrt_host.cpp: cudaHostRegister (on) and cudaHostUnregister give the
+ * program's host allocations in [p, p + bytes) to the kernels and back */
+void sim_host_register(const void *p, size_t bytes, int on);
 cudaError_t sim_err_value(void);
 cudaError_t sim_err_handle(void);
 double sim_prog_clock(void);

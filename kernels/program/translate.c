@@ -219,11 +219,12 @@ static void directive(tx *x, int k, int device)
         tx_edit_add(x, t->s, t->s, "//");
         return;
     }
-    if (strcmp(name, "cublas_v2.h") == 0) return; /* the simulator's (include/cublas_v2.h) */
+    /* the simulator's (include/cublas_v2.h, and the legacy API's cublas.h) */
+    if (strcmp(name, "cublas_v2.h") == 0 || strcmp(name, "cublas.h") == 0) return;
     if (strncmp(name, "cublas", 6) == 0) {
-        tx_issue(x, t->line, "#include <%s>: the simulator has cuBLAS's cublas_v2.h routines only (level 1, gemv, "
-                          "ger, gemm and its batched forms); the legacy cublas.h API, cublasLt and cublasXt run "
-                          "on the GPU", name);
+        tx_issue(x, t->line, "#include <%s>: the simulator has cuBLAS's cublas_v2.h and legacy cublas.h routines "
+                          "only (level 1, gemv, ger, gemm and its batched forms); cublasLt and cublasXt run on the "
+                          "GPU", name);
         tx_edit_add(x, t->s, t->s, "//");
         return;
     }
@@ -776,7 +777,9 @@ static int cublas_missing(const tx *x, int k)
                                           "SetPointerMode", "GetPointerMode", "SetMathMode", "GetMathMode",
                                           "SetAtomicsMode", "GetAtomicsMode", "GetStatusName", "GetStatusString",
                                           "SetVector", "GetVector", "SetMatrix", "GetMatrix", "SetVectorAsync",
-                                          "GetVectorAsync", "SetMatrixAsync", "GetMatrixAsync", NULL};
+                                          "GetVectorAsync", "SetMatrixAsync", "GetMatrixAsync",
+                                          /* the legacy API's (include/cublas.h) */
+                                          "Init", "Shutdown", "GetError", "Alloc", "Free", "SetKernelStream", NULL};
     const char *r = w + 6;
     for (int i = 0; helpers[i]; i++)
         if (strcmp(r, helpers[i]) == 0) return 0;
@@ -1405,6 +1408,40 @@ static int hd_twin_begin(tx *x, int dev, int open, int at_scope)
     return x->ntwins++;
 }
 
+/* malloc, calloc, realloc, aligned_alloc, free and new in host code: to
+ * the runtime's own (gpulab_host.h, which the build includes in every
+ * file; progrt_host.cpp) with their file and line, so that a kernel given such memory fails as on a GPU. The last
+ * token taken, or -1 when token k is none of them. */
+static int host_alloc(tx *x, int k)
+{
+    static const char *const calls[] = {"malloc", "calloc", "realloc", "aligned_alloc", "free", NULL};
+    if (x->t[k].kind != T_IDENT || tx_is(x, k - 1, ".") || tx_is(x, k - 1, "->")) return -1;
+    if (tx_is(x, k, "new")) {
+        /* not `operator new`, nor a placement new or `new (T)` */
+        if (tx_is(x, k - 1, "operator") || tx_is(x, k + 1, "(")) return -1;
+        tx_edit_add(x, x->t[k].s, x->t[k].e, "%snew (gpulab_host_at{__FILE__, __LINE__})",
+                    tx_is(x, k - 1, "::") ? "" : "::");
+        return k;
+    }
+    if (!tx_is_word_of(x, k, calls) || !tx_is(x, k + 1, "(")) return -1;
+    int from = k;
+    if (tx_is(x, k - 1, "::")) {
+        /* ::malloc or std::malloc, not another namespace's or class's */
+        if (tx_is(x, k - 2, "std") && !tx_is(x, k - 3, "::")) from = k - 2;
+        else if (x->t[k - 2].kind != T_IDENT) from = k - 1;
+        else return -1;
+    } else if (k > 0 && (x->t[k - 1].kind == T_IDENT || tx_is(x, k - 1, "*") || tx_is(x, k - 1, "&"))) {
+        /* a declaration of the name (`void *malloc(size_t)`) stays */
+        static const char *const before[] = {"return", "else", "do", "throw", "case", NULL};
+        if (!tx_is_word_of(x, k - 1, before)) return -1;
+    }
+    char nm[32];
+    tx_text_of(x, k, k + 1, nm, sizeof nm);
+    if (strcmp(nm, "free") == 0) tx_edit_add(x, x->t[from].s, x->t[k + 1].e, "gpulab_host_free(");
+    else tx_edit_add(x, x->t[from].s, x->t[k + 1].e, "gpulab_host_%s(__FILE__, __LINE__, ", nm);
+    return k + 1;
+}
+
 static void pass(tx *x)
 {
     int depth = 0;           /* braces */
@@ -1681,6 +1718,10 @@ static void pass(tx *x)
             int from = tx_is(x, k - 1, "::") ? k - 2 : k;
             tx_edit_add(x, x->t[from].s, t->e, "::gpulab_sim::sim_dev_%s", tx_is(x, k, "memcpy") ? "memcpy" : "memset");
             continue;
+        }
+        if (dev_depth < 0 && !pending) {
+            int nk = host_alloc(x, k);
+            if (nk >= k) { k = nk; continue; }
         }
         if (dev_depth >= 0 && (!dev_host || twin_cur >= 0) && tx_is(x, k, "__CUDA_ARCH__")) {
             x->edit_only = dev_host ? ED_TWIN : ED_BOTH;

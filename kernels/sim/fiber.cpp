@@ -441,23 +441,29 @@ static void sim_segv(int sig, siginfo_t *si, void *uctx)
 #elif defined(__aarch64__)
         pc = (void *)((ucontext_t *)uctx)->uc_mcontext.pc;
 #endif
-        char why[512], blk[64], thr[96];
+        char why[512];
         if (!sim_mem_explain(a, is_write, why, sizeof why))
             snprintf(why, sizeof why, "%s address %p, which is %s (cudaErrorIllegalAddress on a GPU)",
                      is_write ? "writes" : "reads", (void *)a,
                      (uintptr_t)a < 65536 ? "near NULL: a null pointer" : "not device memory");
-        sim_block_name(blk, sizeof blk);
-        sim_thread_name(thr, sizeof thr, sim_cur->linear);
-        snprintf(sim_g.diag, sizeof sim_g.diag, "%s: %s, %s %s", sim_g.kernel, blk, thr, why);
-        sim_g.diag_pending = 1;
-        sim_g.fail_code = cudaErrorIllegalAddress;
-        sim_g.fault_pc = pc;
-        sim_g.aborted = 1;
-        asan_start(nullptr, sim_g.main_bottom, sim_g.main_size);
-        sim_ctx_load(&sim_g.main_ctx);
+        sim_illegal_access(why, pc);
     }
     /* not ours: let the previous handler (or the default) see it again */
     sigaction(SIGSEGV, &sim_old_segv, nullptr);
+}
+
+void sim_illegal_access(const char *why, void *pc)
+{
+    char blk[64], thr[96];
+    sim_block_name(blk, sizeof blk);
+    sim_thread_name(thr, sizeof thr, sim_cur->linear);
+    snprintf(sim_g.diag, sizeof sim_g.diag, "%s: %s, %s %s", sim_g.kernel, blk, thr, why);
+    sim_g.diag_pending = 1;
+    sim_g.fail_code = cudaErrorIllegalAddress;
+    sim_g.fault_pc = pc;
+    sim_g.aborted = 1;
+    asan_start(nullptr, sim_g.main_bottom, sim_g.main_size);
+    sim_ctx_load(&sim_g.main_ctx);
 }
 
 void sim_segv_install(void)

@@ -518,6 +518,19 @@ const char *sim_diag_take(void);        /* the pending diagnostic, once, or NULL
 [[noreturn]] void sim_fail_code(cudaError_t e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void sim_set_last_error(cudaError_t e);
 
+/* A student's own host allocations (kernels/program/progrt_host.cpp, in
+ * the program's runtime only) lie in [sim_host_lo, sim_host_lo +
+ * sim_host_span): the access hook (record.cpp) gives an access of kernel
+ * code there to sim_host_access_fn, which ends the launch when it is one of
+ * them; sim_host_describe_fn names one for a copy's message. */
+extern uintptr_t sim_host_lo, sim_host_span;
+extern void (*sim_host_access_fn)(uintptr_t a, unsigned size, int kind, uintptr_t pc);
+extern int (*sim_host_describe_fn)(const void *p, char *buf, size_t len);
+/* fiber.cpp: kernel code touched memory it may not (why: "reads address
+ * ..."); the launch fails with cudaErrorIllegalAddress, the diagnostic
+ * naming the kernel, block and thread and the source line of pc */
+[[noreturn]] void sim_illegal_access(const char *why, void *pc);
+
 /* memory.cpp: a student's program makes kernel faults sticky, as a GPU does
  * (every later call fails with the error), and asks for guarded allocations:
  * each ends at an unreadable page, and freed ones stay unreadable, so a

@@ -470,6 +470,8 @@ static int sim_check_range(const char *call, const char *which, const void *p, s
         char why[320];
         if (sim_mem_explain(p, 0, why, sizeof why))
             sim_diag("%s: the %s %p %s", call, which, p, why);
+        else if (sim_host_describe_fn && sim_host_describe_fn(p, why, sizeof why))
+            sim_diag("%s: the %s %p is %s, not memory from cudaMalloc", call, which, p, why);
         else
             sim_diag("%s: the %s %p is not memory from cudaMalloc (a host pointer, a freed one, or never allocated)",
                      call, which, p);

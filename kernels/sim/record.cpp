@@ -341,6 +341,10 @@ int nchecks;
 
 } /* namespace */
 
+uintptr_t gpulab_sim::sim_host_lo, gpulab_sim::sim_host_span;
+void (*gpulab_sim::sim_host_access_fn)(uintptr_t a, unsigned size, int kind, uintptr_t pc);
+int (*gpulab_sim::sim_host_describe_fn)(const void *p, char *buf, size_t len);
+
 /* Any consumer of accesses: memcheck, a checker, the recording. */
 extern "C" __thread int sim_acc_on;
 __thread int sim_acc_on;
@@ -513,6 +517,13 @@ inline __attribute__((always_inline)) bool sim_is_device(uintptr_t a)
 {
     return a - dev_lo < dev_span || a - sh_lo < sh_span || a - dv_lo < dv_span;
 }
+/* within the span of the program's own host allocations (progrt_host.cpp),
+ * which a kernel may not touch */
+inline __attribute__((always_inline)) bool sim_is_host(uintptr_t a)
+{
+    return a - __atomic_load_n(&sim_host_lo, __ATOMIC_RELAXED) <
+           __atomic_load_n(&sim_host_span, __ATOMIC_RELAXED);
+}
 inline __attribute__((always_inline)) int sim_access_object(uintptr_t a, unsigned size, int kind, int aligned,
                                                             uintptr_t pc);
 inline __attribute__((always_inline)) int sim_access_fast(uintptr_t a, unsigned size, int kind, int aligned,
@@ -521,6 +532,7 @@ inline __attribute__((always_inline)) int sim_access_fast(uintptr_t a, unsigned 
     if (!sim_is_device(a)) {
         /* a host variable or a local (an atomic's own load and store included) */
         if (__builtin_expect(sim_loc_live, 0) && !acc_muted(a)) sim_mc_local(a, size, kind, pc);
+        if (__builtin_expect(sim_is_host(a), 0) && !acc_muted(a)) sim_host_access_fn(a, size, kind, pc);
         return 1;
     }
     return sim_access_object(a, size, kind, aligned, pc);
@@ -1299,6 +1311,7 @@ extern "C" unsigned long long sim_rec_wavefronts(const sim_rec_request *r)
         if (__builtin_expect(!sim_acc_on, 1)) return;                                               \
         if (!sim_is_device(a)) {                                                                    \
             if (__builtin_expect(sim_loc_live, 0)) sim_access_local<n, kind, aligned>(a, REC_RET);  \
+            if (__builtin_expect(sim_is_host(a), 0)) sim_host_access_fn(a, n, kind, REC_RET);       \
         } else if (!sim_access_quick(a, n, kind, aligned)) {                                        \
             sim_access_dev<n, kind, aligned>(a, REC_RET);                                           \
         }                                                                                           \

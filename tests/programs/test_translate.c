@@ -439,9 +439,49 @@ static void test_libraries(void **state)
     expect_issue(1, 6, "cublasStrsm: this cuBLAS routine is not simulated");
     assert_int_equal(S.issues[2].line, 7); /* one message per line: cublasIcamax's */
     assert_non_null(strstr(S.issues[2].msg, "cublasIcamax"));
-    sim("#include <cublas.h>\n");
+    /* the legacy API: its own helpers pass, what it lacks is named */
+    sim("#include <cublas.h>\nint main() { cublasInit(); float *d; cublasAlloc(4, 4, (void **)&d);\n"
+        "cublasSaxpy(4, 2.0f, d, 1, d, 1); cublasGetError(); cublasFree(d);\n cublasStrsm('L'); cublasShutdown(); }\n");
+    assert_int_equal(S.libs, PROG_LIB_CUBLAS);
     assert_int_equal(S.nissues, 1);
-    assert_non_null(strstr(S.issues[0].msg, "the legacy cublas.h API"));
+    expect_issue(0, 4, "cublasStrsm: this cuBLAS routine is not simulated");
+    sim("#include <cublasLt.h>\n");
+    assert_int_equal(S.nissues, 1);
+    assert_non_null(strstr(S.issues[0].msg, "cublasLt and cublasXt run on the GPU"));
+}
+
+/* host code's allocations go to the runtime with their file and line
+ * (progrt_host.cpp), so that a kernel given them fails as on a GPU; device
+ * code's malloc and new, declarations, members, placement new and other
+ * namespaces' names stay */
+static void test_host_allocations(void **state)
+{
+    (void)state;
+    const char *t = sim("struct pool { void *malloc(int); };\n"
+                        "void *malloc(unsigned long);\n"
+                        "__global__ void k(int *p) { int *q = (int *)malloc(4); free(q); int *r = new int[2]; delete[] r; }\n"
+                        "int main() { int *a = (int *)malloc(64), *b = (int *)std::calloc(4, 4);\n"
+                        "  a = (int *)::realloc(a, 128); pool P; P.malloc(3); mine::malloc(2);\n"
+                        "  float *f = new float[8]; int *g = ::new int(3); char buf[8]; new (buf) int(1);\n"
+                        "  if (a) free(a); else std::free(b); delete[] f; return 0; }\n");
+    char buf[400];
+    assert_string_equal(line_of(t, 1, buf, sizeof buf), "struct pool { void *malloc(int); };");
+    assert_string_equal(line_of(t, 2, buf, sizeof buf), "void *malloc(unsigned long);");
+    /* device code: the device heap's, unchanged */
+    assert_non_null(strstr(line_of(t, 3, buf, sizeof buf), "(int *)malloc(4); free(q); int *r = new int[2];"));
+    line_of(t, 4, buf, sizeof buf);
+    assert_non_null(strstr(buf, "(int *)gpulab_host_malloc(__FILE__, __LINE__, 64)"));
+    assert_non_null(strstr(buf, "(int *)gpulab_host_calloc(__FILE__, __LINE__, 4, 4)"));
+    line_of(t, 5, buf, sizeof buf);
+    assert_non_null(strstr(buf, "a = (int *)gpulab_host_realloc(__FILE__, __LINE__, a, 128);"));
+    assert_non_null(strstr(buf, "P.malloc(3); mine::malloc(2);"));
+    line_of(t, 6, buf, sizeof buf);
+    assert_non_null(strstr(buf, "float *f = ::new (gpulab_host_at{__FILE__, __LINE__}) float[8];"));
+    assert_non_null(strstr(buf, "int *g = ::new (gpulab_host_at{__FILE__, __LINE__}) int(3);"));
+    assert_non_null(strstr(buf, "new (buf) int(1);"));
+    line_of(t, 7, buf, sizeof buf);
+    assert_non_null(strstr(buf, "if (a) gpulab_host_free(a); else gpulab_host_free(b); delete[] f;"));
+    assert_int_equal(S.nissues, 0);
 }
 
 static void test_device_pointers(void **state)
@@ -769,6 +809,7 @@ int main(void)
         cmocka_unit_test(test_shared_in_define),
         cmocka_unit_test(test_libraries),
         cmocka_unit_test(test_device_pointers),
+        cmocka_unit_test(test_host_allocations),
         cmocka_unit_test(test_casts_rows_copies),
         cmocka_unit_test(test_gpu_mode_wraps_launches_only),
         cmocka_unit_test(test_host_device_twin),

@@ -595,7 +595,9 @@ GPULAB_BLAS_TYPED(D, d, double)
 #undef GPULAB_BLAS_TYPED
 
 /* the names programs use, as the toolkit's cublas_v2.h maps them; each
- * call notes its line first, for the simulator's messages */
+ * call notes its line first, for the simulator's messages (the legacy
+ * cublas.h has its own routines of these names: not there) */
+#if !defined(GPULAB_CUBLAS_LEGACY)
 #define cublasCreate (::gpulab_sim::sim_lib_at(__LINE__), cublasCreate_v2)
 #define cublasDestroy (::gpulab_sim::sim_lib_at(__LINE__), cublasDestroy_v2)
 #define cublasGetVersion (::gpulab_sim::sim_lib_at(__LINE__), cublasGetVersion_v2)
@@ -627,6 +629,7 @@ GPULAB_BLAS_TYPED(D, d, double)
 #define cublasDger (::gpulab_sim::sim_lib_at(__LINE__), cublasDger_v2)
 #define cublasSgemm (::gpulab_sim::sim_lib_at(__LINE__), cublasSgemm_v2)
 #define cublasDgemm (::gpulab_sim::sim_lib_at(__LINE__), cublasDgemm_v2)
+#endif
 #define cublasSgemmStridedBatched (::gpulab_sim::sim_lib_at(__LINE__), cublasSgemmStridedBatched)
 #define cublasDgemmStridedBatched (::gpulab_sim::sim_lib_at(__LINE__), cublasDgemmStridedBatched)
 #define cublasSgemmBatched (::gpulab_sim::sim_lib_at(__LINE__), cublasSgemmBatched)

@@ -1,0 +1,299 @@
+/* progrt_host.cpp - the host memory a student's program allocates, so that a
+ * kernel that touches it fails as it does on the GPU.
+ *
+ * A kernel may not read or write the host's own memory (malloc, new) on a
+ * GPU whose pageableMemoryAccess is 0, as on the GPUs this project measures
+ * on: the launch ends with cudaErrorIllegalAddress. On the simulator that
+ * memory is the same process's, so nothing would stop the kernel. The
+ * source pass (translate.c) sends the program's own malloc, calloc,
+ * realloc, aligned_alloc, free and new in host code here with their file
+ * and line; the access hook (record.cpp) asks about any address of kernel
+ * code inside [sim_host_lo, sim_host_lo + sim_host_span), the span of these
+ * allocations, and a hit ends the launch naming the allocation. Memory the
+ * program pinned and mapped with cudaHostRegister is the kernel's to use.
+ * delete reaches the program's allocations through the replaced global
+ * operator delete, sized and array forms too. Memory from the library's containers (std::vector) is
+ * not known here: such a kernel still reads it. */
+#include "kernels/sim/internal.h"
+#include "kernels/program/include/gpulab_host.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <map>
+#include <mutex>
+#include <new>
+
+using namespace gpulab_sim;
+
+namespace {
+
+struct host_alloc {
+    size_t bytes;
+    const char *call; /* "malloc", "new[]"... */
+    const char *file;
+    int line;
+    int registered; /* cudaHostRegister'd: the kernels' to use */
+};
+
+/* never destroyed: a delete may come after the program's static objects
+ * are gone */
+std::mutex &host_mu()
+{
+    static std::mutex *m = new std::mutex;
+    return *m;
+}
+std::map<uintptr_t, host_alloc> &host_allocs()
+{
+    static std::map<uintptr_t, host_alloc> *m = new std::map<uintptr_t, host_alloc>;
+    return *m;
+}
+/* set while this thread holds host_mu: the map's own nodes are deleted
+ * through the replaced operator delete, which must not take it again */
+__thread int host_locked;
+struct host_lock {
+    std::lock_guard<std::mutex> l{host_mu()};
+    host_lock() { host_locked = 1; }
+    ~host_lock() { host_locked = 0; }
+};
+/* allocations known, read without the lock by operator delete */
+unsigned long host_count;
+/* changes with every allocation, free and registration: the hook's cached
+ * ranges of another generation are stale */
+unsigned host_gen;
+
+/* the span the hook watches: from the first allocation's start to the last
+ * one's end (allocations do not overlap) */
+void host_span_update(void)
+{
+    std::map<uintptr_t, host_alloc> &m = host_allocs();
+    uintptr_t lo = 0, span = 0;
+    if (!m.empty()) {
+        lo = m.begin()->first;
+        span = m.rbegin()->first + m.rbegin()->second.bytes - lo;
+    }
+    __atomic_store_n(&sim_host_span, 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&sim_host_lo, lo, __ATOMIC_RELAXED);
+    __atomic_store_n(&sim_host_span, span, __ATOMIC_RELAXED);
+    __atomic_store_n(&host_count, (unsigned long)m.size(), __ATOMIC_RELAXED);
+    __atomic_add_fetch(&host_gen, 1, __ATOMIC_RELAXED);
+}
+
+void host_note(void *p, size_t bytes, const char *call, const char *file, int line)
+{
+    if (!p || host_locked) return;
+    host_lock l;
+    std::map<uintptr_t, host_alloc> &m = host_allocs();
+    /* entries the new block overlaps were freed where the program's free
+     * was not called (the C library's own realloc of its buffer) */
+    uintptr_t a = (uintptr_t)p, e = a + (bytes ? bytes : 1);
+    auto it = m.lower_bound(a);
+    if (it != m.begin() && std::prev(it)->first + std::prev(it)->second.bytes > a) --it;
+    while (it != m.end() && it->first < e) it = m.erase(it);
+    m[a] = host_alloc{bytes ? bytes : 1, call, file, line, 0};
+    host_span_update();
+}
+
+void host_forget(uintptr_t p)
+{
+    if (!p || host_locked || !__atomic_load_n(&host_count, __ATOMIC_RELAXED)) return;
+    host_lock l;
+    if (host_allocs().erase(p)) host_span_update();
+}
+
+/* the allocation holding a (the lock held), or end() */
+std::map<uintptr_t, host_alloc>::iterator host_find(uintptr_t a)
+{
+    std::map<uintptr_t, host_alloc> &m = host_allocs();
+    auto it = m.upper_bound(a);
+    if (it == m.begin()) return m.end();
+    --it;
+    return a - it->first < it->second.bytes ? it : m.end();
+}
+
+/* The hook's answers per worker thread: ranges of the span that hold no
+ * allocation of the program's (a thread's stack, threadIdx, the simulator's
+ * own memory) or a registered one, valid while host_gen is theirs. */
+struct host_free_range {
+    uintptr_t lo, span;
+};
+enum { HOST_RANGES = 4 };
+__thread host_free_range host_ranges[HOST_RANGES];
+__thread unsigned host_ranges_gen, host_ranges_next;
+
+} /* namespace */
+
+namespace {
+
+/* An access of kernel code at a inside the span (record.cpp): nothing when a
+ * lies in no allocation of the program's; otherwise the launch ends as the
+ * GPU ends it. */
+void host_access(uintptr_t a, unsigned size, int kind, uintptr_t pc)
+{
+    if (!sim_in_fiber()) return;
+    unsigned gen = __atomic_load_n(&host_gen, __ATOMIC_RELAXED);
+    if (host_ranges_gen == gen) {
+        for (unsigned i = 0; i < HOST_RANGES; i++)
+            if (a - host_ranges[i].lo < host_ranges[i].span) return;
+    } else {
+        memset(host_ranges, 0, sizeof host_ranges);
+        host_ranges_gen = gen;
+    }
+    char why[512];
+    {
+        host_lock l;
+        std::map<uintptr_t, host_alloc> &m = host_allocs();
+        auto it = host_find(a);
+        if (it == m.end() || it->second.registered) {
+            /* the stretch between the program's allocations around a */
+            uintptr_t lo = 0, hi = UINTPTR_MAX;
+            if (it != m.end()) {
+                lo = it->first;
+                hi = it->first + it->second.bytes;
+            } else {
+                auto nx = m.upper_bound(a);
+                if (nx != m.end()) hi = nx->first;
+                if (nx != m.begin()) {
+                    auto pv = std::prev(nx);
+                    lo = pv->first + pv->second.bytes;
+                }
+            }
+            host_free_range &r = host_ranges[host_ranges_next++ % HOST_RANGES];
+            r.lo = lo;
+            r.span = hi - lo;
+            return;
+        }
+        const host_alloc &h = it->second;
+        char at[160];
+        sim_where(at, sizeof at, h.line, h.file);
+        snprintf(why, sizeof why,
+                 "%s %u byte%s at %p, byte %zu of the %zu bytes from %s at %s: that is host memory, which kernels "
+                 "cannot reach on this GPU (its pageableMemoryAccess is 0), so the launch fails with "
+                 "cudaErrorIllegalAddress; give the kernel device memory: cudaMalloc and cudaMemcpy, or "
+                 "cudaMallocManaged in place of %s",
+                 kind == SIM_REC_STORE ? "writes" : kind == SIM_REC_ATOMIC ? "updates" : "reads", size,
+                 size == 1 ? "" : "s", (void *)a, (size_t)(a - it->first), h.bytes, h.call, at, h.call);
+    }
+    sim_illegal_access(why, (void *)pc);
+}
+
+/* what p is, when it is the program's host memory (a copy's message) */
+int host_describe(const void *p, char *buf, size_t len)
+{
+    if (!p || !__atomic_load_n(&host_count, __ATOMIC_RELAXED)) return 0;
+    host_lock l;
+    auto it = host_find((uintptr_t)p);
+    if (it == host_allocs().end()) return 0;
+    char at[160];
+    sim_where(at, sizeof at, it->second.line, it->second.file);
+    snprintf(buf, len, "host memory (%zu bytes from %s at %s)", it->second.bytes, it->second.call, at);
+    return 1;
+}
+
+struct host_hooks_install {
+    host_hooks_install()
+    {
+        sim_host_access_fn = host_access;
+        sim_host_describe_fn = host_describe;
+    }
+} host_hooks_installed;
+
+} /* namespace */
+
+namespace gpulab_sim {
+
+/* cudaHostRegister and cudaHostUnregister: the allocations in [p, p + bytes)
+ * become the kernels' (or stop being) */
+void sim_host_register(const void *p, size_t bytes, int on)
+{
+    if (!p || !__atomic_load_n(&host_count, __ATOMIC_RELAXED)) return;
+    host_lock l;
+    std::map<uintptr_t, host_alloc> &m = host_allocs();
+    uintptr_t a = (uintptr_t)p, end = a + (on ? bytes : 1);
+    auto it = host_find(a);
+    if (it == m.end()) it = m.lower_bound(a);
+    for (; it != m.end() && it->first < end; ++it) it->second.registered = on;
+    __atomic_add_fetch(&host_gen, 1, __ATOMIC_RELAXED);
+}
+
+} /* namespace gpulab_sim */
+
+/* ------------------------------------------ what the source pass calls */
+
+extern "C" {
+void *gpulab_host_malloc(const char *file, int line, size_t n)
+{
+    void *p = malloc(n);
+    host_note(p, n, "malloc", file, line);
+    return p;
+}
+void *gpulab_host_calloc(const char *file, int line, size_t n, size_t size)
+{
+    void *p = calloc(n, size);
+    host_note(p, n * size, "calloc", file, line);
+    return p;
+}
+void *gpulab_host_realloc(const char *file, int line, void *old, size_t n)
+{
+    /* forgotten first: old may not be looked at once realloc has it (when
+     * it fails, old stays, known from here on as this call's) */
+    size_t had = 0;
+    if (old && __atomic_load_n(&host_count, __ATOMIC_RELAXED)) {
+        host_lock l;
+        auto it = host_find((uintptr_t)old);
+        if (it != host_allocs().end() && it->first == (uintptr_t)old) had = it->second.bytes;
+    }
+    host_forget((uintptr_t)old);
+    void *p = realloc(old, n);
+    if (!p && n && had) host_note(old, had, "realloc", file, line);
+    else host_note(p, n, "realloc", file, line);
+    return p;
+}
+void *gpulab_host_aligned_alloc(const char *file, int line, size_t align, size_t n)
+{
+    void *p = aligned_alloc(align, n);
+    host_note(p, n, "aligned_alloc", file, line);
+    return p;
+}
+void gpulab_host_free(void *p)
+{
+    host_forget((uintptr_t)p);
+    free(p);
+}
+}
+
+/* new in the program's host code, as `::new (gpulab_host_at{...}) T` */
+void *operator new(size_t n, gpulab_host_at at)
+{
+    void *p = ::operator new(n);
+    host_note(p, n, "new", at.file, at.line);
+    return p;
+}
+void *operator new[](size_t n, gpulab_host_at at)
+{
+    void *p = ::operator new[](n);
+    host_note(p, n, "new[]", at.file, at.line);
+    return p;
+}
+/* a constructor that throws: the memory goes back */
+void operator delete(void *p, gpulab_host_at) noexcept { ::operator delete(p); }
+void operator delete[](void *p, gpulab_host_at) noexcept { ::operator delete[](p); }
+
+#if !defined(SIM_ASAN)
+/* The replaced global delete (the sanitizer build keeps its own, which
+ * checks that new and delete match): every delete of a program's object
+ * ends here. */
+#pragma GCC diagnostic push
+/* libstdc++'s operator new is malloc: free is its delete */
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+void operator delete(void *p) noexcept
+{
+    host_forget((uintptr_t)p);
+    free(p);
+}
+#pragma GCC diagnostic pop
+void operator delete(void *p, size_t) noexcept { operator delete(p); }
+void operator delete[](void *p) noexcept { operator delete(p); }
+void operator delete[](void *p, size_t) noexcept { operator delete(p); }
+#endif
