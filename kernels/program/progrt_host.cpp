@@ -8,8 +8,8 @@
  * source pass (translate.c) sends the program's own malloc, calloc,
  * realloc, aligned_alloc, free and new in host code here with their file
  * and line; the access hook (record.cpp) asks about any address of kernel
- * code inside [sim_host_lo, sim_host_lo + sim_host_span), the span of these
- * allocations, and a hit ends the launch naming the allocation. Memory the
+ * code in a 4 KiB block one of them touches (sim_host_pages), and a hit
+ * ends the launch naming the allocation. Memory the
  * program pinned and mapped with cudaHostRegister is the kernel's to use.
  * delete reaches the program's allocations through the replaced global
  * operator delete, sized and array forms too. Memory from the library's containers (std::vector) is
@@ -63,20 +63,29 @@ unsigned long host_count;
  * ranges of another generation are stale */
 unsigned host_gen;
 
-/* the span the hook watches: from the first allocation's start to the last
- * one's end (allocations do not overlap) */
-void host_span_update(void)
+/* the blocks the hook watches: each block's count of the allocations
+ * that touch it (255 stays: a block counted that often is watched for
+ * good, which costs only time) */
+void host_blocks(uintptr_t a, size_t bytes, int add)
 {
-    std::map<uintptr_t, host_alloc> &m = host_allocs();
-    uintptr_t lo = 0, span = 0;
-    if (!m.empty()) {
-        lo = m.begin()->first;
-        span = m.rbegin()->first + m.rbegin()->second.bytes - lo;
+    for (uintptr_t b = a >> SIM_HOST_BLOCK_SHIFT, e = (a + bytes - 1) >> SIM_HOST_BLOCK_SHIFT; b <= e; b++) {
+        uintptr_t g = b >> (30 - SIM_HOST_BLOCK_SHIFT);
+        if (g >= SIM_HOST_GIBS) return;
+        unsigned char *blocks = sim_host_pages[g];
+        if (!blocks) {
+            if (!add) continue;
+            blocks = (unsigned char *)calloc(SIM_HOST_BLOCKS, 1);
+            if (!blocks) return;
+            __atomic_store_n(&sim_host_pages[g], blocks, __ATOMIC_RELEASE);
+        }
+        unsigned char &c = blocks[b & (SIM_HOST_BLOCKS - 1)];
+        if (c != 255) __atomic_store_n(&c, (unsigned char)(add ? c + 1 : c ? c - 1 : 0), __ATOMIC_RELAXED);
     }
-    __atomic_store_n(&sim_host_span, 0, __ATOMIC_RELAXED);
-    __atomic_store_n(&sim_host_lo, lo, __ATOMIC_RELAXED);
-    __atomic_store_n(&sim_host_span, span, __ATOMIC_RELAXED);
-    __atomic_store_n(&host_count, (unsigned long)m.size(), __ATOMIC_RELAXED);
+}
+
+void host_changed(void)
+{
+    __atomic_store_n(&host_count, (unsigned long)host_allocs().size(), __ATOMIC_RELAXED);
     __atomic_add_fetch(&host_gen, 1, __ATOMIC_RELAXED);
 }
 
@@ -90,16 +99,25 @@ void host_note(void *p, size_t bytes, const char *call, const char *file, int li
     uintptr_t a = (uintptr_t)p, e = a + (bytes ? bytes : 1);
     auto it = m.lower_bound(a);
     if (it != m.begin() && std::prev(it)->first + std::prev(it)->second.bytes > a) --it;
-    while (it != m.end() && it->first < e) it = m.erase(it);
-    m[a] = host_alloc{bytes ? bytes : 1, call, file, line, 0};
-    host_span_update();
+    while (it != m.end() && it->first < e) {
+        host_blocks(it->first, it->second.bytes, 0);
+        it = m.erase(it);
+    }
+    m[a] = host_alloc{e - a, call, file, line, 0};
+    host_blocks(a, e - a, 1);
+    host_changed();
 }
 
 void host_forget(uintptr_t p)
 {
     if (!p || host_locked || !__atomic_load_n(&host_count, __ATOMIC_RELAXED)) return;
     host_lock l;
-    if (host_allocs().erase(p)) host_span_update();
+    std::map<uintptr_t, host_alloc> &m = host_allocs();
+    auto it = m.find(p);
+    if (it == m.end()) return;
+    host_blocks(it->first, it->second.bytes, 0);
+    m.erase(it);
+    host_changed();
 }
 
 /* the allocation holding a (the lock held), or end() */
@@ -112,7 +130,7 @@ std::map<uintptr_t, host_alloc>::iterator host_find(uintptr_t a)
     return a - it->first < it->second.bytes ? it : m.end();
 }
 
-/* The hook's answers per worker thread: ranges of the span that hold no
+/* The hook's answers per worker thread: ranges of the watched blocks that hold no
  * allocation of the program's (a thread's stack, threadIdx, the simulator's
  * own memory) or a registered one, valid while host_gen is theirs. */
 struct host_free_range {
@@ -126,7 +144,7 @@ __thread unsigned host_ranges_gen, host_ranges_next;
 
 namespace {
 
-/* An access of kernel code at a inside the span (record.cpp): nothing when a
+/* An access of kernel code at a in a watched block (record.cpp): nothing when a
  * lies in no allocation of the program's; otherwise the launch ends as the
  * GPU ends it. */
 void host_access(uintptr_t a, unsigned size, int kind, uintptr_t pc)

@@ -519,11 +519,14 @@ const char *sim_diag_take(void);        /* the pending diagnostic, once, or NULL
 void sim_set_last_error(cudaError_t e);
 
 /* A student's own host allocations (kernels/program/progrt_host.cpp, in
- * the program's runtime only) lie in [sim_host_lo, sim_host_lo +
- * sim_host_span): the access hook (record.cpp) gives an access of kernel
- * code there to sim_host_access_fn, which ends the launch when it is one of
- * them; sim_host_describe_fn names one for a copy's message. */
-extern uintptr_t sim_host_lo, sim_host_span;
+ * the program's runtime only), by 4 KiB blocks of the address space:
+ * sim_host_pages[a >> 30], when not NULL, counts for each block of that GiB
+ * the allocations that touch it. The access hook (record.cpp) gives an
+ * access of kernel code to such a block to sim_host_access_fn, which ends
+ * the launch when it is inside one of them; sim_host_describe_fn names one
+ * for a copy's message. */
+enum { SIM_HOST_GIBS = 1 << 17, SIM_HOST_BLOCK_SHIFT = 12, SIM_HOST_BLOCKS = 1 << 18 };
+extern unsigned char *sim_host_pages[SIM_HOST_GIBS];
 extern void (*sim_host_access_fn)(uintptr_t a, unsigned size, int kind, uintptr_t pc);
 extern int (*sim_host_describe_fn)(const void *p, char *buf, size_t len);
 /* fiber.cpp: kernel code touched memory it may not (why: "reads address

@@ -341,7 +341,7 @@ int nchecks;
 
 } /* namespace */
 
-uintptr_t gpulab_sim::sim_host_lo, gpulab_sim::sim_host_span;
+unsigned char *gpulab_sim::sim_host_pages[SIM_HOST_GIBS];
 void (*gpulab_sim::sim_host_access_fn)(uintptr_t a, unsigned size, int kind, uintptr_t pc);
 int (*gpulab_sim::sim_host_describe_fn)(const void *p, char *buf, size_t len);
 
@@ -517,12 +517,15 @@ inline __attribute__((always_inline)) bool sim_is_device(uintptr_t a)
 {
     return a - dev_lo < dev_span || a - sh_lo < sh_span || a - dv_lo < dv_span;
 }
-/* within the span of the program's own host allocations (progrt_host.cpp),
- * which a kernel may not touch */
+/* in a 4 KiB block that one of the program's own host allocations touches
+ * (progrt_host.cpp), which a kernel may not: two loads for every access
+ * outside device memory, one where the program allocated nothing in a GiB */
 inline __attribute__((always_inline)) bool sim_is_host(uintptr_t a)
 {
-    return a - __atomic_load_n(&sim_host_lo, __ATOMIC_RELAXED) <
-           __atomic_load_n(&sim_host_span, __ATOMIC_RELAXED);
+    uintptr_t g = a >> 30;
+    if (g >= SIM_HOST_GIBS) return false;
+    const unsigned char *blocks = __atomic_load_n(&sim_host_pages[g], __ATOMIC_RELAXED);
+    return blocks && __atomic_load_n(&blocks[(a >> SIM_HOST_BLOCK_SHIFT) & (SIM_HOST_BLOCKS - 1)], __ATOMIC_RELAXED);
 }
 inline __attribute__((always_inline)) int sim_access_object(uintptr_t a, unsigned size, int kind, int aligned,
                                                             uintptr_t pc);
