@@ -362,6 +362,8 @@ static cudaError_t sim_prog_launch_now(const void *func, const char *name0, cons
     const int coop = sim_coop_next;
     sim_coop_next = 0;
     int rc;
+    /* the host's locals above this frame: not the kernel's */
+    const uintptr_t stack_token = sim_in_fiber() ? 0 : sim_host_stack_begin(__builtin_frame_address(0));
     if (coop) {
         /* the blocks of this shape the modelled GPU holds at once */
         unsigned long long nt = (unsigned long long)cfg.block.x * cfg.block.y * cfg.block.z;
@@ -371,6 +373,7 @@ static cudaError_t sim_prog_launch_now(const void *func, const char *name0, cons
     } else {
         rc = sim_launch_fn(&prog_job, name, file, line, cfg.grid, cfg.block, cfg.smem, run_work, (void *)&work, func);
     }
+    sim_host_stack_end(stack_token);
     double ms = (now_s() - t0) * 1e3;
     /* shared memory a block used: its static __shared__ arrays with the
      * dynamic part (the launch's third argument) */

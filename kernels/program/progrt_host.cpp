@@ -25,6 +25,8 @@
 #include <mutex>
 #include <new>
 
+#include <pthread.h>
+
 using namespace gpulab_sim;
 
 namespace {
@@ -183,17 +185,43 @@ void host_access(uintptr_t a, unsigned size, int kind, uintptr_t pc)
             return;
         }
         const host_alloc &h = it->second;
+        const char *verb = kind == SIM_REC_STORE ? "writes" : kind == SIM_REC_ATOMIC ? "updates" : "reads";
         char at[160];
         sim_where(at, sizeof at, h.line, h.file);
-        snprintf(why, sizeof why,
-                 "%s %u byte%s at %p, byte %zu of the %zu bytes from %s at %s: that is host memory, which kernels "
-                 "cannot reach on this GPU (its pageableMemoryAccess is 0), so the launch fails with "
-                 "cudaErrorIllegalAddress; give the kernel device memory: cudaMalloc and cudaMemcpy, or "
-                 "cudaMallocManaged in place of %s",
-                 kind == SIM_REC_STORE ? "writes" : kind == SIM_REC_ATOMIC ? "updates" : "reads", size,
-                 size == 1 ? "" : "s", (void *)a, (size_t)(a - it->first), h.bytes, h.call, at, h.call);
+        if (!h.file)
+            snprintf(why, sizeof why,
+                     "%s %u byte%s at %p, on the stack of the host thread that launched the kernel: a local "
+                     "variable of host code (an array declared in main, say), host memory, which kernels cannot "
+                     "reach on this GPU (its pageableMemoryAccess is 0), so the launch fails with "
+                     "cudaErrorIllegalAddress; give the kernel device memory: cudaMalloc and cudaMemcpy, or "
+                     "cudaMallocManaged",
+                     verb, size, size == 1 ? "" : "s", (void *)a);
+        else
+            snprintf(why, sizeof why,
+                     "%s %u byte%s at %p, byte %zu of the %zu bytes from %s at %s: that is host memory, which "
+                     "kernels cannot reach on this GPU (its pageableMemoryAccess is 0), so the launch fails with "
+                     "cudaErrorIllegalAddress; give the kernel device memory: cudaMalloc and cudaMemcpy, or "
+                     "cudaMallocManaged in place of %s",
+                     verb, size, size == 1 ? "" : "s", (void *)a, (size_t)(a - it->first), h.bytes, h.call, at,
+                     h.call);
     }
     sim_illegal_access(why, (void *)pc);
+}
+
+/* the top of this thread's stack (0: unknown) */
+uintptr_t host_stack_top(void)
+{
+    static __thread uintptr_t top;
+    if (!top) {
+        pthread_attr_t at;
+        if (pthread_getattr_np(pthread_self(), &at) == 0) {
+            void *lo;
+            size_t size;
+            if (pthread_attr_getstack(&at, &lo, &size) == 0) top = (uintptr_t)lo + size;
+            pthread_attr_destroy(&at);
+        }
+    }
+    return top;
 }
 
 /* what p is, when it is the program's host memory (a copy's message) */
@@ -202,7 +230,7 @@ int host_describe(const void *p, char *buf, size_t len)
     if (!p || !__atomic_load_n(&host_count, __ATOMIC_RELAXED)) return 0;
     host_lock l;
     auto it = host_find((uintptr_t)p);
-    if (it == host_allocs().end()) return 0;
+    if (it == host_allocs().end() || !it->second.file) return 0;
     char at[160];
     sim_where(at, sizeof at, it->second.line, it->second.file);
     snprintf(buf, len, "host memory (%zu bytes from %s at %s)", it->second.bytes, it->second.call, at);
@@ -220,6 +248,23 @@ struct host_hooks_install {
 } /* namespace */
 
 namespace gpulab_sim {
+
+/* A launch from host code: the launching thread's stack from the launch's
+ * frame up (host code's locals, main's arrays) is the host's while the
+ * kernel runs, watched like its allocations (no file: the stack). The
+ * token for sim_host_stack_end. */
+uintptr_t sim_host_stack_begin(const void *frame)
+{
+    uintptr_t lo = (uintptr_t)frame, top = host_stack_top();
+    if (!top || lo >= top || top - lo > ((uintptr_t)1 << 30)) return 0;
+    host_lock l;
+    host_allocs()[lo] = host_alloc{top - lo, "the stack", nullptr, 0, 0};
+    host_blocks(lo, top - lo, 1);
+    host_changed();
+    return lo;
+}
+
+void sim_host_stack_end(uintptr_t token) { host_forget(token); }
 
 /* cudaHostRegister and cudaHostUnregister: the allocations in [p, p + bytes)
  * become the kernels' (or stop being) */

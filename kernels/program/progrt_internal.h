@@ -40,6 +40,10 @@ int sim_captured(cudaStream_t s, const char *what, const sim_op &op, cudaError_t
 /* progrt_host.cpp: cudaHostRegister (on) and cudaHostUnregister give the
  * program's host allocations in [p, p + bytes) to the kernels and back */
 void sim_host_register(const void *p, size_t bytes, int on);
+/* around a launch from host code: the launching thread's stack above frame
+ * is the host's while the kernel runs (a token for the end) */
+uintptr_t sim_host_stack_begin(const void *frame);
+void sim_host_stack_end(uintptr_t token);
 cudaError_t sim_err_value(void);
 cudaError_t sim_err_handle(void);
 double sim_prog_clock(void);

@@ -9,7 +9,7 @@
 #ifndef GPULAB_CUBLAS_H
 #define GPULAB_CUBLAS_H
 #define GPULAB_CUBLAS_LEGACY 1
-#include "cublas_v2.h"
+#include <cublas_v2.h>
 
 #define CUBLAS_H_
 
