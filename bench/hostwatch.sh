@@ -1,0 +1,44 @@
+#!/bin/sh
+# bench/hostwatch.sh [GPULAB] - the cost of watching the host's own memory
+# (kernels/program/progrt_host.cpp): bench/programs/hostwatch.cu's kernel
+# (3 launches of 256 x 256 threads, each thread reading a local array
+# through a pointer 400 times) with the program's malloc'd arrays freed
+# before the launches and alive during them, taken in turn, $RUNS runs each
+# (5) after a warm-up that builds the program, on one worker. Prints the
+# median of the launches' simulator time (wall) as `run --json` reports it,
+# and the ratio of alive to freed.
+set -eu
+cd "$(dirname "$0")/.."
+gpulab=${1:-build/gpulab}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export XDG_CACHE_HOME=$tmp/cache
+runs=${RUNS:-5}
+median() { sort -n | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
+one() {
+    "$gpulab" --json -c "set backend sim; set sim-threads 1; set time-limit 600; open bench/programs/hostwatch.cu; run $1" |
+        python3 -c 'import json,sys
+for line in sys.stdin:
+    r = json.loads(line)
+    if "launches" in r:
+        print(sum(l["ms"] for l in r["launches"]))
+        break'
+}
+one 0 > /dev/null
+: > "$tmp/0"
+: > "$tmp/1"
+i=0
+while [ $i -lt "$runs" ]; do
+    one 0 >> "$tmp/0"
+    one 1 >> "$tmp/1"
+    i=$((i + 1))
+done
+f=$(median < "$tmp/0")
+a=$(median < "$tmp/1")
+echo "load average after: $(uptime | sed 's/.*load average: //')"
+echo "| host allocations | launches ms (wall, median of $runs) | ratio |"
+echo "|---|---|---|"
+awk -v a="$a" -v f="$f" 'BEGIN {
+    printf "| freed before the launches | %.1f | 1.00 |\n", f
+    printf "| alive during them (64 B and 64 MiB) | %.1f | %.2f |\n", a, a / f
+}'
