@@ -37,6 +37,7 @@ struct host_alloc {
     const char *file;
     int line;
     int registered; /* cudaHostRegister'd: the kernels' to use */
+    int global;     /* a host array at file scope, call its name */
 };
 
 /* never destroyed: a delete may come after the program's static objects
@@ -105,7 +106,7 @@ void host_note(void *p, size_t bytes, const char *call, const char *file, int li
         host_blocks(it->first, it->second.bytes, 0);
         it = m.erase(it);
     }
-    m[a] = host_alloc{e - a, call, file, line, 0};
+    m[a] = host_alloc{e - a, call, file, line, 0, 0};
     host_blocks(a, e - a, 1);
     host_changed();
 }
@@ -188,7 +189,14 @@ void host_access(uintptr_t a, unsigned size, int kind, uintptr_t pc)
         const char *verb = kind == SIM_REC_STORE ? "writes" : kind == SIM_REC_ATOMIC ? "updates" : "reads";
         char at[160];
         sim_where(at, sizeof at, h.line, h.file);
-        if (!h.file)
+        if (h.global)
+            snprintf(why, sizeof why,
+                     "%s %u byte%s at %p, byte %zu of the host array %s (%zu bytes, declared at %s): that is host "
+                     "memory, which kernels cannot reach on this GPU (its pageableMemoryAccess is 0), so the launch "
+                     "fails with cudaErrorIllegalAddress; give the kernel device memory: a __device__ array, or "
+                     "cudaMalloc and cudaMemcpy",
+                     verb, size, size == 1 ? "" : "s", (void *)a, (size_t)(a - it->first), h.call, h.bytes, at);
+        else if (!h.file)
             snprintf(why, sizeof why,
                      "%s %u byte%s at %p, on the stack of the host thread that launched the kernel: a local "
                      "variable of host code (an array declared in main, say), host memory, which kernels cannot "
@@ -233,7 +241,10 @@ int host_describe(const void *p, char *buf, size_t len)
     if (it == host_allocs().end() || !it->second.file) return 0;
     char at[160];
     sim_where(at, sizeof at, it->second.line, it->second.file);
-    snprintf(buf, len, "host memory (%zu bytes from %s at %s)", it->second.bytes, it->second.call, at);
+    if (it->second.global)
+        snprintf(buf, len, "host memory (the host array %s, declared at %s)", it->second.call, at);
+    else
+        snprintf(buf, len, "host memory (%zu bytes from %s at %s)", it->second.bytes, it->second.call, at);
     return 1;
 }
 
@@ -258,7 +269,7 @@ uintptr_t sim_host_stack_begin(const void *frame)
     uintptr_t lo = (uintptr_t)frame, top = host_stack_top();
     if (!top || lo >= top || top - lo > ((uintptr_t)1 << 30)) return 0;
     host_lock l;
-    host_allocs()[lo] = host_alloc{top - lo, "the stack", nullptr, 0, 0};
+    host_allocs()[lo] = host_alloc{top - lo, "the stack", nullptr, 0, 0, 0};
     host_blocks(lo, top - lo, 1);
     host_changed();
     return lo;
@@ -318,6 +329,15 @@ void *gpulab_host_aligned_alloc(const char *file, int line, size_t align, size_t
     void *p = aligned_alloc(align, n);
     host_note(p, n, "aligned_alloc", file, line);
     return p;
+}
+/* host code's array at file scope, named when the program starts */
+int gpulab_host_global(const void *p, size_t bytes, const char *name, const char *file, int line)
+{
+    host_note((void *)p, bytes, name, file, line);
+    host_lock l;
+    auto it = host_allocs().find((uintptr_t)p);
+    if (it != host_allocs().end()) it->second.global = 1;
+    return 0;
 }
 void gpulab_host_free(void *p)
 {

@@ -1442,6 +1442,63 @@ static int host_alloc(tx *x, int k)
     return k + 1;
 }
 
+/* The arrays host code declares at file scope (outside namespaces): their
+ * names and lines into x->hostvar, registered with the runtime at the end
+ * of the file (prog_translate_opts), so that a kernel handed one fails as
+ * on a GPU (progrt_host.cpp). Not: declarations of functions, types,
+ * externs, templates, thread_local, const or device variables. */
+static void host_arrays(tx *x)
+{
+    static const char *const skip[] = {"typedef", "extern", "using", "template", "static_assert", "namespace",
+                                       "thread_local", "__device__", "__constant__", "__shared__", "__managed__",
+                                       "__global__", "__host__", "friend", "operator",
+                                       /* a constant array a kernel may name (its values folded) */
+                                       "const", "constexpr", NULL};
+    int k = 0;
+    while (k < x->nt && x->nhostvar < PROG_MAX_KERNELS) {
+        /* one statement at file scope: tokens [k, e) */
+        if (x->t[k].kind == T_PP || tx_is(x, k, ";")) {
+            k++;
+            continue;
+        }
+        int e = k, depth = 0, init = 0, body = 0;
+        for (; e < x->nt; e++) {
+            if (x->t[e].kind == T_PP) continue;
+            if (tx_is(x, e, "=") && depth == 0) init = 1;
+            if (tx_is(x, e, "(") || tx_is(x, e, "[") || tx_is(x, e, "{")) {
+                if (tx_is(x, e, "{") && depth == 0 && !init) body = 1;
+                depth++;
+            } else if (tx_is(x, e, ")") || tx_is(x, e, "]") || tx_is(x, e, "}")) {
+                if (--depth == 0 && body && tx_is(x, e, "}")) break; /* a function, class or namespace */
+                if (depth < 0) return;
+            } else if (depth == 0 && tx_is(x, e, ";")) {
+                break;
+            }
+        }
+        if (e >= x->nt) return;
+        int take = !body;
+        for (int j = k; j < e && take; j++)
+            if (x->t[j].kind == T_IDENT && tx_is_word_of(x, j, skip)) take = 0;
+        /* each declarator NAME[...] before its initialiser; a `(` first: a function */
+        int d = 0, in_init = 0;
+        for (int j = k; j < e && take; j++) {
+            if (x->t[j].kind == T_PP) continue;
+            if (d == 0 && tx_is(x, j, ",")) in_init = 0;
+            else if (d == 0 && tx_is(x, j, "=")) in_init = 1;
+            if (!in_init && d == 0 && tx_is(x, j, "(")) break;
+            if (!in_init && d == 0 && x->t[j].kind == T_IDENT && tx_is(x, j + 1, "[") && !tx_is(x, j - 1, "::") &&
+                !tx_is(x, j - 1, ".")) {
+                tx_text_of(x, j, j + 1, x->hostvar[x->nhostvar], 64);
+                x->hostvar_line[x->nhostvar++] = x->t[j].line;
+                if (x->nhostvar >= PROG_MAX_KERNELS) return;
+            }
+            if (tx_is(x, j, "(") || tx_is(x, j, "[") || tx_is(x, j, "{")) d++;
+            else if (tx_is(x, j, ")") || tx_is(x, j, "]") || tx_is(x, j, "}")) d--;
+        }
+        k = e + 1;
+    }
+}
+
 static void pass(tx *x)
 {
     int depth = 0;           /* braces */
@@ -1938,6 +1995,7 @@ int prog_translate_opts(const char *src, size_t len, const char *path, const cha
     x.path = path;
     tx_tokenize(&x);
     if (!x.oom) pass(&x);
+    if (!x.oom && mode == PROG_SIM) host_arrays(&x);
     int rc = -1;
     if (!x.oom) {
         if (x.ned > 1) qsort(x.ed, (size_t)x.ned, sizeof *x.ed, edit_cmp); /* qsort of NULL is undefined, even of 0 */
@@ -1949,7 +2007,7 @@ int prog_translate_opts(const char *src, size_t len, const char *path, const cha
         }
     }
     if (!x.oom) {
-        size_t cap = len + 256 + strlen(path) * 2 + (size_t)x.nreg * 200;
+        size_t cap = len + 256 + strlen(path) * 2 + (size_t)(x.nreg + x.nhostvar) * 200;
         for (int i = 0; i < x.ned; i++) cap += strlen(x.ed[i].text);
         char *o = malloc(cap + 1);
         if (o) {
@@ -1977,6 +2035,13 @@ int prog_translate_opts(const char *src, size_t len, const char *path, const cha
             for (int i = 0; i < x.nreg; i++)
                 ol += (size_t)snprintf(o + ol, cap + 1 - ol,
                                        "%sSIM_KREG(%s, \"%s\");\n", i == 0 ? "\n" : "", x.reg[i], x.reg[i]);
+            /* host code's file-scope arrays: the host's memory (host_arrays) */
+            for (int i = 0; i < x.nhostvar; i++)
+                ol += (size_t)snprintf(o + ol, cap + 1 - ol,
+                                       "%sstatic const int gpulab_host_var_%d = gpulab_host_global((const void *)&%s, "
+                                       "sizeof %s, \"%s\", __FILE__, %d);\n",
+                                       i == 0 && x.nreg == 0 ? "\n" : "", i, x.hostvar[i], x.hostvar[i],
+                                       x.hostvar[i], x.hostvar_line[i]);
             o[ol] = 0;
             out->text = o;
             out->len = ol;

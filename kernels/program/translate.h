@@ -62,6 +62,10 @@ typedef struct tx {
     /* kernels that cudaLaunchKernel(const void *) can find: plain functions at file scope */
     char reg[PROG_MAX_KERNELS][64];
     int nreg;
+    /* host code's arrays at file scope, with their lines (host_arrays) */
+    char hostvar[PROG_MAX_KERNELS][64];
+    int hostvar_line[PROG_MAX_KERNELS];
+    int nhostvar;
     /* template kernels: a launch without template arguments deduces them */
     const prog_tx_opts *opts;
     /* the driver API was named (once a file) */

@@ -4,6 +4,7 @@
 // pageableMemoryAccess 0 (the H200 here) the kernel cannot reach that memory:
 // the launch fails with cudaErrorIllegalAddress and the array keeps its
 // values. The correct twin is p173_host_data_copied.cu.
+// MEMCHECK
 // EXPECT: pageable access: 0
 // EXPECT: after the launch: an illegal memory access was encountered
 // EXPECT: h[3] = 3

@@ -4,6 +4,7 @@
 // (cudaErrorIllegalAddress) and the result stays as it was. A list a kernel
 // walks needs its nodes in managed memory (cudaMallocManaged) or copied to
 // the device with their pointers fixed.
+// MEMCHECK
 // EXPECT: walk: an illegal memory access was encountered
 // EXPECT: found: -1
 // EXPECT-SIM: block 0, thread 0 reads 4 bytes

@@ -4,6 +4,7 @@
 // write to it fails the launch (cudaErrorIllegalAddress) and the array
 // keeps its values. The fix is p173's: cudaMalloc and cudaMemcpy, or
 // cudaMallocManaged.
+// MEMCHECK
 // EXPECT: fill: an illegal memory access was encountered
 // EXPECT: squares: 0 0 0 0
 // EXPECT-SIM: block 0, thread 0 writes 4 bytes

@@ -482,6 +482,20 @@ static void test_host_allocations(void **state)
     line_of(t, 7, buf, sizeof buf);
     assert_non_null(strstr(buf, "if (a) gpulab_host_free(a); else gpulab_host_free(b); delete[] f;"));
     assert_int_equal(S.nissues, 0);
+    /* host code's arrays at file scope are named at the end of the file;
+     * functions, types, constants, externs and device arrays are not */
+    t = sim("float w[16], s, v[2][3] = {{1}};\nstatic int tab[4];\nextern int e[];\nconst int c[2] = {1, 2};\n"
+            "__device__ float d[8];\nvoid f(int a[4]);\nstruct P { int q[3]; } pts[5];\n"
+            "namespace N { int in_ns[2]; }\ntypedef int row[4];\nauto l = [](int *p) { return p[0]; };\n"
+            "int main() { int local[3]; return 0; }\n");
+    const char *end = strstr(t, "gpulab_host_var_0");
+    assert_non_null(end);
+    assert_non_null(strstr(end, "gpulab_host_global((const void *)&w, sizeof w, \"w\", __FILE__, 1);"));
+    assert_non_null(strstr(end, "gpulab_host_global((const void *)&v, sizeof v, \"v\", __FILE__, 1);"));
+    assert_non_null(strstr(end, "gpulab_host_global((const void *)&tab, sizeof tab, \"tab\", __FILE__, 2);"));
+    assert_non_null(strstr(end, "gpulab_host_global((const void *)&pts, sizeof pts, \"pts\", __FILE__, 7);"));
+    assert_non_null(strstr(end, "gpulab_host_var_3 ="));
+    assert_null(strstr(end, "gpulab_host_var_4"));
 }
 
 static void test_device_pointers(void **state)
