@@ -86,89 +86,82 @@ static inline cublasStatus_t gpulab_cublasSetKernelStream(cudaStream_t stream)
     return h ? cublasSetStream_v2(h, stream) : CUBLAS_STATUS_NOT_INITIALIZED;
 }
 
-/* the routines: the handle's, alpha and beta by value, results returned */
+/* the routines: the handle's, alpha and beta by value, results returned;
+ * GPULAB_OLD_RUN runs call (which names the handle h) and notes its error */
+#define GPULAB_OLD_RUN(call)                                                                                       \
+    do {                                                                                                           \
+        cublasHandle_t h = ::gpulab_sim::sim_blas_old_handle();                                                    \
+        if (h) ::gpulab_sim::sim_blas_old_note(call);                                                              \
+    } while (0)
+#define GPULAB_OLD_OP(c) ::gpulab_sim::sim_blas_old_op(c)
 #define GPULAB_BLAS_OLD(P, p, T)                                                                                   \
     static inline void gpulab_cublas##P##axpy(int n, T alpha, const T *x, int incx, T *y, int incy)               \
     {                                                                                                              \
-        cublasHandle_t h = ::gpulab_sim::sim_blas_old_handle();                                                    \
-        if (h) ::gpulab_sim::sim_blas_old_note(cublas##P##axpy_v2(h, n, &alpha, x, incx, y, incy));                \
+        GPULAB_OLD_RUN(cublas##P##axpy_v2(h, n, &alpha, x, incx, y, incy));                                        \
     }                                                                                                              \
     static inline void gpulab_cublas##P##scal(int n, T alpha, T *x, int incx)                                     \
     {                                                                                                              \
-        cublasHandle_t h = ::gpulab_sim::sim_blas_old_handle();                                                    \
-        if (h) ::gpulab_sim::sim_blas_old_note(cublas##P##scal_v2(h, n, &alpha, x, incx));                         \
+        GPULAB_OLD_RUN(cublas##P##scal_v2(h, n, &alpha, x, incx));                                                 \
     }                                                                                                              \
     static inline void gpulab_cublas##P##copy(int n, const T *x, int incx, T *y, int incy)                        \
     {                                                                                                              \
-        cublasHandle_t h = ::gpulab_sim::sim_blas_old_handle();                                                    \
-        if (h) ::gpulab_sim::sim_blas_old_note(cublas##P##copy_v2(h, n, x, incx, y, incy));                        \
+        GPULAB_OLD_RUN(cublas##P##copy_v2(h, n, x, incx, y, incy));                                                \
     }                                                                                                              \
     static inline void gpulab_cublas##P##swap(int n, T *x, int incx, T *y, int incy)                              \
     {                                                                                                              \
-        cublasHandle_t h = ::gpulab_sim::sim_blas_old_handle();                                                    \
-        if (h) ::gpulab_sim::sim_blas_old_note(cublas##P##swap_v2(h, n, x, incx, y, incy));                        \
+        GPULAB_OLD_RUN(cublas##P##swap_v2(h, n, x, incx, y, incy));                                                \
     }                                                                                                              \
     static inline T gpulab_cublas##P##dot(int n, const T *x, int incx, const T *y, int incy)                      \
     {                                                                                                              \
         T r = 0;                                                                                                   \
-        cublasHandle_t h = ::gpulab_sim::sim_blas_old_handle();                                                    \
-        if (h) ::gpulab_sim::sim_blas_old_note(cublas##P##dot_v2(h, n, x, incx, y, incy, &r));                     \
+        GPULAB_OLD_RUN(cublas##P##dot_v2(h, n, x, incx, y, incy, &r));                                             \
         return r;                                                                                                  \
     }                                                                                                              \
     static inline T gpulab_cublas##P##nrm2(int n, const T *x, int incx)                                           \
     {                                                                                                              \
         T r = 0;                                                                                                   \
-        cublasHandle_t h = ::gpulab_sim::sim_blas_old_handle();                                                    \
-        if (h) ::gpulab_sim::sim_blas_old_note(cublas##P##nrm2_v2(h, n, x, incx, &r));                             \
+        GPULAB_OLD_RUN(cublas##P##nrm2_v2(h, n, x, incx, &r));                                                     \
         return r;                                                                                                  \
     }                                                                                                              \
     static inline T gpulab_cublas##P##asum(int n, const T *x, int incx)                                           \
     {                                                                                                              \
         T r = 0;                                                                                                   \
-        cublasHandle_t h = ::gpulab_sim::sim_blas_old_handle();                                                    \
-        if (h) ::gpulab_sim::sim_blas_old_note(cublas##P##asum_v2(h, n, x, incx, &r));                             \
+        GPULAB_OLD_RUN(cublas##P##asum_v2(h, n, x, incx, &r));                                                     \
         return r;                                                                                                  \
     }                                                                                                              \
     static inline int gpulab_cublasI##p##amax(int n, const T *x, int incx)                                        \
     {                                                                                                              \
         int r = 0;                                                                                                 \
-        cublasHandle_t h = ::gpulab_sim::sim_blas_old_handle();                                                    \
-        if (h) ::gpulab_sim::sim_blas_old_note(cublasI##p##amax_v2(h, n, x, incx, &r));                            \
+        GPULAB_OLD_RUN(cublasI##p##amax_v2(h, n, x, incx, &r));                                                    \
         return r;                                                                                                  \
     }                                                                                                              \
     static inline int gpulab_cublasI##p##amin(int n, const T *x, int incx)                                        \
     {                                                                                                              \
         int r = 0;                                                                                                 \
-        cublasHandle_t h = ::gpulab_sim::sim_blas_old_handle();                                                    \
-        if (h) ::gpulab_sim::sim_blas_old_note(cublasI##p##amin_v2(h, n, x, incx, &r));                            \
+        GPULAB_OLD_RUN(cublasI##p##amin_v2(h, n, x, incx, &r));                                                    \
         return r;                                                                                                  \
     }                                                                                                              \
     static inline void gpulab_cublas##P##gemv(char trans, int m, int n, T alpha, const T *A, int lda, const T *x, \
                                               int incx, T beta, T *y, int incy)                                    \
     {                                                                                                              \
-        cublasHandle_t h = ::gpulab_sim::sim_blas_old_handle();                                                    \
-        if (h)                                                                                                     \
-            ::gpulab_sim::sim_blas_old_note(cublas##P##gemv_v2(h, ::gpulab_sim::sim_blas_old_op(trans), m, n,      \
-                                                               &alpha, A, lda, x, incx, &beta, y, incy));          \
+        GPULAB_OLD_RUN(cublas##P##gemv_v2(h, GPULAB_OLD_OP(trans), m, n, &alpha, A, lda, x, incx, &beta, y, incy)); \
     }                                                                                                              \
     static inline void gpulab_cublas##P##ger(int m, int n, T alpha, const T *x, int incx, const T *y, int incy,   \
                                              T *A, int lda)                                                        \
     {                                                                                                              \
-        cublasHandle_t h = ::gpulab_sim::sim_blas_old_handle();                                                    \
-        if (h) ::gpulab_sim::sim_blas_old_note(cublas##P##ger_v2(h, m, n, &alpha, x, incx, y, incy, A, lda));      \
+        GPULAB_OLD_RUN(cublas##P##ger_v2(h, m, n, &alpha, x, incx, y, incy, A, lda));                              \
     }                                                                                                              \
     static inline void gpulab_cublas##P##gemm(char transa, char transb, int m, int n, int k, T alpha, const T *A, \
                                               int lda, const T *B, int ldb, T beta, T *C, int ldc)                 \
     {                                                                                                              \
-        cublasHandle_t h = ::gpulab_sim::sim_blas_old_handle();                                                    \
-        if (h)                                                                                                     \
-            ::gpulab_sim::sim_blas_old_note(cublas##P##gemm_v2(h, ::gpulab_sim::sim_blas_old_op(transa),           \
-                                                               ::gpulab_sim::sim_blas_old_op(transb), m, n, k,     \
-                                                               &alpha, A, lda, B, ldb, &beta, C, ldc));            \
+        GPULAB_OLD_RUN(cublas##P##gemm_v2(h, GPULAB_OLD_OP(transa), GPULAB_OLD_OP(transb), m, n, k, &alpha, A,     \
+                                          lda, B, ldb, &beta, C, ldc));                                            \
     }
 GPULAB_BLAS_OLD(S, s, float)
 GPULAB_BLAS_OLD(D, d, double)
 #undef GPULAB_BLAS_OLD
+#undef GPULAB_OLD_RUN
+#undef GPULAB_OLD_OP
 
 /* the names programs use; each call notes its line first, for the
  * simulator's messages */
