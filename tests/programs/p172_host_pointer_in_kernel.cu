@@ -9,8 +9,8 @@
 // EXPECT: after the launch: an illegal memory access was encountered
 // EXPECT: h[3] = 3
 // EXPECT-SIM: block 0, thread 0 reads 4 bytes
-// EXPECT-SIM: byte 0 of the 1024 bytes from malloc at line 28: that is host memory
-// EXPECT-SIM: at p172_host_pointer_in_kernel.cu:21
+// EXPECT-SIM: byte 0 of the 1024 bytes from malloc at line 29: that is host memory
+// EXPECT-SIM: at p172_host_pointer_in_kernel.cu:22
 // EXPECT: exit status 0
 #include <cstdio>
 #include <cstdlib>

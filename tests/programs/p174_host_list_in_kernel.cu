@@ -8,8 +8,8 @@
 // EXPECT: walk: an illegal memory access was encountered
 // EXPECT: found: -1
 // EXPECT-SIM: block 0, thread 0 reads 4 bytes
-// EXPECT-SIM: of the 16 bytes from new at line 34: that is host memory
-// EXPECT-SIM: at p174_host_list_in_kernel.cu:25
+// EXPECT-SIM: of the 16 bytes from new at line 35: that is host memory
+// EXPECT-SIM: at p174_host_list_in_kernel.cu:26
 // EXPECT: exit status 0
 #include <cstdio>
 

@@ -9,7 +9,7 @@
 // EXPECT: squares: 0 0 0 0
 // EXPECT-SIM: block 0, thread 0 writes 4 bytes
 // EXPECT-SIM: on the stack of the host thread that launched the kernel
-// EXPECT-SIM: at p176_host_stack_in_kernel.cu:18
+// EXPECT-SIM: at p176_host_stack_in_kernel.cu:19
 // EXPECT: exit status 0
 #include <cstdio>
 

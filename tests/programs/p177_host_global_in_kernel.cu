@@ -8,8 +8,8 @@
 // EXPECT: lookup: an illegal memory access was encountered
 // EXPECT: out[5] = -1
 // EXPECT-SIM: block 0, thread 0 reads 4 bytes
-// EXPECT-SIM: byte 0 of the host array weights (64 bytes, declared at line 17)
-// EXPECT-SIM: at p177_host_global_in_kernel.cu:22
+// EXPECT-SIM: byte 0 of the host array weights (64 bytes, declared at line 18)
+// EXPECT-SIM: at p177_host_global_in_kernel.cu:23
 // EXPECT: exit status 0
 #include <cstdio>
 
