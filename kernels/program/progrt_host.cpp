@@ -1,19 +1,20 @@
-/* progrt_host.cpp - the host memory a student's program allocates, so that a
+/* progrt_host.cpp - the host memory a student's program has, so that a
  * kernel that touches it fails as it does on the GPU.
  *
- * A kernel may not read or write the host's own memory (malloc, new) on a
- * GPU whose pageableMemoryAccess is 0, as on the GPUs this project measures
- * on: the launch ends with cudaErrorIllegalAddress. On the simulator that
- * memory is the same process's, so nothing would stop the kernel. The
- * source pass (translate.c) sends the program's own malloc, calloc,
- * realloc, aligned_alloc, free and new in host code here with their file
- * and line; the access hook (record.cpp) asks about any address of kernel
- * code in a 4 KiB block one of them touches (sim_host_pages), and a hit
- * ends the launch naming the allocation. Memory the
- * program pinned and mapped with cudaHostRegister is the kernel's to use.
- * delete reaches the program's allocations through the replaced global
- * operator delete, sized and array forms too. Memory from the library's containers (std::vector) is
- * not known here: such a kernel still reads it. */
+ * A kernel may not read or write the host's own memory on a GPU whose
+ * pageableMemoryAccess is 0, as on the GPUs this project measures on: the
+ * launch ends with cudaErrorIllegalAddress. On the simulator that memory is
+ * the same process's, so nothing would stop the kernel. Known here: what the
+ * program's malloc, calloc, realloc, aligned_alloc and new in host code
+ * return (the source pass, translate.c, sends them here with their file and
+ * line; delete reaches them through the replaced global operator delete),
+ * host code's arrays at file scope (registered by the source pass), and
+ * the launching thread's stack while its kernel runs. The access hook
+ * (record.cpp) asks about any address of kernel code in a 4 KiB block one
+ * of them touches (sim_host_pages), and a hit ends the launch naming it.
+ * Memory the program pinned and mapped with cudaHostRegister is the
+ * kernels' to use. Memory of the library's containers (std::vector) is not
+ * known here: such a kernel still reads it. */
 #include "kernels/sim/internal.h"
 #include "kernels/program/include/gpulab_host.h"
 
@@ -92,7 +93,9 @@ void host_changed(void)
     __atomic_add_fetch(&host_gen, 1, __ATOMIC_RELAXED);
 }
 
-void host_note(void *p, size_t bytes, const char *call, const char *file, int line)
+/* p's bytes are the program's from here on (global: an array at file
+ * scope, call its name; no file: the stack) */
+void host_note(void *p, size_t bytes, const char *call, const char *file, int line, int global = 0)
 {
     if (!p || host_locked) return;
     host_lock l;
@@ -106,7 +109,7 @@ void host_note(void *p, size_t bytes, const char *call, const char *file, int li
         host_blocks(it->first, it->second.bytes, 0);
         it = m.erase(it);
     }
-    m[a] = host_alloc{e - a, call, file, line, 0, 0};
+    m[a] = host_alloc{e - a, call, file, line, 0, global};
     host_blocks(a, e - a, 1);
     host_changed();
 }
@@ -142,10 +145,6 @@ struct host_free_range {
 enum { HOST_RANGES = 4 };
 __thread host_free_range host_ranges[HOST_RANGES];
 __thread unsigned host_ranges_gen, host_ranges_next;
-
-} /* namespace */
-
-namespace {
 
 /* An access of kernel code at a in a watched block (record.cpp): nothing when a
  * lies in no allocation of the program's; otherwise the launch ends as the
@@ -186,32 +185,28 @@ void host_access(uintptr_t a, unsigned size, int kind, uintptr_t pc)
             return;
         }
         const host_alloc &h = it->second;
-        const char *verb = kind == SIM_REC_STORE ? "writes" : kind == SIM_REC_ATOMIC ? "updates" : "reads";
-        char at[160];
+        const size_t off = (size_t)(a - it->first);
+        char at[160], what[320], fix[96];
         sim_where(at, sizeof at, h.line, h.file);
-        if (h.global)
-            snprintf(why, sizeof why,
-                     "%s %u byte%s at %p, byte %zu of the host array %s (%zu bytes, declared at %s): that is host "
-                     "memory, which kernels cannot reach on this GPU (its pageableMemoryAccess is 0), so the launch "
-                     "fails with cudaErrorIllegalAddress; give the kernel device memory: a __device__ array, or "
-                     "cudaMalloc and cudaMemcpy",
-                     verb, size, size == 1 ? "" : "s", (void *)a, (size_t)(a - it->first), h.call, h.bytes, at);
-        else if (!h.file)
-            snprintf(why, sizeof why,
-                     "%s %u byte%s at %p, on the stack of the host thread that launched the kernel: a local "
-                     "variable of host code (an array declared in main, say), host memory, which kernels cannot "
-                     "reach on this GPU (its pageableMemoryAccess is 0), so the launch fails with "
-                     "cudaErrorIllegalAddress; give the kernel device memory: cudaMalloc and cudaMemcpy, or "
-                     "cudaMallocManaged",
-                     verb, size, size == 1 ? "" : "s", (void *)a);
-        else
-            snprintf(why, sizeof why,
-                     "%s %u byte%s at %p, byte %zu of the %zu bytes from %s at %s: that is host memory, which "
-                     "kernels cannot reach on this GPU (its pageableMemoryAccess is 0), so the launch fails with "
-                     "cudaErrorIllegalAddress; give the kernel device memory: cudaMalloc and cudaMemcpy, or "
-                     "cudaMallocManaged in place of %s",
-                     verb, size, size == 1 ? "" : "s", (void *)a, (size_t)(a - it->first), h.bytes, h.call, at,
-                     h.call);
+        if (h.global) {
+            snprintf(what, sizeof what, "byte %zu of the host array %s (%zu bytes, declared at %s): that is",
+                     off, h.call, h.bytes, at);
+            snprintf(fix, sizeof fix, "a __device__ array, or cudaMalloc and cudaMemcpy");
+        } else if (!h.file) {
+            snprintf(what, sizeof what, "on the stack of the host thread that launched the kernel: a local "
+                                        "variable of host code (an array declared in main, say),");
+            snprintf(fix, sizeof fix, "cudaMalloc and cudaMemcpy, or cudaMallocManaged");
+        } else {
+            snprintf(what, sizeof what, "byte %zu of the %zu bytes from %s at %s: that is", off, h.bytes, h.call,
+                     at);
+            snprintf(fix, sizeof fix, "cudaMalloc and cudaMemcpy, or cudaMallocManaged in place of %s", h.call);
+        }
+        snprintf(why, sizeof why,
+                 "%s %u byte%s at %p, %s host memory, which kernels cannot reach on this GPU (its "
+                 "pageableMemoryAccess is 0), so the launch fails with cudaErrorIllegalAddress; give the kernel "
+                 "device memory: %s",
+                 kind == SIM_REC_STORE ? "writes" : kind == SIM_REC_ATOMIC ? "updates" : "reads", size,
+                 size == 1 ? "" : "s", (void *)a, what, fix);
     }
     sim_illegal_access(why, (void *)pc);
 }
@@ -268,10 +263,7 @@ uintptr_t sim_host_stack_begin(const void *frame)
 {
     uintptr_t lo = (uintptr_t)frame, top = host_stack_top();
     if (!top || lo >= top || top - lo > ((uintptr_t)1 << 30)) return 0;
-    host_lock l;
-    host_allocs()[lo] = host_alloc{top - lo, "the stack", nullptr, 0, 0, 0};
-    host_blocks(lo, top - lo, 1);
-    host_changed();
+    host_note((void *)lo, top - lo, "the stack", nullptr, 0);
     return lo;
 }
 
@@ -333,10 +325,7 @@ void *gpulab_host_aligned_alloc(const char *file, int line, size_t align, size_t
 /* host code's array at file scope, named when the program starts */
 int gpulab_host_global(const void *p, size_t bytes, const char *name, const char *file, int line)
 {
-    host_note((void *)p, bytes, name, file, line);
-    host_lock l;
-    auto it = host_allocs().find((uintptr_t)p);
-    if (it != host_allocs().end()) it->second.global = 1;
+    host_note((void *)p, bytes, name, file, line, 1);
     return 0;
 }
 void gpulab_host_free(void *p)

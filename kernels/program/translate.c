@@ -1410,8 +1410,9 @@ static int hd_twin_begin(tx *x, int dev, int open, int at_scope)
 
 /* malloc, calloc, realloc, aligned_alloc, free and new in host code: to
  * the runtime's own (gpulab_host.h, which the build includes in every
- * file; progrt_host.cpp) with their file and line, so that a kernel given such memory fails as on a GPU. The last
- * token taken, or -1 when token k is none of them. */
+ * file; progrt_host.cpp) with their file and line, so that a kernel given
+ * such memory fails as on a GPU. The last token taken, or -1 when token k
+ * is none of them. */
 static int host_alloc(tx *x, int k)
 {
     static const char *const calls[] = {"malloc", "calloc", "realloc", "aligned_alloc", "free", NULL};
