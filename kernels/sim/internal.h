@@ -11,6 +11,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include <mutex>
 #if !defined(SIM_CTX_PORTABLE) && (defined(__x86_64__) || defined(__aarch64__))
 #  define SIM_CTX_ASM 1
 #else
@@ -327,6 +329,18 @@ static inline void sim_set_cur(sim_thread_info *c)
     sim_tid = c->tid;
 }
 static inline int sim_in_fiber(void) { return sim_cur != &sim_host_thread; }
+/* A table that a program's host threads share (OpenMP tasks copying and
+ * synchronising at once) is reached under its lock from host code; code on a
+ * simulated GPU thread does not take it, as the launch that runs it holds the
+ * program's order already and its blocks may run on other workers. */
+struct sim_host_lock {
+    std::recursive_mutex &m;
+    bool on;
+    explicit sim_host_lock(std::recursive_mutex &mu) : m(mu), on(!sim_in_fiber()) { if (on) m.lock(); }
+    ~sim_host_lock() { if (on) m.unlock(); }
+    sim_host_lock(const sim_host_lock &) = delete;
+    sim_host_lock &operator=(const sim_host_lock &) = delete;
+};
 static inline sim_fiber *sim_self(void) { return &sim_g.fibers[sim_cur->linear]; }
 /* the fiber whose thread info cur is (in a fiber: sim_cur is &f->info) */
 static inline sim_fiber *sim_fiber_of(sim_thread_info *cur)

@@ -96,12 +96,8 @@ static std::recursive_mutex &sim_mem_mu(void)
     static std::recursive_mutex *m = new std::recursive_mutex(); /* never destroyed: the leak report runs at exit */
     return *m;
 }
-struct sim_mem_guard {
-    bool on;
-    sim_mem_guard() : on(!sim_in_fiber()) { if (on) sim_mem_mu().lock(); }
-    ~sim_mem_guard() { if (on) sim_mem_mu().unlock(); }
-    sim_mem_guard(const sim_mem_guard &) = delete;
-    sim_mem_guard &operator=(const sim_mem_guard &) = delete;
+struct sim_mem_guard : sim_host_lock {
+    sim_mem_guard() : sim_host_lock(sim_mem_mu()) {}
 };
 static cudaError_t sim_last_err = cudaSuccess;
 static cudaError_t sim_sticky_err = cudaSuccess;

@@ -578,6 +578,16 @@ const size_t REL_MAX = 4096;
 
 /* ------------------------------------------------------------ streams */
 
+/* The host's clock, the streams' and the events' are shared by a program's
+ * host threads (two OpenMP threads copying at once both advance the host's
+ * clock): each host entry below, and a launch's start, reach them under this
+ * lock (never destroyed: a launch may start from a destructor at exit). */
+std::recursive_mutex &streams_mu()
+{
+    static std::recursive_mutex *m = new std::recursive_mutex();
+    return *m;
+}
+
 unsigned stream_at(const void *h, int blocking)
 {
     race_state &s = R();
@@ -1702,36 +1712,39 @@ void on_launch_begin(void *, const sim_rec_launch *l)
     s.rp = nullptr;
     if (s.sh.size() != (s.sh_span + 3) / 4) s.sh.make((s.sh_span + 3) / 4);
     /* the launch: its stream's order */
-    stream_at(nullptr, 1);
-    unsigned st = s.next_stream;
-    s.next_stream = 0;
-    stream_s &ss = s.streams[st];
-    ss.vc.merge(s.host);
-    if (st == 0) {
-        for (unsigned i = 1; i < s.streams.size(); i++)
-            if (s.streams[i].blocking) {
-                ss.vc.merge(s.streams[i].vc);
-                ss.vc.set(i, s.streams[i].last);
-            }
-    } else if (ss.blocking) {
-        ss.vc.merge(s.streams[0].vc);
-        ss.vc.set(0, s.streams[0].last);
+    {
+        sim_host_lock lk(streams_mu());
+        stream_at(nullptr, 1);
+        unsigned st = s.next_stream;
+        s.next_stream = 0;
+        stream_s &ss = s.streams[st];
+        ss.vc.merge(s.host);
+        if (st == 0) {
+            for (unsigned i = 1; i < s.streams.size(); i++)
+                if (s.streams[i].blocking) {
+                    ss.vc.merge(s.streams[i].vc);
+                    ss.vc.set(i, s.streams[i].last);
+                }
+        } else if (ss.blocking) {
+            ss.vc.merge(s.streams[0].vc);
+            ss.vc.set(0, s.streams[0].last);
+        }
+        if (s.launches.empty()) s.launches.emplace_back();
+        s.launch = (uint32_t)s.launches.size();
+        /* its blocks' serials: block b is base + (uint32_t)b, as a record
+         * keeps 32 bits of the block */
+        if (!s.next_base) s.next_base = 1;
+        s.base = s.next_base;
+        s.next_base += std::min(s.nblocks, 1ull << 32);
+        launch_s ls;
+        ls.stream = st;
+        ls.vc = ss.vc;
+        ls.kernel = l->kernel ? l->kernel : "";
+        ls.base = s.base;
+        s.launches.push_back(std::move(ls));
+        ss.last = s.launch;
+        ss.vc.set(st, s.launch);
     }
-    if (s.launches.empty()) s.launches.emplace_back();
-    s.launch = (uint32_t)s.launches.size();
-    /* its blocks' serials: block b is base + (uint32_t)b, as a record
-     * keeps 32 bits of the block */
-    if (!s.next_base) s.next_base = 1;
-    s.base = s.next_base;
-    s.next_base += std::min(s.nblocks, 1ull << 32);
-    launch_s ls;
-    ls.stream = st;
-    ls.vc = ss.vc;
-    ls.kernel = l->kernel ? l->kernel : "";
-    ls.base = s.base;
-    s.launches.push_back(std::move(ls));
-    ss.last = s.launch;
-    ss.vc.set(st, s.launch);
     /* shadows of allocations that are gone */
     for (auto it = s.glob.begin(); it != s.glob.end();) {
         const sim_gobj *g = sim_mem_lookup(it->second.base);
@@ -2095,11 +2108,13 @@ extern "C" int sim_race_only(void) { return R().only; }
 
 extern "C" void sim_race_next_stream(const void *stream, int blocking)
 {
+    sim_host_lock lk(streams_mu());
     R().next_stream = stream_at(stream, blocking);
 }
 
 extern "C" void sim_race_event_record(const void *event, const void *stream)
 {
+    sim_host_lock lk(streams_mu());
     race_state &s = R();
     unsigned st = stream_at(stream, 1);
     vclock v = s.streams[st].vc;
@@ -2109,6 +2124,7 @@ extern "C" void sim_race_event_record(const void *event, const void *stream)
 
 extern "C" void sim_race_stream_wait(const void *stream, const void *event)
 {
+    sim_host_lock lk(streams_mu());
     race_state &s = R();
     unsigned st = stream_at(stream, 1);
     auto it = s.events.find(event);
@@ -2117,6 +2133,7 @@ extern "C" void sim_race_stream_wait(const void *stream, const void *event)
 
 extern "C" void sim_race_event_sync(const void *event)
 {
+    sim_host_lock lk(streams_mu());
     race_state &s = R();
     auto it = s.events.find(event);
     if (it != s.events.end()) s.host.merge(it->second);
@@ -2124,6 +2141,7 @@ extern "C" void sim_race_event_sync(const void *event)
 
 extern "C" void sim_race_stream_sync(const void *stream)
 {
+    sim_host_lock lk(streams_mu());
     race_state &s = R();
     unsigned st = stream_at(stream, 1);
     s.host.merge(s.streams[st].vc);
@@ -2138,6 +2156,7 @@ extern "C" void sim_race_stream_sync(const void *stream)
 
 extern "C" void sim_race_device_sync(void)
 {
+    sim_host_lock lk(streams_mu());
     race_state &s = R();
     stream_at(nullptr, 1);
     for (unsigned i = 0; i < s.streams.size(); i++) {
