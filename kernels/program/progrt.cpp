@@ -1005,6 +1005,53 @@ cudaError_t sim_err_handle(void)
 
 /* ------------------------------------------------------------- crashes */
 
+extern "C" char __executable_start[], etext[];
+
+/* Is the instruction at pc the student's own host code: in the program
+ * (not the C library) and, by the line tables, from a file of the
+ * student's, not the runtime's or a library header's (thrust's algorithms
+ * read device memory from host code here)? Asked from the fault handler,
+ * once per instruction. */
+static int student_code_at(const void *pc)
+{
+    static std::mutex lk;
+    static struct { const void *pc; int yes; } seen[64];
+    static unsigned nseen;
+    if ((const char *)pc < __executable_start || (const char *)pc >= etext || !prog_exe[0]) return 0;
+    std::lock_guard<std::mutex> g(lk);
+    for (unsigned i = 0; i < nseen && i < 64; i++)
+        if (seen[i].pc == pc) return seen[i].yes;
+    char cmd[1400];
+    /* the innermost of the inlined calls: its function and its line (a
+     * header included after the source pass's #line may be named with the
+     * student's file, so the function's namespace decides too) */
+    snprintf(cmd, sizeof cmd, "addr2line -C -f -i -e '%s' %p 2>/dev/null", prog_exe, pc);
+    int yes = 0;
+    FILE *f = popen(cmd, "r");
+    if (f) {
+        char fn[1024], l[1024];
+        if (fgets(fn, sizeof fn, f) && fgets(l, sizeof l, f)) {
+            static const char *const lib[] = {"gpulab_sim::", "thrust::", "cub::", "cuda::", "std::", "__gnu_cxx::",
+                                              "nvcuda::", "cooperative_groups::", nullptr};
+            l[strcspn(l, " \n")] = 0;
+            char *colon = strrchr(l, ':');
+            if (colon) {
+                *colon = 0;
+                yes = student_source(l) && atoi(colon + 1) > 0;
+            }
+            /* the function's own name: "ns::f(...)", or "void ns::f<float>(...)" */
+            const char *paren = strchr(fn, '(');
+            for (int i = 0; lib[i]; i++)
+                for (const char *at = strstr(fn, lib[i]); at && (!paren || at < paren); at = strstr(at + 1, lib[i]))
+                    if (at == fn || at[-1] == ' ') yes = 0;
+        }
+        while (fgets(l, sizeof l, f)) {}
+        pclose(f);
+    }
+    seen[nseen++ % 64] = {pc, yes};
+    return yes;
+}
+
 static void crash(int sig, siginfo_t *si, void *uctx)
 {
     void *pc = nullptr;
@@ -1015,6 +1062,12 @@ static void crash(int sig, siginfo_t *si, void *uctx)
 #else
     (void)uctx;
 #endif
+    /* device memory, unreadable while host code runs (memory.cpp): the
+     * runtime's own copy, or a library's code, opens it and goes on; the
+     * student's host code touching it crashes, as it does on a GPU */
+    if ((sig == SIGSEGV || sig == SIGBUS) && sim_mem_closed(si->si_addr) &&
+        (sim_g.in_launch || !student_code_at(pc)) && sim_mem_open(si->si_addr))
+        return;
     char why[512] = "";
     if (sig == SIGSEGV || sig == SIGBUS) {
         int w = 0;
@@ -1105,7 +1158,7 @@ __attribute__((constructor)) static void prog_init(void)
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_sigaction = crash;
-    sa.sa_flags = SA_SIGINFO | SA_RESETHAND;
+    sa.sa_flags = SA_SIGINFO; /* crash() resets the handler where it ends the program */
     sigemptyset(&sa.sa_mask);
     sigaction(SIGSEGV, &sa, nullptr);
     sigaction(SIGBUS, &sa, nullptr);

@@ -417,6 +417,8 @@ static void sim_segv(int sig, siginfo_t *si, void *uctx)
     (void)sig;
     (void)uctx;
     char *a = (char *)si->si_addr;
+    /* device memory closed to host code (memory.cpp): open to the launch */
+    if (sim_g.in_launch && sim_mem_open(a)) return;
     if (sim_g.in_launch) {
         for (unsigned i = 0; i < sim_g.nthreads && i < sim_g.nfibers; i++) {
             sim_fiber *f = &sim_g.fibers[i];

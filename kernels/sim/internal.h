@@ -557,6 +557,13 @@ cudaError_t sim_sticky_error(void);
 void sim_mem_guarded(int on);
 size_t sim_mem_in_use(void);
 int sim_mem_explain(const void *addr, int is_write, char *buf, size_t len);
+/* Device memory while host code runs (memory.cpp, "device memory the host
+ * cannot touch"): is addr in an allocation kept unreadable; open it for a
+ * launch's or the runtime's own access (1: opened, retry the access); close
+ * again what was opened (at a launch's or a copy's end). */
+int sim_mem_closed(const void *addr);
+int sim_mem_open(const void *addr);
+void sim_mem_close(void);
 cudaError_t sim_cuda_malloc_named(void **p, size_t bytes, const char *what, const char *name, int line);
 cudaError_t sim_cuda_free_at(void *p, const char *what, int line);
 /* the driver API's mapped memory (cuMemMap, progrt_drv.cpp) as device

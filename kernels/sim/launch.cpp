@@ -390,6 +390,7 @@ static int sim_launch_any(lab_job *job, const char *kernel, const char *file, in
     if (sim_g.trace && sim_g.trace_truncated) sim_g.trace->truncated = 1;
     /* the launch's fields stay for the reports of a failed launch */
     sim_g.in_launch = 0;
+    sim_mem_close(); /* what the launch opened is the device's again */
     sim_g.coop = 0;
     sim_g.trace = nullptr;
     sim_set_cur(&sim_host_thread);

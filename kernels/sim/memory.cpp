@@ -52,6 +52,7 @@ struct sim_alloc {
     unsigned norigin;
     int kept;            /* a graph's allocation: its address stays reserved when it is freed */
     int mapped;          /* mapped by the driver API (cuMemMap): its pages are the mapping's, not cudaFree's */
+    int closed;          /* its data pages are unreadable while host code runs (sim_mem_close) */
 };
 
 /* start -> the allocation */
@@ -204,6 +205,19 @@ void sim_mem_set_reserved_explainer(int (*fn)(uintptr_t a, int is_write, char *b
 
 /* A fault at addr in device memory: say which allocation it missed and how.
  * 1 with the explanation in buf, 0 when addr is not near device memory. */
+static size_t sim_pagesize(void)
+{
+    long p = sysconf(_SC_PAGESIZE);
+    return p > 0 ? (size_t)p : 4096;
+}
+
+/* a guarded allocation's data pages: all but its last, the guard page */
+static size_t sim_data_pages(const sim_alloc &a) { return a.map_bytes - sim_pagesize(); }
+/* kept unreadable while host code runs ("device memory the host cannot
+ * touch" below): memory only kernels and copies may touch */
+static int sim_closing(void) { return sim_guarded && (sim_mc_mode & SIM_CHECK_MEMCHECK); }
+static bool sim_closable(const sim_alloc &a) { return a.init && a.map && !a.mapped && sim_closing(); }
+
 int sim_mem_explain(const void *addr, int is_write, char *buf, size_t len)
 {
     sim_mem_guard guard;
@@ -215,6 +229,17 @@ int sim_mem_explain(const void *addr, int is_write, char *buf, size_t len)
     if (it != m.begin()) {
         --it;
         const sim_alloc &al = it->second;
+        if (sim_closable(al) && a >= (uintptr_t)al.map && a < (uintptr_t)al.map + sim_data_pages(al)) {
+            /* host code (a launch opens what it touches) */
+            sim_alloc_name(nm, sizeof nm, al);
+            snprintf(buf, len,
+                     "%s byte %zu of %s%s, device memory: host code cannot %s memory from %s through its "
+                     "pointer (on a GPU the program dies here with a segmentation fault); copy it with "
+                     "cudaMemcpy, or allocate it with cudaMallocManaged to use it on both sides",
+                     acc, (size_t)(a - it->first), nm, a >= it->first + al.bytes ? ", past its end" : "",
+                     is_write ? "write" : "read", al.call);
+            return 1;
+        }
         if (al.map && a >= it->first + al.bytes && a < (uintptr_t)al.map + al.map_bytes) {
             sim_alloc_name(nm, sizeof nm, al);
             snprintf(buf, len, "%s byte %zu of %s, past its end (cudaErrorIllegalAddress on a GPU)", acc,
@@ -491,10 +516,121 @@ static int sim_check_range(const char *call, const char *which, const void *p, s
     return 0;
 }
 
-static size_t sim_pagesize(void)
+/* ------------------------------------------- device memory the host cannot touch */
+
+/* On a GPU, memory from cudaMalloc is not the host's: host code that reads
+ * or writes it through the pointer crashes (a segmentation fault). Here it
+ * is the process's own memory, so while host code runs the data pages of
+ * every allocation that only kernels and copies may touch (those initcheck
+ * watches: cudaMalloc, cudaMallocPitch, cudaMallocAsync, a graph's, the
+ * driver API's cuMemAlloc) are unreadable (of a large one, its start and
+ * its end: sim_closed_spans). The fault handlers (fiber.cpp,
+ * the program's runtime) open an allocation at the first touch of a launch's
+ * code or of the runtime's own (a copy), and the end of the launch or copy
+ * closes it again; a touch by the student's own host code is the crash it is
+ * on a GPU, explained. With the memory checks off, nothing is closed. */
+static const unsigned SIM_OPEN_MAX = 1024;
+static std::mutex sim_open_mu;                       /* a page's state and its flag change together */
+static uintptr_t sim_opened[SIM_OPEN_MAX];          /* allocations opened since the last close */
+static std::atomic<unsigned> sim_nopened;
+
+/* What is closed: an allocation's data pages up to 1 MiB whole; of a larger
+ * one its first 256 KiB and the pages of its last element, where host code
+ * that walks or peeks at an array starts. Changing a page's protection costs
+ * by the page (on this kind of machine about 0.1 us a page, 13 us a call),
+ * and a loop of launches closes and opens again every time. */
+static const size_t SIM_CLOSE_WHOLE = 1u << 20, SIM_CLOSE_HEAD = 256u << 10;
+struct sim_span {
+    uintptr_t lo;
+    size_t bytes;
+};
+static unsigned sim_closed_spans(const sim_alloc &a, sim_span out[2])
 {
-    long p = sysconf(_SC_PAGESIZE);
-    return p > 0 ? (size_t)p : 4096;
+    size_t data = sim_data_pages(a), pg = sim_pagesize();
+    uintptr_t m = (uintptr_t)a.map;
+    if (data <= SIM_CLOSE_WHOLE) {
+        out[0] = {m, data};
+        return 1;
+    }
+    uintptr_t last = (m + (a.bytes ? a.bytes - 1 : 0)) & ~(uintptr_t)(pg - 1);
+    if (last < m + SIM_CLOSE_HEAD) last = m + SIM_CLOSE_HEAD;
+    out[0] = {m, SIM_CLOSE_HEAD};
+    out[1] = {last, m + data - last};
+    return 2;
+}
+static int sim_protect(const sim_alloc &a, int prot)
+{
+    sim_span sp[2];
+    unsigned n = sim_closed_spans(a, sp);
+    for (unsigned i = 0; i < n; i++)
+        if (sp[i].bytes && mprotect((void *)sp[i].lo, sp[i].bytes, prot) != 0) return -1;
+    return 0;
+}
+
+static void sim_close_alloc(sim_alloc &a)
+{
+    if (!sim_closable(a)) return;
+    std::lock_guard<std::mutex> lk(sim_open_mu);
+    if (!a.closed && sim_protect(a, PROT_NONE) == 0) a.closed = 1;
+}
+
+/* The closable allocation whose data pages hold addr, closed now or not: a
+ * fault there came from its closed pages, which another thread may have
+ * opened since (no lock: called from the fault handlers, while a launch
+ * runs or with the allocation table held). */
+static sim_alloc *sim_closable_at(uintptr_t a)
+{
+    std::map<uintptr_t, sim_alloc> &m = sim_allocs();
+    auto it = m.upper_bound(a);
+    if (it == m.begin()) return nullptr;
+    --it;
+    sim_alloc &al = it->second;
+    if (!sim_closable(al)) return nullptr;
+    sim_span sp[2];
+    unsigned n = sim_closed_spans(al, sp);
+    for (unsigned i = 0; i < n; i++)
+        if (a >= sp[i].lo && a < sp[i].lo + sp[i].bytes) return &al;
+    return nullptr;
+}
+
+int sim_mem_closed(const void *addr)
+{
+    sim_mem_guard guard;
+    return sim_closable_at((uintptr_t)addr) != nullptr;
+}
+
+/* From a fault handler. A launch's threads (fibers) take no allocation
+ * lock: nothing allocates or frees while a launch runs. Another host thread
+ * may close what this one opened between the fault and the retry: the retry
+ * faults and opens it again. */
+int sim_mem_open(const void *addr)
+{
+    sim_mem_guard guard;
+    std::lock_guard<std::mutex> lk(sim_open_mu);
+    sim_alloc *al = sim_closable_at((uintptr_t)addr);
+    if (!al) return 0;
+    if (!al->closed) return 1;
+    if (sim_protect(*al, PROT_READ | PROT_WRITE) != 0) return 0;
+    al->closed = 0;
+    unsigned i = sim_nopened.fetch_add(1);
+    if (i < SIM_OPEN_MAX) sim_opened[i] = (uintptr_t)al->map;
+    return 1;
+}
+
+void sim_mem_close(void)
+{
+    if (!sim_nopened.load(std::memory_order_acquire)) return;
+    sim_mem_guard guard;
+    unsigned n = sim_nopened.exchange(0);
+    std::map<uintptr_t, sim_alloc> &m = sim_allocs();
+    if (n > SIM_OPEN_MAX) {
+        for (auto &kv : m) sim_close_alloc(kv.second);
+        return;
+    }
+    for (unsigned i = 0; i < n; i++) {
+        auto it = m.find(sim_opened[i]);
+        if (it != m.end()) sim_close_alloc(it->second);
+    }
 }
 
 /* al, at m, among the live allocations: numbered, counted, and told to the
@@ -592,6 +728,7 @@ cudaError_t sim_cuda_malloc_named(void **p, size_t bytes, const char *what, cons
             return sim_err(cudaErrorMemoryAllocation);
         }
     }
+    sim_close_alloc(al);
     sim_alloc_keep(m, al);
     *p = m;
     return cudaSuccess;
@@ -626,6 +763,9 @@ cudaError_t sim_cuda_free_at(void *p, const char *what, int line)
     }
     sim_alloc al = it->second;
     m.erase(it);
+    /* freed memory is unreadable only where memcheck does not watch it (below) */
+    if (al.closed) sim_protect(al, PROT_READ | PROT_WRITE);
+    al.closed = 0;
     sim_rec_object_remove(p);
     sim_alloc_total -= al.bytes;
     sim_table_dirty = 1;
@@ -787,6 +927,7 @@ cudaError_t sim_mem_unpark(void *p, const char *what)
     }
     al.id = ++sim_alloc_ids;
     sim_alloc &kept = sim_allocs()[(uintptr_t)p] = al;
+    sim_close_alloc(kept);
     sim_alloc_total += al.bytes;
     sim_table_dirty = 1;
     sim_rec_object_add(p, al.bytes, kept.name[0] ? kept.name : what);
@@ -876,6 +1017,7 @@ cudaError_t sim_cuda_memcpy(void *dst, const void *src, size_t bytes, cudaMemcpy
     if (src_dev) sim_copy_initcheck(call, src, bytes);
     memmove(dst, src, bytes);
     if (dst_dev) sim_mem_written(dst, bytes);
+    sim_mem_close();
     return cudaSuccess;
 }
 
@@ -907,6 +1049,7 @@ cudaError_t sim_cuda_memset(void *p, int value, size_t bytes)
     if (sim_check_range("cudaMemset", "pointer", p, bytes) != 0) return sim_err(cudaErrorInvalidValue);
     memset(p, value, bytes);
     sim_mem_written(p, bytes);
+    sim_mem_close();
     return cudaSuccess;
 }
 
