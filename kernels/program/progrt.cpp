@@ -886,7 +886,8 @@ cudaError_t cudaDeviceGetAttribute(int *v, cudaDeviceAttr a, int device)
     case cudaDevAttrStreamPrioritiesSupported:
     case cudaDevAttrConcurrentManagedAccess:
     case cudaDevAttrHostRegisterSupported:
-    case cudaDevAttrMemoryPoolsSupported:
+    case cudaDevAttrMemoryPoolsSupported: *v = 1; break;
+    /* as the GPUs measured: a kernel may not touch the host's malloc'd memory */
     case cudaDevAttrPageableMemoryAccess: *v = 0; break;
     case cudaDevAttrMaxPitch: *v = (int)p.memPitch; break;
     /* the texture and surface limits, as cudaGetDeviceProperties gives them */
