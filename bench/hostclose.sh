@@ -11,35 +11,13 @@
 set -eu
 cd "$(dirname "$0")/.."
 gpulab=${1:-build/gpulab}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export XDG_CACHE_HOME=$tmp/cache
 runs=${RUNS:-5}
-median() { sort -n | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
-one() {
-    "$gpulab" --json -c "set backend sim; set sim-threads 1; set time-limit 600; open bench/programs/hostclose.cu; run $1" |
-        python3 -c 'import json,sys
-for line in sys.stdin:
-    r = json.loads(line)
-    if "seconds" in r:
-        print(r["seconds"] * 1000)
-        break'
-}
-one 0 > /dev/null
-: > "$tmp/0"
-: > "$tmp/1"
-i=0
-while [ $i -lt "$runs" ]; do
-    one 0 >> "$tmp/0"
-    one 1 >> "$tmp/1"
-    i=$((i + 1))
-done
-m=$(median < "$tmp/0")
-d=$(median < "$tmp/1")
+set -- $(bench/pair.sh "$gpulab" bench/programs/hostclose.cu seconds "$runs")
+f=$1 a=$2
 echo "load average after: $(uptime | sed 's/.*load average: //')"
 echo "| arrays | program ms (wall, median of $runs) | ratio |"
 echo "|---|---|---|"
-awk -v m="$m" -v d="$d" 'BEGIN {
-    printf "| cudaMallocManaged (never closed) | %.1f | 1.00 |\n", m
-    printf "| cudaMalloc (closed between launches and copies) | %.1f | %.2f |\n", d, d / m
+awk -v a="$a" -v f="$f" 'BEGIN {
+    printf "| cudaMallocManaged (never closed) | %.1f | 1.00 |\n", f
+    printf "| cudaMalloc (closed between launches and copies) | %.1f | %.2f |\n", a, a / f
 }'

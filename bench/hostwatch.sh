@@ -10,31 +10,9 @@
 set -eu
 cd "$(dirname "$0")/.."
 gpulab=${1:-build/gpulab}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export XDG_CACHE_HOME=$tmp/cache
 runs=${RUNS:-5}
-median() { sort -n | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
-one() {
-    "$gpulab" --json -c "set backend sim; set sim-threads 1; set time-limit 600; open bench/programs/hostwatch.cu; run $1" |
-        python3 -c 'import json,sys
-for line in sys.stdin:
-    r = json.loads(line)
-    if "launches" in r:
-        print(sum(l["ms"] for l in r["launches"]))
-        break'
-}
-one 0 > /dev/null
-: > "$tmp/0"
-: > "$tmp/1"
-i=0
-while [ $i -lt "$runs" ]; do
-    one 0 >> "$tmp/0"
-    one 1 >> "$tmp/1"
-    i=$((i + 1))
-done
-f=$(median < "$tmp/0")
-a=$(median < "$tmp/1")
+set -- $(bench/pair.sh "$gpulab" bench/programs/hostwatch.cu launches "$runs")
+f=$1 a=$2
 echo "load average after: $(uptime | sed 's/.*load average: //')"
 echo "| host allocations | launches ms (wall, median of $runs) | ratio |"
 echo "|---|---|---|"
