@@ -597,11 +597,6 @@ static inline cudaError_t cudaGraphExecUpdate(cudaGraphExec_t e, cudaGraph_t g, 
     return rc;
 }
 cudaError_t sim_prog_pitch(void **p, size_t *pitch, size_t width, size_t height, const char *name, int line);
-template <class T>
-static inline cudaError_t cudaMallocPitch(T **p, size_t *pitch, size_t width, size_t height)
-{
-    return sim_prog_pitch(reinterpret_cast<void **>(p), pitch, width, height, "cudaMallocPitch", 0);
-}
 cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
                          cudaMemcpyKind kind);
 static inline cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
@@ -1044,6 +1039,8 @@ cudaError_t sim_prog_free(void *p, const char *call, const char *name, int line)
 #define cudaMallocManaged(p, ...) \
     ::gpulab_sim::sim_prog_malloc((void **)(p), "cudaMallocManaged", #p, __LINE__, __VA_ARGS__)
 #define cudaMallocHost(p, ...) ::gpulab_sim::sim_prog_malloc((void **)(p), "cudaMallocHost", #p, __LINE__, __VA_ARGS__)
+#define cudaMallocPitch(p, pitch, width, height) \
+    ::gpulab_sim::sim_prog_pitch((void **)(p), pitch, width, height, #p, __LINE__)
 #define cudaFree(p) ::gpulab_sim::sim_prog_free((void *)(p), "cudaFree", #p, __LINE__)
 #define cudaFreeHost(p) ::gpulab_sim::sim_prog_free((void *)(p), "cudaFreeHost", #p, __LINE__)
 #define cudaMallocAsync(p, ...) ::gpulab_sim::sim_prog_malloc_async((void **)(p), #p, __LINE__, __VA_ARGS__)
