@@ -1032,8 +1032,11 @@ static int student_code_at(const void *pc)
     if (f) {
         char fn[1024], l[1024];
         if (fgets(fn, sizeof fn, f) && fgets(l, sizeof l, f)) {
-            static const char *const lib[] = {"gpulab_sim::", "thrust::", "cub::", "cuda::", "std::", "__gnu_cxx::",
-                                              "nvcuda::", "cooperative_groups::", nullptr};
+            /* namespaces, and the C APIs' prefixes (the runtime's cuBLAS and
+             * cuRAND define their routines in headers) */
+            static const char *const lib[] = {"gpulab_sim::", "thrust::", "cub::", "std::", "__gnu_cxx::", "nvcuda::",
+                                              "cooperative_groups::", "cuda", "cublas", "curand", "cusparse",
+                                              "cufft", nullptr};
             l[strcspn(l, " \n")] = 0;
             char *colon = strrchr(l, ':');
             if (colon) {
