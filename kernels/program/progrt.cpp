@@ -1087,6 +1087,15 @@ static void crash(int sig, siginfo_t *si, void *uctx)
     raise(sig);
 }
 
+/* Is the SIGSEGV handler in place the runtime's (crash, or a launch's)? */
+static int segv_ours(void)
+{
+    if (sim_g.in_launch) return 1;
+    struct sigaction cur;
+    if (sigaction(SIGSEGV, nullptr, &cur) != 0) return 1;
+    return (cur.sa_flags & SA_SIGINFO) && cur.sa_sigaction == crash;
+}
+
 /* memcheck's access sites: the program's own line through addr2line */
 static int site_where(uintptr_t site, char *file, size_t filelen, int *line)
 {
@@ -1155,6 +1164,7 @@ __attribute__((constructor)) static void prog_init(void)
     sim_check_set_where(site_where);
     sim_mem_set_origin_resolver(origin_where);
     sim_mem_set_caller_resolver(caller_where);
+    sim_mem_set_segv_check(segv_ours);
     atexit(report_leaks);
     prog_cfg.repeats = 1;
     prog_job.cfg = &prog_cfg;

@@ -564,6 +564,10 @@ int sim_mem_explain(const void *addr, int is_write, char *buf, size_t len);
 int sim_mem_closed(const void *addr);
 int sim_mem_open(const void *addr);
 void sim_mem_close(void);
+/* the program's runtime says whether its own fault handler is the one in
+ * place (0: the program put its own in, and nothing is closed any more) */
+void sim_mem_set_segv_check(int (*fn)(void));
+void sim_mem_foreign_check(void);
 cudaError_t sim_cuda_malloc_named(void **p, size_t bytes, const char *what, const char *name, int line);
 cudaError_t sim_cuda_free_at(void *p, const char *what, int line);
 /* the driver API's mapped memory (cuMemMap, progrt_drv.cpp) as device

@@ -215,7 +215,8 @@ static size_t sim_pagesize(void)
 static size_t sim_data_pages(const sim_alloc &a) { return a.map_bytes - sim_pagesize(); }
 /* kept unreadable while host code runs ("device memory the host cannot
  * touch" below): memory only kernels and copies may touch */
-static int sim_closing(void) { return sim_guarded && (sim_mc_mode & SIM_CHECK_MEMCHECK); }
+static int sim_segv_foreign;  /* the program put its own SIGSEGV handler in (sim_mem_foreign_check) */
+static int sim_closing(void) { return sim_guarded && (sim_mc_mode & SIM_CHECK_MEMCHECK) && !sim_segv_foreign; }
 static bool sim_closable(const sim_alloc &a) { return a.init && a.map && !a.mapped && sim_closing(); }
 
 int sim_mem_explain(const void *addr, int is_write, char *buf, size_t len)
@@ -617,8 +618,24 @@ int sim_mem_open(const void *addr)
     return 1;
 }
 
+/* A program with its own SIGSEGV handler would get the faults that open
+ * device memory for the runtime: from the first copy or launch's end after
+ * it put one in, everything is opened and nothing closed again. */
+static int (*sim_segv_ours_fn)(void);
+void sim_mem_set_segv_check(int (*fn)(void)) { sim_segv_ours_fn = fn; }
+void sim_mem_foreign_check(void)
+{
+    if (sim_segv_foreign || !sim_segv_ours_fn || !sim_guarded || sim_segv_ours_fn()) return;
+    sim_mem_guard guard;
+    std::lock_guard<std::mutex> lk(sim_open_mu);
+    for (auto &kv : sim_allocs())
+        if (kv.second.closed && sim_protect(kv.second, PROT_READ | PROT_WRITE) == 0) kv.second.closed = 0;
+    sim_segv_foreign = 1;
+}
+
 void sim_mem_close(void)
 {
+    sim_mem_foreign_check();
     if (!sim_nopened.load(std::memory_order_acquire)) return;
     sim_mem_guard guard;
     unsigned n = sim_nopened.exchange(0);
@@ -986,6 +1003,7 @@ static void sim_copy_initcheck(const char *call, const void *src, size_t bytes)
 cudaError_t sim_cuda_memcpy(void *dst, const void *src, size_t bytes, cudaMemcpyKind kind)
 {
     sim_mem_guard guard;
+    sim_mem_foreign_check();
     sim_runtime_used(2);
     if (sim_sticky_err) return sim_sticky_err;
     if ((int)kind < 0 || (int)kind > 4) {
@@ -1044,6 +1062,7 @@ int sim_lib_input(const char *call, const void *p, size_t bytes)
 cudaError_t sim_cuda_memset(void *p, int value, size_t bytes)
 {
     sim_mem_guard guard;
+    sim_mem_foreign_check();
     if (sim_sticky_err) return sim_sticky_err;
     if (bytes == 0) return cudaSuccess;
     if (sim_check_range("cudaMemset", "pointer", p, bytes) != 0) return sim_err(cudaErrorInvalidValue);
