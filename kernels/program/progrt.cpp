@@ -1087,13 +1087,13 @@ static void crash(int sig, siginfo_t *si, void *uctx)
     raise(sig);
 }
 
-/* Is the SIGSEGV handler in place the runtime's (crash, or a launch's)? */
+/* Is the SIGSEGV handler in place the runtime's: crash, or a launch's
+ * (another host thread's launch may be starting or ending as this asks)? */
 static int segv_ours(void)
 {
-    if (sim_g.in_launch) return 1;
     struct sigaction cur;
     if (sigaction(SIGSEGV, nullptr, &cur) != 0) return 1;
-    return (cur.sa_flags & SA_SIGINFO) && cur.sa_sigaction == crash;
+    return (cur.sa_flags & SA_SIGINFO) && (cur.sa_sigaction == crash || cur.sa_sigaction == sim_segv_handler());
 }
 
 /* memcheck's access sites: the program's own line through addr2line */

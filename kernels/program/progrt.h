@@ -164,6 +164,21 @@ template <class Body, class Tuple> static inline void sim_apply_copies(Body &bod
 cudaError_t sim_prog_launch(const void *func, const char *name, const char *file, int line, const sim_cfg &cfg,
                             const sim_work &work);
 
+/* A launch from host code hands each pointer argument to the runtime: one
+ * into a library container's block (a std::vector's data) is the host's
+ * memory from then on (progrt_host.cpp; a kernel that touches it fails). */
+void sim_host_arg(const void *p, const char *file, int line);
+template <class T> static inline void sim_host_arg_of(T *p, const char *file, int line)
+{
+    sim_host_arg((const void *)p, file, line);
+}
+template <class T> static inline void sim_host_arg_of(const T &, const char *, int) {}
+template <class... A> static inline void sim_host_args(const char *file, int line, const A &...a)
+{
+    int each[] = {0, (sim_host_arg_of(a, file, line), 0)...};
+    (void)each;
+}
+
 /* kernel<<<cfg>>>(args) after the source pass: the arguments are copied once
  * (the launch's parameter buffer), every thread gets its own copy of them. */
 template <class Body, class... A>
@@ -173,6 +188,7 @@ static inline void sim_launch_prog(const void *func, const char *name, const cha
     /* a shared element (a proxy) is copied as its value: a child launched
      * from device code runs after the parent's block, whose shared memory
      * is gone by then */
+    sim_host_args(file, line, args...);
     sim_work work = [params = std::tuple<typename sim_value<typename std::decay<A>::type>::type...>(
                          std::forward<A>(args)...),
                      body]() mutable { sim_apply_copies(body, params); };
@@ -208,6 +224,7 @@ static inline void sim_launch_prog(const void *func, const char *name, const cha
 {
     typedef std::tuple<typename sim_value<typename std::decay<A>::type>::type...> Tuple;
     typedef sim_lanes_work<B, L, Tuple> W;
+    sim_host_args(file, line, args...);
     sim_work work(W{both, Tuple(std::forward<A>(args)...)}, &W::run, &W::lanes);
     sim_prog_launch(func, name, file, line, cfg, work);
 }
@@ -234,6 +251,7 @@ static inline void sim_launch_prog(const void *func, const char *name, const cha
     typedef std::tuple<typename sim_value<typename std::decay<A>::type>::type...> Tuple;
     typedef sim_lanes_work<B, sim_lanes_via<K>, Tuple> W;
     const bool lanes = sim_lanes_find(reinterpret_cast<const void *>(both.lanes.k)) != nullptr;
+    sim_host_args(file, line, args...);
     sim_work work(W{both, Tuple(std::forward<A>(args)...)}, &W::run, lanes ? &W::lanes : nullptr);
     sim_prog_launch(func, name, file, line, cfg, work);
 }

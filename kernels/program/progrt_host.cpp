@@ -13,8 +13,10 @@
  * (record.cpp) asks about any address of kernel code in a 4 KiB block one
  * of them touches (sim_host_pages), and a hit ends the launch naming it.
  * Memory the program pinned and mapped with cudaHostRegister is the
- * kernels' to use. Memory of the library's containers (std::vector) is not
- * known here: such a kernel still reads it. */
+ * kernels' to use. Memory of the library's containers (a std::vector's)
+ * comes from the replaced global operator new, remembered without a line:
+ * it becomes known when a launch hands a pointer into it to a kernel
+ * (sim_host_arg). */
 #include "kernels/sim/internal.h"
 #include "kernels/program/include/gpulab_host.h"
 
@@ -39,6 +41,7 @@ struct host_alloc {
     int line;
     int registered; /* cudaHostRegister'd: the kernels' to use */
     int global;     /* a host array at file scope, call its name */
+    int lib;        /* a library container's block (operator new), given to a kernel at file:line */
 };
 
 /* never destroyed: a delete may come after the program's static objects
@@ -95,7 +98,7 @@ void host_changed(void)
 
 /* p's bytes are the program's from here on (global: an array at file
  * scope, call its name; no file: the stack) */
-void host_note(void *p, size_t bytes, const char *call, const char *file, int line, int global = 0)
+void host_note(void *p, size_t bytes, const char *call, const char *file, int line, int global = 0, int lib = 0)
 {
     if (!p || host_locked) return;
     host_lock l;
@@ -109,7 +112,7 @@ void host_note(void *p, size_t bytes, const char *call, const char *file, int li
         host_blocks(it->first, it->second.bytes, 0);
         it = m.erase(it);
     }
-    m[a] = host_alloc{e - a, call, file, line, 0, global};
+    m[a] = host_alloc{e - a, call, file, line, 0, global, lib};
     host_blocks(a, e - a, 1);
     host_changed();
 }
@@ -192,6 +195,12 @@ void host_access(uintptr_t a, unsigned size, int kind, uintptr_t pc)
             snprintf(what, sizeof what, "byte %zu of the host array %s (%zu bytes, declared at %s): that is",
                      off, h.call, h.bytes, at);
             snprintf(fix, sizeof fix, "a __device__ array, or cudaMalloc and cudaMemcpy");
+        } else if (h.lib) {
+            snprintf(what, sizeof what,
+                     "byte %zu of the %zu bytes a library container (a std::vector's data, say) allocated with "
+                     "operator new, given to the kernel at %s: that is",
+                     off, h.bytes, at);
+            snprintf(fix, sizeof fix, "cudaMalloc and cudaMemcpy, or thrust::device_vector for a vector");
         } else if (!h.file) {
             snprintf(what, sizeof what, "on the stack of the host thread that launched the kernel: a local "
                                         "variable of host code (an array declared in main, say),");
@@ -273,13 +282,33 @@ void sim_host_stack_end(uintptr_t token) { host_forget(token); }
  * become the kernels' (or stop being) */
 void sim_host_register(const void *p, size_t bytes, int on)
 {
-    if (!p || !__atomic_load_n(&host_count, __ATOMIC_RELAXED)) return;
-    host_lock l;
-    std::map<uintptr_t, host_alloc> &m = host_allocs();
-    uintptr_t a = (uintptr_t)p, end = a + (on ? bytes : 1);
-    auto it = host_find(a);
-    if (it == m.end()) it = m.lower_bound(a);
-    for (; it != m.end() && it->first < end; ++it) it->second.registered = on;
+    if (!p) return;
+    static const char placeholder[] = "cudaHostRegister";
+    {
+        host_lock l;
+        std::map<uintptr_t, host_alloc> &m = host_allocs();
+        uintptr_t a = (uintptr_t)p, end = a + (on ? bytes : 1);
+        auto it = host_find(a);
+        /* memory not known here (a std::vector's): kept as registered, so
+         * that handing it to a kernel is not taken for the host's */
+        if (on && it == m.end() && bytes) {
+            auto nx = m.lower_bound(a);
+            if (nx == m.end() || nx->first >= end) {
+                m[a] = host_alloc{bytes, placeholder, nullptr, 0, 1, 0, 0};
+                host_blocks(a, bytes, 1);
+                host_changed();
+                return;
+            }
+        }
+        if (!on && it != m.end() && it->second.call == placeholder) {
+            host_blocks(it->first, it->second.bytes, 0);
+            m.erase(it);
+            host_changed();
+            return;
+        }
+        if (it == m.end()) it = m.lower_bound(a);
+        for (; it != m.end() && it->first < end; ++it) it->second.registered = on;
+    }
     __atomic_add_fetch(&host_gen, 1, __ATOMIC_RELAXED);
 }
 
@@ -352,20 +381,107 @@ void *operator new[](size_t n, gpulab_host_at at)
 void operator delete(void *p, gpulab_host_at) noexcept { ::operator delete(p); }
 void operator delete[](void *p, gpulab_host_at) noexcept { ::operator delete[](p); }
 
+/* Library containers' memory (a std::vector's, a std::string's) comes from
+ * the global operator new, which no call of the program's names: the
+ * replaced operator new remembers each block host code gets (not a launch's
+ * own, nor those of the tables here), and a launch whose kernel is handed a
+ * pointer into one watches that block as the host's from then on
+ * (sim_host_arg). */
+namespace {
+__thread int lib_busy; /* this thread is in the table below: its own nodes are not remembered */
+std::mutex &lib_mu()
+{
+    static std::mutex *m = new std::mutex;
+    return *m;
+}
+std::map<uintptr_t, size_t> *lib_blocks;
+unsigned long lib_count;
+[[maybe_unused]] void lib_remember(void *p, size_t n)
+{
+    if (!p || lib_busy || host_locked || sim_g.in_launch) return;
+    lib_busy = 1;
+    {
+        std::lock_guard<std::mutex> l(lib_mu());
+        if (!lib_blocks) lib_blocks = new std::map<uintptr_t, size_t>;
+        (*lib_blocks)[(uintptr_t)p] = n;
+        __atomic_store_n(&lib_count, (unsigned long)lib_blocks->size(), __ATOMIC_RELAXED);
+    }
+    lib_busy = 0;
+}
+[[maybe_unused]] void lib_forget(void *p)
+{
+    if (!p || lib_busy || !__atomic_load_n(&lib_count, __ATOMIC_RELAXED)) return;
+    lib_busy = 1;
+    {
+        std::lock_guard<std::mutex> l(lib_mu());
+        if (lib_blocks && lib_blocks->erase((uintptr_t)p))
+            __atomic_store_n(&lib_count, (unsigned long)lib_blocks->size(), __ATOMIC_RELAXED);
+    }
+    lib_busy = 0;
+}
+} /* namespace */
+
+namespace gpulab_sim {
+void sim_host_arg(const void *p, const char *file, int line)
+{
+    /* not a child launch from device code; the sanitizer build keeps its
+     * own operator new, so no block is known there */
+    if (!p || sim_g.in_launch || !__atomic_load_n(&lib_count, __ATOMIC_RELAXED)) return;
+    uintptr_t base = 0;
+    size_t n = 0;
+    lib_busy = 1;
+    {
+        std::lock_guard<std::mutex> l(lib_mu());
+        auto it = lib_blocks->upper_bound((uintptr_t)p);
+        if (it != lib_blocks->begin()) {
+            --it;
+            if ((uintptr_t)p - it->first < it->second) {
+                base = it->first;
+                n = it->second;
+            }
+        }
+    }
+    lib_busy = 0;
+    if (!base) return;
+    {
+        host_lock l;
+        if (host_find(base) != host_allocs().end()) return; /* known already, or registered */
+    }
+    host_note((void *)base, n, "operator new", file, line, 0, 1);
+}
+} /* namespace gpulab_sim */
+
 #if !defined(SIM_ASAN)
+void *operator new(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (!p) throw std::bad_alloc();
+    lib_remember(p, n);
+    return p;
+}
+void *operator new[](size_t n) { return operator new(n); }
+void *operator new(size_t n, const std::nothrow_t &) noexcept
+{
+    void *p = malloc(n ? n : 1);
+    lib_remember(p, n);
+    return p;
+}
+void *operator new[](size_t n, const std::nothrow_t &t) noexcept { return operator new(n, t); }
+
 /* The replaced global delete (the sanitizer build keeps its own, which
  * checks that new and delete match): every delete of a program's object
  * ends here. */
 #pragma GCC diagnostic push
-/* libstdc++'s operator new is malloc: free is its delete */
+/* the operator new above is malloc: free is its delete */
 #pragma GCC diagnostic ignored "-Wmismatched-new-delete"
 void operator delete(void *p) noexcept
 {
     host_forget((uintptr_t)p);
+    lib_forget(p);
     free(p);
 }
-#pragma GCC diagnostic pop
 void operator delete(void *p, size_t) noexcept { operator delete(p); }
 void operator delete[](void *p) noexcept { operator delete(p); }
 void operator delete[](void *p, size_t) noexcept { operator delete(p); }
+#pragma GCC diagnostic pop
 #endif

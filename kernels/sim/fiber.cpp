@@ -468,6 +468,8 @@ void sim_illegal_access(const char *why, void *pc)
     sim_ctx_load(&sim_g.main_ctx);
 }
 
+sim_segv_fn sim_segv_handler(void) { return sim_segv; }
+
 void sim_segv_install(void)
 {
     if (!sim_altstack) {

@@ -13,6 +13,8 @@
 #include <stdint.h>
 
 #include <mutex>
+
+#include <signal.h>
 #if !defined(SIM_CTX_PORTABLE) && (defined(__x86_64__) || defined(__aarch64__))
 #  define SIM_CTX_ASM 1
 #else
@@ -568,6 +570,9 @@ void sim_mem_close(void);
  * place (0: the program put its own in, and nothing is closed any more) */
 void sim_mem_set_segv_check(int (*fn)(void));
 void sim_mem_foreign_check(void);
+/* fiber.cpp: the SIGSEGV handler a launch puts in place while it runs */
+typedef void (*sim_segv_fn)(int, siginfo_t *, void *);
+sim_segv_fn sim_segv_handler(void);
 cudaError_t sim_cuda_malloc_named(void **p, size_t bytes, const char *what, const char *name, int line);
 cudaError_t sim_cuda_free_at(void *p, const char *what, int line);
 /* the driver API's mapped memory (cuMemMap, progrt_drv.cpp) as device

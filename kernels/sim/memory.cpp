@@ -217,7 +217,9 @@ static size_t sim_data_pages(const sim_alloc &a) { return a.map_bytes - sim_page
  * touch" below): memory only kernels and copies may touch */
 static int sim_segv_foreign;  /* the program put its own SIGSEGV handler in (sim_mem_foreign_check) */
 static int sim_closing(void) { return sim_guarded && (sim_mc_mode & SIM_CHECK_MEMCHECK) && !sim_segv_foreign; }
-static bool sim_closable(const sim_alloc &a) { return a.init && a.map && !a.mapped && sim_closing(); }
+/* (a fault on its pages may come after the closing was turned off, from
+ * before: closable is what it is, closing what is done now) */
+static bool sim_closable(const sim_alloc &a) { return a.init && a.map && !a.mapped; }
 
 int sim_mem_explain(const void *addr, int is_write, char *buf, size_t len)
 {
@@ -570,7 +572,7 @@ static int sim_protect(const sim_alloc &a, int prot)
 
 static void sim_close_alloc(sim_alloc &a)
 {
-    if (!sim_closable(a)) return;
+    if (!sim_closable(a) || !sim_closing()) return;
     std::lock_guard<std::mutex> lk(sim_open_mu);
     if (!a.closed && sim_protect(a, PROT_NONE) == 0) a.closed = 1;
 }
