@@ -702,7 +702,7 @@ static int task_finish(struct prog_task *t)
     if (r->signal) {
         char what[1400];
         snprintf(what, sizeof what, "the program was killed by %s", sig_words(r->signal));
-        if (r->fault[0]) prog_msg_add(what, sizeof what, " %s", r->fault);
+        if (r->fault[0]) prog_msg_add(what, sizeof what, ", %s", r->fault);
         if (o->backend == PROG_SIM && (r->signal == SIGSEGV || r->signal == SIGABRT) &&
             r->err && (strstr(r->err, "bad_alloc") || strstr(r->err, "cudaErrorMemoryAllocation") ||
                        strstr(r->err, "out of memory")))
